@@ -1,0 +1,142 @@
+//! AES-128/192/256 chosen by key length, over the RustCrypto `aes` crate.
+//!
+//! The `aes` crate detects AES-NI and VAES at run time and falls back to a
+//! constant-time bitsliced software implementation. Everything in tessera that
+//! needs the block cipher goes through [`Aes`]; the many-block call
+//! [`Aes::encrypt_blocks`] is what keeps the hardware pipeline full.
+
+use aes::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+
+use crate::Error;
+
+/// One 16-byte AES block.
+pub type Block = [u8; 16];
+
+/// An expanded AES key of 128, 192 or 256 bits.
+///
+/// Built once; cheap to share (`Send + Sync`, all operations on `&self`).
+/// The key schedule is zeroized on drop.
+///
+/// ```
+/// use tessera::aes::Aes;
+/// let aes = Aes::new(&[0u8; 16]).unwrap();
+/// let mut block = [0u8; 16];
+/// aes.encrypt_block(&mut block);
+/// assert_eq!(block[..4], [0x66, 0xe9, 0x4b, 0xd4]);
+/// aes.decrypt_block(&mut block);
+/// assert_eq!(block, [0u8; 16]);
+/// ```
+#[derive(Clone)]
+pub enum Aes {
+    /// AES with a 16-byte key.
+    Aes128(aes::Aes128),
+    /// AES with a 24-byte key.
+    Aes192(aes::Aes192),
+    /// AES with a 32-byte key.
+    Aes256(aes::Aes256),
+}
+
+impl core::fmt::Debug for Aes {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Aes{}(..)", self.key_bits())
+    }
+}
+
+macro_rules! dispatch {
+    ($self:expr, $c:ident => $e:expr) => {
+        match $self {
+            Aes::Aes128($c) => $e,
+            Aes::Aes192($c) => $e,
+            Aes::Aes256($c) => $e,
+        }
+    };
+}
+
+impl Aes {
+    /// Expands `key`; its length (16, 24 or 32 bytes) selects the variant.
+    pub fn new(key: &[u8]) -> Result<Self, Error> {
+        Ok(match key.len() {
+            16 => Aes::Aes128(aes::Aes128::new(&Array::try_from(key).expect("length 16"))),
+            24 => Aes::Aes192(aes::Aes192::new(&Array::try_from(key).expect("length 24"))),
+            32 => Aes::Aes256(aes::Aes256::new(&Array::try_from(key).expect("length 32"))),
+            n => return Err(Error::KeyLength { got: n, expected: "16, 24 or 32" }),
+        })
+    }
+
+    /// Key size in bits (128, 192 or 256).
+    pub fn key_bits(&self) -> u32 {
+        match self {
+            Aes::Aes128(_) => 128,
+            Aes::Aes192(_) => 192,
+            Aes::Aes256(_) => 256,
+        }
+    }
+
+    /// Encrypts one block in place.
+    #[inline]
+    pub fn encrypt_block(&self, block: &mut Block) {
+        let b = Array::cast_slice_from_core_mut(core::slice::from_mut(block));
+        dispatch!(self, c => c.encrypt_block(&mut b[0]))
+    }
+
+    /// Decrypts one block in place.
+    #[inline]
+    pub fn decrypt_block(&self, block: &mut Block) {
+        let b = Array::cast_slice_from_core_mut(core::slice::from_mut(block));
+        dispatch!(self, c => c.decrypt_block(&mut b[0]))
+    }
+
+    /// Encrypts many independent blocks in place (ECB over the slice).
+    ///
+    /// This is the call that fills the AES pipeline: the backend processes
+    /// up to 64 blocks at once with VAES-512, 8 with AES-NI.
+    #[inline]
+    pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
+        let b = Array::cast_slice_from_core_mut(blocks);
+        dispatch!(self, c => c.encrypt_blocks(b))
+    }
+
+    /// Decrypts many independent blocks in place.
+    #[inline]
+    pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
+        let b = Array::cast_slice_from_core_mut(blocks);
+        dispatch!(self, c => c.decrypt_blocks(b))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unhex(s: &str) -> Vec<u8> {
+        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    }
+
+    /// FIPS 197 Appendix C example vectors.
+    #[test]
+    fn fips197_appendix_c() {
+        let pt: Block = unhex("00112233445566778899aabbccddeeff").try_into().unwrap();
+        for (key, ct) in [
+            ("000102030405060708090a0b0c0d0e0f", "69c4e0d86a7b0430d8cdb78070b4c55a"),
+            ("000102030405060708090a0b0c0d0e0f1011121314151617", "dda97ca4864cdfe06eaf70a0ec0d7191"),
+            ("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "8ea2b7ca516745bfeafc49904b496089"),
+        ] {
+            let aes = Aes::new(&unhex(key)).unwrap();
+            let mut b = pt;
+            aes.encrypt_block(&mut b);
+            assert_eq!(b.to_vec(), unhex(ct));
+            let mut many = [pt; 70];
+            aes.encrypt_blocks(&mut many);
+            assert!(many.iter().all(|x| *x == b));
+            aes.decrypt_blocks(&mut many);
+            assert!(many.iter().all(|x| *x == pt));
+        }
+    }
+
+    #[test]
+    fn rejects_bad_key_length() {
+        for n in [0, 15, 17, 31, 33, 64] {
+            assert!(matches!(Aes::new(&vec![0; n]), Err(Error::KeyLength { got, .. }) if got == n));
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! The library's error type.
+
+use thiserror::Error;
+
+/// Everything that can go wrong in tessera. Messages never contain key material.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A key of the wrong size.
+    #[error("key is {got} bytes; expected {expected}")]
+    KeyLength {
+        /// The length given.
+        got: usize,
+        /// The accepted lengths.
+        expected: &'static str,
+    },
+    /// A radix outside 2..=65536.
+    #[error("radix {0} is outside 2..=65536")]
+    Radix(u32),
+    /// An alphabet with fewer than 2 characters, too many, or a repeated character.
+    #[error("invalid alphabet: {0}")]
+    Alphabet(&'static str),
+    /// A character that is not in the alphabet, at a character position (0-based).
+    #[error("character {ch:?} at position {position} is not in the alphabet")]
+    NotInAlphabet {
+        /// The offending character.
+        ch: char,
+        /// Its position in the value, in characters.
+        position: usize,
+    },
+    /// A numeral >= radix.
+    #[error("numeral {numeral} at position {position} is not below the radix {radix}")]
+    NumeralOutOfRange {
+        /// The offending numeral.
+        numeral: u32,
+        /// Its position in the value.
+        position: usize,
+        /// The radix.
+        radix: u32,
+    },
+    /// A value too short or too long for the domain of the cipher.
+    #[error("length {len} is outside the domain {min}..={max} for radix {radix}")]
+    Length {
+        /// The value's length in numerals.
+        len: usize,
+        /// The shortest allowed (radix^min >= 1,000,000).
+        min: usize,
+        /// The longest allowed.
+        max: usize,
+        /// The radix.
+        radix: u32,
+    },
+    /// A tweak of the wrong size.
+    #[error("tweak is {got} bytes; expected {expected}")]
+    TweakLength {
+        /// The length given.
+        got: usize,
+        /// The accepted length(s).
+        expected: &'static str,
+    },
+    /// An output buffer too small.
+    #[error("output buffer holds {got}; {needed} needed")]
+    BufferTooSmall {
+        /// Capacity given.
+        got: usize,
+        /// Capacity needed.
+        needed: usize,
+    },
+    /// A batch item failed; `index` is its position in the batch.
+    #[error("item {index}: {source}")]
+    Batch {
+        /// Position of the failing item.
+        index: usize,
+        /// What went wrong with it.
+        source: Box<Error>,
+    },
+    /// Authentication failed: the data, tag or associated data was modified or the key is wrong.
+    #[error("authentication failed: wrong key or modified data")]
+    Authentication,
+    /// A malformed input (encoding, framing).
+    #[error("invalid input: {0}")]
+    Format(&'static str),
+}

@@ -1,0 +1,210 @@
+//! Alphabets: characters <-> numerals.
+
+use crate::Error;
+
+const NONE: u16 = u16::MAX;
+
+/// An ordered set of distinct characters; the i-th character is numeral i.
+///
+/// Radix 2..=65536. ASCII characters map through a 128-entry table; others
+/// through a sorted table with binary search. Mapping never allocates.
+///
+/// ```
+/// use tessera::fpe::Alphabet;
+/// let a = Alphabet::new("0123456789abcdef").unwrap();
+/// assert_eq!(a.radix(), 16);
+/// let mut n = [0u16; 3];
+/// assert_eq!(a.to_numerals("f0a", &mut n).unwrap(), 3);
+/// assert_eq!(n, [15, 0, 10]);
+/// let mut s = String::new();
+/// a.push_str(&n, &mut s);
+/// assert_eq!(s, "f0a");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alphabet {
+    chars: Vec<char>,
+    ascii: [u16; 128],
+    /// Non-ASCII characters, sorted by character, with their numerals.
+    other: Vec<(char, u16)>,
+    all_ascii: bool,
+}
+
+impl Alphabet {
+    /// The decimal digits `0123456789`.
+    pub fn digits() -> Self {
+        Self::new("0123456789").expect("valid")
+    }
+    /// Lowercase hexadecimal `0123456789abcdef`.
+    pub fn hex() -> Self {
+        Self::new("0123456789abcdef").expect("valid")
+    }
+    /// Lowercase letters `a-z`.
+    pub fn lowercase() -> Self {
+        Self::new("abcdefghijklmnopqrstuvwxyz").expect("valid")
+    }
+    /// `0-9a-zA-Z` (radix 62).
+    pub fn alphanumeric() -> Self {
+        Self::new("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ").expect("valid")
+    }
+
+    /// Builds an alphabet from distinct characters (2 to 65536 of them).
+    pub fn new(chars: &str) -> Result<Self, Error> {
+        Self::from_chars(chars.chars())
+    }
+
+    /// Builds an alphabet from an iterator of distinct characters.
+    pub fn from_chars(chars: impl IntoIterator<Item = char>) -> Result<Self, Error> {
+        let chars: Vec<char> = chars.into_iter().collect();
+        if chars.len() < 2 {
+            return Err(Error::Alphabet("needs at least 2 characters"));
+        }
+        if chars.len() > 65536 {
+            return Err(Error::Alphabet("has more than 65536 characters"));
+        }
+        let mut ascii = [NONE; 128];
+        let mut other = Vec::new();
+        for (i, &c) in chars.iter().enumerate() {
+            // Numeral 65535 cannot live in the ASCII table (it is the NONE
+            // marker), so an ASCII character in that slot goes to `other`.
+            let n = i as u16;
+            if (c as u32) < 128 && i < NONE as usize {
+                if ascii[c as usize] != NONE {
+                    return Err(Error::Alphabet("repeats a character"));
+                }
+                ascii[c as usize] = n;
+            } else {
+                other.push((c, n));
+            }
+        }
+        other.sort_unstable_by_key(|&(c, _)| c);
+        if other.windows(2).any(|w| w[0].0 == w[1].0)
+            || other.iter().any(|&(c, _)| (c as u32) < 128 && ascii[c as usize] != NONE)
+        {
+            return Err(Error::Alphabet("repeats a character"));
+        }
+        let all_ascii = other.is_empty();
+        Ok(Alphabet { chars, ascii, other, all_ascii })
+    }
+
+    /// Number of characters (the radix).
+    pub fn radix(&self) -> u32 {
+        self.chars.len() as u32
+    }
+
+    /// The characters, in numeral order.
+    pub fn chars(&self) -> &[char] {
+        &self.chars
+    }
+
+    /// The numeral of `c`, if it is in the alphabet.
+    #[inline]
+    pub fn numeral(&self, c: char) -> Option<u16> {
+        let u = c as u32;
+        if u < 128 {
+            let n = self.ascii[u as usize];
+            if n != NONE {
+                return Some(n);
+            }
+            if self.all_ascii {
+                return None;
+            }
+        }
+        self.other.binary_search_by_key(&c, |&(ch, _)| ch).ok().map(|i| self.other[i].1)
+    }
+
+    /// The character of numeral `n` (which must be below the radix).
+    #[inline]
+    pub fn char_of(&self, n: u16) -> char {
+        self.chars[n as usize]
+    }
+
+    /// Whether every character of the alphabet is ASCII.
+    pub fn is_ascii(&self) -> bool {
+        self.all_ascii
+    }
+
+    /// Maps `text` to numerals in `out`; returns how many were written.
+    ///
+    /// Fails with [`Error::NotInAlphabet`] on the first foreign character and
+    /// with [`Error::BufferTooSmall`] if `out` is shorter than the text.
+    pub fn to_numerals(&self, text: &str, out: &mut [u16]) -> Result<usize, Error> {
+        if self.all_ascii {
+            let bytes = text.as_bytes();
+            if bytes.len() > out.len() {
+                return Err(Error::BufferTooSmall { got: out.len(), needed: text.chars().count() });
+            }
+            for (i, (&b, o)) in bytes.iter().zip(out.iter_mut()).enumerate() {
+                let n = if b < 128 { self.ascii[b as usize] } else { NONE };
+                if n == NONE {
+                    let position = text[..i].chars().count();
+                    let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+                    return Err(Error::NotInAlphabet { ch, position });
+                }
+                *o = n;
+            }
+            return Ok(bytes.len());
+        }
+        let mut len = 0;
+        for (position, ch) in text.chars().enumerate() {
+            let n = self.numeral(ch).ok_or(Error::NotInAlphabet { ch, position })?;
+            let Some(o) = out.get_mut(position) else {
+                return Err(Error::BufferTooSmall { got: out.len(), needed: text.chars().count() });
+            };
+            *o = n;
+            len += 1;
+        }
+        Ok(len)
+    }
+
+    /// Appends the characters of `numerals` to `out`. Numerals must be below the radix.
+    pub fn push_str(&self, numerals: &[u16], out: &mut String) {
+        if self.all_ascii {
+            out.reserve(numerals.len());
+        }
+        out.extend(numerals.iter().map(|&n| self.chars[n as usize]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_alphabets() {
+        assert!(Alphabet::new("0").is_err());
+        assert!(Alphabet::new("").is_err());
+        assert!(Alphabet::new("0120").is_err());
+        assert!(Alphabet::new("aéé").is_err());
+    }
+
+    #[test]
+    fn unicode_round_trip() {
+        let a = Alphabet::new("αβγδε01").unwrap();
+        assert_eq!(a.radix(), 7);
+        let mut n = [0u16; 8];
+        let k = a.to_numerals("β0ε1", &mut n).unwrap();
+        assert_eq!(&n[..k], &[1, 5, 4, 6]);
+        let mut s = String::new();
+        a.push_str(&n[..k], &mut s);
+        assert_eq!(s, "β0ε1");
+        assert_eq!(a.to_numerals("βx", &mut n), Err(Error::NotInAlphabet { ch: 'x', position: 1 }));
+    }
+
+    #[test]
+    fn ascii_errors_name_the_position() {
+        let a = Alphabet::digits();
+        let mut n = [0u16; 8];
+        assert_eq!(a.to_numerals("12a4", &mut n), Err(Error::NotInAlphabet { ch: 'a', position: 2 }));
+        assert_eq!(a.to_numerals("1é", &mut n), Err(Error::NotInAlphabet { ch: 'é', position: 1 }));
+        assert!(matches!(a.to_numerals("123456789", &mut n), Err(Error::BufferTooSmall { .. })));
+    }
+
+    #[test]
+    fn full_radix_65536() {
+        let a = Alphabet::from_chars((0..65536u32 + 2048).filter_map(char::from_u32).take(65536)).unwrap();
+        assert_eq!(a.radix(), 65536);
+        let c = a.char_of(65535);
+        assert_eq!(a.numeral(c), Some(65535));
+        assert_eq!(a.numeral('A'), Some(65));
+    }
+}

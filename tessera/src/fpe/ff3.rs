@@ -1,0 +1,308 @@
+//! FF3-1 (NIST SP 800-38G Rev 1, section 5.2) and the original FF3.
+//!
+//! FF3 (64-bit tweak) was withdrawn by NIST after the Durak–Vaudenay attack;
+//! it is kept only to decrypt tokens made before. Use FF1 or FF3-1 for new data.
+//!
+//! The radix power of a half always fits in 96 bits (that is FF3's length
+//! limit), so every value runs on native integers.
+
+use super::num::{Mod64, Mod128, Radix};
+use super::{Alphabet, Fpe, Tweaks, batch_values, check_batch, check_radix, check_value, min_len};
+use crate::Error;
+use crate::aes::{Aes, Block};
+
+const GROUP: usize = 64;
+
+#[derive(Clone, Copy, Debug)]
+enum Arith {
+    N64 { mu: Mod64, mv: Mod64 },
+    N128 { mu: Mod128, mv: Mod128 },
+}
+
+/// Shared machinery: the cipher on REVB(K), radix, and per-length moduli.
+struct Core {
+    aes: Aes,
+    rx: Radix,
+    alphabet: Option<Alphabet>,
+    min: usize,
+    max: usize,
+    /// Indexed by length - min.
+    arith: Vec<Arith>,
+}
+
+impl Core {
+    fn new(key: &[u8], radix: u32, alphabet: Option<Alphabet>) -> Result<Self, Error> {
+        check_radix(radix)?;
+        let mut rev = zeroize::Zeroizing::new(key.to_vec());
+        rev.reverse();
+        let aes = Aes::new(&rev)?;
+        let rx = Radix::new(radix);
+        let min = min_len(radix);
+        // maxlen = 2 * floor(log_radix(2^96)).
+        let mut k = 0;
+        while rx.pow(k + 1).is_some_and(|p| p <= 1u128 << 96) {
+            k += 1;
+        }
+        let max = 2 * k;
+        let arith = (min..=max)
+            .map(|n| {
+                let (u, v) = (n.div_ceil(2), n / 2);
+                let (pu, pv) = (rx.pow(u).expect("fits"), rx.pow(v).expect("fits"));
+                if pu <= u64::MAX as u128 {
+                    Arith::N64 { mu: Mod64::new(pu as u64), mv: Mod64::new(pv as u64) }
+                } else {
+                    Arith::N128 { mu: Mod128::new(pu), mv: Mod128::new(pv) }
+                }
+            })
+            .collect();
+        Ok(Core { aes, rx, alphabet, min, max, arith })
+    }
+
+    #[inline(always)]
+    fn round_y(&self, w: u32, i: usize, val: u128) -> u128 {
+        // P = [W xor i]^4 || [NUM(REV(B))]^12; the cipher sees REVB(P) and
+        // S = REVB(output), so both are little-endian reads of the block.
+        let mut blk = ((((w ^ i as u32) as u128) << 96) | val).to_le_bytes();
+        self.aes.encrypt_block(&mut blk);
+        u128::from_le_bytes(blk)
+    }
+
+    fn crypt(&self, (tl, tr): (u32, u32), x: &mut [u16], enc: bool) -> Result<(), Error> {
+        check_value(x, self.rx.radix, self.min, self.max)?;
+        let u = x.len().div_ceil(2);
+        let (xa, xb) = x.split_at_mut(u);
+        let w = |i: usize| if i % 2 == 0 { tr } else { tl };
+        match self.arith[xa.len() + xb.len() - self.min] {
+            Arith::N64 { mu, mv } => {
+                let (mut a, mut b) = (self.rx.num_le64(xa), self.rx.num_le64(xb));
+                if enc {
+                    for i in 0..8 {
+                        let y = self.round_y(w(i), i, b as u128);
+                        let m = if i % 2 == 0 { &mu } else { &mv };
+                        (a, b) = (b, m.add(a, m.reduce(y)));
+                    }
+                } else {
+                    for i in (0..8).rev() {
+                        let y = self.round_y(w(i), i, a as u128);
+                        let m = if i % 2 == 0 { &mu } else { &mv };
+                        (a, b) = (m.sub(b, m.reduce(y)), a);
+                    }
+                }
+                self.rx.str_le64(a, xa);
+                self.rx.str_le64(b, xb);
+            }
+            Arith::N128 { mu, mv } => {
+                let (mut a, mut b) = (self.rx.num_le128(xa), self.rx.num_le128(xb));
+                if enc {
+                    for i in 0..8 {
+                        let y = self.round_y(w(i), i, b);
+                        let m = if i % 2 == 0 { &mu } else { &mv };
+                        (a, b) = (b, m.add(a, m.reduce(y)));
+                    }
+                } else {
+                    for i in (0..8).rev() {
+                        let y = self.round_y(w(i), i, a);
+                        let m = if i % 2 == 0 { &mu } else { &mv };
+                        (a, b) = (m.sub(b, m.reduce(y)), a);
+                    }
+                }
+                self.rx.str_le128(a, xa);
+                self.rx.str_le128(b, xb);
+            }
+        }
+        Ok(())
+    }
+
+    fn batch(
+        &self,
+        tweaks: Tweaks<'_>,
+        split: fn(&[u8]) -> Result<(u32, u32), Error>,
+        data: &mut [u16],
+        ends: &[usize],
+        enc: bool,
+    ) -> Result<(), Error> {
+        check_batch(&tweaks, data, ends, |t, x| {
+            split(t)?;
+            check_value(x, self.rx.radix, self.min, self.max)
+        })?;
+        let mut g = Group::default();
+        for (i, x) in batch_values(data, ends) {
+            let tw = split(tweaks.get(i))?;
+            match self.arith[x.len() - self.min] {
+                Arith::N64 { mu, mv } => {
+                    g.push(self, tw, (mu, mv), x);
+                    if g.len == GROUP {
+                        g.run(self, enc);
+                    }
+                }
+                Arith::N128 { .. } => self.crypt(tw, x, enc)?,
+            }
+        }
+        g.run(self, enc);
+        Ok(())
+    }
+}
+
+/// Up to [`GROUP`] values on the u64 path, advanced round by round together.
+struct Group<'d> {
+    len: usize,
+    a: [u64; GROUP],
+    b: [u64; GROUP],
+    tw: [(u32, u32); GROUP],
+    m: [(Mod64, Mod64); GROUP],
+    out: [&'d mut [u16]; GROUP],
+    blocks: [Block; GROUP],
+}
+
+impl Default for Group<'_> {
+    fn default() -> Self {
+        Group {
+            len: 0,
+            a: [0; GROUP],
+            b: [0; GROUP],
+            tw: [(0, 0); GROUP],
+            m: [(Mod64::new(2), Mod64::new(2)); GROUP],
+            out: core::array::from_fn(|_| <&mut [u16]>::default()),
+            blocks: [[0; 16]; GROUP],
+        }
+    }
+}
+
+impl<'d> Group<'d> {
+    fn push(&mut self, c: &Core, tw: (u32, u32), m: (Mod64, Mod64), x: &'d mut [u16]) {
+        let j = self.len;
+        let u = x.len().div_ceil(2);
+        self.a[j] = c.rx.num_le64(&x[..u]);
+        self.b[j] = c.rx.num_le64(&x[u..]);
+        self.tw[j] = tw;
+        self.m[j] = m;
+        self.out[j] = x;
+        self.len += 1;
+    }
+
+    fn run(&mut self, c: &Core, enc: bool) {
+        let n = self.len;
+        for r in 0..8usize {
+            let i = if enc { r } else { 7 - r };
+            for j in 0..n {
+                let w = if i % 2 == 0 { self.tw[j].1 } else { self.tw[j].0 };
+                let v = if enc { self.b[j] } else { self.a[j] };
+                self.blocks[j] = ((((w ^ i as u32) as u128) << 96) | v as u128).to_le_bytes();
+            }
+            c.aes.encrypt_blocks(&mut self.blocks[..n]);
+            for j in 0..n {
+                let y = u128::from_le_bytes(self.blocks[j]);
+                let m = if i % 2 == 0 { &self.m[j].0 } else { &self.m[j].1 };
+                let (a, b) = (self.a[j], self.b[j]);
+                (self.a[j], self.b[j]) = if enc { (b, m.add(a, m.reduce(y))) } else { (m.sub(b, m.reduce(y)), a) };
+            }
+        }
+        for j in 0..n {
+            let x = core::mem::take(&mut self.out[j]);
+            let (xa, xb) = x.split_at_mut(x.len().div_ceil(2));
+            c.rx.str_le64(self.a[j], xa);
+            c.rx.str_le64(self.b[j], xb);
+        }
+        self.len = 0;
+    }
+}
+
+/// FF3-1 tweak halves: T_L = T[0..27] || 0^4, T_R = T[32..55] || T[28..31] || 0^4.
+fn split_56(t: &[u8]) -> Result<(u32, u32), Error> {
+    let t: &[u8; 7] = t.try_into().map_err(|_| Error::TweakLength { got: t.len(), expected: "7 (56 bits)" })?;
+    let tl = u32::from_be_bytes([t[0], t[1], t[2], t[3] & 0xf0]);
+    let tr = u32::from_be_bytes([t[4], t[5], t[6], (t[3] & 0x0f) << 4]);
+    Ok((tl, tr))
+}
+
+/// FF3 tweak halves: T_L = T[0..31], T_R = T[32..63].
+fn split_64(t: &[u8]) -> Result<(u32, u32), Error> {
+    let t: &[u8; 8] = t.try_into().map_err(|_| Error::TweakLength { got: t.len(), expected: "8 (64 bits)" })?;
+    Ok((u32::from_be_bytes([t[0], t[1], t[2], t[3]]), u32::from_be_bytes([t[4], t[5], t[6], t[7]])))
+}
+
+macro_rules! ff3_type {
+    ($(#[$doc:meta])* $name:ident, $split:ident) => {
+        $(#[$doc])*
+        pub struct $name(Core);
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("aes", &self.0.aes)
+                    .field("radix", &self.0.rx.radix)
+                    .field("lengths", &(self.0.min..=self.0.max))
+                    .finish()
+            }
+        }
+
+        impl $name {
+            /// Builds the cipher from a 16, 24 or 32-byte AES key and an alphabet.
+            pub fn new(key: &[u8], alphabet: Alphabet) -> Result<Self, Error> {
+                Core::new(key, alphabet.radix(), Some(alphabet)).map(Self)
+            }
+
+            /// Builds the cipher over bare numerals `0..radix`.
+            pub fn with_radix(key: &[u8], radix: u32) -> Result<Self, Error> {
+                Core::new(key, radix, None).map(Self)
+            }
+        }
+
+        impl Fpe for $name {
+            fn radix(&self) -> u32 {
+                self.0.rx.radix
+            }
+            fn alphabet(&self) -> Option<&Alphabet> {
+                self.0.alphabet.as_ref()
+            }
+            fn len_range(&self) -> (usize, usize) {
+                (self.0.min, self.0.max)
+            }
+            fn encrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error> {
+                self.0.crypt($split(tweak)?, x, true)
+            }
+            fn decrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error> {
+                self.0.crypt($split(tweak)?, x, false)
+            }
+            fn encrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
+                self.0.batch(tweaks, $split, data, ends, true)
+            }
+            fn decrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
+                self.0.batch(tweaks, $split, data, ends, false)
+            }
+        }
+    };
+}
+
+ff3_type!(
+    /// The FF3-1 format-preserving cipher (56-bit tweak).
+    ///
+    /// ```
+    /// use tessera::fpe::{Alphabet, Fpe, FF3_1};
+    /// let key = [0xadu8; 16];
+    /// let ff3 = FF3_1::new(&key, Alphabet::digits()).unwrap();
+    /// let tweak = [1u8, 2, 3, 4, 5, 6, 7];
+    /// let token = ff3.encrypt(&tweak, "890121234567890000").unwrap();
+    /// assert_eq!(ff3.decrypt(&tweak, &token).unwrap(), "890121234567890000");
+    /// assert!(ff3.encrypt(&[0u8; 8], "890121234567890000").is_err()); // 7-byte tweaks only
+    /// ```
+    FF3_1,
+    split_56
+);
+
+ff3_type!(
+    /// The original FF3 (64-bit tweak). **Withdrawn by NIST** (SP 800-38G
+    /// Rev 1) after practical attacks; kept only to decrypt existing tokens.
+    /// Use [`FF1`](super::FF1) or [`FF3_1`] for anything new.
+    ///
+    /// ```
+    /// use tessera::fpe::{Alphabet, Fpe, FF3};
+    /// // NIST FF3 sample 1.
+    /// let key = [0xEF, 0x43, 0x59, 0xD8, 0xD5, 0x80, 0xAA, 0x4F, 0x7F, 0x03, 0x6D, 0x6F, 0x04, 0xFC, 0x6A, 0x94];
+    /// let tweak = [0xD8, 0xE7, 0x92, 0x0A, 0xFA, 0x33, 0x0A, 0x73];
+    /// let ff3 = FF3::new(&key, Alphabet::digits()).unwrap();
+    /// assert_eq!(ff3.decrypt(&tweak, "750918814058654607").unwrap(), "890121234567890000");
+    /// ```
+    FF3,
+    split_64
+);

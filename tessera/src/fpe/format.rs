@@ -1,0 +1,155 @@
+//! Token formats: which characters of a value are encrypted.
+
+use super::{Alphabet, Fpe, MAX_LEN};
+use crate::Error;
+
+/// Describes which characters of a text value are encrypted and which stay
+/// in clear: passthrough characters (kept in place, e.g. the dashes of
+/// `4111-1111-1111-1111`), and the first/last N alphabet characters (the
+/// common "6 + 4" that keeps a card's issuer and last digits readable).
+///
+/// ```
+/// use tessera::fpe::{Alphabet, FF1, TokenFormat};
+/// let ff1 = FF1::new(&[7u8; 16], Alphabet::digits()).unwrap();
+/// let fmt = TokenFormat::new().passthrough("-").keep_prefix(6).keep_suffix(4);
+/// let mut out = String::new();
+/// fmt.encrypt_into(&ff1, b"", "4111-1111-1111-1111", &mut out).unwrap();
+/// assert!(out.starts_with("4111-11") && out.ends_with("-1111"));
+/// let mut back = String::new();
+/// fmt.decrypt_into(&ff1, b"", &out, &mut back).unwrap();
+/// assert_eq!(back, "4111-1111-1111-1111");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TokenFormat {
+    passthrough: Vec<char>,
+    keep_prefix: usize,
+    keep_suffix: usize,
+}
+
+impl TokenFormat {
+    /// Encrypt every character (no passthrough, nothing kept).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Characters kept in place and not encrypted. They must not be in the alphabet.
+    pub fn passthrough(mut self, chars: &str) -> Self {
+        self.passthrough = chars.chars().collect();
+        self.passthrough.sort_unstable();
+        self.passthrough.dedup();
+        self
+    }
+
+    /// Leave the first `n` alphabet characters in clear.
+    pub fn keep_prefix(mut self, n: usize) -> Self {
+        self.keep_prefix = n;
+        self
+    }
+
+    /// Leave the last `n` alphabet characters in clear.
+    pub fn keep_suffix(mut self, n: usize) -> Self {
+        self.keep_suffix = n;
+        self
+    }
+
+    /// Whether this format encrypts whole values (no passthrough, nothing kept).
+    pub fn is_plain(&self) -> bool {
+        self.passthrough.is_empty() && self.keep_prefix == 0 && self.keep_suffix == 0
+    }
+
+    fn is_pass(&self, c: char) -> bool {
+        !self.passthrough.is_empty() && self.passthrough.binary_search(&c).is_ok()
+    }
+
+    /// Writes the numerals to encrypt from `text` into `out`; returns how many.
+    pub fn extract(&self, alphabet: &Alphabet, text: &str, out: &mut [u16]) -> Result<usize, Error> {
+        let total = text.chars().filter(|&c| !self.is_pass(c)).count();
+        let (lo, hi) = (self.keep_prefix, total.saturating_sub(self.keep_suffix));
+        let mut k = 0; // index among non-passthrough characters
+        let mut n = 0;
+        for (position, ch) in text.chars().enumerate() {
+            if self.is_pass(ch) {
+                continue;
+            }
+            let d = alphabet.numeral(ch).ok_or(Error::NotInAlphabet { ch, position })?;
+            if k >= lo && k < hi {
+                let cap = out.len();
+                *out.get_mut(n).ok_or(Error::BufferTooSmall { got: cap, needed: hi - lo })? = d;
+                n += 1;
+            }
+            k += 1;
+        }
+        Ok(n)
+    }
+
+    /// Rebuilds a value: `text`'s kept characters with `numerals` in the
+    /// encrypted positions, appended to `out`.
+    pub fn merge(&self, alphabet: &Alphabet, text: &str, numerals: &[u16], out: &mut String) {
+        let total = text.chars().filter(|&c| !self.is_pass(c)).count();
+        let (lo, hi) = (self.keep_prefix, total.saturating_sub(self.keep_suffix));
+        let mut k = 0;
+        let mut next = numerals.iter();
+        for ch in text.chars() {
+            if self.is_pass(ch) {
+                out.push(ch);
+                continue;
+            }
+            if k >= lo && k < hi {
+                out.push(next.next().map_or(ch, |&d| alphabet.char_of(d)));
+            } else {
+                out.push(ch);
+            }
+            k += 1;
+        }
+    }
+
+    fn apply(
+        &self,
+        c: &(impl Fpe + ?Sized),
+        tweak: &[u8],
+        text: &str,
+        out: &mut String,
+        enc: bool,
+    ) -> Result<(), Error> {
+        let alphabet = c.alphabet().ok_or(Error::Alphabet("cipher was built from a radix only"))?;
+        let mut buf = [0u16; MAX_LEN];
+        let n = self.extract(alphabet, text, &mut buf).map_err(|e| match e {
+            Error::BufferTooSmall { needed, .. } => {
+                let (min, max) = c.len_range();
+                Error::Length { len: needed, min, max, radix: c.radix() }
+            }
+            e => e,
+        })?;
+        let x = &mut buf[..n];
+        if enc {
+            c.encrypt_numerals(tweak, x)?
+        } else {
+            c.decrypt_numerals(tweak, x)?
+        }
+        out.clear();
+        self.merge(alphabet, text, x, out);
+        Ok(())
+    }
+
+    /// Encrypts the selected characters of `text` into `out` (cleared first).
+    pub fn encrypt_into(
+        &self,
+        c: &(impl Fpe + ?Sized),
+        tweak: &[u8],
+        text: &str,
+        out: &mut String,
+    ) -> Result<(), Error> {
+        self.apply(c, tweak, text, out, true)
+    }
+
+    /// Decrypts the selected characters of `text` into `out` (cleared first).
+    pub fn decrypt_into(
+        &self,
+        c: &(impl Fpe + ?Sized),
+        tweak: &[u8],
+        text: &str,
+        out: &mut String,
+    ) -> Result<(), Error> {
+        self.apply(c, tweak, text, out, false)
+    }
+}

@@ -1,0 +1,211 @@
+//! Format-preserving encryption: FF1 and FF3-1 (NIST SP 800-38G Rev 1) and
+//! legacy FF3, over any alphabet of 2 to 65536 characters.
+//!
+//! Every cipher is built once from a key and an [`Alphabet`] (or a bare
+//! radix), is `Send + Sync`, and works on `&self`. The [`Fpe`] trait gives
+//! the common operations:
+//!
+//! - numerals in place (`&mut [u16]`), with zero heap allocations;
+//! - text into a caller's `String` (zero allocations once it has capacity),
+//!   and convenience forms returning a new `String`;
+//! - batches, whose Feistel rounds are interleaved so that AES gets many
+//!   independent blocks per call. Batch results equal one-at-a-time results.
+//!
+//! ```
+//! use tessera::fpe::{Alphabet, Fpe, FF1};
+//! let key = [0x2bu8; 16];
+//! let ff1 = FF1::new(&key, Alphabet::digits()).unwrap();
+//! let token = ff1.encrypt(b"tweak", "4111111111111111").unwrap();
+//! assert_eq!(token.len(), 16);
+//! assert_eq!(ff1.decrypt(b"tweak", &token).unwrap(), "4111111111111111");
+//! ```
+//!
+//! Domain rules are enforced with typed errors: radix 2..=65536,
+//! radix^len >= 1,000,000, FF3-1 length at most 2*floor(log_radix(2^96)),
+//! FF3-1 tweaks of exactly 7 bytes and FF3 tweaks of 8.
+
+mod alphabet;
+mod big;
+mod ff1;
+mod ff3;
+mod format;
+mod num;
+
+pub use alphabet::Alphabet;
+pub use ff1::FF1;
+pub use ff3::{FF3, FF3_1};
+pub use format::TokenFormat;
+
+use crate::Error;
+
+/// Longest value the text helpers handle without a heap buffer; FF1 accepts
+/// at most this many numerals.
+pub const MAX_LEN: usize = 8192;
+
+/// The tweak(s) for a batch: one for every value, or one per value.
+#[derive(Clone, Copy, Debug)]
+pub enum Tweaks<'a> {
+    /// The same tweak for every value.
+    Same(&'a [u8]),
+    /// `tweaks[i]` is the tweak of value `i`; the slice must have one per value.
+    PerValue(&'a [&'a [u8]]),
+}
+
+impl<'a> Tweaks<'a> {
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> &'a [u8] {
+        match *self {
+            Tweaks::Same(t) => t,
+            Tweaks::PerValue(ts) => ts[i],
+        }
+    }
+
+    fn check_count(&self, n: usize) -> Result<(), Error> {
+        match self {
+            Tweaks::PerValue(ts) if ts.len() != n => Err(Error::Format("batch needs exactly one tweak per value")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Operations common to [`FF1`], [`FF3_1`] and [`FF3`].
+pub trait Fpe: Send + Sync {
+    /// The radix (alphabet size).
+    fn radix(&self) -> u32;
+
+    /// The alphabet, if the cipher was built with one (not from a bare radix).
+    fn alphabet(&self) -> Option<&Alphabet>;
+
+    /// The shortest and longest value length the cipher accepts, in numerals.
+    fn len_range(&self) -> (usize, usize);
+
+    /// Encrypts numerals in place. Zero heap allocations.
+    fn encrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error>;
+
+    /// Decrypts numerals in place. Zero heap allocations.
+    fn decrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error>;
+
+    /// Encrypts many values in place. `data` holds the values back to back;
+    /// `ends[i]` is where value `i` ends (so value 0 is `data[..ends[0]]`).
+    ///
+    /// Every value is checked before any is changed: on error (an
+    /// [`Error::Batch`] naming the value) `data` is untouched.
+    fn encrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error>;
+
+    /// Decrypts many values in place; see [`Fpe::encrypt_batch`].
+    fn decrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error>;
+
+    /// Encrypts `text` into `out` (cleared first). No heap allocation when
+    /// `out` already has the capacity.
+    fn encrypt_into(&self, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
+        text_op(self, tweak, text, out, true)
+    }
+
+    /// Decrypts `text` into `out` (cleared first).
+    fn decrypt_into(&self, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
+        text_op(self, tweak, text, out, false)
+    }
+
+    /// Encrypts `text`, returning a new `String`.
+    fn encrypt(&self, tweak: &[u8], text: &str) -> Result<String, Error> {
+        let mut out = String::with_capacity(text.len());
+        self.encrypt_into(tweak, text, &mut out)?;
+        Ok(out)
+    }
+
+    /// Decrypts `text`, returning a new `String`.
+    fn decrypt(&self, tweak: &[u8], text: &str) -> Result<String, Error> {
+        let mut out = String::with_capacity(text.len());
+        self.decrypt_into(tweak, text, &mut out)?;
+        Ok(out)
+    }
+}
+
+fn text_op<C: Fpe + ?Sized>(c: &C, tweak: &[u8], text: &str, out: &mut String, enc: bool) -> Result<(), Error> {
+    let alphabet = c.alphabet().ok_or(Error::Alphabet("cipher was built from a radix only"))?;
+    let mut buf = [0u16; MAX_LEN];
+    let n = alphabet.to_numerals(text, &mut buf).map_err(|e| match e {
+        Error::BufferTooSmall { .. } => {
+            let (min, max) = c.len_range();
+            Error::Length { len: text.chars().count(), min, max, radix: c.radix() }
+        }
+        e => e,
+    })?;
+    let x = &mut buf[..n];
+    if enc {
+        c.encrypt_numerals(tweak, x)?
+    } else {
+        c.decrypt_numerals(tweak, x)?
+    }
+    out.clear();
+    alphabet.push_str(x, out);
+    Ok(())
+}
+
+/// Smallest length with radix^len >= 1,000,000 (and at least 2).
+pub(crate) fn min_len(radix: u32) -> usize {
+    let (mut n, mut p) = (0usize, 1u64);
+    while p < 1_000_000 || n < 2 {
+        p = p.saturating_mul(radix as u64);
+        n += 1;
+    }
+    n
+}
+
+pub(crate) fn check_radix(radix: u32) -> Result<(), Error> {
+    if (2..=65536).contains(&radix) { Ok(()) } else { Err(Error::Radix(radix)) }
+}
+
+/// Checks a value's length and numerals against the domain.
+#[inline]
+pub(crate) fn check_value(x: &[u16], radix: u32, min: usize, max: usize) -> Result<(), Error> {
+    if x.len() < min || x.len() > max {
+        return Err(Error::Length { len: x.len(), min, max, radix });
+    }
+    // radix 65536 admits every u16.
+    if radix <= u16::MAX as u32 {
+        let mut bad = false;
+        for &d in x {
+            bad |= d as u32 >= radix;
+        }
+        if bad {
+            let position = x.iter().position(|&d| d as u32 >= radix).unwrap_or(0);
+            return Err(Error::NumeralOutOfRange { numeral: x[position] as u32, position, radix });
+        }
+    }
+    Ok(())
+}
+
+/// Checks every value of a batch, naming the first bad one.
+pub(crate) fn check_batch(
+    tweaks: &Tweaks<'_>,
+    data: &[u16],
+    ends: &[usize],
+    mut check: impl FnMut(&[u8], &[u16]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    tweaks.check_count(ends.len())?;
+    let mut start = 0;
+    for (index, &end) in ends.iter().enumerate() {
+        if end < start || end > data.len() {
+            return Err(Error::Batch {
+                index,
+                source: Box::new(Error::Format("batch ends are not increasing within the data")),
+            });
+        }
+        check(tweaks.get(index), &data[start..end]).map_err(|e| Error::Batch { index, source: Box::new(e) })?;
+        start = end;
+    }
+    Ok(())
+}
+
+/// Iterates `(index, tweak, value)` over a batch.
+pub(crate) fn batch_values<'d>(data: &'d mut [u16], ends: &[usize]) -> impl Iterator<Item = (usize, &'d mut [u16])> {
+    let mut rest = data;
+    let mut start = 0;
+    ends.iter().enumerate().map(move |(i, &end)| {
+        let (v, r) = core::mem::take(&mut rest).split_at_mut(end - start);
+        rest = r;
+        start = end;
+        (i, v)
+    })
+}

@@ -1,0 +1,305 @@
+//! Native-integer arithmetic for the Feistel rounds: modular reduction by a
+//! fixed radix power with a precomputed reciprocal, and numeral <-> integer
+//! conversion without per-digit hardware division.
+
+/// Reduction modulo a fixed `m` in `2..2^64` by the Möller–Granlund
+/// "division by invariant integers" method: two multiplications and two
+/// branch-free corrections instead of a hardware division.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mod64 {
+    m: u64,
+    /// `m` shifted left so its top bit is set.
+    d: u64,
+    shift: u32,
+    /// floor((2^128 - 1) / d) - 2^64.
+    v: u64,
+}
+
+impl Mod64 {
+    pub(crate) fn new(m: u64) -> Self {
+        debug_assert!(m >= 2);
+        let shift = m.leading_zeros();
+        let d = m << shift;
+        let v = (u128::MAX / d as u128 - (1u128 << 64)) as u64;
+        Mod64 { m, d, shift, v }
+    }
+
+    #[inline(always)]
+    pub(crate) fn modulus(&self) -> u64 {
+        self.m
+    }
+
+    /// Quotient and remainder of (u1 * 2^64 + u0) by d, for normalized inputs with u1 < d.
+    #[inline(always)]
+    fn divrem_norm(&self, u1: u64, u0: u64) -> (u64, u64) {
+        let q = (self.v as u128 * u1 as u128).wrapping_add((((u1 as u128) + 1) << 64) | u0 as u128);
+        let (mut q1, q0) = ((q >> 64) as u64, q as u64);
+        let mut r = u0.wrapping_sub(q1.wrapping_mul(self.d));
+        let c1 = r > q0;
+        q1 = q1.wrapping_sub(c1 as u64);
+        r = core::hint::select_unpredictable(c1, r.wrapping_add(self.d), r);
+        let c2 = r >= self.d;
+        q1 = q1.wrapping_add(c2 as u64);
+        (q1, core::hint::select_unpredictable(c2, r.wrapping_sub(self.d), r))
+    }
+
+    /// Quotient and remainder of `hi * 2^64 + lo` by m, for hi < m.
+    #[inline(always)]
+    fn divrem2(&self, hi: u64, lo: u64) -> (u64, u64) {
+        let s = self.shift;
+        // For s == 0 no bits carry over; avoid the out-of-range 64-bit shift.
+        let carry = if s == 0 { 0 } else { lo >> (64 - s) };
+        let (q, r) = self.divrem_norm((hi << s) | carry, lo << s);
+        (q, r >> s)
+    }
+
+    /// Quotient and remainder of a 64-bit `x` by m.
+    #[inline(always)]
+    pub(crate) fn divrem(&self, x: u64) -> (u64, u64) {
+        self.divrem2(0, x)
+    }
+
+    /// `y mod m` for any 128-bit `y`.
+    #[inline(always)]
+    pub(crate) fn reduce(&self, y: u128) -> u64 {
+        let hi = self.divrem2(0, (y >> 64) as u64).1;
+        self.divrem2(hi, y as u64).1
+    }
+
+    /// `(a + b) mod m` for `a, b < m`.
+    #[inline(always)]
+    pub(crate) fn add(&self, a: u64, b: u64) -> u64 {
+        let (s, o) = a.overflowing_add(b);
+        core::hint::select_unpredictable(o | (s >= self.m), s.wrapping_sub(self.m), s)
+    }
+
+    /// `(a - b) mod m` for `a, b < m`.
+    #[inline(always)]
+    pub(crate) fn sub(&self, a: u64, b: u64) -> u64 {
+        let (s, o) = a.overflowing_sub(b);
+        core::hint::select_unpredictable(o, s.wrapping_add(self.m), s)
+    }
+}
+
+/// Reduction modulo a fixed `m` in `2..=2^96` on `u128`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mod128 {
+    m: u128,
+}
+
+impl Mod128 {
+    pub(crate) fn new(m: u128) -> Self {
+        Mod128 { m }
+    }
+    #[inline(always)]
+    pub(crate) fn reduce(&self, y: u128) -> u128 {
+        y % self.m
+    }
+    #[inline(always)]
+    pub(crate) fn add(&self, a: u128, b: u128) -> u128 {
+        // m <= 2^96, so the sum cannot overflow.
+        let s = a + b;
+        if s >= self.m { s - self.m } else { s }
+    }
+    #[inline(always)]
+    pub(crate) fn sub(&self, a: u128, b: u128) -> u128 {
+        let (s, o) = a.overflowing_sub(b);
+        if o { s.wrapping_add(self.m) } else { s }
+    }
+}
+
+/// Conversions between numeral strings and integers for one radix.
+///
+/// Digits are produced from integers by dividing by a chunk `radix^k < 2^32`
+/// with [`Mod64`]-style reciprocals, then by a 64-bit multiply-high for each
+/// digit of a chunk (exact for 32-bit dividends).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Radix {
+    pub(crate) radix: u32,
+    /// ceil(2^64 / radix): q = mulhi(x, magic) is exact for x < 2^32.
+    magic: u64,
+    /// Numerals per chunk: the largest k with radix^k < 2^32.
+    k: u32,
+    /// radix^k.
+    chunk: u64,
+    chunk_mod: Mod64,
+}
+
+impl Radix {
+    pub(crate) fn new(radix: u32) -> Self {
+        debug_assert!((2..=65536).contains(&radix));
+        let magic = (u64::MAX / radix as u64).wrapping_add(1);
+        let (mut k, mut chunk) = (0u32, 1u64);
+        while chunk * radix as u64 <= u32::MAX as u64 {
+            chunk *= radix as u64;
+            k += 1;
+        }
+        Radix { radix, magic, k, chunk, chunk_mod: Mod64::new(chunk) }
+    }
+
+    /// Splits `x < 2^32` into quotient and remainder by the radix.
+    #[inline(always)]
+    fn divrem_small(&self, x: u64) -> (u64, u16) {
+        let q = if self.radix.is_power_of_two() {
+            x >> self.radix.trailing_zeros()
+        } else {
+            ((self.magic as u128 * x as u128) >> 64) as u64
+        };
+        (q, (x - q * self.radix as u64) as u16)
+    }
+
+    /// `radix^n` if it fits in a `u128`.
+    pub(crate) fn pow(&self, n: usize) -> Option<u128> {
+        let mut p: u128 = 1;
+        for _ in 0..n {
+            p = p.checked_mul(self.radix as u128)?;
+        }
+        Some(p)
+    }
+
+    /// NUM_radix(x), first numeral most significant.
+    #[inline(always)]
+    pub(crate) fn num_be64(&self, x: &[u16]) -> u64 {
+        x.iter().fold(0u64, |acc, &d| acc.wrapping_mul(self.radix as u64).wrapping_add(d as u64))
+    }
+
+    /// NUM_radix(REV(x)), last numeral most significant.
+    #[inline(always)]
+    pub(crate) fn num_le64(&self, x: &[u16]) -> u64 {
+        x.iter().rev().fold(0u64, |acc, &d| acc.wrapping_mul(self.radix as u64).wrapping_add(d as u64))
+    }
+
+    /// NUM_radix(x) as u128.
+    #[inline]
+    pub(crate) fn num_be128(&self, x: &[u16]) -> u128 {
+        x.iter().fold(0u128, |acc, &d| acc.wrapping_mul(self.radix as u128).wrapping_add(d as u128))
+    }
+
+    /// NUM_radix(REV(x)) as u128.
+    #[inline]
+    pub(crate) fn num_le128(&self, x: &[u16]) -> u128 {
+        x.iter().rev().fold(0u128, |acc, &d| acc.wrapping_mul(self.radix as u128).wrapping_add(d as u128))
+    }
+
+    /// Writes the low `out.len()` digits of `x`, least significant at the end
+    /// (STR^m_radix). Calls `put(index, digit)` so it serves both orders.
+    #[inline(always)]
+    fn digits64(&self, mut x: u64, m: usize, mut put: impl FnMut(usize, u16)) {
+        let mut pos = m; // digits still to write: indices 0..pos, low digit first at pos-1
+        while pos > self.k as usize {
+            let (q, mut r) = self.chunk_mod.divrem(x);
+            x = q;
+            for _ in 0..self.k {
+                let (q2, d) = self.divrem_small(r);
+                r = q2;
+                pos -= 1;
+                put(pos, d);
+            }
+        }
+        // The remaining digits fit below radix^k < 2^32.
+        while pos > 0 {
+            let (q2, d) = self.divrem_small(x);
+            x = q2;
+            pos -= 1;
+            put(pos, d);
+        }
+    }
+
+    /// STR^m_radix(x) into `out` (first numeral most significant).
+    #[inline(always)]
+    pub(crate) fn str_be64(&self, x: u64, out: &mut [u16]) {
+        let m = out.len();
+        self.digits64(x, m, |i, d| out[i] = d);
+    }
+
+    /// REV(STR^m_radix(x)) into `out` (first numeral least significant).
+    #[inline(always)]
+    pub(crate) fn str_le64(&self, x: u64, out: &mut [u16]) {
+        let m = out.len();
+        self.digits64(x, m, |i, d| out[m - 1 - i] = d);
+    }
+
+    /// STR^m_radix for u128 values (first numeral most significant).
+    pub(crate) fn str_be128(&self, mut x: u128, out: &mut [u16]) {
+        let mut i = out.len();
+        while x > u64::MAX as u128 && i > 0 {
+            let r = (x % self.chunk as u128) as u64;
+            x /= self.chunk as u128;
+            let take = (self.k as usize).min(i);
+            self.str_be64(r, &mut out[i - take..i]);
+            i -= take;
+        }
+        self.str_be64(x as u64, &mut out[..i]);
+    }
+
+    /// REV(STR^m_radix(x)) for u128 values.
+    pub(crate) fn str_le128(&self, x: u128, out: &mut [u16]) {
+        self.str_be128(x, out);
+        out.reverse();
+    }
+
+    /// Numerals per 32-bit chunk and the chunk value radix^k.
+    pub(crate) fn chunk(&self) -> (usize, u64) {
+        (self.k as usize, self.chunk)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn mod64_matches_hardware(m in 2u64.., y: u128, a: u64, b: u64) {
+            let r = Mod64::new(m);
+            prop_assert_eq!(r.reduce(y) as u128, y % m as u128);
+            let x = y as u64;
+            prop_assert_eq!(r.divrem(x), (x / m, x % m));
+            let (a, b) = (a % m, b % m);
+            prop_assert_eq!(r.add(a, b) as u128, (a as u128 + b as u128) % m as u128);
+            prop_assert_eq!(r.sub(a, b) as u128, (a as u128 + m as u128 - b as u128) % m as u128);
+        }
+
+        #[test]
+        fn small_moduli(m in 2u64..5000, y: u128) {
+            prop_assert_eq!(Mod64::new(m).reduce(y) as u128, y % m as u128);
+        }
+
+        #[test]
+        fn digits_round_trip(radix in 2u32..=65536, x: u64, len in 1usize..20) {
+            let rx = Radix::new(radix);
+            let Some(p) = rx.pow(len) else { return Ok(()) };
+            if p > u64::MAX as u128 + 1 { return Ok(()) }
+            let x = (x as u128 % p) as u64;
+            let mut d = vec![0u16; len];
+            rx.str_be64(x, &mut d);
+            prop_assert!(d.iter().all(|&n| (n as u32) < radix));
+            prop_assert_eq!(rx.num_be64(&d), x);
+            rx.str_le64(x, &mut d);
+            prop_assert_eq!(rx.num_le64(&d), x);
+        }
+
+        #[test]
+        fn digits_round_trip_128(radix in 2u32..=65536, x: u128, len in 1usize..40) {
+            let rx = Radix::new(radix);
+            let Some(p) = rx.pow(len) else { return Ok(()) };
+            let x = x % p;
+            let mut d = vec![0u16; len];
+            rx.str_be128(x, &mut d);
+            prop_assert_eq!(rx.num_be128(&d), x);
+            rx.str_le128(x, &mut d);
+            prop_assert_eq!(rx.num_le128(&d), x);
+        }
+    }
+
+    #[test]
+    fn extreme_moduli() {
+        for m in [2u64, 3, 10, 1 << 32, (1 << 32) + 1, u64::MAX, u64::MAX - 1, 1 << 63, 10u64.pow(19)] {
+            let r = Mod64::new(m);
+            for y in [0u128, 1, u128::MAX, u64::MAX as u128, (1u128 << 96) - 1, 12345678901234567890123456789] {
+                assert_eq!(r.reduce(y) as u128, y % m as u128, "m={m} y={y}");
+            }
+        }
+    }
+}
