@@ -1,0 +1,124 @@
+//! Files at the edge: key files, inputs, and outputs that appear only on success.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use zeroize::Zeroizing;
+
+/// Reads a key file: hex digits, whitespace ignored. The contents never
+/// appear in an error.
+pub fn read_key_file(path: &Path) -> Result<Zeroizing<Vec<u8>>> {
+    let raw = Zeroizing::new(std::fs::read(path).with_context(|| format!("cannot read key file {}", path.display()))?);
+    let digits: Zeroizing<Vec<u8>> = Zeroizing::new(raw.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect());
+    if digits.is_empty() {
+        bail!(
+            "key file {} is empty; create one with `tessera keygen --bytes 32 -o {}`",
+            path.display(),
+            path.display()
+        );
+    }
+    if digits.len() % 2 != 0 || !digits.iter().all(u8::is_ascii_hexdigit) {
+        bail!("key file {} does not hold a hex key (write one with `tessera keygen`)", path.display());
+    }
+    let nibble = |c: u8| (c as char).to_digit(16).expect("checked hex") as u8;
+    Ok(Zeroizing::new(digits.chunks_exact(2).map(|p| nibble(p[0]) << 4 | nibble(p[1])).collect()))
+}
+
+/// Parses a hex command-line value (tweaks, associated data, nonces).
+pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>> {
+    let s = s.trim();
+    if s.len() % 2 != 0 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        bail!("{what} must be hex (an even number of 0-9a-f digits), got {s:?}");
+    }
+    Ok((0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("checked hex")).collect())
+}
+
+/// Opens `--input` (or stdin), with a progress bar on a terminal for files.
+pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead>> {
+    match path {
+        None => Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin()))),
+        Some(p) => {
+            let f = File::open(p).with_context(|| format!("cannot open input {}", p.display()))?;
+            let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+            let r: Box<dyn Read> = if io::stderr().is_terminal() && len > 8 << 20 {
+                let bar = indicatif::ProgressBar::new(len).with_style(
+                    indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
+                        .expect("valid template"),
+                );
+                Box::new(bar.wrap_read(f))
+            } else {
+                Box::new(f)
+            };
+            Ok(Box::new(BufReader::with_capacity(1 << 16, r)))
+        }
+    }
+}
+
+/// Where results go: stdout, or a temporary file beside `--output` that is
+/// renamed into place by [`Output::commit`]. Dropped without commit, the
+/// temporary file is removed and no output file appears.
+pub struct Output {
+    inner: Sink,
+}
+
+enum Sink {
+    Stdout(io::BufWriter<io::Stdout>),
+    File { tmp: io::BufWriter<tempfile::NamedTempFile>, path: PathBuf },
+}
+
+impl Output {
+    pub fn create(path: Option<&Path>) -> Result<Self> {
+        let inner = match path {
+            None => Sink::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())),
+            Some(p) => {
+                let dir = match p.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                let tmp = tempfile::Builder::new()
+                    .prefix(".tessera-")
+                    .suffix(".partial")
+                    .tempfile_in(dir)
+                    .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+                Sink::File { tmp: io::BufWriter::with_capacity(1 << 16, tmp), path: p.to_path_buf() }
+            }
+        };
+        Ok(Output { inner })
+    }
+
+    /// Flushes and, for a file, renames it into place.
+    pub fn commit(self) -> Result<()> {
+        match self.inner {
+            Sink::Stdout(mut w) => w.flush().context("cannot write to stdout"),
+            Sink::File { tmp, path } => {
+                let tmp = tmp.into_inner().map_err(|e| e.into_error()).context("cannot write output")?;
+                tmp.as_file().sync_all().context("cannot write output")?;
+                tmp.persist(&path).map_err(|e| e.error).with_context(|| format!("cannot create {}", path.display()))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.inner {
+            Sink::Stdout(w) => w.write(buf),
+            Sink::File { tmp, .. } => tmp.write(buf),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.inner {
+            Sink::Stdout(w) => w.write_all(buf),
+            Sink::File { tmp, .. } => tmp.write_all(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.inner {
+            Sink::Stdout(w) => w.flush(),
+            Sink::File { tmp, .. } => tmp.flush(),
+        }
+    }
+}
