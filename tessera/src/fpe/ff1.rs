@@ -182,13 +182,13 @@ impl FF1 {
                     for i in 0..10 {
                         let y = self.round_y(state, tmpl, i, lp, b as u128);
                         let m = if i % 2 == 0 { &mu } else { &mv };
-                        (a, b) = (b, m.add(a, m.reduce(y)));
+                        (a, b) = (b, m.add(a, m.reduce96(y)));
                     }
                 } else {
                     for i in (0..10).rev() {
                         let y = self.round_y(state, tmpl, i, lp, a as u128);
                         let m = if i % 2 == 0 { &mu } else { &mv };
-                        (a, b) = (m.sub(b, m.reduce(y)), a);
+                        (a, b) = (m.sub(b, m.reduce96(y)), a);
                     }
                 }
                 self.rx.str_be64(a, xa);
@@ -251,8 +251,8 @@ struct Group<'d> {
     len: usize,
     a: [u64; GROUP],
     b: [u64; GROUP],
-    state: [u128; GROUP],
-    tmpl: [u128; GROUP],
+    /// CBC state xor the Q template: the round block is this ^ [i] ^ NUM(B).
+    base: [u128; GROUP],
     /// 8 * b and 128 - 8 * d per value.
     shifts: [(u32, u32); GROUP],
     m: [(Mod64, Mod64); GROUP],
@@ -267,8 +267,7 @@ impl Default for Group<'_> {
             len: 0,
             a: [0; GROUP],
             b: [0; GROUP],
-            state: [0; GROUP],
-            tmpl: [0; GROUP],
+            base: [0; GROUP],
             shifts: [(0, 0); GROUP],
             m: [(Mod64::new(2), Mod64::new(2)); GROUP],
             out: core::array::from_fn(|_| <&mut [u16]>::default()),
@@ -284,8 +283,7 @@ impl<'d> Group<'d> {
         let j = self.len;
         self.a[j] = f.rx.num_be64(&x[..lp.u]);
         self.b[j] = f.rx.num_be64(&x[lp.u..]);
-        self.state[j] = state;
-        self.tmpl[j] = tmpl;
+        self.base[j] = state ^ tmpl;
         self.shifts[j] = (8 * lp.b as u32, 128 - 8 * lp.d as u32);
         self.m[j] = (mu, mv);
         self.split[j] = lp.u;
@@ -299,15 +297,14 @@ impl<'d> Group<'d> {
             let i = if enc { r } else { 9 - r };
             for j in 0..n {
                 let v = if enc { self.b[j] } else { self.a[j] };
-                let q = self.tmpl[j] | ((i as u128) << self.shifts[j].0) | v as u128;
-                self.blocks[j] = (self.state[j] ^ q).to_be_bytes();
+                self.blocks[j] = (self.base[j] ^ ((i as u128) << self.shifts[j].0) ^ v as u128).to_be_bytes();
             }
             f.aes.encrypt_blocks(&mut self.blocks[..n]);
             for j in 0..n {
                 let y = u128::from_be_bytes(self.blocks[j]) >> self.shifts[j].1;
                 let m = if i % 2 == 0 { &self.m[j].0 } else { &self.m[j].1 };
                 let (a, b) = (self.a[j], self.b[j]);
-                (self.a[j], self.b[j]) = if enc { (b, m.add(a, m.reduce(y))) } else { (m.sub(b, m.reduce(y)), a) };
+                (self.a[j], self.b[j]) = if enc { (b, m.add(a, m.reduce96(y))) } else { (m.sub(b, m.reduce96(y)), a) };
             }
         }
         for j in 0..n {

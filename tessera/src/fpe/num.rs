@@ -13,6 +13,8 @@ pub(crate) struct Mod64 {
     shift: u32,
     /// floor((2^128 - 1) / d) - 2^64.
     v: u64,
+    /// 2^64 mod m.
+    r64: u64,
 }
 
 impl Mod64 {
@@ -21,7 +23,8 @@ impl Mod64 {
         let shift = m.leading_zeros();
         let d = m << shift;
         let v = (u128::MAX / d as u128 - (1u128 << 64)) as u64;
-        Mod64 { m, d, shift, v }
+        let r64 = ((1u128 << 64) % m as u128) as u64;
+        Mod64 { m, d, shift, v, r64 }
     }
 
     #[inline(always)]
@@ -57,6 +60,16 @@ impl Mod64 {
     #[inline(always)]
     pub(crate) fn divrem(&self, x: u64) -> (u64, u64) {
         self.divrem2(0, x)
+    }
+
+    /// `y mod m` for `y < 2^96` (FF1's y on the u64 path): one fold by
+    /// 2^64 mod m leaves a value below m * 2^64, then one reduction step.
+    #[inline(always)]
+    pub(crate) fn reduce96(&self, y: u128) -> u64 {
+        debug_assert!(y >> 96 == 0);
+        let t = ((y >> 64) as u64 as u128) * self.r64 as u128 + (y as u64) as u128;
+        // t < 2^32 * m + 2^64, so its high word is below m.
+        self.divrem2((t >> 64) as u64, t as u64).1
     }
 
     /// `y mod m` for any 128-bit `y`.
@@ -254,6 +267,8 @@ mod tests {
         fn mod64_matches_hardware(m in 2u64.., y: u128, a: u64, b: u64) {
             let r = Mod64::new(m);
             prop_assert_eq!(r.reduce(y) as u128, y % m as u128);
+            let y96 = y >> 32;
+            prop_assert_eq!(r.reduce96(y96) as u128, y96 % m as u128);
             let x = y as u64;
             prop_assert_eq!(r.divrem(x), (x / m, x % m));
             let (a, b) = (a % m, b % m);
@@ -264,6 +279,7 @@ mod tests {
         #[test]
         fn small_moduli(m in 2u64..5000, y: u128) {
             prop_assert_eq!(Mod64::new(m).reduce(y) as u128, y % m as u128);
+            prop_assert_eq!(Mod64::new(m).reduce96(y >> 32) as u128, (y >> 32) % m as u128);
         }
 
         #[test]
@@ -299,6 +315,8 @@ mod tests {
             let r = Mod64::new(m);
             for y in [0u128, 1, u128::MAX, u64::MAX as u128, (1u128 << 96) - 1, 12345678901234567890123456789] {
                 assert_eq!(r.reduce(y) as u128, y % m as u128, "m={m} y={y}");
+                let y96 = y & ((1 << 96) - 1);
+                assert_eq!(r.reduce96(y96) as u128, y96 % m as u128, "m={m} y={y96}");
             }
         }
     }
