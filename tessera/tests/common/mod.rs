@@ -47,3 +47,41 @@ pub fn vectors(name: &str) -> serde_json::Value {
     let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
     serde_json::from_str(&std::fs::read_to_string(path).expect("vector file")).expect("json")
 }
+
+/// The Python interpreter with the peer packages (scripts/install-peers), or
+/// `None` when it is missing. With `TESSERA_REQUIRE_PEERS` set (the project's
+/// test script sets it), a missing interpreter fails the test instead.
+pub fn peer_python(modules: &str) -> Option<std::path::PathBuf> {
+    let candidate = std::env::var_os("TESSERA_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python"));
+    let ok = std::process::Command::new(&candidate)
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if ok {
+        return Some(candidate);
+    }
+    if std::env::var_os("TESSERA_REQUIRE_PEERS").is_some() {
+        panic!("peer Python packages ({modules}) missing at {}: run scripts/install-peers", candidate.display());
+    }
+    eprintln!("skipped: peer Python packages ({modules}) not installed; run scripts/install-peers");
+    None
+}
+
+/// Runs `script` under the peer Python with `input` as JSON on stdin and
+/// parses its stdout as JSON.
+pub fn run_python(python: &std::path::Path, script: &str, input: &serde_json::Value) -> serde_json::Value {
+    use std::io::Write;
+    let mut child = std::process::Command::new(python)
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start python");
+    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().expect("python ran");
+    assert!(out.status.success(), "python failed");
+    serde_json::from_slice(&out.stdout).expect("python printed JSON")
+}
