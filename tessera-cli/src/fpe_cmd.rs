@@ -32,7 +32,7 @@ pub struct FpeArgs {
     #[arg(long, default_value = "")]
     pub tweak: String,
     /// Characters kept in place and not encrypted (e.g. "-" or " -").
-    #[arg(long, default_value = "")]
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub passthrough: String,
     /// Leave the first N alphabet characters of each value in clear.
     #[arg(long, default_value_t = 0)]
