@@ -77,6 +77,15 @@ pub enum Error {
     /// Authentication failed: the data, tag or associated data was modified or the key is wrong.
     #[error("authentication failed: wrong key or modified data")]
     Authentication,
+    /// More associated-data components than AES-SIV allows (RFC 5297
+    /// section 2.6: at most 126, a nonce counting as one).
+    #[error("{got} associated-data components (a nonce counts as one); AES-SIV allows at most {max}")]
+    TooManyAd {
+        /// The number given.
+        got: usize,
+        /// The limit (126).
+        max: usize,
+    },
     /// A malformed input (encoding, framing).
     #[error("invalid input: {0}")]
     Format(&'static str),

@@ -2,12 +2,19 @@
 //!
 //! - [`fpe`]: format-preserving encryption, FF1 and FF3-1 (NIST SP 800-38G Rev 1)
 //!   and legacy FF3, over any alphabet, one value or large batches.
+//! - [`siv`]: AES-SIV (RFC 5297) deterministic authenticated encryption, one message
+//!   or interleaved batches, into caller buffers without allocation.
+//! - [`cmac`]: AES-CMAC (RFC 4493), subkeys cached, no allocation.
 //! - [`aes`]: the AES block cipher (from the RustCrypto `aes` crate) chosen by key length.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod aes;
+pub mod cmac;
 mod error;
 pub mod fpe;
+pub mod siv;
 
+pub use cmac::Cmac;
 pub use error::Error;
+pub use siv::AesSiv;

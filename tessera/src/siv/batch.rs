@@ -1,0 +1,324 @@
+//! Many independent AES-SIV messages at once (RFC 5297, interleaved).
+//!
+//! Messages are taken [`LANES`] at a time. Within a group, the CMAC chains
+//! of S2V advance together (one AES backend call per step carries one block
+//! of every message still running), and so do the CTR blocks. With the same
+//! associated data for every message, the associated-data part of S2V is
+//! computed once for the whole batch. Results are byte for byte those of
+//! [`AesSiv::encrypt_into`] and [`AesSiv::decrypt_into`].
+
+use aes::cipher::consts::U16;
+use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use super::ctr::{counter, enc_many};
+use super::s2v::{Job, LANES, run_lanes};
+use super::{AesSiv, MAX_AD, TAG_LEN};
+use crate::Error;
+use crate::aes::Block;
+use crate::cmac::{dbl, load, with_backend, xor};
+
+/// The associated data of a batch.
+///
+/// A nonce, if used, is simply the last component (RFC 5297 section 3
+/// treats it as one more associated-data component).
+#[derive(Clone, Copy, Debug)]
+pub enum BatchAd<'a> {
+    /// The same components for every message (for example a table and
+    /// column name). The associated-data part of S2V runs once per batch.
+    Same(&'a [&'a [u8]]),
+    /// Exactly one component per message: `Each(ad)` gives message `i` the
+    /// single component `ad[i]` (a row id, a per-record nonce).
+    Each(&'a [&'a [u8]]),
+    /// Any number of components per message: `PerMessage(ad)` gives message
+    /// `i` the components `ad[i]`.
+    PerMessage(&'a [&'a [&'a [u8]]]),
+}
+
+impl BatchAd<'_> {
+    fn check(&self, n: usize) -> Result<(), Error> {
+        match *self {
+            BatchAd::Same(a) if a.len() > MAX_AD => Err(Error::TooManyAd { got: a.len(), max: MAX_AD }),
+            BatchAd::Each(a) if a.len() != n => {
+                Err(Error::Format("batch needs one associated-data component per message"))
+            }
+            BatchAd::PerMessage(a) if a.len() != n => {
+                Err(Error::Format("batch needs one associated-data list per message"))
+            }
+            BatchAd::PerMessage(a) => match a.iter().position(|c| c.len() > MAX_AD) {
+                Some(index) => {
+                    Err(Error::Batch { index, source: Box::new(Error::TooManyAd { got: a[index].len(), max: MAX_AD }) })
+                }
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Checks that `ends` rises within `data` and, for decryption, that every
+/// message holds at least its 16-byte V.
+fn check_ends(data: &[u8], ends: &[usize], min: usize) -> Result<(), Error> {
+    let mut start = 0;
+    for (index, &end) in ends.iter().enumerate() {
+        if end < start || end > data.len() {
+            return Err(Error::Batch {
+                index,
+                source: Box::new(Error::Format("batch ends are not increasing within the data")),
+            });
+        }
+        if end - start < min {
+            return Err(Error::Batch {
+                index,
+                source: Box::new(Error::Format("AES-SIV ciphertext is shorter than its 16-byte synthetic IV")),
+            });
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// One message's CTR work: V, where its input starts in `src`, where its
+/// output starts in `dst`, and its length.
+#[derive(Clone, Copy, Default)]
+struct CtrItem {
+    v: Block,
+    src: usize,
+    dst: usize,
+    len: usize,
+}
+
+struct BatchCtr<'a> {
+    items: &'a [CtrItem],
+    src: &'a [u8],
+    dst: &'a mut [u8],
+}
+
+impl BlockSizeUser for BatchCtr<'_> {
+    type BlockSize = U16;
+}
+
+impl BlockCipherEncClosure for BatchCtr<'_> {
+    #[inline(always)]
+    fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
+        let mut ks = [[0u8; 16]; LANES];
+        // (src offset, dst offset, length) of each keystream block.
+        let mut at = [(0usize, 0usize, 0usize); LANES];
+        let mut k = 0;
+        let flush = |ks: &mut [Block], at: &[(usize, usize, usize)], dst: &mut [u8]| {
+            enc_many(backend, ks);
+            for (ks, &(s, d, len)) in ks.iter().zip(at) {
+                if len == 16 {
+                    dst[d..d + 16].copy_from_slice(&xor(&load(&self.src[s..]), ks));
+                } else {
+                    for j in 0..len {
+                        dst[d + j] = self.src[s + j] ^ ks[j];
+                    }
+                }
+            }
+        };
+        for it in self.items {
+            let q = counter(&it.v);
+            for b in 0..it.len.div_ceil(16) {
+                ks[k] = q.wrapping_add(b as u128).to_be_bytes();
+                at[k] = (it.src + 16 * b, it.dst + 16 * b, (it.len - 16 * b).min(16));
+                k += 1;
+                if k == LANES {
+                    flush(&mut ks, &at, self.dst);
+                    k = 0;
+                }
+            }
+        }
+        if k > 0 {
+            flush(&mut ks[..k], &at[..k], self.dst);
+        }
+    }
+}
+
+impl AesSiv {
+    /// D after the associated data of messages `g0..g0 + d.len()`.
+    fn batch_d(&self, ad: BatchAd<'_>, same: &Block, g0: usize, d: &mut [Block]) {
+        let mut jobs = [Job::EMPTY; LANES];
+        let mut macs = [[0u8; 16]; LANES];
+        match ad {
+            BatchAd::Same(_) => d.fill(*same),
+            BatchAd::Each(a) => {
+                for (job, c) in jobs.iter_mut().zip(&a[g0..g0 + d.len()]) {
+                    *job = Job::cmac(&self.mac, c);
+                }
+                run_lanes(self.mac.aes(), &jobs[..d.len()], &mut macs);
+                for (d, m) in d.iter_mut().zip(&macs) {
+                    *d = xor(&self.d0_dbl, m);
+                }
+            }
+            BatchAd::PerMessage(a) => {
+                let a = &a[g0..g0 + d.len()];
+                d.fill(self.d0);
+                let most = a.iter().map(|c| c.len()).max().unwrap_or(0);
+                // Component c of every message that has one, side by side.
+                let mut who = [0u8; LANES];
+                for c in 0..most {
+                    let mut n = 0;
+                    for (i, comps) in a.iter().enumerate() {
+                        if let Some(s) = comps.get(c) {
+                            jobs[n] = Job::cmac(&self.mac, s);
+                            who[n] = i as u8;
+                            n += 1;
+                        }
+                    }
+                    run_lanes(self.mac.aes(), &jobs[..n], &mut macs);
+                    for (&i, m) in who[..n].iter().zip(&macs) {
+                        d[i as usize] = xor(&dbl(&d[i as usize]), m);
+                    }
+                }
+            }
+        }
+    }
+
+    /// D for [`BatchAd::Same`] (the AES-SIV D of those components), else
+    /// unused.
+    fn batch_same_d(&self, ad: BatchAd<'_>) -> Block {
+        match ad {
+            BatchAd::Same(a) => self.fold_d(a.iter().copied()),
+            _ => [0; 16],
+        }
+    }
+
+    /// Encrypts many messages at once. `data` holds the plaintexts back to
+    /// back and `ends[i]` is where message `i` ends (message 0 is
+    /// `data[..ends[0]]`). Each output `V || C` is 16 bytes longer than its
+    /// plaintext and the outputs are written back to back into `out`:
+    /// message `i`'s starts at `ends[i - 1] + 16 * i`. Returns the total
+    /// written, `ends.last() + 16 * ends.len()`. Allocates nothing.
+    ///
+    /// Identical to calling [`AesSiv::encrypt_into`] on each message (with
+    /// `nonce = None`; a nonce is just the last component in `ad`), several
+    /// times faster for short messages: up to 64 messages share every AES
+    /// call.
+    ///
+    /// Errors, before anything is written: [`Error::BufferTooSmall`],
+    /// [`Error::TooManyAd`], [`Error::Format`] for an `ad` of the wrong
+    /// count, [`Error::Batch`] naming a message whose end is out of order.
+    ///
+    /// ```
+    /// use tessera::siv::{AesSiv, BatchAd};
+    /// let siv = AesSiv::new(&[8u8; 32]).unwrap();
+    /// let data = b"alicebobcarol";
+    /// let ends = [5, 8, 13];
+    /// let mut out = vec![0u8; data.len() + 16 * ends.len()];
+    /// let n = siv.encrypt_batch(BatchAd::Same(&[b"users.name"]), data, &ends, &mut out).unwrap();
+    /// assert_eq!(n, out.len());
+    /// assert_eq!(out[21..40], siv.encrypt(&[b"users.name"], None, b"bob").unwrap()[..]);
+    ///
+    /// // And back: the ends of the ciphertexts are 16 bytes per message further.
+    /// let cends = [21, 40, 61];
+    /// let mut back = vec![0u8; data.len()];
+    /// siv.decrypt_batch(BatchAd::Same(&[b"users.name"]), &out, &cends, &mut back).unwrap();
+    /// assert_eq!(&back, data);
+    /// ```
+    pub fn encrypt_batch(&self, ad: BatchAd<'_>, data: &[u8], ends: &[usize], out: &mut [u8]) -> Result<usize, Error> {
+        check_ends(data, ends, 0)?;
+        ad.check(ends.len())?;
+        let total = ends.last().map_or(0, |&e| e + TAG_LEN * ends.len());
+        if out.len() < total {
+            return Err(Error::BufferTooSmall { got: out.len(), needed: total });
+        }
+        let same = self.batch_same_d(ad);
+        let mut d = [[0u8; 16]; LANES];
+        let mut v = [[0u8; 16]; LANES];
+        let mut jobs = [Job::EMPTY; LANES];
+        let mut items = [CtrItem::default(); LANES];
+        for g0 in (0..ends.len()).step_by(LANES) {
+            let g = (ends.len() - g0).min(LANES);
+            self.batch_d(ad, &same, g0, &mut d[..g]);
+            for k in 0..g {
+                let i = g0 + k;
+                let start = if i == 0 { 0 } else { ends[i - 1] };
+                jobs[k] = Job::last(&self.mac, &d[k], &data[start..ends[i]]);
+                items[k] = CtrItem { v: [0; 16], src: start, dst: start + TAG_LEN * i + TAG_LEN, len: ends[i] - start };
+            }
+            run_lanes(self.mac.aes(), &jobs[..g], &mut v);
+            for (it, v) in items[..g].iter_mut().zip(&v) {
+                it.v = *v;
+                out[it.dst - TAG_LEN..it.dst].copy_from_slice(v);
+            }
+            with_backend(&self.ctr, BatchCtr { items: &items[..g], src: data, dst: out });
+        }
+        d.zeroize();
+        Ok(total)
+    }
+
+    /// Decrypts many `V || C` messages at once: `data` holds them back to
+    /// back, `ends[i]` is where message `i` ends, and the plaintexts are
+    /// written back to back into `out` (message `i`'s starts at
+    /// `ends[i - 1] - 16 * i`). Returns the total plaintext length,
+    /// `ends.last() - 16 * ends.len()`. Allocates nothing on success.
+    ///
+    /// All or nothing: if any message fails verification, all of
+    /// `out[..total]` is zeroed and the error is [`Error::Batch`] naming
+    /// the first failing message, with [`Error::Authentication`] inside.
+    /// Identical results to [`AesSiv::decrypt_into`] on each message.
+    ///
+    /// ```
+    /// use tessera::{Error, siv::{AesSiv, BatchAd}};
+    /// let siv = AesSiv::new(&[8u8; 32]).unwrap();
+    /// let ids: [&[u8]; 2] = [b"row-1", b"row-2"];
+    /// let mut ct = vec![0u8; 2 * 16 + 6];
+    /// siv.encrypt_batch(BatchAd::Each(&ids), b"123456", &[3, 6], &mut ct).unwrap();
+    /// let mut pt = [0u8; 6];
+    /// siv.decrypt_batch(BatchAd::Each(&ids), &ct, &[19, 38], &mut pt).unwrap();
+    /// assert_eq!(&pt, b"123456");
+    /// // Swapped row ids: message 0 no longer verifies, nothing is released.
+    /// let swapped: [&[u8]; 2] = [b"row-2", b"row-1"];
+    /// let err = siv.decrypt_batch(BatchAd::Each(&swapped), &ct, &[19, 38], &mut pt).unwrap_err();
+    /// assert!(matches!(err, Error::Batch { index: 0, .. }));
+    /// assert_eq!(pt, [0u8; 6]);
+    /// ```
+    pub fn decrypt_batch(&self, ad: BatchAd<'_>, data: &[u8], ends: &[usize], out: &mut [u8]) -> Result<usize, Error> {
+        check_ends(data, ends, TAG_LEN)?;
+        ad.check(ends.len())?;
+        let total = ends.last().map_or(0, |&e| e - TAG_LEN * ends.len());
+        if out.len() < total {
+            return Err(Error::BufferTooSmall { got: out.len(), needed: total });
+        }
+        let same = self.batch_same_d(ad);
+        let mut d = [[0u8; 16]; LANES];
+        let mut v = [[0u8; 16]; LANES];
+        let mut items = [CtrItem::default(); LANES];
+        let mut failed = None;
+        'groups: for g0 in (0..ends.len()).step_by(LANES) {
+            let g = (ends.len() - g0).min(LANES);
+            for (k, it) in items[..g].iter_mut().enumerate() {
+                let i = g0 + k;
+                let start = if i == 0 { 0 } else { ends[i - 1] };
+                it.v = load(&data[start..]);
+                it.src = start + TAG_LEN;
+                it.dst = start - TAG_LEN * i;
+                it.len = ends[i] - it.src;
+            }
+            with_backend(&self.ctr, BatchCtr { items: &items[..g], src: data, dst: out });
+            self.batch_d(ad, &same, g0, &mut d[..g]);
+            let mut jobs = [Job::EMPTY; LANES];
+            for (k, it) in items[..g].iter().enumerate() {
+                jobs[k] = Job::last(&self.mac, &d[k], &out[it.dst..it.dst + it.len]);
+            }
+            run_lanes(self.mac.aes(), &jobs[..g], &mut v);
+            for (k, (it, v)) in items[..g].iter().zip(&v).enumerate() {
+                if !bool::from(v.ct_eq(&it.v)) {
+                    failed = Some(g0 + k);
+                    break 'groups;
+                }
+            }
+        }
+        d.zeroize();
+        v.zeroize();
+        match failed {
+            None => Ok(total),
+            Some(index) => {
+                out[..total].zeroize();
+                Err(Error::Batch { index, source: Box::new(Error::Authentication) })
+            }
+        }
+    }
+}

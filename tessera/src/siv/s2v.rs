@@ -1,0 +1,178 @@
+//! S2V (RFC 5297 section 2.4): a vector of strings to one 128-bit value.
+//!
+//! ```text
+//! D = CMAC(0^128)                                  (cached per key)
+//! for each component S_i but the last: D = dbl(D) xor CMAC(S_i)
+//! if len(S_n) >= 16: T = S_n xorend D              (D onto the last 16 bytes)
+//! else:              T = dbl(D) xor pad(S_n)
+//! V = CMAC(T)
+//! ```
+//!
+//! Every CMAC here is a [`Job`]: a run of message blocks taken in place
+//! (`prefix`) and one or two final blocks already combined with D and the
+//! CMAC subkey (`tail`). The plaintext is never copied: at most the last 32
+//! bytes, which D overlaps, are assembled on the stack. [`run_lanes`]
+//! advances up to [`LANES`] independent jobs together, one AES backend batch
+//! per step, which is how the batch API and the associated-data components
+//! of a single message fill the AES pipeline.
+
+use aes::cipher::consts::U16;
+use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser};
+
+use super::ctr::enc_many;
+use crate::aes::{Aes, Block};
+use crate::cmac::{Cmac, dbl, enc, load, pad, with_backend, xor};
+
+/// Independent CMAC chains advanced together.
+pub(crate) const LANES: usize = 64;
+
+/// One CMAC computation from a zero chaining value: `prefix` (a multiple of
+/// 16 bytes, taken in place) then `tail[..ntail]`.
+#[derive(Clone, Copy)]
+pub(crate) struct Job<'a> {
+    pub prefix: &'a [u8],
+    pub tail: [Block; 2],
+    pub ntail: usize,
+}
+
+impl<'a> Job<'a> {
+    pub const EMPTY: Job<'static> = Job { prefix: &[], tail: [[0; 16]; 2], ntail: 0 };
+
+    /// The whole CMAC of `data` (RFC 4493 section 2.4).
+    #[inline]
+    pub fn cmac(mac: &Cmac, data: &'a [u8]) -> Self {
+        let full = data.len().saturating_sub(1) / 16 * 16;
+        Job { prefix: &data[..full], tail: [mac.last_block(&data[full..]), [0; 16]], ntail: 1 }
+    }
+
+    /// The final CMAC of S2V, over `T` built from the last component `s`
+    /// and `d` (the D of all earlier components).
+    #[inline]
+    pub fn last(mac: &Cmac, d: &Block, s: &'a [u8]) -> Self {
+        let n = s.len();
+        if n < 16 {
+            // T = dbl(D) xor pad(S_n): one complete block, so K1.
+            let t = xor(&dbl(d), &pad(s));
+            return Job { prefix: &[], tail: [xor(&t, mac.k1()), [0; 16]], ntail: 1 };
+        }
+        let (r, p) = (n % 16, Self::last_prefix_len(n));
+        if r == 0 {
+            // D covers exactly the last block.
+            let t = xor(&load(&s[p..]), d);
+            return Job { prefix: &s[..p], tail: [xor(&t, mac.k1()), [0; 16]], ntail: 1 };
+        }
+        // D straddles the last complete block and the partial one.
+        let mut t = [0u8; 32];
+        t[..16 + r].copy_from_slice(&s[p..]);
+        let x = xor(&load(&t[r..]), d);
+        t[r..16 + r].copy_from_slice(&x);
+        Job { prefix: &s[..p], tail: [load(&t), xor(&pad(&t[16..16 + r]), mac.k2())], ntail: 2 }
+    }
+
+    /// Length of the part of the last component that [`Job::last`] takes in
+    /// place (the blocks D does not touch); it does not depend on D.
+    #[inline(always)]
+    pub fn last_prefix_len(n: usize) -> usize {
+        if n < 16 { 0 } else { (n - 16) / 16 * 16 }
+    }
+
+    /// Number of AES blocks of the job.
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        self.prefix.len() / 16 + self.ntail
+    }
+
+    /// Message block `s` of the job.
+    #[inline(always)]
+    fn block(&self, s: usize) -> Block {
+        let pb = self.prefix.len() / 16;
+        if s < pb { load(&self.prefix[16 * s..]) } else { self.tail[s - pb] }
+    }
+
+    /// Continues the chain `x` from block `s` to the end.
+    #[inline(always)]
+    fn finish<B: BlockCipherEncBackend<BlockSize = U16>>(&self, backend: &B, mut x: Block, s: usize) -> Block {
+        let pb = self.prefix.len() / 16;
+        if s < pb {
+            for m in self.prefix[16 * s..].chunks_exact(16) {
+                x = enc(backend, xor(&x, &load(m)));
+            }
+        }
+        for m in &self.tail[s.saturating_sub(pb)..self.ntail] {
+            x = enc(backend, xor(&x, m));
+        }
+        x
+    }
+}
+
+struct Lanes<'a, 'b> {
+    jobs: &'a [Job<'b>],
+    out: &'a mut [Block],
+}
+
+impl BlockSizeUser for Lanes<'_, '_> {
+    type BlockSize = U16;
+}
+
+impl BlockCipherEncClosure for Lanes<'_, '_> {
+    #[inline(always)]
+    fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
+        let n = self.jobs.len();
+        // Longest first, so the lanes still running are always a prefix.
+        let mut order = [0u8; LANES];
+        for (i, o) in order[..n].iter_mut().enumerate() {
+            *o = i as u8;
+        }
+        order[..n].sort_unstable_by_key(|&j| core::cmp::Reverse(self.jobs[j as usize].blocks()));
+        let mut x = [[0u8; 16]; LANES];
+        let mut active = n;
+        let mut s = 0;
+        while active > 1 {
+            for (k, xk) in x[..active].iter_mut().enumerate() {
+                *xk = xor(xk, &self.jobs[order[k] as usize].block(s));
+            }
+            enc_many(backend, &mut x[..active]);
+            s += 1;
+            while active > 0 && self.jobs[order[active - 1] as usize].blocks() <= s {
+                active -= 1;
+            }
+        }
+        if active == 1 {
+            // One chain left: finish it with the chaining value in a register.
+            x[0] = self.jobs[order[0] as usize].finish(backend, x[0], s);
+        }
+        for (k, xk) in x[..n].iter().enumerate() {
+            self.out[order[k] as usize] = *xk;
+        }
+    }
+}
+
+/// Runs up to [`LANES`] independent CMAC jobs together; `out[i]` receives
+/// the chaining value at the end of `jobs[i]` (its tag when the job has a
+/// tail).
+pub(crate) fn run_lanes(aes: &Aes, jobs: &[Job<'_>], out: &mut [Block]) {
+    debug_assert!(jobs.len() <= LANES && out.len() >= jobs.len());
+    if !jobs.is_empty() {
+        with_backend(aes, Lanes { jobs, out });
+    }
+}
+
+/// Continues the chain `x` with the blocks of `job`.
+pub(crate) fn run_one(aes: &Aes, x: Block, job: &Job<'_>) -> Block {
+    struct One<'a, 'b> {
+        x: &'a mut Block,
+        job: &'a Job<'b>,
+    }
+    impl BlockSizeUser for One<'_, '_> {
+        type BlockSize = U16;
+    }
+    impl BlockCipherEncClosure for One<'_, '_> {
+        #[inline(always)]
+        fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
+            *self.x = self.job.finish(backend, *self.x, 0);
+        }
+    }
+    let mut x = x;
+    with_backend(aes, One { x: &mut x, job });
+    x
+}
