@@ -8,6 +8,7 @@
 use std::sync::OnceLock;
 
 use super::big;
+use super::feistel::{Ring, Y64, Y96, feistel};
 use super::num::{Mod64, Mod128, Radix};
 use super::{Alphabet, Fpe, MAX_LEN, Tweaks, batch_values, check_batch, check_radix, check_value, min_len};
 use crate::Error;
@@ -58,6 +59,9 @@ pub struct FF1 {
     max: usize,
     /// Parameters for lengths min..min+native.len() on native integers.
     native: Vec<LenParams>,
+    /// The schedule for AES-NI with keys in registers, when the CPU has it.
+    #[cfg(target_arch = "x86_64")]
+    ni: Option<crate::aes::ni::Keys>,
 }
 
 impl core::fmt::Debug for FF1 {
@@ -116,7 +120,16 @@ impl FF1 {
             let b = num_bytes(&rx, v);
             native.push(LenParams { n, u, b, d: 4 * b.div_ceil(4) + 4, arith, p_cache: Default::default() });
         }
-        Ok(FF1 { aes, rx, alphabet: None, min, max, native })
+        Ok(FF1 {
+            aes,
+            rx,
+            alphabet: None,
+            min,
+            max,
+            native,
+            #[cfg(target_arch = "x86_64")]
+            ni: crate::aes::ni::Keys::new(key),
+        })
     }
 
     fn p_block(&self, n: usize, t: usize) -> Block {
@@ -147,23 +160,43 @@ impl FF1 {
         let pad = (16 - (t + lp.b + 1) % 16) % 16;
         let last = t + pad + 1 + lp.b - 16;
         for q in (0..last).step_by(16) {
-            for (i, s) in state.iter_mut().enumerate() {
-                *s ^= tweak.get(q + i).copied().unwrap_or(0);
-            }
+            let mut blk = [0u8; 16];
+            let part = &tweak[q.min(t)..(q + 16).min(t)];
+            blk[..part.len()].copy_from_slice(part);
+            state = (u128::from_be_bytes(state) ^ u128::from_be_bytes(blk)).to_be_bytes();
             self.aes.encrypt_block(&mut state);
         }
         let mut tmpl = [0u8; 16];
-        for (i, s) in tmpl.iter_mut().enumerate() {
-            *s = tweak.get(last + i).copied().unwrap_or(0);
-        }
+        let part = &tweak[last.min(t)..];
+        tmpl[..part.len()].copy_from_slice(part);
         (u128::from_be_bytes(state), u128::from_be_bytes(tmpl))
     }
 
+    /// The ten rounds on native integers; `base` is the CBC state xor the
+    /// last block of Q, so round i enciphers base ^ [i] ^ NUM(half), and y is
+    /// the first d bytes of the output (`SHY` = 128 - 8d, a constant so the
+    /// extraction compiles to plain word moves).
     #[inline(always)]
-    fn round_y(&self, state: u128, tmpl: u128, i: usize, lp: &LenParams, val: u128) -> u128 {
-        let mut blk = (state ^ (tmpl | ((i as u128) << (8 * lp.b)) | val)).to_be_bytes();
-        self.aes.encrypt_block(&mut blk);
-        u128::from_be_bytes(blk) >> (128 - 8 * lp.d)
+    fn rounds<R: Ring, const SHY: u32>(
+        &self,
+        lp: &LenParams,
+        base: u128,
+        m: (&R, &R),
+        ab: (R::W, R::W),
+        enc: bool,
+    ) -> (R::W, R::W) {
+        debug_assert_eq!(SHY as usize, 128 - 8 * lp.d);
+        let shb = 8 * lp.b;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.ni {
+            return k.run(|ni| feistel(|i, x| ni.encrypt_be(base ^ ((i as u128) << shb) ^ x) >> SHY, 10, m, ab, enc));
+        }
+        let prf = |i: usize, x: u128| {
+            let mut blk = (base ^ ((i as u128) << shb) ^ x).to_be_bytes();
+            self.aes.encrypt_block(&mut blk);
+            u128::from_be_bytes(blk) >> SHY
+        };
+        feistel(prf, 10, m, ab, enc)
     }
 
     fn crypt(&self, tweak: &[u8], x: &mut [u16], enc: bool) -> Result<(), Error> {
@@ -174,41 +207,25 @@ impl FF1 {
             return Ok(());
         };
         let (state, tmpl) = self.prefix(lp, tweak);
+        let base = state ^ tmpl;
         let (xa, xb) = x.split_at_mut(lp.u);
         match lp.arith {
             Arith::N64 { mu, mv } => {
-                let (mut a, mut b) = (self.rx.num_be64(xa), self.rx.num_be64(xb));
-                if enc {
-                    for i in 0..10 {
-                        let y = self.round_y(state, tmpl, i, lp, b as u128);
-                        let m = if i % 2 == 0 { &mu } else { &mv };
-                        (a, b) = (b, m.add(a, m.reduce96(y)));
-                    }
-                } else {
-                    for i in (0..10).rev() {
-                        let y = self.round_y(state, tmpl, i, lp, a as u128);
-                        let m = if i % 2 == 0 { &mu } else { &mv };
-                        (a, b) = (m.sub(b, m.reduce96(y)), a);
-                    }
-                }
+                let ab = (self.rx.num_be64(xa), self.rx.num_be64(xb));
+                let (a, b) = match lp.d {
+                    8 => self.rounds::<_, 64>(lp, base, (&Y64(mu), &Y64(mv)), ab, enc),
+                    _ => self.rounds::<_, 32>(lp, base, (&Y96(mu), &Y96(mv)), ab, enc),
+                };
                 self.rx.str_be64(a, xa);
                 self.rx.str_be64(b, xb);
             }
             Arith::N128 { mu, mv } => {
-                let (mut a, mut b) = (self.rx.num_be128(xa), self.rx.num_be128(xb));
-                if enc {
-                    for i in 0..10 {
-                        let y = self.round_y(state, tmpl, i, lp, b);
-                        let m = if i % 2 == 0 { &mu } else { &mv };
-                        (a, b) = (b, m.add(a, m.reduce(y)));
-                    }
-                } else {
-                    for i in (0..10).rev() {
-                        let y = self.round_y(state, tmpl, i, lp, a);
-                        let m = if i % 2 == 0 { &mu } else { &mv };
-                        (a, b) = (m.sub(b, m.reduce(y)), a);
-                    }
-                }
+                let ab = (self.rx.num_be128(xa), self.rx.num_be128(xb));
+                let (a, b) = match lp.d {
+                    8 => self.rounds::<_, 64>(lp, base, (&mu, &mv), ab, enc),
+                    12 => self.rounds::<_, 32>(lp, base, (&mu, &mv), ab, enc),
+                    _ => self.rounds::<_, 0>(lp, base, (&mu, &mv), ab, enc),
+                };
                 self.rx.str_be128(a, xa);
                 self.rx.str_be128(b, xb);
             }
@@ -219,7 +236,7 @@ impl FF1 {
     fn batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize], enc: bool) -> Result<(), Error> {
         check_batch(&tweaks, data, ends, |_, x| check_value(x, self.rx.radix, self.min, self.max))?;
         let mut g = Group::default();
-        let mut memo: Option<(usize, (u128, u128))> = None;
+        let mut memo: Option<(usize, u128)> = None;
         for (i, x) in batch_values(data, ends) {
             let lp = match self.params(x.len()) {
                 Some(lp @ LenParams { arith: Arith::N64 { .. }, .. }) => lp,
@@ -228,15 +245,19 @@ impl FF1 {
                     continue;
                 }
             };
-            let pre = match (&tweaks, memo) {
-                (Tweaks::Same(_), Some((n, pre))) if n == lp.n => pre,
+            // A group holds values of one length, so its parameters are constants.
+            if g.lp.is_some_and(|p| p.n != lp.n) {
+                g.run(self, enc);
+            }
+            let base = match (&tweaks, memo) {
+                (Tweaks::Same(_), Some((n, base))) if n == lp.n => base,
                 _ => {
-                    let pre = self.prefix(lp, tweaks.get(i));
-                    memo = Some((lp.n, pre));
-                    pre
+                    let (state, tmpl) = self.prefix(lp, tweaks.get(i));
+                    memo = Some((lp.n, state ^ tmpl));
+                    state ^ tmpl
                 }
             };
-            g.push(self, lp, pre, x);
+            g.push(self, lp, base, x);
             if g.len == GROUP {
                 g.run(self, enc);
             }
@@ -246,74 +267,80 @@ impl FF1 {
     }
 }
 
-/// Up to [`GROUP`] values on the u64 path, advanced round by round together.
-struct Group<'d> {
+/// Up to [`GROUP`] values of one length on the u64 path, advanced round by
+/// round together so each AES call gets one block per value.
+struct Group<'p, 'd> {
+    lp: Option<&'p LenParams>,
     len: usize,
     a: [u64; GROUP],
     b: [u64; GROUP],
     /// CBC state xor the Q template: the round block is this ^ [i] ^ NUM(B).
     base: [u128; GROUP],
-    /// 8 * b and 128 - 8 * d per value.
-    shifts: [(u32, u32); GROUP],
-    m: [(Mod64, Mod64); GROUP],
     out: [&'d mut [u16]; GROUP],
-    split: [usize; GROUP],
     blocks: [Block; GROUP],
 }
 
-impl Default for Group<'_> {
+impl Default for Group<'_, '_> {
     fn default() -> Self {
         Group {
+            lp: None,
             len: 0,
             a: [0; GROUP],
             b: [0; GROUP],
             base: [0; GROUP],
-            shifts: [(0, 0); GROUP],
-            m: [(Mod64::new(2), Mod64::new(2)); GROUP],
             out: core::array::from_fn(|_| <&mut [u16]>::default()),
-            split: [0; GROUP],
             blocks: [[0; 16]; GROUP],
         }
     }
 }
 
-impl<'d> Group<'d> {
-    fn push(&mut self, f: &FF1, lp: &LenParams, (state, tmpl): (u128, u128), x: &'d mut [u16]) {
-        let Arith::N64 { mu, mv } = lp.arith else { unreachable!("group holds u64-path values only") };
+impl<'p, 'd> Group<'p, 'd> {
+    fn push(&mut self, f: &FF1, lp: &'p LenParams, base: u128, x: &'d mut [u16]) {
         let j = self.len;
+        self.lp = Some(lp);
         self.a[j] = f.rx.num_be64(&x[..lp.u]);
         self.b[j] = f.rx.num_be64(&x[lp.u..]);
-        self.base[j] = state ^ tmpl;
-        self.shifts[j] = (8 * lp.b as u32, 128 - 8 * lp.d as u32);
-        self.m[j] = (mu, mv);
-        self.split[j] = lp.u;
+        self.base[j] = base;
         self.out[j] = x;
         self.len += 1;
     }
 
     fn run(&mut self, f: &FF1, enc: bool) {
-        let n = self.len;
-        for r in 0..10usize {
-            let i = if enc { r } else { 9 - r };
-            for j in 0..n {
-                let v = if enc { self.b[j] } else { self.a[j] };
-                self.blocks[j] = (self.base[j] ^ ((i as u128) << self.shifts[j].0) ^ v as u128).to_be_bytes();
-            }
-            f.aes.encrypt_blocks(&mut self.blocks[..n]);
-            for j in 0..n {
-                let y = u128::from_be_bytes(self.blocks[j]) >> self.shifts[j].1;
-                let m = if i % 2 == 0 { &self.m[j].0 } else { &self.m[j].1 };
-                let (a, b) = (self.a[j], self.b[j]);
-                (self.a[j], self.b[j]) = if enc { (b, m.add(a, m.reduce96(y))) } else { (m.sub(b, m.reduce96(y)), a) };
-            }
+        let Some(lp) = self.lp else { return };
+        let Arith::N64 { mu, mv } = lp.arith else { unreachable!("groups hold u64-path values only") };
+        match lp.d {
+            8 => self.rounds::<_, 64>(f, lp, (Y64(mu), Y64(mv)), enc),
+            _ => self.rounds::<_, 32>(f, lp, (Y96(mu), Y96(mv)), enc),
         }
-        for j in 0..n {
+        for j in 0..self.len {
             let x = core::mem::take(&mut self.out[j]);
-            let (xa, xb) = x.split_at_mut(self.split[j]);
+            let (xa, xb) = x.split_at_mut(lp.u);
             f.rx.str_be64(self.a[j], xa);
             f.rx.str_be64(self.b[j], xb);
         }
         self.len = 0;
+        self.lp = None;
+    }
+
+    #[inline(always)]
+    fn rounds<R: Ring<W = u64>, const SHY: u32>(&mut self, f: &FF1, lp: &LenParams, (mu, mv): (R, R), enc: bool) {
+        let n = self.len;
+        let shb = 8 * lp.b;
+        for r in 0..10usize {
+            let i = if enc { r } else { 9 - r };
+            let ib = (i as u128) << shb;
+            for j in 0..n {
+                let v = if enc { self.b[j] } else { self.a[j] };
+                self.blocks[j] = (self.base[j] ^ ib ^ v as u128).to_be_bytes();
+            }
+            f.aes.encrypt_blocks(&mut self.blocks[..n]);
+            let m = if i % 2 == 0 { &mu } else { &mv };
+            for j in 0..n {
+                let y = m.reduce(u128::from_be_bytes(self.blocks[j]) >> SHY);
+                let (a, b) = (self.a[j], self.b[j]);
+                (self.a[j], self.b[j]) = if enc { (b, m.add(a, y)) } else { (m.sub(b, y), a) };
+            }
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 //! The radix power of a half always fits in 96 bits (that is FF3's length
 //! limit), so every value runs on native integers.
 
+use super::feistel::{Ring, feistel};
 use super::num::{Mod64, Mod128, Radix};
 use super::{Alphabet, Fpe, Tweaks, batch_values, check_batch, check_radix, check_value, min_len};
 use crate::Error;
@@ -28,6 +29,9 @@ struct Core {
     max: usize,
     /// Indexed by length - min.
     arith: Vec<Arith>,
+    /// The schedule for AES-NI with keys in registers, when the CPU has it.
+    #[cfg(target_arch = "x86_64")]
+    ni: Option<crate::aes::ni::Keys>,
 }
 
 impl Core {
@@ -36,6 +40,8 @@ impl Core {
         let mut rev = zeroize::Zeroizing::new(key.to_vec());
         rev.reverse();
         let aes = Aes::new(&rev)?;
+        #[cfg(target_arch = "x86_64")]
+        let ni = crate::aes::ni::Keys::new(&rev);
         let rx = Radix::new(radix);
         let min = min_len(radix);
         // maxlen = 2 * floor(log_radix(2^96)).
@@ -55,57 +61,50 @@ impl Core {
                 }
             })
             .collect();
-        Ok(Core { aes, rx, alphabet, min, max, arith })
+        Ok(Core {
+            aes,
+            rx,
+            alphabet,
+            min,
+            max,
+            arith,
+            #[cfg(target_arch = "x86_64")]
+            ni,
+        })
     }
 
+    /// The eight rounds. P = [W xor i]^4 || [NUM(REV(half))]^12; the cipher
+    /// sees REVB(P) and S = REVB(output), so both are little-endian reads.
     #[inline(always)]
-    fn round_y(&self, w: u32, i: usize, val: u128) -> u128 {
-        // P = [W xor i]^4 || [NUM(REV(B))]^12; the cipher sees REVB(P) and
-        // S = REVB(output), so both are little-endian reads of the block.
-        let mut blk = ((((w ^ i as u32) as u128) << 96) | val).to_le_bytes();
-        self.aes.encrypt_block(&mut blk);
-        u128::from_le_bytes(blk)
+    fn rounds<R: Ring>(&self, (tl, tr): (u32, u32), m: (&R, &R), ab: (R::W, R::W), enc: bool) -> (R::W, R::W) {
+        let p = move |i: usize, x: u128| ((((if i % 2 == 0 { tr } else { tl }) ^ i as u32) as u128) << 96) | x;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = &self.ni {
+            return k.run(|ni| feistel(|i, x| ni.encrypt_le(p(i, x)), 8, m, ab, enc));
+        }
+        let prf = |i: usize, x: u128| {
+            let mut blk = p(i, x).to_le_bytes();
+            self.aes.encrypt_block(&mut blk);
+            u128::from_le_bytes(blk)
+        };
+        feistel(prf, 8, m, ab, enc)
     }
 
-    fn crypt(&self, (tl, tr): (u32, u32), x: &mut [u16], enc: bool) -> Result<(), Error> {
+    fn crypt(&self, tw: (u32, u32), x: &mut [u16], enc: bool) -> Result<(), Error> {
         check_value(x, self.rx.radix, self.min, self.max)?;
         let u = x.len().div_ceil(2);
+        let arith = self.arith[x.len() - self.min];
         let (xa, xb) = x.split_at_mut(u);
-        let w = |i: usize| if i % 2 == 0 { tr } else { tl };
-        match self.arith[xa.len() + xb.len() - self.min] {
+        match arith {
             Arith::N64 { mu, mv } => {
-                let (mut a, mut b) = (self.rx.num_le64(xa), self.rx.num_le64(xb));
-                if enc {
-                    for i in 0..8 {
-                        let y = self.round_y(w(i), i, b as u128);
-                        let m = if i % 2 == 0 { &mu } else { &mv };
-                        (a, b) = (b, m.add(a, m.reduce(y)));
-                    }
-                } else {
-                    for i in (0..8).rev() {
-                        let y = self.round_y(w(i), i, a as u128);
-                        let m = if i % 2 == 0 { &mu } else { &mv };
-                        (a, b) = (m.sub(b, m.reduce(y)), a);
-                    }
-                }
+                let ab = (self.rx.num_le64(xa), self.rx.num_le64(xb));
+                let (a, b) = self.rounds(tw, (&mu, &mv), ab, enc);
                 self.rx.str_le64(a, xa);
                 self.rx.str_le64(b, xb);
             }
             Arith::N128 { mu, mv } => {
-                let (mut a, mut b) = (self.rx.num_le128(xa), self.rx.num_le128(xb));
-                if enc {
-                    for i in 0..8 {
-                        let y = self.round_y(w(i), i, b);
-                        let m = if i % 2 == 0 { &mu } else { &mv };
-                        (a, b) = (b, m.add(a, m.reduce(y)));
-                    }
-                } else {
-                    for i in (0..8).rev() {
-                        let y = self.round_y(w(i), i, a);
-                        let m = if i % 2 == 0 { &mu } else { &mv };
-                        (a, b) = (m.sub(b, m.reduce(y)), a);
-                    }
-                }
+                let ab = (self.rx.num_le128(xa), self.rx.num_le128(xb));
+                let (a, b) = self.rounds(tw, (&mu, &mv), ab, enc);
                 self.rx.str_le128(a, xa);
                 self.rx.str_le128(b, xb);
             }

@@ -26,6 +26,7 @@
 
 mod alphabet;
 mod big;
+mod feistel;
 mod ff1;
 mod ff3;
 mod format;

@@ -7,6 +7,9 @@
 
 use aes::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ni;
+
 use crate::Error;
 
 /// One 16-byte AES block.

@@ -1,0 +1,219 @@
+//! AES-NI encryption of single blocks with the key schedule expanded by the
+//! hardware and kept in registers, for latency-bound chains (the FF1 and FF3
+//! rounds, where each block depends on the last).
+//!
+//! Chosen at run time: [`Keys::new`] returns `None` on CPUs without AES-NI
+//! and SSE4.1, and callers then use the `aes` crate. Measured on the FF1
+//! single-value path (see BENCHMARKS.md): the `aes` crate's per-call dispatch
+//! and moving the block through memory cost more than the rounds themselves.
+#![allow(unsafe_code)]
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+/// An AES key schedule for AES-NI (128, 192 or 256-bit keys).
+#[derive(Clone)]
+pub(crate) struct Keys {
+    rk: [__m128i; 15],
+    rounds: usize,
+}
+
+impl Drop for Keys {
+    fn drop(&mut self) {
+        // SAFETY: __m128i is plain data; writing zeros is always valid.
+        self.rk = unsafe { core::mem::zeroed() };
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Encrypts blocks with a schedule known to be usable on this CPU. Only
+/// handed out by [`Keys::run`], after the CPU features were checked.
+pub(crate) struct Ni<'a> {
+    rk: &'a [__m128i; 15],
+    rounds: usize,
+}
+
+impl Keys {
+    /// Expands `key` (16, 24 or 32 bytes) if the CPU has AES-NI and SSE4.1.
+    pub(crate) fn new(key: &[u8]) -> Option<Self> {
+        if !(std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse4.1")) {
+            return None;
+        }
+        // SAFETY: the CPU features these functions enable were detected above.
+        unsafe {
+            match key.len() {
+                16 => Some(Keys { rk: expand128(key), rounds: 10 }),
+                24 => Some(Keys { rk: expand192(key), rounds: 12 }),
+                32 => Some(Keys { rk: expand256(key), rounds: 14 }),
+                _ => None,
+            }
+        }
+    }
+
+    /// Runs `f` compiled with AES-NI enabled, so [`Ni`]'s block functions
+    /// inline into it with the schedule at hand.
+    #[inline]
+    pub(crate) fn run<R>(&self, f: impl FnOnce(&Ni<'_>) -> R) -> R {
+        #[target_feature(enable = "aes,sse4.1")]
+        fn go<R>(ni: &Ni<'_>, f: impl FnOnce(&Ni<'_>) -> R) -> R {
+            f(ni)
+        }
+        let ni = Ni { rk: &self.rk, rounds: self.rounds };
+        // SAFETY: a Keys value exists only if `new` detected AES-NI and SSE4.1.
+        unsafe { go(&ni, f) }
+    }
+}
+
+impl Ni<'_> {
+    #[inline(always)]
+    fn encrypt(&self, lane0: u64, lane1: u64) -> (u64, u64) {
+        // SAFETY: Ni values only exist inside Keys::run, whose closure runs in a
+        // function compiled for (and entered only on CPUs with) AES-NI and SSE4.1.
+        unsafe {
+            let mut b = _mm_xor_si128(_mm_set_epi64x(lane1 as i64, lane0 as i64), self.rk[0]);
+            for k in &self.rk[1..self.rounds] {
+                b = _mm_aesenc_si128(b, *k);
+            }
+            b = _mm_aesenclast_si128(b, self.rk[self.rounds]);
+            (_mm_cvtsi128_si64(b) as u64, _mm_extract_epi64::<1>(b) as u64)
+        }
+    }
+
+    /// Encrypts the block `x.to_be_bytes()`; returns the output read big-endian.
+    #[inline(always)]
+    pub(crate) fn encrypt_be(&self, x: u128) -> u128 {
+        let (h, l) = self.encrypt(((x >> 64) as u64).swap_bytes(), (x as u64).swap_bytes());
+        ((h.swap_bytes() as u128) << 64) | l.swap_bytes() as u128
+    }
+
+    /// Encrypts the block `x.to_le_bytes()`; returns the output read little-endian.
+    #[inline(always)]
+    pub(crate) fn encrypt_le(&self, x: u128) -> u128 {
+        let (l, h) = self.encrypt(x as u64, (x >> 64) as u64);
+        ((h as u128) << 64) | l as u128
+    }
+}
+
+#[target_feature(enable = "aes,sse4.1")]
+fn load(b: &[u8]) -> __m128i {
+    let mut a = [0u8; 16];
+    a[..b.len()].copy_from_slice(b);
+    _mm_set_epi64x(
+        i64::from_le_bytes(a[8..].try_into().expect("8 bytes")),
+        i64::from_le_bytes(a[..8].try_into().expect("8 bytes")),
+    )
+}
+
+/// Folds the previous round key into the next (the shift-and-xor of FIPS 197's KeyExpansion).
+#[target_feature(enable = "aes,sse4.1")]
+fn fold(mut t: __m128i, assist: __m128i) -> __m128i {
+    let mut s = _mm_slli_si128::<4>(t);
+    t = _mm_xor_si128(t, s);
+    s = _mm_slli_si128::<4>(s);
+    t = _mm_xor_si128(t, s);
+    s = _mm_slli_si128::<4>(s);
+    _mm_xor_si128(_mm_xor_si128(t, s), assist)
+}
+
+#[target_feature(enable = "aes,sse4.1")]
+fn expand128(key: &[u8]) -> [__m128i; 15] {
+    let mut rk = [_mm_setzero_si128(); 15];
+    rk[0] = load(key);
+    macro_rules! step {
+        ($i:expr, $rcon:expr) => {
+            rk[$i] = fold(rk[$i - 1], _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>(rk[$i - 1])));
+        };
+    }
+    step!(1, 0x01);
+    step!(2, 0x02);
+    step!(3, 0x04);
+    step!(4, 0x08);
+    step!(5, 0x10);
+    step!(6, 0x20);
+    step!(7, 0x40);
+    step!(8, 0x80);
+    step!(9, 0x1b);
+    step!(10, 0x36);
+    rk
+}
+
+#[target_feature(enable = "aes,sse4.1")]
+fn expand256(key: &[u8]) -> [__m128i; 15] {
+    let mut rk = [_mm_setzero_si128(); 15];
+    rk[0] = load(&key[..16]);
+    rk[1] = load(&key[16..]);
+    macro_rules! step {
+        ($i:expr, $rcon:expr) => {
+            rk[$i] = fold(rk[$i - 2], _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>(rk[$i - 1])));
+            if $i < 14 {
+                rk[$i + 1] = fold(rk[$i - 1], _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(rk[$i])));
+            }
+        };
+    }
+    step!(2, 0x01);
+    step!(4, 0x02);
+    step!(6, 0x04);
+    step!(8, 0x08);
+    step!(10, 0x10);
+    step!(12, 0x20);
+    step!(14, 0x40);
+    rk
+}
+
+#[target_feature(enable = "aes,sse4.1")]
+fn expand192(key: &[u8]) -> [__m128i; 15] {
+    // The schedule in 32-bit words, six per key-length step (FIPS 197 5.2),
+    // with SubWord/RotWord from aeskeygenassist; then packed four per round key.
+    let mut w = [0u32; 52];
+    for (i, c) in key.chunks_exact(4).enumerate() {
+        w[i] = u32::from_le_bytes(c.try_into().expect("4 bytes"));
+    }
+    let rcon = [0x01u32, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80];
+    for i in 6..52 {
+        let mut t = w[i - 1];
+        if i % 6 == 0 {
+            // aeskeygenassist word 1 = RotWord(SubWord(X1)) xor RCON; put t in X1.
+            let a = _mm_aeskeygenassist_si128::<0>(_mm_set_epi32(0, 0, t as i32, 0));
+            t = (_mm_extract_epi32::<1>(a) as u32) ^ rcon[i / 6 - 1];
+        }
+        w[i] = w[i - 6] ^ t;
+    }
+    let mut rk = [_mm_setzero_si128(); 15];
+    for (r, k) in rk.iter_mut().take(13).enumerate() {
+        *k = _mm_set_epi32(w[4 * r + 3] as i32, w[4 * r + 2] as i32, w[4 * r + 1] as i32, w[4 * r] as i32);
+    }
+    w.iter_mut().for_each(|x| *x = 0);
+    rk
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aes::Aes;
+
+    #[test]
+    fn matches_the_aes_crate() {
+        let Some(_) = Keys::new(&[0; 16]) else { return };
+        let mut s = 0x0123_4567_89ab_cdefu64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for len in [16, 24, 32] {
+            for _ in 0..50 {
+                let key: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+                let x = ((next() as u128) << 64) | next() as u128;
+                let aes = Aes::new(&key).unwrap();
+                let ni = Keys::new(&key).unwrap();
+                let mut b = x.to_be_bytes();
+                aes.encrypt_block(&mut b);
+                assert_eq!(ni.run(|n| n.encrypt_be(x)), u128::from_be_bytes(b), "key length {len}");
+                let mut b = x.to_le_bytes();
+                aes.encrypt_block(&mut b);
+                assert_eq!(ni.run(|n| n.encrypt_le(x)), u128::from_le_bytes(b), "key length {len}");
+            }
+        }
+    }
+}
