@@ -13,6 +13,7 @@ pub mod aes;
 pub mod cmac;
 mod error;
 pub mod fpe;
+pub mod openpgp;
 pub mod siv;
 
 pub use cmac::Cmac;

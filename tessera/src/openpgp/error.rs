@@ -1,0 +1,84 @@
+//! Errors of the OpenPGP module. No message contains a password or key.
+
+use std::io;
+
+/// Everything that can go wrong reading or writing an OpenPGP message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input ended before the message did (a packet, a chunk or the
+    /// final tag is missing).
+    #[error("the message is truncated: {0}")]
+    Truncated(&'static str),
+    /// A chunk, the final tag, or the MDC did not verify: the message was
+    /// modified (or cut at a chunk boundary).
+    #[error("authentication failed ({0}): the message was modified or damaged")]
+    BadTag(&'static str),
+    /// No password opened any of the message's SKESK packets.
+    #[error("wrong password: none of the passwords opens this message")]
+    WrongPassword,
+    /// The message has no password-encrypted session key (it is encrypted to
+    /// a public key, or is not encrypted at all).
+    #[error("the message holds no password-encrypted session key")]
+    NoPasswordPacket,
+    /// A symmetric cipher other than AES-128/192/256.
+    #[error("unsupported symmetric cipher id {0} (AES-128/192/256 are supported)")]
+    UnsupportedCipher(u8),
+    /// An AEAD mode other than EAX, OCB and GCM.
+    #[error("unsupported AEAD mode id {0} (EAX, OCB and GCM are supported)")]
+    UnsupportedAead(u8),
+    /// An unsupported S2K specifier or hash.
+    #[error("unsupported S2K: {0}")]
+    UnsupportedS2k(&'static str),
+    /// Another unsupported feature (packet version, compression algorithm...).
+    #[error("unsupported: {0}")]
+    Unsupported(&'static str),
+    /// A limit that protects against hostile input was exceeded.
+    #[error("limit exceeded: {0}")]
+    Limit(&'static str),
+    /// Malformed packets or armor.
+    #[error("malformed message: {0}")]
+    Malformed(&'static str),
+    /// Invalid options given by the caller.
+    #[error("invalid option: {0}")]
+    InvalidOption(&'static str),
+    /// The operating system's random generator failed.
+    #[error("the system random number generator failed")]
+    Random,
+    /// An I/O error of the underlying reader or writer.
+    #[error("I/O error: {0}")]
+    Io(#[from] io::Error),
+}
+
+impl Error {
+    /// Wraps this error into an `io::Error` (for the `Read`/`Write` impls);
+    /// [`Error::from_io`] gets it back.
+    pub(crate) fn into_io(self) -> io::Error {
+        match self {
+            Error::Io(e) => e,
+            e => {
+                let kind = match e {
+                    Error::Truncated(_) => io::ErrorKind::UnexpectedEof,
+                    _ => io::ErrorKind::InvalidData,
+                };
+                io::Error::new(kind, e)
+            }
+        }
+    }
+
+    /// Recovers the typed error from an `io::Error` made by [`Error::into_io`],
+    /// or wraps a genuine I/O error.
+    pub fn from_io(e: io::Error) -> Error {
+        if e.get_ref().is_some_and(|inner| inner.is::<Error>()) {
+            let inner = e.into_inner().expect("checked");
+            return *inner.downcast::<Error>().expect("checked");
+        }
+        Error::Io(e)
+    }
+}
+
+impl From<Error> for io::Error {
+    fn from(e: Error) -> io::Error {
+        e.into_io()
+    }
+}

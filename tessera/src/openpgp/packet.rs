@@ -1,0 +1,414 @@
+//! Packet framing (RFC 9580 §4.2): old and new headers, one-, two- and
+//! five-octet lengths and partial body lengths, reading and writing.
+//!
+//! Nothing here allocates in proportion to a length field: bodies are read
+//! through [`BodyReader`], which only ever asks the underlying reader for the
+//! bytes the caller's buffer can hold.
+
+use std::io::{self, Read, Write};
+
+use super::{Error, Result};
+
+/// Packet type ids (RFC 9580 §5).
+pub mod tag {
+    /// Symmetric-Key Encrypted Session Key.
+    pub const SKESK: u8 = 3;
+    /// Signature (skipped when found inside a message).
+    pub const SIGNATURE: u8 = 2;
+    /// One-Pass Signature (skipped).
+    pub const ONE_PASS_SIGNATURE: u8 = 4;
+    /// Compressed Data.
+    pub const COMPRESSED: u8 = 8;
+    /// Symmetrically Encrypted Data (no integrity protection: refused).
+    pub const SED: u8 = 9;
+    /// Marker (ignored).
+    pub const MARKER: u8 = 10;
+    /// Literal Data.
+    pub const LITERAL: u8 = 11;
+    /// Symmetrically Encrypted and Integrity Protected Data.
+    pub const SEIPD: u8 = 18;
+    /// Modification Detection Code (inside SEIPD v1).
+    pub const MDC: u8 = 19;
+    /// Padding (ignored).
+    pub const PADDING: u8 = 21;
+    /// Public-Key Encrypted Session Key (skipped: no keys here).
+    pub const PKESK: u8 = 1;
+}
+
+/// How the body of a packet is delimited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyLen {
+    /// A body of exactly this many octets.
+    Fixed(u32),
+    /// A partial body: this many octets, then another length follows (new format only).
+    Partial(u32),
+    /// Old-format indeterminate length: the body runs to the end of the input.
+    Indeterminate,
+}
+
+/// A parsed packet header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    /// The packet type id.
+    pub tag: u8,
+    /// How its body is delimited.
+    pub len: BodyLen,
+    /// Whether the header was in the new (RFC 4880+) format.
+    pub new_format: bool,
+}
+
+fn read_u8<R: Read + ?Sized>(r: &mut R) -> io::Result<Option<u8>> {
+    let mut b = [0u8; 1];
+    loop {
+        match r.read(&mut b) {
+            Ok(0) => return Ok(None),
+            Ok(_) => return Ok(Some(b[0])),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn need_u8<R: Read + ?Sized>(r: &mut R, what: &'static str) -> Result<u8> {
+    read_u8(r).map_err(Error::from_io)?.ok_or(Error::Truncated(what))
+}
+
+/// Reads exactly `buf.len()` bytes, mapping a short read to [`Error::Truncated`].
+pub(crate) fn read_exact<R: Read + ?Sized>(r: &mut R, buf: &mut [u8], what: &'static str) -> Result<()> {
+    let n = read_full(r, buf)?;
+    if n < buf.len() { Err(Error::Truncated(what)) } else { Ok(()) }
+}
+
+/// Reads until `buf` is full or the input ends; returns the count read.
+pub(crate) fn read_full<R: Read + ?Sized>(r: &mut R, buf: &mut [u8]) -> Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::from_io(e)),
+        }
+    }
+    Ok(n)
+}
+
+/// Reads a new-format body length (RFC 9580 §4.2.1).
+fn read_new_len<R: Read + ?Sized>(r: &mut R) -> Result<BodyLen> {
+    let o1 = need_u8(r, "packet length")?;
+    Ok(match o1 {
+        0..=191 => BodyLen::Fixed(o1 as u32),
+        192..=223 => {
+            let o2 = need_u8(r, "packet length")?;
+            BodyLen::Fixed(((o1 as u32 - 192) << 8) + o2 as u32 + 192)
+        }
+        224..=254 => BodyLen::Partial(1 << (o1 & 0x1f)),
+        255 => {
+            let mut b = [0u8; 4];
+            read_exact(r, &mut b, "packet length")?;
+            BodyLen::Fixed(u32::from_be_bytes(b))
+        }
+    })
+}
+
+/// Reads a packet header; `Ok(None)` at a clean end of input.
+pub fn read_header<R: Read + ?Sized>(r: &mut R) -> Result<Option<Header>> {
+    let Some(ctb) = read_u8(r).map_err(Error::from_io)? else { return Ok(None) };
+    if ctb & 0x80 == 0 {
+        return Err(Error::Malformed("not an OpenPGP packet (bit 7 of the header is clear)"));
+    }
+    if ctb & 0x40 != 0 {
+        let tag = ctb & 0x3f;
+        Ok(Some(Header { tag, len: read_new_len(r)?, new_format: true }))
+    } else {
+        let tag = (ctb >> 2) & 0x0f;
+        let len = match ctb & 3 {
+            0 => BodyLen::Fixed(need_u8(r, "packet length")? as u32),
+            1 => {
+                let mut b = [0u8; 2];
+                read_exact(r, &mut b, "packet length")?;
+                BodyLen::Fixed(u16::from_be_bytes(b) as u32)
+            }
+            2 => {
+                let mut b = [0u8; 4];
+                read_exact(r, &mut b, "packet length")?;
+                BodyLen::Fixed(u32::from_be_bytes(b))
+            }
+            _ => BodyLen::Indeterminate,
+        };
+        Ok(Some(Header { tag, len, new_format: false }))
+    }
+}
+
+/// Reads one packet body, following partial body lengths, and reports a
+/// short input as [`Error::Truncated`].
+#[derive(Debug)]
+pub struct BodyReader<R> {
+    inner: R,
+    remaining: u32,
+    more: bool,
+    to_eof: bool,
+}
+
+impl<R: Read> BodyReader<R> {
+    /// Reads the body that `len` announces from `inner`.
+    pub fn new(inner: R, len: BodyLen) -> Self {
+        match len {
+            BodyLen::Fixed(n) => BodyReader { inner, remaining: n, more: false, to_eof: false },
+            BodyLen::Partial(n) => BodyReader { inner, remaining: n, more: true, to_eof: false },
+            BodyLen::Indeterminate => BodyReader { inner, remaining: 0, more: false, to_eof: true },
+        }
+    }
+
+    /// Reads and discards the rest of the body.
+    pub fn skip_rest(&mut self) -> Result<()> {
+        let mut scratch = [0u8; 512];
+        while read_full(self, &mut scratch)? > 0 {}
+        Ok(())
+    }
+
+    /// The underlying reader.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    /// The underlying reader (positioned after the body if it was read to the end).
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// Whether the whole body has been read.
+    pub fn is_done(&self) -> bool {
+        !self.to_eof && self.remaining == 0 && !self.more
+    }
+
+    fn read_body(&mut self, buf: &mut [u8]) -> Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.to_eof {
+            return self.inner.read(buf).map_err(Error::from_io);
+        }
+        while self.remaining == 0 {
+            if !self.more {
+                return Ok(0);
+            }
+            match read_new_len(&mut self.inner)? {
+                BodyLen::Fixed(n) => {
+                    self.remaining = n;
+                    self.more = false;
+                }
+                BodyLen::Partial(n) => self.remaining = n,
+                BodyLen::Indeterminate => unreachable!("new-format lengths are never indeterminate"),
+            }
+        }
+        let want = buf.len().min(self.remaining as usize);
+        let n = loop {
+            match self.inner.read(&mut buf[..want]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::from_io(e)),
+            }
+        };
+        if n == 0 {
+            return Err(Error::Truncated("packet body"));
+        }
+        self.remaining -= n as u32;
+        Ok(n)
+    }
+}
+
+impl<R: Read> Read for BodyReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.read_body(buf).map_err(Error::into_io)
+    }
+}
+
+/// Reads a whole small packet body into `buf` (at most `buf.len()` bytes);
+/// a longer body is a [`Error::Limit`] error. Returns the body length.
+pub(crate) fn read_small_body<R: Read>(r: R, len: BodyLen, buf: &mut [u8], what: &'static str) -> Result<usize> {
+    let mut body = BodyReader::new(r, len);
+    let n = read_full(&mut body, buf)?;
+    let mut probe = [0u8; 1];
+    if read_full(&mut body, &mut probe)? != 0 {
+        return Err(Error::Limit(what));
+    }
+    Ok(n)
+}
+
+/// Encodes a new-format definite body length into `out`; returns its size.
+pub fn encode_len(len: u32, out: &mut [u8; 5]) -> usize {
+    if len < 192 {
+        out[0] = len as u8;
+        1
+    } else if len < 8384 {
+        let v = len - 192;
+        out[0] = (v >> 8) as u8 + 192;
+        out[1] = v as u8;
+        2
+    } else {
+        out[0] = 255;
+        out[1..5].copy_from_slice(&len.to_be_bytes());
+        5
+    }
+}
+
+/// Writes a whole packet with a new-format header and a definite length.
+pub fn write_packet<W: Write + ?Sized>(w: &mut W, tag: u8, body: &[u8]) -> io::Result<()> {
+    let mut len = [0u8; 5];
+    let n = encode_len(u32::try_from(body.len()).map_err(|_| io::Error::other("packet too large"))?, &mut len);
+    w.write_all(&[0xc0 | tag])?;
+    w.write_all(&len[..n])?;
+    w.write_all(body)
+}
+
+/// Writes one packet of unknown length as a stream of partial body lengths
+/// (RFC 9580 §4.2.1.4), without buffering it.
+///
+/// Every partial piece is a power of two of at least 512 octets (so the
+/// first one is too, as the RFC requires); fewer than 512 octets are held
+/// back in a small inline buffer. [`PartialWriter::finish`] writes what is
+/// held as the final, definite-length piece. A packet shorter than 512
+/// octets is written with a single definite length.
+pub struct PartialWriter<W: Write> {
+    inner: W,
+    tag: u8,
+    started: bool,
+    held: [u8; 512],
+    held_len: usize,
+}
+
+impl<W: Write> std::fmt::Debug for PartialWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PartialWriter").field("tag", &self.tag).finish_non_exhaustive()
+    }
+}
+
+impl<W: Write> PartialWriter<W> {
+    /// Starts a packet of type `tag`; nothing is written yet.
+    pub fn new(inner: W, tag: u8) -> Self {
+        PartialWriter { inner, tag, started: false, held: [0; 512], held_len: 0 }
+    }
+
+    /// The underlying writer.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
+    }
+
+    fn start(&mut self) -> io::Result<()> {
+        if !self.started {
+            self.inner.write_all(&[0xc0 | self.tag])?;
+            self.started = true;
+        }
+        Ok(())
+    }
+
+    /// Writes the final piece and returns the underlying writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.start()?;
+        let mut len = [0u8; 5];
+        let n = encode_len(self.held_len as u32, &mut len);
+        self.inner.write_all(&len[..n])?;
+        self.inner.write_all(&self.held[..self.held_len])?;
+        Ok(self.inner)
+    }
+}
+
+impl<W: Write> Write for PartialWriter<W> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    fn write_all(&mut self, mut data: &[u8]) -> io::Result<()> {
+        let mut total = self.held_len + data.len();
+        if total < 512 {
+            self.held[self.held_len..total].copy_from_slice(data);
+            self.held_len = total;
+            return Ok(());
+        }
+        self.start()?;
+        while total >= 512 {
+            let log = (usize::BITS - 1 - total.leading_zeros()).min(30);
+            let piece = 1usize << log;
+            self.inner.write_all(&[0xe0 | log as u8])?;
+            let from_held = self.held_len;
+            self.inner.write_all(&self.held[..from_held])?;
+            self.held_len = 0;
+            let (now, rest) = data.split_at(piece - from_held);
+            self.inner.write_all(now)?;
+            data = rest;
+            total -= piece;
+        }
+        self.held[..data.len()].copy_from_slice(data);
+        self.held_len = data.len();
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(n: usize) {
+        let data: Vec<u8> = (0..n).map(|i| (i * 7 + 3) as u8).collect();
+        let mut w = PartialWriter::new(Vec::new(), tag::LITERAL);
+        for piece in data.chunks(333) {
+            w.write_all(piece).unwrap();
+        }
+        let out = w.finish().unwrap();
+        let mut r = out.as_slice();
+        let h = read_header(&mut r).unwrap().unwrap();
+        assert_eq!(h.tag, tag::LITERAL);
+        if n < 512 {
+            assert_eq!(h.len, BodyLen::Fixed(n as u32));
+        } else {
+            assert!(matches!(h.len, BodyLen::Partial(p) if p >= 512));
+        }
+        let mut body = BodyReader::new(&mut r, h.len);
+        let mut back = Vec::new();
+        body.read_to_end(&mut back).unwrap();
+        assert_eq!(back, data);
+        assert!(r.is_empty());
+    }
+
+    #[test]
+    fn partial_lengths_round_trip() {
+        for n in [0, 1, 191, 192, 511, 512, 513, 1023, 1024, 8383, 8384, 100_000, 262_160, 1 << 20] {
+            roundtrip(n);
+        }
+    }
+
+    #[test]
+    fn lengths_encode_and_decode() {
+        for n in [0u32, 1, 191, 192, 193, 8383, 8384, 100_000, u32::MAX] {
+            let mut b = [0u8; 5];
+            let k = encode_len(n, &mut b);
+            let mut v = vec![0xc0 | 11];
+            v.extend_from_slice(&b[..k]);
+            let h = read_header(&mut v.as_slice()).unwrap().unwrap();
+            assert_eq!(h.len, BodyLen::Fixed(n));
+        }
+        // Old format: tag 11, 1, 2 and 4 octet lengths and indeterminate.
+        assert_eq!(read_header(&mut [0xac, 5].as_slice()).unwrap().unwrap().len, BodyLen::Fixed(5));
+        assert_eq!(read_header(&mut [0xad, 1, 2].as_slice()).unwrap().unwrap().len, BodyLen::Fixed(258));
+        assert_eq!(read_header(&mut [0xae, 0, 1, 0, 0].as_slice()).unwrap().unwrap().len, BodyLen::Fixed(65536));
+        let h = read_header(&mut [0xaf].as_slice()).unwrap().unwrap();
+        assert_eq!((h.tag, h.len, h.new_format), (11, BodyLen::Indeterminate, false));
+    }
+
+    #[test]
+    fn truncation_is_typed() {
+        assert!(matches!(read_header(&mut [0xc3].as_slice()), Err(Error::Truncated(_))));
+        assert!(matches!(read_header(&mut [0xc3, 0xff, 0].as_slice()), Err(Error::Truncated(_))));
+        assert!(matches!(read_header(&mut [0x03].as_slice()), Err(Error::Malformed(_))));
+        let mut body = BodyReader::new([1u8, 2].as_slice(), BodyLen::Fixed(1 << 30));
+        let mut v = Vec::new();
+        let e = body.read_to_end(&mut v).unwrap_err();
+        assert!(matches!(Error::from_io(e), Error::Truncated(_)));
+    }
+}

@@ -1,0 +1,281 @@
+//! String-to-key specifiers (RFC 9580 §3.7): simple, salted and
+//! iterated+salted over SHA-1/SHA-2 (reading; iterated SHA-256 also for
+//! writing) and Argon2id (type 4, §3.7.1.4).
+
+use sha2::Digest;
+use zeroize::Zeroizing;
+
+use super::{Error, Result};
+
+/// Hash algorithm ids (RFC 9580 §9.5) accepted in S2K specifiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HashAlg {
+    /// SHA-1 (id 2): reading only.
+    Sha1,
+    /// SHA-256 (id 8).
+    Sha256,
+    /// SHA-384 (id 9).
+    Sha384,
+    /// SHA-512 (id 10).
+    Sha512,
+    /// SHA-224 (id 11).
+    Sha224,
+}
+
+impl HashAlg {
+    /// Parses a hash id.
+    pub fn from_id(id: u8) -> Result<Self> {
+        Ok(match id {
+            2 => HashAlg::Sha1,
+            8 => HashAlg::Sha256,
+            9 => HashAlg::Sha384,
+            10 => HashAlg::Sha512,
+            11 => HashAlg::Sha224,
+            _ => return Err(Error::UnsupportedS2k("hash algorithm (SHA-1, SHA-224/256/384/512 are supported)")),
+        })
+    }
+    /// The hash id.
+    pub fn id(self) -> u8 {
+        match self {
+            HashAlg::Sha1 => 2,
+            HashAlg::Sha256 => 8,
+            HashAlg::Sha384 => 9,
+            HashAlg::Sha512 => 10,
+            HashAlg::Sha224 => 11,
+        }
+    }
+}
+
+/// A string-to-key specifier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum S2k {
+    /// Type 0: hash of the password (reading only).
+    Simple {
+        /// The hash.
+        hash: HashAlg,
+    },
+    /// Type 1: hash of salt || password (reading only).
+    Salted {
+        /// The hash.
+        hash: HashAlg,
+        /// 8-octet salt.
+        salt: [u8; 8],
+    },
+    /// Type 3: salt || password hashed repeatedly up to a coded octet count.
+    Iterated {
+        /// The hash.
+        hash: HashAlg,
+        /// 8-octet salt.
+        salt: [u8; 8],
+        /// Coded count: `(16 + (c & 15)) << ((c >> 4) + 6)` octets.
+        count: u8,
+    },
+    /// Type 4: Argon2id, version 0x13 (RFC 9106).
+    Argon2 {
+        /// 16-octet salt.
+        salt: [u8; 16],
+        /// Passes.
+        t: u8,
+        /// Parallelism (lanes).
+        p: u8,
+        /// Memory exponent: 2^m KiB.
+        m: u8,
+    },
+}
+
+/// Limits applied when deriving keys from untrusted messages.
+#[derive(Debug, Clone, Copy)]
+pub struct S2kLimits {
+    /// Largest Argon2 memory exponent accepted (2^m KiB); default 21 (2 GiB),
+    /// the RFC's first recommended option.
+    pub max_argon2_m: u8,
+    /// Largest Argon2 pass count accepted; default 16.
+    pub max_argon2_t: u8,
+}
+
+impl Default for S2kLimits {
+    fn default() -> Self {
+        S2kLimits { max_argon2_m: 21, max_argon2_t: 16 }
+    }
+}
+
+/// Decodes the iteration count octet (RFC 9580 §3.7.1.3).
+pub fn decode_count(c: u8) -> usize {
+    (16usize + (c as usize & 15)) << ((c >> 4) + 6)
+}
+
+impl S2k {
+    /// Parses a specifier at the start of `data`; returns it and its length.
+    pub fn parse(data: &[u8]) -> Result<(S2k, usize)> {
+        let short = Error::Malformed("S2K specifier is cut short");
+        let ty = *data.first().ok_or(Error::Malformed("S2K specifier is cut short"))?;
+        match ty {
+            0 => {
+                let h = *data.get(1).ok_or(short)?;
+                Ok((S2k::Simple { hash: HashAlg::from_id(h)? }, 2))
+            }
+            1 => {
+                let d = data.get(..10).ok_or(short)?;
+                Ok((S2k::Salted { hash: HashAlg::from_id(d[1])?, salt: d[2..10].try_into().expect("8") }, 10))
+            }
+            3 => {
+                let d = data.get(..11).ok_or(short)?;
+                Ok((
+                    S2k::Iterated { hash: HashAlg::from_id(d[1])?, salt: d[2..10].try_into().expect("8"), count: d[10] },
+                    11,
+                ))
+            }
+            4 => {
+                let d = data.get(..20).ok_or(short)?;
+                Ok((S2k::Argon2 { salt: d[1..17].try_into().expect("16"), t: d[17], p: d[18], m: d[19] }, 20))
+            }
+            101 => Err(Error::UnsupportedS2k("GNU extension (a secret key stub), not a password")),
+            _ => Err(Error::UnsupportedS2k("unknown specifier type")),
+        }
+    }
+
+    /// Appends the encoded specifier to `out`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            S2k::Simple { hash } => out.extend_from_slice(&[0, hash.id()]),
+            S2k::Salted { hash, salt } => {
+                out.extend_from_slice(&[1, hash.id()]);
+                out.extend_from_slice(salt);
+            }
+            S2k::Iterated { hash, salt, count } => {
+                out.extend_from_slice(&[3, hash.id()]);
+                out.extend_from_slice(salt);
+                out.push(*count);
+            }
+            S2k::Argon2 { salt, t, p, m } => {
+                out.push(4);
+                out.extend_from_slice(salt);
+                out.extend_from_slice(&[*t, *p, *m]);
+            }
+        }
+    }
+
+    /// The encoded length.
+    pub fn encoded_len(&self) -> usize {
+        match self {
+            S2k::Simple { .. } => 2,
+            S2k::Salted { .. } => 10,
+            S2k::Iterated { .. } => 11,
+            S2k::Argon2 { .. } => 20,
+        }
+    }
+
+    /// Derives a `key_len`-byte key (at most 64) from `password`.
+    pub fn derive(&self, password: &[u8], key_len: usize, limits: &S2kLimits) -> Result<Zeroizing<Vec<u8>>> {
+        let mut key = Zeroizing::new(vec![0u8; key_len]);
+        match self {
+            S2k::Simple { hash } => hashed(*hash, &[], password, 0, &mut key),
+            S2k::Salted { hash, salt } => hashed(*hash, salt, password, 0, &mut key),
+            S2k::Iterated { hash, salt, count } => hashed(*hash, salt, password, decode_count(*count), &mut key),
+            S2k::Argon2 { salt, t, p, m } => {
+                if *m > limits.max_argon2_m || *t > limits.max_argon2_t {
+                    return Err(Error::Limit("Argon2 S2K asks for more memory or passes than allowed"));
+                }
+                if *t == 0 || *p == 0 || *m >= 32 || (1u64 << *m) < 8 * *p as u64 {
+                    return Err(Error::Malformed("Argon2 S2K parameters (RFC 9580 §3.7.1.4)"));
+                }
+                let params = argon2::Params::new(1u32 << *m, *t as u32, *p as u32, Some(key_len))
+                    .map_err(|_| Error::Malformed("Argon2 S2K parameters"))?;
+                argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params)
+                    .hash_password_into(password, salt, &mut key)
+                    .map_err(|_| Error::Malformed("Argon2 S2K parameters"))?;
+            }
+        }
+        Ok(key)
+    }
+}
+
+fn hashed(hash: HashAlg, salt: &[u8], password: &[u8], count: usize, key: &mut [u8]) {
+    match hash {
+        HashAlg::Sha1 => hashed_with::<sha1::Sha1>(salt, password, count, key),
+        HashAlg::Sha224 => hashed_with::<sha2::Sha224>(salt, password, count, key),
+        HashAlg::Sha256 => hashed_with::<sha2::Sha256>(salt, password, count, key),
+        HashAlg::Sha384 => hashed_with::<sha2::Sha384>(salt, password, count, key),
+        HashAlg::Sha512 => hashed_with::<sha2::Sha512>(salt, password, count, key),
+    }
+}
+
+/// RFC 9580 §3.7.1: as many hash contexts as the key needs, context i
+/// preloaded with i zero octets; each hashes `count` octets of the repeated
+/// salt || password (at least one full copy).
+fn hashed_with<D: Digest>(salt: &[u8], password: &[u8], count: usize, key: &mut [u8]) {
+    let unit_len = salt.len() + password.len();
+    // The repeated pattern, in a buffer of whole copies, so the hash sees
+    // large updates.
+    let copies = (4096 / unit_len.max(1)).max(1);
+    let mut pattern = Zeroizing::new(Vec::with_capacity(copies * unit_len));
+    for _ in 0..copies {
+        pattern.extend_from_slice(salt);
+        pattern.extend_from_slice(password);
+    }
+    let total = count.max(unit_len);
+    let mut filled = 0;
+    let mut ctx = 0;
+    while filled < key.len() {
+        let mut h = D::new();
+        for _ in 0..ctx {
+            h.update([0u8]);
+        }
+        let mut left = total;
+        while left > 0 {
+            let n = left.min(pattern.len());
+            h.update(&pattern[..n]);
+            left -= n;
+        }
+        let out = h.finalize();
+        let n = out.len().min(key.len() - filled);
+        key[filled..filled + n].copy_from_slice(&out[..n]);
+        filled += n;
+        ctx += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_coding() {
+        assert_eq!(decode_count(0), 1024);
+        assert_eq!(decode_count(0xff), 65_011_712);
+        assert_eq!(decode_count(96), 65536);
+    }
+
+    #[test]
+    fn parse_write_round_trip() {
+        for s in [
+            S2k::Simple { hash: HashAlg::Sha256 },
+            S2k::Salted { hash: HashAlg::Sha1, salt: [1; 8] },
+            S2k::Iterated { hash: HashAlg::Sha512, salt: [2; 8], count: 0xff },
+            S2k::Argon2 { salt: [3; 16], t: 3, p: 4, m: 16 },
+        ] {
+            let mut v = Vec::new();
+            s.write(&mut v);
+            assert_eq!(v.len(), s.encoded_len());
+            assert_eq!(S2k::parse(&v).unwrap(), (s, v.len()));
+            assert!(S2k::parse(&v[..v.len() - 1]).is_err());
+        }
+    }
+
+    #[test]
+    fn argon2_limits() {
+        let s = S2k::Argon2 { salt: [0; 16], t: 1, p: 4, m: 30 };
+        assert!(matches!(s.derive(b"x", 16, &S2kLimits::default()), Err(Error::Limit(_))));
+        let s = S2k::Argon2 { salt: [0; 16], t: 1, p: 4, m: 2 };
+        assert!(matches!(s.derive(b"x", 16, &S2kLimits::default()), Err(Error::Malformed(_))));
+    }
+
+    #[test]
+    fn simple_is_plain_hash_and_long_keys_use_preloaded_contexts() {
+        let k = S2k::Simple { hash: HashAlg::Sha1 }.derive(b"abc", 32, &S2kLimits::default()).unwrap();
+        let h0 = sha1::Sha1::digest(b"abc");
+        let h1 = sha1::Sha1::digest(b"\0abc");
+        assert_eq!(&k[..20], &h0[..]);
+        assert_eq!(&k[20..], &h1[..12]);
+    }
+}

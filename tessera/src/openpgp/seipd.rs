@@ -1,0 +1,506 @@
+//! Symmetrically Encrypted and Integrity Protected Data (RFC 9580 §5.13).
+//!
+//! - v2 (§5.13.2): the session key and a 32-octet salt give, by
+//!   HKDF-SHA256 with info `0xD2 || 2 || cipher || aead || chunk octet`, the
+//!   message key and an IV of N-8 octets; chunk i is sealed with the nonce
+//!   `IV || i` (big-endian 64-bit) and the five info octets as associated
+//!   data; after the last chunk comes a tag over the empty string with the
+//!   next index as nonce and the info octets plus the total plaintext length
+//!   (big-endian 64-bit) as associated data.
+//! - v1 (§5.13.1): CFB with a zero IV over a random block-size prefix (its
+//!   last two octets repeated), the plaintext and an MDC packet holding the
+//!   SHA-1 of everything before it.
+//!
+//! [`ChunkSealer`] and [`ChunkOpener`] each own one buffer of a chunk plus
+//! one or two tags, sealed or opened in place; the nonce is updated in
+//! place. Nothing else is allocated per message.
+
+use std::io::{self, Read, Write};
+
+use hkdf::Hkdf;
+use sha1::{Digest, Sha1};
+use sha2::Sha256;
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, Zeroizing};
+
+use super::aead::ChunkAead;
+use super::cfb::Cfb;
+use super::packet::read_full;
+use super::{AeadAlg, Error, Result, SymAlg, TAG_LEN};
+use crate::aes::Aes;
+
+/// Largest chunk size octet RFC 9580 allows (chunks of 2^22 octets).
+pub const MAX_CHUNK_OCTET: u8 = 16;
+
+/// Chunk size in octets for a chunk size octet: 2^(c+6).
+pub fn chunk_size(octet: u8) -> usize {
+    1usize << (octet as u32 + 6)
+}
+
+/// The header of a SEIPD v2 packet body (after the version octet).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct V2Header {
+    /// Message cipher.
+    pub cipher: SymAlg,
+    /// AEAD mode.
+    pub aead: AeadAlg,
+    /// Chunk size octet (0..=16).
+    pub chunk_octet: u8,
+    /// 32-octet salt.
+    pub salt: [u8; 32],
+}
+
+impl V2Header {
+    /// Parses the 35 octets after the version octet.
+    pub fn parse(b: &[u8; 35]) -> Result<V2Header> {
+        let cipher = SymAlg::from_id(b[0])?;
+        let aead = AeadAlg::from_id(b[1])?;
+        if b[2] > MAX_CHUNK_OCTET {
+            return Err(Error::Malformed("SEIPD v2 chunk size octet above 16"));
+        }
+        Ok(V2Header { cipher, aead, chunk_octet: b[2], salt: b[3..].try_into().expect("32") })
+    }
+
+    /// The body prefix: version 2, then the header.
+    pub fn encode(&self) -> [u8; 36] {
+        let mut b = [0u8; 36];
+        b[..4].copy_from_slice(&[2, self.cipher.id(), self.aead.id(), self.chunk_octet]);
+        b[4..].copy_from_slice(&self.salt);
+        b
+    }
+
+    /// The associated data of every chunk: 0xD2 || 2 || cipher || aead || chunk octet.
+    pub fn ad(&self) -> [u8; 5] {
+        [0xd2, 2, self.cipher.id(), self.aead.id(), self.chunk_octet]
+    }
+
+    /// HKDF-SHA256 message key and IV (N-8 octets) from the session key.
+    pub fn message_key(&self, session_key: &[u8]) -> Result<(Zeroizing<Vec<u8>>, Vec<u8>)> {
+        if session_key.len() != self.cipher.key_len() {
+            return Err(Error::WrongPassword);
+        }
+        let klen = self.cipher.key_len();
+        let ivlen = self.aead.nonce_len() - 8;
+        let mut okm = Zeroizing::new([0u8; 32 + 16]);
+        Hkdf::<Sha256>::new(Some(&self.salt), session_key)
+            .expand(&self.ad(), &mut okm[..klen + ivlen])
+            .expect("short output");
+        Ok((Zeroizing::new(okm[..klen].to_vec()), okm[klen..klen + ivlen].to_vec()))
+    }
+}
+
+/// A chunk nonce, `IV || big-endian index`, updated in place.
+#[derive(Debug, Clone)]
+struct Nonce {
+    bytes: [u8; 16],
+    len: usize,
+}
+
+impl Nonce {
+    fn new(iv: &[u8]) -> Self {
+        let mut bytes = [0u8; 16];
+        bytes[..iv.len()].copy_from_slice(iv);
+        Nonce { bytes, len: iv.len() + 8 }
+    }
+    fn at(&mut self, index: u64) -> &[u8] {
+        self.bytes[self.len - 8..self.len].copy_from_slice(&index.to_be_bytes());
+        &self.bytes[..self.len]
+    }
+}
+
+struct ChunkState {
+    aead: ChunkAead,
+    nonce: Nonce,
+    /// Chunk associated data, then the total length for the final tag.
+    ad: [u8; 13],
+    chunk: usize,
+    index: u64,
+    total: u64,
+}
+
+impl ChunkState {
+    fn new(header: &V2Header, session_key: &[u8]) -> Result<Self> {
+        let (key, iv) = header.message_key(session_key)?;
+        let mut ad = [0u8; 13];
+        ad[..5].copy_from_slice(&header.ad());
+        Ok(ChunkState {
+            aead: ChunkAead::new(header.aead, &key)?,
+            nonce: Nonce::new(&iv),
+            ad,
+            chunk: chunk_size(header.chunk_octet),
+            index: 0,
+            total: 0,
+        })
+    }
+    fn final_ad(&mut self) -> &[u8; 13] {
+        self.ad[5..].copy_from_slice(&self.total.to_be_bytes());
+        &self.ad
+    }
+}
+
+/// Writes the chunks and the final tag of a SEIPD v2 body (after its
+/// 36-octet header) to `inner`. Call [`ChunkSealer::finish`].
+pub struct ChunkSealer<W: Write> {
+    inner: W,
+    st: ChunkState,
+    buf: Vec<u8>,
+    fill: usize,
+    empty_chunk_when_empty: bool,
+}
+
+impl<W: Write> std::fmt::Debug for ChunkSealer<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChunkSealer").field("chunk", &self.st.chunk).field("index", &self.st.index).finish()
+    }
+}
+
+impl<W: Write> ChunkSealer<W> {
+    /// Seals with the message key derived from `session_key` and `header`.
+    pub fn new(inner: W, header: &V2Header, session_key: &[u8]) -> Result<Self> {
+        let st = ChunkState::new(header, session_key)?;
+        let buf = vec![0u8; st.chunk + TAG_LEN];
+        Ok(ChunkSealer { inner, st, buf, fill: 0, empty_chunk_when_empty: true })
+    }
+
+    /// For an empty plaintext, whether to write one empty chunk before the
+    /// final tag (the default) or none. Readers must accept both.
+    pub fn empty_chunk_when_empty(&mut self, yes: bool) {
+        self.empty_chunk_when_empty = yes;
+    }
+
+    fn seal_chunk(&mut self) -> io::Result<()> {
+        let n = self.fill;
+        let nonce = self.st.nonce.at(self.st.index);
+        let tag = self.st.aead.seal(nonce, &self.st.ad[..5], &mut self.buf[..n]);
+        self.buf[n..n + TAG_LEN].copy_from_slice(&tag);
+        self.inner.write_all(&self.buf[..n + TAG_LEN])?;
+        self.st.index += 1;
+        self.st.total += n as u64;
+        self.fill = 0;
+        Ok(())
+    }
+
+    /// Seals the last chunk, writes the final tag and returns the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        if self.fill > 0 || (self.st.index == 0 && self.empty_chunk_when_empty) {
+            self.seal_chunk()?;
+        }
+        let index = self.st.index;
+        let ad = *self.st.final_ad();
+        let nonce = self.st.nonce.at(index);
+        let tag = self.st.aead.seal(nonce, &ad, &mut []);
+        self.inner.write_all(&tag)?;
+        self.buf.zeroize();
+        Ok(self.inner)
+    }
+}
+
+impl<W: Write> Write for ChunkSealer<W> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    fn write_all(&mut self, mut data: &[u8]) -> io::Result<()> {
+        while !data.is_empty() {
+            // A full chunk is sealed only once more data arrives, so the last
+            // chunk is never empty unless the whole plaintext is.
+            if self.fill == self.st.chunk {
+                self.seal_chunk()?;
+            }
+            let k = (self.st.chunk - self.fill).min(data.len());
+            self.buf[self.fill..self.fill + k].copy_from_slice(&data[..k]);
+            self.fill += k;
+            data = &data[k..];
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Reads a SEIPD v2 body (after its header) and yields the plaintext, each
+/// chunk only after its tag verifies, and the end of input only after the
+/// final tag verifies. The last chunk is released only together with the
+/// final tag.
+pub struct ChunkOpener<R: Read> {
+    inner: R,
+    st: ChunkState,
+    /// Chunk + tag + the next 16 octets (a tag, when the input ends there).
+    buf: Vec<u8>,
+    fill: usize,
+    out_pos: usize,
+    out_end: usize,
+    /// Start of look-ahead octets to keep after the released chunk.
+    keep_from: usize,
+    done: bool,
+    failed: Option<&'static str>,
+}
+
+impl<R: Read> std::fmt::Debug for ChunkOpener<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChunkOpener").field("chunk", &self.st.chunk).field("index", &self.st.index).finish()
+    }
+}
+
+impl<R: Read> ChunkOpener<R> {
+    /// Opens with the message key derived from `session_key` and `header`.
+    pub fn new(inner: R, header: &V2Header, session_key: &[u8]) -> Result<Self> {
+        let st = ChunkState::new(header, session_key)?;
+        let buf = vec![0u8; st.chunk + 2 * TAG_LEN];
+        Ok(ChunkOpener { inner, st, buf, fill: 0, out_pos: 0, out_end: 0, keep_from: 0, done: false, failed: None })
+    }
+
+    /// The underlying reader.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    fn next_chunk(&mut self) -> Result<()> {
+        // Move the look-ahead to the front.
+        let keep = self.fill - self.keep_from;
+        self.buf.copy_within(self.keep_from..self.fill, 0);
+        self.fill = keep;
+        self.out_pos = 0;
+        self.out_end = 0;
+        self.fill += read_full(&mut self.inner, &mut self.buf[keep..])?;
+        let chunk = self.st.chunk;
+        if self.fill == self.buf.len() {
+            let (data, rest) = self.buf.split_at_mut(chunk);
+            let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("16");
+            let nonce = self.st.nonce.at(self.st.index);
+            self.st.aead.open(nonce, &self.st.ad[..5], data, tag).map_err(|_| Error::BadTag("chunk"))?;
+            self.st.index += 1;
+            self.st.total += chunk as u64;
+            self.out_end = chunk;
+            self.keep_from = chunk + TAG_LEN;
+            return Ok(());
+        }
+        // The input ended: the buffer holds [last chunk, its tag,] final tag.
+        let n = self.fill;
+        if n < TAG_LEN || (n > TAG_LEN && n < 2 * TAG_LEN) {
+            return Err(Error::Truncated("SEIPD v2 chunk or final tag missing"));
+        }
+        let mut last = 0;
+        if n >= 2 * TAG_LEN {
+            last = n - 2 * TAG_LEN;
+            let (data, rest) = self.buf.split_at_mut(last);
+            let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("16");
+            let nonce = self.st.nonce.at(self.st.index);
+            self.st.aead.open(nonce, &self.st.ad[..5], data, tag).map_err(|_| Error::BadTag("chunk"))?;
+            self.st.index += 1;
+            self.st.total += last as u64;
+        }
+        let final_tag: [u8; TAG_LEN] = self.buf[n - TAG_LEN..n].try_into().expect("16");
+        let index = self.st.index;
+        let ad = *self.st.final_ad();
+        let nonce = self.st.nonce.at(index);
+        if self.st.aead.open(nonce, &ad, &mut [], &final_tag).is_err() {
+            self.buf[..last].zeroize();
+            return Err(Error::BadTag("final tag: the message was truncated or modified"));
+        }
+        self.out_end = last;
+        self.keep_from = n;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for ChunkOpener<R> {
+    fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
+        if let Some(what) = self.failed {
+            return Err(Error::BadTag(what).into_io());
+        }
+        while self.out_pos == self.out_end {
+            if self.done || dst.is_empty() {
+                return Ok(0);
+            }
+            if let Err(e) = self.next_chunk() {
+                if let Error::BadTag(w) = e {
+                    self.failed = Some(w);
+                }
+                return Err(e.into_io());
+            }
+        }
+        let k = (self.out_end - self.out_pos).min(dst.len());
+        dst[..k].copy_from_slice(&self.buf[self.out_pos..self.out_pos + k]);
+        self.out_pos += k;
+        Ok(k)
+    }
+}
+
+impl<R: Read> Drop for ChunkOpener<R> {
+    fn drop(&mut self) {
+        self.buf.zeroize();
+    }
+}
+
+/// Writes a SEIPD v1 body after its version octet: CFB over a random
+/// prefix, the plaintext and the MDC packet. Call [`MdcSealer::finish`].
+pub struct MdcSealer<W: Write> {
+    inner: W,
+    cfb: Cfb,
+    sha: Sha1,
+    scratch: Vec<u8>,
+}
+
+impl<W: Write> std::fmt::Debug for MdcSealer<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MdcSealer(..)")
+    }
+}
+
+impl<W: Write> MdcSealer<W> {
+    /// Starts the body with `session_key` (16, 24 or 32 octets).
+    pub fn new(mut inner: W, session_key: &[u8]) -> Result<Self> {
+        let aes = Aes::new(session_key).map_err(|_| Error::InvalidOption("session key length"))?;
+        let mut prefix = [0u8; 18];
+        super::random(&mut prefix[..16])?;
+        prefix[16] = prefix[14];
+        prefix[17] = prefix[15];
+        let mut sha = Sha1::new();
+        sha.update(prefix);
+        let mut cfb = Cfb::new(aes);
+        cfb.encrypt(&mut prefix);
+        inner.write_all(&prefix)?;
+        Ok(MdcSealer { inner, cfb, sha, scratch: vec![0u8; 1 << 16] })
+    }
+
+    /// Writes the MDC packet and returns the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        let mut mdc = [0u8; 22];
+        mdc[0] = 0xd3;
+        mdc[1] = 0x14;
+        self.sha.update([0xd3, 0x14]);
+        mdc[2..].copy_from_slice(&self.sha.clone().finalize());
+        self.cfb.encrypt(&mut mdc);
+        self.inner.write_all(&mdc)?;
+        Ok(self.inner)
+    }
+}
+
+impl<W: Write> Write for MdcSealer<W> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        self.sha.update(data);
+        for piece in data.chunks(self.scratch.len()) {
+            let s = &mut self.scratch[..piece.len()];
+            s.copy_from_slice(piece);
+            self.cfb.encrypt(s);
+            self.inner.write_all(s)?;
+        }
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Reads a SEIPD v1 body after its version octet. The last 22 octets (the
+/// MDC packet) are held back; the end of input is reported only after the
+/// MDC verifies.
+///
+/// **Plaintext read before the end is not yet authenticated** (CFB + MDC
+/// cannot be checked earlier). [`super::Decryptor`] therefore buffers v1
+/// messages (up to a limit) unless the caller opts into streaming, as the
+/// CLI does when writing to a temporary file renamed only on success.
+pub struct MdcOpener<R: Read> {
+    inner: R,
+    cfb: Cfb,
+    sha: Sha1,
+    buf: Vec<u8>,
+    /// Decrypted octets held in buf[..held] (the last 22 may be the MDC).
+    held: usize,
+    /// Octets of buf[..hashed] are in `sha`.
+    hashed: usize,
+    pos: usize,
+    done: bool,
+}
+
+impl<R: Read> std::fmt::Debug for MdcOpener<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MdcOpener(..)")
+    }
+}
+
+const MDC_LEN: usize = 22;
+
+impl<R: Read> MdcOpener<R> {
+    /// Continues after the 18-octet `prefix` (already read from `inner`)
+    /// and checks its repeated octets (a wrong key shows there with
+    /// probability 1 - 2^-16: [`Error::WrongPassword`]).
+    pub fn with_prefix(inner: R, session_key: &[u8], prefix: &[u8; 18]) -> Result<Self> {
+        let aes = Aes::new(session_key).map_err(|_| Error::WrongPassword)?;
+        let mut cfb = Cfb::new(aes);
+        let mut prefix = *prefix;
+        cfb.decrypt(&mut prefix);
+        if prefix[14..16] != prefix[16..18] {
+            return Err(Error::WrongPassword);
+        }
+        let mut sha = Sha1::new();
+        sha.update(prefix);
+        Ok(MdcOpener { inner, cfb, sha, buf: vec![0u8; 1 << 16], held: 0, hashed: 0, pos: 0, done: false })
+    }
+}
+
+impl<R: Read> Read for MdcOpener<R> {
+    fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
+        loop {
+            // Octets before the last 22 held are plaintext (once done, the
+            // MDC has been cut off and everything held is).
+            let avail_end = if self.done { self.held } else { self.held.saturating_sub(MDC_LEN) };
+            if self.pos < avail_end {
+                let k = (avail_end - self.pos).min(dst.len());
+                dst[..k].copy_from_slice(&self.buf[self.pos..self.pos + k]);
+                self.pos += k;
+                return Ok(k);
+            }
+            if self.done || dst.is_empty() {
+                return Ok(0);
+            }
+            // Keep the unreleased tail, refill.
+            self.buf.copy_within(self.pos..self.held, 0);
+            self.held -= self.pos;
+            self.hashed -= self.pos;
+            self.pos = 0;
+            let start = self.held;
+            let n = read_full(&mut self.inner, &mut self.buf[start..]).map_err(Error::into_io)?;
+            self.cfb.decrypt(&mut self.buf[start..start + n]);
+            self.held += n;
+            if start + n < self.buf.len() {
+                // End of input: the last 22 octets must be the MDC packet.
+                if self.held < MDC_LEN {
+                    return Err(Error::Truncated("SEIPD v1 MDC missing").into_io());
+                }
+                let body_end = self.held - MDC_LEN;
+                self.sha.update(&self.buf[self.hashed..body_end + 2]);
+                let digest = self.sha.clone().finalize();
+                let mdc = &self.buf[body_end..self.held];
+                let ok = mdc[0] == 0xd3 && mdc[1] == 0x14 && bool::from(mdc[2..].ct_eq(&digest[..]));
+                if !ok {
+                    self.buf.zeroize();
+                    self.held = 0;
+                    return Err(Error::BadTag("MDC").into_io());
+                }
+                self.held = body_end;
+                self.hashed = body_end;
+                self.done = true;
+            } else {
+                let end = self.held - MDC_LEN;
+                self.sha.update(&self.buf[self.hashed..end]);
+                self.hashed = end;
+            }
+        }
+    }
+}
+
+impl<R: Read> Drop for MdcOpener<R> {
+    fn drop(&mut self) {
+        self.buf.zeroize();
+    }
+}
