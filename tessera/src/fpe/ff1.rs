@@ -132,6 +132,17 @@ impl FF1 {
         })
     }
 
+    /// Uses the `aes` crate for every block, as on CPUs without AES-NI
+    /// (for testing the portable path; results are identical).
+    #[doc(hidden)]
+    pub fn without_aes_ni(mut self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.ni = None;
+        }
+        self
+    }
+
     fn p_block(&self, n: usize, t: usize) -> Block {
         let r = self.rx.radix.to_be_bytes();
         let (n4, t4) = ((n as u32).to_be_bytes(), (t as u32).to_be_bytes());

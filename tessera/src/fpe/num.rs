@@ -138,7 +138,7 @@ impl Mod128 {
 /// Digits are produced from integers by dividing by a chunk `radix^k < 2^32`
 /// with [`Mod64`]-style reciprocals, then by a 64-bit multiply-high for each
 /// digit of a chunk (exact for 32-bit dividends).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Radix {
     pub(crate) radix: u32,
     /// ceil(2^64 / radix): q = mulhi(x, magic) is exact for x < 2^32.
@@ -148,6 +148,10 @@ pub(crate) struct Radix {
     /// radix^k.
     chunk: u64,
     chunk_mod: Mod64,
+    /// For radix <= 64: ceil(2^64 / radix^2) and the two digits of every
+    /// value below radix^2, so digits come out two per multiplication.
+    pair_magic: u64,
+    pairs: Vec<[u16; 2]>,
 }
 
 impl Radix {
@@ -159,7 +163,16 @@ impl Radix {
             chunk *= radix as u64;
             k += 1;
         }
-        Radix { radix, magic, k, chunk, chunk_mod: Mod64::new(chunk) }
+        let (pair_magic, pairs) = if radix <= 64 {
+            let r2 = (radix * radix) as u64;
+            (
+                (u64::MAX / r2).wrapping_add(1),
+                (0..radix * radix).map(|v| [(v / radix) as u16, (v % radix) as u16]).collect(),
+            )
+        } else {
+            (0, Vec::new())
+        };
+        Radix { radix, magic, k, chunk, chunk_mod: Mod64::new(chunk), pair_magic, pairs }
     }
 
     /// Splits `x < 2^32` into quotient and remainder by the radix.
@@ -210,23 +223,31 @@ impl Radix {
     /// (STR^m_radix). Calls `put(index, digit)` so it serves both orders.
     #[inline(always)]
     fn digits64(&self, mut x: u64, m: usize, mut put: impl FnMut(usize, u16)) {
-        let mut pos = m; // digits still to write: indices 0..pos, low digit first at pos-1
-        while pos > self.k as usize {
-            let (q, mut r) = self.chunk_mod.divrem(x);
-            x = q;
-            for _ in 0..self.k {
+        // Digits are written from the least significant (index m - 1) down,
+        // a chunk of k at a time; within a chunk (below 2^32), two per step
+        // when the pair table exists.
+        let mut pos = m;
+        while pos > 0 {
+            let (q, mut r) = if pos > self.k as usize { self.chunk_mod.divrem(x) } else { (0, x) };
+            let mut take = pos.min(self.k as usize);
+            if !self.pairs.is_empty() {
+                while take >= 2 {
+                    let q2 = ((self.pair_magic as u128 * r as u128) >> 64) as u64;
+                    let [hi, lo] = self.pairs[(r - q2 * (self.radix * self.radix) as u64) as usize];
+                    r = q2;
+                    put(pos - 1, lo);
+                    put(pos - 2, hi);
+                    pos -= 2;
+                    take -= 2;
+                }
+            }
+            for _ in 0..take {
                 let (q2, d) = self.divrem_small(r);
                 r = q2;
                 pos -= 1;
                 put(pos, d);
             }
-        }
-        // The remaining digits fit below radix^k < 2^32.
-        while pos > 0 {
-            let (q2, d) = self.divrem_small(x);
-            x = q2;
-            pos -= 1;
-            put(pos, d);
+            x = q;
         }
     }
 
