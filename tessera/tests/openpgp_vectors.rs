@@ -133,12 +133,12 @@ fn aead_samples_every_intermediate_value() {
         d.read_to_end(&mut out).unwrap();
         assert_eq!(out, b"Hello, world!");
         assert_eq!((d.literal().format, d.literal().filename.as_slice(), d.literal().date), (b'b', &b""[..], 0));
-        // And binary.
-        let mut d = Decryptor::new(bin.as_slice(), &[b"wrong".as_slice(), b"password".as_slice()]).unwrap();
+        // And binary, with the session key.
+        let opts = DecryptOptions { session_key: Some(sk.clone()), ..DecryptOptions::default() };
+        let mut d = Decryptor::with_options(bin.as_slice(), &[], &opts).unwrap();
         let mut out = Vec::new();
         d.read_to_end(&mut out).unwrap();
         assert_eq!(out, b"Hello, world!");
-        assert!(matches!(Decryptor::new(bin.as_slice(), &[b"wrong".as_slice()]), Err(Error::WrongPassword)));
     }
 }
 
@@ -187,10 +187,15 @@ fn argon2_samples_with_session_key() {
     }
 }
 
-/// A.12 with the password: Argon2id with 2 GiB of memory per sample.
+/// A.12 with the password: Argon2id with 2 GiB of memory per sample, which
+/// takes minutes in an unoptimised build: run with `--ignored` (the CI runs
+/// it with `--release`).
 #[test]
+#[ignore = "Argon2 with 2 GiB, three times: run with --release -- --ignored"]
 fn argon2_samples_with_password() {
-    for file in ["rfc9580_a12_1_argon2_aes128.asc", "rfc9580_a12_2_argon2_aes192.asc", "rfc9580_a12_3_argon2_aes256.asc"] {
+    for file in
+        ["rfc9580_a12_1_argon2_aes128.asc", "rfc9580_a12_2_argon2_aes192.asc", "rfc9580_a12_3_argon2_aes256.asc"]
+    {
         let text = read(file);
         let key = a12_session_key(std::str::from_utf8(&text).unwrap());
         let mut d = Decryptor::new(text.as_slice(), &[b"password".as_slice()]).unwrap();

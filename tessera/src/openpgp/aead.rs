@@ -5,8 +5,8 @@
 //! until `tessera::aead` lands; only this file changes when it does.
 
 use aes_gcm::aead::array::Array;
-use aes_gcm::aead::{AeadInOut, KeyInit};
 use aes_gcm::aead::consts::{U12, U15};
+use aes_gcm::aead::{AeadInOut, KeyInit};
 
 use super::{AeadAlg, Error, Result, TAG_LEN};
 

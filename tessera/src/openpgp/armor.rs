@@ -427,6 +427,9 @@ impl<W: Write> Write for ArmorWriter<W> {
             self.group_len += 1;
             data = &data[1..];
         }
+        if self.group_len > 0 && self.group_len < 3 {
+            return Ok(len);
+        }
         if self.group_len == 3 {
             if self.out_len + 5 > self.out.len() {
                 self.drain()?;
@@ -477,8 +480,14 @@ mod tests {
             let data: Vec<u8> = (0..n).map(|i| (i * 31 + 7) as u8).collect();
             for crc in [false, true] {
                 let mut w = ArmorWriter::new(Vec::new(), MESSAGE, crc).unwrap();
-                for p in data.chunks(7) {
-                    w.write_all(p).unwrap();
+                for (i, p) in data.chunks(7).enumerate() {
+                    if i % 2 == 0 {
+                        w.write_all(p).unwrap();
+                    } else {
+                        for b in p {
+                            w.write_all(&[*b]).unwrap();
+                        }
+                    }
                 }
                 let text = w.finish().unwrap();
                 for line in text.split(|&b| b == b'\n') {
@@ -513,8 +522,14 @@ mod tests {
         let text = b"-----BEGIN PGP MESSAGE-----\nComment: hi\nVersion: x\n\nAAEC\n=abcd\n-----END PGP MESSAGE-----\n";
         assert_eq!(dearmor(text, 10).unwrap(), [0, 1, 2]);
         assert!(matches!(dearmor(b"-----BEGIN PGP MESSAGE-----\n\nAAEC\n", 10), Err(Error::Truncated(_))));
-        assert!(matches!(dearmor(b"-----BEGIN PGP MESSAGE-----\n\nAA*C\n-----END PGP MESSAGE-----\n", 10), Err(Error::Malformed(_))));
+        assert!(matches!(
+            dearmor(b"-----BEGIN PGP MESSAGE-----\n\nAA*C\n-----END PGP MESSAGE-----\n", 10),
+            Err(Error::Malformed(_))
+        ));
         assert!(matches!(dearmor(b"hello", 10), Err(Error::Malformed(_))));
-        assert!(matches!(dearmor(b"-----BEGIN PGP MESSAGE-----\n\nAAE\n-----END PGP MESSAGE-----\n", 10), Err(Error::Truncated(_))));
+        assert!(matches!(
+            dearmor(b"-----BEGIN PGP MESSAGE-----\n\nAAE\n-----END PGP MESSAGE-----\n", 10),
+            Err(Error::Truncated(_))
+        ));
     }
 }

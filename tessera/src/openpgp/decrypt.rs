@@ -129,7 +129,9 @@ impl Read for Compressed<'_> {
             Decompress::Zip(d) => d.read(buf),
             Decompress::Zlib(d) => d.read(buf),
         }
-        .map_err(|e| if e.get_ref().is_some_and(|i| i.is::<Error>()) { e } else { Error::Malformed("compressed data").into_io() })?;
+        .map_err(|e| {
+            if e.get_ref().is_some_and(|i| i.is::<Error>()) { e } else { Error::Malformed("compressed data").into_io() }
+        })?;
         if n == 0 && !buf.is_empty() {
             let body = match &mut self.dec {
                 Decompress::Zip(d) => d.get_mut(),
@@ -151,7 +153,8 @@ impl<'a> Decryptor<'a> {
 
     /// Opens `input` with any of `passwords` (or `opts.session_key`).
     pub fn with_options<R: BufRead + 'a>(mut input: R, passwords: &[&[u8]], opts: &DecryptOptions) -> Result<Self> {
-        let mut src: Src<'a> = if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
+        let mut src: Src<'a> =
+            if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
 
         // Session key packets up to the encrypted data.
         let mut skesks: Vec<Skesk> = Vec::new();
@@ -173,7 +176,12 @@ impl<'a> Decryptor<'a> {
                     let n = read_small_body(&mut src, h.len, &mut body, "SKESK packet longer than 512 octets")?;
                     match Skesk::parse(&body[..n]) {
                         Ok(s) => skesks.push(s),
-                        Err(e @ (Error::Unsupported(_) | Error::UnsupportedS2k(_) | Error::UnsupportedCipher(_) | Error::UnsupportedAead(_))) => {
+                        Err(
+                            e @ (Error::Unsupported(_)
+                            | Error::UnsupportedS2k(_)
+                            | Error::UnsupportedCipher(_)
+                            | Error::UnsupportedAead(_)),
+                        ) => {
                             unsupported_skesk.get_or_insert(e);
                         }
                         Err(e) => return Err(e),

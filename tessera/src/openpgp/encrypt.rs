@@ -224,7 +224,9 @@ impl<W: Write> Encryptor<W> {
             }
             Profile::Rfc4880 => {
                 if matches!(opts.s2k, S2kChoice::Argon2 { .. }) {
-                    return Err(Error::InvalidOption("the rfc4880 profile needs the iterated S2K (GnuPG 2.2 has no Argon2)"));
+                    return Err(Error::InvalidOption(
+                        "the rfc4880 profile needs the iterated S2K (GnuPG 2.2 has no Argon2)",
+                    ));
                 }
                 if passwords.len() == 1 {
                     // As GnuPG does: the S2K output is the session key.

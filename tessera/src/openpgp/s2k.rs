@@ -121,7 +121,11 @@ impl S2k {
             3 => {
                 let d = data.get(..11).ok_or(short)?;
                 Ok((
-                    S2k::Iterated { hash: HashAlg::from_id(d[1])?, salt: d[2..10].try_into().expect("8"), count: d[10] },
+                    S2k::Iterated {
+                        hash: HashAlg::from_id(d[1])?,
+                        salt: d[2..10].try_into().expect("8"),
+                        count: d[10],
+                    },
                     11,
                 ))
             }

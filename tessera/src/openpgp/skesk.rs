@@ -95,7 +95,14 @@ impl Skesk {
                     return Err(Error::Malformed("SKESK v6 encrypted key length"));
                 }
                 let (esk, tag) = rest.split_at(rest.len() - TAG_LEN);
-                Ok(Skesk::V6 { cipher, aead, s2k, iv: iv.to_vec(), esk: esk.to_vec(), tag: tag.try_into().expect("16") })
+                Ok(Skesk::V6 {
+                    cipher,
+                    aead,
+                    s2k,
+                    iv: iv.to_vec(),
+                    esk: esk.to_vec(),
+                    tag: tag.try_into().expect("16"),
+                })
             }
             Some(4) => {
                 let cipher = SymAlg::from_id(*body.get(1).ok_or_else(short)?)?;
