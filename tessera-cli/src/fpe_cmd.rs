@@ -88,6 +88,7 @@ fn as_str(v: &[u8], index: usize) -> Result<&str, ValueError> {
 impl Transform for FpeTransform {
     fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
         let alphabet = self.cipher.alphabet().expect("built with an alphabet");
+        let plain = self.format.is_plain();
         self.nums.clear();
         self.ends.clear();
         for i in 0..input.len() {
@@ -97,9 +98,8 @@ impl Transform for FpeTransform {
             }
             let start = self.nums.len();
             self.nums.resize(start + s.len(), 0);
-            let n = self
-                .format
-                .extract(alphabet, s, &mut self.nums[start..])
+            let slot = &mut self.nums[start..];
+            let n = if plain { alphabet.to_numerals(s, slot) } else { self.format.extract(alphabet, s, slot) }
                 .map_err(|e| ValueError { index: i, error: e.into() })?;
             self.nums.truncate(start + n);
             self.ends.push(self.nums.len());
@@ -116,10 +116,14 @@ impl Transform for FpeTransform {
         })?;
         let mut start = 0;
         for (i, &end) in self.ends.iter().enumerate() {
-            self.text.clear();
-            let s = as_str(input.get(i), i)?;
-            self.format.merge(alphabet, s, &self.nums[start..end], &mut self.text);
-            out.data.extend_from_slice(self.text.as_bytes());
+            if plain {
+                alphabet.push_utf8(&self.nums[start..end], &mut out.data);
+            } else {
+                self.text.clear();
+                let s = as_str(input.get(i), i)?;
+                self.format.merge(alphabet, s, &self.nums[start..end], &mut self.text);
+                out.data.extend_from_slice(self.text.as_bytes());
+            }
             out.ends.push(out.data.len());
             start = end;
         }

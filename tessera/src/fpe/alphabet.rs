@@ -146,7 +146,7 @@ impl Alphabet {
         }
         let mut len = 0;
         for (position, ch) in text.chars().enumerate() {
-            let n = self.numeral(ch).ok_or(Error::NotInAlphabet { ch, position })?;
+            let n = self.numeral(ch).ok_or_else(|| Error::NotInAlphabet { ch, position })?;
             let Some(o) = out.get_mut(position) else {
                 return Err(Error::BufferTooSmall { got: out.len(), needed: text.chars().count() });
             };
@@ -154,6 +154,19 @@ impl Alphabet {
             len += 1;
         }
         Ok(len)
+    }
+
+    /// Appends the UTF-8 encoding of `numerals` to `out` (one byte per
+    /// numeral for ASCII alphabets). Numerals must be below the radix.
+    pub fn push_utf8(&self, numerals: &[u16], out: &mut Vec<u8>) {
+        if self.all_ascii {
+            out.extend(numerals.iter().map(|&n| self.chars[n as usize] as u8));
+        } else {
+            let mut buf = [0u8; 4];
+            for &n in numerals {
+                out.extend_from_slice(self.chars[n as usize].encode_utf8(&mut buf).as_bytes());
+            }
+        }
     }
 
     /// Appends the characters of `numerals` to `out`. Numerals must be below the radix.
