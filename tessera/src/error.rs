@@ -86,6 +86,20 @@ pub enum Error {
         /// The limit (126).
         max: usize,
     },
+    /// A nonce of a length the AEAD mode does not accept.
+    #[error("nonce is {got} bytes; expected {expected}")]
+    NonceLength {
+        /// The length given.
+        got: usize,
+        /// The accepted lengths.
+        expected: &'static str,
+    },
+    /// A message or associated data longer than the mode allows under one nonce.
+    #[error("input is longer than the {max} bytes the mode allows under one nonce")]
+    TooLong {
+        /// The largest accepted length in bytes.
+        max: u64,
+    },
     /// A malformed input (encoding, framing).
     #[error("invalid input: {0}")]
     Format(&'static str),

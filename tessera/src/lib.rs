@@ -5,10 +5,13 @@
 //! - [`siv`]: AES-SIV (RFC 5297) deterministic authenticated encryption, one message
 //!   or interleaved batches, into caller buffers without allocation.
 //! - [`cmac`]: AES-CMAC (RFC 4493), subkeys cached, no allocation.
+//! - [`aead`]: OCB (RFC 7253), EAX and GCM for chunked encryption, in place with a
+//!   detached tag, through one trait ([`aead::AeadInPlace`]).
 //! - [`aes`]: the AES block cipher (from the RustCrypto `aes` crate) chosen by key length.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod aead;
 pub mod aes;
 pub mod cmac;
 mod error;

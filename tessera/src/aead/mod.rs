@@ -1,0 +1,220 @@
+//! Authenticated encryption for chunked data: OCB (RFC 7253), EAX and GCM,
+//! the three modes of RFC 9580 section 5.13 (SEIPD v2 chunks).
+//!
+//! Every mode implements one small trait, [`AeadInPlace`]: seal a buffer in
+//! place and return the 16-byte tag separately, or open a buffer in place
+//! given the tag. A cipher is built once per key (16, 24 or 32 bytes: AES-128,
+//! AES-192 or AES-256), is `Send + Sync`, and seals and opens from `&self`
+//! without touching the heap, so one instance serves every chunk and thread.
+//!
+//! | mode | type | nonce | implementation |
+//! |---|---|---|---|
+//! | OCB3 (RFC 7253), OpenPGP id 2 | [`Ocb`] | 1..=15 bytes (OpenPGP: 15) | ours, many blocks per AES call |
+//! | EAX (Bellare, Rogaway, Wagner 2004), OpenPGP id 1 | [`Eax`] | any length (OpenPGP: 16) | ours, CMAC chain interleaved with CTR |
+//! | GCM (NIST SP 800-38D), OpenPGP id 3 | [`Gcm`] | 12 bytes | *ring* (AES-128/256) or RustCrypto `aes-gcm` |
+//!
+//! **A nonce must never repeat under one key.** Reusing a nonce with GCM
+//! reveals the authentication key; with OCB and EAX it reveals the XOR of the
+//! two plaintexts. OpenPGP derives each chunk's nonce from a fresh IV and the
+//! chunk index, which is how this trait is meant to be used.
+//!
+//! ```
+//! use tessera::aead::{AeadInPlace, Ocb};
+//!
+//! let key = [0x11u8; 16];
+//! let ocb = Ocb::new(&key)?;
+//! let nonce = [0x22u8; 15];
+//! let mut buf = *b"chunk of plaintext";
+//! let tag = ocb.seal_in_place_separate_tag(&nonce, b"header", &mut buf)?;
+//! assert_ne!(&buf, b"chunk of plaintext");
+//! ocb.open_in_place_separate_tag(&nonce, b"header", &mut buf, &tag)?;
+//! assert_eq!(&buf, b"chunk of plaintext");
+//! # Ok::<(), tessera::Error>(())
+//! ```
+
+mod backend;
+mod eax;
+mod gcm;
+mod ocb;
+
+pub use eax::Eax;
+pub use gcm::Gcm;
+pub use ocb::Ocb;
+
+use crate::Error;
+
+/// A 128-bit authentication tag.
+pub type Tag = [u8; 16];
+
+/// Authenticated encryption in place with a detached 16-byte tag: the
+/// interface the chunked (RFC 9580 SEIPD v2) layer uses for every mode.
+///
+/// Implementations are built once per key, are `Send + Sync`, and allocate
+/// nothing per call. `open_in_place_separate_tag` compares tags in constant
+/// time and, when they differ, overwrites `buf` with zeros so no
+/// unauthenticated plaintext escapes.
+///
+/// **Never seal two messages with the same key and nonce.**
+///
+/// ```
+/// use tessera::aead::{AeadInPlace, Eax, Gcm, Ocb};
+///
+/// fn roundtrip(aead: &dyn AeadInPlace, nonce: &[u8]) {
+///     let mut buf = [7u8; 100];
+///     let tag = aead.seal_in_place_separate_tag(nonce, b"ad", &mut buf).unwrap();
+///     aead.open_in_place_separate_tag(nonce, b"ad", &mut buf, &tag).unwrap();
+///     assert_eq!(buf, [7u8; 100]);
+///
+///     // A modified ciphertext is rejected and the buffer wiped.
+///     aead.seal_in_place_separate_tag(nonce, b"ad", &mut buf).unwrap();
+///     buf[3] ^= 1;
+///     assert!(aead.open_in_place_separate_tag(nonce, b"ad", &mut buf, &tag).is_err());
+///     assert_eq!(buf, [0u8; 100]);
+/// }
+/// let key = [0x42u8; 32];
+/// roundtrip(&Ocb::new(&key).unwrap(), &[1; 15]);
+/// roundtrip(&Eax::new(&key).unwrap(), &[1; 16]);
+/// roundtrip(&Gcm::new(&key).unwrap(), &[1; 12]);
+/// ```
+pub trait AeadInPlace: Send + Sync {
+    /// Encrypts `buf` in place under `nonce`, authenticating `buf` and `ad`,
+    /// and returns the tag.
+    ///
+    /// Fails only on a nonce length the mode does not accept
+    /// ([`Error::NonceLength`]) or an input longer than the mode allows
+    /// ([`Error::TooLong`]); `buf` is then left unchanged.
+    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error>;
+
+    /// Verifies `tag` over the ciphertext `buf` and `ad` and decrypts `buf`
+    /// in place.
+    ///
+    /// On a tag mismatch returns [`Error::Authentication`] and leaves `buf`
+    /// all zeros. A bad nonce length or an over-long input is reported as
+    /// for sealing, with `buf` unchanged.
+    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error>;
+}
+
+/// The AEAD modes of RFC 9580 section 9.6 (table "AEAD Algorithms").
+///
+/// ```
+/// use tessera::aead::Mode;
+/// assert_eq!(Mode::from_openpgp_id(2), Some(Mode::Ocb));
+/// assert_eq!(Mode::Ocb.openpgp_nonce_len(), 15);
+/// assert_eq!(Mode::Eax.openpgp_nonce_len(), 16);
+/// assert_eq!(Mode::Gcm.openpgp_nonce_len(), 12);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// EAX (id 1).
+    Eax,
+    /// OCB3, RFC 7253 (id 2); the mode every OpenPGP v6 implementation must support.
+    Ocb,
+    /// GCM, NIST SP 800-38D (id 3).
+    Gcm,
+}
+
+impl Mode {
+    /// The mode with an OpenPGP AEAD algorithm id, if known.
+    pub fn from_openpgp_id(id: u8) -> Option<Self> {
+        match id {
+            1 => Some(Mode::Eax),
+            2 => Some(Mode::Ocb),
+            3 => Some(Mode::Gcm),
+            _ => None,
+        }
+    }
+
+    /// The OpenPGP AEAD algorithm id (RFC 9580 section 9.6).
+    pub fn openpgp_id(self) -> u8 {
+        match self {
+            Mode::Eax => 1,
+            Mode::Ocb => 2,
+            Mode::Gcm => 3,
+        }
+    }
+
+    /// The nonce length OpenPGP uses with this mode (RFC 9580 section 9.6).
+    pub fn openpgp_nonce_len(self) -> usize {
+        match self {
+            Mode::Eax => 16,
+            Mode::Ocb => 15,
+            Mode::Gcm => 12,
+        }
+    }
+}
+
+/// Any of the three modes, chosen at run time (e.g. from an OpenPGP packet).
+///
+/// ```
+/// use tessera::aead::{Aead, AeadInPlace, Mode};
+/// let aead = Aead::new(Mode::Gcm, &[3u8; 16])?;
+/// let mut buf = [0u8; 40];
+/// let tag = aead.seal_in_place_separate_tag(&[9; 12], &[], &mut buf)?;
+/// aead.open_in_place_separate_tag(&[9; 12], &[], &mut buf, &tag)?;
+/// assert_eq!(aead.mode(), Mode::Gcm);
+/// # Ok::<(), tessera::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+// Built once per key and used in place: the size of the OCB variant (its L
+// table) costs nothing per call, and boxing it would add an indirection.
+#[allow(clippy::large_enum_variant)]
+pub enum Aead {
+    /// OCB3 (RFC 7253).
+    Ocb(Ocb),
+    /// EAX.
+    Eax(Eax),
+    /// GCM.
+    Gcm(Gcm),
+}
+
+impl Aead {
+    /// Builds `mode` with a 16, 24 or 32-byte AES key.
+    pub fn new(mode: Mode, key: &[u8]) -> Result<Self, Error> {
+        Ok(match mode {
+            Mode::Ocb => Aead::Ocb(Ocb::new(key)?),
+            Mode::Eax => Aead::Eax(Eax::new(key)?),
+            Mode::Gcm => Aead::Gcm(Gcm::new(key)?),
+        })
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> Mode {
+        match self {
+            Aead::Ocb(_) => Mode::Ocb,
+            Aead::Eax(_) => Mode::Eax,
+            Aead::Gcm(_) => Mode::Gcm,
+        }
+    }
+}
+
+impl AeadInPlace for Aead {
+    #[inline]
+    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+        match self {
+            Aead::Ocb(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
+            Aead::Eax(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
+            Aead::Gcm(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
+        }
+    }
+
+    #[inline]
+    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
+        match self {
+            Aead::Ocb(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
+            Aead::Eax(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
+            Aead::Gcm(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
+        }
+    }
+}
+
+/// Checks `tag` against `expected` in constant time; on mismatch wipes `buf`.
+#[inline]
+fn verify(expected: &Tag, tag: &Tag, buf: &mut [u8]) -> Result<(), Error> {
+    use subtle::ConstantTimeEq;
+    if bool::from(expected.ct_eq(tag)) {
+        Ok(())
+    } else {
+        zeroize::Zeroize::zeroize(buf);
+        Err(Error::Authentication)
+    }
+}

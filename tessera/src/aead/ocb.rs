@@ -1,0 +1,438 @@
+//! OCB3, RFC 7253, with a 128-bit tag (the only tag length OpenPGP uses).
+//!
+//! What depends only on the key is computed once, in [`Ocb::new`]: L_* =
+//! E(0), L_$ = double(L_*) and L_i = double^(i+1)(L_$) for i < 64, enough for
+//! any buffer a 64-bit machine can hold (RFC 7253 section 4.1).
+//!
+//! The bulk runs inside one call of the `aes` crate's backend, with the
+//! round keys in registers. It takes the backend's native batch (30 blocks
+//! with VAES on AVX2, 64 with VAES-512, 8 with AES-NI): offsets for the whole
+//! batch first (Offset_i = Offset_{i-1} xor L_{ntz(i)}, section 4.2), the
+//! checksum folded in as the plaintext is read, one many-block AES call, then
+//! the offsets again on the way out. Offsets that the decryptor needs ahead
+//! of time come from the Gray-code form Offset_m = Offset_0 xor the L_i of
+//! the set bits of m xor (m >> 1), with no loop over the blocks.
+
+use aes::cipher::consts::U16;
+use aes::cipher::typenum::Unsigned;
+use aes::cipher::{
+    BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser,
+    ParBlocks,
+};
+use zeroize::Zeroize;
+
+use super::backend::{dbl, enc, load, pad, with_dec, with_enc, xor};
+use super::{AeadInPlace, Tag, verify};
+use crate::Error;
+use crate::aes::{Aes, Block};
+
+/// Number of precomputed L_i: block indices below 2^64 have ntz < 64.
+const L_COUNT: usize = 64;
+
+/// AES-OCB3 (RFC 7253) with a 128-bit tag and nonces of 1 to 15 bytes
+/// (OpenPGP uses 15, RFC 9580 section 5.13.2).
+///
+/// Built once per key (16, 24 or 32 bytes); `Send + Sync`; sealing and
+/// opening take `&self` and allocate nothing. The key schedule and the L
+/// table are zeroized on drop, and `Debug` shows only the key size.
+///
+/// ```
+/// use tessera::aead::{AeadInPlace, Ocb};
+/// // RFC 7253 Appendix A, the sample with 8 bytes of AD and 8 of plaintext.
+/// let key: Vec<u8> = (0..16).collect();
+/// let nonce = [0xbb, 0xaa, 0x99, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x01];
+/// let ad = [0, 1, 2, 3, 4, 5, 6, 7];
+/// let mut buf = [0, 1, 2, 3, 4, 5, 6, 7];
+/// let ocb = Ocb::new(&key)?;
+/// let tag = ocb.seal_in_place_separate_tag(&nonce, &ad, &mut buf)?;
+/// assert_eq!(buf, [0x68, 0x20, 0xb3, 0x65, 0x7b, 0x6f, 0x61, 0x5a]);
+/// assert_eq!(tag[..4], [0x57, 0x25, 0xbd, 0xa0]);
+/// ocb.open_in_place_separate_tag(&nonce, &ad, &mut buf, &tag)?;
+/// assert_eq!(buf, [0, 1, 2, 3, 4, 5, 6, 7]);
+/// # Ok::<(), tessera::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Ocb {
+    aes: Aes,
+    l_star: Block,
+    l_dollar: Block,
+    l: [Block; L_COUNT],
+}
+
+impl core::fmt::Debug for Ocb {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Ocb(AES-{}, ..)", self.aes.key_bits())
+    }
+}
+
+impl Drop for Ocb {
+    fn drop(&mut self) {
+        self.l_star.zeroize();
+        self.l_dollar.zeroize();
+        self.l.zeroize();
+    }
+}
+
+impl Ocb {
+    /// Builds AES-OCB3 from a 16, 24 or 32-byte key and precomputes the L
+    /// table (RFC 7253 section 4.1).
+    ///
+    /// ```
+    /// assert!(tessera::aead::Ocb::new(&[0u8; 24]).is_ok());
+    /// assert!(tessera::aead::Ocb::new(&[0u8; 20]).is_err());
+    /// ```
+    pub fn new(key: &[u8]) -> Result<Self, Error> {
+        Ok(Self::from_aes(Aes::new(key)?))
+    }
+
+    /// Builds AES-OCB3 over an expanded AES key.
+    ///
+    /// ```
+    /// use tessera::{aead::Ocb, aes::Aes};
+    /// let ocb = Ocb::from_aes(Aes::new(&[5u8; 32]).unwrap());
+    /// assert_eq!(format!("{ocb:?}"), "Ocb(AES-256, ..)");
+    /// ```
+    pub fn from_aes(aes: Aes) -> Self {
+        let mut l_star = [0u8; 16];
+        aes.encrypt_block(&mut l_star);
+        let l_dollar = dbl(&l_star);
+        let mut l = [[0u8; 16]; L_COUNT];
+        let mut x = l_dollar;
+        for li in &mut l {
+            x = dbl(&x);
+            *li = x;
+        }
+        x.zeroize();
+        Ocb { aes, l_star, l_dollar, l }
+    }
+
+    /// The XOR of the L_i for the set bits of gray(m) = m xor (m >> 1):
+    /// Offset_m xor Offset_0 for the offsets of section 4.2 and 4.1 (HASH).
+    #[inline]
+    fn gray_offset(&self, m: u64) -> Block {
+        let mut g = m ^ (m >> 1);
+        let mut acc = [0u8; 16];
+        while g != 0 {
+            acc = xor(&acc, &self.l[g.trailing_zeros() as usize]);
+            g &= g - 1;
+        }
+        acc
+    }
+
+    /// HASH(K, A) of RFC 7253 section 4.1, the associated data's sum.
+    #[inline(always)]
+    fn hash<B: BlockCipherEncBackend<BlockSize = U16>>(&self, backend: &B, ad: &[u8]) -> Block {
+        let mut sum = [0u8; 16];
+        if ad.is_empty() {
+            return sum;
+        }
+        let p = B::ParBlocksSize::USIZE;
+        let mut x: ParBlocks<B> = Default::default();
+        let mut off = [0u8; 16];
+        let mut i = 0u64;
+        let full = ad.len() / 16 * 16;
+        for group in ad[..full].chunks(16 * p) {
+            let n = group.len() / 16;
+            for (a, xj) in group.chunks_exact(16).zip(x.iter_mut()) {
+                i += 1;
+                off = xor(&off, &self.l[i.trailing_zeros() as usize]);
+                xj.0 = xor(&load(a), &off);
+            }
+            if n == p {
+                backend.encrypt_par_blocks_inplace(&mut x);
+            } else {
+                backend.encrypt_tail_blocks_inplace(&mut x[..n]);
+            }
+            for xj in &x[..n] {
+                sum = xor(&sum, &xj.0);
+            }
+        }
+        let rest = &ad[full..];
+        if !rest.is_empty() {
+            off = xor(&off, &self.l_star);
+            sum = xor(&sum, &enc(backend, xor(&pad(rest), &off)));
+        }
+        sum
+    }
+
+    /// Encrypts the complete blocks of `data` (a multiple of 16 bytes) in
+    /// place, starting after Offset_0 = `off`, and returns
+    /// (Offset_m, Checksum_m) (RFC 7253 section 4.2).
+    #[inline(always)]
+    fn seal_blocks<B: BlockCipherEncBackend<BlockSize = U16>>(
+        &self,
+        backend: &B,
+        data: &mut [u8],
+        mut off: Block,
+    ) -> (Block, Block) {
+        let p = B::ParBlocksSize::USIZE;
+        let mut x: ParBlocks<B> = Default::default();
+        let mut offs: ParBlocks<B> = Default::default();
+        let mut sum = [0u8; 16];
+        let mut i = 0u64;
+        for group in data.chunks_mut(16 * p) {
+            let n = group.len() / 16;
+            for ((m, xj), oj) in group.chunks_exact(16).zip(x.iter_mut()).zip(offs.iter_mut()) {
+                i += 1;
+                off = xor(&off, &self.l[i.trailing_zeros() as usize]);
+                let m = load(m);
+                sum = xor(&sum, &m);
+                oj.0 = off;
+                xj.0 = xor(&m, &off);
+            }
+            if n == p {
+                backend.encrypt_par_blocks_inplace(&mut x);
+            } else {
+                backend.encrypt_tail_blocks_inplace(&mut x[..n]);
+            }
+            for ((c, xj), oj) in group.chunks_exact_mut(16).zip(x.iter()).zip(offs.iter()) {
+                c.copy_from_slice(&xor(&xj.0, &oj.0));
+            }
+        }
+        (off, sum)
+    }
+
+    /// Decrypts the complete blocks of `data` in place; as [`Self::seal_blocks`].
+    #[inline(always)]
+    fn open_blocks<B: BlockCipherDecBackend<BlockSize = U16>>(
+        &self,
+        backend: &B,
+        data: &mut [u8],
+        mut off: Block,
+    ) -> (Block, Block) {
+        let p = B::ParBlocksSize::USIZE;
+        let mut x: ParBlocks<B> = Default::default();
+        let mut offs: ParBlocks<B> = Default::default();
+        let mut sum = [0u8; 16];
+        let mut i = 0u64;
+        for group in data.chunks_mut(16 * p) {
+            let n = group.len() / 16;
+            for ((c, xj), oj) in group.chunks_exact(16).zip(x.iter_mut()).zip(offs.iter_mut()) {
+                i += 1;
+                off = xor(&off, &self.l[i.trailing_zeros() as usize]);
+                oj.0 = off;
+                xj.0 = xor(&load(c), &off);
+            }
+            if n == p {
+                backend.decrypt_par_blocks_inplace(&mut x);
+            } else {
+                backend.decrypt_tail_blocks_inplace(&mut x[..n]);
+            }
+            for ((m, xj), oj) in group.chunks_exact_mut(16).zip(x.iter()).zip(offs.iter()) {
+                let pj = xor(&xj.0, &oj.0);
+                sum = xor(&sum, &pj);
+                m.copy_from_slice(&pj);
+            }
+        }
+        (off, sum)
+    }
+}
+
+/// The 16-byte Nonce block of RFC 7253 section 4.2 with its last six bits
+/// cleared, and those six bits ("bottom").
+#[inline]
+fn nonce_block(nonce: &[u8]) -> (Block, u32) {
+    // Nonce = num2str(TAGLEN mod 128, 7) || zeros(120 - bitlen(N)) || 1 || N,
+    // and TAGLEN mod 128 = 0.
+    let mut b = [0u8; 16];
+    b[16 - nonce.len()..].copy_from_slice(nonce);
+    b[15 - nonce.len()] |= 1;
+    let bottom = u32::from(b[15] & 0x3f);
+    b[15] &= 0xc0;
+    (b, bottom)
+}
+
+/// Offset_0 from Ktop and bottom: Stretch = Ktop || (Ktop[1..64] xor
+/// Ktop[9..72]), Offset_0 = Stretch[1+bottom..128+bottom] (section 4.2).
+#[inline]
+fn stretch(ktop: Block, bottom: u32) -> Block {
+    let k = u128::from_be_bytes(ktop);
+    let ext = ((k >> 64) as u64) ^ ((k >> 56) as u64);
+    if bottom == 0 { ktop } else { ((k << bottom) | u128::from(ext >> (64 - bottom))).to_be_bytes() }
+}
+
+fn check_nonce(nonce: &[u8]) -> Result<(), Error> {
+    if (1..=15).contains(&nonce.len()) {
+        Ok(())
+    } else {
+        Err(Error::NonceLength { got: nonce.len(), expected: "1 to 15 (OpenPGP uses 15)" })
+    }
+}
+
+/// OCB-ENCRYPT (RFC 7253 section 4.2) in one backend call.
+struct Seal<'a> {
+    ocb: &'a Ocb,
+    nonce: &'a [u8],
+    ad: &'a [u8],
+    buf: &'a mut [u8],
+    tag: &'a mut Tag,
+}
+
+impl BlockSizeUser for Seal<'_> {
+    type BlockSize = U16;
+}
+
+impl BlockCipherEncClosure for Seal<'_> {
+    #[inline(always)]
+    fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
+        let ocb = self.ocb;
+        let (nb, bottom) = nonce_block(self.nonce);
+        let off0 = stretch(enc(backend, nb), bottom);
+        // Independent of the nonce: runs while Ktop is in flight.
+        let hash = ocb.hash(backend, self.ad);
+        let full = self.buf.len() / 16 * 16;
+        let (blocks, partial) = self.buf.split_at_mut(full);
+        let (mut off, mut sum) = ocb.seal_blocks(backend, blocks, off0);
+        if !partial.is_empty() {
+            off = xor(&off, &ocb.l_star);
+            sum = xor(&sum, &pad(partial));
+            let pad_block = enc(backend, off);
+            for (b, k) in partial.iter_mut().zip(pad_block) {
+                *b ^= k;
+            }
+        }
+        let t = enc(backend, xor(&xor(&sum, &off), &ocb.l_dollar));
+        *self.tag = xor(&t, &hash);
+    }
+}
+
+/// The encryption-side work of OCB-DECRYPT: Offset_0, HASH(A) and the pad
+/// for a final partial block (whose offset comes from the Gray code).
+struct OpenPrep<'a> {
+    ocb: &'a Ocb,
+    nonce: &'a [u8],
+    ad: &'a [u8],
+    /// Number of complete blocks and whether a partial one follows.
+    blocks: u64,
+    partial: bool,
+    /// Out: Offset_0, HASH(A), Pad (zero if no partial block).
+    out: &'a mut [Block; 3],
+}
+
+impl BlockSizeUser for OpenPrep<'_> {
+    type BlockSize = U16;
+}
+
+impl BlockCipherEncClosure for OpenPrep<'_> {
+    #[inline(always)]
+    fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
+        let ocb = self.ocb;
+        let (nb, bottom) = nonce_block(self.nonce);
+        let off0 = stretch(enc(backend, nb), bottom);
+        let hash = ocb.hash(backend, self.ad);
+        let pad_block = if self.partial {
+            enc(backend, xor(&xor(&off0, &ocb.gray_offset(self.blocks)), &ocb.l_star))
+        } else {
+            [0; 16]
+        };
+        *self.out = [off0, hash, pad_block];
+    }
+}
+
+/// The decryption of the complete blocks for OCB-DECRYPT.
+struct OpenBulk<'a> {
+    ocb: &'a Ocb,
+    data: &'a mut [u8],
+    off0: Block,
+    /// Out: (Offset_m, Checksum_m).
+    out: &'a mut (Block, Block),
+}
+
+impl BlockSizeUser for OpenBulk<'_> {
+    type BlockSize = U16;
+}
+
+impl BlockCipherDecClosure for OpenBulk<'_> {
+    #[inline(always)]
+    fn call<B: BlockCipherDecBackend<BlockSize = U16>>(self, backend: &B) {
+        *self.out = self.ocb.open_blocks(backend, self.data, self.off0);
+    }
+}
+
+impl AeadInPlace for Ocb {
+    /// OCB-ENCRYPT (RFC 7253 section 4.2). `nonce` is 1 to 15 bytes.
+    ///
+    /// ```
+    /// use tessera::aead::{AeadInPlace, Ocb};
+    /// let ocb = Ocb::new(&[1u8; 16])?;
+    /// let mut buf = vec![0u8; 1000];
+    /// let tag = ocb.seal_in_place_separate_tag(&[2; 15], b"", &mut buf)?;
+    /// assert!(ocb.seal_in_place_separate_tag(&[2; 16], b"", &mut buf).is_err());
+    /// # let _ = tag;
+    /// # Ok::<(), tessera::Error>(())
+    /// ```
+    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+        check_nonce(nonce)?;
+        let mut tag = [0u8; 16];
+        with_enc(&self.aes, Seal { ocb: self, nonce, ad, buf, tag: &mut tag });
+        Ok(tag)
+    }
+
+    /// OCB-DECRYPT (RFC 7253 section 4.3): the tag is compared in constant
+    /// time and `buf` zeroed if it does not match.
+    ///
+    /// ```
+    /// use tessera::aead::{AeadInPlace, Ocb};
+    /// let ocb = Ocb::new(&[1u8; 16])?;
+    /// let mut buf = *b"sixteen bytes!!!and more";
+    /// let tag = ocb.seal_in_place_separate_tag(&[2; 15], b"ad", &mut buf)?;
+    /// assert!(ocb.open_in_place_separate_tag(&[2; 15], b"AD", &mut buf, &tag).is_err());
+    /// assert_eq!(buf, [0; 24]);
+    /// # Ok::<(), tessera::Error>(())
+    /// ```
+    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
+        check_nonce(nonce)?;
+        let full = buf.len() / 16 * 16;
+        let mut prep = [[0u8; 16]; 3];
+        with_enc(
+            &self.aes,
+            OpenPrep { ocb: self, nonce, ad, blocks: (full / 16) as u64, partial: full < buf.len(), out: &mut prep },
+        );
+        let [off0, hash, pad_block] = prep;
+        let (blocks, partial) = buf.split_at_mut(full);
+        let mut out = ([0u8; 16], [0u8; 16]);
+        if !blocks.is_empty() {
+            with_dec(&self.aes, OpenBulk { ocb: self, data: blocks, off0, out: &mut out });
+        } else {
+            out.0 = off0;
+        }
+        let (mut off, mut sum) = out;
+        if !partial.is_empty() {
+            off = xor(&off, &self.l_star);
+            for (b, k) in partial.iter_mut().zip(pad_block) {
+                *b ^= k;
+            }
+            sum = xor(&sum, &pad(partial));
+        }
+        let mut t = xor(&xor(&sum, &off), &self.l_dollar);
+        self.aes.encrypt_block(&mut t);
+        let expected = xor(&t, &hash);
+        verify(&expected, tag, buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gray_offsets_match_the_running_chain() {
+        let ocb = Ocb::new(&[9u8; 16]).unwrap();
+        let mut off = [0u8; 16];
+        for i in 1..5000u64 {
+            off = xor(&off, &ocb.l[i.trailing_zeros() as usize]);
+            assert_eq!(ocb.gray_offset(i), off, "i={i}");
+        }
+    }
+
+    #[test]
+    fn nonce_formatting() {
+        // RFC 7253 section 4.2 with a 15-byte nonce: the 1 bit is the last of byte 0.
+        let (b, bottom) = nonce_block(&[0xff; 15]);
+        assert_eq!(b[0], 0x01);
+        assert_eq!(b[15], 0xc0);
+        assert_eq!(bottom, 0x3f);
+        let (b, _) = nonce_block(&[0x00; 12]);
+        assert_eq!(b, [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    }
+}
