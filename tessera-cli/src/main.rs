@@ -6,6 +6,7 @@ mod demo;
 mod fpe_cmd;
 mod io;
 mod keygen;
+mod pgp_cmd;
 mod records;
 mod siv_cmd;
 
@@ -34,6 +35,10 @@ enum Command {
         #[command(subcommand)]
         op: SivOp,
     },
+    /// Encrypt with a password into an OpenPGP message (RFC 9580; --profile rfc4880 for GnuPG 2.2).
+    Encrypt(pgp_cmd::EncryptArgs),
+    /// Decrypt a password-encrypted OpenPGP message (binary or armored, SEIPD v1 or v2).
+    Decrypt(pgp_cmd::DecryptArgs),
     /// Run the features on bundled sample data and print throughput.
     Demo(demo::DemoArgs),
 }
@@ -62,6 +67,8 @@ fn main() -> ExitCode {
         Command::Fpe { op: FpeOp::Decrypt(a) } => fpe_cmd::run(a, false),
         Command::Siv { op: SivOp::Encrypt(a) } => siv_cmd::run(a, true),
         Command::Siv { op: SivOp::Decrypt(a) } => siv_cmd::run(a, false),
+        Command::Encrypt(a) => pgp_cmd::encrypt(a),
+        Command::Decrypt(a) => pgp_cmd::decrypt(a),
         Command::Demo(a) => demo::run(a),
     };
     match result {

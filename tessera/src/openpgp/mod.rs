@@ -46,7 +46,7 @@ pub mod s2k;
 pub mod seipd;
 pub mod skesk;
 
-pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo};
+pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
 pub use encrypt::{EncryptOptions, Encryptor, Profile, S2kChoice};
 pub use error::Error;
 
