@@ -81,13 +81,45 @@ fn num_bytes(rx: &Radix, v: usize) -> usize {
         None if rx.radix.is_power_of_two() => v * rx.radix.trailing_zeros() as usize,
         None => {
             let e = v as f64 * (rx.radix as f64).log2();
-            // radix^v is never a power of two here, so e is never an integer;
-            // f64 is exact enough unless e is within rounding of one.
-            assert!(e - e.floor() > 1e-7 && e.ceil() - e > 1e-7, "radix^v too close to a power of two");
-            e.ceil() as usize
+            // radix^v is not a power of two here, so e is never an integer and
+            // f64 settles the ceiling unless e is within rounding of one; then
+            // multiply it out exactly.
+            if e - e.floor() > 1e-6 && e.ceil() - e > 1e-6 { e.ceil() as usize } else { exact_bits(rx.radix, v) }
         }
     };
     bits.div_ceil(8)
+}
+
+/// Bit length of radix^v - 1 (= ceil(v * log2(radix)) when radix^v is not
+/// a power of two), by multiplying out radix^v in 32-bit limbs.
+fn exact_bits(radix: u32, v: usize) -> usize {
+    let mut p = [0u32; big::MAX_V_BITS / 32 + 4];
+    p[0] = 1;
+    let mut len = 1;
+    for _ in 0..v {
+        let mut carry = 0u64;
+        for limb in &mut p[..len] {
+            let t = *limb as u64 * radix as u64 + carry;
+            *limb = t as u32;
+            carry = t >> 32;
+        }
+        if carry != 0 {
+            p[len] = carry as u32;
+            len += 1;
+        }
+    }
+    // Subtract one, then take the bit length.
+    for limb in &mut p[..len] {
+        let (x, borrow) = limb.overflowing_sub(1);
+        *limb = x;
+        if !borrow {
+            break;
+        }
+    }
+    while len > 1 && p[len - 1] == 0 {
+        len -= 1;
+    }
+    32 * (len - 1) + (32 - p[len - 1].leading_zeros() as usize)
 }
 
 impl FF1 {
@@ -376,5 +408,21 @@ impl Fpe for FF1 {
     }
     fn decrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
         self.batch(tweaks, data, ends, false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_lengths_are_exact() {
+        for radix in [2u32, 3, 10, 36, 62, 255, 256, 1000, 65535, 65536] {
+            let rx = Radix::new(radix);
+            for v in (1..=(big::MAX_V_BITS as f64 / (radix as f64).log2()) as usize).filter(|v| v % 13 == 0 || *v < 64)
+            {
+                assert_eq!(num_bytes(&rx, v), exact_bits(radix, v).div_ceil(8), "radix {radix} v {v}");
+            }
+        }
     }
 }
