@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 use tessera::openpgp::{
-    AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice,
-    SeipdVersion, SymAlg,
+    AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SeipdVersion,
+    SymAlg,
 };
 use zeroize::Zeroizing;
 
@@ -95,7 +95,8 @@ pub struct DecryptArgs {
 
 /// Reads a password file: the whole file, one trailing newline stripped.
 pub fn read_password_file(path: &Path) -> Result<Zeroizing<Vec<u8>>> {
-    let mut pw = Zeroizing::new(std::fs::read(path).with_context(|| format!("cannot read password file {}", path.display()))?);
+    let mut pw =
+        Zeroizing::new(std::fs::read(path).with_context(|| format!("cannot read password file {}", path.display()))?);
     if pw.ends_with(b"\r\n") {
         let n = pw.len() - 2;
         pw.truncate(n);
@@ -112,12 +113,18 @@ pub fn read_password_file(path: &Path) -> Result<Zeroizing<Vec<u8>>> {
 /// One line that says what went wrong and what to do.
 pub fn explain(e: PgpError) -> anyhow::Error {
     match e {
-        PgpError::WrongPassword => anyhow!("wrong password: it opens none of the message's password packets (check --password-file)"),
+        PgpError::WrongPassword => {
+            anyhow!("wrong password: it opens none of the message's password packets (check --password-file)")
+        }
         PgpError::BadTag(what) => anyhow!(
             "authentication failed ({what}): the message was modified, damaged or cut short; nothing from it can be trusted"
         ),
-        PgpError::Truncated(what) => anyhow!("the message is truncated ({what}): the file was cut short; get a complete copy"),
-        PgpError::NoPasswordPacket => anyhow!("the message is not password-encrypted (it is for a public key, or not encrypted)"),
+        PgpError::Truncated(what) => {
+            anyhow!("the message is truncated ({what}): the file was cut short; get a complete copy")
+        }
+        PgpError::NoPasswordPacket => {
+            anyhow!("the message is not password-encrypted (it is for a public key, or not encrypted)")
+        }
         PgpError::Io(e) => anyhow!("I/O error: {e}"),
         e => anyhow!("{e}"),
     }

@@ -100,7 +100,14 @@ fn every_option_round_trips_through_files_and_pipes() {
         }
     }
     for profile_args in [&["--profile", "rfc4880"][..], &["--profile", "rfc4880", "--armor"][..]] {
-        ok(tessera().args(["encrypt", "--password-file"]).arg(d.p("pw")).args(profile_args).args(CHEAP).arg("-o").arg(d.p("v1")).arg(&input));
+        ok(tessera()
+            .args(["encrypt", "--password-file"])
+            .arg(d.p("pw"))
+            .args(profile_args)
+            .args(CHEAP)
+            .arg("-o")
+            .arg(d.p("v1"))
+            .arg(&input));
         let o = ok(tessera().args(["decrypt", "--password-file"]).arg(d.p("pw")).arg(d.p("v1")));
         assert_eq!(o.stdout, plain);
     }
@@ -157,9 +164,17 @@ fn failures_name_the_problem_and_write_nothing() {
     let o = run(tessera().args(["decrypt", "--password-file"]).arg(d.p("missing")).arg(&input));
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("password file"));
-    let o = run(tessera().args(["encrypt", "--password-file"]).arg(d.p("pw")).args(["--profile", "rfc4880", "--s2k", "argon2"]).arg(&input));
+    let o = run(tessera()
+        .args(["encrypt", "--password-file"])
+        .arg(d.p("pw"))
+        .args(["--profile", "rfc4880", "--s2k", "argon2"])
+        .arg(&input));
     assert!(!o.status.success());
-    let o = run(tessera().args(["encrypt", "--password-file"]).arg(d.p("pw")).args(["--chunk-size-octet", "17"]).arg(&input));
+    let o = run(tessera()
+        .args(["encrypt", "--password-file"])
+        .arg(d.p("pw"))
+        .args(["--chunk-size-octet", "17"])
+        .arg(&input));
     assert!(!o.status.success());
 }
 
@@ -245,12 +260,7 @@ fn openpgp_js() -> Option<PathBuf> {
 }
 
 fn node(script: &Path, args: &[&str], input: &Path) -> Vec<u8> {
-    let o = Command::new("node")
-        .arg(script)
-        .args(args)
-        .stdin(std::fs::File::open(input).unwrap())
-        .output()
-        .unwrap();
+    let o = Command::new("node").arg(script).args(args).stdin(std::fs::File::open(input).unwrap()).output().unwrap();
     assert!(o.status.success(), "node {args:?}: {}", String::from_utf8_lossy(&o.stderr));
     o.stdout
 }
@@ -295,6 +305,13 @@ fn openpgp_js_both_directions() {
         assert_eq!(back, plain, "OpenPGP.js reads tessera {aead} {chunk} {s2k} armor {armor} {cipher}");
     }
     // rfc4880 profile too.
-    ok(tessera().args(["encrypt", "--password-file"]).arg(d.p("pw")).args(["--profile", "rfc4880"]).args(CHEAP).arg("-o").arg(d.p("v1.pgp")).arg(&input));
+    ok(tessera()
+        .args(["encrypt", "--password-file"])
+        .arg(d.p("pw"))
+        .args(["--profile", "rfc4880"])
+        .args(CHEAP)
+        .arg("-o")
+        .arg(d.p("v1.pgp"))
+        .arg(&input));
     assert_eq!(node(&js, &["decrypt", PASSWORD], &d.p("v1.pgp")), plain);
 }

@@ -31,7 +31,9 @@ impl ChunkAead {
 
     /// Encrypts `buf` in place; returns the tag. `nonce` has the mode's length.
     pub(crate) fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> [u8; TAG_LEN] {
-        self.inner.seal_in_place_separate_tag(nonce, ad, buf).expect("OpenPGP nonce lengths and chunk sizes are within the modes' limits")
+        self.inner
+            .seal_in_place_separate_tag(nonce, ad, buf)
+            .expect("OpenPGP nonce lengths and chunk sizes are within the modes' limits")
     }
 
     /// Verifies and decrypts `buf` in place; on failure `buf` is wiped.

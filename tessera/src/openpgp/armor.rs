@@ -411,7 +411,7 @@ impl<W: Write> ArmorWriter<W> {
             self.drain()?;
             self.inner.write_all(b"\n")?;
         }
-        write!(self.inner, "-----END PGP {}-----\n", self.kind)?;
+        writeln!(self.inner, "-----END PGP {}-----", self.kind)?;
         Ok(self.inner)
     }
 }

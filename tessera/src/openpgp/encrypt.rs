@@ -83,6 +83,8 @@ impl Default for EncryptOptions {
     }
 }
 
+// One per message, built once: boxing the large variant would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 enum Sink<W: Write> {
     Plain(W),
     Armor(ArmorWriter<W>),
@@ -118,6 +120,7 @@ impl<W: Write> Sink<W> {
     }
 }
 
+#[allow(clippy::large_enum_variant)]
 enum Body<W: Write> {
     V2(ChunkSealer<PartialWriter<Sink<W>>>),
     V1(MdcSealer<PartialWriter<Sink<W>>>),
