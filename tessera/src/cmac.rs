@@ -25,6 +25,21 @@ pub(crate) fn xor(a: &Block, b: &Block) -> Block {
     core::array::from_fn(|i| a[i] ^ b[i])
 }
 
+/// The XOR of two blocks computed in integer registers, for values that are
+/// built there (subkeys, D, padded blocks) rather than on the CBC chain.
+/// Mixing them through [`xor`] makes LLVM assemble the vector byte by byte.
+#[inline(always)]
+pub(crate) fn xor_int(a: &Block, b: &Block) -> Block {
+    (u128::from_ne_bytes(*a) ^ u128::from_ne_bytes(*b)).to_ne_bytes()
+}
+
+/// Compares two tags in constant time (`subtle`, on one 128-bit word).
+#[inline]
+pub(crate) fn tags_equal(a: &Block, b: &Block) -> bool {
+    use subtle::ConstantTimeEq;
+    u128::from_ne_bytes(*a).ct_eq(&u128::from_ne_bytes(*b)).into()
+}
+
 /// Loads the 16 bytes at `s[..16]` as a block.
 #[inline(always)]
 pub(crate) fn load(s: &[u8]) -> Block {
@@ -198,7 +213,7 @@ impl Cmac {
     /// `last` holds 0..=16 bytes.
     #[inline(always)]
     pub(crate) fn last_block(&self, last: &[u8]) -> Block {
-        if last.len() == 16 { xor(&load(last), &self.k1) } else { xor(&pad(last), &self.k2) }
+        if last.len() == 16 { xor_int(&load(last), &self.k1) } else { xor_int(&pad(last), &self.k2) }
     }
 
     /// The tag of `data` in one call (RFC 4493 section 2.4).

@@ -9,7 +9,6 @@
 
 use aes::cipher::consts::U16;
 use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser};
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use super::ctr::{counter, enc_many};
@@ -17,7 +16,7 @@ use super::s2v::{Job, LANES, run_lanes};
 use super::{AesSiv, MAX_AD, TAG_LEN};
 use crate::Error;
 use crate::aes::Block;
-use crate::cmac::{dbl, load, with_backend, xor};
+use crate::cmac::{dbl, load, tags_equal, with_backend, xor, xor_int};
 
 /// The associated data of a batch.
 ///
@@ -99,6 +98,28 @@ impl BlockSizeUser for BatchCtr<'_> {
     type BlockSize = U16;
 }
 
+/// Encrypts the counter blocks `ks` and XORs each into its place:
+/// `dst[d..d + len] = src[s..s + len] ^ ks`, for `(s, d, len)` in `at`.
+#[inline(always)]
+fn flush<B: BlockCipherEncBackend<BlockSize = U16>>(
+    backend: &B,
+    ks: &mut [Block],
+    at: &[(usize, usize, usize)],
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    enc_many(backend, ks);
+    for (ks, &(s, d, len)) in ks.iter().zip(at) {
+        if len == 16 {
+            dst[d..d + 16].copy_from_slice(&xor(&load(&src[s..]), ks));
+        } else {
+            for j in 0..len {
+                dst[d + j] = src[s + j] ^ ks[j];
+            }
+        }
+    }
+}
+
 impl BlockCipherEncClosure for BatchCtr<'_> {
     #[inline(always)]
     fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
@@ -106,18 +127,6 @@ impl BlockCipherEncClosure for BatchCtr<'_> {
         // (src offset, dst offset, length) of each keystream block.
         let mut at = [(0usize, 0usize, 0usize); LANES];
         let mut k = 0;
-        let flush = |ks: &mut [Block], at: &[(usize, usize, usize)], dst: &mut [u8]| {
-            enc_many(backend, ks);
-            for (ks, &(s, d, len)) in ks.iter().zip(at) {
-                if len == 16 {
-                    dst[d..d + 16].copy_from_slice(&xor(&load(&self.src[s..]), ks));
-                } else {
-                    for j in 0..len {
-                        dst[d + j] = self.src[s + j] ^ ks[j];
-                    }
-                }
-            }
-        };
         for it in self.items {
             let q = counter(&it.v);
             for b in 0..it.len.div_ceil(16) {
@@ -125,13 +134,13 @@ impl BlockCipherEncClosure for BatchCtr<'_> {
                 at[k] = (it.src + 16 * b, it.dst + 16 * b, (it.len - 16 * b).min(16));
                 k += 1;
                 if k == LANES {
-                    flush(&mut ks, &at, self.dst);
+                    flush(backend, &mut ks, &at, self.src, self.dst);
                     k = 0;
                 }
             }
         }
         if k > 0 {
-            flush(&mut ks[..k], &at[..k], self.dst);
+            flush(backend, &mut ks[..k], &at[..k], self.src, self.dst);
         }
     }
 }
@@ -139,17 +148,21 @@ impl BlockCipherEncClosure for BatchCtr<'_> {
 impl AesSiv {
     /// D after the associated data of messages `g0..g0 + d.len()`.
     fn batch_d(&self, ad: BatchAd<'_>, same: &Block, g0: usize, d: &mut [Block]) {
+        if let BatchAd::Same(_) = ad {
+            d.fill(*same);
+            return;
+        }
         let mut jobs = [Job::EMPTY; LANES];
         let mut macs = [[0u8; 16]; LANES];
         match ad {
-            BatchAd::Same(_) => d.fill(*same),
+            BatchAd::Same(_) => unreachable!("handled above"),
             BatchAd::Each(a) => {
                 for (job, c) in jobs.iter_mut().zip(&a[g0..g0 + d.len()]) {
                     *job = Job::cmac(&self.mac, c);
                 }
                 run_lanes(self.mac.aes(), &jobs[..d.len()], &mut macs);
                 for (d, m) in d.iter_mut().zip(&macs) {
-                    *d = xor(&self.d0_dbl, m);
+                    *d = xor_int(&self.d0_dbl, m);
                 }
             }
             BatchAd::PerMessage(a) => {
@@ -169,7 +182,7 @@ impl AesSiv {
                     }
                     run_lanes(self.mac.aes(), &jobs[..n], &mut macs);
                     for (&i, m) in who[..n].iter().zip(&macs) {
-                        d[i as usize] = xor(&dbl(&d[i as usize]), m);
+                        d[i as usize] = xor_int(&dbl(&d[i as usize]), m);
                     }
                 }
             }
@@ -180,7 +193,7 @@ impl AesSiv {
     /// unused.
     fn batch_same_d(&self, ad: BatchAd<'_>) -> Block {
         match ad {
-            BatchAd::Same(a) => self.fold_d(a.iter().copied()),
+            BatchAd::Same(a) => self.fold_d(a, None),
             _ => [0; 16],
         }
     }
@@ -305,7 +318,7 @@ impl AesSiv {
             }
             run_lanes(self.mac.aes(), &jobs[..g], &mut v);
             for (k, (it, v)) in items[..g].iter().zip(&v).enumerate() {
-                if !bool::from(v.ct_eq(&it.v)) {
+                if !tags_equal(v, &it.v) {
                     failed = Some(g0 + k);
                     break 'groups;
                 }

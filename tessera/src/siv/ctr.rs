@@ -74,21 +74,44 @@ impl BlockCipherEncClosure for Ctr<'_> {
         let p = B::ParBlocksSize::USIZE;
         let mut ks = ParBlocks::<B>::default();
         let mut ctr = self.q;
-        let mut off = 0;
-        while off < self.dst.len() {
-            let n = (self.dst.len() - off).min(16 * p);
-            let nb = n.div_ceil(16);
-            for b in ks[..nb].iter_mut() {
+        let mut fill = |ks: &mut [Array<u8, U16>]| {
+            for b in ks {
                 b.0 = ctr.to_be_bytes();
                 ctr = ctr.wrapping_add(1);
             }
+        };
+        // Whole backend batches first, with no per-block bookkeeping.
+        let whole = self.dst.len() / (16 * p) * (16 * p);
+        let (body, rest) = self.dst.split_at_mut(whole);
+        match self.src {
+            Some(src) => {
+                for (d, s) in body.chunks_exact_mut(16 * p).zip(src.chunks_exact(16 * p)) {
+                    fill(&mut ks);
+                    backend.encrypt_par_blocks((&mut ks).into());
+                    for ((d, s), k) in d.chunks_exact_mut(16).zip(s.chunks_exact(16)).zip(ks.iter()) {
+                        d.copy_from_slice(&xor(&load(s), &k.0));
+                    }
+                }
+            }
+            None => {
+                for d in body.chunks_exact_mut(16 * p) {
+                    fill(&mut ks);
+                    backend.encrypt_par_blocks((&mut ks).into());
+                    for (d, k) in d.chunks_exact_mut(16).zip(ks.iter()) {
+                        d.copy_from_slice(&xor(&load(d), &k.0));
+                    }
+                }
+            }
+        }
+        if !rest.is_empty() {
+            let nb = rest.len().div_ceil(16);
+            fill(&mut ks[..nb]);
             if nb == p {
                 backend.encrypt_par_blocks((&mut ks).into());
             } else {
                 backend.encrypt_tail_blocks((&mut ks[..nb]).into());
             }
-            xor_keystream(&mut self.dst[off..off + n], self.src.map(|s| &s[off..off + n]), &ks[..nb]);
-            off += n;
+            xor_keystream(rest, self.src.map(|s| &s[whole..]), &ks[..nb]);
         }
     }
 }
@@ -96,9 +119,14 @@ impl BlockCipherEncClosure for Ctr<'_> {
 /// AES-CTR from the synthetic IV `v` over `dst` (in place when `src` is
 /// `None`, else `dst = src ^ keystream`; `src` as long as `dst`).
 pub(crate) fn apply(aes: &Aes, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
+    apply_from(aes, counter(v), src, dst);
+}
+
+/// AES-CTR with the counter block `q` for the first block of `dst`.
+pub(crate) fn apply_from(aes: &Aes, q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
     debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
     if !dst.is_empty() {
-        with_backend(aes, Ctr { q: counter(v), src, dst });
+        with_backend(aes, Ctr { q, src, dst });
     }
 }
 

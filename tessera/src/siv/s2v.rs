@@ -21,7 +21,7 @@ use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser};
 
 use super::ctr::enc_many;
 use crate::aes::{Aes, Block};
-use crate::cmac::{Cmac, dbl, enc, load, pad, with_backend, xor};
+use crate::cmac::{Cmac, dbl, enc, load, pad, with_backend, xor, xor_int};
 
 /// Independent CMAC chains advanced together.
 pub(crate) const LANES: usize = 64;
@@ -39,7 +39,7 @@ impl<'a> Job<'a> {
     pub const EMPTY: Job<'static> = Job { prefix: &[], tail: [[0; 16]; 2], ntail: 0 };
 
     /// The whole CMAC of `data` (RFC 4493 section 2.4).
-    #[inline]
+    #[inline(always)]
     pub fn cmac(mac: &Cmac, data: &'a [u8]) -> Self {
         let full = data.len().saturating_sub(1) / 16 * 16;
         Job { prefix: &data[..full], tail: [mac.last_block(&data[full..]), [0; 16]], ntail: 1 }
@@ -47,26 +47,26 @@ impl<'a> Job<'a> {
 
     /// The final CMAC of S2V, over `T` built from the last component `s`
     /// and `d` (the D of all earlier components).
-    #[inline]
+    #[inline(always)]
     pub fn last(mac: &Cmac, d: &Block, s: &'a [u8]) -> Self {
         let n = s.len();
         if n < 16 {
             // T = dbl(D) xor pad(S_n): one complete block, so K1.
-            let t = xor(&dbl(d), &pad(s));
-            return Job { prefix: &[], tail: [xor(&t, mac.k1()), [0; 16]], ntail: 1 };
+            let t = xor_int(&dbl(d), &pad(s));
+            return Job { prefix: &[], tail: [xor_int(&t, mac.k1()), [0; 16]], ntail: 1 };
         }
         let (r, p) = (n % 16, Self::last_prefix_len(n));
         if r == 0 {
             // D covers exactly the last block.
-            let t = xor(&load(&s[p..]), d);
-            return Job { prefix: &s[..p], tail: [xor(&t, mac.k1()), [0; 16]], ntail: 1 };
+            let t = xor_int(&load(&s[p..]), d);
+            return Job { prefix: &s[..p], tail: [xor_int(&t, mac.k1()), [0; 16]], ntail: 1 };
         }
         // D straddles the last complete block and the partial one.
         let mut t = [0u8; 32];
         t[..16 + r].copy_from_slice(&s[p..]);
-        let x = xor(&load(&t[r..]), d);
+        let x = xor_int(&load(&t[r..]), d);
         t[r..16 + r].copy_from_slice(&x);
-        Job { prefix: &s[..p], tail: [load(&t), xor(&pad(&t[16..16 + r]), mac.k2())], ntail: 2 }
+        Job { prefix: &s[..p], tail: [load(&t), xor_int(&pad(&t[16..16 + r]), mac.k2())], ntail: 2 }
     }
 
     /// Length of the part of the last component that [`Job::last`] takes in
@@ -123,7 +123,11 @@ impl BlockCipherEncClosure for Lanes<'_, '_> {
         for (i, o) in order[..n].iter_mut().enumerate() {
             *o = i as u8;
         }
-        order[..n].sort_unstable_by_key(|&j| core::cmp::Reverse(self.jobs[j as usize].blocks()));
+        let key = |j: &u8| core::cmp::Reverse(self.jobs[*j as usize].blocks());
+        // Batches of equal-length messages are common: skip the sort then.
+        if !order[..n].is_sorted_by_key(key) {
+            order[..n].sort_unstable_by_key(key);
+        }
         let mut x = [[0u8; 16]; LANES];
         let mut active = n;
         let mut s = 0;
