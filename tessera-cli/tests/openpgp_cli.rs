@@ -315,3 +315,71 @@ fn openpgp_js_both_directions() {
         .arg(&input));
     assert_eq!(node(&js, &["decrypt", PASSWORD], &d.p("v1.pgp")), plain);
 }
+
+// ---- tessera-sop ----
+
+fn sop(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera-sop"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+#[test]
+fn sop_subset_and_exit_codes() {
+    let d = Dir::new();
+    let pw = d.p("pw");
+    let pw = pw.to_str().unwrap();
+    let plain = data(100_000);
+    let o = sop(&["version"], b"");
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).starts_with("tessera-sop "));
+    let o = sop(&["list-profiles", "encrypt"], b"");
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("rfc9580: "));
+    for profile in ["rfc9580", "rfc4880"] {
+        let p = format!("--profile={profile}");
+        let w = format!("--with-password={pw}");
+        let ct = sop(&["encrypt", &w, &p], &plain);
+        assert!(ct.status.success(), "{}", String::from_utf8_lossy(&ct.stderr));
+        assert!(ct.stdout.starts_with(b"-----BEGIN PGP MESSAGE-----"));
+        let skf = d.p(&format!("sk-{profile}"));
+        let skarg = format!("--session-key-out={}", skf.display());
+        let o = sop(&["decrypt", &w, &skarg], &ct.stdout);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(o.stdout, plain);
+        let sk = std::fs::read_to_string(&skf).unwrap();
+        assert!(sk.starts_with("9:"), "{sk}");
+        let o = sop(&["decrypt", &format!("--with-session-key={}", skf.display())], &ct.stdout);
+        assert_eq!(o.stdout, plain, "{profile} with the session key");
+        // dearmor | armor round trip, and binary output with --no-armor.
+        let bin = sop(&["dearmor"], &ct.stdout).stdout;
+        assert!(bin[0] & 0x80 != 0);
+        let again = sop(&["armor"], &bin).stdout;
+        assert_eq!(sop(&["decrypt", &w], &again).stdout, plain);
+        let nb = sop(&["encrypt", &w, "--no-armor", &p], &plain);
+        assert!(nb.stdout[0] & 0x80 != 0);
+        assert_eq!(sop(&["decrypt", &w], &nb.stdout).stdout, plain);
+        let wrong = d.write("wrong", b"nope");
+        let o = sop(&["decrypt", &format!("--with-password={}", wrong.display())], &ct.stdout);
+        assert_eq!(o.status.code(), Some(29), "{profile}: cannot decrypt");
+        assert!(o.stdout.is_empty());
+    }
+    assert_eq!(sop(&["sign"], b"").status.code(), Some(69));
+    assert_eq!(sop(&["frobnicate"], b"").status.code(), Some(69));
+    assert_eq!(sop(&["encrypt", "--frob"], b"").status.code(), Some(37));
+    assert_eq!(sop(&["encrypt"], b"x").status.code(), Some(19));
+    assert_eq!(sop(&["decrypt"], b"x").status.code(), Some(19));
+    assert_eq!(sop(&["decrypt", &format!("--with-password={pw}")], b"garbage").status.code(), Some(41));
+    assert_eq!(sop(&["encrypt", &format!("--with-password={pw}"), "--profile=nope"], b"x").status.code(), Some(89));
+}

@@ -240,6 +240,7 @@ impl<'a> Decryptor<'a> {
                     .find(|k| k.key.len() == header.cipher.key_len() && k.alg.is_none_or(|a| a == header.cipher))
                     .ok_or(Error::WrongPassword)?;
                 let opener = ChunkOpener::new(body, &header, &sk.key)?;
+                let sk = SessionKey { alg: Some(header.cipher), key: sk.key };
                 (Box::new(opener), sk, SeipdVersion::V2)
             }
             1 => {
@@ -283,7 +284,7 @@ impl<'a> Decryptor<'a> {
         &self.info
     }
 
-    /// The session key that opened the message (its algorithm is set for v1).
+    /// The session key that opened the message, with its cipher.
     pub fn session_key(&self) -> &SessionKey {
         &self.session_key
     }

@@ -49,6 +49,7 @@ pub mod skesk;
 pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
 pub use encrypt::{EncryptOptions, Encryptor, Profile, S2kChoice};
 pub use error::Error;
+pub use skesk::SessionKey;
 
 /// Result type of this module.
 pub type Result<T> = std::result::Result<T, Error>;
