@@ -1,51 +1,155 @@
-//! AEAD benchmarks: peers only (first measurement).
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+//! AEAD modes against their peers, in one run (AES-128, detached tags, in place).
+//!
+//! For each size (64 B, 4 KiB, 256 KiB = OpenPGP's default chunk, 4 MiB):
+//! - `aead-seal/SIZE`: tessera OCB, EAX and GCM; the `ocb3`, `eax` and
+//!   `aes-gcm` crates; *ring* and aws-lc-rs GCM; and two references: the
+//!   bulk AES ceiling (`Aes::encrypt_blocks` over the same bytes) and the
+//!   CMAC floor (`Cmac::mac`, one dependent AES call per block).
+//! - `aead-open/SIZE`: the same AEADs opening (the ciphertext is restored
+//!   outside the timed part).
+//!
+//! Nonces are the lengths OpenPGP uses: 15 bytes for OCB, 16 for EAX, 12
+//! for GCM; 13 bytes of associated data, as a SEIPD v2 chunk has.
+//!
+//! `cargo bench -p tessera --bench aead -- --warm-up-time 1 --measurement-time 2`
+
 use std::hint::black_box;
+
+use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use tessera::aead::{AeadInPlace, Eax, Gcm, Ocb, Tag};
 
 const KEY: [u8; 16] = [0x42; 16];
 const AD: [u8; 13] = [0xd4; 13];
+const N15: [u8; 15] = [0x15; 15];
+const N16: [u8; 16] = [0x16; 16];
+const N12: [u8; 12] = [0x12; 12];
+const SIZES: [usize; 4] = [64, 4096, 256 * 1024, 4 << 20];
 
-fn seal(c: &mut Criterion) {
-    let mut g = c.benchmark_group("gcm-peers-seal");
-    for size in [64usize, 4096, 256 * 1024, 1 << 20, 4 << 20] {
-        g.throughput(Throughput::Bytes(size as u64));
-        let mut buf = vec![0u8; size];
-        {
-            use aws_lc_rs::aead::{AES_128_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
-            let k = LessSafeKey::new(UnboundKey::new(&AES_128_GCM, &KEY).unwrap());
-            g.bench_function(BenchmarkId::new("aws-lc-rs", size), |b| {
-                b.iter(|| {
-                    k.seal_in_place_separate_tag(Nonce::assume_unique_for_key([1; 12]), Aad::from(&AD), &mut buf)
-                        .unwrap()
-                })
-            });
-        }
-        {
-            use ring::aead::{AES_128_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
-            let k = LessSafeKey::new(UnboundKey::new(&AES_128_GCM, &KEY).unwrap());
-            g.bench_function(BenchmarkId::new("ring", size), |b| {
-                b.iter(|| {
-                    k.seal_in_place_separate_tag(Nonce::assume_unique_for_key([1; 12]), Aad::from(&AD), &mut buf)
-                        .unwrap()
-                })
-            });
-        }
-        {
-            use aes_gcm::{AeadInOut, Aes128Gcm, KeyInit};
-            let k = Aes128Gcm::new(&KEY.into());
-            g.bench_function(BenchmarkId::new("aes-gcm", size), |b| {
-                b.iter(|| k.encrypt_inout_detached(&[1u8; 12].into(), &AD, (&mut buf[..]).into()).unwrap())
-            });
-        }
-        {
-            let aes = tessera::aes::Aes::new(&KEY).unwrap();
-            let mut blocks = vec![[0u8; 16]; size / 16];
-            g.bench_function(BenchmarkId::new("aes-ceiling", size), |b| {
-                b.iter(|| aes.encrypt_blocks(black_box(&mut blocks)))
-            });
-        }
+type Ocb3 = ocb3::Ocb3<aes::Aes128, ocb3::consts::U15>;
+type EaxPeer = eax::Eax<aes::Aes128, aes::cipher::consts::U16>;
+
+/// One AEAD under test: seal in place, open in place.
+trait Subject {
+    fn seal(&self, buf: &mut [u8]) -> Tag;
+    fn open(&self, buf: &mut [u8], tag: &Tag);
+}
+
+struct Ours<A>(A, &'static [u8]);
+
+impl<A: AeadInPlace> Subject for Ours<A> {
+    fn seal(&self, buf: &mut [u8]) -> Tag {
+        self.0.seal_in_place_separate_tag(self.1, &AD, buf).unwrap()
+    }
+    fn open(&self, buf: &mut [u8], tag: &Tag) {
+        self.0.open_in_place_separate_tag(self.1, &AD, buf, tag).unwrap()
     }
 }
 
-criterion_group!(benches, seal);
+struct Rc<A>(A, &'static [u8]);
+
+impl<A: aes_gcm::AeadInOut> Subject for Rc<A> {
+    fn seal(&self, buf: &mut [u8]) -> Tag {
+        let nonce = self.1.try_into().unwrap();
+        self.0.encrypt_inout_detached(nonce, &AD, buf.into()).unwrap().as_slice().try_into().unwrap()
+    }
+    fn open(&self, buf: &mut [u8], tag: &Tag) {
+        let nonce = self.1.try_into().unwrap();
+        self.0.decrypt_inout_detached(nonce, &AD, buf.into(), tag.as_slice().try_into().unwrap()).unwrap()
+    }
+}
+
+struct Ring(ring::aead::LessSafeKey);
+
+impl Subject for Ring {
+    fn seal(&self, buf: &mut [u8]) -> Tag {
+        use ring::aead::{Aad, Nonce};
+        let tag = self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(N12), Aad::from(&AD), buf).unwrap();
+        tag.as_ref().try_into().unwrap()
+    }
+    fn open(&self, buf: &mut [u8], tag: &Tag) {
+        use ring::aead::{Aad, Nonce};
+        let n = Nonce::assume_unique_for_key(N12);
+        self.0.open_in_place_separate_tag(n, Aad::from(&AD), (*tag).into(), buf, 0..).unwrap();
+    }
+}
+
+struct AwsLc(aws_lc_rs::aead::LessSafeKey);
+
+impl Subject for AwsLc {
+    fn seal(&self, buf: &mut [u8]) -> Tag {
+        use aws_lc_rs::aead::{Aad, Nonce};
+        let tag = self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(N12), Aad::from(&AD), buf).unwrap();
+        tag.as_ref().try_into().unwrap()
+    }
+    fn open(&self, buf: &mut [u8], tag: &Tag) {
+        use aws_lc_rs::aead::{Aad, Nonce};
+        let n = Nonce::assume_unique_for_key(N12);
+        self.0.open_in_place_separate_tag(n, Aad::from(&AD), tag, buf).unwrap();
+    }
+}
+
+fn subjects() -> Vec<(&'static str, Box<dyn Subject>)> {
+    use aes::cipher::KeyInit;
+    let ring_key = {
+        use ring::aead::{AES_128_GCM, LessSafeKey, UnboundKey};
+        LessSafeKey::new(UnboundKey::new(&AES_128_GCM, &KEY).unwrap())
+    };
+    let aws_key = {
+        use aws_lc_rs::aead::{AES_128_GCM, LessSafeKey, UnboundKey};
+        LessSafeKey::new(UnboundKey::new(&AES_128_GCM, &KEY).unwrap())
+    };
+    vec![
+        ("tessera-ocb", Box::new(Ours(Ocb::new(&KEY).unwrap(), &N15))),
+        ("ocb3", Box::new(Rc(Ocb3::new(&KEY.into()), &N15))),
+        ("tessera-eax", Box::new(Ours(Eax::new(&KEY).unwrap(), &N16))),
+        ("eax", Box::new(Rc(EaxPeer::new(&KEY.into()), &N16))),
+        ("tessera-gcm", Box::new(Ours(Gcm::new(&KEY).unwrap(), &N12))),
+        ("aes-gcm", Box::new(Rc(aes_gcm::Aes128Gcm::new(&KEY.into()), &N12))),
+        ("ring-gcm", Box::new(Ring(ring_key))),
+        ("aws-lc-rs-gcm", Box::new(AwsLc(aws_key))),
+    ]
+}
+
+fn group<'a>(c: &'a mut Criterion, name: &str, size: usize) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(format!("{name}/{size}"));
+    g.throughput(Throughput::Bytes(size as u64));
+    g
+}
+
+fn seal(c: &mut Criterion) {
+    let subjects = subjects();
+    for size in SIZES {
+        let mut g = group(c, "aead-seal", size);
+        let mut buf = vec![0x5au8; size];
+        for (name, s) in &subjects {
+            g.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(|| s.seal(black_box(&mut buf))));
+        }
+        let aes = tessera::aes::Aes::new(&KEY).unwrap();
+        let mut blocks = vec![[0u8; 16]; size / 16];
+        g.bench_function(BenchmarkId::from_parameter("aes-ceiling"), |b| {
+            b.iter(|| aes.encrypt_blocks(black_box(&mut blocks)))
+        });
+        let cmac = tessera::cmac::Cmac::new(&KEY).unwrap();
+        g.bench_function(BenchmarkId::from_parameter("cmac-floor"), |b| b.iter(|| cmac.mac(black_box(&buf))));
+        g.finish();
+    }
+}
+
+fn open(c: &mut Criterion) {
+    let subjects = subjects();
+    for size in SIZES {
+        let mut g = group(c, "aead-open", size);
+        for (name, s) in &subjects {
+            let mut ct = vec![0x5au8; size];
+            let tag = s.seal(&mut ct);
+            g.bench_function(BenchmarkId::from_parameter(name), |b| {
+                b.iter_batched_ref(|| ct.clone(), |buf| s.open(buf, &tag), BatchSize::LargeInput)
+            });
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, seal, open);
 criterion_main!(benches);
