@@ -1,25 +1,262 @@
-//! `tessera siv encrypt|decrypt` — PLACEHOLDER owned by the SIV work (issue 3).
+//! `tessera siv encrypt|decrypt`: AES-SIV (RFC 5297), deterministic
+//! authenticated encryption.
 //!
-//! Instructions for whoever implements it (replace this whole file):
-//! - Fill in `SivArgs` (clap `Args`): `--key-file F`, `--ad HEX` (repeatable, in order),
-//!   `--nonce HEX`, `--input F`, `--output F`, `--lines`, `--csv`, `--columns a,b`.
-//! - Binary mode: read all of stdin/--input (SIV is not streamable: S2V needs the whole
-//!   plaintext before CTR), write `V || C` (encrypt) or the plaintext (decrypt) through
-//!   `crate::io::Output` (temp file renamed on commit; nothing written on failure).
-//! - `--lines` / `--csv`: implement `crate::records::Transform` (see fpe_cmd.rs for the
-//!   pattern: batch values in, outputs back to back in `Outputs`), encrypting each value
-//!   to unpadded base64url of `V || C` (decrypt the reverse) with the library's batch API;
-//!   a failed verification is a `ValueError` for that value ("authentication failed").
-//!   Then call `crate::records::lines` or `crate::records::csv`.
-//! - Keys via `crate::io::read_key_file`, hex args via `crate::io::parse_hex`.
-//! - `pub fn run(args: &SivArgs, encrypt: bool) -> anyhow::Result<()>` is what main.rs calls.
+//! Binary mode (the default) reads the whole input, since S2V needs all of
+//! the plaintext before CTR can start, and writes `V || C` (V first) or the
+//! verified plaintext. `--lines` and `--csv --columns` encrypt each value to
+//! unpadded base64url of `V || C` (and back) through the library's batch API.
+//! Nothing is written to `--output` unless every value verifies.
 
-use anyhow::{Result, bail};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
+use tessera::siv::{AesSiv, BatchAd, MAX_AD, TAG_LEN};
+
+use crate::io::{Output, open_input, parse_hex, read_key_file};
+use crate::records::{self, Outputs, Transform, ValueError, Values};
 
 #[derive(Args, Debug)]
-pub struct SivArgs {}
+pub struct SivArgs {
+    /// File holding the AES-SIV key as hex: 32, 48 or 64 bytes (`tessera keygen --bytes 32`).
+    #[arg(long)]
+    pub key_file: PathBuf,
+    /// An associated-data component as hex; repeat for several (order matters).
+    #[arg(long = "ad", value_name = "HEX")]
+    pub ad: Vec<String>,
+    /// A nonce as hex: the last component before the plaintext (RFC 5297 section 3).
+    #[arg(long, value_name = "HEX")]
+    pub nonce: Option<String>,
+    /// One value per line: each line becomes unpadded base64url of V || C (decrypt: the reverse).
+    #[arg(long, conflicts_with = "csv")]
+    pub lines: bool,
+    /// Read CSV with a header and transform only the columns named by --columns (as with --lines).
+    #[arg(long, requires = "columns")]
+    pub csv: bool,
+    /// Comma-separated column names (with --csv).
+    #[arg(long, value_delimiter = ',', requires = "csv")]
+    pub columns: Vec<String>,
+    /// Input file (default: stdin).
+    #[arg(long)]
+    pub input: Option<PathBuf>,
+    /// Output file (default: stdout); written only if everything succeeds.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+}
 
-pub fn run(_args: &SivArgs, _encrypt: bool) -> Result<()> {
-    bail!("siv is not implemented yet")
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Appends the unpadded base64url encoding of `data` (RFC 4648 section 5).
+pub fn b64_encode(data: &[u8], out: &mut Vec<u8>) {
+    for c in data.chunks(3) {
+        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
+        for i in 0..=c.len() {
+            out.push(B64[(n >> (18 - 6 * i) & 63) as usize]);
+        }
+    }
+}
+
+fn b64_value(c: u8) -> Option<u32> {
+    Some(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'-' => 62,
+        b'_' => 63,
+        _ => return None,
+    } as u32)
+}
+
+/// Appends the bytes of unpadded base64url `text`; strict: no padding, no
+/// other characters, no stray bits in the last character.
+pub fn b64_decode(text: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    let bad = || anyhow!("value is not unpadded base64url (A-Z a-z 0-9 - _, no '=')");
+    if text.len() % 4 == 1 {
+        return Err(bad());
+    }
+    for c in text.chunks(4) {
+        let mut n = 0u32;
+        for (i, &ch) in c.iter().enumerate() {
+            n |= b64_value(ch).ok_or_else(bad)? << (18 - 6 * i);
+        }
+        let bytes = c.len() - 1;
+        let keep = 24 - 8 * bytes as u32;
+        if bytes < 3 && n & ((1 << keep) - 1) != 0 {
+            return Err(bad());
+        }
+        out.extend_from_slice(&n.to_be_bytes()[1..1 + bytes]);
+    }
+    Ok(())
+}
+
+/// Encrypts or decrypts batches of values with one AES-SIV key and the same
+/// associated data for every value; ciphertexts are unpadded base64url of
+/// `V || C`.
+pub struct SivTransform {
+    siv: AesSiv,
+    /// The associated-data components, the nonce last.
+    comps: Vec<Vec<u8>>,
+    encrypt: bool,
+    data: Vec<u8>,
+    ends: Vec<usize>,
+    buf: Vec<u8>,
+}
+
+impl SivTransform {
+    pub fn new(siv: AesSiv, comps: Vec<Vec<u8>>, encrypt: bool) -> Self {
+        SivTransform { siv, comps, encrypt, data: Vec::new(), ends: Vec::new(), buf: Vec::new() }
+    }
+}
+
+fn value_error(e: tessera::Error) -> ValueError {
+    match e {
+        tessera::Error::Batch { index, source } => ValueError { index, error: explain(*source) },
+        e => ValueError { index: 0, error: explain(e) },
+    }
+}
+
+/// The library's error, with what to check for a failed verification.
+fn explain(e: tessera::Error) -> anyhow::Error {
+    match e {
+        tessera::Error::Authentication => {
+            anyhow!("authentication failed: wrong key, --ad or --nonce, or the ciphertext was modified")
+        }
+        e => e.into(),
+    }
+}
+
+impl Transform for SivTransform {
+    fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
+        let comps: Vec<&[u8]> = self.comps.iter().map(Vec::as_slice).collect();
+        let ad = BatchAd::Same(&comps);
+        let n = input.len();
+        self.data.clear();
+        self.ends.clear();
+        if self.encrypt {
+            for i in 0..n {
+                self.data.extend_from_slice(input.get(i));
+                self.ends.push(self.data.len());
+            }
+            self.buf.resize(self.data.len() + TAG_LEN * n, 0);
+            self.siv.encrypt_batch(ad, &self.data, &self.ends, &mut self.buf).map_err(value_error)?;
+            let mut start = 0;
+            for (i, &end) in self.ends.iter().enumerate() {
+                let stop = end + TAG_LEN * (i + 1);
+                b64_encode(&self.buf[start..stop], &mut out.data);
+                out.ends.push(out.data.len());
+                start = stop;
+            }
+        } else {
+            for i in 0..n {
+                let before = self.data.len();
+                b64_decode(input.get(i), &mut self.data).map_err(|error| ValueError { index: i, error })?;
+                if self.data.len() - before < TAG_LEN {
+                    let error = anyhow!(
+                        "value holds {} bytes; an AES-SIV ciphertext (V || C) has at least 16",
+                        self.data.len() - before
+                    );
+                    return Err(ValueError { index: i, error });
+                }
+                self.ends.push(self.data.len());
+            }
+            self.buf.resize(self.data.len() - TAG_LEN * n, 0);
+            self.siv.decrypt_batch(ad, &self.data, &self.ends, &mut self.buf).map_err(value_error)?;
+            let mut start = 0;
+            for (i, &end) in self.ends.iter().enumerate() {
+                let stop = end - TAG_LEN * (i + 1);
+                out.data.extend_from_slice(&self.buf[start..stop]);
+                out.ends.push(out.data.len());
+                start = stop;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The key and the S2V components the arguments describe, checked before
+/// any input is read.
+fn setup(args: &SivArgs) -> Result<(AesSiv, Vec<Vec<u8>>)> {
+    let key = read_key_file(&args.key_file)?;
+    let siv = AesSiv::new(&key).map_err(|e| {
+        anyhow!(
+            "key file {}: {e} (AES-SIV takes 32, 48 or 64 bytes; make one with `tessera keygen --bytes 32`)",
+            args.key_file.display()
+        )
+    })?;
+    let mut comps = args.ad.iter().map(|a| parse_hex("--ad", a)).collect::<Result<Vec<_>>>()?;
+    if let Some(n) = &args.nonce {
+        comps.push(parse_hex("--nonce", n)?);
+    }
+    if comps.len() > MAX_AD {
+        bail!("{} --ad/--nonce components given; AES-SIV allows at most {MAX_AD}", comps.len());
+    }
+    Ok((siv, comps))
+}
+
+pub fn run(args: &SivArgs, encrypt: bool) -> Result<()> {
+    let (siv, comps) = setup(args)?;
+    let mut input = open_input(args.input.as_deref())?;
+    if args.lines || args.csv {
+        let mut t = SivTransform::new(siv, comps, encrypt);
+        let mut out = Output::create(args.output.as_deref())?;
+        if args.csv {
+            records::csv(&mut input, &mut out, &args.columns, &mut t)?;
+        } else {
+            records::lines(&mut input, &mut out, &mut t)?;
+        }
+        return out.commit();
+    }
+    let mut data = Vec::new();
+    input.read_to_end(&mut data).context("cannot read input")?;
+    let refs: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
+    let result = if encrypt {
+        let mut ct = vec![0u8; data.len() + TAG_LEN];
+        siv.encrypt_into(&refs, None, &data, &mut ct).map_err(explain)?;
+        ct
+    } else {
+        if data.len() < TAG_LEN {
+            bail!("the input is {} bytes; an AES-SIV ciphertext (V || C) has at least 16", data.len());
+        }
+        let mut pt = vec![0u8; data.len() - TAG_LEN];
+        siv.decrypt_into(&refs, None, &data, &mut pt).map_err(explain)?;
+        pt
+    };
+    let mut out = Output::create(args.output.as_deref())?;
+    out.write_all(&result).context("cannot write output")?;
+    out.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url_round_trip_and_rfc4648_vectors() {
+        // RFC 4648 section 10, without padding.
+        for (raw, enc) in
+            [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE")]
+        {
+            let mut e = Vec::new();
+            b64_encode(raw.as_bytes(), &mut e);
+            assert_eq!(e, enc.as_bytes());
+            let mut d = Vec::new();
+            b64_decode(enc.as_bytes(), &mut d).unwrap();
+            assert_eq!(d, raw.as_bytes());
+        }
+        let all: Vec<u8> = (0..=255).collect();
+        for n in 0..all.len() {
+            let mut e = Vec::new();
+            b64_encode(&all[..n], &mut e);
+            let mut d = Vec::new();
+            b64_decode(&e, &mut d).unwrap();
+            assert_eq!(d, &all[..n]);
+        }
+        let mut e = Vec::new();
+        b64_encode(&[0xfb, 0xff], &mut e);
+        assert_eq!(e, b"-_8");
+        for bad in [&b"Zg=="[..], b"Z", b"Zh", b"Zm9v+", b"Zm/v", b"Zm9 "] {
+            assert!(b64_decode(bad, &mut Vec::new()).is_err(), "{:?}", String::from_utf8_lossy(bad));
+        }
+    }
 }
