@@ -36,6 +36,8 @@ mod backend;
 mod eax;
 mod gcm;
 mod ocb;
+#[cfg(target_arch = "x86_64")]
+mod ocb_vaes;
 
 pub use eax::Eax;
 pub use gcm::Gcm;

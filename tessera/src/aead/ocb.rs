@@ -57,6 +57,9 @@ pub struct Ocb {
     l_star: Block,
     l_dollar: Block,
     l: [Block; L_COUNT],
+    /// The VAES bulk kernel, when this CPU has it.
+    #[cfg(target_arch = "x86_64")]
+    vaes: Option<super::ocb_vaes::Vaes>,
 }
 
 impl core::fmt::Debug for Ocb {
@@ -81,18 +84,26 @@ impl Ocb {
     /// assert!(tessera::aead::Ocb::new(&[0u8; 24]).is_ok());
     /// assert!(tessera::aead::Ocb::new(&[0u8; 20]).is_err());
     /// ```
+    ///
+    /// On x86-64 CPUs with VAES and AVX2 the bulk of each message runs in a
+    /// VAES kernel (`ocb_vaes.rs`); elsewhere through the `aes` crate.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        Ok(Self::from_aes(Aes::new(key)?))
+        #[allow(unused_mut)]
+        let mut ocb = Self::with_aes(Aes::new(key)?);
+        #[cfg(target_arch = "x86_64")]
+        {
+            ocb.vaes = super::ocb_vaes::Vaes::new(key, &ocb.l);
+        }
+        Ok(ocb)
     }
 
-    /// Builds AES-OCB3 over an expanded AES key.
-    ///
-    /// ```
-    /// use tessera::{aead::Ocb, aes::Aes};
-    /// let ocb = Ocb::from_aes(Aes::new(&[5u8; 32]).unwrap());
-    /// assert_eq!(format!("{ocb:?}"), "Ocb(AES-256, ..)");
-    /// ```
-    pub fn from_aes(aes: Aes) -> Self {
+    /// The same cipher without the VAES kernel (test hook: the portable path).
+    #[doc(hidden)]
+    pub fn new_portable(key: &[u8]) -> Result<Self, Error> {
+        Ok(Self::with_aes(Aes::new(key)?))
+    }
+
+    fn with_aes(aes: Aes) -> Self {
         let mut l_star = [0u8; 16];
         aes.encrypt_block(&mut l_star);
         let l_dollar = dbl(&l_star);
@@ -103,7 +114,14 @@ impl Ocb {
             *li = x;
         }
         x.zeroize();
-        Ocb { aes, l_star, l_dollar, l }
+        Ocb {
+            aes,
+            l_star,
+            l_dollar,
+            l,
+            #[cfg(target_arch = "x86_64")]
+            vaes: None,
+        }
     }
 
     /// The XOR of the L_i for the set bits of gray(m) = m xor (m >> 1):
@@ -156,20 +174,20 @@ impl Ocb {
     }
 
     /// Encrypts the complete blocks of `data` (a multiple of 16 bytes) in
-    /// place, starting after Offset_0 = `off`, and returns
-    /// (Offset_m, Checksum_m) (RFC 7253 section 4.2).
+    /// place as blocks `i + 1, i + 2, ...` with Offset_i = `off`, and returns
+    /// the last offset and the checksum of these blocks (RFC 7253 section 4.2).
     #[inline(always)]
     fn seal_blocks<B: BlockCipherEncBackend<BlockSize = U16>>(
         &self,
         backend: &B,
         data: &mut [u8],
+        mut i: u64,
         mut off: Block,
     ) -> (Block, Block) {
         let p = B::ParBlocksSize::USIZE;
         let mut x: ParBlocks<B> = Default::default();
         let mut offs: ParBlocks<B> = Default::default();
         let mut sum = [0u8; 16];
-        let mut i = 0u64;
         for group in data.chunks_mut(16 * p) {
             let n = group.len() / 16;
             for ((m, xj), oj) in group.chunks_exact(16).zip(x.iter_mut()).zip(offs.iter_mut()) {
@@ -198,13 +216,13 @@ impl Ocb {
         &self,
         backend: &B,
         data: &mut [u8],
+        mut i: u64,
         mut off: Block,
     ) -> (Block, Block) {
         let p = B::ParBlocksSize::USIZE;
         let mut x: ParBlocks<B> = Default::default();
         let mut offs: ParBlocks<B> = Default::default();
         let mut sum = [0u8; 16];
-        let mut i = 0u64;
         for group in data.chunks_mut(16 * p) {
             let n = group.len() / 16;
             for ((c, xj), oj) in group.chunks_exact(16).zip(x.iter_mut()).zip(offs.iter_mut()) {
@@ -259,12 +277,16 @@ fn check_nonce(nonce: &[u8]) -> Result<(), Error> {
     }
 }
 
-/// OCB-ENCRYPT (RFC 7253 section 4.2) in one backend call.
+/// OCB-ENCRYPT (RFC 7253 section 4.2) in one backend call, or its end
+/// after the VAES kernel did the first blocks.
 struct Seal<'a> {
     ocb: &'a Ocb,
     nonce: &'a [u8],
     ad: &'a [u8],
     buf: &'a mut [u8],
+    /// Blocks already done, their last offset and their checksum; `None`
+    /// to start from the nonce.
+    done: Option<(u64, Block, Block)>,
     tag: &'a mut Tag,
 }
 
@@ -276,13 +298,20 @@ impl BlockCipherEncClosure for Seal<'_> {
     #[inline(always)]
     fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
         let ocb = self.ocb;
-        let (nb, bottom) = nonce_block(self.nonce);
-        let off0 = stretch(enc(backend, nb), bottom);
+        let (index, off0, sum0) = match self.done {
+            Some(done) => done,
+            None => {
+                let (nb, bottom) = nonce_block(self.nonce);
+                (0, stretch(enc(backend, nb), bottom), [0; 16])
+            }
+        };
         // Independent of the nonce: runs while Ktop is in flight.
         let hash = ocb.hash(backend, self.ad);
-        let full = self.buf.len() / 16 * 16;
-        let (blocks, partial) = self.buf.split_at_mut(full);
-        let (mut off, mut sum) = ocb.seal_blocks(backend, blocks, off0);
+        let rest = &mut self.buf[index as usize * 16..];
+        let full = rest.len() / 16 * 16;
+        let (blocks, partial) = rest.split_at_mut(full);
+        let (mut off, sum1) = ocb.seal_blocks(backend, blocks, index, off0);
+        let mut sum = xor(&sum0, &sum1);
         if !partial.is_empty() {
             off = xor(&off, &ocb.l_star);
             sum = xor(&sum, &pad(partial));
@@ -333,7 +362,9 @@ impl BlockCipherEncClosure for OpenPrep<'_> {
 struct OpenBulk<'a> {
     ocb: &'a Ocb,
     data: &'a mut [u8],
-    off0: Block,
+    /// Blocks before `data` and their last offset.
+    index: u64,
+    off: Block,
     /// Out: (Offset_m, Checksum_m).
     out: &'a mut (Block, Block),
 }
@@ -345,7 +376,7 @@ impl BlockSizeUser for OpenBulk<'_> {
 impl BlockCipherDecClosure for OpenBulk<'_> {
     #[inline(always)]
     fn call<B: BlockCipherDecBackend<BlockSize = U16>>(self, backend: &B) {
-        *self.out = self.ocb.open_blocks(backend, self.data, self.off0);
+        *self.out = self.ocb.open_blocks(backend, self.data, self.index, self.off);
     }
 }
 
@@ -363,8 +394,20 @@ impl AeadInPlace for Ocb {
     /// ```
     fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         check_nonce(nonce)?;
+        #[allow(unused_mut)]
+        let mut done = None;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v) = &self.vaes
+            && buf.len() >= 256
+        {
+            let (nb, bottom) = nonce_block(nonce);
+            let mut ktop = nb;
+            self.aes.encrypt_block(&mut ktop);
+            let (bytes, off, sum) = v.seal(&self.l, buf, 0, stretch(ktop, bottom));
+            done = Some(((bytes / 16) as u64, off, sum));
+        }
         let mut tag = [0u8; 16];
-        with_enc(&self.aes, Seal { ocb: self, nonce, ad, buf, tag: &mut tag });
+        with_enc(&self.aes, Seal { ocb: self, nonce, ad, buf, done, tag: &mut tag });
         Ok(tag)
     }
 
@@ -390,13 +433,18 @@ impl AeadInPlace for Ocb {
         );
         let [off0, hash, pad_block] = prep;
         let (blocks, partial) = buf.split_at_mut(full);
-        let mut out = ([0u8; 16], [0u8; 16]);
-        if !blocks.is_empty() {
-            with_dec(&self.aes, OpenBulk { ocb: self, data: blocks, off0, out: &mut out });
-        } else {
-            out.0 = off0;
+        let (mut skip, mut off, mut sum) = (0, off0, [0u8; 16]);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v) = &self.vaes {
+            (skip, off, sum) = v.open(&self.l, blocks, 0, off0);
         }
-        let (mut off, mut sum) = out;
+        if skip < blocks.len() {
+            let mut out = ([0u8; 16], [0u8; 16]);
+            let index = (skip / 16) as u64;
+            with_dec(&self.aes, OpenBulk { ocb: self, data: &mut blocks[skip..], index, off, out: &mut out });
+            off = out.0;
+            sum = xor(&sum, &out.1);
+        }
         if !partial.is_empty() {
             off = xor(&off, &self.l_star);
             for (b, k) in partial.iter_mut().zip(pad_block) {
@@ -422,6 +470,27 @@ mod tests {
         for i in 1..5000u64 {
             off = xor(&off, &ocb.l[i.trailing_zeros() as usize]);
             assert_eq!(ocb.gray_offset(i), off, "i={i}");
+        }
+    }
+
+    #[test]
+    fn vaes_and_portable_paths_agree() {
+        for kl in [16usize, 24, 32] {
+            let key: Vec<u8> = (0..kl as u8).map(|i| i.wrapping_mul(29) ^ 0x5c).collect();
+            let fast = Ocb::new(&key).unwrap();
+            let portable = Ocb::new_portable(&key).unwrap();
+            let lens = (0..1100).chain([4096, 4096 + 17, 65536 + 255, 65536 + 256 + 3]);
+            for len in lens {
+                let pt: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+                let nonce = [len as u8; 15];
+                let (mut a, mut b) = (pt.clone(), pt.clone());
+                let ta = fast.seal_in_place_separate_tag(&nonce, b"ad", &mut a).unwrap();
+                let tb = portable.seal_in_place_separate_tag(&nonce, b"ad", &mut b).unwrap();
+                assert!(a == b && ta == tb, "AES-{} len {len}", kl * 8);
+                fast.open_in_place_separate_tag(&nonce, b"ad", &mut b, &tb).unwrap();
+                portable.open_in_place_separate_tag(&nonce, b"ad", &mut a, &ta).unwrap();
+                assert!(a == pt && b == pt, "AES-{} len {len}", kl * 8);
+            }
         }
     }
 
