@@ -7,6 +7,10 @@
 //!   CMAC floor (`Cmac::mac`, one dependent AES call per block).
 //! - `aead-open/SIZE`: the same AEADs opening (the ciphertext is restored
 //!   outside the timed part).
+//! - `aead-seal-aes256/262144`, `aead-open-aes256/262144`: the same with AES-256.
+//!
+//! `tessera-ocb-portable` is tessera's OCB without its VAES kernel (the path
+//! CPUs without VAES take).
 //!
 //! Nonces are the lengths OpenPGP uses: 15 bytes for OCB, 16 for EAX, 12
 //! for GCM; 13 bytes of associated data, as a SEIPD v2 chunk has.
@@ -26,8 +30,8 @@ const N16: [u8; 16] = [0x16; 16];
 const N12: [u8; 12] = [0x12; 12];
 const SIZES: [usize; 4] = [64, 4096, 256 * 1024, 4 << 20];
 
-type Ocb3 = ocb3::Ocb3<aes::Aes128, ocb3::consts::U15>;
-type EaxPeer = eax::Eax<aes::Aes128, aes::cipher::consts::U16>;
+type Ocb3<A> = ocb3::Ocb3<A, ocb3::consts::U15>;
+type EaxPeer<A> = eax::Eax<A, aes::cipher::consts::U16>;
 
 /// One AEAD under test: seal in place, open in place.
 trait Subject {
@@ -89,26 +93,37 @@ impl Subject for AwsLc {
     }
 }
 
-fn subjects() -> Vec<(&'static str, Box<dyn Subject>)> {
+/// Every AEAD under test with AES-128 (`key` of 16 bytes) or AES-256 (32).
+fn subjects(key: &[u8]) -> Vec<(&'static str, Box<dyn Subject>)> {
     use aes::cipher::KeyInit;
     let ring_key = {
-        use ring::aead::{AES_128_GCM, LessSafeKey, UnboundKey};
-        LessSafeKey::new(UnboundKey::new(&AES_128_GCM, &KEY).unwrap())
+        use ring::aead::{AES_128_GCM, AES_256_GCM, LessSafeKey, UnboundKey};
+        let alg = if key.len() == 16 { &AES_128_GCM } else { &AES_256_GCM };
+        LessSafeKey::new(UnboundKey::new(alg, key).unwrap())
     };
     let aws_key = {
-        use aws_lc_rs::aead::{AES_128_GCM, LessSafeKey, UnboundKey};
-        LessSafeKey::new(UnboundKey::new(&AES_128_GCM, &KEY).unwrap())
+        use aws_lc_rs::aead::{AES_128_GCM, AES_256_GCM, LessSafeKey, UnboundKey};
+        let alg = if key.len() == 16 { &AES_128_GCM } else { &AES_256_GCM };
+        LessSafeKey::new(UnboundKey::new(alg, key).unwrap())
     };
-    vec![
-        ("tessera-ocb", Box::new(Ours(Ocb::new(&KEY).unwrap(), &N15))),
-        ("ocb3", Box::new(Rc(Ocb3::new(&KEY.into()), &N15))),
-        ("tessera-eax", Box::new(Ours(Eax::new(&KEY).unwrap(), &N16))),
-        ("eax", Box::new(Rc(EaxPeer::new(&KEY.into()), &N16))),
-        ("tessera-gcm", Box::new(Ours(Gcm::new(&KEY).unwrap(), &N12))),
-        ("aes-gcm", Box::new(Rc(aes_gcm::Aes128Gcm::new(&KEY.into()), &N12))),
+    let mut v: Vec<(&'static str, Box<dyn Subject>)> = vec![
+        ("tessera-ocb", Box::new(Ours(Ocb::new(key).unwrap(), &N15))),
+        ("tessera-ocb-portable", Box::new(Ours(Ocb::new_portable(key).unwrap(), &N15))),
+        ("tessera-eax", Box::new(Ours(Eax::new(key).unwrap(), &N16))),
+        ("tessera-gcm", Box::new(Ours(Gcm::new(key).unwrap(), &N12))),
         ("ring-gcm", Box::new(Ring(ring_key))),
         ("aws-lc-rs-gcm", Box::new(AwsLc(aws_key))),
-    ]
+    ];
+    if key.len() == 16 {
+        v.push(("ocb3", Box::new(Rc(Ocb3::<aes::Aes128>::new_from_slice(key).unwrap(), &N15))));
+        v.push(("eax", Box::new(Rc(EaxPeer::<aes::Aes128>::new_from_slice(key).unwrap(), &N16))));
+        v.push(("aes-gcm", Box::new(Rc(aes_gcm::Aes128Gcm::new_from_slice(key).unwrap(), &N12))));
+    } else {
+        v.push(("ocb3", Box::new(Rc(Ocb3::<aes::Aes256>::new_from_slice(key).unwrap(), &N15))));
+        v.push(("eax", Box::new(Rc(EaxPeer::<aes::Aes256>::new_from_slice(key).unwrap(), &N16))));
+        v.push(("aes-gcm", Box::new(Rc(aes_gcm::Aes256Gcm::new_from_slice(key).unwrap(), &N12))));
+    }
+    v
 }
 
 fn group<'a>(c: &'a mut Criterion, name: &str, size: usize) -> BenchmarkGroup<'a, WallTime> {
@@ -118,28 +133,39 @@ fn group<'a>(c: &'a mut Criterion, name: &str, size: usize) -> BenchmarkGroup<'a
 }
 
 fn seal(c: &mut Criterion) {
-    let subjects = subjects();
-    for size in SIZES {
-        let mut g = group(c, "aead-seal", size);
+    seal_with(c, "aead-seal", &KEY, &SIZES);
+    // AES-256 at OpenPGP's default chunk size.
+    seal_with(c, "aead-seal-aes256", &[0x42; 32], &[256 * 1024]);
+}
+
+fn seal_with(c: &mut Criterion, name: &str, key: &[u8], sizes: &[usize]) {
+    let subjects = subjects(key);
+    for &size in sizes {
+        let mut g = group(c, name, size);
         let mut buf = vec![0x5au8; size];
         for (name, s) in &subjects {
             g.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(|| s.seal(black_box(&mut buf))));
         }
-        let aes = tessera::aes::Aes::new(&KEY).unwrap();
+        let aes = tessera::aes::Aes::new(key).unwrap();
         let mut blocks = vec![[0u8; 16]; size / 16];
         g.bench_function(BenchmarkId::from_parameter("aes-ceiling"), |b| {
             b.iter(|| aes.encrypt_blocks(black_box(&mut blocks)))
         });
-        let cmac = tessera::cmac::Cmac::new(&KEY).unwrap();
+        let cmac = tessera::cmac::Cmac::new(key).unwrap();
         g.bench_function(BenchmarkId::from_parameter("cmac-floor"), |b| b.iter(|| cmac.mac(black_box(&buf))));
         g.finish();
     }
 }
 
 fn open(c: &mut Criterion) {
-    let subjects = subjects();
-    for size in SIZES {
-        let mut g = group(c, "aead-open", size);
+    open_with(c, "aead-open", &KEY, &SIZES);
+    open_with(c, "aead-open-aes256", &[0x42; 32], &[256 * 1024]);
+}
+
+fn open_with(c: &mut Criterion, name: &str, key: &[u8], sizes: &[usize]) {
+    let subjects = subjects(key);
+    for &size in sizes {
+        let mut g = group(c, name, size);
         for (name, s) in &subjects {
             let mut ct = vec![0x5au8; size];
             let tag = s.seal(&mut ct);

@@ -4,14 +4,20 @@
 //! E(0), L_$ = double(L_*) and L_i = double^(i+1)(L_$) for i < 64, enough for
 //! any buffer a 64-bit machine can hold (RFC 7253 section 4.1).
 //!
-//! The bulk runs inside one call of the `aes` crate's backend, with the
-//! round keys in registers. It takes the backend's native batch (30 blocks
-//! with VAES on AVX2, 64 with VAES-512, 8 with AES-NI): offsets for the whole
-//! batch first (Offset_i = Offset_{i-1} xor L_{ntz(i)}, section 4.2), the
-//! checksum folded in as the plaintext is read, one many-block AES call, then
-//! the offsets again on the way out. Offsets that the decryptor needs ahead
-//! of time come from the Gray-code form Offset_m = Offset_0 xor the L_i of
-//! the set bits of m xor (m >> 1), with no loop over the blocks.
+//! On x86-64 with VAES and AVX2 (checked at run time) the complete blocks of
+//! a message of 256 bytes or more go through the kernel in `ocb_vaes.rs`:
+//! sixteen blocks per iteration in eight 256-bit registers, each block loaded
+//! and stored once.
+//!
+//! Everywhere else, and for the last blocks, the work runs inside one call of
+//! the `aes` crate's backend, with the round keys in registers. It takes the
+//! backend's native batch (30 blocks with VAES on AVX2, 64 with VAES-512, 8
+//! with AES-NI): offsets for the whole batch first (Offset_i = Offset_{i-1}
+//! xor L_{ntz(i)}, section 4.2), the checksum folded in as the plaintext is
+//! read, one many-block AES call, then the offsets again on the way out.
+//! Offsets that the decryptor needs ahead of time come from the Gray-code
+//! form Offset_m = Offset_0 xor the L_i of the set bits of m xor (m >> 1),
+//! with no loop over the blocks.
 
 use aes::cipher::consts::U16;
 use aes::cipher::typenum::Unsigned;
