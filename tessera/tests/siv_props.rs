@@ -114,7 +114,7 @@ fn batch() -> impl Strategy<Value = Batch> {
     (0usize..200).prop_flat_map(|n| {
         (
             key(&[32, 48, 64]),
-            prop::collection::vec(prop_oneof![9 => bytes(70), 1 => bytes(700)], n),
+            prop::collection::vec(prop_oneof![40 => bytes(70), 4 => bytes(700), 1 => bytes(5000)], n),
             prop::collection::vec(bytes(40), 0..4),
             prop::collection::vec(bytes(40), n),
             prop::collection::vec(prop::collection::vec(bytes(40), 0..4), n),

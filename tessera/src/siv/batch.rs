@@ -98,50 +98,72 @@ impl BlockSizeUser for BatchCtr<'_> {
     type BlockSize = U16;
 }
 
-/// Encrypts the counter blocks `ks` and XORs each into its place:
-/// `dst[d..d + len] = src[s..s + len] ^ ks`, for `(s, d, len)` in `at`.
+/// Keystream blocks generated per backend call: two per message of a full
+/// group of short messages.
+const KS: usize = 2 * LANES;
+
+/// `d = s ^ keystream`, whole blocks with one vector XOR each.
 #[inline(always)]
-fn flush<B: BlockCipherEncBackend<BlockSize = U16>>(
-    backend: &B,
-    ks: &mut [Block],
-    at: &[(usize, usize, usize)],
-    src: &[u8],
-    dst: &mut [u8],
-) {
-    enc_many(backend, ks);
-    for (ks, &(s, d, len)) in ks.iter().zip(at) {
-        if len == 16 {
-            dst[d..d + 16].copy_from_slice(&xor(&load(&src[s..]), ks));
-        } else {
-            for j in 0..len {
-                dst[d + j] = src[s + j] ^ ks[j];
-            }
-        }
+fn xor_blocks(d: &mut [u8], s: &[u8], ks: &[Block]) {
+    let full = d.len() / 16;
+    for ((d, s), k) in d.chunks_exact_mut(16).zip(s.chunks_exact(16)).zip(ks) {
+        d.copy_from_slice(&xor(&load(s), k));
+    }
+    for (j, b) in d[16 * full..].iter_mut().enumerate() {
+        *b = s[16 * full + j] ^ ks[full][j];
+    }
+}
+
+/// XORs `ks`, which holds exactly the keystream blocks of `items` in
+/// order, into their outputs.
+#[inline(always)]
+fn xor_items(items: &[CtrItem], ks: &[Block], src: &[u8], dst: &mut [u8]) {
+    let mut k = 0;
+    for it in items {
+        let nb = it.len.div_ceil(16);
+        xor_blocks(&mut dst[it.dst..it.dst + it.len], &src[it.src..it.src + it.len], &ks[k..k + nb]);
+        k += nb;
+    }
+}
+
+#[inline(always)]
+fn counters(q: u128, first: usize, ks: &mut [Block]) {
+    for (b, blk) in ks.iter_mut().enumerate() {
+        *blk = q.wrapping_add((first + b) as u128).to_be_bytes();
     }
 }
 
 impl BlockCipherEncClosure for BatchCtr<'_> {
     #[inline(always)]
     fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
-        let mut ks = [[0u8; 16]; LANES];
-        // (src offset, dst offset, length) of each keystream block.
-        let mut at = [(0usize, 0usize, 0usize); LANES];
-        let mut k = 0;
-        for it in self.items {
-            let q = counter(&it.v);
-            for b in 0..it.len.div_ceil(16) {
-                ks[k] = q.wrapping_add(b as u128).to_be_bytes();
-                at[k] = (it.src + 16 * b, it.dst + 16 * b, (it.len - 16 * b).min(16));
-                k += 1;
-                if k == LANES {
-                    flush(backend, &mut ks, &at, self.src, self.dst);
-                    k = 0;
+        let mut ks = [[0u8; 16]; KS];
+        // Keystream for items[first..i] is pending in ks[..k].
+        let (mut k, mut first) = (0, 0);
+        for (i, it) in self.items.iter().enumerate() {
+            let nb = it.len.div_ceil(16);
+            if k + nb > KS {
+                enc_many(backend, &mut ks[..k]);
+                xor_items(&self.items[first..i], &ks[..k], self.src, self.dst);
+                (k, first) = (0, i);
+                if nb > KS {
+                    // A long message: alone, KS blocks at a time.
+                    let q = counter(&it.v);
+                    let d = self.dst[it.dst..it.dst + it.len].chunks_mut(16 * KS);
+                    for (c, (d, s)) in d.zip(self.src[it.src..it.src + it.len].chunks(16 * KS)).enumerate() {
+                        let n = d.len().div_ceil(16);
+                        counters(q, c * KS, &mut ks[..n]);
+                        enc_many(backend, &mut ks[..n]);
+                        xor_blocks(d, s, &ks[..n]);
+                    }
+                    first = i + 1;
+                    continue;
                 }
             }
+            counters(counter(&it.v), 0, &mut ks[k..k + nb]);
+            k += nb;
         }
-        if k > 0 {
-            flush(backend, &mut ks[..k], &at[..k], self.src, self.dst);
-        }
+        enc_many(backend, &mut ks[..k]);
+        xor_items(&self.items[first..], &ks[..k], self.src, self.dst);
     }
 }
 
