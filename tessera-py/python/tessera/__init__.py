@@ -1,0 +1,64 @@
+"""tessera: AES-based data protection for Python, on Arrow.
+
+- :class:`FF1`, :class:`FF3_1` (NIST SP 800-38G Rev 1) and legacy :class:`FF3`:
+  format-preserving tokenization of strings over any alphabet, one value or
+  whole Arrow columns at once.
+- :class:`AesSiv` (RFC 5297): deterministic authenticated encryption of bytes
+  or of whole binary/string columns.
+- :mod:`tessera.spark` and :mod:`tessera.polars`: the same on Spark DataFrames
+  and Polars expressions.
+
+Batches accept anything that exports Arrow through the PyCapsule interface
+(``__arrow_c_array__`` or ``__arrow_c_stream__``: pyarrow arrays and chunked
+arrays, Polars Series, ...), pandas Series backed by Arrow, or Python lists,
+and return a ``pyarrow.Array``. The work runs without the GIL.
+
+Example::
+
+    import tessera
+    ff1 = tessera.FF1(key, alphabet="0123456789")
+    token = ff1.encrypt("4111111111111111", tweak=b"")
+    tokens = ff1.encrypt_batch(pyarrow_array_of_strings)
+"""
+
+from __future__ import annotations
+
+from os import PathLike
+
+from ._errors import (
+    AuthenticationError,
+    InvalidKeyError,
+    InvalidParameterError,
+    InvalidValueError,
+    TesseraError,
+)
+from ._tessera import FF1, FF3, FF3_1, AesSiv, __version__
+
+__all__ = [
+    "FF1",
+    "FF3",
+    "FF3_1",
+    "AesSiv",
+    "AuthenticationError",
+    "InvalidKeyError",
+    "InvalidParameterError",
+    "InvalidValueError",
+    "TesseraError",
+    "read_key_file",
+    "__version__",
+]
+
+
+def read_key_file(path: str | PathLike[str]) -> bytes:
+    """Reads a key file as the CLI does: hex, whitespace ignored.
+
+    Raises :class:`InvalidKeyError` (never showing the file's content) if
+    the file does not hold an even number of hex digits.
+    """
+    with open(path, "rb") as f:
+        raw = f.read()
+    text = b"".join(raw.split())
+    try:
+        return bytes.fromhex(text.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        raise InvalidKeyError(f"key file {path}: expected hex digits (whitespace ignored)") from None

@@ -1,0 +1,112 @@
+"""Type stubs for the native module ``tessera._tessera``."""
+
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
+
+import pyarrow
+
+__version__: str
+
+class _ArrowArrayExportable(Protocol):
+    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
+
+class _ArrowStreamExportable(Protocol):
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+
+StrColumn = _ArrowArrayExportable | _ArrowStreamExportable | Sequence[str | None] | Any
+BytesColumn = _ArrowArrayExportable | _ArrowStreamExportable | Sequence[bytes | None] | Any
+
+class _Fpe:
+    def __init__(
+        self,
+        key: bytes,
+        alphabet: str = "0123456789",
+        *,
+        passthrough: str = "",
+        keep_prefix: int = 0,
+        keep_suffix: int = 0,
+    ) -> None:
+        """Builds the cipher once from an AES key (16, 24 or 32 bytes) and an
+        alphabet (character i is numeral i). ``passthrough`` characters are
+        kept in place and not encrypted; the first ``keep_prefix`` and last
+        ``keep_suffix`` alphabet characters stay in clear (as the CLI's
+        ``--passthrough``/``--keep-prefix``/``--keep-suffix``).
+
+        Raises InvalidKeyError or InvalidParameterError."""
+    def encrypt(self, value: str, tweak: bytes = b"") -> str:
+        """Encrypts one value. Raises InvalidValueError (character not in the
+        alphabet, length outside the domain) or InvalidParameterError (tweak)."""
+    def decrypt(self, value: str, tweak: bytes = b"") -> str:
+        """Decrypts one token."""
+    def encrypt_batch(self, values: StrColumn, tweak: bytes = b"") -> pyarrow.Array:
+        """Encrypts a column of strings: an Arrow array or stream (pyarrow
+        string/large_string/string_view, Polars Series, ...), a pandas Series
+        backed by Arrow, or a list of str/None. Returns a pyarrow ``string``
+        array (``large_string`` for large_string input); nulls stay null.
+        Runs without the GIL. A bad value raises InvalidValueError whose
+        ``index`` is its row; nothing is returned then."""
+    def decrypt_batch(self, values: StrColumn, tweak: bytes = b"") -> pyarrow.Array:
+        """Decrypts a column of tokens; see :meth:`encrypt_batch`."""
+    @property
+    def alphabet(self) -> str: ...
+    @property
+    def radix(self) -> int: ...
+    @property
+    def min_len(self) -> int:
+        """Shortest value accepted, in encrypted characters."""
+    @property
+    def max_len(self) -> int:
+        """Longest value accepted, in encrypted characters."""
+    @property
+    def passthrough(self) -> str: ...
+    @property
+    def keep_prefix(self) -> int: ...
+    @property
+    def keep_suffix(self) -> int: ...
+
+class FF1(_Fpe):
+    """FF1 (NIST SP 800-38G Rev 1). Tweaks of any length."""
+
+class FF3_1(_Fpe):
+    """FF3-1 (NIST SP 800-38G Rev 1). Tweaks of exactly 7 bytes."""
+
+class FF3(_Fpe):
+    """Legacy FF3, withdrawn by NIST: only to read old tokens. 8-byte tweaks."""
+
+class AesSiv:
+    """AES-SIV (RFC 5297) with a 32, 48 or 64-byte key. Deterministic
+    authenticated encryption: output is ``V || C``, 16 bytes longer."""
+
+    def __init__(self, key: bytes) -> None: ...
+    @property
+    def key_bits(self) -> int:
+        """256, 384 or 512."""
+    def encrypt(self, data: bytes, ad: Sequence[bytes] = (), nonce: bytes | None = None) -> bytes:
+        """Encrypts ``data`` with associated-data components ``ad`` (and an
+        optional nonce, the last component); returns ``V || C``."""
+    def decrypt(self, data: bytes, ad: Sequence[bytes] = (), nonce: bytes | None = None) -> bytes:
+        """Verifies and decrypts ``V || C``. Raises AuthenticationError."""
+    def encrypt_batch(
+        self,
+        values: BytesColumn | StrColumn,
+        ad: Sequence[bytes] = (),
+        nonce: bytes | None = None,
+        *,
+        output: Literal["binary", "string"] | None = None,
+    ) -> pyarrow.Array:
+        """Encrypts every value of a column with the same associated data.
+        Binary input gives binary ``V || C``; string input gives unpadded
+        base64url of ``V || C`` (as the CLI's ``--lines``), unless ``output``
+        says otherwise. Nulls stay null."""
+    def decrypt_batch(
+        self,
+        values: BytesColumn | StrColumn,
+        ad: Sequence[bytes] = (),
+        nonce: bytes | None = None,
+        *,
+        output: Literal["binary", "string"] | None = None,
+    ) -> pyarrow.Array:
+        """Decrypts a column of binary ``V || C`` or base64url strings. The
+        output has the input's type unless ``output`` says otherwise (string
+        output must be UTF-8). All or nothing: AuthenticationError names the
+        first failing row."""

@@ -1,0 +1,22 @@
+//! Python bindings for tessera (module `tessera._tessera`).
+//!
+//! Batches come in through the Arrow PyCapsule interface (or Python lists),
+//! go through the library's batch APIs with the GIL released, and go back
+//! out as `pyarrow.Array`s.
+
+mod columns;
+mod errors;
+mod fpe;
+mod siv;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<fpe::PyFF1>()?;
+    m.add_class::<fpe::PyFF3_1>()?;
+    m.add_class::<fpe::PyFF3>()?;
+    m.add_class::<siv::PyAesSiv>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,336 @@
+//! `tessera.AesSiv`: RFC 5297 deterministic authenticated encryption.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::PyBytes;
+use tessera::siv::{AesSiv, BatchAd, TAG_LEN};
+
+use crate::columns::{Column, Flavor, Output, column, to_pyarrow};
+use crate::errors::{Failure, Kind, lib_err};
+
+/// Values per call of the library's batch API.
+const CHUNK: usize = 4096;
+
+/// AES-SIV (RFC 5297) with a 32, 48 or 64-byte key.
+///
+/// Deterministic: equal plaintexts under equal associated data give equal
+/// ciphertexts (`V || C`, 16 bytes longer than the plaintext).
+#[pyclass(module = "tessera", name = "AesSiv", frozen)]
+pub struct PyAesSiv {
+    siv: AesSiv,
+}
+
+fn comps(ad: &[PyBackedBytes], nonce: Option<&PyBackedBytes>) -> Vec<Vec<u8>> {
+    ad.iter().chain(nonce).map(|c| c.to_vec()).collect()
+}
+
+/// Which type the batch output has.
+fn output_flavor(output: Option<&str>, input: Flavor) -> PyResult<Flavor> {
+    match output {
+        None => Ok(input),
+        Some("binary") => Ok(Flavor::Bytes),
+        Some("string") => Ok(Flavor::Text),
+        Some(o) => Err(PyValueError::new_err(format!("output must be 'binary' or 'string', not {o:?}"))),
+    }
+}
+
+#[pymethods]
+impl PyAesSiv {
+    #[new]
+    fn new(py: Python<'_>, key: PyBackedBytes) -> PyResult<Self> {
+        AesSiv::new(&key).map(|siv| PyAesSiv { siv }).map_err(|e| lib_err(py, e))
+    }
+
+    /// Key size in bits: 256, 384 or 512.
+    #[getter]
+    fn key_bits(&self) -> u32 {
+        self.siv.key_bits()
+    }
+
+    /// Encrypts `data`; returns `V || C`.
+    #[pyo3(signature = (data, ad = Vec::new(), nonce = None))]
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        data: PyBackedBytes,
+        ad: Vec<PyBackedBytes>,
+        nonce: Option<PyBackedBytes>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let ad: Vec<&[u8]> = ad.iter().map(|c| &c[..]).collect();
+        let out = self.siv.encrypt(&ad, nonce.as_deref(), &data).map_err(|e| lib_err(py, e))?;
+        Ok(PyBytes::new(py, &out))
+    }
+
+    /// Verifies and decrypts `V || C`; raises `AuthenticationError` on failure.
+    #[pyo3(signature = (data, ad = Vec::new(), nonce = None))]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        data: PyBackedBytes,
+        ad: Vec<PyBackedBytes>,
+        nonce: Option<PyBackedBytes>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let ad: Vec<&[u8]> = ad.iter().map(|c| &c[..]).collect();
+        let out = self.siv.decrypt(&ad, nonce.as_deref(), &data).map_err(|e| lib_err(py, e))?;
+        Ok(PyBytes::new(py, &out))
+    }
+
+    /// Encrypts a column. Binary in: binary `V || C` out; string in: unpadded
+    /// base64url of `V || C` out (override with `output="binary"|"string"`).
+    #[pyo3(signature = (values, ad = Vec::new(), nonce = None, *, output = None))]
+    fn encrypt_batch(
+        &self,
+        py: Python<'_>,
+        values: &Bound<'_, PyAny>,
+        ad: Vec<PyBackedBytes>,
+        nonce: Option<PyBackedBytes>,
+        output: Option<&str>,
+    ) -> PyResult<Py<PyAny>> {
+        let col = column(values)?;
+        let flavor = output_flavor(output, col.flavor()?)?;
+        let comps = comps(&ad, nonce.as_ref());
+        let large = col.large();
+        let array = py
+            .detach(|| {
+                encrypt_column(&self.siv, &col, &comps, flavor)
+                    .and_then(|o| o.finish(flavor, large).map_err(|m| Failure::new(Kind::Value, m, None)))
+            })
+            .map_err(|f| f.into_py(py))?;
+        to_pyarrow(py, array)
+    }
+
+    /// Decrypts a column: binary `V || C` in, or unpadded base64url strings.
+    /// Output is of the input's type (string output must be UTF-8) unless
+    /// `output="binary"|"string"`. All or nothing: a failed verification
+    /// raises `AuthenticationError` naming the row.
+    #[pyo3(signature = (values, ad = Vec::new(), nonce = None, *, output = None))]
+    fn decrypt_batch(
+        &self,
+        py: Python<'_>,
+        values: &Bound<'_, PyAny>,
+        ad: Vec<PyBackedBytes>,
+        nonce: Option<PyBackedBytes>,
+        output: Option<&str>,
+    ) -> PyResult<Py<PyAny>> {
+        let col = column(values)?;
+        let input = col.flavor()?;
+        let flavor = output_flavor(output, input)?;
+        let comps = comps(&ad, nonce.as_ref());
+        let large = col.large();
+        let array = py
+            .detach(|| {
+                decrypt_column(&self.siv, &col, &comps, input, flavor)
+                    .and_then(|o| o.finish(flavor, large).map_err(|m| Failure::new(Kind::Value, m, None)))
+            })
+            .map_err(|f| f.into_py(py))?;
+        to_pyarrow(py, array)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("tessera.AesSiv(AES-SIV-{})", self.siv.key_bits())
+    }
+}
+
+/// Rows since the last flush: (row, not null).
+struct Pending {
+    data: Vec<u8>,
+    ends: Vec<usize>,
+    rows: Vec<(usize, bool)>,
+    buf: Vec<u8>,
+}
+
+impl Pending {
+    fn new() -> Self {
+        Pending { data: Vec::new(), ends: Vec::new(), rows: Vec::new(), buf: Vec::new() }
+    }
+
+    fn value_rows(&self) -> Vec<usize> {
+        self.rows.iter().filter(|r| r.1).map(|r| r.0).collect()
+    }
+
+    fn clear(&mut self) {
+        self.data.clear();
+        self.ends.clear();
+        self.rows.clear();
+    }
+}
+
+fn encrypt_column(siv: &AesSiv, col: &Column, comps: &[Vec<u8>], out_flavor: Flavor) -> Result<Output, Failure> {
+    let comps: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
+    let mut out = Output::with_capacity(col.len(), 0);
+    let mut p = Pending::new();
+    let flush = |p: &mut Pending, out: &mut Output| -> Result<(), Failure> {
+        let n = p.ends.len();
+        p.buf.resize(p.data.len() + TAG_LEN * n, 0);
+        let rows = p.value_rows();
+        siv.encrypt_batch(BatchAd::Same(&comps), &p.data, &p.ends, &mut p.buf)
+            .map_err(|e| Failure::from_lib(e, |i| rows[i]))?;
+        let (mut start, mut k) = (0, 0);
+        for &(_, present) in &p.rows {
+            if !present {
+                out.push_null();
+                continue;
+            }
+            let stop = p.ends[k] + TAG_LEN * (k + 1);
+            match out_flavor {
+                Flavor::Bytes => out.data.extend_from_slice(&p.buf[start..stop]),
+                Flavor::Text => b64_encode(&p.buf[start..stop], &mut out.data),
+            }
+            out.end_value();
+            start = stop;
+            k += 1;
+        }
+        p.clear();
+        Ok(())
+    };
+    col.for_each(|row, v| {
+        match v {
+            None => p.rows.push((row, false)),
+            Some(b) => {
+                p.data.extend_from_slice(b);
+                p.ends.push(p.data.len());
+                p.rows.push((row, true));
+            }
+        }
+        if p.ends.len() == CHUNK { flush(&mut p, &mut out) } else { Ok(()) }
+    })?;
+    flush(&mut p, &mut out)?;
+    Ok(out)
+}
+
+fn decrypt_column(
+    siv: &AesSiv,
+    col: &Column,
+    comps: &[Vec<u8>],
+    in_flavor: Flavor,
+    out_flavor: Flavor,
+) -> Result<Output, Failure> {
+    let comps: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
+    let mut out = Output::with_capacity(col.len(), 0);
+    let mut p = Pending::new();
+    let flush = |p: &mut Pending, out: &mut Output| -> Result<(), Failure> {
+        let n = p.ends.len();
+        p.buf.resize(p.data.len() - TAG_LEN * n, 0);
+        let rows = p.value_rows();
+        siv.decrypt_batch(BatchAd::Same(&comps), &p.data, &p.ends, &mut p.buf).map_err(|e| {
+            let mut f = Failure::from_lib(e, |i| rows[i]);
+            if matches!(f.kind, Kind::Authentication) {
+                f.message = "authentication failed: wrong key or associated data, or the value was modified".into();
+            }
+            f
+        })?;
+        let (mut start, mut k) = (0, 0);
+        for &(row, present) in &p.rows {
+            if !present {
+                out.push_null();
+                continue;
+            }
+            let stop = p.ends[k] - TAG_LEN * (k + 1);
+            let pt = &p.buf[start..stop];
+            if out_flavor == Flavor::Text && std::str::from_utf8(pt).is_err() {
+                return Err(Failure::new(
+                    Kind::Value,
+                    "decrypted value is not UTF-8; ask for output=\"binary\"",
+                    Some(row),
+                ));
+            }
+            out.data.extend_from_slice(pt);
+            out.end_value();
+            start = stop;
+            k += 1;
+        }
+        p.clear();
+        Ok(())
+    };
+    col.for_each(|row, v| {
+        match v {
+            None => p.rows.push((row, false)),
+            Some(b) => {
+                let before = p.data.len();
+                match in_flavor {
+                    Flavor::Bytes => p.data.extend_from_slice(b),
+                    Flavor::Text => b64_decode(b, &mut p.data).map_err(|m| Failure::new(Kind::Value, m, Some(row)))?,
+                }
+                let got = p.data.len() - before;
+                if got < TAG_LEN {
+                    return Err(Failure::new(
+                        Kind::Value,
+                        format!("value holds {got} bytes; an AES-SIV ciphertext (V || C) has at least 16"),
+                        Some(row),
+                    ));
+                }
+                p.ends.push(p.data.len());
+                p.rows.push((row, true));
+            }
+        }
+        if p.ends.len() == CHUNK { flush(&mut p, &mut out) } else { Ok(()) }
+    })?;
+    flush(&mut p, &mut out)?;
+    Ok(out)
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Appends unpadded base64url (RFC 4648 section 5).
+fn b64_encode(data: &[u8], out: &mut Vec<u8>) {
+    for c in data.chunks(3) {
+        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
+        for i in 0..=c.len() {
+            out.push(B64[(n >> (18 - 6 * i) & 63) as usize]);
+        }
+    }
+}
+
+fn b64_value(c: u8) -> Option<u32> {
+    Some(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'-' => 62,
+        b'_' => 63,
+        _ => return None,
+    } as u32)
+}
+
+/// Appends the bytes of unpadded base64url `text`; strict (no padding, no
+/// whitespace, zero trailing bits).
+fn b64_decode(text: &[u8], out: &mut Vec<u8>) -> Result<(), &'static str> {
+    const BAD: &str = "value is not unpadded base64url (A-Z a-z 0-9 - _, no '=')";
+    if text.len() % 4 == 1 {
+        return Err(BAD);
+    }
+    for c in text.chunks(4) {
+        let mut n = 0u32;
+        for (i, &ch) in c.iter().enumerate() {
+            n |= b64_value(ch).ok_or(BAD)? << (18 - 6 * i);
+        }
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        let k = c.len() - 1;
+        if n & ((1u32 << (8 * (3 - k))) - 1) != 0 && k < 3 {
+            return Err(BAD);
+        }
+        out.extend_from_slice(&bytes[..k]);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url() {
+        for (raw, enc) in [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE")] {
+            let mut e = Vec::new();
+            b64_encode(raw.as_bytes(), &mut e);
+            assert_eq!(e, enc.as_bytes());
+            let mut d = Vec::new();
+            b64_decode(enc.as_bytes(), &mut d).unwrap();
+            assert_eq!(d, raw.as_bytes());
+        }
+        assert!(b64_decode(b"Zh", &mut Vec::new()).is_err());
+        assert!(b64_decode(b"Zg==", &mut Vec::new()).is_err());
+        assert!(b64_decode(b"Z", &mut Vec::new()).is_err());
+    }
+}
