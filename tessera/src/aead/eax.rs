@@ -57,6 +57,9 @@ pub struct Eax {
     prefix: [Block; 3],
     /// OMAC^t of the empty string: E([t]_16 xor K1).
     empty: [Block; 3],
+    /// The AES-NI body kernel, when this CPU has AES-NI.
+    #[cfg(target_arch = "x86_64")]
+    ni: Option<super::eax_ni::Ni>,
 }
 
 impl core::fmt::Debug for Eax {
@@ -81,12 +84,22 @@ impl Eax {
     /// assert!(tessera::aead::Eax::new(&[0u8; 32]).is_ok());
     /// assert!(tessera::aead::Eax::new(&[0u8; 8]).is_err());
     /// ```
+    ///
+    /// On x86-64 CPUs with AES-NI the CTR and CMAC body runs in an AES-NI
+    /// kernel (`eax_ni.rs`); elsewhere through the `aes` crate.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        Ok(Self::from_aes(Aes::new(key)?))
+        #[allow(unused_mut)]
+        let mut eax = Self::from_aes(Aes::new(key)?);
+        #[cfg(target_arch = "x86_64")]
+        {
+            eax.ni = super::eax_ni::Ni::new(key);
+        }
+        Ok(eax)
     }
 
     /// Builds AES-EAX over an expanded AES key: derives the CMAC subkeys and
-    /// the values of the three tweak prefixes.
+    /// the values of the three tweak prefixes. This form always runs through
+    /// the `aes` crate (it has no raw key to give the AES-NI kernel).
     ///
     /// ```
     /// use tessera::{aead::Eax, aes::Aes};
@@ -109,7 +122,15 @@ impl Eax {
         let prefix = [blocks[0], blocks[1], blocks[2]];
         let empty = [blocks[3], blocks[4], blocks[5]];
         blocks.zeroize();
-        Eax { aes, k1, k2, prefix, empty }
+        Eax {
+            aes,
+            k1,
+            k2,
+            prefix,
+            empty,
+            #[cfg(target_arch = "x86_64")]
+            ni: None,
+        }
     }
 
     /// The last block of a CMAC input as RFC 4493 section 2.4 wants it:
@@ -202,6 +223,21 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
     let p = B::ParBlocksSize::USIZE;
     let ctr0 = u128::from_be_bytes(n);
     let blocks = buf.len().div_ceil(16);
+    #[cfg(target_arch = "x86_64")]
+    if let Some(ni) = &eax.ni
+        && blocks >= 2
+    {
+        let body = (blocks - 1) * 16;
+        let (head, tail) = buf.split_at_mut(body);
+        let x = ni.body(head, ctr0, eax.prefix[2], dir == Dir::Seal);
+        let k = enc(backend, ctr0.wrapping_add((blocks - 1) as u128).to_be_bytes());
+        let mut c = [0u8; 16];
+        for ((b, k), c) in tail.iter_mut().zip(k).zip(c.iter_mut()) {
+            *c = if dir == Dir::Seal { *b ^ k } else { *b };
+            *b ^= k;
+        }
+        return enc(backend, xor(&x, &eax.last_block(&c[..tail.len()])));
+    }
     // Every block but the last goes through the chain as it is; the last
     // (complete or not) gets a subkey.
     let body = blocks - 1;
@@ -277,5 +313,30 @@ impl AeadInPlace for Eax {
         let mut expected = [0u8; 16];
         with_enc(&self.aes, Run { eax: self, dir: Dir::Open, nonce, ad, buf, tag: &mut expected });
         verify(&expected, tag, buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernel_and_portable_paths_agree() {
+        for kl in [16usize, 24, 32] {
+            let key: Vec<u8> = (0..kl as u8).map(|i| i.wrapping_mul(31) ^ 0xa5).collect();
+            let fast = Eax::new(&key).unwrap();
+            let portable = Eax::from_aes(Aes::new(&key).unwrap());
+            for len in (0..700).chain([4096, 4096 + 15, 65536 + 1]) {
+                let pt: Vec<u8> = (0..len).map(|i| (i * 13 + len) as u8).collect();
+                let nonce = [len as u8; 16];
+                let (mut a, mut b) = (pt.clone(), pt.clone());
+                let ta = fast.seal_in_place_separate_tag(&nonce, b"h", &mut a).unwrap();
+                let tb = portable.seal_in_place_separate_tag(&nonce, b"h", &mut b).unwrap();
+                assert!(a == b && ta == tb, "AES-{} len {len}", kl * 8);
+                fast.open_in_place_separate_tag(&nonce, b"h", &mut b, &tb).unwrap();
+                portable.open_in_place_separate_tag(&nonce, b"h", &mut a, &ta).unwrap();
+                assert!(a == pt && b == pt, "AES-{} len {len}", kl * 8);
+            }
+        }
     }
 }

@@ -34,6 +34,8 @@
 
 mod backend;
 mod eax;
+#[cfg(target_arch = "x86_64")]
+mod eax_ni;
 mod gcm;
 mod ocb;
 #[cfg(target_arch = "x86_64")]

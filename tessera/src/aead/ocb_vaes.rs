@@ -202,7 +202,7 @@ fn sub_word(w: [u8; 4]) -> [u8; 4] {
 /// KeyExpansion (FIPS 197 section 5.2) for 16, 24 or 32-byte keys: the
 /// round keys 0..=Nr, in the byte order AES-NI uses.
 #[target_feature(enable = "aes")]
-fn expand(key: &[u8]) -> Option<[Block; 15]> {
+pub(crate) fn expand(key: &[u8]) -> Option<[Block; 15]> {
     let nk = match key.len() {
         16 | 24 | 32 => key.len() / 4,
         _ => return None,
