@@ -101,7 +101,9 @@ fn seipd_v2(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("tessera-decrypt", name), |b| {
             b.iter(|| assert_eq!(tessera_decrypt(black_box(&ct), &mut buf), n))
         });
-        g.bench_function(BenchmarkId::new("rpgp-encrypt", name), |b| b.iter(|| rpgp_encrypt(black_box(&bytes), theirs)));
+        g.bench_function(BenchmarkId::new("rpgp-encrypt", name), |b| {
+            b.iter(|| rpgp_encrypt(black_box(&bytes), theirs))
+        });
         let rct = rpgp_encrypt(&bytes, theirs);
         g.bench_function(BenchmarkId::new("rpgp-decrypt", name), |b| {
             b.iter(|| assert_eq!(rpgp_decrypt(black_box(&rct)), n))
