@@ -215,10 +215,10 @@ fn run(args: &[String]) -> R<()> {
                 "rfc4880" | "compatibility" => Profile::Rfc4880,
                 p => return fail(UNSUPPORTED_PROFILE, format!("unknown profile {p} (see list-profiles encrypt)")),
             };
-            if let Some(a) = o.value("as") {
-                if !matches!(a, "binary" | "text") {
-                    return fail(UNSUPPORTED_OPTION, format!("--as={a}"));
-                }
+            if let Some(a) = o.value("as")
+                && !matches!(a, "binary" | "text")
+            {
+                return fail(UNSUPPORTED_OPTION, format!("--as={a}"));
             }
             let opts = EncryptOptions {
                 profile,
