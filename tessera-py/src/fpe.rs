@@ -83,7 +83,6 @@ impl Core {
     }
 
     fn one(&self, py: Python<'_>, value: &str, tweak: &[u8], enc: bool) -> PyResult<String> {
-        self.check_tweak(py, tweak)?;
         let mut out = String::with_capacity(value.len());
         let r = match (self.format.is_plain(), enc) {
             (true, true) => self.cipher.encrypt_into(tweak, value, &mut out),
@@ -115,15 +114,21 @@ impl Core {
         let plain = self.format.is_plain();
         let n = col.len();
         let mut out = Output::with_capacity(n, 0);
-        let mut st = State { nums: Vec::new(), ends: Vec::new(), rows: Vec::new(), texts: String::new(), text_ends: Vec::new(), text: String::new() };
+        let mut st = State {
+            nums: Vec::new(),
+            ends: Vec::new(),
+            rows: Vec::new(),
+            texts: String::new(),
+            text_ends: Vec::new(),
+            text: String::new(),
+        };
         col.for_each(|row, v| {
             match v {
                 None => st.rows.push((row, false)),
                 Some(bytes) => {
                     // Arrow validated string arrays; list items came from Python str.
-                    let s = std::str::from_utf8(bytes).map_err(|_| {
-                        Failure::new(Kind::Value, "value is not valid UTF-8", Some(row))
-                    })?;
+                    let s = std::str::from_utf8(bytes)
+                        .map_err(|_| Failure::new(Kind::Value, "value is not valid UTF-8", Some(row)))?;
                     let start = st.nums.len();
                     st.nums.resize(start + s.len(), 0);
                     let slot = &mut st.nums[start..];
@@ -132,7 +137,12 @@ impl Core {
                             let e = match e {
                                 tessera::Error::BufferTooSmall { .. } => {
                                     let (min, max) = self.cipher.len_range();
-                                    tessera::Error::Length { len: s.chars().count(), min, max, radix: self.cipher.radix() }
+                                    tessera::Error::Length {
+                                        len: s.chars().count(),
+                                        min,
+                                        max,
+                                        radix: self.cipher.radix(),
+                                    }
                                 }
                                 e => e,
                             };

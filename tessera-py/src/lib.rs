@@ -7,6 +7,7 @@
 mod columns;
 mod errors;
 mod fpe;
+mod pgp;
 mod siv;
 
 use pyo3::prelude::*;
@@ -17,6 +18,10 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<fpe::PyFF3_1>()?;
     m.add_class::<fpe::PyFF3>()?;
     m.add_class::<siv::PyAesSiv>()?;
+    m.add_function(wrap_pyfunction!(pgp::encrypt_file, m)?)?;
+    m.add_function(wrap_pyfunction!(pgp::decrypt_file, m)?)?;
+    m.add_function(wrap_pyfunction!(pgp::encrypt_stream, m)?)?;
+    m.add_function(wrap_pyfunction!(pgp::decrypt_stream, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

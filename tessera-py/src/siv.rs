@@ -321,7 +321,9 @@ mod tests {
 
     #[test]
     fn base64url() {
-        for (raw, enc) in [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE")] {
+        for (raw, enc) in
+            [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE")]
+        {
             let mut e = Vec::new();
             b64_encode(raw.as_bytes(), &mut e);
             assert_eq!(e, enc.as_bytes());

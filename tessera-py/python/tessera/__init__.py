@@ -5,6 +5,8 @@
   whole Arrow columns at once.
 - :class:`AesSiv` (RFC 5297): deterministic authenticated encryption of bytes
   or of whole binary/string columns.
+- :func:`encrypt_file` / :func:`decrypt_file` (and ``*_stream`` for binary
+  file objects): password-based OpenPGP (RFC 9580), streaming in constant memory.
 - :mod:`tessera.spark` and :mod:`tessera.polars`: the same on Spark DataFrames
   and Polars expressions.
 
@@ -32,7 +34,17 @@ from ._errors import (
     InvalidValueError,
     TesseraError,
 )
-from ._tessera import FF1, FF3, FF3_1, AesSiv, __version__
+from ._tessera import (
+    FF1,
+    FF3,
+    FF3_1,
+    AesSiv,
+    __version__,
+    decrypt_file,
+    decrypt_stream,
+    encrypt_file,
+    encrypt_stream,
+)
 
 __all__ = [
     "FF1",
@@ -45,6 +57,10 @@ __all__ = [
     "InvalidValueError",
     "TesseraError",
     "read_key_file",
+    "encrypt_file",
+    "decrypt_file",
+    "encrypt_stream",
+    "decrypt_stream",
     "__version__",
 ]
 

@@ -1,7 +1,8 @@
 """Type stubs for the native module ``tessera._tessera``."""
 
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol
+from os import PathLike
+from typing import IO, Any, Literal, Protocol
 
 import pyarrow
 
@@ -110,3 +111,51 @@ class AesSiv:
         output has the input's type unless ``output`` says otherwise (string
         output must be UTF-8). All or nothing: AuthenticationError names the
         first failing row."""
+
+_Path = str | PathLike[str]
+
+def encrypt_file(
+    src: _Path,
+    dst: _Path,
+    password: str | bytes,
+    *,
+    aead: Literal["ocb", "eax", "gcm"] = "ocb",
+    cipher: Literal["aes128", "aes192", "aes256"] = "aes256",
+    chunk_size_octet: int = 12,
+    s2k: Literal["argon2", "iterated"] | None = None,
+    s2k_count: int = 255,
+    profile: Literal["rfc9580", "rfc4880"] = "rfc9580",
+    armor: bool = False,
+) -> None:
+    """Encrypts the file ``src`` to ``dst`` with a password (OpenPGP, as the
+    CLI's ``tessera encrypt``): RFC 9580 SKESK v6 + SEIPD v2 by default,
+    ``profile="rfc4880"`` for SKESK v4 + SEIPD v1 (GnuPG 2.2). ``dst``
+    appears only on success (written to a temporary file, then renamed)."""
+
+def decrypt_file(src: _Path, dst: _Path, password: str | bytes | list[str | bytes]) -> None:
+    """Decrypts an OpenPGP file (binary or armored, v1 or v2). Nothing is
+    written to ``dst`` unless the whole message verifies. Raises
+    AuthenticationError (wrong password, modified data) or InvalidValueError
+    (malformed or truncated message)."""
+
+def encrypt_stream(
+    reader: IO[bytes],
+    writer: IO[bytes],
+    password: str | bytes,
+    *,
+    aead: Literal["ocb", "eax", "gcm"] = "ocb",
+    cipher: Literal["aes128", "aes192", "aes256"] = "aes256",
+    chunk_size_octet: int = 12,
+    s2k: Literal["argon2", "iterated"] | None = None,
+    s2k_count: int = 255,
+    profile: Literal["rfc9580", "rfc4880"] = "rfc9580",
+    armor: bool = False,
+) -> None:
+    """Encrypts everything ``reader.read()`` gives into ``writer`` (binary
+    file objects), in constant memory."""
+
+def decrypt_stream(reader: IO[bytes], writer: IO[bytes], password: str | bytes | list[str | bytes]) -> None:
+    """Decrypts a message from ``reader`` into ``writer``. v2 chunks are
+    written only after their tag verifies, but a failure late in the message
+    leaves the earlier chunks written: use :func:`decrypt_file` for all or
+    nothing."""
