@@ -7,7 +7,9 @@
 `encrypt_batch` (one call, one thread = one core), against the `ff3` package
 (FF3-1, mysto) and `pyffx` (FFX), timed on --sample values and scaled. With
 --spark, the same tokenization as a tessera.spark job in local[2] (Parquet in,
-Parquet out), reported per core. Prints rows/s per core.
+Parquet out), reported per core. Prints rows/s per core: single-threaded
+runs are timed in process CPU time (immune to other load on a shared
+machine); the Spark job in wall time divided by its cores.
 """
 
 import argparse
@@ -23,11 +25,13 @@ import tessera
 
 
 def best(f, reps=3):
+    """Best CPU time of this process (one thread: one core). CPU time, not
+    wall time, so that other load on a shared machine does not count."""
     t = []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         f()
-        t.append(time.perf_counter() - t0)
+        t.append(time.process_time() - t0)
     return min(t)
 
 
