@@ -146,3 +146,49 @@ fn refused_sequences() {
     huge.extend_from_slice(&[0xc0 | tag::SEIPD, 0xff, 0x7f, 0xff, 0xff, 0xff, 2]);
     assert!(matches!(Decryptor::new(&huge[..], &[PW]), Err(Error::Truncated(_))));
 }
+
+/// Hostile input never panics: random bytes, random armor-like text, and
+/// random splices of a valid message (xorshift, fixed seed).
+#[test]
+fn garbage_never_panics() {
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let valid = message(&[], &[PW], &literal(&payload()));
+    let drain = |input: &[u8]| {
+        if let Ok(mut d) = Decryptor::new(input, &[PW]) {
+            let _ = d.read_to_end(&mut Vec::new());
+        }
+    };
+    for i in 0..3000 {
+        let n = (next() % 300) as usize;
+        let mut buf: Vec<u8> = (0..n).map(|_| next() as u8).collect();
+        match i % 4 {
+            0 => {}
+            1 => {
+                // Start with plausible packet headers.
+                let t = [0xc3u8, 0xd2, 0xca, 0xcb, 0xc8, 0x8c, 0xa3][(next() % 7) as usize];
+                buf.insert(0, t);
+            }
+            2 => {
+                let mut text = b"-----BEGIN PGP MESSAGE-----\n\n".to_vec();
+                text.extend(buf.iter().map(|b| b"ABCDwxyz0189+/=\n-"[(*b % 17) as usize]));
+                buf = text;
+            }
+            _ => {
+                // A valid message with a random window replaced.
+                let mut m = valid.clone();
+                let at = (next() as usize) % m.len();
+                for (k, b) in buf.iter().take(m.len() - at).enumerate() {
+                    m[at + k] = *b;
+                }
+                buf = m;
+            }
+        }
+        drain(&buf);
+    }
+}
