@@ -441,7 +441,9 @@ impl AeadInPlace for Ocb {
         let (blocks, partial) = buf.split_at_mut(full);
         let (mut skip, mut off, mut sum) = (0, off0, [0u8; 16]);
         #[cfg(target_arch = "x86_64")]
-        if let Some(v) = &self.vaes {
+        if let Some(v) = &self.vaes
+            && blocks.len() >= 256
+        {
             (skip, off, sum) = v.open(&self.l, blocks, 0, off0);
         }
         if skip < blocks.len() {
