@@ -19,7 +19,7 @@ pub fn read_key_file(path: &Path) -> Result<Zeroizing<Vec<u8>>> {
             path.display()
         );
     }
-    if digits.len() % 2 != 0 || !digits.iter().all(u8::is_ascii_hexdigit) {
+    if !digits.len().is_multiple_of(2) || !digits.iter().all(u8::is_ascii_hexdigit) {
         bail!("key file {} does not hold a hex key (write one with `tessera keygen`)", path.display());
     }
     let nibble = |c: u8| (c as char).to_digit(16).expect("checked hex") as u8;
@@ -29,7 +29,7 @@ pub fn read_key_file(path: &Path) -> Result<Zeroizing<Vec<u8>>> {
 /// Parses a hex command-line value (tweaks, associated data, nonces).
 pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>> {
     let s = s.trim();
-    if s.len() % 2 != 0 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !s.len().is_multiple_of(2) || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
         bail!("{what} must be hex (an even number of 0-9a-f digits), got {s:?}");
     }
     Ok((0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("checked hex")).collect())

@@ -102,6 +102,9 @@ proptest! {
     }
 }
 
+/// An AES-NI cipher, the same cipher on the portable path, and a tweak.
+type FastAndPortable = (Box<dyn Fpe>, Box<dyn Fpe>, &'static [u8]);
+
 fn tw_get<'a>(t: &Tweaks<'a>, i: usize) -> &'a [u8] {
     match *t {
         Tweaks::Same(x) => x,
@@ -114,7 +117,7 @@ proptest! {
     #[test]
     fn aes_ni_path_equals_portable_path(key in proptest::collection::vec(any::<u8>(), 32), klen in 0usize..3, radix in 2u32..=100, seed: u64) {
         let key = &key[..[16, 24, 32][klen]];
-        let pairs: [(Box<dyn Fpe>, Box<dyn Fpe>, &[u8]); 3] = [
+        let pairs: [FastAndPortable; 3] = [
             (Box::new(FF1::with_radix(key, radix).unwrap()), Box::new(FF1::with_radix(key, radix).unwrap().without_aes_ni()), b"tweak"),
             (Box::new(FF3_1::with_radix(key, radix).unwrap()), Box::new(FF3_1::with_radix(key, radix).unwrap().without_aes_ni()), &[1, 2, 3, 4, 5, 6, 7]),
             (Box::new(FF3::with_radix(key, radix).unwrap()), Box::new(FF3::with_radix(key, radix).unwrap().without_aes_ni()), &[9; 8]),

@@ -142,21 +142,31 @@ fn expand256(key: &[u8]) -> [__m128i; 15] {
     let mut rk = [_mm_setzero_si128(); 15];
     rk[0] = load(&key[..16]);
     rk[1] = load(&key[16..]);
-    macro_rules! step {
+    // Even round keys take RotWord(SubWord(.)) xor rcon of the previous key,
+    // odd ones SubWord(.) without rotation.
+    macro_rules! even {
         ($i:expr, $rcon:expr) => {
             rk[$i] = fold(rk[$i - 2], _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>(rk[$i - 1])));
-            if $i < 14 {
-                rk[$i + 1] = fold(rk[$i - 1], _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(rk[$i])));
-            }
         };
     }
-    step!(2, 0x01);
-    step!(4, 0x02);
-    step!(6, 0x04);
-    step!(8, 0x08);
-    step!(10, 0x10);
-    step!(12, 0x20);
-    step!(14, 0x40);
+    macro_rules! odd {
+        ($i:expr) => {
+            rk[$i] = fold(rk[$i - 2], _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(rk[$i - 1])));
+        };
+    }
+    even!(2, 0x01);
+    odd!(3);
+    even!(4, 0x02);
+    odd!(5);
+    even!(6, 0x04);
+    odd!(7);
+    even!(8, 0x08);
+    odd!(9);
+    even!(10, 0x10);
+    odd!(11);
+    even!(12, 0x20);
+    odd!(13);
+    even!(14, 0x40);
     rk
 }
 

@@ -146,7 +146,7 @@ impl Alphabet {
         }
         let mut len = 0;
         for (position, ch) in text.chars().enumerate() {
-            let n = self.numeral(ch).ok_or_else(|| Error::NotInAlphabet { ch, position })?;
+            let n = self.numeral(ch).ok_or(Error::NotInAlphabet { ch, position })?;
             let Some(o) = out.get_mut(position) else {
                 return Err(Error::BufferTooSmall { got: out.len(), needed: text.chars().count() });
             };

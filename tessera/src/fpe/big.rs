@@ -47,7 +47,7 @@ impl Ctx<'_> {
         Shape { len, top: Mod64::new(top) }
     }
 
-    fn from_numerals(&self, x: &[u16], out: &mut Limbs) {
+    fn limbs_of(&self, x: &[u16], out: &mut Limbs) {
         let m = x.len();
         out.len = m.div_ceil(self.k);
         for j in 0..out.len {
@@ -57,7 +57,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn to_numerals(&self, a: &Limbs, x: &mut [u16]) {
+    fn numerals_of(&self, a: &Limbs, x: &mut [u16]) {
         let m = x.len();
         for j in 0..a.len {
             let hi = m - self.k * j;
@@ -163,8 +163,8 @@ pub(crate) fn ff1(aes: &Aes, rx: &Radix, p: &Block, tweak: &[u8], b: usize, x: &
     let mut a = Limbs { l: [0; KL], len: 0 };
     let mut bb = Limbs { l: [0; KL], len: 0 };
     let mut y = Limbs { l: [0; KL], len: 0 };
-    ctx.from_numerals(&x[..u], &mut a);
-    ctx.from_numerals(&x[u..], &mut bb);
+    ctx.limbs_of(&x[..u], &mut a);
+    ctx.limbs_of(&x[u..], &mut bb);
     let mut s = [[0u8; 16]; SBLOCKS];
     for r in 0..10u8 {
         let i = if enc { r } else { 9 - r };
@@ -195,6 +195,6 @@ pub(crate) fn ff1(aes: &Aes, rx: &Radix, p: &Block, tweak: &[u8], b: usize, x: &
             core::mem::swap(&mut a, &mut bb);
         }
     }
-    ctx.to_numerals(&a, &mut x[..u]);
-    ctx.to_numerals(&bb, &mut x[u..]);
+    ctx.numerals_of(&a, &mut x[..u]);
+    ctx.numerals_of(&bb, &mut x[u..]);
 }

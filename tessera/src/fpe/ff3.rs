@@ -20,6 +20,9 @@ enum Arith {
     N128 { mu: Mod128, mv: Mod128 },
 }
 
+/// Splits a tweak into (T_L, T_R), checking its length.
+type SplitTweak = fn(&[u8]) -> Result<(u32, u32), Error>;
+
 /// Shared machinery: the cipher on REVB(K), radix, and per-length moduli.
 struct Core {
     aes: Aes,
@@ -77,7 +80,7 @@ impl Core {
     /// sees REVB(P) and S = REVB(output), so both are little-endian reads.
     #[inline(always)]
     fn rounds<R: Ring>(&self, (tl, tr): (u32, u32), m: (&R, &R), ab: (R::W, R::W), enc: bool) -> (R::W, R::W) {
-        let p = move |i: usize, x: u128| ((((if i % 2 == 0 { tr } else { tl }) ^ i as u32) as u128) << 96) | x;
+        let p = move |i: usize, x: u128| ((((if i.is_multiple_of(2) { tr } else { tl }) ^ i as u32) as u128) << 96) | x;
         #[cfg(target_arch = "x86_64")]
         if let Some(k) = &self.ni {
             return k.run(|ni| feistel(|i, x| ni.encrypt_le(p(i, x)), 8, m, ab, enc));
@@ -115,7 +118,7 @@ impl Core {
     fn batch(
         &self,
         tweaks: Tweaks<'_>,
-        split: fn(&[u8]) -> Result<(u32, u32), Error>,
+        split: SplitTweak,
         data: &mut [u16],
         ends: &[usize],
         enc: bool,

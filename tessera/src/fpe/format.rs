@@ -71,7 +71,7 @@ impl TokenFormat {
             if self.is_pass(ch) {
                 continue;
             }
-            let d = alphabet.numeral(ch).ok_or_else(|| Error::NotInAlphabet { ch, position })?;
+            let d = alphabet.numeral(ch).ok_or(Error::NotInAlphabet { ch, position })?;
             if k >= lo && k < hi {
                 let cap = out.len();
                 *out.get_mut(n).ok_or_else(|| Error::BufferTooSmall { got: cap, needed: hi - lo })? = d;
