@@ -1,0 +1,66 @@
+//! FF1 and FF3-1 single-value and batch cost in CPU time (best of 5), beside
+//! ten dependent AES blocks through the `aes` crate: a quick check that,
+//! unlike wall-clock benchmarks, holds up on a busy machine.
+//!
+//! `cargo run --release -p tessera --example fpe_cputime [VALUES]` (CPU time comes from
+//! /proc/thread-self/schedstat, whose resolution can be coarse: keep VALUES large).
+
+use std::hint::black_box;
+
+use tessera::aes::Aes;
+use tessera::fpe::{FF1, FF3_1, Fpe, Tweaks};
+
+/// This thread's CPU time in seconds (Linux schedstat), or wall time elsewhere.
+fn cpu_seconds(start: &std::time::Instant) -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or_else(|| start.elapsed().as_secs_f64(), |ns| ns * 1e-9)
+}
+
+fn best_of_5(n: usize, mut f: impl FnMut()) -> f64 {
+    let start = std::time::Instant::now();
+    (0..5)
+        .map(|_| {
+            let t = cpu_seconds(&start);
+            f();
+            cpu_seconds(&start) - t
+        })
+        .fold(f64::MAX, f64::min)
+        * 1e9
+        / n as f64
+}
+
+fn main() {
+    let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let key = [7u8; 16];
+    let aes = Aes::new(&key).unwrap();
+    let floor = best_of_5(n, || {
+        let mut b = [0u8; 16];
+        for _ in 0..n * 10 {
+            aes.encrypt_block(black_box(&mut b));
+        }
+    });
+    println!("floor: 10 dependent AES-128 blocks: {floor:.1} ns");
+    let ciphers: [(&str, Box<dyn Fpe>, &[u8]); 2] = [
+        ("FF1", Box::new(FF1::with_radix(&key, 10).unwrap()), b""),
+        ("FF3-1", Box::new(FF3_1::with_radix(&key, 10).unwrap()), &[1, 2, 3, 4, 5, 6, 7]),
+    ];
+    for (name, c, tweak) in ciphers {
+        for len in [10usize, 16] {
+            let mut data: Vec<u16> = (0..n * len).map(|i| (i * 7 % 10) as u16).collect();
+            let ends: Vec<usize> = (1..=n).map(|i| i * len).collect();
+            let single = best_of_5(n, || {
+                for x in data.chunks_exact_mut(len) {
+                    c.encrypt_numerals(tweak, x).unwrap();
+                }
+            });
+            let batch = best_of_5(n, || c.encrypt_batch(Tweaks::Same(tweak), &mut data, &ends).unwrap());
+            println!(
+                "{name} radix 10, {len} digits: single {single:.0} ns ({:.2}x floor), batch {batch:.0} ns/value ({:.1}x single)",
+                single / floor,
+                single / batch
+            );
+        }
+    }
+}
