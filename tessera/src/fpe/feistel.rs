@@ -17,69 +17,62 @@ pub(crate) trait Ring: Copy {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Y64(pub(crate) Mod64);
 
-impl Ring for Y64 {
-    type W = u64;
-    #[inline(always)]
-    fn reduce(&self, y: u128) -> u64 {
-        self.0.rem64(y as u64)
-    }
-    #[inline(always)]
-    fn add(&self, a: u64, b: u64) -> u64 {
-        self.0.add(a, b)
-    }
-    #[inline(always)]
-    fn sub(&self, a: u64, b: u64) -> u64 {
-        self.0.sub(a, b)
-    }
-    #[inline(always)]
-    fn widen(w: u64) -> u128 {
-        w as u128
-    }
-}
-
 /// `Mod64` for FF1 with d = 12: y is below 2^96.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Y96(pub(crate) Mod64);
 
-impl Ring for Y96 {
-    type W = u64;
+/// The u64 rings differ only in how they reduce y.
+macro_rules! ring64 {
+    ($t:ty, |$m:ident, $y:ident| $reduce:expr) => {
+        impl Ring for $t {
+            type W = u64;
+            #[inline(always)]
+            fn reduce(&self, $y: u128) -> u64 {
+                let $m = self.m64();
+                $reduce
+            }
+            #[inline(always)]
+            fn add(&self, a: u64, b: u64) -> u64 {
+                self.m64().add(a, b)
+            }
+            #[inline(always)]
+            fn sub(&self, a: u64, b: u64) -> u64 {
+                self.m64().sub(a, b)
+            }
+            #[inline(always)]
+            fn widen(w: u64) -> u128 {
+                w as u128
+            }
+        }
+    };
+}
+
+/// Access to the underlying [`Mod64`] of the u64 rings.
+trait HasMod64 {
+    fn m64(&self) -> &Mod64;
+}
+impl HasMod64 for Y64 {
     #[inline(always)]
-    fn reduce(&self, y: u128) -> u64 {
-        self.0.reduce96(y)
+    fn m64(&self) -> &Mod64 {
+        &self.0
     }
+}
+impl HasMod64 for Y96 {
     #[inline(always)]
-    fn add(&self, a: u64, b: u64) -> u64 {
-        self.0.add(a, b)
+    fn m64(&self) -> &Mod64 {
+        &self.0
     }
+}
+impl HasMod64 for Mod64 {
     #[inline(always)]
-    fn sub(&self, a: u64, b: u64) -> u64 {
-        self.0.sub(a, b)
-    }
-    #[inline(always)]
-    fn widen(w: u64) -> u128 {
-        w as u128
+    fn m64(&self) -> &Mod64 {
+        self
     }
 }
 
-impl Ring for Mod64 {
-    type W = u64;
-    #[inline(always)]
-    fn reduce(&self, y: u128) -> u64 {
-        Mod64::reduce(self, y)
-    }
-    #[inline(always)]
-    fn add(&self, a: u64, b: u64) -> u64 {
-        Mod64::add(self, a, b)
-    }
-    #[inline(always)]
-    fn sub(&self, a: u64, b: u64) -> u64 {
-        Mod64::sub(self, a, b)
-    }
-    #[inline(always)]
-    fn widen(w: u64) -> u128 {
-        w as u128
-    }
-}
+ring64!(Y64, |m, y| m.rem64(y as u64));
+ring64!(Y96, |m, y| m.reduce96(y));
+ring64!(Mod64, |m, y| m.reduce(y));
 
 impl Ring for Mod128 {
     type W = u128;
