@@ -2,6 +2,8 @@
 //! failures that leave no output file, and interop in both directions with
 //! GnuPG 2.2 and OpenPGP.js 6 (scripts/install-npm-peers).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -319,22 +321,7 @@ fn openpgp_js_both_directions() {
 // ---- tessera-sop ----
 
 fn sop(args: &[&str], stdin: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera-sop"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    common::run_with_stdin(env!("CARGO_BIN_EXE_tessera-sop"), args, stdin)
 }
 
 #[test]

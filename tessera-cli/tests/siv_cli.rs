@@ -2,28 +2,15 @@
 //! modes against the library, and the failure contract (one line naming the
 //! problem, and the line in line mode; non-zero exit; no output file).
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use tessera::siv::AesSiv;
 
 fn tessera(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run tessera");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    common::run_with_stdin(env!("CARGO_BIN_EXE_tessera"), args, stdin)
 }
 
 fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
