@@ -227,7 +227,7 @@ impl<'a> Decryptor<'a> {
             }
         }
 
-        let mut body = BodyReader::new(src, seipd_len);
+        let mut body = SeipdBody { body: BodyReader::new(src, seipd_len), ended: false };
         let mut version = [0u8; 1];
         read_exact(&mut body, &mut version, "SEIPD packet")?;
         let (plain, session_key, version): (Src<'a>, SessionKey, SeipdVersion) = match version[0] {
@@ -337,6 +337,26 @@ fn open_literal(mut plain: Src<'_>, depth: u32) -> Result<(LiteralInfo, BodyRead
             t if skippable(t) => BodyReader::new(&mut plain, h.len).skip_rest()?,
             _ => return Err(Error::Malformed("unexpected packet in the encrypted data")),
         }
+    }
+}
+
+/// The SEIPD packet's body. Its end is reported only after the rest of the
+/// input has been read and holds nothing but packets that may be skipped
+/// (for armor, this also reads and checks the END line): no trailing data
+/// after the encrypted data is ignored.
+struct SeipdBody<'a> {
+    body: BodyReader<Src<'a>>,
+    ended: bool,
+}
+
+impl Read for SeipdBody<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.body.read(buf)?;
+        if n == 0 && !buf.is_empty() && !self.ended {
+            drain_packets(self.body.get_mut())?;
+            self.ended = true;
+        }
+        Ok(n)
     }
 }
 
