@@ -146,6 +146,9 @@ impl Skesk {
         s2k: S2k,
         iv: &[u8],
     ) -> Result<Skesk> {
+        if iv.len() != aead.nonce_len() {
+            return Err(Error::InvalidOption("SKESK v6 nonce length (the AEAD mode's nonce length)"));
+        }
         let key = s2k.derive(password, cipher.key_len(), &S2kLimits { max_argon2_m: 31, max_argon2_t: 255 })?;
         let kek = v6_kek(&key, cipher, aead);
         let mut esk = session_key.to_vec();
