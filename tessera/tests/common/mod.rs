@@ -5,27 +5,47 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-/// Counts allocations made by the current thread (tests run in parallel, so
-/// the counter is per thread).
+/// Counts allocations made by the current thread, and the live heap bytes
+/// and their peak (tests run in parallel, so the counters are per thread).
 pub struct CountingAlloc;
 
 thread_local! {
     static ALLOCS: Cell<u64> = const { Cell::new(0) };
+    // Live heap bytes allocated by this thread (minus those it freed; memory
+    // freed by another thread is not seen) and the high-water mark.
+    static LIVE: Cell<i64> = const { Cell::new(0) };
+    static PEAK: Cell<i64> = const { Cell::new(0) };
+}
+
+fn grow(n: usize) {
+    let _ = LIVE.try_with(|l| {
+        let v = l.get() + n as i64;
+        l.set(v);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(v)));
+    });
+}
+
+fn shrink(n: usize) {
+    let _ = LIVE.try_with(|l| l.set(l.get() - n as i64));
 }
 
 // SAFETY: forwards to the system allocator unchanged; only counts calls.
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+        grow(layout.size());
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        shrink(layout.size());
         // SAFETY: same contract as the caller's.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+        shrink(layout.size());
+        grow(new_size);
         // SAFETY: same contract as the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -37,6 +57,17 @@ pub fn count_allocs<R>(f: impl FnOnce() -> R) -> (R, u64) {
     let r = f();
     let after = ALLOCS.with(|c| c.get());
     (r, after - before)
+}
+
+/// Runs `f` and returns its result with the peak of heap bytes this thread
+/// held live during `f`, above what it held before (allocations made and
+/// freed inside `f` count while they live).
+pub fn peak_bytes<R>(f: impl FnOnce() -> R) -> (R, u64) {
+    let start = LIVE.with(|l| l.get());
+    PEAK.with(|p| p.set(start));
+    let r = f();
+    let peak = PEAK.with(|p| p.get());
+    (r, (peak - start).max(0) as u64)
 }
 
 pub fn unhex(s: &str) -> Vec<u8> {

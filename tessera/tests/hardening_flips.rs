@@ -1,0 +1,751 @@
+//! Hardening, in one place: every decryptor of the library rejects every
+//! single-bit flip and every truncation (every prefix length) of a valid
+//! message, and releases no unauthenticated plaintext on the way.
+//!
+//! - AES-SIV, 32/48/64-byte keys: the single-message APIs (`decrypt`,
+//!   `decrypt_into`, `decrypt_in_place`, `decrypt_in_place_detached`) and
+//!   `decrypt_batch` with the three `BatchAd` forms; flips in V, C, every
+//!   associated-data component and the nonce; cuts of V || C, of the
+//!   components and of the nonce. On failure every output buffer is zero.
+//! - OCB, EAX and GCM through `tessera::aead`, every key size: every bit of
+//!   ciphertexts whose length ends in a partial block (47 and 80 bytes;
+//!   `aead_props` already flips every bit of shorter messages and of the tag,
+//!   nonce and AD), every cut of the ciphertext, the AD and the nonce.
+//! - OpenPGP (`Decryptor`): SEIPD v2 with OCB, EAX and GCM (AES-128/192/256),
+//!   64-octet chunks so a message spans several chunks, binary and armored,
+//!   with and without a compressed data packet (ZIP and ZLIB); SEIPD v1
+//!   binary and armored (with its CRC24), buffered (the default) and
+//!   streamed. "Rejected" means `Decryptor::with_options` or a later `read`
+//!   returns an error; what was read before the error must be a prefix of
+//!   the plaintext that only holds chunks whose tags verified (see
+//!   [`Analysis`]); SEIPD v1 (default options) must release nothing.
+//!
+//! Armor: a flip (or cut) must be rejected when the armor no longer decodes
+//! to the same binary message under [`reference_dearmor`], a strict decoder
+//! that leaves open only what RFC 9580 §6 leaves open or this library
+//! documents as ignored: the label of the BEGIN line, the CRC24 line
+//! (§6.1: "MUST NOT reject ... when the CRC24 footer is present, missing,
+//! malformed, or disagrees"), the END line after `-----END PGP `, whatever
+//! follows the END line, and the unused low bits of the last base64 group.
+//! Such flips decode to the same message; for them the decryptor must
+//! either fail or return exactly the plaintext (they are counted and
+//! printed). Every other flip in the BEGIN line, the blank line and the
+//! base64 body (line ends and padding included) must be rejected.
+
+use std::io::{Read, Write};
+
+use tessera::Error;
+use tessera::aead::{Aead, AeadInPlace, Mode, Tag};
+use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
+use tessera::openpgp::packet::{BodyLen, BodyReader, PartialWriter, read_header, tag, write_packet};
+use tessera::openpgp::s2k::{HashAlg, S2k};
+use tessera::openpgp::seipd::{ChunkOpener, ChunkSealer, V2Header, chunk_size};
+use tessera::openpgp::skesk::Skesk;
+use tessera::openpgp::{
+    AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SymAlg,
+};
+use tessera::siv::{AesSiv, BatchAd};
+
+fn pattern(n: usize, seed: u8) -> Vec<u8> {
+    (0..n).map(|i| (i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed as u32).rotate_left(9) as u8).collect()
+}
+
+/// Every (byte index, bit mask) of an `n`-byte string.
+fn bits(n: usize) -> impl Iterator<Item = (usize, u8)> {
+    (0..n * 8).map(|b| (b / 8, 1u8 << (b % 8)))
+}
+
+fn flip(v: &[u8], i: usize, m: u8) -> Vec<u8> {
+    let mut v = v.to_vec();
+    v[i] ^= m;
+    v
+}
+
+// ---------------------------------------------------------------- AES-SIV
+
+/// Asserts that every single-message decryption API rejects `ct` under
+/// (`ad`, `nonce`) and leaves its output all zeros.
+fn siv_rejects(siv: &AesSiv, ad: &[&[u8]], nonce: Option<&[u8]>, ct: &[u8], what: &str) {
+    let n = ct.len().saturating_sub(16);
+    let mut out = vec![0xa5u8; n];
+    assert!(siv.decrypt_into(ad, nonce, ct, &mut out).is_err(), "decrypt_into accepted {what}");
+    assert!(out.iter().all(|&b| b == 0) || ct.len() < 16, "decrypt_into left output behind: {what}");
+    assert!(siv.decrypt(ad, nonce, ct).is_err(), "decrypt accepted {what}");
+    let mut buf = ct.to_vec();
+    assert!(siv.decrypt_in_place(ad, nonce, &mut buf).is_err(), "decrypt_in_place accepted {what}");
+    if ct.len() >= 16 {
+        assert!(buf.iter().all(|&b| b == 0), "decrypt_in_place left output behind: {what}");
+        let tag: [u8; 16] = ct[..16].try_into().unwrap();
+        let mut body = ct[16..].to_vec();
+        assert!(siv.decrypt_in_place_detached(ad, nonce, &mut body, &tag).is_err(), "detached accepted {what}");
+        assert!(body.iter().all(|&b| b == 0), "decrypt_in_place_detached left output behind: {what}");
+    } else {
+        assert_eq!(buf, ct, "a too-short input is left as it was: {what}");
+    }
+}
+
+#[test]
+fn siv_single_message_apis_reject_every_flip_and_cut() {
+    let nonce = pattern(12, 3);
+    let (ad0, ad1, ad2) = (b"users.email".to_vec(), Vec::new(), pattern(17, 4));
+    for klen in [32, 48, 64] {
+        let siv = AesSiv::new(&pattern(klen, klen as u8)).unwrap();
+        for n in [0, 1, 15, 16, 17, 40] {
+            let pt = pattern(n, 5);
+            let ads: [&[u8]; 3] = [&ad0, &ad1, &ad2];
+            let ct = siv.encrypt(&ads, Some(&nonce), &pt).unwrap();
+            assert_eq!(siv.decrypt(&ads, Some(&nonce), &ct).unwrap(), pt);
+            let what = |s: String| format!("AES-SIV-{} n={n}: {s}", klen * 8);
+            for (i, m) in bits(ct.len()) {
+                siv_rejects(&siv, &ads, Some(&nonce), &flip(&ct, i, m), &what(format!("V||C bit {m:#x} of byte {i}")));
+            }
+            for cut in 0..ct.len() {
+                siv_rejects(&siv, &ads, Some(&nonce), &ct[..cut], &what(format!("V||C cut to {cut}")));
+            }
+            let mut longer = ct.clone();
+            longer.push(0);
+            siv_rejects(&siv, &ads, Some(&nonce), &longer, &what("V||C plus one byte".into()));
+            for c in [0, 2] {
+                let comp = ads[c];
+                for (i, m) in bits(comp.len()) {
+                    let bad = flip(comp, i, m);
+                    let mut a = ads;
+                    a[c] = &bad;
+                    siv_rejects(&siv, &a, Some(&nonce), &ct, &what(format!("AD {c} bit {m:#x} of byte {i}")));
+                }
+                for cut in 0..comp.len() {
+                    let mut a = ads;
+                    a[c] = &comp[..cut];
+                    siv_rejects(&siv, &a, Some(&nonce), &ct, &what(format!("AD {c} cut to {cut}")));
+                }
+            }
+            for (i, m) in bits(nonce.len()) {
+                siv_rejects(&siv, &ads, Some(&flip(&nonce, i, m)), &ct, &what(format!("nonce bit {m:#x} of {i}")));
+            }
+            for cut in 0..nonce.len() {
+                siv_rejects(&siv, &ads, Some(&nonce[..cut]), &ct, &what(format!("nonce cut to {cut}")));
+            }
+            // Components dropped, added or reordered (the empty one too), and no nonce.
+            let dropped: [&[u8]; 2] = [&ad0, &ad2];
+            siv_rejects(&siv, &dropped, Some(&nonce), &ct, &what("empty AD component dropped".into()));
+            let added: [&[u8]; 4] = [&ad0, &ad1, &ad2, &ad1];
+            siv_rejects(&siv, &added, Some(&nonce), &ct, &what("empty AD component added".into()));
+            let swapped: [&[u8]; 3] = [&ad2, &ad1, &ad0];
+            siv_rejects(&siv, &swapped, Some(&nonce), &ct, &what("AD reordered".into()));
+            siv_rejects(&siv, &ads, None, &ct, &what("nonce dropped".into()));
+        }
+    }
+}
+
+fn cumulative(lens: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    lens.into_iter()
+        .scan(0, |s, l| {
+            *s += l;
+            Some(*s)
+        })
+        .collect()
+}
+
+/// `decrypt_batch` must fail naming message `index` and leave `out` zero.
+fn batch_rejects(siv: &AesSiv, ad: BatchAd<'_>, data: &[u8], ends: &[usize], index: usize, what: &str) {
+    let total = ends.last().map_or(0, |e| e.saturating_sub(16 * ends.len()));
+    let mut out = vec![0xa5u8; total];
+    match siv.decrypt_batch(ad, data, ends, &mut out) {
+        Err(Error::Batch { index: i, source }) => {
+            assert_eq!(i, index, "{what}: wrong message named");
+            if *source == Error::Authentication {
+                assert!(out.iter().all(|&b| b == 0), "{what}: output left behind");
+            } else {
+                // Refused before decrypting anything (a message shorter than V).
+                assert!(out.iter().all(|&b| b == 0xa5), "{what}: output written");
+            }
+        }
+        r => panic!("{what}: {r:?}"),
+    }
+}
+
+#[test]
+fn siv_batch_rejects_every_flip_and_cut_naming_the_message() {
+    let lens = [0usize, 5, 16, 17, 33];
+    let msgs: Vec<Vec<u8>> = lens.iter().enumerate().map(|(i, &n)| pattern(n, i as u8)).collect();
+    let data: Vec<u8> = msgs.concat();
+    let pt_ends = cumulative(lens);
+    let ct_ends = cumulative(lens.iter().map(|n| n + 16));
+    let same_c: [&[u8]; 2] = [b"table", b""];
+    let ids: Vec<Vec<u8>> = (0..lens.len()).map(|i| format!("row-{i}").into_bytes()).collect();
+    let each: Vec<&[u8]> = ids.iter().map(|v| v.as_slice()).collect();
+    let per_store: Vec<Vec<&[u8]>> =
+        (0..lens.len()).map(|i| vec![&b"t"[..], &ids[i][..], &b""[..]][..i % 3 + 1].to_vec()).collect();
+    let per: Vec<&[&[u8]]> = per_store.iter().map(|v| v.as_slice()).collect();
+    for klen in [32, 48, 64] {
+        let siv = AesSiv::new(&pattern(klen, 9)).unwrap();
+        for form in 0..3 {
+            let ad = match form {
+                0 => BatchAd::Same(&same_c),
+                1 => BatchAd::Each(&each),
+                _ => BatchAd::PerMessage(&per),
+            };
+            let mut ct = vec![0u8; *ct_ends.last().unwrap()];
+            siv.encrypt_batch(ad, &data, &pt_ends, &mut ct).unwrap();
+            let mut back = vec![0u8; data.len()];
+            siv.decrypt_batch(ad, &ct, &ct_ends, &mut back).unwrap();
+            assert_eq!(back, data);
+            let what = |s: String| format!("AES-SIV-{} batch form {form}: {s}", klen * 8);
+            let owner = |i: usize| ct_ends.iter().position(|&e| i < e).unwrap();
+            for (i, m) in bits(ct.len()) {
+                batch_rejects(&siv, ad, &flip(&ct, i, m), &ct_ends, owner(i), &what(format!("bit {m:#x} of byte {i}")));
+            }
+            // Message j cut to every length (with the ends moved): shorter than V is a
+            // format error, longer an authentication error; both name message j.
+            for j in 0..lens.len() {
+                let start = if j == 0 { 0 } else { ct_ends[j - 1] };
+                for l in 0..lens[j] + 16 {
+                    let mut d = ct[..start + l].to_vec();
+                    d.extend_from_slice(&ct[ct_ends[j]..]);
+                    let cut = lens[j] + 16 - l;
+                    let ends: Vec<usize> =
+                        ct_ends.iter().enumerate().map(|(k, &e)| if k < j { e } else { e - cut }).collect();
+                    batch_rejects(&siv, ad, &d, &ends, j, &what(format!("message {j} cut to {l}")));
+                }
+            }
+            // Flips and cuts in the associated data name the first message they reach.
+            match form {
+                0 => {
+                    for (i, m) in bits(same_c[0].len()) {
+                        let bad = flip(same_c[0], i, m);
+                        let a: [&[u8]; 2] = [&bad, b""];
+                        batch_rejects(
+                            &siv,
+                            BatchAd::Same(&a),
+                            &ct,
+                            &ct_ends,
+                            0,
+                            &what(format!("AD bit {m:#x} of {i}")),
+                        );
+                    }
+                    let a: [&[u8]; 1] = [b"table"];
+                    batch_rejects(&siv, BatchAd::Same(&a), &ct, &ct_ends, 0, &what("empty component dropped".into()));
+                }
+                1 => {
+                    for j in 0..lens.len() {
+                        for (i, m) in bits(each[j].len()) {
+                            let bad = flip(each[j], i, m);
+                            let mut e = each.clone();
+                            e[j] = &bad;
+                            batch_rejects(&siv, BatchAd::Each(&e), &ct, &ct_ends, j, &what(format!("id {j} bit {i}")));
+                        }
+                        let mut e = each.clone();
+                        e[j] = &each[j][..each[j].len() - 1];
+                        batch_rejects(&siv, BatchAd::Each(&e), &ct, &ct_ends, j, &what(format!("id {j} cut")));
+                    }
+                }
+                _ => {
+                    for j in 0..lens.len() {
+                        for c in 0..per[j].len() {
+                            for (i, m) in bits(per[j][c].len()) {
+                                let bad = flip(per[j][c], i, m);
+                                let mut comps = per[j].to_vec();
+                                comps[c] = &bad;
+                                let mut p = per.clone();
+                                p[j] = &comps;
+                                let w = what(format!("message {j} component {c} bit {i}"));
+                                batch_rejects(&siv, BatchAd::PerMessage(&p), &ct, &ct_ends, j, &w);
+                            }
+                        }
+                        let comps = &per[j][..per[j].len() - 1];
+                        let mut p = per.clone();
+                        p[j] = comps;
+                        let w = what(format!("message {j} last component dropped"));
+                        batch_rejects(&siv, BatchAd::PerMessage(&p), &ct, &ct_ends, j, &w);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------ OCB/EAX/GCM
+
+#[test]
+fn aead_rejects_every_flip_and_cut() {
+    for mode in [Mode::Ocb, Mode::Eax, Mode::Gcm] {
+        for kl in [16, 24, 32] {
+            let aead = Aead::new(mode, &pattern(kl, 1)).unwrap();
+            for len in [47, 80] {
+                let nonce = pattern(mode.openpgp_nonce_len(), 2);
+                let ad = pattern(21, 3);
+                let pt = pattern(len, 4);
+                let mut ct = pt.clone();
+                let tag = aead.seal_in_place_separate_tag(&nonce, &ad, &mut ct).unwrap();
+                let what = format!("{mode:?} AES-{} len {len}", kl * 8);
+                let rejects = |nonce: &[u8], ad: &[u8], c: &[u8], t: &Tag, why: String| {
+                    let mut buf = c.to_vec();
+                    match aead.open_in_place_separate_tag(nonce, ad, &mut buf, t) {
+                        Err(Error::Authentication) => {
+                            assert!(buf.iter().all(|&b| b == 0), "{what} {why}: not wiped")
+                        }
+                        Err(Error::NonceLength { .. }) => assert_eq!(buf, c, "{what} {why}: changed"),
+                        r => panic!("{what} {why}: {r:?}"),
+                    }
+                };
+                for (i, m) in bits(len) {
+                    rejects(&nonce, &ad, &flip(&ct, i, m), &tag, format!("ciphertext bit {m:#x} of byte {i}"));
+                }
+                for cut in 0..len {
+                    rejects(&nonce, &ad, &ct[..cut], &tag, format!("ciphertext cut to {cut}"));
+                }
+                for cut in 0..ad.len() {
+                    rejects(&nonce, &ad[..cut], &ct, &tag, format!("AD cut to {cut}"));
+                }
+                for cut in 0..nonce.len() {
+                    rejects(&nonce[..cut], &ad, &ct, &tag, format!("nonce cut to {cut}"));
+                }
+                rejects(&[nonce.as_slice(), &[0]].concat(), &ad, &ct, &tag, "nonce plus a byte".into());
+                let mut buf = ct.clone();
+                aead.open_in_place_separate_tag(&nonce, &ad, &mut buf, &tag).unwrap();
+                assert_eq!(buf, pt);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- OpenPGP
+
+const PW: &[u8] = b"hardening";
+
+/// Decrypts `msg`, returning what was released and how it ended.
+fn decrypt(msg: &[u8], opts: &DecryptOptions) -> (Vec<u8>, Result<(), PgpError>) {
+    let mut d = match Decryptor::with_options(msg, &[PW], opts) {
+        Ok(d) => d,
+        Err(e) => return (Vec::new(), Err(e)),
+    };
+    let mut out = Vec::new();
+    let mut buf = [0u8; 100];
+    loop {
+        match d.read(&mut buf) {
+            Ok(0) => return (out, Ok(())),
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) => return (out, Err(PgpError::from_io(e))),
+        }
+    }
+}
+
+/// Reads until the end or the first error.
+fn read_some(mut r: impl Read) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut b = [0u8; 64];
+    while let Ok(n @ 1..) = r.read(&mut b) {
+        out.extend_from_slice(&b[..n]);
+    }
+    out
+}
+
+/// Literal data octets that can be decoded from `s`, a prefix of a
+/// plaintext packet stream (through a compressed data packet, whose prefix
+/// is inflated as far as it goes).
+fn literal_prefix(s: &[u8]) -> usize {
+    let mut r = s;
+    let Ok(Some(h)) = read_header(&mut r) else { return 0 };
+    let body = read_some(BodyReader::new(r, h.len));
+    match h.tag {
+        tag::LITERAL if body.len() >= 2 => body.len().saturating_sub(6 + body[1] as usize),
+        tag::COMPRESSED if !body.is_empty() => {
+            let inner = match body[0] {
+                0 => body[1..].to_vec(),
+                1 => read_some(flate2::read::DeflateDecoder::new(&body[1..])),
+                _ => read_some(flate2::read::ZlibDecoder::new(&body[1..])),
+            };
+            literal_prefix(&inner)
+        }
+        _ => 0,
+    }
+}
+
+/// Where a binary message's chunks are, and what may be released when a
+/// given octet is modified.
+struct Analysis {
+    /// `released[j]`: literal data octets in chunks `0..j` (`j = 0..=n`).
+    released: Vec<usize>,
+    /// `bound[p]`: modifying octet `p` (or cutting the message at `p`) may
+    /// release at most chunks `0..bound[p]`: `j` for an octet of chunk `j`
+    /// (data or tag), `n` for the final tag, 0 before the chunks (session
+    /// key packets, SEIPD header), `n - 1` for the SEIPD packet's length
+    /// octets (a shorter length can leave whole authentic chunks before it).
+    bound: Vec<usize>,
+    /// Whether released data must end exactly at a chunk's end (no
+    /// compression), or only not go beyond `released[bound]`.
+    exact: bool,
+}
+
+fn analyse_v2(bin: &[u8], plain: &[u8]) -> Analysis {
+    let (_, r) = decrypt(bin, &DecryptOptions::default());
+    r.unwrap();
+    let sk = Decryptor::new(bin, &[PW]).unwrap().session_key().clone();
+    let mut r = bin;
+    let (framing, body_start, body_len) = loop {
+        let ctb_at = bin.len() - r.len();
+        let h = read_header(&mut r).unwrap().unwrap();
+        let at = bin.len() - r.len();
+        if h.tag == tag::SEIPD {
+            let BodyLen::Fixed(l) = h.len else { panic!("test messages are short: one fixed length") };
+            break (ctb_at + 1..at, at, l as usize);
+        }
+        BodyReader::new(&mut r, h.len).skip_rest().unwrap();
+    };
+    let header = V2Header::parse(bin[body_start + 1..body_start + 36].try_into().unwrap()).unwrap();
+    let cs = chunk_size(header.chunk_octet);
+    let content = body_start + 36..body_start + body_len - 16;
+    let n = (content.end - content.start).div_ceil(cs + 16);
+    let bound = (0..bin.len())
+        .map(|p| {
+            if framing.contains(&p) {
+                n - 1
+            } else if p < content.start {
+                0
+            } else if p < content.end {
+                (p - content.start) / (cs + 16)
+            } else {
+                n
+            }
+        })
+        .collect();
+    let inner = read_some(ChunkOpener::new(&bin[content.start..], &header, &sk.key).unwrap());
+    let released: Vec<usize> = (0..=n).map(|j| literal_prefix(&inner[..(j * cs).min(inner.len())])).collect();
+    assert_eq!(released[n], plain.len());
+    assert!(n >= 3 && released[1] > 0, "the message spans several chunks: {released:?}");
+    let exact = inner[0] & 0x3f == tag::LITERAL;
+    Analysis { released, bound, exact }
+}
+
+/// A strict armor decoder (see the module documentation for what it leaves
+/// open); `None` when `text` is not armor of that form.
+fn reference_dearmor(text: &[u8]) -> Option<Vec<u8>> {
+    let trim = |l: &[u8]| -> Vec<u8> { l.iter().copied().filter(|&b| !matches!(b, b'\r' | b' ' | b'\t')).collect() };
+    let mut lines = text.split(|&b| b == b'\n');
+    let begin = lines.next()?;
+    if !(begin.len() >= 20 && begin.starts_with(b"-----BEGIN PGP ") && begin.ends_with(b"-----")) {
+        return None;
+    }
+    loop {
+        let l = trim(lines.next()?);
+        if l.is_empty() {
+            break;
+        }
+        if !l.contains(&b':') {
+            return None;
+        }
+    }
+    let mut chars = Vec::new();
+    loop {
+        let raw = lines.next()?;
+        let l = trim(raw);
+        if l.first() == Some(&b'=') {
+            // The CRC24 line, content ignored; the END line must follow.
+            if !lines.next()?.starts_with(b"-----END PGP ") {
+                return None;
+            }
+            break;
+        }
+        if l.first() == Some(&b'-') {
+            if !raw.starts_with(b"-----END PGP ") {
+                return None;
+            }
+            break;
+        }
+        chars.extend_from_slice(&l);
+    }
+    if chars.len() % 4 != 0 {
+        return None;
+    }
+    let pad = chars.iter().rev().take_while(|&&c| c == b'=').count();
+    if pad > 2 {
+        return None;
+    }
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::new();
+    let body = &chars[..chars.len() - pad];
+    for g in body.chunks(4) {
+        let mut v = 0u32;
+        for (k, &c) in g.iter().enumerate() {
+            v |= val(c)? << (18 - 6 * k);
+        }
+        let b = v.to_be_bytes();
+        out.extend_from_slice(&b[1..g.len()]);
+    }
+    Some(out)
+}
+
+/// For each octet of an armored text, how many base64 characters of the
+/// body precede it (0 before the body; all of them from the CRC/END line on).
+fn chars_before(text: &[u8]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(text.len());
+    let (mut count, mut line, mut line_start) = (0usize, 0usize, true);
+    let mut in_body = false;
+    let mut done = false;
+    for &b in text {
+        out.push(count);
+        if line_start && line == 2 {
+            in_body = true;
+        }
+        if in_body && line_start && (b == b'=' || b == b'-') {
+            done = true;
+        }
+        if in_body && !done && b != b'\n' {
+            count += 1;
+        }
+        line_start = b == b'\n';
+        if line_start {
+            line += 1;
+        }
+    }
+    out
+}
+
+struct Case {
+    name: String,
+    /// The message as decrypted (armored or binary).
+    msg: Vec<u8>,
+    /// The binary message.
+    bin: Vec<u8>,
+    armored: bool,
+    plain: Vec<u8>,
+    opts: DecryptOptions,
+    /// SEIPD v2: what may be released; None for SEIPD v1.
+    v2: Option<Analysis>,
+    /// SEIPD v1 streamed: unauthenticated plaintext is released by design,
+    /// only the error at the end is checked.
+    v1_streamed: bool,
+}
+
+#[derive(Default, Debug)]
+struct Counts {
+    rejected: usize,
+    same_decoding: usize,
+    same_decoding_accepted: usize,
+}
+
+impl Case {
+    fn check_rejected(&self, bad: &[u8], k: usize, what: &str) {
+        let (out, r) = decrypt(bad, &self.opts);
+        assert!(r.is_err(), "{}: {what} was accepted", self.name);
+        if self.v1_streamed {
+            return;
+        }
+        assert_eq!(out, self.plain[..out.len().min(self.plain.len())], "{}: {what} released other data", self.name);
+        match &self.v2 {
+            None => assert!(out.is_empty(), "{}: {what}: SEIPD v1 released {} octets", self.name, out.len()),
+            Some(a) if a.exact => assert!(
+                a.released[..=k].contains(&out.len()),
+                "{}: {what}: released {} octets; allowed {:?}",
+                self.name,
+                out.len(),
+                &a.released[..=k]
+            ),
+            Some(a) => assert!(
+                out.len() <= a.released[k],
+                "{}: {what}: released {} octets, beyond the {} of the authenticated chunks",
+                self.name,
+                out.len(),
+                a.released[k]
+            ),
+        }
+    }
+
+    /// The bound for a change at binary octet `d` (and the two after it,
+    /// which share its base64 group).
+    fn bound_at(&self, d: usize) -> usize {
+        let Some(a) = &self.v2 else { return 0 };
+        let n = a.released.len() - 1;
+        if d >= self.bin.len() { n } else { (d..(d + 3).min(self.bin.len())).map(|q| a.bound[q]).max().unwrap() }
+    }
+
+    fn check(&self) -> Counts {
+        let (out, r) = decrypt(&self.msg, &self.opts);
+        r.unwrap();
+        assert_eq!(out, self.plain, "{}", self.name);
+        let before = if self.armored { chars_before(&self.msg) } else { Vec::new() };
+        let mut counts = Counts::default();
+        let mut one = |bad: &[u8], p: usize, what: String| {
+            let k = if self.armored {
+                if reference_dearmor(bad).as_deref() == Some(&self.bin[..]) {
+                    // Decodes to the same message: fail, or give exactly the plaintext.
+                    counts.same_decoding += 1;
+                    let (out, r) = decrypt(bad, &self.opts);
+                    if r.is_ok() {
+                        counts.same_decoding_accepted += 1;
+                        assert_eq!(out, self.plain, "{}: {what}", self.name);
+                    }
+                    return;
+                }
+                self.bound_at(before[p] / 4 * 3)
+            } else {
+                self.v2.as_ref().map_or(0, |a| a.bound[p])
+            };
+            counts.rejected += 1;
+            self.check_rejected(bad, k, &what);
+        };
+        let around = |i: usize| {
+            let t = if self.armored { &self.msg[i.saturating_sub(12)..(i + 12).min(self.msg.len())] } else { &[][..] };
+            String::from_utf8_lossy(t).into_owned()
+        };
+        for (i, m) in bits(self.msg.len()) {
+            one(&flip(&self.msg, i, m), i, format!("bit {m:#x} of octet {i} {:?}", around(i)));
+        }
+        for cut in 0..self.msg.len() {
+            one(&self.msg[..cut], cut, format!("cut to {cut} octets"));
+        }
+        if !self.armored {
+            // Data after the encrypted data is an error too, and keeps back
+            // the last chunk, which is released only at the end of the input.
+            let k = self.v2.as_ref().map_or(0, |a| a.released.len() - 2);
+            for junk in [&[0x01u8][..], &[0xcb, 0]] {
+                self.check_rejected(&[&self.msg[..], junk].concat(), k, &format!("{junk:02x?} appended"));
+            }
+        }
+        eprintln!("{}: {} octets, {counts:?}", self.name, self.msg.len());
+        counts
+    }
+}
+
+fn armor(bin: &[u8], crc: bool) -> Vec<u8> {
+    let mut w = ArmorWriter::new(Vec::new(), MESSAGE, crc).unwrap();
+    w.write_all(bin).unwrap();
+    w.finish().unwrap()
+}
+
+fn encryptor_case(profile: Profile, aead: AeadAlg, cipher: SymAlg, armored: bool, opts: DecryptOptions) -> Case {
+    let eopts = EncryptOptions {
+        profile,
+        aead,
+        cipher,
+        chunk_octet: 0,
+        s2k: S2kChoice::Iterated { count_octet: 0 },
+        armor: armored,
+        ..EncryptOptions::default()
+    };
+    // 180 octets of literal data: a 188-octet packet stream, chunks of 64, 64 and 60.
+    let plain = pattern(180, 42);
+    let mut e = Encryptor::new(Vec::new(), &[PW], &eopts).unwrap();
+    e.write_all(&plain).unwrap();
+    let msg = e.finish().unwrap();
+    let bin = if armored {
+        reference_dearmor(&msg).unwrap_or_else(|| panic!("{}", String::from_utf8_lossy(&msg)))
+    } else {
+        msg.clone()
+    };
+    if armored {
+        let lib = read_some(tessera::openpgp::armor::ArmorReader::new(msg.as_slice()));
+        assert_eq!(lib, bin, "the reference decoder agrees with the library on valid armor");
+    }
+    let v1_streamed = opts.v1_stream_unauthenticated;
+    let v2 = (profile == Profile::Rfc9580).then(|| analyse_v2(&bin, &plain));
+    let name = format!("{profile:?} {aead:?} {cipher:?} {}", if armored { "armored" } else { "binary" });
+    Case { name, msg, bin, armored, plain, opts, v2, v1_streamed }
+}
+
+/// SKESK v6 + SEIPD v2 around a compressed data packet (`alg` 1 ZIP, 2 ZLIB).
+fn compressed_case(alg: u8, aead: AeadAlg, cipher: SymAlg, armored: bool) -> Case {
+    // Mostly incompressible: about 150 octets of deflate, three chunks.
+    let mut plain = pattern(135, 7);
+    plain.extend(std::iter::repeat_n(b'z', 200));
+    let mut lit = Vec::new();
+    write_packet(&mut lit, tag::LITERAL, &[&[b'b', 0, 0, 0, 0, 0][..], &plain].concat()).unwrap();
+    let mut body = vec![alg];
+    let level = flate2::Compression::default();
+    body.extend(if alg == 1 {
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), level);
+        e.write_all(&lit).unwrap();
+        e.finish().unwrap()
+    } else {
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), level);
+        e.write_all(&lit).unwrap();
+        e.finish().unwrap()
+    });
+    let mut inner = Vec::new();
+    write_packet(&mut inner, tag::COMPRESSED, &body).unwrap();
+
+    let sk = pattern(cipher.key_len(), 8);
+    let s2k = S2k::Iterated { hash: HashAlg::Sha256, salt: [1; 8], count: 0 };
+    let skesk = Skesk::seal_v6(&sk, PW, cipher, aead, s2k, &pattern(aead.nonce_len(), 9)).unwrap();
+    let mut pkt = Vec::new();
+    skesk.write(&mut pkt);
+    let mut bin = Vec::new();
+    write_packet(&mut bin, tag::SKESK, &pkt).unwrap();
+    let header = V2Header { cipher, aead, chunk_octet: 0, salt: [5; 32] };
+    let mut seipd = PartialWriter::new(&mut bin, tag::SEIPD);
+    seipd.write_all(&header.encode()).unwrap();
+    let mut s = ChunkSealer::new(seipd, &header, &sk).unwrap();
+    s.write_all(&inner).unwrap();
+    s.finish().unwrap().finish().unwrap();
+    assert!(bin.len() < 512, "one fixed-length SEIPD packet");
+    let v2 = Some(analyse_v2(&bin, &plain));
+    let msg = if armored { armor(&bin, false) } else { bin.clone() };
+    let name = format!(
+        "compressed ({}) {aead:?} {cipher:?} {}",
+        ["", "ZIP", "ZLIB"][alg as usize],
+        if armored { "armored" } else { "binary" }
+    );
+    Case { name, msg, bin, armored, plain, opts: DecryptOptions::default(), v2, v1_streamed: false }
+}
+
+fn v2(aead: AeadAlg, cipher: SymAlg, armored: bool) -> Counts {
+    encryptor_case(Profile::Rfc9580, aead, cipher, armored, DecryptOptions::default()).check()
+}
+
+#[test]
+fn openpgp_v2_ocb_binary() {
+    v2(AeadAlg::Ocb, SymAlg::Aes128, false);
+}
+
+#[test]
+fn openpgp_v2_eax_binary() {
+    v2(AeadAlg::Eax, SymAlg::Aes192, false);
+}
+
+#[test]
+fn openpgp_v2_gcm_binary() {
+    v2(AeadAlg::Gcm, SymAlg::Aes256, false);
+}
+
+/// Armor is the same layer for every mode: OCB here, EAX and OCB in the
+/// compressed armored messages below.
+#[test]
+fn openpgp_v2_ocb_armored() {
+    let c = v2(AeadAlg::Ocb, SymAlg::Aes256, true);
+    assert!(c.same_decoding > 0, "the END label at least decodes the same");
+}
+
+#[test]
+fn openpgp_v2_compressed() {
+    compressed_case(1, AeadAlg::Gcm, SymAlg::Aes128, false).check();
+    compressed_case(2, AeadAlg::Ocb, SymAlg::Aes256, false).check();
+}
+
+#[test]
+fn openpgp_v2_compressed_armored() {
+    compressed_case(1, AeadAlg::Eax, SymAlg::Aes256, true).check();
+    compressed_case(2, AeadAlg::Ocb, SymAlg::Aes192, true).check();
+}
+
+#[test]
+fn openpgp_v1_buffered_releases_nothing() {
+    encryptor_case(Profile::Rfc4880, AeadAlg::Ocb, SymAlg::Aes128, false, DecryptOptions::default()).check();
+    // Armored v1 carries a CRC24, which readers must ignore.
+    let c = encryptor_case(Profile::Rfc4880, AeadAlg::Ocb, SymAlg::Aes256, true, DecryptOptions::default()).check();
+    assert!(c.same_decoding >= 24, "every CRC24 bit decodes the same: {c:?}");
+}
+
+#[test]
+fn openpgp_v1_streamed_still_fails_at_the_end() {
+    let opts = DecryptOptions { v1_stream_unauthenticated: true, ..DecryptOptions::default() };
+    encryptor_case(Profile::Rfc4880, AeadAlg::Ocb, SymAlg::Aes192, false, opts).check();
+}
