@@ -377,14 +377,11 @@ fn fpe_and_siv_at_their_largest_allocate_nothing() {
     assert_eq!(n, 0);
 }
 
-/// FF1 over radix 65536 accepts values up to 500 numerals, but its
-/// big-number path holds only `MAX_V_BITS / 21 + 4` = 194 limbs, assuming
-/// every limb K = radix^k holds at least 21 bits; for radix 65536, K = 2^16
-/// and a value of more than 388 numerals indexes past the array (a panic).
-/// The fix (`KL = MAX_V_BITS / 16 + 4` in `fpe/big.rs`) belongs with the
-/// uncommitted work on that file; run with `--ignored` once it is in.
+/// FF1 over radix 65536 accepts values up to 500 numerals; its big-number
+/// path once held `MAX_V_BITS / 21 + 4` limbs, assuming every limb K =
+/// radix^k holds at least 21 bits, and panicked past 388 numerals (K = 2^16
+/// for this radix). Regression test, found by hardening_panics.
 #[test]
-#[ignore = "FF1 radix 65536 beyond 388 numerals panics (fpe/big.rs KL); fix pending"]
 fn ff1_radix_65536_at_its_longest() {
     let c = FF1::with_radix(&[5u8; 32], 65_536).unwrap();
     let (_, max) = c.len_range();

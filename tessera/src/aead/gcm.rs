@@ -26,7 +26,7 @@ const A_MAX: u64 = (1 << 61) - 1;
 
 enum Inner {
     #[cfg(feature = "gcm-ring")]
-    Ring(ring::aead::LessSafeKey),
+    Ring(super::ring_key::RingKey),
     Rc128(AesGcm<aes::Aes128, U12>),
     Rc192(AesGcm<aes::Aes192, U12>),
     Rc256(AesGcm<aes::Aes256, U12>),
@@ -94,7 +94,10 @@ impl Gcm {
             if let Some(alg) = alg {
                 let key = ring::aead::UnboundKey::new(alg, key)
                     .map_err(|_| Error::KeyLength { got: key.len(), expected: "16, 24 or 32" })?;
-                return Ok(Gcm { inner: Inner::Ring(ring::aead::LessSafeKey::new(key)), key_bits });
+                return Ok(Gcm {
+                    inner: Inner::Ring(super::ring_key::RingKey::new(ring::aead::LessSafeKey::new(key))),
+                    key_bits,
+                });
             }
         }
         let inner = match aes {

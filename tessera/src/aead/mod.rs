@@ -37,6 +37,8 @@ mod eax;
 #[cfg(target_arch = "x86_64")]
 mod eax_ni;
 mod gcm;
+#[cfg(feature = "gcm-ring")]
+mod ring_key;
 mod ocb;
 #[cfg(target_arch = "x86_64")]
 mod ocb_vaes;

@@ -14,8 +14,9 @@ pub(crate) const MAX_V_BITS: usize = 4000;
 const MAX_B: usize = MAX_V_BITS / 8 + 2;
 /// u32 limbs of a binary number up to d = 4*ceil(b/4)+4 bytes.
 const BIN: usize = MAX_B / 4 + 4;
-/// Base-K limbs: every K holds at least 21 bits.
-const KL: usize = MAX_V_BITS / 21 + 4;
+/// Base-K limbs: every K holds at least 16 bits (radix 65536, where K is the
+/// radix itself; every other radix has K >= 2^21).
+const KL: usize = MAX_V_BITS / 16 + 4;
 /// Room for the last partial tweak block, [i] and NUM(B).
 const TAIL: usize = (16 + 1 + MAX_B).div_ceil(16) * 16;
 const SBLOCKS: usize = (MAX_B + 8).div_ceil(16);
@@ -66,23 +67,23 @@ impl Ctx<'_> {
         }
     }
 
-    /// Writes NUM(a) as `out.len()` big-endian bytes.
+    /// Writes NUM(a) as `out.len()` big-endian bytes. The work depends only
+    /// on the limb count, never on the limbs' values.
     fn to_bytes(&self, a: &Limbs, out: &mut [u8]) {
         let mut bin = [0u32; BIN];
-        let mut n = 0usize; // used limbs of bin
+        // bin < 2^bits, a bound that grows by ceil(log2 K) bits per step.
+        let kbits = 64 - (self.kmod.modulus() - 1).leading_zeros() as usize;
+        let mut bits = 0;
         for j in (0..a.len).rev() {
+            bits += kbits;
             // bin = bin * K + a[j]
             let mut carry = a.l[j];
-            for limb in bin.iter_mut().take(n) {
+            for limb in bin.iter_mut().take(bits.div_ceil(32)) {
                 let t = *limb as u64 * self.kmod.modulus() + carry;
                 *limb = t as u32;
                 carry = t >> 32;
             }
-            while carry != 0 {
-                bin[n] = carry as u32;
-                carry >>= 32;
-                n += 1;
-            }
+            debug_assert_eq!(carry, 0);
         }
         let b = out.len();
         for (i, o) in out.iter_mut().enumerate() {
@@ -91,27 +92,27 @@ impl Ctx<'_> {
         }
     }
 
-    /// y (big-endian bytes) mod radix^m, as limbs.
+    /// y (big-endian bytes) mod radix^m, as limbs. The limbs of the running
+    /// quotient are trimmed by a bound on its size, not by its value.
     fn reduce(&self, y: &[u8], s: &Shape, out: &mut Limbs) {
         let mut bin = [0u32; BIN];
         let n = y.len() / 4;
         for (i, w) in y.chunks_exact(4).enumerate() {
             bin[n - 1 - i] = u32::from_be_bytes(w.try_into().expect("4 bytes"));
         }
-        let mut top = n;
+        // The quotient is below 2^bits; dividing by M >= 2^e leaves it below 2^(bits - e).
+        let mut bits = 32 * n;
         out.len = s.len;
         for j in 0..s.len {
             let modulus = if j + 1 == s.len { &s.top } else { &self.kmod };
             let mut rem = 0u64;
-            for limb in bin[..top].iter_mut().rev() {
+            for limb in bin[..bits.div_ceil(32)].iter_mut().rev() {
                 let (q, r) = modulus.divrem((rem << 32) | *limb as u64);
                 *limb = q as u32;
                 rem = r;
             }
             out.l[j] = rem;
-            while top > 0 && bin[top - 1] == 0 {
-                top -= 1;
-            }
+            bits = bits.saturating_sub(63 - modulus.modulus().leading_zeros() as usize);
         }
     }
 
@@ -120,14 +121,15 @@ impl Ctx<'_> {
         let mut carry = 0u64;
         for j in 0..s.len {
             let k = if j + 1 == s.len { s.top.modulus() } else { self.kmod.modulus() };
+            // Branch-free in the limb values: the carries are secret.
             if add {
                 let t = a.l[j] + y.l[j] + carry;
                 carry = (t >= k) as u64;
-                a.l[j] = if t >= k { t - k } else { t };
+                a.l[j] = core::hint::select_unpredictable(t >= k, t.wrapping_sub(k), t);
             } else {
                 let (t, borrow1) = a.l[j].overflowing_sub(y.l[j] + carry);
                 carry = borrow1 as u64;
-                a.l[j] = if borrow1 { t.wrapping_add(k) } else { t };
+                a.l[j] = core::hint::select_unpredictable(borrow1, t.wrapping_add(k), t);
             }
         }
     }

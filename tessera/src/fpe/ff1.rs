@@ -74,6 +74,21 @@ impl core::fmt::Debug for FF1 {
     }
 }
 
+impl Drop for FF1 {
+    /// The AES schedules wipe themselves; CIPH_K(P) for each cached length is
+    /// keyed material too.
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        for lp in &mut self.native {
+            for p in &mut lp.p_cache {
+                if let Some(block) = p.get_mut() {
+                    block.zeroize();
+                }
+            }
+        }
+    }
+}
+
 /// ceil(ceil(v * log2(radix)) / 8): the byte length of NUM(B) in FF1.
 fn num_bytes(rx: &Radix, v: usize) -> usize {
     let bits = match rx.pow(v) {

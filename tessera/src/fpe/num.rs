@@ -106,30 +106,79 @@ impl Mod64 {
     }
 }
 
-/// Reduction modulo a fixed `m` in `2..=2^96` on `u128`.
+/// Reduction modulo a fixed `m` in `2..=2^96` on `u128`, without a hardware
+/// or library division (whose running time depends on the operands): moduli
+/// below 2^64 go through [`Mod64`], larger ones through Möller–Granlund's
+/// 3-by-2 division by a normalized divisor with a precomputed reciprocal.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mod128 {
     m: u128,
+    /// Set when m < 2^64.
+    small: Option<Mod64>,
+    /// m shifted left so its top bit is set, and the shift (at most 63 here).
+    d: u128,
+    shift: u32,
+    /// floor((2^192 - 1) / d) - 2^64.
+    v: u64,
 }
 
 impl Mod128 {
     pub(crate) fn new(m: u128) -> Self {
-        Mod128 { m }
+        debug_assert!((2..=1u128 << 96).contains(&m));
+        if m >> 64 == 0 {
+            return Mod128 { m, small: Some(Mod64::new(m as u64)), d: 0, shift: 0, v: 0 };
+        }
+        let shift = m.leading_zeros();
+        let d = m << shift;
+        // (2^192 - 1) = (2^128 - 1) * 2^64 + (2^64 - 1): the first quotient
+        // digit is 1 (2^127 <= d < 2^128), the next 64 come by long division.
+        let mut r = u128::MAX - d;
+        let mut v = 0u64;
+        for i in (0..64).rev() {
+            let top = r >> 127;
+            r = (r << 1) | 1;
+            if top == 1 || r >= d {
+                r = r.wrapping_sub(d);
+                v |= 1 << i;
+            }
+        }
+        Mod128 { m, small: None, d, shift, v }
     }
+
+    /// `y mod m`: constant time in `y`.
     #[inline(always)]
     pub(crate) fn reduce(&self, y: u128) -> u128 {
-        y % self.m
+        if let Some(small) = &self.small {
+            return small.reduce(y) as u128;
+        }
+        let s = self.shift;
+        // y << s as three 64-bit digits u2:u1:u0; u2:u1 < 2^(64+s) <= d.
+        let u2 = if s == 0 { 0 } else { (y >> (128 - s)) as u64 };
+        let (u1, u0) = (((y << s) >> 64) as u64, (y << s) as u64);
+        let (d1, d0) = ((self.d >> 64) as u64, self.d as u64);
+        let q = (self.v as u128 * u2 as u128).wrapping_add(((u2 as u128) << 64) | u1 as u128);
+        let (q1, q0) = ((q >> 64) as u64, q as u64);
+        let r1 = u1.wrapping_sub(q1.wrapping_mul(d1));
+        let t = d0 as u128 * q1 as u128;
+        let mut r = (((r1 as u128) << 64) | u0 as u128).wrapping_sub(t).wrapping_sub(self.d);
+        r = core::hint::select_unpredictable((r >> 64) as u64 >= q0, r.wrapping_add(self.d), r);
+        r = core::hint::select_unpredictable(r >= self.d, r.wrapping_sub(self.d), r);
+        r >> s
     }
+
+    /// `(a + b) mod m` for `a, b < m`.
     #[inline(always)]
     pub(crate) fn add(&self, a: u128, b: u128) -> u128 {
         // m <= 2^96, so the sum cannot overflow.
         let s = a + b;
-        if s >= self.m { s - self.m } else { s }
+        core::hint::select_unpredictable(s >= self.m, s.wrapping_sub(self.m), s)
     }
+
+    /// `(a - b) mod m` for `a, b < m`.
     #[inline(always)]
     pub(crate) fn sub(&self, a: u128, b: u128) -> u128 {
         let (s, o) = a.overflowing_sub(b);
-        if o { s.wrapping_add(self.m) } else { s }
+        core::hint::select_unpredictable(o, s.wrapping_add(self.m), s)
     }
 }
 
@@ -148,6 +197,8 @@ pub(crate) struct Radix {
     /// radix^k.
     chunk: u64,
     chunk_mod: Mod64,
+    /// The most numerals whose values all fit a u64: radix^fits64 <= 2^64.
+    fits64: u32,
     /// For radix <= 64: ceil(2^64 / radix^2) and the two digits of every
     /// value below radix^2, so digits come out two per multiplication.
     pair_magic: u64,
@@ -172,7 +223,11 @@ impl Radix {
         } else {
             (0, Vec::new())
         };
-        Radix { radix, magic, k, chunk, chunk_mod: Mod64::new(chunk), pair_magic, pairs }
+        let mut fits64 = 0u32;
+        while (radix as u128).pow(fits64 + 1) <= 1 << 64 {
+            fits64 += 1;
+        }
+        Radix { radix, magic, k, chunk, chunk_mod: Mod64::new(chunk), fits64, pair_magic, pairs }
     }
 
     /// Splits `x < 2^32` into quotient and remainder by the radix.
@@ -265,15 +320,19 @@ impl Radix {
         self.digits64(x, m, |i, d| out[m - 1 - i] = d);
     }
 
-    /// STR^m_radix for u128 values (first numeral most significant).
+    /// STR^m_radix for u128 values (first numeral most significant). The
+    /// number of steps depends only on `out.len()`, never on `x`.
     pub(crate) fn str_be128(&self, mut x: u128, out: &mut [u16]) {
+        let k = self.k as usize;
         let mut i = out.len();
-        while x > u64::MAX as u128 && i > 0 {
-            let r = (x % self.chunk as u128) as u64;
-            x /= self.chunk as u128;
-            let take = (self.k as usize).min(i);
-            self.str_be64(r, &mut out[i - take..i]);
-            i -= take;
+        // Peel chunks of k numerals off the low end until the rest (below
+        // radix^i <= 2^64) fits a u64; x / radix^k is two 2-by-1 divisions.
+        while i > self.fits64 as usize {
+            let (qh, rh) = self.chunk_mod.divrem((x >> 64) as u64);
+            let (ql, r) = self.chunk_mod.divrem2(rh, x as u64);
+            x = ((qh as u128) << 64) | ql as u128;
+            self.str_be64(r, &mut out[i - k..i]);
+            i -= k;
         }
         self.str_be64(x as u64, &mut out[..i]);
     }
@@ -311,6 +370,22 @@ mod tests {
         }
 
         #[test]
+        fn mod128_matches_hardware(m in 2u128..=(1u128 << 96), y: u128, a: u128, b: u128) {
+            let r = Mod128::new(m);
+            prop_assert_eq!(r.reduce(y), y % m);
+            let (a, b) = (a % m, b % m);
+            prop_assert_eq!(r.add(a, b), (a + b) % m);
+            prop_assert_eq!(r.sub(a, b), (a + m - b) % m);
+        }
+
+        #[test]
+        fn mod128_wide_moduli(shift in 0u32..33, m: u64, y: u128) {
+            // Moduli in 2^64..=2^96, where the 3-by-2 division runs.
+            let m = ((m as u128) << shift).max(1 << 64);
+            prop_assert_eq!(Mod128::new(m).reduce(y), y % m);
+        }
+
+        #[test]
         fn small_moduli(m in 2u64..5000, y: u128) {
             prop_assert_eq!(Mod64::new(m).reduce(y) as u128, y % m as u128);
             prop_assert_eq!(Mod64::new(m).reduce96(y >> 32) as u128, (y >> 32) % m as u128);
@@ -340,6 +415,27 @@ mod tests {
             prop_assert_eq!(rx.num_be128(&d), x);
             rx.str_le128(x, &mut d);
             prop_assert_eq!(rx.num_le128(&d), x);
+        }
+    }
+
+    #[test]
+    fn extreme_moduli_128() {
+        let ms = [
+            2u128,
+            10,
+            u64::MAX as u128,
+            1 << 64,
+            (1 << 64) + 1,
+            (1 << 96) - 1,
+            1 << 96,
+            10u128.pow(28),
+            62u128.pow(16),
+        ];
+        for m in ms {
+            let r = Mod128::new(m);
+            for y in [0u128, 1, m - 1, m, m + 1, u128::MAX, u128::MAX - 1, 1 << 127, (1 << 96) - 1, u64::MAX as u128] {
+                assert_eq!(r.reduce(y), y % m, "m={m} y={y}");
+            }
         }
     }
 
