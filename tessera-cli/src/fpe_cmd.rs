@@ -121,7 +121,9 @@ impl Transform for FpeTransform {
             } else {
                 self.text.clear();
                 let s = as_str(input.get(i), i)?;
-                self.format.merge(alphabet, s, &self.nums[start..end], &mut self.text);
+                self.format
+                    .merge(alphabet, s, &self.nums[start..end], &mut self.text)
+                    .map_err(|e| ValueError { index: i, error: e.into() })?;
                 out.data.extend_from_slice(self.text.as_bytes());
             }
             out.ends.push(out.data.len());

@@ -188,7 +188,10 @@ impl Core {
             } else {
                 let s = &st.texts[if k == 0 { 0 } else { st.text_ends[k - 1] }..st.text_ends[k]];
                 st.text.clear();
-                self.format.merge(alphabet, s, &st.nums[start..end], &mut st.text);
+                let row = value_rows[k];
+                self.format
+                    .merge(alphabet, s, &st.nums[start..end], &mut st.text)
+                    .map_err(|e| Failure::new(Kind::Value, e.to_string(), Some(row)))?;
                 out.data.extend_from_slice(st.text.as_bytes());
             }
             out.end_value();

@@ -263,8 +263,19 @@ proptest! {
         // merge with numerals below the radix (its documented input).
         let valid: Vec<u16> = numerals.iter().map(|&d| (d as u32 % alphabet.radix()) as u16).collect();
         let mut merged = String::new();
-        fmt.merge(&alphabet, &text, &valid, &mut merged);
-        prop_assert_eq!(merged.chars().count(), text.chars().count());
+        let merge = fmt.merge(&alphabet, &text, &valid, &mut merged);
+        prop_assert_eq!(merge.is_ok(), disjoint);
+        if disjoint {
+            prop_assert_eq!(merged.chars().count(), text.chars().count());
+            // Numerals at or above the radix are an error, not a panic.
+            if !valid.is_empty() {
+                let mut bad = valid.clone();
+                bad.iter_mut().for_each(|d| *d = alphabet.radix().min(65535) as u16);
+                let r = fmt.merge(&alphabet, &text, &bad, &mut String::new());
+                let refused = matches!(r, Err(Error::NumeralOutOfRange { .. }));
+                prop_assert!(r.is_ok() || refused, "merge of out-of-range numerals: {:?}", r);
+            }
+        }
         for (name, c) in ciphers(&key, Some(alphabet.clone()), 0) {
             let Ok(c) = c else { continue };
             let mut out = String::new();

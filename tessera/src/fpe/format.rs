@@ -32,7 +32,11 @@ impl TokenFormat {
         Self::default()
     }
 
-    /// Characters kept in place and not encrypted. They must not be in the alphabet.
+    /// Characters kept in place and not encrypted. They must not be in the
+    /// cipher's alphabet: [`extract`](Self::extract), [`merge`](Self::merge)
+    /// and the encrypt/decrypt methods refuse a format whose passthrough
+    /// characters overlap it (`Error::Alphabet`), since such tokens would not
+    /// decrypt.
     pub fn passthrough(mut self, chars: &str) -> Self {
         self.passthrough = chars.chars().collect();
         self.passthrough.sort_unstable();
@@ -61,8 +65,16 @@ impl TokenFormat {
         !self.passthrough.is_empty() && self.passthrough.binary_search(&c).is_ok()
     }
 
+    fn check(&self, alphabet: &Alphabet) -> Result<(), Error> {
+        if self.passthrough.iter().any(|&c| alphabet.numeral(c).is_some()) {
+            return Err(Error::Alphabet("passthrough characters overlap the alphabet"));
+        }
+        Ok(())
+    }
+
     /// Writes the numerals to encrypt from `text` into `out`; returns how many.
     pub fn extract(&self, alphabet: &Alphabet, text: &str, out: &mut [u16]) -> Result<usize, Error> {
+        self.check(alphabet)?;
         let total = text.chars().filter(|&c| !self.is_pass(c)).count();
         let (lo, hi) = (self.keep_prefix, total.saturating_sub(self.keep_suffix));
         let mut k = 0; // index among non-passthrough characters
@@ -83,24 +95,31 @@ impl TokenFormat {
     }
 
     /// Rebuilds a value: `text`'s kept characters with `numerals` in the
-    /// encrypted positions, appended to `out`.
-    pub fn merge(&self, alphabet: &Alphabet, text: &str, numerals: &[u16], out: &mut String) {
+    /// encrypted positions, appended to `out`. A numeral not below the radix
+    /// is an error (`Error::NumeralOutOfRange`), and `out` may then hold part
+    /// of the value.
+    pub fn merge(&self, alphabet: &Alphabet, text: &str, numerals: &[u16], out: &mut String) -> Result<(), Error> {
+        self.check(alphabet)?;
         let total = text.chars().filter(|&c| !self.is_pass(c)).count();
         let (lo, hi) = (self.keep_prefix, total.saturating_sub(self.keep_suffix));
         let mut k = 0;
-        let mut next = numerals.iter();
+        let mut next = numerals.iter().enumerate();
         for ch in text.chars() {
             if self.is_pass(ch) {
                 out.push(ch);
                 continue;
             }
-            if k >= lo && k < hi {
-                out.push(next.next().map_or(ch, |&d| alphabet.char_of(d)));
-            } else {
-                out.push(ch);
+            let numeral = if k >= lo && k < hi { next.next() } else { None };
+            match numeral {
+                Some((position, &d)) if d as u32 >= alphabet.radix() => {
+                    return Err(Error::NumeralOutOfRange { numeral: d as u32, position, radix: alphabet.radix() });
+                }
+                Some((_, &d)) => out.push(alphabet.char_of(d)),
+                None => out.push(ch),
             }
             k += 1;
         }
+        Ok(())
     }
 
     fn apply(
@@ -127,8 +146,7 @@ impl TokenFormat {
             c.decrypt_numerals(tweak, x)?
         }
         out.clear();
-        self.merge(alphabet, text, x, out);
-        Ok(())
+        self.merge(alphabet, text, x, out)
     }
 
     /// Encrypts the selected characters of `text` into `out` (cleared first).
