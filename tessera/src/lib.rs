@@ -18,6 +18,7 @@ mod error;
 pub mod fpe;
 pub mod openpgp;
 pub mod siv;
+mod wipe;
 
 pub use cmac::Cmac;
 pub use error::Error;

@@ -63,7 +63,7 @@ pub struct Eax {
     empty: [Block; 3],
     /// The AES-NI body kernel, when this CPU has AES-NI.
     #[cfg(target_arch = "x86_64")]
-    ni: Option<super::eax_ni::Ni>,
+    ni: crate::wipe::Wiped<Option<super::eax_ni::Ni>>,
 }
 
 impl core::fmt::Debug for Eax {
@@ -96,7 +96,7 @@ impl Eax {
         let mut eax = Self::from_aes(Aes::new(key)?);
         #[cfg(target_arch = "x86_64")]
         {
-            eax.ni = super::eax_ni::Ni::new(key);
+            *eax.ni = super::eax_ni::Ni::new(key);
         }
         Ok(eax)
     }
@@ -133,7 +133,7 @@ impl Eax {
             prefix,
             empty,
             #[cfg(target_arch = "x86_64")]
-            ni: None,
+            ni: crate::wipe::Wiped::new(None),
         }
     }
 
@@ -228,7 +228,7 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
     let ctr0 = u128::from_be_bytes(n);
     let blocks = buf.len().div_ceil(16);
     #[cfg(target_arch = "x86_64")]
-    if let Some(ni) = &eax.ni
+    if let Some(ni) = &*eax.ni
         && blocks >= 2
     {
         let body = (blocks - 1) * 16;

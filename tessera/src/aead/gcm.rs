@@ -27,9 +27,11 @@ const A_MAX: u64 = (1 << 61) - 1;
 enum Inner {
     #[cfg(feature = "gcm-ring")]
     Ring(super::ring_key::RingKey),
-    Rc128(AesGcm<aes::Aes128, U12>),
-    Rc192(AesGcm<aes::Aes192, U12>),
-    Rc256(AesGcm<aes::Aes256, U12>),
+    // Boxed, so that no variant leaves an unused tail in the enum (moves
+    // copy it, stale key material and all, and nothing would wipe it).
+    Rc128(Box<AesGcm<aes::Aes128, U12>>),
+    Rc192(Box<AesGcm<aes::Aes192, U12>>),
+    Rc256(Box<AesGcm<aes::Aes256, U12>>),
 }
 
 /// AES-GCM (NIST SP 800-38D) with 12-byte nonces and 16-byte tags, the
@@ -100,10 +102,10 @@ impl Gcm {
                 });
             }
         }
-        let inner = match aes {
-            Aes::Aes128(c) => Inner::Rc128(AesGcm::from(c)),
-            Aes::Aes192(c) => Inner::Rc192(AesGcm::from(c)),
-            Aes::Aes256(c) => Inner::Rc256(AesGcm::from(c)),
+        let inner = match &aes {
+            Aes::Aes128(c) => Inner::Rc128(Box::new(AesGcm::from(aes::Aes128::clone(c)))),
+            Aes::Aes192(c) => Inner::Rc192(Box::new(AesGcm::from(aes::Aes192::clone(c)))),
+            Aes::Aes256(c) => Inner::Rc256(Box::new(AesGcm::from(aes::Aes256::clone(c)))),
         };
         Ok(Gcm { inner, key_bits })
     }
@@ -158,9 +160,9 @@ impl AeadInPlace for Gcm {
                     .map_err(|_| Error::TooLong { max: P_MAX })?;
                 tag.as_ref().try_into().expect("16-byte tag")
             }
-            Inner::Rc128(k) => rc_seal(k, &nonce, ad, buf)?,
-            Inner::Rc192(k) => rc_seal(k, &nonce, ad, buf)?,
-            Inner::Rc256(k) => rc_seal(k, &nonce, ad, buf)?,
+            Inner::Rc128(k) => rc_seal(&**k, &nonce, ad, buf)?,
+            Inner::Rc192(k) => rc_seal(&**k, &nonce, ad, buf)?,
+            Inner::Rc256(k) => rc_seal(&**k, &nonce, ad, buf)?,
         };
         Ok(tag)
     }
@@ -188,9 +190,9 @@ impl AeadInPlace for Gcm {
                 k.open_in_place_separate_tag(nonce, ring::aead::Aad::from(ad), ring::aead::Tag::from(*tag), buf, all)
                     .is_ok()
             }
-            Inner::Rc128(k) => rc_open(k, &nonce, ad, buf, tag),
-            Inner::Rc192(k) => rc_open(k, &nonce, ad, buf, tag),
-            Inner::Rc256(k) => rc_open(k, &nonce, ad, buf, tag),
+            Inner::Rc128(k) => rc_open(&**k, &nonce, ad, buf, tag),
+            Inner::Rc192(k) => rc_open(&**k, &nonce, ad, buf, tag),
+            Inner::Rc256(k) => rc_open(&**k, &nonce, ad, buf, tag),
         };
         if ok {
             Ok(())

@@ -65,7 +65,7 @@ pub struct Ocb {
     l: [Block; L_COUNT],
     /// The VAES bulk kernel, when this CPU has it.
     #[cfg(target_arch = "x86_64")]
-    vaes: Option<super::ocb_vaes::Vaes>,
+    vaes: crate::wipe::Wiped<Option<super::ocb_vaes::Vaes>>,
 }
 
 impl core::fmt::Debug for Ocb {
@@ -98,7 +98,7 @@ impl Ocb {
         let mut ocb = Self::with_aes(Aes::new(key)?);
         #[cfg(target_arch = "x86_64")]
         {
-            ocb.vaes = super::ocb_vaes::Vaes::new(key, &ocb.l);
+            *ocb.vaes = super::ocb_vaes::Vaes::new(key, &ocb.l);
         }
         Ok(ocb)
     }
@@ -126,7 +126,7 @@ impl Ocb {
             l_dollar,
             l,
             #[cfg(target_arch = "x86_64")]
-            vaes: None,
+            vaes: crate::wipe::Wiped::new(None),
         }
     }
 
@@ -403,7 +403,7 @@ impl AeadInPlace for Ocb {
         #[allow(unused_mut)]
         let mut done = None;
         #[cfg(target_arch = "x86_64")]
-        if let Some(v) = &self.vaes
+        if let Some(v) = &*self.vaes
             && buf.len() >= 256
         {
             let (nb, bottom) = nonce_block(nonce);
@@ -441,7 +441,7 @@ impl AeadInPlace for Ocb {
         let (blocks, partial) = buf.split_at_mut(full);
         let (mut skip, mut off, mut sum) = (0, off0, [0u8; 16]);
         #[cfg(target_arch = "x86_64")]
-        if let Some(v) = &self.vaes
+        if let Some(v) = &*self.vaes
             && blocks.len() >= 256
         {
             (skip, off, sum) = v.open(&self.l, blocks, 0, off0);

@@ -4,7 +4,6 @@
 #![allow(unsafe_code)]
 
 use core::mem::ManuallyDrop;
-use core::sync::atomic::{Ordering, compiler_fence};
 
 use ring::aead::LessSafeKey;
 
@@ -33,14 +32,11 @@ impl Drop for RingKey {
     fn drop(&mut self) {
         let cell: &mut ManuallyDrop<LessSafeKey> = &mut self.0;
         // SAFETY: the key is dropped exactly once, here, and never used
-        // again: the Box that holds it only frees its memory afterwards.
-        unsafe { ManuallyDrop::drop(cell) };
-        let p = (cell as *mut ManuallyDrop<LessSafeKey>).cast::<u8>();
-        for i in 0..size_of::<LessSafeKey>() {
-            // SAFETY: p..p+size is the Box's live allocation; after the drop
-            // above it holds no value that is read again, only bytes.
-            unsafe { core::ptr::write_volatile(p.add(i), 0) };
+        // again: the Box that holds it only frees its memory afterwards,
+        // so its bytes may then be overwritten.
+        unsafe {
+            ManuallyDrop::drop(cell);
+            crate::wipe::wipe(cell);
         }
-        compiler_fence(Ordering::SeqCst);
     }
 }

@@ -5,6 +5,8 @@
 //! needs the block cipher goes through [`Aes`]; the many-block call
 //! [`Aes::encrypt_blocks`] is what keeps the hardware pipeline full.
 
+use core::mem::ManuallyDrop;
+
 use aes::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 
 #[cfg(target_arch = "x86_64")]
@@ -18,7 +20,9 @@ pub type Block = [u8; 16];
 /// An expanded AES key of 128, 192 or 256 bits.
 ///
 /// Built once; cheap to share (`Send + Sync`, all operations on `&self`).
-/// The key schedule is zeroized on drop.
+/// The key schedule is zeroized on drop, and so is every other byte of the
+/// value: a smaller variant leaves the tail of the enum unused, and moves copy
+/// that tail along with whatever stale key material the stack held there.
 ///
 /// ```
 /// use tessera::aes::Aes;
@@ -30,13 +34,16 @@ pub type Block = [u8; 16];
 /// assert_eq!(block, [0u8; 16]);
 /// ```
 #[derive(Clone)]
+// A fixed tag layout, so that the all-zero bytes left by `Drop` read as a
+// valid tag (variant 0) with a payload that is never touched again.
+#[repr(C, u8)]
 pub enum Aes {
     /// AES with a 16-byte key.
-    Aes128(aes::Aes128),
+    Aes128(ManuallyDrop<aes::Aes128>),
     /// AES with a 24-byte key.
-    Aes192(aes::Aes192),
+    Aes192(ManuallyDrop<aes::Aes192>),
     /// AES with a 32-byte key.
-    Aes256(aes::Aes256),
+    Aes256(ManuallyDrop<aes::Aes256>),
 }
 
 impl core::fmt::Debug for Aes {
@@ -55,13 +62,27 @@ macro_rules! dispatch {
     };
 }
 
+#[allow(unsafe_code)]
+impl Drop for Aes {
+    fn drop(&mut self) {
+        // SAFETY: the variant's cipher (which zeroizes its own schedule) is
+        // dropped exactly once, here; afterwards no field is used again (the
+        // payloads are ManuallyDrop, so drop glue does nothing with them),
+        // so every byte of `self` may be overwritten.
+        unsafe {
+            dispatch!(self, c => ManuallyDrop::drop(c));
+            crate::wipe::wipe(self);
+        }
+    }
+}
+
 impl Aes {
     /// Expands `key`; its length (16, 24 or 32 bytes) selects the variant.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
         Ok(match key.len() {
-            16 => Aes::Aes128(aes::Aes128::new(&Array::try_from(key).expect("length 16"))),
-            24 => Aes::Aes192(aes::Aes192::new(&Array::try_from(key).expect("length 24"))),
-            32 => Aes::Aes256(aes::Aes256::new(&Array::try_from(key).expect("length 32"))),
+            16 => Aes::Aes128(ManuallyDrop::new(aes::Aes128::new(&Array::try_from(key).expect("length 16")))),
+            24 => Aes::Aes192(ManuallyDrop::new(aes::Aes192::new(&Array::try_from(key).expect("length 24")))),
+            32 => Aes::Aes256(ManuallyDrop::new(aes::Aes256::new(&Array::try_from(key).expect("length 32")))),
             n => return Err(Error::KeyLength { got: n, expected: "16, 24 or 32" }),
         })
     }

@@ -61,7 +61,7 @@ pub struct FF1 {
     native: Vec<LenParams>,
     /// The schedule for AES-NI with keys in registers, when the CPU has it.
     #[cfg(target_arch = "x86_64")]
-    ni: Option<crate::aes::ni::Keys>,
+    ni: crate::wipe::Wiped<Option<crate::aes::ni::Keys>>,
 }
 
 impl core::fmt::Debug for FF1 {
@@ -175,7 +175,7 @@ impl FF1 {
             max,
             native,
             #[cfg(target_arch = "x86_64")]
-            ni: crate::aes::ni::Keys::new(key),
+            ni: crate::wipe::Wiped::new(crate::aes::ni::Keys::new(key)),
         })
     }
 
@@ -185,7 +185,7 @@ impl FF1 {
     pub fn without_aes_ni(mut self) -> Self {
         #[cfg(target_arch = "x86_64")]
         {
-            self.ni = None;
+            *self.ni = None;
         }
         self
     }
@@ -246,7 +246,7 @@ impl FF1 {
         debug_assert_eq!(SHY as usize, 128 - 8 * lp.d);
         let shb = 8 * lp.b;
         #[cfg(target_arch = "x86_64")]
-        if let Some(k) = &self.ni {
+        if let Some(k) = &*self.ni {
             return k.run(|ni| feistel(|i, x| ni.encrypt_be(base ^ ((i as u128) << shb) ^ x) >> SHY, 10, m, ab, enc));
         }
         let prf = |i: usize, x: u128| {

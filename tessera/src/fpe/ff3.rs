@@ -34,7 +34,7 @@ struct Core {
     arith: Vec<Arith>,
     /// The schedule for AES-NI with keys in registers, when the CPU has it.
     #[cfg(target_arch = "x86_64")]
-    ni: Option<crate::aes::ni::Keys>,
+    ni: crate::wipe::Wiped<Option<crate::aes::ni::Keys>>,
 }
 
 impl Core {
@@ -72,7 +72,7 @@ impl Core {
             max,
             arith,
             #[cfg(target_arch = "x86_64")]
-            ni,
+            ni: crate::wipe::Wiped::new(ni),
         })
     }
 
@@ -82,7 +82,7 @@ impl Core {
     fn rounds<R: Ring>(&self, (tl, tr): (u32, u32), m: (&R, &R), ab: (R::W, R::W), enc: bool) -> (R::W, R::W) {
         let p = move |i: usize, x: u128| ((((if i.is_multiple_of(2) { tr } else { tl }) ^ i as u32) as u128) << 96) | x;
         #[cfg(target_arch = "x86_64")]
-        if let Some(k) = &self.ni {
+        if let Some(k) = &*self.ni {
             return k.run(|ni| feistel(|i, x| ni.encrypt_le(p(i, x)), 8, m, ab, enc));
         }
         let prf = |i: usize, x: u128| {
@@ -255,7 +255,7 @@ macro_rules! ff3_type {
             pub fn without_aes_ni(mut self) -> Self {
                 #[cfg(target_arch = "x86_64")]
                 {
-                    self.0.ni = None;
+                    *self.0.ni = None;
                 }
                 self
             }

@@ -1,0 +1,62 @@
+//! Overwriting memory that held key material, in a way the optimiser keeps.
+#![allow(unsafe_code)]
+
+use core::sync::atomic::{Ordering, compiler_fence};
+
+/// Sets every byte of `*v` to zero with volatile writes.
+///
+/// # Safety
+/// `*v` must hold no value that is used again, not even by drop glue: its
+/// fields have been dropped already (they are `ManuallyDrop`) or are plain
+/// data for which all-zero bytes are a valid value.
+pub(crate) unsafe fn wipe<T>(v: *mut T) {
+    let p = v.cast::<u8>();
+    for i in 0..size_of::<T>() {
+        // SAFETY: p..p+size_of::<T>() is `*v`, valid for writes (caller).
+        unsafe { core::ptr::write_volatile(p.add(i), 0) };
+    }
+    compiler_fence(Ordering::SeqCst);
+}
+
+/// A value whose every byte is overwritten after it is dropped: for fields
+/// such as `Option<KeySchedule>`, where `None` (or a smaller variant) leaves
+/// bytes unused that moves fill with stale stack contents, key material
+/// included, and that the inner type's own zeroization never reaches.
+pub(crate) struct Wiped<T>(core::mem::ManuallyDrop<T>);
+
+impl<T> Wiped<T> {
+    pub(crate) fn new(v: T) -> Self {
+        Wiped(core::mem::ManuallyDrop::new(v))
+    }
+}
+
+impl<T: Clone> Clone for Wiped<T> {
+    fn clone(&self) -> Self {
+        Wiped::new(T::clone(self))
+    }
+}
+
+impl<T> core::ops::Deref for Wiped<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> core::ops::DerefMut for Wiped<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+impl<T> Drop for Wiped<T> {
+    fn drop(&mut self) {
+        // SAFETY: the value is dropped exactly once, here, and the
+        // ManuallyDrop around it is never read again, so its bytes may be
+        // overwritten.
+        unsafe {
+            core::mem::ManuallyDrop::drop(&mut self.0);
+            wipe(&mut self.0);
+        }
+    }
+}
