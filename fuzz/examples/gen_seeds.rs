@@ -319,6 +319,7 @@ fn main() {
         let mut s = vec![mode | 0x10, 0, tl];
         s.extend_from_slice(tweak);
         s.extend_from_slice(&start.to_le_bytes()[..3]);
+        let len = if len > 255 { 0xf0_0000 | len } else { len };
         s.extend_from_slice(&len.to_le_bytes()[..3]);
         for &i in idx {
             s.extend_from_slice(&i.to_le_bytes());

@@ -533,8 +533,11 @@ pub fn fpe_text(data: &[u8]) {
     } else {
         // A range of code points (wrapping, surrogates skipped), then the
         // text as indices into it (index radix: a character outside).
+        // Mostly short ranges (a long one costs milliseconds to build):
+        // lengths above 255 need the top nibble of the length field set.
         let start = take_u24(&mut d) % 0x11_0000;
-        let len = take_u24(&mut d) % 70_000;
+        let l = take_u24(&mut d);
+        let len = if l >> 20 == 0xf { (l & 0xf_ffff) % 70_000 } else { l % 256 };
         let a: Vec<char> = (0..len).filter_map(|i| char::from_u32((start + i) % 0x11_0000)).collect();
         let text = d
             .chunks(2)
