@@ -72,11 +72,24 @@ fn freed_with(needle: &[u8], f: impl FnOnce()) -> u32 {
     FOUND.with(|c| c.get())
 }
 
+/// Fills the stack below the caller with copies of `needle`, as earlier key
+/// handling would, so that bytes a value leaves unused pick it up when the
+/// value is built there and then moved.
+#[inline(never)]
+fn dirty_stack(needle: &[u8]) {
+    let mut buf = [0u8; 64 << 10];
+    for chunk in buf.chunks_mut(needle.len()) {
+        chunk.copy_from_slice(&needle[..chunk.len()]);
+    }
+    std::hint::black_box(&mut buf);
+}
+
 /// Builds a `T` in a stack slot, checks that its bytes hold `needle` while it
 /// lives (so the check below can fail), drops it in place and returns whether
 /// the needle is still in the slot's bytes.
 fn left_after_drop<T>(make: impl FnOnce() -> T, needle: &[u8]) -> Option<bool> {
     let mut slot = MaybeUninit::<T>::zeroed();
+    dirty_stack(needle);
     slot.write(make());
     let p = slot.as_ptr().cast::<u8>();
     let bytes = || {
@@ -140,6 +153,8 @@ fn inline_key_schedules_are_wiped_on_drop() {
     check("Gcm-192 (aes-gcm)", left_after_drop(|| Gcm::new(&k[..24]).unwrap(), &k[..16]));
     let k = key_for(10);
     check("Aead::Ocb", left_after_drop(|| Aead::new(Mode::Ocb, &k).unwrap(), &k[..16]));
+    let k = key_for(14);
+    check("Aead::Eax", left_after_drop(|| Aead::new(Mode::Eax, &k).unwrap(), &k[..16]));
     let k = key_for(11);
     check("FF1", left_after_drop(|| FF1::new(&k[..16], Alphabet::digits()).unwrap(), &k[..16]));
     // FF3 keys its AES with the reversed key.

@@ -37,15 +37,17 @@ mod eax;
 #[cfg(target_arch = "x86_64")]
 mod eax_ni;
 mod gcm;
-#[cfg(feature = "gcm-ring")]
-mod ring_key;
 mod ocb;
 #[cfg(target_arch = "x86_64")]
 mod ocb_vaes;
+#[cfg(feature = "gcm-ring")]
+mod ring_key;
 
 pub use eax::Eax;
 pub use gcm::Gcm;
 pub use ocb::Ocb;
+
+use core::mem::ManuallyDrop;
 
 use crate::Error;
 
@@ -163,23 +165,45 @@ impl Mode {
 #[derive(Debug, Clone)]
 // Built once per key and used in place: the size of the OCB variant (its L
 // table) costs nothing per call, and boxing it would add an indirection.
+// The EAX and GCM variants leave the tail unused, and moves copy it with
+// whatever stale key material the stack held: `Drop` wipes every byte, so
+// the tag layout is fixed (all-zero bytes read as a valid tag) and the
+// payloads are ManuallyDrop.
 #[allow(clippy::large_enum_variant)]
+#[repr(C, u8)]
 pub enum Aead {
     /// OCB3 (RFC 7253).
-    Ocb(Ocb),
+    Ocb(ManuallyDrop<Ocb>),
     /// EAX.
-    Eax(Eax),
+    Eax(ManuallyDrop<Eax>),
     /// GCM.
-    Gcm(Gcm),
+    Gcm(ManuallyDrop<Gcm>),
+}
+
+#[allow(unsafe_code)]
+impl Drop for Aead {
+    fn drop(&mut self) {
+        // SAFETY: the variant's cipher (which wipes its own keys) is dropped
+        // exactly once, here; the payloads are ManuallyDrop, so nothing reads
+        // them again and every byte of `self` may be overwritten.
+        unsafe {
+            match self {
+                Aead::Ocb(a) => ManuallyDrop::drop(a),
+                Aead::Eax(a) => ManuallyDrop::drop(a),
+                Aead::Gcm(a) => ManuallyDrop::drop(a),
+            }
+            crate::wipe::wipe(self);
+        }
+    }
 }
 
 impl Aead {
     /// Builds `mode` with a 16, 24 or 32-byte AES key.
     pub fn new(mode: Mode, key: &[u8]) -> Result<Self, Error> {
         Ok(match mode {
-            Mode::Ocb => Aead::Ocb(Ocb::new(key)?),
-            Mode::Eax => Aead::Eax(Eax::new(key)?),
-            Mode::Gcm => Aead::Gcm(Gcm::new(key)?),
+            Mode::Ocb => Aead::Ocb(ManuallyDrop::new(Ocb::new(key)?)),
+            Mode::Eax => Aead::Eax(ManuallyDrop::new(Eax::new(key)?)),
+            Mode::Gcm => Aead::Gcm(ManuallyDrop::new(Gcm::new(key)?)),
         })
     }
 
