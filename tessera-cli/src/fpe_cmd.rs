@@ -6,7 +6,7 @@ use anyhow::{Context, Result, anyhow};
 use clap::{Args, ValueEnum};
 use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe, TokenFormat, Tweaks};
 
-use crate::io::{Output, open_input, parse_hex, read_key_file};
+use crate::io::{KeyArgs, Output, open_input, parse_hex};
 use crate::records::{self, Outputs, Transform, ValueError, Values};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -20,9 +20,9 @@ pub enum Algorithm {
 
 #[derive(Args, Debug)]
 pub struct FpeArgs {
-    /// File holding the AES key as hex (16, 24 or 32 bytes).
-    #[arg(long)]
-    pub key_file: PathBuf,
+    /// The AES key (16, 24 or 32 bytes).
+    #[command(flatten)]
+    pub key: KeyArgs,
     #[arg(long, value_enum, default_value = "ff1")]
     pub algorithm: Algorithm,
     /// The alphabet: the i-th character is numeral i.
@@ -58,9 +58,9 @@ pub struct FpeArgs {
 pub fn cipher(alg: Algorithm, key: &[u8], alphabet: &str) -> Result<Box<dyn Fpe>> {
     let a = Alphabet::new(alphabet).context("--alphabet")?;
     Ok(match alg {
-        Algorithm::Ff1 => Box::new(FF1::new(key, a).context("key file")?),
-        Algorithm::Ff3_1 => Box::new(FF3_1::new(key, a).context("key file")?),
-        Algorithm::Ff3 => Box::new(FF3::new(key, a).context("key file")?),
+        Algorithm::Ff1 => Box::new(FF1::new(key, a).context("key")?),
+        Algorithm::Ff3_1 => Box::new(FF3_1::new(key, a).context("key")?),
+        Algorithm::Ff3 => Box::new(FF3::new(key, a).context("key")?),
     })
 }
 
@@ -134,7 +134,7 @@ impl Transform for FpeTransform {
 }
 
 pub fn run(args: &FpeArgs, encrypt: bool) -> Result<()> {
-    let key = read_key_file(&args.key_file)?;
+    let key = args.key.read()?;
     let tweak = parse_hex("--tweak", &args.tweak)?;
     let cipher = cipher(args.algorithm, &key, &args.alphabet)?;
     // Reject a bad tweak before reading any input.

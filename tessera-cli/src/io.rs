@@ -7,23 +7,96 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use zeroize::Zeroizing;
 
-/// Reads a key file: hex digits, whitespace ignored. The contents never
-/// appear in an error.
-pub fn read_key_file(path: &Path) -> Result<Zeroizing<Vec<u8>>> {
-    let raw = Zeroizing::new(std::fs::read(path).with_context(|| format!("cannot read key file {}", path.display()))?);
-    let digits: Zeroizing<Vec<u8>> = Zeroizing::new(raw.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect());
-    if digits.is_empty() {
-        bail!(
-            "key file {} is empty; create one with `tessera keygen --bytes 32 -o {}`",
-            path.display(),
-            path.display()
-        );
+/// Where a key comes from: a file or an environment variable, never the
+/// command line itself (it would land in shell history and `ps` output).
+#[derive(clap::Args, Debug)]
+#[group(required = true, multiple = false)]
+pub struct KeyArgs {
+    /// File holding the key as hex (whitespace ignored; `tessera keygen` writes one).
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+    /// Environment variable holding the key as hex (for containers and CI secrets).
+    #[arg(long, value_name = "VAR")]
+    pub key_env: Option<String>,
+}
+
+impl KeyArgs {
+    /// Reads and decodes the key. Its contents never appear in an error.
+    pub fn read(&self) -> Result<Zeroizing<Vec<u8>>> {
+        let raw = Zeroizing::new(match (&self.key_file, &self.key_env) {
+            (Some(path), _) => {
+                std::fs::read(path).with_context(|| format!("cannot read key file {}", path.display()))?
+            }
+            (None, Some(var)) => env_bytes(var).with_context(|| format!("environment variable {var} is not set"))?,
+            (None, None) => bail!("no key: give --key-file or --key-env"),
+        });
+        let digits: Zeroizing<Vec<u8>> =
+            Zeroizing::new(raw.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect());
+        if digits.is_empty() {
+            bail!("{} is empty; make a key with `tessera keygen --bytes 32 -o FILE`", self.describe());
+        }
+        if !digits.len().is_multiple_of(2) || !digits.iter().all(u8::is_ascii_hexdigit) {
+            bail!("{} does not hold a hex key (write one with `tessera keygen`)", self.describe());
+        }
+        let nibble = |c: u8| (c as char).to_digit(16).expect("checked hex") as u8;
+        Ok(Zeroizing::new(digits.chunks_exact(2).map(|p| nibble(p[0]) << 4 | nibble(p[1])).collect()))
     }
-    if !digits.len().is_multiple_of(2) || !digits.iter().all(u8::is_ascii_hexdigit) {
-        bail!("key file {} does not hold a hex key (write one with `tessera keygen`)", path.display());
+
+    /// Names the source for messages: "key file F" or "environment variable V".
+    pub fn describe(&self) -> String {
+        match (&self.key_file, &self.key_env) {
+            (Some(path), _) => format!("key file {}", path.display()),
+            (None, Some(var)) => format!("environment variable {var}"),
+            (None, None) => "the key".into(),
+        }
     }
-    let nibble = |c: u8| (c as char).to_digit(16).expect("checked hex") as u8;
-    Ok(Zeroizing::new(digits.chunks_exact(2).map(|p| nibble(p[0]) << 4 | nibble(p[1])).collect()))
+}
+
+/// Where a password comes from: a file (the whole file, one trailing newline
+/// stripped) or an environment variable (taken as is).
+#[derive(clap::Args, Debug)]
+#[group(required = true, multiple = false)]
+pub struct PasswordArgs {
+    /// File holding the password (the whole file, one trailing newline stripped).
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
+    /// Environment variable holding the password.
+    #[arg(long, value_name = "VAR")]
+    pub password_env: Option<String>,
+}
+
+impl PasswordArgs {
+    /// Reads the password. Its contents never appear in an error.
+    pub fn read(&self) -> Result<Zeroizing<Vec<u8>>> {
+        let pw = match (&self.password_file, &self.password_env) {
+            (Some(path), _) => {
+                let mut pw = Zeroizing::new(
+                    std::fs::read(path).with_context(|| format!("cannot read password file {}", path.display()))?,
+                );
+                let strip = if pw.ends_with(b"\r\n") { 2 } else { pw.ends_with(b"\n") as usize };
+                let n = pw.len() - strip;
+                pw.truncate(n);
+                pw
+            }
+            (None, Some(var)) => {
+                Zeroizing::new(env_bytes(var).with_context(|| format!("environment variable {var} is not set"))?)
+            }
+            (None, None) => bail!("no password: give --password-file or --password-env"),
+        };
+        if pw.is_empty() {
+            match (&self.password_file, &self.password_env) {
+                (Some(path), _) => bail!("password file {} is empty", path.display()),
+                (_, var) => bail!("environment variable {} is empty", var.as_deref().unwrap_or("")),
+            }
+        }
+        Ok(pw)
+    }
+}
+
+/// The raw bytes of an environment variable, if it is set.
+fn env_bytes(var: &str) -> Option<Vec<u8>> {
+    use std::os::unix::ffi::OsStringExt;
+    std::env::var_os(var).map(OsStringExt::into_vec)
 }
 
 /// Parses a hex command-line value (tweaks, associated data, nonces).

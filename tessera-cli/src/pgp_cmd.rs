@@ -15,9 +15,8 @@ use tessera::openpgp::{
     AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SeipdVersion,
     SymAlg,
 };
-use zeroize::Zeroizing;
 
-use crate::io::{Output, open_input};
+use crate::io::{Output, PasswordArgs, open_input};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum AeadArg {
@@ -48,9 +47,9 @@ pub enum ProfileArg {
 /// Encrypt a file or stdin with a password.
 #[derive(Args, Debug)]
 pub struct EncryptArgs {
-    /// File holding the password (the whole file, one trailing newline stripped).
-    #[arg(long)]
-    pub password_file: PathBuf,
+    /// The password.
+    #[command(flatten)]
+    pub password: PasswordArgs,
     /// AEAD mode of SEIPD v2.
     #[arg(long, value_enum, default_value = "ocb")]
     pub aead: AeadArg,
@@ -83,9 +82,9 @@ pub struct EncryptArgs {
 /// Decrypt a password-encrypted OpenPGP message (binary or armored, v1 or v2).
 #[derive(Args, Debug)]
 pub struct DecryptArgs {
-    /// File holding the password (the whole file, one trailing newline stripped).
-    #[arg(long)]
-    pub password_file: PathBuf,
+    /// The password.
+    #[command(flatten)]
+    pub password: PasswordArgs,
     /// Output file (default stdout); created only after the whole message verifies.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
@@ -93,28 +92,13 @@ pub struct DecryptArgs {
     pub input: Option<PathBuf>,
 }
 
-/// Reads a password file: the whole file, one trailing newline stripped.
-pub fn read_password_file(path: &Path) -> Result<Zeroizing<Vec<u8>>> {
-    let mut pw =
-        Zeroizing::new(std::fs::read(path).with_context(|| format!("cannot read password file {}", path.display()))?);
-    if pw.ends_with(b"\r\n") {
-        let n = pw.len() - 2;
-        pw.truncate(n);
-    } else if pw.ends_with(b"\n") {
-        let n = pw.len() - 1;
-        pw.truncate(n);
-    }
-    if pw.is_empty() {
-        bail!("password file {} is empty", path.display());
-    }
-    Ok(pw)
-}
-
 /// One line that says what went wrong and what to do.
 pub fn explain(e: PgpError) -> anyhow::Error {
     match e {
         PgpError::WrongPassword => {
-            anyhow!("wrong password: it opens none of the message's password packets (check --password-file)")
+            anyhow!(
+                "wrong password: it opens none of the message's password packets (check the password file or variable)"
+            )
         }
         PgpError::BadTag(what) => anyhow!(
             "authentication failed ({what}): the message was modified, damaged or cut short; nothing from it can be trusted"
@@ -136,7 +120,7 @@ fn explain_io(e: io::Error) -> anyhow::Error {
 }
 
 pub fn encrypt(a: &EncryptArgs) -> Result<()> {
-    let pw = read_password_file(&a.password_file)?;
+    let pw = a.password.read()?;
     let profile = match a.profile {
         ProfileArg::Rfc9580 => Profile::Rfc9580,
         ProfileArg::Rfc4880 => Profile::Rfc4880,
@@ -180,7 +164,7 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
 }
 
 pub fn decrypt(a: &DecryptArgs) -> Result<()> {
-    let pw = read_password_file(&a.password_file)?;
+    let pw = a.password.read()?;
     let input = open_input(a.input.as_deref())?;
     // v1 messages stream only into a temporary file (renamed on success, or
     // copied to stdout once the MDC verifies).

@@ -14,14 +14,14 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use tessera::siv::{AesSiv, BatchAd, MAX_AD, TAG_LEN};
 
-use crate::io::{Output, open_input, parse_hex, read_key_file};
+use crate::io::{KeyArgs, Output, open_input, parse_hex};
 use crate::records::{self, Outputs, Transform, ValueError, Values};
 
 #[derive(Args, Debug)]
 pub struct SivArgs {
-    /// File holding the AES-SIV key as hex: 32, 48 or 64 bytes (`tessera keygen --bytes 32`).
-    #[arg(long)]
-    pub key_file: PathBuf,
+    /// The AES-SIV key: 32, 48 or 64 bytes (`tessera keygen --bytes 32`).
+    #[command(flatten)]
+    pub key: KeyArgs,
     /// An associated-data component as hex; repeat for several (order matters).
     #[arg(long = "ad", value_name = "HEX")]
     pub ad: Vec<String>,
@@ -177,11 +177,11 @@ impl Transform for SivTransform {
 /// The key and the S2V components the arguments describe, checked before
 /// any input is read.
 fn setup(args: &SivArgs) -> Result<(AesSiv, Vec<Vec<u8>>)> {
-    let key = read_key_file(&args.key_file)?;
+    let key = args.key.read()?;
     let siv = AesSiv::new(&key).map_err(|e| {
         anyhow!(
-            "key file {}: {e} (AES-SIV takes 32, 48 or 64 bytes; make one with `tessera keygen --bytes 32`)",
-            args.key_file.display()
+            "{}: {e} (AES-SIV takes 32, 48 or 64 bytes; make one with `tessera keygen --bytes 32`)",
+            args.key.describe()
         )
     })?;
     let mut comps = args.ad.iter().map(|a| parse_hex("--ad", a)).collect::<Result<Vec<_>>>()?;

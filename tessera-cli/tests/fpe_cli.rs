@@ -201,3 +201,40 @@ fn keygen_writes_fresh_keys_and_never_overwrites() {
     // A generated key works.
     ok(&["fpe", "encrypt", "--key-file", p], b"123456\n");
 }
+
+#[test]
+fn key_from_the_environment_never_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = key_file(dir.path(), KEY);
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "0123456789\n").unwrap();
+    let run = |args: &[&str], value: Option<&str>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"));
+        c.args(args).arg("--input").arg(&input).env_remove("TESSERA_TEST_KEY");
+        if let Some(v) = value {
+            c.env("TESSERA_TEST_KEY", v);
+        }
+        c.output().unwrap()
+    };
+    let env_args = ["fpe", "encrypt", "--key-env", "TESSERA_TEST_KEY"];
+    let from_file = run(&["fpe", "encrypt", "--key-file", key.to_str().unwrap()], None);
+    let from_env = run(&env_args, Some(&format!(" {KEY}\n")));
+    assert!(from_env.status.success(), "{}", String::from_utf8_lossy(&from_env.stderr));
+    // NIST SP 800-38G FF1 sample 1.
+    assert_eq!(from_env.stdout, b"2433477484\n");
+    assert_eq!(from_env.stdout, from_file.stdout);
+
+    let failure = |o: Output| {
+        assert!(!o.status.success());
+        String::from_utf8(o.stderr).unwrap()
+    };
+    let err = failure(run(&env_args, None));
+    assert!(err.contains("environment variable TESSERA_TEST_KEY is not set"), "{err}");
+    let err = failure(run(&env_args, Some("00112233445566778899aabbccddeeffzz")));
+    assert!(err.contains("environment variable TESSERA_TEST_KEY does not hold a hex key"), "{err}");
+    assert!(!err.contains("001122"), "key material in error: {err}");
+    let err = failure(run(&["fpe", "encrypt", "--key-file", key.to_str().unwrap(), "--key-env", "X"], None));
+    assert!(err.contains("cannot be used with"), "{err}");
+    let err = failure(run(&["fpe", "encrypt"], None));
+    assert!(err.contains("--key-file") && err.contains("--key-env"), "{err}");
+}

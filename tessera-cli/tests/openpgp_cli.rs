@@ -133,6 +133,37 @@ fn assert_fails_without_output(d: &Dir, ct: &Path, pw: &Path, needle: &str) {
 }
 
 #[test]
+fn password_from_the_environment() {
+    let d = Dir::new();
+    let plain = data(5_000);
+    let input = d.write("in.bin", &plain);
+    let mut c = tessera();
+    c.args(["encrypt", "--password-env", "TESSERA_TEST_PW"]).args(CHEAP).arg("-o").arg(d.p("ct")).arg(&input);
+    ok(c.env("TESSERA_TEST_PW", PASSWORD));
+    // The file form strips one trailing newline; the variable is taken as is.
+    let o = ok(tessera().args(["decrypt", "--password-file"]).arg(d.p("pw")).arg(d.p("ct")));
+    assert_eq!(o.stdout, plain);
+    let o = ok(tessera()
+        .args(["decrypt", "--password-env", "TESSERA_TEST_PW"])
+        .arg(d.p("ct"))
+        .env("TESSERA_TEST_PW", PASSWORD));
+    assert_eq!(o.stdout, plain);
+    let o = run(tessera()
+        .args(["decrypt", "--password-env", "TESSERA_TEST_PW"])
+        .arg(d.p("ct"))
+        .env_remove("TESSERA_TEST_PW"));
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("environment variable TESSERA_TEST_PW is not set"));
+    let o = run(tessera()
+        .args(["decrypt", "--password-env", "TESSERA_TEST_PW"])
+        .arg(d.p("ct"))
+        .env("TESSERA_TEST_PW", "wrong"));
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("wrong password") && !err.contains(PASSWORD), "{err}");
+}
+
+#[test]
 fn failures_name_the_problem_and_write_nothing() {
     let d = Dir::new();
     let plain = data(600_000);
