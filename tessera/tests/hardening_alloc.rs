@@ -298,7 +298,10 @@ fn argon2_memory_is_refused_before_it_is_allocated() {
         check(&format!("Argon2 2^{m} KiB"), &raw_skesk(argon(m)), 12, |e| matches!(e, Error::Limit(_)));
     }
     // A caller's lower limit applies the same way.
-    let opts = DecryptOptions { limits: S2kLimits { max_argon2_m: 10, max_argon2_t: 2 }, ..DecryptOptions::default() };
+    let opts = DecryptOptions {
+        limits: S2kLimits { max_argon2_m: 10, max_argon2_t: 2, ..S2kLimits::default() },
+        ..DecryptOptions::default()
+    };
     for s2k in [argon(11), S2k::Argon2 { salt: [9; 16], t: 3, p: 1, m: 3 }] {
         let m = raw_skesk(s2k.clone());
         let (r, peak) = measure(|| m.as_slice(), &opts);
@@ -314,13 +317,20 @@ fn argon2_memory_is_refused_before_it_is_allocated() {
 
 #[test]
 fn largest_iterated_count_costs_time_not_memory() {
-    // 65011712 octets hashed per SKESK; no option limits it.
+    // 65011712 octets hashed per SKESK under the default limits.
     let m = raw_skesk(S2k::Iterated { hash: HashAlg::Sha512, salt: [1; 8], count: 255 });
     let t = std::time::Instant::now();
     let (r, peak) = measure(|| m.as_slice(), &DecryptOptions::default());
     assert!(matches!(r, Err(Error::WrongPassword)), "{r:?}");
     assert!(peak < 64 << 10, "peak {peak}");
     eprintln!("iterated S2K, count octet 255 (SHA-512): {:?}, peak {peak} octets", t.elapsed());
+    // A caller's lower limit refuses it before any hashing.
+    let strict = DecryptOptions {
+        limits: S2kLimits { max_iterated_count: 96, ..S2kLimits::default() },
+        ..DecryptOptions::default()
+    };
+    let (r, _) = measure(|| m.as_slice(), &strict);
+    assert!(matches!(r, Err(Error::Limit(_))), "{r:?}");
 }
 
 #[test]

@@ -446,7 +446,10 @@ proptest! {
 const PW: &[u8] = b"pw";
 
 fn decrypt_options() -> DecryptOptions {
-    DecryptOptions { limits: S2kLimits { max_argon2_m: 10, max_argon2_t: 3 }, ..DecryptOptions::default() }
+    DecryptOptions {
+        limits: S2kLimits { max_argon2_m: 10, max_argon2_t: 3, max_iterated_count: 96 },
+        ..DecryptOptions::default()
+    }
 }
 
 /// Decrypts to the end; `Ok` with the plaintext or any error.

@@ -91,11 +91,17 @@ pub struct S2kLimits {
     pub max_argon2_m: u8,
     /// Largest Argon2 pass count accepted; default 16.
     pub max_argon2_t: u8,
+    /// Largest coded count octet of the iterated S2K accepted (RFC 9580
+    /// §3.7.1.3); default 255 (65,011,712 octets hashed), since GnuPG
+    /// calibrates its count to ~100 ms and often writes the maximum. A
+    /// service that decrypts untrusted messages may lower it: a message can
+    /// carry up to 64 password packets, each costing this much hashing.
+    pub max_iterated_count: u8,
 }
 
 impl Default for S2kLimits {
     fn default() -> Self {
-        S2kLimits { max_argon2_m: 21, max_argon2_t: 16 }
+        S2kLimits { max_argon2_m: 21, max_argon2_t: 16, max_iterated_count: 255 }
     }
 }
 
@@ -175,7 +181,12 @@ impl S2k {
         match self {
             S2k::Simple { hash } => hashed(*hash, &[], password, 0, &mut key),
             S2k::Salted { hash, salt } => hashed(*hash, salt, password, 0, &mut key),
-            S2k::Iterated { hash, salt, count } => hashed(*hash, salt, password, decode_count(*count), &mut key),
+            S2k::Iterated { hash, salt, count } => {
+                if *count > limits.max_iterated_count {
+                    return Err(Error::Limit("iterated S2K count is above the allowed limit"));
+                }
+                hashed(*hash, salt, password, decode_count(*count), &mut key)
+            }
             S2k::Argon2 { salt, t, p, m } => {
                 if *m > limits.max_argon2_m || *t > limits.max_argon2_t {
                     return Err(Error::Limit("Argon2 S2K asks for more memory or passes than allowed"));
