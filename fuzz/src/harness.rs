@@ -331,8 +331,9 @@ fn decode_armor(data: &[u8], piece: usize, step: usize) -> (Outcome, Option<Stri
 
 /// The whole decryptor on arbitrary bytes (armored or binary) with the
 /// password `password`, reading all the output. Argon2 is limited to
-/// 1 MiB and 4 passes; messages whose iterated S2K would hash more than
-/// a few MiB in total are skipped (`S2kLimits` has no such limit).
+/// 1 MiB and 4 passes, iterated S2K to count octet 96 (65536 octets);
+/// messages whose S2K packets would still cost more than 4 MiB of work
+/// in total (many SKESK packets) are skipped.
 ///
 /// Returns whether the message decrypted (for the seed tests).
 pub fn decrypt_password(data: &[u8]) -> bool {
@@ -366,6 +367,8 @@ pub fn s2k_cost(data: &[u8]) -> u64 {
         total += match s2k {
             // Two hash contexts at most (SHA-1 for a 256-bit key).
             S2k::Simple { .. } | S2k::Salted { .. } => 2 * 64,
+            // Counts above the limit are refused before any hashing.
+            S2k::Iterated { count, .. } if count > FUZZ_LIMITS.max_iterated_count => 0,
             S2k::Iterated { count, .. } => 2 * decode_count(count) as u64,
             S2k::Argon2 { t, m, .. } => {
                 if m > FUZZ_LIMITS.max_argon2_m || t > FUZZ_LIMITS.max_argon2_t {
