@@ -31,8 +31,36 @@ fn best_of_5(n: usize, mut f: impl FnMut()) -> f64 {
         / n as f64
 }
 
+/// `ff1:RADIX:LEN` or `ff3-1:RADIX:LEN`: the cipher and shape to time alone.
+fn parse_shape(s: &str) -> Option<(String, u32, usize)> {
+    let mut it = s.split(':');
+    let (name, radix, len) = (it.next()?, it.next()?.parse().ok()?, it.next()?.parse().ok()?);
+    Some((name.to_uppercase(), radix, len))
+}
+
+/// Encrypts `n` values of one shape one at a time; returns ns per value.
+fn single(name: &str, radix: u32, len: usize, n: usize) -> f64 {
+    let key = [7u8; 16];
+    let c: Box<dyn Fpe> = match name {
+        "FF1" => Box::new(FF1::with_radix(&key, radix).unwrap()),
+        _ => Box::new(FF3_1::with_radix(&key, radix).unwrap()),
+    };
+    let tweak: &[u8] = if name == "FF1" { b"" } else { &[1, 2, 3, 4, 5, 6, 7] };
+    let mut data: Vec<u16> = (0..n * len).map(|i| (i * 7 % radix as usize) as u16).collect();
+    best_of_5(n, || {
+        for x in data.chunks_exact_mut(len) {
+            c.encrypt_numerals(tweak, x).unwrap();
+        }
+    })
+}
+
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    // With a shape (e.g. `ff1:62:24`), time that shape alone: handy under callgrind.
+    if let Some((name, radix, len)) = std::env::args().nth(2).as_deref().and_then(parse_shape) {
+        println!("{name} radix {radix}, {len} numerals: single {:.0} ns", single(&name, radix, len, n));
+        return;
+    }
     let key = [7u8; 16];
     let aes = Aes::new(&key).unwrap();
     let floor = best_of_5(n, || {
@@ -68,18 +96,7 @@ fn main() {
     let wide: [(&str, u32, usize); 5] =
         [("FF1", 10, 40), ("FF1", 62, 24), ("FF1", 10, 200), ("FF3-1", 10, 40), ("FF3-1", 62, 24)];
     for (name, radix, len) in wide {
-        let c: Box<dyn Fpe> = match name {
-            "FF1" => Box::new(FF1::with_radix(&key, radix).unwrap()),
-            _ => Box::new(FF3_1::with_radix(&key, radix).unwrap()),
-        };
-        let tweak: &[u8] = if name == "FF1" { b"" } else { &[1, 2, 3, 4, 5, 6, 7] };
-        let m = (n / 10).max(1);
-        let mut data: Vec<u16> = (0..m * len).map(|i| (i * 7 % radix as usize) as u16).collect();
-        let single = best_of_5(m, || {
-            for x in data.chunks_exact_mut(len) {
-                c.encrypt_numerals(tweak, x).unwrap();
-            }
-        });
-        println!("{name} radix {radix}, {len} numerals: single {single:.0} ns");
+        let ns = single(name, radix, len, (n / 10).max(1));
+        println!("{name} radix {radix}, {len} numerals: single {ns:.0} ns");
     }
 }
