@@ -163,6 +163,30 @@ fn wrong_passwords_and_several_passwords() {
     }
 }
 
+/// Without the v1 quick check, a wrong password and a modified message end
+/// in the same error (no oracle on the quick-check octets), and the right
+/// password still decrypts.
+#[test]
+fn v1_without_quick_check_reports_one_error() {
+    let opts = cheap(Profile::Rfc4880, AeadAlg::Eax, SymAlg::Aes128, 2);
+    let msg = encrypt(b"secret message", &[b"one"], &opts, 10);
+    let no_qc = DecryptOptions { v1_quick_check: false, ..DecryptOptions::default() };
+    let run = |m: &[u8], pw: &[u8]| -> Result<Vec<u8>, Error> {
+        let mut d = Decryptor::with_options(m, &[pw], &no_qc)?;
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut d, &mut out).map_err(Error::from_io)?;
+        Ok(out)
+    };
+    assert_eq!(run(&msg, b"one").unwrap(), b"secret message");
+    let wrong = run(&msg, b"nope");
+    let mut bad = msg.clone();
+    let n = bad.len();
+    bad[n - 5] ^= 0x40;
+    let modified = run(&bad, b"one");
+    assert!(matches!(wrong, Err(Error::BadTag(_))), "{wrong:?}");
+    assert_eq!(format!("{:?}", wrong.unwrap_err()), format!("{:?}", modified.unwrap_err()));
+}
+
 #[test]
 fn literal_metadata_armor_and_packet_layout() {
     let opts = EncryptOptions {

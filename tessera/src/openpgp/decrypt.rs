@@ -28,6 +28,17 @@ pub struct DecryptOptions {
     /// Only for callers that hold the output back until the end, such as a
     /// temporary file renamed on success.
     pub v1_stream_unauthenticated: bool,
+    /// SEIPD v1 repeats two random octets at the start so that a wrong key
+    /// shows at once (the "quick check"): a wrong password is then reported
+    /// as [`Error::WrongPassword`] before any data is decrypted. Reporting it
+    /// apart from an MDC failure is an oracle (Mister and Zuccherato, 2005:
+    /// about 2^15 forged messages reveal two plaintext octets of a block) for
+    /// a service that decrypts attacker-modified v1 messages and shows which
+    /// error occurred. Set this to `false` in such services: the first
+    /// candidate key is then used without the check and the MDC alone
+    /// decides, so both failures end in the same [`Error::BadTag`]. Default
+    /// `true` (what GnuPG does; SEIPD v2 has no quick check).
+    pub v1_quick_check: bool,
 }
 
 impl Default for DecryptOptions {
@@ -37,6 +48,7 @@ impl Default for DecryptOptions {
             session_key: None,
             v1_buffer_limit: 64 << 20,
             v1_stream_unauthenticated: false,
+            v1_quick_check: true,
         }
     }
 }
@@ -246,11 +258,16 @@ impl<'a> Decryptor<'a> {
             1 => {
                 let mut prefix = [0u8; 18];
                 read_exact(&mut body, &mut prefix, "SEIPD v1 prefix")?;
-                let sk = candidates
-                    .into_iter()
-                    .find(|k| k.alg.is_some() && quick_check(&k.key, &prefix))
-                    .ok_or(Error::WrongPassword)?;
-                let mut opener = MdcOpener::with_prefix(body, &sk.key, &prefix)?;
+                let mut named = candidates.into_iter().filter(|k| k.alg.is_some());
+                let (sk, mut opener) = if opts.v1_quick_check {
+                    let sk = named.find(|k| quick_check(&k.key, &prefix)).ok_or(Error::WrongPassword)?;
+                    let opener = MdcOpener::with_prefix(body, &sk.key, &prefix)?;
+                    (sk, opener)
+                } else {
+                    let sk = named.next().ok_or(Error::WrongPassword)?;
+                    let opener = MdcOpener::without_quick_check(body, &sk.key, &prefix)?;
+                    (sk, opener)
+                };
                 let plain: Src<'a> = if opts.v1_stream_unauthenticated {
                     Box::new(opener)
                 } else {

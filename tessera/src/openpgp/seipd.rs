@@ -435,11 +435,22 @@ impl<R: Read> MdcOpener<R> {
     /// and checks its repeated octets (a wrong key shows there with
     /// probability 1 - 2^-16: [`Error::WrongPassword`]).
     pub fn with_prefix(inner: R, session_key: &[u8], prefix: &[u8; 18]) -> Result<Self> {
+        Self::open(inner, session_key, prefix, true)
+    }
+
+    /// As [`MdcOpener::with_prefix`], without the quick check: a wrong key
+    /// shows only as an MDC failure at the end ([`Error::BadTag`]), the same
+    /// error as modified data (see `DecryptOptions::v1_quick_check`).
+    pub fn without_quick_check(inner: R, session_key: &[u8], prefix: &[u8; 18]) -> Result<Self> {
+        Self::open(inner, session_key, prefix, false)
+    }
+
+    fn open(inner: R, session_key: &[u8], prefix: &[u8; 18], quick_check: bool) -> Result<Self> {
         let aes = Aes::new(session_key).map_err(|_| Error::WrongPassword)?;
         let mut cfb = Cfb::new(aes);
         let mut prefix = *prefix;
         cfb.decrypt(&mut prefix);
-        if prefix[14..16] != prefix[16..18] {
+        if quick_check && prefix[14..16] != prefix[16..18] {
             return Err(Error::WrongPassword);
         }
         let mut sha = Sha1::new();
