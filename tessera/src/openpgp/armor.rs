@@ -93,6 +93,8 @@ enum State {
     Headers,
     Body,
     Done,
+    /// An error was returned: the decoder's state is no longer trustworthy.
+    Failed,
 }
 
 /// Decodes an armored block as a byte stream, holding no more than a line
@@ -318,10 +320,21 @@ impl<R: BufRead> ArmorReader<R> {
 
 impl<R: BufRead> Read for ArmorReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.state != State::Body && self.state != State::Done {
-            self.skip_to_body().map_err(Error::into_io)?;
+        if self.state == State::Failed {
+            return Err(Error::Malformed("armor: read after an earlier error").into_io());
         }
-        self.decode_into(buf).map_err(Error::into_io)
+        let r = if self.state != State::Body && self.state != State::Done {
+            self.skip_to_body().and_then(|()| self.decode_into(buf))
+        } else {
+            self.decode_into(buf)
+        };
+        // A retryable interruption of the inner reader leaves the state intact.
+        if let Err(e) = &r
+            && !matches!(e, Error::Io(io) if io.kind() == io::ErrorKind::Interrupted)
+        {
+            self.state = State::Failed;
+        }
+        r.map_err(Error::into_io)
     }
 }
 
@@ -471,6 +484,18 @@ mod tests {
                 return Ok(out);
             }
             out.extend_from_slice(&buf[..n]);
+        }
+    }
+
+    #[test]
+    fn an_error_is_final() {
+        let text = b"-----BEGIN PGP MESSAGE-----\n\nwy4E!BwMI\n-----END PGP MESSAGE-----\n";
+        let mut r = ArmorReader::new(&text[..]);
+        let mut buf = [0u8; 64];
+        assert!(r.read(&mut buf).is_err());
+        for _ in 0..3 {
+            let e = Error::from_io(r.read(&mut buf).unwrap_err());
+            assert!(matches!(e, Error::Malformed(m) if m.contains("earlier error")), "{e:?}");
         }
     }
 
