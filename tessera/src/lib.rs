@@ -14,6 +14,7 @@
 pub mod aead;
 pub mod aes;
 pub mod cmac;
+mod ct;
 mod error;
 pub mod fpe;
 pub mod openpgp;

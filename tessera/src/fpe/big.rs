@@ -8,6 +8,7 @@
 
 use super::num::{Mod64, Radix};
 use crate::aes::{Aes, Block};
+use crate::ct::mask64;
 
 /// Bits of radix^v the big path supports (FF1's longest value follows from it).
 pub(crate) const MAX_V_BITS: usize = 4000;
@@ -125,11 +126,11 @@ impl Ctx<'_> {
             if add {
                 let t = a.l[j] + y.l[j] + carry;
                 carry = (t >= k) as u64;
-                a.l[j] = core::hint::select_unpredictable(t >= k, t.wrapping_sub(k), t);
+                a.l[j] = t.wrapping_sub(k & mask64(t >= k));
             } else {
                 let (t, borrow1) = a.l[j].overflowing_sub(y.l[j] + carry);
                 carry = borrow1 as u64;
-                a.l[j] = core::hint::select_unpredictable(borrow1, t.wrapping_add(k), t);
+                a.l[j] = t.wrapping_add(k & mask64(borrow1));
             }
         }
     }

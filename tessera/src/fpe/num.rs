@@ -2,9 +2,13 @@
 //! fixed radix power with a precomputed reciprocal, and numeral <-> integer
 //! conversion without per-digit hardware division.
 
+// Corrections are masked in (crate::ct) rather than chosen by `if`: the
+// values are secret, and `scripts/check-ct` checks the compiled code.
+use crate::ct::{mask64, mask128};
+
 /// Reduction modulo a fixed `m` in `2..2^64` by the Möller–Granlund
 /// "division by invariant integers" method: two multiplications and two
-/// branch-free corrections instead of a hardware division.
+/// masked corrections instead of a hardware division.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mod64 {
     m: u64,
@@ -42,18 +46,18 @@ impl Mod64 {
         let mut r = u0.wrapping_sub(q1.wrapping_mul(self.d));
         let c1 = r > q0;
         q1 = q1.wrapping_sub(c1 as u64);
-        r = core::hint::select_unpredictable(c1, r.wrapping_add(self.d), r);
+        r = r.wrapping_add(self.d & mask64(c1));
         let c2 = r >= self.d;
         q1 = q1.wrapping_add(c2 as u64);
-        (q1, core::hint::select_unpredictable(c2, r.wrapping_sub(self.d), r))
+        (q1, r.wrapping_sub(self.d & mask64(c2)))
     }
 
     /// Quotient and remainder of `hi * 2^64 + lo` by m, for hi < m.
     #[inline(always)]
     fn divrem2(&self, hi: u64, lo: u64) -> (u64, u64) {
         let s = self.shift;
-        // For s == 0 no bits carry over; avoid the out-of-range 64-bit shift.
-        let carry = if s == 0 { 0 } else { lo >> (64 - s) };
+        // lo >> (64 - s) without the out-of-range shift (and branch) at s == 0.
+        let carry = (lo >> 1) >> (63 - s);
         let (q, r) = self.divrem_norm((hi << s) | carry, lo << s);
         (q, r >> s)
     }
@@ -71,7 +75,7 @@ impl Mod64 {
     pub(crate) fn rem64(&self, y: u64) -> u64 {
         let q = ((y as u128 * self.inv as u128) >> 64) as u64;
         let r = y - q * self.m;
-        core::hint::select_unpredictable(r >= self.m, r.wrapping_sub(self.m), r)
+        r.wrapping_sub(self.m & mask64(r >= self.m))
     }
 
     /// `y mod m` for `y < 2^96` (FF1's y on the u64 path): one fold by
@@ -95,14 +99,14 @@ impl Mod64 {
     #[inline(always)]
     pub(crate) fn add(&self, a: u64, b: u64) -> u64 {
         let (s, o) = a.overflowing_add(b);
-        core::hint::select_unpredictable(o | (s >= self.m), s.wrapping_sub(self.m), s)
+        s.wrapping_sub(self.m & mask64(o | (s >= self.m)))
     }
 
     /// `(a - b) mod m` for `a, b < m`.
     #[inline(always)]
     pub(crate) fn sub(&self, a: u64, b: u64) -> u64 {
         let (s, o) = a.overflowing_sub(b);
-        core::hint::select_unpredictable(o, s.wrapping_add(self.m), s)
+        s.wrapping_add(self.m & mask64(o))
     }
 }
 
@@ -148,12 +152,20 @@ impl Mod128 {
     /// `y mod m`: constant time in `y`.
     #[inline(always)]
     pub(crate) fn reduce(&self, y: u128) -> u128 {
-        if let Some(small) = &self.small {
-            return small.reduce(y) as u128;
+        match &self.small {
+            Some(small) => small.reduce(y) as u128,
+            None => self.reduce_wide(y),
         }
+    }
+
+    /// `y mod m` for m >= 2^64 by one 3-by-2 division step.
+    #[inline(always)]
+    pub(crate) fn reduce_wide(&self, y: u128) -> u128 {
         let s = self.shift;
-        // y << s as three 64-bit digits u2:u1:u0; u2:u1 < 2^(64+s) <= d.
-        let u2 = if s == 0 { 0 } else { (y >> (128 - s)) as u64 };
+        // 2^64 <= m <= 2^96, so 31 <= s <= 63: y << s as three 64-bit
+        // digits u2:u1:u0, with u2:u1 < 2^(64+s) <= d.
+        debug_assert!((31..=63).contains(&s));
+        let u2 = (y >> (128 - s)) as u64;
         let (u1, u0) = (((y << s) >> 64) as u64, (y << s) as u64);
         let (d1, d0) = ((self.d >> 64) as u64, self.d as u64);
         let q = (self.v as u128 * u2 as u128).wrapping_add(((u2 as u128) << 64) | u1 as u128);
@@ -161,8 +173,8 @@ impl Mod128 {
         let r1 = u1.wrapping_sub(q1.wrapping_mul(d1));
         let t = d0 as u128 * q1 as u128;
         let mut r = (((r1 as u128) << 64) | u0 as u128).wrapping_sub(t).wrapping_sub(self.d);
-        r = core::hint::select_unpredictable((r >> 64) as u64 >= q0, r.wrapping_add(self.d), r);
-        r = core::hint::select_unpredictable(r >= self.d, r.wrapping_sub(self.d), r);
+        r = r.wrapping_add(self.d & mask128((r >> 64) as u64 >= q0));
+        r = r.wrapping_sub(self.d & mask128(r >= self.d));
         r >> s
     }
 
@@ -171,14 +183,14 @@ impl Mod128 {
     pub(crate) fn add(&self, a: u128, b: u128) -> u128 {
         // m <= 2^96, so the sum cannot overflow.
         let s = a + b;
-        core::hint::select_unpredictable(s >= self.m, s.wrapping_sub(self.m), s)
+        s.wrapping_sub(self.m & mask128(s >= self.m))
     }
 
     /// `(a - b) mod m` for `a, b < m`.
     #[inline(always)]
     pub(crate) fn sub(&self, a: u128, b: u128) -> u128 {
         let (s, o) = a.overflowing_sub(b);
-        core::hint::select_unpredictable(o, s.wrapping_add(self.m), s)
+        s.wrapping_add(self.m & mask128(o))
     }
 }
 

@@ -36,7 +36,9 @@ pub struct DecryptOptions {
     /// a service that decrypts attacker-modified v1 messages and shows which
     /// error occurred. Set this to `false` in such services: the first
     /// candidate key is then used without the check and the MDC alone
-    /// decides, so both failures end in the same [`Error::BadTag`]. Default
+    /// decides, so both failures end in the same [`Error::BadTag`]. Only
+    /// that first candidate is tried (give one password; a message with
+    /// several password packets may need the right one first). Default
     /// `true` (what GnuPG does; SEIPD v2 has no quick check).
     pub v1_quick_check: bool,
 }
@@ -258,7 +260,9 @@ impl<'a> Decryptor<'a> {
             1 => {
                 let mut prefix = [0u8; 18];
                 read_exact(&mut body, &mut prefix, "SEIPD v1 prefix")?;
-                let mut named = candidates.into_iter().filter(|k| k.alg.is_some());
+                // v1 takes its cipher from the session key: it must name one
+                // whose key length matches.
+                let mut named = candidates.into_iter().filter(|k| k.alg.is_some_and(|a| a.key_len() == k.key.len()));
                 let (sk, mut opener) = if opts.v1_quick_check {
                     let sk = named.find(|k| quick_check(&k.key, &prefix)).ok_or(Error::WrongPassword)?;
                     let opener = MdcOpener::with_prefix(body, &sk.key, &prefix)?;
@@ -271,10 +275,12 @@ impl<'a> Decryptor<'a> {
                 let plain: Src<'a> = if opts.v1_stream_unauthenticated {
                     Box::new(opener)
                 } else {
-                    let mut all = Vec::new();
-                    let mut chunk = [0u8; 8192];
+                    // Unverified plaintext: every buffer it passes through is
+                    // wiped when dropped, including those left behind by growth.
+                    let mut all = zeroize::Zeroizing::new(Vec::new());
+                    let mut chunk = zeroize::Zeroizing::new([0u8; 8192]);
                     loop {
-                        let n = read_full(&mut opener, &mut chunk)?;
+                        let n = read_full(&mut opener, &mut chunk[..])?;
                         if n == 0 {
                             break;
                         }
@@ -283,9 +289,15 @@ impl<'a> Decryptor<'a> {
                                 "SEIPD v1 message larger than the buffer limit (it cannot be authenticated before its end)",
                             ));
                         }
+                        if all.len() + n > all.capacity() {
+                            let mut grown =
+                                zeroize::Zeroizing::new(Vec::with_capacity((2 * all.capacity()).max(all.len() + n)));
+                            grown.extend_from_slice(&all);
+                            all = grown;
+                        }
                         all.extend_from_slice(&chunk[..n]);
                     }
-                    Box::new(io::Cursor::new(zeroize::Zeroizing::new(all)))
+                    Box::new(io::Cursor::new(all))
                 };
                 (plain, sk, SeipdVersion::V1)
             }
