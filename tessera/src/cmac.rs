@@ -7,7 +7,7 @@
 //! AES latency (the serial floor) and one 128-bit XOR.
 
 use aes::cipher::consts::U16;
-use aes::cipher::{Array, BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser};
+use aes::cipher::{Array, BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser};
 use zeroize::Zeroize;
 
 use crate::Error;
@@ -63,17 +63,6 @@ pub(crate) fn pad(x: &[u8]) -> Block {
     b
 }
 
-/// Runs `f` with the AES backend of `aes` (round keys in registers,
-/// hardware instructions inlined into `f`).
-#[inline(always)]
-pub(crate) fn with_backend(aes: &Aes, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-    match aes {
-        Aes::Aes128(c) => c.encrypt_with_backend(f),
-        Aes::Aes192(c) => c.encrypt_with_backend(f),
-        Aes::Aes256(c) => c.encrypt_with_backend(f),
-    }
-}
-
 /// Encrypts one block with a backend.
 #[inline(always)]
 pub(crate) fn enc<B: BlockCipherEncBackend<BlockSize = U16>>(backend: &B, x: Block) -> Block {
@@ -112,7 +101,7 @@ impl BlockCipherEncClosure for Chain<'_> {
 #[inline]
 pub(crate) fn chain(aes: &Aes, x: &mut Block, blocks: &[u8], tail: &[Block]) {
     debug_assert_eq!(blocks.len() % 16, 0);
-    with_backend(aes, Chain { x, blocks, tail });
+    aes.with_enc_backend(Chain { x, blocks, tail });
 }
 
 /// AES-CMAC (RFC 4493) with the key schedule and subkeys computed once.

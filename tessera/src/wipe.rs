@@ -6,9 +6,8 @@ use core::sync::atomic::{Ordering, compiler_fence};
 /// Sets every byte of `*v` to zero with volatile writes.
 ///
 /// # Safety
-/// `*v` must hold no value that is used again, not even by drop glue: its
-/// fields have been dropped already (they are `ManuallyDrop`) or are plain
-/// data for which all-zero bytes are a valid value.
+/// `v` must be valid for writes, and `*v` must hold no value that is used
+/// again: callers pass dropped storage as `MaybeUninit`.
 pub(crate) unsafe fn wipe<T>(v: *mut T) {
     let p = v.cast::<u8>();
     for i in 0..size_of::<T>() {
@@ -36,6 +35,12 @@ impl<T: Clone> Clone for Wiped<T> {
     }
 }
 
+impl<T: core::fmt::Debug> core::fmt::Debug for Wiped<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        T::fmt(self, f)
+    }
+}
+
 impl<T> core::ops::Deref for Wiped<T> {
     type Target = T;
     fn deref(&self) -> &T {
@@ -56,7 +61,7 @@ impl<T> Drop for Wiped<T> {
         // overwritten.
         unsafe {
             core::mem::ManuallyDrop::drop(&mut self.0);
-            wipe(&mut self.0);
+            wipe((&mut self.0 as *mut core::mem::ManuallyDrop<T>).cast::<core::mem::MaybeUninit<T>>());
         }
     }
 }

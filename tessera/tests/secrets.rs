@@ -84,7 +84,9 @@ fn dirty_stack(needle: &[u8]) {
     std::hint::black_box(&mut buf);
 }
 
-/// Builds a `T` in a stack slot, checks that its bytes hold `needle` while it
+/// Builds a `T` in a stack slot (padding bytes included: reading them after
+/// the value is written is formally a read of uninitialised memory, which a
+/// test can afford; not for Miri), checks that its bytes hold `needle` while it
 /// lives (so the check below can fail), drops it in place and returns whether
 /// the needle is still in the slot's bytes.
 fn left_after_drop<T>(make: impl FnOnce() -> T, needle: &[u8]) -> Option<bool> {
@@ -122,6 +124,32 @@ fn key_for(check: u8) -> [u8; 32] {
     k.copy_from_slice(&KEY[..32]);
     k.iter_mut().for_each(|b| *b ^= check.wrapping_mul(0x5b));
     k
+}
+
+/// The bytes of a `T`'s stack slot after the value built there is dropped.
+fn slot_after_drop<T>(make: impl FnOnce() -> T, needle: &[u8]) -> Vec<u8> {
+    let mut slot = MaybeUninit::<T>::zeroed();
+    dirty_stack(needle);
+    slot.write(make());
+    // SAFETY: initialised by `write` above, dropped once.
+    unsafe { slot.assume_init_drop() };
+    let p = slot.as_ptr().cast::<u8>();
+    // SAFETY: as in `left_after_drop`.
+    (0..size_of::<T>()).map(|i| unsafe { std::ptr::read_volatile(p.add(i)) }).collect()
+}
+
+/// `Aes` and `Aead` wipe every byte of themselves, not only the schedule.
+#[test]
+fn aes_and_aead_leave_only_zeros() {
+    let k = key_for(20);
+    assert!(slot_after_drop(|| Aes::new(&k[..16]).unwrap(), &k).iter().all(|&b| b == 0), "Aes-128");
+    let k = key_for(21);
+    assert!(slot_after_drop(|| Aes::new(&k).unwrap(), &k).iter().all(|&b| b == 0), "Aes-256");
+    for (i, mode) in [Mode::Ocb, Mode::Eax, Mode::Gcm].into_iter().enumerate() {
+        let k = key_for(22 + i as u8);
+        let left = slot_after_drop(|| Aead::new(mode, &k).unwrap(), &k);
+        assert!(left.iter().all(|&b| b == 0), "Aead {mode:?}");
+    }
 }
 
 #[test]

@@ -2,10 +2,10 @@
 //! with the AES backend of the `aes` crate so the round keys stay in
 //! registers and many-block calls go straight to its parallel kernels.
 
+use aes::cipher::Array;
 use aes::cipher::consts::U16;
-use aes::cipher::{Array, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure, BlockCipherEncrypt};
 
-use crate::aes::{Aes, Block};
+use crate::aes::Block;
 
 /// The 128-bit XOR of two blocks. Written lane-wise so LLVM emits one vector
 /// XOR and keeps the value in a vector register.
@@ -36,26 +36,6 @@ pub(crate) fn pad(x: &[u8]) -> Block {
 pub(crate) fn dbl(b: &Block) -> Block {
     let v = u128::from_be_bytes(*b);
     ((v << 1) ^ ((v >> 127).wrapping_neg() & 0x87)).to_be_bytes()
-}
-
-/// Runs `f` with the encryption backend of `aes`.
-#[inline(always)]
-pub(crate) fn with_enc(aes: &Aes, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-    match aes {
-        Aes::Aes128(c) => c.encrypt_with_backend(f),
-        Aes::Aes192(c) => c.encrypt_with_backend(f),
-        Aes::Aes256(c) => c.encrypt_with_backend(f),
-    }
-}
-
-/// Runs `f` with the decryption backend of `aes`.
-#[inline(always)]
-pub(crate) fn with_dec(aes: &Aes, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-    match aes {
-        Aes::Aes128(c) => c.decrypt_with_backend(f),
-        Aes::Aes192(c) => c.decrypt_with_backend(f),
-        Aes::Aes256(c) => c.decrypt_with_backend(f),
-    }
 }
 
 /// Encrypts one block with a backend.

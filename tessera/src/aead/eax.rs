@@ -26,7 +26,7 @@ use aes::cipher::typenum::Unsigned;
 use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser, ParBlocks};
 use zeroize::Zeroize;
 
-use super::backend::{dbl, enc, load, pad, with_enc, xor};
+use super::backend::{dbl, enc, load, pad, xor};
 use super::{AeadInPlace, Tag, verify};
 use crate::Error;
 use crate::aes::{Aes, Block};
@@ -297,7 +297,7 @@ impl AeadInPlace for Eax {
     /// ```
     fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         let mut tag = [0u8; 16];
-        with_enc(&self.aes, Run { eax: self, dir: Dir::Seal, nonce, ad, buf, tag: &mut tag });
+        self.aes.with_enc_backend(Run { eax: self, dir: Dir::Seal, nonce, ad, buf, tag: &mut tag });
         Ok(tag)
     }
 
@@ -315,7 +315,7 @@ impl AeadInPlace for Eax {
     /// ```
     fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
         let mut expected = [0u8; 16];
-        with_enc(&self.aes, Run { eax: self, dir: Dir::Open, nonce, ad, buf, tag: &mut expected });
+        self.aes.with_enc_backend(Run { eax: self, dir: Dir::Open, nonce, ad, buf, tag: &mut expected });
         verify(&expected, tag, buf)
     }
 }

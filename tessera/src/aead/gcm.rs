@@ -17,7 +17,7 @@ use aes_gcm::{AeadInOut, AesGcm};
 
 use super::{AeadInPlace, Tag};
 use crate::Error;
-use crate::aes::Aes;
+use crate::aes::{Aes, Cipher};
 
 /// Longest plaintext GCM allows under one nonce: 2^36 - 32 bytes (SP 800-38D section 5.2.1.1).
 const P_MAX: u64 = (1 << 36) - 32;
@@ -102,10 +102,10 @@ impl Gcm {
                 });
             }
         }
-        let inner = match &aes {
-            Aes::Aes128(c) => Inner::Rc128(Box::new(AesGcm::from(aes::Aes128::clone(c)))),
-            Aes::Aes192(c) => Inner::Rc192(Box::new(AesGcm::from(aes::Aes192::clone(c)))),
-            Aes::Aes256(c) => Inner::Rc256(Box::new(AesGcm::from(aes::Aes256::clone(c)))),
+        let inner = match aes.cipher() {
+            Cipher::Aes128(c) => Inner::Rc128(Box::new(AesGcm::from(c.clone()))),
+            Cipher::Aes192(c) => Inner::Rc192(Box::new(AesGcm::from(c.clone()))),
+            Cipher::Aes256(c) => Inner::Rc256(Box::new(AesGcm::from(c.clone()))),
         };
         Ok(Gcm { inner, key_bits })
     }

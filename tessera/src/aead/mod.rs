@@ -47,9 +47,8 @@ pub use eax::Eax;
 pub use gcm::Gcm;
 pub use ocb::Ocb;
 
-use core::mem::ManuallyDrop;
-
 use crate::Error;
+use crate::wipe::Wiped;
 
 /// A 128-bit authentication tag.
 pub type Tag = [u8; 16];
@@ -163,56 +162,36 @@ impl Mode {
 /// # Ok::<(), tessera::Error>(())
 /// ```
 #[derive(Debug, Clone)]
-// Built once per key and used in place: the size of the OCB variant (its L
-// table) costs nothing per call, and boxing it would add an indirection.
-// The EAX and GCM variants leave the tail unused, and moves copy it with
-// whatever stale key material the stack held: `Drop` wipes every byte, so
-// the tag layout is fixed (all-zero bytes read as a valid tag) and the
-// payloads are ManuallyDrop.
-#[allow(clippy::large_enum_variant)]
-#[repr(C, u8)]
-pub enum Aead {
-    /// OCB3 (RFC 7253).
-    Ocb(ManuallyDrop<Ocb>),
-    /// EAX.
-    Eax(ManuallyDrop<Eax>),
-    /// GCM.
-    Gcm(ManuallyDrop<Gcm>),
-}
+pub struct Aead(Wiped<Modes>);
 
-#[allow(unsafe_code)]
-impl Drop for Aead {
-    fn drop(&mut self) {
-        // SAFETY: the variant's cipher (which wipes its own keys) is dropped
-        // exactly once, here; the payloads are ManuallyDrop, so nothing reads
-        // them again and every byte of `self` may be overwritten.
-        unsafe {
-            match self {
-                Aead::Ocb(a) => ManuallyDrop::drop(a),
-                Aead::Eax(a) => ManuallyDrop::drop(a),
-                Aead::Gcm(a) => ManuallyDrop::drop(a),
-            }
-            crate::wipe::wipe(self);
-        }
-    }
+/// Built once per key and used in place: the size of the OCB variant (its L
+/// table) costs nothing per call, and boxing it would add an indirection.
+/// [`Wiped`] wipes the whole enum on drop: the EAX and GCM variants leave
+/// OCB's tail unused, and moves copy stale stack contents into it.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
+enum Modes {
+    Ocb(Ocb),
+    Eax(Eax),
+    Gcm(Gcm),
 }
 
 impl Aead {
     /// Builds `mode` with a 16, 24 or 32-byte AES key.
     pub fn new(mode: Mode, key: &[u8]) -> Result<Self, Error> {
         Ok(match mode {
-            Mode::Ocb => Aead::Ocb(ManuallyDrop::new(Ocb::new(key)?)),
-            Mode::Eax => Aead::Eax(ManuallyDrop::new(Eax::new(key)?)),
-            Mode::Gcm => Aead::Gcm(ManuallyDrop::new(Gcm::new(key)?)),
+            Mode::Ocb => Aead(Wiped::new(Modes::Ocb(Ocb::new(key)?))),
+            Mode::Eax => Aead(Wiped::new(Modes::Eax(Eax::new(key)?))),
+            Mode::Gcm => Aead(Wiped::new(Modes::Gcm(Gcm::new(key)?))),
         })
     }
 
     /// The mode.
     pub fn mode(&self) -> Mode {
-        match self {
-            Aead::Ocb(_) => Mode::Ocb,
-            Aead::Eax(_) => Mode::Eax,
-            Aead::Gcm(_) => Mode::Gcm,
+        match &*self.0 {
+            Modes::Ocb(_) => Mode::Ocb,
+            Modes::Eax(_) => Mode::Eax,
+            Modes::Gcm(_) => Mode::Gcm,
         }
     }
 }
@@ -220,19 +199,19 @@ impl Aead {
 impl AeadInPlace for Aead {
     #[inline]
     fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
-        match self {
-            Aead::Ocb(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
-            Aead::Eax(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
-            Aead::Gcm(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
+        match &*self.0 {
+            Modes::Ocb(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
+            Modes::Eax(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
+            Modes::Gcm(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
         }
     }
 
     #[inline]
     fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
-        match self {
-            Aead::Ocb(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
-            Aead::Eax(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
-            Aead::Gcm(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
+        match &*self.0 {
+            Modes::Ocb(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
+            Modes::Eax(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
+            Modes::Gcm(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
         }
     }
 }

@@ -27,7 +27,7 @@ use aes::cipher::{
 };
 use zeroize::Zeroize;
 
-use super::backend::{dbl, enc, load, pad, with_dec, with_enc, xor};
+use super::backend::{dbl, enc, load, pad, xor};
 use super::{AeadInPlace, Tag, verify};
 use crate::Error;
 use crate::aes::{Aes, Block};
@@ -413,7 +413,7 @@ impl AeadInPlace for Ocb {
             done = Some(((bytes / 16) as u64, off, sum));
         }
         let mut tag = [0u8; 16];
-        with_enc(&self.aes, Seal { ocb: self, nonce, ad, buf, done, tag: &mut tag });
+        self.aes.with_enc_backend(Seal { ocb: self, nonce, ad, buf, done, tag: &mut tag });
         Ok(tag)
     }
 
@@ -433,10 +433,14 @@ impl AeadInPlace for Ocb {
         check_nonce(nonce)?;
         let full = buf.len() / 16 * 16;
         let mut prep = [[0u8; 16]; 3];
-        with_enc(
-            &self.aes,
-            OpenPrep { ocb: self, nonce, ad, blocks: (full / 16) as u64, partial: full < buf.len(), out: &mut prep },
-        );
+        self.aes.with_enc_backend(OpenPrep {
+            ocb: self,
+            nonce,
+            ad,
+            blocks: (full / 16) as u64,
+            partial: full < buf.len(),
+            out: &mut prep,
+        });
         let [off0, hash, pad_block] = prep;
         let (blocks, partial) = buf.split_at_mut(full);
         let (mut skip, mut off, mut sum) = (0, off0, [0u8; 16]);
@@ -449,7 +453,7 @@ impl AeadInPlace for Ocb {
         if skip < blocks.len() {
             let mut out = ([0u8; 16], [0u8; 16]);
             let index = (skip / 16) as u64;
-            with_dec(&self.aes, OpenBulk { ocb: self, data: &mut blocks[skip..], index, off, out: &mut out });
+            self.aes.with_dec_backend(OpenBulk { ocb: self, data: &mut blocks[skip..], index, off, out: &mut out });
             off = out.0;
             sum = xor(&sum, &out.1);
         }

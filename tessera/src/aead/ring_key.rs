@@ -36,7 +36,7 @@ impl Drop for RingKey {
         // so its bytes may then be overwritten.
         unsafe {
             ManuallyDrop::drop(cell);
-            crate::wipe::wipe(cell);
+            crate::wipe::wipe((cell as *mut ManuallyDrop<LessSafeKey>).cast::<core::mem::MaybeUninit<LessSafeKey>>());
         }
     }
 }

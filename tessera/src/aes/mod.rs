@@ -5,14 +5,16 @@
 //! needs the block cipher goes through [`Aes`]; the many-block call
 //! [`Aes::encrypt_blocks`] is what keeps the hardware pipeline full.
 
-use core::mem::ManuallyDrop;
-
-use aes::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+use aes::cipher::consts::U16;
+use aes::cipher::{
+    Array, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure, BlockCipherEncrypt, KeyInit,
+};
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ni;
 
 use crate::Error;
+use crate::wipe::Wiped;
 
 /// One 16-byte AES block.
 pub type Block = [u8; 16];
@@ -21,8 +23,8 @@ pub type Block = [u8; 16];
 ///
 /// Built once; cheap to share (`Send + Sync`, all operations on `&self`).
 /// The key schedule is zeroized on drop, and so is every other byte of the
-/// value: a smaller variant leaves the tail of the enum unused, and moves copy
-/// that tail along with whatever stale key material the stack held there.
+/// value: a smaller key size leaves part of the storage unused, and moves
+/// copy that part along with whatever stale key material the stack held.
 ///
 /// ```
 /// use tessera::aes::Aes;
@@ -34,16 +36,14 @@ pub type Block = [u8; 16];
 /// assert_eq!(block, [0u8; 16]);
 /// ```
 #[derive(Clone)]
-// A fixed tag layout, so that the all-zero bytes left by `Drop` read as a
-// valid tag (variant 0) with a payload that is never touched again.
-#[repr(C, u8)]
-pub enum Aes {
-    /// AES with a 16-byte key.
-    Aes128(ManuallyDrop<aes::Aes128>),
-    /// AES with a 24-byte key.
-    Aes192(ManuallyDrop<aes::Aes192>),
-    /// AES with a 32-byte key.
-    Aes256(ManuallyDrop<aes::Aes256>),
+pub struct Aes(Wiped<Cipher>);
+
+/// The `aes` crate's cipher for each key size.
+#[derive(Clone)]
+pub(crate) enum Cipher {
+    Aes128(aes::Aes128),
+    Aes192(aes::Aes192),
+    Aes256(aes::Aes256),
 }
 
 impl core::fmt::Debug for Aes {
@@ -54,46 +54,50 @@ impl core::fmt::Debug for Aes {
 
 macro_rules! dispatch {
     ($self:expr, $c:ident => $e:expr) => {
-        match $self {
-            Aes::Aes128($c) => $e,
-            Aes::Aes192($c) => $e,
-            Aes::Aes256($c) => $e,
+        match &*$self.0 {
+            Cipher::Aes128($c) => $e,
+            Cipher::Aes192($c) => $e,
+            Cipher::Aes256($c) => $e,
         }
     };
-}
-
-#[allow(unsafe_code)]
-impl Drop for Aes {
-    fn drop(&mut self) {
-        // SAFETY: the variant's cipher (which zeroizes its own schedule) is
-        // dropped exactly once, here; afterwards no field is used again (the
-        // payloads are ManuallyDrop, so drop glue does nothing with them),
-        // so every byte of `self` may be overwritten.
-        unsafe {
-            dispatch!(self, c => ManuallyDrop::drop(c));
-            crate::wipe::wipe(self);
-        }
-    }
 }
 
 impl Aes {
     /// Expands `key`; its length (16, 24 or 32 bytes) selects the variant.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        Ok(match key.len() {
-            16 => Aes::Aes128(ManuallyDrop::new(aes::Aes128::new(&Array::try_from(key).expect("length 16")))),
-            24 => Aes::Aes192(ManuallyDrop::new(aes::Aes192::new(&Array::try_from(key).expect("length 24")))),
-            32 => Aes::Aes256(ManuallyDrop::new(aes::Aes256::new(&Array::try_from(key).expect("length 32")))),
+        Ok(Aes(Wiped::new(match key.len() {
+            16 => Cipher::Aes128(aes::Aes128::new(&Array::try_from(key).expect("length 16"))),
+            24 => Cipher::Aes192(aes::Aes192::new(&Array::try_from(key).expect("length 24"))),
+            32 => Cipher::Aes256(aes::Aes256::new(&Array::try_from(key).expect("length 32"))),
             n => return Err(Error::KeyLength { got: n, expected: "16, 24 or 32" }),
-        })
+        })))
     }
 
     /// Key size in bits (128, 192 or 256).
     pub fn key_bits(&self) -> u32 {
-        match self {
-            Aes::Aes128(_) => 128,
-            Aes::Aes192(_) => 192,
-            Aes::Aes256(_) => 256,
+        match &*self.0 {
+            Cipher::Aes128(_) => 128,
+            Cipher::Aes192(_) => 192,
+            Cipher::Aes256(_) => 256,
         }
+    }
+
+    /// The `aes` crate's cipher (for wrapping in other RustCrypto modes).
+    pub(crate) fn cipher(&self) -> &Cipher {
+        &self.0
+    }
+
+    /// Runs `f` with the encryption backend (round keys in registers,
+    /// hardware instructions inlined into `f`).
+    #[inline(always)]
+    pub(crate) fn with_enc_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+        dispatch!(self, c => c.encrypt_with_backend(f))
+    }
+
+    /// Runs `f` with the decryption backend.
+    #[inline(always)]
+    pub(crate) fn with_dec_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+        dispatch!(self, c => c.decrypt_with_backend(f))
     }
 
     /// Encrypts one block in place.

@@ -16,7 +16,7 @@ use super::s2v::{Job, LANES, run_lanes};
 use super::{AesSiv, MAX_AD, TAG_LEN};
 use crate::Error;
 use crate::aes::Block;
-use crate::cmac::{dbl, load, tags_equal, with_backend, xor, xor_int};
+use crate::cmac::{dbl, load, tags_equal, xor, xor_int};
 
 /// The associated data of a batch.
 ///
@@ -278,7 +278,7 @@ impl AesSiv {
                 it.v = *v;
                 out[it.dst - TAG_LEN..it.dst].copy_from_slice(v);
             }
-            with_backend(&self.ctr, BatchCtr { items: &items[..g], src: data, dst: out });
+            self.ctr.with_enc_backend(BatchCtr { items: &items[..g], src: data, dst: out });
         }
         d.zeroize();
         Ok(total)
@@ -332,7 +332,7 @@ impl AesSiv {
                 it.dst = start - TAG_LEN * i;
                 it.len = ends[i] - it.src;
             }
-            with_backend(&self.ctr, BatchCtr { items: &items[..g], src: data, dst: out });
+            self.ctr.with_enc_backend(BatchCtr { items: &items[..g], src: data, dst: out });
             self.batch_d(ad, &same, g0, &mut d[..g]);
             let mut jobs = [Job::EMPTY; LANES];
             for (k, it) in items[..g].iter().enumerate() {

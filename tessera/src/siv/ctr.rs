@@ -12,7 +12,7 @@ use aes::cipher::typenum::Unsigned;
 use aes::cipher::{Array, BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser, ParBlocks};
 
 use crate::aes::{Aes, Block};
-use crate::cmac::{load, with_backend, xor};
+use crate::cmac::{load, xor};
 
 /// The initial counter Q of RFC 5297 section 2.5, as a big-endian integer.
 #[inline(always)]
@@ -126,7 +126,7 @@ pub(crate) fn apply(aes: &Aes, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
 pub(crate) fn apply_from(aes: &Aes, q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
     debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
     if !dst.is_empty() {
-        with_backend(aes, Ctr { q, src, dst });
+        aes.with_enc_backend(Ctr { q, src, dst });
     }
 }
 
@@ -146,7 +146,7 @@ mod tests {
         // force one through the internal counter instead.
         let aes = Aes::new(&[1u8; 16]).unwrap();
         let mut got = [0u8; 48];
-        with_backend(&aes, Ctr { q: u128::MAX, src: None, dst: &mut got });
+        aes.with_enc_backend(Ctr { q: u128::MAX, src: None, dst: &mut got });
         let mut want = [0u8; 48];
         for (i, c) in [u128::MAX, 0, 1].into_iter().enumerate() {
             let mut b = c.to_be_bytes();

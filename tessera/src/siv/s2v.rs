@@ -21,7 +21,7 @@ use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser};
 
 use super::ctr::enc_many;
 use crate::aes::{Aes, Block};
-use crate::cmac::{Cmac, dbl, enc, load, pad, with_backend, xor, xor_int};
+use crate::cmac::{Cmac, dbl, enc, load, pad, xor, xor_int};
 
 /// Independent CMAC chains advanced together.
 pub(crate) const LANES: usize = 64;
@@ -157,7 +157,7 @@ impl BlockCipherEncClosure for Lanes<'_, '_> {
 pub(crate) fn run_lanes(aes: &Aes, jobs: &[Job<'_>], out: &mut [Block]) {
     debug_assert!(jobs.len() <= LANES && out.len() >= jobs.len());
     if !jobs.is_empty() {
-        with_backend(aes, Lanes { jobs, out });
+        aes.with_enc_backend(Lanes { jobs, out });
     }
 }
 
@@ -177,6 +177,6 @@ pub(crate) fn run_one(aes: &Aes, x: Block, job: &Job<'_>) -> Block {
         }
     }
     let mut x = x;
-    with_backend(aes, One { x: &mut x, job });
+    aes.with_enc_backend(One { x: &mut x, job });
     x
 }
