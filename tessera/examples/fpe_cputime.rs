@@ -31,15 +31,21 @@ fn best_of_5(n: usize, mut f: impl FnMut()) -> f64 {
         / n as f64
 }
 
-/// `ff1:RADIX:LEN` or `ff3-1:RADIX:LEN`: the cipher and shape to time alone.
-fn parse_shape(s: &str) -> Option<(String, u32, usize)> {
+/// `ff1:RADIX:LEN` or `ff3-1:RADIX:LEN`, with `:batch` for the batch API:
+/// the cipher and shape to time alone.
+fn parse_shape(s: &str) -> Option<(String, u32, usize, bool)> {
     let mut it = s.split(':');
     let (name, radix, len) = (it.next()?, it.next()?.parse().ok()?, it.next()?.parse().ok()?);
-    Some((name.to_uppercase(), radix, len))
+    Some((name.to_uppercase(), radix, len, it.next() == Some("batch")))
 }
 
 /// Encrypts `n` values of one shape one at a time; returns ns per value.
 fn single(name: &str, radix: u32, len: usize, n: usize) -> f64 {
+    shape(name, radix, len, n, false)
+}
+
+/// Encrypts `n` values of one shape, one at a time or through the batch API.
+fn shape(name: &str, radix: u32, len: usize, n: usize, batch: bool) -> f64 {
     let key = [7u8; 16];
     let c: Box<dyn Fpe> = match name {
         "FF1" => Box::new(FF1::with_radix(&key, radix).unwrap()),
@@ -47,6 +53,10 @@ fn single(name: &str, radix: u32, len: usize, n: usize) -> f64 {
     };
     let tweak: &[u8] = if name == "FF1" { b"" } else { &[1, 2, 3, 4, 5, 6, 7] };
     let mut data: Vec<u16> = (0..n * len).map(|i| (i * 7 % radix as usize) as u16).collect();
+    if batch {
+        let ends: Vec<usize> = (1..=n).map(|i| i * len).collect();
+        return best_of_5(n, || c.encrypt_batch(Tweaks::Same(tweak), &mut data, &ends).unwrap());
+    }
     best_of_5(n, || {
         for x in data.chunks_exact_mut(len) {
             c.encrypt_numerals(tweak, x).unwrap();
@@ -57,8 +67,9 @@ fn single(name: &str, radix: u32, len: usize, n: usize) -> f64 {
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
     // With a shape (e.g. `ff1:62:24`), time that shape alone: handy under callgrind.
-    if let Some((name, radix, len)) = std::env::args().nth(2).as_deref().and_then(parse_shape) {
-        println!("{name} radix {radix}, {len} numerals: single {:.0} ns", single(&name, radix, len, n));
+    if let Some((name, radix, len, batch)) = std::env::args().nth(2).as_deref().and_then(parse_shape) {
+        let how = if batch { "batch" } else { "single" };
+        println!("{name} radix {radix}, {len} numerals: {how} {:.0} ns", shape(&name, radix, len, n, batch));
         return;
     }
     let key = [7u8; 16];
