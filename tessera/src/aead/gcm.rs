@@ -18,6 +18,8 @@ use aes_gcm::{AeadInOut, AesGcm};
 use super::{AeadInPlace, Tag};
 use crate::Error;
 use crate::aes::{Aes, Cipher};
+#[cfg(feature = "gcm-ring")]
+use crate::wipe::Wiped;
 
 /// Longest plaintext GCM allows under one nonce: 2^36 - 32 bytes (SP 800-38D section 5.2.1.1).
 const P_MAX: u64 = (1 << 36) - 32;
@@ -25,8 +27,10 @@ const P_MAX: u64 = (1 << 36) - 32;
 const A_MAX: u64 = (1 << 61) - 1;
 
 enum Inner {
+    /// *ring* does not zeroize its key schedule: `Wiped` overwrites it after
+    /// its drop, in its own heap cell.
     #[cfg(feature = "gcm-ring")]
-    Ring(super::ring_key::RingKey),
+    Ring(Box<Wiped<ring::aead::LessSafeKey>>),
     // Boxed, so that no variant leaves an unused tail in the enum (moves
     // copy it, stale key material and all, and nothing would wipe it).
     Rc128(Box<AesGcm<aes::Aes128, U12>>),
@@ -97,7 +101,7 @@ impl Gcm {
                 let key = ring::aead::UnboundKey::new(alg, key)
                     .map_err(|_| Error::KeyLength { got: key.len(), expected: "16, 24 or 32" })?;
                 return Ok(Gcm {
-                    inner: Inner::Ring(super::ring_key::RingKey::new(ring::aead::LessSafeKey::new(key))),
+                    inner: Inner::Ring(Box::new(Wiped::new(ring::aead::LessSafeKey::new(key)))),
                     key_bits,
                 });
             }

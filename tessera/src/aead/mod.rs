@@ -40,8 +40,6 @@ mod gcm;
 mod ocb;
 #[cfg(target_arch = "x86_64")]
 mod ocb_vaes;
-#[cfg(feature = "gcm-ring")]
-mod ring_key;
 
 pub use eax::Eax;
 pub use gcm::Gcm;
