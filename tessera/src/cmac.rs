@@ -47,14 +47,16 @@ pub(crate) fn load(s: &[u8]) -> Block {
 }
 
 /// Doubling in GF(2^128) with the polynomial x^128 + x^7 + x^2 + x + 1
-/// (RFC 4493 section 2.3, RFC 5297 section 2.3 "dbl"); constant time.
+/// (RFC 4493 section 2.3, RFC 5297 section 2.3 "dbl", RFC 7253 section 2
+/// "double"); constant time. Shared with OCB and EAX.
 #[inline(always)]
 pub(crate) fn dbl(b: &Block) -> Block {
     let v = u128::from_be_bytes(*b);
     ((v << 1) ^ ((v >> 127).wrapping_neg() & 0x87)).to_be_bytes()
 }
 
-/// `pad(x)` of RFC 4493 / RFC 5297: `x || 10^*` to a full block (`x.len() < 16`).
+/// `pad(x)` of RFC 4493 / RFC 5297 (and OCB's RFC 7253 section 4.2):
+/// `x || 10^*` to a full block (`x.len() < 16`).
 #[inline(always)]
 pub(crate) fn pad(x: &[u8]) -> Block {
     let mut b = [0u8; 16];

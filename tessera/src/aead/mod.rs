@@ -32,7 +32,6 @@
 //! # Ok::<(), tessera::Error>(())
 //! ```
 
-mod backend;
 mod eax;
 #[cfg(target_arch = "x86_64")]
 mod eax_ni;
