@@ -4,7 +4,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
-use tessera::siv::{AesSiv, BatchAd, TAG_LEN};
+use tessera::siv::{AesSiv, BatchAd, TAG_LEN, base64url};
 
 use crate::columns::{Column, Flavor, Output, column, to_pyarrow};
 use crate::errors::{Failure, Kind, lib_err};
@@ -175,7 +175,7 @@ fn encrypt_column(siv: &AesSiv, col: &Column, comps: &[Vec<u8>], out_flavor: Fla
             let stop = p.ends[k] + TAG_LEN * (k + 1);
             match out_flavor {
                 Flavor::Bytes => out.data.extend_from_slice(&p.buf[start..stop]),
-                Flavor::Text => b64_encode(&p.buf[start..stop], &mut out.data),
+                Flavor::Text => base64url::encode(&p.buf[start..stop], &mut out.data),
             }
             out.end_value();
             start = stop;
@@ -250,7 +250,8 @@ fn decrypt_column(
                 let before = p.data.len();
                 match in_flavor {
                     Flavor::Bytes => p.data.extend_from_slice(b),
-                    Flavor::Text => b64_decode(b, &mut p.data).map_err(|m| Failure::new(Kind::Value, m, Some(row)))?,
+                    Flavor::Text => base64url::decode(b, &mut p.data)
+                        .map_err(|e| Failure::new(Kind::Value, e.to_string(), Some(row)))?,
                 }
                 let got = p.data.len() - before;
                 if got < TAG_LEN {
@@ -268,71 +269,4 @@ fn decrypt_column(
     })?;
     flush(&mut p, &mut out)?;
     Ok(out)
-}
-
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/// Appends unpadded base64url (RFC 4648 section 5).
-fn b64_encode(data: &[u8], out: &mut Vec<u8>) {
-    for c in data.chunks(3) {
-        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
-        for i in 0..=c.len() {
-            out.push(B64[(n >> (18 - 6 * i) & 63) as usize]);
-        }
-    }
-}
-
-fn b64_value(c: u8) -> Option<u32> {
-    Some(match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'-' => 62,
-        b'_' => 63,
-        _ => return None,
-    } as u32)
-}
-
-/// Appends the bytes of unpadded base64url `text`; strict (no padding, no
-/// whitespace, zero trailing bits).
-fn b64_decode(text: &[u8], out: &mut Vec<u8>) -> Result<(), &'static str> {
-    const BAD: &str = "value is not unpadded base64url (A-Z a-z 0-9 - _, no '=')";
-    if text.len() % 4 == 1 {
-        return Err(BAD);
-    }
-    for c in text.chunks(4) {
-        let mut n = 0u32;
-        for (i, &ch) in c.iter().enumerate() {
-            n |= b64_value(ch).ok_or(BAD)? << (18 - 6 * i);
-        }
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        let k = c.len() - 1;
-        if n & ((1u32 << (8 * (3 - k))) - 1) != 0 && k < 3 {
-            return Err(BAD);
-        }
-        out.extend_from_slice(&bytes[..k]);
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base64url() {
-        for (raw, enc) in
-            [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE")]
-        {
-            let mut e = Vec::new();
-            b64_encode(raw.as_bytes(), &mut e);
-            assert_eq!(e, enc.as_bytes());
-            let mut d = Vec::new();
-            b64_decode(enc.as_bytes(), &mut d).unwrap();
-            assert_eq!(d, raw.as_bytes());
-        }
-        assert!(b64_decode(b"Zh", &mut Vec::new()).is_err());
-        assert!(b64_decode(b"Zg==", &mut Vec::new()).is_err());
-        assert!(b64_decode(b"Z", &mut Vec::new()).is_err());
-    }
 }

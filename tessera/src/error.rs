@@ -103,4 +103,7 @@ pub enum Error {
     /// A malformed input (encoding, framing).
     #[error("invalid input: {0}")]
     Format(&'static str),
+    /// Text that is not unpadded base64url ([`crate::siv::base64url`]).
+    #[error("value is not unpadded base64url (A-Z a-z 0-9 - _, no '=')")]
+    Base64Url,
 }

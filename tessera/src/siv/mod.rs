@@ -24,6 +24,7 @@
 //! assert!(siv.decrypt(&[b"users.name"], None, &ct).is_err());
 //! ```
 
+pub mod base64url;
 mod batch;
 mod ctr;
 mod s2v;
