@@ -1,13 +1,11 @@
 //! `tessera fpe encrypt|decrypt`: one value per line (or CSV columns), in batches.
 
-use std::path::PathBuf;
-
 use anyhow::{Context, Result, anyhow};
 use clap::{Args, ValueEnum};
 use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe, TokenFormat, Tweaks};
 
 use crate::io::{KeyArgs, Output, open_input, parse_hex};
-use crate::records::{self, Outputs, Transform, ValueError, Values};
+use crate::records::{self, Outputs, RecordArgs, Transform, ValueError, Values};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Algorithm {
@@ -40,18 +38,8 @@ pub struct FpeArgs {
     /// Leave the last N alphabet characters of each value in clear.
     #[arg(long, default_value_t = 0)]
     pub keep_suffix: usize,
-    /// Read CSV with a header and transform only the columns named by --columns.
-    #[arg(long, requires = "columns")]
-    pub csv: bool,
-    /// Comma-separated column names (with --csv).
-    #[arg(long, value_delimiter = ',', requires = "csv")]
-    pub columns: Vec<String>,
-    /// Input file (default: stdin).
-    #[arg(long)]
-    pub input: Option<PathBuf>,
-    /// Output file (default: stdout); written only if every value succeeds.
-    #[arg(long)]
-    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub records: RecordArgs,
 }
 
 /// Builds the cipher the arguments describe.
@@ -147,10 +135,10 @@ pub fn run(args: &FpeArgs, encrypt: bool) -> Result<()> {
         anyhow::bail!("--passthrough character {c:?} is also in the alphabet");
     }
     let mut t = FpeTransform::new(cipher, format, tweak, encrypt);
-    let mut input = open_input(args.input.as_deref())?;
-    let mut out = Output::create(args.output.as_deref())?;
-    if args.csv {
-        records::csv(&mut input, &mut out, &args.columns, &mut t)?;
+    let mut input = open_input(args.records.input.as_deref())?;
+    let mut out = Output::create(args.records.output.as_deref())?;
+    if args.records.csv {
+        records::csv(&mut input, &mut out, &args.records.columns, &mut t)?;
     } else {
         records::lines(&mut input, &mut out, &mut t)?;
     }

@@ -7,6 +7,25 @@ use std::io::{BufRead, Write};
 
 use anyhow::{Context, Result, anyhow, bail};
 
+/// Where the values come from and go: stdin/stdout or files, whole lines
+/// or named CSV columns. Shared by `tessera fpe` and `tessera siv`.
+#[derive(clap::Args, Debug)]
+pub struct RecordArgs {
+    /// Read CSV with a header and transform only the columns named by --columns
+    /// (other bytes are kept byte for byte).
+    #[arg(long, requires = "columns")]
+    pub csv: bool,
+    /// Comma-separated column names (with --csv).
+    #[arg(long, value_delimiter = ',', requires = "csv")]
+    pub columns: Vec<String>,
+    /// Input file (default: stdin).
+    #[arg(long)]
+    pub input: Option<std::path::PathBuf>,
+    /// Output file (default: stdout); written only if everything succeeds.
+    #[arg(long)]
+    pub output: Option<std::path::PathBuf>,
+}
+
 /// Values per batch.
 const BATCH: usize = 8192;
 

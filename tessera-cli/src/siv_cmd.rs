@@ -8,14 +8,13 @@
 //! Nothing is written to `--output` unless every value verifies.
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use tessera::siv::{AesSiv, BatchAd, MAX_AD, TAG_LEN, base64url};
 
 use crate::io::{KeyArgs, Output, open_input, parse_hex};
-use crate::records::{self, Outputs, Transform, ValueError, Values};
+use crate::records::{self, Outputs, RecordArgs, Transform, ValueError, Values};
 
 #[derive(Args, Debug)]
 pub struct SivArgs {
@@ -31,18 +30,8 @@ pub struct SivArgs {
     /// One value per line: each line becomes unpadded base64url of V || C (decrypt: the reverse).
     #[arg(long, conflicts_with = "csv")]
     pub lines: bool,
-    /// Read CSV with a header and transform only the columns named by --columns (as with --lines).
-    #[arg(long, requires = "columns")]
-    pub csv: bool,
-    /// Comma-separated column names (with --csv).
-    #[arg(long, value_delimiter = ',', requires = "csv")]
-    pub columns: Vec<String>,
-    /// Input file (default: stdin).
-    #[arg(long)]
-    pub input: Option<PathBuf>,
-    /// Output file (default: stdout); written only if everything succeeds.
-    #[arg(long)]
-    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub records: RecordArgs,
 }
 
 /// Encrypts or decrypts batches of values with one AES-SIV key and the same
@@ -152,12 +141,12 @@ fn setup(args: &SivArgs) -> Result<(AesSiv, Vec<Vec<u8>>)> {
 
 pub fn run(args: &SivArgs, encrypt: bool) -> Result<()> {
     let (siv, comps) = setup(args)?;
-    let mut input = open_input(args.input.as_deref())?;
-    if args.lines || args.csv {
+    let mut input = open_input(args.records.input.as_deref())?;
+    if args.lines || args.records.csv {
         let mut t = SivTransform::new(siv, comps, encrypt);
-        let mut out = Output::create(args.output.as_deref())?;
-        if args.csv {
-            records::csv(&mut input, &mut out, &args.columns, &mut t)?;
+        let mut out = Output::create(args.records.output.as_deref())?;
+        if args.records.csv {
+            records::csv(&mut input, &mut out, &args.records.columns, &mut t)?;
         } else {
             records::lines(&mut input, &mut out, &mut t)?;
         }
@@ -178,7 +167,7 @@ pub fn run(args: &SivArgs, encrypt: bool) -> Result<()> {
         siv.decrypt_into(&refs, None, &data, &mut pt).map_err(explain)?;
         pt
     };
-    let mut out = Output::create(args.output.as_deref())?;
+    let mut out = Output::create(args.records.output.as_deref())?;
     out.write_all(&result).context("cannot write output")?;
     out.commit()
 }
