@@ -109,7 +109,6 @@ impl Column {
 /// arrays backed by Arrow (`__arrow_array__`), or a list/tuple of `str`,
 /// `bytes` and `None`.
 pub fn column(obj: &Bound<'_, PyAny>) -> PyResult<Column> {
-    let py = obj.py();
     if obj.hasattr("__arrow_c_array__")? {
         let (array, field) = obj.extract::<PyArray>()?.into_inner();
         return Ok(Column::Arrow { chunks: vec![array], data_type: field.data_type().clone() });
@@ -139,39 +138,28 @@ pub fn column(obj: &Bound<'_, PyAny>) -> PyResult<Column> {
         ));
     };
     let first = items.iter().find(|x| !x.is_none());
-    let text = first.is_none_or(|x| x.is_instance_of::<pyo3::types::PyString>());
-    let _ = py;
-    if text {
-        let v = items
-            .iter()
-            .enumerate()
-            .map(|(i, x)| {
-                if x.is_none() {
-                    Ok(None)
-                } else {
-                    x.extract::<PyBackedStr>()
-                        .map(Some)
-                        .map_err(|_| PyTypeError::new_err(format!("row {i}: expected str or None")))
-                }
-            })
-            .collect::<PyResult<_>>()?;
-        Ok(Column::Strs(v))
+    if first.is_none_or(|x| x.is_instance_of::<pyo3::types::PyString>()) {
+        Ok(Column::Strs(rows(&items, "str")?))
     } else {
-        let v = items
-            .iter()
-            .enumerate()
-            .map(|(i, x)| {
-                if x.is_none() {
-                    Ok(None)
-                } else {
-                    x.extract::<PyBackedBytes>()
-                        .map(Some)
-                        .map_err(|_| PyTypeError::new_err(format!("row {i}: expected bytes or None")))
-                }
-            })
-            .collect::<PyResult<_>>()?;
-        Ok(Column::Bytes(v))
+        Ok(Column::Bytes(rows(&items, "bytes")?))
     }
+}
+
+/// Extracts every item of a Python list column as `T` (`None` stays `None`).
+fn rows<'py, T: for<'a> FromPyObject<'a, 'py>>(items: &[Bound<'py, PyAny>], what: &str) -> PyResult<Vec<Option<T>>> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            if x.is_none() {
+                Ok(None)
+            } else {
+                x.extract::<T>()
+                    .map(Some)
+                    .map_err(|_| PyTypeError::new_err(format!("row {i}: expected {what} or None")))
+            }
+        })
+        .collect()
 }
 
 /// Output values back to back with their offsets and validity.
