@@ -20,18 +20,17 @@
 //! ```
 
 mod algs;
-#[allow(dead_code)] // session-key encryption lands in the next commit
 mod edwards;
 mod hash;
 mod keys;
+pub mod kw;
 pub(crate) mod mpi;
-#[allow(dead_code)]
 mod nist;
 mod payload;
-#[allow(dead_code)]
 mod pkcs1;
 mod public;
 mod secret;
+mod session;
 mod sign;
 mod sigmat;
 
@@ -42,5 +41,6 @@ pub use mpi::Mpi;
 pub use payload::{PkeskPayload, PkeskVersion};
 pub use public::PublicMaterial;
 pub use secret::SecretMaterial;
+pub use session::{decrypt_session_key, encrypt_session_key};
 pub use sign::{sign, verify};
 pub use sigmat::SigMaterial;
