@@ -230,8 +230,10 @@ fn ecdh_encrypt(public: &PublicMaterial, fingerprint: &[u8], m: &[u8]) -> Result
         (Mpi::new(&(ops.public)(&e)?), (ops.ecdh)(&e, point.as_bytes())?)
     };
     let kek = ecdh_kek(public, fingerprint, &shared)?;
-    // PKCS#5 padding to a multiple of 8 bytes (1 to 8 bytes of the pad length).
-    let pad = 8 - m.len() % 8;
+    // PKCS#5-style padding (n bytes of value n) to 40 octets, as OpenPGP.js
+    // and rPGP write it (hiding the session key size), or to the next
+    // multiple of 8 for longer inputs.
+    let pad = if m.len() < 40 { 40 - m.len() } else { 8 - m.len() % 8 };
     let mut padded = Zeroizing::new(m.to_vec());
     padded.resize(m.len() + pad, pad as u8);
     Ok(PkeskPayload::Ecdh { ephemeral, wrapped: kw::wrap(&kek, &padded)? })
@@ -262,7 +264,9 @@ fn ecdh_decrypt(
     let kek = ecdh_kek(public, fingerprint, &shared)?;
     let mut m = kw::unwrap(&kek, wrapped)?;
     let pad = usize::from(*m.last().ok_or(Error::SessionKeyDecryption)?);
-    let body_len = m.len().checked_sub(pad).filter(|_| (1..=8).contains(&pad)).ok_or(Error::SessionKeyDecryption)?;
+    // Senders pad to a multiple of 8 (GnuPG) or to 40 octets (OpenPGP.js,
+    // rPGP): accept any PKCS#5-style padding.
+    let body_len = m.len().checked_sub(pad).filter(|_| pad >= 1).ok_or(Error::SessionKeyDecryption)?;
     if m[body_len..].iter().any(|&b| usize::from(b) != pad) {
         return Err(Error::SessionKeyDecryption);
     }
