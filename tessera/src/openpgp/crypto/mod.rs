@@ -44,3 +44,6 @@ pub use secret::SecretMaterial;
 pub use session::{decrypt_session_key, encrypt_session_key};
 pub use sign::{sign, verify};
 pub use sigmat::SigMaterial;
+
+#[cfg(test)]
+mod tests;
