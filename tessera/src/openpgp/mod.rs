@@ -38,10 +38,12 @@
 mod aead;
 pub mod armor;
 mod cfb;
+pub mod crypto;
 mod decrypt;
 mod encrypt;
 mod error;
 pub mod packet;
+pub mod pkesk;
 pub mod s2k;
 pub mod seipd;
 pub mod skesk;
