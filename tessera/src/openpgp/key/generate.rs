@@ -84,7 +84,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Cert> {
     let created = opts.created.unwrap_or_else(now);
     let (version, primary_type, sub_type) = match opts.profile {
         KeyProfile::Rfc9580 => (KeyVersion::V6, KeyType::Ed25519, KeyType::X25519),
-        KeyProfile::Rfc4880 => (KeyVersion::V4, KeyType::EdDsaLegacy, KeyType::Curve25519Legacy),
+        KeyProfile::Rfc4880 => (KeyVersion::V4, KeyType::EdDsaLegacy, KeyType::EcdhCurve25519Legacy),
     };
     if version == KeyVersion::V4 && opts.user_ids.is_empty() {
         return Err(Error::InvalidOption("a v4 key needs a User ID"));

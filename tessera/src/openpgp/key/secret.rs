@@ -17,7 +17,7 @@ use super::{KeyError, KeyVersion, PublicKey};
 use crate::aes::Aes;
 
 /// How the secret fields are protected.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub enum SecretPart {
     /// In the clear (usage 0).
     Plain(SecretMaterial),
@@ -26,7 +26,7 @@ pub enum SecretPart {
 }
 
 /// Password-encrypted secret fields, as the packet holds them.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locked {
     usage: u8,
     cipher: SymAlg,
@@ -255,7 +255,8 @@ impl SecretKey {
     }
 
     /// Encrypts the (plain) secret fields under `password`: v6 keys with
-    /// AEAD (OCB, AES-256) and Argon2 (usage 253); v4 keys with CFB, AES-256,
+    /// AEAD (OCB, AES-256) and Argon2id with RFC 9580 §3.7.1.4's second
+    /// recommended parameters, t = 3, p = 4, 64 MiB (usage 253); v4 keys with CFB, AES-256,
     /// iterated and salted SHA-256 S2K and the SHA-1 check (usage 254), which
     /// GnuPG 2.2 reads.
     pub fn lock(&mut self, password: &[u8]) -> Result<()> {
@@ -265,7 +266,7 @@ impl SecretKey {
         let s2k = if v6 {
             let mut salt = [0u8; 16];
             random(&mut salt)?;
-            S2k::Argon2 { salt, t: 1, p: 4, m: 21 }
+            S2k::Argon2 { salt, t: 3, p: 4, m: 16 }
         } else {
             let mut salt = [0u8; 8];
             random(&mut salt)?;
