@@ -125,7 +125,12 @@ fn date(t: u64) -> String {
 }
 
 fn flag_names(f: u8) -> String {
-    let names = [(flags::CERTIFY, "certify"), (flags::SIGN, "sign"), (flags::ENCRYPT_COMMS, "encrypt-comms"), (flags::ENCRYPT_STORAGE, "encrypt-storage")];
+    let names = [
+        (flags::CERTIFY, "certify"),
+        (flags::SIGN, "sign"),
+        (flags::ENCRYPT_COMMS, "encrypt-comms"),
+        (flags::ENCRYPT_STORAGE, "encrypt-storage"),
+    ];
     let v: Vec<&str> = names.iter().filter(|(b, _)| f & b != 0).map(|(_, n)| *n).collect();
     if v.is_empty() { "none".into() } else { v.join(",") }
 }
@@ -142,7 +147,14 @@ fn key_line(w: &mut impl Write, what: &str, k: &tessera::openpgp::key::CertKey, 
         Some(_) => " [secret]",
         None => "",
     };
-    writeln!(w, "{what} {} v{} {:?} created {}{secret}", p.fingerprint(), p.version().id(), p.alg(), date(p.created().into()))?;
+    writeln!(
+        w,
+        "{what} {} v{} {:?} created {}{secret}",
+        p.fingerprint(),
+        p.version().id(),
+        p.alg(),
+        date(p.created().into())
+    )?;
     writeln!(w, "         {status}")
 }
 

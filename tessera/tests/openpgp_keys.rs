@@ -51,9 +51,11 @@ fn rfc9580_v6_certificate_and_secret_keys() {
         "CB186C4F0609A697E4D52DFA6C722B0C1F1E27C18A56708F6525EC27BAD9ACC9",
         "12C83F1E706F6308FE151A417743A1F033790E93E9978488D1DB378DA9930885",
     ];
-    for (file, secret) in
-        [("rfc9580_a3_v6_cert.asc", false), ("rfc9580_a4_v6_secret.asc", true), ("rfc9580_a5_v6_secret_locked.asc", true)]
-    {
+    for (file, secret) in [
+        ("rfc9580_a3_v6_cert.asc", false),
+        ("rfc9580_a4_v6_secret.asc", true),
+        ("rfc9580_a5_v6_secret_locked.asc", true),
+    ] {
         let cert = Cert::from_bytes(&vector(file)).unwrap();
         assert_eq!(fps(&cert), want, "{file}");
         assert_eq!(cert.is_secret(), secret);
@@ -117,10 +119,25 @@ fn rfc9580_v4_ed25519_legacy_key_and_signature() {
 #[test]
 fn draft_bre_alice_and_bob() {
     for (file, primary, sub, secret) in [
-        ("alice_cert.asc", "EB85BB5FA33A75E15E944E63F231550C4F47E38E", "EA02B24FFD4C1B96616D3DF24766F6B9D5F21EB6", false),
-        ("alice_secret.asc", "EB85BB5FA33A75E15E944E63F231550C4F47E38E", "EA02B24FFD4C1B96616D3DF24766F6B9D5F21EB6", true),
+        (
+            "alice_cert.asc",
+            "EB85BB5FA33A75E15E944E63F231550C4F47E38E",
+            "EA02B24FFD4C1B96616D3DF24766F6B9D5F21EB6",
+            false,
+        ),
+        (
+            "alice_secret.asc",
+            "EB85BB5FA33A75E15E944E63F231550C4F47E38E",
+            "EA02B24FFD4C1B96616D3DF24766F6B9D5F21EB6",
+            true,
+        ),
         ("bob_cert.asc", "D1A66E1A23B182C9980F788CFBFCC82A015E7330", "1DDCE15F09217CEE2F3B37607C2FAA4DF93C37B2", false),
-        ("bob_secret.asc", "D1A66E1A23B182C9980F788CFBFCC82A015E7330", "1DDCE15F09217CEE2F3B37607C2FAA4DF93C37B2", true),
+        (
+            "bob_secret.asc",
+            "D1A66E1A23B182C9980F788CFBFCC82A015E7330",
+            "1DDCE15F09217CEE2F3B37607C2FAA4DF93C37B2",
+            true,
+        ),
     ] {
         let cert = Cert::from_bytes(&vector(file)).unwrap();
         assert_eq!(fps(&cert), [primary, sub], "{file}");

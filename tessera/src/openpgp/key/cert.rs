@@ -67,7 +67,9 @@ impl CertKey {
     }
     fn write(&self, out: &mut Vec<u8>, subkey: bool) -> Result<()> {
         let (t, body) = match self {
-            CertKey::Public(k) => (if subkey { key_tag::PUBLIC_SUBKEY } else { key_tag::PUBLIC_KEY }, k.body().to_vec()),
+            CertKey::Public(k) => {
+                (if subkey { key_tag::PUBLIC_SUBKEY } else { key_tag::PUBLIC_KEY }, k.body().to_vec())
+            }
             CertKey::Secret(k) => {
                 let mut b = Vec::new();
                 k.write(&mut b);
@@ -225,9 +227,7 @@ impl Cert {
         let mut asm = Assembler::default();
         if is_armored(&mut input)? {
             loop {
-                let mut ar = ArmorReader::new(&mut input);
-                read_packets(&mut ar, &mut asm)?;
-                drop(ar);
+                read_packets(&mut ArmorReader::new(&mut input), &mut asm)?;
                 if !is_armored(&mut input)? || input.fill_buf().map_err(Error::from_io)?.is_empty() {
                     break;
                 }

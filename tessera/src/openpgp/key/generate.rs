@@ -101,7 +101,8 @@ pub fn generate(opts: &GenerateOptions) -> Result<Cert> {
     }
     let mut user_ids = Vec::new();
     for (i, uid) in opts.user_ids.iter().enumerate() {
-        let mut b = key_properties(SignatureBuilder::new(SigType::Certification(0x13), created), opts.profile, opts.expires_in);
+        let mut b =
+            key_properties(SignatureBuilder::new(SigType::Certification(0x13), created), opts.profile, opts.expires_in);
         if i == 0 {
             b = b.subpacket(Subpacket::new(SubpacketValue::PrimaryUserId(true)));
         }

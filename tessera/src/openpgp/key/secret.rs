@@ -65,7 +65,11 @@ fn cfb(key: &[u8], iv: &[u8], data: &mut [u8], encrypt: bool) -> Result<()> {
     let mut c = Cfb::new(aes.clone());
     let mut first = iv;
     c.decrypt(&mut first); // consumes E(0); `first` is now junk, the state holds IV
-    if encrypt { c.encrypt(data) } else { c.decrypt(data) }
+    if encrypt {
+        c.encrypt(data)
+    } else {
+        c.decrypt(data)
+    }
     Ok(())
 }
 

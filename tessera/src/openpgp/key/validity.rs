@@ -99,20 +99,20 @@ fn revocation_applies(sig: &Signature, at: u64) -> bool {
 
 /// The newest signature of `sigs` of an accepted type that verifies and is
 /// live at `at`.
-fn newest_valid<'a>(
-    sigs: &'a [Signature],
+fn newest_valid(
+    sigs: &[Signature],
     at: u64,
     key_created: u32,
     accept: impl Fn(&Signature) -> bool,
     verify: impl Fn(&Signature) -> Result<()>,
-) -> Option<&'a Signature> {
+) -> Option<&Signature> {
     sigs.iter()
         .filter(|s| accept(s) && s.is_live_at(at) && s.created().is_some_and(|c| c >= key_created))
         .filter(|s| verify(s).is_ok())
         .max_by_key(|s| s.created())
 }
 
-fn revoked<'a>(sigs: &'a [Signature], at: u64, ty: SigType, verify: impl Fn(&Signature) -> Result<()>) -> Option<&'a Signature> {
+fn revoked(sigs: &[Signature], at: u64, ty: SigType, verify: impl Fn(&Signature) -> Result<()>) -> Option<&Signature> {
     sigs.iter().find(|s| s.sig_type() == ty && revocation_applies(s, at) && verify(s).is_ok())
 }
 
@@ -130,15 +130,25 @@ impl Cert {
                 .unwrap_or_default();
             return Err(KeyError::Revoked { fingerprint: fp, reason }.into());
         }
-        let direct = newest_valid(&self.direct_sigs, at, pk.created(), |s| s.sig_type() == SigType::DirectKey, |s| {
-            s.verify_direct_key(pk)
-        });
+        let direct = newest_valid(
+            &self.direct_sigs,
+            at,
+            pk.created(),
+            |s| s.sig_type() == SigType::DirectKey,
+            |s| s.verify_direct_key(pk),
+        );
         // The primary User ID: among User IDs with a live, verified,
         // unrevoked certification, the one flagged primary, else the newest.
         let mut best: Option<(&[u8], &Signature)> = None;
         for uid in &self.user_ids {
             let verify = |s: &Signature| s.verify_certification(pk, &uid.value);
-            let cert = newest_valid(&uid.sigs, at, pk.created(), |s| matches!(s.sig_type(), SigType::Certification(_)), verify);
+            let cert = newest_valid(
+                &uid.sigs,
+                at,
+                pk.created(),
+                |s| matches!(s.sig_type(), SigType::Certification(_)),
+                verify,
+            );
             let Some(cert) = cert else { continue };
             let revoked = uid.sigs.iter().any(|s| {
                 s.sig_type() == SigType::CertificationRevocation
@@ -164,7 +174,10 @@ impl Cert {
             KeyVersion::V6 => direct.or(uid_sig),
             KeyVersion::V4 => uid_sig.or(direct),
         }
-        .ok_or(KeyError::NoValidSelfSignature { fingerprint: fp, why: "no live, verifying self-signature at this time" })?;
+        .ok_or(KeyError::NoValidSelfSignature {
+            fingerprint: fp,
+            why: "no live, verifying self-signature at this time",
+        })?;
         let expires = expiry(pk, self_sig).into_iter().chain(direct.and_then(|d| expiry(pk, d))).min();
         if let Some(e) = expires
             && e <= at
@@ -172,7 +185,9 @@ impl Cert {
             return Err(KeyError::Expired { fingerprint: fp, expired_at: e }.into());
         }
         if u64::from(pk.created()) > at {
-            return Err(KeyError::NoValidSelfSignature { fingerprint: fp, why: "the key was created after this time" }.into());
+            return Err(
+                KeyError::NoValidSelfSignature { fingerprint: fp, why: "the key was created after this time" }.into()
+            );
         }
         let primary_flags = self_sig.key_flags().unwrap_or_else(|| implied_flags(pk.alg(), true));
         let mut subkeys = Vec::new();

@@ -107,7 +107,12 @@ impl SignatureBuilder {
     }
 
     /// A subkey binding or revocation of `subkey`, by `primary`.
-    pub fn sign_subkey_binding(self, primary: &PublicKey, secret: &SecretMaterial, subkey: &PublicKey) -> Result<Signature> {
+    pub fn sign_subkey_binding(
+        self,
+        primary: &PublicKey,
+        secret: &SecretMaterial,
+        subkey: &PublicKey,
+    ) -> Result<Signature> {
         self.sign_with(primary, secret, |f| binding_digest(f, primary, subkey))
     }
 

@@ -225,11 +225,15 @@ impl Signature {
     }
     /// The first octet of the key flags subpacket, if present.
     pub fn key_flags(&self) -> Option<u8> {
-        self.find_hashed(|v| if let SubpacketValue::KeyFlags(f) = v { Some(f.first().copied().unwrap_or(0)) } else { None })
+        self.find_hashed(
+            |v| if let SubpacketValue::KeyFlags(f) = v { Some(f.first().copied().unwrap_or(0)) } else { None },
+        )
     }
     /// The first octet of the features subpacket, if present.
     pub fn features(&self) -> Option<u8> {
-        self.find_hashed(|v| if let SubpacketValue::Features(f) = v { Some(f.first().copied().unwrap_or(0)) } else { None })
+        self.find_hashed(
+            |v| if let SubpacketValue::Features(f) = v { Some(f.first().copied().unwrap_or(0)) } else { None },
+        )
     }
     /// Preferred symmetric ciphers (SEIPD v1).
     pub fn preferred_symmetric(&self) -> Option<&[u8]> {

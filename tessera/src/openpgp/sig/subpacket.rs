@@ -170,7 +170,8 @@ impl Subpacket {
         use SubpacketValue as V;
         let bad = Error::Malformed("signature subpacket has the wrong length for its type");
         let u32_of = |b: &[u8]| -> Result<u32> {
-            let a: [u8; 4] = b.try_into().map_err(|_| Error::Malformed("signature subpacket has the wrong length for its type"))?;
+            let a: [u8; 4] =
+                b.try_into().map_err(|_| Error::Malformed("signature subpacket has the wrong length for its type"))?;
             Ok(u32::from_be_bytes(a))
         };
         Ok(match kind {
@@ -186,7 +187,7 @@ impl Subpacket {
             kind::PREFERRED_HASH => V::PreferredHash(body.to_vec()),
             kind::PREFERRED_COMPRESSION => V::PreferredCompression(body.to_vec()),
             kind::PREFERRED_AEAD => {
-                if body.len() % 2 != 0 {
+                if !body.len().is_multiple_of(2) {
                     return Err(bad);
                 }
                 V::PreferredAead(body.chunks_exact(2).map(|p| (p[0], p[1])).collect())

@@ -7,9 +7,9 @@
 //! SHA-1 key binding or certification made before 2023-02-01, which old v4
 //! keys still carry (the date Sequoia and GnuPG also use).
 
+use super::super::Result;
 use super::super::crypto::{self, HashAlg};
 use super::super::key::{KeyError, PublicKey};
-use super::super::Result;
 use super::hashing::{binding_digest, certification_digest, direct_key_digest};
 use super::packet::{SigType, Signature};
 
