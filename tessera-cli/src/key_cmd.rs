@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use tessera::openpgp::key::{Cert, GenerateOptions, KeyProfile, ValidKey, flags, generate};
 
-use crate::io::{Output, PasswordArgs, open_input};
+use tessera_cli::io::{Output, PasswordArgs, open_input};
 
 #[derive(Subcommand, Debug)]
 pub enum KeyOp {

@@ -43,6 +43,7 @@ mod decrypt;
 mod encrypt;
 mod error;
 pub mod key;
+mod names;
 pub mod packet;
 pub mod pkesk;
 pub mod s2k;
@@ -51,8 +52,9 @@ pub mod sig;
 pub mod skesk;
 
 pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
-pub use encrypt::{EncryptOptions, Encryptor, Profile, S2kChoice};
+pub use encrypt::{EncryptOptions, Encryptor, Profile, S2kChoice, S2kKind};
 pub use error::Error;
+pub use seipd::MAX_CHUNK_OCTET;
 pub use skesk::SessionKey;
 
 /// Result type of this module.
