@@ -4,6 +4,7 @@
 
 mod demo;
 mod fpe_cmd;
+mod key_cmd;
 mod keygen;
 mod pgp_cmd;
 mod records;
@@ -39,6 +40,11 @@ enum Command {
     Encrypt(pgp_cmd::EncryptArgs),
     /// Decrypt a password-encrypted OpenPGP message (binary or armored, SEIPD v1 or v2).
     Decrypt(pgp_cmd::DecryptArgs),
+    /// OpenPGP keys: generate, extract the certificate, show.
+    Key {
+        #[command(subcommand)]
+        op: key_cmd::KeyOp,
+    },
     /// Run the features on bundled sample data and print throughput.
     Demo(demo::DemoArgs),
 }
@@ -69,6 +75,7 @@ fn main() -> ExitCode {
         Command::Siv { op: SivOp::Decrypt(a) } => siv_cmd::run(a, false),
         Command::Encrypt(a) => pgp_cmd::encrypt(a),
         Command::Decrypt(a) => pgp_cmd::decrypt(a),
+        Command::Key { op } => key_cmd::run(op),
         Command::Demo(a) => demo::run(a),
     };
     match result {

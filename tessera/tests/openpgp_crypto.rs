@@ -4,8 +4,8 @@
 
 use tessera::openpgp::SymAlg;
 use tessera::openpgp::crypto::{
-    self, Curve, HashAlg, Hasher, KeyType, Mpi, PkeskPayload, PkeskVersion, PublicKeyAlg, PublicMaterial, SecretMaterial,
-    SigMaterial,
+    self, Curve, HashAlg, Hasher, KeyType, Mpi, PkeskPayload, PkeskVersion, PublicKeyAlg, PublicMaterial,
+    SecretMaterial, SigMaterial,
 };
 
 fn json() -> serde_json::Value {
@@ -18,10 +18,18 @@ fn mpi(v: &serde_json::Value) -> Mpi {
 }
 
 fn hash_named(name: &str) -> HashAlg {
-    [HashAlg::Sha1, HashAlg::Sha224, HashAlg::Sha256, HashAlg::Sha384, HashAlg::Sha512, HashAlg::Sha3_256, HashAlg::Sha3_512]
-        .into_iter()
-        .find(|h| h.name() == name)
-        .unwrap()
+    [
+        HashAlg::Sha1,
+        HashAlg::Sha224,
+        HashAlg::Sha256,
+        HashAlg::Sha384,
+        HashAlg::Sha512,
+        HashAlg::Sha3_256,
+        HashAlg::Sha3_512,
+    ]
+    .into_iter()
+    .find(|h| h.name() == name)
+    .unwrap()
 }
 
 #[test]

@@ -168,8 +168,10 @@ fn encrypt_to_vector_keys_round_trip() {
         for key in keys(dir).iter().filter(|k| k.public.alg().can_encrypt()) {
             for version in [crypto::PkeskVersion::V3, crypto::PkeskVersion::V6] {
                 let sym = (version == crypto::PkeskVersion::V3).then_some(tessera::openpgp::SymAlg::Aes256);
-                let payload = crypto::encrypt_session_key(&key.public, &key.fingerprint, version, sym, &[0x5a; 32]).unwrap();
-                let sk = crypto::decrypt_session_key(&key.secret, &key.public, &key.fingerprint, &payload, version).unwrap();
+                let payload =
+                    crypto::encrypt_session_key(&key.public, &key.fingerprint, version, sym, &[0x5a; 32]).unwrap();
+                let sk =
+                    crypto::decrypt_session_key(&key.secret, &key.public, &key.fingerprint, &payload, version).unwrap();
                 assert_eq!(sk.key.as_slice(), &[0x5a; 32]);
                 assert_eq!(sk.alg, sym);
             }

@@ -61,6 +61,9 @@ pub enum Error {
     /// Secret key material does not belong to its public key.
     #[error("the secret key material does not match the public key")]
     KeyMismatch,
+    /// A key, certificate or signature cannot be used (names it and why).
+    #[error(transparent)]
+    Key(#[from] super::key::KeyError),
     /// The operating system's random generator failed.
     #[error("the system random number generator failed")]
     Random,

@@ -95,13 +95,10 @@ impl Pkesk {
         Ok(Some(Recipient::Fingerprint { key_version, fingerprint: field.to_vec() }))
     }
 
-    /// Appends the packet body (without the packet header).
-    ///
-    /// # Panics
-    ///
-    /// Never for values made by [`Pkesk::parse`]; a recipient that does
-    /// not fit the version (a fingerprint in v3, a key ID in v6) is written
-    /// as anonymous — use [`Pkesk::check`] before to get an error instead.
+    /// Appends the packet body (without the packet header). A recipient
+    /// that does not fit the version (a fingerprint in v3, a key ID in v6)
+    /// is written as anonymous: call [`Pkesk::check`] first to get an
+    /// error instead.
     pub fn serialize(&self, out: &mut Vec<u8>) {
         out.push(self.version.id());
         match (self.version, &self.recipient) {

@@ -3,8 +3,8 @@
 
 use zeroize::Zeroizing;
 
-use super::{edwards, nist, pkcs1};
 use super::{Curve, HashAlg, Mpi, PublicMaterial, SecretMaterial};
+use super::{edwards, nist, pkcs1};
 use crate::openpgp::{Result, SymAlg, random};
 
 /// What [`generate`] makes.

@@ -28,7 +28,7 @@ pub fn wrap(kek: &[u8], key: &[u8]) -> Result<Vec<u8>> {
 /// Unwraps `wrapped` under `kek`; a failed integrity check is
 /// [`Error::SessionKeyDecryption`].
 pub fn unwrap(kek: &[u8], wrapped: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
-    if wrapped.len() < 2 * IV_LEN + IV_LEN || wrapped.len() % IV_LEN != 0 {
+    if wrapped.len() < 2 * IV_LEN + IV_LEN || !wrapped.len().is_multiple_of(IV_LEN) {
         return Err(Error::Malformed("wrapped key length"));
     }
     let mut out = Zeroizing::new(vec![0u8; wrapped.len() - IV_LEN]);
@@ -43,4 +43,3 @@ pub fn unwrap(kek: &[u8], wrapped: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
     out.truncate(len);
     Ok(out)
 }
-

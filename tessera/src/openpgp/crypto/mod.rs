@@ -31,8 +31,8 @@ mod pkcs1;
 mod public;
 mod secret;
 mod session;
-mod sign;
 mod sigmat;
+mod sign;
 
 pub use algs::{Curve, HashAlg, PublicKeyAlg};
 pub use hash::Hasher;
@@ -42,8 +42,8 @@ pub use payload::{PkeskPayload, PkeskVersion};
 pub use public::PublicMaterial;
 pub use secret::SecretMaterial;
 pub use session::{decrypt_session_key, encrypt_session_key};
-pub use sign::{sign, verify};
 pub use sigmat::SigMaterial;
+pub use sign::{sign, verify};
 
 #[cfg(test)]
 mod tests;

@@ -6,17 +6,24 @@ use zeroize::Zeroizing;
 use super::Curve;
 use crate::openpgp::{Error, Result};
 
+/// `(scalar, digest) -> (r, s)`.
+type SignFn = fn(&[u8], &[u8]) -> Result<(Vec<u8>, Vec<u8>)>;
+/// `(point, digest, r, s)`.
+type VerifyFn = fn(&[u8], &[u8], &[u8], &[u8]) -> Result<()>;
+/// `(scalar, point) -> x`.
+type EcdhFn = fn(&[u8], &[u8]) -> Result<Zeroizing<Vec<u8>>>;
+
 /// Operations of one NIST curve, instantiated for each crate by
 /// [`nist_curve`].
 pub(crate) struct Ops {
     /// Uncompressed SEC1 public point of a big-endian scalar.
     pub public: fn(&[u8]) -> Result<Vec<u8>>,
     /// ECDSA signature (r, s) of a digest (RFC 6979 deterministic nonce).
-    pub sign: fn(&[u8], &[u8]) -> Result<(Vec<u8>, Vec<u8>)>,
+    pub sign: SignFn,
     /// Verifies (r, s) over a digest with a SEC1 point.
-    pub verify: fn(&[u8], &[u8], &[u8], &[u8]) -> Result<()>,
+    pub verify: VerifyFn,
     /// The x coordinate of scalar·point.
-    pub ecdh: fn(&[u8], &[u8]) -> Result<Zeroizing<Vec<u8>>>,
+    pub ecdh: EcdhFn,
     /// A random scalar.
     pub random_scalar: fn() -> Result<Zeroizing<Vec<u8>>>,
 }
@@ -69,7 +76,8 @@ macro_rules! nist_curve {
 
             fn random_scalar() -> Result<Zeroizing<Vec<u8>>> {
                 use $krate::elliptic_curve::Generate as _;
-                let key = $krate::SecretKey::try_generate_from_rng(&mut getrandom::SysRng).map_err(|_| Error::Random)?;
+                let key =
+                    $krate::SecretKey::try_generate_from_rng(&mut getrandom::SysRng).map_err(|_| Error::Random)?;
                 Ok(Zeroizing::new(key.to_bytes().to_vec()))
             }
 

@@ -63,7 +63,8 @@ pub(crate) fn public_key(n: &Mpi, e: &Mpi, min_bits: usize) -> Result<rsa::Publi
     if n.bits() > MAX_BITS || e.bits() > 64 {
         return Err(Error::Limit("RSA key too large"));
     }
-    rsa::PublicKey::new_with_size_limits(uint(n), uint(e), min_bits..=MAX_BITS).map_err(|_| Error::Malformed("RSA public key"))
+    rsa::PublicKey::new_with_size_limits(uint(n), uint(e), min_bits..=MAX_BITS)
+        .map_err(|_| Error::Malformed("RSA public key"))
 }
 
 /// The `rsa` crate's private key, checked against the public key.
@@ -108,7 +109,8 @@ pub(crate) fn sign(key: &rsa::PrivateKey, alg: HashAlg, digest: &[u8]) -> Result
 pub(crate) fn encrypt(n: &Mpi, e: &Mpi, m: &[u8]) -> Result<Mpi> {
     let key = public_key(n, e, MIN_BITS_NEW)?;
     let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
-    let c = key.encrypt(&mut rng, rsa::Pkcs1v15Encrypt, m).map_err(|_| Error::InvalidOption("RSA encryption failed"))?;
+    let c =
+        key.encrypt(&mut rng, rsa::Pkcs1v15Encrypt, m).map_err(|_| Error::InvalidOption("RSA encryption failed"))?;
     Ok(Mpi::new(&c))
 }
 

@@ -92,7 +92,9 @@ pub fn sign(secret: &SecretMaterial, public: &PublicMaterial, hash: HashAlg, dig
         (SecretMaterial::Ed25519(seed), PublicMaterial::Ed25519(_)) => {
             SigMaterial::Ed25519(edwards::ed25519_sign(seed, digest))
         }
-        (SecretMaterial::Ed448(seed), PublicMaterial::Ed448(_)) => SigMaterial::Ed448(edwards::ed448_sign(seed, digest)),
+        (SecretMaterial::Ed448(seed), PublicMaterial::Ed448(_)) => {
+            SigMaterial::Ed448(edwards::ed448_sign(seed, digest))
+        }
         _ => return Err(Error::InvalidOption("this key cannot sign")),
     })
 }
