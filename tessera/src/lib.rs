@@ -17,6 +17,7 @@ pub mod cmac;
 mod ct;
 mod error;
 pub mod fpe;
+pub mod keyset;
 pub mod openpgp;
 pub mod siv;
 mod wipe;
