@@ -102,6 +102,15 @@ impl Embedding {
             .or_else(|| in_slot().filter(|k| k.status == KeyStatus::Destroyed).max_by_key(|k| k.id))
     }
 
+    /// The smallest version number after every existing one whose slot no
+    /// live version holds, or `None` when every slot is taken.
+    pub(crate) fn next_version(&self, keys: &[KeyVersion]) -> Option<u32> {
+        let start = keys.iter().map(|k| k.id).max().unwrap_or(0).checked_add(1)?;
+        let taken =
+            |v: u32| keys.iter().any(|k| k.status != KeyStatus::Destroyed && self.slot_of(k.id) == self.slot_of(v));
+        (0..self.slots).filter_map(|i| start.checked_add(i)).find(|&v| !taken(v))
+    }
+
     /// Checks that no two live versions share a slot.
     pub(crate) fn check_slots(&self, name: &str, keys: &[KeyVersion]) -> Result<()> {
         let mut seen = vec![None; self.slots as usize];

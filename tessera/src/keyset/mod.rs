@@ -173,8 +173,20 @@ impl Keyset {
         let t = self.transform_mut(name)?;
         let (id, len, prefix) = match &t.params {
             TransformParams::Fpe(p) => {
-                let next = t.keys.iter().map(|k| k.id).max().unwrap_or(0).checked_add(1);
-                (next.ok_or_else(|| Error::Rotation("no key version number left".into()))?, p.key_bytes, None)
+                let alphabet = crate::fpe::Alphabet::new(&p.alphabet)?;
+                let next = match embed::Embedding::of(&t.name, p, &alphabet)? {
+                    Some(e) => e.next_version(&t.keys).ok_or_else(|| {
+                        Error::Rotation(format!(
+                            "every one of the {} embedded key slots of {:?} holds a live version: destroy old versions first",
+                            e.slots(),
+                            t.name
+                        ))
+                    })?,
+                    None => t.keys.iter().map(|k| k.id).max().unwrap_or(0).checked_add(1).ok_or_else(|| {
+                        Error::Rotation("no key version number left".into())
+                    })?,
+                };
+                (next, p.key_bytes, None)
             }
             TransformParams::Siv(p) => (fresh_key_id(&t.keys)?, p.key_bytes, Some(p.output_prefix)),
         };

@@ -29,7 +29,8 @@ pub struct FpeTransform {
     params: FpeParams,
     fixed_tweak: Option<Vec<u8>>,
     embedding: Option<Embedding>,
-    keys: Vec<(u32, KeyStatus, Option<Box<dyn Fpe>>)>,
+    /// One cipher per enabled version (by ID).
+    ciphers: Vec<(u32, Box<dyn Fpe>)>,
     transform: Transform,
 }
 
@@ -38,7 +39,7 @@ impl core::fmt::Debug for FpeTransform {
         f.debug_struct("FpeTransform")
             .field("name", &self.name)
             .field("primary", &self.transform.primary)
-            .field("versions", &self.keys.iter().map(|k| (k.0, k.1)).collect::<Vec<_>>())
+            .field("versions", &self.transform.keys.iter().map(|k| (k.id, k.status)).collect::<Vec<_>>())
             .finish_non_exhaustive()
     }
 }
@@ -79,16 +80,14 @@ impl FpeTransform {
         }
         let format =
             TokenFormat::new().passthrough(&p.passthrough).keep_prefix(p.keep_prefix).keep_suffix(p.keep_suffix);
-        let mut keys = Vec::with_capacity(t.keys.len());
-        for k in &t.keys {
-            let cipher: Option<Box<dyn Fpe>> = match (&k.material, k.status) {
-                (Some(m), KeyStatus::Enabled) => Some(match p.algorithm {
-                    FpeAlgorithm::Ff1 => Box::new(FF1::new(m.bytes(), alphabet.clone())?),
-                    FpeAlgorithm::Ff3_1 => Box::new(FF3_1::new(m.bytes(), alphabet.clone())?),
-                }),
-                _ => None,
+        let mut ciphers = Vec::with_capacity(t.keys.len());
+        for k in t.keys.iter().filter(|k| k.status == KeyStatus::Enabled) {
+            let Some(m) = &k.material else { continue };
+            let cipher: Box<dyn Fpe> = match p.algorithm {
+                FpeAlgorithm::Ff1 => Box::new(FF1::new(m.bytes(), alphabet.clone())?),
+                FpeAlgorithm::Ff3_1 => Box::new(FF3_1::new(m.bytes(), alphabet.clone())?),
             };
-            keys.push((k.id, k.status, cipher));
+            ciphers.push((k.id, cipher));
         }
         let mut t = t.clone();
         t.keys.iter_mut().for_each(|k| k.material = None); // the ciphers hold what is needed
@@ -99,7 +98,7 @@ impl FpeTransform {
             params: p.clone(),
             fixed_tweak,
             embedding,
-            keys,
+            ciphers,
             transform: t,
         })
     }
@@ -132,8 +131,8 @@ impl FpeTransform {
 
     fn cipher(&self, version: u32) -> Result<&dyn Fpe> {
         self.transform.usable_key(version)?;
-        let (_, _, c) = self.keys.iter().find(|k| k.0 == version).expect("usable key is listed");
-        Ok(c.as_deref().expect("enabled keys have a cipher"))
+        let (_, c) = self.ciphers.iter().find(|k| k.0 == version).expect("enabled keys have a cipher");
+        Ok(c.as_ref())
     }
 
     /// Splits off the part kept by `keep_from_last`.
