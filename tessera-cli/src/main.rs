@@ -6,6 +6,7 @@ mod demo;
 mod fpe_cmd;
 mod io;
 mod keygen;
+mod keyset_cmd;
 mod pgp_cmd;
 mod records;
 mod siv_cmd;
@@ -39,6 +40,11 @@ enum Command {
     Encrypt(pgp_cmd::EncryptArgs),
     /// Decrypt a password-encrypted OpenPGP message (binary or armored, SEIPD v1 or v2).
     Decrypt(pgp_cmd::DecryptArgs),
+    /// Keysets: named transformations with versioned keys, rotation, Tink import/export.
+    Keyset {
+        #[command(subcommand)]
+        op: keyset_cmd::KeysetOp,
+    },
     /// Run the features on bundled sample data and print throughput.
     Demo(demo::DemoArgs),
 }
@@ -70,6 +76,7 @@ fn main() -> ExitCode {
         Command::Encrypt(a) => pgp_cmd::encrypt(a),
         Command::Decrypt(a) => pgp_cmd::decrypt(a),
         Command::Demo(a) => demo::run(a),
+        Command::Keyset { op } => keyset_cmd::run(op),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
