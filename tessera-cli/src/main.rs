@@ -4,7 +4,6 @@
 
 mod demo;
 mod fpe_cmd;
-mod io;
 mod keygen;
 mod keyset_cmd;
 mod pgp_cmd;
@@ -14,6 +13,7 @@ mod siv_cmd;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tessera_cli::io;
 
 #[derive(Parser, Debug)]
 #[command(name = "tessera", version, about = "AES-based data protection: FF1/FF3-1 tokenization, AES-SIV, OpenPGP")]

@@ -35,33 +35,9 @@ impl core::fmt::Debug for KeyMaterial {
     }
 }
 
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// Appends the bytes of the hex string `text` to `out`; `false` (with `out`
-/// partly filled) when it is not an even number of hex digits.
-pub(crate) fn decode_hex_into(text: &str, out: &mut Vec<u8>) -> bool {
-    let digits = text.as_bytes();
-    if !digits.len().is_multiple_of(2) {
-        return false;
-    }
-    let nibble = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
-    for pair in digits.chunks_exact(2) {
-        match (nibble(pair[0]), nibble(pair[1])) {
-            (Some(h), Some(l)) => out.push(h << 4 | l),
-            _ => return false,
-        }
-    }
-    true
-}
-
 impl Serialize for KeyMaterial {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let mut text = Zeroizing::new(String::with_capacity(2 * self.0.len()));
-        for &b in self.0.iter() {
-            text.push(HEX[(b >> 4) as usize] as char);
-            text.push(HEX[(b & 15) as usize] as char);
-        }
-        s.serialize_str(&text)
+        s.serialize_str(&crate::hex::encode_key(&self.0))
     }
 }
 
@@ -75,11 +51,10 @@ impl Visitor<'_> for HexVisitor {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<KeyMaterial, E> {
-        let mut out = Zeroizing::new(Vec::with_capacity(v.len() / 2));
         // The message names neither the value nor the offending digit.
-        match decode_hex_into(v, &mut out) {
-            true => Ok(KeyMaterial(out)),
-            false => Err(E::custom("key material is not an even number of hex digits")),
+        match crate::hex::decode_key(v.as_bytes()) {
+            Ok(k) => Ok(KeyMaterial(k)),
+            Err(_) => Err(E::custom("key material is not an even number of hex digits")),
         }
     }
 }

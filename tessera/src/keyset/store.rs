@@ -10,6 +10,7 @@ use zeroize::Zeroizing;
 use super::Keyset;
 use super::error::{Error, Result};
 use super::model::Transform;
+use crate::fs::AtomicFile;
 use crate::openpgp::{Decryptor, EncryptOptions, Encryptor};
 
 /// The newest keyset file format version this build reads and writes.
@@ -163,21 +164,9 @@ impl Keyset {
 
     /// [`save`](Self::save) with chosen OpenPGP options.
     pub fn save_with(&self, path: &Path, protection: Protection<'_>, opts: &EncryptOptions) -> Result<()> {
-        let bytes = Zeroizing::new(self.to_bytes_with(protection, opts)?);
-        write_atomic(path, &bytes)
+        let bytes = self.to_bytes_with(protection, opts)?;
+        let mut file = AtomicFile::create(path)?;
+        file.write_all(&bytes)?;
+        Ok(file.commit()?)
     }
-}
-
-/// Writes `bytes` to a new 0600 file beside `path`, then renames it over `path`.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    // tempfile creates the file with mode 0600 on Unix.
-    let mut tmp = tempfile::Builder::new().prefix(".tessera-keyset").tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| Error::Io(e.error))?;
-    Ok(())
 }

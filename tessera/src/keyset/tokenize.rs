@@ -7,7 +7,6 @@ use crate::fpe::{Alphabet, FF1, FF3_1, Fpe, TokenFormat};
 
 use super::embed::Embedding;
 use super::error::{Error, Result};
-use super::material::decode_hex_into;
 use super::model::{FpeAlgorithm, FpeParams, KeyStatus, Transform, TransformParams, TweakPolicy};
 
 /// A built FPE transformation: one cipher per usable key version, built
@@ -63,10 +62,7 @@ impl FpeTransform {
         }
         let fixed_tweak = match &p.tweak {
             TweakPolicy::Fixed { hex } => {
-                let mut t = Vec::new();
-                if !decode_hex_into(hex, &mut t) {
-                    return Err(bad("the fixed tweak is not hex".into()));
-                }
+                let t = crate::hex::decode(hex).map_err(|_| bad("the fixed tweak is not hex".into()))?;
                 if p.algorithm == FpeAlgorithm::Ff3_1 && t.len() != 7 {
                     return Err(bad(format!("FF3-1 tweaks are 7 bytes; the fixed tweak has {}", t.len())));
                 }

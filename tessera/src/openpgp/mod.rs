@@ -41,14 +41,16 @@ mod cfb;
 mod decrypt;
 mod encrypt;
 mod error;
+mod names;
 pub mod packet;
 pub mod s2k;
 pub mod seipd;
 pub mod skesk;
 
 pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
-pub use encrypt::{EncryptOptions, Encryptor, Profile, S2kChoice};
+pub use encrypt::{EncryptOptions, Encryptor, Profile, S2kChoice, S2kKind};
 pub use error::Error;
+pub use seipd::MAX_CHUNK_OCTET;
 pub use skesk::SessionKey;
 
 /// Result type of this module.
