@@ -6,6 +6,7 @@ mod demo;
 mod fpe_cmd;
 mod key_cmd;
 mod keygen;
+mod keyset_cmd;
 mod pgp_cmd;
 mod records;
 mod siv_cmd;
@@ -45,6 +46,11 @@ enum Command {
         #[command(subcommand)]
         op: key_cmd::KeyOp,
     },
+    /// Keysets: named transformations with versioned keys, rotation, Tink import/export.
+    Keyset {
+        #[command(subcommand)]
+        op: keyset_cmd::KeysetOp,
+    },
     /// Run the features on bundled sample data and print throughput.
     Demo(demo::DemoArgs),
 }
@@ -77,6 +83,7 @@ fn main() -> ExitCode {
         Command::Decrypt(a) => pgp_cmd::decrypt(a),
         Command::Key { op } => key_cmd::run(op),
         Command::Demo(a) => demo::run(a),
+        Command::Keyset { op } => keyset_cmd::run(op),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -21,6 +21,7 @@ mod error;
 pub mod fpe;
 pub mod fs;
 pub mod hex;
+pub mod keyset;
 pub mod openpgp;
 pub mod siv;
 mod wipe;
