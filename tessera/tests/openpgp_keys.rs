@@ -344,3 +344,22 @@ mod props {
         }
     }
 }
+
+#[path = "../../fuzz/src/keys.rs"]
+mod fuzz_keys;
+
+/// Replays the `cert_parse` fuzz seeds (and any crash saved beside them).
+#[test]
+fn cert_parse_fuzz_seeds() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/cert_parse");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let data = std::fs::read(e.unwrap().path()).unwrap();
+        fuzz_keys::cert_parse(&data);
+        for cut in [1, data.len() / 2] {
+            fuzz_keys::cert_parse(&data[..data.len() - cut]);
+        }
+        n += 1;
+    }
+    assert!(n >= 4);
+}

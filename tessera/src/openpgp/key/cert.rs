@@ -100,6 +100,13 @@ pub struct Subkey {
 }
 
 /// A certificate or transferable secret key.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, Cert, GenerateOptions};
+/// let key = generate(&GenerateOptions { user_ids: vec!["A <a@example.org>".into()], ..Default::default() }).unwrap();
+/// let certs = Cert::read_all(key.to_public().to_bytes().unwrap().as_slice()).unwrap();
+/// assert_eq!(certs[0].fingerprint(), key.fingerprint());
+/// ```
 #[derive(Debug, Clone)]
 pub struct Cert {
     /// The primary key.

@@ -37,6 +37,17 @@ pub struct Locked {
 }
 
 /// A secret key or subkey packet.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, GenerateOptions};
+/// use tessera::openpgp::s2k::S2kLimits;
+/// let key = generate(&GenerateOptions::default()).unwrap();
+/// let mut sub = key.subkeys[0].key.secret().unwrap().clone();
+/// sub.lock(b"pw").unwrap();
+/// assert!(sub.is_locked() && sub.secret().is_err());
+/// let material = sub.unlock(b"pw", &S2kLimits::default()).unwrap();
+/// material.check(sub.public().material()).unwrap();
+/// ```
 #[derive(Clone)]
 pub struct SecretKey {
     public: PublicKey,

@@ -10,6 +10,19 @@ use super::subpacket::{self, Subpacket, SubpacketValue};
 
 /// A signature being built. Add subpackets, then call one of the `sign_*`
 /// methods with the signer's secret.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, GenerateOptions};
+/// use tessera::openpgp::sig::{hashing, SigType, SignatureBuilder, Subpacket, SubpacketValue};
+/// let key = generate(&GenerateOptions::default()).unwrap();
+/// let (public, secret) = (key.primary.public(), key.primary.secret().unwrap().secret().unwrap());
+/// let sig = SignatureBuilder::new(SigType::DirectKey, public.created())
+///     .subpacket(Subpacket::new(SubpacketValue::Features(vec![0x09])))
+///     .sign_direct_key(public, secret)
+///     .unwrap();
+/// sig.verify_direct_key(public).unwrap();
+/// assert_eq!(sig.features(), Some(0x09));
+/// ```
 #[derive(Debug, Clone)]
 pub struct SignatureBuilder {
     sig_type: SigType,

@@ -102,6 +102,23 @@ pub fn binding_digest(f: &HashedFields<'_>, primary: &PublicKey, subkey: &Public
 /// Text signatures (0x01) hash the data with every line ending made CR LF;
 /// [`DocumentHasher`] does that conversion itself, across any split of the
 /// input.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, GenerateOptions};
+/// use tessera::openpgp::sig::{hashing, SigType, SignatureBuilder};
+/// let key = generate(&GenerateOptions::default()).unwrap();
+/// let (public, secret) = (key.primary.public(), key.primary.secret().unwrap().secret().unwrap());
+/// let sign = |f: &hashing::HashedFields<'_>| {
+///     let mut h = hashing::DocumentHasher::new(f);
+///     h.update(b"line one\nline two\n");
+///     h.finish(f)
+/// };
+/// let sig = SignatureBuilder::new(SigType::Text, 1_700_000_000).sign_with(public, secret, sign).unwrap();
+/// let f = sig.hashed_fields();
+/// let mut h = hashing::DocumentHasher::new(&f);
+/// h.update(b"line one\r\nline two\r\n");
+/// sig.verify_digest(public, &h.finish(&f)).unwrap();
+/// ```
 #[derive(Debug)]
 pub struct DocumentHasher {
     h: Hasher,
