@@ -12,17 +12,11 @@ fn tessera(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
-    let out = tessera(args, stdin);
-    assert!(out.status.success(), "tessera {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    out.stdout
+    stdout_of(tessera(args, stdin)).into_bytes()
 }
 
 fn fails(args: &[&str], stdin: &[u8]) -> String {
-    let out = tessera(args, stdin);
-    assert!(!out.status.success(), "tessera {args:?} succeeded");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "one line expected: {err}");
-    err
+    one_line_error(tessera(args, stdin))
 }
 
 struct Dir {
