@@ -282,7 +282,7 @@ mod tests {
     #[test]
     fn hex_values() {
         assert_eq!(parse_hex("--ad", " 0aFf ").unwrap(), [0x0a, 0xff]);
-        assert_eq!(parse_hex("--ad", "").unwrap(), [0u8; 0]);
+        assert_eq!(parse_hex("--ad", "").unwrap(), Vec::<u8>::new());
         let e = parse_hex("--nonce", "abc").unwrap_err().to_string();
         assert_eq!(e, "--nonce must be hex (an even number of 0-9a-f digits), got \"abc\"");
     }

@@ -4,6 +4,7 @@
 
 mod demo;
 mod fpe_cmd;
+mod key_cmd;
 mod keygen;
 mod keyset_cmd;
 mod keyset_use;
@@ -41,6 +42,11 @@ enum Command {
     Encrypt(pgp_cmd::EncryptArgs),
     /// Decrypt a password-encrypted OpenPGP message (binary or armored, SEIPD v1 or v2).
     Decrypt(pgp_cmd::DecryptArgs),
+    /// OpenPGP keys: generate, extract the certificate, show.
+    Key {
+        #[command(subcommand)]
+        op: key_cmd::KeyOp,
+    },
     /// Keysets: named transformations with versioned keys, rotation, Tink import/export.
     Keyset {
         #[command(subcommand)]
@@ -80,6 +86,7 @@ fn main() -> ExitCode {
         Command::Siv { op: SivOp::Decrypt(a) } => siv_cmd::run(a, false),
         Command::Encrypt(a) => pgp_cmd::encrypt(a),
         Command::Decrypt(a) => pgp_cmd::decrypt(a),
+        Command::Key { op } => key_cmd::run(op),
         Command::Demo(a) => demo::run(a),
         Command::Keyset { op } => keyset_cmd::run(op),
         Command::Fpe { op: FpeOp::Rewrap(a) } => keyset_use::fpe(a, keyset_use::Op::Rewrap),

@@ -38,13 +38,17 @@
 mod aead;
 pub mod armor;
 mod cfb;
+pub mod crypto;
 mod decrypt;
 mod encrypt;
 mod error;
+pub mod key;
 mod names;
 pub mod packet;
+pub mod pkesk;
 pub mod s2k;
 pub mod seipd;
+pub mod sig;
 pub mod skesk;
 
 pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
