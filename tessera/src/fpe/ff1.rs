@@ -396,8 +396,8 @@ impl<'p, 'd> Group<'p, 'd> {
             let i = if enc { r } else { 9 - r };
             let ib = (i as u128) << shb;
             let (src, dst, m) = if i % 2 == 0 { (&self.b, &mut self.a, &mu) } else { (&self.a, &mut self.b, &mv) };
-            for j in 0..n {
-                self.blocks[j] = (self.base[j] ^ ib ^ src[j] as u128).to_be_bytes();
+            for ((blk, base), &x) in self.blocks[..n].iter_mut().zip(&self.base[..n]).zip(&src[..n]) {
+                *blk = (base ^ ib ^ x as u128).to_be_bytes();
             }
             f.aes.encrypt_blocks(&mut self.blocks[..n]);
             f.kernel.round64(m, &self.blocks[..n], &mut dst[..n], enc);
