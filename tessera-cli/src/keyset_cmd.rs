@@ -43,7 +43,10 @@ impl Protect {
     }
 
     /// Runs `f` with the protection these flags ask for.
-    fn with<R>(&self, f: impl FnOnce(Protection<'_>) -> tessera::keyset::Result<R>) -> Result<tessera::keyset::Result<R>> {
+    fn with<R>(
+        &self,
+        f: impl FnOnce(Protection<'_>) -> tessera::keyset::Result<R>,
+    ) -> Result<tessera::keyset::Result<R>> {
         let pw = self.password()?;
         Ok(f(pw.as_ref().map_or(Protection::InsecureCleartext, |p| Protection::Password(p))))
     }
@@ -352,9 +355,8 @@ fn list(a: &ListArgs) -> Result<()> {
 
 fn import(a: &ImportArgs) -> Result<()> {
     let (mut ks, path) = a.target.load(&a.protect)?;
-    let json = Zeroizing::new(
-        std::fs::read(&a.cleartext).with_context(|| format!("cannot read {}", a.cleartext.display()))?,
-    );
+    let json =
+        Zeroizing::new(std::fs::read(&a.cleartext).with_context(|| format!("cannot read {}", a.cleartext.display()))?);
     ks.import_tink(&a.transform, &json).with_context(|| format!("cannot import {}", a.cleartext.display()))?;
     a.protect.save(&ks, path)
 }

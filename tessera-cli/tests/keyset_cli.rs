@@ -62,8 +62,18 @@ fn list(d: &Dir) -> String {
 fn new_cards(d: &Dir, mode: &str) {
     let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
     let args = [
-        "keyset", "new", "-o", &ks, "--keyset-password-file", &pw, "--transform", "cards", "--template", "card",
-        "--key-version", mode,
+        "keyset",
+        "new",
+        "-o",
+        &ks,
+        "--keyset-password-file",
+        &pw,
+        "--transform",
+        "cards",
+        "--template",
+        "card",
+        "--key-version",
+        mode,
     ];
     ok(&args, b"");
 }
@@ -103,14 +113,15 @@ fn failed_commands_leave_the_file_intact() {
     assert!(e.contains("wrong password"), "{e}");
     assert_eq!(std::fs::read(d.path("ks.tks")).unwrap(), before);
     // `new -o` refuses to replace a keyset.
-    let e = fails(
-        &["keyset", "new", "-o", &d.s("ks.tks"), "--keyset-password-file", &d.s("pw"), "--transform", "x"],
-        b"",
-    );
+    let e =
+        fails(&["keyset", "new", "-o", &d.s("ks.tks"), "--keyset-password-file", &d.s("pw"), "--transform", "x"], b"");
     assert!(e.contains("exists"), "{e}");
     assert_eq!(std::fs::read(d.path("ks.tks")).unwrap(), before);
     // Embedded key versions over the alphanumeric alphabet are refused, with the reason.
-    let e = fails(&refs(&d.ks("new", &["--transform", "a", "--template", "alphanumeric", "--key-version", "embedded"])), b"");
+    let e = fails(
+        &refs(&d.ks("new", &["--transform", "a", "--template", "alphanumeric", "--key-version", "embedded"])),
+        b"",
+    );
     assert!(e.contains("embedded key versions are impossible"), "{e}");
     assert_eq!(std::fs::read(d.path("ks.tks")).unwrap(), before);
 }
@@ -149,7 +160,16 @@ fn tink_round_trip_through_the_cli() {
     // A bad Tink file: one line, no keyset written.
     std::fs::write(d.path("bad.json"), r#"{"primaryKeyId": 1, "key": []}"#).unwrap();
     let e = fails(
-        &["keyset", "import-tink", "--cleartext", &d.s("bad.json"), "-o", &d.s("ks3.tks"), "--keyset-password-file", &pw],
+        &[
+            "keyset",
+            "import-tink",
+            "--cleartext",
+            &d.s("bad.json"),
+            "-o",
+            &d.s("ks3.tks"),
+            "--keyset-password-file",
+            &pw,
+        ],
         b"",
     );
     assert!(e.contains("no primary"), "{e}");
