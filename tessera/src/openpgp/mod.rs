@@ -41,12 +41,12 @@ mod cfb;
 mod decrypt;
 mod encrypt;
 mod error;
-mod plain;
-mod session;
-mod poison;
 pub mod packet;
+mod plain;
+mod poison;
 pub mod s2k;
 pub mod seipd;
+mod session;
 pub mod skesk;
 
 pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
