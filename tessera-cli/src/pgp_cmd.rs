@@ -11,12 +11,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, ValueEnum};
+use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::{
     AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SeipdVersion,
     SymAlg,
 };
 
-use crate::io::{Output, PasswordArgs, open_input};
+use crate::io::{Output, PasswordArgs, open_input, parse_size};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum AeadArg {
@@ -79,12 +80,54 @@ pub struct EncryptArgs {
     pub input: Option<PathBuf>,
 }
 
+/// Limits on the work and output a message may ask for (refused before the
+/// work is done or the memory allocated).
+#[derive(Args, Debug)]
+pub struct LimitArgs {
+    /// Most memory one Argon2 password packet may use (K, M, G suffixes; rounded
+    /// down to a power of two). Messages made with RFC 9580's first Argon2
+    /// option need 2G.
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
+    pub max_argon2_memory: u64,
+    /// Most Argon2 passes.
+    #[arg(long, value_name = "N", default_value_t = S2kLimits::default().max_argon2_t)]
+    pub max_argon2_passes: u8,
+    /// Most Argon2 lanes (parallelism).
+    #[arg(long, value_name = "N", default_value_t = S2kLimits::default().max_argon2_p)]
+    pub max_argon2_lanes: u8,
+    /// Total password-hashing work for the message, over every password packet,
+    /// as data processed (Argon2 memory times passes, or octets hashed).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub max_s2k_work: u64,
+    /// Most octets a compressed message may expand to (0 = no limit).
+    #[arg(long, value_name = "SIZE", default_value = "16G", value_parser = parse_size)]
+    pub max_decompressed_size: u64,
+}
+
+impl LimitArgs {
+    /// Decryption options with these limits.
+    pub fn options(&self) -> DecryptOptions {
+        let limits = S2kLimits {
+            max_argon2_t: self.max_argon2_passes,
+            max_argon2_p: self.max_argon2_lanes,
+            max_work_kib: self.max_s2k_work / 1024,
+            ..S2kLimits::default()
+        }
+        .with_max_argon2_memory(self.max_argon2_memory);
+        let max_decompressed_size = (self.max_decompressed_size > 0).then_some(self.max_decompressed_size);
+        DecryptOptions { limits, max_decompressed_size, ..DecryptOptions::default() }
+    }
+}
+
 /// Decrypt a password-encrypted OpenPGP message (binary or armored, v1 or v2).
 #[derive(Args, Debug)]
 pub struct DecryptArgs {
     /// The password.
     #[command(flatten)]
     pub password: PasswordArgs,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Output file (default stdout); created only after the whole message verifies.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
@@ -110,9 +153,25 @@ pub fn explain(e: PgpError) -> anyhow::Error {
             anyhow!("the message is not password-encrypted (it is for a public key, or not encrypted)")
         }
         PgpError::Io(e) => anyhow!("I/O error: {e}"),
+        e @ PgpError::LimitExceeded { limit, .. } => {
+            let flag = LIMIT_FLAGS.iter().find(|(name, _)| limit.starts_with(name)).map(|(_, flag)| *flag);
+            match flag {
+                Some(flag) => anyhow!("{e}; raise {flag} only for messages from someone you trust"),
+                None => anyhow!("{e}"),
+            }
+        }
         e => anyhow!("{e}"),
     }
 }
+
+/// The library's limit names and the flags that set them.
+const LIMIT_FLAGS: [(&str, &str); 5] = [
+    ("max_argon2_m", "--max-argon2-memory"),
+    ("max_argon2_t", "--max-argon2-passes"),
+    ("max_argon2_p", "--max-argon2-lanes"),
+    ("max_work_kib", "--max-s2k-work"),
+    ("max_decompressed_size", "--max-decompressed-size"),
+];
 
 /// Maps an I/O error that may carry an OpenPGP error.
 fn explain_io(e: io::Error) -> anyhow::Error {
@@ -168,7 +227,7 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     let input = open_input(a.input.as_deref())?;
     // v1 messages stream only into a temporary file (renamed on success, or
     // copied to stdout once the MDC verifies).
-    let opts = DecryptOptions { v1_stream_unauthenticated: true, ..DecryptOptions::default() };
+    let opts = DecryptOptions { v1_stream_unauthenticated: true, ..a.limits.options() };
     let mut dec = Decryptor::with_options(input, &[&pw[..]], &opts).map_err(explain)?;
     let mut out = Output::create(a.output.as_deref())?;
     if a.output.is_none() && dec.seipd_version() == SeipdVersion::V1 {

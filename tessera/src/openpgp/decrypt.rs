@@ -62,6 +62,13 @@ pub struct DecryptOptions {
     pub v1_quick_check: bool,
 }
 
+impl DecryptOptions {
+    /// The decompressed size limit of the command-line tools and the Python
+    /// file functions (16 GiB): generous for real data, finite against a
+    /// compressed message that would fill a disk.
+    pub const TOOL_MAX_DECOMPRESSED_SIZE: u64 = 16 << 30;
+}
+
 impl Default for DecryptOptions {
     fn default() -> Self {
         DecryptOptions {

@@ -11,6 +11,9 @@ use super::seipd::{ChunkSealer, MAX_CHUNK_OCTET, MdcSealer, V2Header};
 use super::skesk::Skesk;
 use super::{AeadAlg, Error, Result, SymAlg, random};
 
+/// Why an empty password is refused (the same words in every front end).
+pub const EMPTY_PASSWORD: &str = "the password is empty: anyone could open the message";
+
 /// Which generation of the format to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Profile {
@@ -187,10 +190,16 @@ fn make_s2k(choice: S2kChoice) -> Result<S2k> {
 
 impl<W: Write> Encryptor<W> {
     /// Writes the session key packets and the packet headers to `out`.
-    /// Each password gets its own SKESK, so any one of them decrypts.
+    /// Each password gets its own SKESK, so any one of them decrypts. An
+    /// empty password is refused ([`Error::InvalidOption`] with
+    /// [`EMPTY_PASSWORD`]); decryption still accepts one, for messages
+    /// written elsewhere.
     pub fn new(out: W, passwords: &[&[u8]], opts: &EncryptOptions) -> Result<Self> {
         if passwords.is_empty() {
             return Err(Error::InvalidOption("at least one password is needed"));
+        }
+        if passwords.iter().any(|p| p.is_empty()) {
+            return Err(Error::InvalidOption(EMPTY_PASSWORD));
         }
         if opts.chunk_octet > MAX_CHUNK_OCTET {
             return Err(Error::InvalidOption("chunk size octet must be 0..=16"));

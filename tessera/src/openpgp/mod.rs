@@ -50,7 +50,7 @@ mod session;
 pub mod skesk;
 
 pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
-pub use encrypt::{EncryptOptions, Encryptor, Profile, S2kChoice};
+pub use encrypt::{EMPTY_PASSWORD, EncryptOptions, Encryptor, Profile, S2kChoice};
 pub use error::Error;
 pub use skesk::SessionKey;
 
