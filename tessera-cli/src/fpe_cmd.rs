@@ -40,6 +40,8 @@ pub struct FpeArgs {
     pub keep_suffix: usize,
     #[command(flatten)]
     pub records: RecordArgs,
+    #[command(flatten)]
+    pub keyset: crate::keyset_use::KeysetUse,
 }
 
 /// Tokenizes batches of text values with the library's [`TextBatch`].
@@ -94,6 +96,10 @@ impl Transform for FpeTransform<'_> {
 }
 
 pub fn run(args: &FpeArgs, encrypt: bool) -> Result<()> {
+    if args.keyset.keyset.is_some() {
+        use crate::keyset_use::{Op, fpe};
+        return fpe(args, if encrypt { Op::Encrypt } else { Op::Decrypt });
+    }
     let key = args.key.read()?;
     let tweak = parse_hex("--tweak", &args.tweak)?;
     let alphabet = Alphabet::new(&args.alphabet).context("--alphabet")?;

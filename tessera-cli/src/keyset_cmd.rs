@@ -17,7 +17,7 @@ use crate::io::{Output, PasswordArgs};
 /// How the keyset file is protected: a password (file or environment
 /// variable), or cleartext when asked for by name.
 #[derive(Args, Debug, Clone)]
-#[group(id = "keyset_protection", required = true, multiple = false)]
+#[group(id = "keyset_protection", multiple = false)]
 pub struct Protect {
     /// File holding the keyset's password (the whole file, one trailing newline stripped).
     #[arg(long, value_name = "FILE")]
@@ -35,6 +35,11 @@ impl Protect {
         if self.insecure_cleartext {
             return Ok(None);
         }
+        if self.keyset_password_file.is_none() && self.keyset_password_env.is_none() {
+            bail!(
+                "the keyset needs --keyset-password-file, --keyset-password-env or (for a cleartext one) --insecure-cleartext"
+            );
+        }
         let args = PasswordArgs {
             password_file: self.keyset_password_file.clone(),
             password_env: self.keyset_password_env.clone(),
@@ -43,7 +48,10 @@ impl Protect {
     }
 
     /// Runs `f` with the protection these flags ask for.
-    fn with<R>(&self, f: impl FnOnce(Protection<'_>) -> tessera::keyset::Result<R>) -> Result<tessera::keyset::Result<R>> {
+    fn with<R>(
+        &self,
+        f: impl FnOnce(Protection<'_>) -> tessera::keyset::Result<R>,
+    ) -> Result<tessera::keyset::Result<R>> {
         let pw = self.password()?;
         Ok(f(pw.as_ref().map_or(Protection::InsecureCleartext, |p| Protection::Password(p))))
     }
@@ -352,9 +360,8 @@ fn list(a: &ListArgs) -> Result<()> {
 
 fn import(a: &ImportArgs) -> Result<()> {
     let (mut ks, path) = a.target.load(&a.protect)?;
-    let json = Zeroizing::new(
-        std::fs::read(&a.cleartext).with_context(|| format!("cannot read {}", a.cleartext.display()))?,
-    );
+    let json =
+        Zeroizing::new(std::fs::read(&a.cleartext).with_context(|| format!("cannot read {}", a.cleartext.display()))?);
     ks.import_tink(&a.transform, &json).with_context(|| format!("cannot import {}", a.cleartext.display()))?;
     a.protect.save(&ks, path)
 }

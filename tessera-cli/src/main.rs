@@ -7,6 +7,7 @@ mod fpe_cmd;
 mod key_cmd;
 mod keygen;
 mod keyset_cmd;
+mod keyset_use;
 mod pgp_cmd;
 mod records;
 mod siv_cmd;
@@ -61,6 +62,8 @@ enum FpeOp {
     Encrypt(fpe_cmd::FpeArgs),
     /// Restore tokenized values.
     Decrypt(fpe_cmd::FpeArgs),
+    /// Re-encrypt tokens under the keyset's primary key (needs --keyset).
+    Rewrap(fpe_cmd::FpeArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -69,6 +72,8 @@ enum SivOp {
     Encrypt(siv_cmd::SivArgs),
     /// Verify and decrypt V || C.
     Decrypt(siv_cmd::SivArgs),
+    /// Re-encrypt under the keyset's primary key (needs --keyset).
+    Rewrap(siv_cmd::SivArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +89,8 @@ fn main() -> ExitCode {
         Command::Key { op } => key_cmd::run(op),
         Command::Demo(a) => demo::run(a),
         Command::Keyset { op } => keyset_cmd::run(op),
+        Command::Fpe { op: FpeOp::Rewrap(a) } => keyset_use::fpe(a, keyset_use::Op::Rewrap),
+        Command::Siv { op: SivOp::Rewrap(a) } => keyset_use::siv(a, keyset_use::Op::Rewrap),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -22,7 +22,7 @@ pub enum Password {
 }
 
 impl Password {
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match self {
             Password::Text(s) => s.as_bytes(),
             Password::Bytes(b) => b,

@@ -287,7 +287,7 @@ impl SecretKey {
             random(&mut salt)?;
             S2k::Iterated { hash: S2kHash::Sha256, salt, count: 0xff }
         };
-        let limits = S2kLimits { max_argon2_m: 21, max_argon2_t: 16, max_iterated_count: 255 };
+        let limits = S2kLimits::UNLIMITED; // our own parameters, chosen above
         let key = s2k.derive(password, cipher.key_len(), &limits)?;
         let locked = if v6 {
             let aead = AeadAlg::Ocb;
