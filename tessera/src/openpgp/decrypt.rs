@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use super::armor::{ArmorReader, is_armored};
 use super::packet::{BodyReader, read_exact, read_full};
-use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 pub use super::plain::LiteralInfo;
+use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
 use super::s2k::S2kLimits;
 use super::seipd::{ChunkOpener, MdcOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header};
@@ -83,7 +83,6 @@ pub enum SeipdVersion {
     /// AEAD chunks.
     V2,
 }
-
 
 /// Decrypts a password-encrypted OpenPGP message (binary or armored,
 /// SEIPD v1 or v2) as a stream.

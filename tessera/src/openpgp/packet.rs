@@ -160,8 +160,12 @@ impl<R: Read> BodyReader<R> {
     /// Reads the body that `len` announces from `inner`.
     pub fn new(inner: R, len: BodyLen) -> Self {
         match len {
-            BodyLen::Fixed(n) => BodyReader { inner, remaining: n, more: false, to_eof: false, poison: Poison::default() },
-            BodyLen::Partial(n) => BodyReader { inner, remaining: n, more: true, to_eof: false, poison: Poison::default() },
+            BodyLen::Fixed(n) => {
+                BodyReader { inner, remaining: n, more: false, to_eof: false, poison: Poison::default() }
+            }
+            BodyLen::Partial(n) => {
+                BodyReader { inner, remaining: n, more: true, to_eof: false, poison: Poison::default() }
+            }
             BodyLen::Indeterminate => {
                 BodyReader { inner, remaining: 0, more: false, to_eof: true, poison: Poison::default() }
             }

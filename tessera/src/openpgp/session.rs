@@ -107,9 +107,7 @@ pub(crate) fn candidate_keys(
         _ => packets.skesks.iter().any(|s| matches!(s, Skesk::V6 { .. })),
     };
     if wrong_pairing {
-        return Err(Error::Malformed(
-            "SKESK and SEIPD versions do not pair (RFC 9580 §5.3: v6 with v2, v4 with v1)",
-        ));
+        return Err(Error::Malformed("SKESK and SEIPD versions do not pair (RFC 9580 §5.3: v6 with v2, v4 with v1)"));
     }
     if packets.skesks.is_empty() {
         return Err(packets.unsupported.as_ref().map_or(Error::NoPasswordPacket, Error::replay));
