@@ -6,7 +6,7 @@
 //! output file exists. To stdout, v2 chunks stream as they verify; a v1
 //! message is held in a temporary file until its MDC verifies.
 
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, Seek};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -17,7 +17,7 @@ use tessera::openpgp::{
     SymAlg,
 };
 
-use crate::io::{Output, PasswordArgs, open_input, parse_size};
+use crate::io::{CopyError, Output, PasswordArgs, open_input, parse_size};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum AeadArg {
@@ -242,16 +242,9 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
 }
 
 fn copy_out(dec: &mut Decryptor<'_>, out: &mut Output) -> Result<()> {
-    let mut buf = vec![0u8; 1 << 18];
-    loop {
-        let n = match dec.read(&mut buf) {
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(explain_io(e)),
-        };
-        if n == 0 {
-            return Ok(());
-        }
-        out.write_all(&buf[..n]).context("cannot write output")?;
+    match crate::io::copy(dec, out) {
+        Ok(_) => Ok(()),
+        Err(CopyError::Read(e)) => Err(explain_io(e)),
+        Err(CopyError::Write(e)) => Err(anyhow::Error::from(e).context("cannot write output")),
     }
 }

@@ -112,7 +112,7 @@ fn value_error(e: &Error) -> bool {
             | Error::NotInAlphabet { .. }
             | Error::NumeralOutOfRange { .. }
             | Error::TweakLength { .. }
-            | Error::Alphabet(_)
+            | Error::PassthroughInAlphabet { .. }
     )
 }
 

@@ -6,7 +6,7 @@
 //! subcommand, 37 unsupported option, 19 missing argument, 29 cannot
 //! decrypt, 41 bad data, ...).
 
-use std::io::{self, BufReader, Read, Seek, Write};
+use std::io::{self, BufReader, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,6 +15,7 @@ use tessera::openpgp::{
     DecryptOptions, Decryptor, EMPTY_PASSWORD, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice,
     SeipdVersion, SessionKey, SymAlg,
 };
+use tessera_cli::io::{self as shared, CopyError};
 use zeroize::Zeroizing;
 
 const MISSING_ARG: u8 = 19;
@@ -108,8 +109,8 @@ impl Opts {
 /// SOP indirect data: `@ENV:NAME`, `@FD:N` (unsupported) or a file name.
 fn read_indirect(what: &str, spec: &str) -> R<Zeroizing<Vec<u8>>> {
     if let Some(var) = spec.strip_prefix("@ENV:") {
-        return std::env::var_os(var)
-            .map(|v| Zeroizing::new(v.into_encoded_bytes()))
+        return shared::env_bytes(var)
+            .map(Zeroizing::new)
             .ok_or(Fail(MISSING_INPUT, format!("{what}: environment variable {var} is not set")));
     }
     if spec.starts_with("@FD:") {
@@ -397,14 +398,10 @@ fn decrypt_out(mut dec: Decryptor<'_>, session_key_out: Option<&Path>) -> R<()> 
         tmp.rewind().map_err(|e| Fail(1, e.to_string()))?;
         io::copy(&mut tmp, &mut out).map_err(|e| Fail(1, e.to_string()))?;
     } else {
-        let mut buf = vec![0u8; 1 << 18];
-        loop {
-            let n = dec.read(&mut buf).map_err(|e| pgp_fail(PgpError::from_io(e)))?;
-            if n == 0 {
-                break;
-            }
-            out.write_all(&buf[..n]).map_err(|e| Fail(1, e.to_string()))?;
-        }
+        shared::copy(&mut dec, &mut out).map_err(|e| match e {
+            CopyError::Read(e) => pgp_fail(PgpError::from_io(e)),
+            CopyError::Write(e) => Fail(1, e.to_string()),
+        })?;
     }
     if let Some(path) = session_key_out {
         let sk = dec.session_key();

@@ -43,6 +43,17 @@ pub enum S2kChoice {
     },
 }
 
+/// The kind of password hashing, without its parameters: what a user
+/// names (`argon2`, `iterated`; [`FromStr`](core::str::FromStr)) and
+/// [`EncryptOptions::for_profile`] turns into an [`S2kChoice`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum S2kKind {
+    /// Argon2id with the RFC's second recommended parameters ([`S2kChoice::default`]).
+    Argon2,
+    /// Iterated and salted SHA-256.
+    Iterated,
+}
+
 impl Default for S2kChoice {
     /// The RFC's second recommended Argon2 option: t=3, p=4, 64 MiB.
     fn default() -> Self {
@@ -83,6 +94,36 @@ impl Default for EncryptOptions {
             filename: Vec::new(),
             date: 0,
         }
+    }
+}
+
+impl EncryptOptions {
+    /// The default options of a profile, with the password hashing asked
+    /// for (`None`: the profile's own): RFC 9580 hashes with Argon2, RFC 4880
+    /// with the iterated S2K, since GnuPG 2.2 and other RFC 4880 readers
+    /// cannot read Argon2; asking for Argon2 under RFC 4880 is therefore
+    /// refused ([`Error::InvalidOption`]). `count_octet` is the coded count
+    /// of the iterated S2K when that is the result (255 = 65011712 octets).
+    ///
+    /// ```
+    /// use tessera::openpgp::{EncryptOptions, Profile, S2kChoice, S2kKind};
+    /// let gnupg = EncryptOptions::for_profile(Profile::Rfc4880, None, 255).unwrap();
+    /// assert_eq!(gnupg.s2k, S2kChoice::Iterated { count_octet: 255 });
+    /// let v6 = EncryptOptions::for_profile(Profile::Rfc9580, None, 255).unwrap();
+    /// assert_eq!(v6.s2k, S2kChoice::default());
+    /// assert!(EncryptOptions::for_profile(Profile::Rfc4880, Some(S2kKind::Argon2), 255).is_err());
+    /// ```
+    pub fn for_profile(profile: Profile, s2k: Option<S2kKind>, count_octet: u8) -> Result<Self> {
+        let s2k = match (s2k, profile) {
+            (Some(S2kKind::Argon2), Profile::Rfc4880) => {
+                return Err(Error::InvalidOption(
+                    "Argon2 needs the RFC 9580 profile (GnuPG 2.2 and other RFC 4880 readers cannot read it)",
+                ));
+            }
+            (Some(S2kKind::Argon2), _) | (None, Profile::Rfc9580) => S2kChoice::default(),
+            (Some(S2kKind::Iterated), _) | (None, Profile::Rfc4880) => S2kChoice::Iterated { count_octet },
+        };
+        Ok(EncryptOptions { profile, s2k, ..EncryptOptions::default() })
     }
 }
 

@@ -55,6 +55,28 @@ pub enum Error {
     /// Invalid options given by the caller.
     #[error("invalid option: {0}")]
     InvalidOption(&'static str),
+    /// A public-key algorithm that is unknown or refused (Elgamal, DSA).
+    #[error("unsupported public-key algorithm id {0}")]
+    UnsupportedPublicKeyAlg(u8),
+    /// A hash algorithm that is unknown or refused (MD5, RIPEMD-160).
+    #[error("unsupported hash algorithm id {0}")]
+    UnsupportedHash(u8),
+    /// An elliptic curve OID that is unknown or refused (Brainpool...).
+    #[error("unsupported elliptic curve")]
+    UnsupportedCurve,
+    /// A signature did not verify against the key.
+    #[error("bad signature")]
+    BadSignature,
+    /// The key could not decrypt the session key (wrong key, or the
+    /// encrypted session key was modified).
+    #[error("the key cannot decrypt this session key")]
+    SessionKeyDecryption,
+    /// Secret key material does not belong to its public key.
+    #[error("the secret key material does not match the public key")]
+    KeyMismatch,
+    /// A key, certificate or signature cannot be used (names it and why).
+    #[error(transparent)]
+    Key(#[from] super::key::KeyError),
     /// The operating system's random generator failed.
     #[error("the system random number generator failed")]
     Random,
@@ -98,6 +120,13 @@ impl Error {
             }
             Error::Malformed(w) => Error::Malformed(w),
             Error::InvalidOption(w) => Error::InvalidOption(w),
+            Error::UnsupportedPublicKeyAlg(id) => Error::UnsupportedPublicKeyAlg(*id),
+            Error::UnsupportedHash(id) => Error::UnsupportedHash(*id),
+            Error::UnsupportedCurve => Error::UnsupportedCurve,
+            Error::BadSignature => Error::BadSignature,
+            Error::SessionKeyDecryption => Error::SessionKeyDecryption,
+            Error::KeyMismatch => Error::KeyMismatch,
+            Error::Key(k) => Error::Key(k.clone()),
             Error::Random => Error::Random,
             Error::Io(e) => Error::Io(io::Error::new(e.kind(), e.to_string())),
         }
