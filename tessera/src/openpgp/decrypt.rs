@@ -7,9 +7,10 @@ use std::io::{self, BufRead, Read};
 use std::rc::Rc;
 
 use super::armor::{ArmorReader, is_armored};
+use super::key::Cert;
 use super::packet::{BodyReader, read_exact, read_full};
-use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 pub use super::plain::LiteralInfo;
+use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
 use super::s2k::S2kLimits;
 use super::seipd::{ChunkOpener, MdcOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header};
@@ -25,6 +26,10 @@ pub struct DecryptOptions {
     pub limits: S2kLimits,
     /// Use this session key instead of passwords (SOP `--with-session-key`).
     pub session_key: Option<SessionKey>,
+    /// Secret keys to open the message's PKESK packets with (unlocked:
+    /// see [`Cert::unlock`]); packets that name one of them are tried
+    /// first, then anonymous ones against every key, then the passwords.
+    pub keys: Vec<Cert>,
     /// Most octets a compressed data packet may decompress to (`None`: no
     /// limit). Exceeding it is [`Error::LimitExceeded`]. The command-line
     /// tools set a finite default; a library caller writing to disk should
@@ -67,6 +72,7 @@ impl Default for DecryptOptions {
         DecryptOptions {
             limits: S2kLimits::default(),
             session_key: None,
+            keys: Vec::new(),
             max_decompressed_size: None,
             v1_buffer_limit: 64 << 20,
             v1_stream_unauthenticated: false,
@@ -83,7 +89,6 @@ pub enum SeipdVersion {
     /// AEAD chunks.
     V2,
 }
-
 
 /// Decrypts a password-encrypted OpenPGP message (binary or armored,
 /// SEIPD v1 or v2) as a stream.
@@ -200,7 +205,7 @@ impl<'a> Decryptor<'a> {
 fn session_keys(packets: &SessionPackets, pw: &[&[u8]], opts: &DecryptOptions, version: u8) -> Result<Vec<SessionKey>> {
     match &opts.session_key {
         Some(k) => Ok(vec![k.clone()]),
-        None => candidate_keys(packets, pw, &opts.limits, version),
+        None => candidate_keys(packets, pw, &opts.keys, &opts.limits, version),
     }
 }
 
