@@ -90,8 +90,8 @@ pub enum SeipdVersion {
     V2,
 }
 
-/// Decrypts a password-encrypted OpenPGP message (binary or armored,
-/// SEIPD v1 or v2) as a stream.
+/// Decrypts an OpenPGP message (binary or armored, SEIPD v1 or v2) as a
+/// stream, with passwords and/or secret keys ([`DecryptOptions::keys`]).
 ///
 /// [`Decryptor::new`] reads the session key packets, finds the session key
 /// and reads up to the start of the literal data. Reading then yields the

@@ -201,7 +201,8 @@ impl<W: Write> Write for Body<W> {
     }
 }
 
-/// Encrypts a stream with one or more passwords into an OpenPGP message.
+/// Encrypts a stream with passwords and/or to certificates
+/// ([`EncryptOptions::recipients`]) into an OpenPGP message.
 ///
 /// Writing to it encrypts; **[`Encryptor::finish`] is mandatory**: it seals
 /// the last chunk and writes the final tag (or the MDC). A message whose
