@@ -16,6 +16,8 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 /// The kind of block in `-----BEGIN PGP <kind>-----`.
 pub const MESSAGE: &str = "MESSAGE";
+/// The armor kind of detached signatures.
+pub const SIGNATURE: &str = "SIGNATURE";
 
 /// CRC24 of RFC 9580 §6.1.1.
 #[derive(Debug, Clone, Copy)]

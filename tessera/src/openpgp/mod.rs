@@ -44,13 +44,13 @@ mod encrypt;
 mod error;
 pub mod key;
 mod names;
-mod plain;
-mod session;
-mod poison;
 pub mod packet;
 pub mod pkesk;
+mod plain;
+mod poison;
 pub mod s2k;
 pub mod seipd;
+mod session;
 pub mod sig;
 pub mod skesk;
 

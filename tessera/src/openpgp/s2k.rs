@@ -138,15 +138,26 @@ pub struct S2kLimits {
 
 impl Default for S2kLimits {
     fn default() -> Self {
-        S2kLimits { max_argon2_m: 18, max_argon2_t: 16, max_argon2_p: 16, max_work_kib: 1 << 20, max_iterated_count: 255 }
+        S2kLimits {
+            max_argon2_m: 18,
+            max_argon2_t: 16,
+            max_argon2_p: 16,
+            max_work_kib: 1 << 20,
+            max_iterated_count: 255,
+        }
     }
 }
 
 impl S2kLimits {
     /// No limits: for specifiers the caller chose itself (encryption),
     /// never for untrusted messages.
-    pub const UNLIMITED: S2kLimits =
-        S2kLimits { max_argon2_m: 31, max_argon2_t: 255, max_argon2_p: 255, max_work_kib: u64::MAX, max_iterated_count: 255 };
+    pub const UNLIMITED: S2kLimits = S2kLimits {
+        max_argon2_m: 31,
+        max_argon2_t: 255,
+        max_argon2_p: 255,
+        max_work_kib: u64::MAX,
+        max_iterated_count: 255,
+    };
 }
 
 fn exceeded(limit: &'static str, asked: u64, allowed: u64) -> Error {
