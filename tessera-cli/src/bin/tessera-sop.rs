@@ -6,6 +6,9 @@
 //! subcommand, 37 unsupported option, 19 missing argument, 29 cannot
 //! decrypt, 41 bad data, ...).
 
+#[path = "sop/sig.rs"]
+mod sig;
+
 use std::io::{self, BufReader, Seek, Write};
 use std::process::ExitCode;
 
@@ -353,15 +356,15 @@ fn run(args: &[String]) -> R<()> {
             }
             stdout.flush().map_err(|e| Fail(1, e.to_string()))
         }
+        "sign" => sig::sign(rest),
+        "verify" => sig::verify(rest),
+        "inline-sign" => sig::inline_sign(rest),
+        "inline-verify" => sig::inline_verify(rest),
+        "inline-detach" => sig::inline_detach(rest),
         "generate-key"
         | "extract-cert"
         | "change-key-password"
         | "revoke-key"
-        | "sign"
-        | "verify"
-        | "inline-sign"
-        | "inline-verify"
-        | "inline-detach"
         | "merge-certs"
         | "update-key"
         | "certify-userid"
