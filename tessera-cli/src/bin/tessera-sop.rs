@@ -6,6 +6,9 @@
 //! subcommand, 37 unsupported option, 19 missing argument, 29 cannot
 //! decrypt, 41 bad data, ...).
 
+#[path = "sop/sig.rs"]
+mod sig;
+
 use std::io::{self, BufReader, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -132,6 +135,13 @@ fn check_new_out(what: &str, spec: &str) -> R<PathBuf> {
     Ok(path)
 }
 
+/// Creates an output file that must not exist yet (0600), for outputs
+/// written as the command goes (signature subcommands).
+fn create_out(what: &str, spec: &str) -> R<std::fs::File> {
+    let path = check_new_out(what, spec)?;
+    shared::create_new_private(&path).map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {spec}: {e}")))
+}
+
 /// Writes `data` to a new file at `path`, readable by its owner only: into
 /// a temporary file beside it (created 0600), moved into place without
 /// replacing anything. On any failure nothing is left behind.
@@ -184,15 +194,15 @@ fn run(args: &[String]) -> R<()> {
         "decrypt" => decrypt(rest),
         "armor" => armor(rest),
         "dearmor" => dearmor(rest),
+        "sign" => sig::sign(rest),
+        "verify" => sig::verify(rest),
+        "inline-sign" => sig::inline_sign(rest),
+        "inline-verify" => sig::inline_verify(rest),
+        "inline-detach" => sig::inline_detach(rest),
         "generate-key"
         | "extract-cert"
         | "change-key-password"
         | "revoke-key"
-        | "sign"
-        | "verify"
-        | "inline-sign"
-        | "inline-verify"
-        | "inline-detach"
         | "merge-certs"
         | "update-key"
         | "certify-userid"

@@ -32,7 +32,7 @@ use super::super::poison::Poison;
 use super::super::{Error, LiteralInfo, Result};
 use super::check::{Outcome, SigResult, check_document};
 use super::document::{Signer, read_sig_body};
-use super::hashing::{DocumentHasher, HashedFields};
+use super::hashing::{DocumentHasher, HashedFields, crlf_pieces};
 use super::ops::OnePassSig;
 use super::packet::{SigType, Signature};
 
@@ -43,11 +43,14 @@ use super::packet::{SigType, Signature};
 pub struct InlineSigner<'a, W: Write> {
     signer: Signer<'a>,
     lit: PartialWriter<W>,
+    /// Text: the data is stored with CR LF line endings (RFC 9580 §5.9).
+    text: Option<(bool, Vec<u8>)>,
 }
 
 impl<'a, W: Write> InlineSigner<'a, W> {
     /// Writes the one-pass signature packets and the literal data header
-    /// (format `b` for binary signatures, `u` for text ones).
+    /// (format `b` for binary signatures; `t` for text ones, whose data is
+    /// then stored with CR LF line endings, as GnuPG expects).
     pub fn new(mut out: W, signer: Signer<'a>) -> Result<Self> {
         let n = signer.announced().count();
         for (i, (key, hash, salt)) in signer.announced().enumerate() {
@@ -55,9 +58,10 @@ impl<'a, W: Write> InlineSigner<'a, W> {
             write_packet(&mut out, tag::ONE_PASS_SIGNATURE, &ops.to_bytes()).map_err(Error::from_io)?;
         }
         let mut lit = PartialWriter::new(out, tag::LITERAL);
-        let format = if signer.sig_type() == SigType::Text { b'u' } else { b'b' };
+        let format = if signer.sig_type() == SigType::Text { b't' } else { b'b' };
         lit.write_all(&[format, 0, 0, 0, 0, 0]).map_err(Error::from_io)?;
-        Ok(InlineSigner { signer, lit })
+        let text = (format == b't').then(|| (false, Vec::new()));
+        Ok(InlineSigner { signer, lit, text })
     }
 
     /// Ends the literal data and writes the signatures; returns the output.
@@ -73,9 +77,16 @@ impl<'a, W: Write> InlineSigner<'a, W> {
 
 impl<W: Write> Write for InlineSigner<'_, W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.lit.write(buf)?;
-        self.signer.update(&buf[..n]);
-        Ok(n)
+        let Some((after_cr, scratch)) = &mut self.text else {
+            let n = self.lit.write(buf)?;
+            self.signer.update(&buf[..n]);
+            return Ok(n);
+        };
+        scratch.clear();
+        crlf_pieces(buf, after_cr, |p| scratch.extend_from_slice(p));
+        self.lit.write_all(scratch)?;
+        self.signer.update(scratch);
+        Ok(buf.len())
     }
     fn flush(&mut self) -> io::Result<()> {
         self.lit.flush()
