@@ -17,7 +17,7 @@ use crate::io::{Output, PasswordArgs};
 /// How the keyset file is protected: a password (file or environment
 /// variable), or cleartext when asked for by name.
 #[derive(Args, Debug, Clone)]
-#[group(id = "keyset_protection", required = true, multiple = false)]
+#[group(id = "keyset_protection", multiple = false)]
 pub struct Protect {
     /// File holding the keyset's password (the whole file, one trailing newline stripped).
     #[arg(long, value_name = "FILE")]
@@ -34,6 +34,11 @@ impl Protect {
     fn password(&self) -> Result<Option<Zeroizing<Vec<u8>>>> {
         if self.insecure_cleartext {
             return Ok(None);
+        }
+        if self.keyset_password_file.is_none() && self.keyset_password_env.is_none() {
+            bail!(
+                "the keyset needs --keyset-password-file, --keyset-password-env or (for a cleartext one) --insecure-cleartext"
+            );
         }
         let args = PasswordArgs {
             password_file: self.keyset_password_file.clone(),

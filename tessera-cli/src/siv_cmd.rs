@@ -32,6 +32,8 @@ pub struct SivArgs {
     pub lines: bool,
     #[command(flatten)]
     pub records: RecordArgs,
+    #[command(flatten)]
+    pub keyset: crate::keyset_use::KeysetUse,
 }
 
 /// Encrypts or decrypts batches of values with one AES-SIV key and the same
@@ -118,6 +120,10 @@ fn setup(args: &SivArgs) -> Result<(AesSiv, Vec<Vec<u8>>)> {
 }
 
 pub fn run(args: &SivArgs, encrypt: bool) -> Result<()> {
+    if args.keyset.keyset.is_some() {
+        use crate::keyset_use::{Op, siv};
+        return siv(args, if encrypt { Op::Encrypt } else { Op::Decrypt });
+    }
     let (siv, comps) = setup(args)?;
     let mut input = open_input(args.records.input.as_deref())?;
     if args.lines || args.records.csv {

@@ -22,7 +22,7 @@ pub enum Password {
 }
 
 impl Password {
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match self {
             Password::Text(s) => s.as_bytes(),
             Password::Bytes(b) => b,
@@ -194,6 +194,7 @@ fn options(
         armor,
         filename: Vec::new(),
         date: 0,
+        ..EncryptOptions::default()
     })
 }
 

@@ -20,7 +20,7 @@ use crate::Error;
 /// through [`decode_key`].
 ///
 /// ```
-/// assert_eq!(tessera::hex::decode("").unwrap(), Vec::<u8>::new());
+/// assert_eq!(tessera::hex::decode("").unwrap(), [0u8; 0]);
 /// assert!(tessera::hex::decode("abc").is_err());
 /// ```
 pub fn decode(text: &str) -> Result<Vec<u8>, Error> {

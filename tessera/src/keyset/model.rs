@@ -259,30 +259,25 @@ impl Transform {
 
     /// Re-enables a disabled version.
     pub fn enable(&mut self, id: u32) -> Result<()> {
-        let name = self.name.clone();
-        let k = self.key_mut(id)?;
-        match k.status {
-            KeyStatus::Destroyed => Err(Error::KeyDestroyed { transform: name, version: id }),
-            _ => {
-                k.status = KeyStatus::Enabled;
-                Ok(())
-            }
-        }
+        self.set_live_status(id, KeyStatus::Enabled)
     }
 
     /// Disables a version other than the primary: its values are refused
     /// until it is enabled again.
     pub fn disable(&mut self, id: u32) -> Result<()> {
         self.refuse_primary(id, "disable")?;
+        self.set_live_status(id, KeyStatus::Disabled)
+    }
+
+    /// Sets the status of a version that is not destroyed.
+    fn set_live_status(&mut self, id: u32, status: KeyStatus) -> Result<()> {
         let name = self.name.clone();
         let k = self.key_mut(id)?;
-        match k.status {
-            KeyStatus::Destroyed => Err(Error::KeyDestroyed { transform: name, version: id }),
-            _ => {
-                k.status = KeyStatus::Disabled;
-                Ok(())
-            }
+        if k.status == KeyStatus::Destroyed {
+            return Err(Error::KeyDestroyed { transform: name, version: id });
         }
+        k.status = status;
+        Ok(())
     }
 
     /// Destroys a version other than the primary: its bytes are wiped and
