@@ -36,6 +36,19 @@ pub enum Error {
     /// A limit that protects against hostile input was exceeded.
     #[error("limit exceeded: {0}")]
     Limit(&'static str),
+    /// A caller-set limit on work or output ([`super::DecryptLimits`]) would
+    /// be exceeded: `limit` names the field, `allowed` is its value and
+    /// `asked` what the message needs. Refused before the work is done or
+    /// the memory allocated.
+    #[error("limit exceeded: the message needs {asked} for {limit}, the limit is {allowed}")]
+    LimitExceeded {
+        /// The limit's name (the `DecryptLimits` field).
+        limit: &'static str,
+        /// What the message asks for (in the limit's unit).
+        asked: u64,
+        /// The limit.
+        allowed: u64,
+    },
     /// Malformed packets or armor.
     #[error("malformed message: {0}")]
     Malformed(&'static str),
@@ -85,6 +98,37 @@ impl Error {
                 };
                 io::Error::new(kind, e)
             }
+        }
+    }
+
+    /// A copy of this error, for readers and writers that report the same
+    /// error again on every call after the first (an I/O error keeps its
+    /// kind and message).
+    pub(crate) fn replay(&self) -> Error {
+        match self {
+            Error::Truncated(w) => Error::Truncated(w),
+            Error::BadTag(w) => Error::BadTag(w),
+            Error::WrongPassword => Error::WrongPassword,
+            Error::NoPasswordPacket => Error::NoPasswordPacket,
+            Error::UnsupportedCipher(id) => Error::UnsupportedCipher(*id),
+            Error::UnsupportedAead(id) => Error::UnsupportedAead(*id),
+            Error::UnsupportedS2k(w) => Error::UnsupportedS2k(w),
+            Error::Unsupported(w) => Error::Unsupported(w),
+            Error::Limit(w) => Error::Limit(w),
+            Error::LimitExceeded { limit, asked, allowed } => {
+                Error::LimitExceeded { limit, asked: *asked, allowed: *allowed }
+            }
+            Error::Malformed(w) => Error::Malformed(w),
+            Error::InvalidOption(w) => Error::InvalidOption(w),
+            Error::UnsupportedPublicKeyAlg(id) => Error::UnsupportedPublicKeyAlg(*id),
+            Error::UnsupportedHash(id) => Error::UnsupportedHash(*id),
+            Error::UnsupportedCurve => Error::UnsupportedCurve,
+            Error::BadSignature => Error::BadSignature,
+            Error::SessionKeyDecryption => Error::SessionKeyDecryption,
+            Error::KeyMismatch => Error::KeyMismatch,
+            Error::Key(k) => Error::Key(k.clone()),
+            Error::Random => Error::Random,
+            Error::Io(e) => Error::Io(io::Error::new(e.kind(), e.to_string())),
         }
     }
 

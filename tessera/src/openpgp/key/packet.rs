@@ -8,6 +8,12 @@ use super::super::{Error, Result};
 
 /// A key's fingerprint: SHA-1 (v4) or SHA-256 (v6) over its framed public
 /// key packet.
+///
+/// ```
+/// use tessera::openpgp::key::Fingerprint;
+/// let fp = Fingerprint::from_versioned(&[[4u8].as_slice(), &[0xab; 20]].concat()).unwrap();
+/// assert_eq!(fp.key_id().to_string(), "ABABABABABABABAB");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Fingerprint {
     /// A version 4 fingerprint (20 octets).
@@ -122,6 +128,14 @@ impl KeyVersion {
 
 /// The public part of a key or subkey packet, parsed, with its encoded body
 /// kept for hashing.
+///
+/// ```
+/// use tessera::openpgp::crypto::{generate, KeyType};
+/// use tessera::openpgp::key::{KeyVersion, PublicKey};
+/// let (material, _secret) = generate(KeyType::Ed25519).unwrap();
+/// let key = PublicKey::new(KeyVersion::V6, 1_700_000_000, material).unwrap();
+/// assert_eq!(PublicKey::parse_packet(key.body()).unwrap().fingerprint(), key.fingerprint());
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct PublicKey {
     version: KeyVersion,

@@ -7,6 +7,25 @@ use super::validity::{ValidCert, features};
 use super::{Fingerprint, PublicKey};
 
 /// How a message to some recipients is to be encrypted.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, EncryptionPlan, GenerateOptions, KeyProfile};
+/// use tessera::openpgp::{AeadAlg, SymAlg};
+/// let t = 1_700_000_000u32;
+/// let v6 = generate(&GenerateOptions { created: Some(t), ..Default::default() }).unwrap();
+/// let v4 = generate(&GenerateOptions {
+///     profile: KeyProfile::Rfc4880,
+///     user_ids: vec!["B <b@example.org>".into()],
+///     created: Some(t),
+///     ..Default::default()
+/// })
+/// .unwrap();
+/// let plan = EncryptionPlan::new(&[v6.validate(t.into()).unwrap()], true).unwrap();
+/// assert_eq!((plan.cipher, plan.aead), (SymAlg::Aes256, Some(AeadAlg::Ocb)));
+/// // A v4 recipient without SEIPD v2 in its features: v1 for everyone.
+/// let plan = EncryptionPlan::new(&[v6.validate(t.into()).unwrap(), v4.validate(t.into()).unwrap()], true).unwrap();
+/// assert_eq!((plan.cipher, plan.aead, plan.keys.len()), (SymAlg::Aes256, None, 2));
+/// ```
 #[derive(Debug, Clone)]
 pub struct EncryptionPlan {
     /// SEIPD v2 (AEAD) with this mode, or v1 (CFB + MDC) when `None`.

@@ -37,6 +37,17 @@ pub struct Locked {
 }
 
 /// A secret key or subkey packet.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, GenerateOptions};
+/// use tessera::openpgp::s2k::S2kLimits;
+/// let key = generate(&GenerateOptions::default()).unwrap();
+/// let mut sub = key.subkeys[0].key.secret().unwrap().clone();
+/// sub.lock(b"pw").unwrap();
+/// assert!(sub.is_locked() && sub.secret().is_err());
+/// let material = sub.unlock(b"pw", &S2kLimits::default()).unwrap();
+/// material.check(sub.public().material()).unwrap();
+/// ```
 #[derive(Clone)]
 pub struct SecretKey {
     public: PublicKey,
@@ -276,7 +287,7 @@ impl SecretKey {
             random(&mut salt)?;
             S2k::Iterated { hash: S2kHash::Sha256, salt, count: 0xff }
         };
-        let limits = S2kLimits { max_argon2_m: 21, max_argon2_t: 16, max_iterated_count: 255 };
+        let limits = S2kLimits::UNLIMITED; // our own parameters, chosen above
         let key = s2k.derive(password, cipher.key_len(), &limits)?;
         let locked = if v6 {
             let aead = AeadAlg::Ocb;

@@ -50,6 +50,15 @@ impl ValidKey<'_> {
 
 /// A certificate as it stands at one time: everything the encryptor,
 /// decryptor and verifier need, already checked.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, GenerateOptions, KeyError};
+/// use tessera::openpgp::Error;
+/// let opts = GenerateOptions { created: Some(1_700_000_000), expires_in: Some(86_400), ..Default::default() };
+/// let key = generate(&opts).unwrap();
+/// assert_eq!(key.validate(1_700_000_100).unwrap().encryption_keys().len(), 1);
+/// assert!(matches!(key.validate(1_800_000_000), Err(Error::Key(KeyError::Expired { .. }))));
+/// ```
 #[derive(Debug, Clone)]
 pub struct ValidCert<'a> {
     /// The certificate.

@@ -102,6 +102,23 @@ pub fn binding_digest(f: &HashedFields<'_>, primary: &PublicKey, subkey: &Public
 /// Text signatures (0x01) hash the data with every line ending made CR LF;
 /// [`DocumentHasher`] does that conversion itself, across any split of the
 /// input.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, GenerateOptions};
+/// use tessera::openpgp::sig::{hashing, SigType, SignatureBuilder};
+/// let key = generate(&GenerateOptions::default()).unwrap();
+/// let (public, secret) = (key.primary.public(), key.primary.secret().unwrap().secret().unwrap());
+/// let sign = |f: &hashing::HashedFields<'_>| {
+///     let mut h = hashing::DocumentHasher::new(f);
+///     h.update(b"line one\nline two\n");
+///     h.finish(f)
+/// };
+/// let sig = SignatureBuilder::new(SigType::Text, 1_700_000_000).sign_with(public, secret, sign).unwrap();
+/// let f = sig.hashed_fields();
+/// let mut h = hashing::DocumentHasher::new(&f);
+/// h.update(b"line one\r\nline two\r\n");
+/// sig.verify_digest(public, &h.finish(&f)).unwrap();
+/// ```
 #[derive(Debug)]
 pub struct DocumentHasher {
     h: Hasher,
@@ -121,24 +138,32 @@ impl DocumentHasher {
             self.h.update(data);
             return;
         }
-        let mut start = 0;
-        for (i, &b) in data.iter().enumerate() {
-            let prev_cr = if i == 0 { self.after_cr } else { data[i - 1] == b'\r' };
-            if b == b'\n' && !prev_cr {
-                self.h.update(&data[start..i]);
-                self.h.update(b"\r\n");
-                start = i + 1;
-            }
-        }
-        self.h.update(&data[start..]);
-        if let Some(&last) = data.last() {
-            self.after_cr = last == b'\r';
-        }
+        let h = &mut self.h;
+        crlf_pieces(data, &mut self.after_cr, |piece| h.update(piece));
     }
 
     /// Hashes the trailer and returns the digest.
     pub fn finish(self, f: &HashedFields<'_>) -> Vec<u8> {
         finish(self.h, f)
+    }
+}
+
+/// Passes `data` to `f` in pieces with every line feed not preceded by a
+/// carriage return made CR LF; `after_cr` carries whether the previous
+/// piece of the stream ended with CR.
+pub(crate) fn crlf_pieces(data: &[u8], after_cr: &mut bool, mut f: impl FnMut(&[u8])) {
+    let mut start = 0;
+    for (i, &b) in data.iter().enumerate() {
+        let prev_cr = if i == 0 { *after_cr } else { data[i - 1] == b'\r' };
+        if b == b'\n' && !prev_cr {
+            f(&data[start..i]);
+            f(b"\r\n");
+            start = i + 1;
+        }
+    }
+    f(&data[start..]);
+    if let Some(&last) = data.last() {
+        *after_cr = last == b'\r';
     }
 }
 

@@ -66,6 +66,18 @@ impl SigType {
 }
 
 /// A parsed signature packet (v4 or v6).
+///
+/// ```
+/// use tessera::openpgp::key::Cert;
+/// use tessera::openpgp::sig::{SigType, Signature};
+/// # let cert_bytes = include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc");
+/// let cert = Cert::from_bytes(cert_bytes).unwrap();
+/// let binding: &Signature = &cert.subkeys[0].sigs[0];
+/// assert_eq!(binding.sig_type(), SigType::SubkeyBinding);
+/// assert_eq!(binding.key_flags(), Some(0x0c));
+/// binding.verify_subkey_binding(cert.primary.public(), cert.subkeys[0].key.public()).unwrap();
+/// assert_eq!(Signature::parse(&binding.to_bytes()).unwrap(), *binding);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature {
     pub(crate) version: u8,

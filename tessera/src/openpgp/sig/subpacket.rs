@@ -112,6 +112,13 @@ pub enum SubpacketValue {
 }
 
 /// One subpacket: its value and whether it is marked critical.
+///
+/// ```
+/// use tessera::openpgp::sig::subpacket::{parse_area, write_area, Subpacket, SubpacketValue};
+/// let area = write_area(&[Subpacket::critical(SubpacketValue::CreationTime(0x6387_7fe3))]);
+/// assert_eq!(area, [5, 0x82, 0x63, 0x87, 0x7f, 0xe3]);
+/// assert_eq!(parse_area(&area).unwrap()[0].value, SubpacketValue::CreationTime(0x6387_7fe3));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subpacket {
     /// Bit 7 of the type octet: the signature is invalid to a reader who
