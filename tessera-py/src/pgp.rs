@@ -194,6 +194,7 @@ fn options(
         armor,
         filename: Vec::new(),
         date: 0,
+        ..EncryptOptions::default()
     })
 }
 

@@ -7,6 +7,7 @@ use std::io::{self, BufRead, Read};
 use std::rc::Rc;
 
 use super::armor::{ArmorReader, is_armored};
+use super::key::Cert;
 use super::packet::{BodyReader, read_exact, read_full};
 pub use super::plain::LiteralInfo;
 use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
@@ -25,6 +26,10 @@ pub struct DecryptOptions {
     pub limits: S2kLimits,
     /// Use this session key instead of passwords (SOP `--with-session-key`).
     pub session_key: Option<SessionKey>,
+    /// Secret keys to open the message's PKESK packets with (unlocked:
+    /// see [`Cert::unlock`]); packets that name one of them are tried
+    /// first, then anonymous ones against every key, then the passwords.
+    pub keys: Vec<Cert>,
     /// Most octets a compressed data packet may decompress to (`None`: no
     /// limit). Exceeding it is [`Error::LimitExceeded`]. The command-line
     /// tools set a finite default; a library caller writing to disk should
@@ -62,11 +67,19 @@ pub struct DecryptOptions {
     pub v1_quick_check: bool,
 }
 
+impl DecryptOptions {
+    /// The decompressed size limit of the command-line tools and the Python
+    /// file functions (16 GiB): generous for real data, finite against a
+    /// compressed message that would fill a disk.
+    pub const TOOL_MAX_DECOMPRESSED_SIZE: u64 = 16 << 30;
+}
+
 impl Default for DecryptOptions {
     fn default() -> Self {
         DecryptOptions {
             limits: S2kLimits::default(),
             session_key: None,
+            keys: Vec::new(),
             max_decompressed_size: None,
             v1_buffer_limit: 64 << 20,
             v1_stream_unauthenticated: false,
@@ -84,8 +97,8 @@ pub enum SeipdVersion {
     V2,
 }
 
-/// Decrypts a password-encrypted OpenPGP message (binary or armored,
-/// SEIPD v1 or v2) as a stream.
+/// Decrypts an OpenPGP message (binary or armored, SEIPD v1 or v2) as a
+/// stream, with passwords and/or secret keys ([`DecryptOptions::keys`]).
 ///
 /// [`Decryptor::new`] reads the session key packets, finds the session key
 /// and reads up to the start of the literal data. Reading then yields the
@@ -199,7 +212,7 @@ impl<'a> Decryptor<'a> {
 fn session_keys(packets: &SessionPackets, pw: &[&[u8]], opts: &DecryptOptions, version: u8) -> Result<Vec<SessionKey>> {
     match &opts.session_key {
         Some(k) => Ok(vec![k.clone()]),
-        None => candidate_keys(packets, pw, &opts.limits, version),
+        None => candidate_keys(packets, pw, &opts.keys, &opts.limits, version),
     }
 }
 

@@ -55,7 +55,7 @@ pub mod sig;
 pub mod skesk;
 
 pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
-pub use encrypt::{EncryptOptions, Encryptor, Profile, S2kChoice, S2kKind};
+pub use encrypt::{EMPTY_PASSWORD, EncryptOptions, Encryptor, Profile, S2kChoice, S2kKind};
 pub use error::Error;
 pub use seipd::MAX_CHUNK_OCTET;
 pub use skesk::SessionKey;

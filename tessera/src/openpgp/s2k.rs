@@ -149,6 +149,21 @@ impl Default for S2kLimits {
 }
 
 impl S2kLimits {
+    /// Sets [`S2kLimits::max_argon2_m`] to the largest exponent whose
+    /// memory (2^m KiB) fits in `bytes` (at least 2^3 KiB, Argon2's least).
+    ///
+    /// ```
+    /// use tessera::openpgp::s2k::S2kLimits;
+    ///
+    /// assert_eq!(S2kLimits::default().with_max_argon2_memory(256 << 20).max_argon2_m, 18);
+    /// assert_eq!(S2kLimits::default().with_max_argon2_memory(300 << 20).max_argon2_m, 18);
+    /// ```
+    pub fn with_max_argon2_memory(mut self, bytes: u64) -> Self {
+        let kib = (bytes / 1024).max(8);
+        self.max_argon2_m = (63 - kib.leading_zeros()).min(31) as u8;
+        self
+    }
+
     /// No limits: for specifiers the caller chose itself (encryption),
     /// never for untrusted messages.
     pub const UNLIMITED: S2kLimits = S2kLimits {
