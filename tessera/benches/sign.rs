@@ -76,7 +76,8 @@ fn inline_signed(c: &mut Criterion) {
     let n = size();
     let data: Vec<u8> = (0..n).map(|i| (i as u32).wrapping_mul(2654435761) as u8).collect();
     let bytes = pgp::bytes::Bytes::from(data.clone());
-    let key = generate(&GenerateOptions { user_ids: vec!["Bench <b@example.org>".into()], ..Default::default() }).unwrap();
+    let key =
+        generate(&GenerateOptions { user_ids: vec!["Bench <b@example.org>".into()], ..Default::default() }).unwrap();
     let (mut sk, mut pk) = (Vec::new(), Vec::new());
     key.write_armored(&mut sk).unwrap();
     key.to_public().write_armored(&mut pk).unwrap();
@@ -95,7 +96,9 @@ fn inline_signed(c: &mut Criterion) {
     g.bench_function("tessera-sign", |b| b.iter(|| tessera_sign(&keys, black_box(&data), &mut out)));
     tessera_sign(&keys, &data, &mut out);
     let ours = out.clone();
-    g.bench_function("tessera-verify", |b| b.iter(|| assert_eq!(tessera_verify(&certs, black_box(&ours), &mut buf), n)));
+    g.bench_function("tessera-verify", |b| {
+        b.iter(|| assert_eq!(tessera_verify(&certs, black_box(&ours), &mut buf), n))
+    });
     g.bench_function("rpgp-sign", |b| b.iter(|| rpgp_sign(&rsk, black_box(&bytes))));
     let theirs = rpgp_sign(&rsk, &bytes);
     g.bench_function("rpgp-verify", |b| b.iter(|| assert_eq!(rpgp_verify(&rpk, black_box(&theirs)), n)));
