@@ -175,3 +175,42 @@ fn cleartext_round_trip_with_dashes_and_whitespace() {
         assert!(r[0].is_good(), "{:?}", r[0].outcome);
     }
 }
+
+#[test]
+fn sign_while_encrypting_and_verify_while_decrypting() {
+    use tessera::openpgp::{
+        DecryptOptions, Decryptor, EncryptOptions, Encryptor, Profile, SigningEncryptor, VerifyingDecryptor,
+    };
+    for profile in [KeyProfile::Rfc9580, KeyProfile::Rfc4880] {
+        let (alice, bob) = (key(profile), key(profile));
+        let keys = SigningKey::from_cert(&alice, NOW).unwrap();
+        let p = if profile == KeyProfile::Rfc9580 { Profile::Rfc9580 } else { Profile::Rfc4880 };
+        let opts = EncryptOptions { profile: p, recipients: vec![bob.to_public()], ..Default::default() };
+        let data: Vec<u8> = (0..300_000u32).map(|i| (i % 253) as u8).collect();
+        let mut enc =
+            SigningEncryptor::new(Vec::new(), &[], &opts, Signer::new(&keys, SigType::Binary, T0 + 5).unwrap())
+                .unwrap();
+        enc.write_all(&data).unwrap();
+        let msg = enc.finish().unwrap();
+        let dopts = DecryptOptions { keys: vec![bob.clone()], ..Default::default() };
+        let certs = [alice.to_public()];
+        let mut dec = VerifyingDecryptor::new(msg.as_slice(), &[], &dopts, &certs, NOW).unwrap();
+        let mut out = Vec::new();
+        dec.read_to_end(&mut out).unwrap();
+        assert_eq!(out, data);
+        assert_eq!(dec.finish().unwrap().good().count(), 1);
+        // The plain Decryptor still reads it (skipping the signatures).
+        let mut out = Vec::new();
+        Decryptor::with_options(msg.as_slice(), &[], &dopts).unwrap().read_to_end(&mut out).unwrap();
+        assert_eq!(out, data);
+        // The wrong signer, or an unsigned message: decrypted, never "verified".
+        let other = [bob.to_public()];
+        let dec = VerifyingDecryptor::new(msg.as_slice(), &[], &dopts, &other, NOW).unwrap();
+        assert!(dec.finish().is_err());
+        let mut plain = Encryptor::new(Vec::new(), &[], &opts).unwrap();
+        plain.write_all(b"unsigned").unwrap();
+        let unsigned = plain.finish().unwrap();
+        let dec = VerifyingDecryptor::new(unsigned.as_slice(), &[], &dopts, &certs, NOW).unwrap();
+        assert!(dec.finish().is_err());
+    }
+}

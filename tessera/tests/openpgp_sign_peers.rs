@@ -89,31 +89,6 @@ fn tessera_verify_clear(cert: &Cert, msg: &[u8], what: &str) -> Vec<u8> {
     out
 }
 
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Self {
-        let p = std::env::temp_dir().join(format!("tessera-sign-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o700)).unwrap();
-        }
-        Dir(p)
-    }
-    fn p(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn gpg(home: &Path) -> Command {
     let mut c = Command::new("gpg");
     c.arg("--homedir").arg(home).args(["--batch", "--yes", "--quiet", "--pinentry-mode", "loopback"]);
@@ -125,20 +100,21 @@ fn gnupg_verifies_tessera_and_tessera_verifies_gnupg() {
     if !Command::new("gpg").arg("--version").output().is_ok_and(|o| o.status.success()) {
         return skip("gpg");
     }
-    let d = Dir::new("gpg");
-    let home = d.p("home");
-    std::fs::create_dir_all(&home).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let p = |name: &str| tmp.path().join(name);
+    // The directory itself (mode 0700) is GnuPG's home.
+    let home = tmp.path().to_path_buf();
     let (k, sk, _) = key(KeyProfile::Rfc4880);
-    std::fs::write(d.p("k.asc"), &sk).unwrap();
-    ok(gpg(&home).arg("--import").arg(d.p("k.asc")).output(), "gpg --import");
-    std::fs::write(d.p("data"), TEXT).unwrap();
+    std::fs::write(p("k.asc"), &sk).unwrap();
+    ok(gpg(&home).arg("--import").arg(p("k.asc")).output(), "gpg --import");
+    std::fs::write(p("data"), TEXT).unwrap();
     for ty in [SigType::Binary, SigType::Text] {
         let [det, inl, clear] = tessera_sign(&k, TEXT, ty);
-        std::fs::write(d.p("d.sig"), det).unwrap();
-        ok(gpg(&home).arg("--verify").arg(d.p("d.sig")).arg(d.p("data")).output(), "gpg verifies detached");
+        std::fs::write(p("d.sig"), det).unwrap();
+        ok(gpg(&home).arg("--verify").arg(p("d.sig")).arg(p("data")).output(), "gpg verifies detached");
         for (name, m) in [("inline", inl), ("clear", clear)] {
-            std::fs::write(d.p(name), m).unwrap();
-            let out = ok(gpg(&home).args(["-o", "-", "--decrypt"]).arg(d.p(name)).output(), name);
+            std::fs::write(p(name), m).unwrap();
+            let out = ok(gpg(&home).args(["-o", "-", "--decrypt"]).arg(p(name)).output(), name);
             let want: &[u8] =
                 if name == "clear" { b"Signed across implementations.\n- a dashed line\n\nlast line\n" } else { TEXT };
             assert_eq!(out, want, "gpg output of {name} {ty:?}");
@@ -146,8 +122,8 @@ fn gnupg_verifies_tessera_and_tessera_verifies_gnupg() {
     }
     let fp = k.fingerprint().to_hex();
     let signed = |args: &[&str], out: &str| {
-        ok(gpg(&home).args(["-u", &fp, "-o"]).arg(d.p(out)).args(args).arg(d.p("data")).output(), out);
-        std::fs::read(d.p(out)).unwrap()
+        ok(gpg(&home).args(["-u", &fp, "-o"]).arg(p(out)).args(args).arg(p("data")).output(), out);
+        std::fs::read(p(out)).unwrap()
     };
     tessera_verify_detached(&k, TEXT, &signed(&["--detach-sign"], "g.sig"), "gpg detached");
     tessera_verify_detached(&k, TEXT, &signed(&["--armor", "--textmode", "--detach-sign"], "g.asc"), "gpg text");

@@ -145,10 +145,10 @@ impl std::fmt::Debug for Decryptor<'_> {
 const V1_READ: usize = 8192;
 
 /// A SEIPD packet opened: its plaintext packet stream and what opened it.
-struct Opened<'a> {
-    plain: Src<'a>,
-    session_key: SessionKey,
-    version: SeipdVersion,
+pub(crate) struct Opened<'a> {
+    pub(crate) plain: Src<'a>,
+    pub(crate) session_key: SessionKey,
+    pub(crate) version: SeipdVersion,
     v1: Option<SharedMdc<'a>>,
 }
 
@@ -159,18 +159,8 @@ impl<'a> Decryptor<'a> {
     }
 
     /// Opens `input` with any of `passwords` (or `opts.session_key`).
-    pub fn with_options<R: BufRead + 'a>(mut input: R, passwords: &[&[u8]], opts: &DecryptOptions) -> Result<Self> {
-        let mut src: Src<'a> =
-            if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
-        let packets = read_session_packets(&mut src)?;
-        let mut body = SeipdBody::new(BodyReader::new(src, packets.seipd_len));
-        let mut version = [0u8; 1];
-        read_exact(&mut body, &mut version, "SEIPD packet")?;
-        let opened = match version[0] {
-            2 => open_v2(body, session_keys(&packets, passwords, opts, 2)?)?,
-            1 => open_v1(body, session_keys(&packets, passwords, opts, 1)?, opts)?,
-            _ => return Err(Error::Unsupported("SEIPD version (1 and 2 are supported)")),
-        };
+    pub fn with_options<R: BufRead + 'a>(input: R, passwords: &[&[u8]], opts: &DecryptOptions) -> Result<Self> {
+        let opened = open_message(input, passwords, opts)?;
         let (info, body) = match open_literal(opened.plain, opts.max_decompressed_size) {
             Ok(found) => found,
             Err(e) => return Err(settle(opened.v1.as_ref(), e)),
@@ -204,6 +194,25 @@ impl<'a> Decryptor<'a> {
     fn fail(&mut self, e: Error) -> io::Error {
         let e = settle(self.v1.as_ref(), e);
         self.poison.set(e)
+    }
+}
+
+/// Reads the session key packets and opens the SEIPD packet: the
+/// decrypted packet stream, whose end verifies the final tag (or MDC).
+pub(crate) fn open_message<'a, R: BufRead + 'a>(
+    mut input: R,
+    passwords: &[&[u8]],
+    opts: &DecryptOptions,
+) -> Result<Opened<'a>> {
+    let mut src: Src<'a> = if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
+    let packets = read_session_packets(&mut src)?;
+    let mut body = SeipdBody::new(BodyReader::new(src, packets.seipd_len));
+    let mut version = [0u8; 1];
+    read_exact(&mut body, &mut version, "SEIPD packet")?;
+    match version[0] {
+        2 => open_v2(body, session_keys(&packets, passwords, opts, 2)?),
+        1 => open_v1(body, session_keys(&packets, passwords, opts, 1)?, opts),
+        _ => Err(Error::Unsupported("SEIPD version (1 and 2 are supported)")),
     }
 }
 

@@ -13,7 +13,7 @@ use tessera::openpgp::sig::{
     ClearSigner, InlineSigner, InlineVerifier, Outcome, SigResult, SigType, Signer, SigningKey, Verifier, is_cleartext,
     read_cleartext, read_signatures, write_signatures,
 };
-use tessera_cli::signing::now;
+use tessera_cli::signing::{date, now};
 
 use super::{BAD_DATA, Fail, MISSING_ARG, R, UNSUPPORTED_OPTION, fail, parse, pgp_fail, read_indirect};
 
@@ -161,17 +161,8 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 
 /// `YYYY-MM-DDTHH:MM:SSZ` of a Unix time.
 fn iso(t: u64) -> String {
-    let days = (t / 86_400) as i64 + 719_468;
-    let era = days.div_euclid(146_097);
-    let doe = days - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
     let s = t % 86_400;
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", s / 3600, s / 60 % 60, s % 60)
+    format!("{}T{:02}:{:02}:{:02}Z", date(t), s / 3600, s / 60 % 60, s % 60)
 }
 
 /// A SOP DATE: `-` (no limit), `now`, or ISO 8601 `YYYY-MM-DD[THH:MM:SS[Z]]`.

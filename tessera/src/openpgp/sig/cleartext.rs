@@ -42,19 +42,6 @@ const MAX_LINE: u64 = 1 << 20;
 const BEGIN_SIGNED: &str = "-----BEGIN PGP SIGNED MESSAGE-----";
 const BEGIN_SIG: &str = "-----BEGIN PGP SIGNATURE-----";
 
-/// The name of a hash in the `Hash` armor header.
-fn hash_name(h: HashAlg) -> &'static str {
-    match h {
-        HashAlg::Sha1 => "SHA1",
-        HashAlg::Sha224 => "SHA224",
-        HashAlg::Sha256 => "SHA256",
-        HashAlg::Sha384 => "SHA384",
-        HashAlg::Sha512 => "SHA512",
-        HashAlg::Sha3_256 => "SHA3-256",
-        HashAlg::Sha3_512 => "SHA3-512",
-    }
-}
-
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r')
 }
@@ -80,8 +67,8 @@ impl<'a, W: Write> ClearSigner<'a, W> {
         }
         let mut hashes: Vec<&str> = Vec::new();
         for (key, h, _) in signer.announced() {
-            if key.version().id() == 4 && !hashes.contains(&hash_name(h)) {
-                hashes.push(hash_name(h));
+            if key.version().id() == 4 && !hashes.contains(&h.name()) {
+                hashes.push(h.name());
             }
         }
         let mut head = format!("{BEGIN_SIGNED}\n");
@@ -177,16 +164,8 @@ fn read_header_lines<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Opt
             continue;
         }
         for v in value.split(',').map(str::trim) {
-            let all = [
-                HashAlg::Sha1,
-                HashAlg::Sha224,
-                HashAlg::Sha256,
-                HashAlg::Sha384,
-                HashAlg::Sha512,
-                HashAlg::Sha3_256,
-                HashAlg::Sha3_512,
-            ];
-            let h = all.into_iter().find(|&h| hash_name(h) == v).ok_or(Error::Unsupported("hash in Hash header"))?;
+            let known = (1u8..=14).filter_map(|id| HashAlg::from_id(id).ok());
+            let h = known.into_iter().find(|h| h.name() == v).ok_or(Error::Unsupported("hash in Hash header"))?;
             hashes.get_or_insert_with(Vec::new).push(h);
         }
     }
