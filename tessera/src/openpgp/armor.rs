@@ -162,7 +162,12 @@ impl<R: BufRead> ArmorReader<R> {
         let mut kept = 0;
         let mut long = false;
         loop {
-            let buf = self.inner.fill_buf().map_err(Error::from_io)?;
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                // A line read in part cannot be resumed by a later call.
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::from_io(e)),
+            };
             if buf.is_empty() {
                 return Ok((kept, long, true));
             }
