@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, ValueEnum};
-use tessera::openpgp::key::Cert;
-use tessera::openpgp::s2k::S2kLimits;
+use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
 use tessera::openpgp::{
     AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SeipdVersion,
     SymAlg,
@@ -276,7 +275,7 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     if let Some(f) = &a.key_password_file {
         let kp = PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?;
         for k in &mut keys {
-            k.unlock(&kp, &S2kLimits::default()).map_err(explain)?;
+            k.unlock(&kp, &KEY_UNLOCK_LIMITS).map_err(explain)?;
         }
     }
     let input = open_input(a.input.as_deref())?;

@@ -29,6 +29,6 @@ pub use error::KeyError;
 pub use generate::{GenerateOptions, KeyProfile, generate};
 pub use packet::{Fingerprint, KeyId, KeyVersion, PublicKey};
 pub use recipients::EncryptionPlan;
-pub use secret::{Locked, SecretKey, SecretPart};
+pub use secret::{KEY_UNLOCK_LIMITS, Locked, SecretKey, SecretPart};
 pub use session::decrypt_pkesks;
 pub use validity::{ValidCert, ValidKey, features, flags};

@@ -91,5 +91,6 @@ pub fn decrypt_pkesks(pkesks: &[Pkesk], keys: &[Cert]) -> Result<SessionKey> {
         return Err(e.into());
     }
     let to = pkesks.iter().map(describe).collect::<Vec<_>>().join(", ");
-    Err(KeyError::NoDecryptionKey { recipients: if to.is_empty() { "no public key".into() } else { to } }.into())
+    let recipients = if to.is_empty() { "no public key (it has password packets only)".into() } else { to };
+    Err(KeyError::NoDecryptionKey { recipients }.into())
 }
