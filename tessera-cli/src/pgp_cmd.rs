@@ -76,6 +76,12 @@ pub struct EncryptArgs {
     /// ASCII-armored output.
     #[arg(long)]
     pub armor: bool,
+    /// Also sign with this secret key (repeat for more): one pass, signatures inside the encryption.
+    #[arg(long, value_name = "KEY")]
+    pub sign_with: Vec<PathBuf>,
+    /// File holding the password of the --sign-with keys, if they are locked.
+    #[arg(long, value_name = "FILE")]
+    pub sign_key_password_file: Option<PathBuf>,
     /// Output file (default stdout); written only if everything succeeds.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
@@ -134,6 +140,10 @@ pub struct DecryptArgs {
     /// File holding the password of locked secret keys.
     #[arg(long, value_name = "FILE")]
     pub key_password_file: Option<PathBuf>,
+    /// Require a good signature by this certificate (repeat for more); with -o,
+    /// the file appears only then; to stdout, nothing is written before.
+    #[arg(long, value_name = "CERT")]
+    pub verify_with: Vec<PathBuf>,
     /// Limits.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -263,6 +273,10 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
     let mut input = open_input(a.input.as_deref())?;
     let out = Output::create(a.output.as_deref())?;
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
+    if !a.sign_with.is_empty() {
+        let signers = crate::sig_cmd::Signers::load(&a.sign_with, &a.sign_key_password_file)?;
+        return signers.encrypt(&mut input, &pw, &opts, out)?.commit();
+    }
     let mut enc = Encryptor::new(out, &pw, &opts).map_err(explain)?;
     io::copy(&mut input, &mut enc).map_err(|e| anyhow!("cannot encrypt: {e}"))?;
     let out = enc.finish().map_err(explain)?;
@@ -283,8 +297,12 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     // copied to stdout once the MDC verifies).
     let opts = DecryptOptions { v1_stream_unauthenticated: true, keys, ..a.limits.options() };
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
+    let out = Output::create(a.output.as_deref())?;
+    if !a.verify_with.is_empty() {
+        return crate::sig_cmd::decrypt_verify(&a.verify_with, input, &pw, &opts, out)?.commit();
+    }
+    let mut out = out;
     let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(explain)?;
-    let mut out = Output::create(a.output.as_deref())?;
     if a.output.is_none() && dec.seipd_version() == SeipdVersion::V1 {
         let mut spool = tempfile::tempfile().context("cannot create a temporary file")?;
         io::copy(&mut dec, &mut spool).map_err(explain_io)?;

@@ -1,7 +1,7 @@
 //! `tessera sign` and `tessera verify`: OpenPGP document signatures,
 //! detached, inline or cleartext, streamed.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Seek, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -12,6 +12,7 @@ use tessera::openpgp::sig::{
     ClearSigner, InlineSigner, InlineVerifier, SigResult, SigType, Signer, SigningKey, Verifier, is_cleartext,
     read_cleartext, read_signatures, write_signatures,
 };
+use tessera::openpgp::{DecryptOptions, EncryptOptions, SigningEncryptor, VerifyingDecryptor};
 use tessera_cli::io::{Output, PasswordArgs, open_input};
 use tessera_cli::signing::{describe, now, read_certs, read_secret_keys};
 
@@ -55,6 +56,62 @@ pub struct VerifyArgs {
     pub output: Option<PathBuf>,
     /// Input file; stdin by default.
     pub input: Option<PathBuf>,
+}
+
+/// Secret keys loaded for signing while encrypting.
+pub struct Signers(Vec<Cert>);
+
+impl Signers {
+    /// Reads and unlocks the keys.
+    pub fn load(paths: &[PathBuf], password_file: &Option<PathBuf>) -> Result<Self> {
+        let pw = password(password_file)?;
+        let mut keys = Vec::new();
+        for p in paths {
+            keys.extend(read_secret_keys(p, pw.as_deref().map(|p| p.as_slice()))?);
+        }
+        Ok(Signers(keys))
+    }
+
+    /// Encrypts and signs `input` in one pass into `out`.
+    pub fn encrypt(&self, input: &mut dyn Read, pw: &[&[u8]], opts: &EncryptOptions, out: Output) -> Result<Output> {
+        let now = now();
+        let mut signing = Vec::new();
+        for k in &self.0 {
+            signing.extend(
+                SigningKey::from_cert(k, now).with_context(|| format!("the key {} cannot sign", k.fingerprint()))?,
+            );
+        }
+        let signer = Signer::new(&signing, SigType::Binary, now as u32)?;
+        let mut enc = SigningEncryptor::new(out, pw, opts, signer).map_err(crate::pgp_cmd::explain)?;
+        std::io::copy(input, &mut enc).context("cannot encrypt")?;
+        enc.finish().map_err(crate::pgp_cmd::explain)
+    }
+}
+
+/// Decrypts and verifies: the data reaches `out` (a temporary file for
+/// -o, else spooled) and is kept only if a signature from `certs` is good.
+pub fn decrypt_verify(
+    certs: &[PathBuf],
+    input: Box<dyn BufRead>,
+    pw: &[&[u8]],
+    opts: &DecryptOptions,
+    out: Output,
+) -> Result<Output> {
+    let mut signers: Vec<Cert> = Vec::new();
+    for c in certs {
+        signers.extend(read_certs(c)?.iter().map(Cert::to_public));
+    }
+    let mut dec = VerifyingDecryptor::new(input, pw, opts, &signers, now()).map_err(crate::pgp_cmd::explain)?;
+    let mut spool = tempfile::tempfile().context("cannot create a temporary file")?;
+    std::io::copy(&mut dec, &mut spool).map_err(|e| crate::pgp_cmd::explain(tessera::openpgp::Error::from_io(e)))?;
+    let verified = dec.finish().map_err(crate::pgp_cmd::explain)?;
+    for r in verified.good() {
+        eprintln!("{}", describe(r));
+    }
+    let mut out = out;
+    spool.rewind().context("temporary file")?;
+    std::io::copy(&mut spool, &mut out).context("cannot write the output")?;
+    Ok(out)
 }
 
 fn password(p: &Option<PathBuf>) -> Result<Option<zeroize::Zeroizing<Vec<u8>>>> {

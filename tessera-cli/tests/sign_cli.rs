@@ -111,3 +111,26 @@ fn sop_signing_subcommands_and_exit_codes() {
     let pw = d.join("pw");
     assert!(sop(&["sign", &format!("--with-key-password={}", pw.display()), "l.key"], data, d).status.success());
 }
+
+#[test]
+fn encrypt_signed_and_decrypt_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    keys(d);
+    for (to, key) in [("b.cert", "b.key"), ("a.cert", "a.key")] {
+        ok(T, &["encrypt", "-r", to, "--sign-with", "a.key", "--sign-with", "b.key", "-o", "m.pgp", "data"], d);
+        let o = run(T, &["decrypt", "-i", key, "--verify-with", "a.cert", "-o", "out", "m.pgp"], d);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("good signature by "));
+        assert_eq!(std::fs::read(d.join("out")).unwrap(), std::fs::read(d.join("data")).unwrap());
+        std::fs::remove_file(d.join("out")).unwrap();
+        // Not signed by the certificate asked for: no output file, one line.
+        ok(T, &["encrypt", "-r", to, "--sign-with", "b.key", "-o", "m2.pgp", "data"], d);
+        let o = run(T, &["decrypt", "-i", key, "--verify-with", "a.cert", "-o", "out", "m2.pgp"], d);
+        assert!(!o.status.success() && !d.join("out").exists());
+        assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1, "{}", String::from_utf8_lossy(&o.stderr));
+        // Without --verify-with it decrypts as before.
+        ok(T, &["decrypt", "-i", key, "-o", "out", "m2.pgp"], d);
+        std::fs::remove_file(d.join("out")).unwrap();
+    }
+}

@@ -89,9 +89,42 @@ fn tessera_verify_clear(cert: &Cert, msg: &[u8], what: &str) -> Vec<u8> {
     out
 }
 
+/// tessera signs with `k` and encrypts to it, in one pass.
+fn tessera_encrypt_signed(k: &Cert, data: &[u8], profile: tessera::openpgp::Profile) -> Vec<u8> {
+    use tessera::openpgp::{EncryptOptions, SigningEncryptor};
+    let keys = SigningKey::from_cert(k, now()).unwrap();
+    let opts = EncryptOptions { profile, armor: true, recipients: vec![k.to_public()], ..Default::default() };
+    let mut e =
+        SigningEncryptor::new(Vec::new(), &[], &opts, Signer::new(&keys, SigType::Binary, now() as u32).unwrap())
+            .unwrap();
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// tessera decrypts with `k` and requires a good signature by it.
+fn tessera_decrypt_verified(k: &Cert, msg: &[u8], what: &str) -> Vec<u8> {
+    use std::io::Read;
+    use tessera::openpgp::{DecryptOptions, VerifyingDecryptor};
+    let certs = [k.to_public()];
+    let opts = DecryptOptions { keys: vec![k.clone()], ..Default::default() };
+    let mut d = VerifyingDecryptor::new(msg, &[], &opts, &certs, now()).unwrap();
+    let mut out = Vec::new();
+    d.read_to_end(&mut out).unwrap();
+    good(&d.finish().unwrap_or_else(|e| panic!("{what}: {e}")).results, what);
+    out
+}
+
 fn gpg(home: &Path) -> Command {
     let mut c = Command::new("gpg");
-    c.arg("--homedir").arg(home).args(["--batch", "--yes", "--quiet", "--pinentry-mode", "loopback"]);
+    c.arg("--homedir").arg(home).args([
+        "--batch",
+        "--yes",
+        "--quiet",
+        "--pinentry-mode",
+        "loopback",
+        "--trust-model",
+        "always",
+    ]);
     c
 }
 
@@ -133,6 +166,13 @@ fn gnupg_verifies_tessera_and_tessera_verifies_gnupg() {
         TEXT
     );
     assert_eq!(tessera_verify_clear(&k, &signed(&["--clearsign"], "g.txt"), "gpg cleartext"), TEXT);
+    // Sign and encrypt, both ways.
+    let gpg_msg = signed(&["-r", &fp, "--sign", "--encrypt"], "g.se");
+    assert_eq!(tessera_decrypt_verified(&k, &gpg_msg, "gpg sign+encrypt"), TEXT);
+    std::fs::write(p("t.se"), tessera_encrypt_signed(&k, TEXT, tessera::openpgp::Profile::Rfc4880)).unwrap();
+    let o = gpg(&home).args(["-o", "-", "--decrypt"]).arg(p("t.se")).output().unwrap();
+    assert!(o.status.success() && o.stdout == TEXT, "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Good signature"), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
 const SEQUOIA: &str = r#"
@@ -142,7 +182,14 @@ import pysequoia as ps
 req = json.load(sys.stdin)
 b = lambda s: base64.b64decode(s)
 e = lambda s: base64.b64encode(s).decode()
-if req["op"] == "sign":
+if req["op"] == "encsign":
+    tsk = ps.Tsk.from_bytes(b(req["key"]))
+    out = {"msg": e(ps.encrypt(b(req["data"]), recipients=[tsk.extract_certificate()], signer=tsk.signer()))}
+elif req["op"] == "decverify":
+    tsk = ps.Tsk.from_bytes(b(req["key"]))
+    r = ps.decrypt(b(req["msg"]), decryptor=tsk.decryptor(), store=lambda ids: [tsk.extract_certificate()])
+    out = {"valid": len(r.valid_sigs), "data": e(r.bytes)}
+elif req["op"] == "sign":
     signer = ps.Tsk.from_bytes(b(req["key"])).signer()
     data = b(req["data"])
     out = {m: e(ps.sign(signer, data, mode=getattr(ps.SignatureMode, m.upper()))) for m in ["detached", "inline", "clear"]}
@@ -190,6 +237,20 @@ fn sequoia_verifies_tessera_and_tessera_verifies_sequoia() {
         assert_eq!(tessera_verify_inline(&k, &field(&s, "inline"), "sequoia inline"), TEXT);
         let text = tessera_verify_clear(&k, &field(&s, "clear"), "sequoia cleartext");
         assert!(text.starts_with(b"Signed across implementations.\n- a dashed line\n\nlast line"), "{text:?}");
+        // Sign and encrypt, both ways.
+        let p = if profile == KeyProfile::Rfc9580 {
+            tessera::openpgp::Profile::Rfc9580
+        } else {
+            tessera::openpgp::Profile::Rfc4880
+        };
+        let msg = tessera_encrypt_signed(&k, TEXT, p);
+        let r = sequoia(
+            &py,
+            serde_json::json!({"op": "decverify", "key": B64.encode(&sk), "msg": B64.encode(&msg), "data": ""}),
+        );
+        assert_eq!((r["valid"].as_u64(), field(&r, "data")), (Some(1), TEXT.to_vec()), "{r}");
+        let r = sequoia(&py, serde_json::json!({"op": "encsign", "key": B64.encode(&sk), "data": B64.encode(TEXT)}));
+        assert_eq!(tessera_decrypt_verified(&k, &field(&r, "msg"), "sequoia sign+encrypt"), TEXT);
     }
 }
 

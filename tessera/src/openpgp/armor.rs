@@ -440,7 +440,10 @@ impl<W: Write> ArmorWriter<W> {
             self.drain()?;
         }
         if self.group_len > 0 {
-            let (g, n) = (self.group, self.group_len);
+            let (mut g, n) = (self.group, self.group_len);
+            // The unused octets of the last group must encode as zero bits
+            // (strict decoders such as Sequoia's refuse anything else).
+            g[n..].fill(0);
             self.put_quad(g, n);
         }
         if self.col != 0 {
@@ -519,6 +522,15 @@ mod tests {
             }
             out.extend_from_slice(&buf[..n]);
         }
+    }
+
+    #[test]
+    fn last_group_padding_bits_are_zero() {
+        // Four octets: the last group holds one, after a group of three.
+        let mut w = ArmorWriter::new(Vec::new(), MESSAGE, false).unwrap();
+        w.write_all(&[0xff, 0xff, 0xff, 0x00]).unwrap();
+        let out = String::from_utf8(w.finish().unwrap()).unwrap();
+        assert!(out.contains("\n////AA==\n"), "{out}");
     }
 
     #[test]
