@@ -7,6 +7,7 @@
 
 use std::sync::OnceLock;
 
+use super::batch_round::{BatchMod, Kernel};
 use super::big;
 use super::feistel::{Ring, Y64, Y96, feistel};
 use super::num::{Mod64, Mod128, Radix};
@@ -62,6 +63,8 @@ pub struct FF1 {
     /// The schedule for AES-NI with keys in registers, when the CPU has it.
     #[cfg(target_arch = "x86_64")]
     ni: crate::wipe::Wiped<Option<crate::aes::ni::Keys>>,
+    /// The batch round arithmetic for this CPU.
+    kernel: Kernel,
 }
 
 impl core::fmt::Debug for FF1 {
@@ -176,6 +179,7 @@ impl FF1 {
             native,
             #[cfg(target_arch = "x86_64")]
             ni: crate::wipe::Wiped::new(crate::aes::ni::Keys::new(key)),
+            kernel: Kernel::detect(),
         })
     }
 
@@ -187,6 +191,7 @@ impl FF1 {
         {
             *self.ni = None;
         }
+        self.kernel = Kernel::Portable;
         self
     }
 
@@ -367,7 +372,7 @@ impl<'p, 'd> Group<'p, 'd> {
         let Some(lp) = self.lp else { return };
         let Arith::N64 { mu, mv } = lp.arith else { unreachable!("groups hold u64-path values only") };
         match lp.d {
-            8 => self.rounds::<_, 64>(f, lp, (Y64(mu), Y64(mv)), enc),
+            8 => self.rounds_d8(f, lp, (BatchMod::new(mu), BatchMod::new(mv)), enc),
             _ => self.rounds::<_, 32>(f, lp, (Y96(mu), Y96(mv)), enc),
         }
         for j in 0..self.len {
@@ -378,6 +383,25 @@ impl<'p, 'd> Group<'p, 'd> {
         }
         self.len = 0;
         self.lp = None;
+    }
+
+    /// The rounds for d = 8 (y is the block's first 8 bytes), with the
+    /// arithmetic in the CPU's batch kernel. Round i enciphers B and updates
+    /// A when i is even, the other way round when odd, in both directions:
+    /// the halves never move between the arrays.
+    fn rounds_d8(&mut self, f: &FF1, lp: &LenParams, (mu, mv): (BatchMod, BatchMod), enc: bool) {
+        let n = self.len;
+        let shb = 8 * lp.b;
+        for r in 0..10usize {
+            let i = if enc { r } else { 9 - r };
+            let ib = (i as u128) << shb;
+            let (src, dst, m) = if i % 2 == 0 { (&self.b, &mut self.a, &mu) } else { (&self.a, &mut self.b, &mv) };
+            for ((blk, base), &x) in self.blocks[..n].iter_mut().zip(&self.base[..n]).zip(&src[..n]) {
+                *blk = (base ^ ib ^ x as u128).to_be_bytes();
+            }
+            f.aes.encrypt_blocks(&mut self.blocks[..n]);
+            f.kernel.round64(m, &self.blocks[..n], &mut dst[..n], enc);
+        }
     }
 
     #[inline(always)]

@@ -26,6 +26,7 @@
 
 mod algorithm;
 mod alphabet;
+mod batch_round;
 mod big;
 mod feistel;
 mod ff1;
