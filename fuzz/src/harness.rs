@@ -46,7 +46,8 @@ const MAX_OUTPUT: usize = 16 << 20;
 const S2K_BUDGET: u64 = 4 << 20;
 
 /// Argon2 limits of the decrypting targets: 1 MiB, 4 passes.
-pub const FUZZ_LIMITS: S2kLimits = S2kLimits { max_argon2_m: 10, max_argon2_t: 4, max_iterated_count: 96, ..S2kLimits::UNLIMITED };
+pub const FUZZ_LIMITS: S2kLimits =
+    S2kLimits { max_argon2_m: 10, max_argon2_t: 4, max_iterated_count: 96, ..S2kLimits::UNLIMITED };
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -465,6 +466,7 @@ fn session_key_opts(alg: Option<SymAlg>, key_len: usize, stream: bool) -> Decryp
     DecryptOptions {
         limits: FUZZ_LIMITS,
         session_key: Some(SessionKey { alg, key: SESSION_KEY[..key_len].to_vec().into() }),
+        keys: Vec::new(),
         v1_buffer_limit: 1 << 20,
         v1_stream_unauthenticated: stream,
         v1_quick_check: true,

@@ -21,22 +21,22 @@ pub struct FpeArgs {
     /// The AES key (16, 24 or 32 bytes).
     #[command(flatten)]
     pub key: KeyArgs,
-    #[arg(long, default_value = "ff1", value_parser = tessera_cli::named::<Algorithm>(algorithms()))]
+    #[arg(long, default_value = "ff1", conflicts_with = "keyset", value_parser = tessera_cli::named::<Algorithm>(algorithms()))]
     pub algorithm: Algorithm,
     /// The alphabet: the i-th character is numeral i.
-    #[arg(long, default_value = "0123456789")]
+    #[arg(long, default_value = "0123456789", conflicts_with = "keyset")]
     pub alphabet: String,
     /// Tweak as hex (FF3-1: exactly 7 bytes; FF3: 8 bytes; FF1: any length).
     #[arg(long, default_value = "")]
     pub tweak: String,
     /// Characters kept in place and not encrypted (e.g. "-" or " -").
-    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    #[arg(long, default_value = "", allow_hyphen_values = true, conflicts_with = "keyset")]
     pub passthrough: String,
     /// Leave the first N alphabet characters of each value in clear.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "keyset")]
     pub keep_prefix: usize,
     /// Leave the last N alphabet characters of each value in clear.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "keyset")]
     pub keep_suffix: usize,
     #[command(flatten)]
     pub records: RecordArgs,

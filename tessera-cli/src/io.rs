@@ -91,9 +91,10 @@ impl PasswordArgs {
             (None, None) => bail!("no password: give --password-file or --password-env"),
         };
         if pw.is_empty() {
+            let empty = tessera::openpgp::EMPTY_PASSWORD;
             match (&self.password_file, &self.password_env) {
-                (Some(path), _) => bail!("password file {} is empty", path.display()),
-                (_, var) => bail!("environment variable {} is empty", var.as_deref().unwrap_or("")),
+                (Some(path), _) => bail!("password file {}: {empty}", path.display()),
+                (_, var) => bail!("environment variable {}: {empty}", var.as_deref().unwrap_or("")),
             }
         }
         Ok(pw)
@@ -104,6 +105,24 @@ impl PasswordArgs {
 /// Unix, UTF-8 on Windows (the platform's encoding of `OsString`).
 pub fn env_bytes(var: &str) -> Option<Vec<u8>> {
     std::env::var_os(var).map(std::ffi::OsString::into_encoded_bytes)
+}
+
+/// Parses a size: a number with an optional binary suffix K, M, G or T
+/// (`256M` = 256 MiB).
+pub fn parse_size(s: &str) -> std::result::Result<u64, String> {
+    let s = s.trim();
+    let (digits, shift) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => match c.to_ascii_uppercase() {
+            'K' => (&s[..i], 10),
+            'M' => (&s[..i], 20),
+            'G' => (&s[..i], 30),
+            'T' => (&s[..i], 40),
+            _ => return Err(format!("unknown size suffix {c:?} (K, M, G or T)")),
+        },
+        _ => (s, 0),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("{s:?} is not a size (a number, optionally with K, M, G or T)"))?;
+    n.checked_mul(1 << shift).ok_or_else(|| format!("{s:?} is too large"))
 }
 
 /// Parses a hex command-line value (tweaks, associated data, nonces).

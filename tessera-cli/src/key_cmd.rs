@@ -5,9 +5,10 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use tessera::openpgp::key::{Cert, GenerateOptions, KeyProfile, ValidKey, flags, generate};
+use tessera::openpgp::key::{GenerateOptions, KeyProfile, ValidKey, flags, generate};
 
-use tessera_cli::io::{Output, PasswordArgs, open_input};
+use tessera_cli::io::{Output, PasswordArgs};
+use tessera_cli::signing::{date, now, read_certs};
 
 #[derive(Subcommand, Debug)]
 pub enum KeyOp {
@@ -92,11 +93,6 @@ fn generate_cmd(a: &GenerateArgs) -> Result<()> {
     out.commit()
 }
 
-fn read_certs(path: &std::path::Path) -> Result<Vec<Cert>> {
-    let input = open_input(Some(path))?;
-    Cert::read_all(input).with_context(|| format!("cannot read keys from {}", path.display()))
-}
-
 fn cert_cmd(a: &CertArgs) -> Result<()> {
     let certs = read_certs(&a.key)?;
     let mut out = Output::create(a.output.as_deref())?;
@@ -104,24 +100,6 @@ fn cert_cmd(a: &CertArgs) -> Result<()> {
         c.to_public().write_armored(&mut out).context("cannot write the certificate")?;
     }
     out.commit()
-}
-
-fn now() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
-}
-
-/// `YYYY-MM-DD` (UTC) of a Unix time.
-fn date(t: u64) -> String {
-    let days = (t / 86_400) as i64 + 719_468;
-    let era = days.div_euclid(146_097);
-    let doe = days - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + (m <= 2) as i64;
-    format!("{y:04}-{m:02}-{d:02}")
 }
 
 fn flag_names(f: u8) -> String {

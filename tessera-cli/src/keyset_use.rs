@@ -90,18 +90,28 @@ struct FpeValues {
 impl Transform for FpeValues {
     fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
         let tweak = self.tweak.as_deref();
-        for i in 0..input.len() {
-            let v = as_str(input.get(i), i)?;
-            let r = match self.op {
-                Op::Encrypt => self.fpe.encrypt_into(tweak, v, &mut self.text),
-                Op::Decrypt => self.fpe.decrypt_into(tweak, v, self.version, &mut self.text).map(drop),
-                Op::Rewrap => self.fpe.rewrap_into(tweak, v, self.version, &mut self.text),
-            };
-            r.map_err(|e| ValueError { index: i, error: e.into() })?;
-            out.data.extend_from_slice(self.text.as_bytes());
-            out.ends.push(out.data.len());
+        let values = (0..input.len()).map(|i| as_str(input.get(i), i)).collect::<Result<Vec<&str>, _>>()?;
+        // A failure about one value names it (the library's batch index).
+        let err = |e: tessera::keyset::Error| match e {
+            tessera::keyset::Error::Crypto(tessera::Error::Batch { index, source }) => {
+                ValueError { index, error: anyhow!("{source}") }
+            }
+            e => ValueError { index: 0, error: e.into() },
+        };
+        match self.op {
+            Op::Encrypt => self.fpe.encrypt_batch(tweak, &values, &mut out.data, &mut out.ends).map_err(err)?,
+            Op::Decrypt => {
+                self.fpe.decrypt_batch(tweak, &values, self.version, &mut out.data, &mut out.ends).map_err(err)?
+            }
+            Op::Rewrap => {
+                for (i, v) in values.iter().enumerate() {
+                    let r = self.fpe.rewrap_into(tweak, v, self.version, &mut self.text);
+                    r.map_err(|e| ValueError { index: i, error: e.into() })?;
+                    out.data.extend_from_slice(self.text.as_bytes());
+                    out.ends.push(out.data.len());
+                }
+            }
         }
-        zeroize::Zeroize::zeroize(&mut self.text);
         Ok(())
     }
 }

@@ -10,6 +10,7 @@ mod keyset_cmd;
 mod keyset_use;
 mod pgp_cmd;
 mod records;
+mod sig_cmd;
 mod siv_cmd;
 
 use std::process::ExitCode;
@@ -42,6 +43,10 @@ enum Command {
     Encrypt(pgp_cmd::EncryptArgs),
     /// Decrypt a password-encrypted OpenPGP message (binary or armored, SEIPD v1 or v2).
     Decrypt(pgp_cmd::DecryptArgs),
+    /// Sign with an OpenPGP key: a signed message, a detached or a cleartext signature.
+    Sign(sig_cmd::SignArgs),
+    /// Verify OpenPGP signatures by the given certificates (exit 0 only if one is good).
+    Verify(sig_cmd::VerifyArgs),
     /// OpenPGP keys: generate, extract the certificate, show.
     Key {
         #[command(subcommand)]
@@ -87,6 +92,8 @@ fn main() -> ExitCode {
         Command::Encrypt(a) => pgp_cmd::encrypt(a),
         Command::Decrypt(a) => pgp_cmd::decrypt(a),
         Command::Key { op } => key_cmd::run(op),
+        Command::Sign(a) => sig_cmd::sign(a),
+        Command::Verify(a) => sig_cmd::verify(a),
         Command::Demo(a) => demo::run(a),
         Command::Keyset { op } => keyset_cmd::run(op),
         Command::Fpe { op: FpeOp::Rewrap(a) } => keyset_use::fpe(a, keyset_use::Op::Rewrap),

@@ -236,6 +236,9 @@ fn siv_lines_rotation_and_refusals() {
     assert!(e.contains("one --ad"), "{e}");
     let e = one_line_error(with_keyset(&d, "fpe", "encrypt", &[], b"123456\n"));
     assert!(e.contains("no FPE transformation"), "{e}");
+    // The keyset's parameters replace the per-call flags, which are refused beside it.
+    let out = with_keyset(&d, "fpe", "encrypt", &["--alphabet", "0123"], b"123456\n");
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
     let e = one_line_error(tessera(&["siv", "encrypt", "--keyset", &ks], b"x"));
     assert!(e.contains("--keyset-password-file"), "{e}");
 }

@@ -4,10 +4,11 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyBlockingIOError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 use tessera::fs::AtomicFile;
+use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::{
     AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SymAlg,
 };
@@ -103,50 +104,131 @@ fn py_io(e: PyErr) -> io::Error {
     io::Error::other(PyIoError(e))
 }
 
-/// `read(n)` of a Python binary file object, as `io::Read`.
+/// An `io::Error` carrying a new Python exception of type `E`.
+fn py_fail<E: pyo3::PyTypeInfo>(msg: String) -> io::Error {
+    py_io(PyErr::new::<E, _>(msg))
+}
+
+/// `read(n)` of a Python binary file object, as `io::Read`, held to the
+/// Python io protocol: `bytes` or `bytearray` of at most `n` octets (empty
+/// at the end), or `None` from a non-blocking object with nothing to read.
+/// Anything else is an error, never truncated or padded: a reader that
+/// returns more than asked would otherwise lose the excess silently.
 struct PyReader(Py<PyAny>);
 
 impl Read for PyReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         Python::attach(|py| {
             let data = self.0.bind(py).call_method1("read", (buf.len(),)).map_err(py_io)?;
-            let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
-                b.as_bytes()
-            } else if let Ok(b) = data.cast::<PyByteArray>() {
-                let v = b.to_vec();
-                let n = v.len().min(buf.len());
-                buf[..n].copy_from_slice(&v[..n]);
-                return Ok(n);
-            } else {
-                return Err(py_io(PyValueError::new_err("read() must return bytes (open the file in binary mode)")));
+            if data.is_none() {
+                return Err(py_fail::<PyBlockingIOError>(
+                    "read() returned None: the file object is non-blocking and has no data; pass a blocking one".into(),
+                ));
+            }
+            let copy = |bytes: &[u8], buf: &mut [u8]| {
+                if bytes.len() > buf.len() {
+                    return Err(py_fail::<PyValueError>(format!(
+                        "read({}) returned {} bytes, more than asked for",
+                        buf.len(),
+                        bytes.len()
+                    )));
+                }
+                buf[..bytes.len()].copy_from_slice(bytes);
+                Ok(bytes.len())
             };
-            let n = bytes.len().min(buf.len());
-            buf[..n].copy_from_slice(&bytes[..n]);
-            Ok(n)
+            if let Ok(b) = data.cast::<PyBytes>() {
+                copy(b.as_bytes(), buf)
+            } else if let Ok(b) = data.cast::<PyByteArray>() {
+                copy(&b.to_vec(), buf)
+            } else {
+                Err(py_fail::<PyValueError>(format!(
+                    "read() must return bytes, got {} (open the file in binary mode)",
+                    data.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                )))
+            }
         })
     }
 }
 
-/// `write(b)` of a Python binary file object, as `io::Write`.
-struct PyWriter(Py<PyAny>);
+/// `write(b)` of a Python binary file object, as `io::Write`, held to the
+/// Python io protocol: the count written, at most `len(b)` (a short count is
+/// a partial write; the rest is written again), or `None` from a buffered
+/// object that wrote everything. A count above `len(b)`, a negative one or
+/// one of another type is an error. `None` from an `io.RawIOBase` means
+/// "would block" (non-blocking): an error, since nothing was written; from
+/// any other object (one whose `write` has no `return`) it means all.
+struct PyWriter {
+    file: Py<PyAny>,
+    raw: bool,
+}
+
+impl PyWriter {
+    fn new(py: Python<'_>, file: Py<PyAny>) -> PyResult<Self> {
+        let raw_base = py.import("io")?.getattr("RawIOBase")?;
+        let raw = file.bind(py).is_instance(&raw_base)?;
+        Ok(PyWriter { file, raw })
+    }
+}
 
 impl Write for PyWriter {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         Python::attach(|py| {
-            let n = self.0.bind(py).call_method1("write", (PyBytes::new(py, buf),)).map_err(py_io)?;
-            Ok(n.extract::<Option<usize>>().ok().flatten().unwrap_or(buf.len()))
+            let n = self.file.bind(py).call_method1("write", (PyBytes::new(py, buf),)).map_err(py_io)?;
+            if n.is_none() && self.raw {
+                return Err(py_fail::<PyBlockingIOError>(
+                    "write() returned None: the file object is non-blocking and would block; pass a blocking one"
+                        .into(),
+                ));
+            }
+            if n.is_none() {
+                return Ok(buf.len());
+            }
+            let n: i128 = n.extract().map_err(|_| {
+                py_fail::<PyValueError>(format!(
+                    "write() must return the number of bytes written or None, got {}",
+                    n.get_type().name().map(|t| t.to_string()).unwrap_or_default()
+                ))
+            })?;
+            match usize::try_from(n) {
+                Ok(n) if n <= buf.len() => Ok(n),
+                _ => Err(py_fail::<PyValueError>(format!(
+                    "write() of {} bytes returned {n}: a count must be between 0 and the bytes given",
+                    buf.len()
+                ))),
+            }
         })
     }
 
     fn flush(&mut self) -> io::Result<()> {
         Python::attach(|py| {
-            let f = self.0.bind(py);
+            let f = self.file.bind(py);
             if f.hasattr("flush").map_err(py_io)? {
                 f.call_method0("flush").map_err(py_io)?;
             }
             Ok(())
         })
     }
+}
+
+/// Decryption limits from the keyword arguments (as the CLI's flags).
+fn decrypt_options(l: &Limits) -> DecryptOptions {
+    let limits = S2kLimits {
+        max_argon2_t: l.max_argon2_passes,
+        max_argon2_p: l.max_argon2_lanes,
+        max_work_kib: l.max_s2k_work / 1024,
+        ..S2kLimits::default()
+    }
+    .with_max_argon2_memory(l.max_argon2_memory);
+    DecryptOptions { limits, max_decompressed_size: l.max_decompressed_size, ..DecryptOptions::default() }
+}
+
+/// The limits keyword arguments of `decrypt_file` and `decrypt_stream`.
+struct Limits {
+    max_argon2_memory: u64,
+    max_argon2_passes: u8,
+    max_argon2_lanes: u8,
+    max_s2k_work: u64,
+    max_decompressed_size: Option<u64>,
 }
 
 fn options(
@@ -194,6 +276,7 @@ fn options(
         armor,
         filename: Vec::new(),
         date: 0,
+        ..EncryptOptions::default()
     })
 }
 
@@ -205,11 +288,11 @@ fn encrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]], opts: &EncryptOptions) ->
     enc.finish()?.commit().map_err(Fail::Io)
 }
 
-fn decrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]]) -> Result<(), Fail> {
+fn decrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]], limits: &Limits) -> Result<(), Fail> {
     let input = BufReader::with_capacity(1 << 18, File::open(src).map_err(Fail::Io)?);
     // Output goes to a temporary file renamed only once everything verified,
     // so a v1 message may stream before its MDC is checked.
-    let opts = DecryptOptions { v1_stream_unauthenticated: true, ..DecryptOptions::default() };
+    let opts = DecryptOptions { v1_stream_unauthenticated: true, ..decrypt_options(limits) };
     let mut dec = Decryptor::with_options(input, pw, &opts)?;
     let mut out = AtomicFile::create(dst).map_err(Fail::Io)?;
     io::copy(&mut dec, &mut out).map_err(from_io)?;
@@ -246,12 +329,36 @@ pub fn encrypt_file(
 /// Decrypts the OpenPGP file `src` (binary or armored, v1 or v2) to `dst`
 /// with a password (or a list to try). Nothing is written to `dst` unless
 /// the whole message verifies; failures raise `AuthenticationError` (wrong
-/// password, modified data) or `InvalidValueError` (malformed, truncated).
+/// password, modified data) or `InvalidValueError` (malformed, truncated,
+/// or above a limit: the limits are those of `tessera decrypt`, in bytes;
+/// `max_decompressed_size=None` removes that one).
 #[pyfunction]
-pub fn decrypt_file(py: Python<'_>, src: PathBuf, dst: PathBuf, password: Passwords) -> PyResult<()> {
+#[pyo3(signature = (src, dst, password, *, max_argon2_memory = MAX_ARGON2_MEMORY, max_argon2_passes = 16,
+                    max_argon2_lanes = 16, max_s2k_work = MAX_S2K_WORK,
+                    max_decompressed_size = Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE)))]
+#[allow(clippy::too_many_arguments)]
+pub fn decrypt_file(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    password: Passwords,
+    max_argon2_memory: u64,
+    max_argon2_passes: u8,
+    max_argon2_lanes: u8,
+    max_s2k_work: u64,
+    max_decompressed_size: Option<u64>,
+) -> PyResult<()> {
     let pw = password.list();
-    py.detach(|| decrypt_paths(&src, &dst, &pw)).map_err(|f| f.into_py(py))
+    let limits =
+        Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
+    py.detach(|| decrypt_paths(&src, &dst, &pw, &limits)).map_err(|f| f.into_py(py))
 }
+
+/// Default `max_argon2_memory` (256 MiB), as the CLI's.
+const MAX_ARGON2_MEMORY: u64 = 256 << 20;
+
+/// Default `max_s2k_work` (1 GiB processed), as the CLI's.
+const MAX_S2K_WORK: u64 = 1 << 30;
 
 /// Encrypts everything read from the binary file object `reader` into
 /// `writer` (streaming, constant memory). Options as in `encrypt_file`.
@@ -274,9 +381,10 @@ pub fn encrypt_stream(
 ) -> PyResult<()> {
     let opts = options(aead, cipher, chunk_size_octet, s2k, s2k_count, profile, armor)?;
     let pw = password.bytes();
+    let writer = PyWriter::new(py, writer)?;
     py.detach(|| -> Result<(), Fail> {
         let mut input = PyReader(reader);
-        let mut enc = Encryptor::new(BufWriter::with_capacity(1 << 16, PyWriter(writer)), &[pw], &opts)?;
+        let mut enc = Encryptor::new(BufWriter::with_capacity(1 << 16, writer), &[pw], &opts)?;
         let mut buf = vec![0u8; 1 << 16];
         loop {
             let n = input.read(&mut buf).map_err(from_io)?;
@@ -294,14 +402,31 @@ pub fn encrypt_stream(
 /// releases each chunk only after its tag verifies; a v1 (CFB + MDC)
 /// message is held in memory (up to 64 MiB) until its MDC verifies. On
 /// failure some verified chunks may already have been written: use
-/// `decrypt_file` to get nothing at all.
+/// `decrypt_file` to get nothing at all. Limits as in `decrypt_file`.
 #[pyfunction]
-pub fn decrypt_stream(py: Python<'_>, reader: Py<PyAny>, writer: Py<PyAny>, password: Passwords) -> PyResult<()> {
+#[pyo3(signature = (reader, writer, password, *, max_argon2_memory = MAX_ARGON2_MEMORY, max_argon2_passes = 16,
+                    max_argon2_lanes = 16, max_s2k_work = MAX_S2K_WORK,
+                    max_decompressed_size = Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE)))]
+#[allow(clippy::too_many_arguments)]
+pub fn decrypt_stream(
+    py: Python<'_>,
+    reader: Py<PyAny>,
+    writer: Py<PyAny>,
+    password: Passwords,
+    max_argon2_memory: u64,
+    max_argon2_passes: u8,
+    max_argon2_lanes: u8,
+    max_s2k_work: u64,
+    max_decompressed_size: Option<u64>,
+) -> PyResult<()> {
     let pw = password.list();
+    let limits =
+        Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
+    let writer = PyWriter::new(py, writer)?;
     py.detach(|| -> Result<(), Fail> {
         let input = BufReader::with_capacity(1 << 16, PyReader(reader));
-        let mut dec = Decryptor::new(input, &pw)?;
-        let mut out = BufWriter::with_capacity(1 << 16, PyWriter(writer));
+        let mut dec = Decryptor::with_options(input, &pw, &decrypt_options(&limits))?;
+        let mut out = BufWriter::with_capacity(1 << 16, writer);
         io::copy(&mut dec, &mut out).map_err(from_io)?;
         out.flush().map_err(from_io)
     })

@@ -302,3 +302,62 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// The batch path gives what one value at a time gives, both ways,
+    /// embedded or external, with kept characters or a kept tail.
+    #[test]
+    fn batches_equal_one_at_a_time(
+        values in proptest::collection::vec("[0-9]{3}-[0-9]{2}-[0-9]{4}", 1..40),
+        mode in prop_oneof![Just(KeyVersionMode::External), Just(KeyVersionMode::Embedded)],
+        template in prop_oneof![Just(Template::Ssn), Just(Template::Card), Just(Template::EmailLocal)],
+    ) {
+        let values: Vec<String> = match template {
+            Template::Card => values.iter().map(|v| format!("4111 1111 {v}")).collect(),
+            Template::EmailLocal => values.iter().map(|v| format!("{v}@example.com")).collect(),
+            _ => values,
+        };
+        let TransformParams::Fpe(mut p) = template.params() else { unreachable!() };
+        if template != Template::EmailLocal {
+            p.key_version = mode;
+        }
+        let mut ks = Keyset::new();
+        ks.add_transform("t", TransformParams::Fpe(p)).unwrap();
+        ks.add_key("t").unwrap();
+        ks.promote("t", 2).unwrap();
+        let fpe = ks.fpe("t").unwrap();
+        let refs: Vec<&str> = values.iter().map(String::as_str).collect();
+        let (mut out, mut ends) = (Vec::new(), Vec::new());
+        fpe.encrypt_batch(None, &refs, &mut out, &mut ends).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let mut start = 0;
+        let mut tokens = Vec::new();
+        for (v, &end) in values.iter().zip(&ends) {
+            prop_assert_eq!(&text[start..end], fpe.encrypt(None, v).unwrap());
+            tokens.push(text[start..end].to_string());
+            start = end;
+        }
+        let refs: Vec<&str> = tokens.iter().map(String::as_str).collect();
+        let (mut back, mut ends) = (Vec::new(), Vec::new());
+        fpe.decrypt_batch(None, &refs, None, &mut back, &mut ends).unwrap();
+        let back = String::from_utf8(back).unwrap();
+        let mut start = 0;
+        for (v, &end) in values.iter().zip(&ends) {
+            prop_assert_eq!(&back[start..end], v.as_str());
+            start = end;
+        }
+    }
+}
+
+#[test]
+fn batch_errors_name_the_value() {
+    let mut ks = Keyset::new();
+    ks.add_transform("d", Template::Digits.params()).unwrap();
+    let fpe = ks.fpe("d").unwrap();
+    let err = fpe.encrypt_batch(None, &["1234567", "12a4567"], &mut Vec::new(), &mut Vec::new()).unwrap_err();
+    assert!(matches!(err, Error::Crypto(tessera::Error::Batch { index: 1, .. })), "{err}");
+    let err = fpe.encrypt_batch(None, &["1234567", "12"], &mut Vec::new(), &mut Vec::new()).unwrap_err();
+    assert!(matches!(err, Error::Crypto(tessera::Error::Batch { index: 1, .. })), "{err}");
+}

@@ -251,3 +251,49 @@ fn pkesk_packets_parse_strictly() {
     p.check().unwrap();
     assert_eq!(p.to_vec(), v3);
 }
+
+mod arbitrary_input {
+    use super::*;
+    use proptest::prelude::*;
+    use tessera::openpgp::pkesk::Pkesk;
+
+    const ALGS: [u8; 10] = [1, 2, 3, 18, 19, 22, 25, 26, 27, 28];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Parsing arbitrary bytes never panics, and what parses
+        /// re-serializes to something that parses to the same value.
+        #[test]
+        fn material_parsers_never_panic(alg in proptest::sample::select(ALGS.to_vec()), bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let alg = PublicKeyAlg::from_id(alg).unwrap();
+            if let Ok(p) = PublicMaterial::parse(alg, &mut bytes.as_slice()) {
+                let again = p.to_vec();
+                prop_assert_eq!(PublicMaterial::parse(alg, &mut again.as_slice()).unwrap(), p.clone());
+                let _ = SecretMaterial::parse(&p, &mut bytes.as_slice());
+            }
+            if let Ok(s) = SigMaterial::parse(alg, &mut bytes.as_slice()) {
+                let again = s.to_vec();
+                prop_assert_eq!(SigMaterial::parse(alg, &mut again.as_slice()).unwrap(), s);
+            }
+            for version in [PkeskVersion::V3, PkeskVersion::V6] {
+                let _ = PkeskPayload::parse(alg, version, &mut bytes.as_slice());
+            }
+            if let Ok(p) = Pkesk::parse(&bytes) {
+                prop_assert_eq!(Pkesk::parse(&p.to_vec()).unwrap(), p);
+            }
+        }
+
+        /// Decrypting arbitrary payloads with real keys is an error, never a panic.
+        #[test]
+        fn decrypting_garbage_is_an_error(which in 0usize..4, bytes in proptest::collection::vec(any::<u8>(), 0..120)) {
+            let kind = [KeyType::X25519, KeyType::X448, KeyType::EcdhCurve25519Legacy, KeyType::Ecdh(Curve::NistP256)][which];
+            let (public, secret) = crypto::generate(kind).unwrap();
+            for version in [PkeskVersion::V3, PkeskVersion::V6] {
+                if let Ok(payload) = PkeskPayload::parse(public.alg(), version, &mut bytes.as_slice()) {
+                    prop_assert!(crypto::decrypt_session_key(&secret, &public, &[0; 20], &payload, version).is_err());
+                }
+            }
+        }
+    }
+}

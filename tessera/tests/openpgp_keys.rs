@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 
 use tessera::openpgp::Error;
-use tessera::openpgp::key::{Cert, CertKey, GenerateOptions, KeyError, KeyProfile, PublicKey, generate};
-use tessera::openpgp::s2k::S2kLimits;
+use tessera::openpgp::key::{
+    Cert, CertKey, GenerateOptions, KEY_UNLOCK_LIMITS, KeyError, KeyProfile, PublicKey, generate,
+};
 use tessera::openpgp::sig::{DocumentHasher, SigType, Signature, SignatureBuilder, Subpacket, SubpacketValue};
 
 fn vector(name: &str) -> Vec<u8> {
@@ -75,7 +76,7 @@ fn rfc9580_v6_certificate_and_secret_keys() {
 fn rfc9580_locked_key_unlocks_to_the_plain_one() {
     let plain = Cert::from_bytes(&vector("rfc9580_a4_v6_secret.asc")).unwrap();
     let locked = Cert::from_bytes(&vector("rfc9580_a5_v6_secret_locked.asc")).unwrap();
-    let limits = S2kLimits::default();
+    let limits = KEY_UNLOCK_LIMITS;
     for l in locked.keys() {
         let l = l.secret().unwrap();
         assert!(l.is_locked());
@@ -198,8 +199,8 @@ fn generated_keys_round_trip_armored_and_locked() {
         let reread = Cert::from_bytes(&locked.to_bytes().unwrap()).unwrap();
         assert!(reread.keys().all(|k| k.secret().unwrap().is_locked()));
         let mut open = reread.clone();
-        assert!(open.unlock(b"nope", &S2kLimits::default()).is_err());
-        open.unlock(b"pw", &S2kLimits::default()).unwrap();
+        assert!(open.unlock(b"nope", &KEY_UNLOCK_LIMITS).is_err());
+        open.unlock(b"pw", &KEY_UNLOCK_LIMITS).unwrap();
         assert_eq!(open.to_bytes().unwrap(), key.to_bytes().unwrap());
     }
 }

@@ -9,8 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use tessera::openpgp::key::{Cert, GenerateOptions, KeyProfile, generate};
-use tessera::openpgp::s2k::S2kLimits;
+use tessera::openpgp::key::{Cert, GenerateOptions, KEY_UNLOCK_LIMITS, KeyProfile, generate};
 
 const PASSWORD: &str = "peer password";
 
@@ -81,7 +80,7 @@ fn check_peer_key(armored: &[u8], locked: bool, what: &str) -> Cert {
     assert!(!v.signing_keys().is_empty(), "{what}");
     let any_locked = key.keys().any(|k| k.secret().is_some_and(|s| s.is_locked()));
     assert_eq!(any_locked, locked, "{what}");
-    key.unlock(PASSWORD.as_bytes(), &S2kLimits::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
+    key.unlock(PASSWORD.as_bytes(), &KEY_UNLOCK_LIMITS).unwrap_or_else(|e| panic!("{what}: {e}"));
     for k in key.keys() {
         k.secret().unwrap().secret().unwrap();
     }

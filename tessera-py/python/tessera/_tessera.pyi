@@ -132,11 +132,24 @@ def encrypt_file(
     ``profile="rfc4880"`` for SKESK v4 + SEIPD v1 (GnuPG 2.2). ``dst``
     appears only on success (written to a temporary file, then renamed)."""
 
-def decrypt_file(src: _Path, dst: _Path, password: str | bytes | list[str | bytes]) -> None:
+def decrypt_file(
+    src: _Path,
+    dst: _Path,
+    password: str | bytes | list[str | bytes],
+    *,
+    max_argon2_memory: int = 256 << 20,
+    max_argon2_passes: int = 16,
+    max_argon2_lanes: int = 16,
+    max_s2k_work: int = 1 << 30,
+    max_decompressed_size: int | None = 16 << 30,
+) -> None:
     """Decrypts an OpenPGP file (binary or armored, v1 or v2). Nothing is
     written to ``dst`` unless the whole message verifies. Raises
     AuthenticationError (wrong password, modified data) or InvalidValueError
-    (malformed or truncated message)."""
+    (malformed or truncated message, or one asking for more than a limit:
+    Argon2 memory in bytes, passes, lanes, the total password-hashing work
+    in bytes processed, the decompressed size in bytes; as ``tessera
+    decrypt``'s flags)."""
 
 def encrypt_stream(
     reader: IO[bytes],
@@ -154,11 +167,24 @@ def encrypt_stream(
     """Encrypts everything ``reader.read()`` gives into ``writer`` (binary
     file objects), in constant memory."""
 
-def decrypt_stream(reader: IO[bytes], writer: IO[bytes], password: str | bytes | list[str | bytes]) -> None:
+def decrypt_stream(
+    reader: IO[bytes],
+    writer: IO[bytes],
+    password: str | bytes | list[str | bytes],
+    *,
+    max_argon2_memory: int = 256 << 20,
+    max_argon2_passes: int = 16,
+    max_argon2_lanes: int = 16,
+    max_s2k_work: int = 1 << 30,
+    max_decompressed_size: int | None = 16 << 30,
+) -> None:
     """Decrypts a message from ``reader`` into ``writer``. v2 chunks are
     written only after their tag verifies, but a failure late in the message
     leaves the earlier chunks written: use :func:`decrypt_file` for all or
-    nothing."""
+    nothing. Limits as in :func:`decrypt_file`. ``reader.read(n)`` must give
+    at most ``n`` bytes and ``writer.write(b)`` at most ``len(b)`` (a short
+    count is retried); anything else raises ValueError, ``None`` from a
+    non-blocking raw object BlockingIOError."""
 
 
 class Keyset:

@@ -78,6 +78,7 @@
 //! when [`Protection::InsecureCleartext`] is asked for. A file whose
 //! `version` is newer than [`FORMAT_VERSION`] is refused.
 
+mod batch;
 mod deterministic;
 mod embed;
 mod error;

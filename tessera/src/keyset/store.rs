@@ -99,20 +99,21 @@ impl Keyset {
 
     /// The keyset file's bytes: sealed to the password (default
     /// [`EncryptOptions`]: SEIPD v2, OCB, Argon2id), or cleartext JSON.
-    pub fn to_bytes(&self, protection: Protection<'_>) -> Result<Vec<u8>> {
+    /// Zeroized on drop (cleartext holds the keys).
+    pub fn to_bytes(&self, protection: Protection<'_>) -> Result<Zeroizing<Vec<u8>>> {
         self.to_bytes_with(protection, &EncryptOptions::default())
     }
 
     /// [`to_bytes`](Self::to_bytes) with chosen OpenPGP options (e.g. a
     /// cheaper S2K in tests).
-    pub fn to_bytes_with(&self, protection: Protection<'_>, opts: &EncryptOptions) -> Result<Vec<u8>> {
+    pub fn to_bytes_with(&self, protection: Protection<'_>, opts: &EncryptOptions) -> Result<Zeroizing<Vec<u8>>> {
         let json = self.to_json()?;
         match protection {
-            Protection::InsecureCleartext => Ok(json.to_vec()),
+            Protection::InsecureCleartext => Ok(json),
             Protection::Password(pw) => {
                 let mut enc = Encryptor::new(Vec::new(), &[pw], opts)?;
                 enc.write_all(&json).map_err(crate::openpgp::Error::from_io)?;
-                Ok(enc.finish()?)
+                Ok(Zeroizing::new(enc.finish()?))
             }
         }
     }
@@ -152,7 +153,7 @@ impl Keyset {
 
     /// Reads the keyset file at `path`; see [`from_bytes`](Self::from_bytes).
     pub fn open(path: &Path, protection: Protection<'_>) -> Result<Keyset> {
-        Keyset::from_bytes(&std::fs::read(path)?, protection)
+        Keyset::from_bytes(&Zeroizing::new(std::fs::read(path)?), protection)
     }
 
     /// Writes the keyset to `path` atomically: a 0600 temporary file in the

@@ -24,10 +24,10 @@ use super::model::{FpeAlgorithm, FpeParams, KeyStatus, Transform, TransformParam
 pub struct FpeTransform {
     name: String,
     alphabet: Alphabet,
-    format: TokenFormat,
-    params: FpeParams,
+    pub(crate) format: TokenFormat,
+    pub(crate) params: FpeParams,
     fixed_tweak: Option<Vec<u8>>,
-    embedding: Option<Embedding>,
+    pub(crate) embedding: Option<Embedding>,
     /// One cipher per enabled version (by ID).
     ciphers: Vec<(u32, Box<dyn Fpe>)>,
     transform: Transform,
@@ -115,7 +115,7 @@ impl FpeTransform {
         self.transform.primary
     }
 
-    fn tweak<'a>(&'a self, given: Option<&'a [u8]>) -> Result<&'a [u8]> {
+    pub(crate) fn tweak<'a>(&'a self, given: Option<&'a [u8]>) -> Result<&'a [u8]> {
         let reason = match (&self.fixed_tweak, given) {
             (Some(t), None) => return Ok(t),
             (None, Some(t)) => return Ok(t),
@@ -125,7 +125,7 @@ impl FpeTransform {
         Err(Error::Tweak { transform: self.name.clone(), reason })
     }
 
-    fn cipher(&self, version: u32) -> Result<&dyn Fpe> {
+    pub(crate) fn cipher(&self, version: u32) -> Result<&dyn Fpe> {
         self.transform.usable_key(version)?;
         let (_, c) = self.ciphers.iter().find(|k| k.0 == version).expect("enabled keys have a cipher");
         Ok(c.as_ref())
@@ -159,13 +159,19 @@ impl FpeTransform {
     fn encrypt_with(&self, version: u32, tweak: &[u8], value: &str, out: &mut String) -> Result<()> {
         let (head, tail) = self.split(value);
         self.format.encrypt_into(self.cipher(version)?, tweak, head, out)?;
-        if let Some(e) = &self.embedding {
-            let (at, c) = self.first_encrypted(out).expect("an encrypted value has an encrypted position");
-            let d = self.alphabet.numeral(c).expect("token characters are in the alphabet");
-            out.replace_range(at..at + c.len_utf8(), e.encode(version, d).encode_utf8(&mut [0; 4]));
-        }
+        self.embed_version(version, out);
         out.push_str(tail);
         Ok(())
+    }
+
+    /// Embedded mode: rewrites the first encrypted character of the FPE
+    /// token `token` to carry `version`'s slot. Nothing in external mode.
+    pub(crate) fn embed_version(&self, version: u32, token: &mut String) {
+        if let Some(e) = &self.embedding {
+            let (at, c) = self.first_encrypted(token).expect("an encrypted value has an encrypted position");
+            let d = self.alphabet.numeral(c).expect("token characters are in the alphabet");
+            token.replace_range(at..at + c.len_utf8(), e.encode(version, d).encode_utf8(&mut [0; 4]));
+        }
     }
 
     /// Encrypts `value` under the primary.

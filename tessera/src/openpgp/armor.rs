@@ -16,6 +16,8 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 /// The kind of block in `-----BEGIN PGP <kind>-----`.
 pub const MESSAGE: &str = "MESSAGE";
+/// The armor kind of detached signatures.
+pub const SIGNATURE: &str = "SIGNATURE";
 
 /// CRC24 of RFC 9580 §6.1.1.
 #[derive(Debug, Clone, Copy)]
@@ -160,7 +162,12 @@ impl<R: BufRead> ArmorReader<R> {
         let mut kept = 0;
         let mut long = false;
         loop {
-            let buf = self.inner.fill_buf().map_err(Error::from_io)?;
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                // A line read in part cannot be resumed by a later call.
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::from_io(e)),
+            };
             if buf.is_empty() {
                 return Ok((kept, long, true));
             }
@@ -433,7 +440,10 @@ impl<W: Write> ArmorWriter<W> {
             self.drain()?;
         }
         if self.group_len > 0 {
-            let (g, n) = (self.group, self.group_len);
+            let (mut g, n) = (self.group, self.group_len);
+            // The unused octets of the last group must encode as zero bits
+            // (strict decoders such as Sequoia's refuse anything else).
+            g[n..].fill(0);
             self.put_quad(g, n);
         }
         if self.col != 0 {
@@ -512,6 +522,15 @@ mod tests {
             }
             out.extend_from_slice(&buf[..n]);
         }
+    }
+
+    #[test]
+    fn last_group_padding_bits_are_zero() {
+        // Four octets: the last group holds one, after a group of three.
+        let mut w = ArmorWriter::new(Vec::new(), MESSAGE, false).unwrap();
+        w.write_all(&[0xff, 0xff, 0xff, 0x00]).unwrap();
+        let out = String::from_utf8(w.finish().unwrap()).unwrap();
+        assert!(out.contains("\n////AA==\n"), "{out}");
     }
 
     #[test]

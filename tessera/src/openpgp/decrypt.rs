@@ -7,9 +7,10 @@ use std::io::{self, BufRead, Read};
 use std::rc::Rc;
 
 use super::armor::{ArmorReader, is_armored};
+use super::key::Cert;
 use super::packet::{BodyReader, read_exact, read_full};
-use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 pub use super::plain::LiteralInfo;
+use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
 use super::s2k::S2kLimits;
 use super::seipd::{ChunkOpener, MdcOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header};
@@ -25,6 +26,10 @@ pub struct DecryptOptions {
     pub limits: S2kLimits,
     /// Use this session key instead of passwords (SOP `--with-session-key`).
     pub session_key: Option<SessionKey>,
+    /// Secret keys to open the message's PKESK packets with (unlocked:
+    /// see [`Cert::unlock`]); packets that name one of them are tried
+    /// first, then anonymous ones against every key, then the passwords.
+    pub keys: Vec<Cert>,
     /// Most octets a compressed data packet may decompress to (`None`: no
     /// limit). Exceeding it is [`Error::LimitExceeded`]. The command-line
     /// tools set a finite default; a library caller writing to disk should
@@ -62,11 +67,19 @@ pub struct DecryptOptions {
     pub v1_quick_check: bool,
 }
 
+impl DecryptOptions {
+    /// The decompressed size limit of the command-line tools and the Python
+    /// file functions (16 GiB): generous for real data, finite against a
+    /// compressed message that would fill a disk.
+    pub const TOOL_MAX_DECOMPRESSED_SIZE: u64 = 16 << 30;
+}
+
 impl Default for DecryptOptions {
     fn default() -> Self {
         DecryptOptions {
             limits: S2kLimits::default(),
             session_key: None,
+            keys: Vec::new(),
             max_decompressed_size: None,
             v1_buffer_limit: 64 << 20,
             v1_stream_unauthenticated: false,
@@ -84,9 +97,8 @@ pub enum SeipdVersion {
     V2,
 }
 
-
-/// Decrypts a password-encrypted OpenPGP message (binary or armored,
-/// SEIPD v1 or v2) as a stream.
+/// Decrypts an OpenPGP message (binary or armored, SEIPD v1 or v2) as a
+/// stream, with passwords and/or secret keys ([`DecryptOptions::keys`]).
 ///
 /// [`Decryptor::new`] reads the session key packets, finds the session key
 /// and reads up to the start of the literal data. Reading then yields the
@@ -133,10 +145,10 @@ impl std::fmt::Debug for Decryptor<'_> {
 const V1_READ: usize = 8192;
 
 /// A SEIPD packet opened: its plaintext packet stream and what opened it.
-struct Opened<'a> {
-    plain: Src<'a>,
-    session_key: SessionKey,
-    version: SeipdVersion,
+pub(crate) struct Opened<'a> {
+    pub(crate) plain: Src<'a>,
+    pub(crate) session_key: SessionKey,
+    pub(crate) version: SeipdVersion,
     v1: Option<SharedMdc<'a>>,
 }
 
@@ -147,18 +159,8 @@ impl<'a> Decryptor<'a> {
     }
 
     /// Opens `input` with any of `passwords` (or `opts.session_key`).
-    pub fn with_options<R: BufRead + 'a>(mut input: R, passwords: &[&[u8]], opts: &DecryptOptions) -> Result<Self> {
-        let mut src: Src<'a> =
-            if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
-        let packets = read_session_packets(&mut src)?;
-        let mut body = SeipdBody::new(BodyReader::new(src, packets.seipd_len));
-        let mut version = [0u8; 1];
-        read_exact(&mut body, &mut version, "SEIPD packet")?;
-        let opened = match version[0] {
-            2 => open_v2(body, session_keys(&packets, passwords, opts, 2)?)?,
-            1 => open_v1(body, session_keys(&packets, passwords, opts, 1)?, opts)?,
-            _ => return Err(Error::Unsupported("SEIPD version (1 and 2 are supported)")),
-        };
+    pub fn with_options<R: BufRead + 'a>(input: R, passwords: &[&[u8]], opts: &DecryptOptions) -> Result<Self> {
+        let opened = open_message(input, passwords, opts)?;
         let (info, body) = match open_literal(opened.plain, opts.max_decompressed_size) {
             Ok(found) => found,
             Err(e) => return Err(settle(opened.v1.as_ref(), e)),
@@ -195,12 +197,31 @@ impl<'a> Decryptor<'a> {
     }
 }
 
+/// Reads the session key packets and opens the SEIPD packet: the
+/// decrypted packet stream, whose end verifies the final tag (or MDC).
+pub(crate) fn open_message<'a, R: BufRead + 'a>(
+    mut input: R,
+    passwords: &[&[u8]],
+    opts: &DecryptOptions,
+) -> Result<Opened<'a>> {
+    let mut src: Src<'a> = if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
+    let packets = read_session_packets(&mut src)?;
+    let mut body = SeipdBody::new(BodyReader::new(src, packets.seipd_len));
+    let mut version = [0u8; 1];
+    read_exact(&mut body, &mut version, "SEIPD packet")?;
+    match version[0] {
+        2 => open_v2(body, session_keys(&packets, passwords, opts, 2)?),
+        1 => open_v1(body, session_keys(&packets, passwords, opts, 1)?, opts),
+        _ => Err(Error::Unsupported("SEIPD version (1 and 2 are supported)")),
+    }
+}
+
 /// The candidate keys: the caller's session key, or those the passwords
 /// give (refusing SKESK versions that do not pair with SEIPD `version`).
 fn session_keys(packets: &SessionPackets, pw: &[&[u8]], opts: &DecryptOptions, version: u8) -> Result<Vec<SessionKey>> {
     match &opts.session_key {
         Some(k) => Ok(vec![k.clone()]),
-        None => candidate_keys(packets, pw, &opts.limits, version),
+        None => candidate_keys(packets, pw, &opts.keys, &opts.limits, version),
     }
 }
 

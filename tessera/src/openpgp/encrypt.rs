@@ -5,11 +5,15 @@ use std::io::{self, Write};
 use zeroize::Zeroizing;
 
 use super::armor::{ArmorWriter, MESSAGE};
+use super::key::{Cert, EncryptionPlan};
 use super::packet::{PartialWriter, tag, write_packet};
 use super::s2k::{HashAlg, S2k};
 use super::seipd::{ChunkSealer, MAX_CHUNK_OCTET, MdcSealer, V2Header};
 use super::skesk::Skesk;
 use super::{AeadAlg, Error, Result, SymAlg, random};
+
+/// Why an empty password is refused (the same words in every front end).
+pub const EMPTY_PASSWORD: &str = "the password is empty: anyone could open the message";
 
 /// Which generation of the format to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -77,6 +81,16 @@ pub struct EncryptOptions {
     pub filename: Vec<u8>,
     /// Date stored in the literal data packet (seconds since 1970; 0 = none).
     pub date: u32,
+    /// Certificates to encrypt to (with or without passwords). Each is
+    /// validated now; one that is expired, revoked or cannot encrypt is an
+    /// error naming it. SEIPD v2 is used only if every recipient announces
+    /// it (and the profile is RFC 9580), with the first AEAD ciphersuite all
+    /// prefer; otherwise SEIPD v1 with the first cipher all prefer. The
+    /// recipients' choice overrides `cipher` and `aead`.
+    pub recipients: Vec<Cert>,
+    /// Leave the recipients' key IDs out of the PKESK packets (anonymous
+    /// recipients: decryptors try each of their keys).
+    pub anonymous_recipients: bool,
 }
 
 impl Default for EncryptOptions {
@@ -90,6 +104,8 @@ impl Default for EncryptOptions {
             armor: false,
             filename: Vec::new(),
             date: 0,
+            recipients: Vec::new(),
+            anonymous_recipients: false,
         }
     }
 }
@@ -126,7 +142,7 @@ impl EncryptOptions {
 
 // One per message, built once: boxing the large variant would only add an allocation.
 #[allow(clippy::large_enum_variant)]
-enum Sink<W: Write> {
+pub(crate) enum Sink<W: Write> {
     Plain(W),
     Armor(ArmorWriter<W>),
 }
@@ -162,7 +178,7 @@ impl<W: Write> Sink<W> {
 }
 
 #[allow(clippy::large_enum_variant)]
-enum Body<W: Write> {
+pub(crate) enum Body<W: Write> {
     V2(ChunkSealer<PartialWriter<Sink<W>>>),
     V1(MdcSealer<PartialWriter<Sink<W>>>),
 }
@@ -188,7 +204,8 @@ impl<W: Write> Write for Body<W> {
     }
 }
 
-/// Encrypts a stream with one or more passwords into an OpenPGP message.
+/// Encrypts a stream with passwords and/or to certificates
+/// ([`EncryptOptions::recipients`]) into an OpenPGP message.
 ///
 /// Writing to it encrypts; **[`Encryptor::finish`] is mandatory**: it seals
 /// the last chunk and writes the final tag (or the MDC). A message whose
@@ -226,74 +243,109 @@ fn make_s2k(choice: S2kChoice) -> Result<S2k> {
     })
 }
 
+/// Validates the recipients now and chooses the format and algorithms
+/// for them (`None` without recipients).
+fn plan_recipients(opts: &EncryptOptions) -> Result<Option<EncryptionPlan>> {
+    if opts.recipients.is_empty() {
+        return Ok(None);
+    }
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let valid = opts.recipients.iter().map(|c| c.validate(now)).collect::<Result<Vec<_>>>()?;
+    EncryptionPlan::new(&valid, opts.profile == Profile::Rfc9580).map(Some)
+}
+
+/// Writes the session key packets and the SEIPD header to `out` and returns
+/// the writer of the encrypted packet stream (what goes inside the SEIPD
+/// packet). [`close_seipd`] ends it.
+pub(crate) fn open_seipd<W: Write>(out: W, passwords: &[&[u8]], opts: &EncryptOptions) -> Result<Body<W>> {
+    if passwords.is_empty() && opts.recipients.is_empty() {
+        return Err(Error::InvalidOption("at least one password or recipient is needed"));
+    }
+    if passwords.iter().any(|p| p.is_empty()) {
+        return Err(Error::InvalidOption(EMPTY_PASSWORD));
+    }
+    if opts.chunk_octet > MAX_CHUNK_OCTET {
+        return Err(Error::InvalidOption("chunk size octet must be 0..=16"));
+    }
+    let plan = plan_recipients(opts)?;
+    let (v2, cipher, aead) = match &plan {
+        Some(p) => (p.aead.is_some(), p.cipher, p.aead.unwrap_or(opts.aead)),
+        None => (opts.profile == Profile::Rfc9580, opts.cipher, opts.aead),
+    };
+    if !v2 && matches!(opts.s2k, S2kChoice::Argon2 { .. }) && !passwords.is_empty() {
+        return Err(Error::InvalidOption(if plan.is_some() {
+            "a recipient cannot read SEIPD v2: passwords then need the iterated S2K"
+        } else {
+            "the rfc4880 profile needs the iterated S2K (GnuPG 2.2 has no Argon2)"
+        }));
+    }
+    let mut sink = if opts.armor { Sink::Armor(ArmorWriter::new(out, MESSAGE, !v2)?) } else { Sink::Plain(out) };
+    let mut session_key = Zeroizing::new(vec![0u8; cipher.key_len()]);
+    let mut pkt = Vec::with_capacity(128);
+    if !v2 && passwords.len() == 1 && plan.is_none() {
+        // As GnuPG does: the S2K output is the session key.
+        let s2k = make_s2k(opts.s2k)?;
+        let key = s2k.derive(passwords[0], cipher.key_len(), &super::s2k::S2kLimits::UNLIMITED)?;
+        session_key.copy_from_slice(&key);
+        Skesk::V4 { cipher, s2k, esk: None }.write(&mut pkt);
+        write_packet(&mut sink, tag::SKESK, &pkt)?;
+    } else {
+        random(&mut session_key)?;
+        if let Some(plan) = &plan {
+            for p in plan.pkesks(&session_key, opts.anonymous_recipients)? {
+                write_packet(&mut sink, super::pkesk::TAG, &p.to_vec())?;
+            }
+        }
+        for pw in passwords {
+            let sk = if v2 {
+                let mut iv = [0u8; 16];
+                random(&mut iv)?;
+                Skesk::seal_v6(&session_key, pw, cipher, aead, make_s2k(opts.s2k)?, &iv[..aead.nonce_len()])?
+            } else {
+                Skesk::seal_v4(&session_key, cipher, pw, cipher, make_s2k(opts.s2k)?)?
+            };
+            pkt.clear();
+            sk.write(&mut pkt);
+            write_packet(&mut sink, tag::SKESK, &pkt)?;
+        }
+    }
+    Ok(if v2 {
+        let mut salt = [0u8; 32];
+        random(&mut salt)?;
+        let header = V2Header { cipher, aead, chunk_octet: opts.chunk_octet, salt };
+        let mut seipd = PartialWriter::new(sink, tag::SEIPD);
+        seipd.write_all(&header.encode())?;
+        Body::V2(ChunkSealer::new(seipd, &header, &session_key)?)
+    } else {
+        let mut seipd = PartialWriter::new(sink, tag::SEIPD);
+        seipd.write_all(&[1])?;
+        Body::V1(MdcSealer::new(seipd, &session_key)?)
+    })
+}
+
+/// Seals the last chunk, writes the final tag (or MDC) and the armor
+/// footer; returns the underlying writer.
+pub(crate) fn close_seipd<W: Write>(body: Body<W>) -> Result<W> {
+    let seipd = match body {
+        Body::V2(s) => s.finish()?,
+        Body::V1(s) => s.finish()?,
+    };
+    let sink = seipd.finish()?;
+    Ok(sink.finish()?)
+}
+
 impl<W: Write> Encryptor<W> {
     /// Writes the session key packets and the packet headers to `out`.
-    /// Each password gets its own SKESK, so any one of them decrypts.
+    /// Each password gets its own SKESK and each recipient key its own
+    /// PKESK ([`EncryptOptions::recipients`]), so any one of them decrypts.
+    /// An empty password is refused ([`Error::InvalidOption`] with
+    /// [`EMPTY_PASSWORD`]); decryption still accepts one, for messages
+    /// written elsewhere.
     pub fn new(out: W, passwords: &[&[u8]], opts: &EncryptOptions) -> Result<Self> {
-        if passwords.is_empty() {
-            return Err(Error::InvalidOption("at least one password is needed"));
-        }
-        if opts.chunk_octet > MAX_CHUNK_OCTET {
-            return Err(Error::InvalidOption("chunk size octet must be 0..=16"));
-        }
         if opts.filename.len() > 255 {
             return Err(Error::InvalidOption("file name longer than 255 octets"));
         }
-        let mut sink = if opts.armor {
-            Sink::Armor(ArmorWriter::new(out, MESSAGE, opts.profile == Profile::Rfc4880)?)
-        } else {
-            Sink::Plain(out)
-        };
-        let cipher = opts.cipher;
-        let mut session_key = Zeroizing::new(vec![0u8; cipher.key_len()]);
-        let mut pkt = Vec::with_capacity(128);
-        let body = match opts.profile {
-            Profile::Rfc9580 => {
-                random(&mut session_key)?;
-                for pw in passwords {
-                    let mut iv = [0u8; 16];
-                    random(&mut iv)?;
-                    let s2k = make_s2k(opts.s2k)?;
-                    let sk = Skesk::seal_v6(&session_key, pw, cipher, opts.aead, s2k, &iv[..opts.aead.nonce_len()])?;
-                    pkt.clear();
-                    sk.write(&mut pkt);
-                    write_packet(&mut sink, tag::SKESK, &pkt)?;
-                }
-                let mut salt = [0u8; 32];
-                random(&mut salt)?;
-                let header = V2Header { cipher, aead: opts.aead, chunk_octet: opts.chunk_octet, salt };
-                let mut seipd = PartialWriter::new(sink, tag::SEIPD);
-                seipd.write_all(&header.encode())?;
-                Body::V2(ChunkSealer::new(seipd, &header, &session_key)?)
-            }
-            Profile::Rfc4880 => {
-                if matches!(opts.s2k, S2kChoice::Argon2 { .. }) {
-                    return Err(Error::InvalidOption(
-                        "the rfc4880 profile needs the iterated S2K (GnuPG 2.2 has no Argon2)",
-                    ));
-                }
-                if passwords.len() == 1 {
-                    // As GnuPG does: the S2K output is the session key.
-                    let s2k = make_s2k(opts.s2k)?;
-                    let key = s2k.derive(passwords[0], cipher.key_len(), &Default::default())?;
-                    session_key.copy_from_slice(&key);
-                    pkt.clear();
-                    Skesk::V4 { cipher, s2k, esk: None }.write(&mut pkt);
-                    write_packet(&mut sink, tag::SKESK, &pkt)?;
-                } else {
-                    random(&mut session_key)?;
-                    for pw in passwords {
-                        let sk = Skesk::seal_v4(&session_key, cipher, pw, cipher, make_s2k(opts.s2k)?)?;
-                        pkt.clear();
-                        sk.write(&mut pkt);
-                        write_packet(&mut sink, tag::SKESK, &pkt)?;
-                    }
-                }
-                let mut seipd = PartialWriter::new(sink, tag::SEIPD);
-                seipd.write_all(&[1])?;
-                Body::V1(MdcSealer::new(seipd, &session_key)?)
-            }
-        };
+        let body = open_seipd(out, passwords, opts)?;
         let mut lit = PartialWriter::new(body, tag::LITERAL);
         lit.write_all(&[b'b', opts.filename.len() as u8])?;
         lit.write_all(&opts.filename)?;
@@ -304,13 +356,7 @@ impl<W: Write> Encryptor<W> {
     /// Ends the literal packet, seals the last chunk, writes the final tag
     /// (or MDC) and the armor footer; returns the underlying writer.
     pub fn finish(self) -> Result<W> {
-        let body = self.lit.finish()?;
-        let seipd = match body {
-            Body::V2(s) => s.finish()?,
-            Body::V1(s) => s.finish()?,
-        };
-        let sink = seipd.finish()?;
-        Ok(sink.finish()?)
+        close_seipd(self.lit.finish()?)
     }
 }
 

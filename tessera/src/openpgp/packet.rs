@@ -94,22 +94,32 @@ pub(crate) fn read_full<R: Read + ?Sized>(r: &mut R, buf: &mut [u8]) -> Result<u
     Ok(n)
 }
 
+/// Octets of a new-format body length whose first octet is `o1`.
+fn new_len_size(o1: u8) -> usize {
+    match o1 {
+        192..=223 => 2,
+        255 => 5,
+        _ => 1,
+    }
+}
+
+/// Decodes a whole new-format body length (RFC 9580 §4.2.1).
+fn decode_new_len(b: &[u8]) -> BodyLen {
+    match b[0] {
+        o1 @ 0..=191 => BodyLen::Fixed(o1 as u32),
+        o1 @ 192..=223 => BodyLen::Fixed(((o1 as u32 - 192) << 8) + b[1] as u32 + 192),
+        o1 @ 224..=254 => BodyLen::Partial(1 << (o1 & 0x1f)),
+        255 => BodyLen::Fixed(u32::from_be_bytes(b[1..5].try_into().expect("4"))),
+    }
+}
+
 /// Reads a new-format body length (RFC 9580 §4.2.1).
 fn read_new_len<R: Read + ?Sized>(r: &mut R) -> Result<BodyLen> {
-    let o1 = need_u8(r, "packet length")?;
-    Ok(match o1 {
-        0..=191 => BodyLen::Fixed(o1 as u32),
-        192..=223 => {
-            let o2 = need_u8(r, "packet length")?;
-            BodyLen::Fixed(((o1 as u32 - 192) << 8) + o2 as u32 + 192)
-        }
-        224..=254 => BodyLen::Partial(1 << (o1 & 0x1f)),
-        255 => {
-            let mut b = [0u8; 4];
-            read_exact(r, &mut b, "packet length")?;
-            BodyLen::Fixed(u32::from_be_bytes(b))
-        }
-    })
+    let mut b = [0u8; 5];
+    b[0] = need_u8(r, "packet length")?;
+    let size = new_len_size(b[0]);
+    read_exact(r, &mut b[1..size], "packet length")?;
+    Ok(decode_new_len(&b))
 }
 
 /// Reads a packet header; `Ok(None)` at a clean end of input.
@@ -144,15 +154,18 @@ pub fn read_header<R: Read + ?Sized>(r: &mut R) -> Result<Option<Header>> {
 /// Reads one packet body, following partial body lengths, and reports a
 /// short input as [`Error::Truncated`].
 ///
-/// An error inside a partial body length (which may have been read in
-/// part) is final: later reads fail with it again. An error of the inner
-/// reader while reading body octets changes nothing and may be retried.
+/// An I/O error of the inner reader may be retried (a partial body length
+/// read in part is kept); a truncated body is final: later reads fail with
+/// the same error.
 #[derive(Debug)]
 pub struct BodyReader<R> {
     inner: R,
     remaining: u32,
     more: bool,
     to_eof: bool,
+    /// The next partial body length, as far as it has been read.
+    len: [u8; 5],
+    len_have: usize,
     poison: Poison,
 }
 
@@ -160,10 +173,29 @@ impl<R: Read> BodyReader<R> {
     /// Reads the body that `len` announces from `inner`.
     pub fn new(inner: R, len: BodyLen) -> Self {
         match len {
-            BodyLen::Fixed(n) => BodyReader { inner, remaining: n, more: false, to_eof: false, poison: Poison::default() },
-            BodyLen::Partial(n) => BodyReader { inner, remaining: n, more: true, to_eof: false, poison: Poison::default() },
-            BodyLen::Indeterminate => {
-                BodyReader { inner, remaining: 0, more: false, to_eof: true, poison: Poison::default() }
+            BodyLen::Fixed(n) => Self::with_state(inner, n, false, false),
+            BodyLen::Partial(n) => Self::with_state(inner, n, true, false),
+            BodyLen::Indeterminate => Self::with_state(inner, 0, false, true),
+        }
+    }
+
+    fn with_state(inner: R, remaining: u32, more: bool, to_eof: bool) -> Self {
+        BodyReader { inner, remaining, more, to_eof, len: [0; 5], len_have: 0, poison: Poison::default() }
+    }
+
+    /// Reads the next partial body length, resuming one read in part.
+    fn next_len(&mut self) -> Result<BodyLen> {
+        loop {
+            let need = if self.len_have == 0 { 1 } else { new_len_size(self.len[0]) };
+            if self.len_have == need {
+                self.len_have = 0;
+                return Ok(decode_new_len(&self.len));
+            }
+            match read_checked(&mut self.inner, &mut self.len[self.len_have..need]) {
+                Ok(0) => return Err(Error::from_io(self.poison.set(Error::Truncated("packet length")))),
+                Ok(n) => self.len_have += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::from_io(e)),
             }
         }
     }
@@ -201,8 +233,7 @@ impl<R: Read> BodyReader<R> {
             if !self.more {
                 return Ok(0);
             }
-            let len = read_new_len(&mut self.inner).map_err(|e| Error::from_io(self.poison.set(e)))?;
-            match len {
+            match self.next_len()? {
                 BodyLen::Fixed(n) => {
                     self.remaining = n;
                     self.more = false;

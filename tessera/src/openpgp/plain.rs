@@ -104,11 +104,8 @@ impl Read for Compressed<'_> {
         };
         self.produced += n as u64;
         if let Some(max) = self.max.filter(|&m| self.produced > m && !matches!(self.dec, Decompress::Stored(_))) {
-            let e = Error::LimitExceeded {
-                limit: "max_decompressed_size (octets)",
-                asked: self.produced,
-                allowed: max,
-            };
+            let e =
+                Error::LimitExceeded { limit: "max_decompressed_size (octets)", asked: self.produced, allowed: max };
             return Err(self.poison.set(e));
         }
         if n == 0 && !buf.is_empty() {

@@ -26,7 +26,12 @@ impl Poison {
             if e.kind() == io::ErrorKind::Interrupted {
                 return e;
             }
-            let e = Error::from_io(e);
+            let e = match Error::from_io(e) {
+                Error::Io(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    Error::Io(io::Error::other(format!("{e} (where the stream cannot resume)")))
+                }
+                e => e,
+            };
             self.0 = Some(e.replay());
             e.into_io()
         })

@@ -138,15 +138,41 @@ pub struct S2kLimits {
 
 impl Default for S2kLimits {
     fn default() -> Self {
-        S2kLimits { max_argon2_m: 18, max_argon2_t: 16, max_argon2_p: 16, max_work_kib: 1 << 20, max_iterated_count: 255 }
+        S2kLimits {
+            max_argon2_m: 18,
+            max_argon2_t: 16,
+            max_argon2_p: 16,
+            max_work_kib: 1 << 20,
+            max_iterated_count: 255,
+        }
     }
 }
 
 impl S2kLimits {
+    /// Sets [`S2kLimits::max_argon2_m`] to the largest exponent whose
+    /// memory (2^m KiB) fits in `bytes` (at least 2^3 KiB, Argon2's least).
+    ///
+    /// ```
+    /// use tessera::openpgp::s2k::S2kLimits;
+    ///
+    /// assert_eq!(S2kLimits::default().with_max_argon2_memory(256 << 20).max_argon2_m, 18);
+    /// assert_eq!(S2kLimits::default().with_max_argon2_memory(300 << 20).max_argon2_m, 18);
+    /// ```
+    pub fn with_max_argon2_memory(mut self, bytes: u64) -> Self {
+        let kib = (bytes / 1024).max(8);
+        self.max_argon2_m = (63 - kib.leading_zeros()).min(31) as u8;
+        self
+    }
+
     /// No limits: for specifiers the caller chose itself (encryption),
     /// never for untrusted messages.
-    pub const UNLIMITED: S2kLimits =
-        S2kLimits { max_argon2_m: 31, max_argon2_t: 255, max_argon2_p: 255, max_work_kib: u64::MAX, max_iterated_count: 255 };
+    pub const UNLIMITED: S2kLimits = S2kLimits {
+        max_argon2_m: 31,
+        max_argon2_t: 255,
+        max_argon2_p: 255,
+        max_work_kib: u64::MAX,
+        max_iterated_count: 255,
+    };
 }
 
 fn exceeded(limit: &'static str, asked: u64, allowed: u64) -> Error {

@@ -572,9 +572,10 @@ impl<R: Read> Read for MdcOpener<R> {
     fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
         self.poison.check()?;
         loop {
-            // Octets before the last 22 held are plaintext (once done, the
-            // MDC has been cut off and everything held is).
-            let avail_end = if self.done { self.held } else { self.held.saturating_sub(MDC_LEN) };
+            // Octets hashed are plaintext: all but the last 22 of a full
+            // buffer (once done, the MDC has been cut off and everything held
+            // is). Octets read after an I/O error wait for the buffer to fill.
+            let avail_end = if self.done { self.held } else { self.hashed };
             if self.pos < avail_end {
                 let k = (avail_end - self.pos).min(dst.len());
                 dst[..k].copy_from_slice(&self.buf[self.pos..self.pos + k]);

@@ -3,7 +3,10 @@
 
 use std::io::Read;
 
+use super::crypto::PkeskVersion;
+use super::key::{Cert, decrypt_pkesks};
 use super::packet::{BodyLen, BodyReader, read_header, read_small_body, tag};
+use super::pkesk::Pkesk;
 use super::s2k::S2kLimits;
 use super::skesk::{SessionKey, Skesk};
 use super::{Error, Result};
@@ -22,14 +25,23 @@ pub(crate) struct SessionPackets {
     /// The first SKESK that was skipped as unsupported (reported if no
     /// other one remains).
     pub unsupported: Option<Error>,
+    /// PKESK packets of a supported version and algorithm.
+    pub pkesks: Vec<Pkesk>,
     /// How the SEIPD packet's body is delimited.
     pub seipd_len: BodyLen,
 }
+
+/// Most PKESK packets read in front of the encrypted data.
+const MAX_PKESK: usize = 64;
+
+/// Longest PKESK body read (RSA-16384: about 2 KiB).
+const MAX_PKESK_LEN: usize = 4096;
 
 /// Reads session key packets (skipping markers, padding and public-key
 /// packets) up to the SEIPD packet header.
 pub(crate) fn read_session_packets(src: &mut dyn Read) -> Result<SessionPackets> {
     let mut skesks: Vec<Skesk> = Vec::new();
+    let mut pkesks: Vec<Pkesk> = Vec::new();
     let mut unsupported = None;
     loop {
         let Some(h) = read_header(src)? else {
@@ -59,8 +71,20 @@ pub(crate) fn read_session_packets(src: &mut dyn Read) -> Result<SessionPackets>
                     Err(e) => return Err(e),
                 }
             }
-            tag::PKESK | tag::MARKER | tag::PADDING => BodyReader::new(&mut *src, h.len).skip_rest()?,
-            tag::SEIPD => return Ok(SessionPackets { skesks, unsupported, seipd_len: h.len }),
+            tag::PKESK => {
+                if pkesks.len() == MAX_PKESK {
+                    return Err(Error::Limit("more than 64 PKESK packets"));
+                }
+                let mut body = vec![0u8; MAX_PKESK_LEN];
+                let n = read_small_body(&mut *src, h.len, &mut body, "PKESK packet longer than 4096 octets")?;
+                // A PKESK this implementation cannot use (unknown version or
+                // algorithm) is skipped: another packet may open the message.
+                if let Ok(p) = Pkesk::parse(&body[..n]) {
+                    pkesks.push(p);
+                }
+            }
+            tag::MARKER | tag::PADDING => BodyReader::new(&mut *src, h.len).skip_rest()?,
+            tag::SEIPD => return Ok(SessionPackets { skesks, pkesks, unsupported, seipd_len: h.len }),
             tag::SED => return Err(Error::Unsupported("encrypted data without integrity protection (SED)")),
             tag::LITERAL | tag::COMPRESSED => return Err(Error::Unsupported("the message is not encrypted")),
             _ => return Err(Error::Malformed("unexpected packet before the encrypted data")),
@@ -99,6 +123,34 @@ impl Budget<'_> {
 pub(crate) fn candidate_keys(
     packets: &SessionPackets,
     passwords: &[&[u8]],
+    keys: &[Cert],
+    limits: &S2kLimits,
+    version: u8,
+) -> Result<Vec<SessionKey>> {
+    // Secret keys first (RFC 9580 §5.1: v6 PKESK with SEIPD v2, v3 with v1);
+    // a PKESK proves its key by the session key checksum.
+    let mut key_err = None;
+    if !keys.is_empty() {
+        let want = if version == 2 { PkeskVersion::V6 } else { PkeskVersion::V3 };
+        let paired: Vec<Pkesk> = packets.pkesks.iter().filter(|p| p.version == want).cloned().collect();
+        match decrypt_pkesks(&paired, keys) {
+            Ok(k) => return Ok(vec![k]),
+            Err(e) => key_err = Some(e),
+        }
+        if passwords.is_empty() || packets.skesks.is_empty() {
+            return Err(key_err.expect("set"));
+        }
+    }
+    password_keys(packets, passwords, limits, version).map_err(|e| match (key_err, &e) {
+        (Some(k), Error::NoPasswordPacket) => k,
+        _ => e,
+    })
+}
+
+/// The candidates the passwords give.
+fn password_keys(
+    packets: &SessionPackets,
+    passwords: &[&[u8]],
     limits: &S2kLimits,
     version: u8,
 ) -> Result<Vec<SessionKey>> {
@@ -107,9 +159,7 @@ pub(crate) fn candidate_keys(
         _ => packets.skesks.iter().any(|s| matches!(s, Skesk::V6 { .. })),
     };
     if wrong_pairing {
-        return Err(Error::Malformed(
-            "SKESK and SEIPD versions do not pair (RFC 9580 §5.3: v6 with v2, v4 with v1)",
-        ));
+        return Err(Error::Malformed("SKESK and SEIPD versions do not pair (RFC 9580 §5.3: v6 with v2, v4 with v1)"));
     }
     if packets.skesks.is_empty() {
         return Err(packets.unsupported.as_ref().map_or(Error::NoPasswordPacket, Error::replay));

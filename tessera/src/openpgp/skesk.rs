@@ -149,11 +149,7 @@ impl Skesk {
         if iv.len() != aead.nonce_len() {
             return Err(Error::InvalidOption("SKESK v6 nonce length (the AEAD mode's nonce length)"));
         }
-        let key = s2k.derive(
-            password,
-            cipher.key_len(),
-            &S2kLimits::UNLIMITED,
-        )?;
+        let key = s2k.derive(password, cipher.key_len(), &S2kLimits::UNLIMITED)?;
         let kek = v6_kek(&key, cipher, aead);
         let mut esk = session_key.to_vec();
         let tag = ChunkAead::new(aead, &kek)?.seal(iv, &[0xc3, 6, cipher.id(), aead.id()], &mut esk);
@@ -163,11 +159,7 @@ impl Skesk {
     /// Wraps `session_key` (for `sk_alg`) for `password` in a v4 SKESK with
     /// an encrypted session key.
     pub fn seal_v4(session_key: &[u8], sk_alg: SymAlg, password: &[u8], cipher: SymAlg, s2k: S2k) -> Result<Skesk> {
-        let key = s2k.derive(
-            password,
-            cipher.key_len(),
-            &S2kLimits::UNLIMITED,
-        )?;
+        let key = s2k.derive(password, cipher.key_len(), &S2kLimits::UNLIMITED)?;
         let mut esk = Vec::with_capacity(1 + session_key.len());
         esk.push(sk_alg.id());
         esk.extend_from_slice(session_key);

@@ -1,6 +1,9 @@
 // OpenPGP.js peer for tessera's key interop tests. Reads stdin, writes stdout.
 //   node keys.mjs generate v6|v4 USERID [PASSWORD]   -> armored secret key
 //   node keys.mjs inspect [PASSWORD]                 -> JSON: fingerprints, validity, encrypt/decrypt round trip
+//   node keys.mjs encrypt CERTFILE...                -> binary message of stdin to those certificates
+//   node keys.mjs decrypt KEYFILE [PASSWORD]         -> plaintext of the message on stdin
+import * as fs from 'node:fs';
 import * as openpgp from 'openpgp';
 
 async function readStdin() {
@@ -43,7 +46,22 @@ if (cmd === 'generate') {
     out.roundTrip = data;
   }
   process.stdout.write(JSON.stringify(out));
+} else if (cmd === 'encrypt') {
+  const encryptionKeys = await Promise.all(rest.map((f) => openpgp.readKey({ armoredKey: fs.readFileSync(f, 'utf8') })));
+  const chunks = [];
+  for await (const c of process.stdin) chunks.push(c);
+  const message = await openpgp.createMessage({ binary: new Uint8Array(Buffer.concat(chunks)) });
+  process.stdout.write(Buffer.from(await openpgp.encrypt({ message, encryptionKeys, format: 'binary' })));
+} else if (cmd === 'decrypt') {
+  const [file, password] = rest;
+  let key = await openpgp.readPrivateKey({ armoredKey: fs.readFileSync(file, 'utf8') });
+  if (!key.isDecrypted()) key = await openpgp.decryptKey({ privateKey: key, passphrase: password });
+  const chunks = [];
+  for await (const c of process.stdin) chunks.push(c);
+  const message = await openpgp.readMessage({ binaryMessage: new Uint8Array(Buffer.concat(chunks)) });
+  const { data } = await openpgp.decrypt({ message, decryptionKeys: key, format: 'binary' });
+  process.stdout.write(Buffer.from(data));
 } else {
-  console.error('usage: keys.mjs generate|inspect ...');
+  console.error('usage: keys.mjs generate|inspect|encrypt|decrypt ...');
   process.exit(2);
 }

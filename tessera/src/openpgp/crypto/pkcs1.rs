@@ -114,13 +114,17 @@ pub(crate) fn encrypt(n: &Mpi, e: &Mpi, m: &[u8]) -> Result<Mpi> {
     Ok(Mpi::new(&c))
 }
 
-/// Decrypts `c` with PKCS#1 v1.5 through aws-lc-rs. Every failure is the
-/// same [`Error::SessionKeyDecryption`].
+/// Decrypts `c` with PKCS#1 v1.5 through aws-lc-rs (keys of 2048 to 8192
+/// bits). Every failure of the decryption itself is the same
+/// [`Error::SessionKeyDecryption`].
 #[cfg(feature = "rsa-decrypt")]
 pub(crate) fn decrypt(key: &rsa::PrivateKey, c: &Mpi) -> Result<Zeroizing<Vec<u8>>> {
     use aws_lc_rs::rsa::{Pkcs1PrivateDecryptingKey, PrivateDecryptingKey};
     use rsa::pkcs8::EncodePrivateKey as _;
 
+    if !(MIN_BITS_NEW as u32..=8192).contains(&key.n().bit_width()) {
+        return Err(Error::Unsupported("RSA decryption with a key outside 2048..=8192 bits"));
+    }
     let der = key.to_pkcs8_der().map_err(|_| Error::KeyMismatch)?;
     let lc = PrivateDecryptingKey::from_pkcs8(der.as_bytes()).map_err(|_| Error::KeyMismatch)?;
     let lc = Pkcs1PrivateDecryptingKey::new(lc).map_err(|_| Error::KeyMismatch)?;

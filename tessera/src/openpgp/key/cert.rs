@@ -191,15 +191,10 @@ impl Assembler {
             }
             tag::SIGNATURE => {
                 let slot = self.slot.as_ref().ok_or(Error::Malformed("signature before any key"))?;
-                let sig = match Signature::parse(body) {
-                    Ok(s) => s,
-                    // Signatures this implementation cannot use (v3, unknown
-                    // algorithms) are dropped: they never count.
-                    Err(Error::Unsupported(_) | Error::UnsupportedPublicKeyAlg(_) | Error::UnsupportedHash(_)) => {
-                        return Ok(());
-                    }
-                    Err(e) => return Err(e),
-                };
+                // A signature this implementation cannot read (v3, unknown
+                // algorithms, malformed fields) is dropped: it could never
+                // count, and one bad signature must not hide the certificate.
+                let Ok(sig) = Signature::parse(body) else { return Ok(()) };
                 match slot {
                     Slot::Direct => self.current()?.direct_sigs.push(sig),
                     Slot::UserId => self.current()?.user_ids.last_mut().expect("slot").sigs.push(sig),

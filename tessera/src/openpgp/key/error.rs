@@ -52,6 +52,12 @@ pub enum KeyError {
     /// The key has no secret part here (a certificate, or a stub).
     #[error("no secret key material for {0}")]
     NoSecret(Fingerprint),
+    /// None of the given secret keys opens any of the message's PKESKs.
+    #[error("no key given can decrypt this message; it is encrypted to {recipients}")]
+    NoDecryptionKey {
+        /// Whom the message names (key IDs or fingerprints), comma-separated.
+        recipients: String,
+    },
     /// The input holds no key or certificate.
     #[error("no OpenPGP key or certificate found in the input")]
     NoKey,

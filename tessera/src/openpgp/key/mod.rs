@@ -21,6 +21,7 @@ mod generate;
 mod packet;
 mod recipients;
 mod secret;
+mod session;
 mod validity;
 
 pub use cert::{Cert, CertKey, Subkey, UserId, key_tag};
@@ -28,5 +29,6 @@ pub use error::KeyError;
 pub use generate::{GenerateOptions, KeyProfile, generate};
 pub use packet::{Fingerprint, KeyId, KeyVersion, PublicKey};
 pub use recipients::EncryptionPlan;
-pub use secret::{Locked, SecretKey, SecretPart};
+pub use secret::{KEY_UNLOCK_LIMITS, Locked, SecretKey, SecretPart};
+pub use session::decrypt_pkesks;
 pub use validity::{ValidCert, ValidKey, features, flags};

@@ -16,6 +16,13 @@ use super::super::{AeadAlg, Error, Result, SymAlg, TAG_LEN, random};
 use super::{KeyError, KeyVersion, PublicKey};
 use crate::aes::Aes;
 
+/// Limits for unlocking one's own secret keys: up to RFC 9580's first
+/// recommended Argon2 option (2 GiB), which the A.5 sample and some
+/// implementations use; a key file is chosen by its owner, not sent by a
+/// stranger, so the message defaults ([`S2kLimits::default`]) are too low.
+pub const KEY_UNLOCK_LIMITS: S2kLimits =
+    S2kLimits { max_argon2_m: 21, max_argon2_t: 16, max_argon2_p: 16, max_work_kib: 1 << 22, max_iterated_count: 255 };
+
 /// How the secret fields are protected.
 #[derive(Debug, Clone)]
 pub enum SecretPart {

@@ -30,18 +30,37 @@ pub struct SignatureBuilder {
     hashed: Vec<Subpacket>,
     unhashed: Vec<Subpacket>,
     created: u32,
+    explicit_hash: bool,
+    salt: Option<Vec<u8>>,
 }
 
 impl SignatureBuilder {
     /// A signature of `sig_type` made at `created` (seconds since the
     /// epoch), hashed with SHA2-512 (v6 keys) or SHA2-256 (v4 keys).
     pub fn new(sig_type: SigType, created: u32) -> Self {
-        SignatureBuilder { sig_type, hash_alg: HashAlg::Sha512, hashed: Vec::new(), unhashed: Vec::new(), created }
+        SignatureBuilder {
+            sig_type,
+            hash_alg: HashAlg::Sha512,
+            hashed: Vec::new(),
+            unhashed: Vec::new(),
+            created,
+            explicit_hash: false,
+            salt: None,
+        }
     }
 
     /// Chooses the hash algorithm.
     pub fn hash(mut self, hash_alg: HashAlg) -> Self {
         self.hash_alg = hash_alg;
+        self.explicit_hash = true;
+        self
+    }
+
+    /// Uses this salt (v6 signatures) instead of a fresh random one: a
+    /// streaming signer must know it before hashing the data. It must be
+    /// random and of [`HashAlg::v6_salt_len`] octets.
+    pub fn salt(mut self, salt: Vec<u8>) -> Self {
+        self.salt = Some(salt);
         self
     }
 
@@ -73,15 +92,23 @@ impl SignatureBuilder {
         if signer.version() == KeyVersion::V4 {
             unhashed.push(Subpacket::new(SubpacketValue::Issuer(fp.key_id())));
         }
-        let hash_alg = if signer.version() == KeyVersion::V4 && self.hash_alg == HashAlg::Sha512 {
+        let hash_alg = if signer.version() == KeyVersion::V4 && self.hash_alg == HashAlg::Sha512 && !self.explicit_hash
+        {
             HashAlg::Sha256
         } else {
             self.hash_alg
         };
         let mut salt = Vec::new();
         if signer.version() == KeyVersion::V6 {
-            salt = vec![0u8; hash_alg.v6_salt_len()];
-            random(&mut salt)?;
+            salt = match self.salt {
+                Some(s) if s.len() == hash_alg.v6_salt_len() => s,
+                Some(_) => return Err(super::super::Error::InvalidOption("v6 signature salt length")),
+                None => {
+                    let mut s = vec![0u8; hash_alg.v6_salt_len()];
+                    random(&mut s)?;
+                    s
+                }
+            };
         }
         let hashed_area = subpacket::write_area(&hashed);
         let fields = HashedFields {

@@ -138,24 +138,32 @@ impl DocumentHasher {
             self.h.update(data);
             return;
         }
-        let mut start = 0;
-        for (i, &b) in data.iter().enumerate() {
-            let prev_cr = if i == 0 { self.after_cr } else { data[i - 1] == b'\r' };
-            if b == b'\n' && !prev_cr {
-                self.h.update(&data[start..i]);
-                self.h.update(b"\r\n");
-                start = i + 1;
-            }
-        }
-        self.h.update(&data[start..]);
-        if let Some(&last) = data.last() {
-            self.after_cr = last == b'\r';
-        }
+        let h = &mut self.h;
+        crlf_pieces(data, &mut self.after_cr, |piece| h.update(piece));
     }
 
     /// Hashes the trailer and returns the digest.
     pub fn finish(self, f: &HashedFields<'_>) -> Vec<u8> {
         finish(self.h, f)
+    }
+}
+
+/// Passes `data` to `f` in pieces with every line feed not preceded by a
+/// carriage return made CR LF; `after_cr` carries whether the previous
+/// piece of the stream ended with CR.
+pub(crate) fn crlf_pieces(data: &[u8], after_cr: &mut bool, mut f: impl FnMut(&[u8])) {
+    let mut start = 0;
+    for (i, &b) in data.iter().enumerate() {
+        let prev_cr = if i == 0 { *after_cr } else { data[i - 1] == b'\r' };
+        if b == b'\n' && !prev_cr {
+            f(&data[start..i]);
+            f(b"\r\n");
+            start = i + 1;
+        }
+    }
+    f(&data[start..]);
+    if let Some(&last) = data.last() {
+        *after_cr = last == b'\r';
     }
 }
 

@@ -1,6 +1,9 @@
 //! OpenPGP signature packets (RFC 9580 §5.2): v4 and v6, subpackets, the
 //! hashing rules of each signature type, verification with its policy, and
-//! making signatures.
+//! making signatures; document signatures streamed three ways: detached
+//! ([`Signer`], [`Verifier`]), inline with one-pass signature packets
+//! ([`InlineSigner`], [`InlineVerifier`]) and cleartext ([`ClearSigner`],
+//! [`read_cleartext`]). Which signatures count is decided in [`check`].
 //!
 //! ```
 //! use tessera::openpgp::key::{generate, GenerateOptions};
@@ -15,13 +18,23 @@
 //! ```
 
 mod builder;
+pub mod check;
+mod cleartext;
+mod document;
 pub mod hashing;
+mod inline;
+mod ops;
 mod packet;
 pub mod subpacket;
 mod verify;
 
 pub use builder::SignatureBuilder;
+pub use check::{Outcome, SigResult};
+pub use cleartext::{ClearSigner, MAX_CLEARTEXT, is_cleartext, read_cleartext};
+pub use document::{Signer, SigningKey, Verifier, read_signatures, write_signatures};
 pub use hashing::{DocumentHasher, HashedFields};
+pub use inline::{InlineSigner, InlineVerifier};
+pub use ops::{OnePassSig, OpsIssuer};
 pub use packet::{SigType, Signature};
 pub use subpacket::{Subpacket, SubpacketValue};
 pub use verify::SHA1_BINDING_CUTOFF;
