@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
+use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::{
     AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SeipdVersion,
     SymAlg,
