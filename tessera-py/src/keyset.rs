@@ -60,7 +60,7 @@ impl PyKeyset {
     fn transform(&self, py: Python<'_>, name: &str) -> PyResult<PyTransform> {
         let t = self.ks.transform(name).map_err(|e| failure(e, None).into_py(py))?;
         let inner = match t.params {
-            tessera::keyset::TransformParams::Fpe(_) => self.ks.fpe(name).map(Ready::Fpe),
+            tessera::keyset::TransformParams::Fpe(_) => self.ks.fpe(name).map(|f| Ready::Fpe(Box::new(f))),
             tessera::keyset::TransformParams::Siv(_) => self.ks.siv(name).map(Ready::Siv),
         };
         let inner = inner.map_err(|e| failure(e, None).into_py(py))?;
@@ -73,7 +73,7 @@ impl PyKeyset {
 }
 
 enum Ready {
-    Fpe(FpeTransform),
+    Fpe(Box<FpeTransform>),
     Siv(SivTransform),
 }
 
@@ -159,8 +159,7 @@ impl PyTransform {
 
     fn scalar<'py>(&self, py: Python<'py>, op: Op, value: &Bound<'py, PyAny>, o: &Opts<'_>) -> PyResult<Py<PyAny>> {
         let text = value.is_instance_of::<PyString>();
-        let bytes: Vec<u8> =
-            if text { value.extract::<String>()?.into_bytes() } else { value.extract::<Vec<u8>>()? };
+        let bytes: Vec<u8> = if text { value.extract::<String>()?.into_bytes() } else { value.extract::<Vec<u8>>()? };
         let mut out = Vec::new();
         py.detach(|| self.one(op, &bytes, o, &mut out)).map_err(|e| failure(e, None).into_py(py))?;
         if text && matches!(self.inner, Ready::Fpe(_)) {
@@ -189,7 +188,13 @@ impl PyTransform {
 impl PyTransform {
     /// Encrypts one value under the primary key (FPE: `str`; AES-SIV: `bytes`).
     #[pyo3(signature = (value, *, tweak = None, ad = Vec::new()))]
-    fn encrypt(&self, py: Python<'_>, value: &Bound<'_, PyAny>, tweak: Option<Vec<u8>>, ad: Vec<u8>) -> PyResult<Py<PyAny>> {
+    fn encrypt(
+        &self,
+        py: Python<'_>,
+        value: &Bound<'_, PyAny>,
+        tweak: Option<Vec<u8>>,
+        ad: Vec<u8>,
+    ) -> PyResult<Py<PyAny>> {
         self.scalar(py, Op::Encrypt, value, &Opts { tweak: tweak.as_deref(), version: None, ad: &ad })
     }
 
@@ -222,7 +227,13 @@ impl PyTransform {
 
     /// Encrypts a column (Arrow array or list); returns a `pyarrow.Array`.
     #[pyo3(signature = (values, *, tweak = None, ad = Vec::new()))]
-    fn encrypt_batch(&self, py: Python<'_>, values: &Bound<'_, PyAny>, tweak: Option<Vec<u8>>, ad: Vec<u8>) -> PyResult<Py<PyAny>> {
+    fn encrypt_batch(
+        &self,
+        py: Python<'_>,
+        values: &Bound<'_, PyAny>,
+        tweak: Option<Vec<u8>>,
+        ad: Vec<u8>,
+    ) -> PyResult<Py<PyAny>> {
         self.batch(py, Op::Encrypt, values, &Opts { tweak: tweak.as_deref(), version: None, ad: &ad })
     }
 
