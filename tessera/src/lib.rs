@@ -21,6 +21,10 @@ pub mod openpgp;
 pub mod siv;
 mod wipe;
 
+/// The length in bytes of every authentication tag in this crate: the AEAD
+/// modes' tags ([`aead::Tag`]), AES-SIV's synthetic IV and a CMAC.
+pub const TAG_LEN: usize = 16;
+
 pub use cmac::Cmac;
 pub use error::Error;
 pub use siv::AesSiv;

@@ -36,7 +36,7 @@ pub struct DecryptOptions {
     /// a service that decrypts attacker-modified v1 messages and shows which
     /// error occurred. Set this to `false` in such services: the first
     /// candidate key is then used without the check and the MDC alone
-    /// decides, so both failures end in the same [`Error::BadTag`]. Only
+    /// decides, so both failures end in the same [`Error::Authentication`]. Only
     /// that first candidate is tried (give one password; a message with
     /// several password packets may need the right one first). Default
     /// `true` (what GnuPG does; SEIPD v2 has no quick check).

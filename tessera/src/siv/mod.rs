@@ -38,8 +38,9 @@ use crate::Error;
 use crate::aes::{Aes, Block};
 use crate::cmac::{Cmac, dbl, tags_equal, xor_int};
 
-/// Length of the synthetic IV V, which is also the tag (16 bytes).
-pub const TAG_LEN: usize = 16;
+/// Length of the synthetic IV V, which is also the tag: the crate's one tag
+/// length, re-exported here beside the SIV API that uses it.
+pub use crate::TAG_LEN;
 
 /// Most associated-data components per message, a nonce counting as one
 /// (RFC 5297 section 2.6 and 7: S2V takes at most 127 components with the
