@@ -47,7 +47,8 @@ const MAX_OUTPUT: usize = 16 << 20;
 const S2K_BUDGET: u64 = 4 << 20;
 
 /// Argon2 limits of the decrypting targets: 1 MiB, 4 passes.
-pub const FUZZ_LIMITS: S2kLimits = S2kLimits { max_argon2_m: 10, max_argon2_t: 4, max_iterated_count: 96 };
+pub const FUZZ_LIMITS: S2kLimits =
+    S2kLimits { max_argon2_m: 10, max_argon2_t: 4, max_iterated_count: 96, ..S2kLimits::UNLIMITED };
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -242,7 +243,7 @@ fn check_s2k(bytes: &[u8], sel: u8) {
     };
     if cheap {
         let key_len = [16, 24, 32, 0, 1, 20, 64, 65][(sel >> 3) as usize & 7];
-        let limits = S2kLimits { max_argon2_m: 6, max_argon2_t: 2, max_iterated_count: 96 };
+        let limits = S2kLimits { max_argon2_m: 6, max_argon2_t: 2, max_iterated_count: 96, ..S2kLimits::UNLIMITED };
         if let Ok(k) = s2k.derive(b"pw", key_len, &limits) {
             assert_eq!(k.len(), key_len);
         }
@@ -466,9 +467,11 @@ fn session_key_opts(alg: Option<SymAlg>, key_len: usize, stream: bool) -> Decryp
     DecryptOptions {
         limits: FUZZ_LIMITS,
         session_key: Some(SessionKey { alg, key: SESSION_KEY[..key_len].to_vec().into() }),
+        keys: Vec::new(),
         v1_buffer_limit: 1 << 20,
         v1_stream_unauthenticated: stream,
         v1_quick_check: true,
+        max_decompressed_size: Some(MAX_OUTPUT as u64),
     }
 }
 

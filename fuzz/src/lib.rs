@@ -4,3 +4,6 @@
 
 #[path = "harness.rs"]
 pub mod harness;
+
+#[path = "keys.rs"]
+pub mod keys;

@@ -1,11 +1,22 @@
-//! Files at the edge: key files, inputs, and outputs that appear only on success.
+//! Files at the edge: key and password files or variables, inputs, and
+//! outputs that appear only on success. Shared by `tessera` and `tessera-sop`.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use tessera::fs::AtomicFile;
 use zeroize::Zeroizing;
+
+/// Buffer of stdin, stdout and input files.
+const IO_BUFFER: usize = 1 << 16;
+
+/// Buffer of [`copy`]: one read of a decryptor yields up to this much.
+const COPY_BUFFER: usize = 1 << 18;
+
+/// Input files larger than this get a progress bar (on a terminal).
+const PROGRESS_FROM: u64 = 8 << 20;
 
 /// Where a key comes from: a file or an environment variable, never the
 /// command line itself (it would land in shell history and `ps` output).
@@ -30,16 +41,12 @@ impl KeyArgs {
             (None, Some(var)) => env_bytes(var).with_context(|| format!("environment variable {var} is not set"))?,
             (None, None) => bail!("no key: give --key-file or --key-env"),
         });
-        let digits: Zeroizing<Vec<u8>> =
-            Zeroizing::new(raw.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect());
-        if digits.is_empty() {
-            bail!("{} is empty; make a key with `tessera keygen --bytes 32 -o FILE`", self.describe());
-        }
-        if !digits.len().is_multiple_of(2) || !digits.iter().all(u8::is_ascii_hexdigit) {
-            bail!("{} does not hold a hex key (write one with `tessera keygen`)", self.describe());
-        }
-        let nibble = |c: u8| (c as char).to_digit(16).expect("checked hex") as u8;
-        Ok(Zeroizing::new(digits.chunks_exact(2).map(|p| nibble(p[0]) << 4 | nibble(p[1])).collect()))
+        tessera::hex::decode_key(&raw).map_err(|e| match e {
+            tessera::Error::EmptyKey => {
+                anyhow::anyhow!("{} is empty; make a key with `tessera keygen --bytes 32 -o FILE`", self.describe())
+            }
+            _ => anyhow::anyhow!("{} does not hold a hex key (write one with `tessera keygen`)", self.describe()),
+        })
     }
 
     /// Names the source for messages: "key file F" or "environment variable V".
@@ -84,38 +91,94 @@ impl PasswordArgs {
             (None, None) => bail!("no password: give --password-file or --password-env"),
         };
         if pw.is_empty() {
+            let empty = tessera::openpgp::EMPTY_PASSWORD;
             match (&self.password_file, &self.password_env) {
-                (Some(path), _) => bail!("password file {} is empty", path.display()),
-                (_, var) => bail!("environment variable {} is empty", var.as_deref().unwrap_or("")),
+                (Some(path), _) => bail!("password file {}: {empty}", path.display()),
+                (_, var) => bail!("environment variable {}: {empty}", var.as_deref().unwrap_or("")),
             }
         }
         Ok(pw)
     }
 }
 
-/// The raw bytes of an environment variable, if it is set.
-fn env_bytes(var: &str) -> Option<Vec<u8>> {
-    use std::os::unix::ffi::OsStringExt;
-    std::env::var_os(var).map(OsStringExt::into_vec)
+/// The bytes of an environment variable, if it is set: as they are on
+/// Unix, UTF-8 on Windows (the platform's encoding of `OsString`).
+pub fn env_bytes(var: &str) -> Option<Vec<u8>> {
+    std::env::var_os(var).map(std::ffi::OsString::into_encoded_bytes)
+}
+
+/// Parses a size: a number with an optional binary suffix K, M, G or T
+/// (`256M` = 256 MiB).
+pub fn parse_size(s: &str) -> std::result::Result<u64, String> {
+    let s = s.trim();
+    let (digits, shift) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => match c.to_ascii_uppercase() {
+            'K' => (&s[..i], 10),
+            'M' => (&s[..i], 20),
+            'G' => (&s[..i], 30),
+            'T' => (&s[..i], 40),
+            _ => return Err(format!("unknown size suffix {c:?} (K, M, G or T)")),
+        },
+        _ => (s, 0),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("{s:?} is not a size (a number, optionally with K, M, G or T)"))?;
+    n.checked_mul(1 << shift).ok_or_else(|| format!("{s:?} is too large"))
 }
 
 /// Parses a hex command-line value (tweaks, associated data, nonces).
 pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>> {
     let s = s.trim();
-    if !s.len().is_multiple_of(2) || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-        bail!("{what} must be hex (an even number of 0-9a-f digits), got {s:?}");
+    tessera::hex::decode(s)
+        .map_err(|_| anyhow::anyhow!("{what} must be hex (an even number of 0-9a-f digits), got {s:?}"))
+}
+
+/// Creates a new file readable and writable by its owner only (mode 0600
+/// on Unix; elsewhere the directory's default access applies). An existing
+/// file is never overwritten: that is an error.
+pub fn create_new_private(path: &Path) -> io::Result<File> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    opts.open(path)
+}
+
+/// Which side of a [`copy`] failed.
+#[derive(Debug)]
+pub enum CopyError {
+    /// Reading failed (from a decryptor, the error may carry its OpenPGP
+    /// error: `tessera::openpgp::Error::from_io` gets it back).
+    Read(io::Error),
+    /// Writing failed.
+    Write(io::Error),
+}
+
+/// Copies everything from `from` to `to` in pieces of up to 256 KiB,
+/// retrying interrupted reads, and says which side failed. Returns the
+/// number of bytes copied. Nothing is flushed.
+pub fn copy(from: &mut dyn Read, to: &mut dyn Write) -> Result<u64, CopyError> {
+    let mut buf = vec![0u8; COPY_BUFFER];
+    let mut total = 0u64;
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => return Ok(total),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(CopyError::Read(e)),
+        };
+        to.write_all(&buf[..n]).map_err(CopyError::Write)?;
+        total += n as u64;
     }
-    Ok((0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("checked hex")).collect())
 }
 
 /// Opens `--input` (or stdin), with a progress bar on a terminal for files.
 pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead>> {
     match path {
-        None => Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin()))),
+        None => Ok(Box::new(BufReader::with_capacity(IO_BUFFER, io::stdin()))),
         Some(p) => {
             let f = File::open(p).with_context(|| format!("cannot open input {}", p.display()))?;
             let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-            let r: Box<dyn Read> = if io::stderr().is_terminal() && len > 8 << 20 {
+            let r: Box<dyn Read> = if io::stderr().is_terminal() && len > PROGRESS_FROM {
                 let bar = indicatif::ProgressBar::new(len).with_style(
                     indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
                         .expect("valid template"),
@@ -124,74 +187,176 @@ pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead>> {
             } else {
                 Box::new(f)
             };
-            Ok(Box::new(BufReader::with_capacity(1 << 16, r)))
+            Ok(Box::new(BufReader::with_capacity(IO_BUFFER, r)))
         }
     }
 }
 
 /// Where results go: stdout, or a temporary file beside `--output` that is
-/// renamed into place by [`Output::commit`]. Dropped without commit, the
-/// temporary file is removed and no output file appears.
+/// renamed into place by [`Output::commit`] ([`tessera::fs::AtomicFile`]:
+/// mode 0600 on Unix). Dropped without commit, the temporary file is
+/// removed and no output file appears.
+#[derive(Debug)]
 pub struct Output {
     inner: Sink,
 }
 
+#[derive(Debug)]
 enum Sink {
     Stdout(io::BufWriter<io::Stdout>),
-    File { tmp: io::BufWriter<tempfile::NamedTempFile>, path: PathBuf },
+    File(AtomicFile),
 }
 
 impl Output {
+    /// Output to the file `path`, or to stdout.
     pub fn create(path: Option<&Path>) -> Result<Self> {
         let inner = match path {
-            None => Sink::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())),
-            Some(p) => {
-                let dir = match p.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d,
-                    _ => Path::new("."),
-                };
-                let tmp = tempfile::Builder::new()
-                    .prefix(".tessera-")
-                    .suffix(".partial")
-                    .tempfile_in(dir)
-                    .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-                Sink::File { tmp: io::BufWriter::with_capacity(1 << 16, tmp), path: p.to_path_buf() }
-            }
+            None => Sink::Stdout(io::BufWriter::with_capacity(IO_BUFFER, io::stdout())),
+            Some(p) => Sink::File(
+                AtomicFile::create(p)
+                    .with_context(|| format!("cannot create a temporary file beside {}", p.display()))?,
+            ),
         };
         Ok(Output { inner })
+    }
+
+    /// Like [`Output::create`], for binary data: refused when it would go
+    /// to stdout and stdout is a terminal.
+    pub fn create_binary(path: Option<&Path>) -> Result<Self> {
+        refuse_terminal(path, io::stdout().is_terminal())?;
+        Output::create(path)
     }
 
     /// Flushes and, for a file, renames it into place.
     pub fn commit(self) -> Result<()> {
         match self.inner {
             Sink::Stdout(mut w) => w.flush().context("cannot write to stdout"),
-            Sink::File { tmp, path } => {
-                let tmp = tmp.into_inner().map_err(|e| e.into_error()).context("cannot write output")?;
-                tmp.as_file().sync_all().context("cannot write output")?;
-                tmp.persist(&path).map_err(|e| e.error).with_context(|| format!("cannot create {}", path.display()))?;
-                Ok(())
+            Sink::File(f) => {
+                let path = f.path().to_path_buf();
+                f.commit().with_context(|| format!("cannot write {}", path.display()))
             }
         }
     }
+}
+
+/// Binary output to a terminal would garble it and could leave it in a
+/// strange state: refuse, and say how to get a file.
+fn refuse_terminal(path: Option<&Path>, stdout_is_terminal: bool) -> Result<()> {
+    if path.is_none() && stdout_is_terminal {
+        bail!("the output is binary and stdout is a terminal; give --output FILE or redirect stdout");
+    }
+    Ok(())
 }
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.inner {
             Sink::Stdout(w) => w.write(buf),
-            Sink::File { tmp, .. } => tmp.write(buf),
+            Sink::File(f) => f.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.inner {
             Sink::Stdout(w) => w.write_all(buf),
-            Sink::File { tmp, .. } => tmp.write_all(buf),
+            Sink::File(f) => f.write_all(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.inner {
             Sink::Stdout(w) => w.flush(),
-            Sink::File { tmp, .. } => tmp.flush(),
+            Sink::File(f) => f.flush(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_from_files_and_variables() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("key");
+        std::fs::write(&file, b"00112233 44556677\n8899aabb ccddeeff\n").unwrap();
+        let from_file = KeyArgs { key_file: Some(file.clone()), key_env: None };
+        assert_eq!(from_file.read().unwrap()[..], (0..16u8).map(|i| i * 0x11).collect::<Vec<_>>()[..]);
+        std::fs::write(&file, b" \n").unwrap();
+        assert!(
+            from_file
+                .read()
+                .unwrap_err()
+                .to_string()
+                .ends_with("is empty; make a key with `tessera keygen --bytes 32 -o FILE`")
+        );
+        std::fs::write(&file, b"0011x2").unwrap();
+        let e = from_file.read().unwrap_err().to_string();
+        assert_eq!(e, format!("key file {} does not hold a hex key (write one with `tessera keygen`)", file.display()));
+        let missing = KeyArgs { key_file: None, key_env: Some("TESSERA_CLI_IO_TEST_UNSET".into()) };
+        assert_eq!(
+            missing.read().unwrap_err().to_string(),
+            "environment variable TESSERA_CLI_IO_TEST_UNSET is not set"
+        );
+    }
+
+    #[test]
+    fn hex_values() {
+        assert_eq!(parse_hex("--ad", " 0aFf ").unwrap(), [0x0a, 0xff]);
+        assert_eq!(parse_hex("--ad", "").unwrap(), Vec::<u8>::new());
+        let e = parse_hex("--nonce", "abc").unwrap_err().to_string();
+        assert_eq!(e, "--nonce must be hex (an even number of 0-9a-f digits), got \"abc\"");
+    }
+
+    #[test]
+    fn private_files_are_new_and_owner_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k");
+        create_new_private(&path).unwrap().write_all(b"x").unwrap();
+        assert_eq!(create_new_private(&path).unwrap_err().kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&path).unwrap(), b"x");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+    }
+
+    #[test]
+    fn copy_says_which_side_failed() {
+        struct Failing;
+        impl Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("read side"))
+            }
+        }
+        impl Write for Failing {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::other("write side"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let data: Vec<u8> = (0..600_000u32).map(|i| i as u8).collect();
+        let mut out = Vec::new();
+        assert_eq!(copy(&mut &data[..], &mut out).unwrap(), data.len() as u64);
+        assert_eq!(out, data);
+        assert!(matches!(copy(&mut Failing, &mut Vec::new()), Err(CopyError::Read(_))));
+        assert!(matches!(copy(&mut &data[..], &mut Failing), Err(CopyError::Write(_))));
+    }
+
+    #[test]
+    fn output_files_appear_on_commit_and_binary_is_kept_off_terminals() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        let mut out = Output::create(Some(&path)).unwrap();
+        out.write_all(b"data").unwrap();
+        assert!(!path.exists());
+        out.commit().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"data");
+        assert!(refuse_terminal(None, true).unwrap_err().to_string().contains("stdout is a terminal"));
+        assert!(refuse_terminal(None, false).is_ok());
+        assert!(refuse_terminal(Some(&path), true).is_ok());
+        let e = Output::create(Some(&dir.path().join("no/dir/out"))).unwrap_err().to_string();
+        assert!(e.starts_with("cannot create a temporary file beside"), "{e}");
     }
 }

@@ -7,6 +7,8 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use zeroize::Zeroizing;
 
+use crate::io::create_new_private;
+
 #[derive(Args, Debug)]
 pub struct KeygenArgs {
     /// Key size in bytes: 16, 24 or 32 for FPE; 32, 48 or 64 for AES-SIV.
@@ -28,25 +30,14 @@ pub fn run(args: &KeygenArgs) -> Result<()> {
         bail!("--bytes must be 16, 24 or 32 (FPE) or 32, 48 or 64 (AES-SIV), not {}", args.bytes);
     }
     let key = random_key(args.bytes)?;
-    let mut hex = Zeroizing::new(String::with_capacity(2 * args.bytes + 1));
-    for b in key.iter() {
-        hex.push(char::from_digit((b >> 4) as u32, 16).expect("nibble"));
-        hex.push(char::from_digit((b & 15) as u32, 16).expect("nibble"));
-    }
-    hex.push('\n');
+    let line = Zeroizing::new([tessera::hex::encode_key(&key).as_bytes(), b"\n"].concat());
     match &args.output {
-        None => std::io::stdout().write_all(hex.as_bytes()).context("cannot write to stdout"),
+        None => std::io::stdout().write_all(&line).context("cannot write to stdout"),
         Some(path) => {
-            let mut opts = std::fs::OpenOptions::new();
-            opts.write(true).create_new(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-            let mut f = opts.open(path).with_context(|| {
+            let mut f = create_new_private(path).with_context(|| {
                 format!("cannot create key file {} (an existing key file is never overwritten)", path.display())
             })?;
-            f.write_all(hex.as_bytes())
-                .and_then(|_| f.sync_all())
-                .with_context(|| format!("cannot write {}", path.display()))
+            f.write_all(&line).and_then(|_| f.sync_all()).with_context(|| format!("cannot write {}", path.display()))
         }
     }
 }

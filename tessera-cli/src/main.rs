@@ -4,15 +4,19 @@
 
 mod demo;
 mod fpe_cmd;
-mod io;
+mod key_cmd;
 mod keygen;
+mod keyset_cmd;
+mod keyset_use;
 mod pgp_cmd;
 mod records;
+mod sig_cmd;
 mod siv_cmd;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tessera_cli::io;
 
 #[derive(Parser, Debug)]
 #[command(name = "tessera", version, about = "AES-based data protection: FF1/FF3-1 tokenization, AES-SIV, OpenPGP")]
@@ -39,6 +43,20 @@ enum Command {
     Encrypt(pgp_cmd::EncryptArgs),
     /// Decrypt a password-encrypted OpenPGP message (binary or armored, SEIPD v1 or v2).
     Decrypt(pgp_cmd::DecryptArgs),
+    /// Sign with an OpenPGP key: a signed message, a detached or a cleartext signature.
+    Sign(sig_cmd::SignArgs),
+    /// Verify OpenPGP signatures by the given certificates (exit 0 only if one is good).
+    Verify(sig_cmd::VerifyArgs),
+    /// OpenPGP keys: generate, extract the certificate, show.
+    Key {
+        #[command(subcommand)]
+        op: key_cmd::KeyOp,
+    },
+    /// Keysets: named transformations with versioned keys, rotation, Tink import/export.
+    Keyset {
+        #[command(subcommand)]
+        op: keyset_cmd::KeysetOp,
+    },
     /// Run the features on bundled sample data and print throughput.
     Demo(demo::DemoArgs),
 }
@@ -49,6 +67,8 @@ enum FpeOp {
     Encrypt(fpe_cmd::FpeArgs),
     /// Restore tokenized values.
     Decrypt(fpe_cmd::FpeArgs),
+    /// Re-encrypt tokens under the keyset's primary key (needs --keyset).
+    Rewrap(fpe_cmd::FpeArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -57,6 +77,8 @@ enum SivOp {
     Encrypt(siv_cmd::SivArgs),
     /// Verify and decrypt V || C.
     Decrypt(siv_cmd::SivArgs),
+    /// Re-encrypt under the keyset's primary key (needs --keyset).
+    Rewrap(siv_cmd::SivArgs),
 }
 
 fn main() -> ExitCode {
@@ -69,7 +91,13 @@ fn main() -> ExitCode {
         Command::Siv { op: SivOp::Decrypt(a) } => siv_cmd::run(a, false),
         Command::Encrypt(a) => pgp_cmd::encrypt(a),
         Command::Decrypt(a) => pgp_cmd::decrypt(a),
+        Command::Key { op } => key_cmd::run(op),
+        Command::Sign(a) => sig_cmd::sign(a),
+        Command::Verify(a) => sig_cmd::verify(a),
         Command::Demo(a) => demo::run(a),
+        Command::Keyset { op } => keyset_cmd::run(op),
+        Command::Fpe { op: FpeOp::Rewrap(a) } => keyset_use::fpe(a, keyset_use::Op::Rewrap),
+        Command::Siv { op: SivOp::Rewrap(a) } => keyset_use::siv(a, keyset_use::Op::Rewrap),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

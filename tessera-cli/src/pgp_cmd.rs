@@ -6,17 +6,19 @@
 //! output file exists. To stdout, v2 chunks stream as they verify; a v1
 //! message is held in a temporary file until its MDC verifies.
 
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, Seek};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 use tessera::aead::Mode;
+use tessera::openpgp::key::Cert;
+use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::{
     DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SeipdVersion, SymAlg,
 };
 
-use crate::io::{Output, PasswordArgs, open_input};
+use crate::io::{CopyError, Output, PasswordArgs, open_input, parse_size};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum AeadArg {
@@ -44,12 +46,15 @@ pub enum ProfileArg {
     Rfc4880,
 }
 
-/// Encrypt a file or stdin with a password.
+/// Encrypt a file or stdin with a password and/or to certificates.
 #[derive(Args, Debug)]
 pub struct EncryptArgs {
-    /// The password.
+    /// The password (optional with --recipient).
     #[command(flatten)]
-    pub password: PasswordArgs,
+    pub password: OptionalPassword,
+    /// Encrypt to the certificates in this file (repeatable; binary or armored).
+    #[arg(short = 'r', long = "recipient", value_name = "CERT")]
+    pub recipients: Vec<PathBuf>,
     /// AEAD mode of SEIPD v2.
     #[arg(long, value_enum, default_value = "ocb")]
     pub aead: AeadArg,
@@ -79,12 +84,60 @@ pub struct EncryptArgs {
     pub input: Option<PathBuf>,
 }
 
-/// Decrypt a password-encrypted OpenPGP message (binary or armored, v1 or v2).
+/// Limits on the work and output a message may ask for (refused before the
+/// work is done or the memory allocated).
+#[derive(Args, Debug)]
+pub struct LimitArgs {
+    /// Most memory one Argon2 password packet may use (K, M, G suffixes; rounded
+    /// down to a power of two). Messages made with RFC 9580's first Argon2
+    /// option need 2G.
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
+    pub max_argon2_memory: u64,
+    /// Most Argon2 passes.
+    #[arg(long, value_name = "N", default_value_t = S2kLimits::default().max_argon2_t)]
+    pub max_argon2_passes: u8,
+    /// Most Argon2 lanes (parallelism).
+    #[arg(long, value_name = "N", default_value_t = S2kLimits::default().max_argon2_p)]
+    pub max_argon2_lanes: u8,
+    /// Total password-hashing work for the message, over every password packet,
+    /// as data processed (Argon2 memory times passes, or octets hashed).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub max_s2k_work: u64,
+    /// Most octets a compressed message may expand to (0 = no limit).
+    #[arg(long, value_name = "SIZE", default_value = "16G", value_parser = parse_size)]
+    pub max_decompressed_size: u64,
+}
+
+impl LimitArgs {
+    /// Decryption options with these limits.
+    pub fn options(&self) -> DecryptOptions {
+        let limits = S2kLimits {
+            max_argon2_t: self.max_argon2_passes,
+            max_argon2_p: self.max_argon2_lanes,
+            max_work_kib: self.max_s2k_work / 1024,
+            ..S2kLimits::default()
+        }
+        .with_max_argon2_memory(self.max_argon2_memory);
+        let max_decompressed_size = (self.max_decompressed_size > 0).then_some(self.max_decompressed_size);
+        DecryptOptions { limits, max_decompressed_size, ..DecryptOptions::default() }
+    }
+}
+
+/// Decrypt an OpenPGP message with a password or secret keys (binary or armored, v1 or v2).
 #[derive(Args, Debug)]
 pub struct DecryptArgs {
-    /// The password.
+    /// The password (optional with --key).
     #[command(flatten)]
-    pub password: PasswordArgs,
+    pub password: OptionalPassword,
+    /// Secret key file to decrypt with (repeatable; binary or armored).
+    #[arg(short = 'i', long = "key", value_name = "KEY")]
+    pub keys: Vec<PathBuf>,
+    /// File holding the password of locked secret keys.
+    #[arg(long, value_name = "FILE")]
+    pub key_password_file: Option<PathBuf>,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Output file (default stdout); created only after the whole message verifies.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
@@ -110,17 +163,68 @@ pub fn explain(e: PgpError) -> anyhow::Error {
             anyhow!("the message is not password-encrypted (it is for a public key, or not encrypted)")
         }
         PgpError::Io(e) => anyhow!("I/O error: {e}"),
+        e @ PgpError::LimitExceeded { limit, .. } => {
+            let flag = LIMIT_FLAGS.iter().find(|(name, _)| limit.starts_with(name)).map(|(_, flag)| *flag);
+            match flag {
+                Some(flag) => anyhow!("{e}; raise {flag} only for messages from someone you trust"),
+                None => anyhow!("{e}"),
+            }
+        }
         e => anyhow!("{e}"),
     }
 }
+
+/// The library's limit names and the flags that set them.
+const LIMIT_FLAGS: [(&str, &str); 5] = [
+    ("max_argon2_m", "--max-argon2-memory"),
+    ("max_argon2_t", "--max-argon2-passes"),
+    ("max_argon2_p", "--max-argon2-lanes"),
+    ("max_work_kib", "--max-s2k-work"),
+    ("max_decompressed_size", "--max-decompressed-size"),
+];
 
 /// Maps an I/O error that may carry an OpenPGP error.
 fn explain_io(e: io::Error) -> anyhow::Error {
     explain(PgpError::from_io(e))
 }
 
+/// Reads every key or certificate in `paths`.
+fn read_keys(paths: &[PathBuf]) -> Result<Vec<Cert>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let input = open_input(Some(p))?;
+        out.extend(Cert::read_all(input).map_err(|e| anyhow!("cannot read keys from {}: {e}", p.display()))?);
+    }
+    Ok(out)
+}
+
+/// A password that keys or certificates make optional.
+#[derive(clap::Args, Debug)]
+#[group(required = false, multiple = false)]
+pub struct OptionalPassword {
+    /// File holding the password (the whole file, one trailing newline stripped).
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
+    /// Environment variable holding the password.
+    #[arg(long, value_name = "VAR")]
+    pub password_env: Option<String>,
+}
+
+/// The password, when given (one is needed unless keys are).
+fn read_password(p: &OptionalPassword, keys_given: bool, what: &str) -> Result<Vec<zeroize::Zeroizing<Vec<u8>>>> {
+    if p.password_file.is_none() && p.password_env.is_none() {
+        if keys_given {
+            return Ok(Vec::new());
+        }
+        bail!("no password: give --password-file, --password-env or {what}");
+    }
+    let args = PasswordArgs { password_file: p.password_file.clone(), password_env: p.password_env.clone() };
+    Ok(vec![args.read()?])
+}
+
 pub fn encrypt(a: &EncryptArgs) -> Result<()> {
-    let pw = a.password.read()?;
+    let pws = read_password(&a.password, !a.recipients.is_empty(), "--recipient")?;
+    let recipients = read_keys(&a.recipients)?;
     let profile = match a.profile {
         ProfileArg::Rfc9580 => Profile::Rfc9580,
         ProfileArg::Rfc4880 => Profile::Rfc4880,
@@ -154,22 +258,33 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
             .map(|n| n.as_encoded_bytes().iter().copied().take(255).collect())
             .unwrap_or_default(),
         date: 0,
+        recipients: recipients.iter().map(Cert::to_public).collect(),
+        anonymous_recipients: false,
     };
     let mut input = open_input(a.input.as_deref())?;
     let out = Output::create(a.output.as_deref())?;
-    let mut enc = Encryptor::new(out, &[&pw[..]], &opts).map_err(explain)?;
+    let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
+    let mut enc = Encryptor::new(out, &pw, &opts).map_err(explain)?;
     io::copy(&mut input, &mut enc).map_err(|e| anyhow!("cannot encrypt: {e}"))?;
     let out = enc.finish().map_err(explain)?;
     out.commit()
 }
 
 pub fn decrypt(a: &DecryptArgs) -> Result<()> {
-    let pw = a.password.read()?;
+    let pws = read_password(&a.password, !a.keys.is_empty(), "--key")?;
+    let mut keys = read_keys(&a.keys)?;
+    if let Some(f) = &a.key_password_file {
+        let kp = PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?;
+        for k in &mut keys {
+            k.unlock(&kp, &S2kLimits::default()).map_err(explain)?;
+        }
+    }
     let input = open_input(a.input.as_deref())?;
     // v1 messages stream only into a temporary file (renamed on success, or
     // copied to stdout once the MDC verifies).
-    let opts = DecryptOptions { v1_stream_unauthenticated: true, ..DecryptOptions::default() };
-    let mut dec = Decryptor::with_options(input, &[&pw[..]], &opts).map_err(explain)?;
+    let opts = DecryptOptions { v1_stream_unauthenticated: true, keys, ..a.limits.options() };
+    let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
+    let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(explain)?;
     let mut out = Output::create(a.output.as_deref())?;
     if a.output.is_none() && dec.seipd_version() == SeipdVersion::V1 {
         let mut spool = tempfile::tempfile().context("cannot create a temporary file")?;
@@ -183,16 +298,9 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
 }
 
 fn copy_out(dec: &mut Decryptor<'_>, out: &mut Output) -> Result<()> {
-    let mut buf = vec![0u8; 1 << 18];
-    loop {
-        let n = match dec.read(&mut buf) {
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(explain_io(e)),
-        };
-        if n == 0 {
-            return Ok(());
-        }
-        out.write_all(&buf[..n]).context("cannot write output")?;
+    match crate::io::copy(dec, out) {
+        Ok(_) => Ok(()),
+        Err(CopyError::Read(e)) => Err(explain_io(e)),
+        Err(CopyError::Write(e)) => Err(anyhow::Error::from(e).context("cannot write output")),
     }
 }

@@ -27,7 +27,7 @@ pub struct RecordArgs {
 }
 
 /// Values per batch.
-const BATCH: usize = 8192;
+const BATCH: usize = tessera::BATCH_SIZE;
 
 /// A batch of input values, back to back in `data`.
 #[derive(Default)]

@@ -11,7 +11,7 @@ use std::io::{Read, Write};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use tessera::siv::{AesSiv, BatchAd, MAX_AD, TAG_LEN, base64url};
+use tessera::siv::{AesSiv, BatchAd, MAX_AD, MessageBatch, TAG_LEN, base64url};
 
 use crate::io::{KeyArgs, Output, open_input, parse_hex};
 use crate::records::{self, Outputs, RecordArgs, Transform, ValueError, Values};
@@ -32,6 +32,8 @@ pub struct SivArgs {
     pub lines: bool,
     #[command(flatten)]
     pub records: RecordArgs,
+    #[command(flatten)]
+    pub keyset: crate::keyset_use::KeysetUse,
 }
 
 /// Encrypts or decrypts batches of values with one AES-SIV key and the same
@@ -42,14 +44,12 @@ pub struct SivTransform {
     /// The associated-data components, the nonce last.
     comps: Vec<Vec<u8>>,
     encrypt: bool,
-    data: Vec<u8>,
-    ends: Vec<usize>,
-    buf: Vec<u8>,
+    batch: MessageBatch,
 }
 
 impl SivTransform {
     pub fn new(siv: AesSiv, comps: Vec<Vec<u8>>, encrypt: bool) -> Self {
-        SivTransform { siv, comps, encrypt, data: Vec::new(), ends: Vec::new(), buf: Vec::new() }
+        SivTransform { siv, comps, encrypt, batch: MessageBatch::new() }
     }
 }
 
@@ -74,45 +74,25 @@ impl Transform for SivTransform {
     fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
         let comps: Vec<&[u8]> = self.comps.iter().map(Vec::as_slice).collect();
         let ad = BatchAd::Same(&comps);
-        let n = input.len();
-        self.data.clear();
-        self.ends.clear();
+        self.batch.clear();
         if self.encrypt {
-            for i in 0..n {
-                self.data.extend_from_slice(input.get(i));
-                self.ends.push(self.data.len());
-            }
-            self.buf.resize(self.data.len() + TAG_LEN * n, 0);
-            self.siv.encrypt_batch(ad, &self.data, &self.ends, &mut self.buf).map_err(value_error)?;
-            let mut start = 0;
-            for (i, &end) in self.ends.iter().enumerate() {
-                let stop = end + TAG_LEN * (i + 1);
-                base64url::encode(&self.buf[start..stop], &mut out.data);
+            (0..input.len()).for_each(|i| self.batch.push(input.get(i)));
+            for ct in self.batch.encrypt(&self.siv, ad).map_err(value_error)? {
+                base64url::encode(ct, &mut out.data);
                 out.ends.push(out.data.len());
-                start = stop;
             }
         } else {
-            for i in 0..n {
-                let before = self.data.len();
-                base64url::decode(input.get(i), &mut self.data)
-                    .map_err(|e| ValueError { index: i, error: e.into() })?;
-                if self.data.len() - before < TAG_LEN {
-                    let error = anyhow!(
-                        "value holds {} bytes; an AES-SIV ciphertext (V || C) has at least 16",
-                        self.data.len() - before
-                    );
+            for i in 0..input.len() {
+                let len =
+                    self.batch.push_base64url(input.get(i)).map_err(|e| ValueError { index: i, error: e.into() })?;
+                if len < TAG_LEN {
+                    let error = anyhow!("value holds {len} bytes; an AES-SIV ciphertext (V || C) has at least 16");
                     return Err(ValueError { index: i, error });
                 }
-                self.ends.push(self.data.len());
             }
-            self.buf.resize(self.data.len() - TAG_LEN * n, 0);
-            self.siv.decrypt_batch(ad, &self.data, &self.ends, &mut self.buf).map_err(value_error)?;
-            let mut start = 0;
-            for (i, &end) in self.ends.iter().enumerate() {
-                let stop = end - TAG_LEN * (i + 1);
-                out.data.extend_from_slice(&self.buf[start..stop]);
+            for pt in self.batch.decrypt(&self.siv, ad).map_err(value_error)? {
+                out.data.extend_from_slice(pt);
                 out.ends.push(out.data.len());
-                start = stop;
             }
         }
         Ok(())
@@ -140,6 +120,10 @@ fn setup(args: &SivArgs) -> Result<(AesSiv, Vec<Vec<u8>>)> {
 }
 
 pub fn run(args: &SivArgs, encrypt: bool) -> Result<()> {
+    if args.keyset.keyset.is_some() {
+        use crate::keyset_use::{Op, siv};
+        return siv(args, if encrypt { Op::Encrypt } else { Op::Decrypt });
+    }
     let (siv, comps) = setup(args)?;
     let mut input = open_input(args.records.input.as_deref())?;
     if args.lines || args.records.csv {
@@ -152,6 +136,9 @@ pub fn run(args: &SivArgs, encrypt: bool) -> Result<()> {
         }
         return out.commit();
     }
+    // V || C is binary: refused on a terminal before any input is read.
+    let path = args.records.output.as_deref();
+    let mut out = if encrypt { Output::create_binary(path)? } else { Output::create(path)? };
     let mut data = Vec::new();
     input.read_to_end(&mut data).context("cannot read input")?;
     let refs: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
@@ -167,7 +154,6 @@ pub fn run(args: &SivArgs, encrypt: bool) -> Result<()> {
         siv.decrypt_into(&refs, None, &data, &mut pt).map_err(explain)?;
         pt
     };
-    let mut out = Output::create(args.records.output.as_deref())?;
     out.write_all(&result).context("cannot write output")?;
     out.commit()
 }

@@ -81,10 +81,14 @@ impl Failure {
 pub fn kind_of(e: &tessera::Error) -> Kind {
     use tessera::Error as E;
     match e {
-        E::KeyLength { .. } => Kind::Key,
-        E::Radix(_) | E::Alphabet(_) | E::TweakLength { .. } | E::TooManyAd { .. } | E::NonceLength { .. } => {
-            Kind::Parameter
-        }
+        E::KeyLength { .. } | E::EmptyKey => Kind::Key,
+        E::Radix(_)
+        | E::Alphabet(_)
+        | E::PassthroughInAlphabet { .. }
+        | E::UnknownName { .. }
+        | E::TweakLength { .. }
+        | E::TooManyAd { .. }
+        | E::NonceLength { .. } => Kind::Parameter,
         E::Authentication => Kind::Authentication,
         E::Batch { source, .. } => kind_of(source),
         _ => Kind::Value,

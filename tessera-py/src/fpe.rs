@@ -2,13 +2,11 @@
 
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe, TokenFormat, Tweaks};
+use tessera::BATCH_SIZE;
+use tessera::fpe::{Algorithm, Alphabet, Fpe, TextBatch, TokenFormat, Tweaks};
 
-use crate::columns::{Flavor, Output, column, to_pyarrow};
+use crate::columns::{Column, Flavor, Output, column, to_pyarrow};
 use crate::errors::{Failure, Kind, lib_err, py_err};
-
-/// Values per call of the library's batch API.
-const CHUNK: usize = 4096;
 
 /// What the three classes share: the cipher and the token format.
 pub struct Core {
@@ -21,18 +19,18 @@ pub struct Core {
     keep_suffix: usize,
 }
 
-#[derive(Clone, Copy)]
-enum Alg {
-    Ff1,
-    Ff3_1,
-    Ff3,
+/// The rows since the last batch call: (row, not null), and the values.
+struct Pending<'a> {
+    batch: TextBatch<'a>,
+    rows: Vec<(usize, bool)>,
 }
 
 impl Core {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        alg: Alg,
+        alg: Algorithm,
+        name: &'static str,
         key: &[u8],
         alphabet: &str,
         passthrough: &str,
@@ -40,15 +38,9 @@ impl Core {
         keep_suffix: usize,
     ) -> PyResult<Self> {
         let a = Alphabet::new(alphabet).map_err(|e| py_err(py, Kind::Parameter, format!("alphabet: {e}")))?;
-        if let Some(c) = passthrough.chars().find(|&c| a.numeral(c).is_some()) {
-            return Err(py_err(py, Kind::Parameter, format!("passthrough character {c:?} is also in the alphabet")));
-        }
-        let (cipher, name): (Box<dyn Fpe>, _) = match alg {
-            Alg::Ff1 => (Box::new(FF1::new(key, a).map_err(|e| lib_err(py, e))?), "FF1"),
-            Alg::Ff3_1 => (Box::new(FF3_1::new(key, a).map_err(|e| lib_err(py, e))?), "FF3_1"),
-            Alg::Ff3 => (Box::new(FF3::new(key, a).map_err(|e| lib_err(py, e))?), "FF3"),
-        };
         let format = TokenFormat::new().passthrough(passthrough).keep_prefix(keep_prefix).keep_suffix(keep_suffix);
+        format.validate(&a).map_err(|e| lib_err(py, e))?;
+        let cipher = alg.cipher(key, a).map_err(|e| lib_err(py, e))?;
         Ok(Core {
             cipher,
             format,
@@ -75,13 +67,6 @@ impl Core {
         Ok(s + ")")
     }
 
-    /// Rejects a tweak the cipher does not accept, before touching values.
-    fn check_tweak(&self, py: Python<'_>, tweak: &[u8]) -> PyResult<()> {
-        let (min, _) = self.cipher.len_range();
-        let mut probe = vec![0u16; min];
-        self.cipher.encrypt_numerals(tweak, &mut probe).map_err(|e| py_err(py, Kind::Parameter, format!("tweak: {e}")))
-    }
-
     fn one(&self, py: Python<'_>, value: &str, tweak: &[u8], enc: bool) -> PyResult<String> {
         let mut out = String::with_capacity(value.len());
         let r = match (self.format.is_plain(), enc) {
@@ -99,7 +84,8 @@ impl Core {
         if col.flavor()? != Flavor::Text {
             return Err(pyo3::exceptions::PyTypeError::new_err("FPE batches take strings, not bytes"));
         }
-        self.check_tweak(py, tweak)?;
+        // Rejects a tweak the cipher does not accept, before touching values.
+        self.cipher.check_tweak(tweak).map_err(|e| py_err(py, Kind::Parameter, format!("tweak: {e}")))?;
         let large = col.large();
         let array = py
             .detach(|| self.run(&col, tweak, enc).and_then(|o| o.finish(Flavor::Text, large).map_err(value_failure)))
@@ -108,114 +94,49 @@ impl Core {
     }
 
     /// The batch work, without the GIL: values go to the library's batch API
-    /// `CHUNK` at a time (nulls skipped), as in the CLI.
-    fn run(&self, col: &crate::columns::Column, tweak: &[u8], enc: bool) -> Result<Output, Failure> {
-        let alphabet = self.cipher.alphabet().expect("built with an alphabet");
-        let plain = self.format.is_plain();
-        let n = col.len();
-        let mut out = Output::with_capacity(n, 0);
-        let mut st = State {
-            nums: Vec::new(),
-            ends: Vec::new(),
-            rows: Vec::new(),
-            texts: String::new(),
-            text_ends: Vec::new(),
-            text: String::new(),
-        };
+    /// `BATCH_SIZE` at a time (nulls skipped), as in the CLI.
+    fn run(&self, col: &Column, tweak: &[u8], enc: bool) -> Result<Output, Failure> {
+        let batch = TextBatch::new(&*self.cipher, &self.format).map_err(|e| Failure::from_lib(e, |i| i))?;
+        let mut p = Pending { batch, rows: Vec::new() };
+        let mut out = Output::with_capacity(col.len(), 0);
         col.for_each(|row, v| {
             match v {
-                None => st.rows.push((row, false)),
+                None => p.rows.push((row, false)),
                 Some(bytes) => {
                     // Arrow validated string arrays; list items came from Python str.
                     let s = std::str::from_utf8(bytes)
                         .map_err(|_| Failure::new(Kind::Value, "value is not valid UTF-8", Some(row)))?;
-                    let start = st.nums.len();
-                    st.nums.resize(start + s.len(), 0);
-                    let slot = &mut st.nums[start..];
-                    let k = if plain { alphabet.to_numerals(s, slot) } else { self.format.extract(alphabet, s, slot) }
-                        .map_err(|e| {
-                            let e = match e {
-                                tessera::Error::BufferTooSmall { .. } => {
-                                    let (min, max) = self.cipher.len_range();
-                                    tessera::Error::Length {
-                                        len: s.chars().count(),
-                                        min,
-                                        max,
-                                        radix: self.cipher.radix(),
-                                    }
-                                }
-                                e => e,
-                            };
-                            Failure::at(e, row)
-                        })?;
-                    st.nums.truncate(start + k);
-                    st.ends.push(st.nums.len());
-                    st.rows.push((row, true));
-                    if !plain {
-                        st.texts.push_str(s);
-                        st.text_ends.push(st.texts.len());
-                    }
+                    p.batch.push(s).map_err(|e| Failure::at(e, row))?;
+                    p.rows.push((row, true));
                 }
             }
-            if st.ends.len() == CHUNK {
-                self.flush(&mut st, &mut out, tweak, enc)?;
-            }
-            Ok::<(), Failure>(())
+            if p.batch.len() == BATCH_SIZE { flush(&mut p, &mut out, tweak, enc) } else { Ok(()) }
         })?;
-        self.flush(&mut st, &mut out, tweak, enc)?;
+        flush(&mut p, &mut out, tweak, enc)?;
         Ok(out)
-    }
-
-    fn flush(&self, st: &mut State, out: &mut Output, tweak: &[u8], enc: bool) -> Result<(), Failure> {
-        let alphabet = self.cipher.alphabet().expect("built with an alphabet");
-        let tweaks = Tweaks::Same(tweak);
-        let r = if enc {
-            self.cipher.encrypt_batch(tweaks, &mut st.nums, &st.ends)
-        } else {
-            self.cipher.decrypt_batch(tweaks, &mut st.nums, &st.ends)
-        };
-        let value_rows: Vec<usize> = st.rows.iter().filter(|r| r.1).map(|r| r.0).collect();
-        r.map_err(|e| Failure::from_lib(e, |i| value_rows[i]))?;
-        let (mut start, mut k) = (0, 0);
-        for &(_, present) in &st.rows {
-            if !present {
-                out.push_null();
-                continue;
-            }
-            let end = st.ends[k];
-            if self.format.is_plain() {
-                alphabet.push_utf8(&st.nums[start..end], &mut out.data);
-            } else {
-                let s = &st.texts[if k == 0 { 0 } else { st.text_ends[k - 1] }..st.text_ends[k]];
-                st.text.clear();
-                let row = value_rows[k];
-                self.format
-                    .merge(alphabet, s, &st.nums[start..end], &mut st.text)
-                    .map_err(|e| Failure::new(Kind::Value, e.to_string(), Some(row)))?;
-                out.data.extend_from_slice(st.text.as_bytes());
-            }
-            out.end_value();
-            start = end;
-            k += 1;
-        }
-        st.nums.clear();
-        st.ends.clear();
-        st.rows.clear();
-        st.texts.clear();
-        st.text_ends.clear();
-        Ok(())
     }
 }
 
-struct State {
-    nums: Vec<u16>,
-    ends: Vec<usize>,
-    /// (row, is not null) for every row since the last flush.
-    rows: Vec<(usize, bool)>,
-    /// Input text of the values (token formats only), back to back.
-    texts: String,
-    text_ends: Vec<usize>,
-    text: String,
+/// Runs the pending values through one batch call and appends every pending
+/// row (nulls included) to `out`.
+fn flush(p: &mut Pending<'_>, out: &mut Output, tweak: &[u8], enc: bool) -> Result<(), Failure> {
+    let tweaks = Tweaks::Same(tweak);
+    let value_rows: Vec<usize> = p.rows.iter().filter(|r| r.1).map(|r| r.0).collect();
+    let r = if enc { p.batch.encrypt(tweaks) } else { p.batch.decrypt(tweaks) };
+    r.map_err(|e| Failure::from_lib(e, |i| value_rows[i]))?;
+    let mut k = 0;
+    for &(row, present) in &p.rows {
+        if !present {
+            out.push_null();
+            continue;
+        }
+        p.batch.append_utf8(k, &mut out.data).map_err(|e| Failure::new(Kind::Value, e.to_string(), Some(row)))?;
+        out.end_value();
+        k += 1;
+    }
+    p.batch.clear();
+    p.rows.clear();
+    Ok(())
 }
 
 fn value_failure(message: String) -> Failure {
@@ -240,7 +161,7 @@ macro_rules! fpe_class {
                 keep_prefix: usize,
                 keep_suffix: usize,
             ) -> PyResult<Self> {
-                Core::new(py, $alg, &key, alphabet, passthrough, keep_prefix, keep_suffix).map($name)
+                Core::new(py, $alg, $pyname, &key, alphabet, passthrough, keep_prefix, keep_suffix).map($name)
             }
 
             /// Encrypts one value; returns the token (same length, same alphabet).
@@ -313,6 +234,6 @@ macro_rules! fpe_class {
     };
 }
 
-fpe_class!(PyFF1, "FF1", Alg::Ff1, "FF1 (NIST SP 800-38G Rev 1) over an alphabet.");
-fpe_class!(PyFF3_1, "FF3_1", Alg::Ff3_1, "FF3-1 (NIST SP 800-38G Rev 1): 7-byte tweaks.");
-fpe_class!(PyFF3, "FF3", Alg::Ff3, "Legacy FF3 (withdrawn by NIST; to read old tokens): 8-byte tweaks.");
+fpe_class!(PyFF1, "FF1", Algorithm::Ff1, "FF1 (NIST SP 800-38G Rev 1) over an alphabet.");
+fpe_class!(PyFF3_1, "FF3_1", Algorithm::Ff3_1, "FF3-1 (NIST SP 800-38G Rev 1): 7-byte tweaks.");
+fpe_class!(PyFF3, "FF3", Algorithm::Ff3, "Legacy FF3 (withdrawn by NIST; to read old tokens): 8-byte tweaks.");

@@ -7,6 +7,7 @@
 mod columns;
 mod errors;
 mod fpe;
+mod keyset;
 mod pgp;
 mod siv;
 
@@ -18,6 +19,8 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<fpe::PyFF3_1>()?;
     m.add_class::<fpe::PyFF3>()?;
     m.add_class::<siv::PyAesSiv>()?;
+    m.add_class::<keyset::PyKeyset>()?;
+    m.add_class::<keyset::PyTransform>()?;
     m.add_function(wrap_pyfunction!(pgp::encrypt_file, m)?)?;
     m.add_function(wrap_pyfunction!(pgp::decrypt_file, m)?)?;
     m.add_function(wrap_pyfunction!(pgp::encrypt_stream, m)?)?;

@@ -8,6 +8,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 use tessera::aead::Mode;
+use tessera::fs::AtomicFile;
 use tessera::openpgp::{
     DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SymAlg,
 };
@@ -22,7 +23,7 @@ pub enum Password {
 }
 
 impl Password {
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match self {
             Password::Text(s) => s.as_bytes(),
             Password::Bytes(b) => b,
@@ -194,56 +195,16 @@ fn options(
         armor,
         filename: Vec::new(),
         date: 0,
+        ..EncryptOptions::default()
     })
-}
-
-/// A temporary file beside `dst`, renamed onto it by `commit`, removed otherwise.
-struct Staged {
-    tmp: PathBuf,
-    dst: PathBuf,
-    done: bool,
-}
-
-impl Staged {
-    fn create(dst: &Path) -> io::Result<(Self, File)> {
-        let dir = dst.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name = dst.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        for i in 0..100u32 {
-            let tmp = dir.join(format!(".{name}.tessera-{}-{i}.tmp", std::process::id()));
-            match File::options().write(true).create_new(true).open(&tmp) {
-                Ok(f) => return Ok((Staged { tmp, dst: dst.to_owned(), done: false }, f)),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-        }
-        Err(io::Error::other("cannot create a temporary file beside the destination"))
-    }
-
-    fn commit(mut self) -> io::Result<()> {
-        std::fs::rename(&self.tmp, &self.dst)?;
-        self.done = true;
-        Ok(())
-    }
-}
-
-impl Drop for Staged {
-    fn drop(&mut self) {
-        if !self.done {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-    }
 }
 
 fn encrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]], opts: &EncryptOptions) -> Result<(), Fail> {
     let mut input = BufReader::with_capacity(1 << 18, File::open(src).map_err(Fail::Io)?);
-    let (staged, file) = Staged::create(dst).map_err(Fail::Io)?;
-    let mut enc = Encryptor::new(BufWriter::with_capacity(1 << 16, file), pw, opts)?;
+    let out = AtomicFile::create(dst).map_err(Fail::Io)?;
+    let mut enc = Encryptor::new(out, pw, opts)?;
     io::copy(&mut input, &mut enc).map_err(from_io)?;
-    let w = enc.finish()?;
-    let file = w.into_inner().map_err(|e| Fail::Io(e.into_error()))?;
-    file.sync_all().map_err(Fail::Io)?;
-    drop(file);
-    staged.commit().map_err(Fail::Io)
+    enc.finish()?.commit().map_err(Fail::Io)
 }
 
 fn decrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]]) -> Result<(), Fail> {
@@ -252,13 +213,9 @@ fn decrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]]) -> Result<(), Fail> {
     // so a v1 message may stream before its MDC is checked.
     let opts = DecryptOptions { v1_stream_unauthenticated: true, ..DecryptOptions::default() };
     let mut dec = Decryptor::with_options(input, pw, &opts)?;
-    let (staged, file) = Staged::create(dst).map_err(Fail::Io)?;
-    let mut out = BufWriter::with_capacity(1 << 16, file);
+    let mut out = AtomicFile::create(dst).map_err(Fail::Io)?;
     io::copy(&mut dec, &mut out).map_err(from_io)?;
-    let file = out.into_inner().map_err(|e| Fail::Io(e.into_error()))?;
-    file.sync_all().map_err(Fail::Io)?;
-    drop(file);
-    staged.commit().map_err(Fail::Io)
+    out.commit().map_err(Fail::Io)
 }
 
 /// Encrypts the file `src` to `dst` with a password (OpenPGP, RFC 9580 by

@@ -4,13 +4,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
-use tessera::siv::{AesSiv, BatchAd, TAG_LEN, base64url};
+use tessera::BATCH_SIZE;
+use tessera::siv::{AesSiv, BatchAd, MessageBatch, TAG_LEN, base64url};
 
 use crate::columns::{Column, Flavor, Output, column, to_pyarrow};
 use crate::errors::{Failure, Kind, lib_err};
-
-/// Values per call of the library's batch API.
-const CHUNK: usize = 4096;
 
 /// AES-SIV (RFC 5297) with a 32, 48 or 64-byte key.
 ///
@@ -132,17 +130,15 @@ impl PyAesSiv {
     }
 }
 
-/// Rows since the last flush: (row, not null).
+/// Rows since the last batch call: (row, not null), and the values.
 struct Pending {
-    data: Vec<u8>,
-    ends: Vec<usize>,
+    batch: MessageBatch,
     rows: Vec<(usize, bool)>,
-    buf: Vec<u8>,
 }
 
 impl Pending {
     fn new() -> Self {
-        Pending { data: Vec::new(), ends: Vec::new(), rows: Vec::new(), buf: Vec::new() }
+        Pending { batch: MessageBatch::new(), rows: Vec::new() }
     }
 
     fn value_rows(&self) -> Vec<usize> {
@@ -150,8 +146,7 @@ impl Pending {
     }
 
     fn clear(&mut self) {
-        self.data.clear();
-        self.ends.clear();
+        self.batch.clear();
         self.rows.clear();
     }
 }
@@ -161,25 +156,19 @@ fn encrypt_column(siv: &AesSiv, col: &Column, comps: &[Vec<u8>], out_flavor: Fla
     let mut out = Output::with_capacity(col.len(), 0);
     let mut p = Pending::new();
     let flush = |p: &mut Pending, out: &mut Output| -> Result<(), Failure> {
-        let n = p.ends.len();
-        p.buf.resize(p.data.len() + TAG_LEN * n, 0);
         let rows = p.value_rows();
-        siv.encrypt_batch(BatchAd::Same(&comps), &p.data, &p.ends, &mut p.buf)
-            .map_err(|e| Failure::from_lib(e, |i| rows[i]))?;
-        let (mut start, mut k) = (0, 0);
+        let mut cts = p.batch.encrypt(siv, BatchAd::Same(&comps)).map_err(|e| Failure::from_lib(e, |i| rows[i]))?;
         for &(_, present) in &p.rows {
             if !present {
                 out.push_null();
                 continue;
             }
-            let stop = p.ends[k] + TAG_LEN * (k + 1);
+            let ct = cts.next().expect("one ciphertext per value");
             match out_flavor {
-                Flavor::Bytes => out.data.extend_from_slice(&p.buf[start..stop]),
-                Flavor::Text => base64url::encode(&p.buf[start..stop], &mut out.data),
+                Flavor::Bytes => out.data.extend_from_slice(ct),
+                Flavor::Text => base64url::encode(ct, &mut out.data),
             }
             out.end_value();
-            start = stop;
-            k += 1;
         }
         p.clear();
         Ok(())
@@ -188,12 +177,11 @@ fn encrypt_column(siv: &AesSiv, col: &Column, comps: &[Vec<u8>], out_flavor: Fla
         match v {
             None => p.rows.push((row, false)),
             Some(b) => {
-                p.data.extend_from_slice(b);
-                p.ends.push(p.data.len());
+                p.batch.push(b);
                 p.rows.push((row, true));
             }
         }
-        if p.ends.len() == CHUNK { flush(&mut p, &mut out) } else { Ok(()) }
+        if p.batch.len() == BATCH_SIZE { flush(&mut p, &mut out) } else { Ok(()) }
     })?;
     flush(&mut p, &mut out)?;
     Ok(out)
@@ -210,24 +198,20 @@ fn decrypt_column(
     let mut out = Output::with_capacity(col.len(), 0);
     let mut p = Pending::new();
     let flush = |p: &mut Pending, out: &mut Output| -> Result<(), Failure> {
-        let n = p.ends.len();
-        p.buf.resize(p.data.len() - TAG_LEN * n, 0);
         let rows = p.value_rows();
-        siv.decrypt_batch(BatchAd::Same(&comps), &p.data, &p.ends, &mut p.buf).map_err(|e| {
+        let mut pts = p.batch.decrypt(siv, BatchAd::Same(&comps)).map_err(|e| {
             let mut f = Failure::from_lib(e, |i| rows[i]);
             if matches!(f.kind, Kind::Authentication) {
                 f.message = "authentication failed: wrong key or associated data, or the value was modified".into();
             }
             f
         })?;
-        let (mut start, mut k) = (0, 0);
         for &(row, present) in &p.rows {
             if !present {
                 out.push_null();
                 continue;
             }
-            let stop = p.ends[k] - TAG_LEN * (k + 1);
-            let pt = &p.buf[start..stop];
+            let pt = pts.next().expect("one plaintext per value");
             if out_flavor == Flavor::Text && std::str::from_utf8(pt).is_err() {
                 return Err(Failure::new(
                     Kind::Value,
@@ -237,8 +221,6 @@ fn decrypt_column(
             }
             out.data.extend_from_slice(pt);
             out.end_value();
-            start = stop;
-            k += 1;
         }
         p.clear();
         Ok(())
@@ -247,13 +229,15 @@ fn decrypt_column(
         match v {
             None => p.rows.push((row, false)),
             Some(b) => {
-                let before = p.data.len();
-                match in_flavor {
-                    Flavor::Bytes => p.data.extend_from_slice(b),
-                    Flavor::Text => base64url::decode(b, &mut p.data)
-                        .map_err(|e| Failure::new(Kind::Value, e.to_string(), Some(row)))?,
-                }
-                let got = p.data.len() - before;
+                let got = match in_flavor {
+                    Flavor::Bytes => {
+                        p.batch.push(b);
+                        b.len()
+                    }
+                    Flavor::Text => {
+                        p.batch.push_base64url(b).map_err(|e| Failure::new(Kind::Value, e.to_string(), Some(row)))?
+                    }
+                };
                 if got < TAG_LEN {
                     return Err(Failure::new(
                         Kind::Value,
@@ -261,11 +245,10 @@ fn decrypt_column(
                         Some(row),
                     ));
                 }
-                p.ends.push(p.data.len());
                 p.rows.push((row, true));
             }
         }
-        if p.ends.len() == CHUNK { flush(&mut p, &mut out) } else { Ok(()) }
+        if p.batch.len() == BATCH_SIZE { flush(&mut p, &mut out) } else { Ok(()) }
     })?;
     flush(&mut p, &mut out)?;
     Ok(out)

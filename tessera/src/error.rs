@@ -109,4 +109,26 @@ pub enum Error {
     /// Text that is not unpadded base64url ([`crate::siv::base64url`]).
     #[error("value is not unpadded base64url (A-Z a-z 0-9 - _, no '=')")]
     Base64Url,
+    /// A name (of an algorithm, a mode) that is not one of the accepted ones.
+    #[error("unknown {what}; expected one of {expected}")]
+    UnknownName {
+        /// What was being named.
+        what: &'static str,
+        /// The accepted names, comma-separated.
+        expected: &'static str,
+    },
+    /// A [`TokenFormat`](crate::fpe::TokenFormat) passthrough character that
+    /// is also in the cipher's alphabet (such tokens would not decrypt).
+    #[error("passthrough character {ch:?} is also in the alphabet")]
+    PassthroughInAlphabet {
+        /// The first such character.
+        ch: char,
+    },
+    /// Text that is not hex: an odd number of digits, or a character other
+    /// than 0-9, a-f, A-F ([`crate::hex`]).
+    #[error("not hex: expected an even number of digits 0-9, a-f, A-F")]
+    Hex,
+    /// Key text that holds no hex digits at all ([`crate::hex::decode_key`]).
+    #[error("the key text is empty")]
+    EmptyKey,
 }

@@ -295,7 +295,7 @@ fn raw_skesk(s2k: S2k) -> Vec<u8> {
 fn argon2_memory_is_refused_before_it_is_allocated() {
     let argon = |m: u8| S2k::Argon2 { salt: [9; 16], t: 1, p: 1, m };
     for m in [22u8, 31, 32, 255] {
-        check(&format!("Argon2 2^{m} KiB"), &raw_skesk(argon(m)), 12, |e| matches!(e, Error::Limit(_)));
+        check(&format!("Argon2 2^{m} KiB"), &raw_skesk(argon(m)), 12, |e| matches!(e, Error::LimitExceeded { .. }));
     }
     // A caller's lower limit applies the same way.
     let opts = DecryptOptions {
@@ -305,7 +305,7 @@ fn argon2_memory_is_refused_before_it_is_allocated() {
     for s2k in [argon(11), S2k::Argon2 { salt: [9; 16], t: 3, p: 1, m: 3 }] {
         let m = raw_skesk(s2k.clone());
         let (r, peak) = measure(|| m.as_slice(), &opts);
-        assert!(matches!(r, Err(Error::Limit(_))), "{s2k:?}: {r:?}");
+        assert!(matches!(r, Err(Error::LimitExceeded { .. })), "{s2k:?}: {r:?}");
         assert!(peak < 64 << 10, "{s2k:?}: peak {peak}");
     }
     // Within the limit, Argon2 takes its 2^m KiB and nothing more.
@@ -330,7 +330,7 @@ fn largest_iterated_count_costs_time_not_memory() {
         ..DecryptOptions::default()
     };
     let (r, _) = measure(|| m.as_slice(), &strict);
-    assert!(matches!(r, Err(Error::Limit(_))), "{r:?}");
+    assert!(matches!(r, Err(Error::LimitExceeded { .. })), "{r:?}");
 }
 
 #[test]

@@ -112,7 +112,7 @@ fn value_error(e: &Error) -> bool {
             | Error::NotInAlphabet { .. }
             | Error::NumeralOutOfRange { .. }
             | Error::TweakLength { .. }
-            | Error::Alphabet(_)
+            | Error::PassthroughInAlphabet { .. }
     )
 }
 
@@ -447,7 +447,7 @@ const PW: &[u8] = b"pw";
 
 fn decrypt_options() -> DecryptOptions {
     DecryptOptions {
-        limits: S2kLimits { max_argon2_m: 10, max_argon2_t: 3, max_iterated_count: 96 },
+        limits: S2kLimits { max_argon2_m: 10, max_argon2_t: 3, max_iterated_count: 96, ..S2kLimits::default() },
         ..DecryptOptions::default()
     }
 }

@@ -227,7 +227,7 @@ fn v1_is_buffered_up_to_a_limit_unless_streaming_is_asked_for() {
     let msg = encrypt(&plain, &[PW], &opts, 4096);
     assert_eq!(decrypt(&msg, &[PW]).unwrap(), plain);
     let small = DecryptOptions { v1_buffer_limit: 50_000, ..DecryptOptions::default() };
-    assert!(matches!(Decryptor::with_options(msg.as_slice(), &[PW], &small), Err(Error::Limit(_))));
+    assert!(matches!(Decryptor::with_options(msg.as_slice(), &[PW], &small), Err(Error::LimitExceeded { .. })));
     let stream = DecryptOptions { v1_buffer_limit: 0, v1_stream_unauthenticated: true, ..DecryptOptions::default() };
     let mut d = Decryptor::with_options(msg.as_slice(), &[PW], &stream).unwrap();
     let mut out = Vec::new();

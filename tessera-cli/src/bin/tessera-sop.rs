@@ -6,14 +6,19 @@
 //! subcommand, 37 unsupported option, 19 missing argument, 29 cannot
 //! decrypt, 41 bad data, ...).
 
-use std::io::{self, BufReader, Read, Seek, Write};
+#[path = "sop/sig.rs"]
+mod sig;
+
+use std::io::{self, BufReader, Seek, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tessera::openpgp::armor::{ArmorReader, ArmorWriter, MESSAGE, is_armored};
 use tessera::openpgp::{
-    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SeipdVersion,
-    SessionKey, SymAlg,
+    DecryptOptions, Decryptor, EMPTY_PASSWORD, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice,
+    SeipdVersion, SessionKey, SymAlg,
 };
+use tessera_cli::io::{self as shared, CopyError};
 use zeroize::Zeroizing;
 
 const MISSING_ARG: u8 = 19;
@@ -107,8 +112,8 @@ impl Opts {
 /// SOP indirect data: `@ENV:NAME`, `@FD:N` (unsupported) or a file name.
 fn read_indirect(what: &str, spec: &str) -> R<Zeroizing<Vec<u8>>> {
     if let Some(var) = spec.strip_prefix("@ENV:") {
-        return std::env::var_os(var)
-            .map(|v| Zeroizing::new(v.into_encoded_bytes()))
+        return shared::env_bytes(var)
+            .map(Zeroizing::new)
             .ok_or(Fail(MISSING_INPUT, format!("{what}: environment variable {var} is not set")));
     }
     if spec.starts_with("@FD:") {
@@ -117,16 +122,38 @@ fn read_indirect(what: &str, spec: &str) -> R<Zeroizing<Vec<u8>>> {
     std::fs::read(spec).map(Zeroizing::new).map_err(|e| Fail(MISSING_INPUT, format!("{what}: cannot read {spec}: {e}")))
 }
 
-/// Refuses to overwrite: SOP's `--session-key-out` must not exist.
-fn create_out(what: &str, spec: &str) -> R<std::fs::File> {
+/// SOP's outputs such as `--session-key-out` must not exist yet: checked
+/// first, so that no work is done in vain, and again when written.
+fn check_new_out(what: &str, spec: &str) -> R<PathBuf> {
     if spec.starts_with('@') {
         return fail(UNSUPPORTED_OPTION, format!("{what}: special designators are not supported"));
     }
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(spec)
-        .map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {spec}: {e}")))
+    let path = PathBuf::from(spec);
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return fail(OUTPUT_EXISTS, format!("{what}: {spec} already exists"));
+    }
+    Ok(path)
+}
+
+/// Creates an output file that must not exist yet (0600), for outputs
+/// written as the command goes (signature subcommands).
+fn create_out(what: &str, spec: &str) -> R<std::fs::File> {
+    let path = check_new_out(what, spec)?;
+    shared::create_new_private(&path).map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {spec}: {e}")))
+}
+
+/// Writes `data` to a new file at `path`, readable by its owner only: into
+/// a temporary file beside it (created 0600), moved into place without
+/// replacing anything. On any failure nothing is left behind.
+fn write_new_file(what: &str, path: &Path, data: &[u8]) -> R<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let io_fail = |e: io::Error| Fail(1, format!("{what}: cannot write {}: {e}", path.display()));
+    let mut tmp = tempfile::Builder::new().prefix(".tessera-sop-").tempfile_in(dir).map_err(io_fail)?;
+    tmp.write_all(data).map_err(io_fail)?;
+    tmp.as_file().sync_all().map_err(io_fail)?;
+    tmp.persist_noclobber(path)
+        .map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {}: {}", path.display(), e.error)))?;
+    Ok(())
 }
 
 fn password(raw: Zeroizing<Vec<u8>>) -> R<Zeroizing<Vec<u8>>> {
@@ -160,214 +187,22 @@ fn run(args: &[String]) -> R<()> {
             "no subcommand given (version, list-profiles, encrypt, decrypt, armor, dearmor)",
         );
     };
-    let stdin = io::stdin();
-    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     match cmd.as_str() {
-        "version" => {
-            let o = parse(rest, &[], &["backend", "extended", "sop-spec"])?;
-            if o.has("sop-spec") {
-                println!("~draft-dkg-openpgp-stateless-cli-11");
-            } else if o.has("backend") {
-                println!("tessera {}", env!("CARGO_PKG_VERSION"));
-            } else if o.has("extended") {
-                println!(
-                    "tessera-sop {}\ntessera {} (RFC 9580 password-based encryption only)",
-                    env!("CARGO_PKG_VERSION"),
-                    env!("CARGO_PKG_VERSION")
-                );
-            } else {
-                println!("tessera-sop {}", env!("CARGO_PKG_VERSION"));
-            }
-            Ok(())
-        }
-        "list-profiles" => {
-            let o = parse(rest, &[], &[])?;
-            match o.positional.first().map(String::as_str) {
-                Some("encrypt") => {
-                    for (n, d) in PROFILES {
-                        println!("{n}: {d}");
-                    }
-                    Ok(())
-                }
-                Some(_) => fail(UNSUPPORTED_PROFILE, "profiles exist only for encrypt"),
-                None => fail(MISSING_ARG, "list-profiles needs a subcommand name"),
-            }
-        }
-        "encrypt" => {
-            let o = parse(rest, &["with-password", "profile", "as", "with-key-password", "sign-with"], &["no-armor"])?;
-            if o.has("sign-with") || o.has("with-key-password") {
-                return fail(UNSUPPORTED_OPTION, "signing needs keys; tessera-sop handles passwords only");
-            }
-            if !o.positional.is_empty() {
-                return fail(UNSUPPORTED_OPTION, "encrypting to certificates is not supported (passwords only)");
-            }
-            let pws = o.values("with-password");
-            if pws.is_empty() {
-                return fail(MISSING_ARG, "encrypt needs --with-password (certificates are not supported)");
-            }
-            let mut passwords = Vec::new();
-            for spec in pws {
-                let pw = password(read_indirect("--with-password", spec)?)?;
-                passwords.push(Zeroizing::new(trim_trailing_ws(&pw).to_vec()));
-            }
-            let profile = match o.value("profile").unwrap_or("rfc9580") {
-                "rfc9580" | "default" => Profile::Rfc9580,
-                "rfc4880" | "compatibility" => Profile::Rfc4880,
-                p => return fail(UNSUPPORTED_PROFILE, format!("unknown profile {p} (see list-profiles encrypt)")),
-            };
-            if let Some(a) = o.value("as")
-                && !matches!(a, "binary" | "text")
-            {
-                return fail(UNSUPPORTED_OPTION, format!("--as={a}"));
-            }
-            let opts = EncryptOptions {
-                profile,
-                armor: !o.has("no-armor"),
-                s2k: if profile == Profile::Rfc4880 {
-                    S2kChoice::Iterated { count_octet: 255 }
-                } else {
-                    S2kChoice::default()
-                },
-                ..EncryptOptions::default()
-            };
-            let refs: Vec<&[u8]> = passwords.iter().map(|p| &p[..]).collect();
-            let mut enc = Encryptor::new(&mut stdout, &refs, &opts).map_err(pgp_fail)?;
-            io::copy(&mut stdin.lock(), &mut enc).map_err(|e| Fail(1, format!("cannot encrypt: {e}")))?;
-            enc.finish().map_err(pgp_fail)?;
-            stdout.flush().map_err(|e| Fail(1, e.to_string()))
-        }
-        "decrypt" => {
-            let o = parse(
-                rest,
-                &[
-                    "with-password",
-                    "with-session-key",
-                    "session-key-out",
-                    "verify-with",
-                    "verifications-out",
-                    "with-key-password",
-                    "verify-not-before",
-                    "verify-not-after",
-                    "verify-out",
-                ],
-                &[],
-            )?;
-            if o.has("verify-with") || o.has("verifications-out") || o.has("verify-out") || o.has("with-key-password") {
-                return fail(UNSUPPORTED_OPTION, "verification and keys are not supported (passwords only)");
-            }
-            if !o.positional.is_empty() {
-                return fail(UNSUPPORTED_OPTION, "secret keys are not supported (passwords only)");
-            }
-            let mut passwords = Vec::new();
-            for spec in o.values("with-password") {
-                let pw = read_indirect("--with-password", spec)?;
-                let trimmed = trim_trailing_ws(&pw).to_vec();
-                if trimmed.len() != pw.len() {
-                    passwords.push(Zeroizing::new(trimmed));
-                }
-                passwords.push(pw);
-            }
-            let mut session_keys = Vec::new();
-            for spec in o.values("with-session-key") {
-                let raw = read_indirect("--with-session-key", spec)?;
-                session_keys.push(parse_session_key(&raw)?);
-            }
-            if passwords.is_empty() && session_keys.is_empty() {
-                return fail(MISSING_ARG, "decrypt needs --with-password or --with-session-key");
-            }
-            let sk_out = o.value("session-key-out").map(|s| create_out("--session-key-out", s)).transpose()?;
-            let refs: Vec<&[u8]> = passwords.iter().map(|p| &p[..]).collect();
-            let mut input: Box<dyn io::BufRead> = Box::new(BufReader::with_capacity(1 << 16, stdin.lock()));
-            // Several candidates (session keys, then passwords) need the input
-            // again: keep it in a temporary file.
-            let tries = session_keys.len() + usize::from(!refs.is_empty());
-            let mut spool = None;
-            if tries > 1 {
-                let mut f = tempfile::tempfile().map_err(|e| Fail(1, e.to_string()))?;
-                io::copy(&mut input, &mut f).map_err(|e| Fail(1, e.to_string()))?;
-                spool = Some(f);
-            }
-            let mut last = Fail(CANNOT_DECRYPT, "no session key or password fits".into());
-            let mut candidates: Vec<Option<SessionKey>> = session_keys.into_iter().map(Some).collect();
-            if !refs.is_empty() {
-                candidates.push(None);
-            }
-            for cand in candidates {
-                let src: Box<dyn io::BufRead> = match &mut spool {
-                    Some(f) => {
-                        f.rewind().map_err(|e| Fail(1, e.to_string()))?;
-                        Box::new(BufReader::new(f.try_clone().map_err(|e| Fail(1, e.to_string()))?))
-                    }
-                    None => std::mem::replace(&mut input, Box::new(io::empty())),
-                };
-                let opts =
-                    DecryptOptions { session_key: cand, v1_stream_unauthenticated: true, ..DecryptOptions::default() };
-                match Decryptor::with_options(src, &refs, &opts) {
-                    Ok(mut dec) => {
-                        if let Some(mut f) = sk_out {
-                            let sk = dec.session_key();
-                            let line = format!("{}:{}\n", sk.alg.map_or(0, SymAlg::id), hex_upper(&sk.key));
-                            f.write_all(line.as_bytes()).map_err(|e| Fail(1, e.to_string()))?;
-                        }
-                        if dec.seipd_version() == SeipdVersion::V1 {
-                            // Nothing leaves before the MDC verifies.
-                            let mut tmp = tempfile::tempfile().map_err(|e| Fail(1, e.to_string()))?;
-                            io::copy(&mut dec, &mut tmp).map_err(|e| pgp_fail(PgpError::from_io(e)))?;
-                            tmp.rewind().map_err(|e| Fail(1, e.to_string()))?;
-                            io::copy(&mut tmp, &mut stdout).map_err(|e| Fail(1, e.to_string()))?;
-                        } else {
-                            let mut buf = vec![0u8; 1 << 18];
-                            loop {
-                                let n = dec.read(&mut buf).map_err(|e| pgp_fail(PgpError::from_io(e)))?;
-                                if n == 0 {
-                                    break;
-                                }
-                                stdout.write_all(&buf[..n]).map_err(|e| Fail(1, e.to_string()))?;
-                            }
-                        }
-                        return stdout.flush().map_err(|e| Fail(1, e.to_string()));
-                    }
-                    Err(e) => last = pgp_fail(e),
-                }
-            }
-            Err(last)
-        }
-        "armor" => {
-            let o = parse(rest, &["label"], &[])?;
-            if o.has("label") {
-                return fail(UNSUPPORTED_OPTION, "--label");
-            }
-            let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
-            if is_armored(&mut input).map_err(pgp_fail)? {
-                // Already armored: pass through unchanged (idempotent).
-                io::copy(&mut input, &mut stdout).map_err(|e| Fail(1, e.to_string()))?;
-            } else {
-                let mut w = ArmorWriter::new(&mut stdout, MESSAGE, false).map_err(|e| Fail(1, e.to_string()))?;
-                io::copy(&mut input, &mut w).map_err(|e| Fail(1, e.to_string()))?;
-                w.finish().map_err(|e| Fail(1, e.to_string()))?;
-            }
-            stdout.flush().map_err(|e| Fail(1, e.to_string()))
-        }
-        "dearmor" => {
-            parse(rest, &[], &[])?;
-            let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
-            if is_armored(&mut input).map_err(pgp_fail)? {
-                let mut r = ArmorReader::new(input);
-                io::copy(&mut r, &mut stdout).map_err(|e| pgp_fail(PgpError::from_io(e)))?;
-            } else {
-                io::copy(&mut input, &mut stdout).map_err(|e| Fail(1, e.to_string()))?;
-            }
-            stdout.flush().map_err(|e| Fail(1, e.to_string()))
-        }
+        "version" => version(rest),
+        "list-profiles" => list_profiles(rest),
+        "encrypt" => encrypt(rest),
+        "decrypt" => decrypt(rest),
+        "armor" => armor(rest),
+        "dearmor" => dearmor(rest),
+        "sign" => sig::sign(rest),
+        "verify" => sig::verify(rest),
+        "inline-sign" => sig::inline_sign(rest),
+        "inline-verify" => sig::inline_verify(rest),
+        "inline-detach" => sig::inline_detach(rest),
         "generate-key"
         | "extract-cert"
         | "change-key-password"
         | "revoke-key"
-        | "sign"
-        | "verify"
-        | "inline-sign"
-        | "inline-verify"
-        | "inline-detach"
         | "merge-certs"
         | "update-key"
         | "certify-userid"
@@ -382,6 +217,239 @@ fn run(args: &[String]) -> R<()> {
         }
         other => fail(UNSUPPORTED_SUBCOMMAND, format!("unsupported subcommand {other}")),
     }
+}
+
+type Stdout = io::BufWriter<io::StdoutLock<'static>>;
+
+fn stdout() -> Stdout {
+    io::BufWriter::with_capacity(1 << 16, io::stdout().lock())
+}
+
+fn flush(mut out: Stdout) -> R<()> {
+    out.flush().map_err(|e| Fail(1, e.to_string()))
+}
+
+fn version(rest: &[String]) -> R<()> {
+    let o = parse(rest, &[], &["backend", "extended", "sop-spec"])?;
+    if o.has("sop-spec") {
+        println!("~draft-dkg-openpgp-stateless-cli-11");
+    } else if o.has("backend") {
+        println!("tessera {}", env!("CARGO_PKG_VERSION"));
+    } else if o.has("extended") {
+        println!(
+            "tessera-sop {}\ntessera {} (RFC 9580 password-based encryption only)",
+            env!("CARGO_PKG_VERSION"),
+            env!("CARGO_PKG_VERSION")
+        );
+    } else {
+        println!("tessera-sop {}", env!("CARGO_PKG_VERSION"));
+    }
+    Ok(())
+}
+
+fn list_profiles(rest: &[String]) -> R<()> {
+    let o = parse(rest, &[], &[])?;
+    match o.positional.first().map(String::as_str) {
+        Some("encrypt") => {
+            for (n, d) in PROFILES {
+                println!("{n}: {d}");
+            }
+            Ok(())
+        }
+        Some(_) => fail(UNSUPPORTED_PROFILE, "profiles exist only for encrypt"),
+        None => fail(MISSING_ARG, "list-profiles needs a subcommand name"),
+    }
+}
+
+fn encrypt(rest: &[String]) -> R<()> {
+    let o = parse(rest, &["with-password", "profile", "as", "with-key-password", "sign-with"], &["no-armor"])?;
+    if o.has("sign-with") || o.has("with-key-password") {
+        return fail(UNSUPPORTED_OPTION, "signing needs keys; tessera-sop handles passwords only");
+    }
+    if !o.positional.is_empty() {
+        return fail(UNSUPPORTED_OPTION, "encrypting to certificates is not supported (passwords only)");
+    }
+    let pws = o.values("with-password");
+    if pws.is_empty() {
+        return fail(MISSING_ARG, "encrypt needs --with-password (certificates are not supported)");
+    }
+    let mut passwords = Vec::new();
+    for spec in pws {
+        let pw = password(read_indirect("--with-password", spec)?)?;
+        let trimmed = trim_trailing_ws(&pw);
+        if trimmed.is_empty() {
+            return fail(PASSWORD_NOT_READABLE, format!("--with-password {spec}: {EMPTY_PASSWORD}"));
+        }
+        passwords.push(Zeroizing::new(trimmed.to_vec()));
+    }
+    let profile = match o.value("profile").unwrap_or("rfc9580") {
+        "rfc9580" | "default" => Profile::Rfc9580,
+        "rfc4880" | "compatibility" => Profile::Rfc4880,
+        p => return fail(UNSUPPORTED_PROFILE, format!("unknown profile {p} (see list-profiles encrypt)")),
+    };
+    if let Some(a) = o.value("as")
+        && !matches!(a, "binary" | "text")
+    {
+        return fail(UNSUPPORTED_OPTION, format!("--as={a}"));
+    }
+    let opts = EncryptOptions {
+        profile,
+        armor: !o.has("no-armor"),
+        s2k: if profile == Profile::Rfc4880 { S2kChoice::Iterated { count_octet: 255 } } else { S2kChoice::default() },
+        ..EncryptOptions::default()
+    };
+    let refs: Vec<&[u8]> = passwords.iter().map(|p| &p[..]).collect();
+    let mut out = stdout();
+    let mut enc = Encryptor::new(&mut out, &refs, &opts).map_err(pgp_fail)?;
+    io::copy(&mut io::stdin().lock(), &mut enc).map_err(|e| Fail(1, format!("cannot encrypt: {e}")))?;
+    enc.finish().map_err(pgp_fail)?;
+    flush(out)
+}
+
+/// What `decrypt` was given: passwords (each also with trailing
+/// whitespace trimmed, as SOP asks) and session keys.
+struct DecryptInputs {
+    passwords: Vec<Zeroizing<Vec<u8>>>,
+    session_keys: Vec<SessionKey>,
+    session_key_out: Option<PathBuf>,
+}
+
+fn decrypt_inputs(rest: &[String]) -> R<DecryptInputs> {
+    let o = parse(
+        rest,
+        &[
+            "with-password",
+            "with-session-key",
+            "session-key-out",
+            "verify-with",
+            "verifications-out",
+            "with-key-password",
+            "verify-not-before",
+            "verify-not-after",
+            "verify-out",
+        ],
+        &[],
+    )?;
+    if o.has("verify-with") || o.has("verifications-out") || o.has("verify-out") || o.has("with-key-password") {
+        return fail(UNSUPPORTED_OPTION, "verification and keys are not supported (passwords only)");
+    }
+    if !o.positional.is_empty() {
+        return fail(UNSUPPORTED_OPTION, "secret keys are not supported (passwords only)");
+    }
+    let mut passwords = Vec::new();
+    for spec in o.values("with-password") {
+        let pw = read_indirect("--with-password", spec)?;
+        let trimmed = trim_trailing_ws(&pw).to_vec();
+        if trimmed.len() != pw.len() {
+            passwords.push(Zeroizing::new(trimmed));
+        }
+        passwords.push(pw);
+    }
+    let mut session_keys = Vec::new();
+    for spec in o.values("with-session-key") {
+        let raw = read_indirect("--with-session-key", spec)?;
+        session_keys.push(parse_session_key(&raw)?);
+    }
+    if passwords.is_empty() && session_keys.is_empty() {
+        return fail(MISSING_ARG, "decrypt needs --with-password or --with-session-key");
+    }
+    let session_key_out = o.value("session-key-out").map(|s| check_new_out("--session-key-out", s)).transpose()?;
+    Ok(DecryptInputs { passwords, session_keys, session_key_out })
+}
+
+fn decrypt(rest: &[String]) -> R<()> {
+    let inputs = decrypt_inputs(rest)?;
+    let refs: Vec<&[u8]> = inputs.passwords.iter().map(|p| &p[..]).collect();
+    let mut input: Box<dyn io::BufRead> = Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock()));
+    // Several candidates (session keys, then passwords) need the input
+    // again: keep it in a temporary file.
+    let tries = inputs.session_keys.len() + usize::from(!refs.is_empty());
+    let mut spool = None;
+    if tries > 1 {
+        let mut f = tempfile::tempfile().map_err(|e| Fail(1, e.to_string()))?;
+        io::copy(&mut input, &mut f).map_err(|e| Fail(1, e.to_string()))?;
+        spool = Some(f);
+    }
+    let mut last = Fail(CANNOT_DECRYPT, "no session key or password fits".into());
+    let mut candidates: Vec<Option<SessionKey>> = inputs.session_keys.into_iter().map(Some).collect();
+    if !refs.is_empty() {
+        candidates.push(None);
+    }
+    for cand in candidates {
+        let src: Box<dyn io::BufRead> = match &mut spool {
+            Some(f) => {
+                f.rewind().map_err(|e| Fail(1, e.to_string()))?;
+                Box::new(BufReader::new(f.try_clone().map_err(|e| Fail(1, e.to_string()))?))
+            }
+            None => std::mem::replace(&mut input, Box::new(io::empty())),
+        };
+        let opts = DecryptOptions {
+            session_key: cand,
+            v1_stream_unauthenticated: true,
+            max_decompressed_size: Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE),
+            ..DecryptOptions::default()
+        };
+        match Decryptor::with_options(src, &refs, &opts) {
+            Ok(dec) => return decrypt_out(dec, inputs.session_key_out.as_deref()),
+            Err(e) => last = pgp_fail(e),
+        }
+    }
+    Err(last)
+}
+
+/// Writes the plaintext (v2: chunk by chunk as they verify; v1: only once
+/// the MDC verified), then the session key, if asked, now that it opened
+/// the whole message.
+fn decrypt_out(mut dec: Decryptor<'_>, session_key_out: Option<&Path>) -> R<()> {
+    let mut out = stdout();
+    if dec.seipd_version() == SeipdVersion::V1 {
+        let mut tmp = tempfile::tempfile().map_err(|e| Fail(1, e.to_string()))?;
+        io::copy(&mut dec, &mut tmp).map_err(|e| pgp_fail(PgpError::from_io(e)))?;
+        tmp.rewind().map_err(|e| Fail(1, e.to_string()))?;
+        io::copy(&mut tmp, &mut out).map_err(|e| Fail(1, e.to_string()))?;
+    } else {
+        shared::copy(&mut dec, &mut out).map_err(|e| match e {
+            CopyError::Read(e) => pgp_fail(PgpError::from_io(e)),
+            CopyError::Write(e) => Fail(1, e.to_string()),
+        })?;
+    }
+    if let Some(path) = session_key_out {
+        let sk = dec.session_key();
+        let line = Zeroizing::new(format!("{}:{}\n", sk.alg.map_or(0, SymAlg::id), hex_upper(&sk.key)));
+        write_new_file("--session-key-out", path, line.as_bytes())?;
+    }
+    flush(out)
+}
+
+fn armor(rest: &[String]) -> R<()> {
+    let o = parse(rest, &["label"], &[])?;
+    if o.has("label") {
+        return fail(UNSUPPORTED_OPTION, "--label");
+    }
+    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut out = stdout();
+    if is_armored(&mut input).map_err(pgp_fail)? {
+        // Already armored: pass through unchanged (idempotent).
+        io::copy(&mut input, &mut out).map_err(|e| Fail(1, e.to_string()))?;
+    } else {
+        let mut w = ArmorWriter::new(&mut out, MESSAGE, false).map_err(|e| Fail(1, e.to_string()))?;
+        io::copy(&mut input, &mut w).map_err(|e| Fail(1, e.to_string()))?;
+        w.finish().map_err(|e| Fail(1, e.to_string()))?;
+    }
+    flush(out)
+}
+
+fn dearmor(rest: &[String]) -> R<()> {
+    parse(rest, &[], &[])?;
+    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut out = stdout();
+    if is_armored(&mut input).map_err(pgp_fail)? {
+        let mut r = ArmorReader::new(input);
+        io::copy(&mut r, &mut out).map_err(|e| pgp_fail(PgpError::from_io(e)))?;
+    } else {
+        io::copy(&mut input, &mut out).map_err(|e| Fail(1, e.to_string()))?;
+    }
+    flush(out)
 }
 
 fn hex_upper(b: &[u8]) -> String {

@@ -7,6 +7,10 @@
   or of whole binary/string columns.
 - :func:`encrypt_file` / :func:`decrypt_file` (and ``*_stream`` for binary
   file objects): password-based OpenPGP (RFC 9580), streaming in constant memory.
+- :class:`Keyset`: a keyset file made by ``tessera keyset`` (named
+  transformations, versioned keys, Tink-compatible AES-SIV):
+  ``Keyset.open(path, password=...).transform("cards").encrypt_batch(col)``,
+  ``decrypt_batch``, ``rewrap_batch`` (to the primary key).
 - :mod:`tessera.spark` and :mod:`tessera.polars`: the same on Spark DataFrames
   and Polars expressions.
 
@@ -39,6 +43,8 @@ from ._tessera import (
     FF3,
     FF3_1,
     AesSiv,
+    Keyset,
+    KeysetTransform,
     __version__,
     decrypt_file,
     decrypt_stream,
@@ -51,6 +57,8 @@ __all__ = [
     "FF3",
     "FF3_1",
     "AesSiv",
+    "Keyset",
+    "KeysetTransform",
     "AuthenticationError",
     "InvalidKeyError",
     "InvalidParameterError",

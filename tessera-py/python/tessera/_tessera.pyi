@@ -159,3 +159,35 @@ def decrypt_stream(reader: IO[bytes], writer: IO[bytes], password: str | bytes |
     written only after their tag verifies, but a failure late in the message
     leaves the earlier chunks written: use :func:`decrypt_file` for all or
     nothing."""
+
+
+class Keyset:
+    """A keyset file made by ``tessera keyset`` (sealed with a password, or
+    cleartext JSON when ``insecure_cleartext=True``). Never shows its keys."""
+
+    @staticmethod
+    def open(path: str | PathLike[str], password: str | bytes | None = None, *,
+             insecure_cleartext: bool = False) -> Keyset: ...
+    def names(self) -> list[str]:
+        """The transformations' names."""
+    def transform(self, name: str) -> KeysetTransform:
+        """The transformation ``name``, ready to use."""
+
+class KeysetTransform:
+    """FPE on ``str`` values, or Tink-compatible AES-SIV on ``bytes`` (on
+    ``str`` columns, unpadded base64url). Encrypts under the primary key,
+    decrypts under the version that made the value (FPE external mode:
+    ``version``, default the primary), rewraps to the primary."""
+
+    @property
+    def primary(self) -> int: ...
+    def encrypt(self, value: str | bytes, *, tweak: bytes | None = None, ad: bytes = b"") -> str | bytes: ...
+    def decrypt(self, value: str | bytes, *, tweak: bytes | None = None, version: int | None = None,
+                ad: bytes = b"") -> str | bytes: ...
+    def rewrap(self, value: str | bytes, *, tweak: bytes | None = None, version: int | None = None,
+               ad: bytes = b"") -> str | bytes: ...
+    def encrypt_batch(self, values: object, *, tweak: bytes | None = None, ad: bytes = b"") -> pyarrow.Array: ...
+    def decrypt_batch(self, values: object, *, tweak: bytes | None = None, version: int | None = None,
+                      ad: bytes = b"") -> pyarrow.Array: ...
+    def rewrap_batch(self, values: object, *, tweak: bytes | None = None, version: int | None = None,
+                     ad: bytes = b"") -> pyarrow.Array: ...

@@ -35,8 +35,8 @@ impl TokenFormat {
     /// Characters kept in place and not encrypted. They must not be in the
     /// cipher's alphabet: [`extract`](Self::extract), [`merge`](Self::merge)
     /// and the encrypt/decrypt methods refuse a format whose passthrough
-    /// characters overlap it (`Error::Alphabet`), since such tokens would not
-    /// decrypt.
+    /// characters overlap it ([`Error::PassthroughInAlphabet`]), since such
+    /// tokens would not decrypt; [`validate`](Self::validate) checks it first.
     pub fn passthrough(mut self, chars: &str) -> Self {
         self.passthrough = chars.chars().collect();
         self.passthrough.sort_unstable();
@@ -66,10 +66,27 @@ impl TokenFormat {
     }
 
     fn check(&self, alphabet: &Alphabet) -> Result<(), Error> {
-        if self.passthrough.iter().any(|&c| alphabet.numeral(c).is_some()) {
-            return Err(Error::Alphabet("passthrough characters overlap the alphabet"));
+        self.validate(alphabet)
+    }
+
+    /// Checks the format against a cipher's alphabet: no passthrough
+    /// character may be in it ([`Error::PassthroughInAlphabet`] names the
+    /// first), since such tokens would not decrypt. Every method that takes
+    /// an alphabet checks this too; calling it first rejects a bad format
+    /// before any value is read.
+    ///
+    /// ```
+    /// use tessera::{Error, fpe::{Alphabet, TokenFormat}};
+    /// let digits = Alphabet::digits();
+    /// assert!(TokenFormat::new().passthrough("- ").validate(&digits).is_ok());
+    /// let err = TokenFormat::new().passthrough("-5").validate(&digits).unwrap_err();
+    /// assert_eq!(err, Error::PassthroughInAlphabet { ch: '5' });
+    /// ```
+    pub fn validate(&self, alphabet: &Alphabet) -> Result<(), Error> {
+        match self.passthrough.iter().find(|&&c| alphabet.numeral(c).is_some()) {
+            Some(&ch) => Err(Error::PassthroughInAlphabet { ch }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Writes the numerals to encrypt from `text` into `out`; returns how many.

@@ -24,6 +24,7 @@
 //! radix^len >= 1,000,000, FF3-1 length at most 2*floor(log_radix(2^96)),
 //! FF3-1 tweaks of exactly 7 bytes and FF3 tweaks of 8.
 
+mod algorithm;
 mod alphabet;
 mod big;
 mod feistel;
@@ -31,11 +32,14 @@ mod ff1;
 mod ff3;
 mod format;
 mod num;
+mod text_batch;
 
+pub use algorithm::Algorithm;
 pub use alphabet::Alphabet;
 pub use ff1::FF1;
 pub use ff3::{FF3, FF3_1};
 pub use format::TokenFormat;
+pub use text_batch::TextBatch;
 
 use crate::Error;
 
@@ -95,6 +99,22 @@ pub trait Fpe: Send + Sync {
 
     /// Decrypts many values in place; see [`Fpe::encrypt_batch`].
     fn decrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error>;
+
+    /// Checks that the cipher accepts `tweak` (FF3-1: 7 bytes, FF3: 8),
+    /// by encrypting a throwaway value of the shortest length with it. Lets
+    /// a caller reject a bad tweak before it reads any values.
+    ///
+    /// ```
+    /// use tessera::fpe::{Alphabet, Fpe, FF3_1};
+    /// let ff3_1 = FF3_1::new(&[1u8; 16], Alphabet::digits()).unwrap();
+    /// assert!(ff3_1.check_tweak(b"7 bytes").is_ok());
+    /// assert!(ff3_1.check_tweak(b"short").is_err());
+    /// ```
+    fn check_tweak(&self, tweak: &[u8]) -> Result<(), Error> {
+        let (min, _) = self.len_range();
+        let mut probe = vec![0u16; min];
+        self.encrypt_numerals(tweak, &mut probe)
+    }
 
     /// Encrypts `text` into `out` (cleared first). No heap allocation when
     /// `out` already has the capacity.

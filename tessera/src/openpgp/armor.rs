@@ -9,12 +9,15 @@
 
 use std::io::{self, BufRead, Read, Write};
 
+use super::poison::Poison;
 use super::{Error, Result};
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// The kind of block in `-----BEGIN PGP <kind>-----`.
 pub const MESSAGE: &str = "MESSAGE";
+/// The armor kind of detached signatures.
+pub const SIGNATURE: &str = "SIGNATURE";
 
 /// CRC24 of RFC 9580 §6.1.1.
 #[derive(Debug, Clone, Copy)]
@@ -93,14 +96,20 @@ enum State {
     Headers,
     Body,
     Done,
-    /// An error was returned: the decoder's state is no longer trustworthy.
-    Failed,
 }
 
 /// Decodes an armored block as a byte stream, holding no more than a line
 /// fragment of state.
+///
+/// An I/O error of the inner reader met between base64 groups is passed on
+/// and the next `read` continues; any other error (bad armor, an error in
+/// the middle of a line that was being skipped) is final: every later
+/// `read` fails with it again.
 #[derive(Debug)]
 pub struct ArmorReader<R> {
+    poison: Poison,
+    /// Set when the last error came from the inner reader with nothing consumed.
+    retryable: bool,
     inner: R,
     state: State,
     quad: [u8; 4],
@@ -124,6 +133,8 @@ impl<R: BufRead> ArmorReader<R> {
     /// read (or by [`ArmorReader::kind`]).
     pub fn new(inner: R) -> Self {
         ArmorReader {
+            poison: Poison::default(),
+            retryable: false,
             inner,
             state: State::Preamble,
             quad: [0; 4],
@@ -219,7 +230,16 @@ impl<R: BufRead> ArmorReader<R> {
             if self.state == State::Done {
                 break;
             }
-            let buf = self.inner.fill_buf().map_err(Error::from_io)?;
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                // Nothing was consumed: hand out what is decoded, or the
+                // error, which the next read may retry.
+                Err(_) if written > 0 => return Ok(written),
+                Err(e) => {
+                    self.retryable = true;
+                    return Err(Error::from_io(e));
+                }
+            };
             if buf.is_empty() {
                 return Err(Error::Truncated("armor has no END line"));
             }
@@ -320,21 +340,18 @@ impl<R: BufRead> ArmorReader<R> {
 
 impl<R: BufRead> Read for ArmorReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.state == State::Failed {
-            return Err(Error::Malformed("armor: read after an earlier error").into_io());
-        }
+        self.poison.check()?;
+        self.retryable = false;
         let r = if self.state != State::Body && self.state != State::Done {
             self.skip_to_body().and_then(|()| self.decode_into(buf))
         } else {
             self.decode_into(buf)
         };
-        // A retryable interruption of the inner reader leaves the state intact.
-        if let Err(e) = &r
-            && !matches!(e, Error::Io(io) if io.kind() == io::ErrorKind::Interrupted)
-        {
-            self.state = State::Failed;
+        match r {
+            Ok(n) => Ok(n),
+            Err(e) if self.retryable => Err(e.into_io()),
+            Err(e) => Err(self.poison.set(e)),
         }
-        r.map_err(Error::into_io)
     }
 }
 
@@ -349,8 +366,10 @@ pub struct ArmorWriter<W: Write> {
     group: [u8; 3],
     group_len: usize,
     col: usize,
-    out: [u8; 1040],
+    out: [u8; OUT_BUF],
     out_len: usize,
+    /// After an error of `inner`, part of a line may have been written.
+    poison: Poison,
 }
 
 impl<W: Write> std::fmt::Debug for ArmorWriter<W> {
@@ -360,6 +379,10 @@ impl<W: Write> std::fmt::Debug for ArmorWriter<W> {
 }
 
 const COLUMNS: usize = 76;
+
+/// Encoded octets held before writing: whole lines (76 characters and a
+/// line feed), with room for a last quad and line feed.
+const OUT_BUF: usize = 1040;
 
 impl<W: Write> ArmorWriter<W> {
     /// Writes the `BEGIN` line of a `kind` block (e.g. [`MESSAGE`]); with
@@ -373,8 +396,9 @@ impl<W: Write> ArmorWriter<W> {
             group: [0; 3],
             group_len: 0,
             col: 0,
-            out: [0; 1040],
+            out: [0; OUT_BUF],
             out_len: 0,
+            poison: Poison::default(),
         })
     }
 
@@ -397,13 +421,16 @@ impl<W: Write> ArmorWriter<W> {
     }
 
     fn drain(&mut self) -> io::Result<()> {
-        self.inner.write_all(&self.out[..self.out_len])?;
+        self.poison.check()?;
+        let r = self.inner.write_all(&self.out[..self.out_len]);
+        self.poison.record(r)?;
         self.out_len = 0;
         Ok(())
     }
 
     /// Writes the rest and the `END` line; returns the underlying writer.
     pub fn finish(mut self) -> io::Result<W> {
+        self.poison.check()?;
         if self.out_len + 10 > self.out.len() {
             self.drain()?;
         }
@@ -431,6 +458,7 @@ impl<W: Write> ArmorWriter<W> {
 
 impl<W: Write> Write for ArmorWriter<W> {
     fn write(&mut self, mut data: &[u8]) -> io::Result<usize> {
+        self.poison.check()?;
         let len = data.len();
         if let Some(crc) = &mut self.crc {
             crc.update(data);
@@ -466,7 +494,8 @@ impl<W: Write> Write for ArmorWriter<W> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.drain()?;
-        self.inner.flush()
+        let r = self.inner.flush();
+        self.poison.record(r)
     }
 }
 
@@ -495,7 +524,7 @@ mod tests {
         assert!(r.read(&mut buf).is_err());
         for _ in 0..3 {
             let e = Error::from_io(r.read(&mut buf).unwrap_err());
-            assert!(matches!(e, Error::Malformed(m) if m.contains("earlier error")), "{e:?}");
+            assert!(matches!(e, Error::Malformed("invalid character in armor")), "{e:?}");
         }
     }
 

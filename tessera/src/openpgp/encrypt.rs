@@ -5,12 +5,16 @@ use std::io::{self, Write};
 use zeroize::Zeroizing;
 
 use super::armor::{ArmorWriter, MESSAGE};
+use super::key::{Cert, EncryptionPlan};
 use super::packet::{PartialWriter, tag, write_packet};
 use super::s2k::{HashAlg, S2k};
 use super::seipd::{ChunkSealer, MAX_CHUNK_OCTET, MdcSealer, V2Header};
 use super::skesk::Skesk;
 use super::{Error, Result, SymAlg, random};
 use crate::aead::Mode;
+
+/// Why an empty password is refused (the same words in every front end).
+pub const EMPTY_PASSWORD: &str = "the password is empty: anyone could open the message";
 
 /// Which generation of the format to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -41,6 +45,17 @@ pub enum S2kChoice {
     },
 }
 
+/// The kind of password hashing, without its parameters: what a user
+/// names (`argon2`, `iterated`; [`FromStr`](core::str::FromStr)) and
+/// [`EncryptOptions::for_profile`] turns into an [`S2kChoice`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum S2kKind {
+    /// Argon2id with the RFC's second recommended parameters ([`S2kChoice::default`]).
+    Argon2,
+    /// Iterated and salted SHA-256.
+    Iterated,
+}
+
 impl Default for S2kChoice {
     /// The RFC's second recommended Argon2 option: t=3, p=4, 64 MiB.
     fn default() -> Self {
@@ -67,6 +82,16 @@ pub struct EncryptOptions {
     pub filename: Vec<u8>,
     /// Date stored in the literal data packet (seconds since 1970; 0 = none).
     pub date: u32,
+    /// Certificates to encrypt to (with or without passwords). Each is
+    /// validated now; one that is expired, revoked or cannot encrypt is an
+    /// error naming it. SEIPD v2 is used only if every recipient announces
+    /// it (and the profile is RFC 9580), with the first AEAD ciphersuite all
+    /// prefer; otherwise SEIPD v1 with the first cipher all prefer. The
+    /// recipients' choice overrides `cipher` and `aead`.
+    pub recipients: Vec<Cert>,
+    /// Leave the recipients' key IDs out of the PKESK packets (anonymous
+    /// recipients: decryptors try each of their keys).
+    pub anonymous_recipients: bool,
 }
 
 impl Default for EncryptOptions {
@@ -80,7 +105,39 @@ impl Default for EncryptOptions {
             armor: false,
             filename: Vec::new(),
             date: 0,
+            recipients: Vec::new(),
+            anonymous_recipients: false,
         }
+    }
+}
+
+impl EncryptOptions {
+    /// The default options of a profile, with the password hashing asked
+    /// for (`None`: the profile's own): RFC 9580 hashes with Argon2, RFC 4880
+    /// with the iterated S2K, since GnuPG 2.2 and other RFC 4880 readers
+    /// cannot read Argon2; asking for Argon2 under RFC 4880 is therefore
+    /// refused ([`Error::InvalidOption`]). `count_octet` is the coded count
+    /// of the iterated S2K when that is the result (255 = 65011712 octets).
+    ///
+    /// ```
+    /// use tessera::openpgp::{EncryptOptions, Profile, S2kChoice, S2kKind};
+    /// let gnupg = EncryptOptions::for_profile(Profile::Rfc4880, None, 255).unwrap();
+    /// assert_eq!(gnupg.s2k, S2kChoice::Iterated { count_octet: 255 });
+    /// let v6 = EncryptOptions::for_profile(Profile::Rfc9580, None, 255).unwrap();
+    /// assert_eq!(v6.s2k, S2kChoice::default());
+    /// assert!(EncryptOptions::for_profile(Profile::Rfc4880, Some(S2kKind::Argon2), 255).is_err());
+    /// ```
+    pub fn for_profile(profile: Profile, s2k: Option<S2kKind>, count_octet: u8) -> Result<Self> {
+        let s2k = match (s2k, profile) {
+            (Some(S2kKind::Argon2), Profile::Rfc4880) => {
+                return Err(Error::InvalidOption(
+                    "Argon2 needs the RFC 9580 profile (GnuPG 2.2 and other RFC 4880 readers cannot read it)",
+                ));
+            }
+            (Some(S2kKind::Argon2), _) | (None, Profile::Rfc9580) => S2kChoice::default(),
+            (Some(S2kKind::Iterated), _) | (None, Profile::Rfc4880) => S2kChoice::Iterated { count_octet },
+        };
+        Ok(EncryptOptions { profile, s2k, ..EncryptOptions::default() })
     }
 }
 
@@ -148,7 +205,8 @@ impl<W: Write> Write for Body<W> {
     }
 }
 
-/// Encrypts a stream with one or more passwords into an OpenPGP message.
+/// Encrypts a stream with passwords and/or to certificates
+/// ([`EncryptOptions::recipients`]) into an OpenPGP message.
 ///
 /// Writing to it encrypts; **[`Encryptor::finish`] is mandatory**: it seals
 /// the last chunk and writes the final tag (or the MDC). A message whose
@@ -186,12 +244,30 @@ fn make_s2k(choice: S2kChoice) -> Result<S2k> {
     })
 }
 
+/// Validates the recipients now and chooses the format and algorithms
+/// for them (`None` without recipients).
+fn plan_recipients(opts: &EncryptOptions) -> Result<Option<EncryptionPlan>> {
+    if opts.recipients.is_empty() {
+        return Ok(None);
+    }
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let valid = opts.recipients.iter().map(|c| c.validate(now)).collect::<Result<Vec<_>>>()?;
+    EncryptionPlan::new(&valid, opts.profile == Profile::Rfc9580).map(Some)
+}
+
 impl<W: Write> Encryptor<W> {
     /// Writes the session key packets and the packet headers to `out`.
-    /// Each password gets its own SKESK, so any one of them decrypts.
+    /// Each password gets its own SKESK and each recipient key its own
+    /// PKESK ([`EncryptOptions::recipients`]), so any one of them decrypts.
+    /// An empty password is refused ([`Error::InvalidOption`] with
+    /// [`EMPTY_PASSWORD`]); decryption still accepts one, for messages
+    /// written elsewhere.
     pub fn new(out: W, passwords: &[&[u8]], opts: &EncryptOptions) -> Result<Self> {
-        if passwords.is_empty() {
-            return Err(Error::InvalidOption("at least one password is needed"));
+        if passwords.is_empty() && opts.recipients.is_empty() {
+            return Err(Error::InvalidOption("at least one password or recipient is needed"));
+        }
+        if passwords.iter().any(|p| p.is_empty()) {
+            return Err(Error::InvalidOption(EMPTY_PASSWORD));
         }
         if opts.chunk_octet > MAX_CHUNK_OCTET {
             return Err(Error::InvalidOption("chunk size octet must be 0..=16"));
@@ -199,60 +275,59 @@ impl<W: Write> Encryptor<W> {
         if opts.filename.len() > 255 {
             return Err(Error::InvalidOption("file name longer than 255 octets"));
         }
-        let mut sink = if opts.armor {
-            Sink::Armor(ArmorWriter::new(out, MESSAGE, opts.profile == Profile::Rfc4880)?)
-        } else {
-            Sink::Plain(out)
+        let plan = plan_recipients(opts)?;
+        let (v2, cipher, aead) = match &plan {
+            Some(p) => (p.aead.is_some(), p.cipher, p.aead.unwrap_or(opts.aead)),
+            None => (opts.profile == Profile::Rfc9580, opts.cipher, opts.aead),
         };
-        let cipher = opts.cipher;
+        if !v2 && matches!(opts.s2k, S2kChoice::Argon2 { .. }) && !passwords.is_empty() {
+            return Err(Error::InvalidOption(if plan.is_some() {
+                "a recipient cannot read SEIPD v2: passwords then need the iterated S2K"
+            } else {
+                "the rfc4880 profile needs the iterated S2K (GnuPG 2.2 has no Argon2)"
+            }));
+        }
+        let mut sink = if opts.armor { Sink::Armor(ArmorWriter::new(out, MESSAGE, !v2)?) } else { Sink::Plain(out) };
         let mut session_key = Zeroizing::new(vec![0u8; cipher.key_len()]);
         let mut pkt = Vec::with_capacity(128);
-        let body = match opts.profile {
-            Profile::Rfc9580 => {
-                random(&mut session_key)?;
-                for pw in passwords {
+        if !v2 && passwords.len() == 1 && plan.is_none() {
+            // As GnuPG does: the S2K output is the session key.
+            let s2k = make_s2k(opts.s2k)?;
+            let key = s2k.derive(passwords[0], cipher.key_len(), &super::s2k::S2kLimits::UNLIMITED)?;
+            session_key.copy_from_slice(&key);
+            Skesk::V4 { cipher, s2k, esk: None }.write(&mut pkt);
+            write_packet(&mut sink, tag::SKESK, &pkt)?;
+        } else {
+            random(&mut session_key)?;
+            if let Some(plan) = &plan {
+                for p in plan.pkesks(&session_key, opts.anonymous_recipients)? {
+                    write_packet(&mut sink, super::pkesk::TAG, &p.to_vec())?;
+                }
+            }
+            for pw in passwords {
+                let sk = if v2 {
                     let mut iv = [0u8; 16];
                     random(&mut iv)?;
-                    let s2k = make_s2k(opts.s2k)?;
-                    let sk = Skesk::seal_v6(&session_key, pw, cipher, opts.aead, s2k, &iv[..opts.aead.nonce_len()])?;
-                    pkt.clear();
-                    sk.write(&mut pkt);
-                    write_packet(&mut sink, tag::SKESK, &pkt)?;
-                }
-                let mut salt = [0u8; 32];
-                random(&mut salt)?;
-                let header = V2Header { cipher, aead: opts.aead, chunk_octet: opts.chunk_octet, salt };
-                let mut seipd = PartialWriter::new(sink, tag::SEIPD);
-                seipd.write_all(&header.encode())?;
-                Body::V2(ChunkSealer::new(seipd, &header, &session_key)?)
-            }
-            Profile::Rfc4880 => {
-                if matches!(opts.s2k, S2kChoice::Argon2 { .. }) {
-                    return Err(Error::InvalidOption(
-                        "the rfc4880 profile needs the iterated S2K (GnuPG 2.2 has no Argon2)",
-                    ));
-                }
-                if passwords.len() == 1 {
-                    // As GnuPG does: the S2K output is the session key.
-                    let s2k = make_s2k(opts.s2k)?;
-                    let key = s2k.derive(passwords[0], cipher.key_len(), &Default::default())?;
-                    session_key.copy_from_slice(&key);
-                    pkt.clear();
-                    Skesk::V4 { cipher, s2k, esk: None }.write(&mut pkt);
-                    write_packet(&mut sink, tag::SKESK, &pkt)?;
+                    Skesk::seal_v6(&session_key, pw, cipher, aead, make_s2k(opts.s2k)?, &iv[..aead.nonce_len()])?
                 } else {
-                    random(&mut session_key)?;
-                    for pw in passwords {
-                        let sk = Skesk::seal_v4(&session_key, cipher, pw, cipher, make_s2k(opts.s2k)?)?;
-                        pkt.clear();
-                        sk.write(&mut pkt);
-                        write_packet(&mut sink, tag::SKESK, &pkt)?;
-                    }
-                }
-                let mut seipd = PartialWriter::new(sink, tag::SEIPD);
-                seipd.write_all(&[1])?;
-                Body::V1(MdcSealer::new(seipd, &session_key)?)
+                    Skesk::seal_v4(&session_key, cipher, pw, cipher, make_s2k(opts.s2k)?)?
+                };
+                pkt.clear();
+                sk.write(&mut pkt);
+                write_packet(&mut sink, tag::SKESK, &pkt)?;
             }
+        }
+        let body = if v2 {
+            let mut salt = [0u8; 32];
+            random(&mut salt)?;
+            let header = V2Header { cipher, aead, chunk_octet: opts.chunk_octet, salt };
+            let mut seipd = PartialWriter::new(sink, tag::SEIPD);
+            seipd.write_all(&header.encode())?;
+            Body::V2(ChunkSealer::new(seipd, &header, &session_key)?)
+        } else {
+            let mut seipd = PartialWriter::new(sink, tag::SEIPD);
+            seipd.write_all(&[1])?;
+            Body::V1(MdcSealer::new(seipd, &session_key)?)
         };
         let mut lit = PartialWriter::new(body, tag::LITERAL);
         lit.write_all(&[b'b', opts.filename.len() as u8])?;

@@ -36,12 +36,47 @@ pub enum Error {
     /// A limit that protects against hostile input was exceeded.
     #[error("limit exceeded: {0}")]
     Limit(&'static str),
+    /// A caller-set limit on work or output ([`super::DecryptLimits`]) would
+    /// be exceeded: `limit` names the field, `allowed` is its value and
+    /// `asked` what the message needs. Refused before the work is done or
+    /// the memory allocated.
+    #[error("limit exceeded: the message needs {asked} for {limit}, the limit is {allowed}")]
+    LimitExceeded {
+        /// The limit's name (the `DecryptLimits` field).
+        limit: &'static str,
+        /// What the message asks for (in the limit's unit).
+        asked: u64,
+        /// The limit.
+        allowed: u64,
+    },
     /// Malformed packets or armor.
     #[error("malformed message: {0}")]
     Malformed(&'static str),
     /// Invalid options given by the caller.
     #[error("invalid option: {0}")]
     InvalidOption(&'static str),
+    /// A public-key algorithm that is unknown or refused (Elgamal, DSA).
+    #[error("unsupported public-key algorithm id {0}")]
+    UnsupportedPublicKeyAlg(u8),
+    /// A hash algorithm that is unknown or refused (MD5, RIPEMD-160).
+    #[error("unsupported hash algorithm id {0}")]
+    UnsupportedHash(u8),
+    /// An elliptic curve OID that is unknown or refused (Brainpool...).
+    #[error("unsupported elliptic curve")]
+    UnsupportedCurve,
+    /// A signature did not verify against the key.
+    #[error("bad signature")]
+    BadSignature,
+    /// The key could not decrypt the session key (wrong key, or the
+    /// encrypted session key was modified).
+    #[error("the key cannot decrypt this session key")]
+    SessionKeyDecryption,
+    /// Secret key material does not belong to its public key.
+    #[error("the secret key material does not match the public key")]
+    KeyMismatch,
+    /// A key, certificate or signature cannot be used (names it and why).
+    #[error(transparent)]
+    Key(#[from] super::key::KeyError),
     /// The operating system's random generator failed.
     #[error("the system random number generator failed")]
     Random,
@@ -67,6 +102,38 @@ impl Error {
                 };
                 io::Error::new(kind, e)
             }
+        }
+    }
+
+    /// A copy of this error, for readers and writers that report the same
+    /// error again on every call after the first (an I/O error keeps its
+    /// kind and message).
+    pub(crate) fn replay(&self) -> Error {
+        match self {
+            Error::Truncated(w) => Error::Truncated(w),
+            Error::Authentication(w) => Error::Authentication(w),
+            Error::WrongPassword => Error::WrongPassword,
+            Error::NoPasswordPacket => Error::NoPasswordPacket,
+            Error::UnsupportedCipher(id) => Error::UnsupportedCipher(*id),
+            Error::UnsupportedAead(id) => Error::UnsupportedAead(*id),
+            Error::UnsupportedS2k(w) => Error::UnsupportedS2k(w),
+            Error::Unsupported(w) => Error::Unsupported(w),
+            Error::Limit(w) => Error::Limit(w),
+            Error::LimitExceeded { limit, asked, allowed } => {
+                Error::LimitExceeded { limit, asked: *asked, allowed: *allowed }
+            }
+            Error::Malformed(w) => Error::Malformed(w),
+            Error::InvalidOption(w) => Error::InvalidOption(w),
+            Error::UnsupportedPublicKeyAlg(id) => Error::UnsupportedPublicKeyAlg(*id),
+            Error::UnsupportedHash(id) => Error::UnsupportedHash(*id),
+            Error::UnsupportedCurve => Error::UnsupportedCurve,
+            Error::BadSignature => Error::BadSignature,
+            Error::SessionKeyDecryption => Error::SessionKeyDecryption,
+            Error::KeyMismatch => Error::KeyMismatch,
+            Error::Key(k) => Error::Key(k.clone()),
+            Error::Random => Error::Random,
+            Error::Primitive(e) => Error::Primitive(e.clone()),
+            Error::Io(e) => Error::Io(io::Error::new(e.kind(), e.to_string())),
         }
     }
 

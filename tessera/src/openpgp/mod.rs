@@ -37,17 +37,26 @@
 
 pub mod armor;
 mod cfb;
+pub mod crypto;
 mod decrypt;
 mod encrypt;
 mod error;
+pub mod key;
+mod names;
 pub mod packet;
+pub mod pkesk;
+mod plain;
+mod poison;
 pub mod s2k;
 pub mod seipd;
+mod session;
+pub mod sig;
 pub mod skesk;
 
 pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
-pub use encrypt::{EncryptOptions, Encryptor, Profile, S2kChoice};
+pub use encrypt::{EMPTY_PASSWORD, EncryptOptions, Encryptor, Profile, S2kChoice, S2kKind};
 pub use error::Error;
+pub use seipd::MAX_CHUNK_OCTET;
 pub use skesk::SessionKey;
 
 /// Result type of this module.

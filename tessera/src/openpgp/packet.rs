@@ -7,6 +7,7 @@
 
 use std::io::{self, Read, Write};
 
+use super::poison::{Poison, read_checked};
 use super::{Error, Result};
 
 /// Packet type ids (RFC 9580 §5).
@@ -60,7 +61,7 @@ pub struct Header {
 fn read_u8<R: Read + ?Sized>(r: &mut R) -> io::Result<Option<u8>> {
     let mut b = [0u8; 1];
     loop {
-        match r.read(&mut b) {
+        match read_checked(r, &mut b) {
             Ok(0) => return Ok(None),
             Ok(_) => return Ok(Some(b[0])),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -83,7 +84,7 @@ pub(crate) fn read_exact<R: Read + ?Sized>(r: &mut R, buf: &mut [u8], what: &'st
 pub(crate) fn read_full<R: Read + ?Sized>(r: &mut R, buf: &mut [u8]) -> Result<usize> {
     let mut n = 0;
     while n < buf.len() {
-        match r.read(&mut buf[n..]) {
+        match read_checked(r, &mut buf[n..]) {
             Ok(0) => break,
             Ok(k) => n += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -93,22 +94,32 @@ pub(crate) fn read_full<R: Read + ?Sized>(r: &mut R, buf: &mut [u8]) -> Result<u
     Ok(n)
 }
 
+/// Octets of a new-format body length whose first octet is `o1`.
+fn new_len_size(o1: u8) -> usize {
+    match o1 {
+        192..=223 => 2,
+        255 => 5,
+        _ => 1,
+    }
+}
+
+/// Decodes a whole new-format body length (RFC 9580 §4.2.1).
+fn decode_new_len(b: &[u8]) -> BodyLen {
+    match b[0] {
+        o1 @ 0..=191 => BodyLen::Fixed(o1 as u32),
+        o1 @ 192..=223 => BodyLen::Fixed(((o1 as u32 - 192) << 8) + b[1] as u32 + 192),
+        o1 @ 224..=254 => BodyLen::Partial(1 << (o1 & 0x1f)),
+        255 => BodyLen::Fixed(u32::from_be_bytes(b[1..5].try_into().expect("4"))),
+    }
+}
+
 /// Reads a new-format body length (RFC 9580 §4.2.1).
 fn read_new_len<R: Read + ?Sized>(r: &mut R) -> Result<BodyLen> {
-    let o1 = need_u8(r, "packet length")?;
-    Ok(match o1 {
-        0..=191 => BodyLen::Fixed(o1 as u32),
-        192..=223 => {
-            let o2 = need_u8(r, "packet length")?;
-            BodyLen::Fixed(((o1 as u32 - 192) << 8) + o2 as u32 + 192)
-        }
-        224..=254 => BodyLen::Partial(1 << (o1 & 0x1f)),
-        255 => {
-            let mut b = [0u8; 4];
-            read_exact(r, &mut b, "packet length")?;
-            BodyLen::Fixed(u32::from_be_bytes(b))
-        }
-    })
+    let mut b = [0u8; 5];
+    b[0] = need_u8(r, "packet length")?;
+    let size = new_len_size(b[0]);
+    read_exact(r, &mut b[1..size], "packet length")?;
+    Ok(decode_new_len(&b))
 }
 
 /// Reads a packet header; `Ok(None)` at a clean end of input.
@@ -142,21 +153,50 @@ pub fn read_header<R: Read + ?Sized>(r: &mut R) -> Result<Option<Header>> {
 
 /// Reads one packet body, following partial body lengths, and reports a
 /// short input as [`Error::Truncated`].
+///
+/// An I/O error of the inner reader may be retried (a partial body length
+/// read in part is kept); a truncated body is final: later reads fail with
+/// the same error.
 #[derive(Debug)]
 pub struct BodyReader<R> {
     inner: R,
     remaining: u32,
     more: bool,
     to_eof: bool,
+    /// The next partial body length, as far as it has been read.
+    len: [u8; 5],
+    len_have: usize,
+    poison: Poison,
 }
 
 impl<R: Read> BodyReader<R> {
     /// Reads the body that `len` announces from `inner`.
     pub fn new(inner: R, len: BodyLen) -> Self {
         match len {
-            BodyLen::Fixed(n) => BodyReader { inner, remaining: n, more: false, to_eof: false },
-            BodyLen::Partial(n) => BodyReader { inner, remaining: n, more: true, to_eof: false },
-            BodyLen::Indeterminate => BodyReader { inner, remaining: 0, more: false, to_eof: true },
+            BodyLen::Fixed(n) => Self::with_state(inner, n, false, false),
+            BodyLen::Partial(n) => Self::with_state(inner, n, true, false),
+            BodyLen::Indeterminate => Self::with_state(inner, 0, false, true),
+        }
+    }
+
+    fn with_state(inner: R, remaining: u32, more: bool, to_eof: bool) -> Self {
+        BodyReader { inner, remaining, more, to_eof, len: [0; 5], len_have: 0, poison: Poison::default() }
+    }
+
+    /// Reads the next partial body length, resuming one read in part.
+    fn next_len(&mut self) -> Result<BodyLen> {
+        loop {
+            let need = if self.len_have == 0 { 1 } else { new_len_size(self.len[0]) };
+            if self.len_have == need {
+                self.len_have = 0;
+                return Ok(decode_new_len(&self.len));
+            }
+            match read_checked(&mut self.inner, &mut self.len[self.len_have..need]) {
+                Ok(0) => return Err(Error::from_io(self.poison.set(Error::Truncated("packet length")))),
+                Ok(n) => self.len_have += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::from_io(e)),
+            }
         }
     }
 
@@ -187,13 +227,13 @@ impl<R: Read> BodyReader<R> {
             return Ok(0);
         }
         if self.to_eof {
-            return self.inner.read(buf).map_err(Error::from_io);
+            return read_checked(&mut self.inner, buf).map_err(Error::from_io);
         }
         while self.remaining == 0 {
             if !self.more {
                 return Ok(0);
             }
-            match read_new_len(&mut self.inner)? {
+            match self.next_len()? {
                 BodyLen::Fixed(n) => {
                     self.remaining = n;
                     self.more = false;
@@ -204,14 +244,14 @@ impl<R: Read> BodyReader<R> {
         }
         let want = buf.len().min(self.remaining as usize);
         let n = loop {
-            match self.inner.read(&mut buf[..want]) {
+            match read_checked(&mut self.inner, &mut buf[..want]) {
                 Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(Error::from_io(e)),
             }
         };
         if n == 0 {
-            return Err(Error::Truncated("packet body"));
+            return Err(Error::from_io(self.poison.set(Error::Truncated("packet body"))));
         }
         self.remaining -= n as u32;
         Ok(n)
@@ -220,6 +260,7 @@ impl<R: Read> BodyReader<R> {
 
 impl<R: Read> Read for BodyReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.poison.check()?;
         self.read_body(buf).map_err(Error::into_io)
     }
 }
@@ -276,6 +317,7 @@ pub struct PartialWriter<W: Write> {
     started: bool,
     held: [u8; 512],
     held_len: usize,
+    poison: Poison,
 }
 
 impl<W: Write> std::fmt::Debug for PartialWriter<W> {
@@ -287,7 +329,7 @@ impl<W: Write> std::fmt::Debug for PartialWriter<W> {
 impl<W: Write> PartialWriter<W> {
     /// Starts a packet of type `tag`; nothing is written yet.
     pub fn new(inner: W, tag: u8) -> Self {
-        PartialWriter { inner, tag, started: false, held: [0; 512], held_len: 0 }
+        PartialWriter { inner, tag, started: false, held: [0; 512], held_len: 0, poison: Poison::default() }
     }
 
     /// The underlying writer.
@@ -305,6 +347,7 @@ impl<W: Write> PartialWriter<W> {
 
     /// Writes the final piece and returns the underlying writer.
     pub fn finish(mut self) -> io::Result<W> {
+        self.poison.check()?;
         self.start()?;
         let mut len = [0u8; 5];
         let n = encode_len(self.held_len as u32, &mut len);
@@ -320,7 +363,22 @@ impl<W: Write> Write for PartialWriter<W> {
         Ok(data.len())
     }
 
-    fn write_all(&mut self, mut data: &[u8]) -> io::Result<()> {
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        self.poison.check()?;
+        let r = self.write_pieces(data);
+        self.poison.record(r)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.poison.check()?;
+        let r = self.inner.flush();
+        self.poison.record(r)
+    }
+}
+
+impl<W: Write> PartialWriter<W> {
+    /// Writes every whole power-of-two piece `data` completes; holds the rest.
+    fn write_pieces(&mut self, mut data: &[u8]) -> io::Result<()> {
         let mut total = self.held_len + data.len();
         if total < 512 {
             self.held[self.held_len..total].copy_from_slice(data);
@@ -343,10 +401,6 @@ impl<W: Write> Write for PartialWriter<W> {
         self.held[..data.len()].copy_from_slice(data);
         self.held_len = data.len();
         Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
     }
 }
 

@@ -34,6 +34,16 @@ impl HashAlg {
             _ => return Err(Error::UnsupportedS2k("hash algorithm (SHA-1, SHA-224/256/384/512 are supported)")),
         })
     }
+    /// The digest length in octets.
+    pub fn digest_len(self) -> usize {
+        match self {
+            HashAlg::Sha1 => 20,
+            HashAlg::Sha224 => 28,
+            HashAlg::Sha256 => 32,
+            HashAlg::Sha384 => 48,
+            HashAlg::Sha512 => 64,
+        }
+    }
     /// The hash id.
     pub fn id(self) -> u8 {
         match self {
@@ -83,14 +93,41 @@ pub enum S2k {
     },
 }
 
-/// Limits applied when deriving keys from untrusted messages.
+/// Limits applied when deriving keys from untrusted messages. Every limit
+/// is checked before the work starts or memory is allocated; exceeding one
+/// is [`Error::LimitExceeded`] naming it.
+///
+/// The defaults suit a service that decrypts messages from others: they
+/// accept what current implementations write (RFC 9580's second Argon2
+/// option, 64 MiB and 3 passes, as this crate, OpenPGP.js and Sequoia
+/// write; GnuPG's iterated counts) with room to spare, and bound one
+/// message to about a second of work. Raise `max_argon2_m` to 21 to read
+/// messages made with the RFC's first option (2 GiB).
+///
+/// ```
+/// use tessera::openpgp::{DecryptOptions, s2k::S2kLimits};
+///
+/// let opts = DecryptOptions {
+///     limits: S2kLimits { max_argon2_m: 17, max_work_kib: 1 << 19, ..S2kLimits::default() },
+///     ..DecryptOptions::default()
+/// };
+/// assert_eq!(opts.limits.max_argon2_t, 16);
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct S2kLimits {
-    /// Largest Argon2 memory exponent accepted (2^m KiB); default 21 (2 GiB),
-    /// the RFC's first recommended option.
+    /// Largest Argon2 memory exponent accepted (2^m KiB); default 18
+    /// (256 MiB, four times the RFC's second recommended option).
     pub max_argon2_m: u8,
     /// Largest Argon2 pass count accepted; default 16.
     pub max_argon2_t: u8,
+    /// Largest Argon2 parallelism (lanes) accepted; default 16.
+    pub max_argon2_p: u8,
+    /// Total S2K work for one message, over every password packet and every
+    /// password tried, in KiB processed ([`S2k::work_kib`]); default 2^20
+    /// (one pass over 1 GiB, or 1 GiB hashed: about a second). A message
+    /// can carry 64 password packets, so without this the per-packet limits
+    /// would multiply. Once spent, no further packet is tried.
+    pub max_work_kib: u64,
     /// Largest coded count octet of the iterated S2K accepted (RFC 9580
     /// §3.7.1.3); default 255 (65,011,712 octets hashed), since GnuPG
     /// calibrates its count to ~100 ms and often writes the maximum. A
@@ -101,8 +138,45 @@ pub struct S2kLimits {
 
 impl Default for S2kLimits {
     fn default() -> Self {
-        S2kLimits { max_argon2_m: 21, max_argon2_t: 16, max_iterated_count: 255 }
+        S2kLimits {
+            max_argon2_m: 18,
+            max_argon2_t: 16,
+            max_argon2_p: 16,
+            max_work_kib: 1 << 20,
+            max_iterated_count: 255,
+        }
     }
+}
+
+impl S2kLimits {
+    /// Sets [`S2kLimits::max_argon2_m`] to the largest exponent whose
+    /// memory (2^m KiB) fits in `bytes` (at least 2^3 KiB, Argon2's least).
+    ///
+    /// ```
+    /// use tessera::openpgp::s2k::S2kLimits;
+    ///
+    /// assert_eq!(S2kLimits::default().with_max_argon2_memory(256 << 20).max_argon2_m, 18);
+    /// assert_eq!(S2kLimits::default().with_max_argon2_memory(300 << 20).max_argon2_m, 18);
+    /// ```
+    pub fn with_max_argon2_memory(mut self, bytes: u64) -> Self {
+        let kib = (bytes / 1024).max(8);
+        self.max_argon2_m = (63 - kib.leading_zeros()).min(31) as u8;
+        self
+    }
+
+    /// No limits: for specifiers the caller chose itself (encryption),
+    /// never for untrusted messages.
+    pub const UNLIMITED: S2kLimits = S2kLimits {
+        max_argon2_m: 31,
+        max_argon2_t: 255,
+        max_argon2_p: 255,
+        max_work_kib: u64::MAX,
+        max_iterated_count: 255,
+    };
+}
+
+fn exceeded(limit: &'static str, asked: u64, allowed: u64) -> Error {
+    Error::LimitExceeded { limit, asked, allowed }
 }
 
 /// Decodes the iteration count octet (RFC 9580 §3.7.1.3).
@@ -175,22 +249,55 @@ impl S2k {
         }
     }
 
+    /// The work of deriving a `key_len`-octet key, in KiB processed: for
+    /// Argon2, passes times memory; for the hashed specifiers, the octets
+    /// hashed (rounded up to KiB, at least 1) times the hash contexts the
+    /// key needs. An approximation of time: both run at roughly a GiB a
+    /// second.
+    pub fn work_kib(&self, key_len: usize) -> u64 {
+        let hashed = |hash: HashAlg, count: usize| {
+            let contexts = key_len.div_ceil(hash.digest_len()).max(1) as u64;
+            (count as u64).div_ceil(1024).max(1) * contexts
+        };
+        match self {
+            S2k::Simple { hash } | S2k::Salted { hash, .. } => hashed(*hash, 0),
+            S2k::Iterated { hash, count, .. } => hashed(*hash, decode_count(*count)),
+            S2k::Argon2 { t, m, .. } => (*t as u64) << (*m).min(63),
+        }
+    }
+
+    /// Checks the specifier's parameters against the per-packet limits.
+    pub fn check_limits(&self, limits: &S2kLimits) -> Result<()> {
+        match self {
+            S2k::Iterated { count, .. } if *count > limits.max_iterated_count => Err(exceeded(
+                "max_iterated_count (iterated S2K count octet)",
+                *count as u64,
+                limits.max_iterated_count as u64,
+            )),
+            S2k::Argon2 { m, .. } if *m > limits.max_argon2_m => Err(exceeded(
+                "max_argon2_m (Argon2 memory, KiB)",
+                1u64 << (*m).min(63),
+                1u64 << limits.max_argon2_m.min(63),
+            )),
+            S2k::Argon2 { t, .. } if *t > limits.max_argon2_t => {
+                Err(exceeded("max_argon2_t (Argon2 passes)", *t as u64, limits.max_argon2_t as u64))
+            }
+            S2k::Argon2 { p, .. } if *p > limits.max_argon2_p => {
+                Err(exceeded("max_argon2_p (Argon2 lanes)", *p as u64, limits.max_argon2_p as u64))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Derives a `key_len`-byte key (at most 64) from `password`.
     pub fn derive(&self, password: &[u8], key_len: usize, limits: &S2kLimits) -> Result<Zeroizing<Vec<u8>>> {
+        self.check_limits(limits)?;
         let mut key = Zeroizing::new(vec![0u8; key_len]);
         match self {
             S2k::Simple { hash } => hashed(*hash, &[], password, 0, &mut key),
             S2k::Salted { hash, salt } => hashed(*hash, salt, password, 0, &mut key),
-            S2k::Iterated { hash, salt, count } => {
-                if *count > limits.max_iterated_count {
-                    return Err(Error::Limit("iterated S2K count is above the allowed limit"));
-                }
-                hashed(*hash, salt, password, decode_count(*count), &mut key)
-            }
+            S2k::Iterated { hash, salt, count } => hashed(*hash, salt, password, decode_count(*count), &mut key),
             S2k::Argon2 { salt, t, p, m } => {
-                if *m > limits.max_argon2_m || *t > limits.max_argon2_t {
-                    return Err(Error::Limit("Argon2 S2K asks for more memory or passes than allowed"));
-                }
                 if *t == 0 || *p == 0 || *m >= 32 || (1u64 << *m) < 8 * *p as u64 {
                     return Err(Error::Malformed("Argon2 S2K parameters (RFC 9580 §3.7.1.4)"));
                 }
@@ -280,7 +387,7 @@ mod tests {
     #[test]
     fn argon2_limits() {
         let s = S2k::Argon2 { salt: [0; 16], t: 1, p: 4, m: 30 };
-        assert!(matches!(s.derive(b"x", 16, &S2kLimits::default()), Err(Error::Limit(_))));
+        assert!(matches!(s.derive(b"x", 16, &S2kLimits::default()), Err(Error::LimitExceeded { .. })));
         let s = S2k::Argon2 { salt: [0; 16], t: 1, p: 4, m: 2 };
         assert!(matches!(s.derive(b"x", 16, &S2kLimits::default()), Err(Error::Malformed(_))));
     }

@@ -24,11 +24,19 @@ use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::cfb::Cfb;
-use super::packet::read_full;
+use super::poison::{Poison, read_checked};
 use super::{Error, Result, SymAlg};
 use crate::TAG_LEN;
 use crate::aead::{Aead, AeadInPlace, Mode};
 use crate::aes::Aes;
+
+/// Octets of a SEIPD v2 header after the version octet: cipher, AEAD mode,
+/// chunk size octet and the 32-octet salt.
+pub const V2_HEADER_LEN: usize = 35;
+
+/// Octets of the SEIPD v1 prefix: a random block and its last two octets
+/// repeated (the quick check).
+pub const V1_PREFIX_LEN: usize = 18;
 
 /// Largest chunk size octet RFC 9580 allows (chunks of 2^22 octets).
 pub const MAX_CHUNK_OCTET: u8 = 16;
@@ -53,7 +61,7 @@ pub struct V2Header {
 
 impl V2Header {
     /// Parses the 35 octets after the version octet.
-    pub fn parse(b: &[u8; 35]) -> Result<V2Header> {
+    pub fn parse(b: &[u8; V2_HEADER_LEN]) -> Result<V2Header> {
         let cipher = SymAlg::from_id(b[0])?;
         let aead = Mode::from_id(b[1])?;
         if b[2] > MAX_CHUNK_OCTET {
@@ -147,6 +155,9 @@ pub struct ChunkSealer<W: Write> {
     buf: Vec<u8>,
     fill: usize,
     empty_chunk_when_empty: bool,
+    /// After an error of `inner` the chunk may be sealed but not written:
+    /// sealing it again would reuse its nonce, so every later call fails.
+    poison: Poison,
 }
 
 impl<W: Write> std::fmt::Debug for ChunkSealer<W> {
@@ -160,7 +171,7 @@ impl<W: Write> ChunkSealer<W> {
     pub fn new(inner: W, header: &V2Header, session_key: &[u8]) -> Result<Self> {
         let st = ChunkState::new(header, session_key)?;
         let buf = vec![0u8; st.chunk + TAG_LEN];
-        Ok(ChunkSealer { inner, st, buf, fill: 0, empty_chunk_when_empty: true })
+        Ok(ChunkSealer { inner, st, buf, fill: 0, empty_chunk_when_empty: true, poison: Poison::default() })
     }
 
     /// For an empty plaintext, whether to write one empty chunk before the
@@ -170,6 +181,7 @@ impl<W: Write> ChunkSealer<W> {
     }
 
     fn seal_chunk(&mut self) -> io::Result<()> {
+        self.poison.check()?;
         let n = self.fill;
         let nonce = self.st.nonce.at(self.st.index);
         let tag = self
@@ -178,7 +190,8 @@ impl<W: Write> ChunkSealer<W> {
             .seal_in_place_separate_tag(nonce, &self.st.ad[..5], &mut self.buf[..n])
             .map_err(Error::from)?;
         self.buf[n..n + TAG_LEN].copy_from_slice(&tag);
-        self.inner.write_all(&self.buf[..n + TAG_LEN])?;
+        let written = self.inner.write_all(&self.buf[..n + TAG_LEN]);
+        self.poison.record(written)?;
         self.st.index += 1;
         self.st.total += n as u64;
         self.fill = 0;
@@ -187,6 +200,7 @@ impl<W: Write> ChunkSealer<W> {
 
     /// Seals the last chunk, writes the final tag and returns the writer.
     pub fn finish(mut self) -> io::Result<W> {
+        self.poison.check()?;
         if self.fill > 0 || (self.st.index == 0 && self.empty_chunk_when_empty) {
             self.seal_chunk()?;
         }
@@ -207,6 +221,7 @@ impl<W: Write> Write for ChunkSealer<W> {
     }
 
     fn write_all(&mut self, mut data: &[u8]) -> io::Result<()> {
+        self.poison.check()?;
         while !data.is_empty() {
             // A full chunk is sealed only once more data arrives, so the last
             // chunk is never empty unless the whole plaintext is.
@@ -222,7 +237,9 @@ impl<W: Write> Write for ChunkSealer<W> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        self.poison.check()?;
+        let r = self.inner.flush();
+        self.poison.record(r)
     }
 }
 
@@ -230,6 +247,10 @@ impl<W: Write> Write for ChunkSealer<W> {
 /// chunk only after its tag verifies, and the end of input only after the
 /// final tag verifies. The last chunk is released only together with the
 /// final tag.
+///
+/// An I/O error of `inner` keeps what was read so far: the next `read`
+/// continues. A failed tag or a truncated input is final: every later
+/// `read` fails with the same error.
 pub struct ChunkOpener<R: Read> {
     inner: R,
     st: ChunkState,
@@ -241,7 +262,7 @@ pub struct ChunkOpener<R: Read> {
     /// Start of look-ahead octets to keep after the released chunk.
     keep_from: usize,
     done: bool,
-    failed: Option<&'static str>,
+    poison: Poison,
 }
 
 impl<R: Read> std::fmt::Debug for ChunkOpener<R> {
@@ -255,7 +276,17 @@ impl<R: Read> ChunkOpener<R> {
     pub fn new(inner: R, header: &V2Header, session_key: &[u8]) -> Result<Self> {
         let st = ChunkState::new(header, session_key)?;
         let buf = vec![0u8; st.chunk + 2 * TAG_LEN];
-        Ok(ChunkOpener { inner, st, buf, fill: 0, out_pos: 0, out_end: 0, keep_from: 0, done: false, failed: None })
+        Ok(ChunkOpener {
+            inner,
+            st,
+            buf,
+            fill: 0,
+            out_pos: 0,
+            out_end: 0,
+            keep_from: 0,
+            done: false,
+            poison: Poison::default(),
+        })
     }
 
     /// The underlying reader.
@@ -263,30 +294,43 @@ impl<R: Read> ChunkOpener<R> {
         &mut self.inner
     }
 
-    fn next_chunk(&mut self) -> Result<()> {
-        // Move the look-ahead to the front.
-        let keep = self.fill - self.keep_from;
-        self.buf.copy_within(self.keep_from..self.fill, 0);
-        self.fill = keep;
-        self.out_pos = 0;
-        self.out_end = 0;
-        self.fill += read_full(&mut self.inner, &mut self.buf[keep..])?;
+    /// Fills the buffer from `inner`; `Ok(true)` when the input ended
+    /// first. An error leaves `fill` counting every octet read.
+    fn fill_buf(&mut self) -> io::Result<bool> {
+        while self.fill < self.buf.len() {
+            match read_checked(&mut self.inner, &mut self.buf[self.fill..]) {
+                Ok(0) => return Ok(true),
+                Ok(n) => self.fill += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(false)
+    }
+
+    fn open_chunk(&mut self, len: usize) -> Result<()> {
+        let (data, rest) = self.buf.split_at_mut(len);
+        let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("16");
+        let nonce = self.st.nonce.at(self.st.index);
+        self.st
+            .aead
+            .open_in_place_separate_tag(nonce, &self.st.ad[..5], data, tag)
+            .map_err(|_| Error::Authentication("chunk"))?;
+        self.st.index += 1;
+        self.st.total += len as u64;
+        Ok(())
+    }
+
+    /// Verifies what the filled buffer holds: a whole chunk and its tag, or
+    /// (at the end of input) the last chunk, its tag and the final tag.
+    fn open_filled(&mut self, ended: bool) -> Result<()> {
         let chunk = self.st.chunk;
-        if self.fill == self.buf.len() {
-            let (data, rest) = self.buf.split_at_mut(chunk);
-            let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("16");
-            let nonce = self.st.nonce.at(self.st.index);
-            self.st
-                .aead
-                .open_in_place_separate_tag(nonce, &self.st.ad[..5], data, tag)
-                .map_err(|_| Error::Authentication("chunk"))?;
-            self.st.index += 1;
-            self.st.total += chunk as u64;
+        if !ended {
+            self.open_chunk(chunk)?;
             self.out_end = chunk;
             self.keep_from = chunk + TAG_LEN;
             return Ok(());
         }
-        // The input ended: the buffer holds [last chunk, its tag,] final tag.
         let n = self.fill;
         if n < TAG_LEN || (n > TAG_LEN && n < 2 * TAG_LEN) {
             return Err(Error::Truncated("SEIPD v2 chunk or final tag missing"));
@@ -294,15 +338,7 @@ impl<R: Read> ChunkOpener<R> {
         let mut last = 0;
         if n >= 2 * TAG_LEN {
             last = n - 2 * TAG_LEN;
-            let (data, rest) = self.buf.split_at_mut(last);
-            let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("16");
-            let nonce = self.st.nonce.at(self.st.index);
-            self.st
-                .aead
-                .open_in_place_separate_tag(nonce, &self.st.ad[..5], data, tag)
-                .map_err(|_| Error::Authentication("chunk"))?;
-            self.st.index += 1;
-            self.st.total += last as u64;
+            self.open_chunk(last)?;
         }
         let final_tag: [u8; TAG_LEN] = self.buf[n - TAG_LEN..n].try_into().expect("16");
         let index = self.st.index;
@@ -321,19 +357,21 @@ impl<R: Read> ChunkOpener<R> {
 
 impl<R: Read> Read for ChunkOpener<R> {
     fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
-        if let Some(what) = self.failed {
-            return Err(Error::Authentication(what).into_io());
-        }
+        self.poison.check()?;
         while self.out_pos == self.out_end {
             if self.done || dst.is_empty() {
                 return Ok(0);
             }
-            if let Err(e) = self.next_chunk() {
-                if let Error::Authentication(w) = e {
-                    self.failed = Some(w);
-                }
-                return Err(e.into_io());
+            if self.keep_from > 0 {
+                // Move the look-ahead after the released chunk to the front.
+                self.buf.copy_within(self.keep_from..self.fill, 0);
+                self.fill -= self.keep_from;
+                self.keep_from = 0;
+                self.out_pos = 0;
+                self.out_end = 0;
             }
+            let ended = self.fill_buf()?;
+            self.open_filled(ended).map_err(|e| self.poison.set(e))?;
         }
         let k = (self.out_end - self.out_pos).min(dst.len());
         dst[..k].copy_from_slice(&self.buf[self.out_pos..self.out_pos + k]);
@@ -355,6 +393,8 @@ pub struct MdcSealer<W: Write> {
     cfb: Cfb,
     sha: Sha1,
     scratch: Vec<u8>,
+    /// After an error of `inner` the CFB state is ahead of what was written.
+    poison: Poison,
 }
 
 impl<W: Write> std::fmt::Debug for MdcSealer<W> {
@@ -376,15 +416,15 @@ impl<W: Write> MdcSealer<W> {
         let mut cfb = Cfb::new(aes);
         cfb.encrypt(&mut prefix);
         inner.write_all(&prefix)?;
-        Ok(MdcSealer { inner, cfb, sha, scratch: vec![0u8; 1 << 16] })
+        Ok(MdcSealer { inner, cfb, sha, scratch: vec![0u8; MDC_SCRATCH], poison: Poison::default() })
     }
 
     /// Writes the MDC packet and returns the writer.
     pub fn finish(mut self) -> io::Result<W> {
-        let mut mdc = [0u8; 22];
-        mdc[0] = 0xd3;
-        mdc[1] = 0x14;
-        self.sha.update([0xd3, 0x14]);
+        self.poison.check()?;
+        let mut mdc = [0u8; MDC_LEN];
+        mdc[..2].copy_from_slice(&MDC_HEADER);
+        self.sha.update(MDC_HEADER);
         mdc[2..].copy_from_slice(&self.sha.clone().finalize());
         self.cfb.encrypt(&mut mdc);
         self.inner.write_all(&mdc)?;
@@ -398,17 +438,21 @@ impl<W: Write> Write for MdcSealer<W> {
         Ok(data.len())
     }
     fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        self.poison.check()?;
         self.sha.update(data);
         for piece in data.chunks(self.scratch.len()) {
             let s = &mut self.scratch[..piece.len()];
             s.copy_from_slice(piece);
             self.cfb.encrypt(s);
-            self.inner.write_all(s)?;
+            let written = self.inner.write_all(s);
+            self.poison.record(written)?;
         }
         Ok(())
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        self.poison.check()?;
+        let r = self.inner.flush();
+        self.poison.record(r)
     }
 }
 
@@ -420,6 +464,9 @@ impl<W: Write> Write for MdcSealer<W> {
 /// cannot be checked earlier). [`super::Decryptor`] therefore buffers v1
 /// messages (up to a limit) unless the caller opts into streaming, as the
 /// CLI does when writing to a temporary file renamed only on success.
+///
+/// An I/O error of `inner` keeps what was read so far: the next `read`
+/// continues. A failed MDC or a truncated input is final.
 pub struct MdcOpener<R: Read> {
     inner: R,
     cfb: Cfb,
@@ -431,6 +478,7 @@ pub struct MdcOpener<R: Read> {
     hashed: usize,
     pos: usize,
     done: bool,
+    poison: Poison,
 }
 
 impl<R: Read> std::fmt::Debug for MdcOpener<R> {
@@ -439,24 +487,31 @@ impl<R: Read> std::fmt::Debug for MdcOpener<R> {
     }
 }
 
+/// Octets of the MDC packet: its header (tag 19, length 20) and a SHA-1.
 const MDC_LEN: usize = 22;
+
+/// The MDC packet's header octets, hashed with the data.
+const MDC_HEADER: [u8; 2] = [0xd3, 0x14];
+
+/// Octets encrypted or decrypted at a time by the v1 sealer and opener.
+const MDC_SCRATCH: usize = 1 << 16;
 
 impl<R: Read> MdcOpener<R> {
     /// Continues after the 18-octet `prefix` (already read from `inner`)
     /// and checks its repeated octets (a wrong key shows there with
     /// probability 1 - 2^-16: [`Error::WrongPassword`]).
-    pub fn with_prefix(inner: R, session_key: &[u8], prefix: &[u8; 18]) -> Result<Self> {
+    pub fn with_prefix(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN]) -> Result<Self> {
         Self::open(inner, session_key, prefix, true)
     }
 
     /// As [`MdcOpener::with_prefix`], without the quick check: a wrong key
     /// shows only as an MDC failure at the end ([`Error::Authentication`]), the same
     /// error as modified data (see `DecryptOptions::v1_quick_check`).
-    pub fn without_quick_check(inner: R, session_key: &[u8], prefix: &[u8; 18]) -> Result<Self> {
+    pub fn without_quick_check(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN]) -> Result<Self> {
         Self::open(inner, session_key, prefix, false)
     }
 
-    fn open(inner: R, session_key: &[u8], prefix: &[u8; 18], quick_check: bool) -> Result<Self> {
+    fn open(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN], quick_check: bool) -> Result<Self> {
         let aes = Aes::new(session_key).map_err(|_| Error::WrongPassword)?;
         let mut cfb = Cfb::new(aes);
         let mut prefix = *prefix;
@@ -466,16 +521,69 @@ impl<R: Read> MdcOpener<R> {
         }
         let mut sha = Sha1::new();
         sha.update(prefix);
-        Ok(MdcOpener { inner, cfb, sha, buf: vec![0u8; 1 << 16], held: 0, hashed: 0, pos: 0, done: false })
+        Ok(MdcOpener {
+            inner,
+            cfb,
+            sha,
+            buf: vec![0u8; MDC_SCRATCH],
+            held: 0,
+            hashed: 0,
+            pos: 0,
+            done: false,
+            poison: Poison::default(),
+        })
+    }
+
+    /// Reads and decrypts until the buffer is full; `Ok(true)` when the
+    /// input ended first. An error keeps every octet read in `held`.
+    fn fill(&mut self) -> io::Result<bool> {
+        while self.held < self.buf.len() {
+            let start = self.held;
+            match read_checked(&mut self.inner, &mut self.buf[start..]) {
+                Ok(0) => return Ok(true),
+                Ok(n) => {
+                    self.cfb.decrypt(&mut self.buf[start..start + n]);
+                    self.held += n;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(false)
+    }
+
+    /// At the end of input: the last 22 octets held must be the MDC packet
+    /// over everything before it.
+    fn check_mdc(&mut self) -> Result<()> {
+        if self.held < MDC_LEN {
+            return Err(Error::Truncated("SEIPD v1 MDC missing"));
+        }
+        let body_end = self.held - MDC_LEN;
+        self.sha.update(&self.buf[self.hashed..body_end + 2]);
+        let digest = self.sha.clone().finalize();
+        let mdc = &self.buf[body_end..self.held];
+        let ok = mdc[..2] == MDC_HEADER && bool::from(mdc[2..].ct_eq(&digest[..]));
+        if !ok {
+            self.buf.zeroize();
+            self.held = 0;
+            self.pos = 0;
+            return Err(Error::Authentication("MDC"));
+        }
+        self.held = body_end;
+        self.hashed = body_end;
+        self.done = true;
+        Ok(())
     }
 }
 
 impl<R: Read> Read for MdcOpener<R> {
     fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
+        self.poison.check()?;
         loop {
-            // Octets before the last 22 held are plaintext (once done, the
-            // MDC has been cut off and everything held is).
-            let avail_end = if self.done { self.held } else { self.held.saturating_sub(MDC_LEN) };
+            // Octets hashed are plaintext: all but the last 22 of a full
+            // buffer (once done, the MDC has been cut off and everything held
+            // is). Octets read after an I/O error wait for the buffer to fill.
+            let avail_end = if self.done { self.held } else { self.hashed };
             if self.pos < avail_end {
                 let k = (avail_end - self.pos).min(dst.len());
                 dst[..k].copy_from_slice(&self.buf[self.pos..self.pos + k]);
@@ -490,28 +598,8 @@ impl<R: Read> Read for MdcOpener<R> {
             self.held -= self.pos;
             self.hashed -= self.pos;
             self.pos = 0;
-            let start = self.held;
-            let n = read_full(&mut self.inner, &mut self.buf[start..]).map_err(Error::into_io)?;
-            self.cfb.decrypt(&mut self.buf[start..start + n]);
-            self.held += n;
-            if start + n < self.buf.len() {
-                // End of input: the last 22 octets must be the MDC packet.
-                if self.held < MDC_LEN {
-                    return Err(Error::Truncated("SEIPD v1 MDC missing").into_io());
-                }
-                let body_end = self.held - MDC_LEN;
-                self.sha.update(&self.buf[self.hashed..body_end + 2]);
-                let digest = self.sha.clone().finalize();
-                let mdc = &self.buf[body_end..self.held];
-                let ok = mdc[0] == 0xd3 && mdc[1] == 0x14 && bool::from(mdc[2..].ct_eq(&digest[..]));
-                if !ok {
-                    self.buf.zeroize();
-                    self.held = 0;
-                    return Err(Error::Authentication("MDC").into_io());
-                }
-                self.held = body_end;
-                self.hashed = body_end;
-                self.done = true;
+            if self.fill()? {
+                self.check_mdc().map_err(|e| self.poison.set(e))?;
             } else {
                 let end = self.held - MDC_LEN;
                 self.sha.update(&self.buf[self.hashed..end]);

@@ -150,11 +150,7 @@ impl Skesk {
         if iv.len() != aead.nonce_len() {
             return Err(Error::InvalidOption("SKESK v6 nonce length (the AEAD mode's nonce length)"));
         }
-        let key = s2k.derive(
-            password,
-            cipher.key_len(),
-            &S2kLimits { max_argon2_m: 31, max_argon2_t: 255, max_iterated_count: 255 },
-        )?;
+        let key = s2k.derive(password, cipher.key_len(), &S2kLimits::UNLIMITED)?;
         let kek = v6_kek(&key, cipher, aead);
         let mut esk = session_key.to_vec();
         let tag =
@@ -165,16 +161,27 @@ impl Skesk {
     /// Wraps `session_key` (for `sk_alg`) for `password` in a v4 SKESK with
     /// an encrypted session key.
     pub fn seal_v4(session_key: &[u8], sk_alg: SymAlg, password: &[u8], cipher: SymAlg, s2k: S2k) -> Result<Skesk> {
-        let key = s2k.derive(
-            password,
-            cipher.key_len(),
-            &S2kLimits { max_argon2_m: 31, max_argon2_t: 255, max_iterated_count: 255 },
-        )?;
+        let key = s2k.derive(password, cipher.key_len(), &S2kLimits::UNLIMITED)?;
         let mut esk = Vec::with_capacity(1 + session_key.len());
         esk.push(sk_alg.id());
         esk.extend_from_slice(session_key);
         Cfb::new(Aes::new(&key).map_err(|_| Error::InvalidOption("key length"))?).encrypt(&mut esk);
         Ok(Skesk::V4 { cipher, s2k, esk: Some(esk) })
+    }
+
+    /// The S2K specifier.
+    pub fn s2k(&self) -> &S2k {
+        match self {
+            Skesk::V6 { s2k, .. } | Skesk::V4 { s2k, .. } => s2k,
+        }
+    }
+
+    /// The work (KiB processed, see [`S2k::work_kib`]) of deriving this
+    /// packet's key from a password.
+    pub fn work_kib(&self) -> u64 {
+        match self {
+            Skesk::V6 { cipher, s2k, .. } | Skesk::V4 { cipher, s2k, .. } => s2k.work_kib(cipher.key_len()),
+        }
     }
 
     /// Recovers the session key with `password`. A v6 packet proves the

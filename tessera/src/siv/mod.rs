@@ -27,9 +27,11 @@
 pub mod base64url;
 mod batch;
 mod ctr;
+mod outputs;
 mod s2v;
 
 pub use batch::BatchAd;
+pub use outputs::{BatchOutputs, MessageBatch};
 
 use zeroize::Zeroize;
 

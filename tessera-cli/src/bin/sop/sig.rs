@@ -1,0 +1,292 @@
+//! SOP's signing subcommands: `sign`, `verify`, `inline-sign`,
+//! `inline-verify`, `inline-detach`, with SOP's VERIFICATIONS lines and
+//! exit codes (3 no valid signature, 41 bad data, 67 key is protected,
+//! 79 key cannot sign, 53 expected text).
+
+use std::io::{self, BufRead, BufReader, Write};
+
+use tessera::openpgp::Error as PgpError;
+use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
+use tessera::openpgp::key::Cert;
+use tessera::openpgp::s2k::S2kLimits;
+use tessera::openpgp::sig::{
+    ClearSigner, InlineSigner, InlineVerifier, Outcome, SigResult, SigType, Signer, SigningKey, Verifier, is_cleartext,
+    read_cleartext, read_signatures, write_signatures,
+};
+use tessera_cli::signing::now;
+
+use super::{BAD_DATA, Fail, MISSING_ARG, R, UNSUPPORTED_OPTION, fail, parse, pgp_fail, read_indirect};
+
+const NO_SIGNATURE: u8 = 3;
+const EXPECTED_TEXT: u8 = 53;
+const KEY_IS_PROTECTED: u8 = 67;
+const KEY_CANNOT_SIGN: u8 = 79;
+
+fn io_fail(e: io::Error) -> Fail {
+    Fail(1, e.to_string())
+}
+
+fn certs_from(spec: &str) -> R<Vec<Cert>> {
+    let raw = read_indirect("certificate", spec)?;
+    Cert::read_all(raw.as_slice()).map_err(|e| Fail(BAD_DATA, format!("{spec}: {e}")))
+}
+
+/// The secret keys of the KEYS arguments, unlocked with one of the passwords.
+fn keys_from(specs: &[String], passwords: &[Vec<u8>]) -> R<Vec<Cert>> {
+    if specs.is_empty() {
+        return fail(MISSING_ARG, "give at least one secret key");
+    }
+    let mut keys = Vec::new();
+    for spec in specs {
+        for mut k in certs_from(spec)? {
+            if !k.is_secret() {
+                return fail(BAD_DATA, format!("{spec} holds a certificate, not a secret key"));
+            }
+            if k.keys().any(|c| c.secret().is_some_and(|s| s.is_locked())) {
+                let ok = passwords.iter().any(|pw| {
+                    let trimmed = pw.trim_ascii_end();
+                    k.unlock(pw, &S2kLimits::default()).is_ok() || k.unlock(trimmed, &S2kLimits::default()).is_ok()
+                });
+                if !ok {
+                    return fail(KEY_IS_PROTECTED, format!("the key {} is locked", k.fingerprint()));
+                }
+            }
+            keys.push(k);
+        }
+    }
+    Ok(keys)
+}
+
+fn key_passwords(o: &super::Opts) -> R<Vec<Vec<u8>>> {
+    o.values("with-key-password")
+        .into_iter()
+        .map(|s| read_indirect("--with-key-password", s).map(|p| p.to_vec()))
+        .collect()
+}
+
+fn signing_keys(keys: &[Cert]) -> R<Vec<SigningKey<'_>>> {
+    let mut out = Vec::new();
+    for k in keys {
+        out.extend(
+            SigningKey::from_cert(k, now()).map_err(|e| Fail(KEY_CANNOT_SIGN, format!("{}: {e}", k.fingerprint())))?,
+        );
+    }
+    Ok(out)
+}
+
+fn sig_type(o: &super::Opts, allow_clear: bool) -> R<(SigType, bool)> {
+    match o.value("as").unwrap_or("binary") {
+        "binary" => Ok((SigType::Binary, false)),
+        "text" => Ok((SigType::Text, false)),
+        "clearsigned" if allow_clear => Ok((SigType::Text, true)),
+        other => fail(UNSUPPORTED_OPTION, format!("--as={other}")),
+    }
+}
+
+/// Reads all of stdin; for text signatures it must be UTF-8.
+fn read_data(text: bool) -> R<Vec<u8>> {
+    let mut data = Vec::new();
+    io::copy(&mut io::stdin().lock(), &mut data).map_err(io_fail)?;
+    if text && std::str::from_utf8(&data).is_err() {
+        return fail(EXPECTED_TEXT, "--as=text needs UTF-8 input");
+    }
+    Ok(data)
+}
+
+/// `sop sign`: detached signatures of stdin.
+pub fn sign(rest: &[String]) -> R<()> {
+    let o = parse(rest, &["as", "with-key-password", "micalg-out"], &["no-armor"])?;
+    let (ty, _) = sig_type(&o, false)?;
+    let keys = keys_from(&o.positional, &key_passwords(&o)?)?;
+    let sk = signing_keys(&keys)?;
+    let mut signer = Signer::new(&sk, ty, now() as u32).map_err(pgp_fail)?;
+    if ty == SigType::Text {
+        signer.write_all(&read_data(true)?).map_err(io_fail)?;
+    } else {
+        io::copy(&mut io::stdin().lock(), &mut signer).map_err(io_fail)?;
+    }
+    let sigs = signer.finish().map_err(pgp_fail)?;
+    if let Some(spec) = o.value("micalg-out") {
+        let mut f = super::create_out("--micalg-out", spec)?;
+        let name = format!("pgp-{}", format!("{:?}", sigs[0].hash_alg()).to_lowercase());
+        f.write_all(name.as_bytes()).map_err(io_fail)?;
+    }
+    let mut stdout = io::stdout().lock();
+    write_signatures(&mut stdout, &sigs, !o.has("no-armor")).map_err(pgp_fail)?;
+    stdout.flush().map_err(io_fail)
+}
+
+/// `sop inline-sign`: a signed message (binary, text or cleartext).
+pub fn inline_sign(rest: &[String]) -> R<()> {
+    let o = parse(rest, &["as", "with-key-password"], &["no-armor"])?;
+    let (ty, clear) = sig_type(&o, true)?;
+    if clear && o.has("no-armor") {
+        return fail(83, "--as=clearsigned cannot be combined with --no-armor");
+    }
+    let keys = keys_from(&o.positional, &key_passwords(&o)?)?;
+    let sk = signing_keys(&keys)?;
+    let signer = Signer::new(&sk, ty, now() as u32).map_err(pgp_fail)?;
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let data = if ty == SigType::Text { Some(read_data(true)?) } else { None };
+    let mut input: Box<dyn io::Read> = match &data {
+        Some(d) => Box::new(d.as_slice()),
+        None => Box::new(io::stdin().lock()),
+    };
+    if clear {
+        let mut w = ClearSigner::new(&mut stdout, signer).map_err(pgp_fail)?;
+        io::copy(&mut input, &mut w).map_err(io_fail)?;
+        w.finish().map_err(pgp_fail)?;
+    } else if o.has("no-armor") {
+        let mut w = InlineSigner::new(&mut stdout, signer).map_err(pgp_fail)?;
+        io::copy(&mut input, &mut w).map_err(io_fail)?;
+        w.finish().map_err(pgp_fail)?;
+    } else {
+        let armor = ArmorWriter::new(&mut stdout, MESSAGE, false).map_err(io_fail)?;
+        let mut w = InlineSigner::new(armor, signer).map_err(pgp_fail)?;
+        io::copy(&mut input, &mut w).map_err(io_fail)?;
+        w.finish().map_err(pgp_fail)?.finish().map_err(io_fail)?;
+    }
+    stdout.flush().map_err(io_fail)
+}
+
+/// Days since 1970-01-01 of a civil date.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` of a Unix time.
+fn iso(t: u64) -> String {
+    let days = (t / 86_400) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let doe = days - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    let s = t % 86_400;
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// A SOP DATE: `-` (no limit), `now`, or ISO 8601 `YYYY-MM-DD[THH:MM:SS[Z]]`.
+fn parse_date(s: &str, none: u64) -> R<u64> {
+    match s {
+        "-" => return Ok(none),
+        "now" => return Ok(now()),
+        _ => {}
+    }
+    let bad = || Fail(UNSUPPORTED_OPTION, format!("cannot read the date {s}"));
+    let num = |a: usize, b: usize| s.get(a..b).and_then(|x| x.parse::<i64>().ok()).ok_or_else(bad);
+    let days = days_from_civil(num(0, 4)?, num(5, 7)?, num(8, 10)?);
+    let secs = if s.len() >= 19 { num(11, 13)? * 3600 + num(14, 16)? * 60 + num(17, 19)? } else { 0 };
+    u64::try_from(days * 86_400 + secs).map_err(|_| bad())
+}
+
+/// Writes SOP VERIFICATIONS lines for the good signatures inside the
+/// window; exit 3 when there is none.
+fn verifications(results: &[SigResult], o: &super::Opts, out: &mut dyn Write) -> R<()> {
+    let not_before = parse_date(o.value("not-before").unwrap_or("-"), 0)?;
+    let not_after = parse_date(o.value("not-after").unwrap_or("now"), u64::MAX)?;
+    let mut any = false;
+    for r in results {
+        let (Outcome::Good { cert, key, .. }, Some(sig)) = (&r.outcome, &r.signature) else { continue };
+        let created = u64::from(sig.created().unwrap_or(0));
+        if created < not_before || created > not_after {
+            continue;
+        }
+        any = true;
+        let mode = if sig.sig_type() == SigType::Text { "text" } else { "binary" };
+        writeln!(out, "{} {key} {cert} mode:{mode}", iso(created)).map_err(io_fail)?;
+    }
+    if !any {
+        let why: Vec<String> = results.iter().map(|r| format!("{:?}", r.outcome)).collect();
+        return fail(NO_SIGNATURE, format!("no valid signature ({})", why.join("; ")));
+    }
+    Ok(())
+}
+
+fn all_certs(specs: &[String]) -> R<Vec<Cert>> {
+    if specs.is_empty() {
+        return fail(MISSING_ARG, "give at least one certificate");
+    }
+    let mut certs = Vec::new();
+    for s in specs {
+        certs.extend(certs_from(s)?.iter().map(Cert::to_public));
+    }
+    Ok(certs)
+}
+
+/// `sop verify SIGNATURES CERTS...`: detached signatures over stdin.
+pub fn verify(rest: &[String]) -> R<()> {
+    let o = parse(rest, &["not-before", "not-after"], &[])?;
+    let Some((sig_spec, cert_specs)) = o.positional.split_first() else {
+        return fail(MISSING_ARG, "verify needs SIGNATURES and CERTS");
+    };
+    let raw = read_indirect("signatures", sig_spec)?;
+    let sigs = read_signatures(raw.as_slice()).map_err(|e| Fail(BAD_DATA, e.to_string()))?;
+    let certs = all_certs(cert_specs)?;
+    let mut v = Verifier::new(sigs, &certs, now());
+    io::copy(&mut io::stdin().lock(), &mut v).map_err(io_fail)?;
+    let mut stdout = io::stdout().lock();
+    verifications(&v.finish(), &o, &mut stdout)?;
+    stdout.flush().map_err(io_fail)
+}
+
+/// `sop inline-verify CERTS...`: the data of a signed message (binary,
+/// armored or cleartext), written only if a signature is good.
+pub fn inline_verify(rest: &[String]) -> R<()> {
+    let o = parse(rest, &["not-before", "not-after", "verifications-out"], &[])?;
+    let certs = all_certs(&o.positional)?;
+    let vout = o.value("verifications-out").map(|s| super::create_out("--verifications-out", s)).transpose()?;
+    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    // Nothing reaches stdout before the signatures are checked.
+    let mut spool = tempfile::tempfile().map_err(io_fail)?;
+    let results = if is_cleartext(&mut input).map_err(pgp_fail)? {
+        read_cleartext(input, &mut spool, &certs, now())
+    } else {
+        InlineVerifier::new(input, &certs, now()).and_then(|v| v.verify_to(&mut spool))
+    }
+    .map_err(|e| match e {
+        PgpError::Malformed(_) | PgpError::Truncated(_) => Fail(BAD_DATA, e.to_string()),
+        e => pgp_fail(e),
+    })?;
+    let mut lines = Vec::new();
+    verifications(&results, &o, &mut lines)?;
+    if let Some(mut f) = vout {
+        f.write_all(&lines).map_err(io_fail)?;
+    }
+    use std::io::Seek;
+    spool.rewind().map_err(io_fail)?;
+    let mut stdout = io::stdout().lock();
+    io::copy(&mut spool, &mut stdout).map_err(io_fail)?;
+    stdout.flush().map_err(io_fail)
+}
+
+/// `sop inline-detach --signatures-out=SIGS`: the data to stdout, the
+/// signatures to SIGS. The signatures are not checked.
+pub fn inline_detach(rest: &[String]) -> R<()> {
+    let o = parse(rest, &["signatures-out"], &["no-armor"])?;
+    let spec = o.value("signatures-out").ok_or(Fail(MISSING_ARG, "inline-detach needs --signatures-out".into()))?;
+    let mut f = super::create_out("--signatures-out", spec)?;
+    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut stdout = io::stdout().lock();
+    let results = if is_cleartext(&mut input).map_err(pgp_fail)? {
+        read_cleartext(input, &mut stdout, &[], now())
+    } else {
+        let input: Box<dyn BufRead> = Box::new(input);
+        InlineVerifier::new(input, &[], now()).and_then(|v| v.verify_to(&mut stdout))
+    }
+    .map_err(|e| Fail(BAD_DATA, e.to_string()))?;
+    let sigs: Vec<_> = results.into_iter().filter_map(|r| r.signature).collect();
+    if sigs.is_empty() {
+        return fail(BAD_DATA, "the message holds no signature");
+    }
+    write_signatures(&mut f, &sigs, !o.has("no-armor")).map_err(pgp_fail)?;
+    stdout.flush().map_err(io_fail)
+}

@@ -1,0 +1,145 @@
+//! `tessera sign` and `tessera verify`: OpenPGP document signatures,
+//! detached, inline or cleartext, streamed.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
+use tessera::openpgp::key::Cert;
+use tessera::openpgp::sig::{
+    ClearSigner, InlineSigner, InlineVerifier, SigResult, SigType, Signer, SigningKey, Verifier, is_cleartext,
+    read_cleartext, read_signatures, write_signatures,
+};
+use tessera_cli::io::{Output, PasswordArgs, open_input};
+use tessera_cli::signing::{describe, now, read_certs, read_secret_keys};
+
+#[derive(Args, Debug)]
+pub struct SignArgs {
+    /// The secret key file (every signing-capable key in it signs).
+    #[arg(short = 'i', long = "key", value_name = "KEY")]
+    pub key: PathBuf,
+    /// File holding the key's password, if it is locked.
+    #[arg(long, value_name = "FILE")]
+    pub key_password_file: Option<PathBuf>,
+    /// Write a detached signature instead of a signed message.
+    #[arg(long)]
+    pub detached: bool,
+    /// ASCII-armor the output.
+    #[arg(long)]
+    pub armor: bool,
+    /// Make a text signature (line endings do not matter).
+    #[arg(long)]
+    pub text: bool,
+    /// Write a cleartext-signed message (text, readable without OpenPGP).
+    #[arg(long, conflicts_with = "detached")]
+    pub cleartext: bool,
+    /// Output file (created only on success); stdout by default.
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+    /// Input file; stdin by default.
+    pub input: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// A certificate whose signatures count (repeat for more).
+    #[arg(long = "signer", value_name = "CERT", required = true)]
+    pub signers: Vec<PathBuf>,
+    /// The detached signature; without it, the input is a signed message.
+    #[arg(long, value_name = "SIG")]
+    pub signature: Option<PathBuf>,
+    /// For a signed message: write its data here (only if a signature is good).
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+    /// Input file; stdin by default.
+    pub input: Option<PathBuf>,
+}
+
+fn password(p: &Option<PathBuf>) -> Result<Option<zeroize::Zeroizing<Vec<u8>>>> {
+    p.as_ref().map(|p| PasswordArgs { password_file: Some(p.clone()), password_env: None }.read()).transpose()
+}
+
+pub fn sign(a: &SignArgs) -> Result<()> {
+    let pw = password(&a.key_password_file)?;
+    let keys = read_secret_keys(&a.key, pw.as_deref().map(|p| p.as_slice()))?;
+    let now = now();
+    let mut signing = Vec::new();
+    for k in &keys {
+        signing
+            .extend(SigningKey::from_cert(k, now).with_context(|| format!("the key {} cannot sign", k.fingerprint()))?);
+    }
+    let ty = if a.text || a.cleartext { SigType::Text } else { SigType::Binary };
+    let signer = Signer::new(&signing, ty, now as u32)?;
+    let mut input = open_input(a.input.as_deref())?;
+    let out = if a.armor || a.cleartext {
+        Output::create(a.output.as_deref())?
+    } else {
+        Output::create_binary(a.output.as_deref())?
+    };
+    let out = if a.detached {
+        let mut signer = signer;
+        std::io::copy(&mut input, &mut signer).context("cannot read the input")?;
+        write_signatures(out, &signer.finish()?, a.armor)?
+    } else if a.cleartext {
+        let mut w = ClearSigner::new(out, signer)?;
+        std::io::copy(&mut input, &mut w).context("cannot sign the input")?;
+        w.finish()?
+    } else if a.armor {
+        let armor = ArmorWriter::new(out, MESSAGE, false)?;
+        let mut w = InlineSigner::new(armor, signer)?;
+        std::io::copy(&mut input, &mut w).context("cannot sign the input")?;
+        w.finish()?.finish()?
+    } else {
+        let mut w = InlineSigner::new(out, signer)?;
+        std::io::copy(&mut input, &mut w).context("cannot sign the input")?;
+        w.finish()?
+    };
+    out.commit()
+}
+
+fn report(results: &[SigResult]) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    for r in results {
+        writeln!(stdout, "{}", describe(r))?;
+    }
+    if !results.iter().any(SigResult::is_good) {
+        bail!("no good signature from the given signers");
+    }
+    Ok(())
+}
+
+pub fn verify(a: &VerifyArgs) -> Result<()> {
+    let mut certs: Vec<Cert> = Vec::new();
+    for s in &a.signers {
+        certs.extend(read_certs(s)?.iter().map(Cert::to_public));
+    }
+    let now = now();
+    let mut input: Box<dyn BufRead> = open_input(a.input.as_deref())?;
+    if let Some(sig) = &a.signature {
+        let sigs = read_signatures(open_input(Some(sig))?).with_context(|| format!("cannot read {}", sig.display()))?;
+        let mut v = Verifier::new(sigs, &certs, now);
+        std::io::copy(&mut input, &mut v).context("cannot read the input")?;
+        return report(&v.finish());
+    }
+    let mut out = match &a.output {
+        Some(p) => Some(Output::create(Some(p))?),
+        None => None,
+    };
+    let mut sink = std::io::sink();
+    let w: &mut dyn Write = match &mut out {
+        Some(o) => o,
+        None => &mut sink,
+    };
+    let results = if is_cleartext(&mut input)? {
+        read_cleartext(input, w, &certs, now)?
+    } else {
+        InlineVerifier::new(input, &certs, now)?.verify_to(w)?
+    };
+    report(&results)?;
+    if let Some(o) = out {
+        o.commit()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,321 @@
+//! `tessera keyset ...` and `--keyset` on `tessera fpe` / `tessera siv`:
+//! rotation through the binary, the file at rest, failures that leave the
+//! old file intact, and Tink interop through the command line.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn tessera(args: &[&str], stdin: &[u8]) -> Output {
+    common::run_with_stdin(env!("CARGO_BIN_EXE_tessera"), args, stdin)
+}
+
+fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    stdout_of(tessera(args, stdin)).into_bytes()
+}
+
+fn fails(args: &[&str], stdin: &[u8]) -> String {
+    one_line_error(tessera(args, stdin))
+}
+
+struct Dir {
+    dir: tempfile::TempDir,
+}
+
+impl Dir {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("pw"), "correct horse\n").unwrap();
+        std::fs::write(dir.path().join("bad"), "wrong\n").unwrap();
+        Dir { dir }
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+    fn s(&self, name: &str) -> String {
+        self.path(name).to_str().unwrap().to_string()
+    }
+    /// `keyset OP --keyset ks.tks --keyset-password-file pw` followed by `rest`.
+    fn ks(&self, op: &str, rest: &[&str]) -> Vec<String> {
+        let mut v: Vec<String> = ["keyset", op, "--keyset"].iter().map(|s| s.to_string()).collect();
+        v.extend([self.s("ks.tks"), "--keyset-password-file".into(), self.s("pw")]);
+        v.extend(rest.iter().map(|s| s.to_string()));
+        v
+    }
+}
+
+fn refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+fn list(d: &Dir) -> String {
+    String::from_utf8(ok(&refs(&d.ks("list", &[])), b"")).unwrap()
+}
+
+fn new_cards(d: &Dir, mode: &str) {
+    let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
+    let args = [
+        "keyset",
+        "new",
+        "-o",
+        &ks,
+        "--keyset-password-file",
+        &pw,
+        "--transform",
+        "cards",
+        "--template",
+        "card",
+        "--key-version",
+        mode,
+    ];
+    ok(&args, b"");
+}
+
+#[test]
+fn rotation_commands_and_list() {
+    let d = Dir::new();
+    new_cards(&d, "embedded");
+    let file = std::fs::read(d.path("ks.tks")).unwrap();
+    assert_ne!(file[0], b'{', "sealed by default");
+    assert!(!String::from_utf8_lossy(&file).contains("material"));
+    assert_eq!(ok(&refs(&d.ks("add", &["--transform", "cards"])), b""), b"2\n");
+    ok(&refs(&d.ks("promote", &["--transform", "cards", "--version", "2"])), b"");
+    let l = list(&d);
+    assert!(l.contains("cards: FPE FF1") && l.contains("embedded key versions"), "{l}");
+    assert!(l.contains("version 1 enabled created") && l.contains("version 2 enabled primary"), "{l}");
+    ok(&refs(&d.ks("disable", &["--transform", "cards", "--version", "1"])), b"");
+    assert!(list(&d).contains("version 1 disabled"));
+    ok(&refs(&d.ks("destroy", &["--transform", "cards", "--version", "1"])), b"");
+    assert!(list(&d).contains("version 1 destroyed"));
+}
+
+#[test]
+fn failed_commands_leave_the_file_intact() {
+    let d = Dir::new();
+    new_cards(&d, "external");
+    let before = std::fs::read(d.path("ks.tks")).unwrap();
+    let e = fails(&refs(&d.ks("destroy", &["--transform", "cards", "--version", "1"])), b"");
+    assert!(e.contains("primary"), "{e}");
+    let e = fails(&refs(&d.ks("promote", &["--transform", "cards", "--version", "9"])), b"");
+    assert!(e.contains("no key version 9"), "{e}");
+    let e = fails(&refs(&d.ks("add", &["--transform", "nope"])), b"");
+    assert!(e.contains("no transformation named \"nope\""), "{e}");
+    let mut wrong = d.ks("add", &["--transform", "cards"]);
+    wrong[5] = d.s("bad");
+    let e = fails(&refs(&wrong), b"");
+    assert!(e.contains("wrong password"), "{e}");
+    assert_eq!(std::fs::read(d.path("ks.tks")).unwrap(), before);
+    // `new -o` refuses to replace a keyset.
+    let e =
+        fails(&["keyset", "new", "-o", &d.s("ks.tks"), "--keyset-password-file", &d.s("pw"), "--transform", "x"], b"");
+    assert!(e.contains("exists"), "{e}");
+    assert_eq!(std::fs::read(d.path("ks.tks")).unwrap(), before);
+    // Embedded key versions over the alphanumeric alphabet are refused, with the reason.
+    let e = fails(
+        &refs(&d.ks("new", &["--transform", "a", "--template", "alphanumeric", "--key-version", "embedded"])),
+        b"",
+    );
+    assert!(e.contains("embedded key versions are impossible"), "{e}");
+    assert_eq!(std::fs::read(d.path("ks.tks")).unwrap(), before);
+}
+
+#[test]
+fn cleartext_only_by_name() {
+    let d = Dir::new();
+    let ks = d.s("clear.json");
+    ok(&["keyset", "new", "-o", &ks, "--insecure-cleartext", "--transform", "s", "--siv"], b"");
+    let text = std::fs::read_to_string(&ks).unwrap();
+    assert!(text.starts_with('{') && text.contains("\"material\""));
+    let e = fails(&["keyset", "list", "--keyset", &ks, "--keyset-password-file", &d.s("pw")], b"");
+    assert!(e.contains("cleartext"), "{e}");
+    let out = tessera(&["keyset", "export-tink", "--keyset", &ks, "--insecure-cleartext"], b"");
+    assert!(!out.status.success() && out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--cleartext"));
+    let json = ok(&["keyset", "export-tink", "--cleartext", "--keyset", &ks, "--insecure-cleartext"], b"");
+    assert!(String::from_utf8(json).unwrap().contains("type.googleapis.com/google.crypto.tink.AesSivKey"));
+}
+
+fn exists(p: &Path) -> bool {
+    p.exists()
+}
+
+#[test]
+fn tink_round_trip_through_the_cli() {
+    let d = Dir::new();
+    let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
+    ok(&["keyset", "new", "-o", &ks, "--keyset-password-file", &pw, "--transform", "e", "--siv"], b"");
+    let tink = d.s("t.json");
+    ok(&["keyset", "export-tink", "--cleartext", "--keyset", &ks, "--keyset-password-file", &pw, "-o", &tink], b"");
+    let ks2 = d.s("ks2.tks");
+    ok(&["keyset", "import-tink", "--cleartext", &tink, "-o", &ks2, "--keyset-password-file", &pw], b"");
+    let l = String::from_utf8(ok(&["keyset", "list", "--keyset", &ks2, "--keyset-password-file", &pw], b"")).unwrap();
+    assert!(l.starts_with("tink: AES-SIV"), "{l}");
+    // A bad Tink file: one line, no keyset written.
+    std::fs::write(d.path("bad.json"), r#"{"primaryKeyId": 1, "key": []}"#).unwrap();
+    let e = fails(
+        &[
+            "keyset",
+            "import-tink",
+            "--cleartext",
+            &d.s("bad.json"),
+            "-o",
+            &d.s("ks3.tks"),
+            "--keyset-password-file",
+            &pw,
+        ],
+        b"",
+    );
+    assert!(e.contains("no primary"), "{e}");
+    assert!(!exists(&d.path("ks3.tks")));
+}
+
+/// Runs `tessera fpe|siv OP --keyset ks.tks --keyset-password-file pw` + `rest`.
+fn with_keyset(d: &Dir, cmd: &str, op: &str, rest: &[&str], stdin: &[u8]) -> Output {
+    let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
+    let mut args = vec![cmd, op, "--keyset", &ks, "--keyset-password-file", &pw];
+    args.extend_from_slice(rest);
+    tessera(&args, stdin)
+}
+
+fn stdout_of(out: Output) -> String {
+    assert!(out.status.success(), "failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn one_line_error(out: Output) -> String {
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+const CARDS: &str = "4111-1111-1111-1111\n5500 0000 0000 0004\n";
+
+#[test]
+fn fpe_rotation_through_the_cli_embedded_and_external() {
+    for mode in ["embedded", "external"] {
+        let d = Dir::new();
+        new_cards(&d, mode);
+        let t1 = stdout_of(with_keyset(&d, "fpe", "encrypt", &["--transform", "cards"], CARDS.as_bytes()));
+        assert_eq!(t1.len(), CARDS.len());
+        assert!(t1.starts_with("4111-11") && t1.contains("-1111\n5500 00") && t1.ends_with(" 0004\n"), "{t1}");
+        ok(&refs(&d.ks("add", &["--transform", "cards"])), b"");
+        ok(&refs(&d.ks("promote", &["--transform", "cards", "--version", "2"])), b"");
+        let from_v1: &[&str] = if mode == "external" { &["--version", "1"] } else { &[] };
+        assert_eq!(stdout_of(with_keyset(&d, "fpe", "decrypt", from_v1, t1.as_bytes())), CARDS);
+        let t2 = stdout_of(with_keyset(&d, "fpe", "rewrap", from_v1, t1.as_bytes()));
+        assert_ne!(t2, t1);
+        assert_eq!(t2, stdout_of(with_keyset(&d, "fpe", "encrypt", &[], CARDS.as_bytes())));
+        assert_eq!(stdout_of(with_keyset(&d, "fpe", "decrypt", &[], t2.as_bytes())), CARDS);
+        ok(&refs(&d.ks("disable", &["--transform", "cards", "--version", "1"])), b"");
+        let e = one_line_error(with_keyset(&d, "fpe", "decrypt", from_v1, t1.as_bytes()));
+        assert!(e.contains("line 1") && e.contains("version 1") && e.contains("disabled"), "{e}");
+        ok(&refs(&d.ks("destroy", &["--transform", "cards", "--version", "1"])), b"");
+        let e = one_line_error(with_keyset(&d, "fpe", "rewrap", from_v1, t1.as_bytes()));
+        assert!(e.contains("version 1") && e.contains("destroyed"), "{e}");
+        assert_eq!(stdout_of(with_keyset(&d, "fpe", "decrypt", &[], t2.as_bytes())), CARDS);
+    }
+}
+
+#[test]
+fn siv_lines_rotation_and_refusals() {
+    let d = Dir::new();
+    let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
+    ok(&["keyset", "new", "-o", &ks, "--keyset-password-file", &pw, "--transform", "e", "--siv"], b"");
+    let c1 = stdout_of(with_keyset(&d, "siv", "encrypt", &["--lines", "--ad", "00"], b"alice\nbob\n"));
+    let id = String::from_utf8(ok(&refs(&d.ks("add", &["--transform", "e"])), b"")).unwrap();
+    ok(&refs(&d.ks("promote", &["--transform", "e", "--version", id.trim()])), b"");
+    let c2 = stdout_of(with_keyset(&d, "siv", "rewrap", &["--lines", "--ad", "00"], c1.as_bytes()));
+    assert_ne!(c1, c2);
+    assert_eq!(c2, stdout_of(with_keyset(&d, "siv", "encrypt", &["--lines", "--ad", "00"], b"alice\nbob\n")));
+    assert_eq!(stdout_of(with_keyset(&d, "siv", "decrypt", &["--lines", "--ad", "00"], c1.as_bytes())), "alice\nbob\n");
+    let e = one_line_error(with_keyset(&d, "siv", "decrypt", &["--lines", "--ad", "01"], c1.as_bytes()));
+    assert!(e.contains("line 1") && e.contains("no enabled key"), "{e}");
+    let e = one_line_error(with_keyset(&d, "siv", "encrypt", &["--ad", "00", "--ad", "01"], b"x"));
+    assert!(e.contains("one --ad"), "{e}");
+    let e = one_line_error(with_keyset(&d, "fpe", "encrypt", &[], b"123456\n"));
+    assert!(e.contains("no FPE transformation"), "{e}");
+    // The keyset's parameters replace the per-call flags, which are refused beside it.
+    let out = with_keyset(&d, "fpe", "encrypt", &["--alphabet", "0123"], b"123456\n");
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
+    let e = one_line_error(tessera(&["siv", "encrypt", "--keyset", &ks], b"x"));
+    assert!(e.contains("--keyset-password-file"), "{e}");
+}
+
+/// The peer interpreter with `tink`, or `None` (printing why) to skip;
+/// with `TESSERA_REQUIRE_PEERS` set, a missing peer fails the test.
+fn tink_python() -> Option<PathBuf> {
+    let py = std::env::var_os("TESSERA_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python"));
+    let found = std::process::Command::new(&py).args(["-c", "import tink"]).output().is_ok_and(|o| o.status.success());
+    if found {
+        return Some(py);
+    }
+    assert!(std::env::var_os("TESSERA_REQUIRE_PEERS").is_none(), "tink is not installed for {}", py.display());
+    eprintln!("skipped: tink not installed; run scripts/install-peers");
+    None
+}
+
+/// Makes a Tink AES-SIV keyset (TINK or RAW prefix) in `dir/tink.json` and
+/// prints Tink's ciphertext of argv[3] (hex) with associated data argv[4] (hex).
+const TINK_MAKE: &str = r#"
+import sys, tink
+from tink import daead, secret_key_access
+from tink.proto import tink_pb2
+daead.register()
+t = daead.deterministic_aead_key_templates.create_aes_siv_key_template(64)
+t.output_prefix_type = tink_pb2.RAW if sys.argv[2] == "RAW" else tink_pb2.TINK
+h = tink.new_keyset_handle(t)
+open(sys.argv[1], "w").write(tink.json_proto_keyset_format.serialize(h, secret_key_access.TOKEN))
+p = h.primitive(daead.DeterministicAead)
+sys.stdout.write(p.encrypt_deterministically(bytes.fromhex(sys.argv[3]), bytes.fromhex(sys.argv[4])).hex())
+"#;
+
+/// Reads the Tink keyset argv[1] and decrypts ciphertext argv[2] (hex) with AD argv[3] (hex).
+const TINK_OPEN: &str = r#"
+import sys, tink
+from tink import daead, secret_key_access
+daead.register()
+h = tink.json_proto_keyset_format.parse(open(sys.argv[1]).read(), secret_key_access.TOKEN)
+p = h.primitive(daead.DeterministicAead)
+sys.stdout.write(p.decrypt_deterministically(bytes.fromhex(sys.argv[2]), bytes.fromhex(sys.argv[3])).hex())
+"#;
+
+fn python(py: &Path, script: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(py).arg("-c").arg(script).args(args).output().expect("run python");
+    assert!(out.status.success(), "python: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn siv_keyset_bytes_match_tink_through_the_cli() {
+    let Some(py) = tink_python() else { return };
+    let plain = b"4111111111111111 belongs to alice";
+    for (prefix, ad) in [("TINK", "7573657273"), ("RAW", "")] {
+        let d = Dir::new();
+        let (tink, ks, pw) = (d.s("tink.json"), d.s("ks.tks"), d.s("pw"));
+        let theirs = python(&py, TINK_MAKE, &[&tink, prefix, &hex::encode(plain), ad]);
+        ok(&["keyset", "import-tink", "--cleartext", &tink, "-o", &ks, "--keyset-password-file", &pw], b"");
+        let ad_args: Vec<&str> = if ad.is_empty() { vec![] } else { vec!["--ad", ad] };
+        let mut enc = ["--transform", "tink"].to_vec();
+        enc.extend(&ad_args);
+        let ours = with_keyset(&d, "siv", "encrypt", &enc, plain);
+        assert!(ours.status.success(), "{}", String::from_utf8_lossy(&ours.stderr));
+        assert_eq!(hex::encode(&ours.stdout), theirs, "{prefix}: byte-identical to Tink");
+        let back = with_keyset(&d, "siv", "decrypt", &ad_args, &hex::decode(&theirs).unwrap());
+        assert_eq!(back.stdout, plain);
+        // A tessera key added and promoted, exported back: Tink reads it and our ciphertext.
+        ok(&refs(&d.ks("add", &["--transform", "tink"])), b"");
+        let l = list(&d);
+        let new_id = l.lines().find(|l| l.contains("version") && !l.contains("primary")).unwrap();
+        let new_id = new_id.split_whitespace().nth(1).unwrap().to_string();
+        ok(&refs(&d.ks("promote", &["--transform", "tink", "--version", &new_id])), b"");
+        let ours2 = with_keyset(&d, "siv", "encrypt", &enc, plain).stdout;
+        let out = d.s("t2.json");
+        ok(&["keyset", "export-tink", "--cleartext", "--keyset", &ks, "--keyset-password-file", &pw, "-o", &out], b"");
+        assert_eq!(python(&py, TINK_OPEN, &[&out, &hex::encode(&ours2), ad]), hex::encode(plain));
+        assert_eq!(python(&py, TINK_OPEN, &[&out, &theirs, ad]), hex::encode(plain));
+    }
+}

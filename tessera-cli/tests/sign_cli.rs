@@ -1,0 +1,113 @@
+//! `tessera sign|verify` and `tessera-sop sign|verify|inline-*` through the
+//! binaries: every form round-trips, a wrong signer or modified data fails
+//! with one line and no output file, SOP's exit codes.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn run(exe: &str, args: &[&str], dir: &Path) -> Output {
+    Command::new(exe).args(args).current_dir(dir).stdin(Stdio::null()).output().expect("run")
+}
+
+fn ok(exe: &str, args: &[&str], dir: &Path) -> Vec<u8> {
+    let o = run(exe, args, dir);
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    o.stdout
+}
+
+const T: &str = env!("CARGO_BIN_EXE_tessera");
+const SOP: &str = env!("CARGO_BIN_EXE_tessera-sop");
+
+fn keys(d: &Path) {
+    ok(T, &["key", "generate", "--userid", "Alice <a@example.org>", "-o", "a.key"], d);
+    ok(T, &["key", "cert", "a.key", "-o", "a.cert"], d);
+    ok(T, &["key", "generate", "--profile", "rfc4880", "--userid", "Bob <b@example.org>", "-o", "b.key"], d);
+    ok(T, &["key", "cert", "b.key", "-o", "b.cert"], d);
+    std::fs::write(d.join("data"), "some data\n- with a dash\n").unwrap();
+}
+
+#[test]
+fn sign_and_verify_every_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    keys(d);
+    for form in [&["--detached"][..], &["--detached", "--armor"], &[], &["--armor", "--text"], &["--cleartext"]] {
+        let mut args = vec!["sign", "-i", "b.key", "-o", "signed", "data"];
+        args.extend_from_slice(form);
+        ok(T, &args, d);
+        let detached = form.contains(&"--detached");
+        let mut v = vec!["verify", "--signer", "a.cert", "--signer", "b.cert"];
+        if detached {
+            v.extend(["--signature", "signed", "data"]);
+        } else {
+            v.extend(["-o", "out", "signed"]);
+        }
+        let said = String::from_utf8(ok(T, &v, d)).unwrap();
+        assert!(said.starts_with("good signature by ") && said.contains("Bob <b@example.org>"), "{said}");
+        if !detached {
+            let out = std::fs::read_to_string(d.join("out")).unwrap();
+            assert!(out.replace("\r\n", "\n").starts_with("some data\n- with a dash"), "{form:?}: {out:?}");
+            std::fs::remove_file(d.join("out")).unwrap();
+        }
+        // Only Alice's certificate: exit 1, one line, no output file.
+        let o = run(T, &["verify", "--signer", "a.cert", "-o", "out", "signed"], d);
+        if !detached {
+            assert!(!o.status.success() && !d.join("out").exists());
+            assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
+        }
+    }
+    ok(T, &["sign", "-i", "a.key", "--detached", "-o", "a.sig", "data"], d);
+    std::fs::write(d.join("data2"), "some data\n- with a dash!\n").unwrap();
+    let o = run(T, &["verify", "--signer", "a.cert", "--signature", "a.sig", "data2"], d);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("bad signature"));
+}
+
+fn sop(args: &[&str], stdin: &[u8], d: &Path) -> Output {
+    let mut full = vec![];
+    for a in args {
+        let file = [".key", ".cert", ".sig"].iter().any(|e| a.ends_with(e)) && !a.starts_with("--");
+        full.push(if file { d.join(a).to_string_lossy().into_owned() } else { a.to_string() });
+    }
+    let refs: Vec<&str> = full.iter().map(String::as_str).collect();
+    common::run_with_stdin(SOP, &refs, stdin)
+}
+
+#[test]
+fn sop_signing_subcommands_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    keys(d);
+    let data = b"sop data\n";
+    let sig = sop(&["sign", "a.key", "b.key"], data, d);
+    assert!(sig.status.success());
+    std::fs::write(d.join("s.sig"), &sig.stdout).unwrap();
+    let v = sop(&["verify", "s.sig", "a.cert", "b.cert"], data, d);
+    assert!(v.status.success());
+    assert_eq!(String::from_utf8_lossy(&v.stdout).lines().count(), 2);
+    assert!(String::from_utf8_lossy(&v.stdout).lines().all(|l| l.ends_with(" mode:binary")));
+    assert_eq!(sop(&["verify", "s.sig", "a.cert"], b"other data\n", d).status.code(), Some(3));
+    assert_eq!(sop(&["verify", "--not-after=2001-01-01T00:00:00Z", "s.sig", "a.cert"], data, d).status.code(), Some(3));
+    for as_ in ["binary", "text", "clearsigned"] {
+        let m = sop(&["inline-sign", &format!("--as={as_}"), "a.key"], data, d);
+        assert!(m.status.success(), "{as_}");
+        let v = sop(&["inline-verify", "a.cert"], &m.stdout, d);
+        assert!(v.status.success(), "{as_}");
+        assert!(String::from_utf8_lossy(&v.stdout).replace("\r\n", "\n").starts_with("sop data"), "{as_}");
+        let v = sop(&["inline-verify", "b.cert"], &m.stdout, d);
+        assert_eq!((v.status.code(), v.stdout.len()), (Some(3), 0), "{as_}: nothing released");
+        let sigs = d.join(format!("{as_}.sig"));
+        let det = sop(&["inline-detach", &format!("--signatures-out={}", sigs.display())], &m.stdout, d);
+        assert!(det.status.success(), "{as_}");
+        let v = sop(&["verify", &format!("{as_}.sig"), "a.cert"], &det.stdout, d);
+        assert!(v.status.success(), "{as_}: detached again");
+    }
+    assert_eq!(sop(&["inline-verify", "a.cert"], b"garbage", d).status.code(), Some(41));
+    std::fs::write(d.join("pw"), "pw\n").unwrap();
+    ok(T, &["key", "generate", "--userid", "L <l@x>", "--password-file", "pw", "-o", "l.key"], d);
+    assert_eq!(sop(&["sign", "l.key"], data, d).status.code(), Some(67));
+    let pw = d.join("pw");
+    assert!(sop(&["sign", &format!("--with-key-password={}", pw.display()), "l.key"], data, d).status.success());
+}

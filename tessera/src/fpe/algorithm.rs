@@ -1,0 +1,115 @@
+//! The FPE algorithms by name, and a cipher of the one chosen at run time.
+
+use core::str::FromStr;
+
+use super::{Alphabet, FF1, FF3, FF3_1, Fpe};
+use crate::Error;
+
+/// One of the format-preserving ciphers, chosen by name at run time (a
+/// command-line option, a configuration file, a Python class).
+///
+/// ```
+/// use tessera::fpe::{Algorithm, Alphabet, Fpe};
+/// let alg: Algorithm = "ff3-1".parse().unwrap();
+/// assert_eq!(alg, Algorithm::Ff3_1);
+/// let cipher = alg.cipher(&[7u8; 16], Alphabet::digits()).unwrap();
+/// assert_eq!(cipher.encrypt(b"tessera", "123456").unwrap().len(), 6);
+/// assert!("ff2".parse::<Algorithm>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// FF1 ([`FF1`]), name `ff1`.
+    Ff1,
+    /// FF3-1 ([`FF3_1`]), name `ff3-1`.
+    Ff3_1,
+    /// Legacy FF3 ([`FF3`], withdrawn by NIST; to read old tokens), name `ff3`.
+    Ff3,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order of [`Algorithm::NAMES`].
+    pub const ALL: [Algorithm; 3] = [Algorithm::Ff1, Algorithm::Ff3_1, Algorithm::Ff3];
+
+    /// The names [`FromStr`] accepts, in the order of [`Algorithm::ALL`].
+    pub const NAMES: [&'static str; 3] = ["ff1", "ff3-1", "ff3"];
+
+    /// The algorithm's name (`ff1`, `ff3-1`, `ff3`).
+    ///
+    /// ```
+    /// assert_eq!(tessera::fpe::Algorithm::Ff3_1.name(), "ff3-1");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Ff1 => "ff1",
+            Algorithm::Ff3_1 => "ff3-1",
+            Algorithm::Ff3 => "ff3",
+        }
+    }
+
+    /// Builds the cipher from a 16, 24 or 32-byte AES key and an alphabet.
+    ///
+    /// ```
+    /// use tessera::fpe::{Algorithm, Alphabet};
+    /// assert!(Algorithm::Ff1.cipher(&[0u8; 32], Alphabet::hex()).is_ok());
+    /// assert!(Algorithm::Ff1.cipher(&[0u8; 15], Alphabet::hex()).is_err());
+    /// ```
+    pub fn cipher(self, key: &[u8], alphabet: Alphabet) -> Result<Box<dyn Fpe>, Error> {
+        Ok(match self {
+            Algorithm::Ff1 => Box::new(FF1::new(key, alphabet)?),
+            Algorithm::Ff3_1 => Box::new(FF3_1::new(key, alphabet)?),
+            Algorithm::Ff3 => Box::new(FF3::new(key, alphabet)?),
+        })
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = Error;
+
+    /// Parses `ff1`, `ff3-1` or `ff3` (exactly; no other spelling).
+    fn from_str(name: &str) -> Result<Self, Error> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == name)
+            .ok_or(Error::UnknownName { what: "FPE algorithm", expected: "ff1, ff3-1, ff3" })
+    }
+}
+
+impl core::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_match_all() {
+        for (alg, name) in Algorithm::ALL.into_iter().zip(Algorithm::NAMES) {
+            assert_eq!(alg.name(), name);
+            assert_eq!(name.parse::<Algorithm>().unwrap(), alg);
+            assert_eq!(alg.to_string(), name);
+        }
+        for bad in ["", "FF1", "ff3_1", "ff31", " ff1", "ff1 "] {
+            let e = bad.parse::<Algorithm>().unwrap_err();
+            assert_eq!(e.to_string(), "unknown FPE algorithm; expected one of ff1, ff3-1, ff3");
+        }
+    }
+
+    #[test]
+    fn cipher_matches_the_concrete_type() {
+        let key = [9u8; 16];
+        let a = Alphabet::digits();
+        let pairs: [(Algorithm, Box<dyn Fpe>, &[u8]); 3] = [
+            (Algorithm::Ff1, Box::new(FF1::new(&key, a.clone()).unwrap()), b"t"),
+            (Algorithm::Ff3_1, Box::new(FF3_1::new(&key, a.clone()).unwrap()), b"1234567"),
+            (Algorithm::Ff3, Box::new(FF3::new(&key, a.clone()).unwrap()), b"12345678"),
+        ];
+        for (alg, want, tweak) in pairs {
+            let got = alg.cipher(&key, a.clone()).unwrap();
+            assert_eq!(got.encrypt(tweak, "0123456789").unwrap(), want.encrypt(tweak, "0123456789").unwrap());
+        }
+        assert!(matches!(Algorithm::Ff3.cipher(&[0u8; 20], a).err(), Some(Error::KeyLength { got: 20, .. })));
+    }
+}

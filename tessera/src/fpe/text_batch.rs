@@ -1,0 +1,229 @@
+//! Text values gathered for one batch call, and rebuilt as text after it.
+
+use super::{Alphabet, Fpe, TokenFormat, Tweaks};
+use crate::Error;
+
+/// Text values gathered into one flat numeral buffer for
+/// [`Fpe::encrypt_batch`] / [`Fpe::decrypt_batch`], then rebuilt as text:
+/// the glue every front end that tokenizes columns or lines needs.
+///
+/// Each [`push`](Self::push) maps a value to numerals (all its characters,
+/// or those the [`TokenFormat`] selects); [`encrypt`](Self::encrypt) or
+/// [`decrypt`](Self::decrypt) runs the whole batch in one call; and
+/// [`append_utf8`](Self::append_utf8) writes value `i`'s result, with the
+/// format's kept characters back in place. Errors name the value by its
+/// index in the batch ([`Error::Batch`] from the batch call). The buffers
+/// are kept across [`clear`](Self::clear), so a long stream of batches
+/// allocates only while the first ones grow.
+///
+/// ```
+/// use tessera::fpe::{Alphabet, FF1, Fpe, TextBatch, TokenFormat, Tweaks};
+/// let ff1 = FF1::new(&[7u8; 16], Alphabet::digits()).unwrap();
+/// let format = TokenFormat::new().passthrough("-").keep_suffix(4);
+/// let mut batch = TextBatch::new(&ff1, &format).unwrap();
+/// for v in ["4111-1111-1111-1111", "5500-0000-0000-0004"] {
+///     batch.push(v).unwrap();
+/// }
+/// batch.encrypt(Tweaks::Same(b"cards")).unwrap();
+/// let mut token = Vec::new();
+/// batch.append_utf8(1, &mut token).unwrap();
+/// let token = String::from_utf8(token).unwrap();
+/// assert!(token.ends_with("-0004"));
+/// let mut one = String::new();
+/// format.encrypt_into(&ff1, b"cards", "5500-0000-0000-0004", &mut one).unwrap();
+/// assert_eq!(token, one);
+/// ```
+pub struct TextBatch<'a> {
+    cipher: &'a dyn Fpe,
+    alphabet: &'a Alphabet,
+    format: &'a TokenFormat,
+    /// The numerals of every value, back to back.
+    numerals: Vec<u16>,
+    /// `ends[i]`: where value `i`'s numerals end.
+    ends: Vec<usize>,
+    /// The input values, back to back (kept only when the format keeps characters).
+    texts: String,
+    text_ends: Vec<usize>,
+    /// Where a value is rebuilt before it is appended.
+    scratch: String,
+}
+
+impl core::fmt::Debug for TextBatch<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TextBatch").field("format", self.format).field("values", &self.ends.len()).finish()
+    }
+}
+
+impl<'a> TextBatch<'a> {
+    /// An empty batch for `cipher` (which must have an alphabet) and
+    /// `format`, checked against each other ([`TokenFormat::validate`]).
+    pub fn new(cipher: &'a dyn Fpe, format: &'a TokenFormat) -> Result<Self, Error> {
+        let alphabet = cipher.alphabet().ok_or(Error::Alphabet("cipher was built from a radix only"))?;
+        format.validate(alphabet)?;
+        Ok(TextBatch {
+            cipher,
+            alphabet,
+            format,
+            numerals: Vec::new(),
+            ends: Vec::new(),
+            texts: String::new(),
+            text_ends: Vec::new(),
+            scratch: String::new(),
+        })
+    }
+
+    /// The number of values pushed since the last [`clear`](Self::clear).
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether no value was pushed since the last [`clear`](Self::clear).
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Forgets every value (keeping the buffers' capacity).
+    pub fn clear(&mut self) {
+        self.numerals.clear();
+        self.ends.clear();
+        self.texts.clear();
+        self.text_ends.clear();
+    }
+
+    /// Adds a value. A character outside the alphabet (and not passthrough)
+    /// is an error ([`Error::NotInAlphabet`]), and the batch is then as it
+    /// was. Lengths are checked by the batch call.
+    pub fn push(&mut self, value: &str) -> Result<(), Error> {
+        let start = self.numerals.len();
+        // A character is at least one byte: `value.len()` numerals always suffice.
+        self.numerals.resize(start + value.len(), 0);
+        let slot = &mut self.numerals[start..];
+        let plain = self.format.is_plain();
+        let taken = if plain {
+            self.alphabet.to_numerals(value, slot)
+        } else {
+            self.format.extract(self.alphabet, value, slot)
+        };
+        match taken {
+            Ok(n) => self.numerals.truncate(start + n),
+            Err(e) => {
+                self.numerals.truncate(start);
+                return Err(e);
+            }
+        }
+        self.ends.push(self.numerals.len());
+        if !plain {
+            self.texts.push_str(value);
+            self.text_ends.push(self.texts.len());
+        }
+        Ok(())
+    }
+
+    /// Encrypts every value in one [`Fpe::encrypt_batch`] call; on error
+    /// ([`Error::Batch`] naming the value) nothing was changed.
+    pub fn encrypt(&mut self, tweaks: Tweaks<'_>) -> Result<(), Error> {
+        self.cipher.encrypt_batch(tweaks, &mut self.numerals, &self.ends)
+    }
+
+    /// Decrypts every value in one [`Fpe::decrypt_batch`] call; on error
+    /// ([`Error::Batch`] naming the value) nothing was changed.
+    pub fn decrypt(&mut self, tweaks: Tweaks<'_>) -> Result<(), Error> {
+        self.cipher.decrypt_batch(tweaks, &mut self.numerals, &self.ends)
+    }
+
+    /// Appends value `index` as UTF-8 text to `out`: its numerals as
+    /// characters, with the format's passthrough and kept characters back in
+    /// place. Before [`encrypt`](Self::encrypt) or [`decrypt`](Self::decrypt)
+    /// this is the value itself. An index past the batch is an error
+    /// ([`Error::Format`]).
+    pub fn append_utf8(&mut self, index: usize, out: &mut Vec<u8>) -> Result<(), Error> {
+        let end = *self.ends.get(index).ok_or(Error::Format("value index past the end of the batch"))?;
+        let start = if index == 0 { 0 } else { self.ends[index - 1] };
+        let numerals = &self.numerals[start..end];
+        if self.format.is_plain() {
+            // Numerals come from `push` and the batch calls: all below the radix.
+            self.alphabet.push_utf8(numerals, out);
+            return Ok(());
+        }
+        let text_start = if index == 0 { 0 } else { self.text_ends[index - 1] };
+        let text = &self.texts[text_start..self.text_ends[index]];
+        self.scratch.clear();
+        self.format.merge(self.alphabet, text, numerals, &mut self.scratch)?;
+        out.extend_from_slice(self.scratch.as_bytes());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fpe::{FF1, FF3_1};
+
+    fn utf8(batch: &mut TextBatch<'_>) -> Vec<String> {
+        (0..batch.len())
+            .map(|i| {
+                let mut v = Vec::new();
+                batch.append_utf8(i, &mut v).unwrap();
+                String::from_utf8(v).unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn matches_one_value_at_a_time_and_round_trips() {
+        let ff1 = FF1::new(&[3u8; 32], Alphabet::new("0123456789abcdefé").unwrap()).unwrap();
+        let values = ["12345678", "éé1234567", "000000000000", "abcdefabé"];
+        for format in [TokenFormat::new(), TokenFormat::new().passthrough("-").keep_prefix(2).keep_suffix(1)] {
+            let mut batch = TextBatch::new(&ff1, &format).unwrap();
+            for v in values {
+                batch.push(v).unwrap();
+            }
+            assert_eq!(utf8(&mut batch), values, "before the batch call: the values themselves");
+            batch.encrypt(Tweaks::Same(b"tw")).unwrap();
+            let tokens = utf8(&mut batch);
+            for (v, t) in values.iter().zip(&tokens) {
+                let mut one = String::new();
+                format.encrypt_into(&ff1, b"tw", v, &mut one).unwrap();
+                assert_eq!(t, &one);
+            }
+            batch.clear();
+            assert!(batch.is_empty());
+            tokens.iter().for_each(|t| batch.push(t).unwrap());
+            batch.decrypt(Tweaks::Same(b"tw")).unwrap();
+            assert_eq!(utf8(&mut batch), values);
+        }
+    }
+
+    #[test]
+    fn errors_name_the_value_and_leave_the_batch_usable() {
+        let ff1 = FF1::new(&[3u8; 16], Alphabet::digits()).unwrap();
+        let format = TokenFormat::new().passthrough("-");
+        let mut batch = TextBatch::new(&ff1, &format).unwrap();
+        batch.push("123-456").unwrap();
+        assert_eq!(batch.push("12x456"), Err(Error::NotInAlphabet { ch: 'x', position: 2 }));
+        assert_eq!(batch.len(), 1);
+        batch.push("1-2").unwrap();
+        let err = batch.encrypt(Tweaks::Same(b"")).unwrap_err();
+        assert!(
+            matches!(err, Error::Batch { index: 1, ref source } if matches!(**source, Error::Length { len: 2, .. }))
+        );
+        // Nothing was encrypted: the values read back unchanged.
+        assert_eq!(utf8(&mut batch), ["123-456", "1-2"]);
+        assert!(matches!(batch.append_utf8(2, &mut Vec::new()), Err(Error::Format(_))));
+    }
+
+    #[test]
+    fn refuses_bad_formats_tweaks_and_bare_radix_ciphers() {
+        let ff3_1 = FF3_1::new(&[3u8; 16], Alphabet::digits()).unwrap();
+        let bad = TokenFormat::new().passthrough("-0");
+        assert_eq!(TextBatch::new(&ff3_1, &bad).unwrap_err(), Error::PassthroughInAlphabet { ch: '0' });
+        let plain = TokenFormat::new();
+        let mut batch = TextBatch::new(&ff3_1, &plain).unwrap();
+        batch.push("123456").unwrap();
+        let e = batch.encrypt(Tweaks::Same(b"short")).unwrap_err();
+        let e = if let Error::Batch { index: 0, source } = e { *source } else { e };
+        assert!(matches!(e, Error::TweakLength { got: 5, .. }), "{e:?}");
+        let radix_only = FF1::with_radix(&[3u8; 16], 10).unwrap();
+        assert!(matches!(TextBatch::new(&radix_only, &plain), Err(Error::Alphabet(_))));
+    }
+}

@@ -1,0 +1,120 @@
+//! Errors of the keyset module. No message contains key material or a password.
+
+use std::io;
+
+/// Everything that can go wrong reading, changing or using a keyset.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No transformation of that name.
+    #[error("no transformation named {0:?} in the keyset")]
+    UnknownTransform(String),
+    /// A transformation of that name exists already.
+    #[error("the keyset already has a transformation named {0:?}")]
+    DuplicateTransform(String),
+    /// The transformation is of the other kind (FPE where SIV was asked, or the reverse).
+    #[error("transformation {name:?} is {actual}, not {wanted}")]
+    WrongKind {
+        /// The transformation.
+        name: String,
+        /// What it is ("FPE" or "AES-SIV").
+        actual: &'static str,
+        /// What the caller needed.
+        wanted: &'static str,
+    },
+    /// No key of that version (key ID) in the transformation.
+    #[error("transformation {transform:?} has no key version {version}")]
+    UnknownVersion {
+        /// The transformation.
+        transform: String,
+        /// The version asked for.
+        version: u32,
+    },
+    /// The key that made the value is disabled.
+    #[error("key version {version} of {transform:?} is disabled; enable it to use it")]
+    KeyDisabled {
+        /// The transformation.
+        transform: String,
+        /// The disabled version.
+        version: u32,
+    },
+    /// The key that made the value was destroyed: its values cannot be recovered.
+    #[error("key version {version} of {transform:?} was destroyed; its values cannot be decrypted")]
+    KeyDestroyed {
+        /// The transformation.
+        transform: String,
+        /// The destroyed version.
+        version: u32,
+    },
+    /// An AES-SIV ciphertext that no key of the transformation opens.
+    #[error("no enabled key of {transform:?} opens this ciphertext ({detail})")]
+    NoMatchingKey {
+        /// The transformation.
+        transform: String,
+        /// What was tried.
+        detail: String,
+    },
+    /// A change the rotation rules forbid (e.g. disabling the primary).
+    #[error("{0}")]
+    Rotation(String),
+    /// A transformation's keys break a rule of the format: no primary, a
+    /// duplicate key ID, a key of the wrong size, a disabled primary...
+    #[error("invalid keyset: {0}")]
+    Invalid(String),
+    /// Embedded key versions cannot work with this alphabet; the message says why.
+    #[error("embedded key versions are impossible for {transform:?}: {reason}")]
+    EmbeddingImpossible {
+        /// The transformation.
+        transform: String,
+        /// Why.
+        reason: String,
+    },
+    /// The tweak given does not fit the transformation's tweak policy.
+    #[error("transformation {transform:?}: {reason}")]
+    Tweak {
+        /// The transformation.
+        transform: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// The keyset file is not valid JSON of the expected shape (the position
+    /// is given, never the contents, which may be key material).
+    #[error("malformed keyset: {0}")]
+    Malformed(String),
+    /// The file was written by a newer tessera.
+    #[error("keyset format version {found} is newer than this tessera reads ({supported}); upgrade tessera")]
+    NewerFormat {
+        /// The file's format version.
+        found: u32,
+        /// The newest version this build reads.
+        supported: u32,
+    },
+    /// The keyset is cleartext JSON but was opened as password-protected, or
+    /// the reverse.
+    #[error("{0}")]
+    Protection(&'static str),
+    /// Something in a Tink keyset that tessera does not support.
+    #[error("unsupported Tink keyset: {0}")]
+    TinkUnsupported(String),
+    /// The OpenPGP layer that protects the file at rest (a wrong password shows here).
+    #[error("keyset file: {0}")]
+    Sealed(#[from] crate::openpgp::Error),
+    /// The FPE or AES-SIV operation failed (bad value, wrong key...).
+    #[error(transparent)]
+    Crypto(#[from] crate::Error),
+    /// Reading or writing the keyset file.
+    #[error("keyset file: {0}")]
+    Io(#[from] io::Error),
+    /// The operating system's random generator failed.
+    #[error("the system random number generator failed")]
+    Random,
+}
+
+impl Error {
+    pub(crate) fn invalid(msg: impl Into<String>) -> Self {
+        Error::Invalid(msg.into())
+    }
+}
+
+/// Result type of this module.
+pub type Result<T> = std::result::Result<T, Error>;

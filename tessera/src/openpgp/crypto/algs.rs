@@ -1,0 +1,275 @@
+//! Algorithm identifiers: public-key algorithms (RFC 9580 §9.1), elliptic
+//! curves (§9.2) and hash algorithms (§9.5).
+
+use crate::openpgp::{Error, Result};
+
+/// Public-key algorithms (RFC 9580 §9.1).
+///
+/// Elgamal (16) and DSA (17) are recognised only to be refused with
+/// [`Error::UnsupportedPublicKeyAlg`].
+///
+/// ```
+/// use tessera::openpgp::crypto::PublicKeyAlg;
+/// assert_eq!(PublicKeyAlg::from_id(27).unwrap(), PublicKeyAlg::Ed25519);
+/// assert!(PublicKeyAlg::from_id(17).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PublicKeyAlg {
+    /// RSA, encrypt or sign (1).
+    Rsa,
+    /// RSA encrypt-only (2, deprecated: read only).
+    RsaEncryptOnly,
+    /// RSA sign-only (3, deprecated: read only).
+    RsaSignOnly,
+    /// ECDH (18, RFC 6637 as updated by RFC 9580 §11.5).
+    Ecdh,
+    /// ECDSA (19).
+    Ecdsa,
+    /// EdDSA over Ed25519 with the legacy encodings (22).
+    EdDsaLegacy,
+    /// X25519 (25).
+    X25519,
+    /// X448 (26).
+    X448,
+    /// Ed25519 (27).
+    Ed25519,
+    /// Ed448 (28).
+    Ed448,
+}
+
+impl PublicKeyAlg {
+    /// Parses an algorithm id; Elgamal, DSA and unknown ids are errors.
+    pub fn from_id(id: u8) -> Result<Self> {
+        Ok(match id {
+            1 => PublicKeyAlg::Rsa,
+            2 => PublicKeyAlg::RsaEncryptOnly,
+            3 => PublicKeyAlg::RsaSignOnly,
+            18 => PublicKeyAlg::Ecdh,
+            19 => PublicKeyAlg::Ecdsa,
+            22 => PublicKeyAlg::EdDsaLegacy,
+            25 => PublicKeyAlg::X25519,
+            26 => PublicKeyAlg::X448,
+            27 => PublicKeyAlg::Ed25519,
+            28 => PublicKeyAlg::Ed448,
+            _ => return Err(Error::UnsupportedPublicKeyAlg(id)),
+        })
+    }
+
+    /// The algorithm id.
+    pub fn id(self) -> u8 {
+        match self {
+            PublicKeyAlg::Rsa => 1,
+            PublicKeyAlg::RsaEncryptOnly => 2,
+            PublicKeyAlg::RsaSignOnly => 3,
+            PublicKeyAlg::Ecdh => 18,
+            PublicKeyAlg::Ecdsa => 19,
+            PublicKeyAlg::EdDsaLegacy => 22,
+            PublicKeyAlg::X25519 => 25,
+            PublicKeyAlg::X448 => 26,
+            PublicKeyAlg::Ed25519 => 27,
+            PublicKeyAlg::Ed448 => 28,
+        }
+    }
+
+    /// Whether keys of this algorithm can make signatures.
+    pub fn can_sign(self) -> bool {
+        matches!(
+            self,
+            PublicKeyAlg::Rsa
+                | PublicKeyAlg::RsaSignOnly
+                | PublicKeyAlg::Ecdsa
+                | PublicKeyAlg::EdDsaLegacy
+                | PublicKeyAlg::Ed25519
+                | PublicKeyAlg::Ed448
+        )
+    }
+
+    /// Whether keys of this algorithm can encrypt session keys.
+    pub fn can_encrypt(self) -> bool {
+        matches!(
+            self,
+            PublicKeyAlg::Rsa
+                | PublicKeyAlg::RsaEncryptOnly
+                | PublicKeyAlg::Ecdh
+                | PublicKeyAlg::X25519
+                | PublicKeyAlg::X448
+        )
+    }
+
+    /// Whether this is one of the RSA ids (1, 2, 3).
+    pub fn is_rsa(self) -> bool {
+        matches!(self, PublicKeyAlg::Rsa | PublicKeyAlg::RsaEncryptOnly | PublicKeyAlg::RsaSignOnly)
+    }
+}
+
+/// Elliptic curves named by OID in ECDH, ECDSA and EdDSALegacy keys
+/// (RFC 9580 §9.2). Brainpool curves and Ed448 in legacy form are refused.
+///
+/// ```
+/// use tessera::openpgp::crypto::Curve;
+/// let oid = Curve::NistP256.oid();
+/// assert_eq!(Curve::from_oid(oid).unwrap(), Curve::NistP256);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Curve {
+    /// Ed25519 in the legacy EdDSA encoding (OID 1.3.6.1.4.1.11591.15.1).
+    Ed25519Legacy,
+    /// Curve25519 in the legacy ECDH encoding (OID 1.3.6.1.4.1.3029.1.5.1).
+    Curve25519Legacy,
+    /// NIST P-256.
+    NistP256,
+    /// NIST P-384.
+    NistP384,
+    /// NIST P-521.
+    NistP521,
+}
+
+const OID_ED25519_LEGACY: &[u8] = &[0x2B, 0x06, 0x01, 0x04, 0x01, 0xDA, 0x47, 0x0F, 0x01];
+const OID_CURVE25519_LEGACY: &[u8] = &[0x2B, 0x06, 0x01, 0x04, 0x01, 0x97, 0x55, 0x01, 0x05, 0x01];
+const OID_P256: &[u8] = &[0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07];
+const OID_P384: &[u8] = &[0x2B, 0x81, 0x04, 0x00, 0x22];
+const OID_P521: &[u8] = &[0x2B, 0x81, 0x04, 0x00, 0x23];
+
+impl Curve {
+    /// Parses the OID bytes (without the length octet).
+    pub fn from_oid(oid: &[u8]) -> Result<Self> {
+        Ok(match oid {
+            OID_ED25519_LEGACY => Curve::Ed25519Legacy,
+            OID_CURVE25519_LEGACY => Curve::Curve25519Legacy,
+            OID_P256 => Curve::NistP256,
+            OID_P384 => Curve::NistP384,
+            OID_P521 => Curve::NistP521,
+            _ => return Err(Error::UnsupportedCurve),
+        })
+    }
+
+    /// The OID bytes (without the length octet).
+    pub fn oid(self) -> &'static [u8] {
+        match self {
+            Curve::Ed25519Legacy => OID_ED25519_LEGACY,
+            Curve::Curve25519Legacy => OID_CURVE25519_LEGACY,
+            Curve::NistP256 => OID_P256,
+            Curve::NistP384 => OID_P384,
+            Curve::NistP521 => OID_P521,
+        }
+    }
+
+    /// Size of a field element (and of a secret scalar) in bytes.
+    pub fn field_len(self) -> usize {
+        match self {
+            Curve::Ed25519Legacy | Curve::Curve25519Legacy => 32,
+            Curve::NistP256 => 32,
+            Curve::NistP384 => 48,
+            Curve::NistP521 => 66,
+        }
+    }
+
+    /// The curve's common name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Curve::Ed25519Legacy => "Ed25519Legacy",
+            Curve::Curve25519Legacy => "Curve25519Legacy",
+            Curve::NistP256 => "NIST P-256",
+            Curve::NistP384 => "NIST P-384",
+            Curve::NistP521 => "NIST P-521",
+        }
+    }
+
+    /// Whether this is one of the NIST curves (ECDSA, and ECDH with SEC1 points).
+    pub fn is_nist(self) -> bool {
+        matches!(self, Curve::NistP256 | Curve::NistP384 | Curve::NistP521)
+    }
+}
+
+/// Hash algorithms (RFC 9580 §9.5).
+///
+/// SHA-1 is parsed so that legacy structures (v4 fingerprints, old binding
+/// signatures, the ECDH KDF of old keys) can be checked; whether a SHA-1
+/// signature counts is the signature layer's policy. MD5 and RIPEMD-160 are
+/// refused.
+///
+/// ```
+/// use tessera::openpgp::crypto::HashAlg;
+/// let h = HashAlg::from_id(8).unwrap();
+/// assert_eq!(h, HashAlg::Sha256);
+/// assert_eq!(h.digest_len(), 32);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HashAlg {
+    /// SHA-1 (2): legacy checks only.
+    Sha1,
+    /// SHA2-224 (11).
+    Sha224,
+    /// SHA2-256 (8).
+    Sha256,
+    /// SHA2-384 (9).
+    Sha384,
+    /// SHA2-512 (10).
+    Sha512,
+    /// SHA3-256 (12).
+    Sha3_256,
+    /// SHA3-512 (14).
+    Sha3_512,
+}
+
+impl HashAlg {
+    /// Parses an algorithm id; MD5, RIPEMD-160 and unknown ids are errors.
+    pub fn from_id(id: u8) -> Result<Self> {
+        Ok(match id {
+            2 => HashAlg::Sha1,
+            8 => HashAlg::Sha256,
+            9 => HashAlg::Sha384,
+            10 => HashAlg::Sha512,
+            11 => HashAlg::Sha224,
+            12 => HashAlg::Sha3_256,
+            14 => HashAlg::Sha3_512,
+            _ => return Err(Error::UnsupportedHash(id)),
+        })
+    }
+
+    /// The algorithm id.
+    pub fn id(self) -> u8 {
+        match self {
+            HashAlg::Sha1 => 2,
+            HashAlg::Sha256 => 8,
+            HashAlg::Sha384 => 9,
+            HashAlg::Sha512 => 10,
+            HashAlg::Sha224 => 11,
+            HashAlg::Sha3_256 => 12,
+            HashAlg::Sha3_512 => 14,
+        }
+    }
+
+    /// Digest length in bytes.
+    pub fn digest_len(self) -> usize {
+        match self {
+            HashAlg::Sha1 => 20,
+            HashAlg::Sha224 => 28,
+            HashAlg::Sha256 | HashAlg::Sha3_256 => 32,
+            HashAlg::Sha384 => 48,
+            HashAlg::Sha512 | HashAlg::Sha3_512 => 64,
+        }
+    }
+
+    /// Salt length of v6 signatures made with this hash (RFC 9580 §9.5).
+    pub fn v6_salt_len(self) -> usize {
+        match self {
+            HashAlg::Sha1 | HashAlg::Sha224 | HashAlg::Sha256 | HashAlg::Sha3_256 => 16,
+            HashAlg::Sha384 => 24,
+            HashAlg::Sha512 | HashAlg::Sha3_512 => 32,
+        }
+    }
+
+    /// The algorithm's name as RFC 9580 writes it (also the armor `Hash:` name).
+    pub fn name(self) -> &'static str {
+        match self {
+            HashAlg::Sha1 => "SHA1",
+            HashAlg::Sha224 => "SHA224",
+            HashAlg::Sha256 => "SHA256",
+            HashAlg::Sha384 => "SHA384",
+            HashAlg::Sha512 => "SHA512",
+            HashAlg::Sha3_256 => "SHA3-256",
+            HashAlg::Sha3_512 => "SHA3-512",
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The algorithm-specific fields of public keys (RFC 9580 §5.5.5).
+
+use super::mpi::{put_len_prefixed, take_array, take_len_prefixed};
+use super::{Curve, HashAlg, Mpi, PublicKeyAlg};
+use crate::openpgp::{Error, Result, SymAlg};
+
+/// The public part of a key: what follows the algorithm octet (and, for v6
+/// keys, the key-material length) in a public key packet.
+///
+/// ```
+/// use tessera::openpgp::crypto::{PublicKeyAlg, PublicMaterial};
+/// let bytes = [7u8; 32];
+/// let mut input: &[u8] = &bytes;
+/// let m = PublicMaterial::parse(PublicKeyAlg::X25519, &mut input).unwrap();
+/// assert_eq!(m, PublicMaterial::X25519([7; 32]));
+/// let mut out = Vec::new();
+/// m.serialize(&mut out);
+/// assert_eq!(out, bytes);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PublicMaterial {
+    /// RSA modulus and public exponent (algorithm ids 1, 2 and 3).
+    Rsa {
+        /// Modulus.
+        n: Mpi,
+        /// Public exponent.
+        e: Mpi,
+    },
+    /// ECDH key (18) with its KDF parameters.
+    Ecdh {
+        /// The curve.
+        curve: Curve,
+        /// The point: `0x40 || native` for Curve25519Legacy, SEC1
+        /// uncompressed (`0x04 || x || y`) for the NIST curves.
+        point: Mpi,
+        /// Hash of the RFC 6637 KDF.
+        kdf_hash: HashAlg,
+        /// Key-wrap cipher.
+        kdf_sym: SymAlg,
+    },
+    /// ECDSA key (19) over a NIST curve.
+    Ecdsa {
+        /// The curve.
+        curve: Curve,
+        /// SEC1 uncompressed point.
+        point: Mpi,
+    },
+    /// EdDSALegacy key (22) over Ed25519Legacy: `0x40 || native point`.
+    EdDsaLegacy {
+        /// `0x40` followed by the 32-byte Ed25519 public key.
+        point: Mpi,
+    },
+    /// X25519 public key (25).
+    X25519([u8; 32]),
+    /// X448 public key (26).
+    X448([u8; 56]),
+    /// Ed25519 public key (27).
+    Ed25519([u8; 32]),
+    /// Ed448 public key (28).
+    Ed448([u8; 57]),
+}
+
+/// Reads a curve OID (one-octet length, 0 and 0xFF reserved).
+pub(crate) fn parse_curve(input: &mut &[u8]) -> Result<Curve> {
+    let oid = take_len_prefixed(input, "curve OID")?;
+    if oid.is_empty() || oid.len() == 0xFF {
+        return Err(Error::Malformed("reserved curve OID length"));
+    }
+    Curve::from_oid(oid)
+}
+
+/// Checks the encoding (not curve membership) of an ECC point.
+fn check_point(curve: Curve, point: &Mpi) -> Result<()> {
+    let b = point.as_bytes();
+    let ok = match curve {
+        Curve::Ed25519Legacy | Curve::Curve25519Legacy => b.len() == 33 && b[0] == 0x40,
+        _ => b.len() == 1 + 2 * curve.field_len() && b[0] == 0x04,
+    };
+    if ok { Ok(()) } else { Err(Error::Malformed("bad elliptic curve point encoding")) }
+}
+
+impl PublicMaterial {
+    /// Reads the fields of algorithm `alg` from the front of `input`,
+    /// leaving the rest.
+    pub fn parse(alg: PublicKeyAlg, input: &mut &[u8]) -> Result<PublicMaterial> {
+        Ok(match alg {
+            PublicKeyAlg::Rsa | PublicKeyAlg::RsaEncryptOnly | PublicKeyAlg::RsaSignOnly => {
+                let n = Mpi::parse(input)?;
+                let e = Mpi::parse(input)?;
+                PublicMaterial::Rsa { n, e }
+            }
+            PublicKeyAlg::Ecdsa => {
+                let curve = parse_curve(input)?;
+                if !curve.is_nist() {
+                    return Err(Error::Malformed("ECDSA over a non-NIST curve"));
+                }
+                let point = Mpi::parse(input)?;
+                check_point(curve, &point)?;
+                PublicMaterial::Ecdsa { curve, point }
+            }
+            PublicKeyAlg::EdDsaLegacy => {
+                if parse_curve(input)? != Curve::Ed25519Legacy {
+                    return Err(Error::Malformed("EdDSALegacy over a curve other than Ed25519Legacy"));
+                }
+                let point = Mpi::parse(input)?;
+                check_point(Curve::Ed25519Legacy, &point)?;
+                PublicMaterial::EdDsaLegacy { point }
+            }
+            PublicKeyAlg::Ecdh => Self::parse_ecdh(input)?,
+            PublicKeyAlg::X25519 => PublicMaterial::X25519(take_array(input, "X25519 key")?),
+            PublicKeyAlg::X448 => PublicMaterial::X448(take_array(input, "X448 key")?),
+            PublicKeyAlg::Ed25519 => PublicMaterial::Ed25519(take_array(input, "Ed25519 key")?),
+            PublicKeyAlg::Ed448 => PublicMaterial::Ed448(take_array(input, "Ed448 key")?),
+        })
+    }
+
+    fn parse_ecdh(input: &mut &[u8]) -> Result<PublicMaterial> {
+        let curve = parse_curve(input)?;
+        if curve == Curve::Ed25519Legacy {
+            return Err(Error::Malformed("ECDH over Ed25519Legacy"));
+        }
+        let point = Mpi::parse(input)?;
+        check_point(curve, &point)?;
+        let kdf = take_len_prefixed(input, "ECDH KDF parameters")?;
+        let &[1, hash, sym] = kdf else {
+            return Err(Error::Malformed("ECDH KDF parameters"));
+        };
+        Ok(PublicMaterial::Ecdh { curve, point, kdf_hash: HashAlg::from_id(hash)?, kdf_sym: SymAlg::from_id(sym)? })
+    }
+
+    /// Appends the fields as they appear in a key packet.
+    pub fn serialize(&self, out: &mut Vec<u8>) {
+        match self {
+            PublicMaterial::Rsa { n, e } => {
+                n.serialize(out);
+                e.serialize(out);
+            }
+            PublicMaterial::Ecdh { curve, point, kdf_hash, kdf_sym } => {
+                put_len_prefixed(out, curve.oid());
+                point.serialize(out);
+                out.extend_from_slice(&[3, 1, kdf_hash.id(), kdf_sym.id()]);
+            }
+            PublicMaterial::Ecdsa { curve, point } => {
+                put_len_prefixed(out, curve.oid());
+                point.serialize(out);
+            }
+            PublicMaterial::EdDsaLegacy { point } => {
+                put_len_prefixed(out, Curve::Ed25519Legacy.oid());
+                point.serialize(out);
+            }
+            PublicMaterial::X25519(k) | PublicMaterial::Ed25519(k) => out.extend_from_slice(k),
+            PublicMaterial::X448(k) => out.extend_from_slice(k),
+            PublicMaterial::Ed448(k) => out.extend_from_slice(k),
+        }
+    }
+
+    /// The serialized fields as a new vector.
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.serialize(&mut v);
+        v
+    }
+
+    /// Whether this material belongs to algorithm `alg` (any of the RSA ids
+    /// for RSA material).
+    pub fn matches(&self, alg: PublicKeyAlg) -> bool {
+        match self {
+            PublicMaterial::Rsa { .. } => alg.is_rsa(),
+            _ => self.alg() == alg,
+        }
+    }
+
+    /// The algorithm of this material (RSA material reports id 1).
+    pub fn alg(&self) -> PublicKeyAlg {
+        match self {
+            PublicMaterial::Rsa { .. } => PublicKeyAlg::Rsa,
+            PublicMaterial::Ecdh { .. } => PublicKeyAlg::Ecdh,
+            PublicMaterial::Ecdsa { .. } => PublicKeyAlg::Ecdsa,
+            PublicMaterial::EdDsaLegacy { .. } => PublicKeyAlg::EdDsaLegacy,
+            PublicMaterial::X25519(_) => PublicKeyAlg::X25519,
+            PublicMaterial::X448(_) => PublicKeyAlg::X448,
+            PublicMaterial::Ed25519(_) => PublicKeyAlg::Ed25519,
+            PublicMaterial::Ed448(_) => PublicKeyAlg::Ed448,
+        }
+    }
+
+    /// The curve of ECC material (`None` for RSA and the v6 algorithms).
+    pub fn curve(&self) -> Option<Curve> {
+        match self {
+            PublicMaterial::Ecdh { curve, .. } | PublicMaterial::Ecdsa { curve, .. } => Some(*curve),
+            PublicMaterial::EdDsaLegacy { .. } => Some(Curve::Ed25519Legacy),
+            _ => None,
+        }
+    }
+
+    /// Key size in bits: the RSA modulus size, or the curve's size.
+    pub fn bits(&self) -> usize {
+        match self {
+            PublicMaterial::Rsa { n, .. } => n.bits(),
+            PublicMaterial::Ecdh { curve, .. } | PublicMaterial::Ecdsa { curve, .. } => match curve {
+                Curve::NistP521 => 521,
+                c => c.field_len() * 8,
+            },
+            PublicMaterial::EdDsaLegacy { .. } => 255,
+            PublicMaterial::X25519(_) | PublicMaterial::Ed25519(_) => 255,
+            PublicMaterial::X448(_) | PublicMaterial::Ed448(_) => 448,
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! The algorithm-specific fields of secret keys (RFC 9580 §5.5.5), in the
+//! clear (after S2K decryption, which is the key packet layer's business).
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::mpi::take_array;
+use super::{Mpi, PublicMaterial};
+use crate::openpgp::{Error, Result};
+
+/// The secret part of a key. Zeroized on drop; its `Debug` shows only the
+/// algorithm.
+///
+/// For ECDH over Curve25519Legacy the scalar is stored as the packet holds
+/// it: the native X25519 secret in reversed byte order, as an MPI. For
+/// EdDSALegacy it is the 32-byte Ed25519 seed as an MPI.
+///
+/// ```
+/// use tessera::openpgp::crypto::{generate, KeyType, SecretMaterial};
+/// let (public, secret) = generate(KeyType::Ed25519).unwrap();
+/// let mut bytes = Vec::new();
+/// secret.serialize(&mut bytes);
+/// let parsed = SecretMaterial::parse(&public, &mut bytes.as_slice()).unwrap();
+/// parsed.check(&public).unwrap();
+/// ```
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub enum SecretMaterial {
+    /// RSA: private exponent, primes p < q, and u = p⁻¹ mod q.
+    Rsa {
+        /// Private exponent.
+        d: Mpi,
+        /// First prime.
+        p: Mpi,
+        /// Second prime.
+        q: Mpi,
+        /// p⁻¹ mod q.
+        u: Mpi,
+    },
+    /// ECDH secret scalar.
+    Ecdh {
+        /// The scalar as the packet holds it.
+        scalar: Mpi,
+    },
+    /// ECDSA secret scalar.
+    Ecdsa {
+        /// The scalar.
+        scalar: Mpi,
+    },
+    /// EdDSALegacy seed.
+    EdDsaLegacy {
+        /// The 32-byte seed as an MPI.
+        seed: Mpi,
+    },
+    /// X25519 secret (native form).
+    X25519([u8; 32]),
+    /// X448 secret (native form).
+    X448([u8; 56]),
+    /// Ed25519 seed.
+    Ed25519([u8; 32]),
+    /// Ed448 seed.
+    Ed448([u8; 57]),
+}
+
+impl std::fmt::Debug for SecretMaterial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = match self {
+            SecretMaterial::Rsa { .. } => "Rsa",
+            SecretMaterial::Ecdh { .. } => "Ecdh",
+            SecretMaterial::Ecdsa { .. } => "Ecdsa",
+            SecretMaterial::EdDsaLegacy { .. } => "EdDsaLegacy",
+            SecretMaterial::X25519(_) => "X25519",
+            SecretMaterial::X448(_) => "X448",
+            SecretMaterial::Ed25519(_) => "Ed25519",
+            SecretMaterial::Ed448(_) => "Ed448",
+        };
+        write!(f, "SecretMaterial::{name}(..)")
+    }
+}
+
+impl SecretMaterial {
+    /// Reads the secret fields matching `public` from the front of `input`.
+    /// The fields are not checked against the public key: call
+    /// [`SecretMaterial::check`].
+    pub fn parse(public: &PublicMaterial, input: &mut &[u8]) -> Result<SecretMaterial> {
+        Ok(match public {
+            PublicMaterial::Rsa { .. } => {
+                let d = Mpi::parse(input)?;
+                let p = Mpi::parse(input)?;
+                let q = Mpi::parse(input)?;
+                let u = Mpi::parse(input)?;
+                SecretMaterial::Rsa { d, p, q, u }
+            }
+            PublicMaterial::Ecdh { .. } => SecretMaterial::Ecdh { scalar: Mpi::parse(input)? },
+            PublicMaterial::Ecdsa { .. } => SecretMaterial::Ecdsa { scalar: Mpi::parse(input)? },
+            PublicMaterial::EdDsaLegacy { .. } => SecretMaterial::EdDsaLegacy { seed: Mpi::parse(input)? },
+            PublicMaterial::X25519(_) => SecretMaterial::X25519(take_array(input, "X25519 secret")?),
+            PublicMaterial::X448(_) => SecretMaterial::X448(take_array(input, "X448 secret")?),
+            PublicMaterial::Ed25519(_) => SecretMaterial::Ed25519(take_array(input, "Ed25519 secret")?),
+            PublicMaterial::Ed448(_) => SecretMaterial::Ed448(take_array(input, "Ed448 secret")?),
+        })
+    }
+
+    /// Appends the secret fields as a key packet holds them in the clear.
+    pub fn serialize(&self, out: &mut Vec<u8>) {
+        match self {
+            SecretMaterial::Rsa { d, p, q, u } => {
+                for m in [d, p, q, u] {
+                    m.serialize(out);
+                }
+            }
+            SecretMaterial::Ecdh { scalar } | SecretMaterial::Ecdsa { scalar } => scalar.serialize(out),
+            SecretMaterial::EdDsaLegacy { seed } => seed.serialize(out),
+            SecretMaterial::X25519(k) | SecretMaterial::Ed25519(k) => out.extend_from_slice(k),
+            SecretMaterial::X448(k) => out.extend_from_slice(k),
+            SecretMaterial::Ed448(k) => out.extend_from_slice(k),
+        }
+    }
+
+    /// The serialized fields in a zeroizing vector.
+    pub fn to_vec(&self) -> zeroize::Zeroizing<Vec<u8>> {
+        let mut v = zeroize::Zeroizing::new(Vec::new());
+        self.serialize(&mut v);
+        v
+    }
+
+    /// Checks that this secret belongs to `public`: the public key derived
+    /// from the secret must equal it (for RSA: p·q = n and the exponents
+    /// agree). A mismatch is [`Error::KeyMismatch`].
+    pub fn check(&self, public: &PublicMaterial) -> Result<()> {
+        let derived = super::keys::derive_public(self, public)?;
+        if derived { Ok(()) } else { Err(Error::KeyMismatch) }
+    }
+}

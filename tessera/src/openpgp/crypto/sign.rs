@@ -1,0 +1,100 @@
+//! Signing and verifying a digest (RFC 9580 §5.2.3, §5.2.4): the packet
+//! layer hashes the data and the signature trailer; this signs the result.
+
+use super::keys::eddsa_legacy_seed;
+use super::{HashAlg, Mpi, PublicMaterial, SecretMaterial, SigMaterial};
+use super::{edwards, nist, pkcs1};
+use crate::openpgp::{Error, Result};
+
+fn check_digest(hash: HashAlg, digest: &[u8]) -> Result<()> {
+    if digest.len() == hash.digest_len() {
+        Ok(())
+    } else {
+        Err(Error::InvalidOption("digest length does not match its hash algorithm"))
+    }
+}
+
+fn split_legacy_sig(r: &Mpi, s: &Mpi) -> Result<[u8; 64]> {
+    let mut sig = [0u8; 64];
+    sig[..32].copy_from_slice(&r.to_padded(32, "EdDSALegacy r").map_err(|_| Error::BadSignature)?);
+    sig[32..].copy_from_slice(&s.to_padded(32, "EdDSALegacy s").map_err(|_| Error::BadSignature)?);
+    Ok(sig)
+}
+
+fn legacy_native(point: &Mpi) -> Result<[u8; 32]> {
+    match point.as_bytes() {
+        [0x40, rest @ ..] if rest.len() == 32 => Ok(rest.try_into().expect("checked length")),
+        _ => Err(Error::Malformed("bad elliptic curve point encoding")),
+    }
+}
+
+/// Verifies `sig` over `digest` (made with `hash`) with `public`.
+///
+/// A signature that does not verify, or that is for another algorithm, is
+/// [`Error::BadSignature`]; a malformed key is [`Error::Malformed`].
+/// Whether `hash` is acceptable (SHA-1...) is the caller's policy; the
+/// digest length must match `hash`.
+///
+/// ```
+/// use tessera::openpgp::crypto::{generate, sign, verify, HashAlg, Hasher, KeyType};
+/// let (public, secret) = generate(KeyType::Ed448).unwrap();
+/// let digest = Hasher::digest(HashAlg::Sha512, b"data");
+/// let sig = sign(&secret, &public, HashAlg::Sha512, &digest).unwrap();
+/// verify(&public, HashAlg::Sha512, &digest, &sig).unwrap();
+/// let other = Hasher::digest(HashAlg::Sha512, b"date");
+/// assert!(verify(&public, HashAlg::Sha512, &other, &sig).is_err());
+/// ```
+pub fn verify(public: &PublicMaterial, hash: HashAlg, digest: &[u8], sig: &SigMaterial) -> Result<()> {
+    check_digest(hash, digest)?;
+    match (public, sig) {
+        (PublicMaterial::Rsa { n, e }, SigMaterial::Rsa { s }) => pkcs1::verify(n, e, hash, digest, s),
+        (PublicMaterial::Ecdsa { curve, point }, SigMaterial::Ecdsa { r, s }) => {
+            (nist::ops(*curve)?.verify)(point.as_bytes(), digest, r.as_bytes(), s.as_bytes())
+        }
+        (PublicMaterial::EdDsaLegacy { point }, SigMaterial::EdDsaLegacy { r, s }) => {
+            edwards::ed25519_verify(&legacy_native(point)?, digest, &split_legacy_sig(r, s)?)
+        }
+        (PublicMaterial::Ed25519(k), SigMaterial::Ed25519(s)) => edwards::ed25519_verify(k, digest, s),
+        (PublicMaterial::Ed448(k), SigMaterial::Ed448(s)) => edwards::ed448_verify(k, digest, s),
+        _ => Err(Error::BadSignature),
+    }
+}
+
+/// Signs `digest` (made with `hash`) with `secret`, whose public half is
+/// `public`. Ed25519 and Ed448 sign the digest in RFC 8032's pure mode;
+/// ECDSA uses RFC 6979 nonces; RSA uses PKCS#1 v1.5 with the DigestInfo of
+/// `hash`. The secret is not checked against `public` here (do it once
+/// with [`SecretMaterial::check`] when the key is loaded).
+///
+/// ```
+/// use tessera::openpgp::crypto::{generate, sign, verify, HashAlg, Hasher, KeyType};
+/// let (public, secret) = generate(KeyType::EdDsaLegacy).unwrap();
+/// let digest = Hasher::digest(HashAlg::Sha256, b"data");
+/// let sig = sign(&secret, &public, HashAlg::Sha256, &digest).unwrap();
+/// verify(&public, HashAlg::Sha256, &digest, &sig).unwrap();
+/// ```
+pub fn sign(secret: &SecretMaterial, public: &PublicMaterial, hash: HashAlg, digest: &[u8]) -> Result<SigMaterial> {
+    check_digest(hash, digest)?;
+    Ok(match (secret, public) {
+        (SecretMaterial::Rsa { d, p, q, .. }, PublicMaterial::Rsa { n, e }) => {
+            let key = pkcs1::private_key(n, e, d, p, q)?;
+            SigMaterial::Rsa { s: pkcs1::sign(&key, hash, digest)? }
+        }
+        (SecretMaterial::Ecdsa { scalar }, PublicMaterial::Ecdsa { curve, .. }) => {
+            let padded = scalar.to_padded(curve.field_len(), "ECC secret scalar too long")?;
+            let (r, s) = (nist::ops(*curve)?.sign)(&padded, digest)?;
+            SigMaterial::Ecdsa { r: Mpi::new(&r), s: Mpi::new(&s) }
+        }
+        (SecretMaterial::EdDsaLegacy { seed }, PublicMaterial::EdDsaLegacy { .. }) => {
+            let sig = edwards::ed25519_sign(&*eddsa_legacy_seed(seed)?, digest);
+            SigMaterial::EdDsaLegacy { r: Mpi::new(&sig[..32]), s: Mpi::new(&sig[32..]) }
+        }
+        (SecretMaterial::Ed25519(seed), PublicMaterial::Ed25519(_)) => {
+            SigMaterial::Ed25519(edwards::ed25519_sign(seed, digest))
+        }
+        (SecretMaterial::Ed448(seed), PublicMaterial::Ed448(_)) => {
+            SigMaterial::Ed448(edwards::ed448_sign(seed, digest))
+        }
+        _ => return Err(Error::InvalidOption("this key cannot sign")),
+    })
+}

@@ -1,0 +1,323 @@
+//! Certificates (transferable public keys) and transferable secret keys
+//! (RFC 9580 §10.1, §10.2): one typed model for both, read from binary or
+//! armored input (several in one file) and written back.
+
+use std::io::{BufRead, Read, Write};
+
+use super::super::armor::{ArmorReader, ArmorWriter, is_armored};
+use super::super::packet::{BodyReader, read_header, tag, write_packet};
+use super::super::sig::Signature;
+use super::super::{Error, Result};
+use super::{Fingerprint, KeyError, KeyVersion, PublicKey, SecretKey};
+
+/// Packet type ids of key material (RFC 9580 §5.5.1).
+pub mod key_tag {
+    /// Secret Key.
+    pub const SECRET_KEY: u8 = 5;
+    /// Public Key.
+    pub const PUBLIC_KEY: u8 = 6;
+    /// Secret Subkey.
+    pub const SECRET_SUBKEY: u8 = 7;
+    /// Trust (ignored).
+    pub const TRUST: u8 = 12;
+    /// User ID.
+    pub const USER_ID: u8 = 13;
+    /// Public Subkey.
+    pub const PUBLIC_SUBKEY: u8 = 14;
+    /// User Attribute (skipped with its signatures).
+    pub const USER_ATTRIBUTE: u8 = 17;
+}
+
+/// Largest key-related packet read (a 16384-bit RSA secret key is ~4.5 KiB;
+/// a User ID or signature is far smaller).
+const MAX_PACKET: u64 = 1 << 20;
+/// Most packets read from one input.
+const MAX_PACKETS: usize = 100_000;
+
+/// A key with or without its secret part.
+#[derive(Debug, Clone)]
+pub enum CertKey {
+    /// Public only.
+    Public(PublicKey),
+    /// With the secret fields (maybe locked).
+    Secret(SecretKey),
+}
+
+impl CertKey {
+    /// The public part.
+    pub fn public(&self) -> &PublicKey {
+        match self {
+            CertKey::Public(k) => k,
+            CertKey::Secret(k) => k.public(),
+        }
+    }
+    /// The secret key packet, if this is one.
+    pub fn secret(&self) -> Option<&SecretKey> {
+        match self {
+            CertKey::Public(_) => None,
+            CertKey::Secret(k) => Some(k),
+        }
+    }
+    /// The secret key packet, mutably (lock, unlock).
+    pub fn secret_mut(&mut self) -> Option<&mut SecretKey> {
+        match self {
+            CertKey::Public(_) => None,
+            CertKey::Secret(k) => Some(k),
+        }
+    }
+    fn write(&self, out: &mut Vec<u8>, subkey: bool) -> Result<()> {
+        let (t, body) = match self {
+            CertKey::Public(k) => {
+                (if subkey { key_tag::PUBLIC_SUBKEY } else { key_tag::PUBLIC_KEY }, k.body().to_vec())
+            }
+            CertKey::Secret(k) => {
+                let mut b = Vec::new();
+                k.write(&mut b);
+                (if subkey { key_tag::SECRET_SUBKEY } else { key_tag::SECRET_KEY }, b)
+            }
+        };
+        write_packet(out, t, &body)?;
+        Ok(())
+    }
+}
+
+/// A User ID and the signatures over it.
+#[derive(Debug, Clone)]
+pub struct UserId {
+    /// The User ID octets (normally UTF-8 "Name <email>").
+    pub value: Vec<u8>,
+    /// Certifications and revocations, as found.
+    pub sigs: Vec<Signature>,
+}
+
+/// A subkey and its binding and revocation signatures.
+#[derive(Debug, Clone)]
+pub struct Subkey {
+    /// The subkey.
+    pub key: CertKey,
+    /// Binding and revocation signatures, as found.
+    pub sigs: Vec<Signature>,
+}
+
+/// A certificate or transferable secret key.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, Cert, GenerateOptions};
+/// let key = generate(&GenerateOptions { user_ids: vec!["A <a@example.org>".into()], ..Default::default() }).unwrap();
+/// let certs = Cert::read_all(key.to_public().to_bytes().unwrap().as_slice()).unwrap();
+/// assert_eq!(certs[0].fingerprint(), key.fingerprint());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Cert {
+    /// The primary key.
+    pub primary: CertKey,
+    /// Direct key signatures and key revocations.
+    pub direct_sigs: Vec<Signature>,
+    /// User IDs.
+    pub user_ids: Vec<UserId>,
+    /// Subkeys.
+    pub subkeys: Vec<Subkey>,
+}
+
+/// Reads one packet body (bounded by [`MAX_PACKET`]).
+fn read_body<R: Read>(r: &mut R, len: super::super::packet::BodyLen) -> Result<Vec<u8>> {
+    let mut body = BodyReader::new(r, len);
+    let mut v = Vec::new();
+    (&mut body).take(MAX_PACKET).read_to_end(&mut v).map_err(Error::from_io)?;
+    if !body.is_done() {
+        return Err(Error::Limit("key packet larger than 1 MiB"));
+    }
+    Ok(v)
+}
+
+/// Where the next signature goes.
+enum Slot {
+    Direct,
+    UserId,
+    Subkey,
+    Skip,
+}
+
+/// Builds certificates from a packet sequence.
+#[derive(Default)]
+struct Assembler {
+    certs: Vec<Cert>,
+    slot: Option<Slot>,
+}
+
+impl Assembler {
+    fn current(&mut self) -> Result<&mut Cert> {
+        self.certs.last_mut().ok_or(Error::Malformed("key material before any primary key"))
+    }
+
+    fn add(&mut self, t: u8, body: &[u8]) -> Result<()> {
+        match t {
+            key_tag::PUBLIC_KEY | key_tag::SECRET_KEY => {
+                let primary = if t == key_tag::SECRET_KEY {
+                    CertKey::Secret(SecretKey::parse(body, false)?)
+                } else {
+                    CertKey::Public(PublicKey::parse_packet(body)?)
+                };
+                self.certs.push(Cert { primary, direct_sigs: Vec::new(), user_ids: Vec::new(), subkeys: Vec::new() });
+                self.slot = Some(Slot::Direct);
+            }
+            key_tag::PUBLIC_SUBKEY | key_tag::SECRET_SUBKEY => {
+                let parsed = if t == key_tag::SECRET_SUBKEY {
+                    SecretKey::parse(body, true).map(CertKey::Secret)
+                } else {
+                    PublicKey::parse_packet(body).map(CertKey::Public)
+                };
+                let cert = self.current()?;
+                match parsed {
+                    Ok(key) => {
+                        cert.subkeys.push(Subkey { key, sigs: Vec::new() });
+                        self.slot = Some(Slot::Subkey);
+                    }
+                    // A subkey of an algorithm or version not supported here
+                    // (Elgamal, DSA, v3...) is skipped with its signatures.
+                    Err(Error::Unsupported(_) | Error::UnsupportedPublicKeyAlg(_) | Error::UnsupportedCurve) => {
+                        self.slot = Some(Slot::Skip)
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            key_tag::USER_ID => {
+                self.current()?.user_ids.push(UserId { value: body.to_vec(), sigs: Vec::new() });
+                self.slot = Some(Slot::UserId);
+            }
+            key_tag::USER_ATTRIBUTE => {
+                self.current()?;
+                self.slot = Some(Slot::Skip);
+            }
+            tag::SIGNATURE => {
+                let slot = self.slot.as_ref().ok_or(Error::Malformed("signature before any key"))?;
+                // A signature this implementation cannot read (v3, unknown
+                // algorithms, malformed fields) is dropped: it could never
+                // count, and one bad signature must not hide the certificate.
+                let Ok(sig) = Signature::parse(body) else { return Ok(()) };
+                match slot {
+                    Slot::Direct => self.current()?.direct_sigs.push(sig),
+                    Slot::UserId => self.current()?.user_ids.last_mut().expect("slot").sigs.push(sig),
+                    Slot::Subkey => self.current()?.subkeys.last_mut().expect("slot").sigs.push(sig),
+                    Slot::Skip => {}
+                }
+            }
+            key_tag::TRUST | tag::MARKER | tag::PADDING => {}
+            _ => return Err(Error::Malformed("unexpected packet in a certificate or key")),
+        }
+        Ok(())
+    }
+}
+
+fn read_packets<R: Read>(r: &mut R, asm: &mut Assembler) -> Result<()> {
+    let mut count = 0;
+    while let Some(h) = read_header(r)? {
+        count += 1;
+        if count > MAX_PACKETS {
+            return Err(Error::Limit("too many packets in a key file"));
+        }
+        let body = read_body(r, h.len)?;
+        asm.add(h.tag, &body)?;
+    }
+    Ok(())
+}
+
+impl Cert {
+    /// Reads every certificate and secret key in `input`: binary packets, or
+    /// one or more armored blocks.
+    pub fn read_all<R: BufRead>(mut input: R) -> Result<Vec<Cert>> {
+        let mut asm = Assembler::default();
+        if is_armored(&mut input)? {
+            loop {
+                read_packets(&mut ArmorReader::new(&mut input), &mut asm)?;
+                if !is_armored(&mut input)? || input.fill_buf().map_err(Error::from_io)?.is_empty() {
+                    break;
+                }
+            }
+        } else {
+            read_packets(&mut input, &mut asm)?;
+        }
+        if asm.certs.is_empty() {
+            return Err(KeyError::NoKey.into());
+        }
+        Ok(asm.certs)
+    }
+
+    /// Reads exactly one certificate or secret key.
+    pub fn read_one<R: BufRead>(input: R) -> Result<Cert> {
+        let mut all = Self::read_all(input)?;
+        if all.len() != 1 {
+            return Err(Error::InvalidOption("expected exactly one key or certificate"));
+        }
+        Ok(all.remove(0))
+    }
+
+    /// Parses one from bytes (binary or armored).
+    pub fn from_bytes(data: &[u8]) -> Result<Cert> {
+        Self::read_one(data)
+    }
+
+    /// The primary key's fingerprint.
+    pub fn fingerprint(&self) -> Fingerprint {
+        self.primary.public().fingerprint()
+    }
+
+    /// The key version of the primary key.
+    pub fn version(&self) -> KeyVersion {
+        self.primary.public().version()
+    }
+
+    /// Whether the primary key carries secret material.
+    pub fn is_secret(&self) -> bool {
+        matches!(self.primary, CertKey::Secret(_))
+    }
+
+    /// Every key, primary first.
+    pub fn keys(&self) -> impl Iterator<Item = &CertKey> {
+        std::iter::once(&self.primary).chain(self.subkeys.iter().map(|s| &s.key))
+    }
+
+    /// The certificate of a secret key: the same packets with the secret
+    /// fields removed.
+    pub fn to_public(&self) -> Cert {
+        let strip = |k: &CertKey| CertKey::Public(k.public().clone());
+        Cert {
+            primary: strip(&self.primary),
+            direct_sigs: self.direct_sigs.clone(),
+            user_ids: self.user_ids.clone(),
+            subkeys: self.subkeys.iter().map(|s| Subkey { key: strip(&s.key), sigs: s.sigs.clone() }).collect(),
+        }
+    }
+
+    /// The binary packets.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.primary.write(&mut out, false)?;
+        let sig = |out: &mut Vec<u8>, s: &Signature| write_packet(out, tag::SIGNATURE, &s.to_bytes());
+        for s in &self.direct_sigs {
+            sig(&mut out, s)?;
+        }
+        for u in &self.user_ids {
+            write_packet(&mut out, key_tag::USER_ID, &u.value)?;
+            for s in &u.sigs {
+                sig(&mut out, s)?;
+            }
+        }
+        for k in &self.subkeys {
+            k.key.write(&mut out, true)?;
+            for s in &k.sigs {
+                sig(&mut out, s)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Writes the armored form (`PUBLIC KEY BLOCK` or `PRIVATE KEY BLOCK`);
+    /// v4 keys get a CRC24 line, as RFC 4880 readers expect.
+    pub fn write_armored<W: Write>(&self, out: W) -> Result<W> {
+        let kind = if self.is_secret() { "PRIVATE KEY BLOCK" } else { "PUBLIC KEY BLOCK" };
+        let mut w = ArmorWriter::new(out, kind, self.version() == KeyVersion::V4)?;
+        w.write_all(&self.to_bytes()?)?;
+        Ok(w.finish()?)
+    }
+}

@@ -1,0 +1,64 @@
+//! Errors about keys and certificates. They name the key (by fingerprint)
+//! and the reason; none holds secret material or a password.
+
+use super::Fingerprint;
+
+/// Why a key, certificate or signature cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum KeyError {
+    /// A signature did not verify, or is not acceptable (policy, critical
+    /// subpacket, wrong signer).
+    #[error("bad signature: {0}")]
+    BadSignature(&'static str),
+    /// The certificate's primary key has expired.
+    #[error("certificate {fingerprint} expired at {expired_at} (Unix time)")]
+    Expired {
+        /// The primary key.
+        fingerprint: Fingerprint,
+        /// When it expired (seconds since the epoch).
+        expired_at: u64,
+    },
+    /// The certificate's primary key is revoked.
+    #[error("certificate {fingerprint} is revoked{reason}")]
+    Revoked {
+        /// The primary key.
+        fingerprint: Fingerprint,
+        /// ": reason", or empty.
+        reason: String,
+    },
+    /// The certificate has no valid self-signature (or binding) at the time asked.
+    #[error("certificate {fingerprint} has no valid self-signature: {why}")]
+    NoValidSelfSignature {
+        /// The primary key.
+        fingerprint: Fingerprint,
+        /// What was wrong.
+        why: &'static str,
+    },
+    /// No subkey (or primary key) of the certificate can encrypt now.
+    #[error("certificate {fingerprint} has no valid encryption-capable key: {why}")]
+    NoEncryptionKey {
+        /// The primary key.
+        fingerprint: Fingerprint,
+        /// Why each candidate was refused.
+        why: String,
+    },
+    /// The secret key is locked and no (or the wrong) password was given.
+    #[error("the secret key {0} is locked: give its password")]
+    Locked(Fingerprint),
+    /// The password did not unlock the secret key.
+    #[error("wrong password for the secret key {0}")]
+    WrongKeyPassword(Fingerprint),
+    /// The key has no secret part here (a certificate, or a stub).
+    #[error("no secret key material for {0}")]
+    NoSecret(Fingerprint),
+    /// None of the given secret keys opens any of the message's PKESKs.
+    #[error("no key given can decrypt this message; it is encrypted to {recipients}")]
+    NoDecryptionKey {
+        /// Whom the message names (key IDs or fingerprints), comma-separated.
+        recipients: String,
+    },
+    /// The input holds no key or certificate.
+    #[error("no OpenPGP key or certificate found in the input")]
+    NoKey,
+}

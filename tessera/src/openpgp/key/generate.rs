@@ -1,0 +1,149 @@
+//! Key generation: a v6 key (Ed25519 primary, X25519 encryption subkey) by
+//! default, or a v4 key for RFC 4880 peers such as GnuPG 2.2 (EdDSALegacy
+//! primary, ECDH Curve25519Legacy subkey), with a User ID, self-signatures
+//! carrying the usual subpackets, an optional expiration and an optional
+//! password.
+
+use super::super::crypto::{self, KeyType};
+use super::super::sig::{SigType, SignatureBuilder, Subpacket, SubpacketValue};
+use super::super::{Error, Result};
+use super::validity::{features, flags};
+use super::{Cert, CertKey, KeyVersion, PublicKey, SecretKey, Subkey, UserId};
+
+/// Which kind of key to make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KeyProfile {
+    /// v6 key, Ed25519 + X25519, SEIPD v2 announced (RFC 9580).
+    #[default]
+    Rfc9580,
+    /// v4 key, EdDSALegacy + ECDH Curve25519Legacy, SEIPD v1 only (RFC 4880,
+    /// GnuPG 2.2).
+    Rfc4880,
+}
+
+/// What to put in a new key.
+#[derive(Debug, Clone, Default)]
+pub struct GenerateOptions {
+    /// The kind of key.
+    pub profile: KeyProfile,
+    /// User IDs ("Name <email>"); the first is the primary one. May be empty
+    /// for a v6 key.
+    pub user_ids: Vec<String>,
+    /// Seconds after creation when the key expires (`None`: never).
+    pub expires_in: Option<u32>,
+    /// Creation time (seconds since the epoch); `None`: now.
+    pub created: Option<u32>,
+}
+
+/// Preferred symmetric ciphers: AES-256, AES-128.
+const PREF_SYM: [u8; 2] = [9, 7];
+/// Preferred AEAD ciphersuites: AES-256 and AES-128 with OCB, then GCM.
+const PREF_AEAD: [(u8, u8); 4] = [(9, 2), (7, 2), (9, 3), (7, 3)];
+/// Preferred hashes: SHA2-512, SHA2-256.
+const PREF_HASH: [u8; 2] = [10, 8];
+
+fn now() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs().min(u64::from(u32::MAX)) as u32)
+        .unwrap_or(0)
+}
+
+/// The subpackets of the self-signature that carries the key's properties.
+fn key_properties(builder: SignatureBuilder, profile: KeyProfile, expires_in: Option<u32>) -> SignatureBuilder {
+    let features = match profile {
+        KeyProfile::Rfc9580 => features::SEIPD_V1 | features::SEIPD_V2,
+        KeyProfile::Rfc4880 => features::SEIPD_V1,
+    };
+    let mut b = builder
+        .subpacket(Subpacket::critical(SubpacketValue::KeyFlags(vec![flags::CERTIFY | flags::SIGN])))
+        .subpacket(Subpacket::new(SubpacketValue::PreferredSymmetric(PREF_SYM.to_vec())))
+        .subpacket(Subpacket::new(SubpacketValue::PreferredHash(PREF_HASH.to_vec())))
+        .subpacket(Subpacket::new(SubpacketValue::PreferredCompression(vec![0])))
+        .subpacket(Subpacket::new(SubpacketValue::Features(vec![features])));
+    if profile == KeyProfile::Rfc9580 {
+        b = b.subpacket(Subpacket::new(SubpacketValue::PreferredAead(PREF_AEAD.to_vec())));
+    }
+    if let Some(e) = expires_in {
+        b = b.subpacket(Subpacket::new(SubpacketValue::KeyExpiration(e)));
+    }
+    b
+}
+
+/// Generates a new secret key (unlocked; see [`Cert::lock`]).
+///
+/// ```
+/// use tessera::openpgp::key::{generate, GenerateOptions, KeyProfile};
+/// let opts = GenerateOptions { user_ids: vec!["Alice <alice@example.org>".into()], ..Default::default() };
+/// let key = generate(&opts).unwrap();
+/// let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+/// let valid = key.validate(now).unwrap();
+/// assert_eq!(valid.encryption_keys().len(), 1);
+/// ```
+pub fn generate(opts: &GenerateOptions) -> Result<Cert> {
+    let created = opts.created.unwrap_or_else(now);
+    let (version, primary_type, sub_type) = match opts.profile {
+        KeyProfile::Rfc9580 => (KeyVersion::V6, KeyType::Ed25519, KeyType::X25519),
+        KeyProfile::Rfc4880 => (KeyVersion::V4, KeyType::EdDsaLegacy, KeyType::EcdhCurve25519Legacy),
+    };
+    if version == KeyVersion::V4 && opts.user_ids.is_empty() {
+        return Err(Error::InvalidOption("a v4 key needs a User ID"));
+    }
+    let (pp, ps) = crypto::generate(primary_type)?;
+    let primary = PublicKey::new(version, created, pp)?;
+    let (sp, ss) = crypto::generate(sub_type)?;
+    let sub = PublicKey::new(version, created, sp)?;
+
+    let mut direct_sigs = Vec::new();
+    if version == KeyVersion::V6 {
+        let b = key_properties(SignatureBuilder::new(SigType::DirectKey, created), opts.profile, opts.expires_in);
+        direct_sigs.push(b.sign_direct_key(&primary, &ps)?);
+    }
+    let mut user_ids = Vec::new();
+    for (i, uid) in opts.user_ids.iter().enumerate() {
+        let mut b =
+            key_properties(SignatureBuilder::new(SigType::Certification(0x13), created), opts.profile, opts.expires_in);
+        if i == 0 {
+            b = b.subpacket(Subpacket::new(SubpacketValue::PrimaryUserId(true)));
+        }
+        let sig = b.sign_certification(&primary, &ps, uid.as_bytes())?;
+        user_ids.push(UserId { value: uid.as_bytes().to_vec(), sigs: vec![sig] });
+    }
+    let mut b = SignatureBuilder::new(SigType::SubkeyBinding, created)
+        .subpacket(Subpacket::new(SubpacketValue::KeyFlags(vec![flags::ENCRYPT])));
+    if let Some(e) = opts.expires_in {
+        b = b.subpacket(Subpacket::new(SubpacketValue::KeyExpiration(e)));
+    }
+    let binding = b.sign_subkey_binding(&primary, &ps, &sub)?;
+    Ok(Cert {
+        primary: CertKey::Secret(SecretKey::from_parts(primary, ps, false)),
+        direct_sigs,
+        user_ids,
+        subkeys: vec![Subkey { key: CertKey::Secret(SecretKey::from_parts(sub, ss, true)), sigs: vec![binding] }],
+    })
+}
+
+impl Cert {
+    /// Locks every secret key with `password` (v6: AEAD + Argon2; v4: CFB +
+    /// iterated S2K).
+    pub fn lock(&mut self, password: &[u8]) -> Result<()> {
+        for k in std::iter::once(&mut self.primary).chain(self.subkeys.iter_mut().map(|s| &mut s.key)) {
+            if let Some(s) = k.secret_mut() {
+                s.lock(password)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Unlocks every locked secret key in place with `password`.
+    pub fn unlock(&mut self, password: &[u8], limits: &super::super::s2k::S2kLimits) -> Result<()> {
+        for k in std::iter::once(&mut self.primary).chain(self.subkeys.iter_mut().map(|s| &mut s.key)) {
+            if let Some(s) = k.secret_mut()
+                && s.is_locked()
+            {
+                s.decrypt_in_place(password, limits)?;
+            }
+        }
+        Ok(())
+    }
+}

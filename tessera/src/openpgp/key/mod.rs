@@ -1,0 +1,34 @@
+//! OpenPGP keys and certificates (RFC 9580 §5.5, §10.1, §10.2): key packets
+//! v4 and v6, fingerprints, secret keys and their password protection, one
+//! certificate model for every use, validity at a given time, recipient
+//! algorithm choice, and key generation.
+//!
+//! ```
+//! use tessera::openpgp::key::{generate, Cert, GenerateOptions};
+//!
+//! let opts = GenerateOptions { user_ids: vec!["Alice <alice@example.org>".into()], ..Default::default() };
+//! let key = generate(&opts).unwrap();
+//! let mut armored = Vec::new();
+//! key.to_public().write_armored(&mut armored).unwrap();
+//! let cert = Cert::from_bytes(&armored).unwrap();
+//! assert_eq!(cert.fingerprint(), key.fingerprint());
+//! assert!(!cert.is_secret());
+//! ```
+
+mod cert;
+mod error;
+mod generate;
+mod packet;
+mod recipients;
+mod secret;
+mod session;
+mod validity;
+
+pub use cert::{Cert, CertKey, Subkey, UserId, key_tag};
+pub use error::KeyError;
+pub use generate::{GenerateOptions, KeyProfile, generate};
+pub use packet::{Fingerprint, KeyId, KeyVersion, PublicKey};
+pub use recipients::EncryptionPlan;
+pub use secret::{Locked, SecretKey, SecretPart};
+pub use session::decrypt_pkesks;
+pub use validity::{ValidCert, ValidKey, features, flags};

@@ -1,0 +1,92 @@
+//! Choosing how to encrypt for a set of recipients (RFC 9580 §5.2.3.15,
+//! §5.2.3.32, §9 and §12.2): SEIPD v2 only if every recipient announces it,
+//! and the most preferred algorithms every recipient accepts.
+
+use super::super::{Result, SymAlg};
+use super::validity::{ValidCert, features};
+use super::{Fingerprint, PublicKey};
+use crate::aead::Mode;
+
+/// How a message to some recipients is to be encrypted.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, EncryptionPlan, GenerateOptions, KeyProfile};
+/// use tessera::openpgp::{Mode, SymAlg};
+/// let t = 1_700_000_000u32;
+/// let v6 = generate(&GenerateOptions { created: Some(t), ..Default::default() }).unwrap();
+/// let v4 = generate(&GenerateOptions {
+///     profile: KeyProfile::Rfc4880,
+///     user_ids: vec!["B <b@example.org>".into()],
+///     created: Some(t),
+///     ..Default::default()
+/// })
+/// .unwrap();
+/// let plan = EncryptionPlan::new(&[v6.validate(t.into()).unwrap()], true).unwrap();
+/// assert_eq!((plan.cipher, plan.aead), (SymAlg::Aes256, Some(Mode::Ocb)));
+/// // A v4 recipient without SEIPD v2 in its features: v1 for everyone.
+/// let plan = EncryptionPlan::new(&[v6.validate(t.into()).unwrap(), v4.validate(t.into()).unwrap()], true).unwrap();
+/// assert_eq!((plan.cipher, plan.aead, plan.keys.len()), (SymAlg::Aes256, None, 2));
+/// ```
+#[derive(Debug, Clone)]
+pub struct EncryptionPlan {
+    /// SEIPD v2 (AEAD) with this mode, or v1 (CFB + MDC) when `None`.
+    pub aead: Option<Mode>,
+    /// The symmetric cipher.
+    pub cipher: SymAlg,
+    /// Every (certificate fingerprint, encryption key) to make a PKESK for.
+    pub keys: Vec<(Fingerprint, PublicKey)>,
+}
+
+impl EncryptionPlan {
+    /// Plans encryption to `certs` (already validated at the time of
+    /// encryption). A certificate without a usable encryption key is an error
+    /// naming it. With `allow_v2` false, SEIPD v1 is used regardless.
+    pub fn new(certs: &[ValidCert<'_>], allow_v2: bool) -> Result<Self> {
+        let mut keys = Vec::new();
+        for c in certs {
+            for k in c.require_encryption_keys()? {
+                keys.push((c.cert.fingerprint(), k.public().clone()));
+            }
+        }
+        let v2 = allow_v2 && !certs.is_empty() && certs.iter().all(|c| c.features() & features::SEIPD_V2 != 0);
+        if v2 {
+            let (cipher, aead) = choose_aead(certs);
+            Ok(EncryptionPlan { aead: Some(aead), cipher, keys })
+        } else {
+            Ok(EncryptionPlan { aead: None, cipher: choose_cipher(certs), keys })
+        }
+    }
+}
+
+/// The first ciphersuite of the first recipient's preferences that all
+/// recipients list and tessera supports; AES-128 + OCB (which every
+/// implementation must support) when there is none.
+fn choose_aead(certs: &[ValidCert<'_>]) -> (SymAlg, Mode) {
+    let fallback = [(SymAlg::Aes128.id(), Mode::Ocb.id())];
+    let prefs = |c: &ValidCert<'_>| -> Vec<(u8, u8)> { c.self_sig.preferred_aead().unwrap_or(&fallback).to_vec() };
+    let first = certs.first().map(prefs).unwrap_or_default();
+    for (c, a) in first {
+        let (Ok(cipher), Ok(aead)) = (SymAlg::from_id(c), Mode::from_id(a)) else { continue };
+        if certs.iter().all(|cert| prefs(cert).contains(&(c, a))) {
+            return (cipher, aead);
+        }
+    }
+    (SymAlg::Aes128, Mode::Ocb)
+}
+
+/// The first cipher of the first recipient's preferences that all list and
+/// tessera supports; AES-128 (mandatory to implement, so implicitly
+/// accepted by everyone) otherwise.
+fn choose_cipher(certs: &[ValidCert<'_>]) -> SymAlg {
+    let prefs = |c: &ValidCert<'_>| -> Vec<u8> {
+        let mut p = c.self_sig.preferred_symmetric().unwrap_or(&[]).to_vec();
+        p.push(SymAlg::Aes128.id());
+        p
+    };
+    let first = certs.first().map(prefs).unwrap_or_default();
+    first
+        .into_iter()
+        .filter_map(|id| SymAlg::from_id(id).ok())
+        .find(|alg| certs.iter().all(|c| prefs(c).contains(&alg.id())))
+        .unwrap_or(SymAlg::Aes128)
+}

@@ -1,0 +1,325 @@
+//! Secret key and subkey packets (RFC 9580 §5.5.3): the public fields, then
+//! the secret fields in the clear (S2K usage 0), encrypted with CFB and a
+//! SHA-1 check (usage 254, iterated S2K) or with AEAD under an Argon2-derived
+//! key (usage 253, §5.5.3 with HKDF). Unlock, lock and change password.
+
+use hkdf::Hkdf;
+use sha1::Digest as _;
+use sha2::Sha256;
+use zeroize::Zeroizing;
+
+use super::super::cfb::Cfb;
+use super::super::crypto::SecretMaterial;
+use super::super::s2k::{HashAlg as S2kHash, S2k, S2kLimits};
+use super::super::{Error, Result, SymAlg, random};
+use super::{KeyError, KeyVersion, PublicKey};
+use crate::TAG_LEN;
+use crate::aead::{Aead, AeadInPlace, Mode};
+use crate::aes::Aes;
+
+/// How the secret fields are protected.
+#[derive(Debug, Clone)]
+pub enum SecretPart {
+    /// In the clear (usage 0).
+    Plain(SecretMaterial),
+    /// Encrypted under a password.
+    Locked(Locked),
+}
+
+/// Password-encrypted secret fields, as the packet holds them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Locked {
+    usage: u8,
+    cipher: SymAlg,
+    aead: Option<Mode>,
+    s2k: S2k,
+    iv: Vec<u8>,
+    data: Vec<u8>,
+}
+
+/// A secret key or subkey packet.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, GenerateOptions};
+/// use tessera::openpgp::s2k::S2kLimits;
+/// let key = generate(&GenerateOptions::default()).unwrap();
+/// let mut sub = key.subkeys[0].key.secret().unwrap().clone();
+/// sub.lock(b"pw").unwrap();
+/// assert!(sub.is_locked() && sub.secret().is_err());
+/// let material = sub.unlock(b"pw", &S2kLimits::default()).unwrap();
+/// material.check(sub.public().material()).unwrap();
+/// ```
+#[derive(Clone)]
+pub struct SecretKey {
+    public: PublicKey,
+    secret: SecretPart,
+    subkey: bool,
+}
+
+impl std::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretKey")
+            .field("public", &self.public)
+            .field("locked", &self.is_locked())
+            .finish_non_exhaustive()
+    }
+}
+
+fn checksum(b: &[u8]) -> [u8; 2] {
+    (b.iter().fold(0u16, |s, &x| s.wrapping_add(x as u16))).to_be_bytes()
+}
+
+/// CFB with an IV, through the zero-IV [`Cfb`]: a first block whose
+/// ciphertext is the IV makes the next keystream block E(IV).
+fn cfb(key: &[u8], iv: &[u8], data: &mut [u8], encrypt: bool) -> Result<()> {
+    let aes = Aes::new(key).map_err(|_| Error::InvalidOption("key length"))?;
+    let iv: [u8; 16] = iv.try_into().map_err(|_| Error::Malformed("secret key IV length"))?;
+    let mut c = Cfb::new(aes.clone());
+    let mut first = iv;
+    c.decrypt(&mut first); // consumes E(0); `first` is now junk, the state holds IV
+    if encrypt {
+        c.encrypt(data)
+    } else {
+        c.decrypt(data)
+    }
+    Ok(())
+}
+
+impl Locked {
+    fn parse(version: KeyVersion, usage: u8, d: &[u8]) -> Result<(Locked, usize)> {
+        let short = || Error::Malformed("secret key packet is cut short");
+        let mut at = 0;
+        let mut take = |n: usize| -> Result<&[u8]> {
+            let s = d.get(at..at + n).ok_or_else(short)?;
+            at += n;
+            Ok(s)
+        };
+        let declared = if version == KeyVersion::V6 { Some(take(1)?[0] as usize) } else { None };
+        let cipher = SymAlg::from_id(take(1)?[0])?;
+        let aead = if usage == 253 { Some(Mode::from_id(take(1)?[0])?) } else { None };
+        if version == KeyVersion::V6 {
+            take(1)?; // S2K length; the specifier says its own length
+        }
+        let (s2k, n) = S2k::parse(&d[at.min(d.len())..])?;
+        at += n;
+        let iv_len = aead.map_or(16, |a| a.nonce_len());
+        let iv = d.get(at..at + iv_len).ok_or_else(short)?.to_vec();
+        at += iv_len;
+        if declared.is_some_and(|l| l + 1 != at) {
+            return Err(Error::Malformed("secret key S2K parameter length"));
+        }
+        Ok((Locked { usage, cipher, aead, s2k, iv, data: d[at..].to_vec() }, d.len()))
+    }
+
+    fn write(&self, version: KeyVersion, out: &mut Vec<u8>) {
+        out.push(self.usage);
+        let mut params = vec![self.cipher.id()];
+        if let Some(a) = self.aead {
+            params.push(a.id());
+        }
+        let mut s2k = Vec::new();
+        self.s2k.write(&mut s2k);
+        if version == KeyVersion::V6 {
+            params.push(s2k.len() as u8);
+        }
+        params.extend_from_slice(&s2k);
+        params.extend_from_slice(&self.iv);
+        if version == KeyVersion::V6 {
+            out.push(params.len() as u8);
+        }
+        out.extend_from_slice(&params);
+        out.extend_from_slice(&self.data);
+    }
+}
+
+impl SecretKey {
+    /// Parses a secret key (`subkey` false, tag 5) or secret subkey (tag 7)
+    /// packet body.
+    pub fn parse(body: &[u8], subkey: bool) -> Result<Self> {
+        let (public, at) = PublicKey::parse(body)?;
+        let rest = &body[at..];
+        let (&usage, fields) = rest.split_first().ok_or(Error::Malformed("secret key packet is cut short"))?;
+        let secret = match usage {
+            0 => {
+                let mut input = fields;
+                let m = SecretMaterial::parse(public.material(), &mut input)?;
+                if public.version() == KeyVersion::V4 {
+                    let used = fields.len() - input.len();
+                    if input != checksum(&fields[..used]) {
+                        return Err(Error::Malformed("secret key checksum does not match"));
+                    }
+                } else if !input.is_empty() {
+                    return Err(Error::Malformed("trailing data after the secret key fields"));
+                }
+                SecretPart::Plain(m)
+            }
+            253 | 254 => SecretPart::Locked(Locked::parse(public.version(), usage, fields)?.0),
+            255 => return Err(Error::Unsupported("secret keys protected with a 16-bit checksum (S2K usage 255)")),
+            _ => return Err(Error::Unsupported("secret keys protected with a legacy cipher octet")),
+        };
+        if let (SecretPart::Locked(l), KeyVersion::V6) = (&secret, public.version())
+            && l.usage == 253
+            && !matches!(l.s2k, S2k::Argon2 { .. })
+            && !matches!(l.s2k, S2k::Iterated { .. })
+        {
+            return Err(Error::Malformed("v6 AEAD-protected secret key with a weak S2K"));
+        }
+        Ok(SecretKey { public, secret, subkey })
+    }
+
+    /// A secret key from its parts, in the clear.
+    pub fn from_parts(public: PublicKey, secret: SecretMaterial, subkey: bool) -> Self {
+        SecretKey { public, secret: SecretPart::Plain(secret), subkey }
+    }
+
+    /// Appends the packet body.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.public.body());
+        match &self.secret {
+            SecretPart::Plain(m) => {
+                out.push(0);
+                let s = m.to_vec();
+                out.extend_from_slice(&s);
+                if self.public.version() == KeyVersion::V4 {
+                    out.extend_from_slice(&checksum(&s));
+                }
+            }
+            SecretPart::Locked(l) => l.write(self.public.version(), out),
+        }
+    }
+
+    /// The public part.
+    pub fn public(&self) -> &PublicKey {
+        &self.public
+    }
+
+    /// Whether this is a subkey packet.
+    pub fn is_subkey(&self) -> bool {
+        self.subkey
+    }
+
+    /// Whether the secret fields are password-protected.
+    pub fn is_locked(&self) -> bool {
+        matches!(self.secret, SecretPart::Locked(_))
+    }
+
+    /// The secret fields, when in the clear.
+    pub fn secret(&self) -> Result<&SecretMaterial> {
+        match &self.secret {
+            SecretPart::Plain(m) => Ok(m),
+            SecretPart::Locked(_) => Err(KeyError::Locked(self.public.fingerprint()).into()),
+        }
+    }
+
+    fn tag(&self) -> u8 {
+        if self.subkey { 0xc7 } else { 0xc5 }
+    }
+
+    /// AEAD key (HKDF-SHA256, info = tag || version || cipher || AEAD) and
+    /// associated data (tag || public key body), RFC 9580 §5.5.3.
+    fn aead_params(&self, s2k_key: &[u8], cipher: SymAlg, aead: Mode) -> (Zeroizing<Vec<u8>>, Vec<u8>) {
+        let info = [self.tag(), self.public.version().id(), cipher.id(), aead.id()];
+        let mut kek = Zeroizing::new(vec![0u8; cipher.key_len()]);
+        Hkdf::<Sha256>::new(None, s2k_key).expand(&info, &mut kek).expect("short output");
+        let mut ad = vec![self.tag()];
+        ad.extend_from_slice(self.public.body());
+        (kek, ad)
+    }
+
+    /// Decrypts the secret fields with `password` and checks them against the
+    /// public key; the packet itself stays as it is.
+    pub fn unlock(&self, password: &[u8], limits: &S2kLimits) -> Result<SecretMaterial> {
+        let l = match &self.secret {
+            SecretPart::Plain(m) => return Ok(m.clone()),
+            SecretPart::Locked(l) => l,
+        };
+        let wrong = || Error::from(KeyError::WrongKeyPassword(self.public.fingerprint()));
+        let key = l.s2k.derive(password, l.cipher.key_len(), limits)?;
+        let mut plain = Zeroizing::new(l.data.clone());
+        let material_len = match l.aead {
+            Some(aead) => {
+                let n = plain.len().checked_sub(TAG_LEN).ok_or(Error::Malformed("secret key is cut short"))?;
+                let tag: [u8; TAG_LEN] = plain[n..].try_into().expect("16");
+                let (kek, ad) = self.aead_params(&key, l.cipher, aead);
+                Aead::new(aead, &kek)?
+                    .open_in_place_separate_tag(&l.iv, &ad, &mut plain[..n], &tag)
+                    .map_err(|_| wrong())?;
+                n
+            }
+            None => {
+                cfb(&key, &l.iv, &mut plain, false)?;
+                let n = plain.len().checked_sub(20).ok_or_else(wrong)?;
+                let sum = sha1::Sha1::digest(&plain[..n]);
+                if !bool::from(subtle::ConstantTimeEq::ct_eq(&sum[..], &plain[n..])) {
+                    return Err(wrong());
+                }
+                n
+            }
+        };
+        let mut input = &plain[..material_len];
+        let m = SecretMaterial::parse(self.public.material(), &mut input).map_err(|_| wrong())?;
+        if !input.is_empty() {
+            return Err(wrong());
+        }
+        m.check(self.public.material()).map_err(|_| wrong())?;
+        Ok(m)
+    }
+
+    /// Replaces locked secret fields by their decrypted form.
+    pub fn decrypt_in_place(&mut self, password: &[u8], limits: &S2kLimits) -> Result<()> {
+        let m = self.unlock(password, limits)?;
+        self.secret = SecretPart::Plain(m);
+        Ok(())
+    }
+
+    /// Encrypts the (plain) secret fields under `password`: v6 keys with
+    /// AEAD (OCB, AES-256) and Argon2id with RFC 9580 §3.7.1.4's second
+    /// recommended parameters, t = 3, p = 4, 64 MiB (usage 253); v4 keys with CFB, AES-256,
+    /// iterated and salted SHA-256 S2K and the SHA-1 check (usage 254), which
+    /// GnuPG 2.2 reads.
+    pub fn lock(&mut self, password: &[u8]) -> Result<()> {
+        let m = self.secret()?.to_vec();
+        let cipher = SymAlg::Aes256;
+        let v6 = self.public.version() == KeyVersion::V6;
+        let s2k = if v6 {
+            let mut salt = [0u8; 16];
+            random(&mut salt)?;
+            S2k::Argon2 { salt, t: 3, p: 4, m: 16 }
+        } else {
+            let mut salt = [0u8; 8];
+            random(&mut salt)?;
+            S2k::Iterated { hash: S2kHash::Sha256, salt, count: 0xff }
+        };
+        let limits = S2kLimits::UNLIMITED; // our own parameters, chosen above
+        let key = s2k.derive(password, cipher.key_len(), &limits)?;
+        let locked = if v6 {
+            let aead = Mode::Ocb;
+            let mut iv = vec![0u8; aead.nonce_len()];
+            random(&mut iv)?;
+            let (kek, ad) = self.aead_params(&key, cipher, aead);
+            let mut data = m.to_vec();
+            let tag = Aead::new(aead, &kek)?.seal_in_place_separate_tag(&iv, &ad, &mut data)?;
+            data.extend_from_slice(&tag);
+            Locked { usage: 253, cipher, aead: Some(aead), s2k, iv, data }
+        } else {
+            let mut iv = vec![0u8; 16];
+            random(&mut iv)?;
+            let mut data = m.to_vec();
+            data.extend_from_slice(&sha1::Sha1::digest(&m[..]));
+            cfb(&key, &iv, &mut data, true)?;
+            Locked { usage: 254, cipher, aead: None, s2k, iv, data }
+        };
+        self.secret = SecretPart::Locked(locked);
+        Ok(())
+    }
+
+    /// Unlocks with `old` and locks again with `new`; `new` empty leaves the
+    /// key in the clear.
+    pub fn change_password(&mut self, old: &[u8], new: &[u8], limits: &S2kLimits) -> Result<()> {
+        self.decrypt_in_place(old, limits)?;
+        if !new.is_empty() {
+            self.lock(new)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,95 @@
+//! The session key and the keys of a certificate: PKESK packets for an
+//! [`EncryptionPlan`] (v6 with SEIPD v2, v3 with v1, named or anonymous
+//! recipients), and recovering the session key from a message's PKESKs
+//! with secret keys (those the packets name first, then the anonymous
+//! packets against every decryption-capable key).
+
+use super::super::crypto::{PkeskVersion, decrypt_session_key, encrypt_session_key};
+use super::super::pkesk::{Pkesk, Recipient};
+use super::super::{Error, Result, SessionKey};
+use super::{Cert, CertKey, EncryptionPlan, Fingerprint, KeyError, KeyId};
+
+impl EncryptionPlan {
+    /// One PKESK per recipient key for `session_key`: v6 for SEIPD v2, v3
+    /// for SEIPD v1. With `anonymous`, the recipient is left out (a wildcard
+    /// key ID or an empty fingerprint) and decryptors try every key.
+    pub fn pkesks(&self, session_key: &[u8], anonymous: bool) -> Result<Vec<Pkesk>> {
+        let (version, sym) = match self.aead {
+            Some(_) => (PkeskVersion::V6, None),
+            None => (PkeskVersion::V3, Some(self.cipher)),
+        };
+        let mut out = Vec::with_capacity(self.keys.len());
+        for (_, key) in &self.keys {
+            let fp = key.fingerprint();
+            let payload = encrypt_session_key(key.material(), fp.as_bytes(), version, sym, session_key)?;
+            let recipient = (!anonymous).then(|| match version {
+                PkeskVersion::V6 => {
+                    Recipient::Fingerprint { key_version: key.version().id(), fingerprint: fp.as_bytes().to_vec() }
+                }
+                PkeskVersion::V3 => Recipient::KeyId(fp.key_id().0),
+            });
+            out.push(Pkesk { version, recipient, payload });
+        }
+        Ok(out)
+    }
+}
+
+/// Whether a PKESK names `key`.
+fn names(p: &Pkesk, fp: &Fingerprint) -> bool {
+    match &p.recipient {
+        Some(Recipient::KeyId(id)) => KeyId(*id) == fp.key_id(),
+        Some(Recipient::Fingerprint { fingerprint, .. }) => fingerprint.as_slice() == fp.as_bytes(),
+        None => false,
+    }
+}
+
+/// How a PKESK names its recipient, for error messages.
+fn describe(p: &Pkesk) -> String {
+    match &p.recipient {
+        Some(Recipient::KeyId(id)) => format!("0x{}", KeyId(*id)),
+        Some(Recipient::Fingerprint { fingerprint, .. }) => format!("0x{}", super::packet::hex_upper(fingerprint)),
+        None => "an anonymous recipient".into(),
+    }
+}
+
+/// Every key of `keys` that has secret material and an encryption
+/// algorithm. Expired or revoked keys still decrypt what was sent to them
+/// (RFC 9580 leaves that to the reader, and every peer allows it).
+fn decryption_keys(keys: &[Cert]) -> impl Iterator<Item = &CertKey> {
+    keys.iter().flat_map(|c| c.keys()).filter(|k| k.secret().is_some() && k.public().alg().can_encrypt())
+}
+
+fn try_key(p: &Pkesk, k: &CertKey) -> Result<SessionKey> {
+    let secret = k.secret().expect("filtered").secret()?;
+    let public = k.public();
+    decrypt_session_key(secret, public.material(), public.fingerprint().as_bytes(), &p.payload, p.version)
+}
+
+/// Recovers the session key: first each PKESK that names one of `keys`,
+/// then each anonymous PKESK against every key. A named key that is still
+/// locked is an error saying so ([`KeyError::Locked`]); when nothing works,
+/// [`KeyError::NoDecryptionKey`] lists whom the message is encrypted to.
+pub fn decrypt_pkesks(pkesks: &[Pkesk], keys: &[Cert]) -> Result<SessionKey> {
+    let mut locked = None;
+    for p in pkesks.iter().filter(|p| p.recipient.is_some()) {
+        for k in decryption_keys(keys).filter(|k| names(p, &k.public().fingerprint())) {
+            match try_key(p, k) {
+                Ok(sk) => return Ok(sk),
+                Err(Error::Key(e @ KeyError::Locked(_))) => locked = Some(e),
+                Err(_) => {}
+            }
+        }
+    }
+    for p in pkesks.iter().filter(|p| p.recipient.is_none()) {
+        for k in decryption_keys(keys) {
+            if let Ok(sk) = try_key(p, k) {
+                return Ok(sk);
+            }
+        }
+    }
+    if let Some(e) = locked {
+        return Err(e.into());
+    }
+    let to = pkesks.iter().map(describe).collect::<Vec<_>>().join(", ");
+    Err(KeyError::NoDecryptionKey { recipients: if to.is_empty() { "no public key".into() } else { to } }.into())
+}

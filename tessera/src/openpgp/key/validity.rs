@@ -1,0 +1,292 @@
+//! Which keys of a certificate are valid at a given time, decided in this
+//! one place (RFC 9580 §5.2.3.10, §10.1): self-signatures verified, the
+//! newest live one winning; subkey bindings with the back-signature a
+//! signing subkey needs; key flags; expiration; revocation.
+
+use super::super::crypto::PublicKeyAlg;
+use super::super::sig::{SigType, Signature};
+use super::super::{Error, Result};
+use super::{Cert, CertKey, Fingerprint, KeyError, KeyVersion, PublicKey};
+
+/// Key flag bits (RFC 9580 §5.2.3.29).
+pub mod flags {
+    /// May certify other keys.
+    pub const CERTIFY: u8 = 0x01;
+    /// May sign data.
+    pub const SIGN: u8 = 0x02;
+    /// May encrypt communications.
+    pub const ENCRYPT_COMMS: u8 = 0x04;
+    /// May encrypt storage.
+    pub const ENCRYPT_STORAGE: u8 = 0x08;
+    /// Either encryption flag.
+    pub const ENCRYPT: u8 = ENCRYPT_COMMS | ENCRYPT_STORAGE;
+}
+
+/// Features bits (RFC 9580 §5.2.3.32).
+pub mod features {
+    /// SEIPD v1 (with MDC).
+    pub const SEIPD_V1: u8 = 0x01;
+    /// SEIPD v2 (AEAD).
+    pub const SEIPD_V2: u8 = 0x08;
+}
+
+/// A key of a certificate that is valid at the time asked.
+#[derive(Debug, Clone)]
+pub struct ValidKey<'a> {
+    /// The key (with its secret part, if the certificate has one).
+    pub key: &'a CertKey,
+    /// Its key flags (from its binding, or inferred from the algorithm).
+    pub flags: u8,
+    /// When it expires (seconds since the epoch), if it does.
+    pub expires: Option<u64>,
+}
+
+impl ValidKey<'_> {
+    /// The public key.
+    pub fn public(&self) -> &PublicKey {
+        self.key.public()
+    }
+}
+
+/// A certificate as it stands at one time: everything the encryptor,
+/// decryptor and verifier need, already checked.
+///
+/// ```
+/// use tessera::openpgp::key::{generate, GenerateOptions, KeyError};
+/// use tessera::openpgp::Error;
+/// let opts = GenerateOptions { created: Some(1_700_000_000), expires_in: Some(86_400), ..Default::default() };
+/// let key = generate(&opts).unwrap();
+/// assert_eq!(key.validate(1_700_000_100).unwrap().encryption_keys().len(), 1);
+/// assert!(matches!(key.validate(1_800_000_000), Err(Error::Key(KeyError::Expired { .. }))));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ValidCert<'a> {
+    /// The certificate.
+    pub cert: &'a Cert,
+    /// The time this view is for.
+    pub at: u64,
+    /// The primary key and its flags.
+    pub primary: ValidKey<'a>,
+    /// The valid subkeys.
+    pub subkeys: Vec<ValidKey<'a>>,
+    /// The self-signature the key's preferences come from.
+    pub self_sig: &'a Signature,
+    /// The primary User ID, if any is valid.
+    pub user_id: Option<&'a [u8]>,
+    /// What each subkey that was refused was refused for.
+    pub refused: Vec<(Fingerprint, &'static str)>,
+}
+
+/// Flags a key without a key flags subpacket may have, by algorithm.
+fn implied_flags(alg: PublicKeyAlg, primary: bool) -> u8 {
+    let mut f = 0;
+    if alg.can_sign() {
+        f |= flags::SIGN | if primary { flags::CERTIFY } else { 0 };
+    }
+    if alg.can_encrypt() {
+        f |= flags::ENCRYPT;
+    }
+    f
+}
+
+fn expiry(key: &PublicKey, sig: &Signature) -> Option<u64> {
+    match sig.key_expiration() {
+        Some(e) if e != 0 => Some(u64::from(key.created()) + u64::from(e)),
+        _ => None,
+    }
+}
+
+/// Whether a revocation applies at `at`: hard ones (no reason, compromised,
+/// or unknown codes) always; soft ones (superseded 1, retired 3, User ID no
+/// longer valid 32) from their creation on.
+fn revocation_applies(sig: &Signature, at: u64) -> bool {
+    match sig.revocation_reason() {
+        Some((1 | 3 | 32, _)) => sig.created().is_some_and(|c| u64::from(c) <= at),
+        _ => true,
+    }
+}
+
+/// The newest signature of `sigs` of an accepted type that verifies and is
+/// live at `at`.
+fn newest_valid(
+    sigs: &[Signature],
+    at: u64,
+    key_created: u32,
+    accept: impl Fn(&Signature) -> bool,
+    verify: impl Fn(&Signature) -> Result<()>,
+) -> Option<&Signature> {
+    sigs.iter()
+        .filter(|s| accept(s) && s.is_live_at(at) && s.created().is_some_and(|c| c >= key_created))
+        .filter(|s| verify(s).is_ok())
+        .max_by_key(|s| s.created())
+}
+
+fn revoked(sigs: &[Signature], at: u64, ty: SigType, verify: impl Fn(&Signature) -> Result<()>) -> Option<&Signature> {
+    sigs.iter().find(|s| s.sig_type() == ty && revocation_applies(s, at) && verify(s).is_ok())
+}
+
+impl Cert {
+    /// Decides what of this certificate is valid at `at` (seconds since the
+    /// epoch). An error names the certificate and why it is unusable:
+    /// revoked, expired, or without a valid self-signature.
+    pub fn validate(&self, at: u64) -> Result<ValidCert<'_>> {
+        let pk = self.primary.public();
+        let fp = pk.fingerprint();
+        if let Some(r) = revoked(&self.direct_sigs, at, SigType::KeyRevocation, |s| s.verify_direct_key(pk)) {
+            let reason = r
+                .revocation_reason()
+                .map(|(c, t)| format!(": reason {c}: {}", String::from_utf8_lossy(t)))
+                .unwrap_or_default();
+            return Err(KeyError::Revoked { fingerprint: fp, reason }.into());
+        }
+        let direct = newest_valid(
+            &self.direct_sigs,
+            at,
+            pk.created(),
+            |s| s.sig_type() == SigType::DirectKey,
+            |s| s.verify_direct_key(pk),
+        );
+        // The primary User ID: among User IDs with a live, verified,
+        // unrevoked certification, the one flagged primary, else the newest.
+        let mut best: Option<(&[u8], &Signature)> = None;
+        for uid in &self.user_ids {
+            let verify = |s: &Signature| s.verify_certification(pk, &uid.value);
+            let cert = newest_valid(
+                &uid.sigs,
+                at,
+                pk.created(),
+                |s| matches!(s.sig_type(), SigType::Certification(_)),
+                verify,
+            );
+            let Some(cert) = cert else { continue };
+            let revoked = uid.sigs.iter().any(|s| {
+                s.sig_type() == SigType::CertificationRevocation
+                    && s.created() >= cert.created()
+                    && revocation_applies(s, at)
+                    && verify(s).is_ok()
+            });
+            if revoked {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((_, b)) => (cert.primary_user_id(), cert.created()) > (b.primary_user_id(), b.created()),
+            };
+            if better {
+                best = Some((&uid.value, cert));
+            }
+        }
+        // v6 keys take their properties from the direct key signature, v4
+        // keys from the primary User ID's (RFC 9580 §5.2.3.10).
+        let uid_sig = best.map(|(_, s)| s);
+        let self_sig = match pk.version() {
+            KeyVersion::V6 => direct.or(uid_sig),
+            KeyVersion::V4 => uid_sig.or(direct),
+        }
+        .ok_or(KeyError::NoValidSelfSignature {
+            fingerprint: fp,
+            why: "no live, verifying self-signature at this time",
+        })?;
+        let expires = expiry(pk, self_sig).into_iter().chain(direct.and_then(|d| expiry(pk, d))).min();
+        if let Some(e) = expires
+            && e <= at
+        {
+            return Err(KeyError::Expired { fingerprint: fp, expired_at: e }.into());
+        }
+        if u64::from(pk.created()) > at {
+            return Err(
+                KeyError::NoValidSelfSignature { fingerprint: fp, why: "the key was created after this time" }.into()
+            );
+        }
+        let primary_flags = self_sig.key_flags().unwrap_or_else(|| implied_flags(pk.alg(), true));
+        let mut subkeys = Vec::new();
+        let mut refused = Vec::new();
+        for sk in &self.subkeys {
+            match self.validate_subkey(sk, at, expires) {
+                Ok(v) => subkeys.push(v),
+                Err(why) => refused.push((sk.key.public().fingerprint(), why)),
+            }
+        }
+        Ok(ValidCert {
+            cert: self,
+            at,
+            primary: ValidKey { key: &self.primary, flags: primary_flags, expires },
+            subkeys,
+            self_sig,
+            user_id: best.map(|(u, _)| u),
+            refused,
+        })
+    }
+
+    fn validate_subkey<'a>(
+        &'a self,
+        sk: &'a super::Subkey,
+        at: u64,
+        primary_expires: Option<u64>,
+    ) -> std::result::Result<ValidKey<'a>, &'static str> {
+        let pk = self.primary.public();
+        let sub = sk.key.public();
+        if sub.version() != pk.version() {
+            return Err("its version differs from the primary key's");
+        }
+        let verify = |s: &Signature| s.verify_subkey_binding(pk, sub);
+        if revoked(&sk.sigs, at, SigType::SubkeyRevocation, verify).is_some() {
+            return Err("revoked");
+        }
+        let binding = newest_valid(&sk.sigs, at, sub.created(), |s| s.sig_type() == SigType::SubkeyBinding, verify)
+            .ok_or("no live, verifying binding signature at this time")?;
+        let f = binding.key_flags().unwrap_or_else(|| implied_flags(sub.alg(), false));
+        if f & (flags::SIGN | flags::CERTIFY) != 0 {
+            let back = binding
+                .embedded_signatures()
+                .filter_map(|r| r.ok())
+                .any(|b| b.sig_type() == SigType::PrimaryKeyBinding && b.verify_primary_key_binding(pk, sub).is_ok());
+            if !back {
+                return Err("a signing subkey without a valid primary key binding (back-signature)");
+            }
+        }
+        let expires = expiry(sub, binding).into_iter().chain(primary_expires).min();
+        if expires.is_some_and(|e| e <= at) {
+            return Err("expired");
+        }
+        Ok(ValidKey { key: &sk.key, flags: f, expires })
+    }
+}
+
+impl<'a> ValidCert<'a> {
+    /// The keys that may encrypt (either encryption flag and an encryption
+    /// algorithm): valid subkeys, and the primary key if flagged so.
+    pub fn encryption_keys(&self) -> Vec<&ValidKey<'a>> {
+        std::iter::once(&self.primary)
+            .chain(&self.subkeys)
+            .filter(|k| k.flags & flags::ENCRYPT != 0 && k.public().alg().can_encrypt())
+            .collect()
+    }
+
+    /// The encryption keys, or an error naming the certificate and why none qualifies.
+    pub fn require_encryption_keys(&self) -> Result<Vec<&ValidKey<'a>>> {
+        let keys = self.encryption_keys();
+        if keys.is_empty() {
+            let why = if self.refused.is_empty() {
+                "no subkey is flagged for encryption".to_string()
+            } else {
+                self.refused.iter().map(|(fp, w)| format!("subkey {fp}: {w}")).collect::<Vec<_>>().join("; ")
+            };
+            return Err(Error::from(KeyError::NoEncryptionKey { fingerprint: self.cert.fingerprint(), why }));
+        }
+        Ok(keys)
+    }
+
+    /// The keys that may sign data (sign flag and a signing algorithm).
+    pub fn signing_keys(&self) -> Vec<&ValidKey<'a>> {
+        std::iter::once(&self.primary)
+            .chain(&self.subkeys)
+            .filter(|k| k.flags & flags::SIGN != 0 && k.public().alg().can_sign())
+            .collect()
+    }
+
+    /// The features octet of the governing self-signature (0 if absent).
+    pub fn features(&self) -> u8 {
+        self.self_sig.features().unwrap_or(0)
+    }
+}

@@ -1,0 +1,144 @@
+//! Document signatures checked against certificates, with the policy in
+//! one place: which hashes count for data, and that the signing key was
+//! valid (not expired, not revoked, signing-capable) when it signed.
+//!
+//! Policy for data signatures (binary 0x00 and text 0x01): SHA-1 and MD5
+//! are refused (MD5 cannot even be parsed); SHA-1 stays accepted only for
+//! old key bindings, as [`super::SHA1_BINDING_CUTOFF`] documents. A hashed
+//! critical subpacket that is not understood makes the signature bad
+//! (RFC 9580 §5.2.3.7).
+
+use super::super::Error;
+use super::super::crypto::{HashAlg, PublicKeyAlg};
+use super::super::key::{Cert, Fingerprint, KeyError, KeyVersion, PublicKey, ValidCert};
+use super::packet::{SigType, Signature};
+
+/// What one signature amounts to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// It verifies, made by a key valid and signing-capable at its creation.
+    Good {
+        /// The certificate's (primary key's) fingerprint.
+        cert: Fingerprint,
+        /// The fingerprint of the key that signed (primary or subkey).
+        key: Fingerprint,
+        /// The certificate's primary User ID at signing time, if any.
+        user_id: Option<String>,
+    },
+    /// It does not verify (modified data or signature, or malformed).
+    Bad(String),
+    /// None of the given certificates holds its issuer.
+    UnknownSigner,
+    /// The signature verifies but the key could not sign at its creation
+    /// time (expired, revoked, not flagged for signing), or the signature
+    /// itself has expired.
+    KeyNotValid {
+        /// The certificate's fingerprint.
+        cert: Fingerprint,
+        /// Why.
+        why: String,
+    },
+    /// Its hash algorithm is refused for data signatures (SHA-1).
+    WeakHash(HashAlg),
+}
+
+impl Outcome {
+    /// Whether the signature counts.
+    pub fn is_good(&self) -> bool {
+        matches!(self, Outcome::Good { .. })
+    }
+}
+
+/// One signature and what it amounts to.
+#[derive(Debug, Clone)]
+pub struct SigResult {
+    /// The signature (if it could be parsed and paired).
+    pub signature: Option<Signature>,
+    /// The verdict.
+    pub outcome: Outcome,
+}
+
+impl SigResult {
+    /// Whether it counts.
+    pub fn is_good(&self) -> bool {
+        self.outcome.is_good()
+    }
+}
+
+/// Whether `sig` may be a data signature at all: its type and hash.
+fn data_policy(sig: &Signature) -> Option<Outcome> {
+    if !matches!(sig.sig_type(), SigType::Binary | SigType::Text) {
+        return Some(Outcome::Bad(format!("signature type 0x{:02x} is not a data signature", sig.sig_type().id())));
+    }
+    if sig.hash_alg() == HashAlg::Sha1 {
+        return Some(Outcome::WeakHash(HashAlg::Sha1));
+    }
+    None
+}
+
+/// Checks the signing key against the certificate's state at `created`.
+fn key_valid_at(cert: &Cert, key: &PublicKey, sig: &Signature, now: u64) -> Result<Option<String>, String> {
+    let created = u64::from(sig.created().ok_or("it has no creation time")?);
+    let valid: ValidCert<'_> = cert.validate(created).map_err(|e| format!("at signing time: {e}"))?;
+    let fp = key.fingerprint();
+    if !valid.signing_keys().iter().any(|k| k.public().fingerprint() == fp) {
+        let why = valid.refused.iter().find(|(f, _)| *f == fp).map(|(_, w)| *w).unwrap_or("not flagged for signing");
+        return Err(format!("key {fp} could not sign at signing time: {why}"));
+    }
+    // A revocation applies whenever it was made: a hard revocation of the
+    // certificate now also voids old signatures.
+    if let Err(e @ Error::Key(KeyError::Revoked { .. })) = cert.validate(now.max(created)) {
+        return Err(e.to_string());
+    }
+    if !sig.is_live_at(now.max(created)) {
+        return Err("the signature has expired".into());
+    }
+    Ok(valid.user_id.map(|u| String::from_utf8_lossy(u).into_owned()))
+}
+
+/// Judges a document signature whose data hashed to `digest` (computed by
+/// [`super::DocumentHasher`] over the signature's own fields) against
+/// `certs`, at time `now` (seconds since the epoch).
+pub fn check_document(sig: &Signature, digest: &[u8], certs: &[Cert], now: u64) -> Outcome {
+    if let Some(o) = data_policy(sig) {
+        return o;
+    }
+    let mut found = None;
+    for cert in certs {
+        for k in cert.keys() {
+            let key = k.public();
+            if !sig.may_be_issued_by(&key.fingerprint()) {
+                continue;
+            }
+            match sig.verify_digest(key, digest) {
+                Ok(()) => {
+                    return match key_valid_at(cert, key, sig, now) {
+                        Ok(user_id) => Outcome::Good { cert: cert.fingerprint(), key: key.fingerprint(), user_id },
+                        Err(why) => Outcome::KeyNotValid { cert: cert.fingerprint(), why },
+                    };
+                }
+                Err(e) => found = Some(Outcome::Bad(e.to_string())),
+            }
+        }
+    }
+    found.unwrap_or(Outcome::UnknownSigner)
+}
+
+/// The hash a key signs data with: the first of the certificate's
+/// preferences that is strong enough for the algorithm, else SHA2-512 for
+/// v6 keys and SHA2-256 (or larger, where the curve needs it) for v4.
+pub fn choose_hash(key: &PublicKey, preferences: Option<&[u8]>) -> HashAlg {
+    let min = match (key.alg(), key.material().curve()) {
+        (PublicKeyAlg::Ed448, _) => 64,
+        (PublicKeyAlg::Ecdsa, Some(c)) => c.field_len().min(64),
+        _ => 32,
+    };
+    let strong = |h: &HashAlg| h.digest_len() >= min && !matches!(h, HashAlg::Sha1 | HashAlg::Sha224);
+    let preferred = preferences.unwrap_or(&[]).iter().filter_map(|&id| HashAlg::from_id(id).ok()).find(strong);
+    preferred.unwrap_or(match key.version() {
+        KeyVersion::V6 => HashAlg::Sha512,
+        _ if min > 48 => HashAlg::Sha512,
+        _ if min > 32 => HashAlg::Sha384,
+        _ => HashAlg::Sha256,
+    })
+}

@@ -1,0 +1,257 @@
+//! The Cleartext Signature Framework (RFC 9580 §7): text signed so that it
+//! stays readable. The signed text is the lines with trailing spaces and
+//! tabs removed, joined by CR LF, without the line ending before the
+//! signature block; lines starting with `-` are dash-escaped (`- `).
+//!
+//! Writing streams. Reading holds the text in memory (up to
+//! [`MAX_CLEARTEXT`] octets): the salts of v6 signatures come after the
+//! text, so it cannot be hashed before the signatures are read.
+//!
+//! ```
+//! use std::io::Write;
+//! use tessera::openpgp::key::{generate, GenerateOptions};
+//! use tessera::openpgp::sig::{ClearSigner, SigType, Signer, SigningKey, read_cleartext};
+//! let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() }).unwrap();
+//! let keys = SigningKey::from_cert(&key, 1_700_000_001).unwrap();
+//! let mut w = ClearSigner::new(Vec::new(), Signer::new(&keys, SigType::Text, 1_700_000_001).unwrap()).unwrap();
+//! w.write_all(b"-dash\nsecond line  \n").unwrap();
+//! let signed = w.finish().unwrap();
+//! assert!(String::from_utf8_lossy(&signed).contains("\n- -dash\nsecond line\n-----BEGIN PGP SIGNATURE"));
+//!
+//! let certs = [key.to_public()];
+//! let mut text = Vec::new();
+//! let results = read_cleartext(signed.as_slice(), &mut text, &certs, 1_700_000_002).unwrap();
+//! assert_eq!(text, b"-dash\nsecond line");
+//! assert!(results[0].is_good());
+//! ```
+
+use std::io::{self, BufRead, Read, Write};
+
+use super::super::crypto::HashAlg;
+use super::super::key::Cert;
+use super::super::{Error, Result};
+use super::check::{Outcome, SigResult};
+use super::document::{Signer, Verifier, read_signatures, write_signatures};
+use super::packet::SigType;
+
+/// Largest cleartext-signed text read (64 MiB).
+pub const MAX_CLEARTEXT: usize = 64 << 20;
+/// Longest line read.
+const MAX_LINE: u64 = 1 << 20;
+
+const BEGIN_SIGNED: &str = "-----BEGIN PGP SIGNED MESSAGE-----";
+const BEGIN_SIG: &str = "-----BEGIN PGP SIGNATURE-----";
+
+/// The name of a hash in the `Hash` armor header.
+fn hash_name(h: HashAlg) -> &'static str {
+    match h {
+        HashAlg::Sha1 => "SHA1",
+        HashAlg::Sha224 => "SHA224",
+        HashAlg::Sha256 => "SHA256",
+        HashAlg::Sha384 => "SHA384",
+        HashAlg::Sha512 => "SHA512",
+        HashAlg::Sha3_256 => "SHA3-256",
+        HashAlg::Sha3_512 => "SHA3-512",
+    }
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r')
+}
+
+/// Writes a cleartext-signed message as the text is written; call
+/// [`ClearSigner::finish`]. The signer must make text (0x01) signatures.
+#[derive(Debug)]
+pub struct ClearSigner<'a, W: Write> {
+    out: W,
+    signer: Signer<'a>,
+    line_start: bool,
+    pending_eol: bool,
+    held: Vec<u8>,
+    emit: Vec<u8>,
+    hashed: Vec<u8>,
+}
+
+impl<'a, W: Write> ClearSigner<'a, W> {
+    /// Writes the header (with a `Hash` line when v4 signatures are made).
+    pub fn new(mut out: W, signer: Signer<'a>) -> Result<Self> {
+        if signer.sig_type() != SigType::Text {
+            return Err(Error::InvalidOption("cleartext signatures are text signatures"));
+        }
+        let mut hashes: Vec<&str> = Vec::new();
+        for (key, h, _) in signer.announced() {
+            if key.version().id() == 4 && !hashes.contains(&hash_name(h)) {
+                hashes.push(hash_name(h));
+            }
+        }
+        let mut head = format!("{BEGIN_SIGNED}\n");
+        if !hashes.is_empty() {
+            head += &format!("Hash: {}\n", hashes.join(","));
+        }
+        head.push('\n');
+        out.write_all(head.as_bytes()).map_err(Error::from_io)?;
+        let (held, emit, hashed) = (Vec::new(), Vec::new(), Vec::new());
+        Ok(ClearSigner { out, signer, line_start: true, pending_eol: false, held, emit, hashed })
+    }
+
+    fn put(&mut self, b: u8) {
+        if self.pending_eol {
+            self.emit.push(b'\n');
+            self.hashed.extend_from_slice(b"\r\n");
+            self.pending_eol = false;
+        }
+        if b == b'\n' {
+            self.held.clear();
+            self.pending_eol = true;
+            self.line_start = true;
+            return;
+        }
+        if self.line_start && b == b'-' {
+            self.emit.extend_from_slice(b"- ");
+        }
+        self.line_start = false;
+        if is_ws(b) {
+            self.held.push(b);
+            return;
+        }
+        self.emit.extend_from_slice(&self.held);
+        self.hashed.extend_from_slice(&self.held);
+        self.held.clear();
+        self.emit.push(b);
+        self.hashed.push(b);
+    }
+
+    /// Ends the text and writes the signature block; returns the output.
+    pub fn finish(mut self) -> Result<W> {
+        self.out.write_all(b"\n").map_err(Error::from_io)?;
+        let sigs = self.signer.finish()?;
+        write_signatures(self.out, &sigs, true)
+    }
+}
+
+impl<W: Write> Write for ClearSigner<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for &b in buf {
+            self.put(b);
+        }
+        self.out.write_all(&self.emit)?;
+        self.signer.update(&self.hashed);
+        self.emit.clear();
+        self.hashed.clear();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Reads one line (without its line feed); `None` at the end.
+fn line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Option<()>> {
+    buf.clear();
+    let n = input.by_ref().take(MAX_LINE).read_until(b'\n', buf).map_err(Error::from_io)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+    } else if n as u64 == MAX_LINE {
+        return Err(Error::Limit("cleartext line longer than 1 MiB"));
+    }
+    while buf.last().is_some_and(|&b| is_ws(b)) {
+        buf.pop();
+    }
+    Ok(Some(()))
+}
+
+/// The `Hash` header's algorithms (`None` for no header).
+fn read_header_lines<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Option<Vec<HashAlg>>> {
+    let mut hashes: Option<Vec<HashAlg>> = None;
+    loop {
+        line(input, buf)?.ok_or(Error::Truncated("cleartext header"))?;
+        if buf.is_empty() {
+            return Ok(hashes);
+        }
+        let text = std::str::from_utf8(buf).map_err(|_| Error::Malformed("cleartext header"))?;
+        let (name, value) = text.split_once(": ").ok_or(Error::Malformed("cleartext header line"))?;
+        if name != "Hash" {
+            continue;
+        }
+        for v in value.split(',').map(str::trim) {
+            let all = [
+                HashAlg::Sha1,
+                HashAlg::Sha224,
+                HashAlg::Sha256,
+                HashAlg::Sha384,
+                HashAlg::Sha512,
+                HashAlg::Sha3_256,
+                HashAlg::Sha3_512,
+            ];
+            let h = all.into_iter().find(|&h| hash_name(h) == v).ok_or(Error::Unsupported("hash in Hash header"))?;
+            hashes.get_or_insert_with(Vec::new).push(h);
+        }
+    }
+}
+
+/// Whether `input` starts with a cleartext-signed message.
+pub fn is_cleartext<R: BufRead + ?Sized>(input: &mut R) -> Result<bool> {
+    let head = input.fill_buf().map_err(Error::from_io)?;
+    Ok(head.starts_with(BEGIN_SIGNED.as_bytes()))
+}
+
+/// Reads a cleartext-signed message: writes the text (lines joined by LF,
+/// dash-escaping undone, trailing whitespace removed) to `out` and returns
+/// one result per signature, judged against `certs` at `now`.
+pub fn read_cleartext<R: BufRead>(
+    mut input: R,
+    out: &mut dyn Write,
+    certs: &[Cert],
+    now: u64,
+) -> Result<Vec<SigResult>> {
+    let mut buf = Vec::new();
+    loop {
+        line(&mut input, &mut buf)?.ok_or(Error::Malformed("no cleartext-signed message"))?;
+        if buf == BEGIN_SIGNED.as_bytes() {
+            break;
+        }
+        if !buf.is_empty() {
+            return Err(Error::Malformed("text before the cleartext-signed message"));
+        }
+    }
+    let hashes = read_header_lines(&mut input, &mut buf)?;
+    let mut text = Vec::new();
+    let mut first = true;
+    loop {
+        line(&mut input, &mut buf)?.ok_or(Error::Truncated("cleartext signature block"))?;
+        if buf == BEGIN_SIG.as_bytes() {
+            break;
+        }
+        let l = buf.strip_prefix(b"- ").unwrap_or(&buf);
+        if !first {
+            text.extend_from_slice(b"\r\n");
+        }
+        first = false;
+        text.extend_from_slice(l);
+        if text.len() > MAX_CLEARTEXT {
+            return Err(Error::Limit("cleartext-signed text larger than 64 MiB"));
+        }
+    }
+    let block = io::Cursor::new(format!("{BEGIN_SIG}\n").into_bytes()).chain(input);
+    let sigs = read_signatures(io::BufReader::new(block))?;
+    let declared: Vec<bool> =
+        sigs.iter().map(|s| s.version() == 6 || hashes.as_ref().is_none_or(|h| h.contains(&s.hash_alg()))).collect();
+    let mut v = Verifier::new(sigs, certs, now);
+    v.update(&text);
+    let mut results = v.finish();
+    for (r, ok) in results.iter_mut().zip(declared) {
+        if !ok {
+            r.outcome = Outcome::Bad("its hash is not named by the Hash header".into());
+        }
+    }
+    for (i, piece) in text.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.write_all(b"\n").map_err(Error::from_io)?;
+        }
+        out.write_all(piece.strip_suffix(b"\r").unwrap_or(piece)).map_err(Error::from_io)?;
+    }
+    Ok(results)
+}

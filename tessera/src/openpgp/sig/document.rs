@@ -1,0 +1,269 @@
+//! Detached document signatures (RFC 9580 §5.2.1.1-2), made and checked in
+//! one streaming pass: [`Signer`] and [`Verifier`] are [`std::io::Write`]
+//! sinks that hash what they are given (one hash per signature, salted for
+//! v6) and sign or judge at the end. Memory does not depend on the size of
+//! the data.
+
+use std::io::{self, BufRead, Read, Write};
+
+use super::super::armor::{ArmorReader, is_armored};
+use super::super::crypto::{HashAlg, SecretMaterial};
+use super::super::key::{Cert, KeyError, KeyVersion, PublicKey};
+use super::super::packet::{BodyReader, read_header, tag};
+use super::super::{Error, Result, random};
+use super::builder::SignatureBuilder;
+use super::check::{Outcome, SigResult, check_document, choose_hash};
+use super::hashing::{DocumentHasher, HashedFields};
+use super::packet::{SigType, Signature};
+
+/// A key ready to sign data: a signing-capable key of a certificate (the
+/// primary key or a subkey), its unlocked secret, and the hash it uses.
+#[derive(Debug, Clone, Copy)]
+pub struct SigningKey<'a> {
+    /// The public key that signs.
+    pub public: &'a PublicKey,
+    /// Its secret.
+    pub secret: &'a SecretMaterial,
+    /// The hash algorithm (from the certificate's preferences).
+    pub hash: HashAlg,
+}
+
+impl<'a> SigningKey<'a> {
+    /// The keys of `cert` (a secret key, unlocked) that may sign data at
+    /// `at`: valid, flagged for signing, with their secret present. An error
+    /// names the certificate when none qualifies.
+    pub fn from_cert(cert: &'a Cert, at: u64) -> Result<Vec<SigningKey<'a>>> {
+        let valid = cert.validate(at)?;
+        let prefs = valid.self_sig.preferred_hash();
+        let mut out = Vec::new();
+        for k in valid.signing_keys() {
+            let Some(secret) = k.key.secret() else { continue };
+            let public: &'a PublicKey = k.key.public();
+            out.push(SigningKey { public, secret: secret.secret()?, hash: choose_hash(public, prefs) });
+        }
+        if out.is_empty() {
+            return Err(KeyError::NoSecret(cert.fingerprint()).into());
+        }
+        Ok(out)
+    }
+
+    /// The fields a signature by this key will hash (before its subpackets).
+    fn fields<'s>(&self, sig_type: SigType, salt: &'s [u8]) -> HashedFields<'s> {
+        HashedFields {
+            version: self.public.version().id(),
+            sig_type,
+            pk_alg: self.public.alg(),
+            hash_alg: self.hash,
+            hashed_area: &[],
+            salt,
+        }
+    }
+}
+
+/// One signature in the making.
+#[derive(Debug)]
+struct Pending<'a> {
+    key: SigningKey<'a>,
+    salt: Vec<u8>,
+    hasher: DocumentHasher,
+}
+
+/// Signs data as it is written: binary (0x00) or text (0x01, line endings
+/// made CR LF while hashing) signatures by several keys at once, v4 or v6
+/// after each key. [`Signer::finish`] makes the signatures.
+///
+/// ```
+/// use std::io::Write;
+/// use tessera::openpgp::key::{generate, GenerateOptions};
+/// use tessera::openpgp::sig::{SigType, Signer, SigningKey, Verifier};
+/// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() }).unwrap();
+/// let keys = SigningKey::from_cert(&key, 1_700_000_001).unwrap();
+/// let mut signer = Signer::new(&keys, SigType::Binary, 1_700_000_001).unwrap();
+/// signer.write_all(b"hello").unwrap();
+/// let sigs = signer.finish().unwrap();
+/// let certs = [key.to_public()];
+/// let mut verifier = Verifier::new(sigs, &certs, 1_700_000_002);
+/// verifier.write_all(b"hello").unwrap();
+/// assert!(verifier.finish().iter().all(|r| r.is_good()));
+/// ```
+#[derive(Debug)]
+pub struct Signer<'a> {
+    pending: Vec<Pending<'a>>,
+    sig_type: SigType,
+    created: u32,
+}
+
+impl<'a> Signer<'a> {
+    /// Starts signatures of `sig_type` (binary or text) made at `created`.
+    pub fn new(keys: &[SigningKey<'a>], sig_type: SigType, created: u32) -> Result<Self> {
+        if !matches!(sig_type, SigType::Binary | SigType::Text) {
+            return Err(Error::InvalidOption("document signatures are binary or text"));
+        }
+        if keys.is_empty() {
+            return Err(Error::InvalidOption("no signing key"));
+        }
+        let mut pending = Vec::with_capacity(keys.len());
+        for &key in keys {
+            let mut salt = Vec::new();
+            if key.public.version() == KeyVersion::V6 {
+                salt = vec![0u8; key.hash.v6_salt_len()];
+                random(&mut salt)?;
+            }
+            let hasher = DocumentHasher::new(&key.fields(sig_type, &salt));
+            pending.push(Pending { key, salt, hasher });
+        }
+        Ok(Signer { pending, sig_type, created })
+    }
+
+    /// The signature type being made.
+    pub fn sig_type(&self) -> SigType {
+        self.sig_type
+    }
+
+    /// For each signature in the making: its key, hash and salt (what a
+    /// one-pass signature packet announces).
+    pub(crate) fn announced(&self) -> impl Iterator<Item = (&PublicKey, HashAlg, &[u8])> {
+        self.pending.iter().map(|p| (p.key.public, p.key.hash, p.salt.as_slice()))
+    }
+
+    /// Hashes more data.
+    pub fn update(&mut self, data: &[u8]) {
+        for p in &mut self.pending {
+            p.hasher.update(data);
+        }
+    }
+
+    /// Makes the signatures, in the order of the keys.
+    pub fn finish(self) -> Result<Vec<Signature>> {
+        let mut out = Vec::with_capacity(self.pending.len());
+        for p in self.pending {
+            let hasher = p.hasher;
+            let sig = SignatureBuilder::new(self.sig_type, self.created).hash(p.key.hash).salt(p.salt).sign_with(
+                p.key.public,
+                p.key.secret,
+                |f| hasher.finish(f),
+            )?;
+            out.push(sig);
+        }
+        Ok(out)
+    }
+}
+
+impl Write for Signer<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Checks detached signatures as the data is written; [`Verifier::finish`]
+/// gives one [`SigResult`] per signature. See [`Signer`] for an example.
+#[derive(Debug)]
+pub struct Verifier<'c> {
+    sigs: Vec<(Signature, Option<DocumentHasher>)>,
+    certs: &'c [Cert],
+    now: u64,
+}
+
+impl<'c> Verifier<'c> {
+    /// Checks `sigs` against `certs`; `now` decides signature expiry and
+    /// revocations (seconds since the epoch).
+    pub fn new(sigs: Vec<Signature>, certs: &'c [Cert], now: u64) -> Self {
+        let sigs = sigs
+            .into_iter()
+            .map(|s| {
+                let ok = matches!(s.sig_type(), SigType::Binary | SigType::Text);
+                let h = ok.then(|| DocumentHasher::new(&s.hashed_fields()));
+                (s, h)
+            })
+            .collect();
+        Verifier { sigs, certs, now }
+    }
+
+    /// Hashes more data.
+    pub fn update(&mut self, data: &[u8]) {
+        for h in self.sigs.iter_mut().filter_map(|(_, h)| h.as_mut()) {
+            h.update(data);
+        }
+    }
+
+    /// The verdict on each signature, in their order.
+    pub fn finish(self) -> Vec<SigResult> {
+        let (certs, now) = (self.certs, self.now);
+        self.sigs
+            .into_iter()
+            .map(|(sig, h)| {
+                let outcome = match h {
+                    Some(h) => check_document(&sig, &h.finish(&sig.hashed_fields()), certs, now),
+                    None => Outcome::Bad("not a document signature".into()),
+                };
+                SigResult { signature: Some(sig), outcome }
+            })
+            .collect()
+    }
+}
+
+impl Write for Verifier<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Largest signature packet accepted (an RSA-16384 signature with many
+/// subpackets fits many times over).
+pub(crate) const MAX_SIG_PACKET: usize = 1 << 16;
+
+/// Reads one signature packet body of at most [`MAX_SIG_PACKET`] octets.
+pub(crate) fn read_sig_body<R: Read>(r: R, len: super::super::packet::BodyLen) -> Result<Signature> {
+    let mut body = Vec::new();
+    BodyReader::new(r, len).take(MAX_SIG_PACKET as u64 + 1).read_to_end(&mut body).map_err(Error::from_io)?;
+    if body.len() > MAX_SIG_PACKET {
+        return Err(Error::Limit("signature packet too large"));
+    }
+    Signature::parse(&body)
+}
+
+/// Reads the signature packets of a detached signature (binary or armored);
+/// marker and padding packets are skipped, anything else is an error.
+pub fn read_signatures<R: BufRead>(mut input: R) -> Result<Vec<Signature>> {
+    let mut src: Box<dyn Read + '_> =
+        if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
+    let mut out = Vec::new();
+    while let Some(h) = read_header(&mut src)? {
+        match h.tag {
+            tag::SIGNATURE => out.push(read_sig_body(&mut src, h.len)?),
+            tag::MARKER | tag::PADDING => BodyReader::new(&mut src, h.len).skip_rest()?,
+            _ => return Err(Error::Malformed("a detached signature holds only signature packets")),
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::Malformed("no signature packet"));
+    }
+    Ok(out)
+}
+
+/// Writes signature packets, armored (`SIGNATURE` block) or binary.
+pub fn write_signatures<W: Write>(out: W, sigs: &[Signature], armor: bool) -> Result<W> {
+    let mut body = Vec::new();
+    for s in sigs {
+        super::super::packet::write_packet(&mut body, tag::SIGNATURE, &s.to_bytes()).map_err(Error::from_io)?;
+    }
+    let mut out = out;
+    if armor {
+        let v6 = sigs.iter().all(|s| s.version() == 6);
+        let mut w =
+            super::super::armor::ArmorWriter::new(out, super::super::armor::SIGNATURE, !v6).map_err(Error::from_io)?;
+        w.write_all(&body).map_err(Error::from_io)?;
+        out = w.finish().map_err(Error::from_io)?;
+    } else {
+        out.write_all(&body).map_err(Error::from_io)?;
+    }
+    Ok(out)
+}

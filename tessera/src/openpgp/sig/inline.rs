@@ -1,0 +1,275 @@
+//! Inline-signed messages (RFC 9580 §10.3): one-pass signature packets, the
+//! literal data, then the signatures in reverse order, written and read in
+//! one streaming pass.
+//!
+//! ```
+//! use std::io::{Read, Write};
+//! use tessera::openpgp::key::{generate, GenerateOptions};
+//! use tessera::openpgp::sig::{InlineSigner, InlineVerifier, SigType, Signer, SigningKey};
+//! let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() }).unwrap();
+//! let keys = SigningKey::from_cert(&key, 1_700_000_001).unwrap();
+//! let signer = Signer::new(&keys, SigType::Binary, 1_700_000_001).unwrap();
+//! let mut w = InlineSigner::new(Vec::new(), signer).unwrap();
+//! w.write_all(b"hello").unwrap();
+//! let message = w.finish().unwrap();
+//!
+//! let certs = [key.to_public()];
+//! let mut r = InlineVerifier::new(message.as_slice(), &certs, 1_700_000_002).unwrap();
+//! let mut data = Vec::new();
+//! r.read_to_end(&mut data).unwrap();
+//! assert_eq!(data, b"hello");
+//! assert!(r.results().unwrap()[0].is_good());
+//! ```
+
+use std::io::{self, BufRead, Read, Write};
+
+use flate2::read::{DeflateDecoder, ZlibDecoder};
+
+use super::super::armor::{ArmorReader, is_armored};
+use super::super::key::Cert;
+use super::super::packet::{BodyLen, BodyReader, PartialWriter, read_exact, read_header, tag, write_packet};
+use super::super::poison::Poison;
+use super::super::{Error, LiteralInfo, Result};
+use super::check::{Outcome, SigResult, check_document};
+use super::document::{Signer, read_sig_body};
+use super::hashing::{DocumentHasher, HashedFields, crlf_pieces};
+use super::ops::OnePassSig;
+use super::packet::{SigType, Signature};
+
+/// Writes an inline-signed message: the one-pass signature packets now, the
+/// data as a literal data packet (partial lengths, any size), and the
+/// signatures at [`InlineSigner::finish`], which must be called.
+#[derive(Debug)]
+pub struct InlineSigner<'a, W: Write> {
+    signer: Signer<'a>,
+    lit: PartialWriter<W>,
+    /// Text: the data is stored with CR LF line endings (RFC 9580 §5.9).
+    text: Option<(bool, Vec<u8>)>,
+}
+
+impl<'a, W: Write> InlineSigner<'a, W> {
+    /// Writes the one-pass signature packets and the literal data header
+    /// (format `b` for binary signatures; `t` for text ones, whose data is
+    /// then stored with CR LF line endings, as GnuPG expects).
+    pub fn new(mut out: W, signer: Signer<'a>) -> Result<Self> {
+        let n = signer.announced().count();
+        for (i, (key, hash, salt)) in signer.announced().enumerate() {
+            let ops = OnePassSig::for_key(key, signer.sig_type(), hash, salt, i + 1 == n);
+            write_packet(&mut out, tag::ONE_PASS_SIGNATURE, &ops.to_bytes()).map_err(Error::from_io)?;
+        }
+        let mut lit = PartialWriter::new(out, tag::LITERAL);
+        let format = if signer.sig_type() == SigType::Text { b't' } else { b'b' };
+        lit.write_all(&[format, 0, 0, 0, 0, 0]).map_err(Error::from_io)?;
+        let text = (format == b't').then(|| (false, Vec::new()));
+        Ok(InlineSigner { signer, lit, text })
+    }
+
+    /// Ends the literal data and writes the signatures; returns the output.
+    pub fn finish(self) -> Result<W> {
+        let mut out = self.lit.finish().map_err(Error::from_io)?;
+        let sigs = self.signer.finish()?;
+        for s in sigs.iter().rev() {
+            write_packet(&mut out, tag::SIGNATURE, &s.to_bytes()).map_err(Error::from_io)?;
+        }
+        Ok(out)
+    }
+}
+
+impl<W: Write> Write for InlineSigner<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let Some((after_cr, scratch)) = &mut self.text else {
+            let n = self.lit.write(buf)?;
+            self.signer.update(&buf[..n]);
+            return Ok(n);
+        };
+        scratch.clear();
+        crlf_pieces(buf, after_cr, |p| scratch.extend_from_slice(p));
+        self.lit.write_all(scratch)?;
+        self.signer.update(scratch);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.lit.flush()
+    }
+}
+
+type Src<'a> = Box<dyn Read + 'a>;
+
+/// A signature expected after the data (announced by a one-pass signature)
+/// or met before it (old-style signed messages), with its running hash.
+#[derive(Debug)]
+enum Expected {
+    OnePass(OnePassSig, DocumentHasher),
+    Before(Signature, DocumentHasher),
+}
+
+/// Reads an inline-signed message (binary or armored; a compressed data
+/// packet around it is opened), giving the literal data and checking the
+/// signatures as it reads. The results are available from
+/// [`InlineVerifier::results`] only after the last byte has been read.
+///
+/// All one-pass signatures before the literal data are taken to sign it
+/// (as other implementations do, whatever their nesting flag says).
+pub struct InlineVerifier<'a> {
+    body: BodyReader<Src<'a>>,
+    expected: Vec<Expected>,
+    literal: LiteralInfo,
+    certs: &'a [Cert],
+    now: u64,
+    results: Option<Vec<SigResult>>,
+    poison: Poison,
+}
+
+impl std::fmt::Debug for InlineVerifier<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InlineVerifier").field("literal", &self.literal).finish_non_exhaustive()
+    }
+}
+
+fn decompress<'a>(mut body: BodyReader<Src<'a>>) -> Result<Src<'a>> {
+    let mut alg = [0u8; 1];
+    read_exact(&mut body, &mut alg, "compressed data header")?;
+    Ok(match alg[0] {
+        0 => Box::new(body),
+        1 => Box::new(DeflateDecoder::new(body)),
+        2 => Box::new(ZlibDecoder::new(body)),
+        _ => return Err(Error::Unsupported("compression algorithm (uncompressed, ZIP and ZLIB are read)")),
+    })
+}
+
+fn read_literal_header(body: &mut BodyReader<Src<'_>>) -> Result<LiteralInfo> {
+    let mut head = [0u8; 2];
+    read_exact(body, &mut head, "literal data header")?;
+    let mut filename = vec![0u8; head[1] as usize];
+    read_exact(body, &mut filename, "literal data header")?;
+    let mut date = [0u8; 4];
+    read_exact(body, &mut date, "literal data header")?;
+    Ok(LiteralInfo { format: head[0], filename, date: u32::from_be_bytes(date) })
+}
+
+/// Reads a small packet body (a one-pass signature).
+fn small_body(src: &mut Src<'_>, len: BodyLen) -> Result<Vec<u8>> {
+    let mut buf = [0u8; 128];
+    let n = super::super::packet::read_small_body(src, len, &mut buf, "one-pass signature packet too long")?;
+    Ok(buf[..n].to_vec())
+}
+
+impl<'a> InlineVerifier<'a> {
+    /// Reads up to the start of the literal data; `certs` are the possible
+    /// signers, `now` decides expiry of signatures and revocations.
+    pub fn new<R: BufRead + 'a>(mut input: R, certs: &'a [Cert], now: u64) -> Result<Self> {
+        let mut src: Src<'a> =
+            if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
+        let mut expected = Vec::new();
+        let mut decompressed = false;
+        loop {
+            let h = read_header(&mut src)?.ok_or(Error::Malformed("the message holds no literal data"))?;
+            match h.tag {
+                tag::ONE_PASS_SIGNATURE => {
+                    let ops = OnePassSig::parse(&small_body(&mut src, h.len)?)?;
+                    let fields = HashedFields {
+                        version: if ops.version == 6 { 6 } else { 4 },
+                        sig_type: ops.sig_type,
+                        pk_alg: ops.pk_alg,
+                        hash_alg: ops.hash_alg,
+                        hashed_area: &[],
+                        salt: &ops.salt,
+                    };
+                    let h = DocumentHasher::new(&fields);
+                    expected.push(Expected::OnePass(ops, h));
+                }
+                tag::SIGNATURE => {
+                    let sig = read_sig_body(&mut src, h.len)?;
+                    let h = DocumentHasher::new(&sig.hashed_fields());
+                    expected.push(Expected::Before(sig, h));
+                }
+                tag::COMPRESSED if !decompressed => {
+                    decompressed = true;
+                    src = decompress(BodyReader::new(src, h.len))?;
+                }
+                tag::MARKER | tag::PADDING => BodyReader::new(&mut src, h.len).skip_rest()?,
+                tag::LITERAL => {
+                    let mut body = BodyReader::new(src, h.len);
+                    let literal = read_literal_header(&mut body)?;
+                    let poison = Poison::default();
+                    return Ok(InlineVerifier { body, expected, literal, certs, now, results: None, poison });
+                }
+                _ => return Err(Error::Malformed("unexpected packet in a signed message")),
+            }
+        }
+    }
+
+    /// The literal data packet's metadata.
+    pub fn literal(&self) -> &LiteralInfo {
+        &self.literal
+    }
+
+    /// One result per signature, once the whole message has been read
+    /// (`None` before).
+    pub fn results(&self) -> Option<&[SigResult]> {
+        self.results.as_deref()
+    }
+
+    /// Copies the data to `out` and returns the results.
+    pub fn verify_to(mut self, out: &mut dyn Write) -> Result<Vec<SigResult>> {
+        io::copy(&mut self, out).map_err(Error::from_io)?;
+        Ok(self.results.unwrap_or_default())
+    }
+
+    /// Reads the signatures after the literal data and judges each.
+    fn finish(&mut self) -> Result<Vec<SigResult>> {
+        let src = self.body.get_mut();
+        let mut trailing = Vec::new();
+        while let Some(h) = read_header(src)? {
+            match h.tag {
+                tag::SIGNATURE => trailing.push(read_sig_body(&mut *src, h.len)?),
+                tag::MARKER | tag::PADDING => BodyReader::new(&mut *src, h.len).skip_rest()?,
+                tag::LITERAL => return Err(Error::Malformed("more than one literal data packet")),
+                _ => return Err(Error::Malformed("unexpected packet after the literal data")),
+            }
+        }
+        let (certs, now) = (self.certs, self.now);
+        let mut results = Vec::new();
+        let mut ops: Vec<Option<(OnePassSig, DocumentHasher)>> = Vec::new();
+        for e in std::mem::take(&mut self.expected) {
+            match e {
+                Expected::OnePass(o, h) => ops.push(Some((o, h))),
+                Expected::Before(s, h) => {
+                    let outcome = check_document(&s, &h.finish(&s.hashed_fields()), certs, now);
+                    results.push(SigResult { signature: Some(s), outcome });
+                }
+            }
+        }
+        // Signatures come in the reverse order of their one-pass packets.
+        for sig in trailing {
+            let slot = ops.iter_mut().rev().find(|o| o.as_ref().is_some_and(|(o, _)| o.matches(&sig)));
+            let outcome = match slot.and_then(Option::take) {
+                Some((_, h)) => check_document(&sig, &h.finish(&sig.hashed_fields()), certs, now),
+                None => Outcome::Bad("a signature without a matching one-pass signature".into()),
+            };
+            results.push(SigResult { signature: Some(sig), outcome });
+        }
+        for _ in ops.into_iter().flatten() {
+            let outcome = Outcome::Bad("a one-pass signature without its signature".into());
+            results.push(SigResult { signature: None, outcome });
+        }
+        Ok(results)
+    }
+}
+
+impl Read for InlineVerifier<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.poison.check()?;
+        let n = self.poison.record(self.body.read(buf))?;
+        for e in &mut self.expected {
+            match e {
+                Expected::OnePass(_, h) | Expected::Before(_, h) => h.update(&buf[..n]),
+            }
+        }
+        if n == 0 && !buf.is_empty() && self.results.is_none() {
+            let r = self.finish().map_err(|e| self.poison.set(e))?;
+            self.results = Some(r);
+        }
+        Ok(n)
+    }
+}

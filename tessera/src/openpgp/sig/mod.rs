@@ -1,0 +1,40 @@
+//! OpenPGP signature packets (RFC 9580 §5.2): v4 and v6, subpackets, the
+//! hashing rules of each signature type, verification with its policy, and
+//! making signatures; document signatures streamed three ways: detached
+//! ([`Signer`], [`Verifier`]), inline with one-pass signature packets
+//! ([`InlineSigner`], [`InlineVerifier`]) and cleartext ([`ClearSigner`],
+//! [`read_cleartext`]). Which signatures count is decided in [`check`].
+//!
+//! ```
+//! use tessera::openpgp::key::{generate, GenerateOptions};
+//! use tessera::openpgp::sig::Signature;
+//!
+//! let key = generate(&GenerateOptions::default()).unwrap();
+//! let primary = key.primary.public();
+//! let sig: &Signature = &key.direct_sigs[0];
+//! sig.verify_direct_key(primary).unwrap();
+//! let reparsed = Signature::parse(&sig.to_bytes()).unwrap();
+//! assert_eq!(&reparsed, sig);
+//! ```
+
+mod builder;
+pub mod check;
+mod cleartext;
+mod document;
+pub mod hashing;
+mod inline;
+mod ops;
+mod packet;
+pub mod subpacket;
+mod verify;
+
+pub use builder::SignatureBuilder;
+pub use check::{Outcome, SigResult};
+pub use cleartext::{ClearSigner, MAX_CLEARTEXT, is_cleartext, read_cleartext};
+pub use document::{Signer, SigningKey, Verifier, read_signatures, write_signatures};
+pub use hashing::{DocumentHasher, HashedFields};
+pub use inline::{InlineSigner, InlineVerifier};
+pub use ops::{OnePassSig, OpsIssuer};
+pub use packet::{SigType, Signature};
+pub use subpacket::{Subpacket, SubpacketValue};
+pub use verify::SHA1_BINDING_CUTOFF;

@@ -1,0 +1,224 @@
+//! The outputs of a batch call, one slice per message, and a reusable
+//! batch of messages that owns its buffers.
+
+use super::{AesSiv, BatchAd, TAG_LEN, base64url};
+use crate::Error;
+
+/// Iterates over the messages a batch call wrote into its output buffer,
+/// in order: each `V || C` after [`AesSiv::encrypt_batch`], each plaintext
+/// after [`AesSiv::decrypt_batch`]. It does the offset arithmetic (16 bytes
+/// more or less per message) so that callers need not.
+///
+/// Given `ends` that do not describe `out` (the batch call would have
+/// refused them), it stops early instead of panicking.
+///
+/// ```
+/// use tessera::siv::{AesSiv, BatchAd, BatchOutputs};
+/// let siv = AesSiv::new(&[8u8; 32]).unwrap();
+/// let ad: &[&[u8]] = &[b"users.name"];
+/// let (data, ends) = (b"alicebob", [5, 8]);
+/// let mut ct = vec![0u8; data.len() + 16 * ends.len()];
+/// siv.encrypt_batch(BatchAd::Same(ad), data, &ends, &mut ct).unwrap();
+/// let sealed: Vec<&[u8]> = BatchOutputs::sealed(&ct, &ends).collect();
+/// assert_eq!(sealed[1], siv.encrypt(ad, None, b"bob").unwrap());
+///
+/// let cends = [21, 40];
+/// let mut pt = vec![0u8; data.len()];
+/// siv.decrypt_batch(BatchAd::Same(ad), &ct, &cends, &mut pt).unwrap();
+/// let opened: Vec<&[u8]> = BatchOutputs::opened(&pt, &cends).collect();
+/// assert_eq!(opened, [&b"alice"[..], b"bob"]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct BatchOutputs<'a> {
+    out: &'a [u8],
+    ends: core::slice::Iter<'a, usize>,
+    /// Messages yielded so far.
+    done: usize,
+    /// Where the next output starts in `out`.
+    start: usize,
+    sealed: bool,
+}
+
+impl<'a> BatchOutputs<'a> {
+    /// The ciphertexts `V || C` that [`AesSiv::encrypt_batch`] wrote into
+    /// `out`, for the plaintext `ends` it was given.
+    pub fn sealed(out: &'a [u8], ends: &'a [usize]) -> Self {
+        BatchOutputs { out, ends: ends.iter(), done: 0, start: 0, sealed: true }
+    }
+
+    /// The plaintexts that [`AesSiv::decrypt_batch`] wrote into `out`, for
+    /// the ciphertext `ends` it was given.
+    pub fn opened(out: &'a [u8], ends: &'a [usize]) -> Self {
+        BatchOutputs { out, ends: ends.iter(), done: 0, start: 0, sealed: false }
+    }
+}
+
+impl<'a> Iterator for BatchOutputs<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let end = *self.ends.next()?;
+        let tags = (self.done + 1).checked_mul(TAG_LEN);
+        let stop = tags.and_then(|t| if self.sealed { end.checked_add(t) } else { end.checked_sub(t) });
+        let Some(item) = stop.and_then(|stop| self.out.get(self.start..stop)) else {
+            // Not a batch's output: stop for good.
+            self.ends = [].iter();
+            return None;
+        };
+        self.start += item.len();
+        self.done += 1;
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.ends.len()))
+    }
+}
+
+/// Messages gathered for one batch call, with the buffers for its output:
+/// [`push`](Self::push) plaintexts (or ciphertexts), then
+/// [`encrypt`](Self::encrypt) (or [`decrypt`](Self::decrypt)) them all in
+/// one call and iterate over the results. The buffers are kept across
+/// [`clear`](Self::clear), so a stream of batches stops allocating once
+/// they have grown.
+///
+/// ```
+/// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
+/// let siv = AesSiv::new(&[8u8; 32]).unwrap();
+/// let ad: &[&[u8]] = &[b"users.name"];
+/// let mut batch = MessageBatch::new();
+/// batch.push(b"alice");
+/// batch.push(b"bob");
+/// let cts: Vec<Vec<u8>> = batch.encrypt(&siv, BatchAd::Same(ad)).unwrap().map(<[u8]>::to_vec).collect();
+/// assert_eq!(cts[0], siv.encrypt(ad, None, b"alice").unwrap());
+///
+/// batch.clear();
+/// cts.iter().for_each(|c| batch.push(c));
+/// let pts: Vec<&[u8]> = batch.decrypt(&siv, BatchAd::Same(ad)).unwrap().collect();
+/// assert_eq!(pts, [&b"alice"[..], b"bob"]);
+/// ```
+#[derive(Debug, Default)]
+pub struct MessageBatch {
+    data: Vec<u8>,
+    ends: Vec<usize>,
+    out: Vec<u8>,
+}
+
+impl MessageBatch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The number of messages pushed since the last [`clear`](Self::clear).
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether no message was pushed since the last [`clear`](Self::clear).
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Forgets every message (keeping the buffers' capacity).
+    pub fn clear(&mut self) {
+        self.data.clear();
+        self.ends.clear();
+    }
+
+    /// Adds a message: a plaintext to encrypt or a `V || C` to decrypt.
+    pub fn push(&mut self, message: &[u8]) {
+        self.data.extend_from_slice(message);
+        self.ends.push(self.data.len());
+    }
+
+    /// Adds a message given as unpadded base64url text ([`base64url`]) and
+    /// returns its length in bytes. Text that is not base64url is an error
+    /// ([`Error::Base64Url`]) and adds nothing.
+    pub fn push_base64url(&mut self, text: &[u8]) -> Result<usize, Error> {
+        let start = self.data.len();
+        if let Err(e) = base64url::decode(text, &mut self.data) {
+            self.data.truncate(start);
+            return Err(e);
+        }
+        self.ends.push(self.data.len());
+        Ok(self.data.len() - start)
+    }
+
+    /// Encrypts every message with [`AesSiv::encrypt_batch`]; yields each
+    /// `V || C` in order.
+    pub fn encrypt(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
+        self.out.resize(self.data.len() + TAG_LEN * self.ends.len(), 0);
+        siv.encrypt_batch(ad, &self.data, &self.ends, &mut self.out)?;
+        Ok(BatchOutputs::sealed(&self.out, &self.ends))
+    }
+
+    /// Verifies and decrypts every message with [`AesSiv::decrypt_batch`]
+    /// (all or nothing; [`Error::Batch`] names the first message that fails);
+    /// yields each plaintext in order.
+    pub fn decrypt(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
+        // Messages shorter than V make this too small; decrypt_batch names them.
+        self.out.resize(self.data.len().saturating_sub(TAG_LEN * self.ends.len()), 0);
+        siv.decrypt_batch(ad, &self.data, &self.ends, &mut self.out)?;
+        Ok(BatchOutputs::opened(&self.out, &self.ends))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const AD: &[&[u8]] = &[b"t.c"];
+
+    #[test]
+    fn outputs_match_one_message_at_a_time() {
+        let siv = AesSiv::new(&[5u8; 48]).unwrap();
+        let msgs: Vec<Vec<u8>> = (0..150).map(|n| (0..n).map(|i| (i * 7) as u8).collect()).collect();
+        let mut batch = MessageBatch::new();
+        msgs.iter().for_each(|m| batch.push(m));
+        let cts: Vec<Vec<u8>> = batch.encrypt(&siv, BatchAd::Same(AD)).unwrap().map(<[u8]>::to_vec).collect();
+        assert_eq!(cts.len(), msgs.len());
+        for (m, c) in msgs.iter().zip(&cts) {
+            assert_eq!(c, &siv.encrypt(AD, None, m).unwrap());
+        }
+        batch.clear();
+        for c in &cts {
+            let mut text = Vec::new();
+            base64url::encode(c, &mut text);
+            assert_eq!(batch.push_base64url(&text).unwrap(), c.len());
+        }
+        let pts: Vec<&[u8]> = batch.decrypt(&siv, BatchAd::Same(AD)).unwrap().collect();
+        assert_eq!(pts, msgs.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn errors_name_the_message_and_add_nothing() {
+        let siv = AesSiv::new(&[5u8; 32]).unwrap();
+        let mut batch = MessageBatch::new();
+        batch.push(b"x");
+        let ct = batch.encrypt(&siv, BatchAd::Same(AD)).unwrap().next().unwrap().to_vec();
+        batch.clear();
+        assert_eq!(batch.push_base64url(b"a="), Err(Error::Base64Url));
+        assert!(batch.is_empty());
+        batch.push(&ct);
+        batch.push(&[0u8; 15]);
+        let e = batch.decrypt(&siv, BatchAd::Same(AD)).unwrap_err();
+        assert!(matches!(e, Error::Batch { index: 1, ref source } if matches!(**source, Error::Format(_))), "{e:?}");
+        batch.clear();
+        batch.push(&ct);
+        batch.push(&ct);
+        assert!(matches!(batch.decrypt(&siv, BatchAd::Same(&[b"other"])), Err(Error::Batch { index: 0, .. })));
+        assert_eq!(batch.len(), 2);
+    }
+
+    #[test]
+    fn outputs_stop_on_ends_that_do_not_fit() {
+        let out = [0u8; 40];
+        assert_eq!(BatchOutputs::sealed(&out, &[4, 100]).map(<[u8]>::len).collect::<Vec<_>>(), [20]);
+        assert_eq!(BatchOutputs::sealed(&out, &[30, 2]).count(), 0);
+        assert_eq!(BatchOutputs::opened(&out, &[15]).count(), 0);
+        assert_eq!(BatchOutputs::opened(&out, &[16, 40]).map(<[u8]>::len).collect::<Vec<_>>(), [0, 8]);
+        assert_eq!(BatchOutputs::opened(&out, &[usize::MAX]).count(), 0);
+        assert_eq!(BatchOutputs::sealed(&out, &[]).count(), 0);
+    }
+}
