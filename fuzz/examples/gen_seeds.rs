@@ -11,12 +11,13 @@ use std::path::{Path, PathBuf};
 use flate2::Compression;
 use flate2::write::{DeflateEncoder, ZlibEncoder};
 use serde_json::Value;
+use tessera::aead::Mode;
 use tessera::openpgp::armor::{self, ArmorWriter};
 use tessera::openpgp::packet::{self, PartialWriter, tag};
 use tessera::openpgp::s2k::{HashAlg, S2k, S2kLimits};
 use tessera::openpgp::seipd::{MdcSealer, V2Header};
 use tessera::openpgp::skesk::Skesk;
-use tessera::openpgp::{AeadAlg, EncryptOptions, Encryptor, Profile, S2kChoice, SymAlg};
+use tessera::openpgp::{EncryptOptions, Encryptor, Profile, S2kChoice, SymAlg};
 use tessera_fuzz::harness::{PASSWORD, SESSION_KEY, V2_SALT, seal_v1, seal_v2};
 
 fn hex(s: &str) -> Vec<u8> {
@@ -155,13 +156,13 @@ fn main() {
     let cheap_argon2 = S2kChoice::Argon2 { t: 1, p: 1, m: 3 };
     let cheap_iter = S2kChoice::Iterated { count_octet: 0 };
     for (name, profile, cipher, aead, s2k, chunk, armor) in [
-        ("v2_ocb_aes128_iter", Profile::Rfc9580, SymAlg::Aes128, AeadAlg::Ocb, cheap_iter, 0, false),
-        ("v2_eax_aes192_iter", Profile::Rfc9580, SymAlg::Aes192, AeadAlg::Eax, cheap_iter, 1, false),
-        ("v2_gcm_aes256_iter", Profile::Rfc9580, SymAlg::Aes256, AeadAlg::Gcm, cheap_iter, 0, false),
-        ("v2_ocb_aes256_argon2", Profile::Rfc9580, SymAlg::Aes256, AeadAlg::Ocb, cheap_argon2, 12, false),
-        ("v2_gcm_aes128_armor", Profile::Rfc9580, SymAlg::Aes128, AeadAlg::Gcm, cheap_iter, 0, true),
-        ("v1_aes128_iter", Profile::Rfc4880, SymAlg::Aes128, AeadAlg::Ocb, cheap_iter, 0, false),
-        ("v1_aes256_armor", Profile::Rfc4880, SymAlg::Aes256, AeadAlg::Ocb, cheap_iter, 0, true),
+        ("v2_ocb_aes128_iter", Profile::Rfc9580, SymAlg::Aes128, Mode::Ocb, cheap_iter, 0, false),
+        ("v2_eax_aes192_iter", Profile::Rfc9580, SymAlg::Aes192, Mode::Eax, cheap_iter, 1, false),
+        ("v2_gcm_aes256_iter", Profile::Rfc9580, SymAlg::Aes256, Mode::Gcm, cheap_iter, 0, false),
+        ("v2_ocb_aes256_argon2", Profile::Rfc9580, SymAlg::Aes256, Mode::Ocb, cheap_argon2, 12, false),
+        ("v2_gcm_aes128_armor", Profile::Rfc9580, SymAlg::Aes128, Mode::Gcm, cheap_iter, 0, true),
+        ("v1_aes128_iter", Profile::Rfc4880, SymAlg::Aes128, Mode::Ocb, cheap_iter, 0, false),
+        ("v1_aes256_armor", Profile::Rfc4880, SymAlg::Aes256, Mode::Ocb, cheap_iter, 0, true),
     ] {
         let opts = EncryptOptions {
             profile,
@@ -186,9 +187,9 @@ fn main() {
     let v4_direct = skesk_packet(&Skesk::V4 { cipher: SymAlg::Aes256, s2k: s2k.clone(), esk: None });
     let iv = [9u8; 15];
     let v6 = skesk_packet(
-        &Skesk::seal_v6(&SESSION_KEY[..16], PASSWORD, SymAlg::Aes128, AeadAlg::Ocb, s2k.clone(), &iv).expect("v6"),
+        &Skesk::seal_v6(&SESSION_KEY[..16], PASSWORD, SymAlg::Aes128, Mode::Ocb, s2k.clone(), &iv).expect("v6"),
     );
-    let header = V2Header { cipher: SymAlg::Aes128, aead: AeadAlg::Ocb, chunk_octet: 0, salt: V2_SALT };
+    let header = V2Header { cipher: SymAlg::Aes128, aead: Mode::Ocb, chunk_octet: 0, salt: V2_SALT };
     let pts = plaintexts();
     for (name, pt) in &pts[3..6] {
         made.push((format!("v4_v1_{name}"), [v4.clone(), seal_v1(pt, SymAlg::Aes128, false)].concat()));
@@ -219,7 +220,7 @@ fn main() {
         &SESSION_KEY,
         PASSWORD,
         SymAlg::Aes256,
-        AeadAlg::Gcm,
+        Mode::Gcm,
         S2k::Argon2 { salt: [3; 16], t: 1, p: 1, m: 3 },
         &[1; 12],
     )

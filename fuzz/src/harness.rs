@@ -12,13 +12,14 @@
 
 use std::io::{self, BufRead, Read, Write};
 
+use tessera::aead::Mode;
 use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe, TokenFormat, Tweaks};
 use tessera::openpgp::armor::{self, ArmorReader, ArmorWriter};
 use tessera::openpgp::packet::{self, BodyLen, BodyReader, PartialWriter, tag};
 use tessera::openpgp::s2k::{S2k, S2kLimits, decode_count};
 use tessera::openpgp::seipd::{self, ChunkSealer, MdcSealer, V2Header};
 use tessera::openpgp::skesk::Skesk;
-use tessera::openpgp::{AeadAlg, DecryptOptions, Decryptor, SessionKey, SymAlg};
+use tessera::openpgp::{DecryptOptions, Decryptor, SessionKey, SymAlg};
 use tessera::siv::{AesSiv, BatchAd};
 use tessera::{Cmac, Error};
 
@@ -162,7 +163,7 @@ pub fn packet_parse(data: &[u8]) {
     if let Ok(a) = SymAlg::from_id(sel) {
         assert_eq!(a.id(), sel);
     }
-    if let Ok(a) = AeadAlg::from_id(sel) {
+    if let Ok(a) = Mode::from_id(sel) {
         assert_eq!(a.id(), sel);
     }
 
@@ -443,7 +444,7 @@ pub fn decrypt_session_key(data: &[u8]) -> bool {
             let mut rest = rest;
             let p = take(&mut rest, 3);
             let cipher = [SymAlg::Aes128, SymAlg::Aes192, SymAlg::Aes256][*p.first().unwrap_or(&0) as usize % 3];
-            let aead = [AeadAlg::Ocb, AeadAlg::Eax, AeadAlg::Gcm][*p.get(1).unwrap_or(&0) as usize % 3];
+            let aead = [Mode::Ocb, Mode::Eax, Mode::Gcm][*p.get(1).unwrap_or(&0) as usize % 3];
             let c = *p.get(2).unwrap_or(&0);
             // Mostly small chunks, so that messages have several.
             let chunk_octet = if c & 0x80 == 0 { c % 3 } else { c % 11 };

@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, ValueEnum};
+use tessera::aead::Mode;
 use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
 use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::{
-    AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SeipdVersion,
-    SymAlg,
+    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SeipdVersion, SymAlg,
 };
 
 use crate::io::{CopyError, Output, PasswordArgs, open_input, parse_size};
@@ -163,7 +163,7 @@ pub fn explain(e: PgpError) -> anyhow::Error {
                 "wrong password: it opens none of the message's password packets (check the password file or variable)"
             )
         }
-        PgpError::BadTag(what) => anyhow!(
+        PgpError::Authentication(what) => anyhow!(
             "authentication failed ({what}): the message was modified, damaged or cut short; nothing from it can be trusted"
         ),
         PgpError::Truncated(what) => {
@@ -254,9 +254,9 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
             CipherArg::Aes256 => SymAlg::Aes256,
         },
         aead: match a.aead {
-            AeadArg::Ocb => AeadAlg::Ocb,
-            AeadArg::Eax => AeadAlg::Eax,
-            AeadArg::Gcm => AeadAlg::Gcm,
+            AeadArg::Ocb => Mode::Ocb,
+            AeadArg::Eax => Mode::Eax,
+            AeadArg::Gcm => Mode::Gcm,
         },
         chunk_octet: a.chunk_size_octet,
         s2k,

@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use pyo3::exceptions::{PyBlockingIOError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
+use tessera::aead::Mode;
 use tessera::fs::AtomicFile;
 use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::{
-    AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SymAlg,
+    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SymAlg,
 };
 
 use crate::errors::{Failure, Kind};
@@ -79,7 +80,7 @@ impl Fail {
             Fail::Pgp(PgpError::Io(e)) => PyOSError::new_err(e.to_string()),
             Fail::Pgp(e) => {
                 let kind = match e {
-                    PgpError::BadTag(_) | PgpError::WrongPassword => Kind::Authentication,
+                    PgpError::Authentication(_) | PgpError::WrongPassword => Kind::Authentication,
                     PgpError::InvalidOption(_) => Kind::Parameter,
                     _ => Kind::Value,
                 };
@@ -266,9 +267,9 @@ fn options(
             c => return Err(bad("cipher", c, "aes128, aes192, aes256")),
         },
         aead: match aead {
-            "ocb" => AeadAlg::Ocb,
-            "eax" => AeadAlg::Eax,
-            "gcm" => AeadAlg::Gcm,
+            "ocb" => Mode::Ocb,
+            "eax" => Mode::Eax,
+            "gcm" => Mode::Gcm,
             a => return Err(bad("aead", a, "ocb, eax, gcm")),
         },
         chunk_octet: chunk_size_octet,

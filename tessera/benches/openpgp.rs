@@ -16,7 +16,8 @@ use pgp::crypto::hash::HashAlgorithm;
 use pgp::crypto::sym::SymmetricKeyAlgorithm;
 use pgp::types::{Password, StringToKey};
 use rand08::SeedableRng;
-use tessera::openpgp::{AeadAlg, Decryptor, EncryptOptions, Encryptor, S2kChoice, SymAlg};
+use tessera::aead::Mode;
+use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice, SymAlg};
 
 const PW: &str = "benchmark password";
 
@@ -24,7 +25,7 @@ fn size() -> usize {
     std::env::var("TESSERA_BENCH_MIB").ok().and_then(|v| v.parse().ok()).unwrap_or(256usize) << 20
 }
 
-fn tessera_encrypt(data: &[u8], aead: AeadAlg, out: &mut Vec<u8>) {
+fn tessera_encrypt(data: &[u8], aead: Mode, out: &mut Vec<u8>) {
     let opts = EncryptOptions {
         aead,
         cipher: SymAlg::Aes128,
@@ -89,9 +90,9 @@ fn seipd_v2(c: &mut Criterion) {
     let mut out = Vec::with_capacity(n + (n >> 10) + 4096);
     let mut buf = vec![0u8; 1 << 18];
     for (name, ours, theirs) in [
-        ("ocb", AeadAlg::Ocb, AeadAlgorithm::Ocb),
-        ("gcm", AeadAlg::Gcm, AeadAlgorithm::Gcm),
-        ("eax", AeadAlg::Eax, AeadAlgorithm::Eax),
+        ("ocb", Mode::Ocb, AeadAlgorithm::Ocb),
+        ("gcm", Mode::Gcm, AeadAlgorithm::Gcm),
+        ("eax", Mode::Eax, AeadAlgorithm::Eax),
     ] {
         g.bench_function(BenchmarkId::new("tessera-encrypt", name), |b| {
             b.iter(|| tessera_encrypt(black_box(&data), ours, &mut out))

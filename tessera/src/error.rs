@@ -100,6 +100,9 @@ pub enum Error {
         /// The largest accepted length in bytes.
         max: u64,
     },
+    /// An OpenPGP AEAD algorithm id other than EAX (1), OCB (2) and GCM (3).
+    #[error("unsupported AEAD mode id {0} (EAX, OCB and GCM are supported)")]
+    UnsupportedAead(u8),
     /// A malformed input (encoding, framing).
     #[error("invalid input: {0}")]
     Format(&'static str),

@@ -8,8 +8,47 @@
 //! - [`aead`]: OCB (RFC 7253), EAX and GCM for chunked encryption, in place with a
 //!   detached tag, through one trait ([`aead::AeadInPlace`]).
 //! - [`aes`]: the AES block cipher (from the RustCrypto `aes` crate) chosen by key length.
+//! - [`openpgp`]: OpenPGP (RFC 9580) messages, streaming in constant memory:
+//!   password (SKESK v6/v4) and public-key encryption, SEIPD v2 (AEAD chunks)
+//!   and v1, ASCII armor, keys and signatures.
+//! - [`keyset`]: named FPE and SIV transformations with versioned keys, rotation and rewrap.
 //! - [`hex`] and [`fs`]: what front ends share at the edge: keys written as hex, and
 //!   output files that appear only when everything succeeded.
+//!
+//! ```
+//! use std::io::{Read, Write};
+//! use tessera::aead::{Aead, AeadInPlace, Mode};
+//! use tessera::fpe::{Alphabet, FF1, Fpe};
+//! use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice};
+//! use tessera::siv::AesSiv;
+//!
+//! // Format-preserving: a card number stays 16 digits.
+//! let ff1 = FF1::new(&[0x2b; 16], Alphabet::digits())?;
+//! let token = ff1.encrypt(b"tweak", "4111111111111111")?;
+//! assert_eq!(ff1.decrypt(b"tweak", &token)?, "4111111111111111");
+//!
+//! // Deterministic authenticated encryption: equal inputs, equal outputs.
+//! let siv = AesSiv::new(&[0x42; 32])?;
+//! let ct = siv.encrypt(&[b"users.email"], None, b"alice@example.com")?;
+//! assert_eq!(ct.len(), tessera::TAG_LEN + 17);
+//!
+//! // One AEAD chunk, as OpenPGP seals it.
+//! let aead = Aead::new(Mode::Ocb, &[7; 16])?;
+//! let mut chunk = *b"chunk";
+//! let tag = aead.seal_in_place_separate_tag(&[1; 15], b"ad", &mut chunk)?;
+//! aead.open_in_place_separate_tag(&[1; 15], b"ad", &mut chunk, &tag)?;
+//! assert_eq!(&chunk, b"chunk");
+//!
+//! // A password-encrypted OpenPGP message, written and read as streams.
+//! let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+//! let mut enc = Encryptor::new(Vec::new(), &[b"password".as_slice()], &opts).unwrap();
+//! enc.write_all(b"Hello").unwrap();
+//! let message = enc.finish().unwrap();
+//! let mut out = Vec::new();
+//! Decryptor::new(message.as_slice(), &[b"password".as_slice()]).unwrap().read_to_end(&mut out).unwrap();
+//! assert_eq!(out, b"Hello");
+//! # Ok::<(), tessera::Error>(())
+//! ```
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -25,6 +64,10 @@ pub mod keyset;
 pub mod openpgp;
 pub mod siv;
 mod wipe;
+
+/// The length in bytes of every authentication tag in this crate: the AEAD
+/// modes' tags ([`aead::Tag`]), AES-SIV's synthetic IV and a CMAC.
+pub const TAG_LEN: usize = 16;
 
 /// How many values front ends hand to one batch call
 /// ([`fpe::Fpe::encrypt_batch`], [`siv::AesSiv::encrypt_batch`]): enough

@@ -44,7 +44,7 @@ fn round_trip_every_mode_key_size_and_length() {
         for kl in KEY_LENS {
             let aead = Aead::new(mode, &random(&mut rng, kl)).unwrap();
             for len in lengths() {
-                let nonce = random(&mut rng, mode.openpgp_nonce_len());
+                let nonce = random(&mut rng, mode.nonce_len());
                 let ad = random(&mut rng, len % 41);
                 let pt = random(&mut rng, len);
                 let mut buf = pt.clone();
@@ -66,7 +66,7 @@ fn any_flipped_bit_fails_and_wipes() {
         for kl in KEY_LENS {
             let aead = Aead::new(mode, &random(&mut rng, kl)).unwrap();
             for len in [0, 1, 16, 40, 16 * 31 + 3] {
-                let nonce = random(&mut rng, mode.openpgp_nonce_len());
+                let nonce = random(&mut rng, mode.nonce_len());
                 let ad = random(&mut rng, 13);
                 let mut ct = random(&mut rng, len);
                 let tag = aead.seal_in_place_separate_tag(&nonce, &ad, &mut ct).unwrap();
@@ -122,7 +122,7 @@ fn no_allocation_per_call() {
     for mode in MODES {
         for kl in KEY_LENS {
             let aead = Aead::new(mode, &random(&mut rng, kl)).unwrap();
-            let nonce = random(&mut rng, mode.openpgp_nonce_len());
+            let nonce = random(&mut rng, mode.nonce_len());
             for len in [0, 1, 64, 4096, 256 * 1024 + 3, buf.len()] {
                 for ad_len in [0, 13, 100] {
                     let b = &mut buf[..len];
@@ -153,7 +153,7 @@ fn one_instance_serves_many_threads() {
 
     for mode in MODES {
         let aead = Aead::new(mode, &[7u8; 32]).unwrap();
-        let nonce = vec![9u8; mode.openpgp_nonce_len()];
+        let nonce = vec![9u8; mode.nonce_len()];
         let mut want = vec![0u8; 5000];
         let want_tag = aead.seal_in_place_separate_tag(&nonce, b"ad", &mut want).unwrap();
         std::thread::scope(|s| {

@@ -42,7 +42,7 @@ use tessera::openpgp::s2k::{HashAlg, S2k};
 use tessera::openpgp::seipd::{ChunkOpener, ChunkSealer, V2Header, chunk_size};
 use tessera::openpgp::skesk::Skesk;
 use tessera::openpgp::{
-    AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SymAlg,
+    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SymAlg,
 };
 use tessera::siv::{AesSiv, BatchAd};
 
@@ -272,7 +272,7 @@ fn aead_rejects_every_flip_and_cut() {
         for kl in [16, 24, 32] {
             let aead = Aead::new(mode, &pattern(kl, 1)).unwrap();
             for len in [47, 80] {
-                let nonce = pattern(mode.openpgp_nonce_len(), 2);
+                let nonce = pattern(mode.nonce_len(), 2);
                 let ad = pattern(21, 3);
                 let pt = pattern(len, 4);
                 let mut ct = pt.clone();
@@ -622,7 +622,7 @@ fn armor(bin: &[u8], crc: bool) -> Vec<u8> {
     w.finish().unwrap()
 }
 
-fn encryptor_case(profile: Profile, aead: AeadAlg, cipher: SymAlg, armored: bool, opts: DecryptOptions) -> Case {
+fn encryptor_case(profile: Profile, aead: Mode, cipher: SymAlg, armored: bool, opts: DecryptOptions) -> Case {
     let eopts = EncryptOptions {
         profile,
         aead,
@@ -653,7 +653,7 @@ fn encryptor_case(profile: Profile, aead: AeadAlg, cipher: SymAlg, armored: bool
 }
 
 /// SKESK v6 + SEIPD v2 around a compressed data packet (`alg` 1 ZIP, 2 ZLIB).
-fn compressed_case(alg: u8, aead: AeadAlg, cipher: SymAlg, armored: bool) -> Case {
+fn compressed_case(alg: u8, aead: Mode, cipher: SymAlg, armored: bool) -> Case {
     // Mostly incompressible: about 150 octets of deflate, three chunks.
     let mut plain = pattern(135, 7);
     plain.extend(std::iter::repeat_n(b'z', 200));
@@ -697,55 +697,55 @@ fn compressed_case(alg: u8, aead: AeadAlg, cipher: SymAlg, armored: bool) -> Cas
     Case { name, msg, bin, armored, plain, opts: DecryptOptions::default(), v2, v1_streamed: false }
 }
 
-fn v2(aead: AeadAlg, cipher: SymAlg, armored: bool) -> Counts {
+fn v2(aead: Mode, cipher: SymAlg, armored: bool) -> Counts {
     encryptor_case(Profile::Rfc9580, aead, cipher, armored, DecryptOptions::default()).check()
 }
 
 #[test]
 fn openpgp_v2_ocb_binary() {
-    v2(AeadAlg::Ocb, SymAlg::Aes128, false);
+    v2(Mode::Ocb, SymAlg::Aes128, false);
 }
 
 #[test]
 fn openpgp_v2_eax_binary() {
-    v2(AeadAlg::Eax, SymAlg::Aes192, false);
+    v2(Mode::Eax, SymAlg::Aes192, false);
 }
 
 #[test]
 fn openpgp_v2_gcm_binary() {
-    v2(AeadAlg::Gcm, SymAlg::Aes256, false);
+    v2(Mode::Gcm, SymAlg::Aes256, false);
 }
 
 /// Armor is the same layer for every mode: OCB here, EAX and OCB in the
 /// compressed armored messages below.
 #[test]
 fn openpgp_v2_ocb_armored() {
-    let c = v2(AeadAlg::Ocb, SymAlg::Aes256, true);
+    let c = v2(Mode::Ocb, SymAlg::Aes256, true);
     assert!(c.same_decoding > 0, "the END label at least decodes the same");
 }
 
 #[test]
 fn openpgp_v2_compressed() {
-    compressed_case(1, AeadAlg::Gcm, SymAlg::Aes128, false).check();
-    compressed_case(2, AeadAlg::Ocb, SymAlg::Aes256, false).check();
+    compressed_case(1, Mode::Gcm, SymAlg::Aes128, false).check();
+    compressed_case(2, Mode::Ocb, SymAlg::Aes256, false).check();
 }
 
 #[test]
 fn openpgp_v2_compressed_armored() {
-    compressed_case(1, AeadAlg::Eax, SymAlg::Aes256, true).check();
-    compressed_case(2, AeadAlg::Ocb, SymAlg::Aes192, true).check();
+    compressed_case(1, Mode::Eax, SymAlg::Aes256, true).check();
+    compressed_case(2, Mode::Ocb, SymAlg::Aes192, true).check();
 }
 
 #[test]
 fn openpgp_v1_buffered_releases_nothing() {
-    encryptor_case(Profile::Rfc4880, AeadAlg::Ocb, SymAlg::Aes128, false, DecryptOptions::default()).check();
+    encryptor_case(Profile::Rfc4880, Mode::Ocb, SymAlg::Aes128, false, DecryptOptions::default()).check();
     // Armored v1 carries a CRC24, which readers must ignore.
-    let c = encryptor_case(Profile::Rfc4880, AeadAlg::Ocb, SymAlg::Aes256, true, DecryptOptions::default()).check();
+    let c = encryptor_case(Profile::Rfc4880, Mode::Ocb, SymAlg::Aes256, true, DecryptOptions::default()).check();
     assert!(c.same_decoding >= 24, "every CRC24 bit decodes the same: {c:?}");
 }
 
 #[test]
 fn openpgp_v1_streamed_still_fails_at_the_end() {
     let opts = DecryptOptions { v1_stream_unauthenticated: true, ..DecryptOptions::default() };
-    encryptor_case(Profile::Rfc4880, AeadAlg::Ocb, SymAlg::Aes192, false, opts).check();
+    encryptor_case(Profile::Rfc4880, Mode::Ocb, SymAlg::Aes192, false, opts).check();
 }

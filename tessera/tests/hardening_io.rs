@@ -17,7 +17,8 @@ use proptest::prelude::*;
 use tessera::openpgp::armor::{ArmorReader, ArmorWriter, MESSAGE};
 use tessera::openpgp::packet::{BodyReader, PartialWriter, read_header, tag};
 use tessera::openpgp::seipd::{ChunkOpener, ChunkSealer, MdcOpener, MdcSealer, V2Header};
-use tessera::openpgp::{AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Profile, S2kChoice, SymAlg};
+use tessera::aead::Mode;
+use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, Profile, S2kChoice, SymAlg};
 
 /// One step of the adversary.
 #[derive(Debug, Clone, Copy)]
@@ -147,7 +148,7 @@ fn drive(mut r: impl Read, want: &[u8]) -> Result<bool, TestCaseError> {
 const KEY: [u8; 16] = [3; 16];
 
 fn header() -> V2Header {
-    V2Header { cipher: SymAlg::Aes128, aead: AeadAlg::Eax, chunk_octet: 2, salt: [6; 32] }
+    V2Header { cipher: SymAlg::Aes128, aead: Mode::Eax, chunk_octet: 2, salt: [6; 32] }
 }
 
 fn plain(n: usize) -> Vec<u8> {

@@ -36,7 +36,7 @@ use tessera::openpgp::packet::{BodyReader, PartialWriter, read_header, tag, writ
 use tessera::openpgp::s2k::{HashAlg, S2k, S2kLimits};
 use tessera::openpgp::seipd::{ChunkOpener, ChunkSealer, MdcOpener, MdcSealer, V2Header};
 use tessera::openpgp::skesk::{SessionKey, Skesk};
-use tessera::openpgp::{AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Profile, S2kChoice, SymAlg};
+use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, Profile, S2kChoice, SymAlg};
 use tessera::siv::{AesSiv, BatchAd};
 
 fn config(cases: u32) -> ProptestConfig {
@@ -475,12 +475,12 @@ fn corpus() -> &'static [Vec<u8>] {
         let mut out = Vec::new();
         let iter = S2kChoice::Iterated { count_octet: 0 };
         for (profile, aead, cipher, s2k, armor) in [
-            (Profile::Rfc9580, AeadAlg::Ocb, SymAlg::Aes128, iter, false),
-            (Profile::Rfc9580, AeadAlg::Eax, SymAlg::Aes192, iter, true),
-            (Profile::Rfc9580, AeadAlg::Gcm, SymAlg::Aes256, iter, false),
-            (Profile::Rfc9580, AeadAlg::Ocb, SymAlg::Aes256, S2kChoice::Argon2 { t: 1, p: 1, m: 3 }, false),
-            (Profile::Rfc4880, AeadAlg::Ocb, SymAlg::Aes128, iter, false),
-            (Profile::Rfc4880, AeadAlg::Ocb, SymAlg::Aes256, iter, true),
+            (Profile::Rfc9580, Mode::Ocb, SymAlg::Aes128, iter, false),
+            (Profile::Rfc9580, Mode::Eax, SymAlg::Aes192, iter, true),
+            (Profile::Rfc9580, Mode::Gcm, SymAlg::Aes256, iter, false),
+            (Profile::Rfc9580, Mode::Ocb, SymAlg::Aes256, S2kChoice::Argon2 { t: 1, p: 1, m: 3 }, false),
+            (Profile::Rfc4880, Mode::Ocb, SymAlg::Aes128, iter, false),
+            (Profile::Rfc4880, Mode::Ocb, SymAlg::Aes256, iter, true),
         ] {
             let opts = EncryptOptions {
                 profile,
@@ -513,12 +513,12 @@ fn corpus() -> &'static [Vec<u8>] {
             write_packet(&mut inner, tag::COMPRESSED, &body).unwrap();
             let sk = [4u8; 16];
             let s2k = S2k::Iterated { hash: HashAlg::Sha256, salt: [1; 8], count: 0 };
-            let skesk = Skesk::seal_v6(&sk, PW, SymAlg::Aes128, AeadAlg::Eax, s2k, &[2; 16]).unwrap();
+            let skesk = Skesk::seal_v6(&sk, PW, SymAlg::Aes128, Mode::Eax, s2k, &[2; 16]).unwrap();
             let mut pkt = Vec::new();
             skesk.write(&mut pkt);
             let mut msg = Vec::new();
             write_packet(&mut msg, tag::SKESK, &pkt).unwrap();
-            let header = V2Header { cipher: SymAlg::Aes128, aead: AeadAlg::Eax, chunk_octet: 0, salt: [5; 32] };
+            let header = V2Header { cipher: SymAlg::Aes128, aead: Mode::Eax, chunk_octet: 0, salt: [5; 32] };
             let mut seipd = PartialWriter::new(&mut msg, tag::SEIPD);
             seipd.write_all(&header.encode()).unwrap();
             let mut s = ChunkSealer::new(seipd, &header, &sk).unwrap();
@@ -691,7 +691,7 @@ proptest! {
         prefix: [u8; 18],
     ) {
         // A valid header half of the time, so the chunk layer is reached.
-        let header = V2Header::parse(&head).unwrap_or(V2Header { cipher: SymAlg::Aes128, aead: AeadAlg::Gcm, chunk_octet: head[2] % 3, salt: [0; 32] });
+        let header = V2Header::parse(&head).unwrap_or(V2Header { cipher: SymAlg::Aes128, aead: Mode::Gcm, chunk_octet: head[2] % 3, salt: [0; 32] });
         if let Ok(mut o) = ChunkOpener::new(body.as_slice(), &header, &key) {
             let _ = o.read_to_end(&mut Vec::new());
         }
@@ -720,7 +720,7 @@ proptest! {
         session_key in bytes(40),
         iv in bytes(20),
         cipher in prop_oneof![Just(SymAlg::Aes128), Just(SymAlg::Aes192), Just(SymAlg::Aes256)],
-        aead in prop_oneof![Just(AeadAlg::Ocb), Just(AeadAlg::Eax), Just(AeadAlg::Gcm)],
+        aead in prop_oneof![Just(Mode::Ocb), Just(Mode::Eax), Just(Mode::Gcm)],
         chunk_octet in 0u8..=20,
         filename in prop_oneof![bytes(10), Just(vec![b'x'; 256])],
         argon in (0u8..3, 0u8..5, prop_oneof![0u8..6, 32u8..=255]),

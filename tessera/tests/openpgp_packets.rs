@@ -6,18 +6,19 @@ use std::io::{Read, Write};
 
 use flate2::Compression;
 use flate2::write::{DeflateEncoder, ZlibEncoder};
+use tessera::aead::Mode;
 use tessera::openpgp::packet::{PartialWriter, tag, write_packet};
 use tessera::openpgp::s2k::{HashAlg, S2k};
 use tessera::openpgp::seipd::{ChunkSealer, V2Header};
 use tessera::openpgp::skesk::Skesk;
-use tessera::openpgp::{AeadAlg, Decryptor, Error, SymAlg};
+use tessera::openpgp::{Decryptor, Error, SymAlg};
 
 const PW: &[u8] = b"password";
 const SK: [u8; 16] = [7; 16];
 
 fn skesk(pw: &[u8]) -> Vec<u8> {
     let s2k = S2k::Iterated { hash: HashAlg::Sha256, salt: [1; 8], count: 0 };
-    let sk = Skesk::seal_v6(&SK, pw, SymAlg::Aes128, AeadAlg::Ocb, s2k, &[2; 15]).unwrap();
+    let sk = Skesk::seal_v6(&SK, pw, SymAlg::Aes128, Mode::Ocb, s2k, &[2; 15]).unwrap();
     let mut body = Vec::new();
     sk.write(&mut body);
     let mut out = Vec::new();
@@ -31,7 +32,7 @@ fn message(before: &[u8], pws: &[&[u8]], plain: &[u8]) -> Vec<u8> {
     for pw in pws {
         out.extend_from_slice(&skesk(pw));
     }
-    let header = V2Header { cipher: SymAlg::Aes128, aead: AeadAlg::Ocb, chunk_octet: 0, salt: [3; 32] };
+    let header = V2Header { cipher: SymAlg::Aes128, aead: Mode::Ocb, chunk_octet: 0, salt: [3; 32] };
     let mut seipd = PartialWriter::new(&mut out, tag::SEIPD);
     seipd.write_all(&header.encode()).unwrap();
     let mut s = ChunkSealer::new(seipd, &header, &SK).unwrap();

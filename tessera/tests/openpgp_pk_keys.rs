@@ -8,12 +8,13 @@ mod common;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
+use tessera::aead::Mode;
 use tessera::openpgp::armor::ArmorReader;
 use tessera::openpgp::key::{Cert, EncryptionPlan, GenerateOptions, KeyError, KeyProfile, decrypt_pkesks, generate};
 use tessera::openpgp::packet::{BodyReader, read_header};
 use tessera::openpgp::pkesk::Pkesk;
 use tessera::openpgp::seipd::{ChunkOpener, V2Header};
-use tessera::openpgp::{AeadAlg, DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error, SeipdVersion, SymAlg};
+use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error, SeipdVersion, SymAlg};
 
 #[global_allocator]
 static ALLOC: common::CountingAlloc = common::CountingAlloc;
@@ -99,7 +100,7 @@ fn plans_make_pkesks_that_each_recipient_opens() {
     }
     // v2 with AES-256 + OCB from the generated keys' preferences.
     let plan = EncryptionPlan::new(&[a.validate(AT).unwrap()], true).unwrap();
-    assert_eq!((plan.cipher, plan.aead), (SymAlg::Aes256, Some(AeadAlg::Ocb)));
+    assert_eq!((plan.cipher, plan.aead), (SymAlg::Aes256, Some(Mode::Ocb)));
 }
 
 #[test]

@@ -4,11 +4,12 @@
 use std::collections::HashMap;
 use std::io::Read;
 
+use tessera::aead::Mode;
 use tessera::openpgp::packet::{BodyReader, read_header, tag};
 use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::seipd::{ChunkOpener, V2Header, chunk_size};
 use tessera::openpgp::skesk::{SessionKey, Skesk, v6_kek};
-use tessera::openpgp::{AeadAlg, DecryptOptions, Decryptor, Error, SymAlg, armor::ArmorReader};
+use tessera::openpgp::{DecryptOptions, Decryptor, Error, SymAlg, armor::ArmorReader};
 
 fn dir() -> String {
     format!("{}/tests/vectors/openpgp", env!("CARGO_MANIFEST_DIR"))
@@ -58,9 +59,9 @@ fn intermediate() -> HashMap<String, HashMap<String, String>> {
 fn aead_samples_every_intermediate_value() {
     let iv = intermediate();
     for (name, file, aead) in [
-        ("AEAD-EAX", "rfc9580_eax.asc", AeadAlg::Eax),
-        ("AEAD-OCB", "rfc9580_ocb.asc", AeadAlg::Ocb),
-        ("AEAD-GCM", "rfc9580_gcm.asc", AeadAlg::Gcm),
+        ("AEAD-EAX", "rfc9580_eax.asc", Mode::Eax),
+        ("AEAD-OCB", "rfc9580_ocb.asc", Mode::Ocb),
+        ("AEAD-GCM", "rfc9580_gcm.asc", Mode::Gcm),
     ] {
         let v = &iv[name];
         let bin = dearmor(&read(file));

@@ -28,8 +28,8 @@ use zeroize::Zeroize;
 
 use super::{AeadInPlace, Tag, verify};
 use crate::Error;
+use crate::aes::block::{dbl, enc, load, pad, xor};
 use crate::aes::{Aes, Block};
-use crate::cmac::{dbl, enc, load, pad, xor};
 
 /// AES-EAX with a 128-bit tag; nonces of any length (OpenPGP uses 16,
 /// RFC 9580 section 5.13.1).

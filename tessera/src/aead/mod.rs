@@ -48,7 +48,7 @@ use crate::Error;
 use crate::wipe::Wiped;
 
 /// A 128-bit authentication tag.
-pub type Tag = [u8; 16];
+pub type Tag = [u8; crate::TAG_LEN];
 
 /// Authenticated encryption in place with a detached 16-byte tag: the
 /// interface the chunked (RFC 9580 SEIPD v2) layer uses for every mode.
@@ -102,10 +102,12 @@ pub trait AeadInPlace: Send + Sync {
 ///
 /// ```
 /// use tessera::aead::Mode;
-/// assert_eq!(Mode::from_openpgp_id(2), Some(Mode::Ocb));
-/// assert_eq!(Mode::Ocb.openpgp_nonce_len(), 15);
-/// assert_eq!(Mode::Eax.openpgp_nonce_len(), 16);
-/// assert_eq!(Mode::Gcm.openpgp_nonce_len(), 12);
+/// assert_eq!(Mode::from_id(2), Ok(Mode::Ocb));
+/// assert_eq!(Mode::Ocb.id(), 2);
+/// assert_eq!(Mode::from_id(4), Err(tessera::Error::UnsupportedAead(4)));
+/// assert_eq!(Mode::Ocb.nonce_len(), 15);
+/// assert_eq!(Mode::Eax.nonce_len(), 16);
+/// assert_eq!(Mode::Gcm.nonce_len(), 12);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
@@ -118,18 +120,19 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// The mode with an OpenPGP AEAD algorithm id, if known.
-    pub fn from_openpgp_id(id: u8) -> Option<Self> {
+    /// The mode with an OpenPGP AEAD algorithm id; any other id is
+    /// [`Error::UnsupportedAead`].
+    pub fn from_id(id: u8) -> Result<Self, Error> {
         match id {
-            1 => Some(Mode::Eax),
-            2 => Some(Mode::Ocb),
-            3 => Some(Mode::Gcm),
-            _ => None,
+            1 => Ok(Mode::Eax),
+            2 => Ok(Mode::Ocb),
+            3 => Ok(Mode::Gcm),
+            _ => Err(Error::UnsupportedAead(id)),
         }
     }
 
     /// The OpenPGP AEAD algorithm id (RFC 9580 section 9.6).
-    pub fn openpgp_id(self) -> u8 {
+    pub fn id(self) -> u8 {
         match self {
             Mode::Eax => 1,
             Mode::Ocb => 2,
@@ -138,7 +141,7 @@ impl Mode {
     }
 
     /// The nonce length OpenPGP uses with this mode (RFC 9580 section 9.6).
-    pub fn openpgp_nonce_len(self) -> usize {
+    pub fn nonce_len(self) -> usize {
         match self {
             Mode::Eax => 16,
             Mode::Ocb => 15,

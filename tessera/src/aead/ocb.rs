@@ -29,8 +29,8 @@ use zeroize::Zeroize;
 
 use super::{AeadInPlace, Tag, verify};
 use crate::Error;
+use crate::aes::block::{dbl, enc, load, pad, xor};
 use crate::aes::{Aes, Block};
-use crate::cmac::{dbl, enc, load, pad, xor};
 
 /// Number of precomputed L_i: block indices below 2^64 have ntz < 64.
 const L_COUNT: usize = 64;

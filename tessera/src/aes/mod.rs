@@ -10,6 +10,7 @@ use aes::cipher::{
     Array, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure, BlockCipherEncrypt, KeyInit,
 };
 
+pub(crate) mod block;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ni;
 

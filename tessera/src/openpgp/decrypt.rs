@@ -46,7 +46,7 @@ pub struct DecryptOptions {
     /// temporary file renamed on success. The packets inside are parsed
     /// from unverified plaintext, so any failure there is held back until
     /// the rest of the message has been read: if the MDC does not verify,
-    /// the error is [`Error::BadTag`] whatever the plaintext held (no
+    /// the error is [`Error::Authentication`] whatever the plaintext held (no
     /// format oracle); only a message whose MDC verifies reports what is
     /// wrong inside it.
     pub v1_stream_unauthenticated: bool,
@@ -58,7 +58,7 @@ pub struct DecryptOptions {
     /// a service that decrypts attacker-modified v1 messages and shows which
     /// error occurred. Set this to `false` in such services: the first
     /// candidate key is then used without the check and the MDC alone
-    /// decides, so both failures end in the same [`Error::BadTag`]. With
+    /// decides, so both failures end in the same [`Error::Authentication`]. With
     /// several candidate keys (several passwords or v4 password packets),
     /// the first whose quick check passes is used, else the first; a wrong
     /// key passes the check with probability 2^-16 and would then hide a
@@ -307,7 +307,7 @@ impl Read for SharedMdc<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self.0.try_borrow_mut() {
             Ok(mut r) => r.read(buf),
-            Err(_) => Err(Error::BadTag("MDC").into_io()),
+            Err(_) => Err(Error::Authentication("MDC").into_io()),
         }
     }
 }
@@ -319,7 +319,7 @@ impl Read for SharedMdc<'_> {
 /// it verifies is `e` reported. Without a v1 stream, `e` as is.
 fn settle(v1: Option<&SharedMdc<'_>>, e: Error) -> Error {
     let Some(SharedMdc(mdc)) = v1 else { return e };
-    let Ok(mut mdc) = mdc.try_borrow_mut() else { return Error::BadTag("MDC") };
+    let Ok(mut mdc) = mdc.try_borrow_mut() else { return Error::Authentication("MDC") };
     let mut scratch = [0u8; 4096];
     loop {
         match mdc.read(&mut scratch) {

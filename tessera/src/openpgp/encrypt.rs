@@ -10,7 +10,8 @@ use super::packet::{PartialWriter, tag, write_packet};
 use super::s2k::{HashAlg, S2k};
 use super::seipd::{ChunkSealer, MAX_CHUNK_OCTET, MdcSealer, V2Header};
 use super::skesk::Skesk;
-use super::{AeadAlg, Error, Result, SymAlg, random};
+use super::{Error, Result, SymAlg, random};
+use crate::aead::Mode;
 
 /// Why an empty password is refused (the same words in every front end).
 pub const EMPTY_PASSWORD: &str = "the password is empty: anyone could open the message";
@@ -70,7 +71,7 @@ pub struct EncryptOptions {
     /// Message cipher (default AES-256).
     pub cipher: SymAlg,
     /// AEAD mode for v2 (default OCB).
-    pub aead: AeadAlg,
+    pub aead: Mode,
     /// Chunk size octet, chunks of 2^(c+6) octets (default 12: 256 KiB).
     pub chunk_octet: u8,
     /// Password hashing (default Argon2 t=3 p=4 64 MiB).
@@ -98,7 +99,7 @@ impl Default for EncryptOptions {
         EncryptOptions {
             profile: Profile::Rfc9580,
             cipher: SymAlg::Aes256,
-            aead: AeadAlg::Ocb,
+            aead: Mode::Ocb,
             chunk_octet: 12,
             s2k: S2kChoice::default(),
             armor: false,

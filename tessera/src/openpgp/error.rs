@@ -13,7 +13,7 @@ pub enum Error {
     /// A chunk, the final tag, or the MDC did not verify: the message was
     /// modified (or cut at a chunk boundary).
     #[error("authentication failed ({0}): the message was modified or damaged")]
-    BadTag(&'static str),
+    Authentication(&'static str),
     /// No password opened any of the message's SKESK packets.
     #[error("wrong password: none of the passwords opens this message")]
     WrongPassword,
@@ -80,6 +80,10 @@ pub enum Error {
     /// The operating system's random generator failed.
     #[error("the system random number generator failed")]
     Random,
+    /// An error of the symmetric primitives ([`crate::Error`]) with no
+    /// OpenPGP counterpart, kept whole.
+    #[error(transparent)]
+    Primitive(crate::Error),
     /// An I/O error of the underlying reader or writer.
     #[error("I/O error: {0}")]
     Io(#[from] io::Error),
@@ -107,7 +111,7 @@ impl Error {
     pub(crate) fn replay(&self) -> Error {
         match self {
             Error::Truncated(w) => Error::Truncated(w),
-            Error::BadTag(w) => Error::BadTag(w),
+            Error::Authentication(w) => Error::Authentication(w),
             Error::WrongPassword => Error::WrongPassword,
             Error::NoPasswordPacket => Error::NoPasswordPacket,
             Error::UnsupportedCipher(id) => Error::UnsupportedCipher(*id),
@@ -128,6 +132,7 @@ impl Error {
             Error::KeyMismatch => Error::KeyMismatch,
             Error::Key(k) => Error::Key(k.clone()),
             Error::Random => Error::Random,
+            Error::Primitive(e) => Error::Primitive(e.clone()),
             Error::Io(e) => Error::Io(io::Error::new(e.kind(), e.to_string())),
         }
     }
@@ -140,6 +145,28 @@ impl Error {
             return *inner.downcast::<Error>().expect("checked");
         }
         Error::Io(e)
+    }
+}
+
+/// Keeps the primitive's detail: a failed tag is [`Error::Authentication`],
+/// an unknown AEAD id [`Error::UnsupportedAead`], anything else
+/// [`Error::Primitive`] with the original error inside.
+///
+/// ```
+/// use tessera::openpgp::Error;
+/// assert!(matches!(Error::from(tessera::Error::Authentication), Error::Authentication(_)));
+/// assert!(matches!(Error::from(tessera::Error::UnsupportedAead(9)), Error::UnsupportedAead(9)));
+/// let e = Error::from(tessera::Error::KeyLength { got: 5, expected: "16, 24 or 32" });
+/// assert!(matches!(e, Error::Primitive(tessera::Error::KeyLength { got: 5, .. })));
+/// assert_eq!(e.to_string(), "key is 5 bytes; expected 16, 24 or 32");
+/// ```
+impl From<crate::Error> for Error {
+    fn from(e: crate::Error) -> Error {
+        match e {
+            crate::Error::Authentication => Error::Authentication("AEAD"),
+            crate::Error::UnsupportedAead(id) => Error::UnsupportedAead(id),
+            e => Error::Primitive(e),
+        }
     }
 }
 

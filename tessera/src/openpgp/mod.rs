@@ -35,7 +35,6 @@
 //! assert_eq!(out, b"Hello, world!");
 //! ```
 
-mod aead;
 pub mod armor;
 mod cfb;
 pub mod crypto;
@@ -103,48 +102,6 @@ impl SymAlg {
         }
     }
 }
-
-/// AEAD modes (RFC 9580 §9.6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AeadAlg {
-    /// EAX (id 1), 16-byte nonce.
-    Eax,
-    /// OCB (RFC 7253, id 2), 15-byte nonce.
-    Ocb,
-    /// GCM (id 3), 12-byte nonce.
-    Gcm,
-}
-
-impl AeadAlg {
-    /// Parses an algorithm id.
-    pub fn from_id(id: u8) -> Result<Self> {
-        match id {
-            1 => Ok(AeadAlg::Eax),
-            2 => Ok(AeadAlg::Ocb),
-            3 => Ok(AeadAlg::Gcm),
-            _ => Err(Error::UnsupportedAead(id)),
-        }
-    }
-    /// The algorithm id.
-    pub fn id(self) -> u8 {
-        match self {
-            AeadAlg::Eax => 1,
-            AeadAlg::Ocb => 2,
-            AeadAlg::Gcm => 3,
-        }
-    }
-    /// Nonce size in bytes.
-    pub fn nonce_len(self) -> usize {
-        match self {
-            AeadAlg::Eax => 16,
-            AeadAlg::Ocb => 15,
-            AeadAlg::Gcm => 12,
-        }
-    }
-}
-
-/// Size of every AEAD tag used by OpenPGP.
-pub const TAG_LEN: usize = 16;
 
 /// Fills `buf` with random bytes from the operating system.
 pub(crate) fn random(buf: &mut [u8]) -> Result<()> {

@@ -2,9 +2,9 @@
 //! `argon2`), parsed once for every front end.
 //!
 //! ```
-//! use tessera::openpgp::{AeadAlg, Profile, S2kKind, SymAlg};
+//! use tessera::openpgp::{Mode, Profile, S2kKind, SymAlg};
 //! assert_eq!("aes128".parse::<SymAlg>().unwrap(), SymAlg::Aes128);
-//! assert_eq!("gcm".parse::<AeadAlg>().unwrap(), AeadAlg::Gcm);
+//! assert_eq!("gcm".parse::<Mode>().unwrap(), Mode::Gcm);
 //! assert_eq!("rfc4880".parse::<Profile>().unwrap(), Profile::Rfc4880);
 //! assert_eq!("iterated".parse::<S2kKind>().unwrap(), S2kKind::Iterated);
 //! assert!("AES256".parse::<SymAlg>().is_err());
@@ -12,7 +12,8 @@
 
 use core::str::FromStr;
 
-use super::{AeadAlg, Error, Profile, S2kKind, SymAlg};
+use super::{Error, Profile, S2kKind, SymAlg};
+use crate::aead::Mode;
 
 /// Gives a type its names: `NAMES` and `name()` in one order, and
 /// `FromStr` accepting exactly those names.
@@ -46,7 +47,7 @@ macro_rules! named {
 
 named!(SymAlg, "unknown cipher; expected one of aes128, aes192, aes256",
     Aes128 => "aes128", Aes192 => "aes192", Aes256 => "aes256");
-named!(AeadAlg, "unknown AEAD mode; expected one of ocb, eax, gcm",
+named!(Mode, "unknown AEAD mode; expected one of ocb, eax, gcm",
     Ocb => "ocb", Eax => "eax", Gcm => "gcm");
 named!(Profile, "unknown profile; expected one of rfc9580, rfc4880",
     Rfc9580 => "rfc9580", Rfc4880 => "rfc4880");
@@ -74,12 +75,12 @@ mod tests {
     #[test]
     fn every_name_parses_back_and_nothing_else_does() {
         round_trip::<SymAlg>(SymAlg::NAMES, SymAlg::name);
-        round_trip::<AeadAlg>(AeadAlg::NAMES, AeadAlg::name);
+        round_trip::<Mode>(Mode::NAMES, Mode::name);
         round_trip::<Profile>(Profile::NAMES, Profile::name);
         round_trip::<S2kKind>(S2kKind::NAMES, S2kKind::name);
         assert_eq!(SymAlg::NAMES, ["aes128", "aes192", "aes256"]);
         assert_eq!("aes256".parse::<SymAlg>().unwrap().key_len(), 32);
-        assert_eq!("eax".parse::<AeadAlg>().unwrap().id(), 1);
+        assert_eq!("eax".parse::<Mode>().unwrap().id(), 1);
     }
 
     #[test]

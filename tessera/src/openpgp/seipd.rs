@@ -23,10 +23,11 @@ use sha2::Sha256;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
-use super::aead::ChunkAead;
 use super::cfb::Cfb;
 use super::poison::{Poison, read_checked};
-use super::{AeadAlg, Error, Result, SymAlg, TAG_LEN};
+use super::{Error, Result, SymAlg};
+use crate::TAG_LEN;
+use crate::aead::{Aead, AeadInPlace, Mode};
 use crate::aes::Aes;
 
 /// Octets of a SEIPD v2 header after the version octet: cipher, AEAD mode,
@@ -51,7 +52,7 @@ pub struct V2Header {
     /// Message cipher.
     pub cipher: SymAlg,
     /// AEAD mode.
-    pub aead: AeadAlg,
+    pub aead: Mode,
     /// Chunk size octet (0..=16).
     pub chunk_octet: u8,
     /// 32-octet salt.
@@ -62,7 +63,7 @@ impl V2Header {
     /// Parses the 35 octets after the version octet.
     pub fn parse(b: &[u8; V2_HEADER_LEN]) -> Result<V2Header> {
         let cipher = SymAlg::from_id(b[0])?;
-        let aead = AeadAlg::from_id(b[1])?;
+        let aead = Mode::from_id(b[1])?;
         if b[2] > MAX_CHUNK_OCTET {
             return Err(Error::Malformed("SEIPD v2 chunk size octet above 16"));
         }
@@ -117,7 +118,7 @@ impl Nonce {
 }
 
 struct ChunkState {
-    aead: ChunkAead,
+    aead: Aead,
     nonce: Nonce,
     /// Chunk associated data, then the total length for the final tag.
     ad: [u8; 13],
@@ -132,7 +133,7 @@ impl ChunkState {
         let mut ad = [0u8; 13];
         ad[..5].copy_from_slice(&header.ad());
         Ok(ChunkState {
-            aead: ChunkAead::new(header.aead, &key)?,
+            aead: Aead::new(header.aead, &key)?,
             nonce: Nonce::new(&iv),
             ad,
             chunk: chunk_size(header.chunk_octet),
@@ -183,7 +184,11 @@ impl<W: Write> ChunkSealer<W> {
         self.poison.check()?;
         let n = self.fill;
         let nonce = self.st.nonce.at(self.st.index);
-        let tag = self.st.aead.seal(nonce, &self.st.ad[..5], &mut self.buf[..n]);
+        let tag = self
+            .st
+            .aead
+            .seal_in_place_separate_tag(nonce, &self.st.ad[..5], &mut self.buf[..n])
+            .map_err(Error::from)?;
         self.buf[n..n + TAG_LEN].copy_from_slice(&tag);
         let written = self.inner.write_all(&self.buf[..n + TAG_LEN]);
         self.poison.record(written)?;
@@ -202,7 +207,7 @@ impl<W: Write> ChunkSealer<W> {
         let index = self.st.index;
         let ad = *self.st.final_ad();
         let nonce = self.st.nonce.at(index);
-        let tag = self.st.aead.seal(nonce, &ad, &mut []);
+        let tag = self.st.aead.seal_in_place_separate_tag(nonce, &ad, &mut []).map_err(Error::from)?;
         self.inner.write_all(&tag)?;
         self.buf.zeroize();
         Ok(self.inner)
@@ -307,7 +312,10 @@ impl<R: Read> ChunkOpener<R> {
         let (data, rest) = self.buf.split_at_mut(len);
         let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("16");
         let nonce = self.st.nonce.at(self.st.index);
-        self.st.aead.open(nonce, &self.st.ad[..5], data, tag).map_err(|_| Error::BadTag("chunk"))?;
+        self.st
+            .aead
+            .open_in_place_separate_tag(nonce, &self.st.ad[..5], data, tag)
+            .map_err(|_| Error::Authentication("chunk"))?;
         self.st.index += 1;
         self.st.total += len as u64;
         Ok(())
@@ -336,9 +344,9 @@ impl<R: Read> ChunkOpener<R> {
         let index = self.st.index;
         let ad = *self.st.final_ad();
         let nonce = self.st.nonce.at(index);
-        if self.st.aead.open(nonce, &ad, &mut [], &final_tag).is_err() {
+        if self.st.aead.open_in_place_separate_tag(nonce, &ad, &mut [], &final_tag).is_err() {
             self.buf[..last].zeroize();
-            return Err(Error::BadTag("final tag: the message was truncated or modified"));
+            return Err(Error::Authentication("final tag: the message was truncated or modified"));
         }
         self.out_end = last;
         self.keep_from = n;
@@ -497,7 +505,7 @@ impl<R: Read> MdcOpener<R> {
     }
 
     /// As [`MdcOpener::with_prefix`], without the quick check: a wrong key
-    /// shows only as an MDC failure at the end ([`Error::BadTag`]), the same
+    /// shows only as an MDC failure at the end ([`Error::Authentication`]), the same
     /// error as modified data (see `DecryptOptions::v1_quick_check`).
     pub fn without_quick_check(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN]) -> Result<Self> {
         Self::open(inner, session_key, prefix, false)
@@ -559,7 +567,7 @@ impl<R: Read> MdcOpener<R> {
             self.buf.zeroize();
             self.held = 0;
             self.pos = 0;
-            return Err(Error::BadTag("MDC"));
+            return Err(Error::Authentication("MDC"));
         }
         self.held = body_end;
         self.hashed = body_end;

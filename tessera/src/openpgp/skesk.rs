@@ -6,10 +6,11 @@ use hkdf::Hkdf;
 use sha2::Sha256;
 use zeroize::Zeroizing;
 
-use super::aead::ChunkAead;
 use super::cfb::Cfb;
 use super::s2k::{S2k, S2kLimits};
-use super::{AeadAlg, Error, Result, SymAlg, TAG_LEN};
+use super::{Error, Result, SymAlg};
+use crate::TAG_LEN;
+use crate::aead::{Aead, AeadInPlace, Mode};
 use crate::aes::Aes;
 
 /// A session key: the key of the SEIPD packet. Zeroized on drop; `Debug`
@@ -37,7 +38,7 @@ pub enum Skesk {
         /// Cipher of the key-encryption key.
         cipher: SymAlg,
         /// AEAD mode wrapping the session key.
-        aead: AeadAlg,
+        aead: Mode,
         /// How the password becomes a key.
         s2k: S2k,
         /// AEAD nonce (the mode's nonce length).
@@ -60,7 +61,7 @@ pub enum Skesk {
 
 /// HKDF-SHA256 key-encryption key of a v6 SKESK (RFC 9580 §5.3.1):
 /// info = 0xC3 || 6 || cipher || aead, no salt.
-pub fn v6_kek(s2k_key: &[u8], cipher: SymAlg, aead: AeadAlg) -> Zeroizing<Vec<u8>> {
+pub fn v6_kek(s2k_key: &[u8], cipher: SymAlg, aead: Mode) -> Zeroizing<Vec<u8>> {
     let info = [0xc3, 6, cipher.id(), aead.id()];
     let mut kek = Zeroizing::new(vec![0u8; cipher.key_len()]);
     Hkdf::<Sha256>::new(None, s2k_key).expand(&info, &mut kek).expect("short output");
@@ -79,7 +80,7 @@ impl Skesk {
                     return Err(short());
                 }
                 let cipher = SymAlg::from_id(fields[0])?;
-                let aead = AeadAlg::from_id(fields[1])?;
+                let aead = Mode::from_id(fields[1])?;
                 let s2k_len = fields[2] as usize;
                 let s2k_bytes = fields.get(3..3 + s2k_len).ok_or_else(short)?;
                 let (s2k, used) = S2k::parse(s2k_bytes)?;
@@ -142,7 +143,7 @@ impl Skesk {
         session_key: &[u8],
         password: &[u8],
         cipher: SymAlg,
-        aead: AeadAlg,
+        aead: Mode,
         s2k: S2k,
         iv: &[u8],
     ) -> Result<Skesk> {
@@ -152,7 +153,8 @@ impl Skesk {
         let key = s2k.derive(password, cipher.key_len(), &S2kLimits::UNLIMITED)?;
         let kek = v6_kek(&key, cipher, aead);
         let mut esk = session_key.to_vec();
-        let tag = ChunkAead::new(aead, &kek)?.seal(iv, &[0xc3, 6, cipher.id(), aead.id()], &mut esk);
+        let tag =
+            Aead::new(aead, &kek)?.seal_in_place_separate_tag(iv, &[0xc3, 6, cipher.id(), aead.id()], &mut esk)?;
         Ok(Skesk::V6 { cipher, aead, s2k, iv: iv.to_vec(), esk, tag })
     }
 
@@ -191,8 +193,8 @@ impl Skesk {
                 let key = s2k.derive(password, cipher.key_len(), limits)?;
                 let kek = v6_kek(&key, *cipher, *aead);
                 let mut sk = Zeroizing::new(esk.clone());
-                ChunkAead::new(*aead, &kek)?
-                    .open(iv, &[0xc3, 6, cipher.id(), aead.id()], &mut sk, tag)
+                Aead::new(*aead, &kek)?
+                    .open_in_place_separate_tag(iv, &[0xc3, 6, cipher.id(), aead.id()], &mut sk, tag)
                     .map_err(|_| Error::WrongPassword)?;
                 Ok(SessionKey { alg: None, key: sk })
             }

@@ -16,7 +16,7 @@ use super::s2v::{Job, LANES, run_lanes};
 use super::{AesSiv, MAX_AD, TAG_LEN};
 use crate::Error;
 use crate::aes::Block;
-use crate::cmac::{dbl, load, tags_equal, xor, xor_int};
+use crate::aes::block::{dbl, load, tags_equal, xor, xor_int};
 
 /// The associated data of a batch.
 ///

@@ -11,8 +11,8 @@ use aes::cipher::consts::U16;
 use aes::cipher::typenum::Unsigned;
 use aes::cipher::{Array, BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser, ParBlocks};
 
+use crate::aes::block::{load, xor};
 use crate::aes::{Aes, Block};
-use crate::cmac::{load, xor};
 
 /// The initial counter Q of RFC 5297 section 2.5, as a big-endian integer.
 #[inline(always)]

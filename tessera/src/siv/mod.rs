@@ -37,11 +37,13 @@ use zeroize::Zeroize;
 
 use self::s2v::{Job, LANES, run_lanes, run_one};
 use crate::Error;
+use crate::aes::block::{dbl, tags_equal, xor_int};
 use crate::aes::{Aes, Block};
-use crate::cmac::{Cmac, dbl, tags_equal, xor_int};
+use crate::cmac::Cmac;
 
-/// Length of the synthetic IV V, which is also the tag (16 bytes).
-pub const TAG_LEN: usize = 16;
+/// Length of the synthetic IV V, which is also the tag: the crate's one tag
+/// length, re-exported here beside the SIV API that uses it.
+pub use crate::TAG_LEN;
 
 /// Most associated-data components per message, a nonce counting as one
 /// (RFC 5297 section 2.6 and 7: S2V takes at most 127 components with the
@@ -442,14 +444,14 @@ mod tests {
                 // Reference: the RFC's loop, one component at a time.
                 let mut d = siv.mac.mac(&[0; 16]);
                 for c in ad {
-                    d = crate::cmac::xor(&dbl(&d), &siv.mac.mac(c));
+                    d = crate::aes::block::xor(&dbl(&d), &siv.mac.mac(c));
                 }
                 let t: Vec<u8> = if n >= 16 {
                     let mut t = s.to_vec();
                     t[n - 16..].iter_mut().zip(d).for_each(|(a, b)| *a ^= b);
                     t
                 } else {
-                    crate::cmac::xor(&dbl(&d), &crate::cmac::pad(s)).to_vec()
+                    crate::aes::block::xor(&dbl(&d), &crate::aes::block::pad(s)).to_vec()
                 };
                 let want = siv.mac.mac(&t);
                 assert_eq!(siv.s2v(ad, None, s).unwrap(), want, "n_ad={n_ad} n={n}");

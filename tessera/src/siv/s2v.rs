@@ -20,8 +20,9 @@ use aes::cipher::consts::U16;
 use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser};
 
 use super::ctr::enc_many;
+use crate::aes::block::{dbl, enc, load, pad, xor, xor_int};
 use crate::aes::{Aes, Block};
-use crate::cmac::{Cmac, dbl, enc, load, pad, xor, xor_int};
+use crate::cmac::Cmac;
 
 /// Independent CMAC chains advanced together.
 pub(crate) const LANES: usize = 64;

@@ -2,15 +2,16 @@
 //! §5.2.3.32, §9 and §12.2): SEIPD v2 only if every recipient announces it,
 //! and the most preferred algorithms every recipient accepts.
 
-use super::super::{AeadAlg, Result, SymAlg};
+use super::super::{Result, SymAlg};
 use super::validity::{ValidCert, features};
 use super::{Fingerprint, PublicKey};
+use crate::aead::Mode;
 
 /// How a message to some recipients is to be encrypted.
 ///
 /// ```
 /// use tessera::openpgp::key::{generate, EncryptionPlan, GenerateOptions, KeyProfile};
-/// use tessera::openpgp::{AeadAlg, SymAlg};
+/// use tessera::openpgp::{Mode, SymAlg};
 /// let t = 1_700_000_000u32;
 /// let v6 = generate(&GenerateOptions { created: Some(t), ..Default::default() }).unwrap();
 /// let v4 = generate(&GenerateOptions {
@@ -21,7 +22,7 @@ use super::{Fingerprint, PublicKey};
 /// })
 /// .unwrap();
 /// let plan = EncryptionPlan::new(&[v6.validate(t.into()).unwrap()], true).unwrap();
-/// assert_eq!((plan.cipher, plan.aead), (SymAlg::Aes256, Some(AeadAlg::Ocb)));
+/// assert_eq!((plan.cipher, plan.aead), (SymAlg::Aes256, Some(Mode::Ocb)));
 /// // A v4 recipient without SEIPD v2 in its features: v1 for everyone.
 /// let plan = EncryptionPlan::new(&[v6.validate(t.into()).unwrap(), v4.validate(t.into()).unwrap()], true).unwrap();
 /// assert_eq!((plan.cipher, plan.aead, plan.keys.len()), (SymAlg::Aes256, None, 2));
@@ -29,7 +30,7 @@ use super::{Fingerprint, PublicKey};
 #[derive(Debug, Clone)]
 pub struct EncryptionPlan {
     /// SEIPD v2 (AEAD) with this mode, or v1 (CFB + MDC) when `None`.
-    pub aead: Option<AeadAlg>,
+    pub aead: Option<Mode>,
     /// The symmetric cipher.
     pub cipher: SymAlg,
     /// Every (certificate fingerprint, encryption key) to make a PKESK for.
@@ -60,17 +61,17 @@ impl EncryptionPlan {
 /// The first ciphersuite of the first recipient's preferences that all
 /// recipients list and tessera supports; AES-128 + OCB (which every
 /// implementation must support) when there is none.
-fn choose_aead(certs: &[ValidCert<'_>]) -> (SymAlg, AeadAlg) {
-    let fallback = [(SymAlg::Aes128.id(), AeadAlg::Ocb.id())];
+fn choose_aead(certs: &[ValidCert<'_>]) -> (SymAlg, Mode) {
+    let fallback = [(SymAlg::Aes128.id(), Mode::Ocb.id())];
     let prefs = |c: &ValidCert<'_>| -> Vec<(u8, u8)> { c.self_sig.preferred_aead().unwrap_or(&fallback).to_vec() };
     let first = certs.first().map(prefs).unwrap_or_default();
     for (c, a) in first {
-        let (Ok(cipher), Ok(aead)) = (SymAlg::from_id(c), AeadAlg::from_id(a)) else { continue };
+        let (Ok(cipher), Ok(aead)) = (SymAlg::from_id(c), Mode::from_id(a)) else { continue };
         if certs.iter().all(|cert| prefs(cert).contains(&(c, a))) {
             return (cipher, aead);
         }
     }
-    (SymAlg::Aes128, AeadAlg::Ocb)
+    (SymAlg::Aes128, Mode::Ocb)
 }
 
 /// The first cipher of the first recipient's preferences that all list and

@@ -8,12 +8,13 @@ use sha1::Digest as _;
 use sha2::Sha256;
 use zeroize::Zeroizing;
 
-use super::super::aead::ChunkAead;
 use super::super::cfb::Cfb;
 use super::super::crypto::SecretMaterial;
 use super::super::s2k::{HashAlg as S2kHash, S2k, S2kLimits};
-use super::super::{AeadAlg, Error, Result, SymAlg, TAG_LEN, random};
+use super::super::{Error, Result, SymAlg, random};
 use super::{KeyError, KeyVersion, PublicKey};
+use crate::TAG_LEN;
+use crate::aead::{Aead, AeadInPlace, Mode};
 use crate::aes::Aes;
 
 /// Limits for unlocking one's own secret keys: up to RFC 9580's first
@@ -37,7 +38,7 @@ pub enum SecretPart {
 pub struct Locked {
     usage: u8,
     cipher: SymAlg,
-    aead: Option<AeadAlg>,
+    aead: Option<Mode>,
     s2k: S2k,
     iv: Vec<u8>,
     data: Vec<u8>,
@@ -102,7 +103,7 @@ impl Locked {
         };
         let declared = if version == KeyVersion::V6 { Some(take(1)?[0] as usize) } else { None };
         let cipher = SymAlg::from_id(take(1)?[0])?;
-        let aead = if usage == 253 { Some(AeadAlg::from_id(take(1)?[0])?) } else { None };
+        let aead = if usage == 253 { Some(Mode::from_id(take(1)?[0])?) } else { None };
         if version == KeyVersion::V6 {
             take(1)?; // S2K length; the specifier says its own length
         }
@@ -223,7 +224,7 @@ impl SecretKey {
 
     /// AEAD key (HKDF-SHA256, info = tag || version || cipher || AEAD) and
     /// associated data (tag || public key body), RFC 9580 §5.5.3.
-    fn aead_params(&self, s2k_key: &[u8], cipher: SymAlg, aead: AeadAlg) -> (Zeroizing<Vec<u8>>, Vec<u8>) {
+    fn aead_params(&self, s2k_key: &[u8], cipher: SymAlg, aead: Mode) -> (Zeroizing<Vec<u8>>, Vec<u8>) {
         let info = [self.tag(), self.public.version().id(), cipher.id(), aead.id()];
         let mut kek = Zeroizing::new(vec![0u8; cipher.key_len()]);
         Hkdf::<Sha256>::new(None, s2k_key).expand(&info, &mut kek).expect("short output");
@@ -247,7 +248,9 @@ impl SecretKey {
                 let n = plain.len().checked_sub(TAG_LEN).ok_or(Error::Malformed("secret key is cut short"))?;
                 let tag: [u8; TAG_LEN] = plain[n..].try_into().expect("16");
                 let (kek, ad) = self.aead_params(&key, l.cipher, aead);
-                ChunkAead::new(aead, &kek)?.open(&l.iv, &ad, &mut plain[..n], &tag).map_err(|_| wrong())?;
+                Aead::new(aead, &kek)?
+                    .open_in_place_separate_tag(&l.iv, &ad, &mut plain[..n], &tag)
+                    .map_err(|_| wrong())?;
                 n
             }
             None => {
@@ -297,12 +300,12 @@ impl SecretKey {
         let limits = S2kLimits::UNLIMITED; // our own parameters, chosen above
         let key = s2k.derive(password, cipher.key_len(), &limits)?;
         let locked = if v6 {
-            let aead = AeadAlg::Ocb;
+            let aead = Mode::Ocb;
             let mut iv = vec![0u8; aead.nonce_len()];
             random(&mut iv)?;
             let (kek, ad) = self.aead_params(&key, cipher, aead);
             let mut data = m.to_vec();
-            let tag = ChunkAead::new(aead, &kek)?.seal(&iv, &ad, &mut data);
+            let tag = Aead::new(aead, &kek)?.seal_in_place_separate_tag(&iv, &ad, &mut data)?;
             data.extend_from_slice(&tag);
             Locked { usage: 253, cipher, aead: Some(aead), s2k, iv, data }
         } else {
