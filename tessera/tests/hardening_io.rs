@@ -14,10 +14,10 @@ use std::io::{self, BufReader, Read, Write};
 
 use proptest::collection::vec;
 use proptest::prelude::*;
+use tessera::aead::Mode;
 use tessera::openpgp::armor::{ArmorReader, ArmorWriter, MESSAGE};
 use tessera::openpgp::packet::{BodyReader, PartialWriter, read_header, tag};
 use tessera::openpgp::seipd::{ChunkOpener, ChunkSealer, MdcOpener, MdcSealer, V2Header};
-use tessera::aead::Mode;
 use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, Profile, S2kChoice, SymAlg};
 
 /// One step of the adversary.

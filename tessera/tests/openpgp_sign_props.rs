@@ -73,7 +73,14 @@ fn every_bit_flip_in_data_or_signature_is_refused() {
             }
             let mut p = packet.clone();
             p[bit / 8] ^= 1 << (bit % 8);
-            assert!(!detached_good(&p, &certs, &data), "{profile:?} signature bit {bit}");
+            // A flip in an MPI's bit count that keeps its octet count reads
+            // as the same signature (the parser is lenient about MPI bit
+            // counts, as RFC 4880 readers are): it may verify only if it
+            // re-encodes to the original packet.
+            if detached_good(&p, &certs, &data) {
+                let again = write_signatures(Vec::new(), &read_signatures(&p[..]).unwrap(), false).unwrap();
+                assert_eq!(again, packet, "{profile:?} signature bit {bit}");
+            }
         }
     }
 }
