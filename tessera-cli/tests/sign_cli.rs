@@ -96,8 +96,10 @@ fn sop_signing_subcommands_and_exit_codes() {
         let v = sop(&["inline-verify", "a.cert"], &m.stdout, d);
         assert!(v.status.success(), "{as_}");
         assert!(String::from_utf8_lossy(&v.stdout).replace("\r\n", "\n").starts_with("sop data"), "{as_}");
-        let v = sop(&["inline-verify", "b.cert"], &m.stdout, d);
+        let vout = d.join(format!("{as_}.verifications"));
+        let v = sop(&["inline-verify", &format!("--verifications-out={}", vout.display()), "b.cert"], &m.stdout, d);
         assert_eq!((v.status.code(), v.stdout.len()), (Some(3), 0), "{as_}: nothing released");
+        assert!(!vout.exists(), "{as_}: no verifications file after a failure");
         let sigs = d.join(format!("{as_}.sig"));
         let det = sop(&["inline-detach", &format!("--signatures-out={}", sigs.display())], &m.stdout, d);
         assert!(det.status.success(), "{as_}");
@@ -105,6 +107,10 @@ fn sop_signing_subcommands_and_exit_codes() {
         assert!(v.status.success(), "{as_}: detached again");
     }
     assert_eq!(sop(&["inline-verify", "a.cert"], b"garbage", d).status.code(), Some(41));
+    let sigs = d.join("garbage.sig");
+    let det = sop(&["inline-detach", &format!("--signatures-out={}", sigs.display())], b"garbage", d);
+    assert_eq!(det.status.code(), Some(41));
+    assert!(!sigs.exists(), "no signatures file after a failure");
     std::fs::write(d.join("pw"), "pw\n").unwrap();
     ok(T, &["key", "generate", "--userid", "L <l@x>", "--password-file", "pw", "-o", "l.key"], d);
     assert_eq!(sop(&["sign", "l.key"], data, d).status.code(), Some(67));

@@ -234,6 +234,12 @@ fn bad_certificates_are_refused_with_the_reason() {
             .subpacket(Subpacket::new(SubpacketValue::RevocationReason { code: 2, text: b"stolen".to_vec() }))
             .sign_direct_key(key.primary.public(), key.primary.secret().unwrap().secret().unwrap())
             .unwrap();
+        // Appended after the certificate, as a revocation certificate is
+        // (it then follows the last subkey), it still revokes the key.
+        let mut appended = key.to_public().to_bytes().unwrap();
+        tessera::openpgp::packet::write_packet(&mut appended, 2, &rev.to_bytes()).unwrap();
+        let e = Cert::from_bytes(&appended).unwrap().validate(t).unwrap_err();
+        assert!(matches!(e, Error::Key(KeyError::Revoked { .. })), "appended revocation: {e}");
         revoked.direct_sigs.push(rev);
         let e = revoked.validate(t).unwrap_err();
         assert!(matches!(e, Error::Key(KeyError::Revoked { .. })) && e.to_string().contains("stolen"), "{e}");
@@ -284,6 +290,17 @@ fn unknown_critical_subpackets_invalidate_signatures() {
     };
     make(false).verify_direct_key(pk).unwrap();
     assert!(make(true).verify_direct_key(pk).is_err());
+    // Intended recipients are not compared with the decrypting key yet, so a
+    // critical one must fail closed rather than be ignored.
+    let ir = |critical: bool| {
+        let sp = SubpacketValue::IntendedRecipient(pk.fingerprint());
+        SignatureBuilder::new(SigType::DirectKey, pk.created())
+            .subpacket(if critical { Subpacket::critical(sp) } else { Subpacket::new(sp) })
+            .sign_direct_key(pk, secret)
+            .unwrap()
+    };
+    ir(false).verify_direct_key(pk).unwrap();
+    assert!(ir(true).verify_direct_key(pk).is_err());
 }
 
 #[test]

@@ -110,6 +110,18 @@ fn signature_by_expired_key_is_not_good() {
 }
 
 #[test]
+fn signature_from_the_future_is_not_good() {
+    let k = key(KeyProfile::Rfc9580);
+    let keys = SigningKey::from_cert(&k, NOW).unwrap();
+    let certs = [k.to_public()];
+    let mut s = Signer::new(&keys, SigType::Binary, (NOW + 10 * 365 * 86_400) as u32).unwrap();
+    s.write_all(b"x").unwrap();
+    let mut v = Verifier::new(s.finish().unwrap(), &certs, NOW);
+    v.write_all(b"x").unwrap();
+    assert!(matches!(v.finish()[0].outcome, Outcome::KeyNotValid { .. }));
+}
+
+#[test]
 fn sha1_data_signatures_are_refused() {
     let k = key(KeyProfile::Rfc4880);
     let mut keys = SigningKey::from_cert(&k, NOW).unwrap();

@@ -135,13 +135,6 @@ fn check_new_out(what: &str, spec: &str) -> R<PathBuf> {
     Ok(path)
 }
 
-/// Creates an output file that must not exist yet (0600), for outputs
-/// written as the command goes (signature subcommands).
-fn create_out(what: &str, spec: &str) -> R<std::fs::File> {
-    let path = check_new_out(what, spec)?;
-    shared::create_new_private(&path).map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {spec}: {e}")))
-}
-
 /// Writes `data` to a new file at `path`, readable by its owner only: into
 /// a temporary file beside it (created 0600), moved into place without
 /// replacing anything. On any failure nothing is left behind.

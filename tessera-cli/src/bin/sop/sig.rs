@@ -107,9 +107,9 @@ pub fn sign(rest: &[String]) -> R<()> {
     }
     let sigs = signer.finish().map_err(pgp_fail)?;
     if let Some(spec) = o.value("micalg-out") {
-        let mut f = super::create_out("--micalg-out", spec)?;
+        let path = super::check_new_out("--micalg-out", spec)?;
         let name = format!("pgp-{}", format!("{:?}", sigs[0].hash_alg()).to_lowercase());
-        f.write_all(name.as_bytes()).map_err(io_fail)?;
+        super::write_new_file("--micalg-out", &path, name.as_bytes())?;
     }
     let mut stdout = io::stdout().lock();
     write_signatures(&mut stdout, &sigs, !o.has("no-armor")).map_err(pgp_fail)?;
@@ -234,7 +234,8 @@ pub fn verify(rest: &[String]) -> R<()> {
 pub fn inline_verify(rest: &[String]) -> R<()> {
     let o = parse(rest, &["not-before", "not-after", "verifications-out"], &[])?;
     let certs = all_certs(&o.positional)?;
-    let vout = o.value("verifications-out").map(|s| super::create_out("--verifications-out", s)).transpose()?;
+    // Checked now, written (0600, without replacing anything) only on success.
+    let vout = o.value("verifications-out").map(|s| super::check_new_out("--verifications-out", s)).transpose()?;
     let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
     // Nothing reaches stdout before the signatures are checked.
     let mut spool = tempfile::tempfile().map_err(io_fail)?;
@@ -249,8 +250,8 @@ pub fn inline_verify(rest: &[String]) -> R<()> {
     })?;
     let mut lines = Vec::new();
     verifications(&results, &o, &mut lines)?;
-    if let Some(mut f) = vout {
-        f.write_all(&lines).map_err(io_fail)?;
+    if let Some(path) = vout {
+        super::write_new_file("--verifications-out", &path, &lines)?;
     }
     use std::io::Seek;
     spool.rewind().map_err(io_fail)?;
@@ -264,7 +265,7 @@ pub fn inline_verify(rest: &[String]) -> R<()> {
 pub fn inline_detach(rest: &[String]) -> R<()> {
     let o = parse(rest, &["signatures-out"], &["no-armor"])?;
     let spec = o.value("signatures-out").ok_or(Fail(MISSING_ARG, "inline-detach needs --signatures-out".into()))?;
-    let mut f = super::create_out("--signatures-out", spec)?;
+    let path = super::check_new_out("--signatures-out", spec)?;
     let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut stdout = io::stdout().lock();
     let results = if is_cleartext(&mut input).map_err(pgp_fail)? {
@@ -278,6 +279,7 @@ pub fn inline_detach(rest: &[String]) -> R<()> {
     if sigs.is_empty() {
         return fail(BAD_DATA, "the message holds no signature");
     }
-    write_signatures(&mut f, &sigs, !o.has("no-armor")).map_err(pgp_fail)?;
+    let encoded = write_signatures(Vec::new(), &sigs, !o.has("no-armor")).map_err(pgp_fail)?;
+    super::write_new_file("--signatures-out", &path, &encoded)?;
     stdout.flush().map_err(io_fail)
 }

@@ -6,7 +6,7 @@ use std::io::{BufRead, Read, Write};
 
 use super::super::armor::{ArmorReader, ArmorWriter, is_armored};
 use super::super::packet::{BodyReader, read_header, tag, write_packet};
-use super::super::sig::Signature;
+use super::super::sig::{SigType, Signature};
 use super::super::{Error, Result};
 use super::{Fingerprint, KeyError, KeyVersion, PublicKey, SecretKey};
 
@@ -195,6 +195,13 @@ impl Assembler {
                 // algorithms, malformed fields) is dropped: it could never
                 // count, and one bad signature must not hide the certificate.
                 let Ok(sig) = Signature::parse(body) else { return Ok(()) };
+                // Key revocations and direct-key signatures are about the
+                // primary key wherever they stand (a revocation certificate
+                // appended to a certificate follows its last subkey).
+                if matches!(sig.sig_type(), SigType::KeyRevocation | SigType::DirectKey) {
+                    self.current()?.direct_sigs.push(sig);
+                    return Ok(());
+                }
                 match slot {
                     Slot::Direct => self.current()?.direct_sigs.push(sig),
                     Slot::UserId => self.current()?.user_ids.last_mut().expect("slot").sigs.push(sig),

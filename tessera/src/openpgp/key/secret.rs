@@ -171,6 +171,13 @@ impl SecretKey {
         {
             return Err(Error::Malformed("v6 AEAD-protected secret key with a weak S2K"));
         }
+        // RFC 9580 §3.7.2.1: Argon2 only with AEAD protection (usage 253).
+        if let SecretPart::Locked(l) = &secret
+            && l.usage != 253
+            && matches!(l.s2k, S2k::Argon2 { .. })
+        {
+            return Err(Error::Malformed("Argon2 S2K outside AEAD protection (S2K usage 253)"));
+        }
         Ok(SecretKey { public, secret, subkey })
     }
 

@@ -76,9 +76,16 @@ fn data_policy(sig: &Signature) -> Option<Outcome> {
     None
 }
 
+/// How far in the future a signature's creation time may be (clock skew
+/// between signer and verifier), in seconds.
+const MAX_CLOCK_SKEW: u64 = 5 * 60;
+
 /// Checks the signing key against the certificate's state at `created`.
 fn key_valid_at(cert: &Cert, key: &PublicKey, sig: &Signature, now: u64) -> Result<Option<String>, String> {
     let created = u64::from(sig.created().ok_or("it has no creation time")?);
+    if created > now.saturating_add(MAX_CLOCK_SKEW) {
+        return Err("it was made in the future (its creation time is after now)".into());
+    }
     let valid: ValidCert<'_> = cert.validate(created).map_err(|e| format!("at signing time: {e}"))?;
     let fp = key.fingerprint();
     if !valid.signing_keys().iter().any(|k| k.public().fingerprint() == fp) {
