@@ -2,7 +2,8 @@
 //! `argon2`), parsed once for every front end.
 //!
 //! ```
-//! use tessera::openpgp::{Mode, Profile, S2kKind, SymAlg};
+//! use tessera::aead::Mode;
+//! use tessera::openpgp::{Profile, S2kKind, SymAlg};
 //! assert_eq!("aes128".parse::<SymAlg>().unwrap(), SymAlg::Aes128);
 //! assert_eq!("gcm".parse::<Mode>().unwrap(), Mode::Gcm);
 //! assert_eq!("rfc4880".parse::<Profile>().unwrap(), Profile::Rfc4880);

@@ -11,7 +11,8 @@ use crate::aead::Mode;
 ///
 /// ```
 /// use tessera::openpgp::key::{generate, EncryptionPlan, GenerateOptions, KeyProfile};
-/// use tessera::openpgp::{Mode, SymAlg};
+/// use tessera::aead::Mode;
+/// use tessera::openpgp::SymAlg;
 /// let t = 1_700_000_000u32;
 /// let v6 = generate(&GenerateOptions { created: Some(t), ..Default::default() }).unwrap();
 /// let v4 = generate(&GenerateOptions {
