@@ -38,8 +38,9 @@ declare -A max_len=(
     [decrypt_session_key]=16384
     [fpe_text]=4096
     [siv_decrypt]=4096
+    [cert_parse]=16384
 )
-all=(packet_parse armor_decode decrypt_password decrypt_session_key fpe_text siv_decrypt)
+all=(packet_parse armor_decode decrypt_password decrypt_session_key fpe_text siv_decrypt cert_parse)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
