@@ -76,8 +76,7 @@ impl Fail {
     fn into_py(self, py: Python<'_>) -> PyErr {
         match self {
             Fail::Py(e) => e,
-            Fail::Io(e) => PyOSError::new_err(e.to_string()),
-            Fail::Pgp(PgpError::Io(e)) => PyOSError::new_err(e.to_string()),
+            Fail::Io(e) | Fail::Pgp(PgpError::Io(e)) => take_py_err().unwrap_or_else(|| PyOSError::new_err(e.to_string())),
             Fail::Pgp(e) => {
                 let kind = match e {
                     PgpError::Authentication(_) | PgpError::WrongPassword => Kind::Authentication,
@@ -101,8 +100,23 @@ impl std::fmt::Display for PyIoError {
 
 impl std::error::Error for PyIoError {}
 
+thread_local! {
+    /// The last exception a file object raised (or that an adapter raised
+    /// for it) on this thread. The library's readers and writers repeat an
+    /// error by kind and message after the first report, which loses the
+    /// exception itself; the stream functions give this one back instead.
+    static LAST_PY_ERR: std::cell::RefCell<Option<PyErr>> = const { std::cell::RefCell::new(None) };
+}
+
 fn py_io(e: PyErr) -> io::Error {
+    let copy = Python::attach(|py| e.clone_ref(py));
+    LAST_PY_ERR.with(|slot| *slot.borrow_mut() = Some(copy));
     io::Error::other(PyIoError(e))
+}
+
+/// Takes the exception recorded by [`py_io`], if any.
+fn take_py_err() -> Option<PyErr> {
+    LAST_PY_ERR.with(|slot| slot.borrow_mut().take())
 }
 
 /// An `io::Error` carrying a new Python exception of type `E`.
@@ -383,6 +397,7 @@ pub fn encrypt_stream(
     let opts = options(aead, cipher, chunk_size_octet, s2k, s2k_count, profile, armor)?;
     let pw = password.bytes();
     let writer = PyWriter::new(py, writer)?;
+    take_py_err();
     py.detach(|| -> Result<(), Fail> {
         let mut input = PyReader(reader);
         let mut enc = Encryptor::new(BufWriter::with_capacity(1 << 16, writer), &[pw], &opts)?;
@@ -424,6 +439,7 @@ pub fn decrypt_stream(
     let limits =
         Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
     let writer = PyWriter::new(py, writer)?;
+    take_py_err();
     py.detach(|| -> Result<(), Fail> {
         let input = BufReader::with_capacity(1 << 16, PyReader(reader));
         let mut dec = Decryptor::with_options(input, &pw, &decrypt_options(&limits))?;
