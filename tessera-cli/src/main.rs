@@ -3,6 +3,7 @@
 //! appear only when everything succeeded.
 
 mod demo;
+mod demo_keys;
 mod fpe_cmd;
 mod key_cmd;
 mod keygen;
