@@ -63,12 +63,13 @@ fn v1_quick_check_picks_the_right_session_key() {
 
 #[test]
 fn finish_results_reports_unsigned_and_signed_messages() {
-    let alice = generate(&GenerateOptions { user_ids: vec!["a <a@example.org>".into()], ..Default::default() }).unwrap();
+    let alice =
+        generate(&GenerateOptions { user_ids: vec!["a <a@example.org>".into()], ..Default::default() }).unwrap();
     let certs = [alice.to_public()];
     let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
     let plain = encrypt(Profile::Rfc9580, b"pw", b"x");
-    let dec = VerifyingDecryptor::new(plain.as_slice(), &[b"pw"], &DecryptOptions::default(), &certs, u64::MAX / 2)
-        .unwrap();
+    let dec =
+        VerifyingDecryptor::new(plain.as_slice(), &[b"pw"], &DecryptOptions::default(), &certs, u64::MAX / 2).unwrap();
     assert!(dec.finish_results().unwrap().is_empty());
 
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
