@@ -272,7 +272,7 @@ const HELP: &str = "tessera-sop SUBCOMMAND [OPTIONS] [ARGS]: Stateless OpenPGP (
   armor | dearmor
 PW, SK, KEYS, CERTS: a file name or @ENV:NAME.";
 
-type Stdout = io::BufWriter<io::StdoutLock<'static>>;
+pub type Stdout = io::BufWriter<io::StdoutLock<'static>>;
 
 fn stdout() -> Stdout {
     io::BufWriter::with_capacity(1 << 16, io::stdout().lock())

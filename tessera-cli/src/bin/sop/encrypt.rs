@@ -12,7 +12,7 @@ use tessera_cli::signing::now;
 
 use super::keys::{certs_from, key_passwords, secret_keys, signing_keys};
 use super::{
-    CERT_CANNOT_ENCRYPT, Fail, MISSING_ARG, R, UNSUPPORTED_OPTION, Utf8Only, fail, flush, new_password, parse,
+    CERT_CANNOT_ENCRYPT, Fail, MISSING_ARG, R, Stdout, UNSUPPORTED_OPTION, Utf8Only, fail, flush, new_password, parse,
     pgp_fail, profile_name, refs, stdout, text_fail,
 };
 
@@ -68,20 +68,44 @@ pub fn encrypt(rest: &[String]) -> R<()> {
         recipients,
         ..EncryptOptions::default()
     };
-    let pw = refs(&passwords);
     let stdin = io::stdin().lock();
-    let mut input: Box<dyn Read> = if text { Box::new(Utf8Only::new(stdin)) } else { Box::new(stdin) };
-    let mut out = stdout();
-    if signing.is_empty() {
-        let mut enc = Encryptor::new(&mut out, &pw, &opts).map_err(encrypt_fail)?;
-        io::copy(&mut input, &mut enc).map_err(text_fail)?;
-        enc.finish().map_err(pgp_fail)?;
+    let input: Box<dyn Read> = if text { Box::new(Utf8Only::new(stdin)) } else { Box::new(stdin) };
+    let signer = if signing.is_empty() {
+        None
     } else {
         let ty = if text { SigType::Text } else { SigType::Binary };
-        let signer = Signer::new(&signing, ty, now() as u32).map_err(pgp_fail)?;
-        let mut enc = SigningEncryptor::new(&mut out, &pw, &opts, signer).map_err(encrypt_fail)?;
-        io::copy(&mut input, &mut enc).map_err(text_fail)?;
-        enc.finish().map_err(pgp_fail)?;
+        Some(Signer::new(&signing, ty, now() as u32).map_err(pgp_fail)?)
+    };
+    let mut out = stdout();
+    match encrypt_to(&mut out, input, &refs(&passwords), &opts, signer) {
+        Ok(()) => flush(out),
+        Err(e) => {
+            // What is still buffered (all of it, for a short input) is
+            // dropped rather than written: the message is incomplete.
+            drop(out.into_parts());
+            Err(e)
+        }
     }
-    flush(out)
+}
+
+fn encrypt_to(
+    out: &mut Stdout,
+    mut input: Box<dyn Read>,
+    pw: &[&[u8]],
+    opts: &EncryptOptions,
+    signer: Option<Signer<'_>>,
+) -> R<()> {
+    match signer {
+        None => {
+            let mut enc = Encryptor::new(out, pw, opts).map_err(encrypt_fail)?;
+            io::copy(&mut input, &mut enc).map_err(text_fail)?;
+            enc.finish().map_err(pgp_fail)?;
+        }
+        Some(signer) => {
+            let mut enc = SigningEncryptor::new(out, pw, opts, signer).map_err(encrypt_fail)?;
+            io::copy(&mut input, &mut enc).map_err(text_fail)?;
+            enc.finish().map_err(pgp_fail)?;
+        }
+    }
+    Ok(())
 }
