@@ -12,7 +12,7 @@ use tessera::siv::{AesSiv, BatchAd};
 
 use crate::fpe_cmd::FpeTransform;
 use crate::keygen::random_key;
-use crate::records;
+use tessera_cli::records;
 
 pub(crate) const SAMPLE: &str = include_str!("../data/customers.csv");
 

@@ -10,7 +10,6 @@ mod keygen;
 mod keyset_cmd;
 mod keyset_use;
 mod pgp_cmd;
-mod records;
 mod sig_cmd;
 mod siv_cmd;
 
