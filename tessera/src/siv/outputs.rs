@@ -126,6 +126,28 @@ impl MessageBatch {
         self.ends.clear();
     }
 
+    /// Like [`clear`](Self::clear), but overwrites the messages and the
+    /// outputs first (they may hold plaintext).
+    pub(crate) fn clear_zeroized(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.data);
+        zeroize::Zeroize::zeroize(&mut self.out);
+        self.clear();
+    }
+
+    /// Removes the first `n` bytes of every message (each at least `n`
+    /// long), in place.
+    pub(crate) fn strip_prefixes(&mut self, n: usize) {
+        let (mut written, mut start) = (0, 0);
+        for end in self.ends.iter_mut() {
+            let body = start + n..*end;
+            start = *end;
+            self.data.copy_within(body.clone(), written);
+            written += body.len();
+            *end = written;
+        }
+        self.data.truncate(written);
+    }
+
     /// Adds a message: a plaintext to encrypt or a `V || C` to decrypt.
     pub fn push(&mut self, message: &[u8]) {
         self.data.extend_from_slice(message);
@@ -143,6 +165,12 @@ impl MessageBatch {
         }
         self.ends.push(self.data.len());
         Ok(self.data.len() - start)
+    }
+
+    /// The messages pushed since the last [`clear`](Self::clear), in order.
+    pub(crate) fn messages(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(s, &e)| &self.data[s..e])
     }
 
     /// Encrypts every message with [`AesSiv::encrypt_batch`]; yields each
