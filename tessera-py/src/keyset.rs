@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use tessera::keyset::{Error as KsError, FpeTransform, Keyset, Protection, SivTransform};
 use tessera::BATCH_SIZE;
+use tessera::keyset::{Error as KsError, FpeTransform, Keyset, Protection, SivTransform};
 use tessera::siv::{MessageBatch, base64url};
 use zeroize::Zeroizing;
 

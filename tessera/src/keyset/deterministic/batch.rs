@@ -228,7 +228,9 @@ mod tests {
         let refs: Vec<&[u8]> = cts.iter().map(Vec::as_slice).collect();
         let (mut pt, mut pt_ends) = (vec![9u8], vec![1]);
         let err = siv.decrypt_batch(b"ad", &mut batch_of(&refs), &mut pt, &mut pt_ends).unwrap_err();
-        assert!(matches!(err, Error::Batch { index: 1, ref source } if matches!(**source, Error::NoMatchingKey { .. })));
+        assert!(
+            matches!(err, Error::Batch { index: 1, ref source } if matches!(**source, Error::NoMatchingKey { .. }))
+        );
         assert_eq!((pt, pt_ends), (vec![9u8], vec![1]));
     }
 }
