@@ -238,6 +238,7 @@ pub fn read_signatures<R: BufRead>(mut input: R) -> Result<Vec<Signature>> {
     let mut out = Vec::new();
     while let Some(h) = read_header(&mut src)? {
         match h.tag {
+            tag::SIGNATURE if out.len() == super::MAX_SIGNATURES => return Err(super::too_many_signatures()),
             tag::SIGNATURE => out.push(read_sig_body(&mut src, h.len)?),
             tag::MARKER | tag::PADDING => BodyReader::new(&mut src, h.len).skip_rest()?,
             _ => return Err(Error::Malformed("a detached signature holds only signature packets")),

@@ -165,6 +165,9 @@ impl<'a> InlineVerifier<'a> {
         loop {
             let h = read_header(&mut src)?.ok_or(Error::Malformed("the message holds no literal data"))?;
             match h.tag {
+                tag::ONE_PASS_SIGNATURE | tag::SIGNATURE if expected.len() == super::MAX_SIGNATURES => {
+                    return Err(super::too_many_signatures());
+                }
                 tag::ONE_PASS_SIGNATURE => {
                     let ops = OnePassSig::parse(&small_body(&mut src, h.len)?)?;
                     let fields = HashedFields {
@@ -222,6 +225,7 @@ impl<'a> InlineVerifier<'a> {
         let mut trailing = Vec::new();
         while let Some(h) = read_header(src)? {
             match h.tag {
+                tag::SIGNATURE if trailing.len() == super::MAX_SIGNATURES => return Err(super::too_many_signatures()),
                 tag::SIGNATURE => trailing.push(read_sig_body(&mut *src, h.len)?),
                 tag::MARKER | tag::PADDING => BodyReader::new(&mut *src, h.len).skip_rest()?,
                 tag::LITERAL => return Err(Error::Malformed("more than one literal data packet")),
