@@ -52,11 +52,14 @@ fn describe(p: &Pkesk) -> String {
     }
 }
 
-/// Every key of `keys` that has secret material and an encryption
-/// algorithm. Expired or revoked keys still decrypt what was sent to them
-/// (RFC 9580 leaves that to the reader, and every peer allows it).
+/// Every key of `keys` that has secret material, an encryption algorithm
+/// and a binding that grants an encryption flag ([`Cert::may_decrypt_with`]).
+/// Expired or revoked keys still decrypt what was sent to them (RFC 9580
+/// leaves that to the reader, and every peer allows it).
 fn decryption_keys(keys: &[Cert]) -> impl Iterator<Item = &CertKey> {
-    keys.iter().flat_map(|c| c.keys()).filter(|k| k.secret().is_some() && k.public().alg().can_encrypt())
+    keys.iter().flat_map(|c| {
+        c.keys().filter(move |k| k.secret().is_some() && k.public().alg().can_encrypt() && c.may_decrypt_with(k))
+    })
 }
 
 fn try_key(p: &Pkesk, k: &CertKey) -> Result<SessionKey> {
