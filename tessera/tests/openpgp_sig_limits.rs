@@ -88,3 +88,29 @@ fn trailing_signatures_beyond_the_limit_are_refused() {
     let e = verify_inline(&with_sigs(MAX_SIGNATURES + 1), &certs).unwrap_err();
     assert!(is_limit(&e), "{e}");
 }
+
+#[test]
+fn compressed_inline_signed_data_is_bounded() {
+    use flate2::Compression;
+    use flate2::write::ZlibEncoder;
+    use tessera::openpgp::packet::{tag, write_packet};
+    let k = key();
+    let certs = [k.to_public()];
+    let keys = SigningKey::from_cert(&k, NOW).unwrap();
+    let mut w = InlineSigner::new(Vec::new(), Signer::new(&keys, SigType::Binary, T0 + 1).unwrap()).unwrap();
+    w.write_all(&vec![0u8; 1 << 20]).unwrap();
+    let signed = w.finish().unwrap();
+    let mut z = ZlibEncoder::new(vec![2u8], Compression::best());
+    z.write_all(&signed).unwrap();
+    let mut msg = Vec::new();
+    write_packet(&mut msg, tag::COMPRESSED, &z.finish().unwrap()).unwrap();
+    assert!(msg.len() < 8 << 10, "{} octets", msg.len());
+    let read = |max: Option<u64>| -> tessera::openpgp::Result<usize> {
+        let v = InlineVerifier::with_max_decompressed(msg.as_slice(), &certs, NOW, max)?;
+        Ok(v.verify_to(&mut std::io::sink())?.iter().filter(|r| r.is_good()).count())
+    };
+    assert_eq!(read(Some(2 << 20)).unwrap(), 1);
+    assert_eq!(read(None).unwrap(), 1);
+    let e = read(Some(64 << 10)).unwrap_err();
+    assert!(matches!(e, Error::LimitExceeded { allowed: 65536, .. }), "{e}");
+}

@@ -139,7 +139,8 @@ impl<'a> VerifyingDecryptor<'a> {
         now: u64,
     ) -> Result<Self> {
         let opened = open_message(input, passwords, opts)?;
-        let inner = match InlineVerifier::new(BufReader::new(opened.plain), certs, now) {
+        let plain = BufReader::new(opened.plain);
+        let inner = match InlineVerifier::with_max_decompressed(plain, certs, now, opts.max_decompressed_size) {
             Ok(inner) => inner,
             Err(e) => return Err(settle(opened.v1.as_ref(), e)),
         };
