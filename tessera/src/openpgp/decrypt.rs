@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::armor::{ArmorReader, is_armored};
 use super::key::{Cert, Fingerprint};
-use super::packet::{BodyReader, read_exact, read_full};
+use super::packet::{BodyReader, push_zeroizing, read_exact, read_full};
 pub use super::plain::LiteralInfo;
 use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
@@ -316,12 +316,7 @@ fn buffer_v1(opener: &mut impl Read, limit: usize) -> Result<zeroize::Zeroizing<
                 allowed: limit as u64,
             });
         }
-        if all.len() + n > all.capacity() {
-            let mut grown = zeroize::Zeroizing::new(Vec::with_capacity((2 * all.capacity()).max(all.len() + n)));
-            grown.extend_from_slice(&all);
-            all = grown;
-        }
-        all.extend_from_slice(&chunk[..n]);
+        push_zeroizing(&mut all, &chunk[..n]);
     }
 }
 
