@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, ensure};
 use clap::Args;
+use tessera::Direction;
 use tessera::fpe::{Alphabet, FF1, FF3_1, Fpe, TokenFormat, Tweaks};
 use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor};
 use tessera::siv::{AesSiv, BatchAd};
@@ -33,9 +34,9 @@ fn pass(
     cipher: &dyn Fpe,
     format: &TokenFormat,
     tweak: &[u8],
-    enc: bool,
+    dir: Direction,
 ) -> Result<Vec<u8>> {
-    let mut t = FpeTransform::new(cipher, format, tweak.to_vec(), enc)?;
+    let mut t = FpeTransform::new(cipher, format, tweak.to_vec(), dir)?;
     let mut out = Vec::with_capacity(input.len());
     records::csv(&mut &input[..], &mut out, &[column.to_string()], &mut t)?;
     Ok(out)
@@ -66,17 +67,17 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     println!("   ssn:         FF3-1/AES-128, tweak \"tessera\", dashes kept\n");
     let t0 = Instant::now();
     let plain = TokenFormat::new();
-    let a = pass(SAMPLE.as_bytes(), "card_number", &ff1()?, &card_fmt, b"card", true)?;
-    let b = pass(&a, "account_id", &ff1_alnum()?, &plain, b"acct", true)?;
-    let tokens = pass(&b, "ssn", &ff3()?, &ssn_fmt, tweak7, true)?;
+    let a = pass(SAMPLE.as_bytes(), "card_number", &ff1()?, &card_fmt, b"card", Direction::Encrypt)?;
+    let b = pass(&a, "account_id", &ff1_alnum()?, &plain, b"acct", Direction::Encrypt)?;
+    let tokens = pass(&b, "ssn", &ff3()?, &ssn_fmt, tweak7, Direction::Encrypt)?;
     let enc_time = t0.elapsed();
     show("before", SAMPLE.as_bytes());
     show("after", &tokens);
 
     let t0 = Instant::now();
-    let a = pass(&tokens, "ssn", &ff3()?, &ssn_fmt, tweak7, false)?;
-    let b = pass(&a, "account_id", &ff1_alnum()?, &plain, b"acct", false)?;
-    let back = pass(&b, "card_number", &ff1()?, &card_fmt, b"card", false)?;
+    let a = pass(&tokens, "ssn", &ff3()?, &ssn_fmt, tweak7, Direction::Decrypt)?;
+    let b = pass(&a, "account_id", &ff1_alnum()?, &plain, b"acct", Direction::Decrypt)?;
+    let back = pass(&b, "card_number", &ff1()?, &card_fmt, b"card", Direction::Decrypt)?;
     let dec_time = t0.elapsed();
     ensure!(back == SAMPLE.as_bytes(), "decryption did not restore the sample file");
     println!(

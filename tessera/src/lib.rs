@@ -56,6 +56,7 @@ pub mod aead;
 pub mod aes;
 pub mod cmac;
 mod ct;
+mod direction;
 mod error;
 pub mod fpe;
 pub mod fs;
@@ -81,5 +82,6 @@ pub const TAG_LEN: usize = 16;
 pub const BATCH_SIZE: usize = 8192;
 
 pub use cmac::Cmac;
+pub use direction::Direction;
 pub use error::Error;
 pub use siv::AesSiv;
