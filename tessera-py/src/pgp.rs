@@ -76,9 +76,7 @@ impl Fail {
     fn into_py(self, py: Python<'_>) -> PyErr {
         match self {
             Fail::Py(e) => e,
-            Fail::Io(e) | Fail::Pgp(PgpError::Io(e)) => {
-                take_py_err().unwrap_or_else(|| PyOSError::new_err(e.to_string()))
-            }
+            Fail::Io(e) | Fail::Pgp(PgpError::Io(e)) => take_py_err().unwrap_or_else(|| PyOSError::new_err(e.to_string())),
             Fail::Pgp(e) => {
                 let kind = match e {
                     PgpError::Authentication(_) | PgpError::WrongPassword => Kind::Authentication,
@@ -366,7 +364,8 @@ pub fn decrypt_file(
     max_decompressed_size: Option<u64>,
 ) -> PyResult<()> {
     let pw = password.list();
-    let limits = Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
+    let limits =
+        Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
     py.detach(|| decrypt_paths(&src, &dst, &pw, &limits)).map_err(|f| f.into_py(py))
 }
 
@@ -437,7 +436,8 @@ pub fn decrypt_stream(
     max_decompressed_size: Option<u64>,
 ) -> PyResult<()> {
     let pw = password.list();
-    let limits = Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
+    let limits =
+        Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
     let writer = PyWriter::new(py, writer)?;
     take_py_err();
     py.detach(|| -> Result<(), Fail> {
