@@ -135,16 +135,16 @@ fn siv_demo(n: usize) -> Result<()> {
     let ad: &[&[u8]] = &[b"customers.name"];
     let names: Vec<&str> = SAMPLE.lines().skip(1).filter_map(|l| l.split(',').nth(1)).collect();
     for name in names.iter().take(3) {
-        let ct = siv.encrypt(ad, None, name.as_bytes())?;
+        let ct = siv.seal(None, ad, name.as_bytes())?;
         let hex: String = ct.iter().take(12).map(|b| format!("{b:02x}")).collect();
         println!("   {name:<18} -> {hex}... ({} bytes: V || C)", ct.len());
     }
-    let a = siv.encrypt(ad, None, names[0].as_bytes())?;
-    ensure!(a == siv.encrypt(ad, None, names[0].as_bytes())?, "AES-SIV is deterministic");
-    ensure!(siv.decrypt(ad, None, &a)? == names[0].as_bytes(), "AES-SIV decryption restores the name");
+    let a = siv.seal(None, ad, names[0].as_bytes())?;
+    ensure!(a == siv.seal(None, ad, names[0].as_bytes())?, "AES-SIV is deterministic");
+    ensure!(siv.open(None, ad, &a)? == names[0].as_bytes(), "AES-SIV decryption restores the name");
     let mut tampered = a.clone();
     tampered[20] ^= 1;
-    ensure!(siv.decrypt(ad, None, &tampered).is_err(), "a flipped bit must fail verification");
+    ensure!(siv.open(None, ad, &tampered).is_err(), "a flipped bit must fail verification");
     println!("   equal names give equal ciphertexts (joinable); one flipped bit fails verification");
 
     let msgs = n.min(200_000);
@@ -153,12 +153,12 @@ fn siv_demo(n: usize) -> Result<()> {
     let mut out = vec![0u8; data.len() + 16 * msgs];
     let t0 = Instant::now();
     for (i, m) in data.chunks_exact(32).enumerate() {
-        siv.encrypt_into(ad, None, m, &mut out[i * 48..(i + 1) * 48])?;
+        siv.seal_into(None, ad, m, &mut out[i * 48..(i + 1) * 48])?;
     }
     let single = t0.elapsed().as_secs_f64();
     let mut batch = vec![0u8; out.len()];
     let t0 = Instant::now();
-    siv.encrypt_batch(BatchAd::Same(ad), &data, &ends, &mut batch)?;
+    siv.seal_batch(BatchAd::Same(ad), &data, &ends, &mut batch)?;
     let batched = t0.elapsed().as_secs_f64();
     ensure!(batch == out, "batch and single AES-SIV results differ");
     println!(

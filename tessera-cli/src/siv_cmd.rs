@@ -78,7 +78,7 @@ impl Transform for SivTransform {
         self.batch.clear();
         if self.direction.is_encrypt() {
             (0..input.len()).for_each(|i| self.batch.push(input.get(i)));
-            for ct in self.batch.encrypt(&self.siv, ad).map_err(value_error)? {
+            for ct in self.batch.seal(&self.siv, ad).map_err(value_error)? {
                 base64url::encode(ct, &mut out.data);
                 out.ends.push(out.data.len());
             }
@@ -91,7 +91,7 @@ impl Transform for SivTransform {
                     return Err(ValueError { index: i, error });
                 }
             }
-            for pt in self.batch.decrypt(&self.siv, ad).map_err(value_error)? {
+            for pt in self.batch.open(&self.siv, ad).map_err(value_error)? {
                 out.data.extend_from_slice(pt);
                 out.ends.push(out.data.len());
             }
@@ -145,14 +145,14 @@ pub fn run(args: &SivArgs, direction: Direction) -> Result<()> {
     let refs: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
     let result = if direction.is_encrypt() {
         let mut ct = vec![0u8; data.len() + TAG_LEN];
-        siv.encrypt_into(&refs, None, &data, &mut ct).map_err(explain)?;
+        siv.seal_into(None, &refs, &data, &mut ct).map_err(explain)?;
         ct
     } else {
         if data.len() < TAG_LEN {
             bail!("the input is {} bytes; an AES-SIV ciphertext (V || C) has at least 16", data.len());
         }
         let mut pt = vec![0u8; data.len() - TAG_LEN];
-        siv.decrypt_into(&refs, None, &data, &mut pt).map_err(explain)?;
+        siv.open_into(None, &refs, &data, &mut pt).map_err(explain)?;
         pt
     };
     out.write_all(&result).context("cannot write output")?;
