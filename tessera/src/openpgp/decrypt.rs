@@ -26,6 +26,13 @@ pub struct DecryptOptions {
     pub limits: S2kLimits,
     /// Use this session key instead of passwords (SOP `--with-session-key`).
     pub session_key: Option<SessionKey>,
+    /// Session keys to try besides the keys and passwords (SOP `decrypt`
+    /// given several of `--with-session-key`, `--with-password` and keys at
+    /// once), after the candidates from `keys` and passwords, which their
+    /// packets prove. A session key is not proven by anything before the
+    /// data: SEIPD v1 picks the first that passes the quick check, SEIPD v2
+    /// the first of the message's cipher. Ignored when `session_key` is set.
+    pub session_keys: Vec<SessionKey>,
     /// Secret keys to open the message's PKESK packets with (unlocked:
     /// see [`Cert::unlock`]); packets that name one of them are tried
     /// first, then anonymous ones against every key, then the passwords.
@@ -79,6 +86,7 @@ impl Default for DecryptOptions {
         DecryptOptions {
             limits: S2kLimits::default(),
             session_key: None,
+            session_keys: Vec::new(),
             keys: Vec::new(),
             max_decompressed_size: None,
             v1_buffer_limit: 64 << 20,
@@ -216,13 +224,23 @@ pub(crate) fn open_message<'a, R: BufRead + 'a>(
     }
 }
 
-/// The candidate keys: the caller's session key, or those the passwords
-/// give (refusing SKESK versions that do not pair with SEIPD `version`).
+/// The candidate keys: the caller's session key, or those the keys and
+/// passwords give (refusing SKESK versions that do not pair with SEIPD
+/// `version`) followed by `opts.session_keys`.
 fn session_keys(packets: &SessionPackets, pw: &[&[u8]], opts: &DecryptOptions, version: u8) -> Result<Vec<SessionKey>> {
-    match &opts.session_key {
-        Some(k) => Ok(vec![k.clone()]),
-        None => candidate_keys(packets, pw, &opts.keys, &opts.limits, version),
+    if let Some(k) = &opts.session_key {
+        return Ok(vec![k.clone()]);
     }
+    if opts.session_keys.is_empty() {
+        return candidate_keys(packets, pw, &opts.keys, &opts.limits, version);
+    }
+    let mut found = if opts.keys.is_empty() && pw.is_empty() {
+        Vec::new()
+    } else {
+        candidate_keys(packets, pw, &opts.keys, &opts.limits, version).unwrap_or_default()
+    };
+    found.extend(opts.session_keys.iter().cloned());
+    Ok(found)
 }
 
 /// SEIPD v2: the header names the cipher; the first candidate of that

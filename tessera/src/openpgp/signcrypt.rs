@@ -135,9 +135,8 @@ impl<'a> VerifyingDecryptor<'a> {
     /// Reads what is left (discarding it), then succeeds only if at least
     /// one signature is good; otherwise the error says what the signatures
     /// amounted to.
-    pub fn finish(mut self) -> Result<Verified> {
-        io::copy(&mut self.inner, &mut io::sink()).map_err(Error::from_io)?;
-        let results = self.inner.results().unwrap_or_default().to_vec();
+    pub fn finish(self) -> Result<Verified> {
+        let results = self.finish_results()?;
         if !results.iter().any(SigResult::is_good) {
             let why = if results.is_empty() {
                 "the message is not signed"
@@ -147,6 +146,17 @@ impl<'a> VerifyingDecryptor<'a> {
             return Err(KeyError::BadSignature(why).into());
         }
         Ok(Verified { results })
+    }
+}
+
+impl VerifyingDecryptor<'_> {
+    /// Reads what is left (discarding it) and returns every signature's
+    /// result, good or not (empty for an unsigned message): for callers
+    /// such as SOP `decrypt`, whose success does not depend on them. An
+    /// error means the message itself failed (authentication, truncation).
+    pub fn finish_results(mut self) -> Result<Vec<SigResult>> {
+        io::copy(&mut self.inner, &mut io::sink()).map_err(Error::from_io)?;
+        Ok(self.inner.results().unwrap_or_default().to_vec())
     }
 }
 
