@@ -173,7 +173,7 @@ fn siv_batch(c: &mut Criterion) {
         })
     });
     g.bench_function("encrypt/tessera-batch-per-row-ad", |b| {
-        b.iter(|| ours.seal_batch(BatchAd::Each(&ids), black_box(&data), &ends, &mut out).unwrap())
+        b.iter(|| ours.seal_batch(BatchAd::PerValue(&ids), black_box(&data), &ends, &mut out).unwrap())
     });
     g.bench_function("encrypt/tessera-one-at-a-time-per-row-ad", |b| {
         b.iter(|| {

@@ -182,8 +182,8 @@ fn siv_batch_rejects_every_flip_and_cut_naming_the_message() {
         for form in 0..3 {
             let ad = match form {
                 0 => BatchAd::Same(&same_c),
-                1 => BatchAd::Each(&each),
-                _ => BatchAd::PerMessage(&per),
+                1 => BatchAd::PerValue(&each),
+                _ => BatchAd::PerValueComponents(&per),
             };
             let mut ct = vec![0u8; *ct_ends.last().unwrap()];
             siv.seal_batch(ad, &data, &pt_ends, &mut ct).unwrap();
@@ -232,11 +232,18 @@ fn siv_batch_rejects_every_flip_and_cut_naming_the_message() {
                             let bad = flip(each[j], i, m);
                             let mut e = each.clone();
                             e[j] = &bad;
-                            batch_rejects(&siv, BatchAd::Each(&e), &ct, &ct_ends, j, &what(format!("id {j} bit {i}")));
+                            batch_rejects(
+                                &siv,
+                                BatchAd::PerValue(&e),
+                                &ct,
+                                &ct_ends,
+                                j,
+                                &what(format!("id {j} bit {i}")),
+                            );
                         }
                         let mut e = each.clone();
                         e[j] = &each[j][..each[j].len() - 1];
-                        batch_rejects(&siv, BatchAd::Each(&e), &ct, &ct_ends, j, &what(format!("id {j} cut")));
+                        batch_rejects(&siv, BatchAd::PerValue(&e), &ct, &ct_ends, j, &what(format!("id {j} cut")));
                     }
                 }
                 _ => {
@@ -249,14 +256,14 @@ fn siv_batch_rejects_every_flip_and_cut_naming_the_message() {
                                 let mut p = per.clone();
                                 p[j] = &comps;
                                 let w = what(format!("message {j} component {c} bit {i}"));
-                                batch_rejects(&siv, BatchAd::PerMessage(&p), &ct, &ct_ends, j, &w);
+                                batch_rejects(&siv, BatchAd::PerValueComponents(&p), &ct, &ct_ends, j, &w);
                             }
                         }
                         let comps = &per[j][..per[j].len() - 1];
                         let mut p = per.clone();
                         p[j] = comps;
                         let w = what(format!("message {j} last component dropped"));
-                        batch_rejects(&siv, BatchAd::PerMessage(&p), &ct, &ct_ends, j, &w);
+                        batch_rejects(&siv, BatchAd::PerValueComponents(&p), &ct, &ct_ends, j, &w);
                     }
                 }
             }

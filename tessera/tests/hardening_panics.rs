@@ -382,7 +382,7 @@ proptest! {
         let flat: Vec<&[u8]> = comps.iter().map(|c| c.as_slice()).collect();
         let each: Vec<&[u8]> = (0..n + count_delta).map(|i| &data[..i.min(data.len())]).collect();
         let per: Vec<&[&[u8]]> = (0..n + count_delta).map(|_| &flat[..]).collect();
-        let ad = match form { 0 => BatchAd::Same(&flat), 1 => BatchAd::Each(&each), _ => BatchAd::PerMessage(&per) };
+        let ad = match form { 0 => BatchAd::Same(&flat), 1 => BatchAd::PerValue(&each), _ => BatchAd::PerValueComponents(&per) };
         let out_len = out_len.min(data.len() + 16 * n + 1);
         let mut out = vec![0u8; out_len];
         let ok = |e: &Error| matches!(e, Error::Batch { .. } | Error::Format(_) | Error::BufferTooSmall { .. } | Error::TooManyAd { .. });

@@ -136,7 +136,7 @@ proptest! {
         let each: Vec<&[u8]> = b.each.iter().map(|a| a.as_slice()).collect();
         let per: Vec<Vec<&[u8]>> = b.per.iter().map(|p| p.iter().map(|a| a.as_slice()).collect()).collect();
         let per: Vec<&[&[u8]]> = per.iter().map(|p| p.as_slice()).collect();
-        let forms = [BatchAd::Same(&same), BatchAd::Each(&each), BatchAd::PerMessage(&per)];
+        let forms = [BatchAd::Same(&same), BatchAd::PerValue(&each), BatchAd::PerValueComponents(&per)];
         for (f, ad) in forms.into_iter().enumerate() {
             let comps = |i: usize| -> Vec<&[u8]> {
                 match f { 0 => same.clone(), 1 => vec![each[i]], _ => per[i].to_vec() }

@@ -171,7 +171,7 @@ fn zero_allocations_on_caller_buffers() {
             // Failure paths too.
             assert_eq!(siv.open_into(None, &ad, &out[..len], &mut back), Err(Error::Authentication));
 
-            for ad in [BatchAd::Same(&ad), BatchAd::Each(&per), BatchAd::PerMessage(&per_many)] {
+            for ad in [BatchAd::Same(&ad), BatchAd::PerValue(&per), BatchAd::PerValueComponents(&per_many)] {
                 siv.seal_batch(ad, &data, &ends, &mut bout).unwrap();
                 siv.open_batch(ad, &bout, &cends, &mut bback).unwrap();
             }
@@ -245,12 +245,12 @@ fn errors() {
     assert!(matches!(e, Error::Batch { index: 1, .. }));
     let e = siv.open_batch(BatchAd::Same(&[]), &[0u8; 40], &[20, 30], &mut out).unwrap_err();
     assert!(matches!(e, Error::Batch { index: 1, .. }));
-    let e = siv.seal_batch(BatchAd::Each(&[b"a"]), &[0u8; 10], &[5, 10], &mut out).unwrap_err();
+    let e = siv.seal_batch(BatchAd::PerValue(&[b"a"]), &[0u8; 10], &[5, 10], &mut out).unwrap_err();
     assert!(matches!(e, Error::Format(_)));
     let e = siv.seal_batch(BatchAd::Same(&[]), &[0u8; 80], &[40, 80], &mut out).unwrap_err();
     assert_eq!(e, Error::BufferTooSmall { got: 100, needed: 112 });
     let per: Vec<&[&[u8]]> = vec![&[], &many];
-    let e = siv.seal_batch(BatchAd::PerMessage(&per), &[0u8; 10], &[5, 10], &mut out).unwrap_err();
+    let e = siv.seal_batch(BatchAd::PerValueComponents(&per), &[0u8; 10], &[5, 10], &mut out).unwrap_err();
     assert!(matches!(e, Error::Batch { index: 1, .. }));
     // Empty batch.
     assert_eq!(siv.seal_batch(BatchAd::Same(&[]), &[], &[], &mut []), Ok(0));

@@ -49,7 +49,8 @@ use crate::Error;
 /// at most this many numerals.
 pub const MAX_LEN: usize = 8192;
 
-/// The tweak(s) for a batch: one for every value, or one per value.
+/// The tweak(s) for a batch: one for every value, or one per value (the
+/// same names as AES-SIV's [`BatchAd`](crate::siv::BatchAd)).
 #[derive(Clone, Copy, Debug)]
 pub enum Tweaks<'a> {
     /// The same tweak for every value.

@@ -27,25 +27,27 @@ pub enum BatchAd<'a> {
     /// The same components for every message (for example a table and
     /// column name). The associated-data part of S2V runs once per batch.
     Same(&'a [&'a [u8]]),
-    /// Exactly one component per message: `Each(ad)` gives message `i` the
-    /// single component `ad[i]` (a row id, a per-record nonce).
-    Each(&'a [&'a [u8]]),
-    /// Any number of components per message: `PerMessage(ad)` gives message
-    /// `i` the components `ad[i]`.
-    PerMessage(&'a [&'a [&'a [u8]]]),
+    /// Exactly one component per message: `PerValue(ad)` gives message `i`
+    /// the single component `ad[i]` (a row id, a per-record nonce), as
+    /// [`Tweaks::PerValue`](crate::fpe::Tweaks::PerValue) gives each FPE
+    /// value its tweak.
+    PerValue(&'a [&'a [u8]]),
+    /// Any number of components per message: `PerValueComponents(ad)` gives
+    /// message `i` the components `ad[i]`.
+    PerValueComponents(&'a [&'a [&'a [u8]]]),
 }
 
 impl BatchAd<'_> {
     fn check(&self, n: usize) -> Result<(), Error> {
         match *self {
             BatchAd::Same(a) if a.len() > MAX_AD => Err(Error::TooManyAd { got: a.len(), max: MAX_AD }),
-            BatchAd::Each(a) if a.len() != n => {
+            BatchAd::PerValue(a) if a.len() != n => {
                 Err(Error::Format("batch needs one associated-data component per message"))
             }
-            BatchAd::PerMessage(a) if a.len() != n => {
+            BatchAd::PerValueComponents(a) if a.len() != n => {
                 Err(Error::Format("batch needs one associated-data list per message"))
             }
-            BatchAd::PerMessage(a) => match a.iter().position(|c| c.len() > MAX_AD) {
+            BatchAd::PerValueComponents(a) => match a.iter().position(|c| c.len() > MAX_AD) {
                 Some(index) => {
                     Err(Error::Batch { index, source: Box::new(Error::TooManyAd { got: a[index].len(), max: MAX_AD }) })
                 }
@@ -178,7 +180,7 @@ impl AesSiv {
         let mut macs = [[0u8; 16]; LANES];
         match ad {
             BatchAd::Same(_) => unreachable!("handled above"),
-            BatchAd::Each(a) => {
+            BatchAd::PerValue(a) => {
                 for (job, c) in jobs.iter_mut().zip(&a[g0..g0 + d.len()]) {
                     *job = Job::cmac(&self.mac, c);
                 }
@@ -187,7 +189,7 @@ impl AesSiv {
                     *d = xor_int(&self.d0_dbl, m);
                 }
             }
-            BatchAd::PerMessage(a) => {
+            BatchAd::PerValueComponents(a) => {
                 let a = &a[g0..g0 + d.len()];
                 d.fill(self.d0);
                 let most = a.iter().map(|c| c.len()).max().unwrap_or(0);
@@ -300,13 +302,13 @@ impl AesSiv {
     /// let siv = AesSiv::new(&[8u8; 32]).unwrap();
     /// let ids: [&[u8]; 2] = [b"row-1", b"row-2"];
     /// let mut ct = vec![0u8; 2 * 16 + 6];
-    /// siv.seal_batch(BatchAd::Each(&ids), b"123456", &[3, 6], &mut ct).unwrap();
+    /// siv.seal_batch(BatchAd::PerValue(&ids), b"123456", &[3, 6], &mut ct).unwrap();
     /// let mut pt = [0u8; 6];
-    /// siv.open_batch(BatchAd::Each(&ids), &ct, &[19, 38], &mut pt).unwrap();
+    /// siv.open_batch(BatchAd::PerValue(&ids), &ct, &[19, 38], &mut pt).unwrap();
     /// assert_eq!(&pt, b"123456");
     /// // Swapped row ids: message 0 no longer verifies, nothing is released.
     /// let swapped: [&[u8]; 2] = [b"row-2", b"row-1"];
-    /// let err = siv.open_batch(BatchAd::Each(&swapped), &ct, &[19, 38], &mut pt).unwrap_err();
+    /// let err = siv.open_batch(BatchAd::PerValue(&swapped), &ct, &[19, 38], &mut pt).unwrap_err();
     /// assert!(matches!(err, Error::Batch { index: 0, .. }));
     /// assert_eq!(pt, [0u8; 6]);
     /// ```
