@@ -467,6 +467,7 @@ fn session_key_opts(alg: Option<SymAlg>, key_len: usize, stream: bool) -> Decryp
     DecryptOptions {
         limits: FUZZ_LIMITS,
         session_key: Some(SessionKey { alg, key: SESSION_KEY[..key_len].to_vec().into() }),
+        session_keys: Vec::new(),
         keys: Vec::new(),
         v1_buffer_limit: 1 << 20,
         v1_stream_unauthenticated: stream,
