@@ -12,9 +12,9 @@ use tessera::siv::{AesSiv, BatchAd};
 
 use crate::fpe_cmd::FpeTransform;
 use crate::keygen::random_key;
-use crate::records;
+use tessera_cli::records;
 
-const SAMPLE: &str = include_str!("../data/customers.csv");
+pub(crate) const SAMPLE: &str = include_str!("../data/customers.csv");
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -170,7 +170,7 @@ fn siv_demo(n: usize) -> Result<()> {
 }
 
 /// Peak resident memory (VmHWM) in MiB, after resetting it if `reset`.
-fn peak_mib(reset: bool) -> Option<f64> {
+pub(crate) fn peak_mib(reset: bool) -> Option<f64> {
     if reset {
         // Linux: writing 5 to clear_refs resets the peak resident size.
         let _ = std::fs::write("/proc/self/clear_refs", "5");
@@ -227,12 +227,12 @@ fn openpgp_demo(mib: usize) -> Result<()> {
         size / (dec_time - dec_kdf) / 1e9
     );
     if let (Some(b), Some(p)) = (before, peak) {
-        println!("   peak resident memory {p:.0} MiB (was {b:.0} MiB before; Argon2 itself uses 64 MiB)");
+        println!("   peak resident memory {p:.0} MiB (was {b:.0} MiB before; Argon2 itself uses 64 MiB)\n");
     }
-    Ok(())
+    crate::demo_keys::keys_demo(&plain, mib)
 }
 
-fn files_equal(a: &std::path::Path, b: &std::path::Path) -> Result<bool> {
+pub(crate) fn files_equal(a: &std::path::Path, b: &std::path::Path) -> Result<bool> {
     let (mut x, mut y) = (BufReader::new(std::fs::File::open(a)?), BufReader::new(std::fs::File::open(b)?));
     let (mut p, mut q) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
     loop {

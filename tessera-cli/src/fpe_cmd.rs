@@ -5,8 +5,8 @@ use clap::Args;
 use clap::builder::PossibleValue;
 use tessera::fpe::{Algorithm, Alphabet, Fpe, TextBatch, TokenFormat, Tweaks};
 
-use crate::io::{KeyArgs, Output, open_input, parse_hex};
-use crate::records::{self, Outputs, RecordArgs, Transform, ValueError, Values};
+use crate::io::{KeyArgs, parse_hex};
+use tessera_cli::records::{self, Outputs, RecordArgs, Transform, ValueError, Values};
 
 /// The `--algorithm` values, named by the library.
 fn algorithms() -> impl Iterator<Item = PossibleValue> {
@@ -108,13 +108,6 @@ pub fn run(args: &FpeArgs, encrypt: bool) -> Result<()> {
     cipher.check_tweak(&tweak).context("--tweak")?;
     let format =
         TokenFormat::new().passthrough(&args.passthrough).keep_prefix(args.keep_prefix).keep_suffix(args.keep_suffix);
-    let mut t = FpeTransform::new(&*cipher, &format, tweak, encrypt)?;
-    let mut input = open_input(args.records.input.as_deref())?;
-    let mut out = Output::create(args.records.output.as_deref())?;
-    if args.records.csv {
-        records::csv(&mut input, &mut out, &args.records.columns, &mut t)?;
-    } else {
-        records::lines(&mut input, &mut out, &mut t)?;
-    }
-    out.commit()
+    let make = || Ok(Box::new(FpeTransform::new(&*cipher, &format, tweak.clone(), encrypt)?) as Box<_>);
+    records::process(&args.records, make)
 }

@@ -3,13 +3,13 @@
 //! appear only when everything succeeded.
 
 mod demo;
+mod demo_keys;
 mod fpe_cmd;
 mod key_cmd;
 mod keygen;
 mod keyset_cmd;
 mod keyset_use;
 mod pgp_cmd;
-mod records;
 mod sig_cmd;
 mod siv_cmd;
 

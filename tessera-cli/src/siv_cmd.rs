@@ -14,7 +14,7 @@ use clap::Args;
 use tessera::siv::{AesSiv, BatchAd, MAX_AD, MessageBatch, TAG_LEN, base64url};
 
 use crate::io::{KeyArgs, Output, open_input, parse_hex};
-use crate::records::{self, Outputs, RecordArgs, Transform, ValueError, Values};
+use tessera_cli::records::{self, Outputs, RecordArgs, Transform, ValueError, Values};
 
 #[derive(Args, Debug)]
 pub struct SivArgs {
@@ -125,17 +125,11 @@ pub fn run(args: &SivArgs, encrypt: bool) -> Result<()> {
         return siv(args, if encrypt { Op::Encrypt } else { Op::Decrypt });
     }
     let (siv, comps) = setup(args)?;
-    let mut input = open_input(args.records.input.as_deref())?;
     if args.lines || args.records.csv {
-        let mut t = SivTransform::new(siv, comps, encrypt);
-        let mut out = Output::create(args.records.output.as_deref())?;
-        if args.records.csv {
-            records::csv(&mut input, &mut out, &args.records.columns, &mut t)?;
-        } else {
-            records::lines(&mut input, &mut out, &mut t)?;
-        }
-        return out.commit();
+        let make = || Ok(Box::new(SivTransform::new(siv.clone(), comps.clone(), encrypt)) as Box<_>);
+        return records::process(&args.records, make);
     }
+    let mut input = open_input(args.records.input.as_deref())?;
     // V || C is binary: refused on a terminal before any input is read.
     let path = args.records.output.as_deref();
     let mut out = if encrypt { Output::create_binary(path)? } else { Output::create(path)? };

@@ -8,6 +8,7 @@ use super::super::armor::{ArmorReader, ArmorWriter, is_armored};
 use super::super::packet::{BodyReader, read_header, tag, write_packet};
 use super::super::sig::{SigType, Signature};
 use super::super::{Error, Result};
+use super::checks::CheckCache;
 use super::{Fingerprint, KeyError, KeyVersion, PublicKey, SecretKey};
 
 /// Packet type ids of key material (RFC 9580 §5.5.1).
@@ -117,6 +118,8 @@ pub struct Cert {
     pub user_ids: Vec<UserId>,
     /// Subkeys.
     pub subkeys: Vec<Subkey>,
+    /// Outcomes of the self-signature checks made by [`Cert::validate`].
+    pub(crate) checked: CheckCache,
 }
 
 /// Reads one packet body (bounded by [`MAX_PACKET`]).
@@ -158,7 +161,13 @@ impl Assembler {
                 } else {
                     CertKey::Public(PublicKey::parse_packet(body)?)
                 };
-                self.certs.push(Cert { primary, direct_sigs: Vec::new(), user_ids: Vec::new(), subkeys: Vec::new() });
+                self.certs.push(Cert {
+                    primary,
+                    direct_sigs: Vec::new(),
+                    user_ids: Vec::new(),
+                    subkeys: Vec::new(),
+                    checked: CheckCache::default(),
+                });
                 self.slot = Some(Slot::Direct);
             }
             key_tag::PUBLIC_SUBKEY | key_tag::SECRET_SUBKEY => {
@@ -293,6 +302,7 @@ impl Cert {
             direct_sigs: self.direct_sigs.clone(),
             user_ids: self.user_ids.clone(),
             subkeys: self.subkeys.iter().map(|s| Subkey { key: strip(&s.key), sigs: s.sigs.clone() }).collect(),
+            checked: self.checked.clone(),
         }
     }
 
