@@ -132,6 +132,11 @@ fn locked_keys_and_change_key_password() {
     sop_code(&["decrypt", &format!("--with-key-password={wrong}"), &k], &ct, 67);
     // The password file's trailing newline does not matter.
     assert_eq!(sop_ok(&["decrypt", &format!("--with-key-password={pw}"), &k], &ct), PLAIN);
+    // A locked key is no obstacle when a password opens the message.
+    let mpw = d.write("mpw", b"message password");
+    let ct2 = sop_ok(&["encrypt", &format!("--with-password={mpw}"), &c], PLAIN);
+    assert_eq!(sop_ok(&["decrypt", &format!("--with-password={mpw}"), &k], &ct2), PLAIN);
+    sop_code(&["decrypt", &format!("--with-password={wrong}"), &k], &ct2, 67);
     let both = [format!("--with-key-password={wrong}"), format!("--with-key-password={pw}")];
     assert_eq!(sop_ok(&["decrypt", &both[0], &both[1], &k], &ct), PLAIN);
 
