@@ -43,59 +43,59 @@ pub fn siv_decrypt(data: &[u8]) {
     let too_many = ad.len() + nonce.is_some() as usize > tessera::siv::MAX_AD;
 
     // Opening forged input fails, and wipes.
-    let opened = siv.decrypt(&ad, nonce, ct);
+    let opened = siv.open(nonce, &ad, ct);
     assert!(opened.is_err() || (ct.len() >= 16 && !too_many));
     if ct.len() >= 16 {
         let mut out = vec![0xaau8; ct.len() - 16];
-        match siv.decrypt_into(&ad, nonce, ct, &mut out) {
+        match siv.open_into(nonce, &ad, ct, &mut out) {
             Ok(n) => assert_eq!(Ok(&out[..n]), opened.as_deref()),
             Err(Error::Authentication) => assert!(out.iter().all(|&b| b == 0), "plaintext left after a failure"),
             Err(_) => {}
         }
         let mut buf = ct.to_vec();
-        if siv.decrypt_in_place(&ad, nonce, &mut buf).is_err() {
+        if siv.open_in_place(nonce, &ad, &mut buf).is_err() {
             assert!(buf.iter().all(|&b| b == 0), "plaintext left after a failure");
         }
         if ct.len() > 16 {
             let mut short = vec![0u8; ct.len() - 17];
-            assert!(siv.decrypt_into(&ad, nonce, ct, &mut short).is_err());
+            assert!(siv.open_into(nonce, &ad, ct, &mut short).is_err());
         }
     } else {
-        assert!(siv.decrypt_in_place(&ad, nonce, &mut ct.to_vec()).is_err());
+        assert!(siv.open_in_place(nonce, &ad, &mut ct.to_vec()).is_err());
     }
 
     // Seal -> open with the same inputs.
     let pt = ct;
-    let sealed = siv.encrypt(&ad, nonce, pt);
+    let sealed = siv.seal(nonce, &ad, pt);
     if too_many {
         assert!(matches!(sealed, Err(Error::TooManyAd { .. })), "{sealed:?}");
         return;
     }
     let sealed = sealed.expect("valid inputs");
     assert_eq!(sealed.len(), pt.len() + 16);
-    assert_eq!(siv.decrypt(&ad, nonce, &sealed).as_deref(), Ok(pt));
+    assert_eq!(siv.open(nonce, &ad, &sealed).as_deref(), Ok(pt));
     let mut buf = vec![0u8; 16 + pt.len()];
     buf[16..].copy_from_slice(pt);
-    siv.encrypt_in_place(&ad, nonce, &mut buf).expect("valid inputs");
+    siv.seal_in_place(nonce, &ad, &mut buf).expect("valid inputs");
     assert_eq!(buf, sealed);
-    assert_eq!(siv.decrypt_in_place(&ad, nonce, &mut buf).map(|p| p.to_vec()), Ok(pt.to_vec()));
+    assert_eq!(siv.open_in_place(nonce, &ad, &mut buf).map(|p| p.to_vec()), Ok(pt.to_vec()));
     let mut det = pt.to_vec();
-    let v = siv.encrypt_in_place_detached(&ad, nonce, &mut det).expect("valid inputs");
+    let v = siv.seal_in_place_separate_tag(nonce, &ad, &mut det).expect("valid inputs");
     assert_eq!(v[..], sealed[..16]);
     assert_eq!(det[..], sealed[16..]);
-    assert_eq!(siv.s2v(&ad, nonce, pt).expect("valid inputs"), v);
+    assert_eq!(siv.s2v(nonce, &ad, pt).expect("valid inputs"), v);
 
     // Any flipped bit is refused, and the output wiped.
     let bit = (mode as usize >> 3) * 7919 % (8 * sealed.len());
     let mut bad = sealed.clone();
     bad[bit / 8] ^= 1 << (bit % 8);
     let mut out = vec![0x55u8; pt.len()];
-    assert_eq!(siv.decrypt_into(&ad, nonce, &bad, &mut out), Err(Error::Authentication));
+    assert_eq!(siv.open_into(nonce, &ad, &bad, &mut out), Err(Error::Authentication));
     assert!(out.iter().all(|&b| b == 0));
     let mut det_bad = det.clone();
     if !det_bad.is_empty() {
         det_bad[0] ^= 0x80;
-        assert!(siv.decrypt_in_place_detached(&ad, nonce, &mut det_bad, &v).is_err());
+        assert!(siv.open_in_place_separate_tag(nonce, &ad, &mut det_bad, &v).is_err());
         assert!(det_bad.iter().all(|&b| b == 0));
     }
 
@@ -106,17 +106,17 @@ pub fn siv_decrypt(data: &[u8]) {
     let cut = 1 + (mode as usize >> 4);
     let ends: Vec<usize> = (1..=pt.len().div_ceil(cut)).map(|i| (i * cut).min(pt.len())).collect();
     let mut out = vec![0u8; pt.len() + 16 * ends.len()];
-    let n = siv.encrypt_batch(BatchAd::Same(&comps), pt, &ends, &mut out).expect("valid batch");
+    let n = siv.seal_batch(BatchAd::Same(&comps), pt, &ends, &mut out).expect("valid batch");
     assert_eq!(n, out.len());
     let mut start = 0;
     for (i, &end) in ends.iter().enumerate() {
-        let one = siv.encrypt(&comps, None, &pt[start..end]).expect("valid inputs");
+        let one = siv.seal(None, &comps, &pt[start..end]).expect("valid inputs");
         assert_eq!(out[start + 16 * i..end + 16 * (i + 1)], one[..], "batch message {i}");
         start = end;
     }
     let cends: Vec<usize> = ends.iter().enumerate().map(|(i, &e)| e + 16 * (i + 1)).collect();
     let mut back = vec![0u8; pt.len()];
-    assert_eq!(siv.decrypt_batch(BatchAd::Same(&comps), &out, &cends, &mut back), Ok(pt.len()));
+    assert_eq!(siv.open_batch(BatchAd::Same(&comps), &out, &cends, &mut back), Ok(pt.len()));
     assert_eq!(back, pt);
 
     // CMAC: one call equals streaming in pieces.
