@@ -26,7 +26,7 @@ use aes::cipher::typenum::Unsigned;
 use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser, ParBlocks};
 use zeroize::Zeroize;
 
-use super::{AeadInPlace, Tag, verify};
+use super::{Aad, AeadInPlace, Nonce, Tag, verify};
 use crate::aes::block::{dbl, enc, load, pad, xor};
 use crate::aes::{Aes, Block};
 use crate::{Direction, Error};
@@ -39,14 +39,14 @@ use crate::{Direction, Error};
 /// zeroized on drop, and `Debug` shows only the key size.
 ///
 /// ```
-/// use tessera::aead::{AeadInPlace, Eax};
+/// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
 /// // The EAX paper's test vector for the 2-byte message F7FB.
 /// let key = [0x91, 0x94, 0x5d, 0x3f, 0x4d, 0xcb, 0xee, 0x0b, 0xf4, 0x5e, 0xf5, 0x22, 0x55, 0xf0, 0x95, 0xa4];
 /// let nonce = [0xbe, 0xca, 0xf0, 0x43, 0xb0, 0xa2, 0x3d, 0x84, 0x31, 0x94, 0xba, 0x97, 0x2c, 0x66, 0xde, 0xbd];
 /// let header = [0xfa, 0x3b, 0xfd, 0x48, 0x06, 0xeb, 0x53, 0xfa];
 /// let mut buf = [0xf7, 0xfb];
 /// let eax = Eax::new(&key)?;
-/// let tag = eax.seal_in_place_separate_tag(&nonce, &header, &mut buf)?;
+/// let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&header), &mut buf)?;
 /// assert_eq!(buf, [0x19, 0xdd]);
 /// assert_eq!(tag[..4], [0x5c, 0x4c, 0x93, 0x31]);
 /// # Ok::<(), tessera::Error>(())
@@ -279,15 +279,16 @@ impl AeadInPlace for Eax {
     /// EAX.Encrypt: `nonce` of any length, `ad` is the header.
     ///
     /// ```
-    /// use tessera::aead::{AeadInPlace, Eax};
+    /// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
     /// let eax = Eax::new(&[1u8; 16])?;
     /// let mut buf = vec![0u8; 100];
-    /// let tag = eax.seal_in_place_separate_tag(&[2; 16], b"header", &mut buf)?;
-    /// eax.open_in_place_separate_tag(&[2; 16], b"header", &mut buf, &tag)?;
+    /// let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::new(b"header"), &mut buf)?;
+    /// eax.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::new(b"header"), &mut buf, &tag)?;
     /// assert_eq!(buf, vec![0u8; 100]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
+        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         let mut tag = [0u8; 16];
         self.aes.with_enc_backend(Run { eax: self, dir: Direction::Encrypt, nonce, ad, buf, tag: &mut tag });
         Ok(tag)
@@ -297,15 +298,22 @@ impl AeadInPlace for Eax {
     /// compared in constant time and `buf` zeroed if it does not match.
     ///
     /// ```
-    /// use tessera::aead::{AeadInPlace, Eax};
+    /// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
     /// let eax = Eax::new(&[1u8; 16])?;
     /// let mut buf = *b"attack at dawn";
-    /// let tag = eax.seal_in_place_separate_tag(&[2; 16], b"", &mut buf)?;
-    /// assert!(eax.open_in_place_separate_tag(&[3; 16], b"", &mut buf, &tag).is_err());
+    /// let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::empty(), &mut buf)?;
+    /// assert!(eax.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[3; 16]), Aad::empty(), &mut buf, &tag).is_err());
     /// assert_eq!(buf, [0; 14]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
+    fn open_in_place_separate_tag(
+        &self,
+        nonce: Nonce<'_>,
+        aad: Aad<'_>,
+        buf: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error> {
+        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         let mut expected = [0u8; 16];
         self.aes.with_enc_backend(Run { eax: self, dir: Direction::Decrypt, nonce, ad, buf, tag: &mut expected });
         verify(&expected, tag, buf)
@@ -326,11 +334,18 @@ mod tests {
                 let pt: Vec<u8> = (0..len).map(|i| (i * 13 + len) as u8).collect();
                 let nonce = [len as u8; 16];
                 let (mut a, mut b) = (pt.clone(), pt.clone());
-                let ta = fast.seal_in_place_separate_tag(&nonce, b"h", &mut a).unwrap();
-                let tb = portable.seal_in_place_separate_tag(&nonce, b"h", &mut b).unwrap();
+                let ta = fast
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"h"), &mut a)
+                    .unwrap();
+                let tb = portable
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"h"), &mut b)
+                    .unwrap();
                 assert!(a == b && ta == tb, "AES-{} len {len}", kl * 8);
-                fast.open_in_place_separate_tag(&nonce, b"h", &mut b, &tb).unwrap();
-                portable.open_in_place_separate_tag(&nonce, b"h", &mut a, &ta).unwrap();
+                fast.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"h"), &mut b, &tb)
+                    .unwrap();
+                portable
+                    .open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"h"), &mut a, &ta)
+                    .unwrap();
                 assert!(a == pt && b == pt, "AES-{} len {len}", kl * 8);
             }
         }

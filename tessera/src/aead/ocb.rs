@@ -27,7 +27,7 @@ use aes::cipher::{
 };
 use zeroize::Zeroize;
 
-use super::{AeadInPlace, Tag, verify};
+use super::{Aad, AeadInPlace, Nonce, Tag, verify};
 use crate::Error;
 use crate::aes::block::{dbl, enc, load, pad, xor};
 use crate::aes::{Aes, Block};
@@ -43,17 +43,17 @@ const L_COUNT: usize = 64;
 /// table are zeroized on drop, and `Debug` shows only the key size.
 ///
 /// ```
-/// use tessera::aead::{AeadInPlace, Ocb};
+/// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
 /// // RFC 7253 Appendix A, the sample with 8 bytes of AD and 8 of plaintext.
 /// let key: Vec<u8> = (0..16).collect();
 /// let nonce = [0xbb, 0xaa, 0x99, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x01];
 /// let ad = [0, 1, 2, 3, 4, 5, 6, 7];
 /// let mut buf = [0, 1, 2, 3, 4, 5, 6, 7];
 /// let ocb = Ocb::new(&key)?;
-/// let tag = ocb.seal_in_place_separate_tag(&nonce, &ad, &mut buf)?;
+/// let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf)?;
 /// assert_eq!(buf, [0x68, 0x20, 0xb3, 0x65, 0x7b, 0x6f, 0x61, 0x5a]);
 /// assert_eq!(tag[..4], [0x57, 0x25, 0xbd, 0xa0]);
-/// ocb.open_in_place_separate_tag(&nonce, &ad, &mut buf, &tag)?;
+/// ocb.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf, &tag)?;
 /// assert_eq!(buf, [0, 1, 2, 3, 4, 5, 6, 7]);
 /// # Ok::<(), tessera::Error>(())
 /// ```
@@ -390,15 +390,16 @@ impl AeadInPlace for Ocb {
     /// OCB-ENCRYPT (RFC 7253 section 4.2). `nonce` is 1 to 15 bytes.
     ///
     /// ```
-    /// use tessera::aead::{AeadInPlace, Ocb};
+    /// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
     /// let ocb = Ocb::new(&[1u8; 16])?;
     /// let mut buf = vec![0u8; 1000];
-    /// let tag = ocb.seal_in_place_separate_tag(&[2; 15], b"", &mut buf)?;
-    /// assert!(ocb.seal_in_place_separate_tag(&[2; 16], b"", &mut buf).is_err());
+    /// let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::empty(), &mut buf)?;
+    /// assert!(ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::empty(), &mut buf).is_err());
     /// # let _ = tag;
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
+        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         check_nonce(nonce)?;
         #[allow(unused_mut)]
         let mut done = None;
@@ -421,15 +422,22 @@ impl AeadInPlace for Ocb {
     /// time and `buf` zeroed if it does not match.
     ///
     /// ```
-    /// use tessera::aead::{AeadInPlace, Ocb};
+    /// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
     /// let ocb = Ocb::new(&[1u8; 16])?;
     /// let mut buf = *b"sixteen bytes!!!and more";
-    /// let tag = ocb.seal_in_place_separate_tag(&[2; 15], b"ad", &mut buf)?;
-    /// assert!(ocb.open_in_place_separate_tag(&[2; 15], b"AD", &mut buf, &tag).is_err());
+    /// let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::new(b"ad"), &mut buf)?;
+    /// assert!(ocb.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::new(b"AD"), &mut buf, &tag).is_err());
     /// assert_eq!(buf, [0; 24]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
+    fn open_in_place_separate_tag(
+        &self,
+        nonce: Nonce<'_>,
+        aad: Aad<'_>,
+        buf: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error> {
+        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         check_nonce(nonce)?;
         let full = buf.len() / 16 * 16;
         let mut prep = [[0u8; 16]; 3];
@@ -496,11 +504,18 @@ mod tests {
                 let pt: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
                 let nonce = [len as u8; 15];
                 let (mut a, mut b) = (pt.clone(), pt.clone());
-                let ta = fast.seal_in_place_separate_tag(&nonce, b"ad", &mut a).unwrap();
-                let tb = portable.seal_in_place_separate_tag(&nonce, b"ad", &mut b).unwrap();
+                let ta = fast
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut a)
+                    .unwrap();
+                let tb = portable
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut b)
+                    .unwrap();
                 assert!(a == b && ta == tb, "AES-{} len {len}", kl * 8);
-                fast.open_in_place_separate_tag(&nonce, b"ad", &mut b, &tb).unwrap();
-                portable.open_in_place_separate_tag(&nonce, b"ad", &mut a, &ta).unwrap();
+                fast.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut b, &tb)
+                    .unwrap();
+                portable
+                    .open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut a, &ta)
+                    .unwrap();
                 assert!(a == pt && b == pt, "AES-{} len {len}", kl * 8);
             }
         }
