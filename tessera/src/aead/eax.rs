@@ -27,8 +27,9 @@ use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser, P
 use zeroize::Zeroize;
 
 use super::{Aad, AeadInPlace, Nonce, Tag, verify};
-use crate::aes::block::{dbl, enc, load, pad, xor};
+use crate::aes::block::{enc, load, xor};
 use crate::aes::{Aes, Block};
+use crate::cmac::Cmac;
 use crate::{Direction, Error};
 
 /// AES-EAX with a 128-bit tag; nonces of any length (OpenPGP uses 16,
@@ -53,10 +54,9 @@ use crate::{Direction, Error};
 /// ```
 #[derive(Clone)]
 pub struct Eax {
-    aes: Aes,
-    /// CMAC subkeys (RFC 4493 section 2.3).
-    k1: Block,
-    k2: Block,
+    /// AES-CMAC (OMAC1) under the key: the AES schedule and the subkeys
+    /// K1, K2 (RFC 4493 section 2.3), which also key CTR.
+    mac: Cmac,
     /// E([t]_16): the CBC-MAC chaining value after the prefix block of OMAC^t.
     prefix: [Block; 3],
     /// OMAC^t of the empty string: E([t]_16 xor K1).
@@ -68,14 +68,12 @@ pub struct Eax {
 
 impl core::fmt::Debug for Eax {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Eax(AES-{}, ..)", self.aes.key_bits())
+        write!(f, "Eax(AES-{}, ..)", self.mac.aes().key_bits())
     }
 }
 
 impl Drop for Eax {
     fn drop(&mut self) {
-        self.k1.zeroize();
-        self.k2.zeroize();
         self.prefix.zeroize();
         self.empty.zeroize();
     }
@@ -111,37 +109,25 @@ impl Eax {
     /// assert_eq!(format!("{eax:?}"), "Eax(AES-192, ..)");
     /// ```
     pub fn from_aes(aes: Aes) -> Self {
-        let mut l = [0u8; 16];
-        aes.encrypt_block(&mut l);
-        let k1 = dbl(&l);
-        let k2 = dbl(&k1);
-        l.zeroize();
+        let mac = Cmac::from_aes(aes);
+        let k1 = mac.k1();
         let t = |t: u8| -> Block {
             let mut b = [0u8; 16];
             b[15] = t;
             b
         };
-        let mut blocks = [t(0), t(1), t(2), xor(&t(0), &k1), xor(&t(1), &k1), xor(&t(2), &k1), [0; 16], [0; 16]];
-        aes.encrypt_blocks(&mut blocks[..6]);
+        let mut blocks = [t(0), t(1), t(2), xor(&t(0), k1), xor(&t(1), k1), xor(&t(2), k1), [0; 16], [0; 16]];
+        mac.aes().encrypt_blocks(&mut blocks[..6]);
         let prefix = [blocks[0], blocks[1], blocks[2]];
         let empty = [blocks[3], blocks[4], blocks[5]];
         blocks.zeroize();
         Eax {
-            aes,
-            k1,
-            k2,
+            mac,
             prefix,
             empty,
             #[cfg(target_arch = "x86_64")]
             ni: crate::wipe::Wiped::new(None),
         }
-    }
-
-    /// The last block of a CMAC input as RFC 4493 section 2.4 wants it:
-    /// complete (16 bytes) XOR K1, else padded XOR K2.
-    #[inline(always)]
-    fn last_block(&self, last: &[u8]) -> Block {
-        if last.len() == 16 { xor(&load(last), &self.k1) } else { xor(&pad(last), &self.k2) }
     }
 
     /// OMAC^t(data) = CMAC([t]_16 || data).
@@ -155,7 +141,7 @@ impl Eax {
         for m in data[..full].chunks_exact(16) {
             x = enc(backend, xor(&x, &load(m)));
         }
-        enc(backend, xor(&x, &self.last_block(&data[full..])))
+        enc(backend, xor(&x, &self.mac.last_block(&data[full..])))
     }
 
     /// The CTR keystream for blocks `first..first + ks.len()` after the
@@ -232,7 +218,7 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
             *c = if dir.is_encrypt() { *b ^ k } else { *b };
             *b ^= k;
         }
-        return enc(backend, xor(&x, &eax.last_block(&c[..tail.len()])));
+        return enc(backend, xor(&x, &eax.mac.last_block(&c[..tail.len()])));
     }
     // Every block but the last goes through the chain as it is; the last
     // (complete or not) gets a subkey.
@@ -268,7 +254,7 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
                 *c = if dir.is_encrypt() { *b ^ k } else { *b };
                 *b ^= k;
             }
-            last = eax.last_block(&c[..len]);
+            last = eax.mac.last_block(&c[..len]);
         }
         core::mem::swap(&mut ks, &mut next);
     }
@@ -290,7 +276,7 @@ impl AeadInPlace for Eax {
     fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
         let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         let mut tag = [0u8; 16];
-        self.aes.with_enc_backend(Run { eax: self, dir: Direction::Encrypt, nonce, ad, buf, tag: &mut tag });
+        self.mac.aes().with_enc_backend(Run { eax: self, dir: Direction::Encrypt, nonce, ad, buf, tag: &mut tag });
         Ok(tag)
     }
 
@@ -315,7 +301,7 @@ impl AeadInPlace for Eax {
     ) -> Result<(), Error> {
         let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         let mut expected = [0u8; 16];
-        self.aes.with_enc_backend(Run { eax: self, dir: Direction::Decrypt, nonce, ad, buf, tag: &mut expected });
+        self.mac.aes().with_enc_backend(Run { eax: self, dir: Direction::Decrypt, nonce, ad, buf, tag: &mut expected });
         verify(&expected, tag, buf)
     }
 }
