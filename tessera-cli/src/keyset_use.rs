@@ -45,6 +45,15 @@ pub enum Op {
     Rewrap,
 }
 
+impl From<tessera::Direction> for Op {
+    fn from(d: tessera::Direction) -> Op {
+        match d {
+            tessera::Direction::Encrypt => Op::Encrypt,
+            tessera::Direction::Decrypt => Op::Decrypt,
+        }
+    }
+}
+
 impl KeysetUse {
     /// Opens the keyset and picks the transformation of the wanted kind.
     fn open(&self, siv: bool) -> Result<(Keyset, String)> {

@@ -117,7 +117,8 @@ impl SecretMaterial {
 
     /// The serialized fields in a zeroizing vector.
     pub fn to_vec(&self) -> zeroize::Zeroizing<Vec<u8>> {
-        let mut v = zeroize::Zeroizing::new(Vec::new());
+        // Room for RSA-16384's d, p, q and u: the buffer never moves.
+        let mut v = zeroize::Zeroizing::new(Vec::with_capacity(4 * (2 + 2048)));
         self.serialize(&mut v);
         v
     }
