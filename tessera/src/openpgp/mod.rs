@@ -37,6 +37,8 @@
 
 pub mod armor;
 mod cfb;
+mod chunk_par;
+mod chunk_pool;
 pub mod crypto;
 mod decrypt;
 mod encrypt;
