@@ -173,6 +173,7 @@ fn main() {
             armor,
             filename: b"seed.txt".to_vec(),
             date: 1_700_000_000,
+            ..EncryptOptions::default()
         };
         let mut enc = Encryptor::new(Vec::new(), &[PASSWORD], &opts).expect("encryptor");
         enc.write_all(&plain).expect("Vec");

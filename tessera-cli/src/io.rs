@@ -172,13 +172,13 @@ pub fn copy(from: &mut dyn Read, to: &mut dyn Write) -> Result<u64, CopyError> {
 }
 
 /// Opens `--input` (or stdin), with a progress bar on a terminal for files.
-pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead>> {
+pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead + Send>> {
     match path {
         None => Ok(Box::new(BufReader::with_capacity(IO_BUFFER, io::stdin()))),
         Some(p) => {
             let f = File::open(p).with_context(|| format!("cannot open input {}", p.display()))?;
             let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-            let r: Box<dyn Read> = if io::stderr().is_terminal() && len > PROGRESS_FROM {
+            let r: Box<dyn Read + Send> = if io::stderr().is_terminal() && len > PROGRESS_FROM {
                 let bar = indicatif::ProgressBar::new(len).with_style(
                     indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
                         .expect("valid template"),

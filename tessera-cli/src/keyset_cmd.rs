@@ -10,41 +10,76 @@ use tessera::keyset::{
     FpeAlgorithm, FpeParams, KeyStatus, KeyVersionMode, Keyset, OutputPrefix, Protection, SivParams, Template,
     Transform, TransformParams, TweakPolicy,
 };
+use tessera::openpgp::key::Cert;
 use zeroize::Zeroizing;
 
 use crate::io::{Output, PasswordArgs};
+use tessera_cli::signing::{read_certs, read_secret_keys};
 
 /// How the keyset file is protected: a password (file or environment
-/// variable), or cleartext when asked for by name.
+/// variable), certificates (a team's keyset: sealed to each member's
+/// certificate, opened with a member's secret key), or cleartext when
+/// asked for by name.
 #[derive(Args, Debug, Clone)]
-#[group(id = "keyset_protection", multiple = false)]
 pub struct Protect {
     /// File holding the keyset's password (the whole file, one trailing newline stripped).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["keyset_password_env", "keyset_recipient", "keyset_key"])]
     pub keyset_password_file: Option<PathBuf>,
     /// Environment variable holding the keyset's password.
-    #[arg(long, value_name = "VAR")]
+    #[arg(long, value_name = "VAR", conflicts_with_all = ["keyset_recipient", "keyset_key"])]
     pub keyset_password_env: Option<String>,
+    /// Seal the keyset to this certificate when writing it (repeat for each team member).
+    #[arg(long, value_name = "CERT")]
+    pub keyset_recipient: Vec<PathBuf>,
+    /// Open the keyset with this secret key (one of the certificates it is sealed to).
+    #[arg(long, value_name = "KEY")]
+    pub keyset_key: Option<PathBuf>,
+    /// File holding the password of a locked --keyset-key.
+    #[arg(long, value_name = "FILE", requires = "keyset_key")]
+    pub keyset_key_password_file: Option<PathBuf>,
     /// Read or write the keyset as cleartext JSON, key bytes in hex (unsafe at rest).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["keyset_password_file", "keyset_password_env", "keyset_recipient", "keyset_key"])]
     pub insecure_cleartext: bool,
 }
 
+/// What [`Protect`] read: the password or the certificates and keys.
+enum Sealing {
+    Cleartext,
+    Password(Zeroizing<Vec<u8>>),
+    Certificates { recipients: Vec<Cert>, keys: Vec<Cert> },
+}
+
 impl Protect {
-    fn password(&self) -> Result<Option<Zeroizing<Vec<u8>>>> {
+    fn read(&self) -> Result<Sealing> {
         if self.insecure_cleartext {
-            return Ok(None);
+            return Ok(Sealing::Cleartext);
+        }
+        if !self.keyset_recipient.is_empty() || self.keyset_key.is_some() {
+            let mut recipients = Vec::new();
+            for path in &self.keyset_recipient {
+                recipients.extend(read_certs(path)?);
+            }
+            let password = match &self.keyset_key_password_file {
+                Some(f) => Some(PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?),
+                None => None,
+            };
+            let keys = match &self.keyset_key {
+                Some(path) => read_secret_keys(path, password.as_deref().map(|p| &p[..]))?,
+                None => Vec::new(),
+            };
+            return Ok(Sealing::Certificates { recipients, keys });
         }
         if self.keyset_password_file.is_none() && self.keyset_password_env.is_none() {
             bail!(
-                "the keyset needs --keyset-password-file, --keyset-password-env or (for a cleartext one) --insecure-cleartext"
+                "the keyset needs --keyset-password-file, --keyset-password-env, --keyset-key/--keyset-recipient \
+                 or (for a cleartext one) --insecure-cleartext"
             );
         }
         let args = PasswordArgs {
             password_file: self.keyset_password_file.clone(),
             password_env: self.keyset_password_env.clone(),
         };
-        args.read().map(Some)
+        args.read().map(Sealing::Password)
     }
 
     /// Runs `f` with the protection these flags ask for.
@@ -52,8 +87,11 @@ impl Protect {
         &self,
         f: impl FnOnce(Protection<'_>) -> tessera::keyset::Result<R>,
     ) -> Result<tessera::keyset::Result<R>> {
-        let pw = self.password()?;
-        Ok(f(pw.as_ref().map_or(Protection::InsecureCleartext, |p| Protection::Password(p))))
+        Ok(match &self.read()? {
+            Sealing::Cleartext => f(Protection::InsecureCleartext),
+            Sealing::Password(p) => f(Protection::Password(p)),
+            Sealing::Certificates { recipients, keys } => f(Protection::Certificates { recipients, keys }),
+        })
     }
 
     /// Opens the keyset at `path`.

@@ -13,8 +13,8 @@ use tessera::siv::base64url;
 use crate::fpe_cmd::FpeArgs;
 use crate::io::{Output, open_input, parse_hex};
 use crate::keyset_cmd::Protect;
-use crate::records::{self, Outputs, RecordArgs, Transform, ValueError, Values};
 use crate::siv_cmd::SivArgs;
+use tessera_cli::records::{self, Outputs, Transform, ValueError, Values};
 
 /// Keyset options of `tessera fpe` and `tessera siv`. `--keyset` stands in
 /// for `--key-file`/`--key-env` (it joins their group, so exactly one of
@@ -45,6 +45,15 @@ pub enum Op {
     Rewrap,
 }
 
+impl From<tessera::Direction> for Op {
+    fn from(d: tessera::Direction) -> Op {
+        match d {
+            tessera::Direction::Encrypt => Op::Encrypt,
+            tessera::Direction::Decrypt => Op::Decrypt,
+        }
+    }
+}
+
 impl KeysetUse {
     /// Opens the keyset and picks the transformation of the wanted kind.
     fn open(&self, siv: bool) -> Result<(Keyset, String)> {
@@ -61,18 +70,6 @@ impl KeysetUse {
         };
         Ok((ks, name))
     }
-}
-
-/// Runs `records` over `t`: CSV columns or lines, into `--output` or stdout.
-fn run_records(r: &RecordArgs, t: &mut dyn Transform) -> Result<()> {
-    let mut input = open_input(r.input.as_deref())?;
-    let mut out = Output::create(r.output.as_deref())?;
-    if r.csv {
-        records::csv(&mut input, &mut out, &r.columns, t)?;
-    } else {
-        records::lines(&mut input, &mut out, t)?;
-    }
-    out.commit()
 }
 
 fn as_str(v: &[u8], index: usize) -> Result<&str, ValueError> {
@@ -119,10 +116,13 @@ impl Transform for FpeValues {
 /// `tessera fpe encrypt|decrypt|rewrap --keyset ...`, one value per line or CSV columns.
 pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
     let (ks, name) = args.keyset.open(false)?;
-    let fpe = ks.fpe(&name)?;
     let tweak = if args.tweak.is_empty() { None } else { Some(parse_hex("--tweak", &args.tweak)?) };
-    let mut t = FpeValues { fpe, tweak, version: args.keyset.version, op, text: String::new() };
-    run_records(&args.records, &mut t)
+    let make = || {
+        let fpe = ks.fpe(&name)?;
+        Ok(Box::new(FpeValues { fpe, tweak: tweak.clone(), version: args.keyset.version, op, text: String::new() })
+            as Box<_>)
+    };
+    records::process(&args.records, make)
 }
 
 struct SivValues {
@@ -165,10 +165,11 @@ pub fn siv(args: &SivArgs, op: Op) -> Result<()> {
     }
     let ad = args.ad.first().map(|a| parse_hex("--ad", a)).transpose()?.unwrap_or_default();
     let (ks, name) = args.keyset.open(true)?;
-    let siv = ks.siv(&name)?;
     if args.lines || args.records.csv {
-        return run_records(&args.records, &mut SivValues { siv, ad, op, bytes: Vec::new() });
+        let make = || Ok(Box::new(SivValues { siv: ks.siv(&name)?, ad: ad.clone(), op, bytes: Vec::new() }) as Box<_>);
+        return records::process(&args.records, make);
     }
+    let siv = ks.siv(&name)?;
     let path = args.records.output.as_deref();
     let mut out = if op == Op::Decrypt { Output::create(path)? } else { Output::create_binary(path)? };
     let mut data = zeroize::Zeroizing::new(Vec::new());

@@ -5,6 +5,7 @@
 //! binaries hold argument parsing and printing.
 
 pub mod io;
+pub mod records;
 pub mod signing;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};

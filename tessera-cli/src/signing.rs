@@ -4,8 +4,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use tessera::openpgp::key::Cert;
-use tessera::openpgp::s2k::S2kLimits;
+use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS, KeyError};
 use tessera::openpgp::sig::{Outcome, SigResult};
 
 use crate::io::open_input;
@@ -43,16 +42,41 @@ pub fn read_secret_keys(path: &Path, password: Option<&[u8]>) -> Result<Vec<Cert
         bail!("{} holds no secret key (it is a certificate?)", path.display());
     }
     for k in &mut keys {
-        let locked = k.keys().any(|c| c.secret().is_some_and(|s| s.is_locked()));
-        match (locked, password) {
+        match (is_locked(k), password) {
             (false, _) => {}
             (true, None) => bail!("the key {} is locked; give --key-password-file", k.fingerprint()),
-            (true, Some(pw)) => k
-                .unlock(pw, &S2kLimits::default())
-                .with_context(|| format!("cannot unlock the key {}", k.fingerprint()))?,
+            (true, Some(pw)) => {
+                unlock_with_any(k, &[pw]).with_context(|| format!("cannot unlock the key {}", k.fingerprint()))?
+            }
         }
     }
     Ok(keys)
+}
+
+/// Whether any secret part of `key` is locked.
+pub fn is_locked(key: &Cert) -> bool {
+    key.keys().any(|c| c.secret().is_some_and(|s| s.is_locked()))
+}
+
+/// Unlocks every locked secret part of `key` with the first of `passwords`
+/// that opens them all; when none does, `key` is left as it was and the
+/// error is the last password's (or [`KeyError::Locked`] without any).
+pub fn unlock_with_any(key: &mut Cert, passwords: &[&[u8]]) -> tessera::openpgp::Result<()> {
+    if !is_locked(key) {
+        return Ok(());
+    }
+    let mut last = tessera::openpgp::Error::from(KeyError::Locked(key.fingerprint()));
+    for pw in passwords {
+        let mut candidate = key.clone();
+        match candidate.unlock(pw, &KEY_UNLOCK_LIMITS) {
+            Ok(()) => {
+                *key = candidate;
+                return Ok(());
+            }
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
 }
 
 /// One line about a verification result.

@@ -238,3 +238,47 @@ fn key_from_the_environment_never_from_the_command_line() {
     let err = failure(run(&["fpe", "encrypt"], None));
     assert!(err.contains("--key-file") && err.contains("--key-env"), "{err}");
 }
+
+#[test]
+fn threads_keep_order_line_endings_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = key_file(dir.path(), KEY);
+    let k = key.to_str().unwrap();
+    // More than two batches, CRLF and LF, no final newline.
+    let mut lines = String::new();
+    for i in 0..20_000u64 {
+        let term = if i % 3 == 0 { "\r\n" } else { "\n" };
+        lines.push_str(&format!("{:012}{term}", i * 7919));
+    }
+    lines.push_str("123456789"); // no final newline
+    let mut csv = String::from("id,\"card\",note\r\n");
+    for i in 0..20_000u64 {
+        csv.push_str(&format!("{i},\"{:016}\",\"a, \"\"b\"\"\nc\"\r\n", i * 104_729));
+    }
+    let run = |extra: &[&str], input: &str, threads: &str| {
+        let mut args = vec!["fpe", "encrypt", "--key-file", k, "--threads", threads];
+        args.extend_from_slice(extra);
+        tessera(&args, input.as_bytes())
+    };
+    for (extra, input) in [(&[][..], &lines), (&["--csv", "--columns", "card"][..], &csv)] {
+        let one = run(extra, input, "1");
+        assert!(one.status.success());
+        for threads in ["2", "4"] {
+            assert_eq!(run(extra, input, threads).stdout, one.stdout, "--threads {threads}");
+        }
+    }
+    // An error in the middle: the same message, and no output file.
+    let mut bad = lines.clone();
+    let at = bad[150_000..].find('\n').unwrap() + 150_001;
+    bad.insert_str(at, "12x4567\n");
+    let line = bad[..at].matches('\n').count() + 1;
+    let out = dir.path().join("out.txt");
+    let o = out.to_str().unwrap();
+    let one = fails(&["fpe", "encrypt", "--key-file", k, "--threads", "1", "--output", o], bad.as_bytes());
+    assert_eq!(one, format!("tessera: error: line {line}: character 'x' at position 2 is not in the alphabet\n"));
+    for threads in ["2", "4"] {
+        let many = fails(&["fpe", "encrypt", "--key-file", k, "--threads", threads, "--output", o], bad.as_bytes());
+        assert_eq!(many, one);
+        assert!(!out.exists());
+    }
+}

@@ -319,3 +319,48 @@ fn siv_keyset_bytes_match_tink_through_the_cli() {
         assert_eq!(python(&py, TINK_OPEN, &[&out, &theirs, ad]), hex::encode(plain));
     }
 }
+
+#[test]
+fn keyset_sealed_to_a_team_of_certificates() {
+    let d = Dir::new();
+    for (name, profile) in [("alice", "rfc9580"), ("bob", "rfc4880"), ("eve", "rfc9580")] {
+        let (key, cert) = (d.s(&format!("{name}.key")), d.s(&format!("{name}.cert")));
+        ok(&["key", "generate", "--profile", profile, "--userid", name, "-o", &key], b"");
+        ok(&["key", "cert", &key, "-o", &cert], b"");
+    }
+    let (ks, a_cert, b_cert) = (d.s("ks.tks"), d.s("alice.cert"), d.s("bob.cert"));
+    let team = ["--keyset-recipient", &a_cert, "--keyset-recipient", &b_cert];
+    let mut args = vec!["keyset", "new", "-o", &ks, "--transform", "cards", "--template", "card"];
+    args.extend(team);
+    ok(&args, b"");
+    let sealed = std::fs::read(d.path("ks.tks")).unwrap();
+    assert!(!String::from_utf8_lossy(&sealed).contains("material"), "sealed, not JSON");
+
+    // Alice adds and promotes a version, saving to the same team; Bob uses it.
+    let a_key = d.s("alice.key");
+    let mut add = vec!["keyset", "add", "--keyset", &ks, "--keyset-key", &a_key, "--transform", "cards"];
+    add.extend(team);
+    ok(&add, b"");
+    let mut promote = add.clone();
+    promote[1] = "promote";
+    promote.extend(["--version", "2"]);
+    ok(&promote, b"");
+    let b_key = d.s("bob.key");
+    let fpe = |op: &str, key: &str, input: &[u8]| {
+        tessera(&["fpe", op, "--keyset", &ks, "--keyset-key", key, "--transform", "cards"], input)
+    };
+    let tokens = stdout_of(fpe("encrypt", &b_key, b"4111-1111-1111-1111\n"));
+    assert_eq!(stdout_of(fpe("decrypt", &a_key, tokens.as_bytes())), "4111-1111-1111-1111\n");
+    let listed = String::from_utf8(ok(&["keyset", "list", "--keyset", &ks, "--keyset-key", &b_key], b"")).unwrap();
+    assert!(listed.contains("version 2 enabled primary"), "{listed}");
+
+    // An outsider cannot open it; a change without recipients is refused and leaves the file intact.
+    let e = one_line_error(fpe("encrypt", &d.s("eve.key"), b"4111-1111-1111-1111\n"));
+    assert!(e.contains("cannot open keyset"), "{e}");
+    let before = std::fs::read(d.path("ks.tks")).unwrap();
+    let e = fails(&["keyset", "add", "--keyset", &ks, "--keyset-key", &a_key, "--transform", "cards"], b"");
+    assert!(e.contains("recipient"), "{e}");
+    assert_eq!(std::fs::read(d.path("ks.tks")).unwrap(), before);
+    let out = tessera(&["keyset", "list", "--keyset", &ks, "--keyset-key", &a_key, "--insecure-cleartext"], b"");
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
+}

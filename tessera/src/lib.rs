@@ -29,7 +29,7 @@
 //!
 //! // Deterministic authenticated encryption: equal inputs, equal outputs.
 //! let siv = AesSiv::new(&[0x42; 32])?;
-//! let ct = siv.encrypt(&[b"users.email"], None, b"alice@example.com")?;
+//! let ct = siv.seal(None, &[b"users.email"], b"alice@example.com")?;
 //! assert_eq!(ct.len(), tessera::TAG_LEN + 17);
 //!
 //! // One AEAD chunk, as OpenPGP seals it.
@@ -56,6 +56,7 @@ pub mod aead;
 pub mod aes;
 pub mod cmac;
 mod ct;
+mod direction;
 mod error;
 pub mod fpe;
 pub mod fs;
@@ -70,7 +71,7 @@ mod wipe;
 pub const TAG_LEN: usize = 16;
 
 /// How many values front ends hand to one batch call
-/// ([`fpe::Fpe::encrypt_batch`], [`siv::AesSiv::encrypt_batch`]): enough
+/// ([`fpe::Fpe::encrypt_batch`], [`siv::AesSiv::seal_batch`]): enough
 /// for the interleaved paths to run at full speed, few enough that the
 /// buffers stay small (a few hundred KiB for card-number-sized values)
 /// whatever the input size.
@@ -81,5 +82,6 @@ pub const TAG_LEN: usize = 16;
 pub const BATCH_SIZE: usize = 8192;
 
 pub use cmac::Cmac;
+pub use direction::Direction;
 pub use error::Error;
 pub use siv::AesSiv;

@@ -7,7 +7,7 @@
 //! round trip that does not round-trip, two paths that disagree).
 
 #[path = "../../fuzz/src/harness.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod harness;
 
 use std::fs;

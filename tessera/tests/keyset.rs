@@ -6,6 +6,7 @@ use tessera::keyset::{
     Error, FpeAlgorithm, FpeParams, KeyStatus, KeyVersionMode, Keyset, Protection, SivParams, Template,
     TransformParams, TweakPolicy,
 };
+use tessera::openpgp::key::{Cert, GenerateOptions, KeyProfile, generate};
 use tessera::openpgp::{EncryptOptions, S2kChoice};
 
 fn fast() -> EncryptOptions {
@@ -197,6 +198,41 @@ fn file_round_trip_sealed_and_destroyed_key_gone() {
     back.save(&clear, Protection::InsecureCleartext).unwrap();
     assert!(matches!(Keyset::open(&clear, Protection::Password(b"pw")).unwrap_err(), Error::Protection(_)));
     assert_eq!(Keyset::open(&clear, Protection::InsecureCleartext).unwrap().transforms().len(), 1);
+}
+
+fn member(profile: KeyProfile, name: &str) -> Cert {
+    generate(&GenerateOptions { profile, user_ids: vec![format!("{name} <{name}@example.org>")], ..Default::default() })
+        .unwrap()
+}
+
+#[test]
+fn sealed_to_certificates_each_member_opens_it() {
+    let (alice, bob, eve) =
+        (member(KeyProfile::Rfc9580, "alice"), member(KeyProfile::Rfc4880, "bob"), member(KeyProfile::Rfc9580, "eve"));
+    let team = [alice.to_public(), bob.to_public()];
+    let mut ks = Keyset::new();
+    ks.add_transform("cards", Template::Card.params()).unwrap();
+    let token = ks.fpe("cards").unwrap().encrypt(None, "4111-1111-1111-1111").unwrap();
+    let sealed = ks.to_bytes(Protection::Certificates { recipients: &team, keys: &[] }).unwrap();
+    assert_ne!(sealed[0], b'{');
+    let text = String::from_utf8_lossy(&sealed);
+    assert!(!text.contains("material"), "no cleartext JSON in the sealed file");
+    for key in [&alice, &bob] {
+        let back =
+            Keyset::from_bytes(&sealed, Protection::Certificates { recipients: &[], keys: std::slice::from_ref(key) })
+                .unwrap();
+        assert_eq!(back.fpe("cards").unwrap().decrypt(None, &token, None).unwrap().as_str(), "4111-1111-1111-1111");
+    }
+    let outsider = Protection::Certificates { recipients: &[], keys: std::slice::from_ref(&eve) };
+    assert!(matches!(Keyset::from_bytes(&sealed, outsider).unwrap_err(), Error::Sealed(_)));
+    let no_key = Protection::Certificates { recipients: &team, keys: &[] };
+    assert!(matches!(Keyset::from_bytes(&sealed, no_key).unwrap_err(), Error::Protection(_)));
+    let nobody = Protection::Certificates { recipients: &[], keys: &[] };
+    assert!(matches!(ks.to_bytes(nobody).unwrap_err(), Error::Protection(_)));
+    assert!(matches!(Keyset::from_bytes(&sealed, Protection::Password(b"pw")).unwrap_err(), Error::Sealed(_)));
+    let clear = ks.to_bytes(Protection::InsecureCleartext).unwrap();
+    let with_keys = Protection::Certificates { recipients: &[], keys: std::slice::from_ref(&alice) };
+    assert!(matches!(Keyset::from_bytes(&clear, with_keys).unwrap_err(), Error::Protection(_)));
 }
 
 fn json_of(ks: &Keyset) -> serde_json::Value {

@@ -138,6 +138,8 @@ fn allocations_per_message_do_not_grow_with_its_size() {
         });
         (sign_allocs, verify_allocs)
     };
+    // The first verification fills the certificate's signature check cache.
+    count(1);
     assert_eq!(count(1), count(64));
 }
 

@@ -331,7 +331,7 @@ fn errors_never_show_key_material() {
     // Authentication failures.
     let siv = AesSiv::new(k32).unwrap();
     let mut out = [0u8; 16];
-    errors.push(siv.decrypt_into(&[b"ad"], None, &[0u8; 32], &mut out).unwrap_err().to_string());
+    errors.push(siv.open_into(None, &[b"ad"], &[0u8; 32], &mut out).unwrap_err().to_string());
     let ocb = Ocb::new(&KEY[..16]).unwrap();
     let mut buf = [0u8; 32];
     errors.push(ocb.open_in_place_separate_tag(&[0; 12], b"", &mut buf, &[0; 16]).unwrap_err().to_string());

@@ -1,35 +1,51 @@
 //! `tessera-sop`: the Stateless OpenPGP command-line interface
-//! (draft-dkg-openpgp-stateless-cli), the subset that needs no keys:
-//! `version`, `list-profiles`, `encrypt --with-password`, `decrypt
-//! --with-password / --with-session-key / --session-key-out`, `armor`,
-//! `dearmor`. Everything else exits with SOP's codes (69 unsupported
-//! subcommand, 37 unsupported option, 19 missing argument, 29 cannot
-//! decrypt, 41 bad data, ...).
+//! (draft-dkg-openpgp-stateless-cli): `version`, `list-profiles`,
+//! `generate-key`, `extract-cert`, `change-key-password`, `encrypt` (to
+//! certificates and/or passwords, optionally signing), `decrypt` (with
+//! keys, passwords and session keys at once, optionally verifying),
+//! `sign`, `verify`, `inline-sign`, `inline-verify`, `inline-detach`,
+//! `armor`, `dearmor`. The certificate-management subcommands
+//! (`revoke-key`, `merge-certs`, `update-key`, `certify-userid`,
+//! `validate-userid`) exit 69; unsupported options 37. Every failure exits
+//! with SOP's code (19 missing argument, 29 cannot decrypt, 41 bad data,
+//! 67 key is protected, ...).
 
+#[path = "sop/armor.rs"]
+mod armor;
+#[path = "sop/decrypt.rs"]
+mod decrypt;
+#[path = "sop/encrypt.rs"]
+mod encrypt;
+#[path = "sop/keys.rs"]
+mod keys;
 #[path = "sop/sig.rs"]
 mod sig;
 
-use std::io::{self, BufReader, Seek, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use tessera::openpgp::armor::{ArmorReader, ArmorWriter, MESSAGE, is_armored};
-use tessera::openpgp::{
-    DecryptOptions, Decryptor, EMPTY_PASSWORD, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice,
-    SeipdVersion, SessionKey, SymAlg,
-};
-use tessera_cli::io::{self as shared, CopyError};
+use tessera::openpgp::key::KeyError;
+use tessera::openpgp::{EMPTY_PASSWORD, Error as PgpError};
+use tessera_cli::io as shared;
 use zeroize::Zeroizing;
 
+const NO_SIGNATURE: u8 = 3;
+const CERT_CANNOT_ENCRYPT: u8 = 17;
 const MISSING_ARG: u8 = 19;
+const INCOMPLETE_VERIFICATION: u8 = 23;
 const CANNOT_DECRYPT: u8 = 29;
 const PASSWORD_NOT_READABLE: u8 = 31;
 const UNSUPPORTED_OPTION: u8 = 37;
 const BAD_DATA: u8 = 41;
-const UNSUPPORTED_SUBCOMMAND: u8 = 69;
-const UNSUPPORTED_PROFILE: u8 = 89;
+const EXPECTED_TEXT: u8 = 53;
 const OUTPUT_EXISTS: u8 = 59;
 const MISSING_INPUT: u8 = 61;
+const KEY_IS_PROTECTED: u8 = 67;
+const UNSUPPORTED_SUBCOMMAND: u8 = 69;
+const KEY_CANNOT_SIGN: u8 = 79;
+const INCOMPATIBLE_OPTIONS: u8 = 83;
+const UNSUPPORTED_PROFILE: u8 = 89;
 
 struct Fail(u8, String);
 
@@ -38,11 +54,6 @@ type R<T> = Result<T, Fail>;
 fn fail<T>(code: u8, msg: impl Into<String>) -> R<T> {
     Err(Fail(code, msg.into()))
 }
-
-const PROFILES: [(&str, &str); 2] = [
-    ("rfc9580", "SKESK v6 + SEIPD v2 (AES-256-OCB, Argon2); the default"),
-    ("rfc4880", "SKESK v4 + SEIPD v1 (AES-256-CFB + MDC, iterated S2K), for GnuPG 2.2 and older peers"),
-];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -56,6 +67,12 @@ fn main() -> ExitCode {
 }
 
 /// Splits `--name=value` / `--name value` options from positional arguments.
+///
+/// Hand-written rather than the `sop` crate's front end: that one drives a
+/// backend through its own trait family (keys, certificates and signatures
+/// as its types, draft 08's options) and decides output and exit codes
+/// itself, while this parser is the only generic part here and each
+/// subcommand lists the options it accepts (any other is 37).
 struct Opts {
     flags: Vec<(String, Option<String>)>,
     positional: Vec<String>,
@@ -161,9 +178,49 @@ fn trim_trailing_ws(pw: &[u8]) -> &[u8] {
     &pw[..end]
 }
 
+/// A password that protects something new (`encrypt --with-password`,
+/// `generate-key --with-key-password`, `change-key-password
+/// --new-key-password`): UTF-8, trailing whitespace removed, not empty.
+fn new_password(what: &str, spec: &str) -> R<Zeroizing<Vec<u8>>> {
+    let pw = password(read_indirect(what, spec)?)?;
+    let trimmed = trim_trailing_ws(&pw);
+    if trimmed.is_empty() {
+        return fail(PASSWORD_NOT_READABLE, format!("{what} {spec}: {EMPTY_PASSWORD}"));
+    }
+    Ok(Zeroizing::new(trimmed.to_vec()))
+}
+
+/// Passwords that may open something (`--with-password` of `decrypt`,
+/// `--with-key-password`): each as given and, if different, with trailing
+/// whitespace removed, as SOP asks.
+fn given_passwords(o: &Opts, name: &str) -> R<Vec<Zeroizing<Vec<u8>>>> {
+    let mut out = Vec::new();
+    for spec in o.values(name) {
+        let pw = read_indirect(&format!("--{name}"), spec)?;
+        let trimmed = trim_trailing_ws(&pw);
+        if trimmed.len() != pw.len() {
+            out.push(Zeroizing::new(trimmed.to_vec()));
+        }
+        out.push(pw);
+    }
+    Ok(out)
+}
+
+fn refs(v: &[Zeroizing<Vec<u8>>]) -> Vec<&[u8]> {
+    v.iter().map(|p| p.as_slice()).collect()
+}
+
+fn io_fail(e: io::Error) -> Fail {
+    Fail(1, e.to_string())
+}
+
 fn pgp_fail(e: PgpError) -> Fail {
     match e {
-        PgpError::WrongPassword | PgpError::NoPasswordPacket => Fail(CANNOT_DECRYPT, e.to_string()),
+        PgpError::WrongPassword | PgpError::NoPasswordPacket | PgpError::SessionKeyDecryption => {
+            Fail(CANNOT_DECRYPT, e.to_string())
+        }
+        PgpError::Key(KeyError::NoDecryptionKey { .. }) => Fail(CANNOT_DECRYPT, e.to_string()),
+        PgpError::Key(KeyError::Locked(_) | KeyError::WrongKeyPassword(_)) => Fail(KEY_IS_PROTECTED, e.to_string()),
         PgpError::UnsupportedCipher(_)
         | PgpError::UnsupportedAead(_)
         | PgpError::UnsupportedS2k(_)
@@ -175,44 +232,53 @@ fn pgp_fail(e: PgpError) -> Fail {
 
 fn run(args: &[String]) -> R<()> {
     let Some((cmd, rest)) = args.split_first() else {
-        return fail(
-            UNSUPPORTED_SUBCOMMAND,
-            "no subcommand given (version, list-profiles, encrypt, decrypt, armor, dearmor)",
-        );
+        return fail(UNSUPPORTED_SUBCOMMAND, "no subcommand given (see tessera-sop help)");
     };
     match cmd.as_str() {
         "version" => version(rest),
         "list-profiles" => list_profiles(rest),
-        "encrypt" => encrypt(rest),
-        "decrypt" => decrypt(rest),
-        "armor" => armor(rest),
-        "dearmor" => dearmor(rest),
+        "generate-key" => keys::generate_key(rest),
+        "extract-cert" => keys::extract_cert(rest),
+        "change-key-password" => keys::change_key_password(rest),
+        "encrypt" => encrypt::encrypt(rest),
+        "decrypt" => decrypt::decrypt(rest),
+        "armor" => armor::armor(rest),
+        "dearmor" => armor::dearmor(rest),
         "sign" => sig::sign(rest),
         "verify" => sig::verify(rest),
         "inline-sign" => sig::inline_sign(rest),
         "inline-verify" => sig::inline_verify(rest),
         "inline-detach" => sig::inline_detach(rest),
-        "generate-key"
-        | "extract-cert"
-        | "change-key-password"
-        | "revoke-key"
-        | "merge-certs"
-        | "update-key"
-        | "certify-userid"
-        | "validate-userid" => {
-            fail(UNSUPPORTED_SUBCOMMAND, format!("{cmd} needs keys: unsupported (tessera-sop does passwords only)"))
+        "revoke-key" | "merge-certs" | "update-key" | "certify-userid" | "validate-userid" => {
+            fail(UNSUPPORTED_SUBCOMMAND, format!("{cmd}: certificate management is not supported"))
         }
         "--help" | "help" => {
-            println!(
-                "tessera-sop: version | list-profiles encrypt | encrypt --with-password=FILE [--no-armor] [--profile=rfc9580|rfc4880] | decrypt --with-password=FILE [--with-session-key=FILE] [--session-key-out=FILE] | armor | dearmor"
-            );
+            println!("{HELP}");
             Ok(())
         }
         other => fail(UNSUPPORTED_SUBCOMMAND, format!("unsupported subcommand {other}")),
     }
 }
 
-type Stdout = io::BufWriter<io::StdoutLock<'static>>;
+const HELP: &str = "tessera-sop SUBCOMMAND [OPTIONS] [ARGS]: Stateless OpenPGP (draft-dkg-openpgp-stateless-cli)
+  version [--backend|--extended|--sop-spec]
+  list-profiles generate-key|encrypt
+  generate-key [--no-armor] [--profile=rfc9580|rfc4880] [--with-key-password=PW] [--signing-only] [USERID...]
+  extract-cert [--no-armor] < KEYS
+  change-key-password [--no-armor] [--old-key-password=PW...] [--new-key-password=PW] < KEYS
+  encrypt [--no-armor] [--as=binary|text] [--profile=P] [--with-password=PW...] [--sign-with=KEYS...]
+          [--with-key-password=PW...] [CERTS...]
+  decrypt [--with-password=PW...] [--with-session-key=SK...] [--session-key-out=F] [--with-key-password=PW...]
+          [--verifications-out=F --verify-with=CERTS...] [--verify-not-before=D] [--verify-not-after=D] [KEYS...]
+  sign [--no-armor] [--as=binary|text] [--micalg-out=F] [--with-key-password=PW...] KEYS...
+  verify [--not-before=D] [--not-after=D] SIGNATURES CERTS...
+  inline-sign [--no-armor] [--as=binary|text|clearsigned] [--with-key-password=PW...] KEYS...
+  inline-verify [--not-before=D] [--not-after=D] [--verifications-out=F] CERTS...
+  inline-detach [--no-armor] --signatures-out=F
+  armor | dearmor
+PW, SK, KEYS, CERTS: a file name or @ENV:NAME.";
+
+pub type Stdout = io::BufWriter<io::StdoutLock<'static>>;
 
 fn stdout() -> Stdout {
     io::BufWriter::with_capacity(1 << 16, io::stdout().lock())
@@ -230,7 +296,7 @@ fn version(rest: &[String]) -> R<()> {
         println!("tessera {}", env!("CARGO_PKG_VERSION"));
     } else if o.has("extended") {
         println!(
-            "tessera-sop {}\ntessera {} (RFC 9580 password-based encryption only)",
+            "tessera-sop {}\ntessera {} (RFC 9580 and RFC 4880 OpenPGP: Ed25519/X25519 keys, AES, Argon2)",
             env!("CARGO_PKG_VERSION"),
             env!("CARGO_PKG_VERSION")
         );
@@ -242,227 +308,68 @@ fn version(rest: &[String]) -> R<()> {
 
 fn list_profiles(rest: &[String]) -> R<()> {
     let o = parse(rest, &[], &[])?;
-    match o.positional.first().map(String::as_str) {
-        Some("encrypt") => {
-            for (n, d) in PROFILES {
-                println!("{n}: {d}");
-            }
-            Ok(())
+    let profiles: &[(&str, &str)] = match o.positional.first().map(String::as_str) {
+        Some("encrypt") => &encrypt::PROFILES,
+        Some("generate-key") => &keys::PROFILES,
+        Some(other) => {
+            return fail(UNSUPPORTED_PROFILE, format!("{other} has no profiles (encrypt and generate-key do)"));
         }
-        Some(_) => fail(UNSUPPORTED_PROFILE, "profiles exist only for encrypt"),
-        None => fail(MISSING_ARG, "list-profiles needs a subcommand name"),
-    }
-}
-
-fn encrypt(rest: &[String]) -> R<()> {
-    let o = parse(rest, &["with-password", "profile", "as", "with-key-password", "sign-with"], &["no-armor"])?;
-    if o.has("sign-with") || o.has("with-key-password") {
-        return fail(UNSUPPORTED_OPTION, "signing needs keys; tessera-sop handles passwords only");
-    }
-    if !o.positional.is_empty() {
-        return fail(UNSUPPORTED_OPTION, "encrypting to certificates is not supported (passwords only)");
-    }
-    let pws = o.values("with-password");
-    if pws.is_empty() {
-        return fail(MISSING_ARG, "encrypt needs --with-password (certificates are not supported)");
-    }
-    let mut passwords = Vec::new();
-    for spec in pws {
-        let pw = password(read_indirect("--with-password", spec)?)?;
-        let trimmed = trim_trailing_ws(&pw);
-        if trimmed.is_empty() {
-            return fail(PASSWORD_NOT_READABLE, format!("--with-password {spec}: {EMPTY_PASSWORD}"));
-        }
-        passwords.push(Zeroizing::new(trimmed.to_vec()));
-    }
-    let profile = match o.value("profile").unwrap_or("rfc9580") {
-        "rfc9580" | "default" => Profile::Rfc9580,
-        "rfc4880" | "compatibility" => Profile::Rfc4880,
-        p => return fail(UNSUPPORTED_PROFILE, format!("unknown profile {p} (see list-profiles encrypt)")),
+        None => return fail(MISSING_ARG, "list-profiles needs a subcommand name"),
     };
-    if let Some(a) = o.value("as")
-        && !matches!(a, "binary" | "text")
-    {
-        return fail(UNSUPPORTED_OPTION, format!("--as={a}"));
+    for (n, d) in profiles {
+        println!("{n}: {d}");
     }
-    let opts = EncryptOptions {
-        profile,
-        armor: !o.has("no-armor"),
-        s2k: if profile == Profile::Rfc4880 { S2kChoice::Iterated { count_octet: 255 } } else { S2kChoice::default() },
-        ..EncryptOptions::default()
-    };
-    let refs: Vec<&[u8]> = passwords.iter().map(|p| &p[..]).collect();
-    let mut out = stdout();
-    let mut enc = Encryptor::new(&mut out, &refs, &opts).map_err(pgp_fail)?;
-    io::copy(&mut io::stdin().lock(), &mut enc).map_err(|e| Fail(1, format!("cannot encrypt: {e}")))?;
-    enc.finish().map_err(pgp_fail)?;
-    flush(out)
+    Ok(())
 }
 
-/// What `decrypt` was given: passwords (each also with trailing
-/// whitespace trimmed, as SOP asks) and session keys.
-struct DecryptInputs {
-    passwords: Vec<Zeroizing<Vec<u8>>>,
-    session_keys: Vec<SessionKey>,
-    session_key_out: Option<PathBuf>,
+/// SOP's `--profile` of `encrypt` and `generate-key`: a listed name, or
+/// `default` (the first).
+fn profile_name<'a>(o: &'a Opts, profiles: &[(&'a str, &str)]) -> R<&'a str> {
+    match o.value("profile") {
+        None | Some("default") => Ok(profiles[0].0),
+        Some(p) if profiles.iter().any(|(n, _)| *n == p) => Ok(p),
+        Some(p) => fail(UNSUPPORTED_PROFILE, format!("unknown profile {p} (see list-profiles)")),
+    }
 }
 
-fn decrypt_inputs(rest: &[String]) -> R<DecryptInputs> {
-    let o = parse(
-        rest,
-        &[
-            "with-password",
-            "with-session-key",
-            "session-key-out",
-            "verify-with",
-            "verifications-out",
-            "with-key-password",
-            "verify-not-before",
-            "verify-not-after",
-            "verify-out",
-        ],
-        &[],
-    )?;
-    if o.has("verify-with") || o.has("verifications-out") || o.has("verify-out") || o.has("with-key-password") {
-        return fail(UNSUPPORTED_OPTION, "verification and keys are not supported (passwords only)");
+/// Reads all of `input` as UTF-8 text only (SOP `--as=text`), failing with
+/// 53 at the first invalid sequence; streams, holding back at most the
+/// three octets of a character cut by a read.
+struct Utf8Only<R> {
+    inner: R,
+    pending: Vec<u8>,
+}
+
+impl<R: Read> Utf8Only<R> {
+    fn new(inner: R) -> Self {
+        Utf8Only { inner, pending: Vec::new() }
     }
-    if !o.positional.is_empty() {
-        return fail(UNSUPPORTED_OPTION, "secret keys are not supported (passwords only)");
-    }
-    let mut passwords = Vec::new();
-    for spec in o.values("with-password") {
-        let pw = read_indirect("--with-password", spec)?;
-        let trimmed = trim_trailing_ws(&pw).to_vec();
-        if trimmed.len() != pw.len() {
-            passwords.push(Zeroizing::new(trimmed));
+}
+
+impl<R: Read> Read for Utf8Only<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let bad = || io::Error::new(io::ErrorKind::InvalidData, "the input is not UTF-8 text");
+        let n = self.inner.read(buf)?;
+        if n == 0 {
+            return if self.pending.is_empty() { Ok(0) } else { Err(bad()) };
         }
-        passwords.push(pw);
-    }
-    let mut session_keys = Vec::new();
-    for spec in o.values("with-session-key") {
-        let raw = read_indirect("--with-session-key", spec)?;
-        session_keys.push(parse_session_key(&raw)?);
-    }
-    if passwords.is_empty() && session_keys.is_empty() {
-        return fail(MISSING_ARG, "decrypt needs --with-password or --with-session-key");
-    }
-    let session_key_out = o.value("session-key-out").map(|s| check_new_out("--session-key-out", s)).transpose()?;
-    Ok(DecryptInputs { passwords, session_keys, session_key_out })
-}
-
-fn decrypt(rest: &[String]) -> R<()> {
-    let inputs = decrypt_inputs(rest)?;
-    let refs: Vec<&[u8]> = inputs.passwords.iter().map(|p| &p[..]).collect();
-    let mut input: Box<dyn io::BufRead> = Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock()));
-    // Several candidates (session keys, then passwords) need the input
-    // again: keep it in a temporary file.
-    let tries = inputs.session_keys.len() + usize::from(!refs.is_empty());
-    let mut spool = None;
-    if tries > 1 {
-        let mut f = tempfile::tempfile().map_err(|e| Fail(1, e.to_string()))?;
-        io::copy(&mut input, &mut f).map_err(|e| Fail(1, e.to_string()))?;
-        spool = Some(f);
-    }
-    let mut last = Fail(CANNOT_DECRYPT, "no session key or password fits".into());
-    let mut candidates: Vec<Option<SessionKey>> = inputs.session_keys.into_iter().map(Some).collect();
-    if !refs.is_empty() {
-        candidates.push(None);
-    }
-    for cand in candidates {
-        let src: Box<dyn io::BufRead> = match &mut spool {
-            Some(f) => {
-                f.rewind().map_err(|e| Fail(1, e.to_string()))?;
-                Box::new(BufReader::new(f.try_clone().map_err(|e| Fail(1, e.to_string()))?))
+        let mut check = std::mem::take(&mut self.pending);
+        check.extend_from_slice(&buf[..n]);
+        if let Err(e) = std::str::from_utf8(&check) {
+            if e.error_len().is_some() {
+                return Err(bad());
             }
-            None => std::mem::replace(&mut input, Box::new(io::empty())),
-        };
-        let opts = DecryptOptions {
-            session_key: cand,
-            v1_stream_unauthenticated: true,
-            max_decompressed_size: Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE),
-            ..DecryptOptions::default()
-        };
-        match Decryptor::with_options(src, &refs, &opts) {
-            Ok(dec) => return decrypt_out(dec, inputs.session_key_out.as_deref()),
-            Err(e) => last = pgp_fail(e),
+            self.pending = check[e.valid_up_to()..].to_vec();
         }
+        Ok(n)
     }
-    Err(last)
 }
 
-/// Writes the plaintext (v2: chunk by chunk as they verify; v1: only once
-/// the MDC verified), then the session key, if asked, now that it opened
-/// the whole message.
-fn decrypt_out(mut dec: Decryptor<'_>, session_key_out: Option<&Path>) -> R<()> {
-    let mut out = stdout();
-    if dec.seipd_version() == SeipdVersion::V1 {
-        let mut tmp = tempfile::tempfile().map_err(|e| Fail(1, e.to_string()))?;
-        io::copy(&mut dec, &mut tmp).map_err(|e| pgp_fail(PgpError::from_io(e)))?;
-        tmp.rewind().map_err(|e| Fail(1, e.to_string()))?;
-        io::copy(&mut tmp, &mut out).map_err(|e| Fail(1, e.to_string()))?;
+/// Maps a copy error of a [`Utf8Only`] input to 53, others to 1.
+fn text_fail(e: io::Error) -> Fail {
+    if e.kind() == io::ErrorKind::InvalidData {
+        Fail(EXPECTED_TEXT, "--as=text needs UTF-8 input".into())
     } else {
-        shared::copy(&mut dec, &mut out).map_err(|e| match e {
-            CopyError::Read(e) => pgp_fail(PgpError::from_io(e)),
-            CopyError::Write(e) => Fail(1, e.to_string()),
-        })?;
+        io_fail(e)
     }
-    if let Some(path) = session_key_out {
-        let sk = dec.session_key();
-        let line = Zeroizing::new(format!("{}:{}\n", sk.alg.map_or(0, SymAlg::id), hex_upper(&sk.key)));
-        write_new_file("--session-key-out", path, line.as_bytes())?;
-    }
-    flush(out)
-}
-
-fn armor(rest: &[String]) -> R<()> {
-    let o = parse(rest, &["label"], &[])?;
-    if o.has("label") {
-        return fail(UNSUPPORTED_OPTION, "--label");
-    }
-    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
-    let mut out = stdout();
-    if is_armored(&mut input).map_err(pgp_fail)? {
-        // Already armored: pass through unchanged (idempotent).
-        io::copy(&mut input, &mut out).map_err(|e| Fail(1, e.to_string()))?;
-    } else {
-        let mut w = ArmorWriter::new(&mut out, MESSAGE, false).map_err(|e| Fail(1, e.to_string()))?;
-        io::copy(&mut input, &mut w).map_err(|e| Fail(1, e.to_string()))?;
-        w.finish().map_err(|e| Fail(1, e.to_string()))?;
-    }
-    flush(out)
-}
-
-fn dearmor(rest: &[String]) -> R<()> {
-    parse(rest, &[], &[])?;
-    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
-    let mut out = stdout();
-    if is_armored(&mut input).map_err(pgp_fail)? {
-        let mut r = ArmorReader::new(input);
-        io::copy(&mut r, &mut out).map_err(|e| pgp_fail(PgpError::from_io(e)))?;
-    } else {
-        io::copy(&mut input, &mut out).map_err(|e| Fail(1, e.to_string()))?;
-    }
-    flush(out)
-}
-
-fn hex_upper(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02X}")).collect()
-}
-
-/// SOP session key: `ALGO:HEX` (decimal algorithm id).
-fn parse_session_key(raw: &[u8]) -> R<SessionKey> {
-    let text = std::str::from_utf8(raw).map_err(|_| Fail(BAD_DATA, "session key is not text".into()))?.trim();
-    let (alg, hexs) = text.split_once(':').ok_or(Fail(BAD_DATA, "session key must be ALGO:HEX".into()))?;
-    let alg: u8 = alg.parse().map_err(|_| Fail(BAD_DATA, "session key algorithm must be a number".into()))?;
-    if hexs.len() % 2 != 0 || !hexs.bytes().all(|c| c.is_ascii_hexdigit()) {
-        return fail(BAD_DATA, "session key must be ALGO:HEX");
-    }
-    let key: Vec<u8> =
-        (0..hexs.len()).step_by(2).map(|i| u8::from_str_radix(&hexs[i..i + 2], 16).expect("hex")).collect();
-    let alg =
-        if alg == 0 { None } else { Some(SymAlg::from_id(alg).map_err(|e| Fail(CANNOT_DECRYPT, e.to_string()))?) };
-    if alg.is_some_and(|a| a.key_len() != key.len()) {
-        return fail(BAD_DATA, "session key length does not match its algorithm");
-    }
-    Ok(SessionKey { alg, key: Zeroizing::new(key) })
 }

@@ -27,9 +27,9 @@ use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser, P
 use zeroize::Zeroize;
 
 use super::{AeadInPlace, Tag, verify};
-use crate::Error;
 use crate::aes::block::{dbl, enc, load, pad, xor};
 use crate::aes::{Aes, Block};
+use crate::{Direction, Error};
 
 /// AES-EAX with a 128-bit tag; nonces of any length (OpenPGP uses 16,
 /// RFC 9580 section 5.13.1).
@@ -179,20 +179,12 @@ impl Eax {
     }
 }
 
-/// Which way the CTR and OMAC^2 pass runs.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Dir {
-    /// Encrypt, then MAC the ciphertext just produced.
-    Seal,
-    /// MAC the ciphertext read, then decrypt it.
-    Open,
-}
-
 /// EAX encryption or decryption (the paper's EAX.Encrypt / EAX.Decrypt)
 /// in one backend call; returns the expected tag.
 struct Run<'a> {
     eax: &'a Eax,
-    dir: Dir,
+    /// Encrypt: MAC the ciphertext just produced; decrypt: MAC the ciphertext read.
+    dir: Direction,
     nonce: &'a [u8],
     ad: &'a [u8],
     buf: &'a mut [u8],
@@ -220,7 +212,7 @@ impl BlockCipherEncClosure for Run<'_> {
 fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
     eax: &Eax,
     backend: &B,
-    dir: Dir,
+    dir: Direction,
     buf: &mut [u8],
     n: Block,
 ) -> Block {
@@ -233,11 +225,11 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
     {
         let body = (blocks - 1) * 16;
         let (head, tail) = buf.split_at_mut(body);
-        let x = ni.body(head, ctr0, eax.prefix[2], dir == Dir::Seal);
+        let x = ni.body(head, ctr0, eax.prefix[2], dir);
         let k = enc(backend, ctr0.wrapping_add((blocks - 1) as u128).to_be_bytes());
         let mut c = [0u8; 16];
         for ((b, k), c) in tail.iter_mut().zip(k).zip(c.iter_mut()) {
-            *c = if dir == Dir::Seal { *b ^ k } else { *b };
+            *c = if dir.is_encrypt() { *b ^ k } else { *b };
             *b ^= k;
         }
         return enc(backend, xor(&x, &eax.last_block(&c[..tail.len()])));
@@ -264,7 +256,7 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
             let v = load(b);
             let out = xor(&v, &k.0);
             b.copy_from_slice(&out);
-            let c = if dir == Dir::Seal { out } else { v };
+            let c = if dir.is_encrypt() { out } else { v };
             x = enc(backend, xor(&x, &c));
         }
         if !tail.is_empty() {
@@ -273,7 +265,7 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
             let len = tail.len();
             let mut c = [0u8; 16];
             for ((b, k), c) in tail.iter_mut().zip(k).zip(c.iter_mut()) {
-                *c = if dir == Dir::Seal { *b ^ k } else { *b };
+                *c = if dir.is_encrypt() { *b ^ k } else { *b };
                 *b ^= k;
             }
             last = eax.last_block(&c[..len]);
@@ -297,7 +289,7 @@ impl AeadInPlace for Eax {
     /// ```
     fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         let mut tag = [0u8; 16];
-        self.aes.with_enc_backend(Run { eax: self, dir: Dir::Seal, nonce, ad, buf, tag: &mut tag });
+        self.aes.with_enc_backend(Run { eax: self, dir: Direction::Encrypt, nonce, ad, buf, tag: &mut tag });
         Ok(tag)
     }
 
@@ -315,7 +307,7 @@ impl AeadInPlace for Eax {
     /// ```
     fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
         let mut expected = [0u8; 16];
-        self.aes.with_enc_backend(Run { eax: self, dir: Dir::Open, nonce, ad, buf, tag: &mut expected });
+        self.aes.with_enc_backend(Run { eax: self, dir: Direction::Decrypt, nonce, ad, buf, tag: &mut expected });
         verify(&expected, tag, buf)
     }
 }

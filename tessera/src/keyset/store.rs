@@ -1,5 +1,6 @@
-//! The keyset file: JSON, sealed at rest in a password-encrypted OpenPGP
-//! message unless cleartext is asked for by name; written atomically.
+//! The keyset file: JSON, sealed at rest in an OpenPGP message (to a
+//! password or to certificates) unless cleartext is asked for by name;
+//! written atomically.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -11,7 +12,8 @@ use super::Keyset;
 use super::error::{Error, Result};
 use super::model::Transform;
 use crate::fs::AtomicFile;
-use crate::openpgp::{Decryptor, EncryptOptions, Encryptor};
+use crate::openpgp::key::Cert;
+use crate::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor};
 
 /// The newest keyset file format version this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -22,6 +24,16 @@ const FORMAT_NAME: &str = "tessera-keyset";
 pub enum Protection<'a> {
     /// Sealed in a password-encrypted OpenPGP message (the default to use).
     Password(&'a [u8]),
+    /// Sealed to OpenPGP certificates, so a team shares one keyset encrypted
+    /// to each member's key: written encrypted to every certificate in
+    /// `recipients`, read with any of `keys` (secret keys, unlocked). A
+    /// change made by one member is saved to the same recipients again.
+    Certificates {
+        /// Certificates the keyset file is encrypted to (needed to write).
+        recipients: &'a [Cert],
+        /// Unlocked secret keys tried to read the file (needed to read).
+        keys: &'a [Cert],
+    },
     /// Plain JSON, key bytes in hex: only when the caller asks for it by name.
     InsecureCleartext,
 }
@@ -30,6 +42,9 @@ impl core::fmt::Debug for Protection<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Protection::Password(_) => f.write_str("Password(..)"),
+            Protection::Certificates { recipients, keys } => {
+                write!(f, "Certificates {{ recipients: {}, keys: {} }}", recipients.len(), keys.len())
+            }
             Protection::InsecureCleartext => f.write_str("InsecureCleartext"),
         }
     }
@@ -98,7 +113,8 @@ impl Keyset {
     }
 
     /// The keyset file's bytes: sealed to the password (default
-    /// [`EncryptOptions`]: SEIPD v2, OCB, Argon2id), or cleartext JSON.
+    /// [`EncryptOptions`]: SEIPD v2, OCB, Argon2id) or to the certificates
+    /// (SEIPD v1 or v2 as their features allow), or cleartext JSON.
     /// Zeroized on drop (cleartext holds the keys).
     pub fn to_bytes(&self, protection: Protection<'_>) -> Result<Zeroizing<Vec<u8>>> {
         self.to_bytes_with(protection, &EncryptOptions::default())
@@ -110,10 +126,14 @@ impl Keyset {
         let json = self.to_json()?;
         match protection {
             Protection::InsecureCleartext => Ok(json),
-            Protection::Password(pw) => {
-                let mut enc = Encryptor::new(Vec::new(), &[pw], opts)?;
-                enc.write_all(&json).map_err(crate::openpgp::Error::from_io)?;
-                Ok(Zeroizing::new(enc.finish()?))
+            Protection::Password(pw) => seal(&json, &[pw], opts),
+            Protection::Certificates { recipients: [], .. } => {
+                Err(Error::Protection("writing a keyset sealed to certificates needs at least one recipient"))
+            }
+            Protection::Certificates { recipients, .. } => {
+                let opts =
+                    EncryptOptions { recipients: recipients.iter().map(Cert::to_public).collect(), ..opts.clone() };
+                seal(&json, &[], &opts)
             }
         }
     }
@@ -139,14 +159,16 @@ impl Keyset {
             (Protection::InsecureCleartext, false) => {
                 Err(Error::Protection("the keyset file is encrypted: give its password"))
             }
-            (Protection::Password(_), true) => Err(Error::Protection(
+            (_, true) => Err(Error::Protection(
                 "the keyset file is cleartext JSON, not encrypted: open it as insecure cleartext",
             )),
-            (Protection::Password(pw), false) => {
-                let mut dec = Decryptor::new(bytes, &[pw])?;
-                let mut json = Zeroizing::new(Vec::new());
-                dec.read_to_end(&mut json).map_err(crate::openpgp::Error::from_io)?;
-                Keyset::from_json(&json)
+            (Protection::Password(pw), false) => unseal(Decryptor::new(bytes, &[pw])?),
+            (Protection::Certificates { keys: [], .. }, false) => {
+                Err(Error::Protection("reading a keyset sealed to certificates needs a secret key"))
+            }
+            (Protection::Certificates { keys, .. }, false) => {
+                let opts = DecryptOptions { keys: keys.to_vec(), ..DecryptOptions::default() };
+                unseal(Decryptor::with_options(bytes, &[], &opts)?)
             }
         }
     }
@@ -170,4 +192,18 @@ impl Keyset {
         file.write_all(&bytes)?;
         Ok(file.commit()?)
     }
+}
+
+/// The keyset JSON encrypted to passwords and the recipients in `opts`.
+fn seal(json: &[u8], passwords: &[&[u8]], opts: &EncryptOptions) -> Result<Zeroizing<Vec<u8>>> {
+    let mut enc = Encryptor::new(Vec::new(), passwords, opts)?;
+    enc.write_all(json).map_err(crate::openpgp::Error::from_io)?;
+    Ok(Zeroizing::new(enc.finish()?))
+}
+
+/// Reads the whole sealed JSON (authenticated by the decryptor) and parses it.
+fn unseal(mut dec: Decryptor<'_>) -> Result<Keyset> {
+    let mut json = Zeroizing::new(Vec::new());
+    dec.read_to_end(&mut json).map_err(crate::openpgp::Error::from_io)?;
+    Keyset::from_json(&json)
 }

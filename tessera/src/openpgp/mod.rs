@@ -37,8 +37,6 @@
 
 pub mod armor;
 mod cfb;
-mod chunk_par;
-mod chunk_pool;
 pub mod crypto;
 mod decrypt;
 mod encrypt;

@@ -3,78 +3,37 @@
 //! exit codes (3 no valid signature, 41 bad data, 67 key is protected,
 //! 79 key cannot sign, 53 expected text).
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 
 use tessera::openpgp::Error as PgpError;
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
-use tessera::openpgp::key::Cert;
-use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::sig::{
-    ClearSigner, InlineSigner, InlineVerifier, Outcome, SigResult, SigType, Signer, SigningKey, Verifier, is_cleartext,
+    ClearSigner, InlineSigner, InlineVerifier, Outcome, SigResult, SigType, Signer, Verifier, is_cleartext,
     read_cleartext, read_signatures, write_signatures,
 };
 use tessera_cli::signing::{date, now};
 
-use super::{BAD_DATA, Fail, MISSING_ARG, R, UNSUPPORTED_OPTION, fail, parse, pgp_fail, read_indirect};
+use super::keys::{all_certs, key_passwords, secret_keys, signing_keys};
+use super::{
+    BAD_DATA, Fail, INCOMPATIBLE_OPTIONS, MISSING_ARG, NO_SIGNATURE, Opts, R, UNSUPPORTED_OPTION, Utf8Only, fail,
+    io_fail, parse, pgp_fail, read_indirect, refs, text_fail,
+};
 
-const NO_SIGNATURE: u8 = 3;
-const EXPECTED_TEXT: u8 = 53;
-const KEY_IS_PROTECTED: u8 = 67;
-const KEY_CANNOT_SIGN: u8 = 79;
-
-fn io_fail(e: io::Error) -> Fail {
-    Fail(1, e.to_string())
-}
-
-fn certs_from(spec: &str) -> R<Vec<Cert>> {
-    let raw = read_indirect("certificate", spec)?;
-    Cert::read_all(raw.as_slice()).map_err(|e| Fail(BAD_DATA, format!("{spec}: {e}")))
-}
-
-/// The secret keys of the KEYS arguments, unlocked with one of the passwords.
-fn keys_from(specs: &[String], passwords: &[Vec<u8>]) -> R<Vec<Cert>> {
-    if specs.is_empty() {
+/// The KEYS arguments (at least one), unlocked.
+fn keys_from(o: &Opts) -> R<Vec<tessera::openpgp::key::Cert>> {
+    if o.positional.is_empty() {
         return fail(MISSING_ARG, "give at least one secret key");
     }
-    let mut keys = Vec::new();
-    for spec in specs {
-        for mut k in certs_from(spec)? {
-            if !k.is_secret() {
-                return fail(BAD_DATA, format!("{spec} holds a certificate, not a secret key"));
-            }
-            if k.keys().any(|c| c.secret().is_some_and(|s| s.is_locked())) {
-                let ok = passwords.iter().any(|pw| {
-                    let trimmed = pw.trim_ascii_end();
-                    k.unlock(pw, &S2kLimits::default()).is_ok() || k.unlock(trimmed, &S2kLimits::default()).is_ok()
-                });
-                if !ok {
-                    return fail(KEY_IS_PROTECTED, format!("the key {} is locked", k.fingerprint()));
-                }
-            }
-            keys.push(k);
-        }
-    }
-    Ok(keys)
+    secret_keys(&o.positional, &refs(&key_passwords(o)?))
 }
 
-fn key_passwords(o: &super::Opts) -> R<Vec<Vec<u8>>> {
-    o.values("with-key-password")
-        .into_iter()
-        .map(|s| read_indirect("--with-key-password", s).map(|p| p.to_vec()))
-        .collect()
+/// Stdin, checked to be UTF-8 for text signatures.
+fn data_input(ty: SigType) -> Box<dyn Read> {
+    let stdin = io::stdin().lock();
+    if ty == SigType::Text { Box::new(Utf8Only::new(stdin)) } else { Box::new(stdin) }
 }
 
-fn signing_keys(keys: &[Cert]) -> R<Vec<SigningKey<'_>>> {
-    let mut out = Vec::new();
-    for k in keys {
-        out.extend(
-            SigningKey::from_cert(k, now()).map_err(|e| Fail(KEY_CANNOT_SIGN, format!("{}: {e}", k.fingerprint())))?,
-        );
-    }
-    Ok(out)
-}
-
-fn sig_type(o: &super::Opts, allow_clear: bool) -> R<(SigType, bool)> {
+fn sig_type(o: &Opts, allow_clear: bool) -> R<(SigType, bool)> {
     match o.value("as").unwrap_or("binary") {
         "binary" => Ok((SigType::Binary, false)),
         "text" => Ok((SigType::Text, false)),
@@ -83,28 +42,14 @@ fn sig_type(o: &super::Opts, allow_clear: bool) -> R<(SigType, bool)> {
     }
 }
 
-/// Reads all of stdin; for text signatures it must be UTF-8.
-fn read_data(text: bool) -> R<Vec<u8>> {
-    let mut data = Vec::new();
-    io::copy(&mut io::stdin().lock(), &mut data).map_err(io_fail)?;
-    if text && std::str::from_utf8(&data).is_err() {
-        return fail(EXPECTED_TEXT, "--as=text needs UTF-8 input");
-    }
-    Ok(data)
-}
-
 /// `sop sign`: detached signatures of stdin.
 pub fn sign(rest: &[String]) -> R<()> {
     let o = parse(rest, &["as", "with-key-password", "micalg-out"], &["no-armor"])?;
     let (ty, _) = sig_type(&o, false)?;
-    let keys = keys_from(&o.positional, &key_passwords(&o)?)?;
+    let keys = keys_from(&o)?;
     let sk = signing_keys(&keys)?;
     let mut signer = Signer::new(&sk, ty, now() as u32).map_err(pgp_fail)?;
-    if ty == SigType::Text {
-        signer.write_all(&read_data(true)?).map_err(io_fail)?;
-    } else {
-        io::copy(&mut io::stdin().lock(), &mut signer).map_err(io_fail)?;
-    }
+    io::copy(&mut data_input(ty), &mut signer).map_err(text_fail)?;
     let sigs = signer.finish().map_err(pgp_fail)?;
     if let Some(spec) = o.value("micalg-out") {
         let path = super::check_new_out("--micalg-out", spec)?;
@@ -121,29 +66,25 @@ pub fn inline_sign(rest: &[String]) -> R<()> {
     let o = parse(rest, &["as", "with-key-password"], &["no-armor"])?;
     let (ty, clear) = sig_type(&o, true)?;
     if clear && o.has("no-armor") {
-        return fail(83, "--as=clearsigned cannot be combined with --no-armor");
+        return fail(INCOMPATIBLE_OPTIONS, "--as=clearsigned cannot be combined with --no-armor");
     }
-    let keys = keys_from(&o.positional, &key_passwords(&o)?)?;
+    let keys = keys_from(&o)?;
     let sk = signing_keys(&keys)?;
     let signer = Signer::new(&sk, ty, now() as u32).map_err(pgp_fail)?;
     let mut stdout = io::BufWriter::new(io::stdout().lock());
-    let data = if ty == SigType::Text { Some(read_data(true)?) } else { None };
-    let mut input: Box<dyn io::Read> = match &data {
-        Some(d) => Box::new(d.as_slice()),
-        None => Box::new(io::stdin().lock()),
-    };
+    let mut input = data_input(ty);
     if clear {
         let mut w = ClearSigner::new(&mut stdout, signer).map_err(pgp_fail)?;
-        io::copy(&mut input, &mut w).map_err(io_fail)?;
+        io::copy(&mut input, &mut w).map_err(text_fail)?;
         w.finish().map_err(pgp_fail)?;
     } else if o.has("no-armor") {
         let mut w = InlineSigner::new(&mut stdout, signer).map_err(pgp_fail)?;
-        io::copy(&mut input, &mut w).map_err(io_fail)?;
+        io::copy(&mut input, &mut w).map_err(text_fail)?;
         w.finish().map_err(pgp_fail)?;
     } else {
         let armor = ArmorWriter::new(&mut stdout, MESSAGE, false).map_err(io_fail)?;
         let mut w = InlineSigner::new(armor, signer).map_err(pgp_fail)?;
-        io::copy(&mut input, &mut w).map_err(io_fail)?;
+        io::copy(&mut input, &mut w).map_err(text_fail)?;
         w.finish().map_err(pgp_fail)?.finish().map_err(io_fail)?;
     }
     stdout.flush().map_err(io_fail)
@@ -179,38 +120,36 @@ fn parse_date(s: &str, none: u64) -> R<u64> {
     u64::try_from(days * 86_400 + secs).map_err(|_| bad())
 }
 
-/// Writes SOP VERIFICATIONS lines for the good signatures inside the
-/// window; exit 3 when there is none.
-fn verifications(results: &[SigResult], o: &super::Opts, out: &mut dyn Write) -> R<()> {
-    let not_before = parse_date(o.value("not-before").unwrap_or("-"), 0)?;
-    let not_after = parse_date(o.value("not-after").unwrap_or("now"), u64::MAX)?;
-    let mut any = false;
+/// The window of signature times that count: `before` and `after` are
+/// the option names (`not-before`, or `verify-not-before` for decrypt).
+pub fn window(o: &Opts, before: &str, after: &str) -> R<(u64, u64)> {
+    Ok((parse_date(o.value(before).unwrap_or("-"), 0)?, parse_date(o.value(after).unwrap_or("now"), u64::MAX)?))
+}
+
+/// SOP VERIFICATIONS lines, one per good signature made inside `window`:
+/// `TIME SIGNING-KEY-FPR PRIMARY-KEY-FPR mode:MODE`.
+pub fn verification_lines(results: &[SigResult], (not_before, not_after): (u64, u64)) -> R<Vec<u8>> {
+    let mut out = Vec::new();
     for r in results {
         let (Outcome::Good { cert, key, .. }, Some(sig)) = (&r.outcome, &r.signature) else { continue };
         let created = u64::from(sig.created().unwrap_or(0));
         if created < not_before || created > not_after {
             continue;
         }
-        any = true;
         let mode = if sig.sig_type() == SigType::Text { "text" } else { "binary" };
         writeln!(out, "{} {key} {cert} mode:{mode}", iso(created)).map_err(io_fail)?;
     }
-    if !any {
+    Ok(out)
+}
+
+/// VERIFICATIONS of `verify` and `inline-verify`: exit 3 when none.
+fn verifications(results: &[SigResult], o: &Opts) -> R<Vec<u8>> {
+    let lines = verification_lines(results, window(o, "not-before", "not-after")?)?;
+    if lines.is_empty() {
         let why: Vec<String> = results.iter().map(|r| format!("{:?}", r.outcome)).collect();
         return fail(NO_SIGNATURE, format!("no valid signature ({})", why.join("; ")));
     }
-    Ok(())
-}
-
-fn all_certs(specs: &[String]) -> R<Vec<Cert>> {
-    if specs.is_empty() {
-        return fail(MISSING_ARG, "give at least one certificate");
-    }
-    let mut certs = Vec::new();
-    for s in specs {
-        certs.extend(certs_from(s)?.iter().map(Cert::to_public));
-    }
-    Ok(certs)
+    Ok(lines)
 }
 
 /// `sop verify SIGNATURES CERTS...`: detached signatures over stdin.
@@ -224,8 +163,9 @@ pub fn verify(rest: &[String]) -> R<()> {
     let certs = all_certs(cert_specs)?;
     let mut v = Verifier::new(sigs, &certs, now());
     io::copy(&mut io::stdin().lock(), &mut v).map_err(io_fail)?;
+    let lines = verifications(&v.finish(), &o)?;
     let mut stdout = io::stdout().lock();
-    verifications(&v.finish(), &o, &mut stdout)?;
+    stdout.write_all(&lines).map_err(io_fail)?;
     stdout.flush().map_err(io_fail)
 }
 
@@ -248,8 +188,7 @@ pub fn inline_verify(rest: &[String]) -> R<()> {
         PgpError::Malformed(_) | PgpError::Truncated(_) => Fail(BAD_DATA, e.to_string()),
         e => pgp_fail(e),
     })?;
-    let mut lines = Vec::new();
-    verifications(&results, &o, &mut lines)?;
+    let lines = verifications(&results, &o)?;
     if let Some(path) = vout {
         super::write_new_file("--verifications-out", &path, &lines)?;
     }

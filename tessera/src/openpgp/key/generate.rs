@@ -120,6 +120,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Cert> {
         direct_sigs,
         user_ids,
         subkeys: vec![Subkey { key: CertKey::Secret(SecretKey::from_parts(sub, ss, true)), sigs: vec![binding] }],
+        checked: Default::default(),
     })
 }
 

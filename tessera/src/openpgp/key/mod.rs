@@ -16,6 +16,7 @@
 //! ```
 
 mod cert;
+mod checks;
 mod error;
 mod generate;
 mod packet;
@@ -25,10 +26,12 @@ mod session;
 mod validity;
 
 pub use cert::{Cert, CertKey, Subkey, UserId, key_tag};
+pub use checks::{MAX_CHECKED_PER_COMPONENT, MAX_CHECKS_PER_VALIDATION};
 pub use error::KeyError;
 pub use generate::{GenerateOptions, KeyProfile, generate};
 pub use packet::{Fingerprint, KeyId, KeyVersion, PublicKey};
 pub use recipients::EncryptionPlan;
 pub use secret::{KEY_UNLOCK_LIMITS, Locked, SecretKey, SecretPart};
 pub use session::decrypt_pkesks;
+pub(crate) use session::decrypt_pkesks_for;
 pub use validity::{ValidCert, ValidKey, features, flags};

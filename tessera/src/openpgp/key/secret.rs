@@ -13,9 +13,9 @@ use super::super::crypto::SecretMaterial;
 use super::super::s2k::{HashAlg as S2kHash, S2k, S2kLimits};
 use super::super::{Error, Result, SymAlg, random};
 use super::{KeyError, KeyVersion, PublicKey};
-use crate::TAG_LEN;
 use crate::aead::{Aead, AeadInPlace, Mode};
 use crate::aes::Aes;
+use crate::{Direction, TAG_LEN};
 
 /// Limits for unlocking one's own secret keys: up to RFC 9580's first
 /// recommended Argon2 option (2 GiB), which the A.5 sample and some
@@ -78,16 +78,15 @@ fn checksum(b: &[u8]) -> [u8; 2] {
 
 /// CFB with an IV, through the zero-IV [`Cfb`]: a first block whose
 /// ciphertext is the IV makes the next keystream block E(IV).
-fn cfb(key: &[u8], iv: &[u8], data: &mut [u8], encrypt: bool) -> Result<()> {
+fn cfb(key: &[u8], iv: &[u8], data: &mut [u8], dir: Direction) -> Result<()> {
     let aes = Aes::new(key).map_err(|_| Error::InvalidOption("key length"))?;
     let iv: [u8; 16] = iv.try_into().map_err(|_| Error::Malformed("secret key IV length"))?;
     let mut c = Cfb::new(aes.clone());
     let mut first = iv;
     c.decrypt(&mut first); // consumes E(0); `first` is now junk, the state holds IV
-    if encrypt {
-        c.encrypt(data)
-    } else {
-        c.decrypt(data)
+    match dir {
+        Direction::Encrypt => c.encrypt(data),
+        Direction::Decrypt => c.decrypt(data),
     }
     Ok(())
 }
@@ -261,7 +260,7 @@ impl SecretKey {
                 n
             }
             None => {
-                cfb(&key, &l.iv, &mut plain, false)?;
+                cfb(&key, &l.iv, &mut plain, Direction::Decrypt)?;
                 let n = plain.len().checked_sub(20).ok_or_else(wrong)?;
                 let sum = sha1::Sha1::digest(&plain[..n]);
                 if !bool::from(subtle::ConstantTimeEq::ct_eq(&sum[..], &plain[n..])) {
@@ -320,7 +319,7 @@ impl SecretKey {
             random(&mut iv)?;
             let mut data = m.to_vec();
             data.extend_from_slice(&sha1::Sha1::digest(&m[..]));
-            cfb(&key, &iv, &mut data, true)?;
+            cfb(&key, &iv, &mut data, Direction::Encrypt)?;
             Locked { usage: 254, cipher, aead: None, s2k, iv, data }
         };
         self.secret = SecretPart::Locked(locked);

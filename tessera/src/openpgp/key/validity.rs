@@ -6,6 +6,7 @@
 use super::super::crypto::PublicKeyAlg;
 use super::super::sig::{SigType, Signature};
 use super::super::{Error, Result};
+use super::checks::{Checker, MAX_CHECKED_PER_COMPONENT, Rule};
 use super::{Cert, CertKey, Fingerprint, KeyError, KeyVersion, PublicKey};
 
 /// Key flag bits (RFC 9580 §5.2.3.29).
@@ -106,66 +107,147 @@ fn revocation_applies(sig: &Signature, at: u64) -> bool {
     }
 }
 
-/// The newest signature of `sigs` of an accepted type that verifies and is
-/// live at `at`.
-fn newest_valid(
-    sigs: &[Signature],
-    at: u64,
-    key_created: u32,
+/// Signatures of `sigs` worth checking: of an accepted type, naming no
+/// issuer other than `issuer`, newest first (in reverse order of appearance
+/// among equal times), at most [`MAX_CHECKED_PER_COMPONENT`].
+fn candidates<'s>(
+    sigs: &'s [Signature],
+    issuer: &Fingerprint,
     accept: impl Fn(&Signature) -> bool,
-    verify: impl Fn(&Signature) -> Result<()>,
-) -> Option<&Signature> {
-    sigs.iter()
-        .filter(|s| accept(s) && s.is_live_at(at) && s.created().is_some_and(|c| c >= key_created))
-        .filter(|s| verify(s).is_ok())
-        .max_by_key(|s| s.created())
+) -> impl Iterator<Item = &'s Signature> {
+    let mut c: Vec<&Signature> = sigs.iter().rev().filter(|s| accept(s) && s.may_be_issued_by(issuer)).collect();
+    c.sort_by_key(|s| std::cmp::Reverse(s.created()));
+    c.into_iter().take(MAX_CHECKED_PER_COMPONENT)
 }
 
-fn revoked(sigs: &[Signature], at: u64, ty: SigType, verify: impl Fn(&Signature) -> Result<()>) -> Option<&Signature> {
-    sigs.iter().find(|s| s.sig_type() == ty && revocation_applies(s, at) && verify(s).is_ok())
+/// The newest signature of `sigs` of an accepted type that is live at `at`
+/// and verifies.
+fn newest_valid<'s>(
+    sigs: &'s [Signature],
+    at: u64,
+    key: &PublicKey,
+    issuer: &Fingerprint,
+    accept: impl Fn(&Signature) -> bool,
+    verify: impl Fn(&Signature) -> bool,
+) -> Option<&'s Signature> {
+    let key_created = key.created();
+    let usable = |s: &Signature| accept(s) && s.is_live_at(at) && s.created().is_some_and(|c| c >= key_created);
+    candidates(sigs, issuer, usable).find(|s| verify(s))
+}
+
+/// A revocation of type `ty` in `sigs` that applies at `at` and verifies.
+fn revoked<'s>(
+    sigs: &'s [Signature],
+    at: u64,
+    ty: SigType,
+    issuer: &Fingerprint,
+    verify: impl Fn(&Signature) -> bool,
+) -> Option<&'s Signature> {
+    candidates(sigs, issuer, |s| s.sig_type() == ty && revocation_applies(s, at)).find(|s| verify(s))
 }
 
 impl Cert {
+    /// How many public-key checks of self-signatures [`Cert::validate`]
+    /// has run on this certificate (outcomes are cached by content, so
+    /// validating again adds none).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{generate, GenerateOptions};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() }).unwrap();
+    /// key.validate(1_700_000_100).unwrap();
+    /// let checks = key.signature_checks();
+    /// assert!(checks > 0);
+    /// key.validate(1_700_000_200).unwrap();
+    /// assert_eq!(key.signature_checks(), checks);
+    /// ```
+    pub fn signature_checks(&self) -> u64 {
+        self.checked.checks()
+    }
+
+    /// Whether `key` (this certificate's primary key or one of its
+    /// subkeys) may decrypt: its newest verifying self-signature (binding
+    /// for a subkey; direct key or certification for the primary), at any
+    /// time, grants either encryption flag (or, without key flags, its
+    /// algorithm can encrypt). Expiry and revocation do not matter here:
+    /// what was sent to a key stays readable with it, as with every peer.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{generate, GenerateOptions};
+    /// let key = generate(&GenerateOptions::default()).unwrap();
+    /// assert!(key.may_decrypt_with(&key.subkeys[0].key));
+    /// assert!(!key.may_decrypt_with(&key.primary));
+    /// ```
+    pub fn may_decrypt_with(&self, key: &CertKey) -> bool {
+        let pk = self.primary.public();
+        let fp = pk.fingerprint();
+        let sub = key.public();
+        let checker = Checker::new(&self.checked);
+        let made_after = |s: &Signature| s.created().is_some_and(|c| c >= sub.created());
+        let grants = |s: &Signature, primary: bool| {
+            s.key_flags().unwrap_or_else(|| implied_flags(sub.alg(), primary)) & flags::ENCRYPT != 0
+        };
+        if sub.fingerprint() == fp {
+            let newest_direct =
+                candidates(&self.direct_sigs, &fp, |s| s.sig_type() == SigType::DirectKey && made_after(s))
+                    .find(|s| checker.verified(Rule::DirectKey, pk, &[], s, || s.verify_direct_key(pk).is_ok()));
+            let certified = self.user_ids.iter().filter_map(|uid| {
+                candidates(&uid.sigs, &fp, |s| matches!(s.sig_type(), SigType::Certification(_)) && made_after(s)).find(
+                    |s| {
+                        checker.verified(Rule::Certification, pk, &uid.value, s, || {
+                            s.verify_certification(pk, &uid.value).is_ok()
+                        })
+                    },
+                )
+            });
+            return newest_direct
+                .into_iter()
+                .chain(certified)
+                .max_by_key(|s| s.created())
+                .is_some_and(|s| grants(s, true));
+        }
+        let Some(sk) = self.subkeys.iter().find(|s| s.key.public().fingerprint() == sub.fingerprint()) else {
+            return false;
+        };
+        candidates(&sk.sigs, &fp, |s| s.sig_type() == SigType::SubkeyBinding && made_after(s))
+            .find(|s| {
+                checker.verified(Rule::SubkeyBinding, pk, sub.body(), s, || s.verify_subkey_binding(pk, sub).is_ok())
+            })
+            .is_some_and(|s| grants(s, false))
+    }
+
     /// Decides what of this certificate is valid at `at` (seconds since the
     /// epoch). An error names the certificate and why it is unusable:
     /// revoked, expired, or without a valid self-signature.
     pub fn validate(&self, at: u64) -> Result<ValidCert<'_>> {
         let pk = self.primary.public();
         let fp = pk.fingerprint();
-        if let Some(r) = revoked(&self.direct_sigs, at, SigType::KeyRevocation, |s| s.verify_direct_key(pk)) {
+        let checker = Checker::new(&self.checked);
+        let direct_ok =
+            |s: &Signature| checker.verified(Rule::DirectKey, pk, &[], s, || s.verify_direct_key(pk).is_ok());
+        if let Some(r) = revoked(&self.direct_sigs, at, SigType::KeyRevocation, &fp, direct_ok) {
             let reason = r
                 .revocation_reason()
                 .map(|(c, t)| format!(": reason {c}: {}", String::from_utf8_lossy(t)))
                 .unwrap_or_default();
             return Err(KeyError::Revoked { fingerprint: fp, reason }.into());
         }
-        let direct = newest_valid(
-            &self.direct_sigs,
-            at,
-            pk.created(),
-            |s| s.sig_type() == SigType::DirectKey,
-            |s| s.verify_direct_key(pk),
-        );
+        let direct = newest_valid(&self.direct_sigs, at, pk, &fp, |s| s.sig_type() == SigType::DirectKey, direct_ok);
         // The primary User ID: among User IDs with a live, verified,
         // unrevoked certification, the one flagged primary, else the newest.
         let mut best: Option<(&[u8], &Signature)> = None;
         for uid in &self.user_ids {
-            let verify = |s: &Signature| s.verify_certification(pk, &uid.value);
-            let cert = newest_valid(
-                &uid.sigs,
-                at,
-                pk.created(),
-                |s| matches!(s.sig_type(), SigType::Certification(_)),
-                verify,
-            );
-            let Some(cert) = cert else { continue };
-            let revoked = uid.sigs.iter().any(|s| {
+            let verify = |s: &Signature| {
+                checker
+                    .verified(Rule::Certification, pk, &uid.value, s, || s.verify_certification(pk, &uid.value).is_ok())
+            };
+            let certification = |s: &Signature| matches!(s.sig_type(), SigType::Certification(_));
+            let Some(cert) = newest_valid(&uid.sigs, at, pk, &fp, certification, verify) else { continue };
+            let revocation = |s: &Signature| {
                 s.sig_type() == SigType::CertificationRevocation
                     && s.created() >= cert.created()
                     && revocation_applies(s, at)
-                    && verify(s).is_ok()
-            });
-            if revoked {
+            };
+            if candidates(&uid.sigs, &fp, revocation).any(verify) {
                 continue;
             }
             let better = match best {
@@ -202,7 +284,7 @@ impl Cert {
         let mut subkeys = Vec::new();
         let mut refused = Vec::new();
         for sk in &self.subkeys {
-            match self.validate_subkey(sk, at, expires) {
+            match self.validate_subkey(&checker, sk, at, expires) {
                 Ok(v) => subkeys.push(v),
                 Err(why) => refused.push((sk.key.public().fingerprint(), why)),
             }
@@ -220,6 +302,7 @@ impl Cert {
 
     fn validate_subkey<'a>(
         &'a self,
+        checker: &Checker<'_>,
         sk: &'a super::Subkey,
         at: u64,
         primary_expires: Option<u64>,
@@ -229,18 +312,27 @@ impl Cert {
         if sub.version() != pk.version() {
             return Err("its version differs from the primary key's");
         }
-        let verify = |s: &Signature| s.verify_subkey_binding(pk, sub);
-        if revoked(&sk.sigs, at, SigType::SubkeyRevocation, verify).is_some() {
+        let fp = pk.fingerprint();
+        let verify = |s: &Signature| {
+            checker.verified(Rule::SubkeyBinding, pk, sub.body(), s, || s.verify_subkey_binding(pk, sub).is_ok())
+        };
+        if revoked(&sk.sigs, at, SigType::SubkeyRevocation, &fp, verify).is_some() {
             return Err("revoked");
         }
-        let binding = newest_valid(&sk.sigs, at, sub.created(), |s| s.sig_type() == SigType::SubkeyBinding, verify)
+        let binding = newest_valid(&sk.sigs, at, sub, &fp, |s| s.sig_type() == SigType::SubkeyBinding, verify)
             .ok_or("no live, verifying binding signature at this time")?;
         let f = binding.key_flags().unwrap_or_else(|| implied_flags(sub.alg(), false));
         if f & (flags::SIGN | flags::CERTIFY) != 0 {
             let back = binding
                 .embedded_signatures()
                 .filter_map(|r| r.ok())
-                .any(|b| b.sig_type() == SigType::PrimaryKeyBinding && b.verify_primary_key_binding(pk, sub).is_ok());
+                .filter(|b| b.sig_type() == SigType::PrimaryKeyBinding)
+                .take(MAX_CHECKED_PER_COMPONENT)
+                .any(|b| {
+                    checker.verified(Rule::PrimaryKeyBinding, sub, pk.body(), &b, || {
+                        b.verify_primary_key_binding(pk, sub).is_ok()
+                    })
+                });
             if !back {
                 return Err("a signing subkey without a valid primary key binding (back-signature)");
             }

@@ -1,4 +1,4 @@
-//! SEIPD v2 chunks sealed and opened on several threads ([`super::chunk_pool`]),
+//! SEIPD v2 chunks sealed and opened on several threads ([`super::pool`]),
 //! with the same bytes and the same guarantees as the one-thread
 //! `ChunkSealer` and `ChunkOpener`: output in chunk order, a chunk's
 //! plaintext released only after its tag verifies, the last chunk only
@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 use zeroize::Zeroize;
 
-use super::chunk_pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
-use super::poison::{Poison, read_checked};
-use super::seipd::{V2Header, chunk_size};
-use super::{Error, Result};
+use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
+use super::{V2Header, chunk_size};
+use crate::openpgp::poison::{Poison, read_checked};
+use crate::openpgp::{Error, Result};
 use crate::TAG_LEN;
 use crate::aead::{Aead, AeadInPlace};
 
@@ -321,5 +321,5 @@ impl<R: Read> Read for ParOpener<R> {
 }
 
 #[cfg(test)]
-#[path = "chunk_par_tests.rs"]
+#[path = "threads_tests.rs"]
 mod tests;

@@ -1,0 +1,177 @@
+//! `sop decrypt [--with-password...] [--with-session-key...]
+//! [--with-key-password...] [--session-key-out] [--verify-with...
+//! --verifications-out] [--verify-not-before] [--verify-not-after]
+//! [KEYS...]`: one pass over stdin, with every key, password and session
+//! key given to the decryptor at once.
+
+use std::io::{self, BufReader, Read, Seek};
+use std::path::PathBuf;
+
+use tessera::openpgp::key::Cert;
+use tessera::openpgp::{
+    DecryptOptions, Decryptor, Error as PgpError, SeipdVersion, SessionKey, SymAlg, VerifyingDecryptor,
+};
+use tessera_cli::io::{self as shared, CopyError};
+use tessera_cli::signing::now;
+use zeroize::Zeroizing;
+
+use super::keys::{all_certs, key_passwords, read_secret_keys, unlock};
+use super::sig::{verification_lines, window};
+use super::{
+    BAD_DATA, CANNOT_DECRYPT, Fail, INCOMPLETE_VERIFICATION, MISSING_ARG, Opts, R, check_new_out, fail, flush,
+    given_passwords, io_fail, parse, pgp_fail, read_indirect, refs, stdout, write_new_file,
+};
+
+/// What to check and report besides the plaintext.
+struct Reports {
+    session_key_out: Option<PathBuf>,
+    /// Certificates, the VERIFICATIONS file and the time window.
+    verify: Option<(Vec<Cert>, PathBuf, (u64, u64))>,
+}
+
+/// The decryption options, and why a key that could not be unlocked was
+/// left out (reported, as 67, only if nothing else opens the message).
+fn options(o: &Opts) -> R<(DecryptOptions, Option<Fail>)> {
+    let mut session_keys = Vec::new();
+    for spec in o.values("with-session-key") {
+        session_keys.push(parse_session_key(&read_indirect("--with-session-key", spec)?)?);
+    }
+    let key_pws = key_passwords(o)?;
+    let mut keys = Vec::new();
+    let mut locked = None;
+    for mut k in read_secret_keys(&o.positional)? {
+        match unlock(&mut k, &refs(&key_pws)) {
+            Ok(()) => keys.push(k),
+            Err(e) => locked = locked.or(Some(e)),
+        }
+    }
+    let opts = DecryptOptions {
+        session_keys,
+        keys,
+        v1_stream_unauthenticated: true,
+        max_decompressed_size: Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE),
+        ..DecryptOptions::default()
+    };
+    Ok((opts, locked))
+}
+
+fn reports(o: &Opts) -> R<Reports> {
+    // SOP spells it --verifications-out (--verify-out in older drafts).
+    let vout = o.value("verifications-out").or(o.value("verify-out"));
+    let certs = o.values("verify-with");
+    let verify = match (vout, certs.is_empty()) {
+        (None, true) => None,
+        (Some(_), true) => return fail(INCOMPLETE_VERIFICATION, "--verifications-out needs --verify-with"),
+        (None, false) => return fail(INCOMPLETE_VERIFICATION, "--verify-with needs --verifications-out"),
+        (Some(v), false) => {
+            let certs: Vec<String> = certs.into_iter().map(String::from).collect();
+            let path = check_new_out("--verifications-out", v)?;
+            Some((all_certs(&certs)?, path, window(o, "verify-not-before", "verify-not-after")?))
+        }
+    };
+    let session_key_out = o.value("session-key-out").map(|s| check_new_out("--session-key-out", s)).transpose()?;
+    Ok(Reports { session_key_out, verify })
+}
+
+pub fn decrypt(rest: &[String]) -> R<()> {
+    let o = parse(
+        rest,
+        &[
+            "with-password",
+            "with-session-key",
+            "session-key-out",
+            "verify-with",
+            "verifications-out",
+            "verify-out",
+            "with-key-password",
+            "verify-not-before",
+            "verify-not-after",
+        ],
+        &[],
+    )?;
+    let reports = reports(&o)?;
+    let passwords = given_passwords(&o, "with-password")?;
+    let (opts, mut locked) = options(&o)?;
+    if passwords.is_empty() && opts.session_keys.is_empty() && opts.keys.is_empty() {
+        return Err(
+            locked.unwrap_or(Fail(MISSING_ARG, "decrypt needs KEYS, --with-password or --with-session-key".into()))
+        );
+    }
+    // Nothing opened the message: a locked key may have been the one.
+    let mut open_fail = |e| match pgp_fail(e) {
+        Fail(CANNOT_DECRYPT, msg) => locked.take().unwrap_or(Fail(CANNOT_DECRYPT, msg)),
+        f => f,
+    };
+    let pw = refs(&passwords);
+    let input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut out = stdout();
+    let (session_key, verifications) = match &reports.verify {
+        None => {
+            let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(&mut open_fail)?;
+            let version = dec.seipd_version();
+            write_plaintext(&mut dec, version, &mut out)?;
+            (dec.session_key().clone(), None)
+        }
+        Some((certs, path, window)) => {
+            let mut dec = VerifyingDecryptor::new(input, &pw, &opts, certs, now()).map_err(&mut open_fail)?;
+            let version = dec.seipd_version();
+            write_plaintext(&mut dec, version, &mut out)?;
+            let sk = dec.session_key().clone();
+            // The exit code does not depend on the signatures: an empty
+            // VERIFICATIONS says none was good.
+            let results = dec.finish_results().map_err(pgp_fail)?;
+            (sk, Some((path, verification_lines(&results, *window)?)))
+        }
+    };
+    if let Some((path, lines)) = verifications {
+        write_new_file("--verifications-out", path, &lines)?;
+    }
+    if let Some(path) = &reports.session_key_out {
+        let alg = session_key.alg.map_or(0, SymAlg::id);
+        let line = Zeroizing::new(format!("{alg}:{}\n", hex_upper(&session_key.key)));
+        write_new_file("--session-key-out", path, line.as_bytes())?;
+    }
+    flush(out)
+}
+
+/// Writes the plaintext (v2: chunk by chunk as they verify; v1: only once
+/// the MDC verified, held in a temporary file until then).
+fn write_plaintext(dec: &mut dyn Read, version: SeipdVersion, out: &mut super::Stdout) -> R<()> {
+    let read_fail = |e: io::Error| pgp_fail(PgpError::from_io(e));
+    if version == SeipdVersion::V1 {
+        let mut tmp = tempfile::tempfile().map_err(io_fail)?;
+        io::copy(dec, &mut tmp).map_err(read_fail)?;
+        tmp.rewind().map_err(io_fail)?;
+        io::copy(&mut tmp, out).map_err(io_fail)?;
+        return Ok(());
+    }
+    shared::copy(dec, out).map(|_| ()).map_err(|e| match e {
+        CopyError::Read(e) => read_fail(e),
+        CopyError::Write(e) => io_fail(e),
+    })
+}
+
+fn hex_upper(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02X}")).collect()
+}
+
+/// SOP session key: `ALGO:HEX` (decimal algorithm id).
+fn parse_session_key(raw: &[u8]) -> R<SessionKey> {
+    let text = std::str::from_utf8(raw).map_err(|_| Fail(BAD_DATA, "session key is not text".into()))?.trim();
+    let (alg, hexs) = text.split_once(':').ok_or(Fail(BAD_DATA, "session key must be ALGO:HEX".into()))?;
+    let alg: u8 = alg.parse().map_err(|_| Fail(BAD_DATA, "session key algorithm must be a number".into()))?;
+    if hexs.len() % 2 != 0 || !hexs.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return fail(BAD_DATA, "session key must be ALGO:HEX");
+    }
+    let mut key = Zeroizing::new(Vec::with_capacity(hexs.len() / 2));
+    for pair in hexs.as_bytes().chunks(2) {
+        let digits = std::str::from_utf8(pair).map_err(|_| Fail(BAD_DATA, "session key must be ALGO:HEX".into()))?;
+        key.push(u8::from_str_radix(digits, 16).map_err(|_| Fail(BAD_DATA, "session key must be ALGO:HEX".into()))?);
+    }
+    let alg =
+        if alg == 0 { None } else { Some(SymAlg::from_id(alg).map_err(|e| Fail(CANNOT_DECRYPT, e.to_string()))?) };
+    if alg.is_some_and(|a| a.key_len() != key.len()) {
+        return fail(BAD_DATA, "session key length does not match its algorithm");
+    }
+    Ok(SessionKey { alg, key })
+}

@@ -1,0 +1,400 @@
+//! Line and CSV streaming in batches: values are gathered into flat buffers,
+//! handed to a [`Transform`] in one call (so the library's batch paths see
+//! thousands of values at once), and written back. Memory is bounded by the
+//! batch size, whatever the input size.
+//!
+//! Each batch goes through three steps: [`BatchReader::fill`] cuts it from
+//! the input, [`Layout::render`] transforms its values and lays out its
+//! output bytes, and the caller writes them. [`run`] does the steps one
+//! after the other on one thread, or on several with [`pipeline`] (a reader,
+//! workers, and a writer that keeps the input order).
+//!
+//! ```
+//! use tessera_cli::records::{self, Layout, Outputs, Transform, ValueError, Values};
+//!
+//! struct Upper;
+//! impl Transform for Upper {
+//!     fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
+//!         for i in 0..input.len() {
+//!             out.data.extend(input.get(i).iter().map(u8::to_ascii_uppercase));
+//!             out.ends.push(out.data.len());
+//!         }
+//!         Ok(())
+//!     }
+//! }
+//! let mut out = Vec::new();
+//! let make = || Ok(Box::new(Upper) as Box<dyn Transform + Send>);
+//! records::run(&Layout::Lines, &mut &b"ab\r\ncd"[..], &mut out, 2, make).unwrap();
+//! assert_eq!(out, b"AB\r\nCD");
+//! ```
+
+mod csv;
+pub mod pipeline;
+#[cfg(test)]
+mod tests;
+
+use std::io::{BufRead, Write};
+use std::num::NonZeroUsize;
+
+use anyhow::{Context, Result, anyhow, bail};
+
+pub use csv::Columns;
+
+use crate::io::{Output, open_input};
+
+/// Where the values come from and go: stdin/stdout or files, whole lines
+/// or named CSV columns. Shared by `tessera fpe` and `tessera siv`.
+#[derive(clap::Args, Debug)]
+pub struct RecordArgs {
+    /// Read CSV with a header and transform only the columns named by --columns
+    /// (other bytes are kept byte for byte).
+    #[arg(long, requires = "columns")]
+    pub csv: bool,
+    /// Comma-separated column names (with --csv).
+    #[arg(long, value_delimiter = ',', requires = "csv")]
+    pub columns: Vec<String>,
+    /// Input file (default: stdin).
+    #[arg(long)]
+    pub input: Option<std::path::PathBuf>,
+    /// Output file (default: stdout); written only if everything succeeds.
+    #[arg(long)]
+    pub output: Option<std::path::PathBuf>,
+    /// Worker threads for lines and CSV (default: all cores); output keeps the input order.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
+}
+
+impl RecordArgs {
+    /// `--threads`, or every core the system offers.
+    pub fn threads(&self) -> usize {
+        self.threads.or_else(|| std::thread::available_parallelism().ok()).map_or(1, NonZeroUsize::get)
+    }
+}
+
+/// Values per batch.
+const BATCH: usize = tessera::BATCH_SIZE;
+
+/// A batch of input values, back to back in `data`.
+#[derive(Default, Debug)]
+pub struct Values {
+    /// The values' bytes.
+    pub data: Vec<u8>,
+    /// Where each value is in `data`.
+    pub spans: Vec<(usize, usize)>,
+}
+
+impl Values {
+    /// Value `i`.
+    pub fn get(&self, i: usize) -> &[u8] {
+        let (a, b) = self.spans[i];
+        &self.data[a..b]
+    }
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+    fn clear(&mut self) {
+        self.data.clear();
+        self.spans.clear();
+    }
+    fn push(&mut self, v: &[u8]) {
+        let a = self.data.len();
+        self.data.extend_from_slice(v);
+        self.spans.push((a, self.data.len()));
+    }
+}
+
+/// The transformed values, back to back; `ends[i]` is where value `i` ends.
+#[derive(Default, Debug)]
+pub struct Outputs {
+    /// The outputs' bytes.
+    pub data: Vec<u8>,
+    /// Where each output ends in `data`.
+    pub ends: Vec<usize>,
+}
+
+impl Outputs {
+    fn get(&self, i: usize) -> &[u8] {
+        let a = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.data[a..self.ends[i]]
+    }
+    fn clear(&mut self) {
+        self.data.clear();
+        self.ends.clear();
+    }
+}
+
+/// A failure tied to one value of a batch.
+#[derive(Debug)]
+pub struct ValueError {
+    /// The value's index in the batch.
+    pub index: usize,
+    /// What went wrong.
+    pub error: anyhow::Error,
+}
+
+/// Turns a batch of values into a batch of outputs (one per value, in order).
+pub trait Transform {
+    /// Appends one output per value of `input` to `out`, or names the first value that failed.
+    fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError>;
+}
+
+/// What a record is: a line, or a CSV record with some columns transformed.
+#[derive(Debug)]
+pub enum Layout {
+    /// One value per line; terminators (`\n`, `\r\n`, none at the end) are kept.
+    Lines,
+    /// CSV after its header: the named columns are transformed, every other
+    /// byte (other fields, quoting, line endings) is copied unchanged.
+    Csv(Columns),
+}
+
+/// One batch on its way through: the values, what surrounds them, and the
+/// output bytes once rendered. Its buffers are reused from batch to batch.
+#[derive(Default, Debug)]
+pub struct Batch {
+    vals: Values,
+    /// Lines: each line's terminator; CSV: each record as read.
+    raw: Vec<u8>,
+    /// Each record's span in `raw` and its first line number.
+    recs: Vec<(usize, usize, u64)>,
+    outs: Outputs,
+    /// Field spans of the record at hand (scratch).
+    spans: Vec<(usize, usize)>,
+    /// The output bytes of the batch, once rendered.
+    rendered: Vec<u8>,
+}
+
+impl Batch {
+    fn clear(&mut self) {
+        self.vals.clear();
+        self.raw.clear();
+        self.recs.clear();
+        self.outs.clear();
+        self.rendered.clear();
+    }
+}
+
+/// Cuts the input into batches of up to [`tessera::BATCH_SIZE`] records.
+pub struct BatchReader<'a, R: ?Sized> {
+    input: &'a mut R,
+    layout: &'a Layout,
+    /// The number of the next line to read.
+    line_no: u64,
+    rec: Vec<u8>,
+    spans: Vec<(usize, usize)>,
+    tmp: Vec<u8>,
+}
+
+impl<R: ?Sized> std::fmt::Debug for BatchReader<'_, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BatchReader").field("layout", self.layout).field("line_no", &self.line_no).finish()
+    }
+}
+
+impl<'a, R: BufRead + ?Sized> BatchReader<'a, R> {
+    /// Reads records of `layout` from `input` (after the CSV header).
+    pub fn new(input: &'a mut R, layout: &'a Layout) -> Self {
+        let line_no = if matches!(layout, Layout::Lines) { 1 } else { 2 };
+        BatchReader { input, layout, line_no, rec: Vec::new(), spans: Vec::new(), tmp: Vec::new() }
+    }
+
+    /// The number of lines read so far (the header included).
+    pub fn lines_read(&self) -> u64 {
+        self.line_no - 1
+    }
+
+    /// Refills `b` with the next records; `false` at the end of the input.
+    pub fn fill(&mut self, b: &mut Batch) -> Result<bool> {
+        b.clear();
+        while b.recs.len() < BATCH {
+            let more = match self.layout {
+                Layout::Lines => self.read_line(b)?,
+                Layout::Csv(cols) => self.read_csv_record(cols, b)?,
+            };
+            if !more {
+                break;
+            }
+        }
+        Ok(!b.recs.is_empty())
+    }
+
+    fn read_line(&mut self, b: &mut Batch) -> Result<bool> {
+        self.rec.clear();
+        if self.input.read_until(b'\n', &mut self.rec).context("cannot read input")? == 0 {
+            return Ok(false);
+        }
+        let (body, term) = csv::strip_terminator(&self.rec);
+        b.vals.push(body);
+        let a = b.raw.len();
+        b.raw.extend_from_slice(term);
+        b.recs.push((a, b.raw.len(), self.line_no));
+        self.line_no += 1;
+        Ok(true)
+    }
+
+    fn read_csv_record(&mut self, cols: &Columns, b: &mut Batch) -> Result<bool> {
+        let n = csv::read_record(self.input, &mut self.rec, self.line_no)?;
+        if n == 0 {
+            return Ok(false);
+        }
+        let (body, _) = csv::strip_terminator(&self.rec);
+        csv::split_fields(body, &mut self.spans);
+        for &c in &cols.targets {
+            let Some(&(a, z)) = self.spans.get(c) else {
+                bail!(
+                    "line {}: the record has {} fields; column {:?} is field {}",
+                    self.line_no,
+                    self.spans.len(),
+                    cols.names[c],
+                    c + 1
+                );
+            };
+            self.tmp.clear();
+            csv::unquote(&body[a..z], &mut self.tmp);
+            b.vals.push(&self.tmp);
+        }
+        let a = b.raw.len();
+        b.raw.extend_from_slice(&self.rec);
+        b.recs.push((a, b.raw.len(), self.line_no));
+        self.line_no += n;
+        Ok(true)
+    }
+}
+
+impl Layout {
+    /// Lines, or CSV whose header is read from `input` (and copied to `out`).
+    pub fn start<R: BufRead + ?Sized>(
+        csv: bool,
+        columns: &[String],
+        input: &mut R,
+        out: &mut dyn Write,
+    ) -> Result<Self> {
+        Ok(if csv { Layout::Csv(Columns::from_header(input, out, columns)?) } else { Layout::Lines })
+    }
+
+    /// Transforms the batch's values with `t` and lays out its output
+    /// bytes; a failure names the value's line (and column).
+    pub fn render(&self, b: &mut Batch, t: &mut dyn Transform) -> Result<()> {
+        b.outs.clear();
+        b.rendered.clear();
+        t.apply(&b.vals, &mut b.outs).map_err(|e| self.locate(b, e))?;
+        match self {
+            Layout::Lines => {
+                for (i, &(a, z, _)) in b.recs.iter().enumerate() {
+                    b.rendered.extend_from_slice(b.outs.get(i));
+                    b.rendered.extend_from_slice(&b.raw[a..z]);
+                }
+            }
+            Layout::Csv(cols) => cols.render(b),
+        }
+        Ok(())
+    }
+
+    /// The error of value `e.index`, prefixed with where the value is.
+    fn locate(&self, b: &Batch, e: ValueError) -> anyhow::Error {
+        match self {
+            Layout::Lines => anyhow!("line {}: {:#}", b.recs[e.index].2, e.error),
+            Layout::Csv(cols) => {
+                let line = b.recs[e.index / cols.targets.len()].2;
+                anyhow!("line {line}, column {:?}: {:#}", cols.name_of_value(e.index), e.error)
+            }
+        }
+    }
+}
+
+impl Columns {
+    /// Puts each record back together with its target fields replaced.
+    fn render(&self, b: &mut Batch) {
+        let mut v = 0;
+        for &(ra, rz, _) in &b.recs {
+            let (body, term) = csv::strip_terminator(&b.raw[ra..rz]);
+            csv::split_fields(body, &mut b.spans);
+            let mut next_target = self.targets.iter().peekable();
+            for (f, &(a, z)) in b.spans.iter().enumerate() {
+                if f > 0 {
+                    b.rendered.push(b',');
+                }
+                if next_target.peek() == Some(&&f) {
+                    next_target.next();
+                    csv::write_field(b.outs.get(v), body.get(a) == Some(&b'"'), &mut b.rendered);
+                    v += 1;
+                } else {
+                    b.rendered.extend_from_slice(&body[a..z]);
+                }
+            }
+            b.rendered.extend_from_slice(term);
+        }
+    }
+}
+
+/// Transforms `input` (after the header, whose layout is `layout`) into
+/// `out` on `threads` threads: with one, reading, transforming and writing
+/// take turns on this thread; with more, see [`pipeline::run`]. The output
+/// and any error are the same either way. Returns the number of lines read.
+pub fn run<'a, R, F>(layout: &Layout, input: &mut R, out: &mut dyn Write, threads: usize, mut make: F) -> Result<u64>
+where
+    R: BufRead + Send + ?Sized,
+    F: FnMut() -> Result<Box<dyn Transform + Send + 'a>>,
+{
+    let reader = BatchReader::new(input, layout);
+    if threads <= 1 {
+        return sequential(layout, reader, out, &mut *make()?);
+    }
+    let workers = (0..threads).map(|_| make()).collect::<Result<Vec<_>>>()?;
+    Ok(pipeline::run(layout, reader, out, workers)?.lines)
+}
+
+/// Reads, transforms and writes one batch after the other on this thread.
+fn sequential<R: BufRead + ?Sized>(
+    layout: &Layout,
+    mut reader: BatchReader<'_, R>,
+    out: &mut dyn Write,
+    t: &mut dyn Transform,
+) -> Result<u64> {
+    let mut b = Batch::default();
+    while reader.fill(&mut b)? {
+        layout.render(&mut b, t)?;
+        out.write_all(&b.rendered).context("cannot write output")?;
+    }
+    Ok(reader.lines_read())
+}
+
+/// One value per line, on this thread. Line terminators (`\n` or `\r\n`)
+/// are kept as they were. Returns the number of lines.
+pub fn lines<R: BufRead + ?Sized>(input: &mut R, out: &mut dyn Write, t: &mut dyn Transform) -> Result<u64> {
+    sequential(&Layout::Lines, BatchReader::new(input, &Layout::Lines), out, t)
+}
+
+/// CSV with a header, on this thread: the named columns are transformed,
+/// every other byte is copied unchanged. Returns the number of lines.
+pub fn csv<R: BufRead + ?Sized>(
+    input: &mut R,
+    out: &mut dyn Write,
+    columns: &[String],
+    t: &mut dyn Transform,
+) -> Result<u64> {
+    let layout = Layout::start(true, columns, input, out)?;
+    sequential(&layout, BatchReader::new(input, &layout), out, t)
+}
+
+/// `tessera fpe`/`siv` on lines or CSV: makes a first transform (so that
+/// its errors come before any input is read), opens `--input` and
+/// `--output`, runs the records through transforms from `make` on
+/// `--threads` threads, and commits the output only if everything succeeded.
+pub fn process<'a, F>(args: &RecordArgs, mut make: F) -> Result<()>
+where
+    F: FnMut() -> Result<Box<dyn Transform + Send + 'a>>,
+{
+    let mut first = Some(make()?);
+    let mut input = open_input(args.input.as_deref())?;
+    let mut out = Output::create(args.output.as_deref())?;
+    let layout = Layout::start(args.csv, &args.columns, &mut input, &mut out)?;
+    let make = || first.take().map_or_else(&mut make, Ok);
+    run(&layout, &mut input, &mut out, args.threads(), make)?;
+    out.commit()
+}

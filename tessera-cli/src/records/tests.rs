@@ -1,0 +1,201 @@
+use super::*;
+
+/// Upper-cases values; fails on the value `bad`; yields now and then so
+/// that workers finish out of order.
+struct Upper;
+impl Transform for Upper {
+    fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
+        for i in 0..input.len() {
+            let v = input.get(i);
+            if v == b"bad" {
+                return Err(ValueError { index: i, error: anyhow!("bad value") });
+            }
+            if v.first() == Some(&b'y') {
+                std::thread::yield_now();
+            }
+            out.data.extend(v.iter().map(u8::to_ascii_uppercase));
+            out.ends.push(out.data.len());
+        }
+        Ok(())
+    }
+}
+
+fn upper<'a>() -> Result<Box<dyn Transform + Send + 'a>> {
+    Ok(Box::new(Upper))
+}
+
+fn run_csv(input: &str, cols: &[&str]) -> Result<String> {
+    let mut out = Vec::new();
+    let cols: Vec<String> = cols.iter().map(|s| s.to_string()).collect();
+    csv(&mut input.as_bytes(), &mut out, &cols, &mut Upper)?;
+    Ok(String::from_utf8(out).unwrap())
+}
+
+#[test]
+fn csv_keeps_other_bytes() {
+    let input = "id,name,\"card\"\r\n1,\"a, \"\"b\"\"\",x1\r\n2,c,\"y\nz\"\n3,  d ,w";
+    assert_eq!(
+        run_csv(input, &["card"]).unwrap(),
+        "id,name,\"card\"\r\n1,\"a, \"\"b\"\"\",X1\r\n2,c,\"Y\nZ\"\n3,  d ,W"
+    );
+    assert_eq!(
+        run_csv(input, &["name", "card"]).unwrap(),
+        "id,name,\"card\"\r\n1,\"A, \"\"B\"\"\",X1\r\n2,C,\"Y\nZ\"\n3,  D ,W"
+    );
+}
+
+#[test]
+fn csv_errors_name_line_and_column() {
+    let e = run_csv("id,card\n1,a\n2,\"x\ny\"\n3,bad\n", &["card"]).unwrap_err().to_string();
+    assert_eq!(e, "line 5, column \"card\": bad value");
+    let e = run_csv("id,card\n1\n", &["card"]).unwrap_err().to_string();
+    assert!(e.starts_with("line 2: the record has 1 fields"), "{e}");
+    assert!(run_csv("id,card\n", &["nope"]).unwrap_err().to_string().contains("not in the CSV header (id, card)"));
+    assert!(run_csv("id,card\n1,\"open\n", &["card"]).is_err());
+}
+
+#[test]
+fn lines_keep_terminators_and_name_lines() {
+    let mut out = Vec::new();
+    lines(&mut &b"ab\r\ncd\nef"[..], &mut out, &mut Upper).unwrap();
+    assert_eq!(out, b"AB\r\nCD\nEF");
+    let e = lines(&mut &b"ab\nbad\n"[..], &mut Vec::new(), &mut Upper).unwrap_err();
+    assert_eq!(e.to_string(), "line 2: bad value");
+}
+
+/// Runs `input` on `threads` threads: the output written (also when it
+/// fails) and the error, if any.
+fn run_threads(input: &[u8], csv: bool, columns: &[&str], threads: usize) -> (Vec<u8>, Option<String>) {
+    let columns: Vec<String> = columns.iter().map(|s| s.to_string()).collect();
+    let mut out = Vec::new();
+    let mut input = input;
+    let r = Layout::start(csv, &columns, &mut input, &mut out)
+        .and_then(|layout| run(&layout, &mut input, &mut out, threads, upper));
+    (out, r.err().map(|e| format!("{e:#}")))
+}
+
+/// `n` lines of mixed shapes: CRLF and LF endings, empty lines, values
+/// that make workers yield.
+fn mixed_lines(n: usize) -> Vec<u8> {
+    let mut s = Vec::new();
+    for i in 0..n {
+        match i % 5 {
+            0 => s.extend_from_slice(format!("x{i}\r\n").as_bytes()),
+            1 => s.extend_from_slice(b"\n"),
+            2 => s.extend_from_slice(format!("y{i}\n").as_bytes()),
+            3 => s.extend_from_slice(b"\r\n"),
+            _ => s.extend_from_slice(format!("z{i}\n").as_bytes()),
+        }
+    }
+    s
+}
+
+/// CSV records of mixed shapes: quotes, escaped quotes, commas and line
+/// breaks inside quotes, CRLF and LF.
+fn mixed_csv(n: usize) -> Vec<u8> {
+    let mut s = b"id,\"name\",card\r\n".to_vec();
+    for i in 0..n {
+        let rec = match i % 4 {
+            0 => format!("{i},\"a, \"\"q\"\"\",y{i}\r\n"),
+            1 => format!("{i},plain,\"x\n{i}\"\n"),
+            2 => format!("{i},,\r\n"),
+            _ => format!("{i},\"\",\"z,{i}\"\n"),
+        };
+        s.extend_from_slice(rec.as_bytes());
+    }
+    s
+}
+
+#[test]
+fn threads_give_the_same_output_and_errors() {
+    let n = 3 * BATCH + 17;
+    let mut cases: Vec<(Vec<u8>, bool, Vec<&str>)> = Vec::new();
+    let lines = mixed_lines(n);
+    cases.push((lines.clone(), false, vec![]));
+    let mut no_final_newline = lines.clone();
+    no_final_newline.extend_from_slice(b"last");
+    cases.push((no_final_newline, false, vec![]));
+    // An error in the middle of the second batch, and one in the first batch
+    // with a later one too.
+    for at in [BATCH + 100, 7] {
+        let mut bad = mixed_lines(at);
+        bad.extend_from_slice(b"bad\r\n");
+        bad.extend_from_slice(&mixed_lines(n));
+        bad.extend_from_slice(b"bad\n");
+        cases.push((bad, false, vec![]));
+    }
+    let csv = mixed_csv(n);
+    cases.push((csv.clone(), true, vec!["card"]));
+    cases.push((csv.clone(), true, vec!["card", "name"]));
+    let mut bad_csv = mixed_csv(2 * BATCH);
+    bad_csv.extend_from_slice(b"9,\"bad\",bad\n");
+    bad_csv.extend_from_slice(&csv[16..]);
+    cases.push((bad_csv.clone(), true, vec!["name"]));
+    cases.push((bad_csv.clone(), true, vec!["card"]));
+    // A reading error (too few fields) in the third batch.
+    let mut short = mixed_csv(2 * BATCH + 5);
+    short.extend_from_slice(b"only-one-field\n");
+    short.extend_from_slice(&csv[16..]);
+    cases.push((short, true, vec!["card"]));
+    let mut open_quote = mixed_csv(BATCH + 1);
+    open_quote.extend_from_slice(b"1,\"never closed,x\n");
+    cases.push((open_quote, true, vec!["card"]));
+
+    for (input, is_csv, cols) in &cases {
+        let one = run_threads(input, *is_csv, cols, 1);
+        for threads in [2, 4] {
+            let many = run_threads(input, *is_csv, cols, threads);
+            assert_eq!(one.1, many.1, "{threads} threads");
+            assert!(one.0 == many.0, "output differs with {threads} threads");
+        }
+    }
+    // The error cases do fail, where they should.
+    assert_eq!(run_threads(&cases[2].0, false, &[], 2).1.unwrap(), format!("line {}: bad value", BATCH + 101));
+    assert_eq!(run_threads(&cases[3].0, false, &[], 4).1.unwrap(), "line 8: bad value");
+    let e = run_threads(&cases[6].0, true, &["name"], 4).1.unwrap();
+    assert!(e.starts_with("line ") && e.ends_with(", column \"name\": bad value"), "{e}");
+    let e = run_threads(&cases[8].0, true, &["card"], 2).1.unwrap();
+    assert!(e.contains(": the record has 1 fields; column \"card\" is field 3"), "{e}");
+    let e = run_threads(&cases[9].0, true, &["card"], 2).1.unwrap();
+    assert!(e.ends_with("quoted field is not closed before the end of the input"), "{e}");
+    // Without errors the output is the transformed input.
+    let (out, err) = run_threads(&cases[0].0, false, &[], 4);
+    assert_eq!((out, err), (cases[0].0.to_ascii_uppercase(), None));
+}
+
+#[test]
+fn a_large_input_keeps_a_bounded_number_of_batches_in_flight() {
+    let batches = 60;
+    let input = b"ab\ny\n".repeat(batches * BATCH / 2);
+    for threads in [2, 3] {
+        let workers = (0..threads).map(|_| upper()).collect::<Result<Vec<_>>>().unwrap();
+        let mut out = Vec::new();
+        let mut source = &input[..];
+        let reader = BatchReader::new(&mut source, &Layout::Lines);
+        let report = pipeline::run(&Layout::Lines, reader, &mut out, workers).unwrap();
+        assert_eq!(report.batches, batches as u64);
+        assert_eq!(report.lines, (batches * BATCH) as u64);
+        assert!(report.buffers <= pipeline::in_flight_limit(threads), "{report:?}");
+        assert_eq!(out, input.to_ascii_uppercase());
+    }
+}
+
+#[test]
+fn a_failing_writer_stops_every_thread() {
+    struct Full(usize);
+    impl Write for Full {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            if self.0 < b.len() {
+                return Err(std::io::Error::other("disk full"));
+            }
+            self.0 -= b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let input = b"value\n".repeat(20 * BATCH);
+    let e = run(&Layout::Lines, &mut &input[..], &mut Full(3 * BATCH * 6), 3, upper).unwrap_err();
+    assert_eq!(format!("{e:#}"), "cannot write output: disk full");
+}

@@ -1,0 +1,42 @@
+//! Symmetrically Encrypted and Integrity Protected Data (RFC 9580 §5.13).
+//!
+//! - v2 (§5.13.2): the session key and a 32-octet salt give, by
+//!   HKDF-SHA256 with info `0xD2 || 2 || cipher || aead || chunk octet`, the
+//!   message key and an IV of N-8 octets; chunk i is sealed with the nonce
+//!   `IV || i` (big-endian 64-bit) and the five info octets as associated
+//!   data; after the last chunk comes a tag over the empty string with the
+//!   next index as nonce and the info octets plus the total plaintext length
+//!   (big-endian 64-bit) as associated data.
+//! - v1 (§5.13.1): CFB with a zero IV over a random block-size prefix (its
+//!   last two octets repeated), the plaintext and an MDC packet holding the
+//!   SHA-1 of everything before it.
+//!
+//! [`ChunkSealer`] and [`ChunkOpener`] each own one buffer of a chunk plus
+//! one or two tags, sealed or opened in place; the nonce is updated in
+//! place. Nothing else is allocated per message.
+
+mod pool;
+mod threads;
+mod v1;
+mod v2;
+
+pub(crate) use pool::thread_count;
+pub(crate) use threads::{ParOpener, ParSealer, worth_it};
+pub use v1::{MdcOpener, MdcSealer};
+pub use v2::{ChunkOpener, ChunkSealer, V2Header};
+
+/// Octets of a SEIPD v2 header after the version octet: cipher, AEAD mode,
+/// chunk size octet and the 32-octet salt.
+pub const V2_HEADER_LEN: usize = 35;
+
+/// Octets of the SEIPD v1 prefix: a random block and its last two octets
+/// repeated (the quick check).
+pub const V1_PREFIX_LEN: usize = 18;
+
+/// Largest chunk size octet RFC 9580 allows (chunks of 2^22 octets).
+pub const MAX_CHUNK_OCTET: u8 = 16;
+
+/// Chunk size in octets for a chunk size octet: 2^(c+6).
+pub fn chunk_size(octet: u8) -> usize {
+    1usize << (octet as u32 + 6)
+}

@@ -1,0 +1,243 @@
+//! SEIPD v1 (RFC 9580 §5.13.1): CFB over a random prefix, the plaintext
+//! and a Modification Detection Code packet.
+
+use std::io::{self, Read, Write};
+
+use sha1::{Digest, Sha1};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use super::V1_PREFIX_LEN;
+use crate::aes::Aes;
+use crate::openpgp::cfb::Cfb;
+use crate::openpgp::poison::{Poison, read_checked};
+use crate::openpgp::{Error, Result};
+
+/// Writes a SEIPD v1 body after its version octet: CFB over a random
+/// prefix, the plaintext and the MDC packet. Call [`MdcSealer::finish`].
+pub struct MdcSealer<W: Write> {
+    inner: W,
+    cfb: Cfb,
+    sha: Sha1,
+    scratch: Vec<u8>,
+    /// After an error of `inner` the CFB state is ahead of what was written.
+    poison: Poison,
+}
+
+impl<W: Write> std::fmt::Debug for MdcSealer<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MdcSealer(..)")
+    }
+}
+
+impl<W: Write> MdcSealer<W> {
+    /// Starts the body with `session_key` (16, 24 or 32 octets).
+    pub fn new(mut inner: W, session_key: &[u8]) -> Result<Self> {
+        let aes = Aes::new(session_key).map_err(|_| Error::InvalidOption("session key length"))?;
+        let mut prefix = [0u8; 18];
+        crate::openpgp::random(&mut prefix[..16])?;
+        prefix[16] = prefix[14];
+        prefix[17] = prefix[15];
+        let mut sha = Sha1::new();
+        sha.update(prefix);
+        let mut cfb = Cfb::new(aes);
+        cfb.encrypt(&mut prefix);
+        inner.write_all(&prefix)?;
+        Ok(MdcSealer { inner, cfb, sha, scratch: vec![0u8; MDC_SCRATCH], poison: Poison::default() })
+    }
+
+    /// Writes the MDC packet and returns the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.poison.check()?;
+        let mut mdc = [0u8; MDC_LEN];
+        mdc[..2].copy_from_slice(&MDC_HEADER);
+        self.sha.update(MDC_HEADER);
+        mdc[2..].copy_from_slice(&self.sha.clone().finalize());
+        self.cfb.encrypt(&mut mdc);
+        self.inner.write_all(&mdc)?;
+        Ok(self.inner)
+    }
+}
+
+impl<W: Write> Write for MdcSealer<W> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        self.poison.check()?;
+        self.sha.update(data);
+        for piece in data.chunks(self.scratch.len()) {
+            let s = &mut self.scratch[..piece.len()];
+            s.copy_from_slice(piece);
+            self.cfb.encrypt(s);
+            let written = self.inner.write_all(s);
+            self.poison.record(written)?;
+        }
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.poison.check()?;
+        let r = self.inner.flush();
+        self.poison.record(r)
+    }
+}
+
+/// Reads a SEIPD v1 body after its version octet. The last 22 octets (the
+/// MDC packet) are held back; the end of input is reported only after the
+/// MDC verifies.
+///
+/// **Plaintext read before the end is not yet authenticated** (CFB + MDC
+/// cannot be checked earlier). [`crate::openpgp::Decryptor`] therefore buffers v1
+/// messages (up to a limit) unless the caller opts into streaming, as the
+/// CLI does when writing to a temporary file renamed only on success.
+///
+/// An I/O error of `inner` keeps what was read so far: the next `read`
+/// continues. A failed MDC or a truncated input is final.
+pub struct MdcOpener<R: Read> {
+    inner: R,
+    cfb: Cfb,
+    sha: Sha1,
+    buf: Vec<u8>,
+    /// Decrypted octets held in buf[..held] (the last 22 may be the MDC).
+    held: usize,
+    /// Octets of buf[..hashed] are in `sha`.
+    hashed: usize,
+    pos: usize,
+    done: bool,
+    poison: Poison,
+}
+
+impl<R: Read> std::fmt::Debug for MdcOpener<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MdcOpener(..)")
+    }
+}
+
+/// Octets of the MDC packet: its header (tag 19, length 20) and a SHA-1.
+const MDC_LEN: usize = 22;
+
+/// The MDC packet's header octets, hashed with the data.
+const MDC_HEADER: [u8; 2] = [0xd3, 0x14];
+
+/// Octets encrypted or decrypted at a time by the v1 sealer and opener.
+const MDC_SCRATCH: usize = 1 << 16;
+
+impl<R: Read> MdcOpener<R> {
+    /// Continues after the 18-octet `prefix` (already read from `inner`)
+    /// and checks its repeated octets (a wrong key shows there with
+    /// probability 1 - 2^-16: [`Error::WrongPassword`]).
+    pub fn with_prefix(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN]) -> Result<Self> {
+        Self::open(inner, session_key, prefix, true)
+    }
+
+    /// As [`MdcOpener::with_prefix`], without the quick check: a wrong key
+    /// shows only as an MDC failure at the end ([`Error::Authentication`]), the same
+    /// error as modified data (see `DecryptOptions::v1_quick_check`).
+    pub fn without_quick_check(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN]) -> Result<Self> {
+        Self::open(inner, session_key, prefix, false)
+    }
+
+    fn open(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN], quick_check: bool) -> Result<Self> {
+        let aes = Aes::new(session_key).map_err(|_| Error::WrongPassword)?;
+        let mut cfb = Cfb::new(aes);
+        let mut prefix = *prefix;
+        cfb.decrypt(&mut prefix);
+        if quick_check && prefix[14..16] != prefix[16..18] {
+            return Err(Error::WrongPassword);
+        }
+        let mut sha = Sha1::new();
+        sha.update(prefix);
+        Ok(MdcOpener {
+            inner,
+            cfb,
+            sha,
+            buf: vec![0u8; MDC_SCRATCH],
+            held: 0,
+            hashed: 0,
+            pos: 0,
+            done: false,
+            poison: Poison::default(),
+        })
+    }
+
+    /// Reads and decrypts until the buffer is full; `Ok(true)` when the
+    /// input ended first. An error keeps every octet read in `held`.
+    fn fill(&mut self) -> io::Result<bool> {
+        while self.held < self.buf.len() {
+            let start = self.held;
+            match read_checked(&mut self.inner, &mut self.buf[start..]) {
+                Ok(0) => return Ok(true),
+                Ok(n) => {
+                    self.cfb.decrypt(&mut self.buf[start..start + n]);
+                    self.held += n;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(false)
+    }
+
+    /// At the end of input: the last 22 octets held must be the MDC packet
+    /// over everything before it.
+    fn check_mdc(&mut self) -> Result<()> {
+        if self.held < MDC_LEN {
+            return Err(Error::Truncated("SEIPD v1 MDC missing"));
+        }
+        let body_end = self.held - MDC_LEN;
+        self.sha.update(&self.buf[self.hashed..body_end + 2]);
+        let digest = self.sha.clone().finalize();
+        let mdc = &self.buf[body_end..self.held];
+        let ok = mdc[..2] == MDC_HEADER && bool::from(mdc[2..].ct_eq(&digest[..]));
+        if !ok {
+            self.buf.zeroize();
+            self.held = 0;
+            self.pos = 0;
+            return Err(Error::Authentication("MDC"));
+        }
+        self.held = body_end;
+        self.hashed = body_end;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for MdcOpener<R> {
+    fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
+        self.poison.check()?;
+        loop {
+            // Octets hashed are plaintext: all but the last 22 of a full
+            // buffer (once done, the MDC has been cut off and everything held
+            // is). Octets read after an I/O error wait for the buffer to fill.
+            let avail_end = if self.done { self.held } else { self.hashed };
+            if self.pos < avail_end {
+                let k = (avail_end - self.pos).min(dst.len());
+                dst[..k].copy_from_slice(&self.buf[self.pos..self.pos + k]);
+                self.pos += k;
+                return Ok(k);
+            }
+            if self.done || dst.is_empty() {
+                return Ok(0);
+            }
+            // Keep the unreleased tail, refill.
+            self.buf.copy_within(self.pos..self.held, 0);
+            self.held -= self.pos;
+            self.hashed -= self.pos;
+            self.pos = 0;
+            if self.fill()? {
+                self.check_mdc().map_err(|e| self.poison.set(e))?;
+            } else {
+                let end = self.held - MDC_LEN;
+                self.sha.update(&self.buf[self.hashed..end]);
+                self.hashed = end;
+            }
+        }
+    }
+}
+
+impl<R: Read> Drop for MdcOpener<R> {
+    fn drop(&mut self) {
+        self.buf.zeroize();
+    }
+}

@@ -1,0 +1,88 @@
+//! `DecryptOptions::session_keys` (several session keys tried together
+//! with keys and passwords, in one pass) and
+//! `VerifyingDecryptor::finish_results`.
+
+use std::io::{Read, Write};
+
+use tessera::openpgp::key::{GenerateOptions, generate};
+use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+use tessera::openpgp::{
+    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error, Profile, S2kChoice, SessionKey, SigningEncryptor,
+    SymAlg, VerifyingDecryptor,
+};
+
+fn encrypt(profile: Profile, password: &[u8], data: &[u8]) -> Vec<u8> {
+    let opts = EncryptOptions { profile, s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    let mut enc = Encryptor::new(Vec::new(), &[password], &opts).unwrap();
+    enc.write_all(data).unwrap();
+    enc.finish().unwrap()
+}
+
+fn session_key_of(msg: &[u8], password: &[u8]) -> SessionKey {
+    Decryptor::new(msg, &[password]).unwrap().session_key().clone()
+}
+
+fn decrypt(msg: &[u8], passwords: &[&[u8]], session_keys: Vec<SessionKey>) -> Result<Vec<u8>, Error> {
+    let opts = DecryptOptions { session_keys, ..DecryptOptions::default() };
+    let mut dec = Decryptor::with_options(msg, passwords, &opts)?;
+    let mut out = Vec::new();
+    dec.read_to_end(&mut out).map_err(Error::from_io)?;
+    Ok(out)
+}
+
+fn other_key(alg: SymAlg) -> SessionKey {
+    SessionKey { alg: Some(alg), key: vec![0x42; alg.key_len()].into() }
+}
+
+#[test]
+fn session_keys_and_passwords_in_one_pass() {
+    for profile in [Profile::Rfc9580, Profile::Rfc4880] {
+        let msg = encrypt(profile, b"right", b"hello");
+        let sk = session_key_of(&msg, b"right");
+        // A wrong password, then the right session key among others.
+        let keys = vec![other_key(SymAlg::Aes128), sk.clone()];
+        assert_eq!(decrypt(&msg, &[b"wrong"], keys).unwrap(), b"hello", "{profile:?}");
+        // The right password, and a wrong session key of the same cipher:
+        // the password's key (proven by its packet) comes first.
+        let wrong = SessionKey { alg: sk.alg, key: vec![0x17; sk.key.len()].into() };
+        assert_eq!(decrypt(&msg, &[b"right"], vec![wrong.clone()]).unwrap(), b"hello", "{profile:?}");
+        // Session keys alone.
+        assert_eq!(decrypt(&msg, &[], vec![sk]).unwrap(), b"hello", "{profile:?}");
+        // Nothing fits.
+        assert!(decrypt(&msg, &[b"wrong"], vec![other_key(SymAlg::Aes128)]).is_err(), "{profile:?}");
+    }
+}
+
+#[test]
+fn v1_quick_check_picks_the_right_session_key() {
+    let msg = encrypt(Profile::Rfc4880, b"pw", b"data");
+    let sk = session_key_of(&msg, b"pw");
+    let wrong = SessionKey { alg: sk.alg, key: vec![0x17; sk.key.len()].into() };
+    assert_eq!(decrypt(&msg, &[], vec![wrong, sk]).unwrap(), b"data");
+}
+
+#[test]
+fn finish_results_reports_unsigned_and_signed_messages() {
+    let alice =
+        generate(&GenerateOptions { user_ids: vec!["a <a@example.org>".into()], ..Default::default() }).unwrap();
+    let certs = [alice.to_public()];
+    let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    let plain = encrypt(Profile::Rfc9580, b"pw", b"x");
+    let dec =
+        VerifyingDecryptor::new(plain.as_slice(), &[b"pw"], &DecryptOptions::default(), &certs, u64::MAX / 2).unwrap();
+    assert!(dec.finish_results().unwrap().is_empty());
+
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let keys = SigningKey::from_cert(&alice, now).unwrap();
+    let signer = Signer::new(&keys, SigType::Binary, now as u32).unwrap();
+    let mut enc = SigningEncryptor::new(Vec::new(), &[b"pw"], &opts, signer).unwrap();
+    enc.write_all(b"signed").unwrap();
+    let msg = enc.finish().unwrap();
+    let mut dec = VerifyingDecryptor::new(msg.as_slice(), &[b"pw"], &DecryptOptions::default(), &certs, now).unwrap();
+    let mut out = Vec::new();
+    dec.read_to_end(&mut out).unwrap();
+    assert_eq!(out, b"signed");
+    let results = dec.finish_results().unwrap();
+    assert_eq!(results.len(), 1);
+    assert!(results[0].is_good());
+}
