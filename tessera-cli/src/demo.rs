@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, ensure};
 use clap::Args;
+use tessera::Direction;
 use tessera::fpe::{Alphabet, FF1, FF3_1, Fpe, TokenFormat, Tweaks};
 use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor};
 use tessera::siv::{AesSiv, BatchAd};
@@ -33,9 +34,9 @@ fn pass(
     cipher: &dyn Fpe,
     format: &TokenFormat,
     tweak: &[u8],
-    enc: bool,
+    dir: Direction,
 ) -> Result<Vec<u8>> {
-    let mut t = FpeTransform::new(cipher, format, tweak.to_vec(), enc)?;
+    let mut t = FpeTransform::new(cipher, format, tweak.to_vec(), dir)?;
     let mut out = Vec::with_capacity(input.len());
     records::csv(&mut &input[..], &mut out, &[column.to_string()], &mut t)?;
     Ok(out)
@@ -66,17 +67,17 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     println!("   ssn:         FF3-1/AES-128, tweak \"tessera\", dashes kept\n");
     let t0 = Instant::now();
     let plain = TokenFormat::new();
-    let a = pass(SAMPLE.as_bytes(), "card_number", &ff1()?, &card_fmt, b"card", true)?;
-    let b = pass(&a, "account_id", &ff1_alnum()?, &plain, b"acct", true)?;
-    let tokens = pass(&b, "ssn", &ff3()?, &ssn_fmt, tweak7, true)?;
+    let a = pass(SAMPLE.as_bytes(), "card_number", &ff1()?, &card_fmt, b"card", Direction::Encrypt)?;
+    let b = pass(&a, "account_id", &ff1_alnum()?, &plain, b"acct", Direction::Encrypt)?;
+    let tokens = pass(&b, "ssn", &ff3()?, &ssn_fmt, tweak7, Direction::Encrypt)?;
     let enc_time = t0.elapsed();
     show("before", SAMPLE.as_bytes());
     show("after", &tokens);
 
     let t0 = Instant::now();
-    let a = pass(&tokens, "ssn", &ff3()?, &ssn_fmt, tweak7, false)?;
-    let b = pass(&a, "account_id", &ff1_alnum()?, &plain, b"acct", false)?;
-    let back = pass(&b, "card_number", &ff1()?, &card_fmt, b"card", false)?;
+    let a = pass(&tokens, "ssn", &ff3()?, &ssn_fmt, tweak7, Direction::Decrypt)?;
+    let b = pass(&a, "account_id", &ff1_alnum()?, &plain, b"acct", Direction::Decrypt)?;
+    let back = pass(&b, "card_number", &ff1()?, &card_fmt, b"card", Direction::Decrypt)?;
     let dec_time = t0.elapsed();
     ensure!(back == SAMPLE.as_bytes(), "decryption did not restore the sample file");
     println!(
@@ -134,16 +135,16 @@ fn siv_demo(n: usize) -> Result<()> {
     let ad: &[&[u8]] = &[b"customers.name"];
     let names: Vec<&str> = SAMPLE.lines().skip(1).filter_map(|l| l.split(',').nth(1)).collect();
     for name in names.iter().take(3) {
-        let ct = siv.encrypt(ad, None, name.as_bytes())?;
+        let ct = siv.seal(None, ad, name.as_bytes())?;
         let hex: String = ct.iter().take(12).map(|b| format!("{b:02x}")).collect();
         println!("   {name:<18} -> {hex}... ({} bytes: V || C)", ct.len());
     }
-    let a = siv.encrypt(ad, None, names[0].as_bytes())?;
-    ensure!(a == siv.encrypt(ad, None, names[0].as_bytes())?, "AES-SIV is deterministic");
-    ensure!(siv.decrypt(ad, None, &a)? == names[0].as_bytes(), "AES-SIV decryption restores the name");
+    let a = siv.seal(None, ad, names[0].as_bytes())?;
+    ensure!(a == siv.seal(None, ad, names[0].as_bytes())?, "AES-SIV is deterministic");
+    ensure!(siv.open(None, ad, &a)? == names[0].as_bytes(), "AES-SIV decryption restores the name");
     let mut tampered = a.clone();
     tampered[20] ^= 1;
-    ensure!(siv.decrypt(ad, None, &tampered).is_err(), "a flipped bit must fail verification");
+    ensure!(siv.open(None, ad, &tampered).is_err(), "a flipped bit must fail verification");
     println!("   equal names give equal ciphertexts (joinable); one flipped bit fails verification");
 
     let msgs = n.min(200_000);
@@ -152,12 +153,12 @@ fn siv_demo(n: usize) -> Result<()> {
     let mut out = vec![0u8; data.len() + 16 * msgs];
     let t0 = Instant::now();
     for (i, m) in data.chunks_exact(32).enumerate() {
-        siv.encrypt_into(ad, None, m, &mut out[i * 48..(i + 1) * 48])?;
+        siv.seal_into(None, ad, m, &mut out[i * 48..(i + 1) * 48])?;
     }
     let single = t0.elapsed().as_secs_f64();
     let mut batch = vec![0u8; out.len()];
     let t0 = Instant::now();
-    siv.encrypt_batch(BatchAd::Same(ad), &data, &ends, &mut batch)?;
+    siv.seal_batch(BatchAd::Same(ad), &data, &ends, &mut batch)?;
     let batched = t0.elapsed().as_secs_f64();
     ensure!(batch == out, "batch and single AES-SIV results differ");
     println!(

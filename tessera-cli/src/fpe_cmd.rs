@@ -3,6 +3,7 @@
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use clap::builder::PossibleValue;
+use tessera::Direction;
 use tessera::fpe::{Algorithm, Alphabet, Fpe, TextBatch, TokenFormat, Tweaks};
 
 use crate::io::{KeyArgs, parse_hex};
@@ -48,17 +49,17 @@ pub struct FpeArgs {
 pub struct FpeTransform<'a> {
     batch: TextBatch<'a>,
     tweak: Vec<u8>,
-    encrypt: bool,
+    direction: Direction,
 }
 
 impl<'a> FpeTransform<'a> {
     /// Checks `format` against the cipher's alphabet.
-    pub fn new(cipher: &'a dyn Fpe, format: &'a TokenFormat, tweak: Vec<u8>, encrypt: bool) -> Result<Self> {
+    pub fn new(cipher: &'a dyn Fpe, format: &'a TokenFormat, tweak: Vec<u8>, direction: Direction) -> Result<Self> {
         let batch = TextBatch::new(cipher, format).map_err(|e| match e {
             tessera::Error::PassthroughInAlphabet { .. } => anyhow!("--{e}"),
             e => e.into(),
         })?;
-        Ok(FpeTransform { batch, tweak, encrypt })
+        Ok(FpeTransform { batch, tweak, direction })
     }
 }
 
@@ -81,9 +82,7 @@ impl Transform for FpeTransform<'_> {
             }
             self.batch.push(s).map_err(at(i))?;
         }
-        let tweaks = Tweaks::Same(&self.tweak);
-        let r = if self.encrypt { self.batch.encrypt(tweaks) } else { self.batch.decrypt(tweaks) };
-        r.map_err(|e| match e {
+        self.batch.transform(self.direction, Tweaks::Same(&self.tweak)).map_err(|e| match e {
             tessera::Error::Batch { index, source } => ValueError { index, error: anyhow!("{source}") },
             e => at(0)(e),
         })?;
@@ -95,10 +94,10 @@ impl Transform for FpeTransform<'_> {
     }
 }
 
-pub fn run(args: &FpeArgs, encrypt: bool) -> Result<()> {
+pub fn run(args: &FpeArgs, direction: Direction) -> Result<()> {
     if args.keyset.keyset.is_some() {
-        use crate::keyset_use::{Op, fpe};
-        return fpe(args, if encrypt { Op::Encrypt } else { Op::Decrypt });
+        use crate::keyset_use::fpe;
+        return fpe(args, direction.into());
     }
     let key = args.key.read()?;
     let tweak = parse_hex("--tweak", &args.tweak)?;
@@ -108,6 +107,6 @@ pub fn run(args: &FpeArgs, encrypt: bool) -> Result<()> {
     cipher.check_tweak(&tweak).context("--tweak")?;
     let format =
         TokenFormat::new().passthrough(&args.passthrough).keep_prefix(args.keep_prefix).keep_suffix(args.keep_suffix);
-    let make = || Ok(Box::new(FpeTransform::new(&*cipher, &format, tweak.clone(), encrypt)?) as Box<_>);
+    let make = || Ok(Box::new(FpeTransform::new(&*cipher, &format, tweak.clone(), direction)?) as Box<_>);
     records::process(&args.records, make)
 }

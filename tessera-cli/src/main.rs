@@ -16,6 +16,7 @@ mod siv_cmd;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tessera::Direction;
 use tessera_cli::io;
 
 #[derive(Parser, Debug)]
@@ -85,10 +86,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Keygen(a) => keygen::run(a),
-        Command::Fpe { op: FpeOp::Encrypt(a) } => fpe_cmd::run(a, true),
-        Command::Fpe { op: FpeOp::Decrypt(a) } => fpe_cmd::run(a, false),
-        Command::Siv { op: SivOp::Encrypt(a) } => siv_cmd::run(a, true),
-        Command::Siv { op: SivOp::Decrypt(a) } => siv_cmd::run(a, false),
+        Command::Fpe { op: FpeOp::Encrypt(a) } => fpe_cmd::run(a, Direction::Encrypt),
+        Command::Fpe { op: FpeOp::Decrypt(a) } => fpe_cmd::run(a, Direction::Decrypt),
+        Command::Siv { op: SivOp::Encrypt(a) } => siv_cmd::run(a, Direction::Encrypt),
+        Command::Siv { op: SivOp::Decrypt(a) } => siv_cmd::run(a, Direction::Decrypt),
         Command::Encrypt(a) => pgp_cmd::encrypt(a),
         Command::Decrypt(a) => pgp_cmd::decrypt(a),
         Command::Key { op } => key_cmd::run(op),

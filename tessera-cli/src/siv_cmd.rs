@@ -7,13 +7,14 @@
 //! unpadded base64url of `V || C` (and back) through the library's batch API.
 //! Nothing is written to `--output` unless every value verifies.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
+use tessera::Direction;
 use tessera::siv::{AesSiv, BatchAd, MAX_AD, MessageBatch, TAG_LEN, base64url};
 
-use crate::io::{KeyArgs, Output, open_input, parse_hex};
+use crate::io::{KeyArgs, Output, WholeInput, parse_hex};
 use tessera_cli::records::{self, Outputs, RecordArgs, Transform, ValueError, Values};
 
 #[derive(Args, Debug)]
@@ -43,13 +44,13 @@ pub struct SivTransform {
     siv: AesSiv,
     /// The associated-data components, the nonce last.
     comps: Vec<Vec<u8>>,
-    encrypt: bool,
+    direction: Direction,
     batch: MessageBatch,
 }
 
 impl SivTransform {
-    pub fn new(siv: AesSiv, comps: Vec<Vec<u8>>, encrypt: bool) -> Self {
-        SivTransform { siv, comps, encrypt, batch: MessageBatch::new() }
+    pub fn new(siv: AesSiv, comps: Vec<Vec<u8>>, direction: Direction) -> Self {
+        SivTransform { siv, comps, direction, batch: MessageBatch::new() }
     }
 }
 
@@ -75,9 +76,9 @@ impl Transform for SivTransform {
         let comps: Vec<&[u8]> = self.comps.iter().map(Vec::as_slice).collect();
         let ad = BatchAd::Same(&comps);
         self.batch.clear();
-        if self.encrypt {
+        if self.direction.is_encrypt() {
             (0..input.len()).for_each(|i| self.batch.push(input.get(i)));
-            for ct in self.batch.encrypt(&self.siv, ad).map_err(value_error)? {
+            for ct in self.batch.seal(&self.siv, ad).map_err(value_error)? {
                 base64url::encode(ct, &mut out.data);
                 out.ends.push(out.data.len());
             }
@@ -90,7 +91,7 @@ impl Transform for SivTransform {
                     return Err(ValueError { index: i, error });
                 }
             }
-            for pt in self.batch.decrypt(&self.siv, ad).map_err(value_error)? {
+            for pt in self.batch.open(&self.siv, ad).map_err(value_error)? {
                 out.data.extend_from_slice(pt);
                 out.ends.push(out.data.len());
             }
@@ -119,35 +120,33 @@ fn setup(args: &SivArgs) -> Result<(AesSiv, Vec<Vec<u8>>)> {
     Ok((siv, comps))
 }
 
-pub fn run(args: &SivArgs, encrypt: bool) -> Result<()> {
+pub fn run(args: &SivArgs, direction: Direction) -> Result<()> {
     if args.keyset.keyset.is_some() {
-        use crate::keyset_use::{Op, siv};
-        return siv(args, if encrypt { Op::Encrypt } else { Op::Decrypt });
+        use crate::keyset_use::siv;
+        return siv(args, direction.into());
     }
     let (siv, comps) = setup(args)?;
     if args.lines || args.records.csv {
-        let make = || Ok(Box::new(SivTransform::new(siv.clone(), comps.clone(), encrypt)) as Box<_>);
+        let make = || Ok(Box::new(SivTransform::new(siv.clone(), comps.clone(), direction)) as Box<_>);
         return records::process(&args.records, make);
     }
-    let mut input = open_input(args.records.input.as_deref())?;
+    let input = WholeInput::open(args.records.input.as_deref())?;
     // V || C is binary: refused on a terminal before any input is read.
     let path = args.records.output.as_deref();
-    let mut out = if encrypt { Output::create_binary(path)? } else { Output::create(path)? };
-    let mut data = Vec::new();
-    input.read_to_end(&mut data).context("cannot read input")?;
+    let mut out = if direction.is_encrypt() { Output::create_binary(path)? } else { Output::create(path)? };
     let refs: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
-    let result = if encrypt {
-        let mut ct = vec![0u8; data.len() + TAG_LEN];
-        siv.encrypt_into(&refs, None, &data, &mut ct).map_err(explain)?;
-        ct
+    // In place: V goes in the room in front of the plaintext; the
+    // plaintext is what follows V.
+    let mut buf = input.read(if direction.is_encrypt() { TAG_LEN } else { 0 })?;
+    let result = if direction.is_encrypt() {
+        siv.seal_in_place(None, &refs, &mut buf).map_err(explain)?;
+        &buf[..]
     } else {
-        if data.len() < TAG_LEN {
-            bail!("the input is {} bytes; an AES-SIV ciphertext (V || C) has at least 16", data.len());
+        if buf.len() < TAG_LEN {
+            bail!("the input is {} bytes; an AES-SIV ciphertext (V || C) has at least 16", buf.len());
         }
-        let mut pt = vec![0u8; data.len() - TAG_LEN];
-        siv.decrypt_into(&refs, None, &data, &mut pt).map_err(explain)?;
-        pt
+        siv.open_in_place(None, &refs, &mut buf).map_err(explain)?
     };
-    out.write_all(&result).context("cannot write output")?;
+    out.write_all(result).context("cannot write output")?;
     out.commit()
 }

@@ -105,7 +105,7 @@ fn binary_round_trip_all_key_sizes_and_lengths() {
             let args =
                 ["siv", "encrypt", "--key-file", key.to_str().unwrap(), "--ad", "c0ffee", "--ad", "", "--nonce", "01"];
             let ct = ok(&args, &pt);
-            assert_eq!(ct, siv.encrypt(&[&[0xc0, 0xff, 0xee], b""], Some(&[1]), &pt).unwrap());
+            assert_eq!(ct, siv.seal(Some(&[1]), &[&[0xc0, 0xff, 0xee], b""], &pt).unwrap());
             let mut dec = args;
             dec[1] = "decrypt";
             assert_eq!(ok(&dec, &ct), pt);
@@ -131,13 +131,13 @@ fn lines_mode_matches_library_and_round_trips() {
         let body = l.trim_end_matches('\n').trim_end_matches('\r');
         (body, &l[body.len()..])
     }) {
-        want.push_str(&b64(&siv.encrypt(&[b"email"], None, line.as_bytes()).unwrap()));
+        want.push_str(&b64(&siv.seal(None, &[b"email"], line.as_bytes()).unwrap()));
         want.push_str(term);
     }
     assert_eq!(out, want);
     // Deterministic: equal plaintexts, equal tokens.
     assert_eq!(ok(&args, b"a\na\n"), {
-        let t = b64(&siv.encrypt(&[b"email"], None, b"a").unwrap());
+        let t = b64(&siv.seal(None, &[b"email"], b"a").unwrap());
         format!("{t}\n{t}\n").into_bytes()
     });
     let mut dec = args;
@@ -153,7 +153,7 @@ fn csv_mode_changes_only_the_named_columns() {
     let input = "id,email,name\r\n1,a@x.org,\"Smith, Ann\"\r\n2,b@y.org,Bob\r\n";
     let args = ["siv", "encrypt", "--key-file", key.to_str().unwrap(), "--csv", "--columns", "email,name"];
     let out = String::from_utf8(ok(&args, input.as_bytes())).unwrap();
-    let t = |v: &str| b64(&siv.encrypt(&[], None, v.as_bytes()).unwrap());
+    let t = |v: &str| b64(&siv.seal(None, &[], v.as_bytes()).unwrap());
     assert_eq!(
         out,
         format!("id,email,name\r\n1,{},\"{}\"\r\n2,{},{}\r\n", t("a@x.org"), t("Smith, Ann"), t("b@y.org"), t("Bob"))

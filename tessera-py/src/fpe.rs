@@ -2,8 +2,8 @@
 
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use tessera::BATCH_SIZE;
 use tessera::fpe::{Algorithm, Alphabet, Fpe, TextBatch, TokenFormat, Tweaks};
+use tessera::{BATCH_SIZE, Direction};
 
 use crate::columns::{Column, Flavor, Output, column, to_pyarrow};
 use crate::errors::{Failure, Kind, lib_err, py_err};
@@ -67,19 +67,18 @@ impl Core {
         Ok(s + ")")
     }
 
-    fn one(&self, py: Python<'_>, value: &str, tweak: &[u8], enc: bool) -> PyResult<String> {
+    fn one(&self, py: Python<'_>, value: &str, tweak: &[u8], dir: Direction) -> PyResult<String> {
         let mut out = String::with_capacity(value.len());
-        let r = match (self.format.is_plain(), enc) {
-            (true, true) => self.cipher.encrypt_into(tweak, value, &mut out),
-            (true, false) => self.cipher.decrypt_into(tweak, value, &mut out),
-            (false, true) => self.format.encrypt_into(&*self.cipher, tweak, value, &mut out),
-            (false, false) => self.format.decrypt_into(&*self.cipher, tweak, value, &mut out),
+        let r = if self.format.is_plain() {
+            self.cipher.transform_into(dir, tweak, value, &mut out)
+        } else {
+            self.format.transform_into(dir, &*self.cipher, tweak, value, &mut out)
         };
         r.map_err(|e| lib_err(py, e))?;
         Ok(out)
     }
 
-    fn batch(&self, py: Python<'_>, values: &Bound<'_, PyAny>, tweak: &[u8], enc: bool) -> PyResult<Py<PyAny>> {
+    fn batch(&self, py: Python<'_>, values: &Bound<'_, PyAny>, tweak: &[u8], dir: Direction) -> PyResult<Py<PyAny>> {
         let col = column(values)?;
         if col.flavor()? != Flavor::Text {
             return Err(pyo3::exceptions::PyTypeError::new_err("FPE batches take strings, not bytes"));
@@ -88,14 +87,14 @@ impl Core {
         self.cipher.check_tweak(tweak).map_err(|e| py_err(py, Kind::Parameter, format!("tweak: {e}")))?;
         let large = col.large();
         let array = py
-            .detach(|| self.run(&col, tweak, enc).and_then(|o| o.finish(Flavor::Text, large).map_err(value_failure)))
+            .detach(|| self.run(&col, tweak, dir).and_then(|o| o.finish(Flavor::Text, large).map_err(value_failure)))
             .map_err(|f| f.into_py(py))?;
         to_pyarrow(py, array)
     }
 
     /// The batch work, without the GIL: values go to the library's batch API
     /// `BATCH_SIZE` at a time (nulls skipped), as in the CLI.
-    fn run(&self, col: &Column, tweak: &[u8], enc: bool) -> Result<Output, Failure> {
+    fn run(&self, col: &Column, tweak: &[u8], dir: Direction) -> Result<Output, Failure> {
         let batch = TextBatch::new(&*self.cipher, &self.format).map_err(|e| Failure::from_lib(e, |i| i))?;
         let mut p = Pending { batch, rows: Vec::new() };
         let mut out = Output::with_capacity(col.len(), 0);
@@ -110,20 +109,19 @@ impl Core {
                     p.rows.push((row, true));
                 }
             }
-            if p.batch.len() == BATCH_SIZE { flush(&mut p, &mut out, tweak, enc) } else { Ok(()) }
+            if p.batch.len() == BATCH_SIZE { flush(&mut p, &mut out, tweak, dir) } else { Ok(()) }
         })?;
-        flush(&mut p, &mut out, tweak, enc)?;
+        flush(&mut p, &mut out, tweak, dir)?;
         Ok(out)
     }
 }
 
 /// Runs the pending values through one batch call and appends every pending
 /// row (nulls included) to `out`.
-fn flush(p: &mut Pending<'_>, out: &mut Output, tweak: &[u8], enc: bool) -> Result<(), Failure> {
+fn flush(p: &mut Pending<'_>, out: &mut Output, tweak: &[u8], dir: Direction) -> Result<(), Failure> {
     let tweaks = Tweaks::Same(tweak);
     let value_rows: Vec<usize> = p.rows.iter().filter(|r| r.1).map(|r| r.0).collect();
-    let r = if enc { p.batch.encrypt(tweaks) } else { p.batch.decrypt(tweaks) };
-    r.map_err(|e| Failure::from_lib(e, |i| value_rows[i]))?;
+    p.batch.transform(dir, tweaks).map_err(|e| Failure::from_lib(e, |i| value_rows[i]))?;
     let mut k = 0;
     for &(row, present) in &p.rows {
         if !present {
@@ -167,25 +165,25 @@ macro_rules! fpe_class {
             /// Encrypts one value; returns the token (same length, same alphabet).
             #[pyo3(signature = (value, tweak = b"".as_slice()))]
             fn encrypt(&self, py: Python<'_>, value: &str, tweak: &[u8]) -> PyResult<String> {
-                self.0.one(py, value, tweak, true)
+                self.0.one(py, value, tweak, Direction::Encrypt)
             }
 
             /// Decrypts one token; returns the original value.
             #[pyo3(signature = (value, tweak = b"".as_slice()))]
             fn decrypt(&self, py: Python<'_>, value: &str, tweak: &[u8]) -> PyResult<String> {
-                self.0.one(py, value, tweak, false)
+                self.0.one(py, value, tweak, Direction::Decrypt)
             }
 
             /// Encrypts a column of strings; returns a `pyarrow.Array` (nulls stay null).
             #[pyo3(signature = (values, tweak = b"".as_slice()))]
             fn encrypt_batch(&self, py: Python<'_>, values: &Bound<'_, PyAny>, tweak: &[u8]) -> PyResult<Py<PyAny>> {
-                self.0.batch(py, values, tweak, true)
+                self.0.batch(py, values, tweak, Direction::Encrypt)
             }
 
             /// Decrypts a column of tokens; returns a `pyarrow.Array` (nulls stay null).
             #[pyo3(signature = (values, tweak = b"".as_slice()))]
             fn decrypt_batch(&self, py: Python<'_>, values: &Bound<'_, PyAny>, tweak: &[u8]) -> PyResult<Py<PyAny>> {
-                self.0.batch(py, values, tweak, false)
+                self.0.batch(py, values, tweak, Direction::Decrypt)
             }
 
             /// The alphabet: character i is numeral i.

@@ -56,7 +56,7 @@ impl PyAesSiv {
         nonce: Option<PyBackedBytes>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let ad: Vec<&[u8]> = ad.iter().map(|c| &c[..]).collect();
-        let out = self.siv.encrypt(&ad, nonce.as_deref(), &data).map_err(|e| lib_err(py, e))?;
+        let out = self.siv.seal(nonce.as_deref(), &ad, &data).map_err(|e| lib_err(py, e))?;
         Ok(PyBytes::new(py, &out))
     }
 
@@ -70,7 +70,7 @@ impl PyAesSiv {
         nonce: Option<PyBackedBytes>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let ad: Vec<&[u8]> = ad.iter().map(|c| &c[..]).collect();
-        let out = self.siv.decrypt(&ad, nonce.as_deref(), &data).map_err(|e| lib_err(py, e))?;
+        let out = self.siv.open(nonce.as_deref(), &ad, &data).map_err(|e| lib_err(py, e))?;
         Ok(PyBytes::new(py, &out))
     }
 
@@ -157,7 +157,7 @@ fn encrypt_column(siv: &AesSiv, col: &Column, comps: &[Vec<u8>], out_flavor: Fla
     let mut p = Pending::new();
     let flush = |p: &mut Pending, out: &mut Output| -> Result<(), Failure> {
         let rows = p.value_rows();
-        let mut cts = p.batch.encrypt(siv, BatchAd::Same(&comps)).map_err(|e| Failure::from_lib(e, |i| rows[i]))?;
+        let mut cts = p.batch.seal(siv, BatchAd::Same(&comps)).map_err(|e| Failure::from_lib(e, |i| rows[i]))?;
         for &(_, present) in &p.rows {
             if !present {
                 out.push_null();
@@ -199,7 +199,7 @@ fn decrypt_column(
     let mut p = Pending::new();
     let flush = |p: &mut Pending, out: &mut Output| -> Result<(), Failure> {
         let rows = p.value_rows();
-        let mut pts = p.batch.decrypt(siv, BatchAd::Same(&comps)).map_err(|e| {
+        let mut pts = p.batch.open(siv, BatchAd::Same(&comps)).map_err(|e| {
             let mut f = Failure::from_lib(e, |i| rows[i]);
             if matches!(f.kind, Kind::Authentication) {
                 f.message = "authentication failed: wrong key or associated data, or the value was modified".into();

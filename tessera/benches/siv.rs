@@ -70,12 +70,12 @@ fn siv(c: &mut Criterion) {
                 continue; // the 1000 B shape is measured with AD below
             }
             let pt = vec![0x5au8; n];
-            let ct = ours.encrypt(&[], None, &pt).unwrap();
+            let ct = ours.seal(None, &[], &pt).unwrap();
             let mut out = vec![0u8; n + 16];
             g.throughput(Throughput::Bytes(n as u64));
             if enc {
                 g.bench_function(BenchmarkId::new("tessera", name), |b| {
-                    b.iter(|| ours.encrypt_into(&[], None, black_box(&pt), &mut out).unwrap())
+                    b.iter(|| ours.seal_into(None, &[], black_box(&pt), &mut out).unwrap())
                 });
                 g.bench_function(BenchmarkId::new("aes-siv-0.8", name), |b| {
                     b.iter(|| {
@@ -85,7 +85,7 @@ fn siv(c: &mut Criterion) {
                 });
             } else {
                 g.bench_function(BenchmarkId::new("tessera", name), |b| {
-                    b.iter(|| ours.decrypt_into(&[], None, black_box(&ct), &mut out).unwrap())
+                    b.iter(|| ours.open_into(None, &[], black_box(&ct), &mut out).unwrap())
                 });
                 let tag = ct[..16].try_into().unwrap();
                 g.bench_function(BenchmarkId::new("aes-siv-0.8", name), |b| {
@@ -113,8 +113,8 @@ fn siv_1000_100(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(1000));
     g.bench_function("tessera", |b| {
         b.iter(|| {
-            let n = ours.encrypt_into(&[&ad], None, black_box(&pt), &mut ct).unwrap();
-            ours.decrypt_into(&[&ad], None, &ct[..n], &mut back).unwrap()
+            let n = ours.seal_into(None, &[&ad], black_box(&pt), &mut ct).unwrap();
+            ours.open_into(None, &[&ad], &ct[..n], &mut back).unwrap()
         })
     });
     g.bench_function("aes-siv-0.8", |b| {
@@ -151,16 +151,16 @@ fn siv_batch(c: &mut Criterion) {
     let ids: Vec<&[u8]> = ids.iter().map(|v| v.as_slice()).collect();
     let mut out = vec![0u8; N * (LEN + 16)];
     let mut back = vec![0u8; N * LEN];
-    ours.encrypt_batch(BatchAd::Same(&ad), &data, &ends, &mut out).unwrap();
+    ours.seal_batch(BatchAd::Same(&ad), &data, &ends, &mut out).unwrap();
     let ct = out.clone();
 
     g.bench_function("encrypt/tessera-batch", |b| {
-        b.iter(|| ours.encrypt_batch(BatchAd::Same(&ad), black_box(&data), &ends, &mut out).unwrap())
+        b.iter(|| ours.seal_batch(BatchAd::Same(&ad), black_box(&data), &ends, &mut out).unwrap())
     });
     g.bench_function("encrypt/tessera-one-at-a-time", |b| {
         b.iter(|| {
             for (m, o) in black_box(&data).chunks_exact(LEN).zip(out.chunks_exact_mut(LEN + 16)) {
-                ours.encrypt_into(&ad, None, m, o).unwrap();
+                ours.seal_into(None, &ad, m, o).unwrap();
             }
         })
     });
@@ -173,22 +173,22 @@ fn siv_batch(c: &mut Criterion) {
         })
     });
     g.bench_function("encrypt/tessera-batch-per-row-ad", |b| {
-        b.iter(|| ours.encrypt_batch(BatchAd::Each(&ids), black_box(&data), &ends, &mut out).unwrap())
+        b.iter(|| ours.seal_batch(BatchAd::PerValue(&ids), black_box(&data), &ends, &mut out).unwrap())
     });
     g.bench_function("encrypt/tessera-one-at-a-time-per-row-ad", |b| {
         b.iter(|| {
             for ((m, o), id) in black_box(&data).chunks_exact(LEN).zip(out.chunks_exact_mut(LEN + 16)).zip(&ids) {
-                ours.encrypt_into(&[id], None, m, o).unwrap();
+                ours.seal_into(None, &[id], m, o).unwrap();
             }
         })
     });
     g.bench_function("decrypt/tessera-batch", |b| {
-        b.iter(|| ours.decrypt_batch(BatchAd::Same(&ad), black_box(&ct), &cends, &mut back).unwrap())
+        b.iter(|| ours.open_batch(BatchAd::Same(&ad), black_box(&ct), &cends, &mut back).unwrap())
     });
     g.bench_function("decrypt/tessera-one-at-a-time", |b| {
         b.iter(|| {
             for (m, o) in black_box(&ct).chunks_exact(LEN + 16).zip(back.chunks_exact_mut(LEN)) {
-                ours.decrypt_into(&ad, None, m, o).unwrap();
+                ours.open_into(None, &ad, m, o).unwrap();
             }
         })
     });

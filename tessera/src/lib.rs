@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use std::io::{Read, Write};
-//! use tessera::aead::{Aead, AeadInPlace, Mode};
+//! use tessera::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 //! use tessera::fpe::{Alphabet, FF1, Fpe};
 //! use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice};
 //! use tessera::siv::AesSiv;
@@ -29,14 +29,14 @@
 //!
 //! // Deterministic authenticated encryption: equal inputs, equal outputs.
 //! let siv = AesSiv::new(&[0x42; 32])?;
-//! let ct = siv.encrypt(&[b"users.email"], None, b"alice@example.com")?;
+//! let ct = siv.seal(None, &[b"users.email"], b"alice@example.com")?;
 //! assert_eq!(ct.len(), tessera::TAG_LEN + 17);
 //!
 //! // One AEAD chunk, as OpenPGP seals it.
 //! let aead = Aead::new(Mode::Ocb, &[7; 16])?;
 //! let mut chunk = *b"chunk";
-//! let tag = aead.seal_in_place_separate_tag(&[1; 15], b"ad", &mut chunk)?;
-//! aead.open_in_place_separate_tag(&[1; 15], b"ad", &mut chunk, &tag)?;
+//! let tag = aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[1; 15]), Aad::new(b"ad"), &mut chunk)?;
+//! aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[1; 15]), Aad::new(b"ad"), &mut chunk, &tag)?;
 //! assert_eq!(&chunk, b"chunk");
 //!
 //! // A password-encrypted OpenPGP message, written and read as streams.
@@ -56,6 +56,7 @@ pub mod aead;
 pub mod aes;
 pub mod cmac;
 mod ct;
+mod direction;
 mod error;
 pub mod fpe;
 pub mod fs;
@@ -70,7 +71,7 @@ mod wipe;
 pub const TAG_LEN: usize = 16;
 
 /// How many values front ends hand to one batch call
-/// ([`fpe::Fpe::encrypt_batch`], [`siv::AesSiv::encrypt_batch`]): enough
+/// ([`fpe::Fpe::encrypt_batch`], [`siv::AesSiv::seal_batch`]): enough
 /// for the interleaved paths to run at full speed, few enough that the
 /// buffers stay small (a few hundred KiB for card-number-sized values)
 /// whatever the input size.
@@ -81,5 +82,6 @@ pub const TAG_LEN: usize = 16;
 pub const BATCH_SIZE: usize = 8192;
 
 pub use cmac::Cmac;
+pub use direction::Direction;
 pub use error::Error;
 pub use siv::AesSiv;

@@ -379,10 +379,10 @@ fn fpe_and_siv_at_their_largest_allocate_nothing() {
     let mut ct = vec![0u8; pt.len() + 16];
     let mut back = vec![0u8; pt.len()];
     let ((), n) = common::count_allocs(|| {
-        siv.encrypt_into(&ad, Some(b"nonce"), &pt, &mut ct).unwrap();
-        siv.decrypt_into(&ad, Some(b"nonce"), &ct, &mut back).unwrap();
+        siv.seal_into(Some(b"nonce"), &ad, &pt, &mut ct).unwrap();
+        siv.open_into(Some(b"nonce"), &ad, &ct, &mut back).unwrap();
         ct[100] ^= 1;
-        assert!(siv.decrypt_into(&ad, Some(b"nonce"), &ct, &mut back).is_err());
+        assert!(siv.open_into(Some(b"nonce"), &ad, &ct, &mut back).is_err());
     });
     assert_eq!(n, 0);
 }

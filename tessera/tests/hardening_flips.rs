@@ -35,7 +35,7 @@
 use std::io::{Read, Write};
 
 use tessera::Error;
-use tessera::aead::{Aead, AeadInPlace, Mode, Tag};
+use tessera::aead::{Aad, Aead, AeadInPlace, Mode, Nonce, Tag};
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
 use tessera::openpgp::packet::{BodyLen, BodyReader, PartialWriter, read_header, tag, write_packet};
 use tessera::openpgp::s2k::{HashAlg, S2k};
@@ -68,16 +68,16 @@ fn flip(v: &[u8], i: usize, m: u8) -> Vec<u8> {
 fn siv_rejects(siv: &AesSiv, ad: &[&[u8]], nonce: Option<&[u8]>, ct: &[u8], what: &str) {
     let n = ct.len().saturating_sub(16);
     let mut out = vec![0xa5u8; n];
-    assert!(siv.decrypt_into(ad, nonce, ct, &mut out).is_err(), "decrypt_into accepted {what}");
+    assert!(siv.open_into(nonce, ad, ct, &mut out).is_err(), "decrypt_into accepted {what}");
     assert!(out.iter().all(|&b| b == 0) || ct.len() < 16, "decrypt_into left output behind: {what}");
-    assert!(siv.decrypt(ad, nonce, ct).is_err(), "decrypt accepted {what}");
+    assert!(siv.open(nonce, ad, ct).is_err(), "decrypt accepted {what}");
     let mut buf = ct.to_vec();
-    assert!(siv.decrypt_in_place(ad, nonce, &mut buf).is_err(), "decrypt_in_place accepted {what}");
+    assert!(siv.open_in_place(nonce, ad, &mut buf).is_err(), "decrypt_in_place accepted {what}");
     if ct.len() >= 16 {
         assert!(buf.iter().all(|&b| b == 0), "decrypt_in_place left output behind: {what}");
         let tag: [u8; 16] = ct[..16].try_into().unwrap();
         let mut body = ct[16..].to_vec();
-        assert!(siv.decrypt_in_place_detached(ad, nonce, &mut body, &tag).is_err(), "detached accepted {what}");
+        assert!(siv.open_in_place_separate_tag(nonce, ad, &mut body, &tag).is_err(), "detached accepted {what}");
         assert!(body.iter().all(|&b| b == 0), "decrypt_in_place_detached left output behind: {what}");
     } else {
         assert_eq!(buf, ct, "a too-short input is left as it was: {what}");
@@ -93,8 +93,8 @@ fn siv_single_message_apis_reject_every_flip_and_cut() {
         for n in [0, 1, 15, 16, 17, 40] {
             let pt = pattern(n, 5);
             let ads: [&[u8]; 3] = [&ad0, &ad1, &ad2];
-            let ct = siv.encrypt(&ads, Some(&nonce), &pt).unwrap();
-            assert_eq!(siv.decrypt(&ads, Some(&nonce), &ct).unwrap(), pt);
+            let ct = siv.seal(Some(&nonce), &ads, &pt).unwrap();
+            assert_eq!(siv.open(Some(&nonce), &ads, &ct).unwrap(), pt);
             let what = |s: String| format!("AES-SIV-{} n={n}: {s}", klen * 8);
             for (i, m) in bits(ct.len()) {
                 siv_rejects(&siv, &ads, Some(&nonce), &flip(&ct, i, m), &what(format!("V||C bit {m:#x} of byte {i}")));
@@ -150,7 +150,7 @@ fn cumulative(lens: impl IntoIterator<Item = usize>) -> Vec<usize> {
 fn batch_rejects(siv: &AesSiv, ad: BatchAd<'_>, data: &[u8], ends: &[usize], index: usize, what: &str) {
     let total = ends.last().map_or(0, |e| e.saturating_sub(16 * ends.len()));
     let mut out = vec![0xa5u8; total];
-    match siv.decrypt_batch(ad, data, ends, &mut out) {
+    match siv.open_batch(ad, data, ends, &mut out) {
         Err(Error::Batch { index: i, source }) => {
             assert_eq!(i, index, "{what}: wrong message named");
             if *source == Error::Authentication {
@@ -182,13 +182,13 @@ fn siv_batch_rejects_every_flip_and_cut_naming_the_message() {
         for form in 0..3 {
             let ad = match form {
                 0 => BatchAd::Same(&same_c),
-                1 => BatchAd::Each(&each),
-                _ => BatchAd::PerMessage(&per),
+                1 => BatchAd::PerValue(&each),
+                _ => BatchAd::PerValueComponents(&per),
             };
             let mut ct = vec![0u8; *ct_ends.last().unwrap()];
-            siv.encrypt_batch(ad, &data, &pt_ends, &mut ct).unwrap();
+            siv.seal_batch(ad, &data, &pt_ends, &mut ct).unwrap();
             let mut back = vec![0u8; data.len()];
-            siv.decrypt_batch(ad, &ct, &ct_ends, &mut back).unwrap();
+            siv.open_batch(ad, &ct, &ct_ends, &mut back).unwrap();
             assert_eq!(back, data);
             let what = |s: String| format!("AES-SIV-{} batch form {form}: {s}", klen * 8);
             let owner = |i: usize| ct_ends.iter().position(|&e| i < e).unwrap();
@@ -232,11 +232,18 @@ fn siv_batch_rejects_every_flip_and_cut_naming_the_message() {
                             let bad = flip(each[j], i, m);
                             let mut e = each.clone();
                             e[j] = &bad;
-                            batch_rejects(&siv, BatchAd::Each(&e), &ct, &ct_ends, j, &what(format!("id {j} bit {i}")));
+                            batch_rejects(
+                                &siv,
+                                BatchAd::PerValue(&e),
+                                &ct,
+                                &ct_ends,
+                                j,
+                                &what(format!("id {j} bit {i}")),
+                            );
                         }
                         let mut e = each.clone();
                         e[j] = &each[j][..each[j].len() - 1];
-                        batch_rejects(&siv, BatchAd::Each(&e), &ct, &ct_ends, j, &what(format!("id {j} cut")));
+                        batch_rejects(&siv, BatchAd::PerValue(&e), &ct, &ct_ends, j, &what(format!("id {j} cut")));
                     }
                 }
                 _ => {
@@ -249,14 +256,14 @@ fn siv_batch_rejects_every_flip_and_cut_naming_the_message() {
                                 let mut p = per.clone();
                                 p[j] = &comps;
                                 let w = what(format!("message {j} component {c} bit {i}"));
-                                batch_rejects(&siv, BatchAd::PerMessage(&p), &ct, &ct_ends, j, &w);
+                                batch_rejects(&siv, BatchAd::PerValueComponents(&p), &ct, &ct_ends, j, &w);
                             }
                         }
                         let comps = &per[j][..per[j].len() - 1];
                         let mut p = per.clone();
                         p[j] = comps;
                         let w = what(format!("message {j} last component dropped"));
-                        batch_rejects(&siv, BatchAd::PerMessage(&p), &ct, &ct_ends, j, &w);
+                        batch_rejects(&siv, BatchAd::PerValueComponents(&p), &ct, &ct_ends, j, &w);
                     }
                 }
             }
@@ -276,11 +283,18 @@ fn aead_rejects_every_flip_and_cut() {
                 let ad = pattern(21, 3);
                 let pt = pattern(len, 4);
                 let mut ct = pt.clone();
-                let tag = aead.seal_in_place_separate_tag(&nonce, &ad, &mut ct).unwrap();
+                let tag = aead
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut ct)
+                    .unwrap();
                 let what = format!("{mode:?} AES-{} len {len}", kl * 8);
                 let rejects = |nonce: &[u8], ad: &[u8], c: &[u8], t: &Tag, why: String| {
                     let mut buf = c.to_vec();
-                    match aead.open_in_place_separate_tag(nonce, ad, &mut buf, t) {
+                    match aead.open_in_place_separate_tag(
+                        Nonce::assume_unique_for_key(nonce),
+                        Aad::new(ad),
+                        &mut buf,
+                        t,
+                    ) {
                         Err(Error::Authentication) => {
                             assert!(buf.iter().all(|&b| b == 0), "{what} {why}: not wiped")
                         }
@@ -302,7 +316,8 @@ fn aead_rejects_every_flip_and_cut() {
                 }
                 rejects(&[nonce.as_slice(), &[0]].concat(), &ad, &ct, &tag, "nonce plus a byte".into());
                 let mut buf = ct.clone();
-                aead.open_in_place_separate_tag(&nonce, &ad, &mut buf, &tag).unwrap();
+                aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf, &tag)
+                    .unwrap();
                 assert_eq!(buf, pt);
             }
         }

@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use tessera::Error;
-use tessera::aead::{Aead, AeadInPlace, Mode};
+use tessera::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 use tessera::cmac::Cmac;
 use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe, TokenFormat, Tweaks};
 use tessera::openpgp::armor::{ArmorReader, ArmorWriter, MESSAGE};
@@ -346,20 +346,20 @@ proptest! {
                 && !(too_many && *e == Error::Authentication)
         };
         let mut out = vec![0xa5u8; out_len];
-        if let Err(e) = siv.decrypt_into(&ad, nonce, &ct, &mut out) { prop_assert!(ok_err(&e), "{e:?}"); }
-        if let Err(e) = siv.decrypt(&ad, nonce, &ct) { prop_assert!(ok_err(&e), "{e:?}"); }
+        if let Err(e) = siv.open_into(nonce, &ad, &ct, &mut out) { prop_assert!(ok_err(&e), "{e:?}"); }
+        if let Err(e) = siv.open(nonce, &ad, &ct) { prop_assert!(ok_err(&e), "{e:?}"); }
         let mut buf = ct.clone();
-        if let Err(e) = siv.decrypt_in_place(&ad, nonce, &mut buf) { prop_assert!(ok_err(&e), "{e:?}"); }
+        if let Err(e) = siv.open_in_place(nonce, &ad, &mut buf) { prop_assert!(ok_err(&e), "{e:?}"); }
         let mut buf = ct.clone();
-        if let Err(e) = siv.decrypt_in_place_detached(&ad, nonce, &mut buf, &tag) { prop_assert!(ok_err(&e), "{e:?}"); }
-        match siv.encrypt_into(&ad, nonce, &ct, &mut out) {
-            Ok(n) => prop_assert_eq!(siv.decrypt(&ad, nonce, &out[..n]).unwrap(), ct.clone()),
+        if let Err(e) = siv.open_in_place_separate_tag(nonce, &ad, &mut buf, &tag) { prop_assert!(ok_err(&e), "{e:?}"); }
+        match siv.seal_into(nonce, &ad, &ct, &mut out) {
+            Ok(n) => prop_assert_eq!(siv.open(nonce, &ad, &out[..n]).unwrap(), ct.clone()),
             Err(e) => prop_assert!(ok_err(&e), "{e:?}"),
         }
         let mut buf = ct.clone();
-        if let Err(e) = siv.encrypt_in_place(&ad, nonce, &mut buf) { prop_assert!(ok_err(&e), "{e:?}"); }
+        if let Err(e) = siv.seal_in_place(nonce, &ad, &mut buf) { prop_assert!(ok_err(&e), "{e:?}"); }
         if too_many {
-            prop_assert!(matches!(siv.encrypt(&ad, nonce, b"x"), Err(Error::TooManyAd { .. })), "too many components accepted");
+            prop_assert!(matches!(siv.seal(nonce, &ad, b"x"), Err(Error::TooManyAd { .. })), "too many components accepted");
         }
     }
 
@@ -382,21 +382,21 @@ proptest! {
         let flat: Vec<&[u8]> = comps.iter().map(|c| c.as_slice()).collect();
         let each: Vec<&[u8]> = (0..n + count_delta).map(|i| &data[..i.min(data.len())]).collect();
         let per: Vec<&[&[u8]]> = (0..n + count_delta).map(|_| &flat[..]).collect();
-        let ad = match form { 0 => BatchAd::Same(&flat), 1 => BatchAd::Each(&each), _ => BatchAd::PerMessage(&per) };
+        let ad = match form { 0 => BatchAd::Same(&flat), 1 => BatchAd::PerValue(&each), _ => BatchAd::PerValueComponents(&per) };
         let out_len = out_len.min(data.len() + 16 * n + 1);
         let mut out = vec![0u8; out_len];
         let ok = |e: &Error| matches!(e, Error::Batch { .. } | Error::Format(_) | Error::BufferTooSmall { .. } | Error::TooManyAd { .. });
-        match siv.encrypt_batch(ad, &data, &ends, &mut out) {
+        match siv.seal_batch(ad, &data, &ends, &mut out) {
             Ok(total) => {
                 let ct_ends: Vec<usize> = ends.iter().enumerate().map(|(i, e)| e + 16 * (i + 1)).collect();
                 let mut back = vec![0u8; data.len()];
-                let m = siv.decrypt_batch(ad, &out[..total], &ct_ends, &mut back).unwrap();
+                let m = siv.open_batch(ad, &out[..total], &ct_ends, &mut back).unwrap();
                 prop_assert_eq!(&back[..m], &data[..ends.last().copied().unwrap_or(0)]);
             }
             Err(e) => prop_assert!(ok(&e), "{e:?}"),
         }
         let mut back = vec![0u8; out_len];
-        if let Err(e) = siv.decrypt_batch(ad, &data, &ends, &mut back) { prop_assert!(ok(&e), "{e:?}"); }
+        if let Err(e) = siv.open_batch(ad, &data, &ends, &mut back) { prop_assert!(ok(&e), "{e:?}"); }
     }
 
     #[test]
@@ -413,15 +413,15 @@ proptest! {
             Err(e) => { prop_assert!(matches!(e, Error::KeyLength { .. }), "{e:?}"); return Ok(()); }
         };
         let mut buf = msg.clone();
-        match aead.open_in_place_separate_tag(&nonce, &ad, &mut buf, &tag) {
+        match aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf, &tag) {
             Err(Error::Authentication) => prop_assert!(buf.iter().all(|&b| b == 0)),
             Err(Error::NonceLength { .. }) => prop_assert_eq!(&buf, &msg),
             r => prop_assert!(false, "{mode:?}: random bytes opened: {r:?}"),
         }
         let mut buf = msg.clone();
-        match aead.seal_in_place_separate_tag(&nonce, &ad, &mut buf) {
+        match aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf) {
             Ok(t) => {
-                aead.open_in_place_separate_tag(&nonce, &ad, &mut buf, &t).unwrap();
+                aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf, &t).unwrap();
                 prop_assert_eq!(&buf, &msg);
             }
             Err(e) => prop_assert!(matches!(e, Error::NonceLength { .. }), "{e:?}"),

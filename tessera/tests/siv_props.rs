@@ -63,11 +63,11 @@ proptest! {
     ) {
         let siv = AesSiv::new(&key).unwrap();
         let ad: Vec<&[u8]> = ad.iter().map(|a| a.as_slice()).collect();
-        let ours = siv.encrypt(&ad, nonce.as_deref(), &pt).unwrap();
+        let ours = siv.seal(nonce.as_deref(), &ad, &pt).unwrap();
         let mut comps = ad.clone();
         comps.extend(nonce.as_deref());
         prop_assert_eq!(&ours, &peer_encrypt(&key, &comps, &pt));
-        prop_assert_eq!(siv.decrypt(&ad, nonce.as_deref(), &ours).unwrap(), pt);
+        prop_assert_eq!(siv.open(nonce.as_deref(), &ad, &ours).unwrap(), pt);
     }
 
     #[test]
@@ -91,11 +91,11 @@ proptest! {
         bit in 0u8..8,
     ) {
         let siv = AesSiv::new(&key).unwrap();
-        let mut ct = siv.encrypt(&[&ad], None, &pt).unwrap();
+        let mut ct = siv.seal(None, &[&ad], &pt).unwrap();
         let i = flip.index(ct.len());
         ct[i] ^= 1 << bit;
         let mut out = vec![0xffu8; pt.len()];
-        prop_assert_eq!(siv.decrypt_into(&[&ad], None, &ct, &mut out), Err(Error::Authentication));
+        prop_assert_eq!(siv.open_into(None, &[&ad], &ct, &mut out), Err(Error::Authentication));
         prop_assert!(out.iter().all(|&b| b == 0));
     }
 }
@@ -136,21 +136,21 @@ proptest! {
         let each: Vec<&[u8]> = b.each.iter().map(|a| a.as_slice()).collect();
         let per: Vec<Vec<&[u8]>> = b.per.iter().map(|p| p.iter().map(|a| a.as_slice()).collect()).collect();
         let per: Vec<&[&[u8]]> = per.iter().map(|p| p.as_slice()).collect();
-        let forms = [BatchAd::Same(&same), BatchAd::Each(&each), BatchAd::PerMessage(&per)];
+        let forms = [BatchAd::Same(&same), BatchAd::PerValue(&each), BatchAd::PerValueComponents(&per)];
         for (f, ad) in forms.into_iter().enumerate() {
             let comps = |i: usize| -> Vec<&[u8]> {
                 match f { 0 => same.clone(), 1 => vec![each[i]], _ => per[i].to_vec() }
             };
             let want: Vec<u8> = b.msgs.iter().enumerate()
-                .flat_map(|(i, m)| siv.encrypt(&comps(i), None, m).unwrap())
+                .flat_map(|(i, m)| siv.seal(None, &comps(i), m).unwrap())
                 .collect();
             let mut out = vec![0u8; data.len() + 16 * ends.len() + 3];
-            let n = siv.encrypt_batch(ad, &data, &ends, &mut out).unwrap();
+            let n = siv.seal_batch(ad, &data, &ends, &mut out).unwrap();
             prop_assert_eq!(n, want.len());
             prop_assert_eq!(&out[..n], &want[..], "form {}", f);
 
             let mut back = vec![0u8; data.len()];
-            prop_assert_eq!(siv.decrypt_batch(ad, &want, &cends, &mut back).unwrap(), data.len());
+            prop_assert_eq!(siv.open_batch(ad, &want, &cends, &mut back).unwrap(), data.len());
             prop_assert_eq!(&back, &data);
 
             // One tampered message: all or nothing, the first bad index named.
@@ -159,7 +159,7 @@ proptest! {
                 let mut bad = want.clone();
                 bad[cends[victim] - 1] ^= 0x40;
                 let mut back = vec![0xaau8; data.len()];
-                let err = siv.decrypt_batch(ad, &bad, &cends, &mut back).unwrap_err();
+                let err = siv.open_batch(ad, &bad, &cends, &mut back).unwrap_err();
                 let ok = matches!(err, Error::Batch { index, ref source } if index == victim && **source == Error::Authentication);
                 prop_assert!(ok, "unexpected error {:?}", err);
                 prop_assert!(back.iter().all(|&x| x == 0));

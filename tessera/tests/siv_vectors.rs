@@ -56,45 +56,45 @@ fn siv_vectors_all_forms() {
         let name = &c.name;
 
         // V || C into a vector and into a caller buffer.
-        assert_eq!(siv.encrypt(&ad, nonce, &c.pt).unwrap(), c.out, "{name}");
+        assert_eq!(siv.seal(nonce, &ad, &c.pt).unwrap(), c.out, "{name}");
         let mut out = vec![0u8; c.out.len() + 5];
-        assert_eq!(siv.encrypt_into(&ad, nonce, &c.pt, &mut out).unwrap(), c.out.len());
+        assert_eq!(siv.seal_into(nonce, &ad, &c.pt, &mut out).unwrap(), c.out.len());
         assert_eq!(out[..c.out.len()], c.out, "{name}");
 
         // In place, V || C layout.
         let mut buf = vec![0u8; 16];
         buf.extend_from_slice(&c.pt);
-        siv.encrypt_in_place(&ad, nonce, &mut buf).unwrap();
+        siv.seal_in_place(nonce, &ad, &mut buf).unwrap();
         assert_eq!(buf, c.out, "{name}");
-        assert_eq!(siv.decrypt_in_place(&ad, nonce, &mut buf).unwrap(), c.pt, "{name}");
+        assert_eq!(siv.open_in_place(nonce, &ad, &mut buf).unwrap(), c.pt, "{name}");
 
         // Detached.
         let mut buf = c.pt.clone();
-        let v = siv.encrypt_in_place_detached(&ad, nonce, &mut buf).unwrap();
+        let v = siv.seal_in_place_separate_tag(nonce, &ad, &mut buf).unwrap();
         assert_eq!(v[..], c.out[..16], "{name}");
         assert_eq!(buf, c.out[16..], "{name}");
-        siv.decrypt_in_place_detached(&ad, nonce, &mut buf, &v).unwrap();
+        siv.open_in_place_separate_tag(nonce, &ad, &mut buf, &v).unwrap();
         assert_eq!(buf, c.pt, "{name}");
 
         // Decrypt forms.
-        assert_eq!(siv.decrypt(&ad, nonce, &c.out).unwrap(), c.pt, "{name}");
+        assert_eq!(siv.open(nonce, &ad, &c.out).unwrap(), c.pt, "{name}");
         let mut p = vec![0u8; c.pt.len()];
-        assert_eq!(siv.decrypt_into(&ad, nonce, &c.out, &mut p).unwrap(), c.pt.len());
+        assert_eq!(siv.open_into(nonce, &ad, &c.out, &mut p).unwrap(), c.pt.len());
         assert_eq!(p, c.pt, "{name}");
 
         // The nonce is exactly the last associated-data component.
         let mut all = ad.clone();
         all.extend(nonce);
-        assert_eq!(siv.encrypt(&all, None, &c.pt).unwrap(), c.out, "{name}");
+        assert_eq!(siv.seal(None, &all, &c.pt).unwrap(), c.out, "{name}");
 
         // A batch of one, and of many copies.
         let mut bout = vec![0u8; c.out.len() * 3];
         let ends = [c.pt.len(), 2 * c.pt.len(), 3 * c.pt.len()];
-        siv.encrypt_batch(BatchAd::Same(&all), &c.pt.repeat(3), &ends, &mut bout).unwrap();
+        siv.seal_batch(BatchAd::Same(&all), &c.pt.repeat(3), &ends, &mut bout).unwrap();
         assert_eq!(bout, c.out.repeat(3), "{name}");
         let mut back = vec![0u8; c.pt.len() * 3];
         let cends = [c.out.len(), 2 * c.out.len(), 3 * c.out.len()];
-        siv.decrypt_batch(BatchAd::Same(&all), &bout, &cends, &mut back).unwrap();
+        siv.open_batch(BatchAd::Same(&all), &bout, &cends, &mut back).unwrap();
         assert_eq!(back, c.pt.repeat(3), "{name}");
     }
 }
@@ -107,7 +107,7 @@ fn rfc5297_a1_s2v_trace() {
     assert_eq!(k1.mac(&[0u8; 16]).to_vec(), unhex(t["cmac_zero"].as_str().unwrap()));
     assert_eq!(k1.mac(&c.ad[0]).to_vec(), unhex(t["cmac_ad"].as_str().unwrap()));
     let siv = AesSiv::new(&c.key).unwrap();
-    let v = siv.s2v(&refs(&c.ad), None, &c.pt).unwrap();
+    let v = siv.s2v(None, &refs(&c.ad), &c.pt).unwrap();
     assert_eq!(v.to_vec(), unhex(t["cmac_final"].as_str().unwrap()));
 }
 
@@ -162,18 +162,18 @@ fn zero_allocations_on_caller_buffers() {
             st.update(&data[n / 2..n]);
             let _ = st.finalize();
 
-            let len = siv.encrypt_into(&ad, Some(b"nonce"), &data[..n], &mut out).unwrap();
-            siv.decrypt_into(&ad, Some(b"nonce"), &out[..len], &mut back).unwrap();
-            let v = siv.encrypt_in_place_detached(&ad, None, &mut back[..n]).unwrap();
-            siv.decrypt_in_place_detached(&ad, None, &mut back[..n], &v).unwrap();
-            siv.encrypt_in_place(&[], None, &mut out[..n + 16]).unwrap();
-            siv.decrypt_in_place(&[], None, &mut out[..n + 16]).unwrap();
+            let len = siv.seal_into(Some(b"nonce"), &ad, &data[..n], &mut out).unwrap();
+            siv.open_into(Some(b"nonce"), &ad, &out[..len], &mut back).unwrap();
+            let v = siv.seal_in_place_separate_tag(None, &ad, &mut back[..n]).unwrap();
+            siv.open_in_place_separate_tag(None, &ad, &mut back[..n], &v).unwrap();
+            siv.seal_in_place(None, &[], &mut out[..n + 16]).unwrap();
+            siv.open_in_place(None, &[], &mut out[..n + 16]).unwrap();
             // Failure paths too.
-            assert_eq!(siv.decrypt_into(&ad, None, &out[..len], &mut back), Err(Error::Authentication));
+            assert_eq!(siv.open_into(None, &ad, &out[..len], &mut back), Err(Error::Authentication));
 
-            for ad in [BatchAd::Same(&ad), BatchAd::Each(&per), BatchAd::PerMessage(&per_many)] {
-                siv.encrypt_batch(ad, &data, &ends, &mut bout).unwrap();
-                siv.decrypt_batch(ad, &bout, &cends, &mut bback).unwrap();
+            for ad in [BatchAd::Same(&ad), BatchAd::PerValue(&per), BatchAd::PerValueComponents(&per_many)] {
+                siv.seal_batch(ad, &data, &ends, &mut bout).unwrap();
+                siv.open_batch(ad, &bout, &cends, &mut bback).unwrap();
             }
         });
         assert_eq!(allocs, 0, "n={n}");
@@ -188,20 +188,20 @@ fn any_flipped_bit_fails_and_wipes() {
     for n in [0usize, 1, 15, 16, 17, 33] {
         let pt: Vec<u8> = (0..n as u8).collect();
         let ad: [&[u8]; 2] = [&ad1, &ad2];
-        let ct = siv.encrypt(&ad, Some(b"nonce"), &pt).unwrap();
+        let ct = siv.seal(Some(b"nonce"), &ad, &pt).unwrap();
         // Every bit of V and C.
         for bit in 0..ct.len() * 8 {
             let mut bad = ct.clone();
             bad[bit / 8] ^= 1 << (bit % 8);
             let mut out = vec![0xeeu8; n];
-            assert_eq!(siv.decrypt_into(&ad, Some(b"nonce"), &bad, &mut out), Err(Error::Authentication));
+            assert_eq!(siv.open_into(Some(b"nonce"), &ad, &bad, &mut out), Err(Error::Authentication));
             assert!(out.iter().all(|&b| b == 0), "output not wiped, bit {bit}");
             let mut inplace = bad.clone();
-            assert!(siv.decrypt_in_place(&ad, Some(b"nonce"), &mut inplace).is_err());
+            assert!(siv.open_in_place(Some(b"nonce"), &ad, &mut inplace).is_err());
             assert!(inplace.iter().all(|&b| b == 0));
             let (v, c) = bad.split_at(16);
             let mut det = c.to_vec();
-            assert!(siv.decrypt_in_place_detached(&ad, Some(b"nonce"), &mut det, v.try_into().unwrap()).is_err());
+            assert!(siv.open_in_place_separate_tag(Some(b"nonce"), &ad, &mut det, v.try_into().unwrap()).is_err());
             assert!(det.iter().all(|&b| b == 0));
         }
         // Every bit of every associated-data component, the nonce included.
@@ -211,17 +211,17 @@ fn any_flipped_bit_fails_and_wipes() {
                 let (mut a1, mut a2, mut nonce) = (ad1.clone(), ad2.clone(), b"nonce".to_vec());
                 [&mut a1, &mut a2, &mut nonce][which][bit / 8] ^= 1 << (bit % 8);
                 let mut out = vec![0xeeu8; n];
-                let r = siv.decrypt_into(&[&a1[..], &a2[..]], Some(&nonce), &ct, &mut out);
+                let r = siv.open_into(Some(&nonce), &[&a1[..], &a2[..]], &ct, &mut out);
                 assert_eq!(r, Err(Error::Authentication), "component {which} bit {bit}");
                 assert!(out.iter().all(|&b| b == 0));
             }
         }
         // Dropping, adding or reordering components fails too.
         let (a1, a2): (&[u8], &[u8]) = (&ad1, &ad2);
-        assert!(siv.decrypt(&[a1], Some(b"nonce"), &ct).is_err());
-        assert!(siv.decrypt(&[a2, a1], Some(b"nonce"), &ct).is_err());
-        assert!(siv.decrypt(&[a1, a2], None, &ct).is_err());
-        assert!(siv.decrypt(&[a1, a2, b"nonce"], None, &ct).is_ok());
+        assert!(siv.open(Some(b"nonce"), &[a1], &ct).is_err());
+        assert!(siv.open(Some(b"nonce"), &[a2, a1], &ct).is_err());
+        assert!(siv.open(None, &[a1, a2], &ct).is_err());
+        assert!(siv.open(None, &[a1, a2, b"nonce"], &ct).is_ok());
     }
 }
 
@@ -232,27 +232,27 @@ fn errors() {
     assert!(matches!(Cmac::new(&[0u8; 17]), Err(Error::KeyLength { got: 17, .. })));
     let siv = AesSiv::new(&[0u8; 32]).unwrap();
     let mut small = [0u8; 20];
-    assert_eq!(siv.encrypt_into(&[], None, &[0u8; 5], &mut small), Err(Error::BufferTooSmall { got: 20, needed: 21 }));
-    assert!(matches!(siv.decrypt(&[], None, &[0u8; 15]), Err(Error::Format(_))));
-    assert!(matches!(siv.encrypt_in_place(&[], None, &mut [0u8; 15]), Err(Error::BufferTooSmall { .. })));
+    assert_eq!(siv.seal_into(None, &[], &[0u8; 5], &mut small), Err(Error::BufferTooSmall { got: 20, needed: 21 }));
+    assert!(matches!(siv.open(None, &[], &[0u8; 15]), Err(Error::Format(_))));
+    assert!(matches!(siv.seal_in_place(None, &[], &mut [0u8; 15]), Err(Error::BufferTooSmall { .. })));
     let many = vec![&b"x"[..]; 127];
-    assert_eq!(siv.encrypt(&many, None, b""), Err(Error::TooManyAd { got: 127, max: 126 }));
-    assert_eq!(siv.encrypt(&many[..126], Some(b"n"), b""), Err(Error::TooManyAd { got: 127, max: 126 }));
-    assert!(siv.encrypt(&many[..126], None, b"").is_ok());
+    assert_eq!(siv.seal(None, &many, b""), Err(Error::TooManyAd { got: 127, max: 126 }));
+    assert_eq!(siv.seal(Some(b"n"), &many[..126], b""), Err(Error::TooManyAd { got: 127, max: 126 }));
+    assert!(siv.seal(None, &many[..126], b"").is_ok());
     // Batches: bad ends, short ciphertexts, AD count, output size.
     let mut out = [0u8; 100];
-    let e = siv.encrypt_batch(BatchAd::Same(&[]), &[0u8; 10], &[5, 3], &mut out).unwrap_err();
+    let e = siv.seal_batch(BatchAd::Same(&[]), &[0u8; 10], &[5, 3], &mut out).unwrap_err();
     assert!(matches!(e, Error::Batch { index: 1, .. }));
-    let e = siv.decrypt_batch(BatchAd::Same(&[]), &[0u8; 40], &[20, 30], &mut out).unwrap_err();
+    let e = siv.open_batch(BatchAd::Same(&[]), &[0u8; 40], &[20, 30], &mut out).unwrap_err();
     assert!(matches!(e, Error::Batch { index: 1, .. }));
-    let e = siv.encrypt_batch(BatchAd::Each(&[b"a"]), &[0u8; 10], &[5, 10], &mut out).unwrap_err();
+    let e = siv.seal_batch(BatchAd::PerValue(&[b"a"]), &[0u8; 10], &[5, 10], &mut out).unwrap_err();
     assert!(matches!(e, Error::Format(_)));
-    let e = siv.encrypt_batch(BatchAd::Same(&[]), &[0u8; 80], &[40, 80], &mut out).unwrap_err();
+    let e = siv.seal_batch(BatchAd::Same(&[]), &[0u8; 80], &[40, 80], &mut out).unwrap_err();
     assert_eq!(e, Error::BufferTooSmall { got: 100, needed: 112 });
     let per: Vec<&[&[u8]]> = vec![&[], &many];
-    let e = siv.encrypt_batch(BatchAd::PerMessage(&per), &[0u8; 10], &[5, 10], &mut out).unwrap_err();
+    let e = siv.seal_batch(BatchAd::PerValueComponents(&per), &[0u8; 10], &[5, 10], &mut out).unwrap_err();
     assert!(matches!(e, Error::Batch { index: 1, .. }));
     // Empty batch.
-    assert_eq!(siv.encrypt_batch(BatchAd::Same(&[]), &[], &[], &mut []), Ok(0));
-    assert_eq!(siv.decrypt_batch(BatchAd::Same(&[]), &[], &[], &mut []), Ok(0));
+    assert_eq!(siv.seal_batch(BatchAd::Same(&[]), &[], &[], &mut []), Ok(0));
+    assert_eq!(siv.open_batch(BatchAd::Same(&[]), &[], &[], &mut []), Ok(0));
 }

@@ -15,6 +15,7 @@ use core::arch::x86_64::*;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::Direction;
 use crate::aes::Block;
 
 /// AES-NI round keys for the EAX body.
@@ -31,25 +32,22 @@ impl core::fmt::Debug for Ni {
 }
 
 impl Ni {
-    /// Expands `key` if this CPU has AES-NI.
+    /// Expands `key` if this CPU has AES-NI (and SSE4.1, which every
+    /// AES-NI CPU has), with the crate's one AES-NI key schedule.
     pub(crate) fn new(key: &[u8]) -> Option<Self> {
-        if !is_x86_feature_detected!("aes") {
-            return None;
-        }
-        // SAFETY: AES-NI was detected above.
-        let rk = unsafe { super::ocb_vaes::expand(key) }?;
+        let rk = crate::aes::ni::Keys::new(key)?.round_key_bytes();
         Some(Ni { rk, rounds: key.len() / 4 + 6 })
     }
 
     /// CTR from `ctr0` over `data` (complete blocks) in place, and the CMAC
-    /// chain from `x` over the ciphertext (produced if `seal`, read if not).
+    /// chain from `x` over the ciphertext (produced when encrypting, read when decrypting).
     /// Returns the chaining value after the last block of `data`.
     #[inline]
-    pub(crate) fn body(&self, data: &mut [u8], ctr0: u128, x: Block, seal: bool) -> Block {
+    pub(crate) fn body(&self, data: &mut [u8], ctr0: u128, x: Block, dir: Direction) -> Block {
         debug_assert_eq!(data.len() % 16, 0);
         // SAFETY: `Ni` exists only when AES-NI was detected.
         unsafe {
-            match (self.rounds, seal) {
+            match (self.rounds, dir.is_encrypt()) {
                 (10, true) => body::<10, true>(&self.rk, data, ctr0, x),
                 (10, false) => body::<10, false>(&self.rk, data, ctr0, x),
                 (12, true) => body::<12, true>(&self.rk, data, ctr0, x),

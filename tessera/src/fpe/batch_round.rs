@@ -13,6 +13,7 @@
 #![allow(unsafe_code)]
 
 use super::num::Mod64;
+use crate::Direction;
 
 /// A round modulus with what every kernel needs precomputed.
 #[derive(Clone, Copy, Debug)]
@@ -72,38 +73,40 @@ impl Kernel {
     }
 
     /// For each `j < x.len()`: `y` = the first 8 bytes of `blocks[j]` read
-    /// big-endian; `x[j] = (x[j] + y) mod m` when `enc`, else `(x[j] - y) mod m`.
+    /// big-endian; `x[j] = (x[j] + y) mod m` when encrypting, else `(x[j] - y) mod m`.
     /// Every `x[j]` must be below m; `blocks` at least as long as `x`.
-    pub(crate) fn round64(self, m: &BatchMod, blocks: &[[u8; 16]], x: &mut [u64], enc: bool) {
+    pub(crate) fn round64(self, m: &BatchMod, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
         assert!(blocks.len() >= x.len(), "one block per value");
         #[cfg(target_arch = "x86_64")]
         if VECTOR_MODULI.contains(&m.m.modulus()) {
             match self {
                 // SAFETY: these kernels are only returned by `available`
                 // after their CPU features were detected; the lengths were checked above.
-                Kernel::Avx512 => return unsafe { x86::round64_avx512(m.m.modulus(), m.inv, blocks, x, enc) },
+                Kernel::Avx512 => return unsafe { x86::round64_avx512(m.m.modulus(), m.inv, blocks, x, dir) },
                 Kernel::Avx2 if m.m.modulus() >> 32 == 0 => {
                     // SAFETY: as above.
-                    return unsafe { x86::round64_avx2(m.m.modulus() as u32, m.inv, blocks, x, enc) };
+                    return unsafe { x86::round64_avx2(m.m.modulus() as u32, m.inv, blocks, x, dir) };
                 }
                 _ => {}
             }
         }
-        round64_portable(&m.m, blocks, x, enc)
+        round64_portable(&m.m, blocks, x, dir)
     }
 }
 
 /// The portable kernel: Barrett reduction and masked corrections.
-pub(crate) fn round64_portable(m: &Mod64, blocks: &[[u8; 16]], x: &mut [u64], enc: bool) {
+pub(crate) fn round64_portable(m: &Mod64, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
     for (t, blk) in x.iter_mut().zip(blocks) {
         let y = m.rem64(u64::from_be_bytes(blk[..8].try_into().expect("8 bytes")));
-        *t = if enc { m.add(*t, y) } else { m.sub(*t, y) };
+        *t = if dir.is_encrypt() { m.add(*t, y) } else { m.sub(*t, y) };
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
     use core::arch::x86_64::*;
+
+    use crate::Direction;
 
     /// Byte order reversal within each 64-bit lane (for `vpshufb`).
     const BSWAP_LO: i64 = 0x0001_0203_0405_0607;
@@ -153,7 +156,7 @@ pub(crate) mod x86 {
     /// # Safety
     /// The CPU must have AVX-512 F, DQ and BW, and `blocks.len() >= x.len()`.
     #[target_feature(enable = "avx512f,avx512dq,avx512bw")]
-    pub unsafe fn round64_avx512(m: u64, inv: f64, blocks: &[[u8; 16]], x: &mut [u64], enc: bool) {
+    pub unsafe fn round64_avx512(m: u64, inv: f64, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
         let (vm, vinv) = (_mm512_set1_epi64(m as i64), _mm512_set1_pd(inv));
         let n = x.len();
         let mut j = 0;
@@ -172,7 +175,7 @@ pub(crate) mod x86 {
                 )
             };
             let r = reduce8(heads8(lo, hi), vm, vinv);
-            let s = if enc { add8(t, r, vm) } else { sub8(t, r, vm) };
+            let s = if dir.is_encrypt() { add8(t, r, vm) } else { sub8(t, r, vm) };
             // SAFETY: as above.
             unsafe { _mm512_mask_storeu_epi64(x[j..].as_mut_ptr() as *mut i64, lanes(k), s) };
             j += 8;
@@ -246,7 +249,7 @@ pub(crate) mod x86 {
     /// # Safety
     /// The CPU must have AVX2, and `blocks.len() >= x.len()`.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn round64_avx2(m: u32, inv: f64, blocks: &[[u8; 16]], x: &mut [u64], enc: bool) {
+    pub unsafe fn round64_avx2(m: u32, inv: f64, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
         let (vm, vinv) = (_mm256_set1_epi64x(m as i64), _mm256_set1_pd(inv));
         let (whole, tail) = (x.len() / 4 * 4, x.len() % 4);
         for j in (0..whole).step_by(4) {
@@ -260,12 +263,12 @@ pub(crate) mod x86 {
                 )
             };
             let r = reduce4(heads4(lo, hi), vm, vinv);
-            let s = if enc { add4(t, r, vm) } else { sub4(t, r, vm) };
+            let s = if dir.is_encrypt() { add4(t, r, vm) } else { sub4(t, r, vm) };
             // SAFETY: as above.
             unsafe { _mm256_storeu_si256(x[j..].as_mut_ptr() as *mut __m256i, s) };
         }
         if tail > 0 {
-            super::round64_portable(&super::Mod64::new(m as u64), &blocks[whole..], &mut x[whole..], enc);
+            super::round64_portable(&super::Mod64::new(m as u64), &blocks[whole..], &mut x[whole..], dir);
         }
     }
 }
@@ -322,11 +325,11 @@ mod tests {
                             .collect();
                         let x: Vec<u64> =
                             (0..len).map(|i| if i % 5 == 0 { m - 1 } else { rng(&mut seed) % m }).collect();
-                        for enc in [true, false] {
+                        for dir in [Direction::Encrypt, Direction::Decrypt] {
                             let (mut want, mut got) = (x.clone(), x.clone());
-                            round64_portable(&bm.m, &blocks, &mut want, enc);
-                            kernel.round64(&bm, &blocks, &mut got, enc);
-                            assert_eq!(got, want, "{kernel:?} m {m} len {len} enc {enc}");
+                            round64_portable(&bm.m, &blocks, &mut want, dir);
+                            kernel.round64(&bm, &blocks, &mut got, dir);
+                            assert_eq!(got, want, "{kernel:?} m {m} len {len} {dir:?}");
                         }
                     }
                 }

@@ -7,6 +7,7 @@
 //! one-limb-at-a-time multiply or divide by K, with a precomputed reciprocal.
 
 use super::num::{Mod64, Radix};
+use crate::Direction;
 use crate::aes::{Aes, Block};
 use crate::ct::mask64;
 
@@ -138,7 +139,7 @@ impl Ctx<'_> {
 
 /// FF1 encryption or decryption of `x` in place on the big path.
 /// `b` is FF1's byte count for NUM(B); the caller has checked the domain.
-pub(crate) fn ff1(aes: &Aes, rx: &Radix, p: &Block, tweak: &[u8], b: usize, x: &mut [u16], enc: bool) {
+pub(crate) fn ff1(aes: &Aes, rx: &Radix, p: &Block, tweak: &[u8], b: usize, x: &mut [u16], dir: Direction) {
     let (k, kv) = rx.chunk();
     let ctx = Ctx { rx, k, kmod: Mod64::new(kv) };
     let n = x.len();
@@ -170,9 +171,9 @@ pub(crate) fn ff1(aes: &Aes, rx: &Radix, p: &Block, tweak: &[u8], b: usize, x: &
     ctx.limbs_of(&x[u..], &mut bb);
     let mut s = [[0u8; 16]; SBLOCKS];
     for r in 0..10u8 {
-        let i = if enc { r } else { 9 - r };
-        let shape = if i % 2 == 0 { &su } else { &sv };
-        let src = if enc { &bb } else { &a };
+        let i = dir.round(r as usize, 10) as u8;
+        let shape = if i.is_multiple_of(2) { &su } else { &sv };
+        let src = if dir.is_encrypt() { &bb } else { &a };
         tail[tail_len - b - 1] = i;
         ctx.to_bytes(src, &mut tail[tail_len - b..tail_len]);
         let mut rr = state;
@@ -190,7 +191,7 @@ pub(crate) fn ff1(aes: &Aes, rx: &Radix, p: &Block, tweak: &[u8], b: usize, x: &
         }
         aes.encrypt_blocks(&mut s[1..nblocks]);
         ctx.reduce(&s.as_flattened()[..d], shape, &mut y);
-        if enc {
+        if dir.is_encrypt() {
             ctx.add_sub(&mut a, &y, shape, true);
             core::mem::swap(&mut a, &mut bb);
         } else {

@@ -2,6 +2,7 @@
 //! width and over how a round's block is built and enciphered.
 
 use super::num::{Mod64, Mod128};
+use crate::Direction;
 
 /// Arithmetic modulo radix^m on one integer width.
 pub(crate) trait Ring: Copy {
@@ -103,9 +104,9 @@ pub(crate) fn feistel<R: Ring>(
     rounds: usize,
     (mu, mv): (&R, &R),
     (mut a, mut b): (R::W, R::W),
-    enc: bool,
+    dir: Direction,
 ) -> (R::W, R::W) {
-    if enc {
+    if dir.is_encrypt() {
         for i in 0..rounds {
             let m = if i % 2 == 0 { mu } else { mv };
             let y = prf(i, R::widen(b));

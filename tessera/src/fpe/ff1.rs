@@ -12,6 +12,7 @@ use super::big;
 use super::feistel::{Ring, Y64, Y96, feistel};
 use super::num::{Mod64, Mod128, Radix};
 use super::{Alphabet, Fpe, MAX_LEN, Tweaks, batch_values, check_batch, check_radix, check_value, min_len};
+use crate::Direction;
 use crate::Error;
 use crate::aes::{Aes, Block};
 
@@ -246,27 +247,27 @@ impl FF1 {
         base: u128,
         m: (&R, &R),
         ab: (R::W, R::W),
-        enc: bool,
+        dir: Direction,
     ) -> (R::W, R::W) {
         debug_assert_eq!(SHY as usize, 128 - 8 * lp.d);
         let shb = 8 * lp.b;
         #[cfg(target_arch = "x86_64")]
         if let Some(k) = &*self.ni {
-            return k.run(|ni| feistel(|i, x| ni.encrypt_be(base ^ ((i as u128) << shb) ^ x) >> SHY, 10, m, ab, enc));
+            return k.run(|ni| feistel(|i, x| ni.encrypt_be(base ^ ((i as u128) << shb) ^ x) >> SHY, 10, m, ab, dir));
         }
         let prf = |i: usize, x: u128| {
             let mut blk = (base ^ ((i as u128) << shb) ^ x).to_be_bytes();
             self.aes.encrypt_block(&mut blk);
             u128::from_be_bytes(blk) >> SHY
         };
-        feistel(prf, 10, m, ab, enc)
+        feistel(prf, 10, m, ab, dir)
     }
 
-    fn crypt(&self, tweak: &[u8], x: &mut [u16], enc: bool) -> Result<(), Error> {
+    fn crypt(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error> {
         check_value(x, self.rx.radix, self.min, self.max)?;
         let Some(lp) = self.params(x.len()) else {
             let n = x.len();
-            big::ff1(&self.aes, &self.rx, &self.p_block(n, tweak.len()), tweak, num_bytes(&self.rx, n - n / 2), x, enc);
+            big::ff1(&self.aes, &self.rx, &self.p_block(n, tweak.len()), tweak, num_bytes(&self.rx, n - n / 2), x, dir);
             return Ok(());
         };
         let (state, tmpl) = self.prefix(lp, tweak);
@@ -276,8 +277,8 @@ impl FF1 {
             Arith::N64 { mu, mv } => {
                 let ab = (self.rx.num_be64(xa), self.rx.num_be64(xb));
                 let (a, b) = match lp.d {
-                    8 => self.rounds::<_, 64>(lp, base, (&Y64(mu), &Y64(mv)), ab, enc),
-                    _ => self.rounds::<_, 32>(lp, base, (&Y96(mu), &Y96(mv)), ab, enc),
+                    8 => self.rounds::<_, 64>(lp, base, (&Y64(mu), &Y64(mv)), ab, dir),
+                    _ => self.rounds::<_, 32>(lp, base, (&Y96(mu), &Y96(mv)), ab, dir),
                 };
                 self.rx.str_be64(a, xa);
                 self.rx.str_be64(b, xb);
@@ -285,9 +286,9 @@ impl FF1 {
             Arith::N128 { mu, mv } => {
                 let ab = (self.rx.num_be128(xa), self.rx.num_be128(xb));
                 let (a, b) = match lp.d {
-                    8 => self.rounds::<_, 64>(lp, base, (&mu, &mv), ab, enc),
-                    12 => self.rounds::<_, 32>(lp, base, (&mu, &mv), ab, enc),
-                    _ => self.rounds::<_, 0>(lp, base, (&mu, &mv), ab, enc),
+                    8 => self.rounds::<_, 64>(lp, base, (&mu, &mv), ab, dir),
+                    12 => self.rounds::<_, 32>(lp, base, (&mu, &mv), ab, dir),
+                    _ => self.rounds::<_, 0>(lp, base, (&mu, &mv), ab, dir),
                 };
                 self.rx.str_be128(a, xa);
                 self.rx.str_be128(b, xb);
@@ -296,7 +297,7 @@ impl FF1 {
         Ok(())
     }
 
-    fn batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize], enc: bool) -> Result<(), Error> {
+    fn batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize], dir: Direction) -> Result<(), Error> {
         check_batch(&tweaks, data, ends, |_, x| check_value(x, self.rx.radix, self.min, self.max))?;
         let mut g = Group::default();
         let mut memo: Option<(usize, u128)> = None;
@@ -304,13 +305,13 @@ impl FF1 {
             let lp = match self.params(x.len()) {
                 Some(lp @ LenParams { arith: Arith::N64 { .. }, .. }) => lp,
                 _ => {
-                    self.crypt(tweaks.get(i), x, enc)?;
+                    self.crypt(tweaks.get(i), x, dir)?;
                     continue;
                 }
             };
             // A group holds values of one length, so its parameters are constants.
             if g.lp.is_some_and(|p| p.n != lp.n) {
-                g.run(self, enc);
+                g.run(self, dir);
             }
             let base = match (&tweaks, memo) {
                 (Tweaks::Same(_), Some((n, base))) if n == lp.n => base,
@@ -322,10 +323,10 @@ impl FF1 {
             };
             g.push(self, lp, base, x);
             if g.len == GROUP {
-                g.run(self, enc);
+                g.run(self, dir);
             }
         }
-        g.run(self, enc);
+        g.run(self, dir);
         Ok(())
     }
 }
@@ -368,12 +369,12 @@ impl<'p, 'd> Group<'p, 'd> {
         self.len += 1;
     }
 
-    fn run(&mut self, f: &FF1, enc: bool) {
+    fn run(&mut self, f: &FF1, dir: Direction) {
         let Some(lp) = self.lp else { return };
         let Arith::N64 { mu, mv } = lp.arith else { unreachable!("groups hold u64-path values only") };
         match lp.d {
-            8 => self.rounds_d8(f, lp, (BatchMod::new(mu), BatchMod::new(mv)), enc),
-            _ => self.rounds::<_, 32>(f, lp, (Y96(mu), Y96(mv)), enc),
+            8 => self.rounds_d8(f, lp, (BatchMod::new(mu), BatchMod::new(mv)), dir),
+            _ => self.rounds::<_, 32>(f, lp, (Y96(mu), Y96(mv)), dir),
         }
         for j in 0..self.len {
             let x = core::mem::take(&mut self.out[j]);
@@ -389,38 +390,39 @@ impl<'p, 'd> Group<'p, 'd> {
     /// arithmetic in the CPU's batch kernel. Round i enciphers B and updates
     /// A when i is even, the other way round when odd, in both directions:
     /// the halves never move between the arrays.
-    fn rounds_d8(&mut self, f: &FF1, lp: &LenParams, (mu, mv): (BatchMod, BatchMod), enc: bool) {
+    fn rounds_d8(&mut self, f: &FF1, lp: &LenParams, (mu, mv): (BatchMod, BatchMod), dir: Direction) {
         let n = self.len;
         let shb = 8 * lp.b;
         for r in 0..10usize {
-            let i = if enc { r } else { 9 - r };
+            let i = dir.round(r, 10);
             let ib = (i as u128) << shb;
-            let (src, dst, m) = if i % 2 == 0 { (&self.b, &mut self.a, &mu) } else { (&self.a, &mut self.b, &mv) };
+            let (src, dst, m) =
+                if i.is_multiple_of(2) { (&self.b, &mut self.a, &mu) } else { (&self.a, &mut self.b, &mv) };
             for ((blk, base), &x) in self.blocks[..n].iter_mut().zip(&self.base[..n]).zip(&src[..n]) {
                 *blk = (base ^ ib ^ x as u128).to_be_bytes();
             }
             f.aes.encrypt_blocks(&mut self.blocks[..n]);
-            f.kernel.round64(m, &self.blocks[..n], &mut dst[..n], enc);
+            f.kernel.round64(m, &self.blocks[..n], &mut dst[..n], dir);
         }
     }
 
     #[inline(always)]
-    fn rounds<R: Ring<W = u64>, const SHY: u32>(&mut self, f: &FF1, lp: &LenParams, (mu, mv): (R, R), enc: bool) {
+    fn rounds<R: Ring<W = u64>, const SHY: u32>(&mut self, f: &FF1, lp: &LenParams, (mu, mv): (R, R), dir: Direction) {
         let n = self.len;
         let shb = 8 * lp.b;
         for r in 0..10usize {
-            let i = if enc { r } else { 9 - r };
+            let i = dir.round(r, 10);
             let ib = (i as u128) << shb;
             for j in 0..n {
-                let v = if enc { self.b[j] } else { self.a[j] };
+                let v = if dir.is_encrypt() { self.b[j] } else { self.a[j] };
                 self.blocks[j] = (self.base[j] ^ ib ^ v as u128).to_be_bytes();
             }
             f.aes.encrypt_blocks(&mut self.blocks[..n]);
-            let m = if i % 2 == 0 { &mu } else { &mv };
+            let m = if i.is_multiple_of(2) { &mu } else { &mv };
             for j in 0..n {
                 let y = m.reduce(u128::from_be_bytes(self.blocks[j]) >> SHY);
                 let (a, b) = (self.a[j], self.b[j]);
-                (self.a[j], self.b[j]) = if enc { (b, m.add(a, y)) } else { (m.sub(b, y), a) };
+                (self.a[j], self.b[j]) = if dir.is_encrypt() { (b, m.add(a, y)) } else { (m.sub(b, y), a) };
             }
         }
     }
@@ -437,16 +439,16 @@ impl Fpe for FF1 {
         (self.min, self.max)
     }
     fn encrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error> {
-        self.crypt(tweak, x, true)
+        self.crypt(tweak, x, Direction::Encrypt)
     }
     fn decrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error> {
-        self.crypt(tweak, x, false)
+        self.crypt(tweak, x, Direction::Decrypt)
     }
     fn encrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
-        self.batch(tweaks, data, ends, true)
+        self.batch(tweaks, data, ends, Direction::Encrypt)
     }
     fn decrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
-        self.batch(tweaks, data, ends, false)
+        self.batch(tweaks, data, ends, Direction::Decrypt)
     }
 }
 

@@ -9,6 +9,7 @@
 use super::feistel::{Ring, feistel};
 use super::num::{Mod64, Mod128, Radix};
 use super::{Alphabet, Fpe, Tweaks, batch_values, check_batch, check_radix, check_value, min_len};
+use crate::Direction;
 use crate::Error;
 use crate::aes::{Aes, Block};
 
@@ -79,21 +80,21 @@ impl Core {
     /// The eight rounds. P = [W xor i]^4 || [NUM(REV(half))]^12; the cipher
     /// sees REVB(P) and S = REVB(output), so both are little-endian reads.
     #[inline(always)]
-    fn rounds<R: Ring>(&self, (tl, tr): (u32, u32), m: (&R, &R), ab: (R::W, R::W), enc: bool) -> (R::W, R::W) {
+    fn rounds<R: Ring>(&self, (tl, tr): (u32, u32), m: (&R, &R), ab: (R::W, R::W), dir: Direction) -> (R::W, R::W) {
         let p = move |i: usize, x: u128| ((((if i.is_multiple_of(2) { tr } else { tl }) ^ i as u32) as u128) << 96) | x;
         #[cfg(target_arch = "x86_64")]
         if let Some(k) = &*self.ni {
-            return k.run(|ni| feistel(|i, x| ni.encrypt_le(p(i, x)), 8, m, ab, enc));
+            return k.run(|ni| feistel(|i, x| ni.encrypt_le(p(i, x)), 8, m, ab, dir));
         }
         let prf = |i: usize, x: u128| {
             let mut blk = p(i, x).to_le_bytes();
             self.aes.encrypt_block(&mut blk);
             u128::from_le_bytes(blk)
         };
-        feistel(prf, 8, m, ab, enc)
+        feistel(prf, 8, m, ab, dir)
     }
 
-    fn crypt(&self, tw: (u32, u32), x: &mut [u16], enc: bool) -> Result<(), Error> {
+    fn crypt(&self, tw: (u32, u32), x: &mut [u16], dir: Direction) -> Result<(), Error> {
         check_value(x, self.rx.radix, self.min, self.max)?;
         let u = x.len().div_ceil(2);
         let arith = self.arith[x.len() - self.min];
@@ -101,13 +102,13 @@ impl Core {
         match arith {
             Arith::N64 { mu, mv } => {
                 let ab = (self.rx.num_le64(xa), self.rx.num_le64(xb));
-                let (a, b) = self.rounds(tw, (&mu, &mv), ab, enc);
+                let (a, b) = self.rounds(tw, (&mu, &mv), ab, dir);
                 self.rx.str_le64(a, xa);
                 self.rx.str_le64(b, xb);
             }
             Arith::N128 { mu, mv } => {
                 let ab = (self.rx.num_le128(xa), self.rx.num_le128(xb));
-                let (a, b) = self.rounds(tw, (&mu, &mv), ab, enc);
+                let (a, b) = self.rounds(tw, (&mu, &mv), ab, dir);
                 self.rx.str_le128(a, xa);
                 self.rx.str_le128(b, xb);
             }
@@ -121,7 +122,7 @@ impl Core {
         split: SplitTweak,
         data: &mut [u16],
         ends: &[usize],
-        enc: bool,
+        dir: Direction,
     ) -> Result<(), Error> {
         check_batch(&tweaks, data, ends, |t, x| {
             split(t)?;
@@ -134,13 +135,13 @@ impl Core {
                 Arith::N64 { mu, mv } => {
                     g.push(self, tw, (mu, mv), x);
                     if g.len == GROUP {
-                        g.run(self, enc);
+                        g.run(self, dir);
                     }
                 }
-                Arith::N128 { .. } => self.crypt(tw, x, enc)?,
+                Arith::N128 { .. } => self.crypt(tw, x, dir)?,
             }
         }
-        g.run(self, enc);
+        g.run(self, dir);
         Ok(())
     }
 }
@@ -182,21 +183,22 @@ impl<'d> Group<'d> {
         self.len += 1;
     }
 
-    fn run(&mut self, c: &Core, enc: bool) {
+    fn run(&mut self, c: &Core, dir: Direction) {
         let n = self.len;
         for r in 0..8usize {
-            let i = if enc { r } else { 7 - r };
+            let i = dir.round(r, 8);
             for j in 0..n {
-                let w = if i % 2 == 0 { self.tw[j].1 } else { self.tw[j].0 };
-                let v = if enc { self.b[j] } else { self.a[j] };
+                let w = if i.is_multiple_of(2) { self.tw[j].1 } else { self.tw[j].0 };
+                let v = if dir.is_encrypt() { self.b[j] } else { self.a[j] };
                 self.blocks[j] = ((((w ^ i as u32) as u128) << 96) | v as u128).to_le_bytes();
             }
             c.aes.encrypt_blocks(&mut self.blocks[..n]);
             for j in 0..n {
                 let y = u128::from_le_bytes(self.blocks[j]);
-                let m = if i % 2 == 0 { &self.m[j].0 } else { &self.m[j].1 };
+                let m = if i.is_multiple_of(2) { &self.m[j].0 } else { &self.m[j].1 };
                 let (a, b) = (self.a[j], self.b[j]);
-                (self.a[j], self.b[j]) = if enc { (b, m.add(a, m.reduce(y))) } else { (m.sub(b, m.reduce(y)), a) };
+                (self.a[j], self.b[j]) =
+                    if dir.is_encrypt() { (b, m.add(a, m.reduce(y))) } else { (m.sub(b, m.reduce(y)), a) };
             }
         }
         for j in 0..n {
@@ -272,16 +274,16 @@ macro_rules! ff3_type {
                 (self.0.min, self.0.max)
             }
             fn encrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error> {
-                self.0.crypt($split(tweak)?, x, true)
+                self.0.crypt($split(tweak)?, x, Direction::Encrypt)
             }
             fn decrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error> {
-                self.0.crypt($split(tweak)?, x, false)
+                self.0.crypt($split(tweak)?, x, Direction::Decrypt)
             }
             fn encrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
-                self.0.batch(tweaks, $split, data, ends, true)
+                self.0.batch(tweaks, $split, data, ends, Direction::Encrypt)
             }
             fn decrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
-                self.0.batch(tweaks, $split, data, ends, false)
+                self.0.batch(tweaks, $split, data, ends, Direction::Decrypt)
             }
         }
     };

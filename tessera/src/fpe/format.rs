@@ -1,6 +1,7 @@
 //! Token formats: which characters of a value are encrypted.
 
 use super::{Alphabet, Fpe, MAX_LEN};
+use crate::Direction;
 use crate::Error;
 
 /// Describes which characters of a text value are encrypted and which stay
@@ -139,13 +140,26 @@ impl TokenFormat {
         Ok(())
     }
 
-    fn apply(
+    /// Encrypts or decrypts the selected characters of `text` into `out`
+    /// (cleared first), as `dir` says.
+    ///
+    /// ```
+    /// use tessera::fpe::{Alphabet, FF1, TokenFormat};
+    /// use tessera::Direction;
+    /// let ff1 = FF1::new(&[7u8; 16], Alphabet::digits()).unwrap();
+    /// let format = TokenFormat::new().passthrough("-");
+    /// let (mut token, mut back) = (String::new(), String::new());
+    /// format.transform_into(Direction::Encrypt, &ff1, b"t", "4111-1111-1111-1111", &mut token).unwrap();
+    /// format.transform_into(Direction::Decrypt, &ff1, b"t", &token, &mut back).unwrap();
+    /// assert_eq!(back, "4111-1111-1111-1111");
+    /// ```
+    pub fn transform_into(
         &self,
+        dir: Direction,
         c: &(impl Fpe + ?Sized),
         tweak: &[u8],
         text: &str,
         out: &mut String,
-        enc: bool,
     ) -> Result<(), Error> {
         let alphabet = c.alphabet().ok_or(Error::Alphabet("cipher was built from a radix only"))?;
         let mut buf = [0u16; MAX_LEN];
@@ -157,11 +171,7 @@ impl TokenFormat {
             e => e,
         })?;
         let x = &mut buf[..n];
-        if enc {
-            c.encrypt_numerals(tweak, x)?
-        } else {
-            c.decrypt_numerals(tweak, x)?
-        }
+        c.transform_numerals(dir, tweak, x)?;
         out.clear();
         self.merge(alphabet, text, x, out)
     }
@@ -174,7 +184,7 @@ impl TokenFormat {
         text: &str,
         out: &mut String,
     ) -> Result<(), Error> {
-        self.apply(c, tweak, text, out, true)
+        self.transform_into(Direction::Encrypt, c, tweak, text, out)
     }
 
     /// Decrypts the selected characters of `text` into `out` (cleared first).
@@ -185,6 +195,6 @@ impl TokenFormat {
         text: &str,
         out: &mut String,
     ) -> Result<(), Error> {
-        self.apply(c, tweak, text, out, false)
+        self.transform_into(Direction::Decrypt, c, tweak, text, out)
     }
 }

@@ -42,13 +42,15 @@ pub use ff3::{FF3, FF3_1};
 pub use format::TokenFormat;
 pub use text_batch::TextBatch;
 
+use crate::Direction;
 use crate::Error;
 
 /// Longest value the text helpers handle without a heap buffer; FF1 accepts
 /// at most this many numerals.
 pub const MAX_LEN: usize = 8192;
 
-/// The tweak(s) for a batch: one for every value, or one per value.
+/// The tweak(s) for a batch: one for every value, or one per value (the
+/// same names as AES-SIV's [`BatchAd`](crate::siv::BatchAd)).
 #[derive(Clone, Copy, Debug)]
 pub enum Tweaks<'a> {
     /// The same tweak for every value.
@@ -117,15 +119,66 @@ pub trait Fpe: Send + Sync {
         self.encrypt_numerals(tweak, &mut probe)
     }
 
+    /// Encrypts or decrypts numerals in place, as `dir` says
+    /// ([`Fpe::encrypt_numerals`] or [`Fpe::decrypt_numerals`]).
+    ///
+    /// ```
+    /// use tessera::fpe::{Fpe, FF1};
+    /// use tessera::Direction;
+    /// let ff1 = FF1::with_radix(&[1u8; 16], 10).unwrap();
+    /// let mut x = [1u16, 2, 3, 4, 5, 6];
+    /// ff1.transform_numerals(Direction::Encrypt, b"t", &mut x).unwrap();
+    /// ff1.transform_numerals(Direction::Decrypt, b"t", &mut x).unwrap();
+    /// assert_eq!(x, [1, 2, 3, 4, 5, 6]);
+    /// ```
+    fn transform_numerals(&self, dir: Direction, tweak: &[u8], x: &mut [u16]) -> Result<(), Error> {
+        match dir {
+            Direction::Encrypt => self.encrypt_numerals(tweak, x),
+            Direction::Decrypt => self.decrypt_numerals(tweak, x),
+        }
+    }
+
+    /// Encrypts or decrypts a batch in place, as `dir` says
+    /// ([`Fpe::encrypt_batch`] or [`Fpe::decrypt_batch`]).
+    ///
+    /// ```
+    /// use tessera::fpe::{Fpe, Tweaks, FF1};
+    /// use tessera::Direction;
+    /// let ff1 = FF1::with_radix(&[1u8; 16], 10).unwrap();
+    /// let mut data = [1u16, 2, 3, 4, 5, 6, 9, 9, 9, 9, 9, 9, 9];
+    /// let ends = [6, 13];
+    /// ff1.transform_batch(Direction::Encrypt, Tweaks::Same(b"t"), &mut data, &ends).unwrap();
+    /// ff1.transform_batch(Direction::Decrypt, Tweaks::Same(b"t"), &mut data, &ends).unwrap();
+    /// assert_eq!(data, [1, 2, 3, 4, 5, 6, 9, 9, 9, 9, 9, 9, 9]);
+    /// ```
+    fn transform_batch(
+        &self,
+        dir: Direction,
+        tweaks: Tweaks<'_>,
+        data: &mut [u16],
+        ends: &[usize],
+    ) -> Result<(), Error> {
+        match dir {
+            Direction::Encrypt => self.encrypt_batch(tweaks, data, ends),
+            Direction::Decrypt => self.decrypt_batch(tweaks, data, ends),
+        }
+    }
+
+    /// Encrypts or decrypts `text` into `out` (cleared first), as `dir`
+    /// says. No heap allocation when `out` already has the capacity.
+    fn transform_into(&self, dir: Direction, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
+        text_op(self, tweak, text, out, dir)
+    }
+
     /// Encrypts `text` into `out` (cleared first). No heap allocation when
     /// `out` already has the capacity.
     fn encrypt_into(&self, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
-        text_op(self, tweak, text, out, true)
+        self.transform_into(Direction::Encrypt, tweak, text, out)
     }
 
     /// Decrypts `text` into `out` (cleared first).
     fn decrypt_into(&self, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
-        text_op(self, tweak, text, out, false)
+        self.transform_into(Direction::Decrypt, tweak, text, out)
     }
 
     /// Encrypts `text`, returning a new `String`.
@@ -143,7 +196,7 @@ pub trait Fpe: Send + Sync {
     }
 }
 
-fn text_op<C: Fpe + ?Sized>(c: &C, tweak: &[u8], text: &str, out: &mut String, enc: bool) -> Result<(), Error> {
+fn text_op<C: Fpe + ?Sized>(c: &C, tweak: &[u8], text: &str, out: &mut String, dir: Direction) -> Result<(), Error> {
     let alphabet = c.alphabet().ok_or(Error::Alphabet("cipher was built from a radix only"))?;
     let mut buf = [0u16; MAX_LEN];
     let n = alphabet.to_numerals(text, &mut buf).map_err(|e| match e {
@@ -154,11 +207,7 @@ fn text_op<C: Fpe + ?Sized>(c: &C, tweak: &[u8], text: &str, out: &mut String, e
         e => e,
     })?;
     let x = &mut buf[..n];
-    if enc {
-        c.encrypt_numerals(tweak, x)?
-    } else {
-        c.decrypt_numerals(tweak, x)?
-    }
+    c.transform_numerals(dir, tweak, x)?;
     out.clear();
     alphabet.push_str(x, out);
     Ok(())

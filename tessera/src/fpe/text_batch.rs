@@ -1,6 +1,7 @@
 //! Text values gathered for one batch call, and rebuilt as text after it.
 
 use super::{Alphabet, Fpe, TokenFormat, Tweaks};
+use crate::Direction;
 use crate::Error;
 
 /// Text values gathered into one flat numeral buffer for
@@ -119,16 +120,37 @@ impl<'a> TextBatch<'a> {
         Ok(())
     }
 
+    /// Encrypts or decrypts every value in one [`Fpe::transform_batch`]
+    /// call, as `dir` says; on error ([`Error::Batch`] naming the value)
+    /// nothing was changed.
+    ///
+    /// ```
+    /// use tessera::fpe::{Alphabet, FF1, TextBatch, TokenFormat, Tweaks};
+    /// use tessera::Direction;
+    /// let ff1 = FF1::new(&[7u8; 16], Alphabet::digits()).unwrap();
+    /// let format = TokenFormat::new();
+    /// let mut batch = TextBatch::new(&ff1, &format).unwrap();
+    /// batch.push("123456").unwrap();
+    /// batch.transform(Direction::Encrypt, Tweaks::Same(b"t")).unwrap();
+    /// batch.transform(Direction::Decrypt, Tweaks::Same(b"t")).unwrap();
+    /// let mut back = Vec::new();
+    /// batch.append_utf8(0, &mut back).unwrap();
+    /// assert_eq!(back, b"123456");
+    /// ```
+    pub fn transform(&mut self, dir: Direction, tweaks: Tweaks<'_>) -> Result<(), Error> {
+        self.cipher.transform_batch(dir, tweaks, &mut self.numerals, &self.ends)
+    }
+
     /// Encrypts every value in one [`Fpe::encrypt_batch`] call; on error
     /// ([`Error::Batch`] naming the value) nothing was changed.
     pub fn encrypt(&mut self, tweaks: Tweaks<'_>) -> Result<(), Error> {
-        self.cipher.encrypt_batch(tweaks, &mut self.numerals, &self.ends)
+        self.transform(Direction::Encrypt, tweaks)
     }
 
     /// Decrypts every value in one [`Fpe::decrypt_batch`] call; on error
     /// ([`Error::Batch`] naming the value) nothing was changed.
     pub fn decrypt(&mut self, tweaks: Tweaks<'_>) -> Result<(), Error> {
-        self.cipher.decrypt_batch(tweaks, &mut self.numerals, &self.ends)
+        self.transform(Direction::Decrypt, tweaks)
     }
 
     /// Appends value `index` as UTF-8 text to `out`: its numerals as

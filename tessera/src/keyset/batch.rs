@@ -3,16 +3,20 @@
 
 use zeroize::Zeroize;
 
+use crate::Direction;
 use crate::fpe::{TextBatch, Tweaks};
 
 use super::error::{Error, Result};
 use super::tokenize::FpeTransform;
 
-/// Which way a batch goes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Dir {
-    Encrypt,
-    Decrypt,
+/// What one batch call does, to which values.
+#[derive(Clone, Copy)]
+struct Job<'a> {
+    dir: Direction,
+    tweak: Option<&'a [u8]>,
+    values: &'a [&'a str],
+    /// The key version of the tokens (decryption; `None`: the primary).
+    version: Option<u32>,
 }
 
 /// An error about value `index` of a batch.
@@ -46,7 +50,7 @@ impl FpeTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.run_batch(Dir::Encrypt, tweak, values, None, out, ends)
+        self.run_batch(&Job { dir: Direction::Encrypt, tweak, values, version: None }, out, ends)
     }
 
     /// Decrypts `values` (all made by `version`, or by the primary when it is
@@ -61,23 +65,17 @@ impl FpeTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.run_batch(Dir::Decrypt, tweak, values, version, out, ends)
+        self.run_batch(&Job { dir: Direction::Decrypt, tweak, values, version }, out, ends)
     }
 
-    fn run_batch(
-        &self,
-        dir: Dir,
-        tweak: Option<&[u8]>,
-        values: &[&str],
-        version: Option<u32>,
-        out: &mut Vec<u8>,
-        ends: &mut Vec<usize>,
-    ) -> Result<()> {
+    fn run_batch(&self, job: &Job<'_>, out: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<()> {
+        let Job { dir, tweak, values, version } = *job;
         // Tokens whose version is read one by one, and values with a kept
         // tail, go one at a time.
-        let one_by_one = self.params.keep_from_last.is_some() || (dir == Dir::Decrypt && self.embedding.is_some());
+        let one_by_one =
+            self.params.keep_from_last.is_some() || (dir == Direction::Decrypt && self.embedding.is_some());
         if one_by_one {
-            return self.each(dir, tweak, values, version, out, ends);
+            return self.each(job, out, ends);
         }
         let tweak = self.tweak(tweak)?;
         let version = version.unwrap_or(self.primary());
@@ -85,15 +83,12 @@ impl FpeTransform {
         for (i, v) in values.iter().enumerate() {
             batch.push(v).map_err(|e| at(i)(e.into()))?;
         }
-        match dir {
-            Dir::Encrypt => batch.encrypt(Tweaks::Same(tweak))?,
-            Dir::Decrypt => batch.decrypt(Tweaks::Same(tweak))?,
-        }
+        batch.transform(dir, Tweaks::Same(tweak))?;
         let mut token = String::new();
         for i in 0..values.len() {
             let start = out.len();
             batch.append_utf8(i, out)?;
-            if dir == Dir::Encrypt && self.embedding.is_some() {
+            if dir == Direction::Encrypt && self.embedding.is_some() {
                 token.clear();
                 token.push_str(std::str::from_utf8(&out[start..]).expect("tokens are UTF-8"));
                 self.embed_version(version, &mut token);
@@ -106,20 +101,13 @@ impl FpeTransform {
         Ok(())
     }
 
-    fn each(
-        &self,
-        dir: Dir,
-        tweak: Option<&[u8]>,
-        values: &[&str],
-        version: Option<u32>,
-        out: &mut Vec<u8>,
-        ends: &mut Vec<usize>,
-    ) -> Result<()> {
+    fn each(&self, job: &Job<'_>, out: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<()> {
+        let Job { dir, tweak, values, version } = *job;
         let mut s = String::new();
         for (i, v) in values.iter().enumerate() {
             match dir {
-                Dir::Encrypt => self.encrypt_into(tweak, v, &mut s),
-                Dir::Decrypt => self.decrypt_into(tweak, v, version, &mut s).map(drop),
+                Direction::Encrypt => self.encrypt_into(tweak, v, &mut s),
+                Direction::Decrypt => self.decrypt_into(tweak, v, version, &mut s).map(drop),
             }
             .map_err(at(i))?;
             out.extend_from_slice(s.as_bytes());

@@ -99,7 +99,7 @@ impl SivTransform {
         let start = out.len();
         out.resize(start + crate::siv::TAG_LEN + plaintext.len(), 0);
         let cipher = k.cipher.as_ref().expect("validated: the primary is enabled");
-        cipher.encrypt_into(&[ad], None, plaintext, &mut out[start..])?;
+        cipher.seal_into(None, &[ad], plaintext, &mut out[start..])?;
         Ok(())
     }
 
@@ -160,7 +160,7 @@ impl SivTransform {
             return None;
         };
         let mut pt = Zeroizing::new(vec![0u8; body.len().checked_sub(crate::siv::TAG_LEN)?]);
-        cipher.decrypt_into(&[ad], None, body, &mut pt).ok()?;
+        cipher.open_into(None, &[ad], body, &mut pt).ok()?;
         Some(pt)
     }
 

@@ -5,7 +5,7 @@
 //! of every message still running), and so do the CTR blocks. With the same
 //! associated data for every message, the associated-data part of S2V is
 //! computed once for the whole batch. Results are byte for byte those of
-//! [`AesSiv::encrypt_into`] and [`AesSiv::decrypt_into`].
+//! [`AesSiv::seal_into`] and [`AesSiv::open_into`].
 
 use aes::cipher::consts::U16;
 use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser};
@@ -27,25 +27,27 @@ pub enum BatchAd<'a> {
     /// The same components for every message (for example a table and
     /// column name). The associated-data part of S2V runs once per batch.
     Same(&'a [&'a [u8]]),
-    /// Exactly one component per message: `Each(ad)` gives message `i` the
-    /// single component `ad[i]` (a row id, a per-record nonce).
-    Each(&'a [&'a [u8]]),
-    /// Any number of components per message: `PerMessage(ad)` gives message
-    /// `i` the components `ad[i]`.
-    PerMessage(&'a [&'a [&'a [u8]]]),
+    /// Exactly one component per message: `PerValue(ad)` gives message `i`
+    /// the single component `ad[i]` (a row id, a per-record nonce), as
+    /// [`Tweaks::PerValue`](crate::fpe::Tweaks::PerValue) gives each FPE
+    /// value its tweak.
+    PerValue(&'a [&'a [u8]]),
+    /// Any number of components per message: `PerValueComponents(ad)` gives
+    /// message `i` the components `ad[i]`.
+    PerValueComponents(&'a [&'a [&'a [u8]]]),
 }
 
 impl BatchAd<'_> {
     fn check(&self, n: usize) -> Result<(), Error> {
         match *self {
             BatchAd::Same(a) if a.len() > MAX_AD => Err(Error::TooManyAd { got: a.len(), max: MAX_AD }),
-            BatchAd::Each(a) if a.len() != n => {
+            BatchAd::PerValue(a) if a.len() != n => {
                 Err(Error::Format("batch needs one associated-data component per message"))
             }
-            BatchAd::PerMessage(a) if a.len() != n => {
+            BatchAd::PerValueComponents(a) if a.len() != n => {
                 Err(Error::Format("batch needs one associated-data list per message"))
             }
-            BatchAd::PerMessage(a) => match a.iter().position(|c| c.len() > MAX_AD) {
+            BatchAd::PerValueComponents(a) => match a.iter().position(|c| c.len() > MAX_AD) {
                 Some(index) => {
                     Err(Error::Batch { index, source: Box::new(Error::TooManyAd { got: a[index].len(), max: MAX_AD }) })
                 }
@@ -178,7 +180,7 @@ impl AesSiv {
         let mut macs = [[0u8; 16]; LANES];
         match ad {
             BatchAd::Same(_) => unreachable!("handled above"),
-            BatchAd::Each(a) => {
+            BatchAd::PerValue(a) => {
                 for (job, c) in jobs.iter_mut().zip(&a[g0..g0 + d.len()]) {
                     *job = Job::cmac(&self.mac, c);
                 }
@@ -187,7 +189,7 @@ impl AesSiv {
                     *d = xor_int(&self.d0_dbl, m);
                 }
             }
-            BatchAd::PerMessage(a) => {
+            BatchAd::PerValueComponents(a) => {
                 let a = &a[g0..g0 + d.len()];
                 d.fill(self.d0);
                 let most = a.iter().map(|c| c.len()).max().unwrap_or(0);
@@ -215,7 +217,7 @@ impl AesSiv {
     /// unused.
     fn batch_same_d(&self, ad: BatchAd<'_>) -> Block {
         match ad {
-            BatchAd::Same(a) => self.fold_d(a, None),
+            BatchAd::Same(a) => self.fold_d(None, a),
             _ => [0; 16],
         }
     }
@@ -227,7 +229,7 @@ impl AesSiv {
     /// message `i`'s starts at `ends[i - 1] + 16 * i`. Returns the total
     /// written, `ends.last() + 16 * ends.len()`. Allocates nothing.
     ///
-    /// Identical to calling [`AesSiv::encrypt_into`] on each message (with
+    /// Identical to calling [`AesSiv::seal_into`] on each message (with
     /// `nonce = None`; a nonce is just the last component in `ad`), several
     /// times faster for short messages: up to 64 messages share every AES
     /// call.
@@ -242,17 +244,17 @@ impl AesSiv {
     /// let data = b"alicebobcarol";
     /// let ends = [5, 8, 13];
     /// let mut out = vec![0u8; data.len() + 16 * ends.len()];
-    /// let n = siv.encrypt_batch(BatchAd::Same(&[b"users.name"]), data, &ends, &mut out).unwrap();
+    /// let n = siv.seal_batch(BatchAd::Same(&[b"users.name"]), data, &ends, &mut out).unwrap();
     /// assert_eq!(n, out.len());
-    /// assert_eq!(out[21..40], siv.encrypt(&[b"users.name"], None, b"bob").unwrap()[..]);
+    /// assert_eq!(out[21..40], siv.seal(None, &[b"users.name"], b"bob").unwrap()[..]);
     ///
     /// // And back: the ends of the ciphertexts are 16 bytes per message further.
     /// let cends = [21, 40, 61];
     /// let mut back = vec![0u8; data.len()];
-    /// siv.decrypt_batch(BatchAd::Same(&[b"users.name"]), &out, &cends, &mut back).unwrap();
+    /// siv.open_batch(BatchAd::Same(&[b"users.name"]), &out, &cends, &mut back).unwrap();
     /// assert_eq!(&back, data);
     /// ```
-    pub fn encrypt_batch(&self, ad: BatchAd<'_>, data: &[u8], ends: &[usize], out: &mut [u8]) -> Result<usize, Error> {
+    pub fn seal_batch(&self, ad: BatchAd<'_>, data: &[u8], ends: &[usize], out: &mut [u8]) -> Result<usize, Error> {
         check_ends(data, ends, 0)?;
         ad.check(ends.len())?;
         let total = ends.last().map_or(0, |&e| e + TAG_LEN * ends.len());
@@ -293,24 +295,24 @@ impl AesSiv {
     /// All or nothing: if any message fails verification, all of
     /// `out[..total]` is zeroed and the error is [`Error::Batch`] naming
     /// the first failing message, with [`Error::Authentication`] inside.
-    /// Identical results to [`AesSiv::decrypt_into`] on each message.
+    /// Identical results to [`AesSiv::open_into`] on each message.
     ///
     /// ```
     /// use tessera::{Error, siv::{AesSiv, BatchAd}};
     /// let siv = AesSiv::new(&[8u8; 32]).unwrap();
     /// let ids: [&[u8]; 2] = [b"row-1", b"row-2"];
     /// let mut ct = vec![0u8; 2 * 16 + 6];
-    /// siv.encrypt_batch(BatchAd::Each(&ids), b"123456", &[3, 6], &mut ct).unwrap();
+    /// siv.seal_batch(BatchAd::PerValue(&ids), b"123456", &[3, 6], &mut ct).unwrap();
     /// let mut pt = [0u8; 6];
-    /// siv.decrypt_batch(BatchAd::Each(&ids), &ct, &[19, 38], &mut pt).unwrap();
+    /// siv.open_batch(BatchAd::PerValue(&ids), &ct, &[19, 38], &mut pt).unwrap();
     /// assert_eq!(&pt, b"123456");
     /// // Swapped row ids: message 0 no longer verifies, nothing is released.
     /// let swapped: [&[u8]; 2] = [b"row-2", b"row-1"];
-    /// let err = siv.decrypt_batch(BatchAd::Each(&swapped), &ct, &[19, 38], &mut pt).unwrap_err();
+    /// let err = siv.open_batch(BatchAd::PerValue(&swapped), &ct, &[19, 38], &mut pt).unwrap_err();
     /// assert!(matches!(err, Error::Batch { index: 0, .. }));
     /// assert_eq!(pt, [0u8; 6]);
     /// ```
-    pub fn decrypt_batch(&self, ad: BatchAd<'_>, data: &[u8], ends: &[usize], out: &mut [u8]) -> Result<usize, Error> {
+    pub fn open_batch(&self, ad: BatchAd<'_>, data: &[u8], ends: &[usize], out: &mut [u8]) -> Result<usize, Error> {
         check_ends(data, ends, TAG_LEN)?;
         ad.check(ends.len())?;
         let total = ends.last().map_or(0, |&e| e - TAG_LEN * ends.len());

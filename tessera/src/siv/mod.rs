@@ -11,17 +11,17 @@
 //! [`AesSiv`] is built once per key and shared; every form that writes
 //! into a caller's buffer allocates nothing. Decryption checks V in
 //! constant time and wipes its output when the check fails. The batch API
-//! ([`AesSiv::encrypt_batch`]) interleaves many short messages so that
+//! ([`AesSiv::seal_batch`]) interleaves many short messages so that
 //! AES gets many independent blocks per call.
 //!
 //! ```
 //! use tessera::siv::AesSiv;
 //! let siv = AesSiv::new(&[0x42; 32]).unwrap();
-//! let ct = siv.encrypt(&[b"users.email"], None, b"alice@example.com").unwrap();
+//! let ct = siv.seal(None, &[b"users.email"], b"alice@example.com").unwrap();
 //! assert_eq!(ct.len(), 16 + 17);
-//! assert_eq!(siv.encrypt(&[b"users.email"], None, b"alice@example.com").unwrap(), ct);
-//! assert_eq!(siv.decrypt(&[b"users.email"], None, &ct).unwrap(), b"alice@example.com");
-//! assert!(siv.decrypt(&[b"users.name"], None, &ct).is_err());
+//! assert_eq!(siv.seal(None, &[b"users.email"], b"alice@example.com").unwrap(), ct);
+//! assert_eq!(siv.open(None, &[b"users.email"], &ct).unwrap(), b"alice@example.com");
+//! assert!(siv.open(None, &[b"users.name"], &ct).is_err());
 //! ```
 
 pub mod base64url;
@@ -68,7 +68,7 @@ pub const MAX_AD: usize = 126;
 /// let pt = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee];
 /// let siv = AesSiv::new(&key).unwrap();
 /// let mut out = [0u8; 30];
-/// siv.encrypt_into(&[&ad], None, &pt, &mut out).unwrap();
+/// siv.seal_into(None, &[&ad], &pt, &mut out).unwrap();
 /// assert_eq!(out[..4], [0x85, 0x63, 0x2d, 0x07]); // V = 85632d07c6e8f37f950acd320a2ecc93
 /// assert_eq!(out[16..20], [0x40, 0xc0, 0x2b, 0x96]);
 /// ```
@@ -99,7 +99,7 @@ impl Drop for AesSiv {
 
 /// The number of S2V components before the plaintext, checked.
 #[inline]
-fn count_ad(ad: &[&[u8]], nonce: Option<&[u8]>) -> Result<usize, Error> {
+fn count_ad(nonce: Option<&[u8]>, ad: &[&[u8]]) -> Result<usize, Error> {
     let got = ad.len() + nonce.is_some() as usize;
     if got > MAX_AD { Err(Error::TooManyAd { got, max: MAX_AD }) } else { Ok(got) }
 }
@@ -152,13 +152,13 @@ impl AesSiv {
     /// S2V (RFC 5297 section 2.4) over `ad`, then `nonce` if given, then
     /// `plaintext` as the last component. Test hook: the synthetic IV V.
     #[doc(hidden)]
-    pub fn s2v(&self, ad: &[&[u8]], nonce: Option<&[u8]>, plaintext: &[u8]) -> Result<Block, Error> {
-        count_ad(ad, nonce)?;
-        Ok(self.s2v_unchecked(ad, nonce, plaintext))
+    pub fn s2v(&self, nonce: Option<&[u8]>, ad: &[&[u8]], plaintext: &[u8]) -> Result<Block, Error> {
+        count_ad(nonce, ad)?;
+        Ok(self.s2v_unchecked(nonce, ad, plaintext))
     }
 
     /// D after the components `ad` then `nonce` (the AD part of S2V).
-    fn fold_d(&self, ad: &[&[u8]], nonce: Option<&[u8]>) -> Block {
+    fn fold_d(&self, nonce: Option<&[u8]>, ad: &[&[u8]]) -> Block {
         match (ad, nonce) {
             ([], None) => self.d0,
             (&[c], None) | ([], Some(c)) => xor_int(&self.d0_dbl, &self.mac.mac(c)),
@@ -197,8 +197,8 @@ impl AesSiv {
     /// out-of-order core already overlaps them with the start of the
     /// plaintext's chain; running that chain in a lane beside them was
     /// measured no faster.
-    fn s2v_unchecked(&self, ad: &[&[u8]], nonce: Option<&[u8]>, s: &[u8]) -> Block {
-        let d = self.fold_d(ad, nonce);
+    fn s2v_unchecked(&self, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> Block {
+        let d = self.fold_d(nonce, ad);
         run_one(self.mac.aes(), [0; 16], &Job::last(&self.mac, &d, s))
     }
 
@@ -213,23 +213,23 @@ impl AesSiv {
     /// use tessera::siv::AesSiv;
     /// let siv = AesSiv::new(&[7u8; 32]).unwrap();
     /// let mut out = [0u8; 64];
-    /// let n = siv.encrypt_into(&[b"header"], Some(b"nonce-0001"), b"secret", &mut out).unwrap();
+    /// let n = siv.seal_into(Some(b"nonce-0001"), &[b"header"], b"secret", &mut out).unwrap();
     /// assert_eq!(n, 22);
     /// let mut back = [0u8; 6];
-    /// siv.decrypt_into(&[b"header"], Some(b"nonce-0001"), &out[..n], &mut back).unwrap();
+    /// siv.open_into(Some(b"nonce-0001"), &[b"header"], &out[..n], &mut back).unwrap();
     /// assert_eq!(&back, b"secret");
     /// ```
-    pub fn encrypt_into(
+    pub fn seal_into(
         &self,
-        ad: &[&[u8]],
         nonce: Option<&[u8]>,
+        ad: &[&[u8]],
         plaintext: &[u8],
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        count_ad(ad, nonce)?;
+        count_ad(nonce, ad)?;
         let n = plaintext.len() + TAG_LEN;
         check_out(out, n)?;
-        let v = self.s2v_unchecked(ad, nonce, plaintext);
+        let v = self.s2v_unchecked(nonce, ad, plaintext);
         out[..TAG_LEN].copy_from_slice(&v);
         ctr::apply(&self.ctr, &v, Some(plaintext), &mut out[TAG_LEN..n]);
         Ok(n)
@@ -242,18 +242,18 @@ impl AesSiv {
     /// use tessera::siv::AesSiv;
     /// let siv = AesSiv::new(&[7u8; 48]).unwrap();
     /// let mut buf = *b"in place";
-    /// let v = siv.encrypt_in_place_detached(&[], None, &mut buf).unwrap();
-    /// siv.decrypt_in_place_detached(&[], None, &mut buf, &v).unwrap();
+    /// let v = siv.seal_in_place_separate_tag(None, &[], &mut buf).unwrap();
+    /// siv.open_in_place_separate_tag(None, &[], &mut buf, &v).unwrap();
     /// assert_eq!(&buf, b"in place");
     /// ```
-    pub fn encrypt_in_place_detached(
+    pub fn seal_in_place_separate_tag(
         &self,
-        ad: &[&[u8]],
         nonce: Option<&[u8]>,
+        ad: &[&[u8]],
         buf: &mut [u8],
     ) -> Result<Block, Error> {
-        count_ad(ad, nonce)?;
-        let v = self.s2v_unchecked(ad, nonce, buf);
+        count_ad(nonce, ad)?;
+        let v = self.s2v_unchecked(nonce, ad, buf);
         ctr::apply(&self.ctr, &v, None, buf);
         Ok(v)
     }
@@ -266,17 +266,17 @@ impl AesSiv {
     /// let siv = AesSiv::new(&[7u8; 32]).unwrap();
     /// let mut buf = [0u8; 16 + 5];
     /// buf[16..].copy_from_slice(b"hello");
-    /// siv.encrypt_in_place(&[], None, &mut buf).unwrap();
-    /// assert_eq!(buf.to_vec(), siv.encrypt(&[], None, b"hello").unwrap());
-    /// let pt = siv.decrypt_in_place(&[], None, &mut buf).unwrap();
+    /// siv.seal_in_place(None, &[], &mut buf).unwrap();
+    /// assert_eq!(buf.to_vec(), siv.seal(None, &[], b"hello").unwrap());
+    /// let pt = siv.open_in_place(None, &[], &mut buf).unwrap();
     /// assert_eq!(pt, b"hello");
     /// ```
-    pub fn encrypt_in_place(&self, ad: &[&[u8]], nonce: Option<&[u8]>, buf: &mut [u8]) -> Result<(), Error> {
+    pub fn seal_in_place(&self, nonce: Option<&[u8]>, ad: &[&[u8]], buf: &mut [u8]) -> Result<(), Error> {
         if buf.len() < TAG_LEN {
             return Err(Error::BufferTooSmall { got: buf.len(), needed: TAG_LEN });
         }
         let (v, p) = buf.split_at_mut(TAG_LEN);
-        v.copy_from_slice(&self.encrypt_in_place_detached(ad, nonce, p)?);
+        v.copy_from_slice(&self.seal_in_place_separate_tag(nonce, ad, p)?);
         Ok(())
     }
 
@@ -285,12 +285,12 @@ impl AesSiv {
     /// ```
     /// use tessera::siv::AesSiv;
     /// let siv = AesSiv::new(&[1u8; 64]).unwrap();
-    /// let ct = siv.encrypt(&[b"a", b"b"], None, b"message").unwrap();
-    /// assert_eq!(siv.decrypt(&[b"a", b"b"], None, &ct).unwrap(), b"message");
+    /// let ct = siv.seal(None, &[b"a", b"b"], b"message").unwrap();
+    /// assert_eq!(siv.open(None, &[b"a", b"b"], &ct).unwrap(), b"message");
     /// ```
-    pub fn encrypt(&self, ad: &[&[u8]], nonce: Option<&[u8]>, plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+    pub fn seal(&self, nonce: Option<&[u8]>, ad: &[&[u8]], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
         let mut out = vec![0u8; plaintext.len() + TAG_LEN];
-        self.encrypt_into(ad, nonce, plaintext, &mut out)?;
+        self.seal_into(nonce, ad, plaintext, &mut out)?;
         Ok(out)
     }
 
@@ -304,23 +304,23 @@ impl AesSiv {
     /// ```
     /// use tessera::{Error, siv::AesSiv};
     /// let siv = AesSiv::new(&[3u8; 32]).unwrap();
-    /// let mut ct = siv.encrypt(&[], None, b"attack at dawn").unwrap();
+    /// let mut ct = siv.seal(None, &[], b"attack at dawn").unwrap();
     /// ct[20] ^= 1;
     /// let mut out = [0xffu8; 14];
-    /// assert_eq!(siv.decrypt_into(&[], None, &ct, &mut out), Err(Error::Authentication));
+    /// assert_eq!(siv.open_into(None, &[], &ct, &mut out), Err(Error::Authentication));
     /// assert_eq!(out, [0u8; 14]);
     /// ```
-    pub fn decrypt_into(
+    pub fn open_into(
         &self,
-        ad: &[&[u8]],
         nonce: Option<&[u8]>,
+        ad: &[&[u8]],
         ciphertext: &[u8],
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        count_ad(ad, nonce)?;
+        count_ad(nonce, ad)?;
         let (v, c) = split_tag(ciphertext)?;
         check_out(out, c.len())?;
-        self.open(ad, nonce, &v, Some(c), &mut out[..c.len()])?;
+        self.open_checked(nonce, ad, &v, Some(c), &mut out[..c.len()])?;
         Ok(c.len())
     }
 
@@ -331,20 +331,20 @@ impl AesSiv {
     /// use tessera::siv::AesSiv;
     /// let siv = AesSiv::new(&[3u8; 32]).unwrap();
     /// let mut buf = *b"twelve bytes";
-    /// let v = siv.encrypt_in_place_detached(&[b"ad"], None, &mut buf).unwrap();
-    /// assert!(siv.decrypt_in_place_detached(&[b"AD"], None, &mut buf.clone(), &v).is_err());
-    /// siv.decrypt_in_place_detached(&[b"ad"], None, &mut buf, &v).unwrap();
+    /// let v = siv.seal_in_place_separate_tag(None, &[b"ad"], &mut buf).unwrap();
+    /// assert!(siv.open_in_place_separate_tag(None, &[b"AD"], &mut buf.clone(), &v).is_err());
+    /// siv.open_in_place_separate_tag(None, &[b"ad"], &mut buf, &v).unwrap();
     /// assert_eq!(&buf, b"twelve bytes");
     /// ```
-    pub fn decrypt_in_place_detached(
+    pub fn open_in_place_separate_tag(
         &self,
-        ad: &[&[u8]],
         nonce: Option<&[u8]>,
+        ad: &[&[u8]],
         buf: &mut [u8],
         tag: &Block,
     ) -> Result<(), Error> {
-        count_ad(ad, nonce)?;
-        self.open(ad, nonce, tag, None, buf)
+        count_ad(nonce, ad)?;
+        self.open_checked(nonce, ad, tag, None, buf)
     }
 
     /// Decrypts `V || C` in place and returns the plaintext, which is
@@ -354,17 +354,17 @@ impl AesSiv {
     /// ```
     /// use tessera::siv::AesSiv;
     /// let siv = AesSiv::new(&[3u8; 32]).unwrap();
-    /// let mut buf = siv.encrypt(&[], Some(b"n"), b"row 17").unwrap();
-    /// assert_eq!(siv.decrypt_in_place(&[], Some(b"n"), &mut buf).unwrap(), b"row 17");
+    /// let mut buf = siv.seal(Some(b"n"), &[], b"row 17").unwrap();
+    /// assert_eq!(siv.open_in_place(Some(b"n"), &[], &mut buf).unwrap(), b"row 17");
     /// ```
-    pub fn decrypt_in_place<'b>(
+    pub fn open_in_place<'b>(
         &self,
-        ad: &[&[u8]],
         nonce: Option<&[u8]>,
+        ad: &[&[u8]],
         buf: &'b mut [u8],
     ) -> Result<&'b mut [u8], Error> {
         let (v, _) = split_tag(buf)?;
-        match self.decrypt_in_place_detached(ad, nonce, &mut buf[TAG_LEN..], &v) {
+        match self.open_in_place_separate_tag(nonce, ad, &mut buf[TAG_LEN..], &v) {
             Ok(()) => Ok(&mut buf[TAG_LEN..]),
             Err(e) => {
                 buf.zeroize();
@@ -378,14 +378,14 @@ impl AesSiv {
     /// ```
     /// use tessera::siv::AesSiv;
     /// let siv = AesSiv::new(&[5u8; 32]).unwrap();
-    /// let ct = siv.encrypt(&[], None, b"").unwrap();
+    /// let ct = siv.seal(None, &[], b"").unwrap();
     /// assert_eq!(ct.len(), 16);
-    /// assert_eq!(siv.decrypt(&[], None, &ct).unwrap(), b"");
-    /// assert!(siv.decrypt(&[], None, &ct[..15]).is_err());
+    /// assert_eq!(siv.open(None, &[], &ct).unwrap(), b"");
+    /// assert!(siv.open(None, &[], &ct[..15]).is_err());
     /// ```
-    pub fn decrypt(&self, ad: &[&[u8]], nonce: Option<&[u8]>, ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
+    pub fn open(&self, nonce: Option<&[u8]>, ad: &[&[u8]], ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
         let mut out = vec![0u8; ciphertext.len().saturating_sub(TAG_LEN)];
-        self.decrypt_into(ad, nonce, ciphertext, &mut out)?;
+        self.open_into(nonce, ad, ciphertext, &mut out)?;
         Ok(out)
     }
 
@@ -397,16 +397,16 @@ impl AesSiv {
     /// CTR blocks with the CMAC chain, block by block or in chunks, was
     /// measured slower or no faster on this machine: the chain's latency
     /// stretched by as much as the keystream saved.)
-    fn open(
+    fn open_checked(
         &self,
-        ad: &[&[u8]],
         nonce: Option<&[u8]>,
+        ad: &[&[u8]],
         v: &Block,
         src: Option<&[u8]>,
         p: &mut [u8],
     ) -> Result<(), Error> {
         ctr::apply(&self.ctr, v, src, p);
-        let mut want = self.s2v_unchecked(ad, nonce, p);
+        let mut want = self.s2v_unchecked(nonce, ad, p);
         let ok = tags_equal(&want, v);
         want.zeroize();
         if ok {
@@ -454,12 +454,12 @@ mod tests {
                     crate::aes::block::xor(&dbl(&d), &crate::aes::block::pad(s)).to_vec()
                 };
                 let want = siv.mac.mac(&t);
-                assert_eq!(siv.s2v(ad, None, s).unwrap(), want, "n_ad={n_ad} n={n}");
-                assert_eq!(siv.fold_d(ad, None), d);
+                assert_eq!(siv.s2v(None, ad, s).unwrap(), want, "n_ad={n_ad} n={n}");
+                assert_eq!(siv.fold_d(None, ad), d);
                 assert_eq!(siv.fold_d_lanes(ad.iter().copied()), d);
             }
         }
-        assert!(matches!(siv.s2v(&comps[..127], None, b""), Err(Error::TooManyAd { got: 127, max: 126 })));
-        assert!(matches!(siv.s2v(&comps[..126], Some(b"n"), b""), Err(Error::TooManyAd { got: 127, .. })));
+        assert!(matches!(siv.s2v(None, &comps[..127], b""), Err(Error::TooManyAd { got: 127, max: 126 })));
+        assert!(matches!(siv.s2v(Some(b"n"), &comps[..126], b""), Err(Error::TooManyAd { got: 127, .. })));
     }
 }

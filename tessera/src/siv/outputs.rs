@@ -5,8 +5,8 @@ use super::{AesSiv, BatchAd, TAG_LEN, base64url};
 use crate::Error;
 
 /// Iterates over the messages a batch call wrote into its output buffer,
-/// in order: each `V || C` after [`AesSiv::encrypt_batch`], each plaintext
-/// after [`AesSiv::decrypt_batch`]. It does the offset arithmetic (16 bytes
+/// in order: each `V || C` after [`AesSiv::seal_batch`], each plaintext
+/// after [`AesSiv::open_batch`]. It does the offset arithmetic (16 bytes
 /// more or less per message) so that callers need not.
 ///
 /// Given `ends` that do not describe `out` (the batch call would have
@@ -18,13 +18,13 @@ use crate::Error;
 /// let ad: &[&[u8]] = &[b"users.name"];
 /// let (data, ends) = (b"alicebob", [5, 8]);
 /// let mut ct = vec![0u8; data.len() + 16 * ends.len()];
-/// siv.encrypt_batch(BatchAd::Same(ad), data, &ends, &mut ct).unwrap();
+/// siv.seal_batch(BatchAd::Same(ad), data, &ends, &mut ct).unwrap();
 /// let sealed: Vec<&[u8]> = BatchOutputs::sealed(&ct, &ends).collect();
-/// assert_eq!(sealed[1], siv.encrypt(ad, None, b"bob").unwrap());
+/// assert_eq!(sealed[1], siv.seal(None, ad, b"bob").unwrap());
 ///
 /// let cends = [21, 40];
 /// let mut pt = vec![0u8; data.len()];
-/// siv.decrypt_batch(BatchAd::Same(ad), &ct, &cends, &mut pt).unwrap();
+/// siv.open_batch(BatchAd::Same(ad), &ct, &cends, &mut pt).unwrap();
 /// let opened: Vec<&[u8]> = BatchOutputs::opened(&pt, &cends).collect();
 /// assert_eq!(opened, [&b"alice"[..], b"bob"]);
 /// ```
@@ -40,13 +40,13 @@ pub struct BatchOutputs<'a> {
 }
 
 impl<'a> BatchOutputs<'a> {
-    /// The ciphertexts `V || C` that [`AesSiv::encrypt_batch`] wrote into
+    /// The ciphertexts `V || C` that [`AesSiv::seal_batch`] wrote into
     /// `out`, for the plaintext `ends` it was given.
     pub fn sealed(out: &'a [u8], ends: &'a [usize]) -> Self {
         BatchOutputs { out, ends: ends.iter(), done: 0, start: 0, sealed: true }
     }
 
-    /// The plaintexts that [`AesSiv::decrypt_batch`] wrote into `out`, for
+    /// The plaintexts that [`AesSiv::open_batch`] wrote into `out`, for
     /// the ciphertext `ends` it was given.
     pub fn opened(out: &'a [u8], ends: &'a [usize]) -> Self {
         BatchOutputs { out, ends: ends.iter(), done: 0, start: 0, sealed: false }
@@ -77,7 +77,7 @@ impl<'a> Iterator for BatchOutputs<'a> {
 
 /// Messages gathered for one batch call, with the buffers for its output:
 /// [`push`](Self::push) plaintexts (or ciphertexts), then
-/// [`encrypt`](Self::encrypt) (or [`decrypt`](Self::decrypt)) them all in
+/// [`seal`](Self::seal) (or [`open`](Self::open)) them all in
 /// one call and iterate over the results. The buffers are kept across
 /// [`clear`](Self::clear), so a stream of batches stops allocating once
 /// they have grown.
@@ -89,12 +89,12 @@ impl<'a> Iterator for BatchOutputs<'a> {
 /// let mut batch = MessageBatch::new();
 /// batch.push(b"alice");
 /// batch.push(b"bob");
-/// let cts: Vec<Vec<u8>> = batch.encrypt(&siv, BatchAd::Same(ad)).unwrap().map(<[u8]>::to_vec).collect();
-/// assert_eq!(cts[0], siv.encrypt(ad, None, b"alice").unwrap());
+/// let cts: Vec<Vec<u8>> = batch.seal(&siv, BatchAd::Same(ad)).unwrap().map(<[u8]>::to_vec).collect();
+/// assert_eq!(cts[0], siv.seal(None, ad, b"alice").unwrap());
 ///
 /// batch.clear();
 /// cts.iter().for_each(|c| batch.push(c));
-/// let pts: Vec<&[u8]> = batch.decrypt(&siv, BatchAd::Same(ad)).unwrap().collect();
+/// let pts: Vec<&[u8]> = batch.open(&siv, BatchAd::Same(ad)).unwrap().collect();
 /// assert_eq!(pts, [&b"alice"[..], b"bob"]);
 /// ```
 #[derive(Debug, Default)]
@@ -173,21 +173,21 @@ impl MessageBatch {
         starts.zip(&self.ends).map(|(s, &e)| &self.data[s..e])
     }
 
-    /// Encrypts every message with [`AesSiv::encrypt_batch`]; yields each
+    /// Encrypts every message with [`AesSiv::seal_batch`]; yields each
     /// `V || C` in order.
-    pub fn encrypt(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
+    pub fn seal(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
         self.out.resize(self.data.len() + TAG_LEN * self.ends.len(), 0);
-        siv.encrypt_batch(ad, &self.data, &self.ends, &mut self.out)?;
+        siv.seal_batch(ad, &self.data, &self.ends, &mut self.out)?;
         Ok(BatchOutputs::sealed(&self.out, &self.ends))
     }
 
-    /// Verifies and decrypts every message with [`AesSiv::decrypt_batch`]
+    /// Verifies and decrypts every message with [`AesSiv::open_batch`]
     /// (all or nothing; [`Error::Batch`] names the first message that fails);
     /// yields each plaintext in order.
-    pub fn decrypt(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
+    pub fn open(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
         // Messages shorter than V make this too small; decrypt_batch names them.
         self.out.resize(self.data.len().saturating_sub(TAG_LEN * self.ends.len()), 0);
-        siv.decrypt_batch(ad, &self.data, &self.ends, &mut self.out)?;
+        siv.open_batch(ad, &self.data, &self.ends, &mut self.out)?;
         Ok(BatchOutputs::opened(&self.out, &self.ends))
     }
 }
@@ -204,10 +204,10 @@ mod tests {
         let msgs: Vec<Vec<u8>> = (0..150).map(|n| (0..n).map(|i| (i * 7) as u8).collect()).collect();
         let mut batch = MessageBatch::new();
         msgs.iter().for_each(|m| batch.push(m));
-        let cts: Vec<Vec<u8>> = batch.encrypt(&siv, BatchAd::Same(AD)).unwrap().map(<[u8]>::to_vec).collect();
+        let cts: Vec<Vec<u8>> = batch.seal(&siv, BatchAd::Same(AD)).unwrap().map(<[u8]>::to_vec).collect();
         assert_eq!(cts.len(), msgs.len());
         for (m, c) in msgs.iter().zip(&cts) {
-            assert_eq!(c, &siv.encrypt(AD, None, m).unwrap());
+            assert_eq!(c, &siv.seal(None, AD, m).unwrap());
         }
         batch.clear();
         for c in &cts {
@@ -215,7 +215,7 @@ mod tests {
             base64url::encode(c, &mut text);
             assert_eq!(batch.push_base64url(&text).unwrap(), c.len());
         }
-        let pts: Vec<&[u8]> = batch.decrypt(&siv, BatchAd::Same(AD)).unwrap().collect();
+        let pts: Vec<&[u8]> = batch.open(&siv, BatchAd::Same(AD)).unwrap().collect();
         assert_eq!(pts, msgs.iter().map(Vec::as_slice).collect::<Vec<_>>());
     }
 
@@ -224,18 +224,18 @@ mod tests {
         let siv = AesSiv::new(&[5u8; 32]).unwrap();
         let mut batch = MessageBatch::new();
         batch.push(b"x");
-        let ct = batch.encrypt(&siv, BatchAd::Same(AD)).unwrap().next().unwrap().to_vec();
+        let ct = batch.seal(&siv, BatchAd::Same(AD)).unwrap().next().unwrap().to_vec();
         batch.clear();
         assert_eq!(batch.push_base64url(b"a="), Err(Error::Base64Url));
         assert!(batch.is_empty());
         batch.push(&ct);
         batch.push(&[0u8; 15]);
-        let e = batch.decrypt(&siv, BatchAd::Same(AD)).unwrap_err();
+        let e = batch.open(&siv, BatchAd::Same(AD)).unwrap_err();
         assert!(matches!(e, Error::Batch { index: 1, ref source } if matches!(**source, Error::Format(_))), "{e:?}");
         batch.clear();
         batch.push(&ct);
         batch.push(&ct);
-        assert!(matches!(batch.decrypt(&siv, BatchAd::Same(&[b"other"])), Err(Error::Batch { index: 0, .. })));
+        assert!(matches!(batch.open(&siv, BatchAd::Same(&[b"other"])), Err(Error::Batch { index: 0, .. })));
         assert_eq!(batch.len(), 2);
     }
 

@@ -56,7 +56,7 @@ impl SivTransform {
         let k = self.primary_key();
         let cipher = k.cipher.as_ref().expect("validated: the primary is enabled");
         let (p, n) = prefix(k);
-        for ct in batch.encrypt(cipher, BatchAd::Same(&[ad]))? {
+        for ct in batch.seal(cipher, BatchAd::Same(&[ad]))? {
             out.extend_from_slice(&p[..n]);
             out.extend_from_slice(ct);
             ends.push(out.len());
@@ -83,7 +83,7 @@ impl SivTransform {
         };
         let cipher = k.cipher.as_ref().expect("only enabled keys are chosen");
         batch.strip_prefixes(TINK_PREFIX_LEN);
-        if let Ok(pts) = batch.decrypt(cipher, BatchAd::Same(&[ad])) {
+        if let Ok(pts) = batch.open(cipher, BatchAd::Same(&[ad])) {
             for pt in pts {
                 out.extend_from_slice(pt);
                 ends.push(out.len());

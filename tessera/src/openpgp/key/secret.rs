@@ -13,9 +13,9 @@ use super::super::crypto::SecretMaterial;
 use super::super::s2k::{HashAlg as S2kHash, S2k, S2kLimits};
 use super::super::{Error, Result, SymAlg, random};
 use super::{KeyError, KeyVersion, PublicKey};
-use crate::TAG_LEN;
-use crate::aead::{Aead, AeadInPlace, Mode};
+use crate::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 use crate::aes::Aes;
+use crate::{Direction, TAG_LEN};
 
 /// Limits for unlocking one's own secret keys: up to RFC 9580's first
 /// recommended Argon2 option (2 GiB), which the A.5 sample and some
@@ -78,16 +78,15 @@ fn checksum(b: &[u8]) -> [u8; 2] {
 
 /// CFB with an IV, through the zero-IV [`Cfb`]: a first block whose
 /// ciphertext is the IV makes the next keystream block E(IV).
-fn cfb(key: &[u8], iv: &[u8], data: &mut [u8], encrypt: bool) -> Result<()> {
+fn cfb(key: &[u8], iv: &[u8], data: &mut [u8], dir: Direction) -> Result<()> {
     let aes = Aes::new(key).map_err(|_| Error::InvalidOption("key length"))?;
     let iv: [u8; 16] = iv.try_into().map_err(|_| Error::Malformed("secret key IV length"))?;
     let mut c = Cfb::new(aes.clone());
     let mut first = iv;
     c.decrypt(&mut first); // consumes E(0); `first` is now junk, the state holds IV
-    if encrypt {
-        c.encrypt(data)
-    } else {
-        c.decrypt(data)
+    match dir {
+        Direction::Encrypt => c.encrypt(data),
+        Direction::Decrypt => c.decrypt(data),
     }
     Ok(())
 }
@@ -256,12 +255,17 @@ impl SecretKey {
                 let tag: [u8; TAG_LEN] = plain[n..].try_into().expect("16");
                 let (kek, ad) = self.aead_params(&key, l.cipher, aead);
                 Aead::new(aead, &kek)?
-                    .open_in_place_separate_tag(&l.iv, &ad, &mut plain[..n], &tag)
+                    .open_in_place_separate_tag(
+                        Nonce::assume_unique_for_key(&l.iv),
+                        Aad::new(&ad),
+                        &mut plain[..n],
+                        &tag,
+                    )
                     .map_err(|_| wrong())?;
                 n
             }
             None => {
-                cfb(&key, &l.iv, &mut plain, false)?;
+                cfb(&key, &l.iv, &mut plain, Direction::Decrypt)?;
                 let n = plain.len().checked_sub(20).ok_or_else(wrong)?;
                 let sum = sha1::Sha1::digest(&plain[..n]);
                 if !bool::from(subtle::ConstantTimeEq::ct_eq(&sum[..], &plain[n..])) {
@@ -312,7 +316,11 @@ impl SecretKey {
             random(&mut iv)?;
             let (kek, ad) = self.aead_params(&key, cipher, aead);
             let mut data = m.to_vec();
-            let tag = Aead::new(aead, &kek)?.seal_in_place_separate_tag(&iv, &ad, &mut data)?;
+            let tag = Aead::new(aead, &kek)?.seal_in_place_separate_tag(
+                Nonce::assume_unique_for_key(&iv),
+                Aad::new(&ad),
+                &mut data,
+            )?;
             data.extend_from_slice(&tag);
             Locked { usage: 253, cipher, aead: Some(aead), s2k, iv, data }
         } else {
@@ -320,7 +328,7 @@ impl SecretKey {
             random(&mut iv)?;
             let mut data = m.to_vec();
             data.extend_from_slice(&sha1::Sha1::digest(&m[..]));
-            cfb(&key, &iv, &mut data, true)?;
+            cfb(&key, &iv, &mut data, Direction::Encrypt)?;
             Locked { usage: 254, cipher, aead: None, s2k, iv, data }
         };
         self.secret = SecretPart::Locked(locked);
