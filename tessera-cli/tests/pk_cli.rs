@@ -5,6 +5,8 @@
 //!
 //! Peers are skipped when missing, unless `TESSERA_REQUIRE_PEERS` is set.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -27,11 +29,6 @@ fn piped(cmd: &mut Command, stdin: &[u8], what: &str) -> Vec<u8> {
     let out = ok(child.wait_with_output(), what);
     let _ = writer.join();
     out
-}
-
-fn skip(what: &str) {
-    assert!(std::env::var_os("TESSERA_REQUIRE_PEERS").is_none(), "TESSERA_REQUIRE_PEERS is set but {what} is missing");
-    eprintln!("skipped: {what} not installed");
 }
 
 const PLAIN: &[u8] = b"a message to public keys\n";
@@ -140,7 +137,7 @@ fn gpg(home: &Path) -> Command {
 #[test]
 fn gnupg_messages_both_ways() {
     if !Command::new("gpg").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        return skip("gpg");
+        return common::skip_peer("gpg");
     }
     let d = tempfile::tempdir().unwrap();
     let p = |n: &str| d.path().join(n);
@@ -197,24 +194,8 @@ fn gnupg_messages_both_ways() {
 
 // ---- Sequoia ----
 
-fn python() -> Option<PathBuf> {
-    let p: PathBuf = match std::env::var_os("TESSERA_PYTHON") {
-        Some(p) => p.into(),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python"),
-    };
-    Command::new(&p).args(["-c", "import pysequoia"]).output().is_ok_and(|o| o.status.success()).then_some(p)
-}
-
+/// After [`common::SEQUOIA_GENERATE`]: `encrypt CERTS...` and `decrypt KEY [PASSWORD]`.
 const SEQUOIA: &str = r#"
-import sys, warnings
-warnings.simplefilter("ignore")
-import pysequoia as ps
-cmd = sys.argv[1]
-if cmd == "generate":
-    profile = ps.Profile.RFC9580 if sys.argv[2] == "v6" else ps.Profile.RFC4880
-    t = ps.Tsk.generate("Seq <seq@example.org>", profile=profile)
-    open(sys.argv[3], "w").write(str(t))
-    open(sys.argv[4], "w").write(str(t.extract_certificate()))
 elif cmd == "encrypt":
     certs = [ps.Cert.from_file(f) for f in sys.argv[2:]]
     sys.stdout.buffer.write(ps.encrypt(recipients=certs, bytes=sys.stdin.buffer.read(), armor=False))
@@ -226,17 +207,18 @@ else:
 
 #[test]
 fn sequoia_messages_both_ways() {
-    let Some(py) = python() else { return skip("pysequoia") };
+    let Some(py) = common::pysequoia() else { return common::skip_peer("pysequoia") };
+    let script = format!("{}{SEQUOIA}", common::SEQUOIA_GENERATE);
     let d = tempfile::tempdir().unwrap();
     let p = |n: &str| d.path().join(n);
     std::fs::write(p("in"), PLAIN).unwrap();
     for (v, profile) in [("v6", "rfc9580"), ("v4", "rfc4880")] {
         let (k, c) = tessera_key(d.path(), &format!("t{v}"), profile);
-        let ct = piped(Command::new(&py).args(["-c", SEQUOIA, "encrypt"]).arg(&c), PLAIN, "sq encrypt");
+        let ct = piped(Command::new(&py).args(["-c", &script, "encrypt"]).arg(&c), PLAIN, "sq encrypt");
         std::fs::write(p("s.pgp"), &ct).unwrap();
         assert_eq!(tessera_decrypt(&k, &p("s.pgp"), d.path()), PLAIN, "{v}");
         let (sk, sc) = (p(&format!("sq{v}.key")), p(&format!("sq{v}.cert")));
-        ok(Command::new(&py).args(["-c", SEQUOIA, "generate", v]).arg(&sk).arg(&sc).output(), "sq generate");
+        ok(Command::new(&py).args(["-c", &script, "generate", v]).arg(&sk).arg(&sc).output(), "sq generate");
         ok(
             tessera()
                 .arg("encrypt")
@@ -252,7 +234,7 @@ fn sequoia_messages_both_ways() {
         );
         let msg = std::fs::read(p("t.pgp")).unwrap();
         assert_eq!(
-            piped(Command::new(&py).args(["-c", SEQUOIA, "decrypt"]).arg(&sk), &msg, "sq decrypt"),
+            piped(Command::new(&py).args(["-c", &script, "decrypt"]).arg(&sk), &msg, "sq decrypt"),
             PLAIN,
             "{v}"
         );
@@ -266,7 +248,7 @@ fn sequoia_messages_both_ways() {
 fn openpgp_js_messages_both_ways() {
     let js = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tessera/tests/js/keys.mjs");
     if !js.with_file_name("node_modules").join("openpgp").is_dir() {
-        return skip("OpenPGP.js");
+        return common::skip_peer("OpenPGP.js");
     }
     let d = tempfile::tempdir().unwrap();
     let p = |n: &str| d.path().join(n);

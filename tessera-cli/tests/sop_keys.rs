@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use tessera::openpgp::key::{GenerateOptions, generate};
@@ -132,6 +132,11 @@ fn locked_keys_and_change_key_password() {
     sop_code(&["decrypt", &format!("--with-key-password={wrong}"), &k], &ct, 67);
     // The password file's trailing newline does not matter.
     assert_eq!(sop_ok(&["decrypt", &format!("--with-key-password={pw}"), &k], &ct), PLAIN);
+    // A locked key is no obstacle when a password opens the message.
+    let mpw = d.write("mpw", b"message password");
+    let ct2 = sop_ok(&["encrypt", &format!("--with-password={mpw}"), &c], PLAIN);
+    assert_eq!(sop_ok(&["decrypt", &format!("--with-password={mpw}"), &k], &ct2), PLAIN);
+    sop_code(&["decrypt", &format!("--with-password={wrong}"), &k], &ct2, 67);
     let both = [format!("--with-key-password={wrong}"), format!("--with-key-password={pw}")];
     assert_eq!(sop_ok(&["decrypt", &both[0], &both[1], &k], &ct), PLAIN);
 
@@ -269,32 +274,10 @@ fn exit_codes() {
 
 // ---- Sequoia ----
 
-fn python() -> Option<PathBuf> {
-    let p: PathBuf = match std::env::var_os("TESSERA_PYTHON") {
-        Some(p) => p.into(),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python"),
-    };
-    Command::new(&p).args(["-c", "import pysequoia"]).output().is_ok_and(|o| o.status.success()).then_some(p)
-}
-
-fn skip(what: &str) {
-    assert!(std::env::var_os("TESSERA_REQUIRE_PEERS").is_none(), "TESSERA_REQUIRE_PEERS is set but {what} is missing");
-    eprintln!("skipped: {what} not installed");
-}
-
-/// `generate v6|v4 KEY CERT`; `encsign KEY CERT ARMOR` (stdin to stdout);
-/// `decverify KEY SIGNER-CERT` (stdout the data; exit 3 without a good
-/// signature).
+/// After [`common::SEQUOIA_GENERATE`]: `encsign KEY CERT ARMOR` (stdin to
+/// stdout); `decverify KEY SIGNER-CERT` (stdout the data; exit 3 without a
+/// good signature).
 const SEQUOIA: &str = r#"
-import sys, warnings
-warnings.simplefilter("ignore")
-import pysequoia as ps
-cmd = sys.argv[1]
-if cmd == "generate":
-    profile = ps.Profile.RFC9580 if sys.argv[2] == "v6" else ps.Profile.RFC4880
-    t = ps.Tsk.generate("Seq <seq@example.org>", profile=profile)
-    open(sys.argv[3], "w").write(str(t))
-    open(sys.argv[4], "w").write(str(t.extract_certificate()))
 elif cmd == "encsign":
     t, c = ps.Tsk.from_file(sys.argv[2]), ps.Cert.from_file(sys.argv[3])
     data = sys.stdin.buffer.read()
@@ -308,7 +291,8 @@ else:
 "#;
 
 fn sequoia(py: &Path, args: &[&str], stdin: &[u8]) -> Vec<u8> {
-    let mut full = vec!["-c", SEQUOIA];
+    let script = format!("{}{SEQUOIA}", common::SEQUOIA_GENERATE);
+    let mut full = vec!["-c", &script];
     full.extend(args);
     let o = common::run_with_stdin(py.to_str().unwrap(), &full, stdin);
     assert!(o.status.success(), "pysequoia {args:?}: {}", String::from_utf8_lossy(&o.stderr));
@@ -317,7 +301,7 @@ fn sequoia(py: &Path, args: &[&str], stdin: &[u8]) -> Vec<u8> {
 
 #[test]
 fn sequoia_sign_encrypt_both_ways() {
-    let Some(py) = python() else { return skip("pysequoia") };
+    let Some(py) = common::pysequoia() else { return common::skip_peer("pysequoia") };
     let d = Dir::new();
     for (v, profile) in [("v6", "--profile=rfc9580"), ("v4", "--profile=rfc4880")] {
         let (k, c) = key(&d, &format!("t{v}"), &[profile]);
@@ -364,7 +348,7 @@ fn gpg_ok(cmd: &mut Command, what: &str) -> Output {
 #[test]
 fn gnupg_sign_encrypt_both_ways() {
     if !Command::new("gpg").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        return skip("gpg");
+        return common::skip_peer("gpg");
     }
     let d = Dir::new();
     let home = d.0.path().join("gnupg");

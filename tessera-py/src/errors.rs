@@ -13,6 +13,8 @@ pub enum Kind {
     Parameter,
     Value,
     Authentication,
+    Signature,
+    KeyLocked,
 }
 
 impl Kind {
@@ -22,6 +24,8 @@ impl Kind {
             Kind::Parameter => "InvalidParameterError",
             Kind::Value => "InvalidValueError",
             Kind::Authentication => "AuthenticationError",
+            Kind::Signature => "SignatureError",
+            Kind::KeyLocked => "KeyLockedError",
         }
     }
 }

@@ -12,7 +12,7 @@ use tessera::siv::base64url;
 
 use crate::columns::{Column, Flavor, Output, column, to_pyarrow};
 use crate::errors::{Failure, Kind, kind_of};
-use crate::pgp::Password;
+use crate::pgp_io::Password;
 
 /// A keyset error as a Python exception, naming the row of a batch.
 fn failure(e: KsError, index: Option<usize>) -> Failure {

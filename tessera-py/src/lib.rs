@@ -9,6 +9,9 @@ mod errors;
 mod fpe;
 mod keyset;
 mod pgp;
+mod pgp_io;
+mod pgp_keys;
+mod pgp_sign;
 mod siv;
 
 use pyo3::prelude::*;
@@ -25,6 +28,17 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pgp::decrypt_file, m)?)?;
     m.add_function(wrap_pyfunction!(pgp::encrypt_stream, m)?)?;
     m.add_function(wrap_pyfunction!(pgp::decrypt_stream, m)?)?;
+    m.add_function(wrap_pyfunction!(pgp_keys::generate_key, m)?)?;
+    m.add_function(wrap_pyfunction!(pgp_keys::extract_cert, m)?)?;
+    m.add_function(wrap_pyfunction!(pgp_keys::inspect_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(pgp_sign::sign, m)?)?;
+    m.add_function(wrap_pyfunction!(pgp_sign::sign_file, m)?)?;
+    m.add_function(wrap_pyfunction!(pgp_sign::verify, m)?)?;
+    m.add_function(wrap_pyfunction!(pgp_sign::verify_file, m)?)?;
+    m.add_class::<pgp_keys::KeyInfo>()?;
+    m.add_class::<pgp_sign::Verification>()?;
+    m.add_class::<pgp_sign::Decrypted>()?;
+    m.add_class::<pgp_sign::Verified>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

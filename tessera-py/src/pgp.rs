@@ -1,229 +1,27 @@
-//! OpenPGP (RFC 9580) password encryption of files and Python file objects.
+//! OpenPGP (RFC 9580) encryption of files and Python file objects: to
+//! passwords and certificates, optionally signed, and decryption with
+//! passwords and secret keys, optionally verified.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
-use pyo3::exceptions::{PyBlockingIOError, PyOSError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes};
 use tessera::aead::Mode;
 use tessera::fs::AtomicFile;
+use tessera::openpgp::key::Cert;
 use tessera::openpgp::s2k::S2kLimits;
+use tessera::openpgp::sig::{SigResult, SigType};
 use tessera::openpgp::{
-    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SymAlg,
+    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Profile, S2kChoice, SigningEncryptor, SymAlg,
+    VerifyingDecryptor,
 };
 
 use crate::errors::{Failure, Kind};
-
-/// A password: `str` (UTF-8) or `bytes`.
-#[derive(FromPyObject)]
-pub enum Password {
-    Text(String),
-    Bytes(Vec<u8>),
-}
-
-impl Password {
-    pub(crate) fn bytes(&self) -> &[u8] {
-        match self {
-            Password::Text(s) => s.as_bytes(),
-            Password::Bytes(b) => b,
-        }
-    }
-}
-
-/// One password or several (decryption tries each).
-#[derive(FromPyObject)]
-pub enum Passwords {
-    One(Password),
-    Many(Vec<Password>),
-}
-
-impl Passwords {
-    fn list(&self) -> Vec<&[u8]> {
-        match self {
-            Passwords::One(p) => vec![p.bytes()],
-            Passwords::Many(v) => v.iter().map(Password::bytes).collect(),
-        }
-    }
-}
-
-enum Fail {
-    Pgp(PgpError),
-    Io(io::Error),
-    Py(PyErr),
-}
-
-impl From<PgpError> for Fail {
-    fn from(e: PgpError) -> Self {
-        Fail::Pgp(e)
-    }
-}
-
-fn from_io(e: io::Error) -> Fail {
-    // A Python error raised inside a file object's read/write travels as an io::Error.
-    if e.get_ref().is_some_and(|i| i.is::<PyIoError>()) {
-        let inner = e.into_inner().expect("checked").downcast::<PyIoError>().expect("checked");
-        return Fail::Py(inner.0);
-    }
-    match PgpError::from_io(e) {
-        PgpError::Io(e) => Fail::Io(e),
-        e => Fail::Pgp(e),
-    }
-}
-
-impl Fail {
-    fn into_py(self, py: Python<'_>) -> PyErr {
-        match self {
-            Fail::Py(e) => e,
-            Fail::Io(e) | Fail::Pgp(PgpError::Io(e)) => take_py_err().unwrap_or_else(|| PyOSError::new_err(e.to_string())),
-            Fail::Pgp(e) => {
-                let kind = match e {
-                    PgpError::Authentication(_) | PgpError::WrongPassword => Kind::Authentication,
-                    PgpError::InvalidOption(_) => Kind::Parameter,
-                    _ => Kind::Value,
-                };
-                Failure::new(kind, e.to_string(), None).into_py(py)
-            }
-        }
-    }
-}
-
-#[derive(Debug)]
-struct PyIoError(PyErr);
-
-impl std::fmt::Display for PyIoError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-impl std::error::Error for PyIoError {}
-
-thread_local! {
-    /// The last exception a file object raised (or that an adapter raised
-    /// for it) on this thread. The library's readers and writers repeat an
-    /// error by kind and message after the first report, which loses the
-    /// exception itself; the stream functions give this one back instead.
-    static LAST_PY_ERR: std::cell::RefCell<Option<PyErr>> = const { std::cell::RefCell::new(None) };
-}
-
-fn py_io(e: PyErr) -> io::Error {
-    let copy = Python::attach(|py| e.clone_ref(py));
-    LAST_PY_ERR.with(|slot| *slot.borrow_mut() = Some(copy));
-    io::Error::other(PyIoError(e))
-}
-
-/// Takes the exception recorded by [`py_io`], if any.
-fn take_py_err() -> Option<PyErr> {
-    LAST_PY_ERR.with(|slot| slot.borrow_mut().take())
-}
-
-/// An `io::Error` carrying a new Python exception of type `E`.
-fn py_fail<E: pyo3::PyTypeInfo>(msg: String) -> io::Error {
-    py_io(PyErr::new::<E, _>(msg))
-}
-
-/// `read(n)` of a Python binary file object, as `io::Read`, held to the
-/// Python io protocol: `bytes` or `bytearray` of at most `n` octets (empty
-/// at the end), or `None` from a non-blocking object with nothing to read.
-/// Anything else is an error, never truncated or padded: a reader that
-/// returns more than asked would otherwise lose the excess silently.
-struct PyReader(Py<PyAny>);
-
-impl Read for PyReader {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        Python::attach(|py| {
-            let data = self.0.bind(py).call_method1("read", (buf.len(),)).map_err(py_io)?;
-            if data.is_none() {
-                return Err(py_fail::<PyBlockingIOError>(
-                    "read() returned None: the file object is non-blocking and has no data; pass a blocking one".into(),
-                ));
-            }
-            let copy = |bytes: &[u8], buf: &mut [u8]| {
-                if bytes.len() > buf.len() {
-                    return Err(py_fail::<PyValueError>(format!(
-                        "read({}) returned {} bytes, more than asked for",
-                        buf.len(),
-                        bytes.len()
-                    )));
-                }
-                buf[..bytes.len()].copy_from_slice(bytes);
-                Ok(bytes.len())
-            };
-            if let Ok(b) = data.cast::<PyBytes>() {
-                copy(b.as_bytes(), buf)
-            } else if let Ok(b) = data.cast::<PyByteArray>() {
-                copy(&b.to_vec(), buf)
-            } else {
-                Err(py_fail::<PyValueError>(format!(
-                    "read() must return bytes, got {} (open the file in binary mode)",
-                    data.get_type().name().map(|n| n.to_string()).unwrap_or_default()
-                )))
-            }
-        })
-    }
-}
-
-/// `write(b)` of a Python binary file object, as `io::Write`, held to the
-/// Python io protocol: the count written, at most `len(b)` (a short count is
-/// a partial write; the rest is written again), or `None` from a buffered
-/// object that wrote everything. A count above `len(b)`, a negative one or
-/// one of another type is an error. `None` from an `io.RawIOBase` means
-/// "would block" (non-blocking): an error, since nothing was written; from
-/// any other object (one whose `write` has no `return`) it means all.
-struct PyWriter {
-    file: Py<PyAny>,
-    raw: bool,
-}
-
-impl PyWriter {
-    fn new(py: Python<'_>, file: Py<PyAny>) -> PyResult<Self> {
-        let raw_base = py.import("io")?.getattr("RawIOBase")?;
-        let raw = file.bind(py).is_instance(&raw_base)?;
-        Ok(PyWriter { file, raw })
-    }
-}
-
-impl Write for PyWriter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        Python::attach(|py| {
-            let n = self.file.bind(py).call_method1("write", (PyBytes::new(py, buf),)).map_err(py_io)?;
-            if n.is_none() && self.raw {
-                return Err(py_fail::<PyBlockingIOError>(
-                    "write() returned None: the file object is non-blocking and would block; pass a blocking one"
-                        .into(),
-                ));
-            }
-            if n.is_none() {
-                return Ok(buf.len());
-            }
-            let n: i128 = n.extract().map_err(|_| {
-                py_fail::<PyValueError>(format!(
-                    "write() must return the number of bytes written or None, got {}",
-                    n.get_type().name().map(|t| t.to_string()).unwrap_or_default()
-                ))
-            })?;
-            match usize::try_from(n) {
-                Ok(n) if n <= buf.len() => Ok(n),
-                _ => Err(py_fail::<PyValueError>(format!(
-                    "write() of {} bytes returned {n}: a count must be between 0 and the bytes given",
-                    buf.len()
-                ))),
-            }
-        })
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Python::attach(|py| {
-            let f = self.file.bind(py);
-            if f.hasattr("flush").map_err(py_io)? {
-                f.call_method0("flush").map_err(py_io)?;
-            }
-            Ok(())
-        })
-    }
-}
+use crate::pgp_io::{Fail, Password, Passwords, from_io, with_streams};
+use crate::pgp_keys::{KeySource, key_passwords, key_sources, read_public, read_secret_keys};
+use crate::pgp_sign::{Decrypted, make_signer, now};
 
 /// Decryption limits from the keyword arguments (as the CLI's flags).
 fn decrypt_options(l: &Limits) -> DecryptOptions {
@@ -295,37 +93,145 @@ fn options(
     })
 }
 
-fn encrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]], opts: &EncryptOptions) -> Result<(), Fail> {
+/// The key arguments of the encryption functions, read with the GIL held.
+struct EncryptKeys {
+    recipients: Vec<KeySource>,
+    signers: Vec<KeySource>,
+    key_password: Option<Passwords>,
+}
+
+impl EncryptKeys {
+    fn new(
+        recipients: Option<&Bound<'_, PyAny>>,
+        sign_with: Option<&Bound<'_, PyAny>>,
+        key_password: Option<Passwords>,
+    ) -> PyResult<Self> {
+        Ok(EncryptKeys {
+            recipients: key_sources(recipients, "recipients")?,
+            signers: key_sources(sign_with, "sign_with")?,
+            key_password,
+        })
+    }
+
+    /// Reads the certificates into `opts` and the signing keys (unlocked).
+    fn load(&self, opts: &mut EncryptOptions) -> Result<Vec<Cert>, Fail> {
+        opts.recipients = read_public(&self.recipients, "recipients")?;
+        read_secret_keys(&self.signers, &key_passwords(&self.key_password), "sign_with")
+    }
+}
+
+/// Encrypts (and signs, when `signers` is not empty) `input` into `out`.
+fn encrypt_into<W: Write>(
+    input: &mut dyn Read,
+    out: W,
+    pw: &[&[u8]],
+    opts: &EncryptOptions,
+    signers: &[Cert],
+) -> Result<W, Fail> {
+    if signers.is_empty() {
+        let mut enc = Encryptor::new(out, pw, opts)?;
+        io::copy(input, &mut enc).map_err(from_io)?;
+        return Ok(enc.finish()?);
+    }
+    let signer = make_signer(signers, SigType::Binary, now())?;
+    let mut enc = SigningEncryptor::new(out, pw, opts, signer)?;
+    io::copy(input, &mut enc).map_err(from_io)?;
+    Ok(enc.finish()?)
+}
+
+/// The key arguments of the decryption functions, read with the GIL held.
+struct DecryptKeys {
+    keys: Vec<KeySource>,
+    key_password: Option<Passwords>,
+    verify_with: Option<Vec<KeySource>>,
+}
+
+impl DecryptKeys {
+    fn new(
+        py: Python<'_>,
+        keys: Option<&Bound<'_, PyAny>>,
+        key_password: Option<Passwords>,
+        verify_with: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let verify_with = match verify_with.filter(|v| !v.is_none()) {
+            None => None,
+            Some(v) => {
+                let sources = key_sources(Some(v), "verify_with")?;
+                if sources.is_empty() {
+                    let msg = "verify_with: no certificate given (pass None to decrypt without verifying)";
+                    return Err(Failure::new(Kind::Parameter, msg, None).into_py(py));
+                }
+                Some(sources)
+            }
+        };
+        Ok(DecryptKeys { keys: key_sources(keys, "keys")?, key_password, verify_with })
+    }
+
+    /// Reads the secret keys into `opts` and the verifying certificates.
+    fn load(&self, opts: &mut DecryptOptions) -> Result<Option<Vec<Cert>>, Fail> {
+        opts.keys = read_secret_keys(&self.keys, &key_passwords(&self.key_password), "keys")?;
+        self.verify_with.as_deref().map(|v| read_public(v, "verify_with")).transpose()
+    }
+}
+
+/// Decrypts `input` into `out`; with `verify`, also checks the signatures
+/// and fails (`SignatureError`) unless one from those certificates is good.
+fn decrypt_into<R: BufRead>(
+    input: R,
+    out: &mut dyn Write,
+    pw: &[&[u8]],
+    opts: &DecryptOptions,
+    verify: Option<&[Cert]>,
+) -> Result<Option<Vec<SigResult>>, Fail> {
+    let Some(certs) = verify else {
+        let mut dec = Decryptor::with_options(input, pw, opts)?;
+        io::copy(&mut dec, out).map_err(from_io)?;
+        return Ok(None);
+    };
+    let mut dec = VerifyingDecryptor::new(input, pw, opts, certs, now())?;
+    io::copy(&mut dec, out).map_err(from_io)?;
+    Ok(Some(dec.finish()?.results))
+}
+
+fn encrypt_paths(
+    src: &Path,
+    dst: &Path,
+    pw: &[&[u8]],
+    mut opts: EncryptOptions,
+    keys: &EncryptKeys,
+) -> Result<(), Fail> {
+    let signers = keys.load(&mut opts)?;
     let mut input = BufReader::with_capacity(1 << 18, File::open(src).map_err(Fail::Io)?);
     let out = AtomicFile::create(dst).map_err(Fail::Io)?;
-    let mut enc = Encryptor::new(out, pw, opts)?;
-    io::copy(&mut input, &mut enc).map_err(from_io)?;
-    enc.finish()?.commit().map_err(Fail::Io)
+    encrypt_into(&mut input, out, pw, &opts, &signers)?.commit().map_err(Fail::Io)
 }
 
-fn decrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]], limits: &Limits) -> Result<(), Fail> {
-    let input = BufReader::with_capacity(1 << 18, File::open(src).map_err(Fail::Io)?);
+fn decrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]], limits: &Limits, keys: &DecryptKeys) -> Result<Decrypted, Fail> {
     // Output goes to a temporary file renamed only once everything verified,
     // so a v1 message may stream before its MDC is checked.
-    let opts = DecryptOptions { v1_stream_unauthenticated: true, ..decrypt_options(limits) };
-    let mut dec = Decryptor::with_options(input, pw, &opts)?;
+    let mut opts = DecryptOptions { v1_stream_unauthenticated: true, ..decrypt_options(limits) };
+    let certs = keys.load(&mut opts)?;
+    let input = BufReader::with_capacity(1 << 18, File::open(src).map_err(Fail::Io)?);
     let mut out = AtomicFile::create(dst).map_err(Fail::Io)?;
-    io::copy(&mut dec, &mut out).map_err(from_io)?;
-    out.commit().map_err(Fail::Io)
+    let results = decrypt_into(input, &mut out, pw, &opts, certs.as_deref())?;
+    out.commit().map_err(Fail::Io)?;
+    Ok(Decrypted::new(results))
 }
 
-/// Encrypts the file `src` to `dst` with a password (OpenPGP, RFC 9580 by
-/// default: SKESK v6 + SEIPD v2). Options as the CLI's `tessera encrypt`.
-/// `dst` appears only when everything succeeded.
+/// Encrypts the file `src` to `dst`; see the stub for the Python documentation.
 #[pyfunction]
-#[pyo3(signature = (src, dst, password, *, aead = "ocb", cipher = "aes256", chunk_size_octet = 12, s2k = None,
-                    s2k_count = 255, profile = "rfc9580", armor = false))]
+#[pyo3(signature = (src, dst, password = None, *, recipients = None, sign_with = None, key_password = None,
+                    aead = "ocb", cipher = "aes256", chunk_size_octet = 12, s2k = None, s2k_count = 255,
+                    profile = "rfc9580", armor = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn encrypt_file(
     py: Python<'_>,
     src: PathBuf,
     dst: PathBuf,
-    password: Password,
+    password: Option<Password>,
+    recipients: Option<Bound<'_, PyAny>>,
+    sign_with: Option<Bound<'_, PyAny>>,
+    key_password: Option<Passwords>,
     aead: &str,
     cipher: &str,
     chunk_size_octet: u8,
@@ -337,18 +243,15 @@ pub fn encrypt_file(
     let mut opts = options(aead, cipher, chunk_size_octet, s2k, s2k_count, profile, armor)?;
     opts.filename =
         src.file_name().map(|n| n.as_encoded_bytes().iter().copied().take(255).collect()).unwrap_or_default();
-    let pw = password.bytes();
-    py.detach(|| encrypt_paths(&src, &dst, &[pw], &opts)).map_err(|f| f.into_py(py))
+    let keys = EncryptKeys::new(recipients.as_ref(), sign_with.as_ref(), key_password)?;
+    let pw: Vec<&[u8]> = password.iter().map(Password::bytes).collect();
+    py.detach(|| encrypt_paths(&src, &dst, &pw, opts, &keys)).map_err(|f| f.into_py(py))
 }
 
-/// Decrypts the OpenPGP file `src` (binary or armored, v1 or v2) to `dst`
-/// with a password (or a list to try). Nothing is written to `dst` unless
-/// the whole message verifies; failures raise `AuthenticationError` (wrong
-/// password, modified data) or `InvalidValueError` (malformed, truncated,
-/// or above a limit: the limits are those of `tessera decrypt`, in bytes;
-/// `max_decompressed_size=None` removes that one).
+/// Decrypts the OpenPGP file `src` to `dst`; see the stub.
 #[pyfunction]
-#[pyo3(signature = (src, dst, password, *, max_argon2_memory = MAX_ARGON2_MEMORY, max_argon2_passes = 16,
+#[pyo3(signature = (src, dst, password = None, *, keys = None, key_password = None, verify_with = None,
+                    max_argon2_memory = MAX_ARGON2_MEMORY, max_argon2_passes = 16,
                     max_argon2_lanes = 16, max_s2k_work = MAX_S2K_WORK,
                     max_decompressed_size = Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE)))]
 #[allow(clippy::too_many_arguments)]
@@ -356,17 +259,20 @@ pub fn decrypt_file(
     py: Python<'_>,
     src: PathBuf,
     dst: PathBuf,
-    password: Passwords,
+    password: Option<Passwords>,
+    keys: Option<Bound<'_, PyAny>>,
+    key_password: Option<Passwords>,
+    verify_with: Option<Bound<'_, PyAny>>,
     max_argon2_memory: u64,
     max_argon2_passes: u8,
     max_argon2_lanes: u8,
     max_s2k_work: u64,
     max_decompressed_size: Option<u64>,
-) -> PyResult<()> {
-    let pw = password.list();
-    let limits =
-        Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
-    py.detach(|| decrypt_paths(&src, &dst, &pw, &limits)).map_err(|f| f.into_py(py))
+) -> PyResult<Decrypted> {
+    let pw = key_passwords(&password);
+    let keys = DecryptKeys::new(py, keys.as_ref(), key_password, verify_with.as_ref())?;
+    let limits = Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
+    py.detach(|| decrypt_paths(&src, &dst, &pw, &limits, &keys)).map_err(|f| f.into_py(py))
 }
 
 /// Default `max_argon2_memory` (256 MiB), as the CLI's.
@@ -378,14 +284,18 @@ const MAX_S2K_WORK: u64 = 1 << 30;
 /// Encrypts everything read from the binary file object `reader` into
 /// `writer` (streaming, constant memory). Options as in `encrypt_file`.
 #[pyfunction]
-#[pyo3(signature = (reader, writer, password, *, aead = "ocb", cipher = "aes256", chunk_size_octet = 12, s2k = None,
-                    s2k_count = 255, profile = "rfc9580", armor = false))]
+#[pyo3(signature = (reader, writer, password = None, *, recipients = None, sign_with = None, key_password = None,
+                    aead = "ocb", cipher = "aes256", chunk_size_octet = 12, s2k = None, s2k_count = 255,
+                    profile = "rfc9580", armor = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn encrypt_stream(
     py: Python<'_>,
     reader: Py<PyAny>,
     writer: Py<PyAny>,
-    password: Password,
+    password: Option<Password>,
+    recipients: Option<Bound<'_, PyAny>>,
+    sign_with: Option<Bound<'_, PyAny>>,
+    key_password: Option<Passwords>,
     aead: &str,
     cipher: &str,
     chunk_size_octet: u8,
@@ -394,33 +304,20 @@ pub fn encrypt_stream(
     profile: &str,
     armor: bool,
 ) -> PyResult<()> {
-    let opts = options(aead, cipher, chunk_size_octet, s2k, s2k_count, profile, armor)?;
-    let pw = password.bytes();
-    let writer = PyWriter::new(py, writer)?;
-    take_py_err();
-    py.detach(|| -> Result<(), Fail> {
-        let mut input = PyReader(reader);
-        let mut enc = Encryptor::new(BufWriter::with_capacity(1 << 16, writer), &[pw], &opts)?;
-        let mut buf = vec![0u8; 1 << 16];
-        loop {
-            let n = input.read(&mut buf).map_err(from_io)?;
-            if n == 0 {
-                break;
-            }
-            enc.write_all(&buf[..n]).map_err(from_io)?;
-        }
-        enc.finish()?.flush().map_err(from_io)
+    let mut opts = options(aead, cipher, chunk_size_octet, s2k, s2k_count, profile, armor)?;
+    let keys = EncryptKeys::new(recipients.as_ref(), sign_with.as_ref(), key_password)?;
+    let pw: Vec<&[u8]> = password.iter().map(Password::bytes).collect();
+    with_streams(py, reader, writer, |mut input, writer| {
+        let signers = keys.load(&mut opts)?;
+        let out = BufWriter::with_capacity(1 << 16, writer);
+        encrypt_into(&mut input, out, &pw, &opts, &signers)?.flush().map_err(from_io)
     })
-    .map_err(|f| f.into_py(py))
 }
 
-/// Decrypts an OpenPGP message read from `reader` into `writer`. SEIPD v2
-/// releases each chunk only after its tag verifies; a v1 (CFB + MDC)
-/// message is held in memory (up to 64 MiB) until its MDC verifies. On
-/// failure some verified chunks may already have been written: use
-/// `decrypt_file` to get nothing at all. Limits as in `decrypt_file`.
+/// Decrypts an OpenPGP message read from `reader` into `writer`; see the stub.
 #[pyfunction]
-#[pyo3(signature = (reader, writer, password, *, max_argon2_memory = MAX_ARGON2_MEMORY, max_argon2_passes = 16,
+#[pyo3(signature = (reader, writer, password = None, *, keys = None, key_password = None, verify_with = None,
+                    max_argon2_memory = MAX_ARGON2_MEMORY, max_argon2_passes = 16,
                     max_argon2_lanes = 16, max_s2k_work = MAX_S2K_WORK,
                     max_decompressed_size = Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE)))]
 #[allow(clippy::too_many_arguments)]
@@ -428,24 +325,37 @@ pub fn decrypt_stream(
     py: Python<'_>,
     reader: Py<PyAny>,
     writer: Py<PyAny>,
-    password: Passwords,
+    password: Option<Passwords>,
+    keys: Option<Bound<'_, PyAny>>,
+    key_password: Option<Passwords>,
+    verify_with: Option<Bound<'_, PyAny>>,
     max_argon2_memory: u64,
     max_argon2_passes: u8,
     max_argon2_lanes: u8,
     max_s2k_work: u64,
     max_decompressed_size: Option<u64>,
-) -> PyResult<()> {
-    let pw = password.list();
-    let limits =
-        Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
-    let writer = PyWriter::new(py, writer)?;
-    take_py_err();
-    py.detach(|| -> Result<(), Fail> {
-        let input = BufReader::with_capacity(1 << 16, PyReader(reader));
-        let mut dec = Decryptor::with_options(input, &pw, &decrypt_options(&limits))?;
+) -> PyResult<Decrypted> {
+    let pw = key_passwords(&password);
+    let keys = DecryptKeys::new(py, keys.as_ref(), key_password, verify_with.as_ref())?;
+    let limits = Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
+    with_streams(py, reader, writer, |reader, writer| {
+        let mut opts = decrypt_options(&limits);
+        let certs = keys.load(&mut opts)?;
+        let input = BufReader::with_capacity(1 << 16, reader);
         let mut out = BufWriter::with_capacity(1 << 16, writer);
-        io::copy(&mut dec, &mut out).map_err(from_io)?;
-        out.flush().map_err(from_io)
+        let results = if certs.is_some() {
+            // Nothing reaches `writer` before a signature is found good: the
+            // data waits in an anonymous temporary file (deleted on close).
+            opts.v1_stream_unauthenticated = true;
+            let mut spool = tempfile::tempfile().map_err(Fail::Io)?;
+            let results = decrypt_into(input, &mut spool, &pw, &opts, certs.as_deref())?;
+            spool.rewind().map_err(Fail::Io)?;
+            io::copy(&mut spool, &mut out).map_err(from_io)?;
+            results
+        } else {
+            decrypt_into(input, &mut out, &pw, &opts, None)?
+        };
+        out.flush().map_err(from_io)?;
+        Ok(Decrypted::new(results))
     })
-    .map_err(|f| f.into_py(py))
 }

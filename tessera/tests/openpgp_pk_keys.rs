@@ -218,7 +218,38 @@ fn allocations_do_not_grow_with_the_message_to_three_recipients() {
         });
         (total, allocs)
     };
+    // The first decryption fills the key's signature check cache.
+    read(&small);
     let ((small_len, small_allocs), (large_len, large_allocs)) = (read(&small), read(&large));
     assert_eq!((small_len, large_len), (16 * 4096, 256 * 4096));
     assert_eq!(small_allocs, large_allocs);
+}
+
+#[test]
+fn a_key_without_an_encryption_flag_does_not_decrypt() {
+    use tessera::openpgp::sig::{SigType, SignatureBuilder, Subpacket, SubpacketValue};
+    let k = key(KeyProfile::Rfc9580, "A <a@example.org>");
+    let opts = EncryptOptions { recipients: vec![k.to_public()], ..EncryptOptions::default() };
+    let msg = encrypt(b"for encryption keys only", &[], &opts);
+    assert_eq!(decrypt(&msg, &[], std::slice::from_ref(&k)).unwrap().0, b"for encryption keys only");
+    // The same secret subkey, now bound (more recently) for authentication only.
+    let mut auth_only = k.clone();
+    let (primary, secret) = (k.primary.public(), k.primary.secret().unwrap().secret().unwrap());
+    let created = auth_only.subkeys[0].sigs[0].created().unwrap() + 10;
+    let binding = SignatureBuilder::new(SigType::SubkeyBinding, created)
+        .subpacket(Subpacket::new(SubpacketValue::KeyFlags(vec![0x20])))
+        .sign_subkey_binding(primary, secret, k.subkeys[0].key.public())
+        .unwrap();
+    auth_only.subkeys[0].sigs.push(binding);
+    assert!(!auth_only.may_decrypt_with(&auth_only.subkeys[0].key));
+    let e = decrypt(&msg, &[], &[auth_only.clone()]).unwrap_err();
+    assert!(matches!(e, Error::Key(KeyError::NoDecryptionKey { .. })), "{e}");
+    // Nor through the PKESK layer directly, named or anonymous.
+    let public = k.to_public();
+    let plan = EncryptionPlan::new(&[public.validate(AT).unwrap()], true).unwrap();
+    for anonymous in [false, true] {
+        let pkesks = plan.pkesks(&[7u8; 32], anonymous).unwrap();
+        assert!(decrypt_pkesks(&pkesks, std::slice::from_ref(&k)).is_ok());
+        assert!(decrypt_pkesks(&pkesks, std::slice::from_ref(&auth_only)).is_err());
+    }
 }

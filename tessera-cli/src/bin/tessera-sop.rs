@@ -67,6 +67,12 @@ fn main() -> ExitCode {
 }
 
 /// Splits `--name=value` / `--name value` options from positional arguments.
+///
+/// Hand-written rather than the `sop` crate's front end: that one drives a
+/// backend through its own trait family (keys, certificates and signatures
+/// as its types, draft 08's options) and decides output and exit codes
+/// itself, while this parser is the only generic part here and each
+/// subcommand lists the options it accepts (any other is 37).
 struct Opts {
     flags: Vec<(String, Option<String>)>,
     positional: Vec<String>,

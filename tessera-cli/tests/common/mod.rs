@@ -1,10 +1,13 @@
-//! Shared by the CLI tests: run a binary with bytes on stdin.
+//! Shared by the CLI tests: run a binary with bytes on stdin; find the
+//! interop peers (or skip when they are missing).
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `exe args`, feeding `stdin` from a thread (so large inputs cannot
 /// deadlock against a full stdout pipe), and collects its output.
+#[allow(dead_code)]
 pub fn run_with_stdin(exe: &str, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(exe)
         .args(args)
@@ -22,3 +25,37 @@ pub fn run_with_stdin(exe: &str, args: &[&str], stdin: &[u8]) -> Output {
     writer.join().expect("stdin writer");
     out
 }
+
+/// The Python interpreter that has `pysequoia` (`TESSERA_PYTHON`, else the
+/// repository's `.venv`), if there is one.
+#[allow(dead_code)]
+pub fn pysequoia() -> Option<PathBuf> {
+    let p: PathBuf = match std::env::var_os("TESSERA_PYTHON") {
+        Some(p) => p.into(),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python"),
+    };
+    Command::new(&p).args(["-c", "import pysequoia"]).output().is_ok_and(|o| o.status.success()).then_some(p)
+}
+
+/// Skips a test whose peer `what` is missing, unless `TESSERA_REQUIRE_PEERS` is set.
+#[allow(dead_code)]
+pub fn skip_peer(what: &str) {
+    assert!(std::env::var_os("TESSERA_REQUIRE_PEERS").is_none(), "TESSERA_REQUIRE_PEERS is set but {what} is missing");
+    eprintln!("skipped: {what} not installed");
+}
+
+/// The start of the `pysequoia` scripts: `cmd` is the first argument, and
+/// `generate v6|v4 KEY CERT` makes a Sequoia key; a script continues with
+/// `elif cmd == ...` branches.
+#[allow(dead_code)]
+pub const SEQUOIA_GENERATE: &str = r#"
+import sys, warnings
+warnings.simplefilter("ignore")
+import pysequoia as ps
+cmd = sys.argv[1]
+if cmd == "generate":
+    profile = ps.Profile.RFC9580 if sys.argv[2] == "v6" else ps.Profile.RFC4880
+    t = ps.Tsk.generate("Seq <seq@example.org>", profile=profile)
+    open(sys.argv[3], "w").write(str(t))
+    open(sys.argv[4], "w").write(str(t.extract_certificate()))
+"#;

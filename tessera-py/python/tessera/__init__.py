@@ -6,7 +6,8 @@
 - :class:`AesSiv` (RFC 5297): deterministic authenticated encryption of bytes
   or of whole binary/string columns.
 - :func:`encrypt_file` / :func:`decrypt_file` (and ``*_stream`` for binary
-  file objects): password-based OpenPGP (RFC 9580), streaming in constant memory.
+  file objects): OpenPGP (RFC 9580), streaming in constant memory; keys,
+  certificates and signatures in :mod:`tessera.openpgp`.
 - :class:`Keyset`: a keyset file made by ``tessera keyset`` (named
   transformations, versioned keys, Tink-compatible AES-SIV):
   ``Keyset.open(path, password=...).transform("cards").encrypt_batch(col)``,
@@ -36,8 +37,11 @@ from ._errors import (
     InvalidKeyError,
     InvalidParameterError,
     InvalidValueError,
+    KeyLockedError,
+    SignatureError,
     TesseraError,
 )
+from . import openpgp
 from ._tessera import (
     FF1,
     FF3,
@@ -63,7 +67,10 @@ __all__ = [
     "InvalidKeyError",
     "InvalidParameterError",
     "InvalidValueError",
+    "KeyLockedError",
+    "SignatureError",
     "TesseraError",
+    "openpgp",
     "read_key_file",
     "encrypt_file",
     "decrypt_file",

@@ -18,6 +18,11 @@ class InvalidKeyError(TesseraError, ValueError):
     """A key of the wrong size (or a key file that does not hold hex)."""
 
 
+class KeyLockedError(InvalidKeyError):
+    """An OpenPGP secret key is locked and no password was given for it
+    (``key_password=``)."""
+
+
 class InvalidParameterError(TesseraError, ValueError):
     """A bad alphabet, tweak, passthrough set, associated data or nonce."""
 
@@ -31,3 +36,9 @@ class InvalidValueError(TesseraError, ValueError):
 class AuthenticationError(TesseraError):
     """Verification failed: wrong key or associated data, or modified data.
     For batches, ``index`` names the first failing row; nothing is released."""
+
+
+class SignatureError(TesseraError):
+    """No good OpenPGP signature from the given certificates: the data is
+    unsigned, signed by someone else, modified, or signed by a key that was
+    not valid then. Nothing is released (no output file is left)."""

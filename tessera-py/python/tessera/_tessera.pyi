@@ -114,11 +114,19 @@ class AesSiv:
 
 _Path = str | PathLike[str]
 
+_KeyData = bytes | bytearray | str | PathLike[str]
+"""Key or certificate data (binary or armored; one or several) as bytes, or a path."""
+_Keys = _KeyData | Sequence[_KeyData]
+_Passwords = str | bytes | list[str | bytes]
+
 def encrypt_file(
     src: _Path,
     dst: _Path,
-    password: str | bytes,
+    password: str | bytes | None = None,
     *,
+    recipients: _Keys | None = None,
+    sign_with: _Keys | None = None,
+    key_password: _Passwords | None = None,
     aead: Literal["ocb", "eax", "gcm"] = "ocb",
     cipher: Literal["aes128", "aes192", "aes256"] = "aes256",
     chunk_size_octet: int = 12,
@@ -127,35 +135,52 @@ def encrypt_file(
     profile: Literal["rfc9580", "rfc4880"] = "rfc9580",
     armor: bool = False,
 ) -> None:
-    """Encrypts the file ``src`` to ``dst`` with a password (OpenPGP, as the
-    CLI's ``tessera encrypt``): RFC 9580 SKESK v6 + SEIPD v2 by default,
-    ``profile="rfc4880"`` for SKESK v4 + SEIPD v1 (GnuPG 2.2). ``dst``
-    appears only on success (written to a temporary file, then renamed)."""
+    """Encrypts the file ``src`` to ``dst`` (OpenPGP, as the CLI's ``tessera
+    encrypt``) with a password and/or to the certificates ``recipients``:
+    RFC 9580 SKESK v6 + SEIPD v2 by default, ``profile="rfc4880"`` for SKESK
+    v4 + SEIPD v1 (GnuPG 2.2); with certificates, SEIPD v2 only if every
+    recipient announces it, with the algorithms they all prefer. A
+    certificate that is expired, revoked or cannot encrypt raises
+    InvalidKeyError naming it. ``sign_with`` (secret keys; locked ones opened
+    with ``key_password``, one or a list to try) signs in the same pass: the
+    signatures travel inside the encryption. ``dst`` appears only on
+    success (written to a temporary file, then renamed)."""
 
 def decrypt_file(
     src: _Path,
     dst: _Path,
-    password: str | bytes | list[str | bytes],
+    password: _Passwords | None = None,
     *,
+    keys: _Keys | None = None,
+    key_password: _Passwords | None = None,
+    verify_with: _Keys | None = None,
     max_argon2_memory: int = 256 << 20,
     max_argon2_passes: int = 16,
     max_argon2_lanes: int = 16,
     max_s2k_work: int = 1 << 30,
     max_decompressed_size: int | None = 16 << 30,
-) -> None:
-    """Decrypts an OpenPGP file (binary or armored, v1 or v2). Nothing is
-    written to ``dst`` unless the whole message verifies. Raises
-    AuthenticationError (wrong password, modified data) or InvalidValueError
-    (malformed or truncated message, or one asking for more than a limit:
-    Argon2 memory in bytes, passes, lanes, the total password-hashing work
-    in bytes processed, the decompressed size in bytes; as ``tessera
-    decrypt``'s flags)."""
+) -> Decrypted:
+    """Decrypts an OpenPGP file (binary or armored, v1 or v2) with passwords
+    and/or secret ``keys`` (locked ones opened with ``key_password``).
+    Nothing is written to ``dst`` unless the whole message authenticates and,
+    with ``verify_with`` (certificates), a signature from one of them is good.
+    Returns :class:`Decrypted`: ``verified`` is True only with ``verify_with``.
+    Raises AuthenticationError (wrong password or key, modified data),
+    KeyLockedError (a needed key is locked and no ``key_password`` opens it),
+    SignatureError (``verify_with`` given and no good signature from it), or
+    InvalidValueError (malformed or truncated message, or one asking for
+    more than a limit: Argon2 memory in bytes, passes, lanes, the total
+    password-hashing work in bytes processed, the decompressed size in bytes;
+    as ``tessera decrypt``'s flags)."""
 
 def encrypt_stream(
     reader: IO[bytes],
     writer: IO[bytes],
-    password: str | bytes,
+    password: str | bytes | None = None,
     *,
+    recipients: _Keys | None = None,
+    sign_with: _Keys | None = None,
+    key_password: _Passwords | None = None,
     aead: Literal["ocb", "eax", "gcm"] = "ocb",
     cipher: Literal["aes128", "aes192", "aes256"] = "aes256",
     chunk_size_octet: int = 12,
@@ -165,26 +190,159 @@ def encrypt_stream(
     armor: bool = False,
 ) -> None:
     """Encrypts everything ``reader.read()`` gives into ``writer`` (binary
-    file objects), in constant memory."""
+    file objects), in constant memory. Options as in :func:`encrypt_file`."""
 
 def decrypt_stream(
     reader: IO[bytes],
     writer: IO[bytes],
-    password: str | bytes | list[str | bytes],
+    password: _Passwords | None = None,
     *,
+    keys: _Keys | None = None,
+    key_password: _Passwords | None = None,
+    verify_with: _Keys | None = None,
     max_argon2_memory: int = 256 << 20,
     max_argon2_passes: int = 16,
     max_argon2_lanes: int = 16,
     max_s2k_work: int = 1 << 30,
     max_decompressed_size: int | None = 16 << 30,
+) -> Decrypted:
+    """Decrypts a message from ``reader`` into ``writer``. Without
+    ``verify_with``, v2 chunks are written only after their tag verifies, but
+    a failure late in the message leaves the earlier chunks written: use
+    :func:`decrypt_file` for all or nothing. With ``verify_with``, the data
+    waits in an anonymous temporary file and reaches ``writer`` only once a
+    signature is found good. Keys and limits as in :func:`decrypt_file`.
+    ``reader.read(n)`` must give at most ``n`` bytes and ``writer.write(b)``
+    at most ``len(b)`` (a short count is retried); anything else raises
+    ValueError, ``None`` from a non-blocking raw object BlockingIOError."""
+
+class Verification:
+    """One signature and what it amounts to."""
+
+    @property
+    def status(self) -> Literal["good", "bad", "unknown-signer", "key-not-valid", "weak-hash"]: ...
+    @property
+    def good(self) -> bool: ...
+    @property
+    def signer(self) -> str | None:
+        """The signer's certificate fingerprint (hex), when known."""
+    @property
+    def key(self) -> str | None:
+        """The fingerprint of the (sub)key that made a good signature."""
+    @property
+    def user_id(self) -> str | None: ...
+    @property
+    def created(self) -> int | None:
+        """Creation time, seconds since the epoch."""
+    @property
+    def message(self) -> str: ...
+
+class Decrypted:
+    """What :func:`decrypt_file`/:func:`decrypt_stream` found. The data was
+    decrypted and authenticated either way; ``verified`` is True only when
+    ``verify_with`` was given (a failed verification raises instead)."""
+
+    @property
+    def verified(self) -> bool: ...
+    @property
+    def verifications(self) -> list[Verification]:
+        """Every signature checked (empty without ``verify_with``)."""
+
+class Verified:
+    """What :func:`verify`/:func:`verify_file` found: at least one good signature."""
+
+    @property
+    def data(self) -> bytes | None:
+        """The signed data of an inline or cleartext message given as bytes."""
+    @property
+    def verifications(self) -> list[Verification]: ...
+
+class KeyInfo:
+    """One key or certificate, as :func:`inspect_keys` describes it."""
+
+    @property
+    def fingerprint(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def secret(self) -> bool: ...
+    @property
+    def locked(self) -> bool: ...
+    @property
+    def user_ids(self) -> list[str]: ...
+    @property
+    def subkeys(self) -> list[str]: ...
+    @property
+    def can_encrypt(self) -> bool: ...
+    @property
+    def can_sign(self) -> bool: ...
+    @property
+    def problem(self) -> str | None:
+        """Why it is not valid now (expired, revoked, ...), or None."""
+
+def generate_key(
+    userid: str | list[str] | None = None,
+    *,
+    profile: Literal["rfc9580", "rfc4880"] = "rfc9580",
+    password: str | bytes | None = None,
+    armor: bool = True,
+    expires_in: int | None = None,
+) -> bytes:
+    """A new secret key: v6 Ed25519 + X25519 (``rfc9580``) or v4 EdDSA +
+    ECDH Curve25519 for GnuPG 2.2 (``rfc4880``, needs a User ID), with
+    self-signatures, optionally expiring ``expires_in`` seconds after now and
+    locked with ``password``. Armored (``PRIVATE KEY BLOCK``) unless ``armor=False``."""
+
+def extract_cert(key: _Keys, *, armor: bool = True) -> bytes:
+    """The certificates (public keys) of the keys in ``key``."""
+
+def inspect_keys(data: _Keys) -> list[KeyInfo]:
+    """Describes every key or certificate in ``data``."""
+
+def sign(
+    data: bytes,
+    key: _Keys,
+    *,
+    key_password: _Passwords | None = None,
+    detached: bool = False,
+    cleartext: bool = False,
+    armor: bool = False,
+    text: bool = False,
+) -> bytes:
+    """Signs ``data`` with every signing-capable key in ``key``: an
+    inline-signed message (one-pass signatures, the data, the signatures),
+    a detached signature (``detached=True``) or a cleartext-signed text
+    (``cleartext=True``, always armored and a text signature). ``text=True``
+    makes text signatures (line endings do not matter)."""
+
+def sign_file(
+    src: _Path,
+    dst: _Path,
+    key: _Keys,
+    *,
+    key_password: _Passwords | None = None,
+    detached: bool = False,
+    cleartext: bool = False,
+    armor: bool = False,
+    text: bool = False,
 ) -> None:
-    """Decrypts a message from ``reader`` into ``writer``. v2 chunks are
-    written only after their tag verifies, but a failure late in the message
-    leaves the earlier chunks written: use :func:`decrypt_file` for all or
-    nothing. Limits as in :func:`decrypt_file`. ``reader.read(n)`` must give
-    at most ``n`` bytes and ``writer.write(b)`` at most ``len(b)`` (a short
-    count is retried); anything else raises ValueError, ``None`` from a
-    non-blocking raw object BlockingIOError."""
+    """:func:`sign` on the file ``src``, streamed; ``dst`` appears only on success."""
+
+def verify(data: bytes, signers: _Keys, *, signature: _Keys | None = None) -> Verified:
+    """Checks a signed message (inline or cleartext) or, with ``signature``
+    (a detached signature: bytes or a path), ``data`` itself, against the
+    certificates ``signers``. Returns :class:`Verified` (with the signed
+    data of a message); raises SignatureError if no signature is good."""
+
+def verify_file(
+    src: _Path,
+    signers: _Keys,
+    *,
+    signature: _Keys | None = None,
+    dst: _Path | None = None,
+) -> Verified:
+    """:func:`verify` on the file ``src``, streamed; a signed message's data
+    goes to ``dst`` (if given) only when a signature is good."""
 
 
 class Keyset:

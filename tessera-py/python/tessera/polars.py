@@ -16,6 +16,14 @@ Example::
 
 Each expression runs ``encrypt_batch``/``decrypt_batch`` on whole Series
 (``map_batches``): Arrow in, Arrow out, without the GIL. Works in lazy frames.
+
+With a keyset file instead of a cipher object, the keyset is opened when
+the expression first runs (once per process), not when it is built, so a
+serialized lazy frame holds only the path and the password's source::
+
+    ks = dict(keyset="ks.tks", transform="cards", keyset_password_file="pw")
+    df = df.with_columns(tp.encrypt("card", **ks))
+    df = df.with_columns(tp.rewrap("card", **ks))   # to the new primary key
 """
 
 from __future__ import annotations
@@ -24,7 +32,9 @@ from typing import Any
 
 import polars as pl
 
-__all__ = ["encrypt", "decrypt"]
+from ._keysets import KeysetRef
+
+__all__ = ["encrypt", "decrypt", "rewrap"]
 
 
 def _expr(column: str | pl.Expr) -> pl.Expr:
@@ -41,22 +51,65 @@ def _return_dtype(cipher: Any, column: str | pl.Expr, kwargs: dict[str, Any]) ->
     return pl.dtype_of(_expr(column))
 
 
+class _KeysetTransform:
+    """A keyset transformation opened on first use (see :class:`KeysetRef`)."""
+
+    def __init__(self, ref: KeysetRef, name: str) -> None:
+        self.ref, self.name = ref, name
+
+    def __getattr__(self, method: str) -> Any:
+        return getattr(self.ref.transform(self.name), method)
+
+
+def _cipher(cipher: Any, keyset: Any, transform: str | None, kwargs: dict[str, Any]) -> Any:
+    if keyset is None:
+        if cipher is None:
+            raise TypeError("give a cipher object, or keyset= and transform=")
+        return cipher
+    if cipher is not None or transform is None:
+        raise TypeError("with keyset=, give transform= (a transformation name) and no cipher object")
+    ref = KeysetRef(
+        keyset,
+        kwargs.pop("keyset_password_file", None),
+        kwargs.pop("keyset_password_env", None),
+        kwargs.pop("keyset_password", None),
+        kwargs.pop("insecure_cleartext", False),
+    )
+    return _KeysetTransform(ref, transform)
+
+
 def _apply(column: str | pl.Expr, cipher: Any, method: str, kwargs: dict[str, Any]) -> pl.Expr:
-    fn = getattr(cipher, method)
-
     def run(s: pl.Series) -> pl.Series:
-        return pl.Series(s.name, fn(s, **kwargs))
+        return pl.Series(s.name, getattr(cipher, method)(s, **kwargs))
 
-    return _expr(column).map_batches(run, return_dtype=_return_dtype(cipher, column, kwargs), is_elementwise=True)
-
-
-def encrypt(column: str | pl.Expr, cipher: Any, **kwargs: Any) -> pl.Expr:
-    """An expression that encrypts ``column`` with ``cipher`` (an FPE object
-    or :class:`tessera.AesSiv`); keyword arguments go to ``encrypt_batch``
-    (``tweak=``, or ``ad=``/``nonce=``/``output=``)."""
-    return _apply(column, cipher, "encrypt_batch", kwargs)
+    # A keyset transformation keeps the input's type (FPE: strings; AES-SIV: as given).
+    dtype = pl.dtype_of(_expr(column)) if isinstance(cipher, _KeysetTransform) else _return_dtype(cipher, column, kwargs)
+    return _expr(column).map_batches(run, return_dtype=dtype, is_elementwise=True)
 
 
-def decrypt(column: str | pl.Expr, cipher: Any, **kwargs: Any) -> pl.Expr:
+def encrypt(
+    column: str | pl.Expr, cipher: Any = None, *, keyset: Any = None, transform: str | None = None, **kwargs: Any
+) -> pl.Expr:
+    """An expression that encrypts ``column`` with ``cipher`` (an FPE object,
+    :class:`tessera.AesSiv` or a :class:`tessera.KeysetTransform`), or with
+    the transformation ``transform`` of the keyset file ``keyset`` (password
+    from ``keyset_password_file=``, ``keyset_password_env=``, or
+    ``insecure_cleartext=True``). Other keyword arguments go to
+    ``encrypt_batch`` (``tweak=``, or ``ad=``/``nonce=``/``output=``)."""
+    return _apply(column, _cipher(cipher, keyset, transform, kwargs), "encrypt_batch", kwargs)
+
+
+def decrypt(
+    column: str | pl.Expr, cipher: Any = None, *, keyset: Any = None, transform: str | None = None, **kwargs: Any
+) -> pl.Expr:
     """The inverse of :func:`encrypt`."""
-    return _apply(column, cipher, "decrypt_batch", kwargs)
+    return _apply(column, _cipher(cipher, keyset, transform, kwargs), "decrypt_batch", kwargs)
+
+
+def rewrap(
+    column: str | pl.Expr, cipher: Any = None, *, keyset: Any = None, transform: str | None = None, **kwargs: Any
+) -> pl.Expr:
+    """Re-encrypts ``column`` under the primary key of a keyset
+    transformation (as :func:`encrypt` takes it; ``version=`` for FPE
+    external mode)."""
+    return _apply(column, _cipher(cipher, keyset, transform, kwargs), "rewrap_batch", kwargs)

@@ -18,6 +18,23 @@ Key material never enters the query plan: give either
 Raw ``bytes`` are refused, since they would travel inside the pickled
 closure.
 
+Or use a keyset file made by ``tessera keyset`` (named transformations with
+versioned keys): ``keyset=`` its path, ``transform=`` a transformation name
+(or a dict from column to name), and where its password comes from:
+``keyset_password_file=`` (a path on the executors, or shipped with
+``addFile``), ``keyset_password_env=`` (an environment variable on the
+executors, e.g. ``spark.executorEnv.NAME``) or ``keyset_password=`` (a
+``pyspark.Broadcast``). The executors open the keyset (once per Python
+worker); the plan holds only the path and the password's source. Options
+``tweak``, ``ad`` (bytes, or a dict from column to bytes) and ``version``
+(FPE external mode: the key version that made the values) go to the
+transformation's batch methods. :func:`rewrap_columns` moves values to the
+primary key::
+
+    opts = dict(keyset="/secrets/ks.tks", keyset_password_file="/secrets/pw", transform="cards")
+    tokens = ts.encrypt(df, ["card"], **opts)
+    rotated = ts.rewrap(tokens, ["card"], **opts)   # after `tessera keyset promote`
+
 Example::
 
     from tessera import spark as ts
@@ -45,7 +62,18 @@ if TYPE_CHECKING:  # pragma: no cover
     import pyarrow
     from pyspark.sql import DataFrame
 
-__all__ = ["encrypt", "decrypt", "encrypt_columns", "decrypt_columns", "ColumnCipher"]
+from ._keysets import KeysetRef, local_path
+
+__all__ = [
+    "encrypt",
+    "decrypt",
+    "rewrap",
+    "encrypt_columns",
+    "decrypt_columns",
+    "rewrap_columns",
+    "ColumnCipher",
+    "KeysetColumns",
+]
 
 _FPE = {"ff1": "FF1", "ff3-1": "FF3_1", "ff3_1": "FF3_1", "ff3": "FF3"}
 _SIV = {"aes-siv", "siv", "aessiv"}
@@ -90,18 +118,8 @@ class ColumnCipher:
 
         if self.key is not None:
             return bytes(self.key.value)
-        path = self.key_file
-        assert path is not None
-        if not os.path.exists(path):
-            try:
-                from pyspark import SparkFiles
-
-                alt = SparkFiles.get(os.path.basename(path))
-                if os.path.exists(alt):
-                    path = alt
-            except Exception:  # noqa: BLE001 - not in a Spark worker: report the path as given
-                pass
-        return tessera.read_key_file(path)
+        assert self.key_file is not None
+        return tessera.read_key_file(local_path(self.key_file))
 
     def build(self) -> Any:
         """The tessera cipher object (on the executor)."""
@@ -126,8 +144,11 @@ class ColumnCipher:
             return list(self.ad.get(column, []))
         return list(self.ad)
 
-    def apply(self, cipher: Any, column: str, values: pyarrow.Array, decrypt: bool) -> pyarrow.Array:
+    def apply(self, cipher: Any, column: str, values: pyarrow.Array, mode: str) -> pyarrow.Array:
         """Encrypts or decrypts one Arrow column."""
+        if mode == "rewrap":
+            raise ValueError("rewrap needs a keyset (keyset=, transform=): a bare key has no versions")
+        decrypt = mode == "decrypt"
         if self.is_fpe:
             f = cipher.decrypt_batch if decrypt else cipher.encrypt_batch
             return f(values, tweak=self.tweak)
@@ -135,7 +156,7 @@ class ColumnCipher:
         return f(values, ad=self._ad_for(column), nonce=self.nonce)
 
 
-def _check_columns(df: DataFrame, columns: Sequence[str], spec: ColumnCipher) -> list[int]:
+def _check_columns(df: DataFrame, columns: Sequence[str], spec: ColumnCipher | KeysetColumns) -> list[int]:
     from pyspark.sql.types import BinaryType, StringType
 
     names = df.columns
@@ -152,11 +173,69 @@ def _check_columns(df: DataFrame, columns: Sequence[str], spec: ColumnCipher) ->
     return idx
 
 
-def _transform(df: DataFrame, columns: Sequence[str] | str, spec: ColumnCipher, decrypt: bool) -> DataFrame:
-    if isinstance(columns, str):
-        columns = [columns]
-    idx = _check_columns(df, columns, spec)
-    names = list(df.columns)
+@dataclass(frozen=True)
+class KeysetColumns:
+    """Which keyset transformation to apply to each column. Picklable and
+    holds no key and no password: it is what travels to the executors."""
+
+    ref: KeysetRef
+    transform: str | dict[str, str]
+    tweak: bytes | None = None
+    ad: Any = None  # bytes | dict[str, bytes] | None
+    version: int | None = None
+    algorithm: str = "keyset"
+    is_fpe: bool = False  # unknown before the keyset is opened: string or binary columns
+
+    @classmethod
+    def from_options(
+        cls,
+        keyset: str | os.PathLike[str],
+        transform: str | dict[str, str],
+        *,
+        keyset_password_file: str | os.PathLike[str] | None = None,
+        keyset_password_env: str | None = None,
+        keyset_password: Any = None,
+        insecure_cleartext: bool = False,
+        tweak: bytes | None = None,
+        ad: Any = None,
+        version: int | None = None,
+    ) -> KeysetColumns:
+        ref = KeysetRef(os.fspath(keyset), keyset_password_file, keyset_password_env, keyset_password, insecure_cleartext)
+        return cls(ref, transform, tweak, ad, version)
+
+    def _name(self, column: str) -> str:
+        if isinstance(self.transform, str):
+            return self.transform
+        if column not in self.transform:
+            raise ValueError(f"column {column!r} has no transformation in transform= ({', '.join(self.transform)})")
+        return self.transform[column]
+
+    def build(self) -> Any:
+        """The keyset (on the executor)."""
+        return self.ref.open()
+
+    def apply(self, keyset: Any, column: str, values: pyarrow.Array, mode: str) -> pyarrow.Array:
+        """Encrypts, decrypts or rewraps one Arrow column."""
+        t = keyset.transform(self._name(column))
+        ad = self.ad.get(column, b"") if isinstance(self.ad, dict) else (self.ad or b"")
+        if mode == "encrypt":
+            return t.encrypt_batch(values, tweak=self.tweak, ad=ad)
+        f = t.decrypt_batch if mode == "decrypt" else t.rewrap_batch
+        return f(values, tweak=self.tweak, version=self.version, ad=ad)
+
+
+def _spec(algorithm: str | None, options: dict[str, Any]) -> ColumnCipher | KeysetColumns:
+    if "keyset" in options:
+        if algorithm not in (None, "keyset"):
+            raise ValueError("give either an algorithm with key_file=/key=, or keyset= with transform=, not both")
+        return KeysetColumns.from_options(**options)
+    if algorithm is None:
+        raise TypeError("give an algorithm (ff1, ff3-1, ff3, aes-siv) with key_file=/key=, or keyset= and transform=")
+    return ColumnCipher(algorithm, **options)
+
+
+def _batch_function(spec: ColumnCipher | KeysetColumns, names: list[str], idx: list[int], mode: str) -> Any:
+    """The function Spark pickles and runs on each partition's Arrow batches."""
 
     def run(batches: Iterator[pyarrow.RecordBatch]) -> Iterator[pyarrow.RecordBatch]:
         import pyarrow as pa
@@ -165,23 +244,39 @@ def _transform(df: DataFrame, columns: Sequence[str] | str, spec: ColumnCipher, 
         for batch in batches:
             cols = list(batch.columns)
             for i in idx:
-                cols[i] = spec.apply(cipher, names[i], cols[i], decrypt)
+                cols[i] = spec.apply(cipher, names[i], cols[i], mode)
             yield pa.RecordBatch.from_arrays(cols, schema=batch.schema)
 
-    run.__name__ = f"tessera_{'decrypt' if decrypt else 'encrypt'}_{spec._alg.replace('-', '_')}"
-    return df.mapInArrow(run, df.schema)
+    run.__name__ = f"tessera_{mode}_{spec.algorithm.lower().replace('-', '_')}"
+    return run
 
 
-def encrypt_columns(df: DataFrame, columns: Sequence[str] | str, algorithm: str, **options: Any) -> DataFrame:
+def _transform(df: DataFrame, columns: Sequence[str] | str, spec: ColumnCipher | KeysetColumns, mode: str) -> DataFrame:
+    if isinstance(columns, str):
+        columns = [columns]
+    idx = _check_columns(df, columns, spec)
+    return df.mapInArrow(_batch_function(spec, list(df.columns), idx, mode), df.schema)
+
+
+def encrypt_columns(df: DataFrame, columns: Sequence[str] | str, algorithm: str | None = None, **options: Any) -> DataFrame:
     """Encrypts (tokenizes) the named columns of ``df``; see the module doc
-    for ``algorithm`` and the options (``key_file=`` or ``key=`` required)."""
-    return _transform(df, columns, ColumnCipher(algorithm, **options), decrypt=False)
+    for ``algorithm`` and the options (``key_file=`` or ``key=``, or
+    ``keyset=`` and ``transform=``)."""
+    return _transform(df, columns, _spec(algorithm, options), "encrypt")
 
 
-def decrypt_columns(df: DataFrame, columns: Sequence[str] | str, algorithm: str, **options: Any) -> DataFrame:
+def decrypt_columns(df: DataFrame, columns: Sequence[str] | str, algorithm: str | None = None, **options: Any) -> DataFrame:
     """The inverse of :func:`encrypt_columns`, with the same options."""
-    return _transform(df, columns, ColumnCipher(algorithm, **options), decrypt=True)
+    return _transform(df, columns, _spec(algorithm, options), "decrypt")
+
+
+def rewrap_columns(df: DataFrame, columns: Sequence[str] | str, **options: Any) -> DataFrame:
+    """Re-encrypts the named columns under the keyset transformation's
+    primary key (``keyset=``, ``transform=`` and the password options;
+    ``version=`` for FPE external mode). Plaintext stays in executor memory."""
+    return _transform(df, columns, _spec("keyset", options), "rewrap")
 
 
 encrypt = encrypt_columns
 decrypt = decrypt_columns
+rewrap = rewrap_columns

@@ -65,6 +65,12 @@ struct KeyData {
     key_material_type: String,
 }
 
+/// Octets reserved for a Tink JSON keyset of `keys` keys: each pretty-printed
+/// key (its 88 base64 characters of key value included) takes about 300.
+fn tink_json_room(keys: usize) -> usize {
+    64 + 512 * keys
+}
+
 fn unsupported(msg: String) -> Error {
     Error::TinkUnsupported(msg)
 }
@@ -166,7 +172,8 @@ impl Keyset {
             });
         }
         let key = t.keys.iter().map(key_to_tink).filter_map(Result::transpose).collect::<Result<Vec<_>>>()?;
-        let mut out = Zeroizing::new(Vec::new());
+        // Sized up front: the JSON holds the keys, so the buffer never moves.
+        let mut out = Zeroizing::new(Vec::with_capacity(tink_json_room(key.len())));
         serde_json::to_writer_pretty(&mut *out, &TinkKeyset { primary_key_id: t.primary, key })
             .map_err(|e| json_error(&e))?;
         out.push(b'\n');
@@ -177,6 +184,22 @@ impl Keyset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn export_buffer_never_moves() {
+        let mut ks = Keyset::new();
+        ks.import_tink("t", TWO_KEYS.as_bytes()).unwrap();
+        let out = ks.export_tink("t").unwrap();
+        assert_eq!(out.capacity(), tink_json_room(2));
+    }
+
+    const TWO_KEYS: &str = r#"{"primaryKeyId": 1, "key": [
+      {"keyData": {"typeUrl": "type.googleapis.com/google.crypto.tink.AesSivKey",
+        "value": "EkAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "keyMaterialType": "SYMMETRIC"}, "status": "ENABLED", "keyId": 1, "outputPrefixType": "TINK"},
+      {"keyData": {"typeUrl": "type.googleapis.com/google.crypto.tink.AesSivKey",
+        "value": "EkAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "keyMaterialType": "SYMMETRIC"}, "status": "ENABLED", "keyId": 2, "outputPrefixType": "RAW"}]}"#;
 
     #[test]
     fn proto_layout_is_tinks() {

@@ -7,13 +7,15 @@ use std::io::{self, BufRead, Read};
 use std::rc::Rc;
 
 use super::armor::{ArmorReader, is_armored};
-use super::key::Cert;
-use super::packet::{BodyReader, read_exact, read_full};
+use super::key::{Cert, Fingerprint};
+use super::packet::{BodyReader, push_zeroizing, read_exact, read_full};
 pub use super::plain::LiteralInfo;
 use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
 use super::s2k::S2kLimits;
-use super::seipd::{ChunkOpener, MdcOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header};
+use super::seipd::{
+    ChunkOpener, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, thread_count, worth_it,
+};
 use super::session::{SessionPackets, candidate_keys, read_session_packets};
 use super::skesk::SessionKey;
 use super::{Error, Result};
@@ -72,6 +74,11 @@ pub struct DecryptOptions {
     /// right one behind it. Default `true` (what GnuPG does; SEIPD v2 has
     /// no quick check).
     pub v1_quick_check: bool,
+    /// Threads opening SEIPD v2 chunks (default 0: one per core). With 1,
+    /// chunks are opened on the caller's thread; with more, by worker
+    /// threads with at most 4 MiB of chunks in flight. Either way a chunk
+    /// is released only after its tag verifies, in order.
+    pub threads: usize,
 }
 
 impl DecryptOptions {
@@ -92,6 +99,7 @@ impl Default for DecryptOptions {
             v1_buffer_limit: 64 << 20,
             v1_stream_unauthenticated: false,
             v1_quick_check: true,
+            threads: 0,
         }
     }
 }
@@ -157,7 +165,9 @@ pub(crate) struct Opened<'a> {
     pub(crate) plain: Src<'a>,
     pub(crate) session_key: SessionKey,
     pub(crate) version: SeipdVersion,
-    v1: Option<SharedMdc<'a>>,
+    pub(crate) v1: Option<SharedMdc<'a>>,
+    /// The primary fingerprint of the certificate whose key opened it.
+    pub(crate) recipient: Option<Fingerprint>,
 }
 
 impl<'a> Decryptor<'a> {
@@ -217,36 +227,44 @@ pub(crate) fn open_message<'a, R: BufRead + 'a>(
     let mut body = SeipdBody::new(BodyReader::new(src, packets.seipd_len));
     let mut version = [0u8; 1];
     read_exact(&mut body, &mut version, "SEIPD packet")?;
-    match version[0] {
-        2 => open_v2(body, session_keys(&packets, passwords, opts, 2)?),
-        1 => open_v1(body, session_keys(&packets, passwords, opts, 1)?, opts),
-        _ => Err(Error::Unsupported("SEIPD version (1 and 2 are supported)")),
+    if !matches!(version[0], 1 | 2) {
+        return Err(Error::Unsupported("SEIPD version (1 and 2 are supported)"));
     }
+    let (keys, recipient) = session_keys(&packets, passwords, opts, version[0])?;
+    let mut opened = if version[0] == 2 { open_v2(body, keys, opts.threads)? } else { open_v1(body, keys, opts)? };
+    opened.recipient = recipient;
+    Ok(opened)
 }
 
 /// The candidate keys: the caller's session key, or those the keys and
 /// passwords give (refusing SKESK versions that do not pair with SEIPD
-/// `version`) followed by `opts.session_keys`.
-fn session_keys(packets: &SessionPackets, pw: &[&[u8]], opts: &DecryptOptions, version: u8) -> Result<Vec<SessionKey>> {
+/// `version`) followed by `opts.session_keys`; with a key, also the primary
+/// fingerprint of its certificate.
+fn session_keys(
+    packets: &SessionPackets,
+    pw: &[&[u8]],
+    opts: &DecryptOptions,
+    version: u8,
+) -> Result<(Vec<SessionKey>, Option<Fingerprint>)> {
     if let Some(k) = &opts.session_key {
-        return Ok(vec![k.clone()]);
+        return Ok((vec![k.clone()], None));
     }
     if opts.session_keys.is_empty() {
         return candidate_keys(packets, pw, &opts.keys, &opts.limits, version);
     }
-    let mut found = if opts.keys.is_empty() && pw.is_empty() {
-        Vec::new()
+    let (mut found, recipient) = if opts.keys.is_empty() && pw.is_empty() {
+        (Vec::new(), None)
     } else {
         candidate_keys(packets, pw, &opts.keys, &opts.limits, version).unwrap_or_default()
     };
     found.extend(opts.session_keys.iter().cloned());
-    Ok(found)
+    Ok((found, recipient))
 }
 
 /// SEIPD v2: the header names the cipher; the first candidate of that
 /// key length opens the chunks (v6 password packets prove their key, so
 /// there is at most one).
-fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>) -> Result<Opened<'a>> {
+fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, threads: usize) -> Result<Opened<'a>> {
     let mut h = [0u8; V2_HEADER_LEN];
     read_exact(&mut body, &mut h, "SEIPD v2 header")?;
     let header = V2Header::parse(&h)?;
@@ -254,9 +272,14 @@ fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>) -> Result<Opened<
         .into_iter()
         .find(|k| k.key.len() == header.cipher.key_len() && k.alg.is_none_or(|a| a == header.cipher))
         .ok_or(Error::WrongPassword)?;
-    let opener = ChunkOpener::new(body, &header, &sk.key)?;
+    let threads = thread_count(threads);
+    let plain: Box<dyn Read + 'a> = if worth_it(threads, &header, true) {
+        Box::new(ParOpener::new(body, &header, &sk.key, threads)?)
+    } else {
+        Box::new(ChunkOpener::new(body, &header, &sk.key)?)
+    };
     let session_key = SessionKey { alg: Some(header.cipher), key: sk.key };
-    Ok(Opened { plain: Box::new(opener), session_key, version: SeipdVersion::V2, v1: None })
+    Ok(Opened { plain, session_key, version: SeipdVersion::V2, v1: None, recipient: None })
 }
 
 /// SEIPD v1: picks the key (see [`DecryptOptions::v1_quick_check`]), then
@@ -277,10 +300,16 @@ fn open_v1<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, opts: &DecryptOpt
     if opts.v1_stream_unauthenticated {
         let shared = SharedMdc(Rc::new(RefCell::new(opener)));
         let plain = Box::new(SharedMdc(Rc::clone(&shared.0)));
-        return Ok(Opened { plain, session_key: sk, version: SeipdVersion::V1, v1: Some(shared) });
+        return Ok(Opened { plain, session_key: sk, version: SeipdVersion::V1, v1: Some(shared), recipient: None });
     }
     let all = buffer_v1(&mut opener, opts.v1_buffer_limit)?;
-    Ok(Opened { plain: Box::new(io::Cursor::new(all)), session_key: sk, version: SeipdVersion::V1, v1: None })
+    Ok(Opened {
+        plain: Box::new(io::Cursor::new(all)),
+        session_key: sk,
+        version: SeipdVersion::V1,
+        v1: None,
+        recipient: None,
+    })
 }
 
 /// Reads a v1 plaintext whole (its end verifies the MDC). Every buffer it
@@ -300,12 +329,7 @@ fn buffer_v1(opener: &mut impl Read, limit: usize) -> Result<zeroize::Zeroizing<
                 allowed: limit as u64,
             });
         }
-        if all.len() + n > all.capacity() {
-            let mut grown = zeroize::Zeroizing::new(Vec::with_capacity((2 * all.capacity()).max(all.len() + n)));
-            grown.extend_from_slice(&all);
-            all = grown;
-        }
-        all.extend_from_slice(&chunk[..n]);
+        push_zeroizing(&mut all, &chunk[..n]);
     }
 }
 
@@ -319,7 +343,7 @@ fn quick_check(key: &[u8], prefix: &[u8; V1_PREFIX_LEN]) -> bool {
 
 /// A streamed v1 message's MDC reader, shared between the packet parser
 /// above it and the [`Decryptor`], which finishes it when parsing fails.
-struct SharedMdc<'a>(Rc<RefCell<MdcOpener<SeipdBody<'a>>>>);
+pub(crate) struct SharedMdc<'a>(Rc<RefCell<MdcOpener<SeipdBody<'a>>>>);
 
 impl Read for SharedMdc<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
@@ -335,16 +359,25 @@ impl Read for SharedMdc<'_> {
 /// rest of the message is read first. If the MDC (or the input) fails,
 /// that error is reported, the same whatever the plaintext held; only if
 /// it verifies is `e` reported. Without a v1 stream, `e` as is.
-fn settle(v1: Option<&SharedMdc<'_>>, e: Error) -> Error {
-    let Some(SharedMdc(mdc)) = v1 else { return e };
-    let Ok(mut mdc) = mdc.try_borrow_mut() else { return Error::Authentication("MDC") };
+pub(crate) fn settle(v1: Option<&SharedMdc<'_>>, e: Error) -> Error {
+    match finish_v1(v1) {
+        Ok(()) => e,
+        Err(x) => x,
+    }
+}
+
+/// Reads a streamed v1 message to its end, which verifies the MDC (or
+/// fails). Without a v1 stream, nothing to do.
+pub(crate) fn finish_v1(v1: Option<&SharedMdc<'_>>) -> Result<()> {
+    let Some(SharedMdc(mdc)) = v1 else { return Ok(()) };
+    let Ok(mut mdc) = mdc.try_borrow_mut() else { return Err(Error::Authentication("MDC")) };
     let mut scratch = [0u8; 4096];
     loop {
         match mdc.read(&mut scratch) {
-            Ok(0) => return e,
+            Ok(0) => return Ok(()),
             Ok(_) => {}
             Err(x) if x.kind() == io::ErrorKind::Interrupted => {}
-            Err(x) => return Error::from_io(x),
+            Err(x) => return Err(Error::from_io(x)),
         }
     }
 }

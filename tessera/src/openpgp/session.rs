@@ -4,7 +4,7 @@
 use std::io::Read;
 
 use super::crypto::PkeskVersion;
-use super::key::{Cert, decrypt_pkesks};
+use super::key::{Cert, Fingerprint, decrypt_pkesks_for};
 use super::packet::{BodyLen, BodyReader, read_header, read_small_body, tag};
 use super::pkesk::Pkesk;
 use super::s2k::S2kLimits;
@@ -120,31 +120,33 @@ impl Budget<'_> {
 /// any other combination is refused. A v6 packet proves a password right
 /// (its AEAD tag), so the first key it opens is the only candidate; a v4
 /// packet cannot, so every password gives a candidate, tried on the data.
+/// With a key, also the primary fingerprint of its certificate.
 pub(crate) fn candidate_keys(
     packets: &SessionPackets,
     passwords: &[&[u8]],
     keys: &[Cert],
     limits: &S2kLimits,
     version: u8,
-) -> Result<Vec<SessionKey>> {
+) -> Result<(Vec<SessionKey>, Option<Fingerprint>)> {
     // Secret keys first (RFC 9580 §5.1: v6 PKESK with SEIPD v2, v3 with v1);
     // a PKESK proves its key by the session key checksum.
     let mut key_err = None;
     if !keys.is_empty() {
         let want = if version == 2 { PkeskVersion::V6 } else { PkeskVersion::V3 };
         let paired: Vec<Pkesk> = packets.pkesks.iter().filter(|p| p.version == want).cloned().collect();
-        match decrypt_pkesks(&paired, keys) {
-            Ok(k) => return Ok(vec![k]),
+        match decrypt_pkesks_for(&paired, keys) {
+            Ok((k, fp)) => return Ok((vec![k], Some(fp))),
             Err(e) => key_err = Some(e),
         }
         if passwords.is_empty() || packets.skesks.is_empty() {
             return Err(key_err.expect("set"));
         }
     }
-    password_keys(packets, passwords, limits, version).map_err(|e| match (key_err, &e) {
+    let from_passwords = password_keys(packets, passwords, limits, version).map_err(|e| match (key_err, &e) {
         (Some(k), Error::NoPasswordPacket) => k,
         _ => e,
-    })
+    })?;
+    Ok((from_passwords, None))
 }
 
 /// The candidates the passwords give.

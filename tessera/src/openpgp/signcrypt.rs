@@ -34,10 +34,12 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
-use super::decrypt::{DecryptOptions, SeipdVersion, open_message};
+use super::decrypt::{DecryptOptions, SeipdVersion, SharedMdc, finish_v1, open_message, settle};
 use super::encrypt::{Body, EncryptOptions, close_seipd, open_seipd};
-use super::key::{Cert, KeyError};
-use super::sig::{InlineSigner, InlineVerifier, SigResult, Signer};
+use super::key::{Cert, Fingerprint, KeyError};
+use super::plain::is_typed;
+use super::poison::Poison;
+use super::sig::{InlineSigner, InlineVerifier, Outcome, SigResult, Signer};
 use super::{Error, Result, SessionKey};
 
 /// An [`super::Encryptor`] that also signs: one-pass signature packets
@@ -55,8 +57,18 @@ impl<W: Write> std::fmt::Debug for SigningEncryptor<'_, W> {
 
 impl<'a, W: Write> SigningEncryptor<'a, W> {
     /// Writes the session key packets (passwords and `opts.recipients`) and
-    /// the one-pass signature packets of `signer`.
-    pub fn new(out: W, passwords: &[&[u8]], opts: &EncryptOptions, signer: Signer<'a>) -> Result<Self> {
+    /// the one-pass signature packets of `signer`. Each signature names every
+    /// recipient certificate in an Intended Recipient Fingerprint subpacket
+    /// (RFC 9580 §5.2.3.36).
+    pub fn new(out: W, passwords: &[&[u8]], opts: &EncryptOptions, mut signer: Signer<'a>) -> Result<Self> {
+        for cert in &opts.recipients {
+            signer.intended_recipient(cert.fingerprint());
+        }
+        Self::with_signer(out, passwords, opts, signer)
+    }
+
+    /// As [`SigningEncryptor::new`], with `signer` as given.
+    fn with_signer(out: W, passwords: &[&[u8]], opts: &EncryptOptions, signer: Signer<'a>) -> Result<Self> {
         let body = open_seipd(out, passwords, opts)?;
         Ok(SigningEncryptor { inner: InlineSigner::new(body, signer)? })
     }
@@ -95,10 +107,19 @@ impl Verified {
 /// A [`super::Decryptor`] that also checks the signatures inside the
 /// message against `certs`. Reading yields authenticated data; whether it
 /// was signed is known only from [`VerifyingDecryptor::finish`].
+///
+/// A streamed SEIPD v1 message ([`DecryptOptions::v1_stream_unauthenticated`])
+/// is read to its end, verifying the MDC, before any signature is judged.
+/// When a key opened the message, a signature naming intended recipients
+/// (RFC 9580 §5.2.3.36) is good only if that key's certificate is among
+/// them: otherwise the message was forwarded by someone it was meant for.
 pub struct VerifyingDecryptor<'a> {
     inner: InlineVerifier<'a>,
     session_key: SessionKey,
     version: SeipdVersion,
+    v1: Option<SharedMdc<'a>>,
+    recipient: Option<Fingerprint>,
+    poison: Poison,
 }
 
 impl std::fmt::Debug for VerifyingDecryptor<'_> {
@@ -118,8 +139,19 @@ impl<'a> VerifyingDecryptor<'a> {
         now: u64,
     ) -> Result<Self> {
         let opened = open_message(input, passwords, opts)?;
-        let inner = InlineVerifier::new(BufReader::new(opened.plain), certs, now)?;
-        Ok(VerifyingDecryptor { inner, session_key: opened.session_key, version: opened.version })
+        let plain = BufReader::new(opened.plain);
+        let inner = match InlineVerifier::with_max_decompressed(plain, certs, now, opts.max_decompressed_size) {
+            Ok(inner) => inner,
+            Err(e) => return Err(settle(opened.v1.as_ref(), e)),
+        };
+        Ok(VerifyingDecryptor {
+            inner,
+            session_key: opened.session_key,
+            version: opened.version,
+            v1: opened.v1,
+            recipient: opened.recipient,
+            poison: Poison::default(),
+        })
     }
 
     /// The session key that opened the message.
@@ -155,13 +187,38 @@ impl VerifyingDecryptor<'_> {
     /// such as SOP `decrypt`, whose success does not depend on them. An
     /// error means the message itself failed (authentication, truncation).
     pub fn finish_results(mut self) -> Result<Vec<SigResult>> {
-        io::copy(&mut self.inner, &mut io::sink()).map_err(Error::from_io)?;
-        Ok(self.inner.results().unwrap_or_default().to_vec())
+        io::copy(&mut self, &mut io::sink()).map_err(Error::from_io)?;
+        let mut results = self.inner.results().unwrap_or_default().to_vec();
+        if let Some(me) = &self.recipient {
+            for r in results.iter_mut().filter(|r| r.is_good()) {
+                let named: Vec<&Fingerprint> = r.signature.iter().flat_map(|s| s.intended_recipients()).collect();
+                if !named.is_empty() && !named.contains(&me) {
+                    let why = format!("the signer meant it for others, not for {me} (intended recipients)");
+                    r.outcome = Outcome::Bad(why);
+                }
+            }
+        }
+        Ok(results)
     }
 }
 
 impl Read for VerifyingDecryptor<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.inner.read(buf)
+        self.poison.check()?;
+        match self.inner.read(buf) {
+            // The signatures were judged: a streamed v1 message must now
+            // prove its MDC, or nothing of them counts.
+            Ok(0) if !buf.is_empty() => {
+                finish_v1(self.v1.as_ref()).map_err(|e| self.poison.set(e))?;
+                Ok(0)
+            }
+            Ok(n) => Ok(n),
+            Err(e) if !is_typed(&e) => Err(e),
+            Err(e) => Err(self.poison.set(settle(self.v1.as_ref(), Error::from_io(e)))),
+        }
     }
 }
+
+#[cfg(test)]
+#[path = "signcrypt_tests.rs"]
+mod tests;

@@ -15,7 +15,7 @@ use tessera_cli::io::{self as shared, CopyError};
 use tessera_cli::signing::now;
 use zeroize::Zeroizing;
 
-use super::keys::{all_certs, key_passwords, secret_keys};
+use super::keys::{all_certs, key_passwords, read_secret_keys, unlock};
 use super::sig::{verification_lines, window};
 use super::{
     BAD_DATA, CANNOT_DECRYPT, Fail, INCOMPLETE_VERIFICATION, MISSING_ARG, Opts, R, check_new_out, fail, flush,
@@ -29,20 +29,30 @@ struct Reports {
     verify: Option<(Vec<Cert>, PathBuf, (u64, u64))>,
 }
 
-fn options(o: &Opts) -> R<DecryptOptions> {
+/// The decryption options, and why a key that could not be unlocked was
+/// left out (reported, as 67, only if nothing else opens the message).
+fn options(o: &Opts) -> R<(DecryptOptions, Option<Fail>)> {
     let mut session_keys = Vec::new();
     for spec in o.values("with-session-key") {
         session_keys.push(parse_session_key(&read_indirect("--with-session-key", spec)?)?);
     }
     let key_pws = key_passwords(o)?;
-    let keys = secret_keys(&o.positional, &refs(&key_pws))?;
-    Ok(DecryptOptions {
+    let mut keys = Vec::new();
+    let mut locked = None;
+    for mut k in read_secret_keys(&o.positional)? {
+        match unlock(&mut k, &refs(&key_pws)) {
+            Ok(()) => keys.push(k),
+            Err(e) => locked = locked.or(Some(e)),
+        }
+    }
+    let opts = DecryptOptions {
         session_keys,
         keys,
         v1_stream_unauthenticated: true,
         max_decompressed_size: Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE),
         ..DecryptOptions::default()
-    })
+    };
+    Ok((opts, locked))
 }
 
 fn reports(o: &Opts) -> R<Reports> {
@@ -81,22 +91,29 @@ pub fn decrypt(rest: &[String]) -> R<()> {
     )?;
     let reports = reports(&o)?;
     let passwords = given_passwords(&o, "with-password")?;
-    let opts = options(&o)?;
+    let (opts, mut locked) = options(&o)?;
     if passwords.is_empty() && opts.session_keys.is_empty() && opts.keys.is_empty() {
-        return fail(MISSING_ARG, "decrypt needs KEYS, --with-password or --with-session-key");
+        return Err(
+            locked.unwrap_or(Fail(MISSING_ARG, "decrypt needs KEYS, --with-password or --with-session-key".into()))
+        );
     }
+    // Nothing opened the message: a locked key may have been the one.
+    let mut open_fail = |e| match pgp_fail(e) {
+        Fail(CANNOT_DECRYPT, msg) => locked.take().unwrap_or(Fail(CANNOT_DECRYPT, msg)),
+        f => f,
+    };
     let pw = refs(&passwords);
     let input = BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut out = stdout();
     let (session_key, verifications) = match &reports.verify {
         None => {
-            let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(pgp_fail)?;
+            let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(&mut open_fail)?;
             let version = dec.seipd_version();
             write_plaintext(&mut dec, version, &mut out)?;
             (dec.session_key().clone(), None)
         }
         Some((certs, path, window)) => {
-            let mut dec = VerifyingDecryptor::new(input, &pw, &opts, certs, now()).map_err(pgp_fail)?;
+            let mut dec = VerifyingDecryptor::new(input, &pw, &opts, certs, now()).map_err(&mut open_fail)?;
             let version = dec.seipd_version();
             write_plaintext(&mut dec, version, &mut out)?;
             let sk = dec.session_key().clone();

@@ -6,7 +6,7 @@ use std::io::{self, BufReader, Write};
 use tessera::openpgp::armor::ArmorWriter;
 use tessera::openpgp::key::{Cert, GenerateOptions, KeyProfile, KeyVersion, generate};
 use tessera::openpgp::sig::SigningKey;
-use tessera_cli::signing::{is_locked, now, unlock_with_any};
+use tessera_cli::signing::{now, unlock_with_any};
 use zeroize::Zeroizing;
 
 use super::{
@@ -62,16 +62,27 @@ fn secret_only(what: &str, keys: Vec<Cert>) -> R<Vec<Cert>> {
     Ok(keys)
 }
 
-/// The secret keys of the KEYS arguments `specs`, each unlocked with one
-/// of `passwords` where locked (67 when none opens it).
-pub fn secret_keys(specs: &[String], passwords: &[&[u8]]) -> R<Vec<Cert>> {
+/// The secret keys of the KEYS arguments `specs`, as stored (perhaps locked).
+pub fn read_secret_keys(specs: &[String]) -> R<Vec<Cert>> {
     let mut keys = Vec::new();
     for spec in specs {
         let raw = read_indirect("key", spec)?;
-        for mut k in secret_only(spec, read_all(spec, &raw)?)? {
-            unlock_with_any(&mut k, passwords).map_err(|e| Fail(KEY_IS_PROTECTED, format!("{spec}: {e}")))?;
-            keys.push(k);
-        }
+        keys.extend(secret_only(spec, read_all(spec, &raw)?)?);
+    }
+    Ok(keys)
+}
+
+/// Unlocks `key` with one of `passwords` where locked (67 when none opens it).
+pub fn unlock(key: &mut Cert, passwords: &[&[u8]]) -> R<()> {
+    unlock_with_any(key, passwords).map_err(|e| Fail(KEY_IS_PROTECTED, e.to_string()))
+}
+
+/// The secret keys of the KEYS arguments `specs`, each unlocked with one
+/// of `passwords` where locked (67 when none opens it).
+pub fn secret_keys(specs: &[String], passwords: &[&[u8]]) -> R<Vec<Cert>> {
+    let mut keys = read_secret_keys(specs)?;
+    for k in &mut keys {
+        unlock(k, passwords)?;
     }
     Ok(keys)
 }
@@ -150,9 +161,7 @@ pub fn change_key_password(rest: &[String]) -> R<()> {
     let new = o.value("new-key-password").map(|s| new_password("--new-key-password", s)).transpose()?;
     let mut keys = secret_only("the input", read_all("the input", &stdin_bytes()?)?)?;
     for k in &mut keys {
-        if is_locked(k) {
-            unlock_with_any(k, &refs(&old)).map_err(|e| Fail(KEY_IS_PROTECTED, e.to_string()))?;
-        }
+        unlock(k, &refs(&old))?;
         if let Some(pw) = &new {
             k.lock(pw).map_err(pgp_fail)?;
         }

@@ -4,8 +4,10 @@
 
 use std::io::{BufRead, Read, Write};
 
+use zeroize::Zeroizing;
+
 use super::super::armor::{ArmorReader, ArmorWriter, is_armored};
-use super::super::packet::{BodyReader, read_header, tag, write_packet};
+use super::super::packet::{BodyReader, push_zeroizing, read_full, read_header, tag, write_packet};
 use super::super::sig::{SigType, Signature};
 use super::super::{Error, Result};
 use super::checks::CheckCache;
@@ -32,6 +34,12 @@ pub mod key_tag {
 /// Largest key-related packet read (a 16384-bit RSA secret key is ~4.5 KiB;
 /// a User ID or signature is far smaller).
 const MAX_PACKET: u64 = 1 << 20;
+/// Octets reserved for the secret fields of a key packet beyond its public
+/// part (RSA-16384's d, p, q and u with their S2K parameters and IV fit),
+/// so that a buffer holding them is never moved while it grows.
+const SECRET_ROOM: usize = 8448;
+/// Octets of the largest packet header written.
+const MAX_HEADER: usize = 6;
 /// Most packets read from one input.
 const MAX_PACKETS: usize = 100_000;
 
@@ -67,17 +75,16 @@ impl CertKey {
         }
     }
     fn write(&self, out: &mut Vec<u8>, subkey: bool) -> Result<()> {
-        let (t, body) = match self {
+        match self {
             CertKey::Public(k) => {
-                (if subkey { key_tag::PUBLIC_SUBKEY } else { key_tag::PUBLIC_KEY }, k.body().to_vec())
+                write_packet(out, if subkey { key_tag::PUBLIC_SUBKEY } else { key_tag::PUBLIC_KEY }, k.body())?
             }
             CertKey::Secret(k) => {
-                let mut b = Vec::new();
+                let mut b = Zeroizing::new(Vec::with_capacity(k.public().body().len() + SECRET_ROOM));
                 k.write(&mut b);
-                (if subkey { key_tag::SECRET_SUBKEY } else { key_tag::SECRET_KEY }, b)
+                write_packet(out, if subkey { key_tag::SECRET_SUBKEY } else { key_tag::SECRET_KEY }, &b)?
             }
-        };
-        write_packet(out, t, &body)?;
+        }
         Ok(())
     }
 }
@@ -122,11 +129,19 @@ pub struct Cert {
     pub(crate) checked: CheckCache,
 }
 
-/// Reads one packet body (bounded by [`MAX_PACKET`]).
-fn read_body<R: Read>(r: &mut R, len: super::super::packet::BodyLen) -> Result<Vec<u8>> {
+/// Reads one packet body (bounded by [`MAX_PACKET`]) into a zeroizing
+/// buffer: it may be a secret key.
+fn read_body<R: Read>(r: &mut R, len: super::super::packet::BodyLen) -> Result<Zeroizing<Vec<u8>>> {
     let mut body = BodyReader::new(r, len);
-    let mut v = Vec::new();
-    (&mut body).take(MAX_PACKET).read_to_end(&mut v).map_err(Error::from_io)?;
+    let mut v = Zeroizing::new(Vec::new());
+    let mut chunk = Zeroizing::new([0u8; 4096]);
+    loop {
+        let n = read_full(&mut (&mut body).take(MAX_PACKET - v.len() as u64), &mut chunk[..])?;
+        if n == 0 {
+            break;
+        }
+        push_zeroizing(&mut v, &chunk[..n]);
+    }
     if !body.is_done() {
         return Err(Error::Limit("key packet larger than 1 MiB"));
     }
@@ -307,15 +322,16 @@ impl Cert {
     }
 
     /// The binary packets.
-    pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
+    pub fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>> {
+        // Sized first: the buffer may hold secret fields, so it never moves.
+        let mut out = Zeroizing::new(Vec::with_capacity(self.serialized_len_bound()));
         self.primary.write(&mut out, false)?;
         let sig = |out: &mut Vec<u8>, s: &Signature| write_packet(out, tag::SIGNATURE, &s.to_bytes());
         for s in &self.direct_sigs {
             sig(&mut out, s)?;
         }
         for u in &self.user_ids {
-            write_packet(&mut out, key_tag::USER_ID, &u.value)?;
+            write_packet(&mut *out, key_tag::USER_ID, &u.value)?;
             for s in &u.sigs {
                 sig(&mut out, s)?;
             }
@@ -329,6 +345,15 @@ impl Cert {
         Ok(out)
     }
 
+    /// An upper bound of [`Cert::to_bytes`]'s length.
+    fn serialized_len_bound(&self) -> usize {
+        let key = |k: &CertKey| k.public().body().len() + MAX_HEADER + k.secret().map_or(0, |_| SECRET_ROOM);
+        let sigs = |sigs: &[Signature]| sigs.iter().map(|s| s.to_bytes().len() + MAX_HEADER).sum::<usize>();
+        let uids = self.user_ids.iter().map(|u| u.value.len() + MAX_HEADER + sigs(&u.sigs)).sum::<usize>();
+        let subkeys = self.subkeys.iter().map(|k| key(&k.key) + sigs(&k.sigs)).sum::<usize>();
+        key(&self.primary) + sigs(&self.direct_sigs) + uids + subkeys
+    }
+
     /// Writes the armored form (`PUBLIC KEY BLOCK` or `PRIVATE KEY BLOCK`);
     /// v4 keys get a CRC24 line, as RFC 4880 readers expect.
     pub fn write_armored<W: Write>(&self, out: W) -> Result<W> {
@@ -336,5 +361,35 @@ impl Cert {
         let mut w = ArmorWriter::new(out, kind, self.version() == KeyVersion::V4)?;
         w.write_all(&self.to_bytes()?)?;
         Ok(w.finish()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{GenerateOptions, KeyProfile, generate};
+    use super::*;
+
+    /// The serialization of a secret key is written into one buffer sized
+    /// up front: had it grown, its old allocations (with the secret fields)
+    /// would have been freed unwiped.
+    #[test]
+    fn secret_serialization_never_moves_its_buffer() {
+        for profile in [KeyProfile::Rfc9580, KeyProfile::Rfc4880] {
+            let user_ids = vec!["A <a@example.org>".into(), "B <b@example.org>".into()];
+            let key = generate(&GenerateOptions { profile, user_ids, ..Default::default() }).unwrap();
+            let bytes = key.to_bytes().unwrap();
+            assert_eq!(bytes.capacity(), key.serialized_len_bound(), "{profile:?}");
+            assert_eq!(Cert::from_bytes(&bytes).unwrap().to_bytes().unwrap(), bytes);
+        }
+    }
+
+    #[test]
+    fn push_zeroizing_keeps_the_contents() {
+        let mut v = Zeroizing::new(Vec::new());
+        for i in 0..1000u32 {
+            push_zeroizing(&mut v, &i.to_be_bytes());
+        }
+        assert_eq!(v.len(), 4000);
+        assert_eq!(v[3996..], 999u32.to_be_bytes());
     }
 }

@@ -33,4 +33,5 @@ pub use packet::{Fingerprint, KeyId, KeyVersion, PublicKey};
 pub use recipients::EncryptionPlan;
 pub use secret::{KEY_UNLOCK_LIMITS, Locked, SecretKey, SecretPart};
 pub use session::decrypt_pkesks;
+pub(crate) use session::decrypt_pkesks_for;
 pub use validity::{ValidCert, ValidKey, features, flags};

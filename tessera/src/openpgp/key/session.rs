@@ -52,11 +52,16 @@ fn describe(p: &Pkesk) -> String {
     }
 }
 
-/// Every key of `keys` that has secret material and an encryption
-/// algorithm. Expired or revoked keys still decrypt what was sent to them
-/// (RFC 9580 leaves that to the reader, and every peer allows it).
-fn decryption_keys(keys: &[Cert]) -> impl Iterator<Item = &CertKey> {
-    keys.iter().flat_map(|c| c.keys()).filter(|k| k.secret().is_some() && k.public().alg().can_encrypt())
+/// Every key of `keys` that has secret material, an encryption algorithm
+/// and a binding that grants an encryption flag ([`Cert::may_decrypt_with`]).
+/// Expired or revoked keys still decrypt what was sent to them (RFC 9580
+/// leaves that to the reader, and every peer allows it).
+fn decryption_keys(keys: &[Cert]) -> impl Iterator<Item = (&Cert, &CertKey)> {
+    keys.iter().flat_map(|c| {
+        c.keys()
+            .filter(move |k| k.secret().is_some() && k.public().alg().can_encrypt() && c.may_decrypt_with(k))
+            .map(move |k| (c, k))
+    })
 }
 
 fn try_key(p: &Pkesk, k: &CertKey) -> Result<SessionKey> {
@@ -70,20 +75,26 @@ fn try_key(p: &Pkesk, k: &CertKey) -> Result<SessionKey> {
 /// locked is an error saying so ([`KeyError::Locked`]); when nothing works,
 /// [`KeyError::NoDecryptionKey`] lists whom the message is encrypted to.
 pub fn decrypt_pkesks(pkesks: &[Pkesk], keys: &[Cert]) -> Result<SessionKey> {
+    decrypt_pkesks_for(pkesks, keys).map(|(sk, _)| sk)
+}
+
+/// As [`decrypt_pkesks`], also returning the primary fingerprint of the
+/// certificate whose key opened a PKESK (for the intended recipient check).
+pub(crate) fn decrypt_pkesks_for(pkesks: &[Pkesk], keys: &[Cert]) -> Result<(SessionKey, Fingerprint)> {
     let mut locked = None;
     for p in pkesks.iter().filter(|p| p.recipient.is_some()) {
-        for k in decryption_keys(keys).filter(|k| names(p, &k.public().fingerprint())) {
+        for (c, k) in decryption_keys(keys).filter(|(_, k)| names(p, &k.public().fingerprint())) {
             match try_key(p, k) {
-                Ok(sk) => return Ok(sk),
+                Ok(sk) => return Ok((sk, c.fingerprint())),
                 Err(Error::Key(e @ KeyError::Locked(_))) => locked = Some(e),
                 Err(_) => {}
             }
         }
     }
     for p in pkesks.iter().filter(|p| p.recipient.is_none()) {
-        for k in decryption_keys(keys) {
+        for (c, k) in decryption_keys(keys) {
             if let Ok(sk) = try_key(p, k) {
-                return Ok(sk);
+                return Ok((sk, c.fingerprint()));
             }
         }
     }

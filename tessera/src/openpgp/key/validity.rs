@@ -164,6 +164,57 @@ impl Cert {
         self.checked.checks()
     }
 
+    /// Whether `key` (this certificate's primary key or one of its
+    /// subkeys) may decrypt: its newest verifying self-signature (binding
+    /// for a subkey; direct key or certification for the primary), at any
+    /// time, grants either encryption flag (or, without key flags, its
+    /// algorithm can encrypt). Expiry and revocation do not matter here:
+    /// what was sent to a key stays readable with it, as with every peer.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{generate, GenerateOptions};
+    /// let key = generate(&GenerateOptions::default()).unwrap();
+    /// assert!(key.may_decrypt_with(&key.subkeys[0].key));
+    /// assert!(!key.may_decrypt_with(&key.primary));
+    /// ```
+    pub fn may_decrypt_with(&self, key: &CertKey) -> bool {
+        let pk = self.primary.public();
+        let fp = pk.fingerprint();
+        let sub = key.public();
+        let checker = Checker::new(&self.checked);
+        let made_after = |s: &Signature| s.created().is_some_and(|c| c >= sub.created());
+        let grants = |s: &Signature, primary: bool| {
+            s.key_flags().unwrap_or_else(|| implied_flags(sub.alg(), primary)) & flags::ENCRYPT != 0
+        };
+        if sub.fingerprint() == fp {
+            let newest_direct =
+                candidates(&self.direct_sigs, &fp, |s| s.sig_type() == SigType::DirectKey && made_after(s))
+                    .find(|s| checker.verified(Rule::DirectKey, pk, &[], s, || s.verify_direct_key(pk).is_ok()));
+            let certified = self.user_ids.iter().filter_map(|uid| {
+                candidates(&uid.sigs, &fp, |s| matches!(s.sig_type(), SigType::Certification(_)) && made_after(s)).find(
+                    |s| {
+                        checker.verified(Rule::Certification, pk, &uid.value, s, || {
+                            s.verify_certification(pk, &uid.value).is_ok()
+                        })
+                    },
+                )
+            });
+            return newest_direct
+                .into_iter()
+                .chain(certified)
+                .max_by_key(|s| s.created())
+                .is_some_and(|s| grants(s, true));
+        }
+        let Some(sk) = self.subkeys.iter().find(|s| s.key.public().fingerprint() == sub.fingerprint()) else {
+            return false;
+        };
+        candidates(&sk.sigs, &fp, |s| s.sig_type() == SigType::SubkeyBinding && made_after(s))
+            .find(|s| {
+                checker.verified(Rule::SubkeyBinding, pk, sub.body(), s, || s.verify_subkey_binding(pk, sub).is_ok())
+            })
+            .is_some_and(|s| grants(s, false))
+    }
+
     /// Decides what of this certificate is valid at `at` (seconds since the
     /// epoch). An error names the certificate and why it is unusable:
     /// revoked, expired, or without a valid self-signature.

@@ -8,13 +8,14 @@ use std::io::{self, BufRead, Read, Write};
 
 use super::super::armor::{ArmorReader, is_armored};
 use super::super::crypto::{HashAlg, SecretMaterial};
-use super::super::key::{Cert, KeyError, KeyVersion, PublicKey};
+use super::super::key::{Cert, Fingerprint, KeyError, KeyVersion, PublicKey};
 use super::super::packet::{BodyReader, read_header, tag};
 use super::super::{Error, Result, random};
 use super::builder::SignatureBuilder;
 use super::check::{Outcome, SigResult, check_document, choose_hash};
 use super::hashing::{DocumentHasher, HashedFields};
 use super::packet::{SigType, Signature};
+use super::subpacket::{Subpacket, SubpacketValue};
 
 /// A key ready to sign data: a signing-capable key of a certificate (the
 /// primary key or a subkey), its unlocked secret, and the hash it uses.
@@ -91,6 +92,8 @@ pub struct Signer<'a> {
     pending: Vec<Pending<'a>>,
     sig_type: SigType,
     created: u32,
+    /// Intended Recipient Fingerprint subpackets to add (RFC 9580 §5.2.3.36).
+    recipients: Vec<Fingerprint>,
 }
 
 impl<'a> Signer<'a> {
@@ -112,7 +115,29 @@ impl<'a> Signer<'a> {
             let hasher = DocumentHasher::new(&key.fields(sig_type, &salt));
             pending.push(Pending { key, salt, hasher });
         }
-        Ok(Signer { pending, sig_type, created })
+        Ok(Signer { pending, sig_type, created, recipients: Vec::new() })
+    }
+
+    /// Names `fingerprint` (a recipient certificate's primary key) in an
+    /// Intended Recipient Fingerprint subpacket of every signature (RFC 9580
+    /// §5.2.3.36), so that a recipient can tell a message forwarded to it
+    /// by another recipient. [`crate::openpgp::SigningEncryptor`] adds each
+    /// recipient itself.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{generate, GenerateOptions};
+    /// use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() }).unwrap();
+    /// let keys = SigningKey::from_cert(&key, 1_700_000_001).unwrap();
+    /// let mut signer = Signer::new(&keys, SigType::Binary, 1_700_000_001).unwrap();
+    /// signer.intended_recipient(key.fingerprint());
+    /// let sig = signer.finish().unwrap().remove(0);
+    /// assert_eq!(sig.intended_recipients().collect::<Vec<_>>(), [&key.fingerprint()]);
+    /// ```
+    pub fn intended_recipient(&mut self, fingerprint: Fingerprint) {
+        if !self.recipients.contains(&fingerprint) {
+            self.recipients.push(fingerprint);
+        }
     }
 
     /// The signature type being made.
@@ -138,11 +163,11 @@ impl<'a> Signer<'a> {
         let mut out = Vec::with_capacity(self.pending.len());
         for p in self.pending {
             let hasher = p.hasher;
-            let sig = SignatureBuilder::new(self.sig_type, self.created).hash(p.key.hash).salt(p.salt).sign_with(
-                p.key.public,
-                p.key.secret,
-                |f| hasher.finish(f),
-            )?;
+            let mut b = SignatureBuilder::new(self.sig_type, self.created).hash(p.key.hash).salt(p.salt);
+            for fp in &self.recipients {
+                b = b.subpacket(Subpacket::new(SubpacketValue::IntendedRecipient(*fp)));
+            }
+            let sig = b.sign_with(p.key.public, p.key.secret, |f| hasher.finish(f))?;
             out.push(sig);
         }
         Ok(out)
@@ -238,6 +263,7 @@ pub fn read_signatures<R: BufRead>(mut input: R) -> Result<Vec<Signature>> {
     let mut out = Vec::new();
     while let Some(h) = read_header(&mut src)? {
         match h.tag {
+            tag::SIGNATURE if out.len() == super::MAX_SIGNATURES => return Err(super::too_many_signatures()),
             tag::SIGNATURE => out.push(read_sig_body(&mut src, h.len)?),
             tag::MARKER | tag::PADDING => BodyReader::new(&mut src, h.len).skip_rest()?,
             _ => return Err(Error::Malformed("a detached signature holds only signature packets")),

@@ -29,7 +29,7 @@ use super::super::armor::{ArmorReader, is_armored};
 use super::super::key::Cert;
 use super::super::packet::{BodyLen, BodyReader, PartialWriter, read_exact, read_header, tag, write_packet};
 use super::super::poison::Poison;
-use super::super::{Error, LiteralInfo, Result};
+use super::super::{DecryptOptions, Error, LiteralInfo, Result};
 use super::check::{Outcome, SigResult, check_document};
 use super::document::{Signer, read_sig_body};
 use super::hashing::{DocumentHasher, HashedFields, crlf_pieces};
@@ -126,15 +126,38 @@ impl std::fmt::Debug for InlineVerifier<'_> {
     }
 }
 
-fn decompress<'a>(mut body: BodyReader<Src<'a>>) -> Result<Src<'a>> {
+fn decompress<'a>(mut body: BodyReader<Src<'a>>, max: Option<u64>) -> Result<Src<'a>> {
     let mut alg = [0u8; 1];
     read_exact(&mut body, &mut alg, "compressed data header")?;
-    Ok(match alg[0] {
-        0 => Box::new(body),
+    let inner: Src<'a> = match alg[0] {
+        0 => return Ok(Box::new(body)),
         1 => Box::new(DeflateDecoder::new(body)),
         2 => Box::new(ZlibDecoder::new(body)),
         _ => return Err(Error::Unsupported("compression algorithm (uncompressed, ZIP and ZLIB are read)")),
+    };
+    Ok(match max {
+        Some(max) => Box::new(Bounded { inner, produced: 0, max }),
+        None => inner,
     })
+}
+
+/// Decompressed output, refused past `max` octets.
+struct Bounded<'a> {
+    inner: Src<'a>,
+    produced: u64,
+    max: u64,
+}
+
+impl Read for Bounded<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.produced += n as u64;
+        if self.produced > self.max {
+            let limit = "max_decompressed_size (octets)";
+            return Err(Error::LimitExceeded { limit, asked: self.produced, allowed: self.max }.into_io());
+        }
+        Ok(n)
+    }
 }
 
 fn read_literal_header(body: &mut BodyReader<Src<'_>>) -> Result<LiteralInfo> {
@@ -156,8 +179,37 @@ fn small_body(src: &mut Src<'_>, len: BodyLen) -> Result<Vec<u8>> {
 
 impl<'a> InlineVerifier<'a> {
     /// Reads up to the start of the literal data; `certs` are the possible
-    /// signers, `now` decides expiry of signatures and revocations.
-    pub fn new<R: BufRead + 'a>(mut input: R, certs: &'a [Cert], now: u64) -> Result<Self> {
+    /// signers, `now` decides expiry of signatures and revocations. A
+    /// compressed data packet may decompress to at most
+    /// [`DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE`] octets.
+    pub fn new<R: BufRead + 'a>(input: R, certs: &'a [Cert], now: u64) -> Result<Self> {
+        Self::with_max_decompressed(input, certs, now, Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE))
+    }
+
+    /// As [`InlineVerifier::new`], with at most `max` octets read out of a
+    /// compressed data packet (`None`: no limit); more is
+    /// [`Error::LimitExceeded`]. A small message can decompress to about a
+    /// thousand times its size.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{generate, GenerateOptions};
+    /// use tessera::openpgp::sig::{InlineSigner, InlineVerifier, SigType, Signer, SigningKey};
+    /// # use std::io::Write;
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() }).unwrap();
+    /// let keys = SigningKey::from_cert(&key, 1_700_000_001).unwrap();
+    /// let mut w = InlineSigner::new(Vec::new(), Signer::new(&keys, SigType::Binary, 1_700_000_001).unwrap()).unwrap();
+    /// w.write_all(b"hello").unwrap();
+    /// let message = w.finish().unwrap();
+    /// let certs = [key.to_public()];
+    /// let v = InlineVerifier::with_max_decompressed(message.as_slice(), &certs, 1_700_000_002, Some(1 << 20)).unwrap();
+    /// assert!(v.verify_to(&mut Vec::new()).unwrap()[0].is_good());
+    /// ```
+    pub fn with_max_decompressed<R: BufRead + 'a>(
+        mut input: R,
+        certs: &'a [Cert],
+        now: u64,
+        max: Option<u64>,
+    ) -> Result<Self> {
         let mut src: Src<'a> =
             if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
         let mut expected = Vec::new();
@@ -165,6 +217,9 @@ impl<'a> InlineVerifier<'a> {
         loop {
             let h = read_header(&mut src)?.ok_or(Error::Malformed("the message holds no literal data"))?;
             match h.tag {
+                tag::ONE_PASS_SIGNATURE | tag::SIGNATURE if expected.len() == super::MAX_SIGNATURES => {
+                    return Err(super::too_many_signatures());
+                }
                 tag::ONE_PASS_SIGNATURE => {
                     let ops = OnePassSig::parse(&small_body(&mut src, h.len)?)?;
                     let fields = HashedFields {
@@ -185,7 +240,7 @@ impl<'a> InlineVerifier<'a> {
                 }
                 tag::COMPRESSED if !decompressed => {
                     decompressed = true;
-                    src = decompress(BodyReader::new(src, h.len))?;
+                    src = decompress(BodyReader::new(src, h.len), max)?;
                 }
                 tag::MARKER | tag::PADDING => BodyReader::new(&mut src, h.len).skip_rest()?,
                 tag::LITERAL => {
@@ -222,6 +277,7 @@ impl<'a> InlineVerifier<'a> {
         let mut trailing = Vec::new();
         while let Some(h) = read_header(src)? {
             match h.tag {
+                tag::SIGNATURE if trailing.len() == super::MAX_SIGNATURES => return Err(super::too_many_signatures()),
                 tag::SIGNATURE => trailing.push(read_sig_body(&mut *src, h.len)?),
                 tag::MARKER | tag::PADDING => BodyReader::new(&mut *src, h.len).skip_rest()?,
                 tag::LITERAL => return Err(Error::Malformed("more than one literal data packet")),

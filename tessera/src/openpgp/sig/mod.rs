@@ -38,3 +38,20 @@ pub use ops::{OnePassSig, OpsIssuer};
 pub use packet::{SigType, Signature};
 pub use subpacket::{Subpacket, SubpacketValue};
 pub use verify::SHA1_BINDING_CUTOFF;
+
+/// Most signatures, and most one-pass signatures, read from one message or
+/// detached signature: each costs a hash context and a public-key check,
+/// so more are refused with [`super::Error::Limit`].
+///
+/// ```
+/// use tessera::openpgp::sig::{MAX_SIGNATURES, read_signatures};
+/// assert_eq!(MAX_SIGNATURES, 64);
+/// // Nothing to read: refused as malformed, not as too many.
+/// assert!(read_signatures(&b""[..]).is_err());
+/// ```
+pub const MAX_SIGNATURES: usize = 64;
+
+/// The error for a message with more than [`MAX_SIGNATURES`].
+pub(crate) fn too_many_signatures() -> super::Error {
+    super::Error::Limit("more than 64 signatures or one-pass signatures in one message")
+}

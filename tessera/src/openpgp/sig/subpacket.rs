@@ -132,7 +132,7 @@ pub struct Subpacket {
 /// subpacket of any other type invalidates its signature.
 /// Intended Recipient Fingerprint (35) is not among them: verification does
 /// not yet compare it with the decrypting key, so a critical one fails closed.
-const UNDERSTOOD: [u8; 20] = [2, 3, 4, 7, 9, 11, 16, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32, 33, 39];
+const UNDERSTOOD: [u8; 21] = [2, 3, 4, 7, 9, 11, 16, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32, 33, 35, 39];
 
 impl Subpacket {
     /// A non-critical subpacket.

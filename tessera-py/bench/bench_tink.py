@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""tessera against Tink Python's DeterministicAead (AES-SIV) on the same
+keyset and the same data (issue 13's benchmark).
+
+    python tessera-py/bench/bench_tink.py [--rows 1000000] [--reps 3] [--cli target/release/tessera]
+
+A Tink AES256_SIV keyset (TINK output prefix) is made with Tink, written as
+Tink's JSON and imported with `tessera keyset import-tink`, so both sides use
+the same key and write the same bytes (checked). Values: --rows random
+32-byte values, associated data b"bench".
+
+1. Python: Tink's `encrypt_deterministically` once per value (its Python API
+   has no batch call) against tessera's `Keyset(...).transform("tink")`
+   `encrypt_batch` on a pyarrow binary column; process CPU time.
+2. Keyset against keyless: the same column through `tessera.AesSiv(key)`
+   (raw V || C, no prefix) and through the keyset transformation, for
+   encrypt, decrypt and rewrap (keyless rewrap: decrypt_batch then
+   encrypt_batch); process CPU time.
+3. End to end (with --cli): `tessera siv encrypt --keyset ... --lines` on a
+   file of --rows lines (64 hex characters: the 32 bytes) against a Python
+   program that reads the same lines and writes Tink's ciphertexts as
+   unpadded base64url lines; each as a whole process (start-up, the keyset's
+   password hash, reading and writing included), outputs compared byte for
+   byte; CPU time of the child (user + sys) and wall time.
+
+Every figure is the best of --reps runs: the machine may be shared.
+"""
+
+import argparse
+import base64
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import pyarrow as pa
+
+import tessera
+
+AD = b"bench"
+PASSWORD = b"bench keyset password"
+
+TINK_LINES = r"""
+import base64, sys, tink
+from tink import daead, secret_key_access
+daead.register()
+with open(sys.argv[1]) as f:
+    p = tink.json_proto_keyset_format.parse(f.read(), secret_key_access.TOKEN).primitive(daead.DeterministicAead)
+enc, b64, ad = p.encrypt_deterministically, base64.urlsafe_b64encode, bytes.fromhex(sys.argv[2])
+out = sys.stdout.buffer
+for line in sys.stdin.buffer:
+    out.write(b64(enc(line.rstrip(b"\n"), ad)).rstrip(b"=") + b"\n")
+"""
+
+
+def best(f, reps):
+    """Best process CPU time of `reps` calls of `f` (one thread: one core)."""
+    times = []
+    for _ in range(reps):
+        t0 = time.process_time()
+        f()
+        times.append(time.process_time() - t0)
+    return min(times)
+
+
+def child(args, stdin_path, stdout_path):
+    """Runs a process; returns (CPU seconds user + sys, wall seconds)."""
+    with open(stdin_path, "rb") as i, open(stdout_path, "wb") as o:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(args, stdin=i, stdout=o)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise SystemExit(f"{args[0]} failed with {p.returncode}")
+    return ru.ru_utime + ru.ru_stime, wall
+
+
+def make_keyset(tmp, cli):
+    import tink
+    from tink import daead, secret_key_access
+
+    daead.register()
+    handle = tink.new_keyset_handle(daead.deterministic_aead_key_templates.AES256_SIV)
+    tink_json = os.path.join(tmp, "tink.json")
+    with open(tink_json, "w") as f:
+        f.write(tink.json_proto_keyset_format.serialize(handle, secret_key_access.TOKEN))
+    with open(tink_json) as f:
+        raw_key = base64.b64decode(json.load(f)["key"][0]["keyData"]["value"])[-64:]
+    pw = os.path.join(tmp, "pw")
+    with open(pw, "wb") as f:
+        f.write(PASSWORD)
+    ks = os.path.join(tmp, "ks.tks")
+    subprocess.run([cli, "keyset", "import-tink", "--cleartext", tink_json, "-o", ks, "--keyset-password-file", pw],
+                   check=True)
+    return handle.primitive(daead.DeterministicAead), tink_json, raw_key, ks, pw
+
+
+def python_api(rows, reps, tink_p, raw_key, ks):
+    values = [os.urandom(32) for _ in range(rows)]
+    col = pa.array(values, pa.binary())
+    t = tessera.Keyset.open(ks, password=PASSWORD).transform("tink")
+    siv = tessera.AesSiv(raw_key)
+    enc = t.encrypt_batch(col, ad=AD)
+    assert enc.to_pylist()[:1000] == [tink_p.encrypt_deterministically(v, AD) for v in values[:1000]], "Tink disagrees"
+    raw = siv.encrypt_batch(col, ad=[AD])
+    assert enc[0].as_py()[5:] == raw[0].as_py()
+    res = {}
+    res["tink"] = best(lambda: [tink_p.encrypt_deterministically(v, AD) for v in values], reps)
+    res["keyset encrypt"] = best(lambda: t.encrypt_batch(col, ad=AD), reps)
+    res["keyless encrypt"] = best(lambda: siv.encrypt_batch(col, ad=[AD]), reps)
+    res["keyset decrypt"] = best(lambda: t.decrypt_batch(enc, ad=AD), reps)
+    res["keyless decrypt"] = best(lambda: siv.decrypt_batch(raw, ad=[AD]), reps)
+    res["keyset rewrap"] = best(lambda: t.rewrap_batch(enc, ad=AD), reps)
+    res["keyless rewrap"] = best(lambda: siv.encrypt_batch(siv.decrypt_batch(raw, ad=[AD]), ad=[AD]), reps)
+    return res
+
+
+def end_to_end(rows, reps, cli, tink_json, ks, pw, tmp):
+    lines = os.path.join(tmp, "lines")
+    with open(lines, "wb") as f:
+        f.write(b"".join(os.urandom(32).hex().encode() + b"\n" for _ in range(rows)))
+    mine = [cli, "siv", "encrypt", "--keyset", ks, "--keyset-password-file", pw, "--lines", "--ad", AD.hex()]
+    theirs = [sys.executable, "-c", TINK_LINES, tink_json, AD.hex()]
+    out_m, out_t = os.path.join(tmp, "out.tessera"), os.path.join(tmp, "out.tink")
+    res = {}
+    for name, args, out in [("tessera CLI", mine, out_m), ("Tink Python", theirs, out_t)]:
+        runs = [child(args, lines, out) for _ in range(reps)]
+        res[name] = (min(r[0] for r in runs), min(r[1] for r in runs))
+    with open(out_m, "rb") as a, open(out_t, "rb") as b:
+        assert a.read() == b.read(), "tessera and Tink outputs differ"
+    return res
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--rows", type=int, default=1_000_000)
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--cli", default=os.environ.get("TESSERA_CLI", "target/release/tessera"))
+    a = p.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        tink_p, tink_json, raw_key, ks, pw = make_keyset(tmp, a.cli)
+        r = python_api(a.rows, a.reps, tink_p, raw_key, ks)
+        print(f"Python API, {a.rows:,} values of 32 bytes, CPU seconds (best of {a.reps}):")
+        for k, v in r.items():
+            print(f"  {k:18} {v:7.3f} s  {v / a.rows * 1e9:7.0f} ns/value")
+        print(f"  tessera keyset encrypt_batch vs Tink: {r['tink'] / r['keyset encrypt']:.1f}x")
+        for op in ("encrypt", "decrypt", "rewrap"):
+            print(f"  keyset {op} / keyless {op}: {r['keyset ' + op] / r['keyless ' + op]:.3f}")
+        e = end_to_end(a.rows, a.reps, a.cli, tink_json, ks, pw, tmp)
+        print(f"End to end, {a.rows:,} lines, whole process (best of {a.reps}): CPU s, wall s")
+        for k, (cpu, wall) in e.items():
+            print(f"  {k:12} {cpu:7.3f} {wall:7.3f}")
+        cpu = e["Tink Python"][0] / e["tessera CLI"][0]
+        wall = e["Tink Python"][1] / e["tessera CLI"][1]
+        print(f"  tessera siv encrypt --keyset --lines vs Tink: {cpu:.1f}x (CPU), {wall:.1f}x (wall)")
+
+
+if __name__ == "__main__":
+    main()

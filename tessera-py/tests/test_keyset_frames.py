@@ -1,0 +1,138 @@
+"""Keysets in Spark and Polars: opened where the work runs, never carried in
+the plan (the pickled batch function holds no key and no password), and the
+example Spark job that rotates a Parquet column to a new primary key."""
+
+import base64
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import tessera
+from tessera._keysets import KeysetRef
+
+REPO = Path(__file__).resolve().parents[2]
+CARDS = [f"4{i:03d}-1111-2222-{i:04d}" for i in range(200)] + [None]
+PASSWORD = "keyset pässword"
+
+
+def run(cli, *args):
+    return subprocess.run([cli, *args], capture_output=True, check=True).stdout
+
+
+@pytest.fixture
+def keyset(cli, tmp_path):
+    """A sealed keyset: `cards` (FPE, embedded versions) and `emails` (AES-SIV)."""
+    ks, pw = tmp_path / "ks.tks", tmp_path / "pw"
+    pw.write_text(PASSWORD + "\n")
+    base = ["--keyset", str(ks), "--keyset-password-file", str(pw)]
+    run(cli, "keyset", "new", "-o", str(ks), "--keyset-password-file", str(pw), "--transform", "cards",
+        "--template", "card", "--key-version", "embedded")
+    run(cli, "keyset", "new", *base, "--transform", "emails", "--siv")
+    return ks, pw, base
+
+
+def siv_key(cli, base):
+    """The AES-SIV key bytes of `emails` (from a Tink cleartext export)."""
+    doc = json.loads(run(cli, "keyset", "export-tink", "--cleartext", *base, "--transform", "emails"))
+    return base64.b64decode(doc["key"][0]["keyData"]["value"])[-64:]
+
+
+def test_batch_function_pickles_without_keys_or_password(cli, keyset):
+    cloudpickle = pytest.importorskip("pyspark.cloudpickle")
+    from tessera import spark as ts
+
+    ks, pw, base = keyset
+    spec = ts.KeysetColumns.from_options(ks, {"card": "cards", "email": "emails"}, keyset_password_file=pw)
+    fn = ts._batch_function(spec, ["id", "card", "email"], [1, 2], "encrypt")
+    blob = cloudpickle.dumps(fn)
+    key = siv_key(cli, base)
+    assert len(key) == 64
+    for secret in (key, key.hex().encode(), base64.b64encode(key), PASSWORD.encode(), ks.read_bytes()[-64:]):
+        assert secret not in blob
+    assert str(ks).encode() in blob
+    # Raw passwords are refused; the executor-side function works after unpickling.
+    with pytest.raises(TypeError, match="Broadcast"):
+        KeysetRef(str(ks), password=PASSWORD)
+    with pytest.raises(ValueError, match="exactly one"):
+        KeysetRef(str(ks))
+    batch = pa.record_batch({"id": pa.array([1, 2]), "card": pa.array(CARDS[:2]),
+                             "email": pa.array(["a@x", None])})
+    [out] = list(cloudpickle.loads(blob)(iter([batch])))
+    t = tessera.Keyset.open(ks, password=PASSWORD)
+    assert out["card"].to_pylist() == t.transform("cards").encrypt_batch(CARDS[:2]).to_pylist()
+    assert t.transform("emails").decrypt_batch(out["email"]).to_pylist() == ["a@x", None]
+
+
+def test_password_sources(keyset, monkeypatch):
+    ks, pw, _ = keyset
+    monkeypatch.setenv("TESSERA_TEST_KS_PW", PASSWORD)
+    by_file = KeysetRef(str(ks), password_file=str(pw)).transform("cards").encrypt("4111-1111-1111-1111")
+    by_env = KeysetRef(str(ks), password_env="TESSERA_TEST_KS_PW").transform("cards").encrypt("4111-1111-1111-1111")
+    assert by_file == by_env
+    with pytest.raises(ValueError, match="NOT_SET_ANYWHERE"):
+        KeysetRef(str(ks), password_env="NOT_SET_ANYWHERE").open()
+    pw.write_text("wrong\n")
+    with pytest.raises(tessera.InvalidKeyError, match="wrong password"):
+        KeysetRef(str(ks), password_file=str(pw)).open()
+
+
+def test_polars_keyset_expressions(cli, keyset):
+    pl = pytest.importorskip("polars")
+    from tessera import polars as tp
+
+    ks, pw, base = keyset
+    opts = dict(keyset=ks, transform="cards", keyset_password_file=pw)
+    lf = pl.LazyFrame({"card": CARDS, "email": ["e@x"] * len(CARDS)})
+    enc = lf.with_columns(tp.encrypt("card", **opts), tp.encrypt("email", keyset=ks, transform="emails",
+                                                                   keyset_password_file=pw, ad=b"t")).collect()
+    t1 = tessera.Keyset.open(ks, password=PASSWORD).transform("cards")
+    assert enc["card"].to_list() == t1.encrypt_batch(CARDS).to_pylist()
+    run(cli, "keyset", "add", *base, "--transform", "cards")
+    run(cli, "keyset", "promote", *base, "--transform", "cards", "--version", "2")
+    rot = enc.lazy().with_columns(tp.rewrap("card", **opts)).collect()
+    assert rot["card"].to_list() != enc["card"].to_list()
+    back = rot.lazy().with_columns(tp.decrypt("card", **opts),
+                                   tp.decrypt("email", keyset=ks, transform="emails", keyset_password_file=pw,
+                                              ad=b"t")).collect()
+    assert back["card"].to_list() == CARDS and back["email"].to_list() == ["e@x"] * len(CARDS)
+    with pytest.raises(TypeError, match="transform"):
+        tp.encrypt("card", keyset=ks, keyset_password_file=pw)
+
+
+@pytest.mark.spark
+def test_spark_rotate_example(cli, keyset, tmp_path):
+    pytest.importorskip("pyspark")
+    ks, pw, base = keyset
+    t1 = tessera.Keyset.open(ks, password=PASSWORD).transform("cards")
+    tokens = t1.encrypt_batch(pa.array(CARDS))
+    table = pa.table({"id": pa.array(range(len(CARDS)), pa.int64()), "card": tokens})
+    pq.write_table(table, tmp_path / "tokens.parquet")
+    run(cli, "keyset", "add", *base, "--transform", "cards")
+    run(cli, "keyset", "promote", *base, "--transform", "cards", "--version", "2")
+
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
+               SPARK_LOCAL_IP="127.0.0.1")
+    out = tmp_path / "rotated.parquet"
+    args = [sys.executable, str(REPO / "examples" / "spark_rotate.py"), "--input", str(tmp_path / "tokens.parquet"),
+            "--output", str(out), "--columns", "card", "--keyset", str(ks), "--keyset-password-file", str(pw),
+            "--transform", "cards", "--master", "local[2]"]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "rewrapped card of 201 rows" in done.stdout
+
+    got = pq.read_table(out).sort_by("id")
+    t2 = tessera.Keyset.open(ks, password=PASSWORD).transform("cards")
+    assert t2.primary == 2
+    rotated = got["card"].combine_chunks()
+    assert rotated.to_pylist() == t2.encrypt_batch(pa.array(CARDS)).to_pylist()
+    assert rotated.to_pylist() != tokens.to_pylist()
+    assert t2.decrypt_batch(rotated).to_pylist() == CARDS
+    # Writing over an existing table is refused.
+    again = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600)
+    assert again.returncode != 0
