@@ -13,8 +13,9 @@ use std::thread::JoinHandle;
 
 use zeroize::Zeroize;
 
+use super::v2::ChunkNonce;
 use crate::TAG_LEN;
-use crate::aead::{Aead, AeadInPlace};
+use crate::aead::{Aad, Aead, AeadInPlace};
 
 /// Most octets of chunk buffers one message keeps (with 256 KiB chunks:
 /// sixteen), so that peak memory stays well under 8 MiB.
@@ -40,27 +41,18 @@ pub(crate) enum Op {
 }
 
 /// The per-message constants every chunk needs: the AEAD with the message
-/// key, the IV and the associated data.
+/// key, the chunk nonces (from the IV) and the associated data.
 pub(crate) struct ChunkKey {
     pub(crate) aead: Aead,
-    pub(crate) iv: Vec<u8>,
+    pub(crate) nonce: ChunkNonce,
     pub(crate) ad: [u8; 5],
 }
 
 impl ChunkKey {
-    /// The nonce of chunk `index`: `IV || big-endian index`.
-    pub(crate) fn nonce(&self, index: u64, out: &mut [u8; 16]) -> usize {
-        let n = self.iv.len();
-        out[..n].copy_from_slice(&self.iv);
-        out[n..n + 8].copy_from_slice(&index.to_be_bytes());
-        n + 8
-    }
-
     /// Seals `buf[..len]` in place and puts the tag after it.
     pub(crate) fn seal(&self, index: u64, buf: &mut [u8], len: usize) -> bool {
-        let mut nonce = [0u8; 16];
-        let nl = self.nonce(index, &mut nonce);
-        match self.aead.seal_in_place_separate_tag(&nonce[..nl], &self.ad, &mut buf[..len]) {
+        let mut nonces = self.nonce.clone();
+        match self.aead.seal_in_place_separate_tag(nonces.at(index), Aad::new(&self.ad), &mut buf[..len]) {
             Ok(tag) => {
                 buf[len..len + TAG_LEN].copy_from_slice(&tag);
                 true
@@ -72,11 +64,10 @@ impl ChunkKey {
     /// Opens `buf[..len]` in place against the tag after it; on failure
     /// the data is wiped.
     pub(crate) fn open(&self, index: u64, buf: &mut [u8], len: usize) -> bool {
-        let mut nonce = [0u8; 16];
-        let nl = self.nonce(index, &mut nonce);
+        let mut nonces = self.nonce.clone();
         let (data, rest) = buf.split_at_mut(len);
         let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("room for a tag");
-        let ok = self.aead.open_in_place_separate_tag(&nonce[..nl], &self.ad, data, tag).is_ok();
+        let ok = self.aead.open_in_place_separate_tag(nonces.at(index), Aad::new(&self.ad), data, tag).is_ok();
         if !ok {
             data.zeroize();
         }
@@ -122,7 +113,13 @@ impl ChunkPool {
     /// Starts `threads` workers doing `op` with `key`, and `buffers`
     /// buffers of `buf_len` octets. Fails only if the operating system
     /// refuses a thread.
-    pub(crate) fn new(key: Arc<ChunkKey>, op: Op, threads: usize, buffers: usize, buf_len: usize) -> std::io::Result<Self> {
+    pub(crate) fn new(
+        key: Arc<ChunkKey>,
+        op: Op,
+        threads: usize,
+        buffers: usize,
+        buf_len: usize,
+    ) -> std::io::Result<Self> {
         let (jobs, job_rx) = mpsc::channel::<Job>();
         let (done_tx, done) = mpsc::channel::<Done>();
         let job_rx = Arc::new(Mutex::new(job_rx));
