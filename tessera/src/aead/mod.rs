@@ -50,6 +50,11 @@ use crate::Error;
 use crate::wipe::Wiped;
 
 /// A 128-bit authentication tag.
+///
+/// ```
+/// let tag: tessera::aead::Tag = [0; tessera::TAG_LEN];
+/// assert_eq!(tag.len(), 16);
+/// ```
 pub type Tag = [u8; crate::TAG_LEN];
 
 /// Authenticated encryption in place with a detached 16-byte tag: the
@@ -133,6 +138,12 @@ pub enum Mode {
 impl Mode {
     /// The mode with an OpenPGP AEAD algorithm id; any other id is
     /// [`Error::UnsupportedAead`].
+    ///
+    /// ```
+    /// use tessera::aead::Mode;
+    /// assert_eq!(Mode::from_id(1), Ok(Mode::Eax));
+    /// assert!(Mode::from_id(0).is_err());
+    /// ```
     pub fn from_id(id: u8) -> Result<Self, Error> {
         match id {
             1 => Ok(Mode::Eax),
@@ -143,6 +154,10 @@ impl Mode {
     }
 
     /// The OpenPGP AEAD algorithm id (RFC 9580 section 9.6).
+    ///
+    /// ```
+    /// assert_eq!(tessera::aead::Mode::Gcm.id(), 3);
+    /// ```
     pub fn id(self) -> u8 {
         match self {
             Mode::Eax => 1,
@@ -152,6 +167,11 @@ impl Mode {
     }
 
     /// The nonce length OpenPGP uses with this mode (RFC 9580 section 9.6).
+    ///
+    /// ```
+    /// use tessera::aead::Mode;
+    /// assert_eq!(Mode::Ocb.nonce_len(), 15);
+    /// ```
     pub fn nonce_len(self) -> usize {
         match self {
             Mode::Eax => 16,
@@ -189,6 +209,12 @@ enum Modes {
 
 impl Aead {
     /// Builds `mode` with a 16, 24 or 32-byte AES key.
+    ///
+    /// ```
+    /// use tessera::aead::{Aead, Mode};
+    /// assert!(Aead::new(Mode::Eax, &[0u8; 24]).is_ok());
+    /// assert!(Aead::new(Mode::Ocb, &[0u8; 15]).is_err());
+    /// ```
     pub fn new(mode: Mode, key: &[u8]) -> Result<Self, Error> {
         Ok(match mode {
             Mode::Ocb => Aead(Wiped::new(Modes::Ocb(Ocb::new(key)?))),
@@ -198,6 +224,11 @@ impl Aead {
     }
 
     /// The mode.
+    ///
+    /// ```
+    /// use tessera::aead::{Aead, Mode};
+    /// assert_eq!(Aead::new(Mode::Ocb, &[0u8; 16]).unwrap().mode(), Mode::Ocb);
+    /// ```
     pub fn mode(&self) -> Mode {
         match &*self.0 {
             Modes::Ocb(_) => Mode::Ocb,

@@ -27,6 +27,16 @@ impl<'a> Nonce<'a> {
     /// The nonce `bytes`, which the caller promises are never used to seal
     /// another message under the same key.
     #[inline]
+    ///
+    /// ```
+    /// use tessera::aead::Nonce;
+    /// // OpenPGP's chunk nonces: an IV, then the chunk index (unique per key).
+    /// let (iv, index) = ([7u8; 7], 3u64);
+    /// let mut bytes = [0u8; 15];
+    /// bytes[..7].copy_from_slice(&iv);
+    /// bytes[7..].copy_from_slice(&index.to_be_bytes());
+    /// assert_eq!(Nonce::assume_unique_for_key(&bytes).as_bytes().len(), 15);
+    /// ```
     pub fn assume_unique_for_key(bytes: &'a [u8]) -> Self {
         Nonce(bytes)
     }
@@ -56,17 +66,29 @@ pub struct Aad<'a>(&'a [u8]);
 impl<'a> Aad<'a> {
     /// Associated data `bytes`.
     #[inline]
+    ///
+    /// ```
+    /// assert_eq!(tessera::aead::Aad::new(&[0xd2, 2]).as_bytes(), [0xd2, 2]);
+    /// ```
     pub fn new(bytes: &'a [u8]) -> Self {
         Aad(bytes)
     }
 
     /// No associated data.
     #[inline]
+    ///
+    /// ```
+    /// assert_eq!(tessera::aead::Aad::empty().as_bytes(), b"");
+    /// ```
     pub fn empty() -> Self {
         Aad(&[])
     }
 
     /// The associated data's bytes.
+    ///
+    /// ```
+    /// assert_eq!(tessera::aead::Aad::new(b"ad").as_bytes(), b"ad");
+    /// ```
     #[inline]
     pub fn as_bytes(&self) -> &'a [u8] {
         self.0

@@ -40,22 +40,17 @@ pub(crate) enum Op {
 }
 
 /// The per-message constants every chunk needs: the AEAD with the message
-/// key, the IV and the associated data.
+/// key, the chunk nonces (from the IV) and the associated data.
 pub(crate) struct ChunkKey {
     pub(crate) aead: Aead,
-    pub(crate) iv: Vec<u8>,
+    pub(crate) nonce: ChunkNonce,
     pub(crate) ad: [u8; 5],
 }
 
 impl ChunkKey {
-    /// The chunk nonces, `IV || big-endian index`.
-    pub(crate) fn nonces(&self) -> ChunkNonce {
-        ChunkNonce::new(&self.iv)
-    }
-
     /// Seals `buf[..len]` in place and puts the tag after it.
     pub(crate) fn seal(&self, index: u64, buf: &mut [u8], len: usize) -> bool {
-        let mut nonces = self.nonces();
+        let mut nonces = self.nonce.clone();
         match self.aead.seal_in_place_separate_tag(nonces.at(index), Aad::new(&self.ad), &mut buf[..len]) {
             Ok(tag) => {
                 buf[len..len + TAG_LEN].copy_from_slice(&tag);
@@ -68,7 +63,7 @@ impl ChunkKey {
     /// Opens `buf[..len]` in place against the tag after it; on failure
     /// the data is wiped.
     pub(crate) fn open(&self, index: u64, buf: &mut [u8], len: usize) -> bool {
-        let mut nonces = self.nonces();
+        let mut nonces = self.nonce.clone();
         let (data, rest) = buf.split_at_mut(len);
         let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("room for a tag");
         let ok = self.aead.open_in_place_separate_tag(nonces.at(index), Aad::new(&self.ad), data, tag).is_ok();

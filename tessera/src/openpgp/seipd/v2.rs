@@ -67,20 +67,20 @@ impl V2Header {
 
 /// The chunk nonces, `IV || big-endian index`, built in place.
 #[derive(Debug, Clone)]
-pub(super) struct ChunkNonce {
+pub(crate) struct ChunkNonce {
     bytes: [u8; 16],
     len: usize,
 }
 
 impl ChunkNonce {
-    pub(super) fn new(iv: &[u8]) -> Self {
+    pub(crate) fn new(iv: &[u8]) -> Self {
         let mut bytes = [0u8; 16];
         bytes[..iv.len()].copy_from_slice(iv);
         ChunkNonce { bytes, len: iv.len() + 8 }
     }
     /// The nonce of chunk `index` (or of the final tag, whose index is the
     /// chunk count): unique per key because the index is.
-    pub(super) fn at(&mut self, index: u64) -> Nonce<'_> {
+    pub(crate) fn at(&mut self, index: u64) -> Nonce<'_> {
         self.bytes[self.len - 8..self.len].copy_from_slice(&index.to_be_bytes());
         Nonce::assume_unique_for_key(&self.bytes[..self.len])
     }
