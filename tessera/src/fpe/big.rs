@@ -172,7 +172,7 @@ pub(crate) fn ff1(aes: &Aes, rx: &Radix, p: &Block, tweak: &[u8], b: usize, x: &
     let mut s = [[0u8; 16]; SBLOCKS];
     for r in 0..10u8 {
         let i = dir.round(r as usize, 10) as u8;
-        let shape = if i % 2 == 0 { &su } else { &sv };
+        let shape = if i.is_multiple_of(2) { &su } else { &sv };
         let src = if dir.is_encrypt() { &bb } else { &a };
         tail[tail_len - b - 1] = i;
         ctx.to_bytes(src, &mut tail[tail_len - b..tail_len]);

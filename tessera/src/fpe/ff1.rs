@@ -396,7 +396,7 @@ impl<'p, 'd> Group<'p, 'd> {
         for r in 0..10usize {
             let i = dir.round(r, 10);
             let ib = (i as u128) << shb;
-            let (src, dst, m) = if i % 2 == 0 { (&self.b, &mut self.a, &mu) } else { (&self.a, &mut self.b, &mv) };
+            let (src, dst, m) = if i.is_multiple_of(2) { (&self.b, &mut self.a, &mu) } else { (&self.a, &mut self.b, &mv) };
             for ((blk, base), &x) in self.blocks[..n].iter_mut().zip(&self.base[..n]).zip(&src[..n]) {
                 *blk = (base ^ ib ^ x as u128).to_be_bytes();
             }
@@ -417,7 +417,7 @@ impl<'p, 'd> Group<'p, 'd> {
                 self.blocks[j] = (self.base[j] ^ ib ^ v as u128).to_be_bytes();
             }
             f.aes.encrypt_blocks(&mut self.blocks[..n]);
-            let m = if i % 2 == 0 { &mu } else { &mv };
+            let m = if i.is_multiple_of(2) { &mu } else { &mv };
             for j in 0..n {
                 let y = m.reduce(u128::from_be_bytes(self.blocks[j]) >> SHY);
                 let (a, b) = (self.a[j], self.b[j]);

@@ -188,14 +188,14 @@ impl<'d> Group<'d> {
         for r in 0..8usize {
             let i = dir.round(r, 8);
             for j in 0..n {
-                let w = if i % 2 == 0 { self.tw[j].1 } else { self.tw[j].0 };
+                let w = if i.is_multiple_of(2) { self.tw[j].1 } else { self.tw[j].0 };
                 let v = if dir.is_encrypt() { self.b[j] } else { self.a[j] };
                 self.blocks[j] = ((((w ^ i as u32) as u128) << 96) | v as u128).to_le_bytes();
             }
             c.aes.encrypt_blocks(&mut self.blocks[..n]);
             for j in 0..n {
                 let y = u128::from_le_bytes(self.blocks[j]);
-                let m = if i % 2 == 0 { &self.m[j].0 } else { &self.m[j].1 };
+                let m = if i.is_multiple_of(2) { &self.m[j].0 } else { &self.m[j].1 };
                 let (a, b) = (self.a[j], self.b[j]);
                 (self.a[j], self.b[j]) =
                     if dir.is_encrypt() { (b, m.add(a, m.reduce(y))) } else { (m.sub(b, m.reduce(y)), a) };
