@@ -19,15 +19,15 @@
 //! chunk index, which is how this trait is meant to be used.
 //!
 //! ```
-//! use tessera::aead::{AeadInPlace, Ocb};
+//! use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
 //!
 //! let key = [0x11u8; 16];
 //! let ocb = Ocb::new(&key)?;
 //! let nonce = [0x22u8; 15];
 //! let mut buf = *b"chunk of plaintext";
-//! let tag = ocb.seal_in_place_separate_tag(&nonce, b"header", &mut buf)?;
+//! let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"header"), &mut buf)?;
 //! assert_ne!(&buf, b"chunk of plaintext");
-//! ocb.open_in_place_separate_tag(&nonce, b"header", &mut buf, &tag)?;
+//! ocb.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"header"), &mut buf, &tag)?;
 //! assert_eq!(&buf, b"chunk of plaintext");
 //! # Ok::<(), tessera::Error>(())
 //! ```
@@ -36,12 +36,14 @@ mod eax;
 #[cfg(target_arch = "x86_64")]
 mod eax_ni;
 mod gcm;
+mod nonce;
 mod ocb;
 #[cfg(target_arch = "x86_64")]
 mod ocb_vaes;
 
 pub use eax::Eax;
 pub use gcm::Gcm;
+pub use nonce::{Aad, Nonce};
 pub use ocb::Ocb;
 
 use crate::Error;
@@ -58,21 +60,24 @@ pub type Tag = [u8; crate::TAG_LEN];
 /// time and, when they differ, overwrites `buf` with zeros so no
 /// unauthenticated plaintext escapes.
 ///
-/// **Never seal two messages with the same key and nonce.**
+/// **Never seal two messages with the same key and nonce.** The argument
+/// types carry the rule, as *ring*'s do: a [`Nonce`] is made by
+/// [`Nonce::assume_unique_for_key`], is neither `Clone` nor `Copy`, and is
+/// consumed by the call; the associated data comes wrapped as an [`Aad`].
 ///
 /// ```
-/// use tessera::aead::{AeadInPlace, Eax, Gcm, Ocb};
+/// use tessera::aead::{Aad, AeadInPlace, Eax, Gcm, Nonce, Ocb};
 ///
 /// fn roundtrip(aead: &dyn AeadInPlace, nonce: &[u8]) {
 ///     let mut buf = [7u8; 100];
-///     let tag = aead.seal_in_place_separate_tag(nonce, b"ad", &mut buf).unwrap();
-///     aead.open_in_place_separate_tag(nonce, b"ad", &mut buf, &tag).unwrap();
+///     let tag = aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(b"ad"), &mut buf).unwrap();
+///     aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(b"ad"), &mut buf, &tag).unwrap();
 ///     assert_eq!(buf, [7u8; 100]);
 ///
 ///     // A modified ciphertext is rejected and the buffer wiped.
-///     aead.seal_in_place_separate_tag(nonce, b"ad", &mut buf).unwrap();
+///     aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(b"ad"), &mut buf).unwrap();
 ///     buf[3] ^= 1;
-///     assert!(aead.open_in_place_separate_tag(nonce, b"ad", &mut buf, &tag).is_err());
+///     assert!(aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(b"ad"), &mut buf, &tag).is_err());
 ///     assert_eq!(buf, [0u8; 100]);
 /// }
 /// let key = [0x42u8; 32];
@@ -81,21 +86,27 @@ pub type Tag = [u8; crate::TAG_LEN];
 /// roundtrip(&Gcm::new(&key).unwrap(), &[1; 12]);
 /// ```
 pub trait AeadInPlace: Send + Sync {
-    /// Encrypts `buf` in place under `nonce`, authenticating `buf` and `ad`,
+    /// Encrypts `buf` in place under `nonce`, authenticating `buf` and `aad`,
     /// and returns the tag.
     ///
     /// Fails only on a nonce length the mode does not accept
     /// ([`Error::NonceLength`]) or an input longer than the mode allows
     /// ([`Error::TooLong`]); `buf` is then left unchanged.
-    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error>;
+    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error>;
 
-    /// Verifies `tag` over the ciphertext `buf` and `ad` and decrypts `buf`
+    /// Verifies `tag` over the ciphertext `buf` and `aad` and decrypts `buf`
     /// in place.
     ///
     /// On a tag mismatch returns [`Error::Authentication`] and leaves `buf`
     /// all zeros. A bad nonce length or an over-long input is reported as
     /// for sealing, with `buf` unchanged.
-    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error>;
+    fn open_in_place_separate_tag(
+        &self,
+        nonce: Nonce<'_>,
+        aad: Aad<'_>,
+        buf: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error>;
 }
 
 /// The AEAD modes of RFC 9580 section 9.6 (table "AEAD Algorithms").
@@ -153,11 +164,11 @@ impl Mode {
 /// Any of the three modes, chosen at run time (e.g. from an OpenPGP packet).
 ///
 /// ```
-/// use tessera::aead::{Aead, AeadInPlace, Mode};
+/// use tessera::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 /// let aead = Aead::new(Mode::Gcm, &[3u8; 16])?;
 /// let mut buf = [0u8; 40];
-/// let tag = aead.seal_in_place_separate_tag(&[9; 12], &[], &mut buf)?;
-/// aead.open_in_place_separate_tag(&[9; 12], &[], &mut buf, &tag)?;
+/// let tag = aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[9; 12]), Aad::empty(), &mut buf)?;
+/// aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[9; 12]), Aad::empty(), &mut buf, &tag)?;
 /// assert_eq!(aead.mode(), Mode::Gcm);
 /// # Ok::<(), tessera::Error>(())
 /// ```
@@ -198,20 +209,26 @@ impl Aead {
 
 impl AeadInPlace for Aead {
     #[inline]
-    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
         match &*self.0 {
-            Modes::Ocb(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
-            Modes::Eax(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
-            Modes::Gcm(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
+            Modes::Ocb(a) => a.seal_in_place_separate_tag(nonce, aad, buf),
+            Modes::Eax(a) => a.seal_in_place_separate_tag(nonce, aad, buf),
+            Modes::Gcm(a) => a.seal_in_place_separate_tag(nonce, aad, buf),
         }
     }
 
     #[inline]
-    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
+    fn open_in_place_separate_tag(
+        &self,
+        nonce: Nonce<'_>,
+        aad: Aad<'_>,
+        buf: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error> {
         match &*self.0 {
-            Modes::Ocb(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
-            Modes::Eax(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
-            Modes::Gcm(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
+            Modes::Ocb(a) => a.open_in_place_separate_tag(nonce, aad, buf, tag),
+            Modes::Eax(a) => a.open_in_place_separate_tag(nonce, aad, buf, tag),
+            Modes::Gcm(a) => a.open_in_place_separate_tag(nonce, aad, buf, tag),
         }
     }
 }

@@ -396,7 +396,8 @@ impl<'p, 'd> Group<'p, 'd> {
         for r in 0..10usize {
             let i = dir.round(r, 10);
             let ib = (i as u128) << shb;
-            let (src, dst, m) = if i.is_multiple_of(2) { (&self.b, &mut self.a, &mu) } else { (&self.a, &mut self.b, &mv) };
+            let (src, dst, m) =
+                if i.is_multiple_of(2) { (&self.b, &mut self.a, &mu) } else { (&self.a, &mut self.b, &mv) };
             for ((blk, base), &x) in self.blocks[..n].iter_mut().zip(&self.base[..n]).zip(&src[..n]) {
                 *blk = (base ^ ib ^ x as u128).to_be_bytes();
             }
