@@ -6,8 +6,7 @@
 //! message does not depend on its size or on how fast the workers are: a
 //! caller with no free buffer must first take the next finished one.
 
-use std::collections::BTreeMap;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -98,11 +97,13 @@ pub(crate) struct Done {
 
 /// The workers of one message and its fixed set of chunk buffers.
 pub(crate) struct ChunkPool {
-    jobs: Option<Sender<Job>>,
+    jobs: Option<SyncSender<Job>>,
     done: Receiver<Done>,
     workers: Vec<JoinHandle<()>>,
-    /// Finished chunks that arrived before an earlier one.
-    early: BTreeMap<u64, Done>,
+    /// Finished chunks that arrived before an earlier one, in slot
+    /// `index % buffers` (at most `buffers` chunks are ever in flight, so
+    /// slots never collide; fixed size, so no allocation per chunk).
+    early: Vec<Option<Done>>,
     free: Vec<Vec<u8>>,
     submitted: u64,
     taken: u64,
@@ -125,14 +126,17 @@ impl ChunkPool {
         buffers: usize,
         buf_len: usize,
     ) -> std::io::Result<Self> {
-        let (jobs, job_rx) = mpsc::channel::<Job>();
-        let (done_tx, done) = mpsc::channel::<Done>();
+        // Bounded channels as large as the buffer set: a send never waits,
+        // and their storage is allocated once, not per chunk.
+        let buffers = buffers.max(1);
+        let (jobs, job_rx) = mpsc::sync_channel::<Job>(buffers);
+        let (done_tx, done) = mpsc::sync_channel::<Done>(buffers);
         let job_rx = Arc::new(Mutex::new(job_rx));
         let mut pool = ChunkPool {
             jobs: Some(jobs),
             done,
             workers: Vec::with_capacity(threads),
-            early: BTreeMap::new(),
+            early: (0..buffers).map(|_| None).collect(),
             free: (0..buffers).map(|_| vec![0u8; buf_len]).collect(),
             submitted: 0,
             taken: 0,
@@ -184,17 +188,20 @@ impl ChunkPool {
         if self.in_flight() == 0 {
             return None;
         }
-        while !self.early.contains_key(&self.taken) {
+        let slots = self.early.len() as u64;
+        let slot = (self.taken % slots) as usize;
+        while self.early[slot].is_none() {
             let d = self.done.recv().ok()?;
-            self.early.insert(d.index, d);
+            let at = (d.index % slots) as usize;
+            self.early[at] = Some(d);
         }
-        let d = self.early.remove(&self.taken)?;
+        let d = self.early[slot].take()?;
         self.taken += 1;
         Some(d)
     }
 }
 
-fn work(key: &ChunkKey, op: Op, jobs: &Mutex<Receiver<Job>>, done: &Sender<Done>) {
+fn work(key: &ChunkKey, op: Op, jobs: &Mutex<Receiver<Job>>, done: &SyncSender<Done>) {
     loop {
         let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
             Ok(job) => job,
@@ -221,7 +228,7 @@ impl Drop for ChunkPool {
         while let Ok(mut d) = self.done.try_recv() {
             d.buf.zeroize();
         }
-        for d in self.early.values_mut() {
+        for d in self.early.iter_mut().flatten() {
             d.buf.zeroize();
         }
         for b in &mut self.free {
