@@ -250,7 +250,9 @@ fn run(args: &[String]) -> Res<u64> {
         ["sign-encrypt", "rpgp", h, inp, out, key, cert] => {
             rpgp_encrypt(inp, out, &[cert.to_string()], Some((key, hash_alg(h)?.1))).and(size(inp))
         }
-        ["decrypt-verify", "tessera", inp, out, key, cert] => tessera_decrypt_verify(inp, out, key, cert).and(size(out)),
+        ["decrypt-verify", "tessera", inp, out, key, cert] => {
+            tessera_decrypt_verify(inp, out, key, cert).and(size(out))
+        }
         ["decrypt-verify", "rpgp", inp, out, key, cert] => rpgp_decrypt(inp, out, key, Some(cert)).and(size(out)),
         ["hash", h, inp] => hash_file(hash_alg(h)?.0, inp).and(size(inp)),
         _ => Err("usage: see the header of tessera/examples/pgp_files.rs".into()),

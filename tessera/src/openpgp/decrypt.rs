@@ -13,9 +13,7 @@ pub use super::plain::LiteralInfo;
 use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
 use super::s2k::S2kLimits;
-use super::seipd::{
-    ChunkOpener, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, thread_count, worth_it,
-};
+use super::seipd::{ChunkOpener, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, thread_count, worth_it};
 use super::session::{SessionPackets, candidate_keys, read_session_packets};
 use super::skesk::SessionKey;
 use super::{Error, Result};

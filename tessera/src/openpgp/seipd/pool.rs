@@ -122,7 +122,13 @@ impl ChunkPool {
     /// Starts `threads` workers doing `op` with `key`, and `buffers`
     /// buffers of `buf_len` octets. Fails only if the operating system
     /// refuses a thread.
-    pub(crate) fn new(key: Arc<ChunkKey>, op: Op, threads: usize, buffers: usize, buf_len: usize) -> std::io::Result<Self> {
+    pub(crate) fn new(
+        key: Arc<ChunkKey>,
+        op: Op,
+        threads: usize,
+        buffers: usize,
+        buf_len: usize,
+    ) -> std::io::Result<Self> {
         let (jobs, job_rx) = mpsc::channel::<Job>();
         let (done_tx, done) = mpsc::channel::<Done>();
         let job_rx = Arc::new(Mutex::new(job_rx));

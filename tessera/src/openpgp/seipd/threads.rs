@@ -11,10 +11,10 @@ use zeroize::Zeroize;
 
 use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
 use super::{V2Header, chunk_size};
-use crate::openpgp::poison::{Poison, read_checked};
-use crate::openpgp::{Error, Result};
 use crate::TAG_LEN;
 use crate::aead::{Aead, AeadInPlace};
+use crate::openpgp::poison::{Poison, read_checked};
+use crate::openpgp::{Error, Result};
 
 /// The message key, IV and associated data of `header`.
 fn chunk_key(header: &V2Header, session_key: &[u8]) -> Result<Arc<ChunkKey>> {
@@ -73,7 +73,7 @@ impl<W: Write> ParSealer<W> {
         let key = chunk_key(header, session_key)?;
         let chunk = chunk_size(header.chunk_octet);
         let buffers = buffer_count(threads, chunk + TAG_LEN);
-        let mut pool = ChunkPool::new(key.clone(), Op::Seal, threads, buffers, chunk + TAG_LEN)?;
+        let mut pool = ChunkPool::new(key.clone(), Op::Seal, threads.min(buffers), buffers, chunk + TAG_LEN)?;
         let cur = Wiped(pool.buffer().ok_or(Error::InvalidOption("no chunk buffer"))?);
         Ok(ParSealer { inner, key, pool, chunk, cur, fill: 0, total: 0, poison: Poison::default() })
     }
@@ -193,7 +193,8 @@ impl<R: Read> ParOpener<R> {
         let key = chunk_key(header, session_key)?;
         let chunk = chunk_size(header.chunk_octet);
         let len = chunk + 2 * TAG_LEN;
-        let mut pool = ChunkPool::new(key.clone(), Op::Open, threads, buffer_count(threads, len), len)?;
+        let buffers = buffer_count(threads, len);
+        let mut pool = ChunkPool::new(key.clone(), Op::Open, threads.min(buffers), buffers, len)?;
         let cur = Wiped(pool.buffer().ok_or(Error::InvalidOption("no chunk buffer"))?);
         Ok(ParOpener {
             inner,
