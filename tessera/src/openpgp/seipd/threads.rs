@@ -74,7 +74,7 @@ impl<W: Write> ParSealer<W> {
         let key = chunk_key(header, session_key)?;
         let chunk = chunk_size(header.chunk_octet);
         let buffers = buffer_count(threads, chunk + TAG_LEN);
-        let mut pool = ChunkPool::new(key.clone(), Op::Seal, threads, buffers, chunk + TAG_LEN)?;
+        let mut pool = ChunkPool::new(key.clone(), Op::Seal, threads.min(buffers), buffers, chunk + TAG_LEN)?;
         let cur = Wiped(pool.buffer().ok_or(Error::InvalidOption("no chunk buffer"))?);
         Ok(ParSealer { inner, key, pool, chunk, cur, fill: 0, total: 0, poison: Poison::default() })
     }
@@ -194,7 +194,8 @@ impl<R: Read> ParOpener<R> {
         let key = chunk_key(header, session_key)?;
         let chunk = chunk_size(header.chunk_octet);
         let len = chunk + 2 * TAG_LEN;
-        let mut pool = ChunkPool::new(key.clone(), Op::Open, threads, buffer_count(threads, len), len)?;
+        let buffers = buffer_count(threads, len);
+        let mut pool = ChunkPool::new(key.clone(), Op::Open, threads.min(buffers), buffers, len)?;
         let cur = Wiped(pool.buffer().ok_or(Error::InvalidOption("no chunk buffer"))?);
         Ok(ParOpener {
             inner,
