@@ -301,14 +301,14 @@ fn allocations_do_not_grow_with_the_message() {
             let opts = EncryptOptions { threads, ..cheap(Profile::Rfc9580, aead, SymAlg::Aes256, 12) };
             let ((), enc_small) = common::count_allocs(|| encrypt_to_sink(1 << 10, &opts, &piece));
             let ((), enc_large) = common::count_allocs(|| encrypt_to_sink(64 << 20, &opts, &piece));
-            same(enc_small as u64, enc_large as u64, &format!("{aead:?} encrypt"));
+            same(enc_small, enc_large, &format!("{aead:?} encrypt"));
 
             let small = encrypt(&vec![1u8; 1 << 10], &[PW], &opts, 1 << 16);
             let large = encrypt(&vec![1u8; 64 << 20], &[PW], &opts, 1 << 16);
             let (n1, dec_small) = common::count_allocs(|| decrypt_to_sink(&small, threads, &mut buf));
             let (n2, dec_large) = common::count_allocs(|| decrypt_to_sink(&large, threads, &mut buf));
             assert_eq!((n1, n2), (1 << 10, 64 << 20));
-            same(dec_small as u64, dec_large as u64, &format!("{aead:?} decrypt"));
+            same(dec_small, dec_large, &format!("{aead:?} decrypt"));
         }
     }
 }
