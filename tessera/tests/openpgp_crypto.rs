@@ -39,7 +39,13 @@ fn rsa_pkcs1v15_matches_cryptography() {
     let public = PublicMaterial::Rsa { n: mpi(&rsa["n"]), e: mpi(&rsa["e"]) };
     // cryptography's p and q are in either order; OpenPGP wants p < q and u = p^-1 mod q,
     // but signing only uses d, p and q.
-    let secret = SecretMaterial::Rsa { d: mpi(&rsa["d"]), p: mpi(&rsa["p"]), q: mpi(&rsa["q"]), u: Mpi::new(&[1]) };
+    let secret = SecretMaterial::Rsa {
+        d: mpi(&rsa["d"]),
+        p: mpi(&rsa["p"]),
+        q: mpi(&rsa["q"]),
+        u: Mpi::new(&[1]),
+        prepared: Default::default(),
+    };
     secret.check(&public).unwrap();
     for case in rsa["sigs"].as_array().unwrap() {
         let hash = hash_named(case["hash"].as_str().unwrap());

@@ -13,7 +13,7 @@ pub use super::plain::LiteralInfo;
 use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
 use super::s2k::S2kLimits;
-use super::seipd::{ChunkOpener, MdcOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header};
+use super::seipd::{ChunkOpener, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, thread_count, worth_it};
 use super::session::{SessionPackets, candidate_keys, read_session_packets};
 use super::skesk::SessionKey;
 use super::{Error, Result};
@@ -72,6 +72,11 @@ pub struct DecryptOptions {
     /// right one behind it. Default `true` (what GnuPG does; SEIPD v2 has
     /// no quick check).
     pub v1_quick_check: bool,
+    /// Threads opening SEIPD v2 chunks (default 0: one per core). With 1,
+    /// chunks are opened on the caller's thread; with more, by worker
+    /// threads with at most 4 MiB of chunks in flight. Either way a chunk
+    /// is released only after its tag verifies, in order.
+    pub threads: usize,
 }
 
 impl DecryptOptions {
@@ -92,6 +97,7 @@ impl Default for DecryptOptions {
             v1_buffer_limit: 64 << 20,
             v1_stream_unauthenticated: false,
             v1_quick_check: true,
+            threads: 0,
         }
     }
 }
@@ -223,7 +229,7 @@ pub(crate) fn open_message<'a, R: BufRead + 'a>(
         return Err(Error::Unsupported("SEIPD version (1 and 2 are supported)"));
     }
     let (keys, recipient) = session_keys(&packets, passwords, opts, version[0])?;
-    let mut opened = if version[0] == 2 { open_v2(body, keys)? } else { open_v1(body, keys, opts)? };
+    let mut opened = if version[0] == 2 { open_v2(body, keys, opts.threads)? } else { open_v1(body, keys, opts)? };
     opened.recipient = recipient;
     Ok(opened)
 }
@@ -256,7 +262,7 @@ fn session_keys(
 /// SEIPD v2: the header names the cipher; the first candidate of that
 /// key length opens the chunks (v6 password packets prove their key, so
 /// there is at most one).
-fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>) -> Result<Opened<'a>> {
+fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, threads: usize) -> Result<Opened<'a>> {
     let mut h = [0u8; V2_HEADER_LEN];
     read_exact(&mut body, &mut h, "SEIPD v2 header")?;
     let header = V2Header::parse(&h)?;
@@ -264,9 +270,14 @@ fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>) -> Result<Opened<
         .into_iter()
         .find(|k| k.key.len() == header.cipher.key_len() && k.alg.is_none_or(|a| a == header.cipher))
         .ok_or(Error::WrongPassword)?;
-    let opener = ChunkOpener::new(body, &header, &sk.key)?;
+    let threads = thread_count(threads);
+    let plain: Box<dyn Read + 'a> = if worth_it(threads, &header, true) {
+        Box::new(ParOpener::new(body, &header, &sk.key, threads)?)
+    } else {
+        Box::new(ChunkOpener::new(body, &header, &sk.key)?)
+    };
     let session_key = SessionKey { alg: Some(header.cipher), key: sk.key };
-    Ok(Opened { plain: Box::new(opener), session_key, version: SeipdVersion::V2, v1: None, recipient: None })
+    Ok(Opened { plain, session_key, version: SeipdVersion::V2, v1: None, recipient: None })
 }
 
 /// SEIPD v1: picks the key (see [`DecryptOptions::v1_quick_check`]), then

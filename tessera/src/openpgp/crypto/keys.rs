@@ -3,7 +3,7 @@
 
 use zeroize::Zeroizing;
 
-use super::{Curve, HashAlg, Mpi, PublicMaterial, SecretMaterial};
+use super::{Curve, HashAlg, Mpi, PreparedRsa, PublicMaterial, SecretMaterial};
 use super::{edwards, nist, pkcs1};
 use crate::openpgp::{Result, SymAlg, random};
 
@@ -108,7 +108,7 @@ pub fn generate(kind: KeyType) -> Result<(PublicMaterial, SecretMaterial)> {
         }
         KeyType::Rsa(bits) => {
             let [n, e, d, p, q, u] = pkcs1::generate(bits)?;
-            (PublicMaterial::Rsa { n, e }, SecretMaterial::Rsa { d, p, q, u })
+            (PublicMaterial::Rsa { n, e }, SecretMaterial::Rsa { d, p, q, u, prepared: PreparedRsa::default() })
         }
     })
 }

@@ -10,7 +10,9 @@ use rsa::BoxedUint;
 use rsa::traits::{PrivateKeyParts as _, PublicKeyParts as _};
 use zeroize::Zeroizing;
 
-use super::{HashAlg, Mpi};
+#[cfg(feature = "rsa-decrypt")]
+use super::rsa_prepared::Prepared;
+use super::{HashAlg, Mpi, PreparedRsa};
 use crate::openpgp::{Error, Result};
 
 /// Largest modulus accepted, in bits.
@@ -115,29 +117,52 @@ pub(crate) fn encrypt(n: &Mpi, e: &Mpi, m: &[u8]) -> Result<Mpi> {
 }
 
 /// Decrypts `c` with PKCS#1 v1.5 through aws-lc-rs (keys of 2048 to 8192
-/// bits). Every failure of the decryption itself is the same
+/// bits), with the key prepared in `cache` (built and checked against
+/// (n, e) on first use). Every failure of the decryption itself is the same
 /// [`Error::SessionKeyDecryption`].
 #[cfg(feature = "rsa-decrypt")]
-pub(crate) fn decrypt(key: &rsa::PrivateKey, c: &Mpi) -> Result<Zeroizing<Vec<u8>>> {
+pub(crate) fn decrypt(cache: &PreparedRsa, fields: [&Mpi; 5], c: &Mpi) -> Result<Zeroizing<Vec<u8>>> {
+    let [n, e, ..] = fields;
+    let fresh;
+    let prepared = match cache.0.get() {
+        Some(p) if p.n == n.as_bytes() && p.e == e.as_bytes() => p,
+        Some(_) => {
+            fresh = prepare(fields)?;
+            &fresh
+        }
+        None => {
+            // Two threads may both prepare: one key is kept, both are valid.
+            let _ = cache.0.set(prepare(fields)?);
+            cache.0.get().ok_or(Error::KeyMismatch)?
+        }
+    };
+    let size = prepared.n.len();
+    let ct = c.to_padded(size, "RSA ciphertext").map_err(|_| Error::SessionKeyDecryption)?;
+    let mut out = Zeroizing::new(vec![0u8; size]);
+    let len = prepared.key.decrypt(&ct, &mut out).map_err(|_| Error::SessionKeyDecryption)?.len();
+    out.truncate(len);
+    Ok(out)
+}
+
+/// Builds the aws-lc-rs key from (n, e, d, p, q), checked by both crates.
+#[cfg(feature = "rsa-decrypt")]
+fn prepare([n, e, d, p, q]: [&Mpi; 5]) -> Result<Prepared> {
     use aws_lc_rs::rsa::{Pkcs1PrivateDecryptingKey, PrivateDecryptingKey};
     use rsa::pkcs8::EncodePrivateKey as _;
 
+    let key = private_key(n, e, d, p, q)?;
     if !(MIN_BITS_NEW as u32..=8192).contains(&key.n().bit_width()) {
         return Err(Error::Unsupported("RSA decryption with a key outside 2048..=8192 bits"));
     }
     let der = key.to_pkcs8_der().map_err(|_| Error::KeyMismatch)?;
     let lc = PrivateDecryptingKey::from_pkcs8(der.as_bytes()).map_err(|_| Error::KeyMismatch)?;
-    let lc = Pkcs1PrivateDecryptingKey::new(lc).map_err(|_| Error::KeyMismatch)?;
-    let ct = c.to_padded(key.size(), "RSA ciphertext").map_err(|_| Error::SessionKeyDecryption)?;
-    let mut out = Zeroizing::new(vec![0u8; key.size()]);
-    let len = lc.decrypt(&ct, &mut out).map_err(|_| Error::SessionKeyDecryption)?.len();
-    out.truncate(len);
-    Ok(out)
+    let key = Pkcs1PrivateDecryptingKey::new(lc).map_err(|_| Error::KeyMismatch)?;
+    Ok(Prepared { n: n.as_bytes().to_vec(), e: e.as_bytes().to_vec(), key })
 }
 
 /// Without the `rsa-decrypt` feature RSA decryption is refused.
 #[cfg(not(feature = "rsa-decrypt"))]
-pub(crate) fn decrypt(_key: &rsa::PrivateKey, _c: &Mpi) -> Result<Zeroizing<Vec<u8>>> {
+pub(crate) fn decrypt(_cache: &PreparedRsa, _fields: [&Mpi; 5], _c: &Mpi) -> Result<Zeroizing<Vec<u8>>> {
     Err(Error::Unsupported("RSA decryption (build tessera with the rsa-decrypt feature; see SECURITY.md)"))
 }
 

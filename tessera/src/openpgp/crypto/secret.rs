@@ -4,7 +4,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::mpi::take_array;
-use super::{Mpi, PublicMaterial};
+use super::{Mpi, PreparedRsa, PublicMaterial};
 use crate::openpgp::{Error, Result};
 
 /// The secret part of a key. Zeroized on drop; its `Debug` shows only the
@@ -34,6 +34,9 @@ pub enum SecretMaterial {
         q: Mpi,
         /// p⁻¹ mod q.
         u: Mpi,
+        /// The decryption key built from these fields on first use (start
+        /// with `PreparedRsa::default()`).
+        prepared: PreparedRsa,
     },
     /// ECDH secret scalar.
     Ecdh {
@@ -87,7 +90,7 @@ impl SecretMaterial {
                 let p = Mpi::parse(input)?;
                 let q = Mpi::parse(input)?;
                 let u = Mpi::parse(input)?;
-                SecretMaterial::Rsa { d, p, q, u }
+                SecretMaterial::Rsa { d, p, q, u, prepared: PreparedRsa::default() }
             }
             PublicMaterial::Ecdh { .. } => SecretMaterial::Ecdh { scalar: Mpi::parse(input)? },
             PublicMaterial::Ecdsa { .. } => SecretMaterial::Ecdsa { scalar: Mpi::parse(input)? },
@@ -102,7 +105,7 @@ impl SecretMaterial {
     /// Appends the secret fields as a key packet holds them in the clear.
     pub fn serialize(&self, out: &mut Vec<u8>) {
         match self {
-            SecretMaterial::Rsa { d, p, q, u } => {
+            SecretMaterial::Rsa { d, p, q, u, .. } => {
                 for m in [d, p, q, u] {
                     m.serialize(out);
                 }

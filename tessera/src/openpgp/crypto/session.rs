@@ -141,9 +141,8 @@ pub fn decrypt_session_key(
             let m = ecdh_decrypt(scalar, public, recipient_fingerprint, ephemeral, wrapped)?;
             unframe(version, &m)
         }
-        (SecretMaterial::Rsa { d, p, q, .. }, PublicMaterial::Rsa { n, e }, PkeskPayload::Rsa { c }) => {
-            let key = pkcs1::private_key(n, e, d, p, q)?;
-            let m = pkcs1::decrypt(&key, c)?;
+        (SecretMaterial::Rsa { d, p, q, prepared, .. }, PublicMaterial::Rsa { n, e }, PkeskPayload::Rsa { c }) => {
+            let m = pkcs1::decrypt(prepared, [n, e, d, p, q], c)?;
             unframe(version, &m)
         }
         _ => Err(Error::InvalidOption("the PKESK's algorithm does not match the key")),

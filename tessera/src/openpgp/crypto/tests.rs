@@ -103,3 +103,34 @@ fn rfc3394_key_wrap() {
     assert!(kw::unwrap(&[0; 16], &[0; 17]).is_err());
     assert!(kw::wrap(&[0; 15], &[0; 16]).is_err());
 }
+
+/// RSA decryption prepares its key once; a clone or a zeroized secret
+/// starts over, and another public key never gets the prepared one.
+#[cfg(feature = "rsa-decrypt")]
+#[test]
+fn rsa_prepared_key_is_kept_and_checked() {
+    use super::{KeyType, PkeskVersion, SecretMaterial, decrypt_session_key, encrypt_session_key, generate};
+    use zeroize::Zeroize;
+
+    let fpr = [1u8; 32];
+    let sk = [0x33u8; 32];
+    let (public, mut secret) = generate(KeyType::Rsa(2048)).unwrap();
+    let (other_public, _) = generate(KeyType::Rsa(2048)).unwrap();
+    let payload = encrypt_session_key(&public, &fpr, PkeskVersion::V6, None, &sk).unwrap();
+    let prepared = |s: &SecretMaterial| match s {
+        SecretMaterial::Rsa { prepared, .. } => prepared.0.get().is_some(),
+        _ => unreachable!(),
+    };
+    assert!(!prepared(&secret));
+    for _ in 0..2 {
+        assert_eq!(decrypt_session_key(&secret, &public, &fpr, &payload, PkeskVersion::V6).unwrap().key[..], sk);
+        assert!(prepared(&secret));
+    }
+    let copy = secret.clone();
+    assert!(!prepared(&copy));
+    assert_eq!(decrypt_session_key(&copy, &public, &fpr, &payload, PkeskVersion::V6).unwrap().key[..], sk);
+    // Another public key takes the checked path: the secret does not fit it.
+    assert!(decrypt_session_key(&secret, &other_public, &fpr, &payload, PkeskVersion::V6).is_err());
+    secret.zeroize();
+    assert!(!prepared(&secret));
+}

@@ -15,9 +15,13 @@
 //! one or two tags, sealed or opened in place; the nonce is updated in
 //! place. Nothing else is allocated per message.
 
+mod pool;
+mod threads;
 mod v1;
 mod v2;
 
+pub(crate) use pool::thread_count;
+pub(crate) use threads::{ParOpener, ParSealer, worth_it};
 pub use v1::{MdcOpener, MdcSealer};
 pub use v2::{ChunkOpener, ChunkSealer, V2Header};
 

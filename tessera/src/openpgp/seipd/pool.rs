@@ -1,0 +1,233 @@
+//! Worker threads that seal or open SEIPD v2 chunks for one message.
+//!
+//! The caller's thread does all the I/O; it hands a chunk buffer (with room
+//! for its tag) to the pool and takes buffers back **in index order**.
+//! The number of buffers is fixed when the pool is made, so the memory of a
+//! message does not depend on its size or on how fast the workers are: a
+//! caller with no free buffer must first take the next finished one.
+
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use zeroize::Zeroize;
+
+use super::v2::ChunkNonce;
+use crate::TAG_LEN;
+use crate::aead::{Aad, Aead, AeadInPlace};
+
+/// Most octets of chunk buffers one message keeps (with 256 KiB chunks:
+/// sixteen), so that peak memory stays well under 8 MiB.
+pub(crate) const BUFFER_BUDGET: usize = 4 << 20;
+
+/// How many threads `threads` asks for: 0 means one per core.
+pub(crate) fn thread_count(threads: usize) -> usize {
+    if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads }
+}
+
+/// How many chunk buffers of `buf_len` octets `threads` workers get (two
+/// per worker within [`BUFFER_BUDGET`]); fewer than two means the chunks
+/// are too large to gain from threads.
+pub(crate) fn buffer_count(threads: usize, buf_len: usize) -> usize {
+    (2 * threads).min(BUFFER_BUDGET / buf_len.max(1))
+}
+
+/// Sealing or opening.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Op {
+    Seal,
+    Open,
+}
+
+/// The per-message constants every chunk needs: the AEAD with the message
+/// key, the chunk nonces (from the IV) and the associated data.
+pub(crate) struct ChunkKey {
+    pub(crate) aead: Aead,
+    pub(crate) nonce: ChunkNonce,
+    pub(crate) ad: [u8; 5],
+}
+
+impl ChunkKey {
+    /// Seals `buf[..len]` in place and puts the tag after it.
+    pub(crate) fn seal(&self, index: u64, buf: &mut [u8], len: usize) -> bool {
+        let mut nonces = self.nonce.clone();
+        match self.aead.seal_in_place_separate_tag(nonces.at(index), Aad::new(&self.ad), &mut buf[..len]) {
+            Ok(tag) => {
+                buf[len..len + TAG_LEN].copy_from_slice(&tag);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Opens `buf[..len]` in place against the tag after it; on failure
+    /// the data is wiped.
+    pub(crate) fn open(&self, index: u64, buf: &mut [u8], len: usize) -> bool {
+        let mut nonces = self.nonce.clone();
+        let (data, rest) = buf.split_at_mut(len);
+        let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("room for a tag");
+        let ok = self.aead.open_in_place_separate_tag(nonces.at(index), Aad::new(&self.ad), data, tag).is_ok();
+        if !ok {
+            data.zeroize();
+        }
+        ok
+    }
+}
+
+/// A chunk handed to a worker: `len` octets of data, then room for the tag.
+struct Job {
+    index: u64,
+    buf: Vec<u8>,
+    len: usize,
+}
+
+/// A chunk back from a worker, sealed (tag after the data) or opened.
+pub(crate) struct Done {
+    pub(crate) index: u64,
+    pub(crate) buf: Vec<u8>,
+    pub(crate) len: usize,
+    /// `false`: the tag did not verify (or sealing failed); the data is wiped.
+    pub(crate) ok: bool,
+}
+
+/// The workers of one message and its fixed set of chunk buffers.
+pub(crate) struct ChunkPool {
+    jobs: Option<SyncSender<Job>>,
+    done: Receiver<Done>,
+    workers: Vec<JoinHandle<()>>,
+    /// Finished chunks that arrived before an earlier one, in slot
+    /// `index % buffers` (at most `buffers` chunks are ever in flight, so
+    /// slots never collide; fixed size, so no allocation per chunk).
+    early: Vec<Option<Done>>,
+    free: Vec<Vec<u8>>,
+    submitted: u64,
+    taken: u64,
+}
+
+impl std::fmt::Debug for ChunkPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChunkPool").field("workers", &self.workers.len()).field("in_flight", &self.in_flight()).finish()
+    }
+}
+
+impl ChunkPool {
+    /// Starts `threads` workers doing `op` with `key`, and `buffers`
+    /// buffers of `buf_len` octets. Fails only if the operating system
+    /// refuses a thread.
+    pub(crate) fn new(
+        key: Arc<ChunkKey>,
+        op: Op,
+        threads: usize,
+        buffers: usize,
+        buf_len: usize,
+    ) -> std::io::Result<Self> {
+        // Bounded channels as large as the buffer set: a send never waits,
+        // and their storage is allocated once, not per chunk.
+        let buffers = buffers.max(1);
+        let (jobs, job_rx) = mpsc::sync_channel::<Job>(buffers);
+        let (done_tx, done) = mpsc::sync_channel::<Done>(buffers);
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        let mut pool = ChunkPool {
+            jobs: Some(jobs),
+            done,
+            workers: Vec::with_capacity(threads),
+            early: (0..buffers).map(|_| None).collect(),
+            free: (0..buffers).map(|_| vec![0u8; buf_len]).collect(),
+            submitted: 0,
+            taken: 0,
+        };
+        for i in 0..threads {
+            let (key, rx, tx) = (key.clone(), job_rx.clone(), done_tx.clone());
+            let handle = std::thread::Builder::new()
+                .name(format!("tessera-chunks-{i}"))
+                .spawn(move || work(&key, op, &rx, &tx))?;
+            pool.workers.push(handle);
+        }
+        Ok(pool)
+    }
+
+    /// A free buffer, if any (all may be in flight).
+    pub(crate) fn buffer(&mut self) -> Option<Vec<u8>> {
+        self.free.pop()
+    }
+
+    /// Gives a buffer back.
+    pub(crate) fn recycle(&mut self, buf: Vec<u8>) {
+        self.free.push(buf);
+    }
+
+    /// Chunks handed out and not yet taken back.
+    pub(crate) fn in_flight(&self) -> u64 {
+        self.submitted - self.taken
+    }
+
+    /// Index the next submitted chunk gets.
+    pub(crate) fn next_index(&self) -> u64 {
+        self.submitted
+    }
+
+    /// Hands `buf[..len]` to the workers as the next chunk.
+    pub(crate) fn submit(&mut self, buf: Vec<u8>, len: usize) {
+        let job = Job { index: self.submitted, buf, len };
+        self.submitted += 1;
+        // The workers outlive the sender; a send fails only if one
+        // panicked, and then `take` reports it.
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(job);
+        }
+    }
+
+    /// The next chunk in index order, waiting for it; `None` when none is
+    /// in flight or a worker died.
+    pub(crate) fn take(&mut self) -> Option<Done> {
+        if self.in_flight() == 0 {
+            return None;
+        }
+        let slots = self.early.len() as u64;
+        let slot = (self.taken % slots) as usize;
+        while self.early[slot].is_none() {
+            let d = self.done.recv().ok()?;
+            let at = (d.index % slots) as usize;
+            self.early[at] = Some(d);
+        }
+        let d = self.early[slot].take()?;
+        self.taken += 1;
+        Some(d)
+    }
+}
+
+fn work(key: &ChunkKey, op: Op, jobs: &Mutex<Receiver<Job>>, done: &SyncSender<Done>) {
+    loop {
+        let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
+            Ok(job) => job,
+            Err(_) => return,
+        };
+        let Job { index, mut buf, len } = job;
+        let ok = match op {
+            Op::Seal => key.seal(index, &mut buf, len),
+            Op::Open => key.open(index, &mut buf, len),
+        };
+        if done.send(Done { index, buf, len, ok }).is_err() {
+            return;
+        }
+    }
+}
+
+impl Drop for ChunkPool {
+    fn drop(&mut self) {
+        // Closing the job channel ends the workers once they are idle.
+        self.jobs = None;
+        for w in self.workers.drain(..) {
+            let _ = w.join();
+        }
+        while let Ok(mut d) = self.done.try_recv() {
+            d.buf.zeroize();
+        }
+        for d in self.early.iter_mut().flatten() {
+            d.buf.zeroize();
+        }
+        for b in &mut self.free {
+            b.zeroize();
+        }
+    }
+}
