@@ -7,52 +7,13 @@ use zeroize::Zeroizing;
 
 use super::{Error, Result};
 
-/// Hash algorithm ids (RFC 9580 §9.5) accepted in S2K specifiers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HashAlg {
-    /// SHA-1 (id 2): reading only.
-    Sha1,
-    /// SHA-256 (id 8).
-    Sha256,
-    /// SHA-384 (id 9).
-    Sha384,
-    /// SHA-512 (id 10).
-    Sha512,
-    /// SHA-224 (id 11).
-    Sha224,
-}
+pub use super::crypto::HashAlg;
 
-impl HashAlg {
-    /// Parses a hash id.
-    pub fn from_id(id: u8) -> Result<Self> {
-        Ok(match id {
-            2 => HashAlg::Sha1,
-            8 => HashAlg::Sha256,
-            9 => HashAlg::Sha384,
-            10 => HashAlg::Sha512,
-            11 => HashAlg::Sha224,
-            _ => return Err(Error::UnsupportedS2k("hash algorithm (SHA-1, SHA-224/256/384/512 are supported)")),
-        })
-    }
-    /// The digest length in octets.
-    pub fn digest_len(self) -> usize {
-        match self {
-            HashAlg::Sha1 => 20,
-            HashAlg::Sha224 => 28,
-            HashAlg::Sha256 => 32,
-            HashAlg::Sha384 => 48,
-            HashAlg::Sha512 => 64,
-        }
-    }
-    /// The hash id.
-    pub fn id(self) -> u8 {
-        match self {
-            HashAlg::Sha1 => 2,
-            HashAlg::Sha256 => 8,
-            HashAlg::Sha384 => 9,
-            HashAlg::Sha512 => 10,
-            HashAlg::Sha224 => 11,
-        }
+/// The hash of an S2K specifier: SHA-1 (reading only) and SHA2-224/256/384/512.
+fn s2k_hash(id: u8) -> Result<HashAlg> {
+    match HashAlg::from_id(id) {
+        Ok(h @ (HashAlg::Sha1 | HashAlg::Sha224 | HashAlg::Sha256 | HashAlg::Sha384 | HashAlg::Sha512)) => Ok(h),
+        _ => Err(Error::UnsupportedS2k("hash algorithm (SHA-1, SHA-224/256/384/512 are supported)")),
     }
 }
 
@@ -192,22 +153,15 @@ impl S2k {
         match ty {
             0 => {
                 let h = *data.get(1).ok_or(short)?;
-                Ok((S2k::Simple { hash: HashAlg::from_id(h)? }, 2))
+                Ok((S2k::Simple { hash: s2k_hash(h)? }, 2))
             }
             1 => {
                 let d = data.get(..10).ok_or(short)?;
-                Ok((S2k::Salted { hash: HashAlg::from_id(d[1])?, salt: d[2..10].try_into().expect("8") }, 10))
+                Ok((S2k::Salted { hash: s2k_hash(d[1])?, salt: d[2..10].try_into().expect("8") }, 10))
             }
             3 => {
                 let d = data.get(..11).ok_or(short)?;
-                Ok((
-                    S2k::Iterated {
-                        hash: HashAlg::from_id(d[1])?,
-                        salt: d[2..10].try_into().expect("8"),
-                        count: d[10],
-                    },
-                    11,
-                ))
+                Ok((S2k::Iterated { hash: s2k_hash(d[1])?, salt: d[2..10].try_into().expect("8"), count: d[10] }, 11))
             }
             4 => {
                 let d = data.get(..20).ok_or(short)?;
@@ -319,6 +273,8 @@ fn hashed(hash: HashAlg, salt: &[u8], password: &[u8], count: usize, key: &mut [
         HashAlg::Sha256 => hashed_with::<sha2::Sha256>(salt, password, count, key),
         HashAlg::Sha384 => hashed_with::<sha2::Sha384>(salt, password, count, key),
         HashAlg::Sha512 => hashed_with::<sha2::Sha512>(salt, password, count, key),
+        HashAlg::Sha3_256 => hashed_with::<sha3::Sha3_256>(salt, password, count, key),
+        HashAlg::Sha3_512 => hashed_with::<sha3::Sha3_512>(salt, password, count, key),
     }
 }
 

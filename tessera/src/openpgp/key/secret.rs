@@ -9,8 +9,8 @@ use sha2::Sha256;
 use zeroize::Zeroizing;
 
 use super::super::cfb::Cfb;
-use super::super::crypto::SecretMaterial;
-use super::super::s2k::{HashAlg as S2kHash, S2k, S2kLimits};
+use super::super::crypto::{HashAlg, SecretMaterial};
+use super::super::s2k::{S2k, S2kLimits};
 use super::super::{Error, Result, SymAlg, random};
 use super::{KeyError, KeyVersion, PublicKey};
 use crate::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
@@ -306,7 +306,7 @@ impl SecretKey {
         } else {
             let mut salt = [0u8; 8];
             random(&mut salt)?;
-            S2k::Iterated { hash: S2kHash::Sha256, salt, count: 0xff }
+            S2k::Iterated { hash: HashAlg::Sha256, salt, count: 0xff }
         };
         let limits = S2kLimits::UNLIMITED; // our own parameters, chosen above
         let key = s2k.derive(password, cipher.key_len(), &limits)?;
