@@ -39,8 +39,10 @@ declare -A max_len=(
     [fpe_text]=4096
     [siv_decrypt]=4096
     [cert_parse]=16384
+    [decrypt_key]=16384
+    [sig_parse]=16384
 )
-all=(packet_parse armor_decode decrypt_password decrypt_session_key fpe_text siv_decrypt cert_parse)
+all=(packet_parse armor_decode decrypt_password decrypt_session_key fpe_text siv_decrypt cert_parse decrypt_key sig_parse)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all[@]}")
 for t in "${targets[@]}"; do

@@ -150,6 +150,7 @@ fn session_key_opts(alg: Option<SymAlg>, key_len: usize, stream: bool) -> Decryp
         v1_stream_unauthenticated: stream,
         v1_quick_check: true,
         max_decompressed_size: Some(MAX_OUTPUT as u64),
+        // One thread: deterministic runs; the threaded path has its own tests.
         threads: 1,
     }
 }

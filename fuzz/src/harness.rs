@@ -14,13 +14,17 @@
 mod armor;
 pub mod common;
 mod decrypt;
+pub mod decrypt_key;
 mod fpe;
 mod packets;
+pub mod sig;
 mod siv;
 
 pub use armor::armor_decode;
 pub use common::{FUZZ_LIMITS, PASSWORD, SESSION_KEY, V2_SALT};
 pub use decrypt::{decrypt_password, decrypt_session_key, s2k_cost, seal_v1, seal_v2};
+pub use decrypt_key::decrypt_key;
 pub use fpe::fpe_text;
 pub use packets::packet_parse;
+pub use sig::sig_parse;
 pub use siv::siv_decrypt;

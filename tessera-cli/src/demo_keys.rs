@@ -126,12 +126,12 @@ fn keyset_demo(bob: &Cert, carol: &Cert) -> Result<()> {
     println!("   the version travels inside the token (same length, separators and 6+4 digits kept);");
     println!("   version 1 destroyed: its tokens are refused, the rewrapped ones decrypt");
     let team = [bob.to_public(), carol.to_public()];
-    let sealed = ks.to_bytes(Protection::Certificates { recipients: &team, keys: &[] })?;
-    let keys = std::slice::from_ref(carol);
-    let back = Keyset::from_bytes(&sealed, Protection::Certificates { recipients: &[], keys })?;
+    let sealed = ks.to_bytes(Protection::Certificates { recipients: &team, keys: std::slice::from_ref(bob) })?;
+    let carol_opens = Protection::Certificates { recipients: &team, keys: std::slice::from_ref(carol) };
+    let back = Keyset::from_bytes(&sealed, carol_opens)?;
     ensure!(back.fpe("cards")?.decrypt(None, &rewrapped[0], None)?.as_str() == cards[0], "the reopened keyset");
     println!(
-        "   keyset sealed to Bob's and Carol's certificates ({} bytes), reopened with Carol's v4 key\n",
+        "   keyset signed by Bob, encrypted to Bob's and Carol's certificates ({} bytes); Carol's v4 key opens it\n",
         sealed.len()
     );
     Ok(())

@@ -9,8 +9,12 @@ use anyhow::{Context, Result, bail};
 use tessera::fs::AtomicFile;
 use zeroize::Zeroizing;
 
-/// Buffer of stdin, stdout and input files.
+/// Buffer of stdin and input files.
 const IO_BUFFER: usize = 1 << 16;
+
+/// Buffer of stdout and output files: an OpenPGP chunk (256 KiB) and its
+/// tag go out in one write.
+const OUT_BUFFER: usize = 1 << 18;
 
 /// Buffer of [`copy`]: one read of a decryptor yields up to this much.
 const COPY_BUFFER: usize = 1 << 18;
@@ -173,23 +177,92 @@ pub fn copy(from: &mut dyn Read, to: &mut dyn Write) -> Result<u64, CopyError> {
 
 /// Opens `--input` (or stdin), with a progress bar on a terminal for files.
 pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead + Send>> {
-    match path {
-        None => Ok(Box::new(BufReader::with_capacity(IO_BUFFER, io::stdin()))),
-        Some(p) => {
-            let f = File::open(p).with_context(|| format!("cannot open input {}", p.display()))?;
-            let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-            let r: Box<dyn Read + Send> = if io::stderr().is_terminal() && len > PROGRESS_FROM {
-                let bar = indicatif::ProgressBar::new(len).with_style(
-                    indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
-                        .expect("valid template"),
-                );
-                Box::new(bar.wrap_read(f))
-            } else {
-                Box::new(f)
-            };
-            Ok(Box::new(BufReader::with_capacity(IO_BUFFER, r)))
-        }
+    Ok(Box::new(BufReader::with_capacity(IO_BUFFER, open_raw(path)?.0)))
+}
+
+/// Opens `--input` (or stdin) unbuffered, and says how many bytes it holds
+/// if it is a regular file (0 if unknown).
+fn open_raw(path: Option<&Path>) -> Result<(Box<dyn Read + Send>, u64)> {
+    let Some(p) = path else {
+        return Ok(match stdin_file() {
+            Some(f) => {
+                let len = f.metadata().ok().filter(std::fs::Metadata::is_file).map_or(0, |m| m.len());
+                (Box::new(f), len)
+            }
+            None => (Box::new(io::stdin()), 0),
+        });
+    };
+    let f = File::open(p).with_context(|| format!("cannot open input {}", p.display()))?;
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    if io::stderr().is_terminal() && len > PROGRESS_FROM {
+        let bar = indicatif::ProgressBar::new(len).with_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
+                .expect("valid template"),
+        );
+        return Ok((Box::new(bar.wrap_read(f)), len));
     }
+    Ok((Box::new(f), len))
+}
+
+/// An input read whole (AES-SIV needs all of a message before it can
+/// start): [`WholeInput::read`] reads it in one allocation when it is a
+/// regular file (its size is known), straight into the result.
+pub struct WholeInput {
+    inner: Box<dyn Read + Send>,
+    len: u64,
+}
+
+impl std::fmt::Debug for WholeInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WholeInput").field("len", &self.len).finish_non_exhaustive()
+    }
+}
+
+impl WholeInput {
+    /// Opens `--input` (or stdin).
+    pub fn open(path: Option<&Path>) -> Result<Self> {
+        let (inner, len) = open_raw(path)?;
+        Ok(WholeInput { inner, len })
+    }
+
+    /// Reads everything, after `room` zero bytes (room for a tag in front).
+    pub fn read(mut self, room: usize) -> Result<Vec<u8>> {
+        // One byte more than the file so the final read finds the end without growing.
+        let hint = usize::try_from(self.len).unwrap_or(0).saturating_add(room + 1);
+        let mut data = Vec::with_capacity(hint);
+        data.resize(room, 0);
+        self.inner.read_to_end(&mut data).context("cannot read input")?;
+        Ok(data)
+    }
+}
+
+/// Standard input as a file of its own (a duplicate of descriptor 0), so
+/// that reads skip the standard library's stdin lock and buffer.
+#[cfg(unix)]
+fn stdin_file() -> Option<File> {
+    use std::os::fd::AsFd;
+    io::stdin().as_fd().try_clone_to_owned().ok().map(File::from)
+}
+
+#[cfg(not(unix))]
+fn stdin_file() -> Option<File> {
+    None
+}
+
+/// Standard output as a file of its own (a duplicate of descriptor 1):
+/// binary writes then skip `Stdout`'s line buffering, which searches every
+/// write for a newline and splits it there.
+#[cfg(unix)]
+fn stdout_file() -> Option<File> {
+    use std::os::fd::AsFd;
+    // Anything printed before goes first.
+    io::stdout().flush().ok()?;
+    io::stdout().as_fd().try_clone_to_owned().ok().map(File::from)
+}
+
+#[cfg(not(unix))]
+fn stdout_file() -> Option<File> {
+    None
 }
 
 /// Where results go: stdout, or a temporary file beside `--output` that is
@@ -204,6 +277,7 @@ pub struct Output {
 #[derive(Debug)]
 enum Sink {
     Stdout(io::BufWriter<io::Stdout>),
+    StdoutFile(io::BufWriter<File>),
     File(AtomicFile),
 }
 
@@ -211,7 +285,10 @@ impl Output {
     /// Output to the file `path`, or to stdout.
     pub fn create(path: Option<&Path>) -> Result<Self> {
         let inner = match path {
-            None => Sink::Stdout(io::BufWriter::with_capacity(IO_BUFFER, io::stdout())),
+            None => match stdout_file() {
+                Some(f) => Sink::StdoutFile(io::BufWriter::with_capacity(OUT_BUFFER, f)),
+                None => Sink::Stdout(io::BufWriter::with_capacity(OUT_BUFFER, io::stdout())),
+            },
             Some(p) => Sink::File(
                 AtomicFile::create(p)
                     .with_context(|| format!("cannot create a temporary file beside {}", p.display()))?,
@@ -231,6 +308,7 @@ impl Output {
     pub fn commit(self) -> Result<()> {
         match self.inner {
             Sink::Stdout(mut w) => w.flush().context("cannot write to stdout"),
+            Sink::StdoutFile(mut w) => w.flush().context("cannot write to stdout"),
             Sink::File(f) => {
                 let path = f.path().to_path_buf();
                 f.commit().with_context(|| format!("cannot write {}", path.display()))
@@ -252,18 +330,21 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.inner {
             Sink::Stdout(w) => w.write(buf),
+            Sink::StdoutFile(w) => w.write(buf),
             Sink::File(f) => f.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.inner {
             Sink::Stdout(w) => w.write_all(buf),
+            Sink::StdoutFile(w) => w.write_all(buf),
             Sink::File(f) => f.write_all(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.inner {
             Sink::Stdout(w) => w.flush(),
+            Sink::StdoutFile(w) => w.flush(),
             Sink::File(f) => f.flush(),
         }
     }
@@ -296,6 +377,19 @@ mod tests {
             missing.read().unwrap_err().to_string(),
             "environment variable TESSERA_CLI_IO_TEST_UNSET is not set"
         );
+    }
+
+    #[test]
+    fn whole_inputs_come_after_the_room_asked_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in");
+        let data: Vec<u8> = (0..100_000u32).map(|i| i as u8).collect();
+        std::fs::write(&path, &data).unwrap();
+        let read = WholeInput::open(Some(&path)).unwrap().read(16).unwrap();
+        assert_eq!((&read[..16], &read[16..]), (&[0u8; 16][..], &data[..]));
+        assert_eq!(WholeInput::open(Some(&path)).unwrap().read(0).unwrap(), data);
+        let e = WholeInput::open(Some(&dir.path().join("missing"))).unwrap_err().to_string();
+        assert!(e.starts_with("cannot open input"), "{e}");
     }
 
     #[test]

@@ -17,9 +17,9 @@ use crate::io::{Output, PasswordArgs};
 use tessera_cli::signing::{read_certs, read_secret_keys};
 
 /// How the keyset file is protected: a password (file or environment
-/// variable), certificates (a team's keyset: sealed to each member's
-/// certificate, opened with a member's secret key), or cleartext when
-/// asked for by name.
+/// variable), certificates (a team's keyset: encrypted to each member's
+/// certificate and signed by the member who wrote it, opened with a
+/// member's secret key), or cleartext when asked for by name.
 #[derive(Args, Debug, Clone)]
 pub struct Protect {
     /// File holding the keyset's password (the whole file, one trailing newline stripped).
@@ -28,10 +28,11 @@ pub struct Protect {
     /// Environment variable holding the keyset's password.
     #[arg(long, value_name = "VAR", conflicts_with_all = ["keyset_recipient", "keyset_key"])]
     pub keyset_password_env: Option<String>,
-    /// Seal the keyset to this certificate when writing it (repeat for each team member).
+    /// A team member's certificate (repeat for each): the keyset is encrypted to
+    /// these, and accepted only when signed by one of them.
     #[arg(long, value_name = "CERT")]
     pub keyset_recipient: Vec<PathBuf>,
-    /// Open the keyset with this secret key (one of the certificates it is sealed to).
+    /// Your secret key: it opens the keyset, and signs it when a command changes it.
     #[arg(long, value_name = "KEY")]
     pub keyset_key: Option<PathBuf>,
     /// File holding the password of a locked --keyset-key.

@@ -2,7 +2,7 @@
 //! fpe` and `tessera siv`: encrypt under the primary key, decrypt under the
 //! version that made the value, rewrap to the primary.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -11,7 +11,7 @@ use tessera::keyset::{FpeTransform, Keyset, SivTransform, TransformParams};
 use tessera::siv::base64url;
 
 use crate::fpe_cmd::FpeArgs;
-use crate::io::{Output, open_input, parse_hex};
+use crate::io::{Output, WholeInput, parse_hex};
 use crate::keyset_cmd::Protect;
 use crate::siv_cmd::SivArgs;
 use tessera_cli::records::{self, Outputs, Transform, ValueError, Values};
@@ -172,8 +172,7 @@ pub fn siv(args: &SivArgs, op: Op) -> Result<()> {
     let siv = ks.siv(&name)?;
     let path = args.records.output.as_deref();
     let mut out = if op == Op::Decrypt { Output::create(path)? } else { Output::create_binary(path)? };
-    let mut data = zeroize::Zeroizing::new(Vec::new());
-    open_input(args.records.input.as_deref())?.read_to_end(&mut data).context("cannot read input")?;
+    let data = zeroize::Zeroizing::new(WholeInput::open(args.records.input.as_deref())?.read(0)?);
     let result = match op {
         Op::Encrypt => zeroize::Zeroizing::new(siv.encrypt(&ad, &data)?),
         Op::Decrypt => siv.decrypt(&ad, &data)?,

@@ -7,14 +7,14 @@
 //! unpadded base64url of `V || C` (and back) through the library's batch API.
 //! Nothing is written to `--output` unless every value verifies.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use tessera::Direction;
 use tessera::siv::{AesSiv, BatchAd, MAX_AD, MessageBatch, TAG_LEN, base64url};
 
-use crate::io::{KeyArgs, Output, open_input, parse_hex};
+use crate::io::{KeyArgs, Output, WholeInput, parse_hex};
 use tessera_cli::records::{self, Outputs, RecordArgs, Transform, ValueError, Values};
 
 #[derive(Args, Debug)]
@@ -130,25 +130,23 @@ pub fn run(args: &SivArgs, direction: Direction) -> Result<()> {
         let make = || Ok(Box::new(SivTransform::new(siv.clone(), comps.clone(), direction)) as Box<_>);
         return records::process(&args.records, make);
     }
-    let mut input = open_input(args.records.input.as_deref())?;
+    let input = WholeInput::open(args.records.input.as_deref())?;
     // V || C is binary: refused on a terminal before any input is read.
     let path = args.records.output.as_deref();
     let mut out = if direction.is_encrypt() { Output::create_binary(path)? } else { Output::create(path)? };
-    let mut data = Vec::new();
-    input.read_to_end(&mut data).context("cannot read input")?;
     let refs: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
+    // In place: V goes in the room in front of the plaintext; the
+    // plaintext is what follows V.
+    let mut buf = input.read(if direction.is_encrypt() { TAG_LEN } else { 0 })?;
     let result = if direction.is_encrypt() {
-        let mut ct = vec![0u8; data.len() + TAG_LEN];
-        siv.seal_into(None, &refs, &data, &mut ct).map_err(explain)?;
-        ct
+        siv.seal_in_place(None, &refs, &mut buf).map_err(explain)?;
+        &buf[..]
     } else {
-        if data.len() < TAG_LEN {
-            bail!("the input is {} bytes; an AES-SIV ciphertext (V || C) has at least 16", data.len());
+        if buf.len() < TAG_LEN {
+            bail!("the input is {} bytes; an AES-SIV ciphertext (V || C) has at least 16", buf.len());
         }
-        let mut pt = vec![0u8; data.len() - TAG_LEN];
-        siv.open_into(None, &refs, &data, &mut pt).map_err(explain)?;
-        pt
+        siv.open_in_place(None, &refs, &mut buf).map_err(explain)?
     };
-    out.write_all(&result).context("cannot write output")?;
+    out.write_all(result).context("cannot write output")?;
     out.commit()
 }

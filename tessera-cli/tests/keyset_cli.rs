@@ -329,15 +329,16 @@ fn keyset_sealed_to_a_team_of_certificates() {
         ok(&["key", "cert", &key, "-o", &cert], b"");
     }
     let (ks, a_cert, b_cert) = (d.s("ks.tks"), d.s("alice.cert"), d.s("bob.cert"));
+    let (a_key, b_key, e_key) = (d.s("alice.key"), d.s("bob.key"), d.s("eve.key"));
     let team = ["--keyset-recipient", &a_cert, "--keyset-recipient", &b_cert];
-    let mut args = vec!["keyset", "new", "-o", &ks, "--transform", "cards", "--template", "card"];
+    let mut args =
+        vec!["keyset", "new", "-o", &ks, "--keyset-key", &a_key, "--transform", "cards", "--template", "card"];
     args.extend(team);
     ok(&args, b"");
     let sealed = std::fs::read(d.path("ks.tks")).unwrap();
     assert!(!String::from_utf8_lossy(&sealed).contains("material"), "sealed, not JSON");
 
     // Alice adds and promotes a version, saving to the same team; Bob uses it.
-    let a_key = d.s("alice.key");
     let mut add = vec!["keyset", "add", "--keyset", &ks, "--keyset-key", &a_key, "--transform", "cards"];
     add.extend(team);
     ok(&add, b"");
@@ -345,21 +346,34 @@ fn keyset_sealed_to_a_team_of_certificates() {
     promote[1] = "promote";
     promote.extend(["--version", "2"]);
     ok(&promote, b"");
-    let b_key = d.s("bob.key");
-    let fpe = |op: &str, key: &str, input: &[u8]| {
-        tessera(&["fpe", op, "--keyset", &ks, "--keyset-key", key, "--transform", "cards"], input)
+    let fpe = |op: &str, ks: &str, key: &str, input: &[u8]| {
+        let mut args = vec!["fpe", op, "--keyset", ks, "--keyset-key", key, "--transform", "cards"];
+        args.extend(team);
+        tessera(&args, input)
     };
-    let tokens = stdout_of(fpe("encrypt", &b_key, b"4111-1111-1111-1111\n"));
-    assert_eq!(stdout_of(fpe("decrypt", &a_key, tokens.as_bytes())), "4111-1111-1111-1111\n");
-    let listed = String::from_utf8(ok(&["keyset", "list", "--keyset", &ks, "--keyset-key", &b_key], b"")).unwrap();
+    let tokens = stdout_of(fpe("encrypt", &ks, &b_key, b"4111-1111-1111-1111\n"));
+    assert_eq!(stdout_of(fpe("decrypt", &ks, &a_key, tokens.as_bytes())), "4111-1111-1111-1111\n");
+    let mut list = vec!["keyset", "list", "--keyset", &ks, "--keyset-key", &b_key];
+    list.extend(team);
+    let listed = String::from_utf8(ok(&list, b"")).unwrap();
     assert!(listed.contains("version 2 enabled primary"), "{listed}");
 
-    // An outsider cannot open it; a change without recipients is refused and leaves the file intact.
-    let e = one_line_error(fpe("encrypt", &d.s("eve.key"), b"4111-1111-1111-1111\n"));
+    // An outsider cannot open it, nor replace it with a keyset of their own
+    // made from the team's public certificates: it is not signed by the team.
+    let e = one_line_error(fpe("encrypt", &ks, &e_key, b"4111-1111-1111-1111\n"));
     assert!(e.contains("cannot open keyset"), "{e}");
+    let forged = d.s("forged.tks");
+    let mut args = vec!["keyset", "new", "-o", &forged, "--keyset-key", &e_key, "--transform", "cards"];
+    args.extend(["--template", "card"]);
+    args.extend(team);
+    ok(&args, b"");
+    let e = one_line_error(fpe("encrypt", &forged, &b_key, b"4111-1111-1111-1111\n"));
+    assert!(e.contains("cannot open keyset") && e.contains("signature"), "{e}");
+
+    // A change without the team is refused and leaves the file intact.
     let before = std::fs::read(d.path("ks.tks")).unwrap();
     let e = fails(&["keyset", "add", "--keyset", &ks, "--keyset-key", &a_key, "--transform", "cards"], b"");
-    assert!(e.contains("recipient"), "{e}");
+    assert!(e.contains("team's certificates"), "{e}");
     assert_eq!(std::fs::read(d.path("ks.tks")).unwrap(), before);
     let out = tessera(&["keyset", "list", "--keyset", &ks, "--keyset-key", &a_key, "--insecure-cleartext"], b"");
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));

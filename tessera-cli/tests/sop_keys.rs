@@ -396,3 +396,18 @@ fn gnupg_sign_encrypt_both_ways() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn arguments_that_are_not_utf8_are_bad_data_not_a_panic() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    for args in [
+        vec![OsStr::new("generate-key"), OsStr::from_bytes(b"\xff\xfe")],
+        vec![OsStr::new("decrypt"), OsStr::from_bytes(b"bad\xffname")],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tessera-sop")).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(41), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not valid UTF-8"));
+    }
+}

@@ -7,8 +7,10 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
+use tessera::BATCH_SIZE;
 use tessera::keyset::{Error as KsError, FpeTransform, Keyset, Protection, SivTransform};
-use tessera::siv::base64url;
+use tessera::siv::{MessageBatch, base64url};
+use zeroize::Zeroizing;
 
 use crate::columns::{Column, Flavor, Output, column, to_pyarrow};
 use crate::errors::{Failure, Kind, kind_of};
@@ -72,6 +74,68 @@ impl PyKeyset {
     }
 }
 
+/// A batch error: the row of the value it names, if any.
+fn batch_failure(e: KsError, rows: &[usize]) -> Failure {
+    match e {
+        KsError::Batch { index, source } => failure(*source, rows.get(index).copied()),
+        e => failure(e, None),
+    }
+}
+
+/// An AES-SIV column through the library's batch calls, `BATCH_SIZE`
+/// values at a time (text columns: unpadded base64url ciphertexts).
+fn siv_column(s: &SivTransform, op: Op, col: &Column, ad: &[u8], text: bool) -> Result<Output, Failure> {
+    let mut out = Output::with_capacity(col.len(), 0);
+    let mut batch = MessageBatch::new();
+    // One entry per row since the last flush: the row of a value, or None for a null.
+    let mut rows: Vec<Option<usize>> = Vec::new();
+    let (mut res, mut ends) = (Zeroizing::new(Vec::new()), Vec::new());
+    let mut flush = |batch: &mut MessageBatch, rows: &mut Vec<Option<usize>>, out: &mut Output| {
+        res.clear();
+        ends.clear();
+        let done = match op {
+            Op::Encrypt => s.encrypt_batch(ad, batch, &mut res, &mut ends),
+            Op::Decrypt => s.decrypt_batch(ad, batch, &mut res, &mut ends),
+            Op::Rewrap => s.rewrap_batch(ad, batch, &mut res, &mut ends),
+        };
+        done.map_err(|e| batch_failure(e, &rows.iter().flatten().copied().collect::<Vec<_>>()))?;
+        let (mut start, mut next) = (0, ends.iter());
+        for r in rows.iter() {
+            if r.is_none() {
+                out.push_null();
+                continue;
+            }
+            let end = *next.next().expect("one output per value");
+            if text && op != Op::Decrypt {
+                base64url::encode(&res[start..end], &mut out.data);
+            } else {
+                out.data.extend_from_slice(&res[start..end]);
+            }
+            start = end;
+            out.end_value();
+        }
+        batch.clear();
+        rows.clear();
+        Ok::<(), Failure>(())
+    };
+    col.for_each(|row, v| {
+        match v {
+            None => rows.push(None),
+            Some(v) if text && op != Op::Encrypt => {
+                batch.push_base64url(v).map_err(|e| Failure::at(e, row))?;
+                rows.push(Some(row));
+            }
+            Some(v) => {
+                batch.push(v);
+                rows.push(Some(row));
+            }
+        }
+        if batch.len() == BATCH_SIZE { flush(&mut batch, &mut rows, &mut out) } else { Ok(()) }
+    })?;
+    flush(&mut batch, &mut rows, &mut out)?;
+    Ok(out)
+}
+
 enum Ready {
     Fpe(Box<FpeTransform>),
     Siv(SivTransform),
@@ -128,28 +192,19 @@ impl PyTransform {
     /// A column: nulls stay null; AES-SIV on strings goes through base64url.
     fn column(&self, op: Op, col: &Column, o: &Opts<'_>) -> Result<Output, Failure> {
         let text = col.flavor().map_err(|e| Failure::new(Kind::Value, e.to_string(), None))? == Flavor::Text;
-        let b64 = text && matches!(self.inner, Ready::Siv(_));
+        if let Ready::Siv(s) = &self.inner {
+            return siv_column(s, op, col, o.ad, text);
+        }
         let mut out = Output::with_capacity(col.len(), 0);
-        let (mut raw, mut res) = (Vec::new(), Vec::new());
+        let mut res = Vec::new();
         col.for_each(|row, v| {
             let Some(v) = v else {
                 out.push_null();
                 return Ok(());
             };
-            let input = if b64 && op != Op::Encrypt {
-                raw.clear();
-                base64url::decode(v, &mut raw).map_err(|e| Failure::at(e, row))?;
-                &raw[..]
-            } else {
-                v
-            };
             res.clear();
-            self.one(op, input, o, &mut res).map_err(|e| failure(e, Some(row)))?;
-            if b64 && op != Op::Decrypt {
-                base64url::encode(&res, &mut out.data);
-            } else {
-                out.data.extend_from_slice(&res);
-            }
+            self.one(op, v, o, &mut res).map_err(|e| failure(e, Some(row)))?;
+            out.data.extend_from_slice(&res);
             out.end_value();
             Ok(())
         })?;

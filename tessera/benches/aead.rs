@@ -21,7 +21,7 @@ use std::hint::black_box;
 
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use tessera::aead::{AeadInPlace, Eax, Gcm, Ocb, Tag};
+use tessera::aead::{Aad, AeadInPlace, Eax, Gcm, Nonce, Ocb, Tag};
 
 const KEY: [u8; 16] = [0x42; 16];
 const AD: [u8; 13] = [0xd4; 13];
@@ -43,10 +43,10 @@ struct Ours<A>(A, &'static [u8]);
 
 impl<A: AeadInPlace> Subject for Ours<A> {
     fn seal(&self, buf: &mut [u8]) -> Tag {
-        self.0.seal_in_place_separate_tag(self.1, &AD, buf).unwrap()
+        self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(self.1), Aad::new(&AD), buf).unwrap()
     }
     fn open(&self, buf: &mut [u8], tag: &Tag) {
-        self.0.open_in_place_separate_tag(self.1, &AD, buf, tag).unwrap()
+        self.0.open_in_place_separate_tag(Nonce::assume_unique_for_key(self.1), Aad::new(&AD), buf, tag).unwrap()
     }
 }
 

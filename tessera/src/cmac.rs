@@ -225,6 +225,15 @@ impl Drop for CmacState<'_> {
 
 impl CmacState<'_> {
     /// Appends `data` to the message.
+    ///
+    /// ```
+    /// use tessera::cmac::Cmac;
+    /// let mac = Cmac::new(&[1u8; 16]).unwrap();
+    /// let mut st = mac.start();
+    /// st.update(b"hello, ");
+    /// st.update(b"world");
+    /// assert_eq!(st.finalize(), mac.mac(b"hello, world"));
+    /// ```
     pub fn update(&mut self, mut data: &[u8]) {
         if data.is_empty() {
             return;
@@ -251,6 +260,15 @@ impl CmacState<'_> {
     }
 
     /// Finishes the computation and returns the tag.
+    ///
+    /// ```
+    /// use tessera::cmac::Cmac;
+    /// let mac = Cmac::new(&[1u8; 16]).unwrap();
+    /// let mut st = mac.start();
+    /// st.update(b"hello, ");
+    /// st.update(b"world");
+    /// assert_eq!(st.finalize(), mac.mac(b"hello, world"));
+    /// ```
     pub fn finalize(mut self) -> Block {
         let last = self.cmac.last_block(&self.buf[..self.len]);
         let mut x = self.x;

@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use std::io::{Read, Write};
-//! use tessera::aead::{Aead, AeadInPlace, Mode};
+//! use tessera::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 //! use tessera::fpe::{Alphabet, FF1, Fpe};
 //! use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice};
 //! use tessera::siv::AesSiv;
@@ -35,8 +35,8 @@
 //! // One AEAD chunk, as OpenPGP seals it.
 //! let aead = Aead::new(Mode::Ocb, &[7; 16])?;
 //! let mut chunk = *b"chunk";
-//! let tag = aead.seal_in_place_separate_tag(&[1; 15], b"ad", &mut chunk)?;
-//! aead.open_in_place_separate_tag(&[1; 15], b"ad", &mut chunk, &tag)?;
+//! let tag = aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[1; 15]), Aad::new(b"ad"), &mut chunk)?;
+//! aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[1; 15]), Aad::new(b"ad"), &mut chunk, &tag)?;
 //! assert_eq!(&chunk, b"chunk");
 //!
 //! // A password-encrypted OpenPGP message, written and read as streams.

@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
 use serde_json::{Value, json};
-use tessera::aead::{AeadInPlace, Eax, Gcm, Ocb, Tag};
+use tessera::aead::{Aad, AeadInPlace, Eax, Gcm, Nonce, Ocb, Tag};
 
 /// Seals with a RustCrypto AEAD, detached: (ciphertext, tag).
 fn rc_seal<A: AeadInOut>(a: &A, nonce: &[u8], ad: &[u8], pt: &[u8]) -> (Vec<u8>, Vec<u8>) {
@@ -31,11 +31,11 @@ fn rc_seal<A: AeadInOut>(a: &A, nonce: &[u8], ad: &[u8], pt: &[u8]) -> (Vec<u8>,
 fn agree<A: AeadInOut>(ours: &dyn AeadInPlace, peer: &A, nonce: &[u8], ad: &[u8], pt: &[u8]) {
     let (want_c, want_t) = rc_seal(peer, nonce, ad, pt);
     let mut buf = pt.to_vec();
-    let tag = ours.seal_in_place_separate_tag(nonce, ad, &mut buf).unwrap();
+    let tag = ours.seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(ad), &mut buf).unwrap();
     assert_eq!(buf, want_c, "ciphertext, len {}", pt.len());
     assert_eq!(tag.to_vec(), want_t, "tag, len {}", pt.len());
     let mut back = want_c.clone();
-    ours.open_in_place_separate_tag(nonce, ad, &mut back, &tag).unwrap();
+    ours.open_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(ad), &mut back, &tag).unwrap();
     assert_eq!(back, pt);
     let mut back = buf;
     peer.decrypt_inout_detached(
@@ -210,7 +210,9 @@ fn cases(seed: u64, nonce_lens: &[usize], ours: &dyn Fn(&[u8]) -> Box<dyn AeadIn
             let ad = bytes(ad_len, &mut rng);
             let pt = bytes(len, &mut rng);
             let mut ct = pt.clone();
-            let tag = ours(&key).seal_in_place_separate_tag(&nonce, &ad, &mut ct).unwrap();
+            let tag = ours(&key)
+                .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut ct)
+                .unwrap();
             ct.extend_from_slice(&tag);
             json!({"key": hex::encode(&key), "nonce": hex::encode(&nonce), "ad": hex::encode(&ad),
                    "pt": hex::encode(&pt), "ours": hex::encode(&ct)})
@@ -251,7 +253,9 @@ fn run_python(mode: &str, nonce_lens: &[usize], ours: &dyn Fn(&[u8]) -> Box<dyn 
         let ad = hex::decode(c["ad"].as_str().unwrap()).unwrap();
         let mut ct = hex::decode(r["pycryptodome"].as_str().unwrap()).unwrap();
         let tag: Tag = ct.split_off(ct.len() - 16).try_into().unwrap();
-        ours(&key).open_in_place_separate_tag(&nonce, &ad, &mut ct, &tag).unwrap();
+        ours(&key)
+            .open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut ct, &tag)
+            .unwrap();
         assert_eq!(hex::encode(&ct), c["pt"].as_str().unwrap(), "{what}: we open pycryptodome's");
     }
     if mode != "eax" {

@@ -12,7 +12,7 @@ static A: common::CountingAlloc = common::CountingAlloc;
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
 use tessera::Error;
-use tessera::aead::{Aead, AeadInPlace, Eax, Gcm, Mode, Ocb, Tag};
+use tessera::aead::{Aad, Aead, AeadInPlace, Eax, Gcm, Mode, Nonce, Ocb, Tag};
 use tessera::aes::Aes;
 use tessera::cmac::Cmac;
 
@@ -48,11 +48,14 @@ fn round_trip_every_mode_key_size_and_length() {
                 let ad = random(&mut rng, len % 41);
                 let pt = random(&mut rng, len);
                 let mut buf = pt.clone();
-                let tag = aead.seal_in_place_separate_tag(&nonce, &ad, &mut buf).unwrap();
+                let tag = aead
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf)
+                    .unwrap();
                 if len >= 16 {
                     assert_ne!(buf, pt, "{mode:?} AES-{} len {len}: not encrypted", kl * 8);
                 }
-                aead.open_in_place_separate_tag(&nonce, &ad, &mut buf, &tag).unwrap();
+                aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf, &tag)
+                    .unwrap();
                 assert_eq!(buf, pt, "{mode:?} AES-{} len {len}", kl * 8);
             }
         }
@@ -69,10 +72,17 @@ fn any_flipped_bit_fails_and_wipes() {
                 let nonce = random(&mut rng, mode.nonce_len());
                 let ad = random(&mut rng, 13);
                 let mut ct = random(&mut rng, len);
-                let tag = aead.seal_in_place_separate_tag(&nonce, &ad, &mut ct).unwrap();
+                let tag = aead
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut ct)
+                    .unwrap();
                 let open = |nonce: &[u8], ad: &[u8], ct: &[u8], tag: &Tag| {
                     let mut buf = ct.to_vec();
-                    let r = aead.open_in_place_separate_tag(nonce, ad, &mut buf, tag);
+                    let r = aead.open_in_place_separate_tag(
+                        Nonce::assume_unique_for_key(nonce),
+                        Aad::new(ad),
+                        &mut buf,
+                        tag,
+                    );
                     assert_eq!(r, Err(Error::Authentication), "{mode:?} AES-{} len {len}", kl * 8);
                     assert!(buf.iter().all(|&b| b == 0), "{mode:?}: buffer not wiped");
                 };
@@ -108,7 +118,8 @@ fn any_flipped_bit_fails_and_wipes() {
                 open(&nonce, &ad, &[ct.as_slice(), &[0]].concat(), &tag);
                 // And the unmodified message opens.
                 let mut buf = ct.clone();
-                aead.open_in_place_separate_tag(&nonce, &ad, &mut buf, &tag).unwrap();
+                aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf, &tag)
+                    .unwrap();
             }
         }
     }
@@ -127,13 +138,19 @@ fn no_allocation_per_call() {
                 for ad_len in [0, 13, 100] {
                     let b = &mut buf[..len];
                     let ad = &ad[..ad_len];
-                    let (tag, n) = common::count_allocs(|| aead.seal_in_place_separate_tag(&nonce, ad, b).unwrap());
+                    let (tag, n) = common::count_allocs(|| {
+                        aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(ad), b).unwrap()
+                    });
                     assert_eq!(n, 0, "{mode:?} AES-{} seal {len}", kl * 8);
-                    let (r, n) = common::count_allocs(|| aead.open_in_place_separate_tag(&nonce, ad, b, &tag));
+                    let (r, n) = common::count_allocs(|| {
+                        aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(ad), b, &tag)
+                    });
                     r.unwrap();
                     assert_eq!(n, 0, "{mode:?} AES-{} open {len}", kl * 8);
                     let bad = [0u8; 16];
-                    let (r, n) = common::count_allocs(|| aead.open_in_place_separate_tag(&nonce, ad, b, &bad));
+                    let (r, n) = common::count_allocs(|| {
+                        aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(ad), b, &bad)
+                    });
                     assert!(r.is_err());
                     assert_eq!(n, 0, "{mode:?} AES-{} failed open {len}", kl * 8);
                 }
@@ -155,15 +172,24 @@ fn one_instance_serves_many_threads() {
         let aead = Aead::new(mode, &[7u8; 32]).unwrap();
         let nonce = vec![9u8; mode.nonce_len()];
         let mut want = vec![0u8; 5000];
-        let want_tag = aead.seal_in_place_separate_tag(&nonce, b"ad", &mut want).unwrap();
+        let want_tag =
+            aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut want).unwrap();
         std::thread::scope(|s| {
             for _ in 0..4 {
                 s.spawn(|| {
                     for _ in 0..50 {
                         let mut buf = vec![0u8; 5000];
-                        let tag = aead.seal_in_place_separate_tag(&nonce, b"ad", &mut buf).unwrap();
+                        let tag = aead
+                            .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut buf)
+                            .unwrap();
                         assert_eq!((&buf, tag), (&want, want_tag));
-                        aead.open_in_place_separate_tag(&nonce, b"ad", &mut buf, &tag).unwrap();
+                        aead.open_in_place_separate_tag(
+                            Nonce::assume_unique_for_key(&nonce),
+                            Aad::new(b"ad"),
+                            &mut buf,
+                            &tag,
+                        )
+                        .unwrap();
                         assert!(buf.iter().all(|&b| b == 0));
                     }
                 });
@@ -179,27 +205,34 @@ fn nonce_lengths() {
     let gcm = Gcm::new(&[1; 16]).unwrap();
     let mut buf = [0u8; 20];
     for n in 1..=15 {
-        assert!(ocb.seal_in_place_separate_tag(&vec![0; n], b"", &mut buf).is_ok(), "OCB nonce {n}");
+        assert!(
+            ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&vec![0; n]), Aad::empty(), &mut buf).is_ok(),
+            "OCB nonce {n}"
+        );
     }
     for n in [0, 16, 32] {
-        let e = ocb.seal_in_place_separate_tag(&vec![0; n], b"", &mut buf);
+        let e = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&vec![0; n]), Aad::empty(), &mut buf);
         assert!(matches!(e, Err(Error::NonceLength { got, .. }) if got == n), "OCB nonce {n}");
-        let e = ocb.open_in_place_separate_tag(&vec![0; n], b"", &mut buf, &[0; 16]);
+        let e =
+            ocb.open_in_place_separate_tag(Nonce::assume_unique_for_key(&vec![0; n]), Aad::empty(), &mut buf, &[0; 16]);
         assert!(matches!(e, Err(Error::NonceLength { .. })));
     }
     for n in [0, 1, 12, 16, 17, 100] {
         let nonce = vec![3; n];
-        let tag = eax.seal_in_place_separate_tag(&nonce, b"", &mut buf).unwrap();
-        eax.open_in_place_separate_tag(&nonce, b"", &mut buf, &tag).unwrap();
+        let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::empty(), &mut buf).unwrap();
+        eax.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::empty(), &mut buf, &tag).unwrap();
     }
     for n in [0, 8, 11, 13, 16] {
-        let e = gcm.seal_in_place_separate_tag(&vec![0; n], b"", &mut buf);
+        let e = gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&vec![0; n]), Aad::empty(), &mut buf);
         assert!(matches!(e, Err(Error::NonceLength { got, .. }) if got == n), "GCM nonce {n}");
     }
     // A rejected call leaves the buffer as it was.
     let mut buf = [5u8; 20];
-    assert!(ocb.seal_in_place_separate_tag(&[0; 16], b"", &mut buf).is_err());
-    assert!(gcm.open_in_place_separate_tag(&[0; 16], b"", &mut buf, &[0; 16]).is_err());
+    assert!(ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[0; 16]), Aad::empty(), &mut buf).is_err());
+    assert!(
+        gcm.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[0; 16]), Aad::empty(), &mut buf, &[0; 16])
+            .is_err()
+    );
     assert_eq!(buf, [5u8; 20]);
 }
 
@@ -267,7 +300,8 @@ fn eax_equals_the_construction_over_public_cmac() {
             let msg = random(&mut rng, len);
             let (want_c, want_t) = eax_reference(&key, &nonce, &ad, &msg);
             let mut buf = msg.clone();
-            let tag = eax.seal_in_place_separate_tag(&nonce, &ad, &mut buf).unwrap();
+            let tag =
+                eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf).unwrap();
             assert!(buf == want_c && tag == want_t, "AES-{} len {len}", kl * 8);
         }
         // The counter wraps modulo 2^128 (find a nonce whose N' is near 2^128 - 1 is
@@ -278,7 +312,8 @@ fn eax_equals_the_construction_over_public_cmac() {
             let nonce = random(&mut rng, 16);
             let (want_c, want_t) = eax_reference(&key, &nonce, b"", &msg);
             let mut buf = msg.clone();
-            let tag = eax.seal_in_place_separate_tag(&nonce, b"", &mut buf).unwrap();
+            let tag =
+                eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::empty(), &mut buf).unwrap();
             assert!(buf == want_c && tag == want_t);
         }
     }

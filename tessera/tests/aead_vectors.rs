@@ -15,7 +15,7 @@ mod common;
 use common::{unhex, vectors};
 use serde_json::Value;
 use tessera::Error;
-use tessera::aead::{Aead, AeadInPlace, Eax, Gcm, Mode, Ocb, Tag};
+use tessera::aead::{Aad, Aead, AeadInPlace, Eax, Gcm, Mode, Nonce, Ocb, Tag};
 
 fn h(v: &Value, k: &str) -> Vec<u8> {
     unhex(v[k].as_str().unwrap_or_else(|| panic!("field {k}")))
@@ -24,16 +24,21 @@ fn h(v: &Value, k: &str) -> Vec<u8> {
 /// Seals `pt` and checks `ct || tag`, then opens it back; a flipped tag bit must fail.
 fn check_seal_open(aead: &dyn AeadInPlace, nonce: &[u8], ad: &[u8], pt: &[u8], ct: &[u8], tag: &[u8], what: &str) {
     let mut buf = pt.to_vec();
-    let got = aead.seal_in_place_separate_tag(nonce, ad, &mut buf).unwrap();
+    let got = aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(ad), &mut buf).unwrap();
     assert_eq!(hex::encode(&buf), hex::encode(ct), "{what}: ciphertext");
     assert_eq!(hex::encode(got), hex::encode(tag), "{what}: tag");
     let tag: Tag = tag.try_into().unwrap();
-    aead.open_in_place_separate_tag(nonce, ad, &mut buf, &tag).unwrap_or_else(|e| panic!("{what}: open: {e}"));
+    aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(ad), &mut buf, &tag)
+        .unwrap_or_else(|e| panic!("{what}: open: {e}"));
     assert_eq!(buf, pt, "{what}: plaintext");
     let mut bad = tag;
     bad[15] ^= 1;
     let mut buf = ct.to_vec();
-    assert_eq!(aead.open_in_place_separate_tag(nonce, ad, &mut buf, &bad), Err(Error::Authentication), "{what}");
+    assert_eq!(
+        aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(ad), &mut buf, &bad),
+        Err(Error::Authentication),
+        "{what}"
+    );
     assert!(buf.iter().all(|&b| b == 0), "{what}: buffer wiped");
 }
 
@@ -81,17 +86,23 @@ fn ocb_iterated(key_bits: usize, nonce_bits: usize) -> Tag {
     for i in 0..128 {
         let s = vec![0u8; i];
         let mut buf = s.clone();
-        let tag = ocb.seal_in_place_separate_tag(&num2str(3 * i + 1), &s, &mut buf).unwrap();
+        let tag = ocb
+            .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&num2str(3 * i + 1)), Aad::new(&s), &mut buf)
+            .unwrap();
         c.extend_from_slice(&buf);
         c.extend_from_slice(&tag);
         let mut buf = s.clone();
-        let tag = ocb.seal_in_place_separate_tag(&num2str(3 * i + 2), &[], &mut buf).unwrap();
+        let tag = ocb
+            .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&num2str(3 * i + 2)), Aad::empty(), &mut buf)
+            .unwrap();
         c.extend_from_slice(&buf);
         c.extend_from_slice(&tag);
-        let tag = ocb.seal_in_place_separate_tag(&num2str(3 * i + 3), &s, &mut []).unwrap();
+        let tag = ocb
+            .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&num2str(3 * i + 3)), Aad::new(&s), &mut [])
+            .unwrap();
         c.extend_from_slice(&tag);
     }
-    ocb.seal_in_place_separate_tag(&num2str(385), &c, &mut []).unwrap()
+    ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&num2str(385)), Aad::new(&c), &mut []).unwrap()
 }
 
 #[test]
@@ -143,7 +154,12 @@ fn gcm_nist_decrypt_with_failures() {
         let gcm = Gcm::new(&h(t, "key")).unwrap();
         let tag: Tag = h(t, "tag").try_into().unwrap();
         let mut buf = h(t, "ct");
-        let r = gcm.open_in_place_separate_tag(&h(t, "iv"), &h(t, "ad"), &mut buf, &tag);
+        let r = gcm.open_in_place_separate_tag(
+            Nonce::assume_unique_for_key(&h(t, "iv")),
+            Aad::new(&h(t, "ad")),
+            &mut buf,
+            &tag,
+        );
         if t.get("fail").is_some() {
             failures += 1;
             assert_eq!(r, Err(Error::Authentication), "gcm decrypt #{i} must fail");

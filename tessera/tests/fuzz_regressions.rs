@@ -67,6 +67,26 @@ fn decrypt_session_key_seeds() {
 }
 
 #[test]
+fn decrypt_key_seeds() {
+    let mut opened = 0;
+    for (name, data) in seeds("decrypt_key") {
+        let ok = harness::decrypt_key(&data);
+        // Seeds named "bad_" are refused (a key without a matching PKESK,
+        // a modified message); the others open.
+        assert_eq!(ok, !name.starts_with("bad_"), "{name}");
+        opened += ok as usize;
+    }
+    assert!(opened >= 6);
+}
+
+#[test]
+fn sig_parse_seeds() {
+    for (_, data) in seeds("sig_parse") {
+        harness::sig_parse(&data);
+    }
+}
+
+#[test]
 fn fpe_text_seeds() {
     for (_, data) in seeds("fpe_text") {
         harness::fpe_text(&data);
@@ -89,5 +109,7 @@ fn empty_and_tiny_inputs() {
         harness::decrypt_session_key(data);
         harness::fpe_text(data);
         harness::siv_decrypt(data);
+        assert!(!harness::decrypt_key(data));
+        harness::sig_parse(data);
     }
 }

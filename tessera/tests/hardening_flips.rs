@@ -35,7 +35,7 @@
 use std::io::{Read, Write};
 
 use tessera::Error;
-use tessera::aead::{Aead, AeadInPlace, Mode, Tag};
+use tessera::aead::{Aad, Aead, AeadInPlace, Mode, Nonce, Tag};
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
 use tessera::openpgp::packet::{BodyLen, BodyReader, PartialWriter, read_header, tag, write_packet};
 use tessera::openpgp::s2k::{HashAlg, S2k};
@@ -283,11 +283,18 @@ fn aead_rejects_every_flip_and_cut() {
                 let ad = pattern(21, 3);
                 let pt = pattern(len, 4);
                 let mut ct = pt.clone();
-                let tag = aead.seal_in_place_separate_tag(&nonce, &ad, &mut ct).unwrap();
+                let tag = aead
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut ct)
+                    .unwrap();
                 let what = format!("{mode:?} AES-{} len {len}", kl * 8);
                 let rejects = |nonce: &[u8], ad: &[u8], c: &[u8], t: &Tag, why: String| {
                     let mut buf = c.to_vec();
-                    match aead.open_in_place_separate_tag(nonce, ad, &mut buf, t) {
+                    match aead.open_in_place_separate_tag(
+                        Nonce::assume_unique_for_key(nonce),
+                        Aad::new(ad),
+                        &mut buf,
+                        t,
+                    ) {
                         Err(Error::Authentication) => {
                             assert!(buf.iter().all(|&b| b == 0), "{what} {why}: not wiped")
                         }
@@ -309,7 +316,8 @@ fn aead_rejects_every_flip_and_cut() {
                 }
                 rejects(&[nonce.as_slice(), &[0]].concat(), &ad, &ct, &tag, "nonce plus a byte".into());
                 let mut buf = ct.clone();
-                aead.open_in_place_separate_tag(&nonce, &ad, &mut buf, &tag).unwrap();
+                aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf, &tag)
+                    .unwrap();
                 assert_eq!(buf, pt);
             }
         }

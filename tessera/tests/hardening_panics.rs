@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use tessera::Error;
-use tessera::aead::{Aead, AeadInPlace, Mode};
+use tessera::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 use tessera::cmac::Cmac;
 use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe, TokenFormat, Tweaks};
 use tessera::openpgp::armor::{ArmorReader, ArmorWriter, MESSAGE};
@@ -413,15 +413,15 @@ proptest! {
             Err(e) => { prop_assert!(matches!(e, Error::KeyLength { .. }), "{e:?}"); return Ok(()); }
         };
         let mut buf = msg.clone();
-        match aead.open_in_place_separate_tag(&nonce, &ad, &mut buf, &tag) {
+        match aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf, &tag) {
             Err(Error::Authentication) => prop_assert!(buf.iter().all(|&b| b == 0)),
             Err(Error::NonceLength { .. }) => prop_assert_eq!(&buf, &msg),
             r => prop_assert!(false, "{mode:?}: random bytes opened: {r:?}"),
         }
         let mut buf = msg.clone();
-        match aead.seal_in_place_separate_tag(&nonce, &ad, &mut buf) {
+        match aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf) {
             Ok(t) => {
-                aead.open_in_place_separate_tag(&nonce, &ad, &mut buf, &t).unwrap();
+                aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf, &t).unwrap();
                 prop_assert_eq!(&buf, &msg);
             }
             Err(e) => prop_assert!(matches!(e, Error::NonceLength { .. }), "{e:?}"),

@@ -206,32 +206,50 @@ fn member(profile: KeyProfile, name: &str) -> Cert {
 }
 
 #[test]
-fn sealed_to_certificates_each_member_opens_it() {
+fn sealed_to_certificates_signed_by_a_member_each_member_opens_it() {
     let (alice, bob, eve) =
         (member(KeyProfile::Rfc9580, "alice"), member(KeyProfile::Rfc4880, "bob"), member(KeyProfile::Rfc9580, "eve"));
     let team = [alice.to_public(), bob.to_public()];
+    let as_member = |key: &Cert| -> Vec<Cert> { vec![key.clone()] };
     let mut ks = Keyset::new();
     ks.add_transform("cards", Template::Card.params()).unwrap();
     let token = ks.fpe("cards").unwrap().encrypt(None, "4111-1111-1111-1111").unwrap();
-    let sealed = ks.to_bytes(Protection::Certificates { recipients: &team, keys: &[] }).unwrap();
+    let alice_keys = as_member(&alice);
+    let sealed = ks.to_bytes(Protection::Certificates { recipients: &team, keys: &alice_keys }).unwrap();
     assert_ne!(sealed[0], b'{');
-    let text = String::from_utf8_lossy(&sealed);
-    assert!(!text.contains("material"), "no cleartext JSON in the sealed file");
+    assert!(!String::from_utf8_lossy(&sealed).contains("material"), "no cleartext JSON in the sealed file");
     for key in [&alice, &bob] {
-        let back =
-            Keyset::from_bytes(&sealed, Protection::Certificates { recipients: &[], keys: std::slice::from_ref(key) })
-                .unwrap();
+        let keys = as_member(key);
+        let back = Keyset::from_bytes(&sealed, Protection::Certificates { recipients: &team, keys: &keys }).unwrap();
         assert_eq!(back.fpe("cards").unwrap().decrypt(None, &token, None).unwrap().as_str(), "4111-1111-1111-1111");
     }
-    let outsider = Protection::Certificates { recipients: &[], keys: std::slice::from_ref(&eve) };
+    // An outsider cannot open it.
+    let eve_keys = as_member(&eve);
+    let outsider = Protection::Certificates { recipients: &team, keys: &eve_keys };
     assert!(matches!(Keyset::from_bytes(&sealed, outsider).unwrap_err(), Error::Sealed(_)));
+    // An outsider holding only the team's certificates cannot replace it:
+    // the file must be signed by a member.
+    let forged = ks.to_bytes(Protection::Certificates { recipients: &team, keys: &eve_keys }).unwrap();
+    let bob_keys = as_member(&bob);
+    let e = Keyset::from_bytes(&forged, Protection::Certificates { recipients: &team, keys: &bob_keys }).unwrap_err();
+    assert!(matches!(e, Error::Sealed(_)), "{e}");
+    // Unsigned (password-less, certificate-only) files are refused too.
+    let opts = EncryptOptions { recipients: team.to_vec(), ..EncryptOptions::default() };
+    let mut enc = tessera::openpgp::Encryptor::new(Vec::new(), &[], &opts).unwrap();
+    std::io::Write::write_all(&mut enc, &ks.to_json().unwrap()).unwrap();
+    let unsigned = enc.finish().unwrap();
+    let e = Keyset::from_bytes(&unsigned, Protection::Certificates { recipients: &team, keys: &bob_keys }).unwrap_err();
+    assert!(matches!(e, Error::Sealed(_)), "{e}");
+    // What each side needs.
     let no_key = Protection::Certificates { recipients: &team, keys: &[] };
     assert!(matches!(Keyset::from_bytes(&sealed, no_key).unwrap_err(), Error::Protection(_)));
-    let nobody = Protection::Certificates { recipients: &[], keys: &[] };
-    assert!(matches!(ks.to_bytes(nobody).unwrap_err(), Error::Protection(_)));
+    assert!(matches!(ks.to_bytes(no_key).unwrap_err(), Error::Protection(_)));
+    let no_team = Protection::Certificates { recipients: &[], keys: &bob_keys };
+    assert!(matches!(Keyset::from_bytes(&sealed, no_team).unwrap_err(), Error::Protection(_)));
+    assert!(matches!(ks.to_bytes(no_team).unwrap_err(), Error::Protection(_)));
     assert!(matches!(Keyset::from_bytes(&sealed, Protection::Password(b"pw")).unwrap_err(), Error::Sealed(_)));
     let clear = ks.to_bytes(Protection::InsecureCleartext).unwrap();
-    let with_keys = Protection::Certificates { recipients: &[], keys: std::slice::from_ref(&alice) };
+    let with_keys = Protection::Certificates { recipients: &team, keys: &alice_keys };
     assert!(matches!(Keyset::from_bytes(&clear, with_keys).unwrap_err(), Error::Protection(_)));
 }
 

@@ -8,7 +8,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::mem::MaybeUninit;
 
-use tessera::aead::{Aead, AeadInPlace, Eax, Gcm, Mode, Ocb};
+use tessera::aead::{Aad, Aead, AeadInPlace, Eax, Gcm, Mode, Nonce, Ocb};
 use tessera::aes::Aes;
 use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe};
 use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, S2kChoice, SessionKey};
@@ -210,8 +210,10 @@ fn heap_secrets_are_wiped_before_they_are_freed() {
         let found = freed_with(key, || {
             let gcm = Gcm::new(key).unwrap();
             let mut buf = [0u8; 64];
-            let tag = gcm.seal_in_place_separate_tag(&[1; 12], b"", &mut buf).unwrap();
-            gcm.open_in_place_separate_tag(&[1; 12], b"", &mut buf, &tag).unwrap();
+            let tag =
+                gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[1; 12]), Aad::empty(), &mut buf).unwrap();
+            gcm.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[1; 12]), Aad::empty(), &mut buf, &tag)
+                .unwrap();
             let copy = gcm.clone();
             drop(gcm);
             drop(copy);
@@ -334,7 +336,11 @@ fn errors_never_show_key_material() {
     errors.push(siv.open_into(None, &[b"ad"], &[0u8; 32], &mut out).unwrap_err().to_string());
     let ocb = Ocb::new(&KEY[..16]).unwrap();
     let mut buf = [0u8; 32];
-    errors.push(ocb.open_in_place_separate_tag(&[0; 12], b"", &mut buf, &[0; 16]).unwrap_err().to_string());
+    errors.push(
+        ocb.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[0; 12]), Aad::empty(), &mut buf, &[0; 16])
+            .unwrap_err()
+            .to_string(),
+    );
     // Bad keys: the message names the length, not the bytes.
     errors.push(FF1::new(&KEY[..17], Alphabet::digits()).unwrap_err().to_string());
     errors.push(AesSiv::new(&KEY[..31]).unwrap_err().to_string());

@@ -56,8 +56,14 @@ fn fail<T>(code: u8, msg: impl Into<String>) -> R<T> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    // Arguments that are not UTF-8 (a file name, a User ID) are refused
+    // with SOP's bad-data code rather than a panic in `std::env::args`.
+    let args: Result<Vec<String>, _> = std::env::args_os().skip(1).map(|a| a.into_string()).collect();
+    let result = match args {
+        Ok(args) => run(&args),
+        Err(_) => Err(Fail(BAD_DATA, "an argument is not valid UTF-8".into())),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Fail(code, msg)) => {
             eprintln!("tessera-sop: {msg}");

@@ -26,9 +26,10 @@ use aes::cipher::typenum::Unsigned;
 use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser, ParBlocks};
 use zeroize::Zeroize;
 
-use super::{AeadInPlace, Tag, verify};
-use crate::aes::block::{dbl, enc, load, pad, xor};
+use super::{Aad, AeadInPlace, Nonce, Tag, verify};
+use crate::aes::block::{enc, load, xor};
 use crate::aes::{Aes, Block};
+use crate::cmac::Cmac;
 use crate::{Direction, Error};
 
 /// AES-EAX with a 128-bit tag; nonces of any length (OpenPGP uses 16,
@@ -39,24 +40,23 @@ use crate::{Direction, Error};
 /// zeroized on drop, and `Debug` shows only the key size.
 ///
 /// ```
-/// use tessera::aead::{AeadInPlace, Eax};
+/// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
 /// // The EAX paper's test vector for the 2-byte message F7FB.
 /// let key = [0x91, 0x94, 0x5d, 0x3f, 0x4d, 0xcb, 0xee, 0x0b, 0xf4, 0x5e, 0xf5, 0x22, 0x55, 0xf0, 0x95, 0xa4];
 /// let nonce = [0xbe, 0xca, 0xf0, 0x43, 0xb0, 0xa2, 0x3d, 0x84, 0x31, 0x94, 0xba, 0x97, 0x2c, 0x66, 0xde, 0xbd];
 /// let header = [0xfa, 0x3b, 0xfd, 0x48, 0x06, 0xeb, 0x53, 0xfa];
 /// let mut buf = [0xf7, 0xfb];
 /// let eax = Eax::new(&key)?;
-/// let tag = eax.seal_in_place_separate_tag(&nonce, &header, &mut buf)?;
+/// let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&header), &mut buf)?;
 /// assert_eq!(buf, [0x19, 0xdd]);
 /// assert_eq!(tag[..4], [0x5c, 0x4c, 0x93, 0x31]);
 /// # Ok::<(), tessera::Error>(())
 /// ```
 #[derive(Clone)]
 pub struct Eax {
-    aes: Aes,
-    /// CMAC subkeys (RFC 4493 section 2.3).
-    k1: Block,
-    k2: Block,
+    /// AES-CMAC (OMAC1) under the key: the AES schedule and the subkeys
+    /// K1, K2 (RFC 4493 section 2.3), which also key CTR.
+    mac: Cmac,
     /// E([t]_16): the CBC-MAC chaining value after the prefix block of OMAC^t.
     prefix: [Block; 3],
     /// OMAC^t of the empty string: E([t]_16 xor K1).
@@ -68,14 +68,12 @@ pub struct Eax {
 
 impl core::fmt::Debug for Eax {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Eax(AES-{}, ..)", self.aes.key_bits())
+        write!(f, "Eax(AES-{}, ..)", self.mac.aes().key_bits())
     }
 }
 
 impl Drop for Eax {
     fn drop(&mut self) {
-        self.k1.zeroize();
-        self.k2.zeroize();
         self.prefix.zeroize();
         self.empty.zeroize();
     }
@@ -111,37 +109,25 @@ impl Eax {
     /// assert_eq!(format!("{eax:?}"), "Eax(AES-192, ..)");
     /// ```
     pub fn from_aes(aes: Aes) -> Self {
-        let mut l = [0u8; 16];
-        aes.encrypt_block(&mut l);
-        let k1 = dbl(&l);
-        let k2 = dbl(&k1);
-        l.zeroize();
+        let mac = Cmac::from_aes(aes);
+        let k1 = mac.k1();
         let t = |t: u8| -> Block {
             let mut b = [0u8; 16];
             b[15] = t;
             b
         };
-        let mut blocks = [t(0), t(1), t(2), xor(&t(0), &k1), xor(&t(1), &k1), xor(&t(2), &k1), [0; 16], [0; 16]];
-        aes.encrypt_blocks(&mut blocks[..6]);
+        let mut blocks = [t(0), t(1), t(2), xor(&t(0), k1), xor(&t(1), k1), xor(&t(2), k1), [0; 16], [0; 16]];
+        mac.aes().encrypt_blocks(&mut blocks[..6]);
         let prefix = [blocks[0], blocks[1], blocks[2]];
         let empty = [blocks[3], blocks[4], blocks[5]];
         blocks.zeroize();
         Eax {
-            aes,
-            k1,
-            k2,
+            mac,
             prefix,
             empty,
             #[cfg(target_arch = "x86_64")]
             ni: crate::wipe::Wiped::new(None),
         }
-    }
-
-    /// The last block of a CMAC input as RFC 4493 section 2.4 wants it:
-    /// complete (16 bytes) XOR K1, else padded XOR K2.
-    #[inline(always)]
-    fn last_block(&self, last: &[u8]) -> Block {
-        if last.len() == 16 { xor(&load(last), &self.k1) } else { xor(&pad(last), &self.k2) }
     }
 
     /// OMAC^t(data) = CMAC([t]_16 || data).
@@ -155,7 +141,7 @@ impl Eax {
         for m in data[..full].chunks_exact(16) {
             x = enc(backend, xor(&x, &load(m)));
         }
-        enc(backend, xor(&x, &self.last_block(&data[full..])))
+        enc(backend, xor(&x, &self.mac.last_block(&data[full..])))
     }
 
     /// The CTR keystream for blocks `first..first + ks.len()` after the
@@ -232,7 +218,7 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
             *c = if dir.is_encrypt() { *b ^ k } else { *b };
             *b ^= k;
         }
-        return enc(backend, xor(&x, &eax.last_block(&c[..tail.len()])));
+        return enc(backend, xor(&x, &eax.mac.last_block(&c[..tail.len()])));
     }
     // Every block but the last goes through the chain as it is; the last
     // (complete or not) gets a subkey.
@@ -268,7 +254,7 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
                 *c = if dir.is_encrypt() { *b ^ k } else { *b };
                 *b ^= k;
             }
-            last = eax.last_block(&c[..len]);
+            last = eax.mac.last_block(&c[..len]);
         }
         core::mem::swap(&mut ks, &mut next);
     }
@@ -279,17 +265,18 @@ impl AeadInPlace for Eax {
     /// EAX.Encrypt: `nonce` of any length, `ad` is the header.
     ///
     /// ```
-    /// use tessera::aead::{AeadInPlace, Eax};
+    /// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
     /// let eax = Eax::new(&[1u8; 16])?;
     /// let mut buf = vec![0u8; 100];
-    /// let tag = eax.seal_in_place_separate_tag(&[2; 16], b"header", &mut buf)?;
-    /// eax.open_in_place_separate_tag(&[2; 16], b"header", &mut buf, &tag)?;
+    /// let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::new(b"header"), &mut buf)?;
+    /// eax.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::new(b"header"), &mut buf, &tag)?;
     /// assert_eq!(buf, vec![0u8; 100]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
+        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         let mut tag = [0u8; 16];
-        self.aes.with_enc_backend(Run { eax: self, dir: Direction::Encrypt, nonce, ad, buf, tag: &mut tag });
+        self.mac.aes().with_enc_backend(Run { eax: self, dir: Direction::Encrypt, nonce, ad, buf, tag: &mut tag });
         Ok(tag)
     }
 
@@ -297,17 +284,24 @@ impl AeadInPlace for Eax {
     /// compared in constant time and `buf` zeroed if it does not match.
     ///
     /// ```
-    /// use tessera::aead::{AeadInPlace, Eax};
+    /// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
     /// let eax = Eax::new(&[1u8; 16])?;
     /// let mut buf = *b"attack at dawn";
-    /// let tag = eax.seal_in_place_separate_tag(&[2; 16], b"", &mut buf)?;
-    /// assert!(eax.open_in_place_separate_tag(&[3; 16], b"", &mut buf, &tag).is_err());
+    /// let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::empty(), &mut buf)?;
+    /// assert!(eax.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[3; 16]), Aad::empty(), &mut buf, &tag).is_err());
     /// assert_eq!(buf, [0; 14]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
+    fn open_in_place_separate_tag(
+        &self,
+        nonce: Nonce<'_>,
+        aad: Aad<'_>,
+        buf: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error> {
+        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         let mut expected = [0u8; 16];
-        self.aes.with_enc_backend(Run { eax: self, dir: Direction::Decrypt, nonce, ad, buf, tag: &mut expected });
+        self.mac.aes().with_enc_backend(Run { eax: self, dir: Direction::Decrypt, nonce, ad, buf, tag: &mut expected });
         verify(&expected, tag, buf)
     }
 }
@@ -326,11 +320,18 @@ mod tests {
                 let pt: Vec<u8> = (0..len).map(|i| (i * 13 + len) as u8).collect();
                 let nonce = [len as u8; 16];
                 let (mut a, mut b) = (pt.clone(), pt.clone());
-                let ta = fast.seal_in_place_separate_tag(&nonce, b"h", &mut a).unwrap();
-                let tb = portable.seal_in_place_separate_tag(&nonce, b"h", &mut b).unwrap();
+                let ta = fast
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"h"), &mut a)
+                    .unwrap();
+                let tb = portable
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"h"), &mut b)
+                    .unwrap();
                 assert!(a == b && ta == tb, "AES-{} len {len}", kl * 8);
-                fast.open_in_place_separate_tag(&nonce, b"h", &mut b, &tb).unwrap();
-                portable.open_in_place_separate_tag(&nonce, b"h", &mut a, &ta).unwrap();
+                fast.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"h"), &mut b, &tb)
+                    .unwrap();
+                portable
+                    .open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"h"), &mut a, &ta)
+                    .unwrap();
                 assert!(a == pt && b == pt, "AES-{} len {len}", kl * 8);
             }
         }

@@ -32,13 +32,10 @@ impl core::fmt::Debug for Ni {
 }
 
 impl Ni {
-    /// Expands `key` if this CPU has AES-NI.
+    /// Expands `key` if this CPU has AES-NI (and SSE4.1, which every
+    /// AES-NI CPU has), with the crate's one AES-NI key schedule.
     pub(crate) fn new(key: &[u8]) -> Option<Self> {
-        if !is_x86_feature_detected!("aes") {
-            return None;
-        }
-        // SAFETY: AES-NI was detected above.
-        let rk = unsafe { super::ocb_vaes::expand(key) }?;
+        let rk = crate::aes::ni::Keys::new(key)?.round_key_bytes();
         Some(Ni { rk, rounds: key.len() / 4 + 6 })
     }
 

@@ -15,7 +15,7 @@ use core::ops::RangeFrom;
 use aes::cipher::consts::U12;
 use aes_gcm::{AeadInOut, AesGcm};
 
-use super::{AeadInPlace, Tag};
+use super::{Aad, AeadInPlace, Nonce, Tag};
 use crate::Error;
 use crate::aes::{Aes, Cipher};
 #[cfg(feature = "gcm-ring")]
@@ -46,11 +46,11 @@ enum Inner {
 /// size and the backend.
 ///
 /// ```
-/// use tessera::aead::{AeadInPlace, Gcm};
+/// use tessera::aead::{Aad, AeadInPlace, Gcm, Nonce};
 /// // NIST GCM test case 2 (McGrew and Viega): zero key, zero nonce, one zero block.
 /// let gcm = Gcm::new(&[0u8; 16])?;
 /// let mut buf = [0u8; 16];
-/// let tag = gcm.seal_in_place_separate_tag(&[0u8; 12], &[], &mut buf)?;
+/// let tag = gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[0u8; 12]), Aad::empty(), &mut buf)?;
 /// assert_eq!(buf[..4], [0x03, 0x88, 0xda, 0xce]);
 /// assert_eq!(tag[..4], [0xab, 0x6e, 0x47, 0xd4]);
 /// # Ok::<(), tessera::Error>(())
@@ -145,15 +145,16 @@ impl AeadInPlace for Gcm {
     /// GCM-AE (SP 800-38D section 7.1): `nonce` must be 12 bytes.
     ///
     /// ```
-    /// use tessera::aead::{AeadInPlace, Gcm};
+    /// use tessera::aead::{Aad, AeadInPlace, Gcm, Nonce};
     /// let gcm = Gcm::new(&[1u8; 32])?;
     /// let mut buf = [0u8; 64];
-    /// assert!(gcm.seal_in_place_separate_tag(&[0; 16], b"", &mut buf).is_err());
-    /// let tag = gcm.seal_in_place_separate_tag(&[0; 12], b"", &mut buf)?;
+    /// assert!(gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[0; 16]), Aad::empty(), &mut buf).is_err());
+    /// let tag = gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[0; 12]), Aad::empty(), &mut buf)?;
     /// # let _ = tag;
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
+        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         let nonce = check(nonce, ad, buf)?;
         let tag: Tag = match &self.inner {
             #[cfg(feature = "gcm-ring")]
@@ -175,16 +176,23 @@ impl AeadInPlace for Gcm {
     /// time and `buf` zeroed if it does not match.
     ///
     /// ```
-    /// use tessera::aead::{AeadInPlace, Gcm};
+    /// use tessera::aead::{Aad, AeadInPlace, Gcm, Nonce};
     /// let gcm = Gcm::new(&[1u8; 16])?;
     /// let mut buf = *b"sixty-four bits";
-    /// let mut tag = gcm.seal_in_place_separate_tag(&[5; 12], b"", &mut buf)?;
+    /// let mut tag = gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[5; 12]), Aad::empty(), &mut buf)?;
     /// tag[0] ^= 0x80;
-    /// assert!(gcm.open_in_place_separate_tag(&[5; 12], b"", &mut buf, &tag).is_err());
+    /// assert!(gcm.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[5; 12]), Aad::empty(), &mut buf, &tag).is_err());
     /// assert_eq!(buf, [0; 15]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
+    fn open_in_place_separate_tag(
+        &self,
+        nonce: Nonce<'_>,
+        aad: Aad<'_>,
+        buf: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error> {
+        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         let nonce = check(nonce, ad, buf)?;
         let ok = match &self.inner {
             #[cfg(feature = "gcm-ring")]

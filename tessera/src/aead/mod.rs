@@ -19,15 +19,15 @@
 //! chunk index, which is how this trait is meant to be used.
 //!
 //! ```
-//! use tessera::aead::{AeadInPlace, Ocb};
+//! use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
 //!
 //! let key = [0x11u8; 16];
 //! let ocb = Ocb::new(&key)?;
 //! let nonce = [0x22u8; 15];
 //! let mut buf = *b"chunk of plaintext";
-//! let tag = ocb.seal_in_place_separate_tag(&nonce, b"header", &mut buf)?;
+//! let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"header"), &mut buf)?;
 //! assert_ne!(&buf, b"chunk of plaintext");
-//! ocb.open_in_place_separate_tag(&nonce, b"header", &mut buf, &tag)?;
+//! ocb.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"header"), &mut buf, &tag)?;
 //! assert_eq!(&buf, b"chunk of plaintext");
 //! # Ok::<(), tessera::Error>(())
 //! ```
@@ -36,18 +36,25 @@ mod eax;
 #[cfg(target_arch = "x86_64")]
 mod eax_ni;
 mod gcm;
+mod nonce;
 mod ocb;
 #[cfg(target_arch = "x86_64")]
 mod ocb_vaes;
 
 pub use eax::Eax;
 pub use gcm::Gcm;
+pub use nonce::{Aad, Nonce};
 pub use ocb::Ocb;
 
 use crate::Error;
 use crate::wipe::Wiped;
 
 /// A 128-bit authentication tag.
+///
+/// ```
+/// let tag: tessera::aead::Tag = [0; tessera::TAG_LEN];
+/// assert_eq!(tag.len(), 16);
+/// ```
 pub type Tag = [u8; crate::TAG_LEN];
 
 /// Authenticated encryption in place with a detached 16-byte tag: the
@@ -58,21 +65,24 @@ pub type Tag = [u8; crate::TAG_LEN];
 /// time and, when they differ, overwrites `buf` with zeros so no
 /// unauthenticated plaintext escapes.
 ///
-/// **Never seal two messages with the same key and nonce.**
+/// **Never seal two messages with the same key and nonce.** The argument
+/// types carry the rule, as *ring*'s do: a [`Nonce`] is made by
+/// [`Nonce::assume_unique_for_key`], is neither `Clone` nor `Copy`, and is
+/// consumed by the call; the associated data comes wrapped as an [`Aad`].
 ///
 /// ```
-/// use tessera::aead::{AeadInPlace, Eax, Gcm, Ocb};
+/// use tessera::aead::{Aad, AeadInPlace, Eax, Gcm, Nonce, Ocb};
 ///
 /// fn roundtrip(aead: &dyn AeadInPlace, nonce: &[u8]) {
 ///     let mut buf = [7u8; 100];
-///     let tag = aead.seal_in_place_separate_tag(nonce, b"ad", &mut buf).unwrap();
-///     aead.open_in_place_separate_tag(nonce, b"ad", &mut buf, &tag).unwrap();
+///     let tag = aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(b"ad"), &mut buf).unwrap();
+///     aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(b"ad"), &mut buf, &tag).unwrap();
 ///     assert_eq!(buf, [7u8; 100]);
 ///
 ///     // A modified ciphertext is rejected and the buffer wiped.
-///     aead.seal_in_place_separate_tag(nonce, b"ad", &mut buf).unwrap();
+///     aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(b"ad"), &mut buf).unwrap();
 ///     buf[3] ^= 1;
-///     assert!(aead.open_in_place_separate_tag(nonce, b"ad", &mut buf, &tag).is_err());
+///     assert!(aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::new(b"ad"), &mut buf, &tag).is_err());
 ///     assert_eq!(buf, [0u8; 100]);
 /// }
 /// let key = [0x42u8; 32];
@@ -81,21 +91,27 @@ pub type Tag = [u8; crate::TAG_LEN];
 /// roundtrip(&Gcm::new(&key).unwrap(), &[1; 12]);
 /// ```
 pub trait AeadInPlace: Send + Sync {
-    /// Encrypts `buf` in place under `nonce`, authenticating `buf` and `ad`,
+    /// Encrypts `buf` in place under `nonce`, authenticating `buf` and `aad`,
     /// and returns the tag.
     ///
     /// Fails only on a nonce length the mode does not accept
     /// ([`Error::NonceLength`]) or an input longer than the mode allows
     /// ([`Error::TooLong`]); `buf` is then left unchanged.
-    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error>;
+    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error>;
 
-    /// Verifies `tag` over the ciphertext `buf` and `ad` and decrypts `buf`
+    /// Verifies `tag` over the ciphertext `buf` and `aad` and decrypts `buf`
     /// in place.
     ///
     /// On a tag mismatch returns [`Error::Authentication`] and leaves `buf`
     /// all zeros. A bad nonce length or an over-long input is reported as
     /// for sealing, with `buf` unchanged.
-    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error>;
+    fn open_in_place_separate_tag(
+        &self,
+        nonce: Nonce<'_>,
+        aad: Aad<'_>,
+        buf: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error>;
 }
 
 /// The AEAD modes of RFC 9580 section 9.6 (table "AEAD Algorithms").
@@ -122,6 +138,12 @@ pub enum Mode {
 impl Mode {
     /// The mode with an OpenPGP AEAD algorithm id; any other id is
     /// [`Error::UnsupportedAead`].
+    ///
+    /// ```
+    /// use tessera::aead::Mode;
+    /// assert_eq!(Mode::from_id(1), Ok(Mode::Eax));
+    /// assert!(Mode::from_id(0).is_err());
+    /// ```
     pub fn from_id(id: u8) -> Result<Self, Error> {
         match id {
             1 => Ok(Mode::Eax),
@@ -132,6 +154,10 @@ impl Mode {
     }
 
     /// The OpenPGP AEAD algorithm id (RFC 9580 section 9.6).
+    ///
+    /// ```
+    /// assert_eq!(tessera::aead::Mode::Gcm.id(), 3);
+    /// ```
     pub fn id(self) -> u8 {
         match self {
             Mode::Eax => 1,
@@ -141,6 +167,11 @@ impl Mode {
     }
 
     /// The nonce length OpenPGP uses with this mode (RFC 9580 section 9.6).
+    ///
+    /// ```
+    /// use tessera::aead::Mode;
+    /// assert_eq!(Mode::Ocb.nonce_len(), 15);
+    /// ```
     pub fn nonce_len(self) -> usize {
         match self {
             Mode::Eax => 16,
@@ -153,11 +184,11 @@ impl Mode {
 /// Any of the three modes, chosen at run time (e.g. from an OpenPGP packet).
 ///
 /// ```
-/// use tessera::aead::{Aead, AeadInPlace, Mode};
+/// use tessera::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 /// let aead = Aead::new(Mode::Gcm, &[3u8; 16])?;
 /// let mut buf = [0u8; 40];
-/// let tag = aead.seal_in_place_separate_tag(&[9; 12], &[], &mut buf)?;
-/// aead.open_in_place_separate_tag(&[9; 12], &[], &mut buf, &tag)?;
+/// let tag = aead.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[9; 12]), Aad::empty(), &mut buf)?;
+/// aead.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[9; 12]), Aad::empty(), &mut buf, &tag)?;
 /// assert_eq!(aead.mode(), Mode::Gcm);
 /// # Ok::<(), tessera::Error>(())
 /// ```
@@ -178,6 +209,12 @@ enum Modes {
 
 impl Aead {
     /// Builds `mode` with a 16, 24 or 32-byte AES key.
+    ///
+    /// ```
+    /// use tessera::aead::{Aead, Mode};
+    /// assert!(Aead::new(Mode::Eax, &[0u8; 24]).is_ok());
+    /// assert!(Aead::new(Mode::Ocb, &[0u8; 15]).is_err());
+    /// ```
     pub fn new(mode: Mode, key: &[u8]) -> Result<Self, Error> {
         Ok(match mode {
             Mode::Ocb => Aead(Wiped::new(Modes::Ocb(Ocb::new(key)?))),
@@ -187,6 +224,11 @@ impl Aead {
     }
 
     /// The mode.
+    ///
+    /// ```
+    /// use tessera::aead::{Aead, Mode};
+    /// assert_eq!(Aead::new(Mode::Ocb, &[0u8; 16]).unwrap().mode(), Mode::Ocb);
+    /// ```
     pub fn mode(&self) -> Mode {
         match &*self.0 {
             Modes::Ocb(_) => Mode::Ocb,
@@ -198,20 +240,26 @@ impl Aead {
 
 impl AeadInPlace for Aead {
     #[inline]
-    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
         match &*self.0 {
-            Modes::Ocb(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
-            Modes::Eax(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
-            Modes::Gcm(a) => a.seal_in_place_separate_tag(nonce, ad, buf),
+            Modes::Ocb(a) => a.seal_in_place_separate_tag(nonce, aad, buf),
+            Modes::Eax(a) => a.seal_in_place_separate_tag(nonce, aad, buf),
+            Modes::Gcm(a) => a.seal_in_place_separate_tag(nonce, aad, buf),
         }
     }
 
     #[inline]
-    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
+    fn open_in_place_separate_tag(
+        &self,
+        nonce: Nonce<'_>,
+        aad: Aad<'_>,
+        buf: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error> {
         match &*self.0 {
-            Modes::Ocb(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
-            Modes::Eax(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
-            Modes::Gcm(a) => a.open_in_place_separate_tag(nonce, ad, buf, tag),
+            Modes::Ocb(a) => a.open_in_place_separate_tag(nonce, aad, buf, tag),
+            Modes::Eax(a) => a.open_in_place_separate_tag(nonce, aad, buf, tag),
+            Modes::Gcm(a) => a.open_in_place_separate_tag(nonce, aad, buf, tag),
         }
     }
 }

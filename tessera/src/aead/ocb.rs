@@ -21,19 +21,20 @@
 
 use aes::cipher::consts::U16;
 use aes::cipher::typenum::Unsigned;
-use aes::cipher::{
-    BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser,
-    ParBlocks,
-};
+use aes::cipher::{BlockCipherDecBackend, BlockCipherEncBackend, ParBlocks};
 use zeroize::Zeroize;
 
-use super::{AeadInPlace, Tag, verify};
+use super::{Aad, AeadInPlace, Nonce, Tag, verify};
 use crate::Error;
 use crate::aes::block::{dbl, enc, load, pad, xor};
 use crate::aes::{Aes, Block};
 
 /// Number of precomputed L_i: block indices below 2^64 have ntz < 64.
 const L_COUNT: usize = 64;
+
+mod steps;
+
+use steps::{OpenBulk, OpenPrep, Seal, check_nonce, nonce_block, stretch};
 
 /// AES-OCB3 (RFC 7253) with a 128-bit tag and nonces of 1 to 15 bytes
 /// (OpenPGP uses 15, RFC 9580 section 5.13.2).
@@ -43,17 +44,17 @@ const L_COUNT: usize = 64;
 /// table are zeroized on drop, and `Debug` shows only the key size.
 ///
 /// ```
-/// use tessera::aead::{AeadInPlace, Ocb};
+/// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
 /// // RFC 7253 Appendix A, the sample with 8 bytes of AD and 8 of plaintext.
 /// let key: Vec<u8> = (0..16).collect();
 /// let nonce = [0xbb, 0xaa, 0x99, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x01];
 /// let ad = [0, 1, 2, 3, 4, 5, 6, 7];
 /// let mut buf = [0, 1, 2, 3, 4, 5, 6, 7];
 /// let ocb = Ocb::new(&key)?;
-/// let tag = ocb.seal_in_place_separate_tag(&nonce, &ad, &mut buf)?;
+/// let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf)?;
 /// assert_eq!(buf, [0x68, 0x20, 0xb3, 0x65, 0x7b, 0x6f, 0x61, 0x5a]);
 /// assert_eq!(tag[..4], [0x57, 0x25, 0xbd, 0xa0]);
-/// ocb.open_in_place_separate_tag(&nonce, &ad, &mut buf, &tag)?;
+/// ocb.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(&ad), &mut buf, &tag)?;
 /// assert_eq!(buf, [0, 1, 2, 3, 4, 5, 6, 7]);
 /// # Ok::<(), tessera::Error>(())
 /// ```
@@ -252,153 +253,20 @@ impl Ocb {
     }
 }
 
-/// The 16-byte Nonce block of RFC 7253 section 4.2 with its last six bits
-/// cleared, and those six bits ("bottom").
-#[inline]
-fn nonce_block(nonce: &[u8]) -> (Block, u32) {
-    // Nonce = num2str(TAGLEN mod 128, 7) || zeros(120 - bitlen(N)) || 1 || N,
-    // and TAGLEN mod 128 = 0.
-    let mut b = [0u8; 16];
-    b[16 - nonce.len()..].copy_from_slice(nonce);
-    b[15 - nonce.len()] |= 1;
-    let bottom = u32::from(b[15] & 0x3f);
-    b[15] &= 0xc0;
-    (b, bottom)
-}
-
-/// Offset_0 from Ktop and bottom: Stretch = Ktop || (Ktop[1..64] xor
-/// Ktop[9..72]), Offset_0 = Stretch[1+bottom..128+bottom] (section 4.2).
-#[inline]
-fn stretch(ktop: Block, bottom: u32) -> Block {
-    let k = u128::from_be_bytes(ktop);
-    let ext = ((k >> 64) as u64) ^ ((k >> 56) as u64);
-    if bottom == 0 { ktop } else { ((k << bottom) | u128::from(ext >> (64 - bottom))).to_be_bytes() }
-}
-
-fn check_nonce(nonce: &[u8]) -> Result<(), Error> {
-    if (1..=15).contains(&nonce.len()) {
-        Ok(())
-    } else {
-        Err(Error::NonceLength { got: nonce.len(), expected: "1 to 15 (OpenPGP uses 15)" })
-    }
-}
-
-/// OCB-ENCRYPT (RFC 7253 section 4.2) in one backend call, or its end
-/// after the VAES kernel did the first blocks.
-struct Seal<'a> {
-    ocb: &'a Ocb,
-    nonce: &'a [u8],
-    ad: &'a [u8],
-    buf: &'a mut [u8],
-    /// Blocks already done, their last offset and their checksum; `None`
-    /// to start from the nonce.
-    done: Option<(u64, Block, Block)>,
-    tag: &'a mut Tag,
-}
-
-impl BlockSizeUser for Seal<'_> {
-    type BlockSize = U16;
-}
-
-impl BlockCipherEncClosure for Seal<'_> {
-    #[inline(always)]
-    fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
-        let ocb = self.ocb;
-        let (index, off0, sum0) = match self.done {
-            Some(done) => done,
-            None => {
-                let (nb, bottom) = nonce_block(self.nonce);
-                (0, stretch(enc(backend, nb), bottom), [0; 16])
-            }
-        };
-        // Independent of the nonce: runs while Ktop is in flight.
-        let hash = ocb.hash(backend, self.ad);
-        let rest = &mut self.buf[index as usize * 16..];
-        let full = rest.len() / 16 * 16;
-        let (blocks, partial) = rest.split_at_mut(full);
-        let (mut off, sum1) = ocb.seal_blocks(backend, blocks, index, off0);
-        let mut sum = xor(&sum0, &sum1);
-        if !partial.is_empty() {
-            off = xor(&off, &ocb.l_star);
-            sum = xor(&sum, &pad(partial));
-            let pad_block = enc(backend, off);
-            for (b, k) in partial.iter_mut().zip(pad_block) {
-                *b ^= k;
-            }
-        }
-        let t = enc(backend, xor(&xor(&sum, &off), &ocb.l_dollar));
-        *self.tag = xor(&t, &hash);
-    }
-}
-
-/// The encryption-side work of OCB-DECRYPT: Offset_0, HASH(A) and the pad
-/// for a final partial block (whose offset comes from the Gray code).
-struct OpenPrep<'a> {
-    ocb: &'a Ocb,
-    nonce: &'a [u8],
-    ad: &'a [u8],
-    /// Number of complete blocks and whether a partial one follows.
-    blocks: u64,
-    partial: bool,
-    /// Out: Offset_0, HASH(A), Pad (zero if no partial block).
-    out: &'a mut [Block; 3],
-}
-
-impl BlockSizeUser for OpenPrep<'_> {
-    type BlockSize = U16;
-}
-
-impl BlockCipherEncClosure for OpenPrep<'_> {
-    #[inline(always)]
-    fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
-        let ocb = self.ocb;
-        let (nb, bottom) = nonce_block(self.nonce);
-        let off0 = stretch(enc(backend, nb), bottom);
-        let hash = ocb.hash(backend, self.ad);
-        let pad_block = if self.partial {
-            enc(backend, xor(&xor(&off0, &ocb.gray_offset(self.blocks)), &ocb.l_star))
-        } else {
-            [0; 16]
-        };
-        *self.out = [off0, hash, pad_block];
-    }
-}
-
-/// The decryption of the complete blocks for OCB-DECRYPT.
-struct OpenBulk<'a> {
-    ocb: &'a Ocb,
-    data: &'a mut [u8],
-    /// Blocks before `data` and their last offset.
-    index: u64,
-    off: Block,
-    /// Out: (Offset_m, Checksum_m).
-    out: &'a mut (Block, Block),
-}
-
-impl BlockSizeUser for OpenBulk<'_> {
-    type BlockSize = U16;
-}
-
-impl BlockCipherDecClosure for OpenBulk<'_> {
-    #[inline(always)]
-    fn call<B: BlockCipherDecBackend<BlockSize = U16>>(self, backend: &B) {
-        *self.out = self.ocb.open_blocks(backend, self.data, self.index, self.off);
-    }
-}
-
 impl AeadInPlace for Ocb {
     /// OCB-ENCRYPT (RFC 7253 section 4.2). `nonce` is 1 to 15 bytes.
     ///
     /// ```
-    /// use tessera::aead::{AeadInPlace, Ocb};
+    /// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
     /// let ocb = Ocb::new(&[1u8; 16])?;
     /// let mut buf = vec![0u8; 1000];
-    /// let tag = ocb.seal_in_place_separate_tag(&[2; 15], b"", &mut buf)?;
-    /// assert!(ocb.seal_in_place_separate_tag(&[2; 16], b"", &mut buf).is_err());
+    /// let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::empty(), &mut buf)?;
+    /// assert!(ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::empty(), &mut buf).is_err());
     /// # let _ = tag;
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn seal_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
+        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         check_nonce(nonce)?;
         #[allow(unused_mut)]
         let mut done = None;
@@ -421,15 +289,22 @@ impl AeadInPlace for Ocb {
     /// time and `buf` zeroed if it does not match.
     ///
     /// ```
-    /// use tessera::aead::{AeadInPlace, Ocb};
+    /// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
     /// let ocb = Ocb::new(&[1u8; 16])?;
     /// let mut buf = *b"sixteen bytes!!!and more";
-    /// let tag = ocb.seal_in_place_separate_tag(&[2; 15], b"ad", &mut buf)?;
-    /// assert!(ocb.open_in_place_separate_tag(&[2; 15], b"AD", &mut buf, &tag).is_err());
+    /// let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::new(b"ad"), &mut buf)?;
+    /// assert!(ocb.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::new(b"AD"), &mut buf, &tag).is_err());
     /// assert_eq!(buf, [0; 24]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn open_in_place_separate_tag(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<(), Error> {
+    fn open_in_place_separate_tag(
+        &self,
+        nonce: Nonce<'_>,
+        aad: Aad<'_>,
+        buf: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error> {
+        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         check_nonce(nonce)?;
         let full = buf.len() / 16 * 16;
         let mut prep = [[0u8; 16]; 3];
@@ -496,11 +371,18 @@ mod tests {
                 let pt: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
                 let nonce = [len as u8; 15];
                 let (mut a, mut b) = (pt.clone(), pt.clone());
-                let ta = fast.seal_in_place_separate_tag(&nonce, b"ad", &mut a).unwrap();
-                let tb = portable.seal_in_place_separate_tag(&nonce, b"ad", &mut b).unwrap();
+                let ta = fast
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut a)
+                    .unwrap();
+                let tb = portable
+                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut b)
+                    .unwrap();
                 assert!(a == b && ta == tb, "AES-{} len {len}", kl * 8);
-                fast.open_in_place_separate_tag(&nonce, b"ad", &mut b, &tb).unwrap();
-                portable.open_in_place_separate_tag(&nonce, b"ad", &mut a, &ta).unwrap();
+                fast.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut b, &tb)
+                    .unwrap();
+                portable
+                    .open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut a, &ta)
+                    .unwrap();
                 assert!(a == pt && b == pt, "AES-{} len {len}", kl * 8);
             }
         }

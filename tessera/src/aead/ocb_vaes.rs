@@ -22,6 +22,7 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::aes::Block;
+use crate::aes::ni::Keys;
 
 /// Round keys broadcast to both 128-bit lanes, and the Gray-code offsets.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
@@ -57,8 +58,7 @@ impl Vaes {
         if !(is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx2") && is_x86_feature_detected!("aes")) {
             return None;
         }
-        // SAFETY: AES-NI was detected above.
-        let mut ek = unsafe { expand(key) }?;
+        let mut ek = Keys::new(key)?.round_key_bytes();
         let rounds = key.len() / 4 + 6;
         // SAFETY: AES-NI was detected above.
         let mut dk = unsafe { invert(&ek, rounds) };
@@ -191,49 +191,6 @@ fn bulk<const NR: usize, const SEAL: bool>(
     (done, off, s)
 }
 
-/// SubWord of FIPS 197 section 5.2 through AESKEYGENASSIST (constant time).
-#[target_feature(enable = "aes")]
-fn sub_word(w: [u8; 4]) -> [u8; 4] {
-    // AESKEYGENASSIST puts SubWord(X1) in lane 0, X1 being lane 1.
-    let x = _mm_set_epi32(0, 0, i32::from_le_bytes(w), 0);
-    (_mm_cvtsi128_si32(_mm_aeskeygenassist_si128::<0>(x))).to_le_bytes()
-}
-
-/// KeyExpansion (FIPS 197 section 5.2) for 16, 24 or 32-byte keys: the
-/// round keys 0..=Nr, in the byte order AES-NI uses.
-#[target_feature(enable = "aes")]
-pub(crate) fn expand(key: &[u8]) -> Option<[Block; 15]> {
-    let nk = match key.len() {
-        16 | 24 | 32 => key.len() / 4,
-        _ => return None,
-    };
-    let nr = nk + 6;
-    let mut w = [[0u8; 4]; 60];
-    for (i, c) in key.chunks_exact(4).enumerate() {
-        w[i] = c.try_into().expect("4 bytes");
-    }
-    let mut rcon = 1u8;
-    for i in nk..4 * (nr + 1) {
-        let mut t = w[i - 1];
-        if i % nk == 0 {
-            t = sub_word([t[1], t[2], t[3], t[0]]);
-            t[0] ^= rcon;
-            rcon = (rcon << 1) ^ (((rcon >> 7) & 1) * 0x1b);
-        } else if nk > 6 && i % nk == 4 {
-            t = sub_word(t);
-        }
-        w[i] = core::array::from_fn(|j| w[i - nk][j] ^ t[j]);
-    }
-    let mut rk = [[0u8; 16]; 15];
-    for (r, k) in rk.iter_mut().enumerate().take(nr + 1) {
-        for j in 0..4 {
-            k[4 * j..4 * j + 4].copy_from_slice(&w[4 * r + j]);
-        }
-    }
-    w.zeroize();
-    Some(rk)
-}
-
 /// Decryption round keys for AESDEC: the encryption keys reversed, the
 /// middle ones through InvMixColumns (AESIMC).
 #[target_feature(enable = "aes")]
@@ -281,8 +238,7 @@ mod tests {
             for seed in 0..20u8 {
                 let key: Vec<u8> =
                     (0..kl as u8).map(|i| i.wrapping_mul(37).wrapping_add(seed.wrapping_mul(101))).collect();
-                // SAFETY: AES-NI was detected above.
-                let rk = unsafe { expand(&key) }.unwrap();
+                let rk = Keys::new(&key).unwrap().round_key_bytes();
                 let aes = Aes::new(&key).unwrap();
                 let mut b = [seed; 16];
                 // SAFETY: AES-NI was detected above.

@@ -53,6 +53,19 @@ impl Keys {
         }
     }
 
+    /// The round keys 0..=Nr as bytes, in the order AES-NI loads them,
+    /// zeros after the last: the schedule the VAES kernels of OCB and EAX
+    /// broadcast. The caller wipes the copy.
+    pub(crate) fn round_key_bytes(&self) -> [[u8; 16]; 15] {
+        let mut out = [[0u8; 16]; 15];
+        for (o, k) in out.iter_mut().zip(&self.rk) {
+            // SAFETY: a 16-byte unaligned store into a 16-byte array (SSE2,
+            // part of every x86_64 CPU).
+            unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), *k) };
+        }
+        out
+    }
+
     /// Runs `f` compiled with AES-NI enabled, so [`Ni`]'s block functions
     /// inline into it with the schedule at hand.
     #[inline]

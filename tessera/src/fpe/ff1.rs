@@ -143,6 +143,15 @@ fn exact_bits(radix: u32, v: usize) -> usize {
 
 impl FF1 {
     /// Builds FF1 from a 16, 24 or 32-byte AES key and an alphabet.
+    ///
+    /// ```
+    /// use tessera::fpe::{Alphabet, FF1, Fpe};
+    /// let ff1 = FF1::new(&[0x2b; 32], Alphabet::alphanumeric())?;
+    /// let token = ff1.encrypt(b"", "order4711")?;
+    /// assert_eq!(ff1.decrypt(b"", &token)?, "order4711");
+    /// assert!(FF1::new(&[0x2b; 20], Alphabet::digits()).is_err()); // not an AES key length
+    /// # Ok::<(), tessera::Error>(())
+    /// ```
     pub fn new(key: &[u8], alphabet: Alphabet) -> Result<Self, Error> {
         let mut f = Self::with_radix(key, alphabet.radix())?;
         f.alphabet = Some(alphabet);
@@ -150,6 +159,17 @@ impl FF1 {
     }
 
     /// Builds FF1 over bare numerals `0..radix` (text methods are unavailable).
+    ///
+    /// ```
+    /// use tessera::fpe::{FF1, Fpe};
+    /// let ff1 = FF1::with_radix(&[0x2b; 16], 36)?;
+    /// let mut x = [35u16, 0, 17, 4, 4, 20];
+    /// ff1.encrypt_numerals(b"tweak", &mut x)?;
+    /// ff1.decrypt_numerals(b"tweak", &mut x)?;
+    /// assert_eq!(x, [35, 0, 17, 4, 4, 20]);
+    /// assert!(ff1.encrypt(b"tweak", "123456").is_err()); // no alphabet for text
+    /// # Ok::<(), tessera::Error>(())
+    /// ```
     pub fn with_radix(key: &[u8], radix: u32) -> Result<Self, Error> {
         check_radix(radix)?;
         let aes = Aes::new(key)?;

@@ -226,7 +226,7 @@ fn split_64(t: &[u8]) -> Result<(u32, u32), Error> {
 }
 
 macro_rules! ff3_type {
-    ($(#[$doc:meta])* $name:ident, $split:ident) => {
+    ($(#[$doc:meta])* $name:ident, $split:ident, $tweak:literal) => {
         $(#[$doc])*
         pub struct $name(Core);
 
@@ -242,11 +242,29 @@ macro_rules! ff3_type {
 
         impl $name {
             /// Builds the cipher from a 16, 24 or 32-byte AES key and an alphabet.
+            ///
+            #[doc = concat!("```\nuse tessera::fpe::{Alphabet, Fpe, ", stringify!($name), "};\n",
+                "let c = ", stringify!($name), "::new(&[0x2b; 16], Alphabet::alphanumeric())?;\n",
+                "let token = c.encrypt(", $tweak, ", \"order4711\")?;\n",
+                "assert_eq!(token.len(), 9);\n",
+                "assert_eq!(c.decrypt(", $tweak, ", &token)?, \"order4711\");\n",
+                "assert!(", stringify!($name), "::new(&[0x2b; 20], Alphabet::digits()).is_err()); // not an AES key length\n",
+                "# Ok::<(), tessera::Error>(())\n```")]
             pub fn new(key: &[u8], alphabet: Alphabet) -> Result<Self, Error> {
                 Core::new(key, alphabet.radix(), Some(alphabet)).map(Self)
             }
 
             /// Builds the cipher over bare numerals `0..radix`.
+            ///
+            #[doc = concat!("```\nuse tessera::fpe::{Fpe, ", stringify!($name), "};\n",
+                "let c = ", stringify!($name), "::with_radix(&[0x2b; 16], 10)?;\n",
+                "let mut x = [1u16, 2, 3, 4, 5, 6, 7, 8];\n",
+                "c.encrypt_numerals(", $tweak, ", &mut x)?;\n",
+                "assert!(x.iter().all(|&d| d < 10));\n",
+                "c.decrypt_numerals(", $tweak, ", &mut x)?;\n",
+                "assert_eq!(x, [1, 2, 3, 4, 5, 6, 7, 8]);\n",
+                "assert!(c.encrypt(", $tweak, ", \"12345678\").is_err()); // no alphabet for text\n",
+                "# Ok::<(), tessera::Error>(())\n```")]
             pub fn with_radix(key: &[u8], radix: u32) -> Result<Self, Error> {
                 Core::new(key, radix, None).map(Self)
             }
@@ -302,7 +320,8 @@ ff3_type!(
     /// assert!(ff3.encrypt(&[0u8; 8], "890121234567890000").is_err()); // 7-byte tweaks only
     /// ```
     FF3_1,
-    split_56
+    split_56,
+    "b\"7 bytes\""
 );
 
 ff3_type!(
@@ -319,5 +338,6 @@ ff3_type!(
     /// assert_eq!(ff3.decrypt(&tweak, "750918814058654607").unwrap(), "890121234567890000");
     /// ```
     FF3,
-    split_64
+    split_64,
+    "b\"8 bytes!\""
 );

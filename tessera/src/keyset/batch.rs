@@ -9,6 +9,16 @@ use crate::fpe::{TextBatch, Tweaks};
 use super::error::{Error, Result};
 use super::tokenize::FpeTransform;
 
+/// What one batch call does, to which values.
+#[derive(Clone, Copy)]
+struct Job<'a> {
+    dir: Direction,
+    tweak: Option<&'a [u8]>,
+    values: &'a [&'a str],
+    /// The key version of the tokens (decryption; `None`: the primary).
+    version: Option<u32>,
+}
+
 /// An error about value `index` of a batch.
 fn at(index: usize) -> impl Fn(Error) -> Error {
     move |e| match e {
@@ -40,7 +50,7 @@ impl FpeTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.run_batch(Direction::Encrypt, tweak, values, None, out, ends)
+        self.run_batch(&Job { dir: Direction::Encrypt, tweak, values, version: None }, out, ends)
     }
 
     /// Decrypts `values` (all made by `version`, or by the primary when it is
@@ -55,24 +65,17 @@ impl FpeTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.run_batch(Direction::Decrypt, tweak, values, version, out, ends)
+        self.run_batch(&Job { dir: Direction::Decrypt, tweak, values, version }, out, ends)
     }
 
-    fn run_batch(
-        &self,
-        dir: Direction,
-        tweak: Option<&[u8]>,
-        values: &[&str],
-        version: Option<u32>,
-        out: &mut Vec<u8>,
-        ends: &mut Vec<usize>,
-    ) -> Result<()> {
+    fn run_batch(&self, job: &Job<'_>, out: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<()> {
+        let Job { dir, tweak, values, version } = *job;
         // Tokens whose version is read one by one, and values with a kept
         // tail, go one at a time.
         let one_by_one =
             self.params.keep_from_last.is_some() || (dir == Direction::Decrypt && self.embedding.is_some());
         if one_by_one {
-            return self.each(dir, tweak, values, version, out, ends);
+            return self.each(job, out, ends);
         }
         let tweak = self.tweak(tweak)?;
         let version = version.unwrap_or(self.primary());
@@ -98,15 +101,8 @@ impl FpeTransform {
         Ok(())
     }
 
-    fn each(
-        &self,
-        dir: Direction,
-        tweak: Option<&[u8]>,
-        values: &[&str],
-        version: Option<u32>,
-        out: &mut Vec<u8>,
-        ends: &mut Vec<usize>,
-    ) -> Result<()> {
+    fn each(&self, job: &Job<'_>, out: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<()> {
+        let Job { dir, tweak, values, version } = *job;
         let mut s = String::new();
         for (i, v) in values.iter().enumerate() {
             match dir {

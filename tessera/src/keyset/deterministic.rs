@@ -6,6 +6,8 @@
 
 use zeroize::Zeroizing;
 
+mod batch;
+
 use crate::siv::AesSiv;
 
 use super::error::{Error, Result};

@@ -54,6 +54,14 @@ pub enum Error {
         /// What was tried.
         detail: String,
     },
+    /// Value `index` of a batch failed; `source` says why.
+    #[error("value {index} of the batch: {source}")]
+    Batch {
+        /// The value's position in the batch.
+        index: usize,
+        /// What went wrong with it.
+        source: Box<Error>,
+    },
     /// A change the rotation rules forbid (e.g. disabling the primary).
     #[error("{0}")]
     Rotation(String),

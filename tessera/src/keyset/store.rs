@@ -13,7 +13,8 @@ use super::error::{Error, Result};
 use super::model::Transform;
 use crate::fs::AtomicFile;
 use crate::openpgp::key::Cert;
-use crate::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor};
+use crate::openpgp::sig::{SigType, Signer, SigningKey};
+use crate::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, SigningEncryptor, VerifyingDecryptor};
 
 /// The newest keyset file format version this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -25,13 +26,18 @@ pub enum Protection<'a> {
     /// Sealed in a password-encrypted OpenPGP message (the default to use).
     Password(&'a [u8]),
     /// Sealed to OpenPGP certificates, so a team shares one keyset encrypted
-    /// to each member's key: written encrypted to every certificate in
-    /// `recipients`, read with any of `keys` (secret keys, unlocked). A
-    /// change made by one member is saved to the same recipients again.
+    /// to each member's key, and signed by the member who wrote it: written
+    /// signed by `keys` and encrypted to every certificate in `recipients`;
+    /// read with any of `keys` (secret keys, unlocked) and accepted only
+    /// with a good signature by one of `recipients`. Without the signature
+    /// anyone holding the team's public certificates could replace the file
+    /// with keys of their choosing.
     Certificates {
-        /// Certificates the keyset file is encrypted to (needed to write).
+        /// The team: the certificates the file is encrypted to, and the
+        /// only ones whose signature makes a file acceptable.
         recipients: &'a [Cert],
-        /// Unlocked secret keys tried to read the file (needed to read).
+        /// The reader's or writer's own secret keys (unlocked): they open
+        /// the file, and they sign it when it is written.
         keys: &'a [Cert],
     },
     /// Plain JSON, key bytes in hex: only when the caller asks for it by name.
@@ -130,10 +136,13 @@ impl Keyset {
             Protection::Certificates { recipients: [], .. } => {
                 Err(Error::Protection("writing a keyset sealed to certificates needs at least one recipient"))
             }
-            Protection::Certificates { recipients, .. } => {
+            Protection::Certificates { keys: [], .. } => Err(Error::Protection(
+                "writing a keyset sealed to certificates needs the writer's secret key to sign it",
+            )),
+            Protection::Certificates { recipients, keys } => {
                 let opts =
                     EncryptOptions { recipients: recipients.iter().map(Cert::to_public).collect(), ..opts.clone() };
-                seal(&json, &[], &opts)
+                seal_signed(&json, keys, &opts)
             }
         }
     }
@@ -166,9 +175,17 @@ impl Keyset {
             (Protection::Certificates { keys: [], .. }, false) => {
                 Err(Error::Protection("reading a keyset sealed to certificates needs a secret key"))
             }
-            (Protection::Certificates { keys, .. }, false) => {
-                let opts = DecryptOptions { keys: keys.to_vec(), ..DecryptOptions::default() };
-                unseal(Decryptor::with_options(bytes, &[], &opts)?)
+            (Protection::Certificates { recipients: [], .. }, false) => Err(Error::Protection(
+                "reading a keyset sealed to certificates needs the team's certificates, to check who signed it",
+            )),
+            (Protection::Certificates { recipients, keys }, false) => {
+                let opts = DecryptOptions { keys: keys.to_vec(), threads: 1, ..DecryptOptions::default() };
+                let certs: Vec<Cert> = recipients.iter().map(Cert::to_public).collect();
+                let mut dec = VerifyingDecryptor::new(bytes, &[], &opts, &certs, super::now())?;
+                let mut json = Zeroizing::new(Vec::new());
+                dec.read_to_end(&mut json).map_err(crate::openpgp::Error::from_io)?;
+                dec.finish()?; // at least one good signature from the team, or an error
+                Keyset::from_json(&json)
             }
         }
     }
@@ -197,6 +214,19 @@ impl Keyset {
 /// The keyset JSON encrypted to passwords and the recipients in `opts`.
 fn seal(json: &[u8], passwords: &[&[u8]], opts: &EncryptOptions) -> Result<Zeroizing<Vec<u8>>> {
     let mut enc = Encryptor::new(Vec::new(), passwords, opts)?;
+    enc.write_all(json).map_err(crate::openpgp::Error::from_io)?;
+    Ok(Zeroizing::new(enc.finish()?))
+}
+
+/// The keyset JSON signed by `keys` and encrypted to the recipients in `opts`.
+fn seal_signed(json: &[u8], keys: &[Cert], opts: &EncryptOptions) -> Result<Zeroizing<Vec<u8>>> {
+    let now = super::now();
+    let mut signing = Vec::new();
+    for k in keys {
+        signing.extend(SigningKey::from_cert(k, now)?);
+    }
+    let signer = Signer::new(&signing, SigType::Binary, now.min(u64::from(u32::MAX)) as u32)?;
+    let mut enc = SigningEncryptor::new(Vec::new(), &[], opts, signer)?;
     enc.write_all(json).map_err(crate::openpgp::Error::from_io)?;
     Ok(Zeroizing::new(enc.finish()?))
 }

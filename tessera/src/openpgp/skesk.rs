@@ -10,7 +10,7 @@ use super::cfb::Cfb;
 use super::s2k::{S2k, S2kLimits};
 use super::{Error, Result, SymAlg};
 use crate::TAG_LEN;
-use crate::aead::{Aead, AeadInPlace, Mode};
+use crate::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 use crate::aes::Aes;
 
 /// A session key: the key of the SEIPD packet. Zeroized on drop; `Debug`
@@ -153,8 +153,11 @@ impl Skesk {
         let key = s2k.derive(password, cipher.key_len(), &S2kLimits::UNLIMITED)?;
         let kek = v6_kek(&key, cipher, aead);
         let mut esk = session_key.to_vec();
-        let tag =
-            Aead::new(aead, &kek)?.seal_in_place_separate_tag(iv, &[0xc3, 6, cipher.id(), aead.id()], &mut esk)?;
+        let tag = Aead::new(aead, &kek)?.seal_in_place_separate_tag(
+            Nonce::assume_unique_for_key(iv),
+            Aad::new(&[0xc3, 6, cipher.id(), aead.id()]),
+            &mut esk,
+        )?;
         Ok(Skesk::V6 { cipher, aead, s2k, iv: iv.to_vec(), esk, tag })
     }
 
@@ -194,7 +197,12 @@ impl Skesk {
                 let kek = v6_kek(&key, *cipher, *aead);
                 let mut sk = Zeroizing::new(esk.clone());
                 Aead::new(*aead, &kek)?
-                    .open_in_place_separate_tag(iv, &[0xc3, 6, cipher.id(), aead.id()], &mut sk, tag)
+                    .open_in_place_separate_tag(
+                        Nonce::assume_unique_for_key(iv),
+                        Aad::new(&[0xc3, 6, cipher.id(), aead.id()]),
+                        &mut sk,
+                        tag,
+                    )
                     .map_err(|_| Error::WrongPassword)?;
                 Ok(SessionKey { alg: None, key: sk })
             }

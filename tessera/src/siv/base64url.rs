@@ -19,6 +19,12 @@ use crate::Error;
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// Appends the unpadded base64url encoding of `data` to `out`.
+///
+/// ```
+/// let mut out = Vec::new();
+/// tessera::siv::base64url::encode(b"hi?", &mut out);
+/// assert_eq!(out, b"aGk_");
+/// ```
 pub fn encode(data: &[u8], out: &mut Vec<u8>) {
     for c in data.chunks(3) {
         let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
@@ -42,6 +48,14 @@ fn value(c: u8) -> Option<u32> {
 /// Appends the bytes of unpadded base64url `text` to `out`. Strict: no
 /// padding, no other characters (whitespace included), no stray bits in the
 /// last character; anything else is [`Error::Base64Url`].
+///
+/// ```
+/// use tessera::siv::base64url::decode;
+/// let mut out = Vec::new();
+/// decode(b"aGk_", &mut out).unwrap();
+/// assert_eq!(out, b"hi?");
+/// assert!(decode(b"aGk=", &mut out).is_err()); // no padding
+/// ```
 pub fn decode(text: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
     const BAD: Error = Error::Base64Url;
     if text.len() % 4 == 1 {

@@ -23,6 +23,19 @@ use crate::aes::block::{dbl, load, tags_equal, xor, xor_int};
 /// A nonce, if used, is simply the last component (RFC 5297 section 3
 /// treats it as one more associated-data component).
 #[derive(Clone, Copy, Debug)]
+///
+/// ```
+/// use tessera::siv::{AesSiv, BatchAd};
+/// let siv = AesSiv::new(&[2u8; 32]).unwrap();
+/// let (data, ends) = (b"ab", [1, 2]);
+/// let mut out = [0u8; 2 + 32];
+/// let rows: [&[u8]; 2] = [b"row-1", b"row-2"];
+/// siv.seal_batch(BatchAd::PerValue(&rows), data, &ends, &mut out).unwrap();
+/// assert_eq!(out[..17], siv.seal(None, &[b"row-1"], b"a").unwrap()[..]);
+/// let comps: [&[&[u8]]; 2] = [&[b"t", b"row-1"], &[b"t", b"row-2"]];
+/// siv.seal_batch(BatchAd::PerValueComponents(&comps), data, &ends, &mut out).unwrap();
+/// assert_eq!(out[17..], siv.seal(None, &[b"t", b"row-2"], b"b").unwrap()[..]);
+/// ```
 pub enum BatchAd<'a> {
     /// The same components for every message (for example a table and
     /// column name). The associated-data part of S2V runs once per batch.

@@ -48,6 +48,14 @@ pub use crate::TAG_LEN;
 /// Most associated-data components per message, a nonce counting as one
 /// (RFC 5297 section 2.6 and 7: S2V takes at most 127 components with the
 /// plaintext).
+///
+/// ```
+/// use tessera::siv::{AesSiv, MAX_AD};
+/// let siv = AesSiv::new(&[0u8; 32]).unwrap();
+/// let ad = vec![b"c".as_slice(); MAX_AD];
+/// assert!(siv.seal(None, &ad, b"m").is_ok());
+/// assert!(siv.seal(Some(b"n"), &ad, b"m").is_err()); // the nonce is one more
+/// ```
 pub const MAX_AD: usize = 126;
 
 /// AES-SIV with a 32, 48 or 64-byte key (AES-SIV-256, -384, -512; RFC 5297

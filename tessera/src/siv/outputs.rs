@@ -42,12 +42,40 @@ pub struct BatchOutputs<'a> {
 impl<'a> BatchOutputs<'a> {
     /// The ciphertexts `V || C` that [`AesSiv::seal_batch`] wrote into
     /// `out`, for the plaintext `ends` it was given.
+    ///
+    /// ```
+    /// use tessera::siv::{AesSiv, BatchAd, BatchOutputs};
+    /// let siv = AesSiv::new(&[4u8; 32]).unwrap();
+    /// let (data, ends) = (b"abcde", [2, 5]);
+    /// let mut ct = [0u8; 5 + 32];
+    /// siv.seal_batch(BatchAd::Same(&[]), data, &ends, &mut ct).unwrap();
+    /// let sealed: Vec<&[u8]> = BatchOutputs::sealed(&ct, &ends).collect();
+    /// assert_eq!(sealed[1], siv.seal(None, &[], b"cde").unwrap());
+    /// let (cends, mut pt) = ([18, 37], [0u8; 5]);
+    /// siv.open_batch(BatchAd::Same(&[]), &ct, &cends, &mut pt).unwrap();
+    /// let opened: Vec<&[u8]> = BatchOutputs::opened(&pt, &cends).collect();
+    /// assert_eq!(opened, [b"ab".as_slice(), b"cde"]);
+    /// ```
     pub fn sealed(out: &'a [u8], ends: &'a [usize]) -> Self {
         BatchOutputs { out, ends: ends.iter(), done: 0, start: 0, sealed: true }
     }
 
     /// The plaintexts that [`AesSiv::open_batch`] wrote into `out`, for
     /// the ciphertext `ends` it was given.
+    ///
+    /// ```
+    /// use tessera::siv::{AesSiv, BatchAd, BatchOutputs};
+    /// let siv = AesSiv::new(&[4u8; 32]).unwrap();
+    /// let (data, ends) = (b"abcde", [2, 5]);
+    /// let mut ct = [0u8; 5 + 32];
+    /// siv.seal_batch(BatchAd::Same(&[]), data, &ends, &mut ct).unwrap();
+    /// let sealed: Vec<&[u8]> = BatchOutputs::sealed(&ct, &ends).collect();
+    /// assert_eq!(sealed[1], siv.seal(None, &[], b"cde").unwrap());
+    /// let (cends, mut pt) = ([18, 37], [0u8; 5]);
+    /// siv.open_batch(BatchAd::Same(&[]), &ct, &cends, &mut pt).unwrap();
+    /// let opened: Vec<&[u8]> = BatchOutputs::opened(&pt, &cends).collect();
+    /// assert_eq!(opened, [b"ab".as_slice(), b"cde"]);
+    /// ```
     pub fn opened(out: &'a [u8], ends: &'a [usize]) -> Self {
         BatchOutputs { out, ends: ends.iter(), done: 0, start: 0, sealed: false }
     }
@@ -106,27 +134,124 @@ pub struct MessageBatch {
 
 impl MessageBatch {
     /// An empty batch.
+    ///
+    /// ```
+    /// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
+    /// let siv = AesSiv::new(&[4u8; 32]).unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// assert!(batch.is_empty());
+    /// batch.push(b"alice");
+    /// batch.push(b"bob");
+    /// assert_eq!(batch.len(), 2);
+    /// let sealed: Vec<Vec<u8>> = batch.seal(&siv, BatchAd::Same(&[b"users"])).unwrap().map(<[u8]>::to_vec).collect();
+    /// batch.clear();
+    /// sealed.iter().for_each(|c| batch.push(c));
+    /// let opened: Vec<&[u8]> = batch.open(&siv, BatchAd::Same(&[b"users"])).unwrap().collect();
+    /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// The number of messages pushed since the last [`clear`](Self::clear).
+    ///
+    /// ```
+    /// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
+    /// let siv = AesSiv::new(&[4u8; 32]).unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// assert!(batch.is_empty());
+    /// batch.push(b"alice");
+    /// batch.push(b"bob");
+    /// assert_eq!(batch.len(), 2);
+    /// let sealed: Vec<Vec<u8>> = batch.seal(&siv, BatchAd::Same(&[b"users"])).unwrap().map(<[u8]>::to_vec).collect();
+    /// batch.clear();
+    /// sealed.iter().for_each(|c| batch.push(c));
+    /// let opened: Vec<&[u8]> = batch.open(&siv, BatchAd::Same(&[b"users"])).unwrap().collect();
+    /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
+    /// ```
     pub fn len(&self) -> usize {
         self.ends.len()
     }
 
     /// Whether no message was pushed since the last [`clear`](Self::clear).
+    ///
+    /// ```
+    /// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
+    /// let siv = AesSiv::new(&[4u8; 32]).unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// assert!(batch.is_empty());
+    /// batch.push(b"alice");
+    /// batch.push(b"bob");
+    /// assert_eq!(batch.len(), 2);
+    /// let sealed: Vec<Vec<u8>> = batch.seal(&siv, BatchAd::Same(&[b"users"])).unwrap().map(<[u8]>::to_vec).collect();
+    /// batch.clear();
+    /// sealed.iter().for_each(|c| batch.push(c));
+    /// let opened: Vec<&[u8]> = batch.open(&siv, BatchAd::Same(&[b"users"])).unwrap().collect();
+    /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
 
     /// Forgets every message (keeping the buffers' capacity).
+    ///
+    /// ```
+    /// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
+    /// let siv = AesSiv::new(&[4u8; 32]).unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// assert!(batch.is_empty());
+    /// batch.push(b"alice");
+    /// batch.push(b"bob");
+    /// assert_eq!(batch.len(), 2);
+    /// let sealed: Vec<Vec<u8>> = batch.seal(&siv, BatchAd::Same(&[b"users"])).unwrap().map(<[u8]>::to_vec).collect();
+    /// batch.clear();
+    /// sealed.iter().for_each(|c| batch.push(c));
+    /// let opened: Vec<&[u8]> = batch.open(&siv, BatchAd::Same(&[b"users"])).unwrap().collect();
+    /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
+    /// ```
     pub fn clear(&mut self) {
         self.data.clear();
         self.ends.clear();
     }
 
+    /// Like [`clear`](Self::clear), but overwrites the messages and the
+    /// outputs first (they may hold plaintext).
+    pub(crate) fn clear_zeroized(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.data);
+        zeroize::Zeroize::zeroize(&mut self.out);
+        self.clear();
+    }
+
+    /// Removes the first `n` bytes of every message (each at least `n`
+    /// long), in place.
+    pub(crate) fn strip_prefixes(&mut self, n: usize) {
+        let (mut written, mut start) = (0, 0);
+        for end in self.ends.iter_mut() {
+            let body = start + n..*end;
+            start = *end;
+            self.data.copy_within(body.clone(), written);
+            written += body.len();
+            *end = written;
+        }
+        self.data.truncate(written);
+    }
+
     /// Adds a message: a plaintext to encrypt or a `V || C` to decrypt.
+    ///
+    /// ```
+    /// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
+    /// let siv = AesSiv::new(&[4u8; 32]).unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// assert!(batch.is_empty());
+    /// batch.push(b"alice");
+    /// batch.push(b"bob");
+    /// assert_eq!(batch.len(), 2);
+    /// let sealed: Vec<Vec<u8>> = batch.seal(&siv, BatchAd::Same(&[b"users"])).unwrap().map(<[u8]>::to_vec).collect();
+    /// batch.clear();
+    /// sealed.iter().for_each(|c| batch.push(c));
+    /// let opened: Vec<&[u8]> = batch.open(&siv, BatchAd::Same(&[b"users"])).unwrap().collect();
+    /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
+    /// ```
     pub fn push(&mut self, message: &[u8]) {
         self.data.extend_from_slice(message);
         self.ends.push(self.data.len());
@@ -135,6 +260,14 @@ impl MessageBatch {
     /// Adds a message given as unpadded base64url text ([`base64url`]) and
     /// returns its length in bytes. Text that is not base64url is an error
     /// ([`Error::Base64Url`]) and adds nothing.
+    ///
+    /// ```
+    /// use tessera::siv::MessageBatch;
+    /// let mut batch = MessageBatch::new();
+    /// assert_eq!(batch.push_base64url(b"aGk").unwrap(), 2); // "hi"
+    /// assert!(batch.push_base64url(b"a=").is_err());
+    /// assert_eq!(batch.len(), 1);
+    /// ```
     pub fn push_base64url(&mut self, text: &[u8]) -> Result<usize, Error> {
         let start = self.data.len();
         if let Err(e) = base64url::decode(text, &mut self.data) {
@@ -145,8 +278,29 @@ impl MessageBatch {
         Ok(self.data.len() - start)
     }
 
+    /// The messages pushed since the last [`clear`](Self::clear), in order.
+    pub(crate) fn messages(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(s, &e)| &self.data[s..e])
+    }
+
     /// Encrypts every message with [`AesSiv::seal_batch`]; yields each
     /// `V || C` in order.
+    ///
+    /// ```
+    /// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
+    /// let siv = AesSiv::new(&[4u8; 32]).unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// assert!(batch.is_empty());
+    /// batch.push(b"alice");
+    /// batch.push(b"bob");
+    /// assert_eq!(batch.len(), 2);
+    /// let sealed: Vec<Vec<u8>> = batch.seal(&siv, BatchAd::Same(&[b"users"])).unwrap().map(<[u8]>::to_vec).collect();
+    /// batch.clear();
+    /// sealed.iter().for_each(|c| batch.push(c));
+    /// let opened: Vec<&[u8]> = batch.open(&siv, BatchAd::Same(&[b"users"])).unwrap().collect();
+    /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
+    /// ```
     pub fn seal(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
         self.out.resize(self.data.len() + TAG_LEN * self.ends.len(), 0);
         siv.seal_batch(ad, &self.data, &self.ends, &mut self.out)?;
@@ -156,6 +310,21 @@ impl MessageBatch {
     /// Verifies and decrypts every message with [`AesSiv::open_batch`]
     /// (all or nothing; [`Error::Batch`] names the first message that fails);
     /// yields each plaintext in order.
+    ///
+    /// ```
+    /// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
+    /// let siv = AesSiv::new(&[4u8; 32]).unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// assert!(batch.is_empty());
+    /// batch.push(b"alice");
+    /// batch.push(b"bob");
+    /// assert_eq!(batch.len(), 2);
+    /// let sealed: Vec<Vec<u8>> = batch.seal(&siv, BatchAd::Same(&[b"users"])).unwrap().map(<[u8]>::to_vec).collect();
+    /// batch.clear();
+    /// sealed.iter().for_each(|c| batch.push(c));
+    /// let opened: Vec<&[u8]> = batch.open(&siv, BatchAd::Same(&[b"users"])).unwrap().collect();
+    /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
+    /// ```
     pub fn open(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
         // Messages shorter than V make this too small; decrypt_batch names them.
         self.out.resize(self.data.len().saturating_sub(TAG_LEN * self.ends.len()), 0);

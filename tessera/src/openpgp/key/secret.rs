@@ -13,7 +13,7 @@ use super::super::crypto::SecretMaterial;
 use super::super::s2k::{HashAlg as S2kHash, S2k, S2kLimits};
 use super::super::{Error, Result, SymAlg, random};
 use super::{KeyError, KeyVersion, PublicKey};
-use crate::aead::{Aead, AeadInPlace, Mode};
+use crate::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 use crate::aes::Aes;
 use crate::{Direction, TAG_LEN};
 
@@ -255,7 +255,12 @@ impl SecretKey {
                 let tag: [u8; TAG_LEN] = plain[n..].try_into().expect("16");
                 let (kek, ad) = self.aead_params(&key, l.cipher, aead);
                 Aead::new(aead, &kek)?
-                    .open_in_place_separate_tag(&l.iv, &ad, &mut plain[..n], &tag)
+                    .open_in_place_separate_tag(
+                        Nonce::assume_unique_for_key(&l.iv),
+                        Aad::new(&ad),
+                        &mut plain[..n],
+                        &tag,
+                    )
                     .map_err(|_| wrong())?;
                 n
             }
@@ -311,7 +316,11 @@ impl SecretKey {
             random(&mut iv)?;
             let (kek, ad) = self.aead_params(&key, cipher, aead);
             let mut data = m.to_vec();
-            let tag = Aead::new(aead, &kek)?.seal_in_place_separate_tag(&iv, &ad, &mut data)?;
+            let tag = Aead::new(aead, &kek)?.seal_in_place_separate_tag(
+                Nonce::assume_unique_for_key(&iv),
+                Aad::new(&ad),
+                &mut data,
+            )?;
             data.extend_from_slice(&tag);
             Locked { usage: 253, cipher, aead: Some(aead), s2k, iv, data }
         } else {

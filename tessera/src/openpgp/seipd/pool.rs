@@ -6,15 +6,15 @@
 //! message does not depend on its size or on how fast the workers are: a
 //! caller with no free buffer must first take the next finished one.
 
-use std::collections::BTreeMap;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use zeroize::Zeroize;
 
+use super::v2::ChunkNonce;
 use crate::TAG_LEN;
-use crate::aead::{Aead, AeadInPlace};
+use crate::aead::{Aad, Aead, AeadInPlace};
 
 /// Most octets of chunk buffers one message keeps (with 256 KiB chunks:
 /// sixteen), so that peak memory stays well under 8 MiB.
@@ -40,27 +40,18 @@ pub(crate) enum Op {
 }
 
 /// The per-message constants every chunk needs: the AEAD with the message
-/// key, the IV and the associated data.
+/// key, the chunk nonces (from the IV) and the associated data.
 pub(crate) struct ChunkKey {
     pub(crate) aead: Aead,
-    pub(crate) iv: Vec<u8>,
+    pub(crate) nonce: ChunkNonce,
     pub(crate) ad: [u8; 5],
 }
 
 impl ChunkKey {
-    /// The nonce of chunk `index`: `IV || big-endian index`.
-    pub(crate) fn nonce(&self, index: u64, out: &mut [u8; 16]) -> usize {
-        let n = self.iv.len();
-        out[..n].copy_from_slice(&self.iv);
-        out[n..n + 8].copy_from_slice(&index.to_be_bytes());
-        n + 8
-    }
-
     /// Seals `buf[..len]` in place and puts the tag after it.
     pub(crate) fn seal(&self, index: u64, buf: &mut [u8], len: usize) -> bool {
-        let mut nonce = [0u8; 16];
-        let nl = self.nonce(index, &mut nonce);
-        match self.aead.seal_in_place_separate_tag(&nonce[..nl], &self.ad, &mut buf[..len]) {
+        let mut nonces = self.nonce.clone();
+        match self.aead.seal_in_place_separate_tag(nonces.at(index), Aad::new(&self.ad), &mut buf[..len]) {
             Ok(tag) => {
                 buf[len..len + TAG_LEN].copy_from_slice(&tag);
                 true
@@ -72,11 +63,10 @@ impl ChunkKey {
     /// Opens `buf[..len]` in place against the tag after it; on failure
     /// the data is wiped.
     pub(crate) fn open(&self, index: u64, buf: &mut [u8], len: usize) -> bool {
-        let mut nonce = [0u8; 16];
-        let nl = self.nonce(index, &mut nonce);
+        let mut nonces = self.nonce.clone();
         let (data, rest) = buf.split_at_mut(len);
         let tag: &[u8; TAG_LEN] = rest[..TAG_LEN].try_into().expect("room for a tag");
-        let ok = self.aead.open_in_place_separate_tag(&nonce[..nl], &self.ad, data, tag).is_ok();
+        let ok = self.aead.open_in_place_separate_tag(nonces.at(index), Aad::new(&self.ad), data, tag).is_ok();
         if !ok {
             data.zeroize();
         }
@@ -102,11 +92,13 @@ pub(crate) struct Done {
 
 /// The workers of one message and its fixed set of chunk buffers.
 pub(crate) struct ChunkPool {
-    jobs: Option<Sender<Job>>,
+    jobs: Option<SyncSender<Job>>,
     done: Receiver<Done>,
     workers: Vec<JoinHandle<()>>,
-    /// Finished chunks that arrived before an earlier one.
-    early: BTreeMap<u64, Done>,
+    /// Finished chunks that arrived before an earlier one, in slot
+    /// `index % buffers` (at most `buffers` chunks are ever in flight, so
+    /// slots never collide; fixed size, so no allocation per chunk).
+    early: Vec<Option<Done>>,
     free: Vec<Vec<u8>>,
     submitted: u64,
     taken: u64,
@@ -129,14 +121,17 @@ impl ChunkPool {
         buffers: usize,
         buf_len: usize,
     ) -> std::io::Result<Self> {
-        let (jobs, job_rx) = mpsc::channel::<Job>();
-        let (done_tx, done) = mpsc::channel::<Done>();
+        // Bounded channels as large as the buffer set: a send never waits,
+        // and their storage is allocated once, not per chunk.
+        let buffers = buffers.max(1);
+        let (jobs, job_rx) = mpsc::sync_channel::<Job>(buffers);
+        let (done_tx, done) = mpsc::sync_channel::<Done>(buffers);
         let job_rx = Arc::new(Mutex::new(job_rx));
         let mut pool = ChunkPool {
             jobs: Some(jobs),
             done,
             workers: Vec::with_capacity(threads),
-            early: BTreeMap::new(),
+            early: (0..buffers).map(|_| None).collect(),
             free: (0..buffers).map(|_| vec![0u8; buf_len]).collect(),
             submitted: 0,
             taken: 0,
@@ -188,17 +183,20 @@ impl ChunkPool {
         if self.in_flight() == 0 {
             return None;
         }
-        while !self.early.contains_key(&self.taken) {
+        let slots = self.early.len() as u64;
+        let slot = (self.taken % slots) as usize;
+        while self.early[slot].is_none() {
             let d = self.done.recv().ok()?;
-            self.early.insert(d.index, d);
+            let at = (d.index % slots) as usize;
+            self.early[at] = Some(d);
         }
-        let d = self.early.remove(&self.taken)?;
+        let d = self.early[slot].take()?;
         self.taken += 1;
         Some(d)
     }
 }
 
-fn work(key: &ChunkKey, op: Op, jobs: &Mutex<Receiver<Job>>, done: &Sender<Done>) {
+fn work(key: &ChunkKey, op: Op, jobs: &Mutex<Receiver<Job>>, done: &SyncSender<Done>) {
     loop {
         let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
             Ok(job) => job,
@@ -225,7 +223,7 @@ impl Drop for ChunkPool {
         while let Ok(mut d) = self.done.try_recv() {
             d.buf.zeroize();
         }
-        for d in self.early.values_mut() {
+        for d in self.early.iter_mut().flatten() {
             d.buf.zeroize();
         }
         for b in &mut self.free {

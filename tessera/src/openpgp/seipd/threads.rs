@@ -10,16 +10,17 @@ use std::sync::Arc;
 use zeroize::Zeroize;
 
 use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
+use super::v2::ChunkNonce;
 use super::{V2Header, chunk_size};
 use crate::TAG_LEN;
-use crate::aead::{Aead, AeadInPlace};
+use crate::aead::{Aad, Aead, AeadInPlace};
 use crate::openpgp::poison::{Poison, read_checked};
 use crate::openpgp::{Error, Result};
 
 /// The message key, IV and associated data of `header`.
 fn chunk_key(header: &V2Header, session_key: &[u8]) -> Result<Arc<ChunkKey>> {
     let (key, iv) = header.message_key(session_key)?;
-    Ok(Arc::new(ChunkKey { aead: Aead::new(header.aead, &key)?, iv, ad: header.ad() }))
+    Ok(Arc::new(ChunkKey { aead: Aead::new(header.aead, &key)?, nonce: ChunkNonce::new(&iv), ad: header.ad() }))
 }
 
 /// The final tag's nonce index and associated data: the chunk associated
@@ -119,10 +120,10 @@ impl<W: Write> ParSealer<W> {
         while self.pool.in_flight() > 0 {
             self.write_next()?;
         }
-        let mut nonce = [0u8; 16];
-        let nl = self.key.nonce(self.pool.next_index(), &mut nonce);
+        let mut nonces = self.key.nonce.clone();
         let ad = final_ad(&self.key, self.total);
-        let tag = self.key.aead.seal_in_place_separate_tag(&nonce[..nl], &ad, &mut []).map_err(Error::from)?;
+        let nonce = nonces.at(self.pool.next_index());
+        let tag = self.key.aead.seal_in_place_separate_tag(nonce, Aad::new(&ad), &mut []).map_err(Error::from)?;
         self.inner.write_all(&tag)?;
         Ok(self.inner)
     }
@@ -265,10 +266,10 @@ impl<R: Read> ParOpener<R> {
         let total = before + last as u64;
         let final_index = index + u64::from(n >= 2 * TAG_LEN);
         let final_tag: [u8; TAG_LEN] = buf[n - TAG_LEN..n].try_into().expect("16");
-        let mut nonce = [0u8; 16];
-        let nl = self.key.nonce(final_index, &mut nonce);
+        let mut nonces = self.key.nonce.clone();
         let ad = final_ad(&self.key, total);
-        if self.key.aead.open_in_place_separate_tag(&nonce[..nl], &ad, &mut [], &final_tag).is_err() {
+        if self.key.aead.open_in_place_separate_tag(nonces.at(final_index), Aad::new(&ad), &mut [], &final_tag).is_err()
+        {
             buf[..last].zeroize();
             return Err(Error::Authentication("final tag: the message was truncated or modified"));
         }

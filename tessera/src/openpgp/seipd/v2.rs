@@ -9,7 +9,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use super::{MAX_CHUNK_OCTET, V2_HEADER_LEN, chunk_size};
 use crate::TAG_LEN;
-use crate::aead::{Aead, AeadInPlace, Mode};
+use crate::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 use crate::openpgp::poison::{Poison, read_checked};
 use crate::openpgp::{Error, Result, SymAlg};
 
@@ -65,28 +65,30 @@ impl V2Header {
     }
 }
 
-/// A chunk nonce, `IV || big-endian index`, updated in place.
+/// The chunk nonces, `IV || big-endian index`, built in place.
 #[derive(Debug, Clone)]
-struct Nonce {
+pub(crate) struct ChunkNonce {
     bytes: [u8; 16],
     len: usize,
 }
 
-impl Nonce {
-    fn new(iv: &[u8]) -> Self {
+impl ChunkNonce {
+    pub(crate) fn new(iv: &[u8]) -> Self {
         let mut bytes = [0u8; 16];
         bytes[..iv.len()].copy_from_slice(iv);
-        Nonce { bytes, len: iv.len() + 8 }
+        ChunkNonce { bytes, len: iv.len() + 8 }
     }
-    fn at(&mut self, index: u64) -> &[u8] {
+    /// The nonce of chunk `index` (or of the final tag, whose index is the
+    /// chunk count): unique per key because the index is.
+    pub(crate) fn at(&mut self, index: u64) -> Nonce<'_> {
         self.bytes[self.len - 8..self.len].copy_from_slice(&index.to_be_bytes());
-        &self.bytes[..self.len]
+        Nonce::assume_unique_for_key(&self.bytes[..self.len])
     }
 }
 
 struct ChunkState {
     aead: Aead,
-    nonce: Nonce,
+    nonce: ChunkNonce,
     /// Chunk associated data, then the total length for the final tag.
     ad: [u8; 13],
     chunk: usize,
@@ -101,7 +103,7 @@ impl ChunkState {
         ad[..5].copy_from_slice(&header.ad());
         Ok(ChunkState {
             aead: Aead::new(header.aead, &key)?,
-            nonce: Nonce::new(&iv),
+            nonce: ChunkNonce::new(&iv),
             ad,
             chunk: chunk_size(header.chunk_octet),
             index: 0,
@@ -154,7 +156,7 @@ impl<W: Write> ChunkSealer<W> {
         let tag = self
             .st
             .aead
-            .seal_in_place_separate_tag(nonce, &self.st.ad[..5], &mut self.buf[..n])
+            .seal_in_place_separate_tag(nonce, Aad::new(&self.st.ad[..5]), &mut self.buf[..n])
             .map_err(Error::from)?;
         self.buf[n..n + TAG_LEN].copy_from_slice(&tag);
         let written = self.inner.write_all(&self.buf[..n + TAG_LEN]);
@@ -174,7 +176,7 @@ impl<W: Write> ChunkSealer<W> {
         let index = self.st.index;
         let ad = *self.st.final_ad();
         let nonce = self.st.nonce.at(index);
-        let tag = self.st.aead.seal_in_place_separate_tag(nonce, &ad, &mut []).map_err(Error::from)?;
+        let tag = self.st.aead.seal_in_place_separate_tag(nonce, Aad::new(&ad), &mut []).map_err(Error::from)?;
         self.inner.write_all(&tag)?;
         self.buf.zeroize();
         Ok(self.inner)
@@ -281,7 +283,7 @@ impl<R: Read> ChunkOpener<R> {
         let nonce = self.st.nonce.at(self.st.index);
         self.st
             .aead
-            .open_in_place_separate_tag(nonce, &self.st.ad[..5], data, tag)
+            .open_in_place_separate_tag(nonce, Aad::new(&self.st.ad[..5]), data, tag)
             .map_err(|_| Error::Authentication("chunk"))?;
         self.st.index += 1;
         self.st.total += len as u64;
@@ -311,7 +313,7 @@ impl<R: Read> ChunkOpener<R> {
         let index = self.st.index;
         let ad = *self.st.final_ad();
         let nonce = self.st.nonce.at(index);
-        if self.st.aead.open_in_place_separate_tag(nonce, &ad, &mut [], &final_tag).is_err() {
+        if self.st.aead.open_in_place_separate_tag(nonce, Aad::new(&ad), &mut [], &final_tag).is_err() {
             self.buf[..last].zeroize();
             return Err(Error::Authentication("final tag: the message was truncated or modified"));
         }
