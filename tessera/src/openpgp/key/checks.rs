@@ -5,13 +5,17 @@
 //!
 //! - skips, before any cryptography, signatures that name an issuer other
 //!   than the key expected to have made them;
-//! - checks at most [`MAX_CHECKED_PER_COMPONENT`] candidates per component
-//!   (the newest by creation time) and at most [`MAX_CHECKS_PER_VALIDATION`]
-//!   signatures in one call to `validate`: anything beyond counts as not
-//!   verifying. A flood can thus hide an older signature, which fails closed
-//!   for bindings and certifications; for revocations it does no more than
-//!   whoever delivers the certificate could do by leaving the revocation
-//!   out;
+//! - checks a component's candidates newest first until one verifies,
+//!   at most [`MAX_CHECKS_PER_VALIDATION`] signatures in one call to
+//!   `validate` (a signature whose digest prefix does not match fails
+//!   before any public-key operation). There is no smaller cap per
+//!   component: forged copies of a real signature with a later creation
+//!   time would otherwise hide it (a handful of unsigned packets making a
+//!   certificate unusable). Hiding a signature now takes more forged
+//!   packets than the whole budget; beyond the budget, anything unchecked
+//!   counts as not verifying, which fails closed for bindings and
+//!   certifications, and for revocations does no more than whoever
+//!   delivers the certificate could do by leaving the revocation out;
 //! - remembers each outcome by content (the signer's key, what is signed and
 //!   the signature octets), so validating the same certificate again, for
 //!   every message, repeats no public-key operation.
@@ -25,17 +29,12 @@ use sha2::{Digest, Sha256};
 use super::PublicKey;
 use crate::openpgp::sig::Signature;
 
-/// Most signatures of one component (the direct key signatures, one User
-/// ID, one subkey) checked for its newest valid self-signature, and most
-/// revocations of it checked.
-pub const MAX_CHECKED_PER_COMPONENT: usize = 32;
-
 /// Most public-key checks made by one call to [`super::Cert::validate`]
 /// (outcomes already cached cost nothing).
-pub const MAX_CHECKS_PER_VALIDATION: usize = 512;
+pub const MAX_CHECKS_PER_VALIDATION: usize = 4096;
 
 /// Outcomes kept per certificate; the cache is emptied when it is full.
-const MAX_CACHED: usize = 4096;
+const MAX_CACHED: usize = 2 * MAX_CHECKS_PER_VALIDATION;
 
 /// What a checked signature is over: the cache key includes it so that a
 /// signature checked under one rule is never taken as checked under another.

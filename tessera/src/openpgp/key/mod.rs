@@ -26,7 +26,7 @@ mod session;
 mod validity;
 
 pub use cert::{Cert, CertKey, Subkey, UserId, key_tag};
-pub use checks::{MAX_CHECKED_PER_COMPONENT, MAX_CHECKS_PER_VALIDATION};
+pub use checks::MAX_CHECKS_PER_VALIDATION;
 pub use error::KeyError;
 pub use generate::{GenerateOptions, KeyProfile, generate};
 pub use packet::{Fingerprint, KeyId, KeyVersion, PublicKey};

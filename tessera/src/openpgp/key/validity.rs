@@ -6,7 +6,7 @@
 use super::super::crypto::PublicKeyAlg;
 use super::super::sig::{SigType, Signature};
 use super::super::{Error, Result};
-use super::checks::{Checker, MAX_CHECKED_PER_COMPONENT, Rule};
+use super::checks::{Checker, Rule};
 use super::{Cert, CertKey, Fingerprint, KeyError, KeyVersion, PublicKey};
 
 /// Key flag bits (RFC 9580 §5.2.3.29).
@@ -109,7 +109,7 @@ fn revocation_applies(sig: &Signature, at: u64) -> bool {
 
 /// Signatures of `sigs` worth checking: of an accepted type, naming no
 /// issuer other than `issuer`, newest first (in reverse order of appearance
-/// among equal times), at most [`MAX_CHECKED_PER_COMPONENT`].
+/// among equal times); the validation's check budget bounds the work.
 fn candidates<'s>(
     sigs: &'s [Signature],
     issuer: &Fingerprint,
@@ -117,7 +117,7 @@ fn candidates<'s>(
 ) -> impl Iterator<Item = &'s Signature> {
     let mut c: Vec<&Signature> = sigs.iter().rev().filter(|s| accept(s) && s.may_be_issued_by(issuer)).collect();
     c.sort_by_key(|s| std::cmp::Reverse(s.created()));
-    c.into_iter().take(MAX_CHECKED_PER_COMPONENT)
+    c.into_iter()
 }
 
 /// The newest signature of `sigs` of an accepted type that is live at `at`
@@ -327,7 +327,6 @@ impl Cert {
                 .embedded_signatures()
                 .filter_map(|r| r.ok())
                 .filter(|b| b.sig_type() == SigType::PrimaryKeyBinding)
-                .take(MAX_CHECKED_PER_COMPONENT)
                 .any(|b| {
                     checker.verified(Rule::PrimaryKeyBinding, sub, pk.body(), &b, || {
                         b.verify_primary_key_binding(pk, sub).is_ok()
