@@ -353,7 +353,8 @@ fn gnupg_sign_encrypt_both_ways() {
     let d = Dir::new();
     let home = d.0.path().join("gnupg");
     std::fs::create_dir(&home).unwrap();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut std::fs::metadata(&home).unwrap().permissions(), 0o700);
+    #[cfg(unix)]
+    std::fs::set_permissions(&home, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
     let (k, c) = key(&d, "tee", &["--profile=rfc4880"]);
     gpg_ok(gpg(&home).args(["--quick-gen-key", "Gee <gee@example.org>", "future-default", "default", "never"]), "gen");
     gpg_ok(gpg(&home).arg("--import").arg(&c), "import");
