@@ -65,7 +65,9 @@ impl Protect {
                 None => None,
             };
             let keys = match &self.keyset_key {
-                Some(path) => read_secret_keys(path, password.as_deref().map(|p| &p[..]))?,
+                Some(path) => {
+                    read_secret_keys(path, password.as_deref().map(|p| &p[..]), "--keyset-key-password-file")?
+                }
                 None => Vec::new(),
             };
             return Ok(Sealing::Certificates { recipients, keys });

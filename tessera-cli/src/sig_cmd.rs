@@ -67,7 +67,7 @@ impl Signers {
         let pw = password(password_file)?;
         let mut keys = Vec::new();
         for p in paths {
-            keys.extend(read_secret_keys(p, pw.as_deref().map(|p| p.as_slice()))?);
+            keys.extend(read_secret_keys(p, pw.as_deref().map(|p| p.as_slice()), "--key-password-file")?);
         }
         Ok(Signers(keys))
     }
@@ -120,7 +120,7 @@ fn password(p: &Option<PathBuf>) -> Result<Option<zeroize::Zeroizing<Vec<u8>>>> 
 
 pub fn sign(a: &SignArgs) -> Result<()> {
     let pw = password(&a.key_password_file)?;
-    let keys = read_secret_keys(&a.key, pw.as_deref().map(|p| p.as_slice()))?;
+    let keys = read_secret_keys(&a.key, pw.as_deref().map(|p| p.as_slice()), "--key-password-file")?;
     let now = now();
     let mut signing = Vec::new();
     for k in &keys {

@@ -34,8 +34,9 @@ pub fn read_certs(path: &Path) -> Result<Vec<Cert>> {
     Cert::read_all(input).with_context(|| format!("cannot read keys from {}", path.display()))
 }
 
-/// The secret keys in `path`, unlocked with `password` where locked.
-pub fn read_secret_keys(path: &Path, password: Option<&[u8]>) -> Result<Vec<Cert>> {
+/// The secret keys in `path`, unlocked with `password` where locked (a
+/// locked key without one names `password_flag`, the option that gives it).
+pub fn read_secret_keys(path: &Path, password: Option<&[u8]>, password_flag: &str) -> Result<Vec<Cert>> {
     let mut keys = read_certs(path)?;
     keys.retain(Cert::is_secret);
     if keys.is_empty() {
@@ -44,7 +45,7 @@ pub fn read_secret_keys(path: &Path, password: Option<&[u8]>) -> Result<Vec<Cert
     for k in &mut keys {
         match (is_locked(k), password) {
             (false, _) => {}
-            (true, None) => bail!("the key {} is locked; give --key-password-file", k.fingerprint()),
+            (true, None) => bail!("the key {} is locked; give {password_flag}", k.fingerprint()),
             (true, Some(pw)) => {
                 unlock_with_any(k, &[pw]).with_context(|| format!("cannot unlock the key {}", k.fingerprint()))?
             }
