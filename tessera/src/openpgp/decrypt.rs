@@ -20,6 +20,23 @@ use super::{Error, Result};
 use crate::aes::Aes;
 
 /// Options of [`Decryptor::with_options`].
+///
+/// ```
+/// use std::io::{Read, Write};
+/// use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, S2kChoice};
+/// # let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+/// # let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+/// # enc.write_all(b"data")?;
+/// # let message = enc.finish()?;
+/// // Open once with the password; later, with the session key alone (SOP's
+/// // `--with-session-key`): no password hashing at all.
+/// let session_key = Decryptor::new(message.as_slice(), &[b"pw".as_slice()])?.session_key().clone();
+/// let opts = DecryptOptions { session_key: Some(session_key), ..DecryptOptions::default() };
+/// let mut out = Vec::new();
+/// Decryptor::with_options(message.as_slice(), &[], &opts)?.read_to_end(&mut out)?;
+/// assert_eq!(out, b"data");
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct DecryptOptions {
     /// Limits on the S2K work a message may ask for.
@@ -83,6 +100,12 @@ impl DecryptOptions {
     /// The decompressed size limit of the command-line tools and the Python
     /// file functions (16 GiB): generous for real data, finite against a
     /// compressed message that would fill a disk.
+    ///
+    /// ```
+    /// use tessera::openpgp::DecryptOptions;
+    /// let opts = DecryptOptions { max_decompressed_size: Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE), ..Default::default() };
+    /// assert_eq!(opts.max_decompressed_size, Some(1 << 34));
+    /// ```
     pub const TOOL_MAX_DECOMPRESSED_SIZE: u64 = 16 << 30;
 }
 
@@ -103,6 +126,17 @@ impl Default for DecryptOptions {
 }
 
 /// The version of the SEIPD packet that was decrypted.
+///
+/// ```
+/// use std::io::Write;
+/// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice, SeipdVersion};
+/// let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+/// let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+/// enc.write_all(b"data")?;
+/// let message = enc.finish()?;
+/// assert_eq!(Decryptor::new(message.as_slice(), &[b"pw".as_slice()])?.seipd_version(), SeipdVersion::V2);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SeipdVersion {
     /// CFB + MDC.
@@ -170,11 +204,33 @@ pub(crate) struct Opened<'a> {
 
 impl<'a> Decryptor<'a> {
     /// Opens `input` with any of `passwords`.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use tessera::openpgp::{Decryptor, Error};
+    /// // RFC 9580 Appendix A.9: an OCB-encrypted message, password "password".
+    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_ocb.asc");
+    /// let mut out = Vec::new();
+    /// Decryptor::new(message.as_bytes(), &[b"password".as_slice()])?.read_to_end(&mut out)?;
+    /// assert_eq!(out, b"Hello, world!");
+    /// assert!(matches!(Decryptor::new(message.as_bytes(), &[b"guess".as_slice()]), Err(Error::WrongPassword)));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn new<R: BufRead + 'a>(input: R, passwords: &[&[u8]]) -> Result<Self> {
         Self::with_options(input, passwords, &DecryptOptions::default())
     }
 
     /// Opens `input` with any of `passwords` (or `opts.session_key`).
+    ///
+    /// ```
+    /// use tessera::openpgp::{DecryptOptions, Decryptor, Error};
+    /// // RFC 9580 A.12.3 asks for 2 GiB of Argon2 memory (m = 21), above the
+    /// // default limit (m = 18): refused before any memory is allocated.
+    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_a12_3_argon2_aes256.asc");
+    /// let opts = DecryptOptions::default();
+    /// let err = Decryptor::with_options(message.as_bytes(), &[b"password".as_slice()], &opts).unwrap_err();
+    /// assert!(matches!(err, Error::LimitExceeded { asked: 2_097_152, allowed: 262_144, .. })); // KiB
+    /// ```
     pub fn with_options<R: BufRead + 'a>(input: R, passwords: &[&[u8]], opts: &DecryptOptions) -> Result<Self> {
         let opened = open_message(input, passwords, opts)?;
         let (info, body) = match open_literal(opened.plain, opts.max_decompressed_size) {
@@ -192,16 +248,46 @@ impl<'a> Decryptor<'a> {
     }
 
     /// The literal data packet's metadata.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice};
+    /// let opts = EncryptOptions { filename: b"a.txt".to_vec(), date: 1_700_000_000, s2k: S2kChoice::Iterated { count_octet: 96 }, ..Default::default() };
+    /// let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+    /// enc.write_all(b"data")?;
+    /// let message = enc.finish()?;
+    /// let dec = Decryptor::new(message.as_slice(), &[b"pw".as_slice()])?;
+    /// assert_eq!((dec.literal().filename.as_slice(), dec.literal().date), (b"a.txt".as_slice(), 1_700_000_000));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn literal(&self) -> &LiteralInfo {
         &self.info
     }
 
     /// The session key that opened the message, with its cipher.
+    ///
+    /// ```
+    /// use tessera::openpgp::{Decryptor, SymAlg};
+    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_eax.asc");
+    /// let dec = Decryptor::new(message.as_bytes(), &[b"password".as_slice()])?;
+    /// // RFC 9580 A.9.1's session key; SEIPD v2 names its cipher in the data packet.
+    /// assert_eq!(dec.session_key().key[..4], [0x38, 0x81, 0xba, 0xfe]);
+    /// assert_eq!(dec.session_key().alg, None::<SymAlg>);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn session_key(&self) -> &SessionKey {
         &self.session_key
     }
 
     /// Which SEIPD version the message used.
+    ///
+    /// ```
+    /// use tessera::openpgp::{Decryptor, SeipdVersion};
+    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_gcm.asc");
+    /// let dec = Decryptor::new(message.as_bytes(), &[b"password".as_slice()])?;
+    /// assert_eq!(dec.seipd_version(), SeipdVersion::V2);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn seipd_version(&self) -> SeipdVersion {
         self.version
     }

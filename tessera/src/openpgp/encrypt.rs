@@ -14,9 +14,31 @@ use super::{Error, Result, SymAlg, random};
 use crate::aead::Mode;
 
 /// Why an empty password is refused (the same words in every front end).
+///
+/// ```
+/// use tessera::openpgp::{EMPTY_PASSWORD, EncryptOptions, Encryptor, Error};
+/// let err = Encryptor::new(Vec::new(), &[b"".as_slice()], &EncryptOptions::default()).unwrap_err();
+/// assert!(matches!(err, Error::InvalidOption(why) if why == EMPTY_PASSWORD));
+/// ```
 pub const EMPTY_PASSWORD: &str = "the password is empty: anyone could open the message";
 
 /// Which generation of the format to write.
+///
+/// ```
+/// use std::io::{Read, Write};
+/// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, Profile, SeipdVersion};
+/// // What GnuPG 2.2 reads: SKESK v4 and SEIPD v1, the iterated S2K.
+/// let opts = EncryptOptions::for_profile(Profile::Rfc4880, None, 96)?;
+/// let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+/// enc.write_all(b"for gpg 2.2")?;
+/// let message = enc.finish()?;
+/// let mut dec = Decryptor::new(message.as_slice(), &[b"pw".as_slice()])?;
+/// assert_eq!(dec.seipd_version(), SeipdVersion::V1);
+/// let mut out = Vec::new();
+/// dec.read_to_end(&mut out)?;
+/// assert_eq!(out, b"for gpg 2.2");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Profile {
     /// RFC 9580: SKESK v6 + SEIPD v2 (AEAD chunks).
@@ -27,6 +49,22 @@ pub enum Profile {
 }
 
 /// How passwords become keys when writing.
+///
+/// ```
+/// use std::io::{Read, Write};
+/// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice};
+/// // Argon2id with 1 pass, 1 lane and 2^10 KiB (small, for the example; the
+/// // default is 3 passes, 4 lanes, 64 MiB).
+/// let opts = EncryptOptions { s2k: S2kChoice::Argon2 { t: 1, p: 1, m: 10 }, ..EncryptOptions::default() };
+/// let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+/// enc.write_all(b"argon2")?;
+/// let message = enc.finish()?;
+/// let mut out = Vec::new();
+/// Decryptor::new(message.as_slice(), &[b"pw".as_slice()])?.read_to_end(&mut out)?;
+/// assert_eq!(out, b"argon2");
+/// assert_eq!(S2kChoice::default(), S2kChoice::Argon2 { t: 3, p: 4, m: 16 });
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum S2kChoice {
     /// Argon2id (RFC 9580 §3.7.1.4): `t` passes, `p` lanes, 2^`m` KiB.
@@ -48,6 +86,14 @@ pub enum S2kChoice {
 /// The kind of password hashing, without its parameters: what a user
 /// names (`argon2`, `iterated`; [`FromStr`](core::str::FromStr)) and
 /// [`EncryptOptions::for_profile`] turns into an [`S2kChoice`].
+///
+/// ```
+/// use tessera::openpgp::{EncryptOptions, Profile, S2kChoice, S2kKind};
+/// let kind: S2kKind = "iterated".parse()?;
+/// let opts = EncryptOptions::for_profile(Profile::Rfc9580, Some(kind), 96)?;
+/// assert_eq!(opts.s2k, S2kChoice::Iterated { count_octet: 96 });
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum S2kKind {
     /// Argon2id with the RFC's second recommended parameters ([`S2kChoice::default`]).
@@ -64,6 +110,26 @@ impl Default for S2kChoice {
 }
 
 /// Options of [`Encryptor::new`].
+///
+/// ```
+/// use std::io::{Read, Write};
+/// use tessera::aead::Mode;
+/// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice};
+/// let opts = EncryptOptions {
+///     aead: Mode::Gcm,
+///     armor: true,
+///     filename: b"notes.txt".to_vec(),
+///     s2k: S2kChoice::Iterated { count_octet: 96 },
+///     ..EncryptOptions::default()
+/// };
+/// let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+/// enc.write_all(b"armored")?;
+/// let message = enc.finish()?;
+/// assert!(message.starts_with(b"-----BEGIN PGP MESSAGE-----"));
+/// let mut dec = Decryptor::new(message.as_slice(), &[b"pw".as_slice()])?;
+/// assert_eq!(dec.literal().filename, b"notes.txt");
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct EncryptOptions {
     /// Format generation (default RFC 9580).
@@ -226,6 +292,24 @@ impl<W: Write> Write for Body<W> {
 /// The data goes into one literal data packet (partial body lengths, so its
 /// size need not be known) inside SEIPD v2 (or v1 with
 /// [`Profile::Rfc4880`]). One buffer of a chunk plus a tag is allocated.
+///
+/// ```
+/// use std::io::{Read, Write};
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor};
+/// // To a certificate: its secret key decrypts, no password needed.
+/// let alice = generate(&GenerateOptions::default())?;
+/// let opts = EncryptOptions { recipients: vec![alice.to_public()], ..EncryptOptions::default() };
+/// let mut enc = Encryptor::new(Vec::new(), &[], &opts)?;
+/// enc.write_all(b"for alice")?;
+/// let message = enc.finish()?;
+///
+/// let opts = DecryptOptions { keys: vec![alice], ..DecryptOptions::default() };
+/// let mut out = Vec::new();
+/// Decryptor::with_options(message.as_slice(), &[], &opts)?.read_to_end(&mut out)?;
+/// assert_eq!(out, b"for alice");
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub struct Encryptor<W: Write> {
     lit: PartialWriter<Body<W>>,
 }
@@ -358,6 +442,18 @@ impl<W: Write> Encryptor<W> {
     /// An empty password is refused ([`Error::InvalidOption`] with
     /// [`EMPTY_PASSWORD`]); decryption still accepts one, for messages
     /// written elsewhere.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice};
+    /// // Two passwords: either one opens the message.
+    /// let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    /// let mut enc = Encryptor::new(Vec::new(), &[b"alice's".as_slice(), b"bob's"], &opts)?;
+    /// enc.write_all(b"shared")?;
+    /// let message = enc.finish()?;
+    /// assert!(Decryptor::new(message.as_slice(), &[b"bob's".as_slice()]).is_ok());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn new(out: W, passwords: &[&[u8]], opts: &EncryptOptions) -> Result<Self> {
         if opts.filename.len() > 255 {
             return Err(Error::InvalidOption("file name longer than 255 octets"));
@@ -372,6 +468,21 @@ impl<W: Write> Encryptor<W> {
 
     /// Ends the literal packet, seals the last chunk, writes the final tag
     /// (or MDC) and the armor footer; returns the underlying writer.
+    ///
+    /// ```
+    /// use std::io::{Read, Write};
+    /// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice};
+    /// let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    /// let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+    /// enc.write_all(b"whole")?;
+    /// let message: Vec<u8> = enc.finish()?;
+    /// // Without the final tag `finish` writes, the message is truncated: refused.
+    /// let cut = &message[..message.len() - 16];
+    /// let mut out = Vec::new();
+    /// let read = Decryptor::new(cut, &[b"pw".as_slice()]).and_then(|mut d| d.read_to_end(&mut out).map_err(Into::into));
+    /// assert!(read.is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn finish(self) -> Result<W> {
         close_seipd(self.lit.finish()?)
     }

@@ -3,6 +3,17 @@
 use std::io;
 
 /// Everything that can go wrong reading or writing an OpenPGP message.
+///
+/// ```
+/// use tessera::openpgp::{Decryptor, Error};
+/// let message = include_str!("../../tests/vectors/openpgp/rfc9580_gcm.asc");
+/// // Damage one base64 character in the middle of the encrypted data.
+/// let damaged = message.replacen("QeQlm5", "QeQlm6", 1);
+/// assert_ne!(damaged, message);
+/// let read = Decryptor::new(damaged.as_bytes(), &[b"password".as_slice()])
+///     .and_then(|mut d| std::io::copy(&mut d, &mut std::io::sink()).map_err(Error::from_io));
+/// assert!(matches!(read, Err(Error::Authentication(_))));
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -139,6 +150,23 @@ impl Error {
 
     /// Recovers the typed error from an `io::Error` made by [`Error::into_io`],
     /// or wraps a genuine I/O error.
+    ///
+    /// ```
+    /// use std::io::{Read, Write};
+    /// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, Error, S2kChoice};
+    /// # let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    /// # let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+    /// # enc.write_all(&[7; 1000])?;
+    /// # let message = enc.finish()?;
+    /// // `Read` speaks io::Error; the OpenPGP error is inside it.
+    /// let cut = &message[..message.len() - 10];
+    /// let mut dec = Decryptor::new(cut, &[b"pw".as_slice()])?;
+    /// let io_err = dec.read_to_end(&mut Vec::new()).unwrap_err();
+    /// assert!(matches!(Error::from_io(io_err), Error::Truncated(_)));
+    /// // A genuine I/O error stays one.
+    /// assert!(matches!(Error::from_io(std::io::Error::other("disk full")), Error::Io(_)));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn from_io(e: io::Error) -> Error {
         if e.get_ref().is_some_and(|inner| inner.is::<Error>()) {
             let inner = e.into_inner().expect("checked");

@@ -62,9 +62,24 @@ pub use signcrypt::{SigningEncryptor, Verified, VerifyingDecryptor};
 pub use skesk::SessionKey;
 
 /// Result type of this module.
+///
+/// ```
+/// use tessera::openpgp::{Error, Result, SymAlg};
+/// fn cipher(id: u8) -> Result<SymAlg> {
+///     SymAlg::from_id(id)
+/// }
+/// assert!(matches!(cipher(2), Err(Error::UnsupportedCipher(2))));
+/// ```
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Symmetric ciphers (RFC 9580 §9.3). Only AES is supported.
+///
+/// ```
+/// use tessera::openpgp::{EncryptOptions, SymAlg};
+/// let opts = EncryptOptions { cipher: SymAlg::Aes128, ..EncryptOptions::default() };
+/// assert_eq!(opts.cipher.key_len(), 16);
+/// assert_eq!(EncryptOptions::default().cipher, SymAlg::Aes256);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SymAlg {
     /// AES with a 128-bit key (id 7).
@@ -77,6 +92,12 @@ pub enum SymAlg {
 
 impl SymAlg {
     /// Parses an algorithm id.
+    ///
+    /// ```
+    /// use tessera::openpgp::{Error, SymAlg};
+    /// assert_eq!(SymAlg::from_id(9).unwrap(), SymAlg::Aes256);
+    /// assert!(matches!(SymAlg::from_id(3), Err(Error::UnsupportedCipher(3)))); // CAST5
+    /// ```
     pub fn from_id(id: u8) -> Result<Self> {
         match id {
             7 => Ok(SymAlg::Aes128),
@@ -86,6 +107,12 @@ impl SymAlg {
         }
     }
     /// The algorithm id.
+    ///
+    /// ```
+    /// use tessera::openpgp::SymAlg;
+    /// assert_eq!(SymAlg::Aes128.id(), 7);
+    /// assert_eq!(SymAlg::from_id(SymAlg::Aes192.id()).unwrap(), SymAlg::Aes192);
+    /// ```
     pub fn id(self) -> u8 {
         match self {
             SymAlg::Aes128 => 7,
@@ -94,6 +121,11 @@ impl SymAlg {
         }
     }
     /// Key size in bytes.
+    ///
+    /// ```
+    /// use tessera::openpgp::SymAlg;
+    /// assert_eq!(SymAlg::Aes192.key_len(), 24);
+    /// ```
     pub fn key_len(self) -> usize {
         match self {
             SymAlg::Aes128 => 16,

@@ -22,9 +22,18 @@ macro_rules! named {
     ($ty:ident, $err:literal, $( $variant:ident => $name:literal ),+ $(,)?) => {
         impl $ty {
             /// The names [`FromStr`] accepts, in declaration order.
+            ///
+            #[doc = concat!("```\nuse tessera::aead::Mode;\nuse tessera::openpgp::{Profile, S2kKind, SymAlg};\n",
+                "for name in ", stringify!($ty), "::NAMES {\n",
+                "    assert_eq!(name.parse::<", stringify!($ty), ">().unwrap().name(), *name);\n}\n```")]
             pub const NAMES: &'static [&'static str] = &[$($name),+];
 
             /// The name [`FromStr`] accepts for this value.
+            ///
+            #[doc = concat!("```\nuse tessera::aead::Mode;\nuse tessera::openpgp::{Profile, S2kKind, SymAlg};\n",
+                "let first: ", stringify!($ty), " = ", stringify!($ty), "::NAMES[0].parse().unwrap();\n",
+                "assert_eq!(first.name(), ", stringify!($ty), "::NAMES[0]);\n",
+                "assert!(first.name().to_uppercase().parse::<", stringify!($ty), ">().is_err()); // exact names only\n```")]
             pub fn name(self) -> &'static str {
                 match self {
                     $($ty::$variant => $name),+

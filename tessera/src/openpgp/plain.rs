@@ -147,6 +147,14 @@ impl Read for SeipdBody<'_> {
 }
 
 /// The literal data packet's metadata.
+///
+/// ```
+/// use tessera::openpgp::{Decryptor, LiteralInfo};
+/// let message = include_str!("../../tests/vectors/openpgp/rfc9580_ocb.asc");
+/// let dec = Decryptor::new(message.as_bytes(), &[b"password".as_slice()])?;
+/// assert_eq!(dec.literal(), &LiteralInfo { format: b'b', filename: Vec::new(), date: 0 });
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LiteralInfo {
     /// Format octet: `b` binary, `t` text, `u` UTF-8.

@@ -45,6 +45,30 @@ use super::{Error, Result, SessionKey};
 /// An [`super::Encryptor`] that also signs: one-pass signature packets
 /// first, the data, then the signatures, all encrypted. Call
 /// [`SigningEncryptor::finish`].
+///
+/// ```
+/// use std::io::{Read, Write};
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+/// use tessera::openpgp::{DecryptOptions, EncryptOptions, SigningEncryptor, VerifyingDecryptor};
+/// let (t, opts) = (1_700_000_000, GenerateOptions { created: Some(1_700_000_000), ..Default::default() });
+/// let (alice, bob) = (generate(&opts)?, generate(&opts)?);
+/// // Alice signs and encrypts to Bob.
+/// let keys = SigningKey::from_cert(&alice, t + 1)?;
+/// let signer = Signer::new(&keys, SigType::Binary, t as u32 + 1)?;
+/// let opts = EncryptOptions { recipients: vec![bob.to_public()], ..EncryptOptions::default() };
+/// let mut enc = SigningEncryptor::new(Vec::new(), &[], &opts, signer)?;
+/// enc.write_all(b"from alice")?;
+/// let message = enc.finish()?;
+/// // Bob decrypts and checks Alice's signature.
+/// let (certs, opts) = ([alice.to_public()], DecryptOptions { keys: vec![bob], ..DecryptOptions::default() });
+/// let mut dec = VerifyingDecryptor::new(message.as_slice(), &[], &opts, &certs, t + 2)?;
+/// let mut out = Vec::new();
+/// dec.read_to_end(&mut out)?;
+/// assert_eq!(out, b"from alice");
+/// assert_eq!(dec.finish()?.good().count(), 1);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub struct SigningEncryptor<'a, W: Write> {
     inner: InlineSigner<'a, Body<W>>,
 }
@@ -60,6 +84,25 @@ impl<'a, W: Write> SigningEncryptor<'a, W> {
     /// the one-pass signature packets of `signer`. Each signature names every
     /// recipient certificate in an Intended Recipient Fingerprint subpacket
     /// (RFC 9580 §5.2.3.36).
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// use tessera::openpgp::{DecryptOptions, EncryptOptions, S2kChoice, SigningEncryptor, VerifyingDecryptor};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let keys = SigningKey::from_cert(&key, 1_700_000_001)?;
+    /// let signer = Signer::new(&keys, SigType::Binary, 1_700_000_001)?;
+    /// // Signed, and encrypted with a password.
+    /// let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    /// let mut enc = SigningEncryptor::new(Vec::new(), &[b"pw".as_slice()], &opts, signer)?;
+    /// enc.write_all(b"signed")?;
+    /// let message = enc.finish()?;
+    /// let certs = [key.to_public()];
+    /// let dec = VerifyingDecryptor::new(message.as_slice(), &[b"pw".as_slice()], &DecryptOptions::default(), &certs, 1_700_000_002)?;
+    /// assert!(dec.finish().is_ok());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn new(out: W, passwords: &[&[u8]], opts: &EncryptOptions, mut signer: Signer<'a>) -> Result<Self> {
         for cert in &opts.recipients {
             signer.intended_recipient(cert.fingerprint());
@@ -75,6 +118,22 @@ impl<'a, W: Write> SigningEncryptor<'a, W> {
 
     /// Writes the signatures, seals the last chunk and the final tag (or
     /// MDC); returns the underlying writer.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// use tessera::openpgp::{EncryptOptions, S2kChoice, SigningEncryptor};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let keys = SigningKey::from_cert(&key, 1_700_000_001)?;
+    /// let signer = Signer::new(&keys, SigType::Binary, 1_700_000_001)?;
+    /// let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, armor: true, ..EncryptOptions::default() };
+    /// let mut enc = SigningEncryptor::new(Vec::new(), &[b"pw".as_slice()], &opts, signer)?;
+    /// enc.write_all(b"signed")?;
+    /// let message: Vec<u8> = enc.finish()?; // the signature, the final tag, the armor footer
+    /// assert!(message.ends_with(b"-----END PGP MESSAGE-----\n"));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn finish(self) -> Result<W> {
         close_seipd(self.inner.finish()?)
     }
@@ -91,6 +150,25 @@ impl<W: Write> Write for SigningEncryptor<'_, W> {
 
 /// The outcome of [`VerifyingDecryptor::finish`]: the message decrypted,
 /// every chunk authenticated, and at least one good signature.
+///
+/// ```
+/// # use std::io::Write;
+/// # use tessera::openpgp::key::{GenerateOptions, generate};
+/// # use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+/// # use tessera::openpgp::{EncryptOptions, S2kChoice, SigningEncryptor};
+/// use tessera::openpgp::{DecryptOptions, Verified, VerifyingDecryptor};
+/// # let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+/// # let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+/// # let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+/// # let mut enc = SigningEncryptor::new(Vec::new(), &[b"pw".as_slice()], &opts, signer)?;
+/// # enc.write_all(b"signed")?;
+/// # let message = enc.finish()?;
+/// let certs = [key.to_public()];
+/// let dec = VerifyingDecryptor::new(message.as_slice(), &[b"pw".as_slice()], &DecryptOptions::default(), &certs, 1_700_000_002)?;
+/// let verified: Verified = dec.finish()?;
+/// assert_eq!(verified.results.len(), 1);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Verified {
     /// Every signature's result (good ones and the others).
@@ -99,6 +177,27 @@ pub struct Verified {
 
 impl Verified {
     /// The good signatures.
+    ///
+    /// ```
+    /// # use std::io::Write;
+    /// # use tessera::openpgp::key::{GenerateOptions, generate};
+    /// # use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// # use tessera::openpgp::{EncryptOptions, S2kChoice, SigningEncryptor};
+    /// use tessera::openpgp::sig::Outcome;
+    /// use tessera::openpgp::{DecryptOptions, VerifyingDecryptor};
+    /// # let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// # let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+    /// # let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    /// # let mut enc = SigningEncryptor::new(Vec::new(), &[b"pw".as_slice()], &opts, signer)?;
+    /// # enc.write_all(b"signed")?;
+    /// # let message = enc.finish()?;
+    /// let certs = [key.to_public()];
+    /// let dec = VerifyingDecryptor::new(message.as_slice(), &[b"pw".as_slice()], &DecryptOptions::default(), &certs, 1_700_000_002)?;
+    /// let verified = dec.finish()?;
+    /// let good = verified.good().next().map(|r| &r.outcome);
+    /// assert!(matches!(good, Some(Outcome::Good { cert, .. }) if *cert == key.fingerprint()));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn good(&self) -> impl Iterator<Item = &SigResult> {
         self.results.iter().filter(|r| r.is_good())
     }
@@ -113,6 +212,21 @@ impl Verified {
 /// When a key opened the message, a signature naming intended recipients
 /// (RFC 9580 §5.2.3.36) is good only if that key's certificate is among
 /// them: otherwise the message was forwarded by someone it was meant for.
+///
+/// ```
+/// use std::io::Write;
+/// use tessera::openpgp::key::{GenerateOptions, KeyError, generate};
+/// use tessera::openpgp::{DecryptOptions, EncryptOptions, Encryptor, Error, S2kChoice, VerifyingDecryptor};
+/// // An unsigned message decrypts, but `finish` refuses it.
+/// let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+/// let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+/// enc.write_all(b"unsigned")?;
+/// let message = enc.finish()?;
+/// let certs = [generate(&GenerateOptions::default())?.to_public()];
+/// let dec = VerifyingDecryptor::new(message.as_slice(), &[b"pw".as_slice()], &DecryptOptions::default(), &certs, 0)?;
+/// assert!(matches!(dec.finish(), Err(Error::Key(KeyError::BadSignature(_)))));
+/// # Ok::<(), Error>(())
+/// ```
 pub struct VerifyingDecryptor<'a> {
     inner: InlineVerifier<'a>,
     session_key: SessionKey,
@@ -131,6 +245,18 @@ impl std::fmt::Debug for VerifyingDecryptor<'_> {
 impl<'a> VerifyingDecryptor<'a> {
     /// Opens `input` (as [`super::Decryptor::with_options`] does) and reads
     /// up to the literal data; `now` decides expiry and revocation.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use tessera::openpgp::{DecryptOptions, VerifyingDecryptor};
+    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_ocb.asc");
+    /// let mut dec = VerifyingDecryptor::new(message.as_bytes(), &[b"password".as_slice()], &DecryptOptions::default(), &[], 0)?;
+    /// let mut out = String::new();
+    /// dec.read_to_string(&mut out)?;
+    /// assert_eq!(out, "Hello, world!");
+    /// assert!(dec.finish_results()?.is_empty()); // decrypted, not signed
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn new<R: BufRead + 'a>(
         input: R,
         passwords: &[&[u8]],
@@ -155,11 +281,27 @@ impl<'a> VerifyingDecryptor<'a> {
     }
 
     /// The session key that opened the message.
+    ///
+    /// ```
+    /// use tessera::openpgp::{DecryptOptions, VerifyingDecryptor};
+    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_ocb.asc");
+    /// let dec = VerifyingDecryptor::new(message.as_bytes(), &[b"password".as_slice()], &DecryptOptions::default(), &[], 0)?;
+    /// assert_eq!(dec.session_key().key[..4], [0x28, 0xe7, 0x9a, 0xb8]); // RFC 9580 A.9
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn session_key(&self) -> &SessionKey {
         &self.session_key
     }
 
     /// Which SEIPD version the message used.
+    ///
+    /// ```
+    /// use tessera::openpgp::{DecryptOptions, SeipdVersion, VerifyingDecryptor};
+    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_ocb.asc");
+    /// let dec = VerifyingDecryptor::new(message.as_bytes(), &[b"password".as_slice()], &DecryptOptions::default(), &[], 0)?;
+    /// assert_eq!(dec.seipd_version(), SeipdVersion::V2);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn seipd_version(&self) -> SeipdVersion {
         self.version
     }
@@ -167,6 +309,25 @@ impl<'a> VerifyingDecryptor<'a> {
     /// Reads what is left (discarding it), then succeeds only if at least
     /// one signature is good; otherwise the error says what the signatures
     /// amounted to.
+    ///
+    /// ```
+    /// # use std::io::Write;
+    /// # use tessera::openpgp::key::{GenerateOptions, generate};
+    /// # use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// # use tessera::openpgp::{EncryptOptions, S2kChoice, SigningEncryptor};
+    /// use tessera::openpgp::{DecryptOptions, VerifyingDecryptor};
+    /// # let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// # let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+    /// # let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    /// # let mut enc = SigningEncryptor::new(Vec::new(), &[b"pw".as_slice()], &opts, signer)?;
+    /// # enc.write_all(b"signed")?;
+    /// # let message = enc.finish()?;
+    /// // Signed by a key, but checked against another certificate: refused.
+    /// let stranger = [generate(&GenerateOptions::default())?.to_public()];
+    /// let dec = VerifyingDecryptor::new(message.as_slice(), &[b"pw".as_slice()], &DecryptOptions::default(), &stranger, 1_700_000_002)?;
+    /// assert!(dec.finish().is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn finish(self) -> Result<Verified> {
         let results = self.finish_results()?;
         if !results.iter().any(SigResult::is_good) {
@@ -186,6 +347,27 @@ impl VerifyingDecryptor<'_> {
     /// result, good or not (empty for an unsigned message): for callers
     /// such as SOP `decrypt`, whose success does not depend on them. An
     /// error means the message itself failed (authentication, truncation).
+    ///
+    /// ```
+    /// # use std::io::Write;
+    /// # use tessera::openpgp::key::{GenerateOptions, generate};
+    /// # use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// # use tessera::openpgp::{EncryptOptions, S2kChoice, SigningEncryptor};
+    /// use tessera::openpgp::{DecryptOptions, VerifyingDecryptor};
+    /// # let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// # let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+    /// # let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    /// # let mut enc = SigningEncryptor::new(Vec::new(), &[b"pw".as_slice()], &opts, signer)?;
+    /// # enc.write_all(b"signed")?;
+    /// # let message = enc.finish()?;
+    /// // Decryption succeeds whatever the signatures amount to; each is reported.
+    /// let stranger = [generate(&GenerateOptions::default())?.to_public()];
+    /// let dec = VerifyingDecryptor::new(message.as_slice(), &[b"pw".as_slice()], &DecryptOptions::default(), &stranger, 1_700_000_002)?;
+    /// let results = dec.finish_results()?;
+    /// assert_eq!(results.len(), 1);
+    /// assert!(!results[0].is_good());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn finish_results(mut self) -> Result<Vec<SigResult>> {
         io::copy(&mut self, &mut io::sink()).map_err(Error::from_io)?;
         let mut results = self.inner.results().unwrap_or_default().to_vec();

@@ -6,6 +6,23 @@
 //! the CRC24 footer is present, missing, malformed, or disagrees"). The
 //! writer emits 76-column lines and, only when asked (for RFC 4880 peers),
 //! the CRC24.
+//!
+//! ```
+//! use std::io::{Read, Write};
+//! use tessera::openpgp::armor::{ArmorReader, ArmorWriter, SIGNATURE};
+//!
+//! let mut w = ArmorWriter::new(Vec::new(), SIGNATURE, false)?;
+//! w.write_all(&[0xc2, 0x01, 0x02])?;
+//! let text = w.finish()?;
+//! assert_eq!(text, b"-----BEGIN PGP SIGNATURE-----\n\nwgEC\n-----END PGP SIGNATURE-----\n");
+//!
+//! let mut r = ArmorReader::new(text.as_slice());
+//! assert_eq!(r.kind()?, "SIGNATURE");
+//! let mut bytes = Vec::new();
+//! r.read_to_end(&mut bytes)?;
+//! assert_eq!(bytes, [0xc2, 0x01, 0x02]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::io::BufRead;
 
@@ -23,11 +40,34 @@ pub use writer::ArmorWriter;
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// The kind of block in `-----BEGIN PGP <kind>-----`.
+///
+/// ```
+/// use std::io::Write;
+/// use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
+/// let mut w = ArmorWriter::new(Vec::new(), MESSAGE, false)?;
+/// w.write_all(b"\xc3")?;
+/// assert!(w.finish()?.starts_with(b"-----BEGIN PGP MESSAGE-----\n"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub const MESSAGE: &str = "MESSAGE";
 /// The armor kind of detached signatures.
+///
+/// ```
+/// use tessera::openpgp::armor::{ArmorReader, SIGNATURE};
+/// let text = "-----BEGIN PGP SIGNATURE-----\n\nwgEC\n-----END PGP SIGNATURE-----\n";
+/// assert_eq!(ArmorReader::new(text.as_bytes()).kind()?, SIGNATURE);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub const SIGNATURE: &str = "SIGNATURE";
 
 /// CRC24 of RFC 9580 §6.1.1.
+///
+/// ```
+/// use tessera::openpgp::armor::Crc24;
+/// let mut crc = Crc24::default();
+/// crc.update(b"123456789");
+/// assert_eq!(crc.value(), 0x21cf02); // CRC-24/OPENPGP check value
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Crc24(u32);
 
@@ -39,6 +79,15 @@ impl Default for Crc24 {
 
 impl Crc24 {
     /// Adds bytes.
+    ///
+    /// ```
+    /// use tessera::openpgp::armor::Crc24;
+    /// let (mut whole, mut parts) = (Crc24::default(), Crc24::default());
+    /// whole.update(b"hello world");
+    /// parts.update(b"hello ");
+    /// parts.update(b"world");
+    /// assert_eq!(whole.value(), parts.value());
+    /// ```
     pub fn update(&mut self, data: &[u8]) {
         let mut crc = self.0;
         for &b in data {
@@ -53,6 +102,11 @@ impl Crc24 {
         self.0 = crc;
     }
     /// The checksum (24 bits).
+    ///
+    /// ```
+    /// use tessera::openpgp::armor::Crc24;
+    /// assert_eq!(Crc24::default().value(), 0xb704ce); // the initial value
+    /// ```
     pub fn value(&self) -> u32 {
         self.0 & 0xffffff
     }
@@ -60,6 +114,14 @@ impl Crc24 {
 
 /// Whether `r` starts (after whitespace) with armor rather than a binary
 /// packet: a binary packet header has bit 7 set, armor is ASCII text.
+///
+/// ```
+/// use tessera::openpgp::armor::is_armored;
+/// let armored = include_str!("../../../tests/vectors/openpgp/rfc9580_ocb.asc");
+/// assert!(is_armored(&mut armored.as_bytes())?);
+/// assert!(!is_armored(&mut &[0xc3u8, 0x3d][..])?); // a binary SKESK packet header
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub fn is_armored<R: BufRead + ?Sized>(r: &mut R) -> Result<bool> {
     loop {
         let buf = r.fill_buf().map_err(Error::from_io)?;

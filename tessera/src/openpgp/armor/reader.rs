@@ -200,6 +200,17 @@ enum State {
 /// and the next `read` continues; any other error (bad armor, an error in
 /// the middle of a line that was being skipped) is final: every later
 /// `read` fails with it again.
+///
+/// ```
+/// use std::io::Read;
+/// use tessera::openpgp::armor::ArmorReader;
+/// // Text before BEGIN, an armor header and a CRC24 line are all accepted.
+/// let text = "see below\n-----BEGIN PGP MESSAGE-----\nComment: x\n\nAQID\n=AAAA\n-----END PGP MESSAGE-----\n";
+/// let mut bytes = Vec::new();
+/// ArmorReader::new(text.as_bytes()).read_to_end(&mut bytes)?;
+/// assert_eq!(bytes, [1, 2, 3]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct ArmorReader<R> {
     poison: Poison,
@@ -219,6 +230,13 @@ const MAX_LINE: usize = 80;
 impl<R: BufRead> ArmorReader<R> {
     /// Reads armor from `inner`; the `BEGIN` line is looked for on the first
     /// read (or by [`ArmorReader::kind`]).
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use tessera::openpgp::armor::ArmorReader;
+    /// let mut r = ArmorReader::new("no armor here".as_bytes());
+    /// assert!(r.read_to_end(&mut Vec::new()).is_err());
+    /// ```
     pub fn new(inner: R) -> Self {
         ArmorReader {
             poison: Poison::default(),
@@ -232,6 +250,13 @@ impl<R: BufRead> ArmorReader<R> {
     }
 
     /// The block kind (`MESSAGE`, ...) of the `BEGIN` line.
+    ///
+    /// ```
+    /// use tessera::openpgp::armor::ArmorReader;
+    /// let text = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nAQID\n-----END PGP PUBLIC KEY BLOCK-----\n";
+    /// assert_eq!(ArmorReader::new(text.as_bytes()).kind()?, "PUBLIC KEY BLOCK");
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn kind(&mut self) -> Result<&str> {
         self.skip_to_body()?;
         std::str::from_utf8(&self.kind[..self.kind_len]).map_err(|_| Error::Malformed("armor BEGIN line"))
@@ -350,6 +375,19 @@ impl<R: BufRead> ArmorReader<R> {
 
     /// The underlying reader, positioned after the END line once the body
     /// has been read to its end.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use tessera::openpgp::armor::ArmorReader;
+    /// let two = "-----BEGIN PGP MESSAGE-----\n\nAQ==\n-----END PGP MESSAGE-----\n-----BEGIN PGP MESSAGE-----\n\nAg==\n-----END PGP MESSAGE-----\n";
+    /// let mut first = ArmorReader::new(two.as_bytes());
+    /// first.read_to_end(&mut Vec::new())?;
+    /// // The second block follows where the first ended.
+    /// let mut second = Vec::new();
+    /// ArmorReader::new(first.into_inner()).read_to_end(&mut second)?;
+    /// assert_eq!(second, [2]);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn into_inner(self) -> R {
         self.inner
     }

@@ -10,6 +10,16 @@ use crate::openpgp::poison::Poison;
 ///
 /// Call [`ArmorWriter::finish`]: it writes the last group, the optional
 /// CRC24 and the `END` line.
+///
+/// ```
+/// use std::io::Write;
+/// use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
+/// let mut w = ArmorWriter::new(Vec::new(), MESSAGE, false)?;
+/// w.write_all(&[0u8; 100])?;
+/// let text = String::from_utf8(w.finish()?).unwrap();
+/// assert!(text.lines().all(|line| line.len() <= 76));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct ArmorWriter<W: Write> {
     inner: W,
     kind: &'static str,
@@ -38,6 +48,17 @@ const OUT_BUF: usize = 1040;
 impl<W: Write> ArmorWriter<W> {
     /// Writes the `BEGIN` line of a `kind` block (e.g. [`MESSAGE`]); with
     /// `crc`, a CRC24 line is written at the end (RFC 4880 style).
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
+    /// // For RFC 4880 peers: with the CRC24 line (`=` and four characters).
+    /// let mut w = ArmorWriter::new(Vec::new(), MESSAGE, true)?;
+    /// w.write_all(b"\x01\x02\x03")?;
+    /// let text = String::from_utf8(w.finish()?).unwrap();
+    /// assert_eq!(text.lines().nth(3).map(|l| (l.len(), l.starts_with('='))), Some((5, true)));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(mut inner: W, kind: &'static str, crc: bool) -> io::Result<Self> {
         write!(inner, "-----BEGIN PGP {kind}-----\n\n")?;
         Ok(ArmorWriter {
@@ -80,6 +101,16 @@ impl<W: Write> ArmorWriter<W> {
     }
 
     /// Writes the rest and the `END` line; returns the underlying writer.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
+    /// let mut w = ArmorWriter::new(Vec::new(), MESSAGE, false)?;
+    /// w.write_all(b"\x01\x02\x03\x04")?;
+    /// let text = w.finish()?;
+    /// assert!(text.ends_with(b"AQIDBA==\n-----END PGP MESSAGE-----\n"));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn finish(mut self) -> io::Result<W> {
         self.poison.check()?;
         if self.out_len + 10 > self.out.len() {

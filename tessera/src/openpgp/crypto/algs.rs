@@ -39,6 +39,14 @@ pub enum PublicKeyAlg {
 
 impl PublicKeyAlg {
     /// Parses an algorithm id; Elgamal, DSA and unknown ids are errors.
+    ///
+    /// ```
+    /// use tessera::openpgp::Error;
+    /// use tessera::openpgp::crypto::PublicKeyAlg;
+    /// assert_eq!(PublicKeyAlg::from_id(25)?, PublicKeyAlg::X25519);
+    /// assert!(matches!(PublicKeyAlg::from_id(16), Err(Error::UnsupportedPublicKeyAlg(16)))); // Elgamal
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn from_id(id: u8) -> Result<Self> {
         Ok(match id {
             1 => PublicKeyAlg::Rsa,
@@ -56,6 +64,11 @@ impl PublicKeyAlg {
     }
 
     /// The algorithm id.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::PublicKeyAlg;
+    /// assert_eq!(PublicKeyAlg::Ed448.id(), 28);
+    /// ```
     pub fn id(self) -> u8 {
         match self {
             PublicKeyAlg::Rsa => 1,
@@ -72,6 +85,12 @@ impl PublicKeyAlg {
     }
 
     /// Whether keys of this algorithm can make signatures.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::PublicKeyAlg;
+    /// assert!(PublicKeyAlg::Ed25519.can_sign());
+    /// assert!(!PublicKeyAlg::X25519.can_sign());
+    /// ```
     pub fn can_sign(self) -> bool {
         matches!(
             self,
@@ -85,6 +104,12 @@ impl PublicKeyAlg {
     }
 
     /// Whether keys of this algorithm can encrypt session keys.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::PublicKeyAlg;
+    /// assert!(PublicKeyAlg::Ecdh.can_encrypt());
+    /// assert!(!PublicKeyAlg::Ecdsa.can_encrypt());
+    /// ```
     pub fn can_encrypt(self) -> bool {
         matches!(
             self,
@@ -97,6 +122,12 @@ impl PublicKeyAlg {
     }
 
     /// Whether this is one of the RSA ids (1, 2, 3).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::PublicKeyAlg;
+    /// assert!(PublicKeyAlg::from_id(3).unwrap().is_rsa()); // RSA sign-only
+    /// assert!(!PublicKeyAlg::Ed25519.is_rsa());
+    /// ```
     pub fn is_rsa(self) -> bool {
         matches!(self, PublicKeyAlg::Rsa | PublicKeyAlg::RsaEncryptOnly | PublicKeyAlg::RsaSignOnly)
     }
@@ -132,6 +163,15 @@ const OID_P521: &[u8] = &[0x2B, 0x81, 0x04, 0x00, 0x23];
 
 impl Curve {
     /// Parses the OID bytes (without the length octet).
+    ///
+    /// ```
+    /// use tessera::openpgp::{Error, crypto::Curve};
+    /// let p384 = [0x2b, 0x81, 0x04, 0x00, 0x22];
+    /// assert_eq!(Curve::from_oid(&p384)?, Curve::NistP384);
+    /// let brainpool_p256 = [0x2b, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x07];
+    /// assert!(matches!(Curve::from_oid(&brainpool_p256), Err(Error::UnsupportedCurve)));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn from_oid(oid: &[u8]) -> Result<Self> {
         Ok(match oid {
             OID_ED25519_LEGACY => Curve::Ed25519Legacy,
@@ -144,6 +184,11 @@ impl Curve {
     }
 
     /// The OID bytes (without the length octet).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Curve;
+    /// assert_eq!(Curve::NistP521.oid(), [0x2b, 0x81, 0x04, 0x00, 0x23]);
+    /// ```
     pub fn oid(self) -> &'static [u8] {
         match self {
             Curve::Ed25519Legacy => OID_ED25519_LEGACY,
@@ -155,6 +200,11 @@ impl Curve {
     }
 
     /// Size of a field element (and of a secret scalar) in bytes.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Curve;
+    /// assert_eq!(Curve::NistP521.field_len(), 66); // 521 bits
+    /// ```
     pub fn field_len(self) -> usize {
         match self {
             Curve::Ed25519Legacy | Curve::Curve25519Legacy => 32,
@@ -165,6 +215,11 @@ impl Curve {
     }
 
     /// The curve's common name.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Curve;
+    /// assert_eq!(Curve::NistP256.name(), "NIST P-256");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Curve::Ed25519Legacy => "Ed25519Legacy",
@@ -176,6 +231,12 @@ impl Curve {
     }
 
     /// Whether this is one of the NIST curves (ECDSA, and ECDH with SEC1 points).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Curve;
+    /// assert!(Curve::NistP384.is_nist());
+    /// assert!(!Curve::Curve25519Legacy.is_nist());
+    /// ```
     pub fn is_nist(self) -> bool {
         matches!(self, Curve::NistP256 | Curve::NistP384 | Curve::NistP521)
     }
@@ -214,6 +275,13 @@ pub enum HashAlg {
 
 impl HashAlg {
     /// Parses an algorithm id; MD5, RIPEMD-160 and unknown ids are errors.
+    ///
+    /// ```
+    /// use tessera::openpgp::{Error, crypto::HashAlg};
+    /// assert_eq!(HashAlg::from_id(10)?, HashAlg::Sha512);
+    /// assert!(matches!(HashAlg::from_id(1), Err(Error::UnsupportedHash(1)))); // MD5
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn from_id(id: u8) -> Result<Self> {
         Ok(match id {
             2 => HashAlg::Sha1,
@@ -228,6 +296,11 @@ impl HashAlg {
     }
 
     /// The algorithm id.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::HashAlg;
+    /// assert_eq!(HashAlg::Sha3_256.id(), 12);
+    /// ```
     pub fn id(self) -> u8 {
         match self {
             HashAlg::Sha1 => 2,
@@ -241,6 +314,12 @@ impl HashAlg {
     }
 
     /// Digest length in bytes.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{HashAlg, Hasher};
+    /// assert_eq!(HashAlg::Sha384.digest_len(), 48);
+    /// assert_eq!(Hasher::digest(HashAlg::Sha384, b"").len(), 48);
+    /// ```
     pub fn digest_len(self) -> usize {
         match self {
             HashAlg::Sha1 => 20,
@@ -252,6 +331,12 @@ impl HashAlg {
     }
 
     /// Salt length of v6 signatures made with this hash (RFC 9580 §9.5).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::HashAlg;
+    /// assert_eq!(HashAlg::Sha256.v6_salt_len(), 16);
+    /// assert_eq!(HashAlg::Sha512.v6_salt_len(), 32);
+    /// ```
     pub fn v6_salt_len(self) -> usize {
         match self {
             HashAlg::Sha1 | HashAlg::Sha224 | HashAlg::Sha256 | HashAlg::Sha3_256 => 16,
@@ -261,6 +346,11 @@ impl HashAlg {
     }
 
     /// The algorithm's name as RFC 9580 writes it (also the armor `Hash:` name).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::HashAlg;
+    /// assert_eq!(HashAlg::Sha3_512.name(), "SHA3-512");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             HashAlg::Sha1 => "SHA1",

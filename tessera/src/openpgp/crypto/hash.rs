@@ -42,6 +42,16 @@ impl std::fmt::Debug for Hasher {
 
 impl Hasher {
     /// Starts a hash.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use tessera::openpgp::crypto::{HashAlg, Hasher};
+    /// // A Hasher is a Write: copy a reader into it.
+    /// let mut h = Hasher::new(HashAlg::Sha512);
+    /// std::io::copy(&mut &b"abc"[..], &mut h)?;
+    /// assert_eq!(h.finalize(), Hasher::digest(HashAlg::Sha512, b"abc"));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(alg: HashAlg) -> Hasher {
         match alg {
             HashAlg::Sha1 => Hasher::Sha1(sha1::Sha1::new()),
@@ -55,6 +65,11 @@ impl Hasher {
     }
 
     /// The algorithm.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{HashAlg, Hasher};
+    /// assert_eq!(Hasher::new(HashAlg::Sha3_256).alg(), HashAlg::Sha3_256);
+    /// ```
     pub fn alg(&self) -> HashAlg {
         match self {
             Hasher::Sha1(_) => HashAlg::Sha1,
@@ -68,6 +83,14 @@ impl Hasher {
     }
 
     /// Hashes more data.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{HashAlg, Hasher};
+    /// let mut h = Hasher::new(HashAlg::Sha1);
+    /// h.update(b"a");
+    /// h.update(b"bc");
+    /// assert_eq!(h.finalize()[..4], [0xa9, 0x99, 0x3e, 0x36]); // SHA-1("abc")
+    /// ```
     pub fn update(&mut self, data: &[u8]) {
         match self {
             Hasher::Sha1(h) => h.update(data),
@@ -81,6 +104,12 @@ impl Hasher {
     }
 
     /// Finishes the hash; the result has [`HashAlg::digest_len`] bytes.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{HashAlg, Hasher};
+    /// let digest = Hasher::new(HashAlg::Sha224).finalize();
+    /// assert_eq!(digest.len(), HashAlg::Sha224.digest_len());
+    /// ```
     pub fn finalize(self) -> Vec<u8> {
         match self {
             Hasher::Sha1(h) => h.finalize().to_vec(),
@@ -94,6 +123,12 @@ impl Hasher {
     }
 
     /// Hashes `data` in one call.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{HashAlg, Hasher};
+    /// let d = Hasher::digest(HashAlg::Sha256, b"abc");
+    /// assert_eq!(d[..4], [0xba, 0x78, 0x16, 0xbf]);
+    /// ```
     pub fn digest(alg: HashAlg, data: &[u8]) -> Vec<u8> {
         let mut h = Hasher::new(alg);
         h.update(data);

@@ -8,6 +8,15 @@ use super::{edwards, nist, pkcs1};
 use crate::openpgp::{Result, SymAlg, random};
 
 /// What [`generate`] makes.
+///
+/// ```
+/// use tessera::openpgp::crypto::{KeyType, PublicKeyAlg, generate};
+/// let (public, secret) = generate(KeyType::X25519)?;
+/// assert_eq!(public.alg(), PublicKeyAlg::X25519);
+/// secret.check(&public)?;
+/// assert!(generate(KeyType::Rsa(1024)).is_err()); // below 2048 bits
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KeyType {
     /// Ed25519 (v6 signing key).

@@ -32,6 +32,11 @@ impl std::fmt::Debug for Mpi {
 
 impl Mpi {
     /// An MPI from big-endian bytes (leading zero bytes are dropped).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Mpi;
+    /// assert_eq!(Mpi::new(&[0, 0, 1, 0]).as_bytes(), [1, 0]);
+    /// ```
     pub fn new(bytes: &[u8]) -> Mpi {
         let start = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
         Mpi(bytes[start..].to_vec())
@@ -39,6 +44,15 @@ impl Mpi {
 
     /// Reads an MPI: a two-octet bit count, then the bytes. Leading zero
     /// bytes, if a sloppy encoder wrote them, are dropped.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Mpi;
+    /// let mut input: &[u8] = &[0x00, 0x01, 0x01, 0xaa];
+    /// assert_eq!(Mpi::parse(&mut input)?.bits(), 1);
+    /// assert_eq!(input, [0xaa]); // the rest
+    /// assert!(Mpi::parse(&mut &[0x00, 0x10, 0x01][..]).is_err()); // 16 bits announced, 8 present
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn parse(input: &mut &[u8]) -> Result<Mpi> {
         let bits = usize::from(u16::from_be_bytes(take_array(input, "MPI length")?));
         if bits > MAX_MPI_BITS {
@@ -49,6 +63,13 @@ impl Mpi {
     }
 
     /// Writes the bit count and the bytes.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Mpi;
+    /// let mut out = Vec::new();
+    /// Mpi::new(&[0x7f, 0x00]).serialize(&mut out);
+    /// assert_eq!(out, [0x00, 0x0f, 0x7f, 0x00]);
+    /// ```
     pub fn serialize(&self, out: &mut Vec<u8>) {
         let bits = self.bits() as u16;
         out.extend_from_slice(&bits.to_be_bytes());
@@ -56,12 +77,26 @@ impl Mpi {
     }
 
     /// The magnitude, big-endian, without leading zeros.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Mpi;
+    /// assert_eq!(Mpi::new(&[0, 5]).as_bytes(), [5]);
+    /// assert!(Mpi::new(&[0, 0]).as_bytes().is_empty()); // zero
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
     }
 
     /// The magnitude left-padded with zeros to `len` bytes, or an error if
     /// it does not fit.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Mpi;
+    /// let m = Mpi::new(&[1, 2]);
+    /// assert_eq!(*m.to_padded(4, "scalar")?, [0, 0, 1, 2]);
+    /// assert!(m.to_padded(1, "scalar").is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn to_padded(&self, len: usize, what: &'static str) -> Result<zeroize::Zeroizing<Vec<u8>>> {
         if self.0.len() > len {
             return Err(Error::Malformed(what));
@@ -72,6 +107,11 @@ impl Mpi {
     }
 
     /// Number of significant bits.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Mpi;
+    /// assert_eq!(Mpi::new(&[0x01, 0x00]).bits(), 9);
+    /// ```
     pub fn bits(&self) -> usize {
         match self.0.first() {
             None => 0,
@@ -80,6 +120,14 @@ impl Mpi {
     }
 
     /// Length of the serialized form (two octets plus the bytes).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::Mpi;
+    /// let m = Mpi::new(&[0x01, 0x00]);
+    /// let mut out = Vec::new();
+    /// m.serialize(&mut out);
+    /// assert_eq!(m.serialized_len(), out.len());
+    /// ```
     pub fn serialized_len(&self) -> usize {
         2 + self.0.len()
     }

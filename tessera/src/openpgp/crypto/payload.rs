@@ -6,6 +6,16 @@ use crate::openpgp::{Error, Result, SymAlg};
 
 /// PKESK packet versions (RFC 9580 §5.1): v3 goes with SEIPD v1, v6 with
 /// SEIPD v2.
+///
+/// ```
+/// use tessera::openpgp::crypto::{KeyType, PkeskVersion, encrypt_session_key, generate};
+/// use tessera::openpgp::SymAlg;
+/// let (public, _) = generate(KeyType::X25519)?;
+/// // v3 (with SEIPD v1) names the cipher, v6 does not.
+/// assert!(encrypt_session_key(&public, &[0; 32], PkeskVersion::V3, Some(SymAlg::Aes128), &[1; 16]).is_ok());
+/// assert!(encrypt_session_key(&public, &[0; 32], PkeskVersion::V6, Some(SymAlg::Aes128), &[1; 16]).is_err());
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PkeskVersion {
     /// Version 3: the session key is preceded by its cipher's id.
@@ -16,6 +26,11 @@ pub enum PkeskVersion {
 
 impl PkeskVersion {
     /// The version octet.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::PkeskVersion;
+    /// assert_eq!((PkeskVersion::V3.id(), PkeskVersion::V6.id()), (3, 6));
+    /// ```
     pub fn id(self) -> u8 {
         match self {
             PkeskVersion::V3 => 3,
@@ -96,6 +111,14 @@ fn serialize_native_tail(sym: Option<SymAlg>, wrapped: &[u8], out: &mut Vec<u8>)
 
 impl PkeskPayload {
     /// Reads the fields for algorithm `alg` in a PKESK of `version`.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{PkeskPayload, PkeskVersion, PublicKeyAlg};
+    /// // X25519 v6: the ephemeral key, then the length of the wrapped key, cut short here.
+    /// let mut raw = vec![9u8; 32];
+    /// raw.extend_from_slice(&[24, 1, 2, 3]);
+    /// assert!(PkeskPayload::parse(PublicKeyAlg::X25519, PkeskVersion::V6, &mut raw.as_slice()).is_err());
+    /// ```
     pub fn parse(alg: PublicKeyAlg, version: PkeskVersion, input: &mut &[u8]) -> Result<PkeskPayload> {
         Ok(match alg {
             PublicKeyAlg::Rsa | PublicKeyAlg::RsaEncryptOnly => PkeskPayload::Rsa { c: Mpi::parse(input)? },
@@ -122,6 +145,17 @@ impl PkeskPayload {
     }
 
     /// Appends the fields as a PKESK packet holds them.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{KeyType, PkeskPayload, PkeskVersion, encrypt_session_key, generate};
+    /// let (public, _) = generate(KeyType::X25519)?;
+    /// let payload = encrypt_session_key(&public, &[0; 32], PkeskVersion::V6, None, &[7; 32])?;
+    /// let mut bytes = Vec::new();
+    /// payload.serialize(&mut bytes);
+    /// assert_eq!(bytes.len(), 32 + 1 + 40); // ephemeral key, length, wrapped key
+    /// assert_eq!(PkeskPayload::parse(payload.alg(), PkeskVersion::V6, &mut bytes.as_slice())?, payload);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn serialize(&self, out: &mut Vec<u8>) {
         match self {
             PkeskPayload::Rsa { c } => c.serialize(out),
@@ -141,6 +175,14 @@ impl PkeskPayload {
     }
 
     /// The public-key algorithm this payload is for (RSA reports id 1).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{Curve, KeyType, PkeskVersion, PublicKeyAlg, encrypt_session_key, generate};
+    /// let (public, _) = generate(KeyType::Ecdh(Curve::NistP256))?;
+    /// let payload = encrypt_session_key(&public, &[0; 20], PkeskVersion::V6, None, &[7; 16])?;
+    /// assert_eq!(payload.alg(), PublicKeyAlg::Ecdh);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn alg(&self) -> PublicKeyAlg {
         match self {
             PkeskPayload::Rsa { .. } => PublicKeyAlg::Rsa,

@@ -82,6 +82,16 @@ fn check_point(curve: Curve, point: &Mpi) -> Result<()> {
 impl PublicMaterial {
     /// Reads the fields of algorithm `alg` from the front of `input`,
     /// leaving the rest.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{PublicKeyAlg, PublicMaterial};
+    /// let mut input: &[u8] = &[7u8; 40];
+    /// let m = PublicMaterial::parse(PublicKeyAlg::Ed25519, &mut input)?;
+    /// assert_eq!(m, PublicMaterial::Ed25519([7; 32]));
+    /// assert_eq!(input.len(), 8); // the rest is left
+    /// assert!(PublicMaterial::parse(PublicKeyAlg::Ed448, &mut &[7u8; 40][..]).is_err()); // 57 bytes needed
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn parse(alg: PublicKeyAlg, input: &mut &[u8]) -> Result<PublicMaterial> {
         Ok(match alg {
             PublicKeyAlg::Rsa | PublicKeyAlg::RsaEncryptOnly | PublicKeyAlg::RsaSignOnly => {
@@ -129,6 +139,13 @@ impl PublicMaterial {
     }
 
     /// Appends the fields as they appear in a key packet.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::PublicMaterial;
+    /// let mut out = vec![0xff];
+    /// PublicMaterial::X25519([1; 32]).serialize(&mut out);
+    /// assert_eq!(out.len(), 33);
+    /// ```
     pub fn serialize(&self, out: &mut Vec<u8>) {
         match self {
             PublicMaterial::Rsa { n, e } => {
@@ -155,6 +172,14 @@ impl PublicMaterial {
     }
 
     /// The serialized fields as a new vector.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{KeyType, PublicMaterial, generate};
+    /// let (public, _) = generate(KeyType::Ed25519)?;
+    /// let bytes = public.to_vec();
+    /// assert_eq!(PublicMaterial::parse(public.alg(), &mut bytes.as_slice())?, public);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn to_vec(&self) -> Vec<u8> {
         let mut v = Vec::new();
         self.serialize(&mut v);
@@ -163,6 +188,13 @@ impl PublicMaterial {
 
     /// Whether this material belongs to algorithm `alg` (any of the RSA ids
     /// for RSA material).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{PublicKeyAlg, PublicMaterial};
+    /// let m = PublicMaterial::Ed25519([1; 32]);
+    /// assert!(m.matches(PublicKeyAlg::Ed25519));
+    /// assert!(!m.matches(PublicKeyAlg::EdDsaLegacy));
+    /// ```
     pub fn matches(&self, alg: PublicKeyAlg) -> bool {
         match self {
             PublicMaterial::Rsa { .. } => alg.is_rsa(),
@@ -171,6 +203,11 @@ impl PublicMaterial {
     }
 
     /// The algorithm of this material (RSA material reports id 1).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{PublicKeyAlg, PublicMaterial};
+    /// assert_eq!(PublicMaterial::X448([1; 56]).alg(), PublicKeyAlg::X448);
+    /// ```
     pub fn alg(&self) -> PublicKeyAlg {
         match self {
             PublicMaterial::Rsa { .. } => PublicKeyAlg::Rsa,
@@ -185,6 +222,15 @@ impl PublicMaterial {
     }
 
     /// The curve of ECC material (`None` for RSA and the v6 algorithms).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{Curve, KeyType, generate};
+    /// let (p256, _) = generate(KeyType::Ecdsa(Curve::NistP256))?;
+    /// assert_eq!(p256.curve(), Some(Curve::NistP256));
+    /// let (ed25519, _) = generate(KeyType::Ed25519)?;
+    /// assert_eq!(ed25519.curve(), None);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn curve(&self) -> Option<Curve> {
         match self {
             PublicMaterial::Ecdh { curve, .. } | PublicMaterial::Ecdsa { curve, .. } => Some(*curve),
@@ -194,6 +240,13 @@ impl PublicMaterial {
     }
 
     /// Key size in bits: the RSA modulus size, or the curve's size.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{Curve, KeyType, generate};
+    /// let (p384, _) = generate(KeyType::Ecdsa(Curve::NistP384))?;
+    /// assert_eq!(p384.bits(), 384);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn bits(&self) -> usize {
         match self {
             PublicMaterial::Rsa { n, .. } => n.bits(),

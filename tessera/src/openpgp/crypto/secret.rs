@@ -83,6 +83,15 @@ impl SecretMaterial {
     /// Reads the secret fields matching `public` from the front of `input`.
     /// The fields are not checked against the public key: call
     /// [`SecretMaterial::check`].
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{KeyType, SecretMaterial, generate};
+    /// let (public, secret) = generate(KeyType::Ed25519)?;
+    /// let bytes = secret.to_vec();
+    /// let parsed = SecretMaterial::parse(&public, &mut bytes.as_slice())?;
+    /// parsed.check(&public)?;
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn parse(public: &PublicMaterial, input: &mut &[u8]) -> Result<SecretMaterial> {
         Ok(match public {
             PublicMaterial::Rsa { .. } => {
@@ -103,6 +112,15 @@ impl SecretMaterial {
     }
 
     /// Appends the secret fields as a key packet holds them in the clear.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{KeyType, generate};
+    /// let (_, secret) = generate(KeyType::X448)?;
+    /// let mut out = Vec::new();
+    /// secret.serialize(&mut out);
+    /// assert_eq!(out.len(), 56);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn serialize(&self, out: &mut Vec<u8>) {
         match self {
             SecretMaterial::Rsa { d, p, q, u, .. } => {
@@ -119,6 +137,13 @@ impl SecretMaterial {
     }
 
     /// The serialized fields in a zeroizing vector.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{KeyType, generate};
+    /// let (_, secret) = generate(KeyType::Ed25519)?;
+    /// assert_eq!(secret.to_vec().len(), 32); // wiped when dropped
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn to_vec(&self) -> zeroize::Zeroizing<Vec<u8>> {
         // Room for RSA-16384's d, p, q and u: the buffer never moves.
         let mut v = zeroize::Zeroizing::new(Vec::with_capacity(4 * (2 + 2048)));
@@ -129,6 +154,14 @@ impl SecretMaterial {
     /// Checks that this secret belongs to `public`: the public key derived
     /// from the secret must equal it (for RSA: p·q = n and the exponents
     /// agree). A mismatch is [`Error::KeyMismatch`].
+    ///
+    /// ```
+    /// use tessera::openpgp::{Error, crypto::{KeyType, generate}};
+    /// let (public, _) = generate(KeyType::Ed25519)?;
+    /// let (_, other_secret) = generate(KeyType::Ed25519)?;
+    /// assert!(matches!(other_secret.check(&public), Err(Error::KeyMismatch)));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn check(&self, public: &PublicMaterial) -> Result<()> {
         let derived = super::keys::derive_public(self, public)?;
         if derived { Ok(()) } else { Err(Error::KeyMismatch) }

@@ -119,6 +119,21 @@ pub fn encrypt_session_key(
 ///
 /// Every failure that depends on the secret (wrong key, modified packet,
 /// bad padding or checksum) is the same [`Error::SessionKeyDecryption`].
+///
+/// ```
+/// use tessera::openpgp::{Error, SymAlg};
+/// use tessera::openpgp::crypto::{KeyType, PkeskVersion, decrypt_session_key, encrypt_session_key, generate};
+/// let (public, secret) = generate(KeyType::X448)?;
+/// let fpr = [0u8; 32];
+/// let payload = encrypt_session_key(&public, &fpr, PkeskVersion::V3, Some(SymAlg::Aes256), &[7; 32])?;
+/// let sk = decrypt_session_key(&secret, &public, &fpr, &payload, PkeskVersion::V3)?;
+/// assert_eq!(sk.alg, Some(SymAlg::Aes256)); // v3 names the cipher
+/// // Another key: the same error whatever went wrong.
+/// let (other_public, other_secret) = generate(KeyType::X448)?;
+/// let wrong = decrypt_session_key(&other_secret, &other_public, &fpr, &payload, PkeskVersion::V3);
+/// assert!(matches!(wrong, Err(Error::SessionKeyDecryption)));
+/// # Ok::<(), Error>(())
+/// ```
 pub fn decrypt_session_key(
     secret: &SecretMaterial,
     public: &PublicMaterial,

@@ -58,6 +58,14 @@ impl std::fmt::Debug for SigMaterial {
 impl SigMaterial {
     /// Reads the fields of a signature made with `alg` from the front of
     /// `input`.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{PublicKeyAlg, SigMaterial};
+    /// let mut input: &[u8] = &[5u8; 64];
+    /// assert_eq!(SigMaterial::parse(PublicKeyAlg::Ed25519, &mut input)?, SigMaterial::Ed25519([5; 64]));
+    /// assert!(SigMaterial::parse(PublicKeyAlg::X25519, &mut &[5u8; 64][..]).is_err()); // cannot sign
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn parse(alg: PublicKeyAlg, input: &mut &[u8]) -> Result<SigMaterial> {
         Ok(match alg {
             PublicKeyAlg::Rsa | PublicKeyAlg::RsaSignOnly => SigMaterial::Rsa { s: Mpi::parse(input)? },
@@ -83,6 +91,16 @@ impl SigMaterial {
     }
 
     /// Appends the fields as a signature packet holds them.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{HashAlg, Hasher, KeyType, generate, sign};
+    /// let (public, secret) = generate(KeyType::Ed25519)?;
+    /// let sig = sign(&secret, &public, HashAlg::Sha256, &Hasher::digest(HashAlg::Sha256, b"x"))?;
+    /// let mut out = Vec::new();
+    /// sig.serialize(&mut out);
+    /// assert_eq!(out.len(), 64);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn serialize(&self, out: &mut Vec<u8>) {
         match self {
             SigMaterial::Rsa { s } => s.serialize(out),
@@ -96,6 +114,12 @@ impl SigMaterial {
     }
 
     /// The serialized fields as a new vector.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{Mpi, SigMaterial};
+    /// let sig = SigMaterial::Ecdsa { r: Mpi::new(&[1]), s: Mpi::new(&[2]) };
+    /// assert_eq!(sig.to_vec(), [0, 1, 1, 0, 2, 2]);
+    /// ```
     pub fn to_vec(&self) -> Vec<u8> {
         let mut v = Vec::new();
         self.serialize(&mut v);

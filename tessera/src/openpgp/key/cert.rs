@@ -14,6 +14,15 @@ use super::checks::CheckCache;
 use super::{Fingerprint, KeyError, KeyVersion, PublicKey, SecretKey};
 
 /// Packet type ids of key material (RFC 9580 §5.5.1).
+///
+/// ```
+/// use tessera::openpgp::key::{GenerateOptions, generate, key_tag};
+/// let key = generate(&GenerateOptions { user_ids: vec!["A <a@example.org>".into()], ..Default::default() })?;
+/// let packets = key.to_public().to_bytes()?;
+/// // A new-format packet header: 0xc0 | tag.
+/// assert_eq!(packets[0], 0xc0 | key_tag::PUBLIC_KEY);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub mod key_tag {
     /// Secret Key.
     pub const SECRET_KEY: u8 = 5;
@@ -44,6 +53,14 @@ const MAX_HEADER: usize = 6;
 const MAX_PACKETS: usize = 100_000;
 
 /// A key with or without its secret part.
+///
+/// ```
+/// use tessera::openpgp::key::{CertKey, GenerateOptions, generate};
+/// let key = generate(&GenerateOptions::default())?;
+/// assert!(matches!(key.primary, CertKey::Secret(_)));
+/// assert!(matches!(key.to_public().primary, CertKey::Public(_)));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub enum CertKey {
     /// Public only.
@@ -54,6 +71,13 @@ pub enum CertKey {
 
 impl CertKey {
     /// The public part.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// assert_eq!(key.primary.public().fingerprint(), key.fingerprint());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn public(&self) -> &PublicKey {
         match self {
             CertKey::Public(k) => k,
@@ -61,6 +85,14 @@ impl CertKey {
         }
     }
     /// The secret key packet, if this is one.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// assert!(key.primary.secret().is_some_and(|s| !s.is_locked()));
+    /// assert!(key.to_public().primary.secret().is_none());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn secret(&self) -> Option<&SecretKey> {
         match self {
             CertKey::Public(_) => None,
@@ -68,6 +100,17 @@ impl CertKey {
         }
     }
     /// The secret key packet, mutably (lock, unlock).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// let mut key = generate(&GenerateOptions::default())?;
+    /// // Lock only the encryption subkey.
+    /// let sub = key.subkeys[0].key.secret_mut().expect("a secret key");
+    /// sub.lock(b"pw")?;
+    /// assert!(sub.is_locked());
+    /// assert!(!key.primary.secret().expect("a secret key").is_locked());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn secret_mut(&mut self) -> Option<&mut SecretKey> {
         match self {
             CertKey::Public(_) => None,
@@ -90,6 +133,15 @@ impl CertKey {
 }
 
 /// A User ID and the signatures over it.
+///
+/// ```
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// let key = generate(&GenerateOptions { user_ids: vec!["Alice <alice@example.org>".into()], ..Default::default() })?;
+/// let uid = &key.user_ids[0];
+/// assert_eq!(uid.value, b"Alice <alice@example.org>");
+/// uid.sigs[0].verify_certification(key.primary.public(), &uid.value)?;
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct UserId {
     /// The User ID octets (normally UTF-8 "Name <email>").
@@ -99,6 +151,14 @@ pub struct UserId {
 }
 
 /// A subkey and its binding and revocation signatures.
+///
+/// ```
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// let key = generate(&GenerateOptions::default())?;
+/// let sub = &key.subkeys[0];
+/// sub.sigs[0].verify_subkey_binding(key.primary.public(), sub.key.public())?;
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Subkey {
     /// The subkey.
@@ -256,6 +316,19 @@ fn read_packets<R: Read>(r: &mut R, asm: &mut Assembler) -> Result<()> {
 impl Cert {
     /// Reads every certificate and secret key in `input`: binary packets, or
     /// one or more armored blocks.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// // A keyring: two armored blocks in one input.
+    /// let ring = [
+    ///     include_str!("../../../tests/vectors/openpgp/keys/alice_cert.asc"),
+    ///     include_str!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"),
+    /// ]
+    /// .concat();
+    /// let certs = Cert::read_all(ring.as_bytes())?;
+    /// assert_eq!(certs.len(), 2);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn read_all<R: BufRead>(mut input: R) -> Result<Vec<Cert>> {
         let mut asm = Assembler::default();
         if is_armored(&mut input)? {
@@ -275,6 +348,14 @@ impl Cert {
     }
 
     /// Reads exactly one certificate or secret key.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let one = include_str!("../../../tests/vectors/openpgp/keys/alice_cert.asc");
+    /// assert!(Cert::read_one(one.as_bytes()).is_ok());
+    /// let two = [one, include_str!("../../../tests/vectors/openpgp/keys/bob_cert.asc")].concat();
+    /// assert!(Cert::read_one(two.as_bytes()).is_err());
+    /// ```
     pub fn read_one<R: BufRead>(input: R) -> Result<Cert> {
         let mut all = Self::read_all(input)?;
         if all.len() != 1 {
@@ -284,32 +365,80 @@ impl Cert {
     }
 
     /// Parses one from bytes (binary or armored).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let binary = cert.to_bytes()?;
+    /// assert_eq!(Cert::from_bytes(&binary)?.fingerprint(), cert.fingerprint());
+    /// assert!(Cert::from_bytes(b"not a key").is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn from_bytes(data: &[u8]) -> Result<Cert> {
         Self::read_one(data)
     }
 
     /// The primary key's fingerprint.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let bob = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/bob_cert.asc"))?;
+    /// assert_eq!(bob.fingerprint().to_hex(), "D1A66E1A23B182C9980F788CFBFCC82A015E7330");
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn fingerprint(&self) -> Fingerprint {
         self.primary.public().fingerprint()
     }
 
     /// The key version of the primary key.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{Cert, KeyVersion};
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// assert_eq!(cert.version(), KeyVersion::V6);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn version(&self) -> KeyVersion {
         self.primary.public().version()
     }
 
     /// Whether the primary key carries secret material.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let secret = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"))?;
+    /// assert!(secret.is_secret());
+    /// assert!(!secret.to_public().is_secret());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn is_secret(&self) -> bool {
         matches!(self.primary, CertKey::Secret(_))
     }
 
     /// Every key, primary first.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let ids: Vec<String> = cert.keys().map(|k| k.public().key_id().to_string()).collect();
+    /// assert_eq!(ids, ["CB186C4F0609A697", "12C83F1E706F6308"]);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn keys(&self) -> impl Iterator<Item = &CertKey> {
         std::iter::once(&self.primary).chain(self.subkeys.iter().map(|s| &s.key))
     }
 
     /// The certificate of a secret key: the same packets with the secret
     /// fields removed.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let secret = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"))?;
+    /// let public = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// // RFC 9580 A.4 is the secret key of the A.3 certificate.
+    /// assert_eq!(*secret.to_public().to_bytes()?, *public.to_bytes()?);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn to_public(&self) -> Cert {
         let strip = |k: &CertKey| CertKey::Public(k.public().clone());
         Cert {
@@ -322,6 +451,14 @@ impl Cert {
     }
 
     /// The binary packets.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{Cert, key_tag};
+    /// let secret = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"))?;
+    /// let bytes = secret.to_bytes()?; // holds secret fields: wiped when dropped
+    /// assert_eq!(bytes[0], 0xc0 | key_tag::SECRET_KEY);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>> {
         // Sized first: the buffer may hold secret fields, so it never moves.
         let mut out = Zeroizing::new(Vec::with_capacity(self.serialized_len_bound()));
@@ -356,6 +493,15 @@ impl Cert {
 
     /// Writes the armored form (`PUBLIC KEY BLOCK` or `PRIVATE KEY BLOCK`);
     /// v4 keys get a CRC24 line, as RFC 4880 readers expect.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// let text = cert.write_armored(Vec::new())?;
+    /// assert!(text.starts_with(b"-----BEGIN PGP PUBLIC KEY BLOCK-----"));
+    /// assert_eq!(Cert::from_bytes(&text)?.fingerprint(), cert.fingerprint());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn write_armored<W: Write>(&self, out: W) -> Result<W> {
         let kind = if self.is_secret() { "PRIVATE KEY BLOCK" } else { "PUBLIC KEY BLOCK" };
         let mut w = ArmorWriter::new(out, kind, self.version() == KeyVersion::V4)?;

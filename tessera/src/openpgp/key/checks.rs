@@ -31,6 +31,19 @@ use crate::openpgp::sig::Signature;
 
 /// Most public-key checks made by one call to [`super::Cert::validate`]
 /// (outcomes already cached cost nothing).
+///
+/// ```
+/// use tessera::openpgp::key::{Cert, MAX_CHECKS_PER_VALIDATION};
+/// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+/// // Two self-signatures: far below the bound; a second validation checks none again.
+/// assert_eq!(cert.signature_checks(), 0);
+/// cert.validate(1_717_200_000)?;
+/// let first = cert.signature_checks();
+/// cert.validate(1_717_200_000)?;
+/// assert_eq!(cert.signature_checks(), first);
+/// assert!(first <= MAX_CHECKS_PER_VALIDATION);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub const MAX_CHECKS_PER_VALIDATION: usize = 4096;
 
 /// Outcomes kept per certificate; the cache is emptied when it is full.

@@ -4,6 +4,18 @@
 use super::Fingerprint;
 
 /// Why a key, certificate or signature cannot be used.
+///
+/// ```
+/// use tessera::openpgp::{EncryptOptions, Encryptor, Error};
+/// use tessera::openpgp::key::{GenerateOptions, KeyError, generate};
+/// let opts = GenerateOptions { created: Some(1_000_000_000), expires_in: Some(60), ..Default::default() };
+/// let expired = generate(&opts)?.to_public();
+/// // Encrypting to an expired certificate is refused, naming it.
+/// let err = Encryptor::new(Vec::new(), &[], &EncryptOptions { recipients: vec![expired.clone()], ..Default::default() }).unwrap_err();
+/// assert!(matches!(&err, Error::Key(KeyError::Expired { fingerprint, .. }) if *fingerprint == expired.fingerprint()));
+/// assert!(err.to_string().contains(&expired.fingerprint().to_hex()));
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum KeyError {

@@ -11,6 +11,17 @@ use super::validity::{features, flags};
 use super::{Cert, CertKey, KeyVersion, PublicKey, SecretKey, Subkey, UserId};
 
 /// Which kind of key to make.
+///
+/// ```
+/// use tessera::openpgp::crypto::PublicKeyAlg;
+/// use tessera::openpgp::key::{GenerateOptions, KeyProfile, generate};
+/// let opts = GenerateOptions { profile: KeyProfile::Rfc4880, user_ids: vec!["A <a@example.org>".into()], ..Default::default() };
+/// let key = generate(&opts)?;
+/// assert_eq!(key.primary.public().alg(), PublicKeyAlg::EdDsaLegacy);
+/// // A v4 key needs a User ID.
+/// assert!(generate(&GenerateOptions { profile: KeyProfile::Rfc4880, ..Default::default() }).is_err());
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum KeyProfile {
     /// v6 key, Ed25519 + X25519, SEIPD v2 announced (RFC 9580).
@@ -22,6 +33,15 @@ pub enum KeyProfile {
 }
 
 /// What to put in a new key.
+///
+/// ```
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// let opts = GenerateOptions { created: Some(1_700_000_000), expires_in: Some(3600), ..Default::default() };
+/// let key = generate(&opts)?;
+/// assert_eq!(key.validate(1_700_000_000)?.primary.expires, Some(1_700_003_600));
+/// assert!(key.validate(1_700_003_600).is_err()); // expired
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct GenerateOptions {
     /// The kind of key.
@@ -127,6 +147,15 @@ pub fn generate(opts: &GenerateOptions) -> Result<Cert> {
 impl Cert {
     /// Locks every secret key with `password` (v6: AEAD + Argon2; v4: CFB +
     /// iterated S2K).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, KeyProfile, generate};
+    /// let opts = GenerateOptions { profile: KeyProfile::Rfc4880, user_ids: vec!["A <a@example.org>".into()], ..Default::default() };
+    /// let mut key = generate(&opts)?;
+    /// key.lock(b"pw")?;
+    /// assert!(key.keys().all(|k| k.secret().is_some_and(|s| s.is_locked())));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn lock(&mut self, password: &[u8]) -> Result<()> {
         for k in std::iter::once(&mut self.primary).chain(self.subkeys.iter_mut().map(|s| &mut s.key)) {
             if let Some(s) = k.secret_mut() {
@@ -137,6 +166,18 @@ impl Cert {
     }
 
     /// Unlocks every locked secret key in place with `password`.
+    ///
+    /// ```
+    /// use tessera::openpgp::Error;
+    /// use tessera::openpgp::key::{GenerateOptions, KEY_UNLOCK_LIMITS, KeyError, KeyProfile, generate};
+    /// let opts = GenerateOptions { profile: KeyProfile::Rfc4880, user_ids: vec!["A <a@example.org>".into()], ..Default::default() };
+    /// let mut key = generate(&opts)?;
+    /// key.lock(b"pw")?;
+    /// assert!(matches!(key.clone().unlock(b"guess", &KEY_UNLOCK_LIMITS), Err(Error::Key(KeyError::WrongKeyPassword(_)))));
+    /// key.unlock(b"pw", &KEY_UNLOCK_LIMITS)?;
+    /// assert!(key.keys().all(|k| k.secret().is_some_and(|s| !s.is_locked())));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn unlock(&mut self, password: &[u8], limits: &super::super::s2k::S2kLimits) -> Result<()> {
         for k in std::iter::once(&mut self.primary).chain(self.subkeys.iter_mut().map(|s| &mut s.key)) {
             if let Some(s) = k.secret_mut()

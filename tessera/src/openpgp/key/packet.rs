@@ -24,6 +24,14 @@ pub enum Fingerprint {
 
 impl Fingerprint {
     /// The fingerprint octets.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// assert_eq!(cert.fingerprint().as_bytes()[..4], [0xcb, 0x18, 0x6c, 0x4f]); // RFC 9580 A.3
+    /// assert_eq!(cert.fingerprint().as_bytes().len(), 32);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         match self {
             Fingerprint::V4(b) => b,
@@ -32,6 +40,13 @@ impl Fingerprint {
     }
 
     /// The key version this fingerprint belongs to (4 or 6).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// assert_eq!(alice.fingerprint().version(), 4);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn version(&self) -> u8 {
         match self {
             Fingerprint::V4(_) => 4,
@@ -41,6 +56,14 @@ impl Fingerprint {
 
     /// The key ID: the low 64 bits of a v4 fingerprint, the high 64 bits of a
     /// v6 one.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// assert_eq!(alice.fingerprint().to_hex(), "EB85BB5FA33A75E15E944E63F231550C4F47E38E");
+    /// assert_eq!(alice.fingerprint().key_id().to_string(), "F231550C4F47E38E"); // v4: the low 64 bits
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn key_id(&self) -> KeyId {
         match self {
             Fingerprint::V4(b) => KeyId(b[12..].try_into().expect("8")),
@@ -50,6 +73,13 @@ impl Fingerprint {
 
     /// Parses `version || fingerprint` (issuer and intended-recipient
     /// subpackets, PKESK v6).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Fingerprint;
+    /// assert_eq!(Fingerprint::from_versioned(&[[6u8].as_slice(), &[1; 32]].concat())?.version(), 6);
+    /// assert!(Fingerprint::from_versioned(&[[6u8].as_slice(), &[1; 20]].concat()).is_err()); // v6 is 32 octets
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn from_versioned(b: &[u8]) -> Result<Self> {
         match b {
             [4, rest @ ..] if rest.len() == 20 => Ok(Fingerprint::V4(rest.try_into().expect("20"))),
@@ -59,12 +89,30 @@ impl Fingerprint {
     }
 
     /// Appends `version || fingerprint`.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate, Fingerprint};
+    /// let fp = generate(&GenerateOptions::default())?.fingerprint();
+    /// let mut out = Vec::new();
+    /// fp.write_versioned(&mut out);
+    /// assert_eq!(out[0], 6);
+    /// assert_eq!(Fingerprint::from_versioned(&out)?, fp);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn write_versioned(&self, out: &mut Vec<u8>) {
         out.push(self.version());
         out.extend_from_slice(self.as_bytes());
     }
 
     /// Upper-case hex, as printed by `tessera key show`.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// assert_eq!(cert.fingerprint().to_hex(), "CB186C4F0609A697E4D52DFA6C722B0C1F1E27C18A56708F6525EC27BAD9ACC9");
+    /// assert_eq!(cert.fingerprint().to_string(), cert.fingerprint().to_hex());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn to_hex(&self) -> String {
         hex_upper(self.as_bytes())
     }
@@ -83,11 +131,25 @@ impl std::fmt::Display for Fingerprint {
 }
 
 /// A key ID (RFC 9580 §5.5.4): 8 octets derived from the fingerprint.
+///
+/// ```
+/// use tessera::openpgp::key::{Cert, KeyId};
+/// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+/// // v6: the high 64 bits of the fingerprint.
+/// assert_eq!(cert.fingerprint().key_id(), KeyId([0xcb, 0x18, 0x6c, 0x4f, 0x06, 0x09, 0xa6, 0x97]));
+/// assert_eq!(KeyId([0xcb, 0x18, 0x6c, 0x4f, 0x06, 0x09, 0xa6, 0x97]).to_string(), "CB186C4F0609A697");
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KeyId(pub [u8; 8]);
 
 impl KeyId {
     /// The wildcard key ID (all zeros) of anonymous recipients.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::KeyId;
+    /// assert_eq!(KeyId::WILDCARD.to_string(), "0000000000000000");
+    /// ```
     pub const WILDCARD: KeyId = KeyId([0; 8]);
 }
 
@@ -108,6 +170,14 @@ pub(crate) fn hex_upper(b: &[u8]) -> String {
 }
 
 /// Key packet versions read and written here.
+///
+/// ```
+/// use tessera::openpgp::key::{GenerateOptions, KeyProfile, KeyVersion, generate};
+/// let opts = GenerateOptions { profile: KeyProfile::Rfc4880, user_ids: vec!["A <a@example.org>".into()], ..Default::default() };
+/// assert_eq!(generate(&opts)?.version(), KeyVersion::V4);
+/// assert_eq!(generate(&GenerateOptions::default())?.version(), KeyVersion::V6);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KeyVersion {
     /// Version 4 (RFC 4880 keys, what GnuPG 2.2 writes).
@@ -118,6 +188,11 @@ pub enum KeyVersion {
 
 impl KeyVersion {
     /// The version octet.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::KeyVersion;
+    /// assert_eq!((KeyVersion::V4.id(), KeyVersion::V6.id()), (4, 6));
+    /// ```
     pub fn id(self) -> u8 {
         match self {
             KeyVersion::V4 => 4,
@@ -158,6 +233,15 @@ impl std::fmt::Debug for PublicKey {
 
 impl PublicKey {
     /// Builds a key from its parts.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{KeyType, generate};
+    /// use tessera::openpgp::key::{KeyVersion, PublicKey};
+    /// let (material, _) = generate(KeyType::X25519)?;
+    /// let key = PublicKey::new(KeyVersion::V6, 1_700_000_000, material.clone())?;
+    /// assert_eq!((key.version(), key.created(), key.material()), (KeyVersion::V6, 1_700_000_000, &material));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn new(version: KeyVersion, created: u32, material: PublicMaterial) -> Result<Self> {
         let mut m = Vec::new();
         material.serialize(&mut m);
@@ -174,6 +258,18 @@ impl PublicKey {
     /// Parses the public fields at the start of a key packet body; returns
     /// the key and the number of octets it took (a secret key packet goes on
     /// with its secret fields).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, PublicKey, generate};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// let public = key.primary.public();
+    /// // A secret key packet body: the public fields, then the secret ones.
+    /// let mut body = public.body().to_vec();
+    /// body.extend_from_slice(&[0, 1, 2]);
+    /// let (parsed, used) = PublicKey::parse(&body)?;
+    /// assert_eq!((parsed.fingerprint(), used), (public.fingerprint(), public.body().len()));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn parse(data: &[u8]) -> Result<(Self, usize)> {
         let short = || Error::Malformed("key packet is cut short");
         let (&v, rest) = data.split_first().ok_or_else(short)?;
@@ -213,6 +309,15 @@ impl PublicKey {
     }
 
     /// Parses a whole public key or subkey packet body.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, PublicKey, generate};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// let body = key.primary.public().body();
+    /// assert_eq!(PublicKey::parse_packet(body)?.fingerprint(), key.fingerprint());
+    /// assert!(PublicKey::parse_packet(&[body, &[0]].concat()).is_err()); // trailing octets
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn parse_packet(body: &[u8]) -> Result<Self> {
         let (k, used) = Self::parse(body)?;
         if used != body.len() {
@@ -222,30 +327,86 @@ impl PublicKey {
     }
 
     /// Key version.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{Cert, KeyVersion};
+    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// assert_eq!(alice.primary.public().version(), KeyVersion::V4);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn version(&self) -> KeyVersion {
         self.version
     }
     /// Creation time (seconds since the epoch).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// assert_eq!(key.primary.public().created(), 1_700_000_000);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn created(&self) -> u32 {
         self.created
     }
     /// Public-key algorithm.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::PublicKeyAlg;
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let algs: Vec<PublicKeyAlg> = cert.keys().map(|k| k.public().alg()).collect();
+    /// assert_eq!(algs, [PublicKeyAlg::Ed25519, PublicKeyAlg::X25519]);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn alg(&self) -> PublicKeyAlg {
         self.alg
     }
     /// The algorithm-specific public fields.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{Curve, PublicMaterial};
+    /// use tessera::openpgp::key::Cert;
+    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// let m = alice.subkeys[0].key.public().material();
+    /// assert!(matches!(m, PublicMaterial::Ecdh { curve: Curve::Curve25519Legacy, .. }));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn material(&self) -> &PublicMaterial {
         &self.material
     }
     /// The encoded packet body (what a public key packet holds).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let body = cert.primary.public().body();
+    /// assert_eq!(body[0], 6); // version
+    /// assert_eq!(body.len(), 1 + 4 + 1 + 4 + 32); // created, algorithm, length, Ed25519 key
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn body(&self) -> &[u8] {
         &self.body
     }
     /// The fingerprint.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let sub = cert.subkeys[0].key.public().fingerprint();
+    /// assert_eq!(sub.to_hex(), "12C83F1E706F6308FE151A417743A1F033790E93E9978488D1DB378DA9930885");
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn fingerprint(&self) -> Fingerprint {
         self.fingerprint
     }
     /// The key ID.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// assert_eq!(cert.primary.public().key_id().to_string(), "CB186C4F0609A697");
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn key_id(&self) -> KeyId {
         self.fingerprint.key_id()
     }
@@ -253,6 +414,18 @@ impl PublicKey {
     /// The header that precedes this key's body in signature hashes and
     /// fingerprints: 0x99 and a 2-octet length (v4), or 0x9B and a 4-octet
     /// length (v6) (RFC 9580 §5.2.4, §5.5.4).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{HashAlg, Hasher};
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let key = cert.primary.public();
+    /// assert_eq!(key.hash_header(), [0x9b, 0, 0, 0, 42]);
+    /// // A v6 fingerprint is SHA-256 over the header and the body.
+    /// let fp = Hasher::digest(HashAlg::Sha256, &[key.hash_header(), key.body().to_vec()].concat());
+    /// assert_eq!(fp, key.fingerprint().as_bytes());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn hash_header(&self) -> Vec<u8> {
         frame(self.version, &self.body)
     }

@@ -42,6 +42,15 @@ impl EncryptionPlan {
     /// Plans encryption to `certs` (already validated at the time of
     /// encryption). A certificate without a usable encryption key is an error
     /// naming it. With `allow_v2` false, SEIPD v1 is used regardless.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{Cert, EncryptionPlan};
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let valid = cert.validate(1_717_200_000)?;
+    /// assert!(EncryptionPlan::new(&[valid.clone()], true)?.aead.is_some()); // SEIPD v2
+    /// assert!(EncryptionPlan::new(&[valid], false)?.aead.is_none()); // v1 asked for
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn new(certs: &[ValidCert<'_>], allow_v2: bool) -> Result<Self> {
         let mut keys = Vec::new();
         for c in certs {

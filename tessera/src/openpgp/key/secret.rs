@@ -21,10 +21,33 @@ use crate::{Direction, TAG_LEN};
 /// recommended Argon2 option (2 GiB), which the A.5 sample and some
 /// implementations use; a key file is chosen by its owner, not sent by a
 /// stranger, so the message defaults ([`S2kLimits::default`]) are too low.
+///
+/// ```
+/// use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
+/// use tessera::openpgp::{DecryptOptions, Error};
+/// let mut key = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc"))?;
+/// // RFC 9580 A.5 is locked with Argon2 over 2 GiB: more than a message may
+/// // ask for, as much as one's own key may.
+/// let message_limits = DecryptOptions::default().limits;
+/// let refused = key.unlock(b"correct horse battery staple", &message_limits);
+/// assert!(matches!(refused, Err(Error::LimitExceeded { .. })));
+/// assert_eq!(KEY_UNLOCK_LIMITS.max_argon2_m, 21);
+/// # Ok::<(), Error>(())
+/// ```
 pub const KEY_UNLOCK_LIMITS: S2kLimits =
     S2kLimits { max_argon2_m: 21, max_argon2_t: 16, max_argon2_p: 16, max_work_kib: 1 << 22, max_iterated_count: 255 };
 
 /// How the secret fields are protected.
+///
+/// ```
+/// use tessera::openpgp::crypto::{KeyType, generate};
+/// use tessera::openpgp::key::SecretPart;
+/// // Only the packet layer makes these; a key says which one it holds by
+/// // `SecretKey::is_locked`.
+/// let (_, material) = generate(KeyType::Ed25519)?;
+/// assert!(matches!(SecretPart::Plain(material), SecretPart::Plain(_)));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub enum SecretPart {
     /// In the clear (usage 0).
@@ -34,6 +57,15 @@ pub enum SecretPart {
 }
 
 /// Password-encrypted secret fields, as the packet holds them.
+///
+/// ```
+/// use tessera::openpgp::key::{Cert, Locked};
+/// // Only the packet layer reads these: a locked key's encrypted fields.
+/// let key = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc"))?;
+/// assert!(key.keys().all(|k| k.secret().is_some_and(|s| s.is_locked())));
+/// # let _: Option<&Locked> = None;
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locked {
     usage: u8,
@@ -141,6 +173,18 @@ impl Locked {
 impl SecretKey {
     /// Parses a secret key (`subkey` false, tag 5) or secret subkey (tag 7)
     /// packet body.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, SecretKey, generate};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// let sub = key.subkeys[0].key.secret().expect("a secret key");
+    /// let mut body = Vec::new();
+    /// sub.write(&mut body);
+    /// let parsed = SecretKey::parse(&body, true)?;
+    /// assert!(parsed.is_subkey());
+    /// assert_eq!(parsed.public().fingerprint(), sub.public().fingerprint());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn parse(body: &[u8], subkey: bool) -> Result<Self> {
         let (public, at) = PublicKey::parse(body)?;
         let rest = &body[at..];
@@ -181,11 +225,32 @@ impl SecretKey {
     }
 
     /// A secret key from its parts, in the clear.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{KeyType, generate};
+    /// use tessera::openpgp::key::{KeyVersion, PublicKey, SecretKey};
+    /// let (public, secret) = generate(KeyType::Ed25519)?;
+    /// let key = SecretKey::from_parts(PublicKey::new(KeyVersion::V6, 1_700_000_000, public)?, secret, false);
+    /// assert!(!key.is_locked() && !key.is_subkey());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn from_parts(public: PublicKey, secret: SecretMaterial, subkey: bool) -> Self {
         SecretKey { public, secret: SecretPart::Plain(secret), subkey }
     }
 
     /// Appends the packet body.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// let primary = key.primary.secret().expect("a secret key");
+    /// let mut body = Vec::new();
+    /// primary.write(&mut body);
+    /// // The public fields, usage octet 0 (in the clear), the Ed25519 seed.
+    /// assert!(body.starts_with(primary.public().body()));
+    /// assert_eq!(body.len(), primary.public().body().len() + 1 + 32);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(self.public.body());
         match &self.secret {
@@ -202,21 +267,55 @@ impl SecretKey {
     }
 
     /// The public part.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// let secret = key.primary.secret().expect("a secret key");
+    /// assert_eq!(secret.public().fingerprint(), key.fingerprint());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn public(&self) -> &PublicKey {
         &self.public
     }
 
     /// Whether this is a subkey packet.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// assert!(key.subkeys[0].key.secret().is_some_and(|s| s.is_subkey()));
+    /// assert!(key.primary.secret().is_some_and(|s| !s.is_subkey()));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn is_subkey(&self) -> bool {
         self.subkey
     }
 
     /// Whether the secret fields are password-protected.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let plain = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"))?;
+    /// let locked = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc"))?;
+    /// assert!(plain.primary.secret().is_some_and(|s| !s.is_locked()));
+    /// assert!(locked.primary.secret().is_some_and(|s| s.is_locked()));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn is_locked(&self) -> bool {
         matches!(self.secret, SecretPart::Locked(_))
     }
 
     /// The secret fields, when in the clear.
+    ///
+    /// ```
+    /// use tessera::openpgp::Error;
+    /// use tessera::openpgp::key::{Cert, KeyError};
+    /// let locked = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc"))?;
+    /// let primary = locked.primary.secret().expect("a secret key");
+    /// assert!(matches!(primary.secret(), Err(Error::Key(KeyError::Locked(_)))));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn secret(&self) -> Result<&SecretMaterial> {
         match &self.secret {
             SecretPart::Plain(m) => Ok(m),
@@ -241,6 +340,18 @@ impl SecretKey {
 
     /// Decrypts the secret fields with `password` and checks them against the
     /// public key; the packet itself stays as it is.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, KEY_UNLOCK_LIMITS, KeyProfile, generate};
+    /// let opts = GenerateOptions { profile: KeyProfile::Rfc4880, user_ids: vec!["A <a@example.org>".into()], ..Default::default() };
+    /// let mut sub = generate(&opts)?.subkeys[0].key.secret().expect("a secret key").clone();
+    /// sub.lock(b"pw")?;
+    /// let material = sub.unlock(b"pw", &KEY_UNLOCK_LIMITS)?;
+    /// material.check(sub.public().material())?;
+    /// assert!(sub.is_locked()); // the packet stays locked
+    /// assert!(sub.unlock(b"wrong", &KEY_UNLOCK_LIMITS).is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn unlock(&self, password: &[u8], limits: &S2kLimits) -> Result<SecretMaterial> {
         let l = match &self.secret {
             SecretPart::Plain(m) => return Ok(m.clone()),
@@ -284,6 +395,16 @@ impl SecretKey {
     }
 
     /// Replaces locked secret fields by their decrypted form.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, KEY_UNLOCK_LIMITS, KeyProfile, generate};
+    /// let opts = GenerateOptions { profile: KeyProfile::Rfc4880, user_ids: vec!["A <a@example.org>".into()], ..Default::default() };
+    /// let mut sub = generate(&opts)?.subkeys[0].key.secret().expect("a secret key").clone();
+    /// sub.lock(b"pw")?;
+    /// sub.decrypt_in_place(b"pw", &KEY_UNLOCK_LIMITS)?;
+    /// assert!(!sub.is_locked() && sub.secret().is_ok());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn decrypt_in_place(&mut self, password: &[u8], limits: &S2kLimits) -> Result<()> {
         let m = self.unlock(password, limits)?;
         self.secret = SecretPart::Plain(m);
@@ -295,6 +416,20 @@ impl SecretKey {
     /// recommended parameters, t = 3, p = 4, 64 MiB (usage 253); v4 keys with CFB, AES-256,
     /// iterated and salted SHA-256 S2K and the SHA-1 check (usage 254), which
     /// GnuPG 2.2 reads.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, KeyProfile, generate};
+    /// let opts = GenerateOptions { profile: KeyProfile::Rfc4880, user_ids: vec!["A <a@example.org>".into()], ..Default::default() };
+    /// let mut sub = generate(&opts)?.subkeys[0].key.secret().expect("a secret key").clone();
+    /// let mut clear = Vec::new();
+    /// sub.write(&mut clear);
+    /// sub.lock(b"pw")?;
+    /// let mut locked = Vec::new();
+    /// sub.write(&mut locked);
+    /// assert_eq!(locked[sub.public().body().len()], 254); // usage: CFB with the SHA-1 check
+    /// assert_ne!(clear, locked);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn lock(&mut self, password: &[u8]) -> Result<()> {
         let m = self.secret()?.to_vec();
         let cipher = SymAlg::Aes256;
@@ -337,6 +472,17 @@ impl SecretKey {
 
     /// Unlocks with `old` and locks again with `new`; `new` empty leaves the
     /// key in the clear.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, KEY_UNLOCK_LIMITS, KeyProfile, generate};
+    /// let opts = GenerateOptions { profile: KeyProfile::Rfc4880, user_ids: vec!["A <a@example.org>".into()], ..Default::default() };
+    /// let mut sub = generate(&opts)?.subkeys[0].key.secret().expect("a secret key").clone();
+    /// sub.lock(b"old")?;
+    /// // An empty new password removes the protection.
+    /// sub.change_password(b"old", b"", &KEY_UNLOCK_LIMITS)?;
+    /// assert!(!sub.is_locked());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn change_password(&mut self, old: &[u8], new: &[u8], limits: &S2kLimits) -> Result<()> {
         self.decrypt_in_place(old, limits)?;
         if !new.is_empty() {

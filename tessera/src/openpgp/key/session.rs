@@ -13,6 +13,17 @@ impl EncryptionPlan {
     /// One PKESK per recipient key for `session_key`: v6 for SEIPD v2, v3
     /// for SEIPD v1. With `anonymous`, the recipient is left out (a wildcard
     /// key ID or an empty fingerprint) and decryptors try every key.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{Cert, EncryptionPlan, decrypt_pkesks};
+    /// let secret = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"))?;
+    /// let cert = secret.to_public();
+    /// let plan = EncryptionPlan::new(&[cert.validate(1_717_200_000)?], true)?;
+    /// let pkesks = plan.pkesks(&[7; 32], true)?; // anonymous: no key ID
+    /// assert_eq!(pkesks.len(), 1);
+    /// assert_eq!(*decrypt_pkesks(&pkesks, &[secret])?.key, [7; 32]);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn pkesks(&self, session_key: &[u8], anonymous: bool) -> Result<Vec<Pkesk>> {
         let (version, sym) = match self.aead {
             Some(_) => (PkeskVersion::V6, None),
@@ -74,6 +85,19 @@ fn try_key(p: &Pkesk, k: &CertKey) -> Result<SessionKey> {
 /// then each anonymous PKESK against every key. A named key that is still
 /// locked is an error saying so ([`KeyError::Locked`]); when nothing works,
 /// [`KeyError::NoDecryptionKey`] lists whom the message is encrypted to.
+///
+/// ```
+/// use tessera::openpgp::Error;
+/// use tessera::openpgp::key::{Cert, EncryptionPlan, GenerateOptions, KeyError, decrypt_pkesks, generate};
+/// let secret = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"))?;
+/// let plan = EncryptionPlan::new(&[secret.validate(1_717_200_000)?], true)?;
+/// let pkesks = plan.pkesks(&[7; 32], false)?;
+/// assert_eq!(*decrypt_pkesks(&pkesks, &[secret])?.key, [7; 32]);
+/// // Another key: the error lists whom the message is for.
+/// let other = generate(&GenerateOptions::default())?;
+/// assert!(matches!(decrypt_pkesks(&pkesks, &[other]), Err(Error::Key(KeyError::NoDecryptionKey { .. }))));
+/// # Ok::<(), Error>(())
+/// ```
 pub fn decrypt_pkesks(pkesks: &[Pkesk], keys: &[Cert]) -> Result<SessionKey> {
     decrypt_pkesks_for(pkesks, keys).map(|(sk, _)| sk)
 }

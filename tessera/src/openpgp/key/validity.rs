@@ -10,6 +10,16 @@ use super::checks::{Checker, Rule};
 use super::{Cert, CertKey, Fingerprint, KeyError, KeyVersion, PublicKey};
 
 /// Key flag bits (RFC 9580 §5.2.3.29).
+///
+/// ```
+/// use tessera::openpgp::key::{Cert, flags};
+/// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+/// let valid = cert.validate(1_717_200_000)?;
+/// assert_eq!(valid.primary.flags, flags::CERTIFY | flags::SIGN);
+/// assert_ne!(valid.subkeys[0].flags & flags::ENCRYPT, 0);
+/// assert_eq!(flags::ENCRYPT, flags::ENCRYPT_COMMS | flags::ENCRYPT_STORAGE);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub mod flags {
     /// May certify other keys.
     pub const CERTIFY: u8 = 0x01;
@@ -24,6 +34,14 @@ pub mod flags {
 }
 
 /// Features bits (RFC 9580 §5.2.3.32).
+///
+/// ```
+/// use tessera::openpgp::key::{Cert, features};
+/// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+/// // RFC 9580 A.3 announces both SEIPD versions.
+/// assert_eq!(cert.validate(1_717_200_000)?.features(), features::SEIPD_V1 | features::SEIPD_V2);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub mod features {
     /// SEIPD v1 (with MDC).
     pub const SEIPD_V1: u8 = 0x01;
@@ -32,6 +50,16 @@ pub mod features {
 }
 
 /// A key of a certificate that is valid at the time asked.
+///
+/// ```
+/// use tessera::openpgp::crypto::PublicKeyAlg;
+/// use tessera::openpgp::key::Cert;
+/// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+/// let valid = cert.validate(1_717_200_000)?;
+/// let sub = &valid.subkeys[0];
+/// assert_eq!((sub.key.public().alg(), sub.expires), (PublicKeyAlg::X25519, None));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct ValidKey<'a> {
     /// The key (with its secret part, if the certificate has one).
@@ -44,6 +72,14 @@ pub struct ValidKey<'a> {
 
 impl ValidKey<'_> {
     /// The public key.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let valid = cert.validate(1_717_200_000)?;
+    /// assert_eq!(valid.primary.public().fingerprint(), cert.fingerprint());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn public(&self) -> &PublicKey {
         self.key.public()
     }
@@ -218,6 +254,17 @@ impl Cert {
     /// Decides what of this certificate is valid at `at` (seconds since the
     /// epoch). An error names the certificate and why it is unusable:
     /// revoked, expired, or without a valid self-signature.
+    ///
+    /// ```
+    /// use tessera::openpgp::Error;
+    /// use tessera::openpgp::key::{Cert, KeyError};
+    /// let bare = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a1_v4_ed25519legacy.asc"))?;
+    /// // RFC 9580 A.1 is a bare key packet: no self-signature, so not valid.
+    /// assert!(matches!(bare.validate(1_717_200_000), Err(Error::Key(KeyError::NoValidSelfSignature { .. }))));
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// assert!(cert.validate(1_717_200_000)?.user_id.is_none()); // a v6 key needs no User ID
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn validate(&self, at: u64) -> Result<ValidCert<'_>> {
         let pk = self.primary.public();
         let fp = pk.fingerprint();
@@ -347,6 +394,16 @@ impl Cert {
 impl<'a> ValidCert<'a> {
     /// The keys that may encrypt (either encryption flag and an encryption
     /// algorithm): valid subkeys, and the primary key if flagged so.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// let valid = alice.validate(1_717_200_000)?;
+    /// let keys = valid.encryption_keys();
+    /// assert_eq!(keys.len(), 1);
+    /// assert_eq!(keys[0].public().fingerprint(), alice.subkeys[0].key.public().fingerprint());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn encryption_keys(&self) -> Vec<&ValidKey<'a>> {
         std::iter::once(&self.primary)
             .chain(&self.subkeys)
@@ -355,6 +412,17 @@ impl<'a> ValidCert<'a> {
     }
 
     /// The encryption keys, or an error naming the certificate and why none qualifies.
+    ///
+    /// ```
+    /// use tessera::openpgp::Error;
+    /// use tessera::openpgp::key::{GenerateOptions, KeyError, generate};
+    /// // A certificate whose only key signs: refused as a recipient, by name.
+    /// let mut key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// key.subkeys.clear();
+    /// let valid = key.validate(1_700_000_001)?;
+    /// assert!(matches!(valid.require_encryption_keys(), Err(Error::Key(KeyError::NoEncryptionKey { .. }))));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn require_encryption_keys(&self) -> Result<Vec<&ValidKey<'a>>> {
         let keys = self.encryption_keys();
         if keys.is_empty() {
@@ -369,6 +437,15 @@ impl<'a> ValidCert<'a> {
     }
 
     /// The keys that may sign data (sign flag and a signing algorithm).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let valid = cert.validate(1_717_200_000)?;
+    /// let signers: Vec<_> = valid.signing_keys().iter().map(|k| k.public().fingerprint()).collect();
+    /// assert_eq!(signers, [cert.fingerprint()]); // the primary key signs, the subkey encrypts
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn signing_keys(&self) -> Vec<&ValidKey<'a>> {
         std::iter::once(&self.primary)
             .chain(&self.subkeys)
@@ -377,6 +454,14 @@ impl<'a> ValidCert<'a> {
     }
 
     /// The features octet of the governing self-signature (0 if absent).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{Cert, features};
+    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// // An RFC 4880 key: SEIPD v1 only, so messages to it use v1.
+    /// assert_eq!(alice.validate(1_717_200_000)?.features() & features::SEIPD_V2, 0);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn features(&self) -> u8 {
         self.self_sig.features().unwrap_or(0)
     }

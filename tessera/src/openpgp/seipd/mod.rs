@@ -34,6 +34,13 @@ pub const V2_HEADER_LEN: usize = 35;
 pub const V1_PREFIX_LEN: usize = 18;
 
 /// Largest chunk size octet RFC 9580 allows (chunks of 2^22 octets).
+///
+/// ```
+/// use tessera::openpgp::{EncryptOptions, Encryptor, Error, MAX_CHUNK_OCTET};
+/// // Chunks of 2^(16+6) = 4 MiB at most; a larger octet is refused.
+/// let opts = EncryptOptions { chunk_octet: MAX_CHUNK_OCTET + 1, ..EncryptOptions::default() };
+/// assert!(matches!(Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts), Err(Error::InvalidOption(_))));
+/// ```
 pub const MAX_CHUNK_OCTET: u8 = 16;
 
 /// Chunk size in octets for a chunk size octet: 2^(c+6).

@@ -7,6 +7,16 @@
 //! old key bindings, as [`super::SHA1_BINDING_CUTOFF`] documents. A hashed
 //! critical subpacket that is not understood makes the signature bad
 //! (RFC 9580 §5.2.3.7).
+//!
+//! ```
+//! use tessera::openpgp::key::Cert;
+//! use tessera::openpgp::sig::{InlineVerifier, Outcome};
+//! let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+//! let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+//! let results = InlineVerifier::new(message.as_bytes(), &[cert], 1_717_200_000)?.verify_to(&mut Vec::new())?;
+//! assert!(matches!(&results[0].outcome, Outcome::Good { user_id: None, .. }));
+//! # Ok::<(), tessera::openpgp::Error>(())
+//! ```
 
 use super::super::Error;
 use super::super::crypto::{HashAlg, PublicKeyAlg};
@@ -14,6 +24,20 @@ use super::super::key::{Cert, Fingerprint, KeyError, KeyVersion, PublicKey, Vali
 use super::packet::{SigType, Signature};
 
 /// What one signature amounts to.
+///
+/// ```
+/// use tessera::openpgp::key::Cert;
+/// use tessera::openpgp::sig::{InlineVerifier, Outcome};
+/// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+/// // Without the signer's certificate.
+/// let results = InlineVerifier::new(message.as_bytes(), &[], 1_717_200_000)?.verify_to(&mut Vec::new())?;
+/// assert_eq!(results[0].outcome, Outcome::UnknownSigner);
+/// // Before the signature was made.
+/// let certs = [Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?];
+/// let results = InlineVerifier::new(message.as_bytes(), &certs, 1_600_000_000)?.verify_to(&mut Vec::new())?;
+/// assert!(matches!(results[0].outcome, Outcome::KeyNotValid { .. }));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// It verifies, made by a key valid and signing-capable at its creation.
@@ -44,12 +68,29 @@ pub enum Outcome {
 
 impl Outcome {
     /// Whether the signature counts.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::Outcome;
+    /// assert!(!Outcome::UnknownSigner.is_good());
+    /// assert!(!Outcome::Bad("modified".into()).is_good());
+    /// ```
     pub fn is_good(&self) -> bool {
         matches!(self, Outcome::Good { .. })
     }
 }
 
 /// One signature and what it amounts to.
+///
+/// ```
+/// use tessera::openpgp::key::Cert;
+/// use tessera::openpgp::sig::{InlineVerifier, SigType};
+/// let certs = [Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?];
+/// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+/// let results = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?.verify_to(&mut Vec::new())?;
+/// let sig = results[0].signature.as_ref().expect("parsed");
+/// assert_eq!(sig.sig_type(), SigType::Binary);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct SigResult {
     /// The signature (if it could be parsed and paired).
@@ -60,6 +101,16 @@ pub struct SigResult {
 
 impl SigResult {
     /// Whether it counts.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// use tessera::openpgp::sig::InlineVerifier;
+    /// let certs = [Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?];
+    /// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+    /// let results = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?.verify_to(&mut Vec::new())?;
+    /// assert!(results[0].is_good());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn is_good(&self) -> bool {
         self.outcome.is_good()
     }
@@ -106,6 +157,24 @@ fn key_valid_at(cert: &Cert, key: &PublicKey, sig: &Signature, now: u64) -> Resu
 /// Judges a document signature whose data hashed to `digest` (computed by
 /// [`super::DocumentHasher`] over the signature's own fields) against
 /// `certs`, at time `now` (seconds since the epoch).
+///
+/// ```
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::{DocumentHasher, Outcome, SigType, Signer, SigningKey, check};
+/// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+/// let mut signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+/// signer.update(b"data");
+/// let sig = signer.finish()?.remove(0);
+/// let f = sig.hashed_fields();
+/// let mut h = DocumentHasher::new(&f);
+/// h.update(b"data");
+/// let digest = h.finish(&f);
+/// let certs = [key.to_public()];
+/// assert!(check::check_document(&sig, &digest, &certs, 1_700_000_002).is_good());
+/// // Without the signer's certificate: neither good nor bad.
+/// assert_eq!(check::check_document(&sig, &digest, &[], 1_700_000_002), Outcome::UnknownSigner);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub fn check_document(sig: &Signature, digest: &[u8], certs: &[Cert], now: u64) -> Outcome {
     if let Some(o) = data_policy(sig) {
         return o;
@@ -134,6 +203,18 @@ pub fn check_document(sig: &Signature, digest: &[u8], certs: &[Cert], now: u64) 
 /// The hash a key signs data with: the first of the certificate's
 /// preferences that is strong enough for the algorithm, else SHA2-512 for
 /// v6 keys and SHA2-256 (or larger, where the curve needs it) for v4.
+///
+/// ```
+/// use tessera::openpgp::crypto::HashAlg;
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::check::choose_hash;
+/// let key = generate(&GenerateOptions::default())?;
+/// let public = key.primary.public();
+/// assert_eq!(choose_hash(public, Some(&[HashAlg::Sha256.id()])), HashAlg::Sha256);
+/// assert_eq!(choose_hash(public, Some(&[HashAlg::Sha1.id()])), HashAlg::Sha512); // too weak: the default
+/// assert_eq!(choose_hash(public, None), HashAlg::Sha512);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub fn choose_hash(key: &PublicKey, preferences: Option<&[u8]>) -> HashAlg {
     let min = match (key.alg(), key.material().curve()) {
         (PublicKeyAlg::Ed448, _) => 64,

@@ -35,6 +35,12 @@ use super::document::{Signer, Verifier, read_signatures, write_signatures};
 use super::packet::SigType;
 
 /// Largest cleartext-signed text read (64 MiB).
+///
+/// ```
+/// use tessera::openpgp::sig::MAX_CLEARTEXT;
+/// // Larger texts are signed inline or detached, which stream.
+/// assert_eq!(MAX_CLEARTEXT, 64 * 1024 * 1024);
+/// ```
 pub const MAX_CLEARTEXT: usize = 64 << 20;
 /// Longest line read.
 const MAX_LINE: u64 = 1 << 20;
@@ -48,6 +54,23 @@ fn is_ws(b: u8) -> bool {
 
 /// Writes a cleartext-signed message as the text is written; call
 /// [`ClearSigner::finish`]. The signer must make text (0x01) signatures.
+///
+/// ```
+/// use std::io::Write;
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::{ClearSigner, SigType, Signer, SigningKey, read_cleartext};
+/// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+/// let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Text, 1_700_000_001)?;
+/// let mut w = ClearSigner::new(Vec::new(), signer)?;
+/// w.write_all(b"- dash-escaped\nplain\n")?;
+/// let message = w.finish()?;
+/// assert!(String::from_utf8_lossy(&message).contains("\n- - dash-escaped\n"));
+/// let certs = [key.to_public()];
+/// let mut text = Vec::new();
+/// assert!(read_cleartext(message.as_slice(), &mut text, &certs, 1_700_000_002)?[0].is_good());
+/// assert_eq!(text, b"- dash-escaped\nplain\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct ClearSigner<'a, W: Write> {
     out: W,
@@ -61,6 +84,19 @@ pub struct ClearSigner<'a, W: Write> {
 
 impl<'a, W: Write> ClearSigner<'a, W> {
     /// Writes the header (with a `Hash` line when v4 signatures are made).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{ClearSigner, SigType, Signer, SigningKey};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let keys = SigningKey::from_cert(&key, 1_700_000_001)?;
+    /// // Cleartext signatures are text signatures.
+    /// let binary = Signer::new(&keys, SigType::Binary, 1_700_000_001)?;
+    /// assert!(ClearSigner::new(Vec::new(), binary).is_err());
+    /// let text = Signer::new(&keys, SigType::Text, 1_700_000_001)?;
+    /// assert!(ClearSigner::new(Vec::new(), text).is_ok());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn new(mut out: W, signer: Signer<'a>) -> Result<Self> {
         if signer.sig_type() != SigType::Text {
             return Err(Error::InvalidOption("cleartext signatures are text signatures"));
@@ -109,6 +145,19 @@ impl<'a, W: Write> ClearSigner<'a, W> {
     }
 
     /// Ends the text and writes the signature block; returns the output.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{ClearSigner, SigType, Signer, SigningKey};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Text, 1_700_000_001)?;
+    /// let mut w = ClearSigner::new(Vec::new(), signer)?;
+    /// w.write_all(b"hello\n")?;
+    /// let message = w.finish()?;
+    /// assert!(message.ends_with(b"-----END PGP SIGNATURE-----\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn finish(mut self) -> Result<W> {
         self.out.write_all(b"\n").map_err(Error::from_io)?;
         let sigs = self.signer.finish()?;
@@ -172,6 +221,15 @@ fn read_header_lines<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Opt
 }
 
 /// Whether `input` starts with a cleartext-signed message.
+///
+/// ```
+/// use tessera::openpgp::sig::is_cleartext;
+/// let signed = include_str!("../../../tests/vectors/openpgp/rfc9580_a6_cleartext.asc");
+/// assert!(is_cleartext(&mut signed.as_bytes())?);
+/// let inline = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+/// assert!(!is_cleartext(&mut inline.as_bytes())?);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub fn is_cleartext<R: BufRead + ?Sized>(input: &mut R) -> Result<bool> {
     let head = input.fill_buf().map_err(Error::from_io)?;
     Ok(head.starts_with(BEGIN_SIGNED.as_bytes()))
@@ -180,6 +238,21 @@ pub fn is_cleartext<R: BufRead + ?Sized>(input: &mut R) -> Result<bool> {
 /// Reads a cleartext-signed message: writes the text (lines joined by LF,
 /// dash-escaping undone, trailing whitespace removed) to `out` and returns
 /// one result per signature, judged against `certs` at `now`.
+///
+/// ```
+/// use tessera::openpgp::key::Cert;
+/// use tessera::openpgp::sig::read_cleartext;
+/// let certs = [Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?];
+/// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a6_cleartext.asc");
+/// let mut text = Vec::new();
+/// let results = read_cleartext(message.as_bytes(), &mut text, &certs, 1_717_200_000)?;
+/// assert!(results[0].is_good());
+/// assert_eq!(text, b"What we need from the grocery store:\n\n- tofu\n- vegetables\n- noodles\n");
+/// // One changed letter: a bad signature (the text is still written).
+/// let changed = message.replace("tofu", "tofo");
+/// assert!(!read_cleartext(changed.as_bytes(), &mut Vec::new(), &certs, 1_717_200_000)?[0].is_good());
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub fn read_cleartext<R: BufRead>(
     mut input: R,
     out: &mut dyn Write,

@@ -19,6 +19,17 @@ use super::subpacket::{Subpacket, SubpacketValue};
 
 /// A key ready to sign data: a signing-capable key of a certificate (the
 /// primary key or a subkey), its unlocked secret, and the hash it uses.
+///
+/// ```
+/// use tessera::openpgp::crypto::HashAlg;
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::SigningKey;
+/// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+/// let keys = SigningKey::from_cert(&key, 1_700_000_001)?;
+/// assert_eq!(keys[0].public.fingerprint(), key.fingerprint());
+/// assert_eq!(keys[0].hash, HashAlg::Sha512); // the key's first preference
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct SigningKey<'a> {
     /// The public key that signs.
@@ -33,6 +44,19 @@ impl<'a> SigningKey<'a> {
     /// The keys of `cert` (a secret key, unlocked) that may sign data at
     /// `at`: valid, flagged for signing, with their secret present. An error
     /// names the certificate when none qualifies.
+    ///
+    /// ```
+    /// use tessera::openpgp::Error;
+    /// use tessera::openpgp::key::{GenerateOptions, KeyError, generate};
+    /// use tessera::openpgp::sig::SigningKey;
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// // A certificate alone cannot sign.
+    /// let public = key.to_public();
+    /// assert!(matches!(SigningKey::from_cert(&public, 1_700_000_001), Err(Error::Key(KeyError::NoSecret(_)))));
+    /// // Nor can a key before it exists.
+    /// assert!(SigningKey::from_cert(&key, 1_600_000_000).is_err());
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn from_cert(cert: &'a Cert, at: u64) -> Result<Vec<SigningKey<'a>>> {
         let valid = cert.validate(at)?;
         let prefs = valid.self_sig.preferred_hash();
@@ -98,6 +122,21 @@ pub struct Signer<'a> {
 
 impl<'a> Signer<'a> {
     /// Starts signatures of `sig_type` (binary or text) made at `created`.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// let opts = GenerateOptions { created: Some(1_700_000_000), ..Default::default() };
+    /// let (alice, bob) = (generate(&opts)?, generate(&opts)?);
+    /// // Two signers at once, one signature each.
+    /// let keys = [SigningKey::from_cert(&alice, 1_700_000_001)?, SigningKey::from_cert(&bob, 1_700_000_001)?].concat();
+    /// let mut signer = Signer::new(&keys, SigType::Binary, 1_700_000_001)?;
+    /// signer.update(b"contract");
+    /// assert_eq!(signer.finish()?.len(), 2);
+    /// // Only document signatures.
+    /// assert!(Signer::new(&keys, SigType::DirectKey, 1_700_000_001).is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn new(keys: &[SigningKey<'a>], sig_type: SigType, created: u32) -> Result<Self> {
         if !matches!(sig_type, SigType::Binary | SigType::Text) {
             return Err(Error::InvalidOption("document signatures are binary or text"));
@@ -141,6 +180,15 @@ impl<'a> Signer<'a> {
     }
 
     /// The signature type being made.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Text, 1_700_000_001)?;
+    /// assert_eq!(signer.sig_type(), SigType::Text);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn sig_type(&self) -> SigType {
         self.sig_type
     }
@@ -152,6 +200,20 @@ impl<'a> Signer<'a> {
     }
 
     /// Hashes more data.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{SigType, Signer, SigningKey, Verifier};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let mut signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+    /// signer.update(b"hel");
+    /// signer.update(b"lo");
+    /// let certs = [key.to_public()];
+    /// let mut verifier = Verifier::new(signer.finish()?, &certs, 1_700_000_002);
+    /// verifier.update(b"hello");
+    /// assert!(verifier.finish()[0].is_good());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn update(&mut self, data: &[u8]) {
         for p in &mut self.pending {
             p.hasher.update(data);
@@ -159,6 +221,16 @@ impl<'a> Signer<'a> {
     }
 
     /// Makes the signatures, in the order of the keys.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+    /// let sigs = signer.finish()?; // a signature over no data at all
+    /// assert_eq!((sigs.len(), sigs[0].created()), (1, Some(1_700_000_001)));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn finish(self) -> Result<Vec<Signature>> {
         let mut out = Vec::with_capacity(self.pending.len());
         for p in self.pending {
@@ -186,6 +258,21 @@ impl Write for Signer<'_> {
 
 /// Checks detached signatures as the data is written; [`Verifier::finish`]
 /// gives one [`SigResult`] per signature. See [`Signer`] for an example.
+///
+/// ```
+/// use std::io::Write;
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::{Outcome, SigType, Signer, SigningKey, Verifier};
+/// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+/// let mut signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+/// signer.write_all(b"hello")?;
+/// let sigs = signer.finish()?;
+/// let certs = [key.to_public()];
+/// let mut verifier = Verifier::new(sigs, &certs, 1_700_000_002);
+/// verifier.write_all(b"hellO")?; // other data
+/// assert!(matches!(verifier.finish()[0].outcome, Outcome::Bad(_)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Verifier<'c> {
     sigs: Vec<(Signature, Option<DocumentHasher>)>,
@@ -196,6 +283,18 @@ pub struct Verifier<'c> {
 impl<'c> Verifier<'c> {
     /// Checks `sigs` against `certs`; `now` decides signature expiry and
     /// revocations (seconds since the epoch).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{Outcome, SigType, Signer, SigningKey, Verifier};
+    /// let opts = GenerateOptions { created: Some(1_700_000_000), ..Default::default() };
+    /// let (key, stranger) = (generate(&opts)?, generate(&opts)?);
+    /// let sigs = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?.finish()?;
+    /// // Checked against certificates that do not include the signer's.
+    /// let certs = [stranger.to_public()];
+    /// assert_eq!(Verifier::new(sigs, &certs, 1_700_000_002).finish()[0].outcome, Outcome::UnknownSigner);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn new(sigs: Vec<Signature>, certs: &'c [Cert], now: u64) -> Self {
         let sigs = sigs
             .into_iter()
@@ -209,6 +308,21 @@ impl<'c> Verifier<'c> {
     }
 
     /// Hashes more data.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// use tessera::openpgp::sig::{Verifier, read_signatures};
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// // RFC 9580 A.6's text signature, detached from its cleartext message.
+    /// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a6_cleartext.asc");
+    /// let block = &message[message.find("-----BEGIN PGP SIGNATURE-----").unwrap()..];
+    /// let certs = [cert];
+    /// let mut v = Verifier::new(read_signatures(block.as_bytes())?, &certs, 1_717_200_000);
+    /// // Text signatures hash CR LF line endings, whatever the input has.
+    /// v.update(b"What we need from the grocery store:\n\n- tofu\n- vegetables\n- noodles");
+    /// assert!(v.finish()[0].is_good());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn update(&mut self, data: &[u8]) {
         for h in self.sigs.iter_mut().filter_map(|(_, h)| h.as_mut()) {
             h.update(data);
@@ -216,6 +330,20 @@ impl<'c> Verifier<'c> {
     }
 
     /// The verdict on each signature, in their order.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{Outcome, SigType, Signer, SigningKey, Verifier};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let mut signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+    /// signer.update(b"data");
+    /// let certs = [key.to_public()];
+    /// let mut verifier = Verifier::new(signer.finish()?, &certs, 1_700_000_002);
+    /// verifier.update(b"data");
+    /// let results = verifier.finish();
+    /// assert!(matches!(&results[0].outcome, Outcome::Good { cert, .. } if *cert == key.fingerprint()));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn finish(self) -> Vec<SigResult> {
         let (certs, now) = (self.certs, self.now);
         self.sigs
@@ -257,6 +385,18 @@ pub(crate) fn read_sig_body<R: Read>(r: R, len: super::super::packet::BodyLen) -
 
 /// Reads the signature packets of a detached signature (binary or armored);
 /// marker and padding packets are skipped, anything else is an error.
+///
+/// ```
+/// use tessera::openpgp::sig::{SigType, read_signatures};
+/// let detached = "-----BEGIN PGP SIGNATURE-----\n\n\
+/// wpgGARsKAAAAKQWCY5ijYyIhBssYbE8GCaaX5NUt+mxyKwwfHifBilZwj2Ul7Ce6\n\
+/// 2azJAAAAAGk2IHZJX1AhiJD39eLuPBgiUU9wUA9VHYblySHkBONKU/usJ9BvuAqo\n\
+/// /FvLFuGWMbKAdA+epq7V4HOtAPlBWmU8QOd6aud+aSunHQaaEJ+iTFjP2OMW0KBr\n\
+/// NK2ay45cX1IVAQ==\n-----END PGP SIGNATURE-----\n";
+/// let sigs = read_signatures(detached.as_bytes())?; // RFC 9580 A.6's signature
+/// assert_eq!((sigs.len(), sigs[0].sig_type()), (1, SigType::Text));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub fn read_signatures<R: BufRead>(mut input: R) -> Result<Vec<Signature>> {
     let mut src: Box<dyn Read + '_> =
         if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
@@ -276,6 +416,17 @@ pub fn read_signatures<R: BufRead>(mut input: R) -> Result<Vec<Signature>> {
 }
 
 /// Writes signature packets, armored (`SIGNATURE` block) or binary.
+///
+/// ```
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::{SigType, Signer, SigningKey, read_signatures, write_signatures};
+/// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+/// let sigs = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?.finish()?;
+/// let armored = write_signatures(Vec::new(), &sigs, true)?;
+/// assert!(armored.starts_with(b"-----BEGIN PGP SIGNATURE-----"));
+/// assert_eq!(read_signatures(armored.as_slice())?, sigs);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub fn write_signatures<W: Write>(out: W, sigs: &[Signature], armor: bool) -> Result<W> {
     let mut body = Vec::new();
     for s in sigs {

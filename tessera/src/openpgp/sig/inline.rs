@@ -39,6 +39,23 @@ use super::packet::{SigType, Signature};
 /// Writes an inline-signed message: the one-pass signature packets now, the
 /// data as a literal data packet (partial lengths, any size), and the
 /// signatures at [`InlineSigner::finish`], which must be called.
+///
+/// ```
+/// use std::io::Write;
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::{InlineSigner, InlineVerifier, SigType, Signer, SigningKey};
+/// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+/// let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Text, 1_700_000_001)?;
+/// let mut w = InlineSigner::new(Vec::new(), signer)?;
+/// w.write_all(b"line\n")?;
+/// let message = w.finish()?;
+/// let certs = [key.to_public()];
+/// let mut text = Vec::new();
+/// let results = InlineVerifier::new(message.as_slice(), &certs, 1_700_000_002)?.verify_to(&mut text)?;
+/// assert!(results[0].is_good());
+/// assert_eq!(text, b"line\r\n"); // text data is stored with CR LF
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct InlineSigner<'a, W: Write> {
     signer: Signer<'a>,
@@ -51,6 +68,19 @@ impl<'a, W: Write> InlineSigner<'a, W> {
     /// Writes the one-pass signature packets and the literal data header
     /// (format `b` for binary signatures; `t` for text ones, whose data is
     /// then stored with CR LF line endings, as GnuPG expects).
+    ///
+    /// ```
+    /// use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{InlineSigner, SigType, Signer, SigningKey};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+    /// // Armored: sign into an ArmorWriter.
+    /// let w = InlineSigner::new(ArmorWriter::new(Vec::new(), MESSAGE, false)?, signer)?;
+    /// let armored = w.finish()?.finish()?;
+    /// assert!(armored.starts_with(b"-----BEGIN PGP MESSAGE-----"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(mut out: W, signer: Signer<'a>) -> Result<Self> {
         let n = signer.announced().count();
         for (i, (key, hash, salt)) in signer.announced().enumerate() {
@@ -65,6 +95,22 @@ impl<'a, W: Write> InlineSigner<'a, W> {
     }
 
     /// Ends the literal data and writes the signatures; returns the output.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{InlineSigner, InlineVerifier, SigType, Signer, SigningKey};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+    /// let mut w = InlineSigner::new(Vec::new(), signer)?;
+    /// w.write_all(b"data")?;
+    /// let message = w.finish()?;
+    /// // Cut before the signature `finish` wrote: the verifier fails at the end.
+    /// let cut = &message[..message.len() - 20];
+    /// let certs = [key.to_public()];
+    /// assert!(InlineVerifier::new(cut, &certs, 1_700_000_002)?.verify_to(&mut Vec::new()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn finish(self) -> Result<W> {
         let mut out = self.lit.finish().map_err(Error::from_io)?;
         let sigs = self.signer.finish()?;
@@ -110,6 +156,20 @@ enum Expected {
 ///
 /// All one-pass signatures before the literal data are taken to sign it
 /// (as other implementations do, whatever their nesting flag says).
+///
+/// ```
+/// use std::io::Read;
+/// use tessera::openpgp::key::Cert;
+/// use tessera::openpgp::sig::InlineVerifier;
+/// let certs = [Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?];
+/// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+/// let mut r = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?;
+/// let mut text = String::new();
+/// r.read_to_string(&mut text)?;
+/// assert!(text.starts_with("What we need from the grocery store:"));
+/// assert!(r.results().expect("read to the end")[0].is_good());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct InlineVerifier<'a> {
     body: BodyReader<Src<'a>>,
     expected: Vec<Expected>,
@@ -182,6 +242,13 @@ impl<'a> InlineVerifier<'a> {
     /// signers, `now` decides expiry of signatures and revocations. A
     /// compressed data packet may decompress to at most
     /// [`DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE`] octets.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::InlineVerifier;
+    /// // Not an inline-signed message: no literal data.
+    /// let signature_only = include_str!("../../../tests/vectors/openpgp/keys/rfc9580_a2_v4_signature.asc");
+    /// assert!(InlineVerifier::new(signature_only.as_bytes(), &[], 0).is_err());
+    /// ```
     pub fn new<R: BufRead + 'a>(input: R, certs: &'a [Cert], now: u64) -> Result<Self> {
         Self::with_max_decompressed(input, certs, now, Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE))
     }
@@ -255,17 +322,48 @@ impl<'a> InlineVerifier<'a> {
     }
 
     /// The literal data packet's metadata.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::InlineVerifier;
+    /// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+    /// let r = InlineVerifier::new(message.as_bytes(), &[], 1_717_200_000)?;
+    /// assert_eq!(r.literal().format, b'u'); // UTF-8 text
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn literal(&self) -> &LiteralInfo {
         &self.literal
     }
 
     /// One result per signature, once the whole message has been read
     /// (`None` before).
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use tessera::openpgp::sig::InlineVerifier;
+    /// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+    /// let mut r = InlineVerifier::new(message.as_bytes(), &[], 1_717_200_000)?;
+    /// assert!(r.results().is_none()); // not before the end
+    /// r.read_to_end(&mut Vec::new())?;
+    /// assert_eq!(r.results().map(<[_]>::len), Some(1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn results(&self) -> Option<&[SigResult]> {
         self.results.as_deref()
     }
 
     /// Copies the data to `out` and returns the results.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// use tessera::openpgp::sig::InlineVerifier;
+    /// let certs = [Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?];
+    /// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+    /// let mut text = Vec::new();
+    /// let results = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?.verify_to(&mut text)?;
+    /// assert!(text.ends_with(b"- noodles\n"));
+    /// assert!(results[0].is_good());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn verify_to(mut self, out: &mut dyn Write) -> Result<Vec<SigResult>> {
         io::copy(&mut self, out).map_err(Error::from_io)?;
         Ok(self.results.unwrap_or_default())

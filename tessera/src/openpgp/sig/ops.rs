@@ -7,6 +7,17 @@ use super::super::{Error, Result};
 use super::packet::{SigType, Signature};
 
 /// A one-pass signature packet: what the signature after the data will be.
+///
+/// ```
+/// use tessera::openpgp::crypto::HashAlg;
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::{OnePassSig, OpsIssuer, SigType};
+/// let key = generate(&GenerateOptions::default())?;
+/// let ops = OnePassSig::for_key(key.primary.public(), SigType::Binary, HashAlg::Sha512, &[0; 32], true);
+/// assert_eq!(ops.version, 6);
+/// assert_eq!(ops.issuer, OpsIssuer::Fingerprint(key.fingerprint()));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OnePassSig {
     /// 3 or 6.
@@ -26,6 +37,18 @@ pub struct OnePassSig {
 }
 
 /// Who a one-pass signature says will sign.
+///
+/// ```
+/// use tessera::openpgp::crypto::HashAlg;
+/// use tessera::openpgp::key::{GenerateOptions, KeyProfile, generate};
+/// use tessera::openpgp::sig::{OnePassSig, OpsIssuer, SigType};
+/// let opts = GenerateOptions { profile: KeyProfile::Rfc4880, user_ids: vec!["A <a@example.org>".into()], ..Default::default() };
+/// let key = generate(&opts)?;
+/// // A v4 key is announced by key ID, in a version 3 packet.
+/// let ops = OnePassSig::for_key(key.primary.public(), SigType::Binary, HashAlg::Sha256, &[], true);
+/// assert_eq!((ops.version, ops.issuer), (3, OpsIssuer::KeyId(key.fingerprint().key_id())));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpsIssuer {
     /// Version 3: a key ID.
@@ -36,6 +59,16 @@ pub enum OpsIssuer {
 
 impl OnePassSig {
     /// The packet announcing a signature by `key`.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::HashAlg;
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{OnePassSig, SigType};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// let ops = OnePassSig::for_key(key.primary.public(), SigType::Text, HashAlg::Sha512, &[7; 32], false);
+    /// assert_eq!((ops.salt.len(), ops.last), (32, false));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn for_key(key: &PublicKey, sig_type: SigType, hash_alg: HashAlg, salt: &[u8], last: bool) -> Self {
         let fp = key.fingerprint();
         let (version, issuer) =
@@ -44,6 +77,17 @@ impl OnePassSig {
     }
 
     /// Parses a packet body.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::HashAlg;
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{OnePassSig, SigType};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// let ops = OnePassSig::for_key(key.primary.public(), SigType::Binary, HashAlg::Sha512, &[7; 32], true);
+    /// assert_eq!(OnePassSig::parse(&ops.to_bytes())?, ops);
+    /// assert!(OnePassSig::parse(&[6, 0]).is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn parse(b: &[u8]) -> Result<Self> {
         let short = || Error::Malformed("one-pass signature packet is cut short");
         let head = b.get(..4).ok_or_else(short)?;
@@ -73,6 +117,18 @@ impl OnePassSig {
     }
 
     /// The encoded packet body.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::HashAlg;
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{OnePassSig, SigType};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// let ops = OnePassSig::for_key(key.primary.public(), SigType::Binary, HashAlg::Sha512, &[7; 32], true);
+    /// let bytes = ops.to_bytes();
+    /// // Version, type, hash, algorithm, salt length and salt, fingerprint, last flag.
+    /// assert_eq!(bytes.len(), 4 + 1 + 32 + 32 + 1);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut v = vec![self.version, self.sig_type.id(), self.hash_alg.id(), self.pk_alg.id()];
         match &self.issuer {
@@ -88,6 +144,19 @@ impl OnePassSig {
     }
 
     /// Whether `sig` is the signature this packet announced.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{OnePassSig, SigType, Signer, SigningKey};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let keys = SigningKey::from_cert(&key, 1_700_000_001)?;
+    /// let sig = Signer::new(&keys, SigType::Binary, 1_700_000_001)?.finish()?.remove(0);
+    /// let ops = OnePassSig::for_key(key.primary.public(), SigType::Binary, sig.hash_alg(), sig.salt(), true);
+    /// assert!(ops.matches(&sig));
+    /// let text = OnePassSig::for_key(key.primary.public(), SigType::Text, sig.hash_alg(), sig.salt(), true);
+    /// assert!(!text.matches(&sig));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn matches(&self, sig: &Signature) -> bool {
         let version_ok = matches!((self.version, sig.version()), (3, 4) | (6, 6));
         let issuer_ok = match &self.issuer {

@@ -6,11 +6,34 @@
 //! the whole signature malformed; a critical subpacket of a type this module
 //! does not interpret is kept as [`SubpacketValue::Other`] and makes the
 //! signature invalid when it is verified ([`Subpacket::is_unknown_critical`]).
+//!
+//! ```
+//! use tessera::openpgp::sig::subpacket::{Subpacket, SubpacketValue, parse_area, write_area};
+//! let area = write_area(&[
+//!     Subpacket::new(SubpacketValue::KeyFlags(vec![0x03])),
+//!     Subpacket::new(SubpacketValue::Other { kind: 26, body: b"https://example.org/policy".to_vec() }),
+//! ]);
+//! let parsed = parse_area(&area)?;
+//! assert_eq!(parsed[0].value, SubpacketValue::KeyFlags(vec![0x03]));
+//! assert_eq!(write_area(&parsed), area); // byte for byte
+//! # Ok::<(), tessera::openpgp::Error>(())
+//! ```
 
 use super::super::key::{Fingerprint, KeyId};
 use super::super::{Error, Result};
 
 /// Subpacket type ids (RFC 9580 §5.2.3.8).
+///
+/// ```
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::subpacket::kind;
+/// let key = generate(&GenerateOptions::default())?;
+/// let kinds: Vec<u8> = key.direct_sigs[0].hashed().iter().map(|s| s.kind()).collect();
+/// assert_eq!(kinds.first(), Some(&kind::CREATION_TIME));
+/// assert!(kinds.contains(&kind::KEY_FLAGS) && kinds.contains(&kind::PREFERRED_AEAD));
+/// assert_eq!(kinds.last(), Some(&kind::ISSUER_FINGERPRINT));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub mod kind {
     /// Signature Creation Time.
     pub const CREATION_TIME: u8 = 2;
@@ -59,6 +82,18 @@ pub mod kind {
 }
 
 /// What a subpacket says.
+///
+/// ```
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::SubpacketValue;
+/// let key = generate(&GenerateOptions { expires_in: Some(3600), ..Default::default() })?;
+/// let expiry = key.direct_sigs[0].hashed().iter().find_map(|s| match s.value {
+///     SubpacketValue::KeyExpiration(e) => Some(e),
+///     _ => None,
+/// });
+/// assert_eq!(expiry, Some(3600));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SubpacketValue {
@@ -136,16 +171,36 @@ const UNDERSTOOD: [u8; 21] = [2, 3, 4, 7, 9, 11, 16, 21, 22, 23, 24, 25, 26, 27,
 
 impl Subpacket {
     /// A non-critical subpacket.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::{Subpacket, SubpacketValue};
+    /// let sp = Subpacket::new(SubpacketValue::Features(vec![0x09]));
+    /// assert!(!sp.critical);
+    /// ```
     pub fn new(value: SubpacketValue) -> Self {
         Subpacket { critical: false, value }
     }
 
     /// A critical subpacket.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::{Subpacket, SubpacketValue};
+    /// let sp = Subpacket::critical(SubpacketValue::KeyFlags(vec![0x01]));
+    /// let mut out = Vec::new();
+    /// sp.write(&mut out);
+    /// assert_eq!(out, [2, 0x80 | 27, 0x01]); // bit 7 of the type octet
+    /// ```
     pub fn critical(value: SubpacketValue) -> Self {
         Subpacket { critical: true, value }
     }
 
     /// The type id.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::subpacket::{Subpacket, SubpacketValue, kind};
+    /// assert_eq!(Subpacket::new(SubpacketValue::PrimaryUserId(true)).kind(), kind::PRIMARY_USER_ID);
+    /// assert_eq!(Subpacket::new(SubpacketValue::Other { kind: 100, body: vec![] }).kind(), 100);
+    /// ```
     pub fn kind(&self) -> u8 {
         use SubpacketValue as V;
         match &self.value {
@@ -171,6 +226,13 @@ impl Subpacket {
 
     /// Whether this subpacket is critical and of a type not understood here
     /// (RFC 9580 §5.2.3.7: the signature must then be treated as invalid).
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::{Subpacket, SubpacketValue};
+    /// assert!(Subpacket::critical(SubpacketValue::Other { kind: 100, body: vec![] }).is_unknown_critical());
+    /// assert!(!Subpacket::new(SubpacketValue::Other { kind: 100, body: vec![] }).is_unknown_critical());
+    /// assert!(!Subpacket::critical(SubpacketValue::CreationTime(0)).is_unknown_critical());
+    /// ```
     pub fn is_unknown_critical(&self) -> bool {
         self.critical && !UNDERSTOOD.contains(&self.kind())
     }
@@ -239,6 +301,13 @@ impl Subpacket {
     }
 
     /// Appends the encoded subpacket (length, type, body) to `out`.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::{Subpacket, SubpacketValue};
+    /// let mut out = Vec::new();
+    /// Subpacket::new(SubpacketValue::SigExpiration(60)).write(&mut out);
+    /// assert_eq!(out, [5, 3, 0, 0, 0, 60]);
+    /// ```
     pub fn write(&self, out: &mut Vec<u8>) {
         let mut body = Vec::new();
         self.write_body(&mut body);
@@ -252,6 +321,14 @@ impl Subpacket {
 }
 
 /// Parses a whole subpacket area.
+///
+/// ```
+/// use tessera::openpgp::sig::subpacket::{SubpacketValue, parse_area};
+/// assert_eq!(parse_area(&[5, 3, 0, 0, 0, 60])?[0].value, SubpacketValue::SigExpiration(60));
+/// assert!(parse_area(&[5, 3, 0, 0]).is_err()); // cut short
+/// assert!(parse_area(&[3, 3, 0, 0]).is_err()); // the wrong length for its type
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub fn parse_area(mut area: &[u8]) -> Result<Vec<Subpacket>> {
     let short = || Error::Malformed("signature subpacket area is cut short");
     let mut out = Vec::new();
@@ -276,6 +353,12 @@ pub fn parse_area(mut area: &[u8]) -> Result<Vec<Subpacket>> {
 }
 
 /// Encodes a list of subpackets as an area.
+///
+/// ```
+/// use tessera::openpgp::sig::subpacket::{Subpacket, SubpacketValue, write_area};
+/// let area = write_area(&[Subpacket::new(SubpacketValue::PrimaryUserId(true)), Subpacket::new(SubpacketValue::Features(vec![1]))]);
+/// assert_eq!(area, [2, 25, 1, 2, 30, 1]);
+/// ```
 pub fn write_area(subpackets: &[Subpacket]) -> Vec<u8> {
     let mut out = Vec::new();
     subpackets.iter().for_each(|s| s.write(&mut out));

@@ -14,6 +14,22 @@ use super::hashing::{binding_digest, certification_digest, direct_key_digest};
 use super::packet::{SigType, Signature};
 
 /// SHA-1 self-signatures made before this time (2023-02-01) are accepted.
+///
+/// ```
+/// use tessera::openpgp::crypto::HashAlg;
+/// use tessera::openpgp::key::{GenerateOptions, KeyProfile, generate};
+/// use tessera::openpgp::sig::{SHA1_BINDING_CUTOFF, SigType, SignatureBuilder};
+/// let opts = GenerateOptions { profile: KeyProfile::Rfc4880, user_ids: vec!["A <a@example.org>".into()], created: Some(1_600_000_000), ..Default::default() };
+/// let key = generate(&opts)?;
+/// let (public, secret) = (key.primary.public(), key.primary.secret().expect("secret").secret()?);
+/// let certify = |at: u32| {
+///     SignatureBuilder::new(SigType::Certification(0x13), at).hash(HashAlg::Sha1).sign_certification(public, secret, b"A <a@example.org>")
+/// };
+/// // An old SHA-1 certification still counts; a new one does not.
+/// certify(SHA1_BINDING_CUTOFF - 1)?.verify_certification(public, b"A <a@example.org>")?;
+/// assert!(certify(SHA1_BINDING_CUTOFF)?.verify_certification(public, b"A <a@example.org>").is_err());
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub const SHA1_BINDING_CUTOFF: u32 = 1_675_209_600;
 
 fn bad(why: &'static str) -> super::super::Error {
@@ -23,6 +39,24 @@ fn bad(why: &'static str) -> super::super::Error {
 impl Signature {
     /// Checks the policy and then `digest` (computed by one of the
     /// [`super::hashing`] rules) against `signer`.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{HashAlg, Hasher};
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{SigType, SignatureBuilder, hashing};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// let (public, secret) = (key.primary.public(), key.primary.secret().expect("secret").secret()?);
+    /// // A binary signature over "data", hashed by hand.
+    /// let digest_of = |f: &hashing::HashedFields<'_>| {
+    ///     let mut h = hashing::begin(f);
+    ///     h.update(b"data");
+    ///     hashing::finish(h, f)
+    /// };
+    /// let sig = SignatureBuilder::new(SigType::Binary, 1_700_000_000).sign_with(public, secret, digest_of)?;
+    /// sig.verify_digest(public, &digest_of(&sig.hashed_fields()))?;
+    /// assert!(sig.verify_digest(public, &Hasher::digest(HashAlg::Sha512, b"other")).is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn verify_digest(&self, signer: &PublicKey, digest: &[u8]) -> Result<()> {
         if self.unknown_critical().is_some() {
             return Err(bad("it has a critical subpacket that is not understood"));
@@ -52,6 +86,15 @@ impl Signature {
     }
 
     /// A direct key (0x1F) or key revocation (0x20) signature by `primary`.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// cert.direct_sigs[0].verify_direct_key(cert.primary.public())?;
+    /// // Not by the subkey.
+    /// assert!(cert.direct_sigs[0].verify_direct_key(cert.subkeys[0].key.public()).is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn verify_direct_key(&self, primary: &PublicKey) -> Result<()> {
         self.expect_type(matches!(self.sig_type, SigType::DirectKey | SigType::KeyRevocation))?;
         self.verify_digest(primary, &direct_key_digest(&self.hashed_fields(), primary))
@@ -59,12 +102,29 @@ impl Signature {
 
     /// A certification (0x10-0x13) or certification revocation (0x30) of
     /// `user_id` on `primary`, made by `primary`.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// let uid = &alice.user_ids[0];
+    /// uid.sigs[0].verify_certification(alice.primary.public(), &uid.value)?;
+    /// assert!(uid.sigs[0].verify_certification(alice.primary.public(), b"Mallory <m@example.org>").is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn verify_certification(&self, primary: &PublicKey, user_id: &[u8]) -> Result<()> {
         self.expect_type(matches!(self.sig_type, SigType::Certification(_) | SigType::CertificationRevocation))?;
         self.verify_digest(primary, &certification_digest(&self.hashed_fields(), primary, user_id))
     }
 
     /// A subkey binding (0x18) or subkey revocation (0x28) by `primary`.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::Cert;
+    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let sub = &cert.subkeys[0];
+    /// sub.sigs[0].verify_subkey_binding(cert.primary.public(), sub.key.public())?;
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn verify_subkey_binding(&self, primary: &PublicKey, subkey: &PublicKey) -> Result<()> {
         self.expect_type(matches!(self.sig_type, SigType::SubkeyBinding | SigType::SubkeyRevocation))?;
         self.verify_digest(primary, &binding_digest(&self.hashed_fields(), primary, subkey))
@@ -72,12 +132,35 @@ impl Signature {
 
     /// A primary key binding (0x19, the back-signature embedded in a signing
     /// subkey's binding), made by `subkey`.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::{KeyType, generate as keypair};
+    /// use tessera::openpgp::key::{GenerateOptions, KeyVersion, PublicKey, generate};
+    /// use tessera::openpgp::sig::{SigType, SignatureBuilder};
+    /// let key = generate(&GenerateOptions::default())?;
+    /// let primary = key.primary.public();
+    /// // A signing subkey signs the primary key back.
+    /// let (sub_public, sub_secret) = keypair(KeyType::Ed25519)?;
+    /// let sub = PublicKey::new(KeyVersion::V6, 1_700_000_000, sub_public)?;
+    /// let back = SignatureBuilder::new(SigType::PrimaryKeyBinding, 1_700_000_000).sign_primary_key_binding(primary, &sub, &sub_secret)?;
+    /// back.verify_primary_key_binding(primary, &sub)?;
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn verify_primary_key_binding(&self, primary: &PublicKey, subkey: &PublicKey) -> Result<()> {
         self.expect_type(self.sig_type == SigType::PrimaryKeyBinding)?;
         self.verify_digest(subkey, &binding_digest(&self.hashed_fields(), primary, subkey))
     }
 
     /// Whether the signature has expired at `now` (or was made after it).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let sig = &key.direct_sigs[0];
+    /// assert!(sig.is_live_at(1_700_000_000));
+    /// assert!(!sig.is_live_at(1_699_999_999)); // made after that time
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
     pub fn is_live_at(&self, now: u64) -> bool {
         let Some(created) = self.created() else { return false };
         if u64::from(created) > now {
