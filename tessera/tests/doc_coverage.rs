@@ -4,8 +4,8 @@
 //!
 //! A scan of the sources, formatted by rustfmt, without a parser: modules,
 //! `pub` items at a module's top level, `pub fn` and `pub const` in inherent
-//! `impl` blocks of public types, `pub use` re-exports (an item of a private module is public
-//! when re-exported from a public one), items written by `macro_rules!`
+//! `impl` blocks of public types, `pub use` re-exports (an item of a private
+//! module is public when re-exported from a public one), items written by `macro_rules!`
 //! templates (documented in the template), and items named by a macro
 //! invocation right after their doc comment (`ff3_type!`). Items with
 //! `#[doc(hidden)]` are not public. An example is a fenced block that
@@ -96,9 +96,7 @@ fn preamble(lines: &[&str], i: usize) -> String {
 /// Parses `pub [const|async|unsafe] KIND NAME`; `None` for anything else.
 fn pub_item(t: &str) -> Option<(&'static str, String)> {
     let mut words = t.strip_prefix("pub ")?.split_whitespace().peekable();
-    while let Some(w) = words.next_if(|w| matches!(*w, "async" | "unsafe" | "extern" | "\"C\"")) {
-        let _ = w;
-    }
+    while words.next_if(|w| matches!(*w, "async" | "unsafe" | "extern" | "\"C\"")).is_some() {}
     let mut kw = words.next()?;
     if kw == "const" && words.peek() == Some(&"fn") {
         kw = words.next()?;
@@ -111,10 +109,14 @@ fn pub_item(t: &str) -> Option<(&'static str, String)> {
 
 /// The type of an inherent `impl` header (`impl<W: Write> Encryptor<W> {`), `None` for trait impls.
 fn impl_type(header: &str) -> Option<String> {
-    let mut rest = header.trim().strip_prefix("impl")?;
+    let head = header.split('{').next()?;
+    if head.contains(" for ") {
+        return None;
+    }
+    let mut rest = head.trim().strip_prefix("impl")?;
     if rest.starts_with('<') {
         let mut depth = 0;
-        let end = rest.char_indices().find(|&(_, c)| {
+        let (end, _) = rest.char_indices().find(|&(_, c)| {
             depth += match c {
                 '<' => 1,
                 '>' => -1,
@@ -122,14 +124,9 @@ fn impl_type(header: &str) -> Option<String> {
             };
             depth == 0
         })?;
-        rest = &rest[end.0 + 1..];
+        rest = &rest[end + 1..];
     }
     let path: String = rest.trim_start().chars().take_while(|c| c.is_alphanumeric() || "_:$".contains(*c)).collect();
-    let after = rest.trim_start()[path.len()..].split(['{', '\n']).next().unwrap_or("");
-    if header.contains(" for ") && !after.contains(" for ") && !path.is_empty() {
-        // `impl Trait for Type`: the path read is the trait's.
-        return None;
-    }
     Some(path.rsplit("::").next()?.to_string())
 }
 

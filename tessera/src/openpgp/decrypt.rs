@@ -270,9 +270,9 @@ impl<'a> Decryptor<'a> {
     /// use tessera::openpgp::{Decryptor, SymAlg};
     /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_eax.asc");
     /// let dec = Decryptor::new(message.as_bytes(), &[b"password".as_slice()])?;
-    /// // RFC 9580 A.9.1's session key; SEIPD v2 names its cipher in the data packet.
+    /// // RFC 9580 A.9.1's session key, with the cipher its SEIPD v2 packet names.
     /// assert_eq!(dec.session_key().key[..4], [0x38, 0x81, 0xba, 0xfe]);
-    /// assert_eq!(dec.session_key().alg, None::<SymAlg>);
+    /// assert_eq!(dec.session_key().alg, Some(SymAlg::Aes128));
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn session_key(&self) -> &SessionKey {

@@ -154,7 +154,8 @@ impl Error {
     /// ```
     /// use std::io::{Read, Write};
     /// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, Error, S2kChoice};
-    /// # let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    /// # let s2k = S2kChoice::Iterated { count_octet: 96 };
+    /// # let opts = EncryptOptions { s2k, chunk_octet: 0, ..EncryptOptions::default() }; // 64-octet chunks
     /// # let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
     /// # enc.write_all(&[7; 1000])?;
     /// # let message = enc.finish()?;

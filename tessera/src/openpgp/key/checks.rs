@@ -41,7 +41,7 @@ use crate::openpgp::sig::Signature;
 /// let first = cert.signature_checks();
 /// cert.validate(1_717_200_000)?;
 /// assert_eq!(cert.signature_checks(), first);
-/// assert!(first <= MAX_CHECKS_PER_VALIDATION);
+/// assert!(first <= MAX_CHECKS_PER_VALIDATION as u64);
 /// # Ok::<(), tessera::openpgp::Error>(())
 /// ```
 pub const MAX_CHECKS_PER_VALIDATION: usize = 4096;

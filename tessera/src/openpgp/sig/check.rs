@@ -88,7 +88,7 @@ impl Outcome {
 /// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
 /// let results = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?.verify_to(&mut Vec::new())?;
 /// let sig = results[0].signature.as_ref().expect("parsed");
-/// assert_eq!(sig.sig_type(), SigType::Binary);
+/// assert_eq!(sig.sig_type(), SigType::Text);
 /// # Ok::<(), tessera::openpgp::Error>(())
 /// ```
 #[derive(Debug, Clone)]

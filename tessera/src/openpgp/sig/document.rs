@@ -319,7 +319,7 @@ impl<'c> Verifier<'c> {
     /// let certs = [cert];
     /// let mut v = Verifier::new(read_signatures(block.as_bytes())?, &certs, 1_717_200_000);
     /// // Text signatures hash CR LF line endings, whatever the input has.
-    /// v.update(b"What we need from the grocery store:\n\n- tofu\n- vegetables\n- noodles");
+    /// v.update(b"What we need from the grocery store:\n\n- tofu\n- vegetables\n- noodles\n");
     /// assert!(v.finish()[0].is_good());
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
