@@ -209,7 +209,7 @@ impl<'a> Decryptor<'a> {
     /// use std::io::Read;
     /// use tessera::openpgp::{Decryptor, Error};
     /// // RFC 9580 Appendix A.9: an OCB-encrypted message, password "password".
-    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_ocb.asc");
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_ocb.asc"));
     /// let mut out = Vec::new();
     /// Decryptor::new(message.as_bytes(), &[b"password".as_slice()])?.read_to_end(&mut out)?;
     /// assert_eq!(out, b"Hello, world!");
@@ -226,7 +226,7 @@ impl<'a> Decryptor<'a> {
     /// use tessera::openpgp::{DecryptOptions, Decryptor, Error};
     /// // RFC 9580 A.12.3 asks for 2 GiB of Argon2 memory (m = 21), above the
     /// // default limit (m = 18): refused before any memory is allocated.
-    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_a12_3_argon2_aes256.asc");
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a12_3_argon2_aes256.asc"));
     /// let opts = DecryptOptions::default();
     /// let err = Decryptor::with_options(message.as_bytes(), &[b"password".as_slice()], &opts).unwrap_err();
     /// assert!(matches!(err, Error::LimitExceeded { asked: 2_097_152, allowed: 262_144, .. })); // KiB
@@ -268,7 +268,7 @@ impl<'a> Decryptor<'a> {
     ///
     /// ```
     /// use tessera::openpgp::{Decryptor, SymAlg};
-    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_eax.asc");
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_eax.asc"));
     /// let dec = Decryptor::new(message.as_bytes(), &[b"password".as_slice()])?;
     /// // RFC 9580 A.9.1's session key, with the cipher its SEIPD v2 packet names.
     /// assert_eq!(dec.session_key().key[..4], [0x38, 0x81, 0xba, 0xfe]);
@@ -283,7 +283,7 @@ impl<'a> Decryptor<'a> {
     ///
     /// ```
     /// use tessera::openpgp::{Decryptor, SeipdVersion};
-    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_gcm.asc");
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_gcm.asc"));
     /// let dec = Decryptor::new(message.as_bytes(), &[b"password".as_slice()])?;
     /// assert_eq!(dec.seipd_version(), SeipdVersion::V2);
     /// # Ok::<(), tessera::openpgp::Error>(())

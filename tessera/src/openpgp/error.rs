@@ -6,7 +6,7 @@ use std::io;
 ///
 /// ```
 /// use tessera::openpgp::{Decryptor, Error};
-/// let message = include_str!("../../tests/vectors/openpgp/rfc9580_gcm.asc");
+/// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_gcm.asc"));
 /// // Damage one base64 character in the middle of the encrypted data.
 /// let damaged = message.replacen("QeQlm5", "QeQlm6", 1);
 /// assert_ne!(damaged, message);

@@ -150,7 +150,7 @@ impl Read for SeipdBody<'_> {
 ///
 /// ```
 /// use tessera::openpgp::{Decryptor, LiteralInfo};
-/// let message = include_str!("../../tests/vectors/openpgp/rfc9580_ocb.asc");
+/// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_ocb.asc"));
 /// let dec = Decryptor::new(message.as_bytes(), &[b"password".as_slice()])?;
 /// assert_eq!(dec.literal(), &LiteralInfo { format: b'b', filename: Vec::new(), date: 0 });
 /// # Ok::<(), tessera::openpgp::Error>(())

@@ -249,7 +249,7 @@ impl<'a> VerifyingDecryptor<'a> {
     /// ```
     /// use std::io::Read;
     /// use tessera::openpgp::{DecryptOptions, VerifyingDecryptor};
-    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_ocb.asc");
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_ocb.asc"));
     /// let mut dec = VerifyingDecryptor::new(message.as_bytes(), &[b"password".as_slice()], &DecryptOptions::default(), &[], 0)?;
     /// let mut out = String::new();
     /// dec.read_to_string(&mut out)?;
@@ -284,7 +284,7 @@ impl<'a> VerifyingDecryptor<'a> {
     ///
     /// ```
     /// use tessera::openpgp::{DecryptOptions, VerifyingDecryptor};
-    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_ocb.asc");
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_ocb.asc"));
     /// let dec = VerifyingDecryptor::new(message.as_bytes(), &[b"password".as_slice()], &DecryptOptions::default(), &[], 0)?;
     /// assert_eq!(dec.session_key().key[..4], [0x28, 0xe7, 0x9a, 0xb8]); // RFC 9580 A.9
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -297,7 +297,7 @@ impl<'a> VerifyingDecryptor<'a> {
     ///
     /// ```
     /// use tessera::openpgp::{DecryptOptions, SeipdVersion, VerifyingDecryptor};
-    /// let message = include_str!("../../tests/vectors/openpgp/rfc9580_ocb.asc");
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_ocb.asc"));
     /// let dec = VerifyingDecryptor::new(message.as_bytes(), &[b"password".as_slice()], &DecryptOptions::default(), &[], 0)?;
     /// assert_eq!(dec.seipd_version(), SeipdVersion::V2);
     /// # Ok::<(), tessera::openpgp::Error>(())

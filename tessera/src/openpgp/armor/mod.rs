@@ -117,7 +117,7 @@ impl Crc24 {
 ///
 /// ```
 /// use tessera::openpgp::armor::is_armored;
-/// let armored = include_str!("../../../tests/vectors/openpgp/rfc9580_ocb.asc");
+/// let armored = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_ocb.asc"));
 /// assert!(is_armored(&mut armored.as_bytes())?);
 /// assert!(!is_armored(&mut &[0xc3u8, 0x3d][..])?); // a binary SKESK packet header
 /// # Ok::<(), tessera::openpgp::Error>(())

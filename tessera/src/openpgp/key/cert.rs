@@ -321,8 +321,8 @@ impl Cert {
     /// use tessera::openpgp::key::Cert;
     /// // A keyring: two armored blocks in one input.
     /// let ring = [
-    ///     include_str!("../../../tests/vectors/openpgp/keys/alice_cert.asc"),
-    ///     include_str!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"),
+    ///     include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")),
+    ///     include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")),
     /// ]
     /// .concat();
     /// let certs = Cert::read_all(ring.as_bytes())?;
@@ -351,9 +351,9 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let one = include_str!("../../../tests/vectors/openpgp/keys/alice_cert.asc");
+    /// let one = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
     /// assert!(Cert::read_one(one.as_bytes()).is_ok());
-    /// let two = [one, include_str!("../../../tests/vectors/openpgp/keys/bob_cert.asc")].concat();
+    /// let two = [one, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/bob_cert.asc"))].concat();
     /// assert!(Cert::read_one(two.as_bytes()).is_err());
     /// ```
     pub fn read_one<R: BufRead>(input: R) -> Result<Cert> {
@@ -368,7 +368,7 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
     /// let binary = cert.to_bytes()?;
     /// assert_eq!(Cert::from_bytes(&binary)?.fingerprint(), cert.fingerprint());
     /// assert!(Cert::from_bytes(b"not a key").is_err());
@@ -382,7 +382,7 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let bob = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/bob_cert.asc"))?;
+    /// let bob = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/bob_cert.asc")))?;
     /// assert_eq!(bob.fingerprint().to_hex(), "D1A66E1A23B182C9980F788CFBFCC82A015E7330");
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -394,7 +394,7 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::{Cert, KeyVersion};
-    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
     /// assert_eq!(cert.version(), KeyVersion::V6);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -406,7 +406,7 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let secret = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"))?;
+    /// let secret = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc")))?;
     /// assert!(secret.is_secret());
     /// assert!(!secret.to_public().is_secret());
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -419,7 +419,7 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
     /// let ids: Vec<String> = cert.keys().map(|k| k.public().key_id().to_string()).collect();
     /// assert_eq!(ids, ["CB186C4F0609A697", "12C83F1E706F6308"]);
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -433,8 +433,8 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let secret = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"))?;
-    /// let public = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let secret = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc")))?;
+    /// let public = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
     /// // RFC 9580 A.4 is the secret key of the A.3 certificate.
     /// assert_eq!(*secret.to_public().to_bytes()?, *public.to_bytes()?);
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -454,7 +454,7 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::{Cert, key_tag};
-    /// let secret = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"))?;
+    /// let secret = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc")))?;
     /// let bytes = secret.to_bytes()?; // holds secret fields: wiped when dropped
     /// assert_eq!(bytes[0], 0xc0 | key_tag::SECRET_KEY);
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -496,7 +496,7 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
     /// let text = cert.write_armored(Vec::new())?;
     /// assert!(text.starts_with(b"-----BEGIN PGP PUBLIC KEY BLOCK-----"));
     /// assert_eq!(Cert::from_bytes(&text)?.fingerprint(), cert.fingerprint());

@@ -34,7 +34,7 @@ use crate::openpgp::sig::Signature;
 ///
 /// ```
 /// use tessera::openpgp::key::{Cert, MAX_CHECKS_PER_VALIDATION};
-/// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+/// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
 /// // Two self-signatures: far below the bound; a second validation checks none again.
 /// assert_eq!(cert.signature_checks(), 0);
 /// cert.validate(1_717_200_000)?;

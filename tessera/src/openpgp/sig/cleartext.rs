@@ -225,9 +225,9 @@ fn read_header_lines<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Opt
 ///
 /// ```
 /// use tessera::openpgp::sig::is_cleartext;
-/// let signed = include_str!("../../../tests/vectors/openpgp/rfc9580_a6_cleartext.asc");
+/// let signed = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a6_cleartext.asc"));
 /// assert!(is_cleartext(&mut signed.as_bytes())?);
-/// let inline = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+/// let inline = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a7_inline.asc"));
 /// assert!(!is_cleartext(&mut inline.as_bytes())?);
 /// # Ok::<(), tessera::openpgp::Error>(())
 /// ```
@@ -243,8 +243,8 @@ pub fn is_cleartext<R: BufRead + ?Sized>(input: &mut R) -> Result<bool> {
 /// ```
 /// use tessera::openpgp::key::Cert;
 /// use tessera::openpgp::sig::read_cleartext;
-/// let certs = [Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?];
-/// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a6_cleartext.asc");
+/// let certs = [Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?];
+/// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a6_cleartext.asc"));
 /// let mut text = Vec::new();
 /// let results = read_cleartext(message.as_bytes(), &mut text, &certs, 1_717_200_000)?;
 /// assert!(results[0].is_good());

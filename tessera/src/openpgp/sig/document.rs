@@ -312,9 +312,9 @@ impl<'c> Verifier<'c> {
     /// ```
     /// use tessera::openpgp::key::Cert;
     /// use tessera::openpgp::sig::{Verifier, read_signatures};
-    /// let cert = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?;
+    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
     /// // RFC 9580 A.6's text signature, detached from its cleartext message.
-    /// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a6_cleartext.asc");
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a6_cleartext.asc"));
     /// let block = &message[message.find("-----BEGIN PGP SIGNATURE-----").unwrap()..];
     /// let certs = [cert];
     /// let mut v = Verifier::new(read_signatures(block.as_bytes())?, &certs, 1_717_200_000);

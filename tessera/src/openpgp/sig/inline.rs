@@ -161,8 +161,8 @@ enum Expected {
 /// use std::io::Read;
 /// use tessera::openpgp::key::Cert;
 /// use tessera::openpgp::sig::InlineVerifier;
-/// let certs = [Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?];
-/// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+/// let certs = [Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?];
+/// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a7_inline.asc"));
 /// let mut r = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?;
 /// let mut text = String::new();
 /// r.read_to_string(&mut text)?;
@@ -246,7 +246,7 @@ impl<'a> InlineVerifier<'a> {
     /// ```
     /// use tessera::openpgp::sig::InlineVerifier;
     /// // Not an inline-signed message: no literal data.
-    /// let signature_only = include_str!("../../../tests/vectors/openpgp/keys/rfc9580_a2_v4_signature.asc");
+    /// let signature_only = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a2_v4_signature.asc"));
     /// assert!(InlineVerifier::new(signature_only.as_bytes(), &[], 0).is_err());
     /// ```
     pub fn new<R: BufRead + 'a>(input: R, certs: &'a [Cert], now: u64) -> Result<Self> {
@@ -325,7 +325,7 @@ impl<'a> InlineVerifier<'a> {
     ///
     /// ```
     /// use tessera::openpgp::sig::InlineVerifier;
-    /// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a7_inline.asc"));
     /// let r = InlineVerifier::new(message.as_bytes(), &[], 1_717_200_000)?;
     /// assert_eq!(r.literal().format, b'u'); // UTF-8 text
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -340,7 +340,7 @@ impl<'a> InlineVerifier<'a> {
     /// ```
     /// use std::io::Read;
     /// use tessera::openpgp::sig::InlineVerifier;
-    /// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a7_inline.asc"));
     /// let mut r = InlineVerifier::new(message.as_bytes(), &[], 1_717_200_000)?;
     /// assert!(r.results().is_none()); // not before the end
     /// r.read_to_end(&mut Vec::new())?;
@@ -356,8 +356,8 @@ impl<'a> InlineVerifier<'a> {
     /// ```
     /// use tessera::openpgp::key::Cert;
     /// use tessera::openpgp::sig::InlineVerifier;
-    /// let certs = [Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"))?];
-    /// let message = include_str!("../../../tests/vectors/openpgp/rfc9580_a7_inline.asc");
+    /// let certs = [Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?];
+    /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a7_inline.asc"));
     /// let mut text = Vec::new();
     /// let results = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?.verify_to(&mut text)?;
     /// assert!(text.ends_with(b"- noodles\n"));

@@ -92,7 +92,7 @@ impl SigType {
 /// ```
 /// use tessera::openpgp::key::Cert;
 /// use tessera::openpgp::sig::{SigType, Signature};
-/// # let cert_bytes = include_bytes!("../../../tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc");
+/// # let cert_bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
 /// let cert = Cert::from_bytes(cert_bytes).unwrap();
 /// let binding: &Signature = &cert.subkeys[0].sigs[0];
 /// assert_eq!(binding.sig_type(), SigType::SubkeyBinding);
@@ -241,7 +241,7 @@ impl Signature {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
     /// assert_eq!(alice.user_ids[0].sigs[0].version(), 4);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -253,7 +253,7 @@ impl Signature {
     /// ```
     /// use tessera::openpgp::key::Cert;
     /// use tessera::openpgp::sig::SigType;
-    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
     /// assert_eq!(alice.subkeys[0].sigs[0].sig_type(), SigType::SubkeyBinding);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -265,7 +265,7 @@ impl Signature {
     /// ```
     /// use tessera::openpgp::crypto::PublicKeyAlg;
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
     /// assert_eq!(alice.user_ids[0].sigs[0].pk_alg(), PublicKeyAlg::EdDsaLegacy);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -584,7 +584,7 @@ impl Signature {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!("../../../tests/vectors/openpgp/keys/alice_cert.asc"))?;
+    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
     /// let ids: Vec<String> = alice.user_ids[0].sigs[0].issuer_key_ids().map(|id| id.to_string()).collect();
     /// assert!(ids.contains(&"F231550C4F47E38E".to_string()));
     /// # Ok::<(), tessera::openpgp::Error>(())
