@@ -368,7 +368,8 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// let binary = cert.to_bytes()?;
     /// assert_eq!(Cert::from_bytes(&binary)?.fingerprint(), cert.fingerprint());
     /// assert!(Cert::from_bytes(b"not a key").is_err());
@@ -382,7 +383,8 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let bob = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/bob_cert.asc")))?;
+    /// # let bob_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/bob_cert.asc"));
+    /// let bob = Cert::from_bytes(bob_cert)?; // the OpenPGP samples' Bob
     /// assert_eq!(bob.fingerprint().to_hex(), "D1A66E1A23B182C9980F788CFBFCC82A015E7330");
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -394,7 +396,8 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::{Cert, KeyVersion};
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// assert_eq!(cert.version(), KeyVersion::V6);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -406,7 +409,8 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let secret = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc")))?;
+    /// # let a4_secret = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"));
+    /// let secret = Cert::from_bytes(a4_secret)?; // RFC 9580 A.4
     /// assert!(secret.is_secret());
     /// assert!(!secret.to_public().is_secret());
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -419,7 +423,8 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// let ids: Vec<String> = cert.keys().map(|k| k.public().key_id().to_string()).collect();
     /// assert_eq!(ids, ["CB186C4F0609A697", "12C83F1E706F6308"]);
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -433,8 +438,10 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let secret = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc")))?;
-    /// let public = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a4_secret = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"));
+    /// let secret = Cert::from_bytes(a4_secret)?; // RFC 9580 A.4
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let public = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// // RFC 9580 A.4 is the secret key of the A.3 certificate.
     /// assert_eq!(*secret.to_public().to_bytes()?, *public.to_bytes()?);
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -454,7 +461,8 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::{Cert, key_tag};
-    /// let secret = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc")))?;
+    /// # let a4_secret = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"));
+    /// let secret = Cert::from_bytes(a4_secret)?; // RFC 9580 A.4
     /// let bytes = secret.to_bytes()?; // holds secret fields: wiped when dropped
     /// assert_eq!(bytes[0], 0xc0 | key_tag::SECRET_KEY);
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -496,7 +504,8 @@ impl Cert {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let cert = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// let text = cert.write_armored(Vec::new())?;
     /// assert!(text.starts_with(b"-----BEGIN PGP PUBLIC KEY BLOCK-----"));
     /// assert_eq!(Cert::from_bytes(&text)?.fingerprint(), cert.fingerprint());

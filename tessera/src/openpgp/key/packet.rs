@@ -27,7 +27,8 @@ impl Fingerprint {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// assert_eq!(cert.fingerprint().as_bytes()[..4], [0xcb, 0x18, 0x6c, 0x4f]); // RFC 9580 A.3
     /// assert_eq!(cert.fingerprint().as_bytes().len(), 32);
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -43,7 +44,8 @@ impl Fingerprint {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// assert_eq!(alice.fingerprint().version(), 4);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -59,7 +61,8 @@ impl Fingerprint {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// assert_eq!(alice.fingerprint().to_hex(), "EB85BB5FA33A75E15E944E63F231550C4F47E38E");
     /// assert_eq!(alice.fingerprint().key_id().to_string(), "F231550C4F47E38E"); // v4: the low 64 bits
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -108,7 +111,8 @@ impl Fingerprint {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// assert_eq!(cert.fingerprint().to_hex(), "CB186C4F0609A697E4D52DFA6C722B0C1F1E27C18A56708F6525EC27BAD9ACC9");
     /// assert_eq!(cert.fingerprint().to_string(), cert.fingerprint().to_hex());
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -134,7 +138,8 @@ impl std::fmt::Display for Fingerprint {
 ///
 /// ```
 /// use tessera::openpgp::key::{Cert, KeyId};
-/// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+/// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+/// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
 /// // v6: the high 64 bits of the fingerprint.
 /// assert_eq!(cert.fingerprint().key_id(), KeyId([0xcb, 0x18, 0x6c, 0x4f, 0x06, 0x09, 0xa6, 0x97]));
 /// assert_eq!(KeyId([0xcb, 0x18, 0x6c, 0x4f, 0x06, 0x09, 0xa6, 0x97]).to_string(), "CB186C4F0609A697");
@@ -330,7 +335,8 @@ impl PublicKey {
     ///
     /// ```
     /// use tessera::openpgp::key::{Cert, KeyVersion};
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// assert_eq!(alice.primary.public().version(), KeyVersion::V4);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -353,7 +359,8 @@ impl PublicKey {
     /// ```
     /// use tessera::openpgp::crypto::PublicKeyAlg;
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// let algs: Vec<PublicKeyAlg> = cert.keys().map(|k| k.public().alg()).collect();
     /// assert_eq!(algs, [PublicKeyAlg::Ed25519, PublicKeyAlg::X25519]);
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -366,7 +373,8 @@ impl PublicKey {
     /// ```
     /// use tessera::openpgp::crypto::{Curve, PublicMaterial};
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// let m = alice.subkeys[0].key.public().material();
     /// assert!(matches!(m, PublicMaterial::Ecdh { curve: Curve::Curve25519Legacy, .. }));
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -378,7 +386,8 @@ impl PublicKey {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// let body = cert.primary.public().body();
     /// assert_eq!(body[0], 6); // version
     /// assert_eq!(body.len(), 1 + 4 + 1 + 4 + 32); // created, algorithm, length, Ed25519 key
@@ -391,7 +400,8 @@ impl PublicKey {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// let sub = cert.subkeys[0].key.public().fingerprint();
     /// assert_eq!(sub.to_hex(), "12C83F1E706F6308FE151A417743A1F033790E93E9978488D1DB378DA9930885");
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -403,7 +413,8 @@ impl PublicKey {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// assert_eq!(cert.primary.public().key_id().to_string(), "CB186C4F0609A697");
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -418,7 +429,8 @@ impl PublicKey {
     /// ```
     /// use tessera::openpgp::crypto::{HashAlg, Hasher};
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// let key = cert.primary.public();
     /// assert_eq!(key.hash_header(), [0x9b, 0, 0, 0, 42]);
     /// // A v6 fingerprint is SHA-256 over the header and the body.

@@ -45,7 +45,8 @@ impl EncryptionPlan {
     ///
     /// ```
     /// use tessera::openpgp::key::{Cert, EncryptionPlan};
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// let valid = cert.validate(1_717_200_000)?;
     /// assert!(EncryptionPlan::new(&[valid.clone()], true)?.aead.is_some()); // SEIPD v2
     /// assert!(EncryptionPlan::new(&[valid], false)?.aead.is_none()); // v1 asked for

@@ -25,7 +25,8 @@ use crate::{Direction, TAG_LEN};
 /// ```
 /// use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
 /// use tessera::openpgp::{DecryptOptions, Error};
-/// let mut key = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc")))?;
+/// # let a5_locked = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc"));
+/// let mut key = Cert::from_bytes(a5_locked)?; // RFC 9580 A.5
 /// // RFC 9580 A.5 is locked with Argon2 over 2 GiB: more than a message may
 /// // ask for, as much as one's own key may.
 /// let message_limits = DecryptOptions::default().limits;
@@ -61,7 +62,8 @@ pub enum SecretPart {
 /// ```
 /// use tessera::openpgp::key::{Cert, Locked};
 /// // Only the packet layer reads these: a locked key's encrypted fields.
-/// let key = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc")))?;
+/// # let a5_locked = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc"));
+/// let key = Cert::from_bytes(a5_locked)?; // RFC 9580 A.5
 /// assert!(key.keys().all(|k| k.secret().is_some_and(|s| s.is_locked())));
 /// # let _: Option<&Locked> = None;
 /// # Ok::<(), tessera::openpgp::Error>(())
@@ -296,8 +298,10 @@ impl SecretKey {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let plain = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc")))?;
-    /// let locked = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc")))?;
+    /// # let a4_secret = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"));
+    /// let plain = Cert::from_bytes(a4_secret)?; // RFC 9580 A.4
+    /// # let a5_locked = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc"));
+    /// let locked = Cert::from_bytes(a5_locked)?; // RFC 9580 A.5
     /// assert!(plain.primary.secret().is_some_and(|s| !s.is_locked()));
     /// assert!(locked.primary.secret().is_some_and(|s| s.is_locked()));
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -311,7 +315,8 @@ impl SecretKey {
     /// ```
     /// use tessera::openpgp::Error;
     /// use tessera::openpgp::key::{Cert, KeyError};
-    /// let locked = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc")))?;
+    /// # let a5_locked = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc"));
+    /// let locked = Cert::from_bytes(a5_locked)?; // RFC 9580 A.5
     /// let primary = locked.primary.secret().expect("a secret key");
     /// assert!(matches!(primary.secret(), Err(Error::Key(KeyError::Locked(_)))));
     /// # Ok::<(), Error>(())

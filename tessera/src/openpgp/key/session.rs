@@ -16,7 +16,8 @@ impl EncryptionPlan {
     ///
     /// ```
     /// use tessera::openpgp::key::{Cert, EncryptionPlan, decrypt_pkesks};
-    /// let secret = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc")))?;
+    /// # let a4_secret = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"));
+    /// let secret = Cert::from_bytes(a4_secret)?; // RFC 9580 A.4
     /// let cert = secret.to_public();
     /// let plan = EncryptionPlan::new(&[cert.validate(1_717_200_000)?], true)?;
     /// let pkesks = plan.pkesks(&[7; 32], true)?; // anonymous: no key ID
@@ -89,7 +90,8 @@ fn try_key(p: &Pkesk, k: &CertKey) -> Result<SessionKey> {
 /// ```
 /// use tessera::openpgp::Error;
 /// use tessera::openpgp::key::{Cert, EncryptionPlan, GenerateOptions, KeyError, decrypt_pkesks, generate};
-/// let secret = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc")))?;
+/// # let a4_secret = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a4_v6_secret.asc"));
+/// let secret = Cert::from_bytes(a4_secret)?; // RFC 9580 A.4
 /// let plan = EncryptionPlan::new(&[secret.validate(1_717_200_000)?], true)?;
 /// let pkesks = plan.pkesks(&[7; 32], false)?;
 /// assert_eq!(*decrypt_pkesks(&pkesks, &[secret])?.key, [7; 32]);

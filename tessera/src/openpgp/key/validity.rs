@@ -13,7 +13,8 @@ use super::{Cert, CertKey, Fingerprint, KeyError, KeyVersion, PublicKey};
 ///
 /// ```
 /// use tessera::openpgp::key::{Cert, flags};
-/// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+/// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+/// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
 /// let valid = cert.validate(1_717_200_000)?;
 /// assert_eq!(valid.primary.flags, flags::CERTIFY | flags::SIGN);
 /// assert_ne!(valid.subkeys[0].flags & flags::ENCRYPT, 0);
@@ -37,7 +38,8 @@ pub mod flags {
 ///
 /// ```
 /// use tessera::openpgp::key::{Cert, features};
-/// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+/// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+/// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
 /// // RFC 9580 A.3 announces both SEIPD versions.
 /// assert_eq!(cert.validate(1_717_200_000)?.features(), features::SEIPD_V1 | features::SEIPD_V2);
 /// # Ok::<(), tessera::openpgp::Error>(())
@@ -54,7 +56,8 @@ pub mod features {
 /// ```
 /// use tessera::openpgp::crypto::PublicKeyAlg;
 /// use tessera::openpgp::key::Cert;
-/// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+/// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+/// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
 /// let valid = cert.validate(1_717_200_000)?;
 /// let sub = &valid.subkeys[0];
 /// assert_eq!((sub.key.public().alg(), sub.expires), (PublicKeyAlg::X25519, None));
@@ -75,7 +78,8 @@ impl ValidKey<'_> {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// let valid = cert.validate(1_717_200_000)?;
     /// assert_eq!(valid.primary.public().fingerprint(), cert.fingerprint());
     /// # Ok::<(), tessera::openpgp::Error>(())
@@ -258,10 +262,12 @@ impl Cert {
     /// ```
     /// use tessera::openpgp::Error;
     /// use tessera::openpgp::key::{Cert, KeyError};
-    /// let bare = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a1_v4_ed25519legacy.asc")))?;
+    /// # let a1_key = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a1_v4_ed25519legacy.asc"));
+    /// let bare = Cert::from_bytes(a1_key)?; // RFC 9580 A.1
     /// // RFC 9580 A.1 is a bare key packet: no self-signature, so not valid.
     /// assert!(matches!(bare.validate(1_717_200_000), Err(Error::Key(KeyError::NoValidSelfSignature { .. }))));
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// assert!(cert.validate(1_717_200_000)?.user_id.is_none()); // a v6 key needs no User ID
     /// # Ok::<(), Error>(())
     /// ```
@@ -397,7 +403,8 @@ impl<'a> ValidCert<'a> {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// let valid = alice.validate(1_717_200_000)?;
     /// let keys = valid.encryption_keys();
     /// assert_eq!(keys.len(), 1);
@@ -440,7 +447,8 @@ impl<'a> ValidCert<'a> {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// let valid = cert.validate(1_717_200_000)?;
     /// let signers: Vec<_> = valid.signing_keys().iter().map(|k| k.public().fingerprint()).collect();
     /// assert_eq!(signers, [cert.fingerprint()]); // the primary key signs, the subkey encrypts
@@ -457,7 +465,8 @@ impl<'a> ValidCert<'a> {
     ///
     /// ```
     /// use tessera::openpgp::key::{Cert, features};
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// // An RFC 4880 key: SEIPD v1 only, so messages to it use v1.
     /// assert_eq!(alice.validate(1_717_200_000)?.features() & features::SEIPD_V2, 0);
     /// # Ok::<(), tessera::openpgp::Error>(())

@@ -11,7 +11,8 @@
 //! ```
 //! use tessera::openpgp::key::Cert;
 //! use tessera::openpgp::sig::{InlineVerifier, Outcome};
-//! let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+//! # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+//! let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
 //! let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a7_inline.asc"));
 //! let results = InlineVerifier::new(message.as_bytes(), &[cert], 1_717_200_000)?.verify_to(&mut Vec::new())?;
 //! assert!(matches!(&results[0].outcome, Outcome::Good { user_id: None, .. }));
@@ -33,7 +34,8 @@ use super::packet::{SigType, Signature};
 /// let results = InlineVerifier::new(message.as_bytes(), &[], 1_717_200_000)?.verify_to(&mut Vec::new())?;
 /// assert_eq!(results[0].outcome, Outcome::UnknownSigner);
 /// // Before the signature was made.
-/// let certs = [Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?];
+/// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+/// let certs = [Cert::from_bytes(a3_cert)?]; // RFC 9580 A.3
 /// let results = InlineVerifier::new(message.as_bytes(), &certs, 1_600_000_000)?.verify_to(&mut Vec::new())?;
 /// assert!(matches!(results[0].outcome, Outcome::KeyNotValid { .. }));
 /// # Ok::<(), tessera::openpgp::Error>(())
@@ -84,7 +86,8 @@ impl Outcome {
 /// ```
 /// use tessera::openpgp::key::Cert;
 /// use tessera::openpgp::sig::{InlineVerifier, SigType};
-/// let certs = [Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?];
+/// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+/// let certs = [Cert::from_bytes(a3_cert)?]; // RFC 9580 A.3
 /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a7_inline.asc"));
 /// let results = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?.verify_to(&mut Vec::new())?;
 /// let sig = results[0].signature.as_ref().expect("parsed");
@@ -105,7 +108,8 @@ impl SigResult {
     /// ```
     /// use tessera::openpgp::key::Cert;
     /// use tessera::openpgp::sig::InlineVerifier;
-    /// let certs = [Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?];
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let certs = [Cert::from_bytes(a3_cert)?]; // RFC 9580 A.3
     /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a7_inline.asc"));
     /// let results = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?.verify_to(&mut Vec::new())?;
     /// assert!(results[0].is_good());

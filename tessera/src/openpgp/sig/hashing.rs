@@ -6,7 +6,8 @@
 //! ```
 //! use tessera::openpgp::key::Cert;
 //! use tessera::openpgp::sig::hashing;
-//! let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+//! # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+//! let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
 //! let (primary, sub) = (cert.primary.public(), cert.subkeys[0].key.public());
 //! let binding = &cert.subkeys[0].sigs[0];
 //! // The digest of RFC 9580 A.3's subkey binding, recomputed by its rule.
@@ -27,7 +28,8 @@ use super::packet::{SigType, Signature};
 /// use tessera::openpgp::crypto::{HashAlg, PublicKeyAlg};
 /// use tessera::openpgp::key::Cert;
 /// use tessera::openpgp::sig::SigType;
-/// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+/// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+/// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
 /// let f = cert.direct_sigs[0].hashed_fields();
 /// assert_eq!((f.version, f.sig_type, f.pk_alg), (6, SigType::DirectKey, PublicKeyAlg::Ed25519));
 /// assert_eq!(f.salt.len(), f.hash_alg.v6_salt_len());
@@ -137,7 +139,8 @@ fn hash_key(h: &mut Hasher, key: &PublicKey) {
 /// ```
 /// use tessera::openpgp::key::Cert;
 /// use tessera::openpgp::sig::hashing;
-/// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+/// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+/// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
 /// let sig = &cert.direct_sigs[0];
 /// let digest = hashing::direct_key_digest(&sig.hashed_fields(), cert.primary.public());
 /// sig.verify_digest(cert.primary.public(), &digest)?;
@@ -155,7 +158,8 @@ pub fn direct_key_digest(f: &HashedFields<'_>, primary: &PublicKey) -> Vec<u8> {
 /// ```
 /// use tessera::openpgp::key::Cert;
 /// use tessera::openpgp::sig::hashing;
-/// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+/// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+/// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
 /// let uid = &alice.user_ids[0];
 /// let digest = hashing::certification_digest(&uid.sigs[0].hashed_fields(), alice.primary.public(), &uid.value);
 /// uid.sigs[0].verify_digest(alice.primary.public(), &digest)?;
@@ -176,7 +180,8 @@ pub fn certification_digest(f: &HashedFields<'_>, primary: &PublicKey, user_id: 
 /// ```
 /// use tessera::openpgp::key::Cert;
 /// use tessera::openpgp::sig::hashing;
-/// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+/// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+/// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
 /// let (primary, binding) = (alice.primary.public(), &alice.subkeys[0].sigs[0]);
 /// let digest = hashing::binding_digest(&binding.hashed_fields(), primary, alice.subkeys[0].key.public());
 /// binding.verify_digest(primary, &digest)?;

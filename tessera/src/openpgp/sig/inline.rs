@@ -161,7 +161,8 @@ enum Expected {
 /// use std::io::Read;
 /// use tessera::openpgp::key::Cert;
 /// use tessera::openpgp::sig::InlineVerifier;
-/// let certs = [Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?];
+/// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+/// let certs = [Cert::from_bytes(a3_cert)?]; // RFC 9580 A.3
 /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a7_inline.asc"));
 /// let mut r = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?;
 /// let mut text = String::new();
@@ -356,7 +357,8 @@ impl<'a> InlineVerifier<'a> {
     /// ```
     /// use tessera::openpgp::key::Cert;
     /// use tessera::openpgp::sig::InlineVerifier;
-    /// let certs = [Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?];
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let certs = [Cert::from_bytes(a3_cert)?]; // RFC 9580 A.3
     /// let message = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/rfc9580_a7_inline.asc"));
     /// let mut text = Vec::new();
     /// let results = InlineVerifier::new(message.as_bytes(), &certs, 1_717_200_000)?.verify_to(&mut text)?;

@@ -241,7 +241,8 @@ impl Signature {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// assert_eq!(alice.user_ids[0].sigs[0].version(), 4);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -253,7 +254,8 @@ impl Signature {
     /// ```
     /// use tessera::openpgp::key::Cert;
     /// use tessera::openpgp::sig::SigType;
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// assert_eq!(alice.subkeys[0].sigs[0].sig_type(), SigType::SubkeyBinding);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -265,7 +267,8 @@ impl Signature {
     /// ```
     /// use tessera::openpgp::crypto::PublicKeyAlg;
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// assert_eq!(alice.user_ids[0].sigs[0].pk_alg(), PublicKeyAlg::EdDsaLegacy);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
@@ -584,7 +587,8 @@ impl Signature {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// let ids: Vec<String> = alice.user_ids[0].sigs[0].issuer_key_ids().map(|id| id.to_string()).collect();
     /// assert!(ids.contains(&"F231550C4F47E38E".to_string()));
     /// # Ok::<(), tessera::openpgp::Error>(())

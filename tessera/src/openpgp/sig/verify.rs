@@ -89,7 +89,8 @@ impl Signature {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// cert.direct_sigs[0].verify_direct_key(cert.primary.public())?;
     /// // Not by the subkey.
     /// assert!(cert.direct_sigs[0].verify_direct_key(cert.subkeys[0].key.public()).is_err());
@@ -105,7 +106,8 @@ impl Signature {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let alice = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")))?;
+    /// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+    /// let alice = Cert::from_bytes(alice_cert)?; // the OpenPGP samples' Alice
     /// let uid = &alice.user_ids[0];
     /// uid.sigs[0].verify_certification(alice.primary.public(), &uid.value)?;
     /// assert!(uid.sigs[0].verify_certification(alice.primary.public(), b"Mallory <m@example.org>").is_err());
@@ -120,7 +122,8 @@ impl Signature {
     ///
     /// ```
     /// use tessera::openpgp::key::Cert;
-    /// let cert = Cert::from_bytes(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")))?;
+    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
     /// let sub = &cert.subkeys[0];
     /// sub.sigs[0].verify_subkey_binding(cert.primary.public(), sub.key.public())?;
     /// # Ok::<(), tessera::openpgp::Error>(())
