@@ -65,25 +65,25 @@ pub fn siv_decrypt(data: &[u8]) {
 
 /// Opening forged input fails, and wipes.
 fn forged_input_fails(siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], ct: &[u8], too_many: bool) {
-    let opened = siv.open(nonce, &ad, ct);
+    let opened = siv.open(nonce, ad, ct);
     assert!(opened.is_err() || (ct.len() >= 16 && !too_many));
     if ct.len() >= 16 {
         let mut out = vec![0xaau8; ct.len() - 16];
-        match siv.open_into(nonce, &ad, ct, &mut out) {
+        match siv.open_into(nonce, ad, ct, &mut out) {
             Ok(n) => assert_eq!(Ok(&out[..n]), opened.as_deref()),
             Err(Error::Authentication) => assert!(out.iter().all(|&b| b == 0), "plaintext left after a failure"),
             Err(_) => {}
         }
         let mut buf = ct.to_vec();
-        if siv.open_in_place(nonce, &ad, &mut buf).is_err() {
+        if siv.open_in_place(nonce, ad, &mut buf).is_err() {
             assert!(buf.iter().all(|&b| b == 0), "plaintext left after a failure");
         }
         if ct.len() > 16 {
             let mut short = vec![0u8; ct.len() - 17];
-            assert!(siv.open_into(nonce, &ad, ct, &mut short).is_err());
+            assert!(siv.open_into(nonce, ad, ct, &mut short).is_err());
         }
     } else {
-        assert!(siv.open_in_place(nonce, &ad, &mut ct.to_vec()).is_err());
+        assert!(siv.open_in_place(nonce, ad, &mut ct.to_vec()).is_err());
     }
 }
 
@@ -97,17 +97,17 @@ fn every_seal_form_agrees(
     sealed: &[u8],
 ) -> (tessera::aes::Block, Vec<u8>) {
     assert_eq!(sealed.len(), pt.len() + 16);
-    assert_eq!(siv.open(nonce, &ad, &sealed).as_deref(), Ok(pt));
+    assert_eq!(siv.open(nonce, ad, sealed).as_deref(), Ok(pt));
     let mut buf = vec![0u8; 16 + pt.len()];
     buf[16..].copy_from_slice(pt);
-    siv.seal_in_place(nonce, &ad, &mut buf).expect("valid inputs");
+    siv.seal_in_place(nonce, ad, &mut buf).expect("valid inputs");
     assert_eq!(buf, sealed);
-    assert_eq!(siv.open_in_place(nonce, &ad, &mut buf).map(|p| p.to_vec()), Ok(pt.to_vec()));
+    assert_eq!(siv.open_in_place(nonce, ad, &mut buf).map(|p| p.to_vec()), Ok(pt.to_vec()));
     let mut det = pt.to_vec();
-    let v = siv.seal_in_place_separate_tag(nonce, &ad, &mut det).expect("valid inputs");
+    let v = siv.seal_in_place_separate_tag(nonce, ad, &mut det).expect("valid inputs");
     assert_eq!(v[..], sealed[..16]);
     assert_eq!(det[..], sealed[16..]);
-    assert_eq!(siv.s2v(nonce, &ad, pt).expect("valid inputs"), v);
+    assert_eq!(siv.s2v(nonce, ad, pt).expect("valid inputs"), v);
     (v, det)
 }
 
@@ -126,12 +126,12 @@ fn flipped_bits_fail(
     let mut bad = sealed.to_vec();
     bad[bit / 8] ^= 1 << (bit % 8);
     let mut out = vec![0x55u8; pt_len];
-    assert_eq!(siv.open_into(nonce, &ad, &bad, &mut out), Err(Error::Authentication));
+    assert_eq!(siv.open_into(nonce, ad, &bad, &mut out), Err(Error::Authentication));
     assert!(out.iter().all(|&b| b == 0));
     let mut det_bad = det.to_vec();
     if !det_bad.is_empty() {
         det_bad[0] ^= 0x80;
-        assert!(siv.open_in_place_separate_tag(nonce, &ad, &mut det_bad, v).is_err());
+        assert!(siv.open_in_place_separate_tag(nonce, ad, &mut det_bad, v).is_err());
         assert!(det_bad.iter().all(|&b| b == 0));
     }
 }
