@@ -15,15 +15,13 @@ use std::path::{Path, PathBuf};
 
 use flate2::Compression;
 use flate2::write::{DeflateEncoder, ZlibEncoder};
-use serde_json::Value;
 use tessera::aead::Mode;
+use tessera::openpgp::SymAlg;
 use tessera::openpgp::armor::{self, ArmorWriter};
 use tessera::openpgp::packet::{self, PartialWriter, tag};
-use tessera::openpgp::s2k::{HashAlg, S2k, S2kLimits};
-use tessera::openpgp::seipd::{MdcSealer, V2Header};
+use tessera::openpgp::seipd::V2Header;
 use tessera::openpgp::skesk::Skesk;
-use tessera::openpgp::{EncryptOptions, Encryptor, Profile, S2kChoice, SymAlg};
-use tessera_fuzz::harness::{PASSWORD, SESSION_KEY, V2_SALT, seal_v1, seal_v2};
+use tessera_fuzz::harness::V2_SALT;
 
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
