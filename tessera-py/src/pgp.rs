@@ -13,7 +13,7 @@ use tessera::fs::{AtomicFile, CHUNK_BUFFER, CopyError, IO_BUFFER, Spool};
 use tessera::openpgp::key::Cert;
 use tessera::openpgp::sig::{SigResult, SigType};
 use tessera::openpgp::{
-    DecryptOptions, Decryptor, EncryptOptions, Encryptor, MAX_CHUNK_OCTET, Profile, S2kChoice, S2kKind, S2kLimits,
+    DecryptOptions, Decryptor, EncryptOptions, Encryptor, MAX_CHUNK_OCTET, Profile, S2kKind, S2kLimits,
     SigningEncryptor, SymAlg, VerifyingDecryptor,
 };
 
