@@ -41,29 +41,7 @@ pub fn siv_decrypt(data: &[u8]) {
         }
     };
     let too_many = ad.len() + nonce.is_some() as usize > tessera::siv::MAX_AD;
-
-    // Opening forged input fails, and wipes.
-    let opened = siv.open(nonce, &ad, ct);
-    assert!(opened.is_err() || (ct.len() >= 16 && !too_many));
-    if ct.len() >= 16 {
-        let mut out = vec![0xaau8; ct.len() - 16];
-        match siv.open_into(nonce, &ad, ct, &mut out) {
-            Ok(n) => assert_eq!(Ok(&out[..n]), opened.as_deref()),
-            Err(Error::Authentication) => assert!(out.iter().all(|&b| b == 0), "plaintext left after a failure"),
-            Err(_) => {}
-        }
-        let mut buf = ct.to_vec();
-        if siv.open_in_place(nonce, &ad, &mut buf).is_err() {
-            assert!(buf.iter().all(|&b| b == 0), "plaintext left after a failure");
-        }
-        if ct.len() > 16 {
-            let mut short = vec![0u8; ct.len() - 17];
-            assert!(siv.open_into(nonce, &ad, ct, &mut short).is_err());
-        }
-    } else {
-        assert!(siv.open_in_place(nonce, &ad, &mut ct.to_vec()).is_err());
-    }
-
+    forged_input_fails(&siv, nonce, &ad, ct, too_many);
     // Seal -> open with the same inputs.
     let pt = ct;
     let sealed = siv.seal(nonce, &ad, pt);
@@ -72,38 +50,97 @@ pub fn siv_decrypt(data: &[u8]) {
         return;
     }
     let sealed = sealed.expect("valid inputs");
+    let (v, det) = every_seal_form_agrees(&siv, nonce, &ad, pt, &sealed);
+    flipped_bits_fail(&siv, nonce, &ad, mode, &sealed, &v, &det);
+    let cut = 1 + (mode as usize >> 4);
+    batch_agrees(&siv, nonce, &ad, pt, cut);
+    // CMAC: one call equals streaming in pieces.
+    let cmac = Cmac::new(&key[..key_len / 2]).expect("AES key");
+    let mut st = cmac.start();
+    for p in pt.chunks(cut) {
+        st.update(p);
+    }
+    assert_eq!(st.finalize(), cmac.mac(pt));
+}
+
+/// Opening forged input fails, and wipes.
+fn forged_input_fails(siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], ct: &[u8], too_many: bool) {
+    let opened = siv.open(nonce, ad, ct);
+    assert!(opened.is_err() || (ct.len() >= 16 && !too_many));
+    if ct.len() >= 16 {
+        let mut out = vec![0xaau8; ct.len() - 16];
+        match siv.open_into(nonce, ad, ct, &mut out) {
+            Ok(n) => assert_eq!(Ok(&out[..n]), opened.as_deref()),
+            Err(Error::Authentication) => assert!(out.iter().all(|&b| b == 0), "plaintext left after a failure"),
+            Err(_) => {}
+        }
+        let mut buf = ct.to_vec();
+        if siv.open_in_place(nonce, ad, &mut buf).is_err() {
+            assert!(buf.iter().all(|&b| b == 0), "plaintext left after a failure");
+        }
+        if ct.len() > 16 {
+            let mut short = vec![0u8; ct.len() - 17];
+            assert!(siv.open_into(nonce, ad, ct, &mut short).is_err());
+        }
+    } else {
+        assert!(siv.open_in_place(nonce, ad, &mut ct.to_vec()).is_err());
+    }
+}
+
+/// `sealed` (from `seal`) opens to `pt`, and the in-place and detached
+/// forms give the same octets; returns the detached (V, C).
+fn every_seal_form_agrees(
+    siv: &AesSiv,
+    nonce: Option<&[u8]>,
+    ad: &[&[u8]],
+    pt: &[u8],
+    sealed: &[u8],
+) -> (tessera::aes::Block, Vec<u8>) {
     assert_eq!(sealed.len(), pt.len() + 16);
-    assert_eq!(siv.open(nonce, &ad, &sealed).as_deref(), Ok(pt));
+    assert_eq!(siv.open(nonce, ad, sealed).as_deref(), Ok(pt));
     let mut buf = vec![0u8; 16 + pt.len()];
     buf[16..].copy_from_slice(pt);
-    siv.seal_in_place(nonce, &ad, &mut buf).expect("valid inputs");
+    siv.seal_in_place(nonce, ad, &mut buf).expect("valid inputs");
     assert_eq!(buf, sealed);
-    assert_eq!(siv.open_in_place(nonce, &ad, &mut buf).map(|p| p.to_vec()), Ok(pt.to_vec()));
+    assert_eq!(siv.open_in_place(nonce, ad, &mut buf).map(|p| p.to_vec()), Ok(pt.to_vec()));
     let mut det = pt.to_vec();
-    let v = siv.seal_in_place_separate_tag(nonce, &ad, &mut det).expect("valid inputs");
+    let v = siv.seal_in_place_separate_tag(nonce, ad, &mut det).expect("valid inputs");
     assert_eq!(v[..], sealed[..16]);
     assert_eq!(det[..], sealed[16..]);
-    assert_eq!(siv.s2v(nonce, &ad, pt).expect("valid inputs"), v);
+    assert_eq!(siv.s2v(nonce, ad, pt).expect("valid inputs"), v);
+    (v, det)
+}
 
-    // Any flipped bit is refused, and the output wiped.
+/// Any flipped bit is refused, and the output wiped.
+fn flipped_bits_fail(
+    siv: &AesSiv,
+    nonce: Option<&[u8]>,
+    ad: &[&[u8]],
+    mode: u8,
+    sealed: &[u8],
+    v: &tessera::aes::Block,
+    det: &[u8],
+) {
+    let pt_len = sealed.len() - 16;
     let bit = (mode as usize >> 3) * 7919 % (8 * sealed.len());
-    let mut bad = sealed.clone();
+    let mut bad = sealed.to_vec();
     bad[bit / 8] ^= 1 << (bit % 8);
-    let mut out = vec![0x55u8; pt.len()];
-    assert_eq!(siv.open_into(nonce, &ad, &bad, &mut out), Err(Error::Authentication));
+    let mut out = vec![0x55u8; pt_len];
+    assert_eq!(siv.open_into(nonce, ad, &bad, &mut out), Err(Error::Authentication));
     assert!(out.iter().all(|&b| b == 0));
-    let mut det_bad = det.clone();
+    let mut det_bad = det.to_vec();
     if !det_bad.is_empty() {
         det_bad[0] ^= 0x80;
-        assert!(siv.open_in_place_separate_tag(nonce, &ad, &mut det_bad, &v).is_err());
+        assert!(siv.open_in_place_separate_tag(nonce, ad, &mut det_bad, v).is_err());
         assert!(det_bad.iter().all(|&b| b == 0));
     }
+}
 
-    // Batch: the input cut into messages, with the same components (the
-    // nonce last), equals one-at-a-time.
-    let mut comps = ad.clone();
+/// Batch: `pt` cut into messages of `cut` octets, with the same components
+/// (the nonce last), equals one-at-a-time.
+fn batch_agrees(siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], pt: &[u8], cut: usize) {
+    let mut comps = ad.to_vec();
     comps.extend(nonce);
-    let cut = 1 + (mode as usize >> 4);
     let ends: Vec<usize> = (1..=pt.len().div_ceil(cut)).map(|i| (i * cut).min(pt.len())).collect();
     let mut out = vec![0u8; pt.len() + 16 * ends.len()];
     let n = siv.seal_batch(BatchAd::Same(&comps), pt, &ends, &mut out).expect("valid batch");
@@ -118,12 +155,4 @@ pub fn siv_decrypt(data: &[u8]) {
     let mut back = vec![0u8; pt.len()];
     assert_eq!(siv.open_batch(BatchAd::Same(&comps), &out, &cends, &mut back), Ok(pt.len()));
     assert_eq!(back, pt);
-
-    // CMAC: one call equals streaming in pieces.
-    let cmac = Cmac::new(&key[..key_len / 2]).expect("AES key");
-    let mut st = cmac.start();
-    for p in pt.chunks(cut) {
-        st.update(p);
-    }
-    assert_eq!(st.finalize(), cmac.mac(pt));
 }

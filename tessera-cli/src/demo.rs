@@ -8,12 +8,16 @@ use anyhow::{Context, Result, ensure};
 use clap::Args;
 use tessera::Direction;
 use tessera::fpe::{Alphabet, FF1, FF3_1, Fpe, TokenFormat, Tweaks};
+use tessera::fs::IO_BUFFER;
 use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor};
 use tessera::siv::{AesSiv, BatchAd};
 
 use crate::fpe_cmd::FpeTransform;
 use crate::keygen::random_key;
 use tessera_cli::records;
+
+/// Octets in a MiB, the unit of `--mib`.
+pub(crate) const MIB: usize = 1 << 20;
 
 pub(crate) const SAMPLE: &str = include_str!("../data/customers.csv");
 
@@ -147,13 +151,16 @@ fn siv_demo(n: usize) -> Result<()> {
     ensure!(siv.open(None, ad, &tampered).is_err(), "a flipped bit must fail verification");
     println!("   equal names give equal ciphertexts (joinable); one flipped bit fails verification");
 
+    // Messages of 32 octets, sealed to TAG_LEN + 32.
+    const MSG: usize = 32;
+    const SEALED: usize = tessera::TAG_LEN + MSG;
     let msgs = n.min(200_000);
-    let data: Vec<u8> = (0..msgs * 32).map(|i| (i * 131 % 251) as u8).collect();
-    let ends: Vec<usize> = (1..=msgs).map(|i| i * 32).collect();
-    let mut out = vec![0u8; data.len() + 16 * msgs];
+    let data: Vec<u8> = (0..msgs * MSG).map(|i| (i * 131 % 251) as u8).collect();
+    let ends: Vec<usize> = (1..=msgs).map(|i| i * MSG).collect();
+    let mut out = vec![0u8; msgs * SEALED];
     let t0 = Instant::now();
-    for (i, m) in data.chunks_exact(32).enumerate() {
-        siv.seal_into(None, ad, m, &mut out[i * 48..(i + 1) * 48])?;
+    for (i, m) in data.chunks_exact(MSG).enumerate() {
+        siv.seal_into(None, ad, m, &mut out[i * SEALED..(i + 1) * SEALED])?;
     }
     let single = t0.elapsed().as_secs_f64();
     let mut batch = vec![0u8; out.len()];
@@ -186,9 +193,9 @@ fn openpgp_demo(mib: usize) -> Result<()> {
     let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
     let (plain, enc, dec) = (dir.path().join("data.bin"), dir.path().join("data.pgp"), dir.path().join("data.out"));
     let mut w = BufWriter::new(std::fs::File::create(&plain)?);
-    let mut block = [0u8; 1 << 16];
+    let mut block = [0u8; IO_BUFFER];
     let mut s = 0x243f_6a88_85a3_08d3u64;
-    for _ in 0..mib * 16 {
+    for _ in 0..mib * (MIB / IO_BUFFER) {
         for c in block.chunks_exact_mut(8) {
             s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             c.copy_from_slice(&s.to_le_bytes());
@@ -220,7 +227,7 @@ fn openpgp_demo(mib: usize) -> Result<()> {
 
     let same = files_equal(&plain, &dec)?;
     ensure!(same, "the decrypted file differs from the original");
-    let size = (mib << 20) as f64;
+    let size = (mib * MIB) as f64;
     println!(
         "   {mib} MiB: encrypt {enc_time:.2} s, decrypt {dec_time:.2} s; after Argon2 ({kdf:.2} s each way): \
          encrypt {:.2} GB/s, decrypt {:.2} GB/s; output identical",
@@ -235,7 +242,7 @@ fn openpgp_demo(mib: usize) -> Result<()> {
 
 pub(crate) fn files_equal(a: &std::path::Path, b: &std::path::Path) -> Result<bool> {
     let (mut x, mut y) = (BufReader::new(std::fs::File::open(a)?), BufReader::new(std::fs::File::open(b)?));
-    let (mut p, mut q) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    let (mut p, mut q) = (vec![0u8; IO_BUFFER], vec![0u8; IO_BUFFER]);
     loop {
         let n = x.read(&mut p)?;
         if n == 0 {

@@ -12,7 +12,7 @@ use tessera::openpgp::key::{Cert, GenerateOptions, KeyProfile, generate};
 use tessera::openpgp::sig::{Outcome, SigType, Signer, SigningKey};
 use tessera::openpgp::{DecryptOptions, EncryptOptions, SigningEncryptor, VerifyingDecryptor};
 
-use crate::demo::{files_equal, peak_mib};
+use crate::demo::{MIB, files_equal, peak_mib};
 
 fn key(profile: KeyProfile, user_id: &str) -> Result<Cert> {
     Ok(generate(&GenerateOptions { profile, user_ids: vec![user_id.into()], ..Default::default() })?)
@@ -74,7 +74,7 @@ pub fn keys_demo(plain: &Path, mib: usize) -> Result<()> {
             println!("   Bob decrypts: good signature by {} (key {key})", user_id.as_deref().unwrap_or("?"));
         }
     }
-    let size = (mib << 20) as f64;
+    let size = (mib * MIB) as f64;
     println!(
         "   {mib} MiB signed (Ed25519, SHA2-512) and encrypted (SEIPD v2, OCB) to Alice and Bob: {:.2} GB/s; \
          decrypted by Bob and verified: {:.2} GB/s",

@@ -6,18 +6,8 @@ use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use tessera::fs::AtomicFile;
+use tessera::fs::{AtomicFile, CHUNK_BUFFER, IO_BUFFER};
 use zeroize::Zeroizing;
-
-/// Buffer of stdin and input files.
-const IO_BUFFER: usize = 1 << 16;
-
-/// Buffer of stdout and output files: an OpenPGP chunk (256 KiB) and its
-/// tag go out in one write.
-const OUT_BUFFER: usize = 1 << 18;
-
-/// Buffer of [`copy`]: one read of a decryptor yields up to this much.
-const COPY_BUFFER: usize = 1 << 18;
 
 /// Input files larger than this get a progress bar (on a terminal).
 const PROGRESS_FROM: u64 = 8 << 20;
@@ -147,34 +137,6 @@ pub fn create_new_private(path: &Path) -> io::Result<File> {
     opts.open(path)
 }
 
-/// Which side of a [`copy`] failed.
-#[derive(Debug)]
-pub enum CopyError {
-    /// Reading failed (from a decryptor, the error may carry its OpenPGP
-    /// error: `tessera::openpgp::Error::from_io` gets it back).
-    Read(io::Error),
-    /// Writing failed.
-    Write(io::Error),
-}
-
-/// Copies everything from `from` to `to` in pieces of up to 256 KiB,
-/// retrying interrupted reads, and says which side failed. Returns the
-/// number of bytes copied. Nothing is flushed.
-pub fn copy(from: &mut dyn Read, to: &mut dyn Write) -> Result<u64, CopyError> {
-    let mut buf = vec![0u8; COPY_BUFFER];
-    let mut total = 0u64;
-    loop {
-        let n = match from.read(&mut buf) {
-            Ok(0) => return Ok(total),
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(CopyError::Read(e)),
-        };
-        to.write_all(&buf[..n]).map_err(CopyError::Write)?;
-        total += n as u64;
-    }
-}
-
 /// Opens `--input` (or stdin), with a progress bar on a terminal for files.
 pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(BufReader::with_capacity(IO_BUFFER, open_raw(path)?.0)))
@@ -286,8 +248,8 @@ impl Output {
     pub fn create(path: Option<&Path>) -> Result<Self> {
         let inner = match path {
             None => match stdout_file() {
-                Some(f) => Sink::StdoutFile(io::BufWriter::with_capacity(OUT_BUFFER, f)),
-                None => Sink::Stdout(io::BufWriter::with_capacity(OUT_BUFFER, io::stdout())),
+                Some(f) => Sink::StdoutFile(io::BufWriter::with_capacity(CHUNK_BUFFER, f)),
+                None => Sink::Stdout(io::BufWriter::with_capacity(CHUNK_BUFFER, io::stdout())),
             },
             Some(p) => Sink::File(
                 AtomicFile::create(p)
@@ -412,30 +374,6 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
         }
-    }
-
-    #[test]
-    fn copy_says_which_side_failed() {
-        struct Failing;
-        impl Read for Failing {
-            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
-                Err(io::Error::other("read side"))
-            }
-        }
-        impl Write for Failing {
-            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-                Err(io::Error::other("write side"))
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                Ok(())
-            }
-        }
-        let data: Vec<u8> = (0..600_000u32).map(|i| i as u8).collect();
-        let mut out = Vec::new();
-        assert_eq!(copy(&mut &data[..], &mut out).unwrap(), data.len() as u64);
-        assert_eq!(out, data);
-        assert!(matches!(copy(&mut Failing, &mut Vec::new()), Err(CopyError::Read(_))));
-        assert!(matches!(copy(&mut &data[..], &mut Failing), Err(CopyError::Write(_))));
     }
 
     #[test]

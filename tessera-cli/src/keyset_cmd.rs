@@ -14,7 +14,7 @@ use tessera::openpgp::key::Cert;
 use zeroize::Zeroizing;
 
 use crate::io::{Output, PasswordArgs};
-use tessera_cli::signing::{read_certs, read_secret_keys};
+use tessera_cli::signing::{read_all_certs, read_secret_keys};
 
 /// How the keyset file is protected: a password (file or environment
 /// variable), certificates (a team's keyset: encrypted to each member's
@@ -56,10 +56,7 @@ impl Protect {
             return Ok(Sealing::Cleartext);
         }
         if !self.keyset_recipient.is_empty() || self.keyset_key.is_some() {
-            let mut recipients = Vec::new();
-            for path in &self.keyset_recipient {
-                recipients.extend(read_certs(path)?);
-            }
+            let recipients = read_all_certs(&self.keyset_recipient)?;
             let password = match &self.keyset_key_password_file {
                 Some(f) => Some(PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?),
                 None => None,

@@ -6,44 +6,27 @@
 //! output file exists. To stdout, v2 chunks stream as they verify; a v1
 //! message is held in a temporary file until its MDC verifies.
 
-use std::io::{self, Seek};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow, bail};
-use clap::{Args, ValueEnum};
+use anyhow::{Result, anyhow, bail};
+use clap::Args;
+use clap::builder::PossibleValue;
 use tessera::aead::Mode;
+use tessera::fs::{CopyError, Spool, copy};
 use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
-use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::{
-    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, Profile, S2kChoice, SeipdVersion, SymAlg,
+    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, MAX_CHUNK_OCTET, Profile, S2kChoice,
+    S2kKind, S2kLimits, SeipdVersion, SymAlg,
 };
+use tessera_cli::named;
+use tessera_cli::signing::read_all_certs;
 
-use crate::io::{CopyError, Output, PasswordArgs, open_input, parse_size};
+use crate::io::{Output, PasswordArgs, open_input, parse_size};
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum AeadArg {
-    Ocb,
-    Eax,
-    Gcm,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum CipherArg {
-    Aes128,
-    Aes192,
-    Aes256,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum S2kArg {
-    Argon2,
-    Iterated,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ProfileArg {
-    Rfc9580,
-    Rfc4880,
+/// The names of a library type, for clap's help and errors.
+fn names(names: &'static [&'static str]) -> impl Iterator<Item = PossibleValue> {
+    names.iter().copied().map(PossibleValue::new)
 }
 
 /// Encrypt a file or stdin with a password and/or to certificates.
@@ -56,24 +39,25 @@ pub struct EncryptArgs {
     #[arg(short = 'r', long = "recipient", value_name = "CERT")]
     pub recipients: Vec<PathBuf>,
     /// AEAD mode of SEIPD v2.
-    #[arg(long, value_enum, default_value = "ocb")]
-    pub aead: AeadArg,
+    #[arg(long, default_value = "ocb", value_parser = named::<Mode>(names(Mode::NAMES)))]
+    pub aead: Mode,
     /// Cipher.
-    #[arg(long, value_enum, default_value = "aes256")]
-    pub cipher: CipherArg,
+    #[arg(long, default_value = "aes256", value_parser = named::<SymAlg>(names(SymAlg::NAMES)))]
+    pub cipher: SymAlg,
     /// Chunk size octet c: chunks of 2^(c+6) bytes (12 = 256 KiB).
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(0..=16))]
+    #[arg(long, default_value_t = EncryptOptions::default().chunk_octet,
+          value_parser = clap::value_parser!(u8).range(0..=i64::from(MAX_CHUNK_OCTET)))]
     pub chunk_size_octet: u8,
     /// Password hashing: Argon2 (t=3, p=4, 64 MiB) or iterated+salted SHA-256
     /// (default: argon2, or iterated for --profile rfc4880).
-    #[arg(long, value_enum)]
-    pub s2k: Option<S2kArg>,
+    #[arg(long, value_parser = named::<S2kKind>(names(S2kKind::NAMES)))]
+    pub s2k: Option<S2kKind>,
     /// Coded count octet of the iterated S2K (255 = 65011712 bytes hashed).
-    #[arg(long, default_value_t = 255)]
+    #[arg(long, default_value_t = S2kChoice::DEFAULT_COUNT_OCTET)]
     pub s2k_count: u8,
     /// rfc9580: SKESK v6 + SEIPD v2 (AEAD); rfc4880: SKESK v4 + SEIPD v1 (for GnuPG 2.2).
-    #[arg(long, value_enum, default_value = "rfc9580")]
-    pub profile: ProfileArg,
+    #[arg(long, default_value = "rfc9580", value_parser = named::<Profile>(names(Profile::NAMES)))]
+    pub profile: Profile,
     /// ASCII-armored output.
     #[arg(long)]
     pub armor: bool,
@@ -120,13 +104,12 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// Decryption options with these limits.
     pub fn options(&self) -> DecryptOptions {
-        let limits = S2kLimits {
-            max_argon2_t: self.max_argon2_passes,
-            max_argon2_p: self.max_argon2_lanes,
-            max_work_kib: self.max_s2k_work / 1024,
-            ..S2kLimits::default()
-        }
-        .with_max_argon2_memory(self.max_argon2_memory);
+        let limits = S2kLimits::from_sizes(
+            self.max_argon2_memory,
+            self.max_argon2_passes,
+            self.max_argon2_lanes,
+            self.max_s2k_work,
+        );
         let max_decompressed_size = (self.max_decompressed_size > 0).then_some(self.max_decompressed_size);
         DecryptOptions { limits, max_decompressed_size, ..DecryptOptions::default() }
     }
@@ -204,16 +187,6 @@ fn explain_io(e: io::Error) -> anyhow::Error {
     explain(PgpError::from_io(e))
 }
 
-/// Reads every key or certificate in `paths`.
-fn read_keys(paths: &[PathBuf]) -> Result<Vec<Cert>> {
-    let mut out = Vec::new();
-    for p in paths {
-        let input = open_input(Some(p))?;
-        out.extend(Cert::read_all(input).map_err(|e| anyhow!("cannot read keys from {}: {e}", p.display()))?);
-    }
-    Ok(out)
-}
-
 /// A password that keys or certificates make optional.
 #[derive(clap::Args, Debug)]
 #[group(required = false, multiple = false)]
@@ -240,43 +213,19 @@ fn read_password(p: &OptionalPassword, keys_given: bool, what: &str) -> Result<V
 
 pub fn encrypt(a: &EncryptArgs) -> Result<()> {
     let pws = read_password(&a.password, !a.recipients.is_empty(), "--recipient")?;
-    let recipients = read_keys(&a.recipients)?;
-    let profile = match a.profile {
-        ProfileArg::Rfc9580 => Profile::Rfc9580,
-        ProfileArg::Rfc4880 => Profile::Rfc4880,
-    };
-    let s2k = match (a.s2k, profile) {
-        (Some(S2kArg::Argon2), Profile::Rfc4880) => {
-            bail!("--s2k argon2 needs --profile rfc9580 (GnuPG 2.2 cannot read Argon2); use --s2k iterated")
-        }
-        (Some(S2kArg::Argon2), _) | (None, Profile::Rfc9580) => S2kChoice::default(),
-        (Some(S2kArg::Iterated), _) | (None, Profile::Rfc4880) => S2kChoice::Iterated { count_octet: a.s2k_count },
-    };
+    let recipients = read_all_certs(&a.recipients)?;
+    let defaults = EncryptOptions::for_profile(a.profile, a.s2k, a.s2k_count).map_err(|_| {
+        anyhow!("--s2k argon2 needs --profile rfc9580 (GnuPG 2.2 cannot read Argon2); use --s2k iterated")
+    })?;
     let opts = EncryptOptions {
-        profile,
-        cipher: match a.cipher {
-            CipherArg::Aes128 => SymAlg::Aes128,
-            CipherArg::Aes192 => SymAlg::Aes192,
-            CipherArg::Aes256 => SymAlg::Aes256,
-        },
-        aead: match a.aead {
-            AeadArg::Ocb => Mode::Ocb,
-            AeadArg::Eax => Mode::Eax,
-            AeadArg::Gcm => Mode::Gcm,
-        },
+        cipher: a.cipher,
+        aead: a.aead,
         chunk_octet: a.chunk_size_octet,
-        s2k,
         armor: a.armor,
-        filename: a
-            .input
-            .as_deref()
-            .and_then(Path::file_name)
-            .map(|n| n.as_encoded_bytes().iter().copied().take(255).collect())
-            .unwrap_or_default(),
-        date: 0,
+        filename: a.input.as_deref().map(EncryptOptions::file_name_of).unwrap_or_default(),
         recipients: recipients.iter().map(Cert::to_public).collect(),
-        anonymous_recipients: false,
         threads: a.threads,
+        ..defaults
     };
     let mut input = open_input(a.input.as_deref())?;
     let out = Output::create(a.output.as_deref())?;
@@ -287,9 +236,9 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
     }
     let mut enc = Encryptor::new(out, &pw, &opts).map_err(explain)?;
     // 256 KiB reads, straight into the chunk buffer (std's copy would use 8 KiB).
-    crate::io::copy(&mut input, &mut enc).map_err(|e| match e {
+    copy(&mut input, &mut enc).map_err(|e| match e {
         CopyError::Read(e) => anyhow!("cannot read input: {e}"),
-        CopyError::Write(e) => anyhow!("cannot encrypt: {e}"),
+        e => anyhow!("cannot encrypt: {e}"),
     })?;
     let out = enc.finish().map_err(explain)?;
     out.commit()
@@ -297,7 +246,7 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
 
 pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     let pws = read_password(&a.password, !a.keys.is_empty(), "--key")?;
-    let mut keys = read_keys(&a.keys)?;
+    let mut keys = read_all_certs(&a.keys)?;
     if let Some(f) = &a.key_password_file {
         let kp = PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?;
         for k in &mut keys {
@@ -315,21 +264,21 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     }
     let mut out = out;
     let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(explain)?;
-    if a.output.is_none() && dec.seipd_version() == SeipdVersion::V1 {
-        let mut spool = tempfile::tempfile().context("cannot create a temporary file")?;
-        io::copy(&mut dec, &mut spool).map_err(explain_io)?;
-        spool.rewind().context("temporary file")?;
-        io::copy(&mut spool, &mut out).context("cannot write to stdout")?;
+    let copied = if a.output.is_none() && dec.seipd_version() == SeipdVersion::V1 {
+        Spool::copy(&mut dec, &mut out)
     } else {
-        copy_out(&mut dec, &mut out)?;
-    }
+        copy(&mut dec, &mut out)
+    };
+    copied.map_err(explain_copy)?;
     out.commit()
 }
 
-fn copy_out(dec: &mut Decryptor<'_>, out: &mut Output) -> Result<()> {
-    match crate::io::copy(dec, out) {
-        Ok(_) => Ok(()),
-        Err(CopyError::Read(e)) => Err(explain_io(e)),
-        Err(CopyError::Write(e)) => Err(anyhow::Error::from(e).context("cannot write output")),
+/// Maps a failed copy out of a decryptor: a read error carries the
+/// decryptor's OpenPGP error.
+pub fn explain_copy(e: CopyError) -> anyhow::Error {
+    match e {
+        CopyError::Read(e) => explain_io(e),
+        CopyError::Write(e) => anyhow::Error::from(e).context("cannot write output"),
+        e @ CopyError::Spool(_) => anyhow!("{e}"),
     }
 }

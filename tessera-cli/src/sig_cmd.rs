@@ -1,11 +1,12 @@
 //! `tessera sign` and `tessera verify`: OpenPGP document signatures,
 //! detached, inline or cleartext, streamed.
 
-use std::io::{BufRead, Read, Seek, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use tessera::fs::Spool;
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
 use tessera::openpgp::key::Cert;
 use tessera::openpgp::sig::{
@@ -14,7 +15,7 @@ use tessera::openpgp::sig::{
 };
 use tessera::openpgp::{DecryptOptions, EncryptOptions, SigningEncryptor, VerifyingDecryptor};
 use tessera_cli::io::{Output, PasswordArgs, open_input};
-use tessera_cli::signing::{describe, now, read_certs, read_secret_keys};
+use tessera_cli::signing::{describe, now, read_all_certs, read_secret_keys};
 
 #[derive(Args, Debug)]
 pub struct SignArgs {
@@ -97,20 +98,16 @@ pub fn decrypt_verify(
     opts: &DecryptOptions,
     out: Output,
 ) -> Result<Output> {
-    let mut signers: Vec<Cert> = Vec::new();
-    for c in certs {
-        signers.extend(read_certs(c)?.iter().map(Cert::to_public));
-    }
+    let signers: Vec<Cert> = read_all_certs(certs)?.iter().map(Cert::to_public).collect();
     let mut dec = VerifyingDecryptor::new(input, pw, opts, &signers, now()).map_err(crate::pgp_cmd::explain)?;
-    let mut spool = tempfile::tempfile().context("cannot create a temporary file")?;
-    std::io::copy(&mut dec, &mut spool).map_err(|e| crate::pgp_cmd::explain(tessera::openpgp::Error::from_io(e)))?;
+    let mut spool = Spool::new().context("cannot create a temporary file")?;
+    spool.fill(&mut dec).map_err(crate::pgp_cmd::explain_copy)?;
     let verified = dec.finish().map_err(crate::pgp_cmd::explain)?;
     for r in verified.good() {
         eprintln!("{}", describe(r));
     }
     let mut out = out;
-    spool.rewind().context("temporary file")?;
-    std::io::copy(&mut spool, &mut out).context("cannot write the output")?;
+    spool.release(&mut out).map_err(crate::pgp_cmd::explain_copy)?;
     Ok(out)
 }
 
@@ -168,10 +165,7 @@ fn report(results: &[SigResult]) -> Result<()> {
 }
 
 pub fn verify(a: &VerifyArgs) -> Result<()> {
-    let mut certs: Vec<Cert> = Vec::new();
-    for s in &a.signers {
-        certs.extend(read_certs(s)?.iter().map(Cert::to_public));
-    }
+    let certs: Vec<Cert> = read_all_certs(&a.signers)?.iter().map(Cert::to_public).collect();
     let now = now();
     let mut input: Box<dyn BufRead> = open_input(a.input.as_deref())?;
     if let Some(sig) = &a.signature {

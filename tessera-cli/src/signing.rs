@@ -1,7 +1,7 @@
 //! Signing keys and signer certificates as both binaries load them, and
 //! the one-line description of a verification result.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS, KeyError};
@@ -32,6 +32,16 @@ pub fn date(t: u64) -> String {
 pub fn read_certs(path: &Path) -> Result<Vec<Cert>> {
     let input = open_input(Some(path))?;
     Cert::read_all(input).with_context(|| format!("cannot read keys from {}", path.display()))
+}
+
+/// Reads every certificate or key in each of `paths`, in order (secret
+/// keys and certificates alike: decryption takes a mix).
+pub fn read_all_certs(paths: &[PathBuf]) -> Result<Vec<Cert>> {
+    let mut out = Vec::new();
+    for p in paths {
+        out.extend(read_certs(p)?);
+    }
+    Ok(out)
 }
 
 /// The secret keys in `path`, unlocked with `password` where locked (a

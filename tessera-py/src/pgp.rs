@@ -3,19 +3,18 @@
 //! passwords and secret keys, optionally verified.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use tessera::aead::Mode;
-use tessera::fs::AtomicFile;
+use tessera::fs::{AtomicFile, CHUNK_BUFFER, CopyError, IO_BUFFER, Spool};
 use tessera::openpgp::key::Cert;
-use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::sig::{SigResult, SigType};
 use tessera::openpgp::{
-    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Profile, S2kChoice, SigningEncryptor, SymAlg,
-    VerifyingDecryptor,
+    DecryptOptions, Decryptor, EncryptOptions, Encryptor, MAX_CHUNK_OCTET, Profile, S2kKind, S2kLimits,
+    SigningEncryptor, SymAlg, VerifyingDecryptor,
 };
 
 use crate::errors::{Failure, Kind};
@@ -25,13 +24,7 @@ use crate::pgp_sign::{Decrypted, make_signer, now};
 
 /// Decryption limits from the keyword arguments (as the CLI's flags).
 fn decrypt_options(l: &Limits) -> DecryptOptions {
-    let limits = S2kLimits {
-        max_argon2_t: l.max_argon2_passes,
-        max_argon2_p: l.max_argon2_lanes,
-        max_work_kib: l.max_s2k_work / 1024,
-        ..S2kLimits::default()
-    }
-    .with_max_argon2_memory(l.max_argon2_memory);
+    let limits = S2kLimits::from_sizes(l.max_argon2_memory, l.max_argon2_passes, l.max_argon2_lanes, l.max_s2k_work);
     DecryptOptions { limits, max_decompressed_size: l.max_decompressed_size, ..DecryptOptions::default() }
 }
 
@@ -53,44 +46,26 @@ fn options(
     profile: &str,
     armor: bool,
 ) -> PyResult<EncryptOptions> {
-    let bad = |what: &str, v: &str, ok: &str| PyValueError::new_err(format!("{what} {v:?}: expected one of {ok}"));
-    let profile = match profile {
-        "rfc9580" => Profile::Rfc9580,
-        "rfc4880" => Profile::Rfc4880,
-        p => return Err(bad("profile", p, "rfc9580, rfc4880")),
-    };
-    let s2k = match (s2k, profile) {
-        (Some("argon2"), Profile::Rfc4880) => {
-            return Err(PyValueError::new_err("s2k='argon2' needs profile='rfc9580' (GnuPG 2.2 cannot read Argon2)"));
-        }
-        (Some("argon2"), _) | (None, Profile::Rfc9580) => S2kChoice::default(),
-        (Some("iterated"), _) | (None, Profile::Rfc4880) => S2kChoice::Iterated { count_octet: s2k_count },
-        (Some(s), _) => return Err(bad("s2k", s, "argon2, iterated")),
-    };
-    if chunk_size_octet > 16 {
-        return Err(PyValueError::new_err("chunk_size_octet must be 0..=16"));
+    let profile: Profile = parse_name("profile", profile, Profile::NAMES)?;
+    let s2k = s2k.map(|s| parse_name::<S2kKind>("s2k", s, S2kKind::NAMES)).transpose()?;
+    let defaults = EncryptOptions::for_profile(profile, s2k, s2k_count)
+        .map_err(|_| PyValueError::new_err("s2k='argon2' needs profile='rfc9580' (GnuPG 2.2 cannot read Argon2)"))?;
+    if chunk_size_octet > MAX_CHUNK_OCTET {
+        return Err(PyValueError::new_err(format!("chunk_size_octet must be 0..={MAX_CHUNK_OCTET}")));
     }
     Ok(EncryptOptions {
-        profile,
-        cipher: match cipher {
-            "aes128" => SymAlg::Aes128,
-            "aes192" => SymAlg::Aes192,
-            "aes256" => SymAlg::Aes256,
-            c => return Err(bad("cipher", c, "aes128, aes192, aes256")),
-        },
-        aead: match aead {
-            "ocb" => Mode::Ocb,
-            "eax" => Mode::Eax,
-            "gcm" => Mode::Gcm,
-            a => return Err(bad("aead", a, "ocb, eax, gcm")),
-        },
+        cipher: parse_name("cipher", cipher, SymAlg::NAMES)?,
+        aead: parse_name("aead", aead, Mode::NAMES)?,
         chunk_octet: chunk_size_octet,
-        s2k,
         armor,
-        filename: Vec::new(),
-        date: 0,
-        ..EncryptOptions::default()
+        ..defaults
     })
+}
+
+/// Parses a name the library owns (`"ocb"`, `"aes256"`, ...); any other is
+/// a `ValueError` listing `names`.
+fn parse_name<T: std::str::FromStr>(what: &str, value: &str, names: &[&str]) -> PyResult<T> {
+    value.parse().map_err(|_| PyValueError::new_err(format!("{what} {value:?}: expected one of {}", names.join(", "))))
 }
 
 /// The key arguments of the encryption functions, read with the GIL held.
@@ -201,7 +176,7 @@ fn encrypt_paths(
     keys: &EncryptKeys,
 ) -> Result<(), Fail> {
     let signers = keys.load(&mut opts)?;
-    let mut input = BufReader::with_capacity(1 << 18, File::open(src).map_err(Fail::Io)?);
+    let mut input = BufReader::with_capacity(CHUNK_BUFFER, File::open(src).map_err(Fail::Io)?);
     let out = AtomicFile::create(dst).map_err(Fail::Io)?;
     encrypt_into(&mut input, out, pw, &opts, &signers)?.commit().map_err(Fail::Io)
 }
@@ -211,7 +186,7 @@ fn decrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]], limits: &Limits, keys: &D
     // so a v1 message may stream before its MDC is checked.
     let mut opts = DecryptOptions { v1_stream_unauthenticated: true, ..decrypt_options(limits) };
     let certs = keys.load(&mut opts)?;
-    let input = BufReader::with_capacity(1 << 18, File::open(src).map_err(Fail::Io)?);
+    let input = BufReader::with_capacity(CHUNK_BUFFER, File::open(src).map_err(Fail::Io)?);
     let mut out = AtomicFile::create(dst).map_err(Fail::Io)?;
     let results = decrypt_into(input, &mut out, pw, &opts, certs.as_deref())?;
     out.commit().map_err(Fail::Io)?;
@@ -241,8 +216,7 @@ pub fn encrypt_file(
     armor: bool,
 ) -> PyResult<()> {
     let mut opts = options(aead, cipher, chunk_size_octet, s2k, s2k_count, profile, armor)?;
-    opts.filename =
-        src.file_name().map(|n| n.as_encoded_bytes().iter().copied().take(255).collect()).unwrap_or_default();
+    opts.filename = EncryptOptions::file_name_of(&src);
     let keys = EncryptKeys::new(recipients.as_ref(), sign_with.as_ref(), key_password)?;
     let pw: Vec<&[u8]> = password.iter().map(Password::bytes).collect();
     py.detach(|| encrypt_paths(&src, &dst, &pw, opts, &keys)).map_err(|f| f.into_py(py))
@@ -276,10 +250,10 @@ pub fn decrypt_file(
 }
 
 /// Default `max_argon2_memory` (256 MiB), as the CLI's.
-const MAX_ARGON2_MEMORY: u64 = 256 << 20;
+const MAX_ARGON2_MEMORY: u64 = S2kLimits::DEFAULT.max_argon2_memory();
 
 /// Default `max_s2k_work` (1 GiB processed), as the CLI's.
-const MAX_S2K_WORK: u64 = 1 << 30;
+const MAX_S2K_WORK: u64 = S2kLimits::DEFAULT.max_work();
 
 /// Encrypts everything read from the binary file object `reader` into
 /// `writer` (streaming, constant memory). Options as in `encrypt_file`.
@@ -309,7 +283,7 @@ pub fn encrypt_stream(
     let pw: Vec<&[u8]> = password.iter().map(Password::bytes).collect();
     with_streams(py, reader, writer, |mut input, writer| {
         let signers = keys.load(&mut opts)?;
-        let out = BufWriter::with_capacity(1 << 16, writer);
+        let out = BufWriter::with_capacity(IO_BUFFER, writer);
         encrypt_into(&mut input, out, &pw, &opts, &signers)?.flush().map_err(from_io)
     })
 }
@@ -341,16 +315,18 @@ pub fn decrypt_stream(
     with_streams(py, reader, writer, |reader, writer| {
         let mut opts = decrypt_options(&limits);
         let certs = keys.load(&mut opts)?;
-        let input = BufReader::with_capacity(1 << 16, reader);
-        let mut out = BufWriter::with_capacity(1 << 16, writer);
+        let input = BufReader::with_capacity(IO_BUFFER, reader);
+        let mut out = BufWriter::with_capacity(IO_BUFFER, writer);
         let results = if certs.is_some() {
             // Nothing reaches `writer` before a signature is found good: the
             // data waits in an anonymous temporary file (deleted on close).
             opts.v1_stream_unauthenticated = true;
-            let mut spool = tempfile::tempfile().map_err(Fail::Io)?;
+            let mut spool = Spool::new().map_err(Fail::Io)?;
             let results = decrypt_into(input, &mut spool, &pw, &opts, certs.as_deref())?;
-            spool.rewind().map_err(Fail::Io)?;
-            io::copy(&mut spool, &mut out).map_err(from_io)?;
+            spool.release(&mut out).map_err(|e| match e {
+                CopyError::Read(e) | CopyError::Spool(e) => Fail::Io(e),
+                CopyError::Write(e) => from_io(e),
+            })?;
             results
         } else {
             decrypt_into(input, &mut out, &pw, &opts, None)?

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use tessera::fs::AtomicFile;
+use tessera::fs::{AtomicFile, CHUNK_BUFFER};
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
 use tessera::openpgp::key::Cert;
 use tessera::openpgp::sig::{
@@ -282,7 +282,7 @@ pub fn sign_file(
     let mode = SignMode { detached, cleartext, armor, text };
     py.detach(|| {
         let keys = read_secret_keys(&sources, &key_passwords(&key_password), "key")?;
-        let mut input = BufReader::with_capacity(1 << 18, File::open(&src).map_err(Fail::Io)?);
+        let mut input = BufReader::with_capacity(CHUNK_BUFFER, File::open(&src).map_err(Fail::Io)?);
         let out = AtomicFile::create(&dst).map_err(Fail::Io)?;
         sign_into(&mut input, out, &keys, mode)?.commit().map_err(Fail::Io)
     })
@@ -331,7 +331,7 @@ pub fn verify_file(
     py.detach(|| {
         let certs = read_public(&certs, "signers")?;
         let sigs = read_detached(&sig)?;
-        let mut input = BufReader::with_capacity(1 << 18, File::open(&src).map_err(Fail::Io)?);
+        let mut input = BufReader::with_capacity(CHUNK_BUFFER, File::open(&src).map_err(Fail::Io)?);
         let mut out = dst.as_deref().map(AtomicFile::create).transpose().map_err(Fail::Io)?;
         let mut sink = io::sink();
         let w: &mut dyn Write = match &mut out {

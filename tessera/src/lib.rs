@@ -10,10 +10,13 @@
 //! - [`aes`]: the AES block cipher (from the RustCrypto `aes` crate) chosen by key length.
 //! - [`openpgp`]: OpenPGP (RFC 9580) messages, streaming in constant memory:
 //!   password (SKESK v6/v4) and public-key encryption, SEIPD v2 (AEAD chunks)
-//!   and v1, ASCII armor, keys and signatures.
+//!   and v1, ASCII armor, keys and signatures. Its engine modules (packets,
+//!   S2K, SKESK, PKESK, SEIPD) are public only with the `internals` feature,
+//!   for the fuzzer and the tests: unstable, outside semver.
 //! - [`keyset`]: named FPE and SIV transformations with versioned keys, rotation and rewrap.
-//! - [`hex`] and [`fs`]: what front ends share at the edge: keys written as hex, and
-//!   output files that appear only when everything succeeded.
+//! - [`hex`] and [`fs`]: what front ends share at the edge: keys written as hex,
+//!   output files that appear only when everything succeeded, and output held
+//!   back until it is authenticated.
 //!
 //! ```
 //! use std::io::{Read, Write};

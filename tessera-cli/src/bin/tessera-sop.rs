@@ -25,6 +25,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use tessera::fs::AtomicFile;
 use tessera::openpgp::key::KeyError;
 use tessera::openpgp::{EMPTY_PASSWORD, Error as PgpError};
 use tessera_cli::io as shared;
@@ -162,14 +163,11 @@ fn check_new_out(what: &str, spec: &str) -> R<PathBuf> {
 /// a temporary file beside it (created 0600), moved into place without
 /// replacing anything. On any failure nothing is left behind.
 fn write_new_file(what: &str, path: &Path, data: &[u8]) -> R<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let io_fail = |e: io::Error| Fail(1, format!("{what}: cannot write {}: {e}", path.display()));
-    let mut tmp = tempfile::Builder::new().prefix(".tessera-sop-").tempfile_in(dir).map_err(io_fail)?;
+    let mut tmp = AtomicFile::create(path).map_err(io_fail)?;
     tmp.write_all(data).map_err(io_fail)?;
-    tmp.as_file().sync_all().map_err(io_fail)?;
-    tmp.persist_noclobber(path)
-        .map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {}: {}", path.display(), e.error)))?;
-    Ok(())
+    tmp.flush().map_err(io_fail)?;
+    tmp.commit_new().map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {}: {e}", path.display())))
 }
 
 fn password(raw: Zeroizing<Vec<u8>>) -> R<Zeroizing<Vec<u8>>> {
@@ -287,7 +285,7 @@ PW, SK, KEYS, CERTS: a file name or @ENV:NAME.";
 pub type Stdout = io::BufWriter<io::StdoutLock<'static>>;
 
 fn stdout() -> Stdout {
-    io::BufWriter::with_capacity(1 << 16, io::stdout().lock())
+    io::BufWriter::with_capacity(tessera::fs::IO_BUFFER, io::stdout().lock())
 }
 
 fn flush(mut out: Stdout) -> R<()> {

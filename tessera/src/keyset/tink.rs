@@ -68,7 +68,11 @@ struct KeyData {
 /// Octets reserved for a Tink JSON keyset of `keys` keys: each pretty-printed
 /// key (its 88 base64 characters of key value included) takes about 300.
 fn tink_json_room(keys: usize) -> usize {
-    64 + 512 * keys
+    /// The keyset's own fields.
+    const FRAME: usize = 64;
+    /// One key, with room to spare.
+    const PER_KEY: usize = 512;
+    FRAME + PER_KEY * keys
 }
 
 fn unsupported(msg: String) -> Error {

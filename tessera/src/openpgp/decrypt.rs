@@ -117,7 +117,7 @@ impl Default for DecryptOptions {
             session_keys: Vec::new(),
             keys: Vec::new(),
             max_decompressed_size: None,
-            v1_buffer_limit: 64 << 20,
+            v1_buffer_limit: V1_BUFFER_LIMIT,
             v1_stream_unauthenticated: false,
             v1_quick_check: true,
             threads: 0,
@@ -191,6 +191,9 @@ impl std::fmt::Debug for Decryptor<'_> {
 
 /// Octets of unverified SEIPD v1 plaintext read at a time when buffering.
 const V1_READ: usize = 8192;
+
+/// Default of [`DecryptOptions::v1_buffer_limit`]: 64 MiB.
+const V1_BUFFER_LIMIT: usize = 64 << 20;
 
 /// A SEIPD packet opened: its plaintext packet stream and what opened it.
 pub(crate) struct Opened<'a> {
@@ -455,15 +458,7 @@ pub(crate) fn settle(v1: Option<&SharedMdc<'_>>, e: Error) -> Error {
 pub(crate) fn finish_v1(v1: Option<&SharedMdc<'_>>) -> Result<()> {
     let Some(SharedMdc(mdc)) = v1 else { return Ok(()) };
     let Ok(mut mdc) = mdc.try_borrow_mut() else { return Err(Error::Authentication("MDC")) };
-    let mut scratch = [0u8; 4096];
-    loop {
-        match mdc.read(&mut scratch) {
-            Ok(0) => return Ok(()),
-            Ok(_) => {}
-            Err(x) if x.kind() == io::ErrorKind::Interrupted => {}
-            Err(x) => return Err(Error::from_io(x)),
-        }
-    }
+    io::copy(&mut *mdc, &mut io::sink()).map(drop).map_err(Error::from_io)
 }
 
 impl Read for Decryptor<'_> {

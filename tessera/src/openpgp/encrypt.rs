@@ -22,6 +22,16 @@ use crate::aead::Mode;
 /// ```
 pub const EMPTY_PASSWORD: &str = "the password is empty: anyone could open the message";
 
+/// The longest file name a literal data packet holds (RFC 9580 §5.9: one
+/// length octet).
+///
+/// ```
+/// use tessera::openpgp::{EncryptOptions, Encryptor, MAX_FILENAME_LEN};
+/// let opts = EncryptOptions { filename: vec![b'x'; MAX_FILENAME_LEN + 1], ..EncryptOptions::default() };
+/// assert!(Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts).is_err());
+/// ```
+pub const MAX_FILENAME_LEN: usize = 255;
+
 /// Which generation of the format to write.
 ///
 /// ```
@@ -100,6 +110,20 @@ pub enum S2kKind {
     Argon2,
     /// Iterated and salted SHA-256.
     Iterated,
+}
+
+impl S2kChoice {
+    /// The coded count octet the front ends write by default: 255, the
+    /// most hashing the iterated S2K allows (65,011,712 octets), as GnuPG
+    /// often writes.
+    ///
+    /// ```
+    /// use tessera::openpgp::{EncryptOptions, Profile, S2kChoice};
+    /// let gnupg = EncryptOptions::for_profile(Profile::Rfc4880, None, S2kChoice::DEFAULT_COUNT_OCTET)?;
+    /// assert_eq!(gnupg.s2k, S2kChoice::Iterated { count_octet: 255 });
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
+    pub const DEFAULT_COUNT_OCTET: u8 = 255;
 }
 
 impl Default for S2kChoice {
@@ -210,6 +234,22 @@ impl EncryptOptions {
             (Some(S2kKind::Iterated), _) | (None, Profile::Rfc4880) => S2kChoice::Iterated { count_octet },
         };
         Ok(EncryptOptions { profile, s2k, ..EncryptOptions::default() })
+    }
+
+    /// The name of the file at `path` (its last component) as
+    /// [`EncryptOptions::filename`] stores it: its bytes, cut to
+    /// [`MAX_FILENAME_LEN`] octets; empty without one.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use tessera::openpgp::EncryptOptions;
+    /// assert_eq!(EncryptOptions::file_name_of(Path::new("dir/report.pdf")), b"report.pdf");
+    /// assert_eq!(EncryptOptions::file_name_of(Path::new(&"x".repeat(300))).len(), 255);
+    /// assert!(EncryptOptions::file_name_of(Path::new("/")).is_empty());
+    /// ```
+    pub fn file_name_of(path: &std::path::Path) -> Vec<u8> {
+        let name = path.file_name().map(std::ffi::OsStr::as_encoded_bytes).unwrap_or_default();
+        name[..name.len().min(MAX_FILENAME_LEN)].to_vec()
     }
 }
 
@@ -455,7 +495,7 @@ impl<W: Write> Encryptor<W> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn new(out: W, passwords: &[&[u8]], opts: &EncryptOptions) -> Result<Self> {
-        if opts.filename.len() > 255 {
+        if opts.filename.len() > MAX_FILENAME_LEN {
             return Err(Error::InvalidOption("file name longer than 255 octets"));
         }
         let body = open_seipd(out, passwords, opts)?;

@@ -35,6 +35,21 @@
 //! assert_eq!(out, b"Hello, world!");
 //! ```
 
+/// Declares the engine modules: public with the `internals` feature (for
+/// the fuzz harness and the integration tests; unstable, outside semver),
+/// crate-private otherwise. What applications need from them is
+/// re-exported below.
+macro_rules! internal_mods {
+    ($($name:ident),+ $(,)?) => {
+        $(
+            #[cfg(feature = "internals")]
+            pub mod $name;
+            #[cfg(not(feature = "internals"))]
+            pub(crate) mod $name;
+        )+
+    };
+}
+
 pub mod armor;
 mod cfb;
 pub mod crypto;
@@ -43,20 +58,17 @@ mod encrypt;
 mod error;
 pub mod key;
 mod names;
-pub mod packet;
-pub mod pkesk;
 mod plain;
 mod poison;
-pub mod s2k;
-pub mod seipd;
 mod session;
 pub mod sig;
 mod signcrypt;
-pub mod skesk;
+internal_mods!(packet, pkesk, s2k, seipd, skesk);
 
 pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
-pub use encrypt::{EMPTY_PASSWORD, EncryptOptions, Encryptor, Profile, S2kChoice, S2kKind};
+pub use encrypt::{EMPTY_PASSWORD, EncryptOptions, Encryptor, MAX_FILENAME_LEN, Profile, S2kChoice, S2kKind};
 pub use error::Error;
+pub use s2k::S2kLimits;
 pub use seipd::MAX_CHUNK_OCTET;
 pub use signcrypt::{SigningEncryptor, Verified, VerifyingDecryptor};
 pub use skesk::SessionKey;

@@ -115,6 +115,23 @@ fn new_len_size(o1: u8) -> usize {
     }
 }
 
+/// The header octet of a new-format packet with this tag (RFC 9580 §4.2:
+/// bits 7 and 6 set, then the tag); SEIPD v2's chunk associated data
+/// starts with it too (§5.13.2).
+pub const fn new_header(tag: u8) -> u8 {
+    0xc0 | tag
+}
+
+/// The first length octet of a partial body piece of 2^n octets (§4.2.1.4).
+const PARTIAL_LEN: u8 = 0xe0;
+
+/// The shortest partial body piece the writer uses: 512 octets, the least
+/// the RFC allows for the first piece (§4.2.1.4).
+const MIN_PARTIAL: usize = 512;
+
+/// Scratch of [`BodyReader::skip_rest`], on the stack.
+const SKIP_SCRATCH: usize = 512;
+
 /// Decodes a whole new-format body length (RFC 9580 §4.2.1).
 fn decode_new_len(b: &[u8]) -> BodyLen {
     match b[0] {
@@ -214,7 +231,7 @@ impl<R: Read> BodyReader<R> {
 
     /// Reads and discards the rest of the body.
     pub fn skip_rest(&mut self) -> Result<()> {
-        let mut scratch = [0u8; 512];
+        let mut scratch = [0u8; SKIP_SCRATCH];
         while read_full(self, &mut scratch)? > 0 {}
         Ok(())
     }
@@ -224,6 +241,8 @@ impl<R: Read> BodyReader<R> {
         &mut self.inner
     }
 
+    // Only the fuzz harness and the tests use this.
+    #[cfg(feature = "internals")]
     /// The underlying reader (positioned after the body if it was read to the end).
     pub fn into_inner(self) -> R {
         self.inner
@@ -310,7 +329,7 @@ pub fn encode_len(len: u32, out: &mut [u8; 5]) -> usize {
 pub fn write_packet<W: Write + ?Sized>(w: &mut W, tag: u8, body: &[u8]) -> io::Result<()> {
     let mut len = [0u8; 5];
     let n = encode_len(u32::try_from(body.len()).map_err(|_| io::Error::other("packet too large"))?, &mut len);
-    w.write_all(&[0xc0 | tag])?;
+    w.write_all(&[new_header(tag)])?;
     w.write_all(&len[..n])?;
     w.write_all(body)
 }
@@ -327,7 +346,7 @@ pub struct PartialWriter<W: Write> {
     inner: W,
     tag: u8,
     started: bool,
-    held: [u8; 512],
+    held: [u8; MIN_PARTIAL],
     held_len: usize,
     poison: Poison,
 }
@@ -341,9 +360,11 @@ impl<W: Write> std::fmt::Debug for PartialWriter<W> {
 impl<W: Write> PartialWriter<W> {
     /// Starts a packet of type `tag`; nothing is written yet.
     pub fn new(inner: W, tag: u8) -> Self {
-        PartialWriter { inner, tag, started: false, held: [0; 512], held_len: 0, poison: Poison::default() }
+        PartialWriter { inner, tag, started: false, held: [0; MIN_PARTIAL], held_len: 0, poison: Poison::default() }
     }
 
+    // Only the fuzz harness and the tests use this.
+    #[cfg(feature = "internals")]
     /// The underlying writer.
     pub fn get_mut(&mut self) -> &mut W {
         &mut self.inner
@@ -351,7 +372,7 @@ impl<W: Write> PartialWriter<W> {
 
     fn start(&mut self) -> io::Result<()> {
         if !self.started {
-            self.inner.write_all(&[0xc0 | self.tag])?;
+            self.inner.write_all(&[new_header(self.tag)])?;
             self.started = true;
         }
         Ok(())
@@ -392,16 +413,16 @@ impl<W: Write> PartialWriter<W> {
     /// Writes every whole power-of-two piece `data` completes; holds the rest.
     fn write_pieces(&mut self, mut data: &[u8]) -> io::Result<()> {
         let mut total = self.held_len + data.len();
-        if total < 512 {
+        if total < MIN_PARTIAL {
             self.held[self.held_len..total].copy_from_slice(data);
             self.held_len = total;
             return Ok(());
         }
         self.start()?;
-        while total >= 512 {
+        while total >= MIN_PARTIAL {
             let log = (usize::BITS - 1 - total.leading_zeros()).min(30);
             let piece = 1usize << log;
-            self.inner.write_all(&[0xe0 | log as u8])?;
+            self.inner.write_all(&[PARTIAL_LEN | log as u8])?;
             let from_held = self.held_len;
             self.inner.write_all(&self.held[..from_held])?;
             self.held_len = 0;

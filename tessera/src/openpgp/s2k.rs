@@ -66,7 +66,7 @@ pub enum S2k {
 /// messages made with the RFC's first option (2 GiB).
 ///
 /// ```
-/// use tessera::openpgp::{DecryptOptions, s2k::S2kLimits};
+/// use tessera::openpgp::{DecryptOptions, S2kLimits};
 ///
 /// let opts = DecryptOptions {
 ///     limits: S2kLimits { max_argon2_m: 17, max_work_kib: 1 << 19, ..S2kLimits::default() },
@@ -84,7 +84,8 @@ pub struct S2kLimits {
     /// Largest Argon2 parallelism (lanes) accepted; default 16.
     pub max_argon2_p: u8,
     /// Total S2K work for one message, over every password packet and every
-    /// password tried, in KiB processed ([`S2k::work_kib`]); default 2^20
+    /// password tried, in KiB processed (Argon2 memory times passes, or
+    /// octets hashed); default 2^20
     /// (one pass over 1 GiB, or 1 GiB hashed: about a second). A message
     /// can carry 64 password packets, so without this the per-packet limits
     /// would multiply. Once spent, no further packet is tried.
@@ -99,22 +100,30 @@ pub struct S2kLimits {
 
 impl Default for S2kLimits {
     fn default() -> Self {
-        S2kLimits {
-            max_argon2_m: 18,
-            max_argon2_t: 16,
-            max_argon2_p: 16,
-            max_work_kib: 1 << 20,
-            max_iterated_count: 255,
-        }
+        S2kLimits::DEFAULT
     }
 }
 
 impl S2kLimits {
+    /// The defaults ([`S2kLimits::default`]), usable in constants.
+    ///
+    /// ```
+    /// const MEMORY: u64 = tessera::openpgp::S2kLimits::DEFAULT.max_argon2_memory();
+    /// assert_eq!(MEMORY, 256 << 20);
+    /// ```
+    pub const DEFAULT: S2kLimits = S2kLimits {
+        max_argon2_m: 18,
+        max_argon2_t: 16,
+        max_argon2_p: 16,
+        max_work_kib: 1 << 20,
+        max_iterated_count: 255,
+    };
+
     /// Sets [`S2kLimits::max_argon2_m`] to the largest exponent whose
     /// memory (2^m KiB) fits in `bytes` (at least 2^3 KiB, Argon2's least).
     ///
     /// ```
-    /// use tessera::openpgp::s2k::S2kLimits;
+    /// use tessera::openpgp::S2kLimits;
     ///
     /// assert_eq!(S2kLimits::default().with_max_argon2_memory(256 << 20).max_argon2_m, 18);
     /// assert_eq!(S2kLimits::default().with_max_argon2_memory(300 << 20).max_argon2_m, 18);
@@ -134,6 +143,44 @@ impl S2kLimits {
         max_work_kib: u64::MAX,
         max_iterated_count: 255,
     };
+
+    /// The limits as the command line and the Python package take them, as
+    /// sizes in octets: Argon2 memory (rounded down to a power of two, as
+    /// [`with_max_argon2_memory`](Self::with_max_argon2_memory)), passes,
+    /// lanes, and the total work (octets processed, kept in KiB).
+    ///
+    /// ```
+    /// use tessera::openpgp::S2kLimits;
+    ///
+    /// let d = S2kLimits::default();
+    /// let l = S2kLimits::from_sizes(d.max_argon2_memory(), d.max_argon2_t, d.max_argon2_p, d.max_work());
+    /// assert_eq!((l.max_argon2_m, l.max_work_kib), (d.max_argon2_m, d.max_work_kib));
+    /// assert_eq!(S2kLimits::from_sizes(1 << 30, 1, 1, 4096).max_argon2_m, 20);
+    /// ```
+    pub fn from_sizes(max_argon2_memory: u64, max_argon2_t: u8, max_argon2_p: u8, max_work: u64) -> Self {
+        S2kLimits { max_argon2_t, max_argon2_p, max_work_kib: max_work / 1024, ..S2kLimits::default() }
+            .with_max_argon2_memory(max_argon2_memory)
+    }
+
+    /// [`max_argon2_m`](Self::max_argon2_m) as octets of memory (2^m KiB;
+    /// `u64::MAX` beyond what a `u64` holds). 256 MiB by default.
+    ///
+    /// ```
+    /// assert_eq!(tessera::openpgp::S2kLimits::default().max_argon2_memory(), 256 << 20);
+    /// ```
+    pub const fn max_argon2_memory(&self) -> u64 {
+        if self.max_argon2_m < 54 { 1024 << self.max_argon2_m } else { u64::MAX }
+    }
+
+    /// [`max_work_kib`](Self::max_work_kib) as octets (saturating). 1 GiB
+    /// by default.
+    ///
+    /// ```
+    /// assert_eq!(tessera::openpgp::S2kLimits::default().max_work(), 1 << 30);
+    /// ```
+    pub const fn max_work(&self) -> u64 {
+        self.max_work_kib.saturating_mul(1024)
+    }
 }
 
 fn exceeded(limit: &'static str, asked: u64, allowed: u64) -> Error {
@@ -278,6 +325,10 @@ fn hashed(hash: HashAlg, salt: &[u8], password: &[u8], count: usize, key: &mut [
     }
 }
 
+/// Octets of salt || password copies the iterated S2K hashes per update
+/// (at least one copy).
+const PATTERN_LEN: usize = 4096;
+
 /// RFC 9580 §3.7.1: as many hash contexts as the key needs, context i
 /// preloaded with i zero octets; each hashes `count` octets of the repeated
 /// salt || password (at least one full copy).
@@ -285,7 +336,7 @@ fn hashed_with<D: Digest>(salt: &[u8], password: &[u8], count: usize, key: &mut 
     let unit_len = salt.len() + password.len();
     // The repeated pattern, in a buffer of whole copies, so the hash sees
     // large updates.
-    let copies = (4096 / unit_len.max(1)).max(1);
+    let copies = (PATTERN_LEN / unit_len.max(1)).max(1);
     let mut pattern = Zeroizing::new(Vec::with_capacity(copies * unit_len));
     for _ in 0..copies {
         pattern.extend_from_slice(salt);

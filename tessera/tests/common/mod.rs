@@ -116,3 +116,30 @@ pub fn run_python(python: &std::path::Path, script: &str, input: &serde_json::Va
     assert!(out.status.success(), "python failed");
     serde_json::from_slice(&out.stdout).expect("python printed JSON")
 }
+
+/// `n` bytes of a fixed pattern that differs with `seed`.
+pub fn pattern(n: usize, seed: u8) -> Vec<u8> {
+    (0..n).map(|i| (i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed as u32).rotate_left(9) as u8).collect()
+}
+
+/// Every (byte index, bit mask) of an `n`-byte string.
+pub fn bits(n: usize) -> impl Iterator<Item = (usize, u8)> {
+    (0..n * 8).map(|b| (b / 8, 1u8 << (b % 8)))
+}
+
+/// `v` with the bits `m` of byte `i` flipped.
+pub fn flip(v: &[u8], i: usize, m: u8) -> Vec<u8> {
+    let mut v = v.to_vec();
+    v[i] ^= m;
+    v
+}
+
+/// Proptest settings: `cases` cases, no regression files.
+pub fn config(cases: u32) -> proptest::prelude::ProptestConfig {
+    proptest::prelude::ProptestConfig { cases, failure_persistence: None, ..Default::default() }
+}
+
+/// Any bytes, up to `max` of them.
+pub fn bytes(max: usize) -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(proptest::prelude::any::<u8>(), 0..=max)
+}

@@ -2,6 +2,7 @@
 
 use std::io::{self, BufRead, BufReader};
 
+use tessera::fs::IO_BUFFER;
 use tessera::openpgp::Error as PgpError;
 use tessera::openpgp::armor::{ArmorReader, ArmorWriter, MESSAGE, SIGNATURE, is_armored};
 
@@ -29,7 +30,7 @@ pub fn armor(rest: &[String]) -> R<()> {
     if o.has("label") {
         return fail(UNSUPPORTED_OPTION, "--label");
     }
-    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut input = BufReader::with_capacity(IO_BUFFER, io::stdin().lock());
     let mut out = stdout();
     if is_armored(&mut input).map_err(pgp_fail)? {
         // Already armored: pass through unchanged (idempotent).
@@ -46,7 +47,7 @@ pub fn armor(rest: &[String]) -> R<()> {
 
 pub fn dearmor(rest: &[String]) -> R<()> {
     parse(rest, &[], &[])?;
-    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut input = BufReader::with_capacity(IO_BUFFER, io::stdin().lock());
     let mut out = stdout();
     if is_armored(&mut input).map_err(pgp_fail)? {
         let mut r = ArmorReader::new(input);

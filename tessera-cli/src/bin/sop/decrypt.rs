@@ -4,14 +4,14 @@
 //! [KEYS...]`: one pass over stdin, with every key, password and session
 //! key given to the decryptor at once.
 
-use std::io::{self, BufReader, Read, Seek};
+use std::io::{self, BufReader, Read};
 use std::path::PathBuf;
 
+use tessera::fs::{CopyError, IO_BUFFER, Spool, copy};
 use tessera::openpgp::key::Cert;
 use tessera::openpgp::{
     DecryptOptions, Decryptor, Error as PgpError, SeipdVersion, SessionKey, SymAlg, VerifyingDecryptor,
 };
-use tessera_cli::io::{self as shared, CopyError};
 use tessera_cli::signing::now;
 use zeroize::Zeroizing;
 
@@ -103,7 +103,7 @@ pub fn decrypt(rest: &[String]) -> R<()> {
         f => f,
     };
     let pw = refs(&passwords);
-    let input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let input = BufReader::with_capacity(IO_BUFFER, io::stdin().lock());
     let mut out = stdout();
     let (session_key, verifications) = match &reports.verify {
         None => {
@@ -128,7 +128,8 @@ pub fn decrypt(rest: &[String]) -> R<()> {
     }
     if let Some(path) = &reports.session_key_out {
         let alg = session_key.alg.map_or(0, SymAlg::id);
-        let line = Zeroizing::new(format!("{alg}:{}\n", hex_upper(&session_key.key)));
+        let hex = Zeroizing::new(tessera::hex::encode_key(&session_key.key).to_ascii_uppercase());
+        let line = Zeroizing::new(format!("{alg}:{}\n", *hex));
         write_new_file("--session-key-out", path, line.as_bytes())?;
     }
     flush(out)
@@ -137,22 +138,11 @@ pub fn decrypt(rest: &[String]) -> R<()> {
 /// Writes the plaintext (v2: chunk by chunk as they verify; v1: only once
 /// the MDC verified, held in a temporary file until then).
 fn write_plaintext(dec: &mut dyn Read, version: SeipdVersion, out: &mut super::Stdout) -> R<()> {
-    let read_fail = |e: io::Error| pgp_fail(PgpError::from_io(e));
-    if version == SeipdVersion::V1 {
-        let mut tmp = tempfile::tempfile().map_err(io_fail)?;
-        io::copy(dec, &mut tmp).map_err(read_fail)?;
-        tmp.rewind().map_err(io_fail)?;
-        io::copy(&mut tmp, out).map_err(io_fail)?;
-        return Ok(());
-    }
-    shared::copy(dec, out).map(|_| ()).map_err(|e| match e {
-        CopyError::Read(e) => read_fail(e),
-        CopyError::Write(e) => io_fail(e),
+    let copied = if version == SeipdVersion::V1 { Spool::copy(dec, out) } else { copy(dec, out) };
+    copied.map(drop).map_err(|e| match e {
+        CopyError::Read(e) => pgp_fail(PgpError::from_io(e)),
+        CopyError::Write(e) | CopyError::Spool(e) => io_fail(e),
     })
-}
-
-fn hex_upper(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02X}")).collect()
 }
 
 /// SOP session key: `ALGO:HEX` (decimal algorithm id).
@@ -160,14 +150,8 @@ fn parse_session_key(raw: &[u8]) -> R<SessionKey> {
     let text = std::str::from_utf8(raw).map_err(|_| Fail(BAD_DATA, "session key is not text".into()))?.trim();
     let (alg, hexs) = text.split_once(':').ok_or(Fail(BAD_DATA, "session key must be ALGO:HEX".into()))?;
     let alg: u8 = alg.parse().map_err(|_| Fail(BAD_DATA, "session key algorithm must be a number".into()))?;
-    if hexs.len() % 2 != 0 || !hexs.bytes().all(|c| c.is_ascii_hexdigit()) {
-        return fail(BAD_DATA, "session key must be ALGO:HEX");
-    }
-    let mut key = Zeroizing::new(Vec::with_capacity(hexs.len() / 2));
-    for pair in hexs.as_bytes().chunks(2) {
-        let digits = std::str::from_utf8(pair).map_err(|_| Fail(BAD_DATA, "session key must be ALGO:HEX".into()))?;
-        key.push(u8::from_str_radix(digits, 16).map_err(|_| Fail(BAD_DATA, "session key must be ALGO:HEX".into()))?);
-    }
+    let key =
+        Zeroizing::new(tessera::hex::decode(hexs).map_err(|_| Fail(BAD_DATA, "session key must be ALGO:HEX".into()))?);
     let alg =
         if alg == 0 { None } else { Some(SymAlg::from_id(alg).map_err(|e| Fail(CANNOT_DECRYPT, e.to_string()))?) };
     if alg.is_some_and(|a| a.key_len() != key.len()) {

@@ -48,10 +48,8 @@ pub fn encrypt(rest: &[String]) -> R<()> {
     if passwords.is_empty() && recipients.is_empty() {
         return fail(MISSING_ARG, "encrypt needs CERTS or --with-password");
     }
-    let profile = match profile_name(&o, &PROFILES)? {
-        "rfc4880" => Profile::Rfc4880,
-        _ => Profile::Rfc9580,
-    };
+    // The names in PROFILES are the library's (`Profile::NAMES`).
+    let profile: Profile = profile_name(&o, &PROFILES)?.parse().map_err(pgp_fail)?;
     let text = match o.value("as").unwrap_or("binary") {
         "binary" => false,
         "text" => true,
@@ -62,11 +60,9 @@ pub fn encrypt(rest: &[String]) -> R<()> {
     let signers = secret_keys(&sign_with, &refs(&key_pws))?;
     let signing = signing_keys(&signers)?;
     let opts = EncryptOptions {
-        profile,
         armor: !o.has("no-armor"),
-        s2k: if profile == Profile::Rfc4880 { S2kChoice::Iterated { count_octet: 255 } } else { S2kChoice::default() },
         recipients,
-        ..EncryptOptions::default()
+        ..EncryptOptions::for_profile(profile, None, S2kChoice::DEFAULT_COUNT_OCTET).map_err(pgp_fail)?
     };
     let stdin = io::stdin().lock();
     let input: Box<dyn Read> = if text { Box::new(Utf8Only::new(stdin)) } else { Box::new(stdin) };

@@ -5,6 +5,7 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
+use tessera::fs::{CopyError, IO_BUFFER, Spool};
 use tessera::openpgp::Error as PgpError;
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
 use tessera::openpgp::sig::{
@@ -176,9 +177,9 @@ pub fn inline_verify(rest: &[String]) -> R<()> {
     let certs = all_certs(&o.positional)?;
     // Checked now, written (0600, without replacing anything) only on success.
     let vout = o.value("verifications-out").map(|s| super::check_new_out("--verifications-out", s)).transpose()?;
-    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut input = BufReader::with_capacity(IO_BUFFER, io::stdin().lock());
     // Nothing reaches stdout before the signatures are checked.
-    let mut spool = tempfile::tempfile().map_err(io_fail)?;
+    let mut spool = Spool::new().map_err(io_fail)?;
     let results = if is_cleartext(&mut input).map_err(pgp_fail)? {
         read_cleartext(input, &mut spool, &certs, now())
     } else {
@@ -192,10 +193,10 @@ pub fn inline_verify(rest: &[String]) -> R<()> {
     if let Some(path) = vout {
         super::write_new_file("--verifications-out", &path, &lines)?;
     }
-    use std::io::Seek;
-    spool.rewind().map_err(io_fail)?;
     let mut stdout = io::stdout().lock();
-    io::copy(&mut spool, &mut stdout).map_err(io_fail)?;
+    spool.release(&mut stdout).map_err(|e| match e {
+        CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e) => io_fail(e),
+    })?;
     stdout.flush().map_err(io_fail)
 }
 
@@ -205,7 +206,7 @@ pub fn inline_detach(rest: &[String]) -> R<()> {
     let o = parse(rest, &["signatures-out"], &["no-armor"])?;
     let spec = o.value("signatures-out").ok_or(Fail(MISSING_ARG, "inline-detach needs --signatures-out".into()))?;
     let path = super::check_new_out("--signatures-out", spec)?;
-    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut input = BufReader::with_capacity(IO_BUFFER, io::stdin().lock());
     let mut stdout = io::stdout().lock();
     let results = if is_cleartext(&mut input).map_err(pgp_fail)? {
         read_cleartext(input, &mut stdout, &[], now())

@@ -22,6 +22,9 @@ const MIN_BITS_OLD: usize = 1024;
 /// Smallest modulus accepted to encrypt to or sign with (RFC 9580 §12.4).
 pub(crate) const MIN_BITS_NEW: usize = 2048;
 
+/// Largest modulus generated, or used to decrypt, in bits.
+const MAX_BITS_PRIVATE: usize = 8192;
+
 /// The DER DigestInfo prefix of `alg` (RFC 8017 §9.2, note 1).
 fn digest_info(alg: HashAlg) -> &'static [u8] {
     match alg {
@@ -151,7 +154,7 @@ fn prepare([n, e, d, p, q]: [&Mpi; 5]) -> Result<Prepared> {
     use rsa::pkcs8::EncodePrivateKey as _;
 
     let key = private_key(n, e, d, p, q)?;
-    if !(MIN_BITS_NEW as u32..=8192).contains(&key.n().bit_width()) {
+    if !(MIN_BITS_NEW as u32..=MAX_BITS_PRIVATE as u32).contains(&key.n().bit_width()) {
         return Err(Error::Unsupported("RSA decryption with a key outside 2048..=8192 bits"));
     }
     let der = key.to_pkcs8_der().map_err(|_| Error::KeyMismatch)?;
@@ -169,7 +172,7 @@ pub(crate) fn decrypt(_cache: &PreparedRsa, _fields: [&Mpi; 5], _c: &Mpi) -> Res
 /// Generates an RSA key of `bits` (e = 65537) as OpenPGP fields
 /// (n, e, d, p, q, u) with p < q and u = p⁻¹ mod q.
 pub(crate) fn generate(bits: usize) -> Result<[Mpi; 6]> {
-    if !(MIN_BITS_NEW..=8192).contains(&bits) {
+    if !(MIN_BITS_NEW..=MAX_BITS_PRIVATE).contains(&bits) {
         return Err(Error::InvalidOption("RSA key size must be 2048..=8192 bits"));
     }
     let mut rng = rand_core::UnwrapErr(getrandom::SysRng);

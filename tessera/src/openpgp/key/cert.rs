@@ -47,6 +47,8 @@ const MAX_PACKET: u64 = 1 << 20;
 /// part (RSA-16384's d, p, q and u with their S2K parameters and IV fit),
 /// so that a buffer holding them is never moved while it grows.
 const SECRET_ROOM: usize = 8448;
+/// Octets of a key packet body read at a time (into a zeroizing buffer).
+const READ_CHUNK: usize = 4096;
 /// Octets of the largest packet header written.
 const MAX_HEADER: usize = 6;
 /// Most packets read from one input.
@@ -194,7 +196,7 @@ pub struct Cert {
 fn read_body<R: Read>(r: &mut R, len: super::super::packet::BodyLen) -> Result<Zeroizing<Vec<u8>>> {
     let mut body = BodyReader::new(r, len);
     let mut v = Zeroizing::new(Vec::new());
-    let mut chunk = Zeroizing::new([0u8; 4096]);
+    let mut chunk = Zeroizing::new([0u8; READ_CHUNK]);
     loop {
         let n = read_full(&mut (&mut body).take(MAX_PACKET - v.len() as u64), &mut chunk[..])?;
         if n == 0 {

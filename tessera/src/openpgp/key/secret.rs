@@ -82,7 +82,7 @@ pub struct Locked {
 ///
 /// ```
 /// use tessera::openpgp::key::{generate, GenerateOptions};
-/// use tessera::openpgp::s2k::S2kLimits;
+/// use tessera::openpgp::S2kLimits;
 /// let key = generate(&GenerateOptions::default()).unwrap();
 /// let mut sub = key.subkeys[0].key.secret().unwrap().clone();
 /// sub.lock(b"pw").unwrap();

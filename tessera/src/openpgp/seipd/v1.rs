@@ -10,8 +10,12 @@ use zeroize::Zeroize;
 use super::V1_PREFIX_LEN;
 use crate::aes::Aes;
 use crate::openpgp::cfb::Cfb;
+use crate::openpgp::packet::{new_header, tag};
 use crate::openpgp::poison::{Poison, read_checked};
 use crate::openpgp::{Error, Result};
+
+/// The cipher block: the prefix is one random block and its last two octets again.
+const BLOCK: usize = size_of::<crate::aes::Block>();
 
 /// Writes a SEIPD v1 body after its version octet: CFB over a random
 /// prefix, the plaintext and the MDC packet. Call [`MdcSealer::finish`].
@@ -34,10 +38,10 @@ impl<W: Write> MdcSealer<W> {
     /// Starts the body with `session_key` (16, 24 or 32 octets).
     pub fn new(mut inner: W, session_key: &[u8]) -> Result<Self> {
         let aes = Aes::new(session_key).map_err(|_| Error::InvalidOption("session key length"))?;
-        let mut prefix = [0u8; 18];
-        crate::openpgp::random(&mut prefix[..16])?;
-        prefix[16] = prefix[14];
-        prefix[17] = prefix[15];
+        let mut prefix = [0u8; V1_PREFIX_LEN];
+        crate::openpgp::random(&mut prefix[..BLOCK])?;
+        prefix[BLOCK] = prefix[BLOCK - 2];
+        prefix[BLOCK + 1] = prefix[BLOCK - 1];
         let mut sha = Sha1::new();
         sha.update(prefix);
         let mut cfb = Cfb::new(aes);
@@ -114,16 +118,22 @@ impl<R: Read> std::fmt::Debug for MdcOpener<R> {
     }
 }
 
-/// Octets of the MDC packet: its header (tag 19, length 20) and a SHA-1.
-const MDC_LEN: usize = 22;
+/// Octets of a SHA-1 digest, the MDC packet's body.
+const SHA1_LEN: usize = 20;
 
-/// The MDC packet's header octets, hashed with the data.
-const MDC_HEADER: [u8; 2] = [0xd3, 0x14];
+/// The MDC packet's header octets (new format, tag 19, length 20), hashed
+/// with the data.
+const MDC_HEADER: [u8; 2] = [new_header(tag::MDC), SHA1_LEN as u8];
+
+/// Octets of the MDC packet: its header and a SHA-1.
+const MDC_LEN: usize = MDC_HEADER.len() + SHA1_LEN;
 
 /// Octets encrypted or decrypted at a time by the v1 sealer and opener.
 const MDC_SCRATCH: usize = 1 << 16;
 
 impl<R: Read> MdcOpener<R> {
+    // Only the fuzz harness and the tests use this.
+    #[cfg(feature = "internals")]
     /// Continues after the 18-octet `prefix` (already read from `inner`)
     /// and checks its repeated octets (a wrong key shows there with
     /// probability 1 - 2^-16: [`Error::WrongPassword`]).
@@ -143,7 +153,7 @@ impl<R: Read> MdcOpener<R> {
         let mut cfb = Cfb::new(aes);
         let mut prefix = *prefix;
         cfb.decrypt(&mut prefix);
-        if quick_check && prefix[14..16] != prefix[16..18] {
+        if quick_check && prefix[BLOCK - 2..BLOCK] != prefix[BLOCK..] {
             return Err(Error::WrongPassword);
         }
         let mut sha = Sha1::new();

@@ -10,6 +10,7 @@ use zeroize::{Zeroize, Zeroizing};
 use super::{MAX_CHUNK_OCTET, V2_HEADER_LEN, chunk_size};
 use crate::TAG_LEN;
 use crate::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
+use crate::openpgp::packet::{new_header, tag};
 use crate::openpgp::poison::{Poison, read_checked};
 use crate::openpgp::{Error, Result, SymAlg};
 
@@ -38,8 +39,8 @@ impl V2Header {
     }
 
     /// The body prefix: version 2, then the header.
-    pub fn encode(&self) -> [u8; 36] {
-        let mut b = [0u8; 36];
+    pub fn encode(&self) -> [u8; 1 + V2_HEADER_LEN] {
+        let mut b = [0u8; 1 + V2_HEADER_LEN];
         b[..4].copy_from_slice(&[2, self.cipher.id(), self.aead.id(), self.chunk_octet]);
         b[4..].copy_from_slice(&self.salt);
         b
@@ -47,7 +48,7 @@ impl V2Header {
 
     /// The associated data of every chunk: 0xD2 || 2 || cipher || aead || chunk octet.
     pub fn ad(&self) -> [u8; 5] {
-        [0xd2, 2, self.cipher.id(), self.aead.id(), self.chunk_octet]
+        [new_header(tag::SEIPD), 2, self.cipher.id(), self.aead.id(), self.chunk_octet]
     }
 
     /// HKDF-SHA256 message key and IV (N-8 octets) from the session key.
@@ -143,6 +144,8 @@ impl<W: Write> ChunkSealer<W> {
         Ok(ChunkSealer { inner, st, buf, fill: 0, empty_chunk_when_empty: true, poison: Poison::default() })
     }
 
+    // Only the fuzz harness and the tests use this.
+    #[cfg(feature = "internals")]
     /// For an empty plaintext, whether to write one empty chunk before the
     /// final tag (the default) or none. Readers must accept both.
     pub fn empty_chunk_when_empty(&mut self, yes: bool) {
@@ -258,6 +261,8 @@ impl<R: Read> ChunkOpener<R> {
         })
     }
 
+    // Only the fuzz harness and the tests use this.
+    #[cfg(feature = "internals")]
     /// The underlying reader.
     pub fn get_mut(&mut self) -> &mut R {
         &mut self.inner
