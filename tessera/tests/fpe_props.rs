@@ -217,6 +217,9 @@ fn zero_allocations_on_caller_buffers() {
     assert_eq!(n, 0);
 }
 
+/// A cipher on this CPU's kernels, the same on the portable ones, and its tweak length.
+type FastPortableTweak = (Box<dyn Fpe>, Box<dyn Fpe>, usize);
+
 /// FF1, FF3-1 and FF3 batches on this CPU's vector kernels (radix 10 with
 /// halves of 3 to 10 digits, and other radixes) equal batches on the
 /// portable kernel and one-at-a-time results, and decrypt back, over groups
@@ -226,7 +229,7 @@ fn batch_kernels_equal_portable_and_single() {
     let mut next = stream(42);
     for (radix, lens) in [(10u32, 6..=20usize), (36, 4..=12), (1000, 2..=6)] {
         let key: Vec<u8> = (0..16).map(|_| next() as u8).collect();
-        let pairs: [(Box<dyn Fpe>, Box<dyn Fpe>, usize); 3] = [
+        let pairs: [FastPortableTweak; 3] = [
             (
                 Box::new(FF1::with_radix(&key, radix).unwrap()),
                 Box::new(FF1::with_radix(&key, radix).unwrap().without_aes_ni()),

@@ -16,6 +16,10 @@ use crate::aes::{Aes, Block};
 /// Values advanced together per AES call.
 pub(crate) const GROUP: usize = 64;
 
+/// Runs of fewer values go one value at a time: below this, the
+/// single-value path (AES-NI with the schedule in registers) is faster.
+pub(crate) const MIN_RUN: usize = 4;
+
 /// What a cipher fixes for one value length on the u64 path.
 pub(crate) struct Plan<'a> {
     pub(crate) aes: &'a Aes,

@@ -122,13 +122,18 @@ impl Kernel {
             };
             let ff3 = layout == Layout::Ff3;
             match self {
-                // SAFETY: these kernels are only returned by `available`
-                // after their CPU features were detected; the lengths were checked above.
-                Kernel::Avx512 if fits && ff3 => {
-                    return unsafe { x86::round_avx512::<true>(mm, m.inv, blocks, x, dir) };
+                Kernel::Avx512 if fits => {
+                    // SAFETY: these kernels are only returned by `available` after
+                    // their CPU features were detected; the lengths were checked above.
+                    unsafe {
+                        if ff3 {
+                            x86::round_avx512::<true>(mm, m.inv, blocks, x, dir)
+                        } else {
+                            x86::round_avx512::<false>(mm, m.inv, blocks, x, dir)
+                        }
+                    };
+                    return;
                 }
-                // SAFETY: as above.
-                Kernel::Avx512 if fits => return unsafe { x86::round_avx512::<false>(mm, m.inv, blocks, x, dir) },
                 Kernel::Avx2 if fits && mm >> 32 == 0 => {
                     // SAFETY: as above.
                     unsafe {

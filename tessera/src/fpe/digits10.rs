@@ -182,16 +182,23 @@ mod tests {
             let t = 10u32.pow(p);
             xs.extend([t - 1, t, t + 1, 99_999_999 / t, 99_999_999 - t]);
         }
-        // SAFETY (the calls below): SSE2 is part of every x86-64 CPU.
         for x in xs {
             let want: Vec<u16> = format!("{x:08}").bytes().map(|b| (b - b'0') as u16).collect();
-            let be = lanes(unsafe { digits8::<true>(x) });
+            let (be, le, from_be, from_le) = both_ways(x);
             assert_eq!(be[..], want[..], "{x}");
-            let mut le = be;
-            le.reverse();
-            assert_eq!(lanes(unsafe { digits8::<false>(x) }), le, "{x}");
-            assert_eq!(unsafe { num8::<true>(digits8::<true>(x)) }, x);
-            assert_eq!(unsafe { num8::<false>(digits8::<false>(x)) }, x);
+            let mut rev = be;
+            rev.reverse();
+            assert_eq!(le, rev, "{x}");
+            assert_eq!((from_be, from_le), (x, x));
+        }
+    }
+
+    /// STR^8 of `x` in both digit orders, and NUM of each back.
+    fn both_ways(x: u32) -> ([u16; 8], [u16; 8], u32, u32) {
+        // SAFETY: SSE2 is part of every x86-64 CPU.
+        unsafe {
+            let (be, le) = (digits8::<true>(x), digits8::<false>(x));
+            (lanes(be), lanes(le), num8::<true>(be), num8::<false>(le))
         }
     }
 

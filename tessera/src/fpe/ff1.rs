@@ -318,7 +318,8 @@ impl FF1 {
     fn batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize], dir: Direction) -> Result<(), Error> {
         batch::check(&tweaks, data, ends, (self.rx.radix, self.min, self.max), |_| Ok(()))?;
         batch::for_each_run(data, ends, |first, run, len| {
-            let Some(lp @ LenParams { arith: Arith::N64 { mu, mv }, .. }) = self.params(len) else {
+            let fast = self.params(len).filter(|_| run.len() >= batch::MIN_RUN * len);
+            let Some(lp @ LenParams { arith: Arith::N64 { mu, mv }, .. }) = fast else {
                 for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
                     self.crypt(tweaks.get(first + j), x, dir)?;
                 }

@@ -128,7 +128,8 @@ impl Core {
     ) -> Result<(), Error> {
         batch::check(&tweaks, data, ends, (self.rx.radix, self.min, self.max), |t| split(t).map(drop))?;
         batch::for_each_run(data, ends, |first, run, len| {
-            let Arith::N64 { mu, mv } = self.arith[len - self.min] else {
+            let fast = Some(self.arith[len - self.min]).filter(|_| run.len() >= batch::MIN_RUN * len);
+            let Some(Arith::N64 { mu, mv }) = fast else {
                 for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
                     self.crypt(split(tweaks.get(first + j))?, x, dir)?;
                 }
