@@ -129,9 +129,10 @@ impl Plan<'_> {
 }
 
 /// Whether both halves take the vector decimal conversions.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn decimal(rx: &Radix, n: usize, u: usize) -> bool {
-    cfg!(target_arch = "x86_64") && rx.radix == 10 && u <= 16 && n - u <= 16
+    rx.radix == 10 && u <= 16 && n - u <= 16
 }
 
 /// NUM of both halves of the value `buf[s..s + n]` (A is its first `u`
