@@ -4,6 +4,9 @@
 //!
 //! `cargo run --release -p tessera --example fpe_cputime [VALUES]` (CPU time comes from
 //! /proc/thread-self/schedstat, whose resolution can be coarse: keep VALUES large).
+//! `... fpe_cputime VALUES sizes` prints FF1 16-digit batch cost against batch size
+//! (1, 4, ..., 65,536; about VALUES values per timing) beside the AES floor, as
+//! `scripts/plot-ff1-batch` reads it.
 
 use std::hint::black_box;
 
@@ -64,8 +67,43 @@ fn shape(name: &str, radix: u32, len: usize, n: usize, batch: bool) -> f64 {
     })
 }
 
+/// Ten blocks per value through `encrypt_blocks` in calls of 64 blocks, as
+/// the batch path makes them (sixteen times over: one pass is shorter than
+/// schedstat's resolution).
+fn throughput_floor(aes: &Aes, n: usize) -> f64 {
+    let mut blocks = vec![[7u8; 16]; 64];
+    best_of_5(16 * n, || {
+        for _ in 0..(16 * n * 10).div_ceil(64) {
+            aes.encrypt_blocks(black_box(&mut blocks));
+        }
+    })
+}
+
+/// `size ns/value floor` lines for FF1 radix 10, 16 digits, batches of 4^k values.
+fn sizes(n: usize) {
+    let key = [7u8; 16];
+    let ff1 = FF1::with_radix(&key, 10).unwrap();
+    println!("# batch_size ns_per_value aes_floor_ns (FF1 radix 10, 16 digits)");
+    for k in 0..=8 {
+        let size = 1usize << (2 * k);
+        let reps = n.div_ceil(size);
+        let mut data: Vec<u16> = (0..size * 16).map(|i| (i * 7 % 10) as u16).collect();
+        let ends: Vec<usize> = (1..=size).map(|i| i * 16).collect();
+        let ns = best_of_5(reps * size, || {
+            for _ in 0..reps {
+                ff1.encrypt_batch(Tweaks::Same(b""), &mut data, &ends).unwrap();
+            }
+        });
+        let floor = throughput_floor(&Aes::new(&key).unwrap(), n);
+        println!("{size} {ns:.1} {floor:.1}");
+    }
+}
+
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    if std::env::args().nth(2).as_deref() == Some("sizes") {
+        return sizes(n);
+    }
     // With a shape (e.g. `ff1:62:24`), time that shape alone: handy under callgrind.
     if let Some((name, radix, len, batch)) = std::env::args().nth(2).as_deref().and_then(parse_shape) {
         let how = if batch { "batch" } else { "single" };
@@ -81,15 +119,7 @@ fn main() {
         }
     });
     println!("floor: 10 dependent AES-128 blocks: {floor:.1} ns");
-    // The batch floor: ten blocks per value through `encrypt_blocks`, in
-    // calls of 64 blocks as the batch path makes them.
-    // (Sixteen times over: one pass is shorter than schedstat's resolution.)
-    let mut blocks = vec![[7u8; 16]; 64];
-    let throughput = best_of_5(16 * n, || {
-        for _ in 0..(16 * n * 10).div_ceil(64) {
-            aes.encrypt_blocks(black_box(&mut blocks));
-        }
-    });
+    let throughput = throughput_floor(&aes, n);
     println!("floor: 10 AES-128 blocks per value through encrypt_blocks: {throughput:.1} ns");
     let ciphers: [(&str, Box<dyn Fpe>, &[u8]); 2] = [
         ("FF1", Box::new(FF1::with_radix(&key, 10).unwrap()), b""),

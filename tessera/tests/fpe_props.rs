@@ -217,29 +217,57 @@ fn zero_allocations_on_caller_buffers() {
     assert_eq!(n, 0);
 }
 
-/// FF1 batches on this CPU's vector kernel (radix 10 with halves of 5 to 9
-/// digits, and other radixes) equal batches on the portable kernel and
-/// one-at-a-time results, and decrypt back, over groups with ragged tails.
+/// A cipher on this CPU's kernels, the same on the portable ones, and its tweak length.
+type FastPortableTweak = (Box<dyn Fpe>, Box<dyn Fpe>, usize);
+
+/// FF1, FF3-1 and FF3 batches on this CPU's vector kernels (radix 10 with
+/// halves of 3 to 10 digits, and other radixes) equal batches on the
+/// portable kernel and one-at-a-time results, and decrypt back, over groups
+/// with ragged tails, with one tweak for all and one per value.
 #[test]
-fn ff1_batch_kernels_equal_portable_and_single() {
+fn batch_kernels_equal_portable_and_single() {
     let mut next = stream(42);
-    for (radix, lens) in [(10u32, 6..=19usize), (36, 4..=12), (1000, 2..=6)] {
+    for (radix, lens) in [(10u32, 6..=20usize), (36, 4..=12), (1000, 2..=6)] {
         let key: Vec<u8> = (0..16).map(|_| next() as u8).collect();
-        let fast = FF1::with_radix(&key, radix).unwrap();
-        let portable = FF1::with_radix(&key, radix).unwrap().without_aes_ni();
-        for len in lens {
-            for count in [1usize, 7, 64, 203] {
-                let data: Vec<u16> = (0..count * len).map(|_| (next() % radix as u64) as u16).collect();
-                let ends: Vec<usize> = (1..=count).map(|i| i * len).collect();
-                let (mut a, mut b) = (data.clone(), data.clone());
-                fast.encrypt_batch(Tweaks::Same(b"t"), &mut a, &ends).unwrap();
-                portable.encrypt_batch(Tweaks::Same(b"t"), &mut b, &ends).unwrap();
-                assert_eq!(a, b, "radix {radix} len {len} count {count}");
-                let mut one = data[..len].to_vec();
-                portable.encrypt_numerals(b"t", &mut one).unwrap();
-                assert_eq!(one, a[..len]);
-                fast.decrypt_batch(Tweaks::Same(b"t"), &mut a, &ends).unwrap();
-                assert_eq!(a, data, "radix {radix} len {len} count {count}");
+        let pairs: [FastPortableTweak; 3] = [
+            (
+                Box::new(FF1::with_radix(&key, radix).unwrap()),
+                Box::new(FF1::with_radix(&key, radix).unwrap().without_aes_ni()),
+                3,
+            ),
+            (
+                Box::new(FF3_1::with_radix(&key, radix).unwrap()),
+                Box::new(FF3_1::with_radix(&key, radix).unwrap().without_aes_ni()),
+                7,
+            ),
+            (
+                Box::new(FF3::with_radix(&key, radix).unwrap()),
+                Box::new(FF3::with_radix(&key, radix).unwrap().without_aes_ni()),
+                8,
+            ),
+        ];
+        for (fast, portable, tlen) in &pairs {
+            let (min, max) = fast.len_range();
+            for len in lens.clone().filter(|l| (min..=max).contains(l)) {
+                for count in [1usize, 7, 64, 203] {
+                    let data: Vec<u16> = (0..count * len).map(|_| (next() % radix as u64) as u16).collect();
+                    let ends: Vec<usize> = (1..=count).map(|i| i * len).collect();
+                    let owned: Vec<Vec<u8>> = (0..count).map(|_| (0..*tlen).map(|_| next() as u8).collect()).collect();
+                    let refs: Vec<&[u8]> = owned.iter().map(|t| &t[..]).collect();
+                    for tweaks in [Tweaks::Same(&owned[0]), Tweaks::PerValue(&refs)] {
+                        let (mut a, mut b) = (data.clone(), data.clone());
+                        fast.encrypt_batch(tweaks, &mut a, &ends).unwrap();
+                        portable.encrypt_batch(tweaks, &mut b, &ends).unwrap();
+                        assert_eq!(a, b, "radix {radix} len {len} count {count}");
+                        for i in [0, count / 2, count - 1] {
+                            let mut one = data[i * len..(i + 1) * len].to_vec();
+                            portable.encrypt_numerals(tw_get(&tweaks, i), &mut one).unwrap();
+                            assert_eq!(one, a[i * len..(i + 1) * len], "radix {radix} len {len} value {i}");
+                        }
+                        fast.decrypt_batch(tweaks, &mut a, &ends).unwrap();
+                        assert_eq!(a, data, "radix {radix} len {len} count {count}");
+                    }
+                }
             }
         }
     }

@@ -7,19 +7,18 @@
 
 use std::sync::OnceLock;
 
-use super::batch_round::{BatchMod, Kernel};
+use super::batch::{self, Bases};
+use super::batch_round::{BatchMod, Kernel, Layout};
 use super::big;
 use super::feistel::{Ring, Y64, Y96, feistel};
 use super::num::{Mod64, Mod128, Radix};
-use super::{Alphabet, Fpe, MAX_LEN, Tweaks, batch_values, check_batch, check_radix, check_value, min_len};
+use super::{Alphabet, Fpe, MAX_LEN, Tweaks, check_radix, check_value, min_len};
 use crate::Direction;
 use crate::Error;
 use crate::aes::{Aes, Block};
 
 /// Tweak lengths below this have CIPH(P) cached.
 const P_CACHE: usize = 16;
-/// Values interleaved per AES call in the batch path.
-const GROUP: usize = 64;
 
 #[derive(Clone, Copy, Debug)]
 enum Arith {
@@ -292,18 +291,17 @@ impl FF1 {
         };
         let (state, tmpl) = self.prefix(lp, tweak);
         let base = state ^ tmpl;
-        let (xa, xb) = x.split_at_mut(lp.u);
         match lp.arith {
             Arith::N64 { mu, mv } => {
-                let ab = (self.rx.num_be64(xa), self.rx.num_be64(xb));
-                let (a, b) = match lp.d {
+                let ab = batch::num_halves::<true>(&self.rx, x, 0, x.len(), lp.u);
+                let ab = match lp.d {
                     8 => self.rounds::<_, 64>(lp, base, (&Y64(mu), &Y64(mv)), ab, dir),
                     _ => self.rounds::<_, 32>(lp, base, (&Y96(mu), &Y96(mv)), ab, dir),
                 };
-                self.rx.str_be64(a, xa);
-                self.rx.str_be64(b, xb);
+                batch::str_halves::<true>(&self.rx, x, 0, x.len(), lp.u, ab);
             }
             Arith::N128 { mu, mv } => {
+                let (xa, xb) = x.split_at_mut(lp.u);
                 let ab = (self.rx.num_be128(xa), self.rx.num_be128(xb));
                 let (a, b) = match lp.d {
                     8 => self.rounds::<_, 64>(lp, base, (&mu, &mv), ab, dir),
@@ -318,133 +316,38 @@ impl FF1 {
     }
 
     fn batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize], dir: Direction) -> Result<(), Error> {
-        check_batch(&tweaks, data, ends, |_, x| check_value(x, self.rx.radix, self.min, self.max))?;
-        let mut g = Group::default();
-        let mut memo: Option<(usize, u128)> = None;
-        for (i, x) in batch_values(data, ends) {
-            let lp = match self.params(x.len()) {
-                Some(lp @ LenParams { arith: Arith::N64 { .. }, .. }) => lp,
-                _ => {
-                    self.crypt(tweaks.get(i), x, dir)?;
-                    continue;
+        batch::check(&tweaks, data, ends, (self.rx.radix, self.min, self.max), |_| Ok(()))?;
+        batch::for_each_run(data, ends, |first, run, len| {
+            let fast = self.params(len).filter(|_| run.len() >= batch::MIN_RUN * len);
+            let Some(lp @ LenParams { arith: Arith::N64 { mu, mv }, .. }) = fast else {
+                for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
+                    self.crypt(tweaks.get(first + j), x, dir)?;
                 }
+                return Ok(());
             };
-            // A group holds values of one length, so its parameters are constants.
-            if g.lp.is_some_and(|p| p.n != lp.n) {
-                g.run(self, dir);
-            }
-            let base = match (&tweaks, memo) {
-                (Tweaks::Same(_), Some((n, base))) if n == lp.n => base,
-                _ => {
-                    let (state, tmpl) = self.prefix(lp, tweaks.get(i));
-                    memo = Some((lp.n, state ^ tmpl));
-                    state ^ tmpl
-                }
+            // Round i's block is CBC state ^ Q template ^ [i] ^ NUM(half), big-endian.
+            let words = |x: u128| [((x >> 64) as u64).swap_bytes(), (x as u64).swap_bytes()];
+            let terms: [[u64; 2]; 10] = core::array::from_fn(|i| words((i as u128) << (8 * lp.b)));
+            let plan = batch::Plan {
+                aes: &self.aes,
+                kernel: self.kernel,
+                rx: &self.rx,
+                layout: if lp.d == 8 { Layout::Ff1 } else { Layout::Ff1Y96 },
+                n: len,
+                u: lp.u,
+                m: (BatchMod::new(*mu), BatchMod::new(*mv)),
+                terms: &terms,
             };
-            g.push(self, lp, base, x);
-            if g.len == GROUP {
-                g.run(self, dir);
+            let base = |tweak: &[u8]| {
+                let (state, tmpl) = self.prefix(lp, tweak);
+                [words(state ^ tmpl); 2]
+            };
+            match tweaks {
+                Tweaks::Same(t) => plan.run(run, Bases::same(base(t)), dir),
+                Tweaks::PerValue(ts) => plan.run(run, Bases::Each(|j| base(ts[first + j])), dir),
             }
-        }
-        g.run(self, dir);
-        Ok(())
-    }
-}
-
-/// Up to [`GROUP`] values of one length on the u64 path, advanced round by
-/// round together so each AES call gets one block per value.
-struct Group<'p, 'd> {
-    lp: Option<&'p LenParams>,
-    len: usize,
-    a: [u64; GROUP],
-    b: [u64; GROUP],
-    /// CBC state xor the Q template: the round block is this ^ [i] ^ NUM(B).
-    base: [u128; GROUP],
-    out: [&'d mut [u16]; GROUP],
-    blocks: [Block; GROUP],
-}
-
-impl Default for Group<'_, '_> {
-    fn default() -> Self {
-        Group {
-            lp: None,
-            len: 0,
-            a: [0; GROUP],
-            b: [0; GROUP],
-            base: [0; GROUP],
-            out: core::array::from_fn(|_| <&mut [u16]>::default()),
-            blocks: [[0; 16]; GROUP],
-        }
-    }
-}
-
-impl<'p, 'd> Group<'p, 'd> {
-    fn push(&mut self, f: &FF1, lp: &'p LenParams, base: u128, x: &'d mut [u16]) {
-        let j = self.len;
-        self.lp = Some(lp);
-        self.a[j] = f.rx.num_be64(&x[..lp.u]);
-        self.b[j] = f.rx.num_be64(&x[lp.u..]);
-        self.base[j] = base;
-        self.out[j] = x;
-        self.len += 1;
-    }
-
-    fn run(&mut self, f: &FF1, dir: Direction) {
-        let Some(lp) = self.lp else { return };
-        let Arith::N64 { mu, mv } = lp.arith else { unreachable!("groups hold u64-path values only") };
-        match lp.d {
-            8 => self.rounds_d8(f, lp, (BatchMod::new(mu), BatchMod::new(mv)), dir),
-            _ => self.rounds::<_, 32>(f, lp, (Y96(mu), Y96(mv)), dir),
-        }
-        for j in 0..self.len {
-            let x = core::mem::take(&mut self.out[j]);
-            let (xa, xb) = x.split_at_mut(lp.u);
-            f.rx.str_be64(self.a[j], xa);
-            f.rx.str_be64(self.b[j], xb);
-        }
-        self.len = 0;
-        self.lp = None;
-    }
-
-    /// The rounds for d = 8 (y is the block's first 8 bytes), with the
-    /// arithmetic in the CPU's batch kernel. Round i enciphers B and updates
-    /// A when i is even, the other way round when odd, in both directions:
-    /// the halves never move between the arrays.
-    fn rounds_d8(&mut self, f: &FF1, lp: &LenParams, (mu, mv): (BatchMod, BatchMod), dir: Direction) {
-        let n = self.len;
-        let shb = 8 * lp.b;
-        for r in 0..10usize {
-            let i = dir.round(r, 10);
-            let ib = (i as u128) << shb;
-            let (src, dst, m) =
-                if i.is_multiple_of(2) { (&self.b, &mut self.a, &mu) } else { (&self.a, &mut self.b, &mv) };
-            for ((blk, base), &x) in self.blocks[..n].iter_mut().zip(&self.base[..n]).zip(&src[..n]) {
-                *blk = (base ^ ib ^ x as u128).to_be_bytes();
-            }
-            f.aes.encrypt_blocks(&mut self.blocks[..n]);
-            f.kernel.round64(m, &self.blocks[..n], &mut dst[..n], dir);
-        }
-    }
-
-    #[inline(always)]
-    fn rounds<R: Ring<W = u64>, const SHY: u32>(&mut self, f: &FF1, lp: &LenParams, (mu, mv): (R, R), dir: Direction) {
-        let n = self.len;
-        let shb = 8 * lp.b;
-        for r in 0..10usize {
-            let i = dir.round(r, 10);
-            let ib = (i as u128) << shb;
-            for j in 0..n {
-                let v = if dir.is_encrypt() { self.b[j] } else { self.a[j] };
-                self.blocks[j] = (self.base[j] ^ ib ^ v as u128).to_be_bytes();
-            }
-            f.aes.encrypt_blocks(&mut self.blocks[..n]);
-            let m = if i.is_multiple_of(2) { &mu } else { &mv };
-            for j in 0..n {
-                let y = m.reduce(u128::from_be_bytes(self.blocks[j]) >> SHY);
-                let (a, b) = (self.a[j], self.b[j]);
-                (self.a[j], self.b[j]) = if dir.is_encrypt() { (b, m.add(a, y)) } else { (m.sub(b, y), a) };
-            }
-        }
+            Ok(())
+        })
     }
 }
 

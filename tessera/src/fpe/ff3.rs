@@ -6,14 +6,14 @@
 //! The radix power of a half always fits in 96 bits (that is FF3's length
 //! limit), so every value runs on native integers.
 
+use super::batch::{self, Bases};
+use super::batch_round::{BatchMod, Kernel, Layout};
 use super::feistel::{Ring, feistel};
 use super::num::{Mod64, Mod128, Radix};
-use super::{Alphabet, Fpe, Tweaks, batch_values, check_batch, check_radix, check_value, min_len};
+use super::{Alphabet, Fpe, Tweaks, check_radix, check_value, min_len};
 use crate::Direction;
 use crate::Error;
-use crate::aes::{Aes, Block};
-
-const GROUP: usize = 64;
+use crate::aes::Aes;
 
 #[derive(Clone, Copy, Debug)]
 enum Arith {
@@ -36,6 +36,8 @@ struct Core {
     /// The schedule for AES-NI with keys in registers, when the CPU has it.
     #[cfg(target_arch = "x86_64")]
     ni: crate::wipe::Wiped<Option<crate::aes::ni::Keys>>,
+    /// The batch round arithmetic for this CPU.
+    kernel: Kernel,
 }
 
 impl Core {
@@ -74,6 +76,7 @@ impl Core {
             arith,
             #[cfg(target_arch = "x86_64")]
             ni: crate::wipe::Wiped::new(ni),
+            kernel: Kernel::detect(),
         })
     }
 
@@ -98,15 +101,14 @@ impl Core {
         check_value(x, self.rx.radix, self.min, self.max)?;
         let u = x.len().div_ceil(2);
         let arith = self.arith[x.len() - self.min];
-        let (xa, xb) = x.split_at_mut(u);
         match arith {
             Arith::N64 { mu, mv } => {
-                let ab = (self.rx.num_le64(xa), self.rx.num_le64(xb));
-                let (a, b) = self.rounds(tw, (&mu, &mv), ab, dir);
-                self.rx.str_le64(a, xa);
-                self.rx.str_le64(b, xb);
+                let ab = batch::num_halves::<false>(&self.rx, x, 0, x.len(), u);
+                let ab = self.rounds(tw, (&mu, &mv), ab, dir);
+                batch::str_halves::<false>(&self.rx, x, 0, x.len(), u, ab);
             }
             Arith::N128 { mu, mv } => {
+                let (xa, xb) = x.split_at_mut(u);
                 let ab = (self.rx.num_le128(xa), self.rx.num_le128(xb));
                 let (a, b) = self.rounds(tw, (&mu, &mv), ab, dir);
                 self.rx.str_le128(a, xa);
@@ -124,90 +126,38 @@ impl Core {
         ends: &[usize],
         dir: Direction,
     ) -> Result<(), Error> {
-        check_batch(&tweaks, data, ends, |t, x| {
-            split(t)?;
-            check_value(x, self.rx.radix, self.min, self.max)
-        })?;
-        let mut g = Group::default();
-        for (i, x) in batch_values(data, ends) {
-            let tw = split(tweaks.get(i))?;
-            match self.arith[x.len() - self.min] {
-                Arith::N64 { mu, mv } => {
-                    g.push(self, tw, (mu, mv), x);
-                    if g.len == GROUP {
-                        g.run(self, dir);
-                    }
+        batch::check(&tweaks, data, ends, (self.rx.radix, self.min, self.max), |t| split(t).map(drop))?;
+        batch::for_each_run(data, ends, |first, run, len| {
+            let fast = Some(self.arith[len - self.min]).filter(|_| run.len() >= batch::MIN_RUN * len);
+            let Some(Arith::N64 { mu, mv }) = fast else {
+                for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
+                    self.crypt(split(tweaks.get(first + j))?, x, dir)?;
                 }
-                Arith::N128 { .. } => self.crypt(tw, x, dir)?,
+                return Ok(());
+            };
+            // REVB(P) read little-endian: (W ^ [i]^4) << 96 | NUM(REV(half)).
+            let terms: [[u64; 2]; 8] = core::array::from_fn(|i| [0, (i as u64) << 32]);
+            let plan = batch::Plan {
+                aes: &self.aes,
+                kernel: self.kernel,
+                rx: &self.rx,
+                layout: Layout::Ff3,
+                n: len,
+                u: len.div_ceil(2),
+                m: (BatchMod::new(mu), BatchMod::new(mv)),
+                terms: &terms,
+            };
+            // Even rounds take W = T_R, odd rounds T_L; the tweaks were checked.
+            let base = |t: &[u8]| {
+                let (tl, tr) = split(t).unwrap_or_default();
+                [[0, (tr as u64) << 32], [0, (tl as u64) << 32]]
+            };
+            match tweaks {
+                Tweaks::Same(t) => plan.run(run, Bases::same(base(t)), dir),
+                Tweaks::PerValue(ts) => plan.run(run, Bases::Each(|j| base(ts[first + j])), dir),
             }
-        }
-        g.run(self, dir);
-        Ok(())
-    }
-}
-
-/// Up to [`GROUP`] values on the u64 path, advanced round by round together.
-struct Group<'d> {
-    len: usize,
-    a: [u64; GROUP],
-    b: [u64; GROUP],
-    tw: [(u32, u32); GROUP],
-    m: [(Mod64, Mod64); GROUP],
-    out: [&'d mut [u16]; GROUP],
-    blocks: [Block; GROUP],
-}
-
-impl Default for Group<'_> {
-    fn default() -> Self {
-        Group {
-            len: 0,
-            a: [0; GROUP],
-            b: [0; GROUP],
-            tw: [(0, 0); GROUP],
-            m: [(Mod64::new(2), Mod64::new(2)); GROUP],
-            out: core::array::from_fn(|_| <&mut [u16]>::default()),
-            blocks: [[0; 16]; GROUP],
-        }
-    }
-}
-
-impl<'d> Group<'d> {
-    fn push(&mut self, c: &Core, tw: (u32, u32), m: (Mod64, Mod64), x: &'d mut [u16]) {
-        let j = self.len;
-        let u = x.len().div_ceil(2);
-        self.a[j] = c.rx.num_le64(&x[..u]);
-        self.b[j] = c.rx.num_le64(&x[u..]);
-        self.tw[j] = tw;
-        self.m[j] = m;
-        self.out[j] = x;
-        self.len += 1;
-    }
-
-    fn run(&mut self, c: &Core, dir: Direction) {
-        let n = self.len;
-        for r in 0..8usize {
-            let i = dir.round(r, 8);
-            for j in 0..n {
-                let w = if i.is_multiple_of(2) { self.tw[j].1 } else { self.tw[j].0 };
-                let v = if dir.is_encrypt() { self.b[j] } else { self.a[j] };
-                self.blocks[j] = ((((w ^ i as u32) as u128) << 96) | v as u128).to_le_bytes();
-            }
-            c.aes.encrypt_blocks(&mut self.blocks[..n]);
-            for j in 0..n {
-                let y = u128::from_le_bytes(self.blocks[j]);
-                let m = if i.is_multiple_of(2) { &self.m[j].0 } else { &self.m[j].1 };
-                let (a, b) = (self.a[j], self.b[j]);
-                (self.a[j], self.b[j]) =
-                    if dir.is_encrypt() { (b, m.add(a, m.reduce(y))) } else { (m.sub(b, m.reduce(y)), a) };
-            }
-        }
-        for j in 0..n {
-            let x = core::mem::take(&mut self.out[j]);
-            let (xa, xb) = x.split_at_mut(x.len().div_ceil(2));
-            c.rx.str_le64(self.a[j], xa);
-            c.rx.str_le64(self.b[j], xb);
-        }
-        self.len = 0;
+            Ok(())
+        })
     }
 }
 
@@ -277,6 +227,7 @@ macro_rules! ff3_type {
                 {
                     *self.0.ni = None;
                 }
+                self.0.kernel = Kernel::Portable;
                 self
             }
         }

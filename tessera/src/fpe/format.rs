@@ -161,9 +161,26 @@ impl TokenFormat {
         text: &str,
         out: &mut String,
     ) -> Result<(), Error> {
+        // As in `Fpe::transform_into`: short values take a small buffer.
+        const SHORT: usize = 64;
+        if text.len() <= SHORT {
+            self.transform_in(dir, c, tweak, text, out, &mut [0u16; SHORT])
+        } else {
+            self.transform_in(dir, c, tweak, text, out, &mut [0u16; MAX_LEN])
+        }
+    }
+
+    fn transform_in(
+        &self,
+        dir: Direction,
+        c: &(impl Fpe + ?Sized),
+        tweak: &[u8],
+        text: &str,
+        out: &mut String,
+        buf: &mut [u16],
+    ) -> Result<(), Error> {
         let alphabet = c.alphabet().ok_or(Error::Alphabet("cipher was built from a radix only"))?;
-        let mut buf = [0u16; MAX_LEN];
-        let n = self.extract(alphabet, text, &mut buf).map_err(|e| match e {
+        let n = self.extract(alphabet, text, buf).map_err(|e| match e {
             Error::BufferTooSmall { needed, .. } => {
                 let (min, max) = c.len_range();
                 Error::Length { len: needed, min, max, radix: c.radix() }

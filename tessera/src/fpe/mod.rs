@@ -26,8 +26,13 @@
 
 mod algorithm;
 mod alphabet;
+mod batch;
 mod batch_round;
+#[cfg(target_arch = "x86_64")]
+mod batch_x86;
 mod big;
+#[cfg(target_arch = "x86_64")]
+mod digits10;
 mod feistel;
 mod ff1;
 mod ff3;
@@ -197,9 +202,26 @@ pub trait Fpe: Send + Sync {
 }
 
 fn text_op<C: Fpe + ?Sized>(c: &C, tweak: &[u8], text: &str, out: &mut String, dir: Direction) -> Result<(), Error> {
+    // A value has at most as many characters as bytes: short ones (the
+    // common case) need not clear a MAX_LEN buffer (16 KiB) first.
+    const SHORT: usize = 64;
+    if text.len() <= SHORT {
+        text_op_in(c, tweak, text, out, dir, &mut [0u16; SHORT])
+    } else {
+        text_op_in(c, tweak, text, out, dir, &mut [0u16; MAX_LEN])
+    }
+}
+
+fn text_op_in<C: Fpe + ?Sized>(
+    c: &C,
+    tweak: &[u8],
+    text: &str,
+    out: &mut String,
+    dir: Direction,
+    buf: &mut [u16],
+) -> Result<(), Error> {
     let alphabet = c.alphabet().ok_or(Error::Alphabet("cipher was built from a radix only"))?;
-    let mut buf = [0u16; MAX_LEN];
-    let n = alphabet.to_numerals(text, &mut buf).map_err(|e| match e {
+    let n = alphabet.to_numerals(text, buf).map_err(|e| match e {
         Error::BufferTooSmall { .. } => {
             let (min, max) = c.len_range();
             Error::Length { len: text.chars().count(), min, max, radix: c.radix() }
@@ -267,16 +289,4 @@ pub(crate) fn check_batch(
         start = end;
     }
     Ok(())
-}
-
-/// Iterates `(index, tweak, value)` over a batch.
-pub(crate) fn batch_values<'d>(data: &'d mut [u16], ends: &[usize]) -> impl Iterator<Item = (usize, &'d mut [u16])> {
-    let mut rest = data;
-    let mut start = 0;
-    ends.iter().enumerate().map(move |(i, &end)| {
-        let (v, r) = core::mem::take(&mut rest).split_at_mut(end - start);
-        rest = r;
-        start = end;
-        (i, v)
-    })
 }

@@ -1,0 +1,243 @@
+//! The batch engine shared by FF1, FF3-1 and FF3: a batch is cut into runs
+//! of consecutive values of one length (back to back in the data), and a
+//! run is taken [`GROUP`] values at a time: parsed once, advanced round by
+//! round together (one block build, one AES call and one arithmetic pass
+//! per round for the whole group, in the CPU's [`Kernel`]), formatted once.
+
+use super::batch_round::{BatchMod, Kernel, Layout};
+#[cfg(target_arch = "x86_64")]
+use super::digits10;
+use super::num::Radix;
+use super::{Tweaks, check_batch, check_value};
+use crate::Direction;
+use crate::Error;
+use crate::aes::{Aes, Block};
+
+/// Values advanced together per AES call.
+pub(crate) const GROUP: usize = 64;
+
+/// Runs of fewer values go one value at a time: below this, the
+/// single-value path (AES-NI with the schedule in registers) is faster.
+pub(crate) const MIN_RUN: usize = 4;
+
+/// What a cipher fixes for one value length on the u64 path.
+pub(crate) struct Plan<'a> {
+    pub(crate) aes: &'a Aes,
+    pub(crate) kernel: Kernel,
+    pub(crate) rx: &'a Radix,
+    /// Where the half goes in the block and how y is read; also the digit
+    /// order (FF1 reads numerals most significant first, FF3 the reverse).
+    pub(crate) layout: Layout,
+    /// The value length and the length of the first half A.
+    pub(crate) n: usize,
+    pub(crate) u: usize,
+    /// Round i works modulo `m.0` (radix^u) when i is even, `m.1` (radix^v) when odd.
+    pub(crate) m: (BatchMod, BatchMod),
+    /// Round i's block is the value's base for i's parity ^ `terms[i]` ^
+    /// its half; `terms.len()` is the number of rounds.
+    pub(crate) terms: &'a [[u64; 2]],
+}
+
+/// Each value's constant block words for even and odd rounds: one pair
+/// for the whole run, or a function of the value's index in the run.
+pub(crate) enum Bases<F> {
+    Same([[u64; 2]; 2]),
+    Each(F),
+}
+
+impl Bases<fn(usize) -> [[u64; 2]; 2]> {
+    /// One pair for the whole run.
+    pub(crate) fn same(bases: [[u64; 2]; 2]) -> Self {
+        Bases::Same(bases)
+    }
+}
+
+/// One group's state: both halves of every value as integers, the bases
+/// by round parity, and the round's blocks.
+struct Group {
+    a: [u64; GROUP],
+    b: [u64; GROUP],
+    bases: [[[u64; 2]; GROUP]; 2],
+    blocks: [Block; GROUP],
+}
+
+impl Plan<'_> {
+    /// Encrypts or decrypts `data`: values of length `n` back to back.
+    pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(&self, data: &mut [u16], mut bases: Bases<F>, dir: Direction) {
+        let mut g = Group { a: [0; GROUP], b: [0; GROUP], bases: [[[0; 2]; GROUP]; 2], blocks: [[0; 16]; GROUP] };
+        if let Bases::Same([even, odd]) = bases {
+            g.bases = [[even; GROUP], [odd; GROUP]];
+        }
+        for (k, chunk) in data.chunks_mut(GROUP * self.n).enumerate() {
+            let count = chunk.len() / self.n;
+            if let Bases::Each(f) = &mut bases {
+                for j in 0..count {
+                    [g.bases[0][j], g.bases[1][j]] = f(k * GROUP + j);
+                }
+            }
+            self.parse(chunk, &mut g);
+            self.rounds(&mut g, count, dir);
+            self.format(chunk, &g);
+        }
+    }
+
+    fn big_endian(&self) -> bool {
+        self.layout != Layout::Ff3
+    }
+
+    /// NUM of both halves of every value in `chunk`.
+    fn parse(&self, chunk: &[u16], g: &mut Group) {
+        let (rx, n, u) = (self.rx, self.n, self.u);
+        for j in 0..chunk.len() / n {
+            (g.a[j], g.b[j]) = if self.big_endian() {
+                num_halves::<true>(rx, chunk, j * n, n, u)
+            } else {
+                num_halves::<false>(rx, chunk, j * n, n, u)
+            };
+        }
+    }
+
+    /// STR of both halves of every value back into `chunk`, in the order
+    /// [`str_halves`] needs.
+    fn format(&self, chunk: &mut [u16], g: &Group) {
+        let (rx, n, u) = (self.rx, self.n, self.u);
+        if self.big_endian() {
+            for j in (0..chunk.len() / n).rev() {
+                str_halves::<true>(rx, chunk, j * n, n, u, (g.a[j], g.b[j]));
+            }
+        } else {
+            for j in 0..chunk.len() / n {
+                str_halves::<false>(rx, chunk, j * n, n, u, (g.a[j], g.b[j]));
+            }
+        }
+    }
+
+    /// The rounds for the group's first `n` values. Round i enciphers B and
+    /// updates A when i is even, the other way round when odd, in both
+    /// directions (the number of rounds is even): the halves never move.
+    fn rounds(&self, g: &mut Group, n: usize, dir: Direction) {
+        let rounds = self.terms.len();
+        for r in 0..rounds {
+            let i = dir.round(r, rounds);
+            let (src, dst, m) =
+                if i.is_multiple_of(2) { (&g.b, &mut g.a, &self.m.0) } else { (&g.a, &mut g.b, &self.m.1) };
+            self.kernel.build(self.layout, &g.bases[i % 2][..n], self.terms[i], &src[..n], &mut g.blocks[..n]);
+            self.aes.encrypt_blocks(&mut g.blocks[..n]);
+            self.kernel.round(m, self.layout, &g.blocks[..n], &mut dst[..n], dir);
+        }
+    }
+}
+
+/// Whether both halves take the vector decimal conversions.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn decimal(rx: &Radix, n: usize, u: usize) -> bool {
+    rx.radix == 10 && u <= 16 && n - u <= 16
+}
+
+/// NUM of both halves of the value `buf[s..s + n]` (A is its first `u`
+/// numerals), most significant numeral first when `BE` (FF1), last
+/// otherwise (FF3). Decimal halves of up to 16 digits go through vectors,
+/// which may read (not use) the numerals around the value.
+#[inline(always)]
+pub(crate) fn num_halves<const BE: bool>(rx: &Radix, buf: &[u16], s: usize, n: usize, u: usize) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if decimal(rx, n, u) {
+        return (digits10::num::<BE>(buf, s, u), digits10::num::<BE>(buf, s + u, n - u));
+    }
+    let (xa, xb) = buf[s..s + n].split_at(u);
+    if BE { (rx.num_be64(xa), rx.num_be64(xb)) } else { (rx.num_le64(xa), rx.num_le64(xb)) }
+}
+
+/// STR of both halves into the value `buf[s..s + n]` (see [`num_halves`]).
+/// The decimal path also writes leading zeros below the value when `BE`,
+/// above it otherwise (never outside `buf`): a caller writing several
+/// values writes them in descending (`BE`) or ascending order of position.
+#[inline(always)]
+pub(crate) fn str_halves<const BE: bool>(
+    rx: &Radix,
+    buf: &mut [u16],
+    s: usize,
+    n: usize,
+    u: usize,
+    (a, b): (u64, u64),
+) {
+    #[cfg(target_arch = "x86_64")]
+    if decimal(rx, n, u) {
+        if BE {
+            digits10::put::<true>(buf, s + u, n - u, b);
+            digits10::put::<true>(buf, s, u, a);
+        } else {
+            digits10::put::<false>(buf, s, u, a);
+            digits10::put::<false>(buf, s + u, n - u, b);
+        }
+        return;
+    }
+    let (xa, xb) = buf[s..s + n].split_at_mut(u);
+    if BE {
+        rx.str_be64(a, xa);
+        rx.str_be64(b, xb);
+    } else {
+        rx.str_le64(a, xa);
+        rx.str_le64(b, xb);
+    }
+}
+
+/// Calls `f(index of its first value, its values back to back, their
+/// length)` for each run of consecutive values of one length. `ends` must
+/// be increasing within `data` (checked by [`check`]).
+pub(crate) fn for_each_run(
+    data: &mut [u16],
+    ends: &[usize],
+    mut f: impl FnMut(usize, &mut [u16], usize) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let (mut rest, mut start, mut i) = (data, 0, 0);
+    while i < ends.len() {
+        let len = ends[i] - start;
+        let mut j = i + 1;
+        while j < ends.len() && ends[j] - ends[j - 1] == len {
+            j += 1;
+        }
+        let (run, r) = core::mem::take(&mut rest).split_at_mut(ends[j - 1] - start);
+        rest = r;
+        f(i, run, len)?;
+        (start, i) = (ends[j - 1], j);
+    }
+    Ok(())
+}
+
+/// Checks a whole batch before any value changes: the tweak count, each
+/// tweak (`check_tweak`), the ends, every length in `min..=max` and every
+/// numeral below the radix. The common case takes one pass over the ends
+/// and one over the numerals; on any failure the value-by-value check
+/// names the first bad value.
+pub(crate) fn check(
+    tweaks: &Tweaks<'_>,
+    data: &[u16],
+    ends: &[usize],
+    (radix, min, max): (u32, usize, usize),
+    check_tweak: impl Fn(&[u8]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let slow = || check_batch(tweaks, data, ends, |t, x| check_tweak(t).and_then(|()| check_value(x, radix, min, max)));
+    let tweaks_ok = match tweaks {
+        Tweaks::Same(t) => check_tweak(t).is_ok(),
+        Tweaks::PerValue(ts) => ts.len() == ends.len() && ts.iter().all(|t| check_tweak(t).is_ok()),
+    };
+    if !tweaks_ok {
+        return slow();
+    }
+    let mut start = 0;
+    for &end in ends {
+        if end < start || end > data.len() || !(min..=max).contains(&(end - start)) {
+            return slow();
+        }
+        start = end;
+    }
+    // Values tile data[..start], so this checks every numeral of every value
+    // (a saturating subtraction per numeral: vectorises even on SSE2).
+    let top = radix.saturating_sub(1).min(u16::MAX as u32) as u16;
+    if data[..start].iter().fold(0u16, |over, &d| over | d.saturating_sub(top)) != 0 {
+        return slow();
+    }
+    Ok(())
+}
