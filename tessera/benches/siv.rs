@@ -62,6 +62,7 @@ fn cmac(c: &mut Criterion) {
 /// into preallocated buffers on both sides (no allocation in the loop).
 fn siv(c: &mut Criterion) {
     let ours = AesSiv::new(&KEY32).unwrap();
+    let portable = AesSiv::new_portable(&KEY32).unwrap();
     let mut peer = Aes128Siv::new_from_slice(&KEY32).unwrap();
     for (dir, enc) in [("encrypt", true), ("decrypt", false)] {
         let mut g = c.benchmark_group(format!("siv_{dir}"));
@@ -74,9 +75,11 @@ fn siv(c: &mut Criterion) {
             let mut out = vec![0u8; n + 16];
             g.throughput(Throughput::Bytes(n as u64));
             if enc {
-                g.bench_function(BenchmarkId::new("tessera", name), |b| {
-                    b.iter(|| ours.seal_into(None, &[], black_box(&pt), &mut out).unwrap())
-                });
+                for (id, s) in [("tessera", &ours), ("tessera-portable", &portable)] {
+                    g.bench_function(BenchmarkId::new(id, name), |b| {
+                        b.iter(|| s.seal_into(None, &[], black_box(&pt), &mut out).unwrap())
+                    });
+                }
                 g.bench_function(BenchmarkId::new("aes-siv-0.8", name), |b| {
                     b.iter(|| {
                         let buf = InOutBuf::new(black_box(&pt), &mut out[16..]).unwrap();
@@ -84,9 +87,11 @@ fn siv(c: &mut Criterion) {
                     })
                 });
             } else {
-                g.bench_function(BenchmarkId::new("tessera", name), |b| {
-                    b.iter(|| ours.open_into(None, &[], black_box(&ct), &mut out).unwrap())
-                });
+                for (id, s) in [("tessera", &ours), ("tessera-portable", &portable)] {
+                    g.bench_function(BenchmarkId::new(id, name), |b| {
+                        b.iter(|| s.open_into(None, &[], black_box(&ct), &mut out).unwrap())
+                    });
+                }
                 let tag = ct[..16].try_into().unwrap();
                 g.bench_function(BenchmarkId::new("aes-siv-0.8", name), |b| {
                     b.iter(|| {
@@ -111,12 +116,16 @@ fn siv_1000_100(c: &mut Criterion) {
     let mut ct = vec![0u8; 1016];
     let mut back = vec![0u8; 1000];
     g.throughput(Throughput::Bytes(1000));
-    g.bench_function("tessera", |b| {
-        b.iter(|| {
-            let n = ours.seal_into(None, &[&ad], black_box(&pt), &mut ct).unwrap();
-            ours.open_into(None, &[&ad], &ct[..n], &mut back).unwrap()
-        })
-    });
+    // `tessera-portable`: without the AES-NI path (what CPUs without AES-NI run).
+    let portable = AesSiv::new_portable(&KEY32).unwrap();
+    for (name, siv) in [("tessera", &ours), ("tessera-portable", &portable)] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let n = siv.seal_into(None, &[&ad], black_box(&pt), &mut ct).unwrap();
+                siv.open_into(None, &[&ad], &ct[..n], &mut back).unwrap()
+            })
+        });
+    }
     g.bench_function("aes-siv-0.8", |b| {
         b.iter(|| {
             let (v, c) = ct.split_at_mut(16);

@@ -7,7 +7,8 @@
 //! On x86-64 with VAES and AVX2 (checked at run time) the complete blocks of
 //! a message of 256 bytes or more go through the kernel in `ocb_vaes.rs`:
 //! sixteen blocks per iteration in eight 256-bit registers, each block loaded
-//! and stored once.
+//! and stored once (`ocb/kernel.rs` chooses among the kernels the CPU has;
+//! a 512-bit one is there too).
 //!
 //! Everywhere else, and for the last blocks, the work runs inside one call of
 //! the `aes` crate's backend, with the round keys in registers. It takes the
@@ -32,7 +33,10 @@ use crate::aes::{Aes, Block};
 /// Number of precomputed L_i: block indices below 2^64 have ntz < 64.
 const L_COUNT: usize = 64;
 
+mod kernel;
 mod steps;
+
+use kernel::{Bulk, Kernel};
 
 use steps::{OpenBulk, OpenPrep, Seal, check_nonce, nonce_block, stretch};
 
@@ -64,9 +68,8 @@ pub struct Ocb {
     l_star: Block,
     l_dollar: Block,
     l: [Block; L_COUNT],
-    /// The VAES bulk kernel, when this CPU has it.
-    #[cfg(target_arch = "x86_64")]
-    vaes: crate::wipe::Wiped<Option<super::ocb_vaes::Vaes>>,
+    /// The bulk kernel chosen for this CPU, with its tables.
+    bulk: crate::wipe::Wiped<Bulk>,
 }
 
 impl core::fmt::Debug for Ocb {
@@ -95,19 +98,34 @@ impl Ocb {
     /// On x86-64 CPUs with VAES and AVX2 the bulk of each message runs in a
     /// VAES kernel (`ocb_vaes.rs`); elsewhere through the `aes` crate.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        #[allow(unused_mut)]
+        Self::with_kernel(key, Kernel::detect())
+    }
+
+    fn with_kernel(key: &[u8], kernel: Kernel) -> Result<Self, Error> {
         let mut ocb = Self::with_aes(Aes::new(key)?);
-        #[cfg(target_arch = "x86_64")]
-        {
-            *ocb.vaes = super::ocb_vaes::Vaes::new(key, &ocb.l);
-        }
+        *ocb.bulk = kernel.expand(key, &ocb.l);
         Ok(ocb)
     }
 
-    /// The same cipher without the VAES kernel (test hook: the portable path).
+    /// The same cipher without the VAES kernels (test hook: the portable path).
     #[doc(hidden)]
     pub fn new_portable(key: &[u8]) -> Result<Self, Error> {
-        Ok(Self::with_aes(Aes::new(key)?))
+        Self::with_kernel(key, Kernel::Portable)
+    }
+
+    /// The same cipher with the bulk kernel `name` (test and benchmark
+    /// hook): one of [`Ocb::kernels`]; `None` if the key is bad or this CPU
+    /// does not run that kernel.
+    #[doc(hidden)]
+    pub fn new_with_kernel(key: &[u8], name: &str) -> Option<Self> {
+        Self::with_kernel(key, Kernel::by_name(name)?).ok()
+    }
+
+    /// The names of the bulk kernels this CPU runs, "portable" first, and
+    /// the name of the one [`Ocb::new`] chooses (test and benchmark hook).
+    #[doc(hidden)]
+    pub fn kernels() -> (Vec<&'static str>, &'static str) {
+        (Kernel::available().into_iter().map(Kernel::name).collect(), Kernel::detect().name())
     }
 
     fn with_aes(aes: Aes) -> Self {
@@ -121,14 +139,7 @@ impl Ocb {
             *li = x;
         }
         x.zeroize();
-        Ocb {
-            aes,
-            l_star,
-            l_dollar,
-            l,
-            #[cfg(target_arch = "x86_64")]
-            vaes: crate::wipe::Wiped::new(None),
-        }
+        Ocb { aes, l_star, l_dollar, l, bulk: crate::wipe::Wiped::new(Bulk::Portable) }
     }
 
     /// The XOR of the L_i for the set bits of gray(m) = m xor (m >> 1):
@@ -268,17 +279,14 @@ impl AeadInPlace for Ocb {
     fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
         let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
         check_nonce(nonce)?;
-        #[allow(unused_mut)]
         let mut done = None;
-        #[cfg(target_arch = "x86_64")]
-        if let Some(v) = &*self.vaes
-            && buf.len() >= 256
-        {
+        if !matches!(*self.bulk, Bulk::Portable) && buf.len() >= 256 {
             let (nb, bottom) = nonce_block(nonce);
             let mut ktop = nb;
             self.aes.encrypt_block(&mut ktop);
-            let (bytes, off, sum) = v.seal(&self.l, buf, 0, stretch(ktop, bottom));
-            done = Some(((bytes / 16) as u64, off, sum));
+            if let Some((bytes, off, sum)) = self.bulk.run(true, &self.l, buf, stretch(ktop, bottom)) {
+                done = Some(((bytes / 16) as u64, off, sum));
+            }
         }
         let mut tag = [0u8; 16];
         self.aes.with_enc_backend(Seal { ocb: self, nonce, ad, buf, done, tag: &mut tag });
@@ -318,13 +326,7 @@ impl AeadInPlace for Ocb {
         });
         let [off0, hash, pad_block] = prep;
         let (blocks, partial) = buf.split_at_mut(full);
-        let (mut skip, mut off, mut sum) = (0, off0, [0u8; 16]);
-        #[cfg(target_arch = "x86_64")]
-        if let Some(v) = &*self.vaes
-            && blocks.len() >= 256
-        {
-            (skip, off, sum) = v.open(&self.l, blocks, 0, off0);
-        }
+        let (skip, mut off, mut sum) = self.bulk.run(false, &self.l, blocks, off0).unwrap_or((0, off0, [0u8; 16]));
         if skip < blocks.len() {
             let mut out = ([0u8; 16], [0u8; 16]);
             let index = (skip / 16) as u64;
@@ -360,31 +362,40 @@ mod tests {
         }
     }
 
+    /// Every bulk kernel this CPU runs against the portable path.
     #[test]
-    fn vaes_and_portable_paths_agree() {
-        for kl in [16usize, 24, 32] {
-            let key: Vec<u8> = (0..kl as u8).map(|i| i.wrapping_mul(29) ^ 0x5c).collect();
-            let fast = Ocb::new(&key).unwrap();
-            let portable = Ocb::new_portable(&key).unwrap();
-            let lens = (0..1100).chain([4096, 4096 + 17, 65536 + 255, 65536 + 256 + 3]);
-            for len in lens {
-                let pt: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
-                let nonce = [len as u8; 15];
-                let (mut a, mut b) = (pt.clone(), pt.clone());
-                let ta = fast
-                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut a)
-                    .unwrap();
-                let tb = portable
-                    .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut b)
-                    .unwrap();
-                assert!(a == b && ta == tb, "AES-{} len {len}", kl * 8);
-                fast.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut b, &tb)
-                    .unwrap();
-                portable
-                    .open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut a, &ta)
-                    .unwrap();
-                assert!(a == pt && b == pt, "AES-{} len {len}", kl * 8);
+    fn every_kernel_matches_portable() {
+        let (names, chosen) = Ocb::kernels();
+        assert_eq!(names[0], "portable");
+        assert!(names.contains(&chosen));
+        for name in &names[1..] {
+            for kl in [16usize, 24, 32] {
+                kernel_matches_portable(name, kl);
             }
+        }
+    }
+
+    fn kernel_matches_portable(name: &str, kl: usize) {
+        let key: Vec<u8> = (0..kl as u8).map(|i| i.wrapping_mul(29) ^ 0x5c).collect();
+        let fast = Ocb::new_with_kernel(&key, name).unwrap();
+        let portable = Ocb::new_portable(&key).unwrap();
+        let lens = (0..1100).chain([4096, 4096 + 17, 8192 + 511, 65536 + 255, 65536 + 512 + 3]);
+        for len in lens {
+            let pt: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+            let nonce = [len as u8; 15];
+            let (mut a, mut b) = (pt.clone(), pt.clone());
+            let ta =
+                fast.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut a).unwrap();
+            let tb = portable
+                .seal_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut b)
+                .unwrap();
+            assert!(a == b && ta == tb, "{name} AES-{} len {len}", kl * 8);
+            fast.open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut b, &tb)
+                .unwrap();
+            portable
+                .open_in_place_separate_tag(Nonce::assume_unique_for_key(&nonce), Aad::new(b"ad"), &mut a, &ta)
+                .unwrap();
+            assert!(a == pt && b == pt, "{name} AES-{} len {len}", kl * 8);
         }
     }
 

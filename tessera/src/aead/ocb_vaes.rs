@@ -55,23 +55,11 @@ impl Vaes {
     /// Expands `key` for the VAES kernels if this CPU has VAES, AVX2 and
     /// AES-NI; `l` is the OCB table L_0, L_1, ... (at least 4 entries).
     pub(crate) fn new(key: &[u8], l: &[Block]) -> Option<Self> {
-        if !(is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx2") && is_x86_feature_detected!("aes")) {
+        if !(is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx2")) {
             return None;
         }
-        let mut ek = Keys::new(key)?.round_key_bytes();
-        let rounds = key.len() / 4 + 6;
-        // SAFETY: AES-NI was detected above.
-        let mut dk = unsafe { invert(&ek, rounds) };
-        let g = |j: usize| -> Block {
-            let mut gj = j ^ (j >> 1);
-            let mut acc = [0u8; 16];
-            while gj != 0 {
-                let li = &l[gj.trailing_zeros() as usize];
-                acc = core::array::from_fn(|i| acc[i] ^ li[i]);
-                gj &= gj - 1;
-            }
-            acc
-        };
+        let (mut ek, mut dk, rounds) = schedules(key)?;
+        let g = |j| gray_offset(l, j);
         let gray = core::array::from_fn(|t| pair(&g(2 * t + 1), &g(if t == 7 { 15 } else { 2 * t + 2 })));
         let v = Vaes {
             enc: core::array::from_fn(|r| pair(&ek[r], &ek[r])),
@@ -115,6 +103,31 @@ impl Vaes {
             }
         }
     }
+}
+
+/// The encryption and decryption round keys of `key` and its number of
+/// rounds, if this CPU has AES-NI: the crate's one AES-NI schedule, and its
+/// inverse for AESDEC. The caller wipes the keys.
+pub(super) fn schedules(key: &[u8]) -> Option<([Block; 15], [Block; 15], usize)> {
+    let ek = Keys::new(key)?.round_key_bytes();
+    let rounds = key.len() / 4 + 6;
+    // SAFETY: `Keys::new` succeeded, so this CPU has AES-NI.
+    let dk = unsafe { invert(&ek, rounds) };
+    Some((ek, dk, rounds))
+}
+
+/// G_j = Offset_{m + j} xor Offset_m for any m that is a multiple of the
+/// next power of two above j: the XOR of the L_i for the set bits of
+/// j xor (j >> 1) (RFC 7253's offsets in Gray-code form).
+pub(super) fn gray_offset(l: &[Block], j: usize) -> Block {
+    let mut gj = j ^ (j >> 1);
+    let mut acc = [0u8; 16];
+    while gj != 0 {
+        let li = &l[gj.trailing_zeros() as usize];
+        acc = core::array::from_fn(|i| acc[i] ^ li[i]);
+        gj &= gj - 1;
+    }
+    acc
 }
 
 #[inline(always)]

@@ -66,6 +66,17 @@ impl Keys {
         out
     }
 
+    /// The number of rounds: 10, 12 or 14.
+    pub(crate) fn rounds(&self) -> usize {
+        self.rounds
+    }
+
+    /// The round keys 0..=Nr as vectors, for kernels compiled with AES-NI
+    /// (through [`encrypt_m128`]).
+    pub(crate) fn schedule(&self) -> &[__m128i; 15] {
+        &self.rk
+    }
+
     /// Runs `f` compiled with AES-NI enabled, so [`Ni`]'s block functions
     /// inline into it with the schedule at hand.
     #[inline]
@@ -108,6 +119,83 @@ impl Ni<'_> {
         let (l, h) = self.encrypt(x as u64, (x >> 64) as u64);
         ((h as u128) << 64) | l as u128
     }
+}
+
+/// One block through `NR` rounds of the schedule `k` ([`Keys::schedule`]),
+/// for kernels compiled with AES-NI, into which it inlines: the block stays
+/// in a vector register, so a chain of these is one AES latency per block.
+#[inline]
+#[target_feature(enable = "aes")]
+pub(crate) fn encrypt_m128<const NR: usize>(k: &[__m128i; 15], b: __m128i) -> __m128i {
+    let mut b = _mm_xor_si128(b, k[0]);
+    for kr in &k[1..NR] {
+        b = _mm_aesenc_si128(b, *kr);
+    }
+    _mm_aesenclast_si128(b, k[NR])
+}
+
+/// Loads `b[..16]` into a vector.
+#[inline(always)]
+pub(crate) fn ld(b: &[u8]) -> __m128i {
+    assert!(b.len() >= 16);
+    // SAFETY: at least 16 readable bytes (checked); unaligned loads are
+    // allowed (SSE2, part of every x86-64 CPU).
+    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+}
+
+/// Stores a vector into `b[..16]`.
+#[inline(always)]
+pub(crate) fn st(b: &mut [u8], x: __m128i) {
+    assert!(b.len() >= 16);
+    // SAFETY: at least 16 writable bytes (checked); unaligned stores are allowed.
+    unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), x) }
+}
+
+/// CTR under the schedule `kc` from the counter block `q` (a big-endian
+/// integer, incremented modulo 2^128) over `dst`, a multiple of 16 bytes
+/// (`dst = src ^ keystream`, or in place when `src` is `None`), and the
+/// CBC-MAC chain `x = E_km(x ^ block)` from `x` over the output blocks
+/// (`OUT`) or the input blocks, side by side. Returns the chaining value
+/// and the keystream of the two blocks after `dst`.
+///
+/// The EAX body and AES-SIV decryption. Each step runs the dependent chain
+/// block and the keystream block two steps ahead round by round: the
+/// chain's rounds issue first, the keystream's fill the AES unit's idle
+/// cycles between them (each AESENC waits for the previous one), so the
+/// chain's latency alone sets the pace and the keystream comes for free;
+/// and the CTR XOR never sits on the chain's critical path.
+#[inline]
+#[target_feature(enable = "aes")]
+pub(crate) fn ctr_cbc_mac<const NR: usize, const OUT: bool>(
+    km: &[__m128i; 15],
+    kc: &[__m128i; 15],
+    q: u128,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+    mut x: __m128i,
+) -> (__m128i, [__m128i; 2]) {
+    debug_assert!(dst.len().is_multiple_of(16) && src.is_none_or(|s| s.len() == dst.len()));
+    let ctr = |i: usize| ld(&q.wrapping_add(i as u128).to_be_bytes());
+    let (mut ks_a, mut ks_b) = (encrypt_m128::<NR>(kc, ctr(0)), encrypt_m128::<NR>(kc, ctr(1)));
+    for (i, d) in dst.chunks_exact_mut(16).enumerate() {
+        let input = ld(match src {
+            Some(s) => &s[16 * i..],
+            None => d,
+        });
+        let output = _mm_xor_si128(input, ks_a);
+        st(d, output);
+        let m = if OUT { output } else { input };
+        let mut xc = _mm_xor_si128(x, _mm_xor_si128(m, km[0]));
+        let mut kn = _mm_xor_si128(ctr(i + 2), kc[0]);
+        for r in 1..NR {
+            xc = _mm_aesenc_si128(xc, km[r]);
+            kn = _mm_aesenc_si128(kn, kc[r]);
+        }
+        x = _mm_aesenclast_si128(xc, km[NR]);
+        ks_a = ks_b;
+        ks_b = _mm_aesenclast_si128(kn, kc[NR]);
+    }
+    (x, [ks_a, ks_b])
 }
 
 #[target_feature(enable = "aes,sse4.1")]

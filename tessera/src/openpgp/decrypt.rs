@@ -89,10 +89,20 @@ pub struct DecryptOptions {
     /// right one behind it. Default `true` (what GnuPG does; SEIPD v2 has
     /// no quick check).
     pub v1_quick_check: bool,
-    /// Threads opening SEIPD v2 chunks (default 0: one per core). With 1,
-    /// chunks are opened on the caller's thread; with more, by worker
-    /// threads with at most 4 MiB of chunks in flight. Either way a chunk
-    /// is released only after its tag verifies, in order.
+    /// Threads opening SEIPD v2 chunks (default 1: on the caller's thread,
+    /// no thread is spawned; 0: one per core). With more than one, worker
+    /// threads open chunks with at most 4 MiB of chunks in flight; that
+    /// pays off for messages of many chunks (256 KiB each by default), so
+    /// a caller decrypting large files or streams asks for it, as the
+    /// `tessera` command line does. Either way a chunk is released only
+    /// after its tag verifies, in order.
+    ///
+    /// ```
+    /// use tessera::openpgp::DecryptOptions;
+    /// assert_eq!(DecryptOptions::default().threads, 1);
+    /// let all_cores = DecryptOptions { threads: 0, ..DecryptOptions::default() };
+    /// # let _ = all_cores;
+    /// ```
     pub threads: usize,
 }
 
@@ -120,7 +130,7 @@ impl Default for DecryptOptions {
             v1_buffer_limit: V1_BUFFER_LIMIT,
             v1_stream_unauthenticated: false,
             v1_quick_check: true,
-            threads: 0,
+            threads: 1,
         }
     }
 }

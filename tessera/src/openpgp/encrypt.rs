@@ -182,10 +182,20 @@ pub struct EncryptOptions {
     /// Leave the recipients' key IDs out of the PKESK packets (anonymous
     /// recipients: decryptors try each of their keys).
     pub anonymous_recipients: bool,
-    /// Threads sealing SEIPD v2 chunks (default 0: one per core). With 1,
-    /// chunks are sealed on the caller's thread; with more, by worker
-    /// threads with at most 4 MiB of chunks in flight. The bytes written
-    /// are the same either way (SEIPD v1 always uses one thread).
+    /// Threads sealing SEIPD v2 chunks (default 1: on the caller's thread,
+    /// no thread is spawned; 0: one per core). With more than one, worker
+    /// threads seal chunks with at most 4 MiB of chunks in flight; that
+    /// pays off for messages of many chunks (256 KiB each by default), so
+    /// a caller encrypting large files or streams asks for it, as the
+    /// `tessera` command line does. The bytes written are the same for
+    /// every thread count (SEIPD v1 always uses one thread).
+    ///
+    /// ```
+    /// use tessera::openpgp::EncryptOptions;
+    /// assert_eq!(EncryptOptions::default().threads, 1);
+    /// let all_cores = EncryptOptions { threads: 0, ..EncryptOptions::default() };
+    /// # let _ = all_cores;
+    /// ```
     pub threads: usize,
 }
 
@@ -202,7 +212,7 @@ impl Default for EncryptOptions {
             date: 0,
             recipients: Vec::new(),
             anonymous_recipients: false,
-            threads: 0,
+            threads: 1,
         }
     }
 }

@@ -77,6 +77,12 @@ impl<'a> Job<'a> {
         if n < 16 { 0 } else { (n - 16) / 16 * 16 }
     }
 
+    /// The final blocks, after the prefix.
+    #[inline(always)]
+    pub fn tail(&self) -> &[Block] {
+        &self.tail[..self.ntail]
+    }
+
     /// Number of AES blocks of the job.
     #[inline(always)]
     fn blocks(&self) -> usize {
