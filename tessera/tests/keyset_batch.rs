@@ -101,7 +101,8 @@ fn rewrap_batch_equals_rewrap_across_rotation() {
         ks.add_transform("cards", TransformParams::Fpe(p)).unwrap();
         let cards = ["4111-1111-1111-1111", "5500 0000 0000 0004", "4000-0566-5566-5556"];
         let old: Vec<String> = cards.iter().map(|c| ks.fpe("cards").unwrap().encrypt(None, c).unwrap()).collect();
-        ks.promote("cards", ks.add_key("cards").unwrap()).unwrap();
+        let v2 = ks.add_key("cards").unwrap();
+        ks.promote("cards", v2).unwrap();
         let fpe = ks.fpe("cards").unwrap();
         let refs: Vec<&str> = old.iter().map(String::as_str).collect();
         let (mut out, mut ends) = (Vec::new(), Vec::new());

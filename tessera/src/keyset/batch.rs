@@ -130,7 +130,8 @@ impl FpeTransform {
     /// let mut ks = Keyset::new();
     /// ks.add_transform("ssn", Template::Ssn.params()).unwrap();
     /// let old = ks.fpe("ssn").unwrap().encrypt(None, "123-45-6789").unwrap();
-    /// ks.promote("ssn", ks.add_key("ssn").unwrap()).unwrap();
+    /// let v2 = ks.add_key("ssn").unwrap();
+    /// ks.promote("ssn", v2).unwrap();
     /// let fpe = ks.fpe("ssn").unwrap();
     /// let (mut out, mut ends) = (Vec::new(), Vec::new());
     /// fpe.rewrap_batch(BatchTweaks::Fixed, &[old.as_str()], Some(1), &mut out, &mut ends).unwrap();
