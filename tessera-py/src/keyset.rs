@@ -335,9 +335,11 @@ impl PyTransform {
     fn column(&self, op: Op, col: &Column, o: &Opts<'_>) -> Result<Output, Failure> {
         let text = col.flavor().map_err(|e| Failure::new(Kind::Value, e.to_string(), None))? == Flavor::Text;
         match &self.inner {
-            Ready::Siv(_) | Ready::Fpe(_) if o.tweak.is_some() && o.tweaks.is_some() => {
-                Err(Failure::new(Kind::Parameter, "give tweak= (one for every row) or tweaks= (one per row), not both", None))
-            }
+            Ready::Siv(_) | Ready::Fpe(_) if o.tweak.is_some() && o.tweaks.is_some() => Err(Failure::new(
+                Kind::Parameter,
+                "give tweak= (one for every row) or tweaks= (one per row), not both",
+                None,
+            )),
             Ready::Siv(_) if o.tweaks.is_some() => Err(Failure::new(Kind::Parameter, "tweaks= is for FPE", None)),
             Ready::Siv(s) => siv_column(s, op, col, o.ad, text),
             Ready::Fpe(f) => fpe_column(f, op, col, o),
@@ -441,7 +443,12 @@ impl PyTransform {
         ad: Vec<u8>,
     ) -> PyResult<Py<PyAny>> {
         let tweaks = tweaks.map(column).transpose()?;
-        self.batch(py, Op::Decrypt, values, &Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version, ad: &ad })
+        self.batch(
+            py,
+            Op::Decrypt,
+            values,
+            &Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version, ad: &ad },
+        )
     }
 
     /// Re-encrypts a column under the primary key.
