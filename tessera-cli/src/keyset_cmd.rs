@@ -214,6 +214,10 @@ pub struct NewArgs {
     /// The tweak is given with each call (`--tweak` on `tessera fpe`).
     #[arg(long)]
     pub tweak_per_call: bool,
+    /// The tweak of each value is this field of its record (the CSV column of
+    /// that name on `tessera fpe --csv`; not empty; 7 bytes for FF3-1).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["tweak", "tweak_per_call"])]
+    pub tweak_field: Option<String>,
     /// Whether tokens carry their key version (embedded) or the caller names it (external).
     #[arg(long, value_enum)]
     pub key_version: Option<VersionMode>,
@@ -301,7 +305,7 @@ fn params(a: &NewArgs) -> Result<TransformParams> {
             Algorithm::Ff1 => FpeAlgorithm::Ff1,
             Algorithm::Ff3_1 => FpeAlgorithm::Ff3_1,
         };
-        if matches!(alg, Algorithm::Ff3_1) && a.tweak.is_none() && !a.tweak_per_call {
+        if matches!(alg, Algorithm::Ff3_1) && a.tweak.is_none() && !a.tweak_per_call && a.tweak_field.is_none() {
             p.tweak = TweakPolicy::Fixed { hex: "00".repeat(7) };
         }
     }
@@ -314,6 +318,9 @@ fn params(a: &NewArgs) -> Result<TransformParams> {
     }
     if a.tweak_per_call {
         p.tweak = TweakPolicy::Call;
+    }
+    if let Some(name) = &a.tweak_field {
+        p.tweak = TweakPolicy::Field { name: name.clone() };
     }
     if let Some(m) = a.key_version {
         p.key_version = match m {

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use tessera::keyset::{FpeTransform, Keyset, SivTransform, TransformParams};
-use tessera::siv::base64url;
+use tessera::keyset::{BatchTweaks, FpeTransform, Keyset, SivTransform, TransformParams};
+use tessera::siv::{MessageBatch, base64url};
 
 use crate::fpe_cmd::FpeArgs;
 use crate::io::{Output, WholeInput, parse_hex};
@@ -76,82 +76,120 @@ fn as_str(v: &[u8], index: usize) -> Result<&str, ValueError> {
     std::str::from_utf8(v).map_err(|_| ValueError { index, error: anyhow!("value is not valid UTF-8") })
 }
 
+/// A library error about one value of a batch (or about the whole batch:
+/// reported at its first value).
+fn value_error(e: tessera::keyset::Error) -> ValueError {
+    use tessera::keyset::Error;
+    match e {
+        Error::Crypto(tessera::Error::Batch { index, source }) => ValueError { index, error: anyhow!("{source}") },
+        Error::Batch { index, source } => ValueError { index, error: anyhow!("{source}") },
+        e => ValueError { index: 0, error: e.into() },
+    }
+}
+
 struct FpeValues {
     fpe: FpeTransform,
     tweak: Option<Vec<u8>>,
     version: Option<u32>,
     op: Op,
-    text: String,
 }
 
 impl Transform for FpeValues {
     fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
-        let tweak = self.tweak.as_deref();
         let values = (0..input.len()).map(|i| as_str(input.get(i), i)).collect::<Result<Vec<&str>, _>>()?;
-        // A failure about one value names it (the library's batch index).
-        let err = |e: tessera::keyset::Error| match e {
-            tessera::keyset::Error::Crypto(tessera::Error::Batch { index, source }) => {
-                ValueError { index, error: anyhow!("{source}") }
-            }
-            e => ValueError { index: 0, error: e.into() },
+        // Tweak policy `field`: each value's tweak is its record's field.
+        let per_value: Vec<&[u8]>;
+        let tweaks = if self.fpe.tweak_field().is_some() {
+            per_value = (0..input.len()).map(|i| input.tweak(i).unwrap_or_default()).collect();
+            BatchTweaks::PerValue(&per_value)
+        } else {
+            self.tweak.as_deref().into()
         };
+        let (data, ends) = (&mut out.data, &mut out.ends);
         match self.op {
-            Op::Encrypt => self.fpe.encrypt_batch(tweak, &values, &mut out.data, &mut out.ends).map_err(err)?,
-            Op::Decrypt => {
-                self.fpe.decrypt_batch(tweak, &values, self.version, &mut out.data, &mut out.ends).map_err(err)?
-            }
-            Op::Rewrap => {
-                for (i, v) in values.iter().enumerate() {
-                    let r = self.fpe.rewrap_into(tweak, v, self.version, &mut self.text);
-                    r.map_err(|e| ValueError { index: i, error: e.into() })?;
-                    out.data.extend_from_slice(self.text.as_bytes());
-                    out.ends.push(out.data.len());
-                }
-            }
+            Op::Encrypt => self.fpe.encrypt_batch(tweaks, &values, data, ends),
+            Op::Decrypt => self.fpe.decrypt_batch(tweaks, &values, self.version, data, ends),
+            Op::Rewrap => self.fpe.rewrap_batch(tweaks, &values, self.version, data, ends),
         }
-        Ok(())
+        .map_err(value_error)
     }
 }
 
-/// `tessera fpe encrypt|decrypt|rewrap --keyset ...`, one value per line or CSV columns.
+/// `tessera fpe encrypt|decrypt|rewrap --keyset ...`, one value per line or
+/// CSV columns; a transformation whose tweak comes from a field of each
+/// record reads that CSV column.
 pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
     let (ks, name) = args.keyset.open(false)?;
     let tweak = if args.tweak.is_empty() { None } else { Some(parse_hex("--tweak", &args.tweak)?) };
+    let field = ks.fpe(&name)?.tweak_field().map(str::to_owned);
+    if let Some(f) = &field {
+        let what = format!("transformation {name:?} takes its tweak from the field {f:?} of each record");
+        if tweak.is_some() {
+            bail!("{what}: give no --tweak");
+        }
+        if !args.records.csv {
+            bail!("{what}: give --csv and --columns (the CSV must have a column {f:?})");
+        }
+    }
     let make = || {
         let fpe = ks.fpe(&name)?;
-        Ok(Box::new(FpeValues { fpe, tweak: tweak.clone(), version: args.keyset.version, op, text: String::new() })
-            as Box<_>)
+        Ok(Box::new(FpeValues { fpe, tweak: tweak.clone(), version: args.keyset.version, op }) as Box<_>)
     };
-    records::process(&args.records, make)
+    records::process(&args.records, field.as_deref(), make)
 }
 
+/// AES-SIV values through the library's batch calls (one S2V of the
+/// associated data per batch); ciphertexts as unpadded base64url.
 struct SivValues {
     siv: SivTransform,
     ad: Vec<u8>,
     op: Op,
-    bytes: Vec<u8>,
+    batch: MessageBatch,
+    /// Rewrap's output; one ciphertext (prefix `|| V || C`) to encode.
+    res: Vec<u8>,
+    ends: Vec<usize>,
 }
 
 impl Transform for SivValues {
     fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
+        self.batch.clear();
         for i in 0..input.len() {
-            let err = |e: tessera::keyset::Error| ValueError { index: i, error: e.into() };
-            let v = input.get(i);
             if self.op == Op::Encrypt {
-                self.bytes.clear();
-                self.siv.encrypt_append(&self.ad, v, &mut self.bytes).map_err(err)?;
-                base64url::encode(&self.bytes, &mut out.data);
+                self.batch.push(input.get(i));
             } else {
-                self.bytes.clear();
-                base64url::decode(v, &mut self.bytes).map_err(|e| ValueError { index: i, error: e.into() })?;
-                match self.op {
-                    Op::Decrypt => out.data.extend_from_slice(&self.siv.decrypt(&self.ad, &self.bytes).map_err(err)?),
-                    _ => base64url::encode(&self.siv.rewrap(&self.ad, &self.bytes).map_err(err)?, &mut out.data),
-                }
+                self.batch.push_base64url(input.get(i)).map_err(|e| ValueError { index: i, error: e.into() })?;
+            }
+        }
+        let (res, ends, ad) = (&mut self.res, &mut self.ends, &self.ad[..]);
+        let mut put = |bytes: &[u8], base64: bool| {
+            if base64 {
+                base64url::encode(bytes, &mut out.data);
+            } else {
+                out.data.extend_from_slice(bytes);
             }
             out.ends.push(out.data.len());
+        };
+        match self.op {
+            Op::Encrypt => self.siv.encrypt_batch_each(ad, &mut self.batch, |prefix, ct| {
+                res.clear();
+                res.extend_from_slice(prefix);
+                res.extend_from_slice(ct);
+                put(res, true);
+            }),
+            Op::Decrypt => self.siv.decrypt_batch_each(ad, &mut self.batch, |pt| put(pt, false)),
+            Op::Rewrap => {
+                res.clear();
+                ends.clear();
+                self.siv.rewrap_batch(ad, &mut self.batch, res, ends).map(|()| {
+                    let mut start = 0;
+                    for &end in ends.iter() {
+                        put(&res[start..end], true);
+                        start = end;
+                    }
+                })
+            }
         }
-        Ok(())
+        .map_err(value_error)
     }
 }
 
@@ -166,8 +204,11 @@ pub fn siv(args: &SivArgs, op: Op) -> Result<()> {
     let ad = args.ad.first().map(|a| parse_hex("--ad", a)).transpose()?.unwrap_or_default();
     let (ks, name) = args.keyset.open(true)?;
     if args.lines || args.records.csv {
-        let make = || Ok(Box::new(SivValues { siv: ks.siv(&name)?, ad: ad.clone(), op, bytes: Vec::new() }) as Box<_>);
-        return records::process(&args.records, make);
+        let make = || {
+            let (siv, batch, ad) = (ks.siv(&name)?, MessageBatch::new(), ad.clone());
+            Ok(Box::new(SivValues { siv, ad, op, batch, res: Vec::new(), ends: Vec::new() }) as Box<_>)
+        };
+        return records::process(&args.records, None, make);
     }
     let siv = ks.siv(&name)?;
     let path = args.records.output.as_deref();

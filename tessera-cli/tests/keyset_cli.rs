@@ -378,3 +378,107 @@ fn keyset_sealed_to_a_team_of_certificates() {
     let out = tessera(&["keyset", "list", "--keyset", &ks, "--keyset-key", &a_key, "--insecure-cleartext"], b"");
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
 }
+
+/// Card numbers whose tweak is the `customer` field of the same CSV record.
+const ACCOUNTS: &str = "id,card,customer\r\n1,4111-1111-1111-1111,c-17\r\n2,4111-1111-1111-1111,c-42\r\n\
+                        3,\"5500 0000 0000 0004\",\"c,17\"\r\n";
+
+#[test]
+fn fpe_tweak_from_a_csv_field() {
+    let d = Dir::new();
+    let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
+    let new = ["keyset", "new", "-o", &ks, "--keyset-password-file", &pw, "--transform", "acct", "--template", "card"];
+    ok(&[&new[..], &["--tweak-field", "customer"]].concat(), b"");
+    assert!(list(&d).contains("tweak field customer"));
+    let csv = ["--csv", "--columns", "card"];
+    let t1 = stdout_of(with_keyset(&d, "fpe", "encrypt", &csv, ACCOUNTS.as_bytes()));
+    let rows: Vec<Vec<&str>> = t1.lines().map(|l| l.split(',').collect()).collect();
+    // The same card under two customers: two tokens, each the library's with that field as tweak.
+    assert_ne!(rows[1][1], rows[2][1]);
+    let ks = tessera::keyset::Keyset::open(&d.path("ks.tks"), tessera::keyset::Protection::Password(b"correct horse"));
+    let fpe = ks.unwrap().fpe("acct").unwrap();
+    assert_eq!(rows[1][1], fpe.encrypt(Some(b"c-17"), "4111-1111-1111-1111").unwrap());
+    assert_eq!(rows[2][1], fpe.encrypt(Some(b"c-42"), "4111-1111-1111-1111").unwrap());
+    assert!(t1.ends_with(",\"c,17\"\r\n") && rows[1][2] == "c-17", "other fields unchanged: {t1}");
+    for threads in ["1", "2"] {
+        let back = with_keyset(&d, "fpe", "decrypt", &[&csv[..], &["--threads", threads]].concat(), t1.as_bytes());
+        assert_eq!(stdout_of(back), ACCOUNTS);
+    }
+    // Rotation: rewrap moves every row to the new primary, each with its own tweak.
+    ok(&refs(&d.ks("add", &["--transform", "acct"])), b"");
+    ok(&refs(&d.ks("promote", &["--transform", "acct", "--version", "2"])), b"");
+    let t2 = stdout_of(with_keyset(&d, "fpe", "rewrap", &[&csv[..], &["--version", "1"]].concat(), t1.as_bytes()));
+    assert_eq!(t2, stdout_of(with_keyset(&d, "fpe", "encrypt", &csv, ACCOUNTS.as_bytes())));
+    assert_ne!(t2, t1);
+    // A missing or empty tweak field is an error naming the row; so are --tweak and lines.
+    let short = "card,x,customer\n4111-1111-1111-1111,1,c-1\n4111-1111-1111-1111,2\n";
+    let e = one_line_error(with_keyset(&d, "fpe", "encrypt", &csv, short.as_bytes()));
+    assert!(e.contains("line 3: the record has 2 fields; the tweak column \"customer\" is field 3"), "{e}");
+    let empty = "card,customer\n4111-1111-1111-1111,c-1\n4111-1111-1111-1111,\n";
+    let e = one_line_error(with_keyset(&d, "fpe", "encrypt", &csv, empty.as_bytes()));
+    assert!(e.contains("line 3, column \"card\"") && e.contains("field \"customer\"") && e.contains("empty"), "{e}");
+    let e = one_line_error(with_keyset(&d, "fpe", "encrypt", &["--tweak", "00"], b"4111-1111-1111-1111\n"));
+    assert!(e.contains("takes its tweak from the field \"customer\"") && e.contains("no --tweak"), "{e}");
+    let e = one_line_error(with_keyset(&d, "fpe", "encrypt", &[], b"4111-1111-1111-1111\n"));
+    assert!(e.contains("give --csv and --columns"), "{e}");
+    let e = one_line_error(with_keyset(&d, "fpe", "encrypt", &["--csv", "--columns", "id"], b"id\n1234567\n"));
+    assert!(e.contains("tweak column \"customer\" is not in the CSV header"), "{e}");
+}
+
+/// The forms of the issue not used above: `--keyset-password-env`,
+/// `import-tink --transform NAME`, `new` without `--key-version`, and
+/// binary AES-SIV on stdin/stdout with `--transform` and `--ad`.
+#[test]
+fn exact_forms_password_env_named_import_and_binary_siv() {
+    let d = Dir::new();
+    let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["keyset", "new", "-o", &ks, "--keyset-password-env", "TESSERA_TEST_KS_PW", "--transform", "s", "--siv"])
+        .env("TESSERA_TEST_KS_PW", "correct horse")
+        .output()
+        .unwrap();
+    stdout_of(out);
+    ok(
+        &[
+            "keyset",
+            "new",
+            "--keyset",
+            &ks,
+            "--keyset-password-file",
+            &pw,
+            "--transform",
+            "cards",
+            "--template",
+            "card",
+        ],
+        b"",
+    );
+    let l = list(&d);
+    assert!(l.contains("s: AES-SIV") && l.contains("cards: FPE FF1") && l.contains("external key versions"), "{l}");
+    let tink = d.s("t.json");
+    let export = ["keyset", "export-tink", "--cleartext", "--keyset", &ks, "--keyset-password-file", &pw, "-o", &tink];
+    ok(&export[..], b"");
+    let ks2 = d.s("ks2.tks");
+    let import = ["keyset", "import-tink", "--cleartext", &tink, "-o", &ks2, "--keyset-password-file", &pw];
+    ok(&[&import[..], &["--transform", "emails"]].concat(), b"");
+    let l2 = String::from_utf8(ok(&["keyset", "list", "--keyset", &ks2, "--keyset-password-file", &pw], b"")).unwrap();
+    assert!(l2.starts_with("emails: AES-SIV"), "{l2}");
+    // Binary on stdin/stdout: prefix || V || C, the same from both keysets, as the library writes it.
+    let plain = b"alice@example.com";
+    let enc = |ks: &str, name: &str| {
+        let args = ["siv", "encrypt", "--keyset", ks, "--keyset-password-file", &pw, "--transform", name];
+        let out = tessera(&[&args[..], &["--ad", "7573657273"]].concat(), plain);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    let ct = enc(&ks, "s");
+    assert_eq!(ct, enc(&ks2, "emails"));
+    let lib = tessera::keyset::Keyset::open(&d.path("ks.tks"), tessera::keyset::Protection::Password(b"correct horse"));
+    assert_eq!(ct, lib.unwrap().siv("s").unwrap().encrypt(b"users", plain).unwrap());
+    let dec = ["--transform", "emails", "--ad", "7573657273"];
+    let e = one_line_error(with_keyset(&d, "siv", "decrypt", &dec, &ct));
+    assert!(e.contains("no transformation named \"emails\""), "{e}");
+    let mut args = vec!["siv", "decrypt", "--keyset", &ks2, "--keyset-password-file", &pw];
+    args.extend(dec);
+    assert_eq!(tessera(&args, &ct).stdout, plain);
+}

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use tessera::BATCH_SIZE;
-use tessera::keyset::{Error as KsError, FpeTransform, Keyset, Protection, SivTransform};
+use tessera::keyset::{BatchTweaks, Error as KsError, FpeTransform, Keyset, Protection, SivTransform};
 use tessera::siv::{MessageBatch, base64url};
 use zeroize::Zeroizing;
 
@@ -75,10 +75,48 @@ impl PyKeyset {
 }
 
 /// A batch error: the row of the value it names, if any.
-fn batch_failure(e: KsError, rows: &[usize]) -> Failure {
+fn batch_failure(e: KsError, rows: &[Option<usize>]) -> Failure {
+    let row = |index: usize| rows.iter().flatten().nth(index).copied();
     match e {
-        KsError::Batch { index, source } => failure(*source, rows.get(index).copied()),
+        KsError::Batch { index, source } => failure(*source, row(index)),
+        KsError::Crypto(tessera::Error::Batch { index, source }) => failure(KsError::Crypto(*source), row(index)),
         e => failure(e, None),
+    }
+}
+
+/// Writes a flushed batch's values into the output column in row order,
+/// with a null wherever `rows` has one.
+struct Rows<'r> {
+    rows: std::slice::Iter<'r, Option<usize>>,
+}
+
+impl<'r> Rows<'r> {
+    fn new(rows: &'r [Option<usize>]) -> Self {
+        Rows { rows: rows.iter() }
+    }
+
+    /// The nulls before the next value, then the value as `put` writes it.
+    fn value(&mut self, out: &mut Output, put: impl FnOnce(&mut Vec<u8>)) {
+        while let Some(None) = self.rows.next() {
+            out.push_null();
+        }
+        put(&mut out.data);
+        out.end_value();
+    }
+
+    /// The nulls after the last value.
+    fn finish(self, out: &mut Output) {
+        self.rows.for_each(|_| out.push_null());
+    }
+
+    /// Every value of `res` (split at `ends`), as `put` writes it.
+    fn all(mut self, out: &mut Output, res: &[u8], ends: &[usize], put: impl Fn(&[u8], &mut Vec<u8>)) {
+        let mut start = 0;
+        for &end in ends {
+            self.value(out, |data| put(&res[start..end], data));
+            start = end;
+        }
+        self.finish(out);
     }
 }
 
@@ -89,30 +127,36 @@ fn siv_column(s: &SivTransform, op: Op, col: &Column, ad: &[u8], text: bool) -> 
     let mut batch = MessageBatch::new();
     // One entry per row since the last flush: the row of a value, or None for a null.
     let mut rows: Vec<Option<usize>> = Vec::new();
-    let (mut res, mut ends) = (Zeroizing::new(Vec::new()), Vec::new());
+    let (mut res, mut ends, mut scratch) = (Zeroizing::new(Vec::new()), Vec::new(), Vec::new());
     let mut flush = |batch: &mut MessageBatch, rows: &mut Vec<Option<usize>>, out: &mut Output| {
-        res.clear();
-        ends.clear();
+        let mut w = Rows::new(rows);
+        // Encrypt and decrypt write straight from the batch's buffer.
         let done = match op {
-            Op::Encrypt => s.encrypt_batch(ad, batch, &mut res, &mut ends),
-            Op::Decrypt => s.decrypt_batch(ad, batch, &mut res, &mut ends),
-            Op::Rewrap => s.rewrap_batch(ad, batch, &mut res, &mut ends),
+            Op::Encrypt => s.encrypt_batch_each(ad, batch, |prefix, ct| {
+                w.value(out, |data| {
+                    if text {
+                        scratch.clear();
+                        scratch.extend_from_slice(prefix);
+                        scratch.extend_from_slice(ct);
+                        base64url::encode(&scratch, data);
+                    } else {
+                        data.extend_from_slice(prefix);
+                        data.extend_from_slice(ct);
+                    }
+                })
+            }),
+            Op::Decrypt => s.decrypt_batch_each(ad, batch, |pt| w.value(out, |data| data.extend_from_slice(pt))),
+            Op::Rewrap => {
+                res.clear();
+                ends.clear();
+                s.rewrap_batch(ad, batch, &mut res, &mut ends)
+            }
         };
-        done.map_err(|e| batch_failure(e, &rows.iter().flatten().copied().collect::<Vec<_>>()))?;
-        let (mut start, mut next) = (0, ends.iter());
-        for r in rows.iter() {
-            if r.is_none() {
-                out.push_null();
-                continue;
-            }
-            let end = *next.next().expect("one output per value");
-            if text && op != Op::Decrypt {
-                base64url::encode(&res[start..end], &mut out.data);
-            } else {
-                out.data.extend_from_slice(&res[start..end]);
-            }
-            start = end;
-            out.end_value();
+        done.map_err(|e| batch_failure(e, rows))?;
+        match op {
+            Op::Rewrap if text => w.all(out, &res, &ends, base64url::encode),
+            Op::Rewrap => w.all(out, &res, &ends, |r, data| data.extend_from_slice(r)),
+            _ => w.finish(out),
         }
         batch.clear();
         rows.clear();
@@ -136,6 +180,69 @@ fn siv_column(s: &SivTransform, op: Op, col: &Column, ad: &[u8], text: bool) -> 
     Ok(out)
 }
 
+/// Values gathered for one FPE batch call: their text back to back.
+#[derive(Default)]
+struct FpeBatch {
+    text: Zeroizing<String>,
+    ends: Vec<usize>,
+    /// One entry per row since the last flush: the row of a value, or None for a null.
+    rows: Vec<Option<usize>>,
+}
+
+/// An FPE column through the library's batch calls, `BATCH_SIZE` values
+/// at a time.
+fn fpe_column(f: &FpeTransform, op: Op, col: &Column, o: &Opts<'_>) -> Result<Output, Failure> {
+    let mut out = Output::with_capacity(col.len(), 0);
+    let mut b = FpeBatch::default();
+    let (mut res, mut ends) = (Zeroizing::new(Vec::new()), Vec::new());
+    let row_tweaks = o.tweaks.map(|t| RowTweaks::read(t, col.len())).transpose()?;
+    let mut flush = |b: &mut FpeBatch, out: &mut Output| {
+        let per_row = row_tweaks.as_ref().map(|t| t.of(&b.rows)).transpose()?;
+        let tweaks = per_row.as_deref().map_or(o.tweak.into(), BatchTweaks::PerValue);
+        let mut start = 0;
+        let values: Vec<&str> = b
+            .ends
+            .iter()
+            .map(|&end| {
+                let v = &b.text[start..end];
+                start = end;
+                v
+            })
+            .collect();
+        res.clear();
+        ends.clear();
+        let done = match op {
+            Op::Encrypt => f.encrypt_batch(tweaks, &values, &mut res, &mut ends),
+            Op::Decrypt => f.decrypt_batch(tweaks, &values, o.version, &mut res, &mut ends),
+            Op::Rewrap => f.rewrap_batch(tweaks, &values, o.version, &mut res, &mut ends),
+        };
+        done.map_err(|e| batch_failure(e, &b.rows))?;
+        Rows::new(&b.rows).all(out, &res, &ends, |r, data| data.extend_from_slice(r));
+        b.text.clear();
+        b.ends.clear();
+        b.rows.clear();
+        Ok::<(), Failure>(())
+    };
+    col.for_each(|row, v| {
+        match v {
+            None => b.rows.push(None),
+            Some(v) => {
+                let v = std::str::from_utf8(v).map_err(|_| failure(not_text(), Some(row)))?;
+                b.text.push_str(v);
+                b.ends.push(b.text.len());
+                b.rows.push(Some(row));
+            }
+        }
+        if b.ends.len() == BATCH_SIZE { flush(&mut b, &mut out) } else { Ok(()) }
+    })?;
+    flush(&mut b, &mut out)?;
+    Ok(out)
+}
+
+fn not_text() -> KsError {
+    KsError::Crypto(tessera::Error::Format("FPE values are text"))
+}
+
 enum Ready {
     Fpe(Box<FpeTransform>),
     Siv(SivTransform),
@@ -149,11 +256,47 @@ enum Op {
     Rewrap,
 }
 
-/// Per-call options: FPE tweak and version, AES-SIV associated data.
+/// Per-call options: FPE tweak (or one per row) and version, AES-SIV
+/// associated data.
 struct Opts<'a> {
     tweak: Option<&'a [u8]>,
+    tweaks: Option<&'a Column>,
     version: Option<u32>,
     ad: &'a [u8],
+}
+
+/// `tweaks=`: each row's tweak bytes, `None` for a null.
+struct RowTweaks {
+    data: Vec<u8>,
+    spans: Vec<Option<(usize, usize)>>,
+}
+
+impl RowTweaks {
+    fn read(col: &Column, rows: usize) -> Result<Self, Failure> {
+        if col.len() != rows {
+            let msg = format!("tweaks= has {} rows; the values have {rows}", col.len());
+            return Err(Failure::new(Kind::Parameter, msg, None));
+        }
+        let mut t = RowTweaks { data: Vec::new(), spans: Vec::with_capacity(rows) };
+        col.for_each(|_, v| {
+            let span = v.map(|v| {
+                t.data.extend_from_slice(v);
+                (t.data.len() - v.len(), t.data.len())
+            });
+            t.spans.push(span);
+            Ok::<(), Failure>(())
+        })?;
+        Ok(t)
+    }
+
+    /// The tweaks of the value rows among `rows`; a null one is an error naming its row.
+    fn of<'t>(&'t self, rows: &[Option<usize>]) -> Result<Vec<&'t [u8]>, Failure> {
+        let tweak = |r: usize| match self.spans[r] {
+            Some((a, z)) => Ok(&self.data[a..z]),
+            None => Err(Failure::new(Kind::Parameter, "the tweak of this row is null", Some(r))),
+        };
+        rows.iter().flatten().map(|&r| tweak(r)).collect()
+    }
 }
 
 /// One transformation of a keyset: FPE on `str`, AES-SIV on `bytes`
@@ -169,8 +312,7 @@ impl PyTransform {
     fn one(&self, op: Op, value: &[u8], o: &Opts<'_>, out: &mut Vec<u8>) -> Result<(), KsError> {
         match &self.inner {
             Ready::Fpe(f) => {
-                let v = std::str::from_utf8(value)
-                    .map_err(|_| KsError::Crypto(tessera::Error::Format("FPE values are text")))?;
+                let v = std::str::from_utf8(value).map_err(|_| not_text())?;
                 let mut s = String::with_capacity(v.len());
                 match op {
                     Op::Encrypt => f.encrypt_into(o.tweak, v, &mut s)?,
@@ -192,24 +334,16 @@ impl PyTransform {
     /// A column: nulls stay null; AES-SIV on strings goes through base64url.
     fn column(&self, op: Op, col: &Column, o: &Opts<'_>) -> Result<Output, Failure> {
         let text = col.flavor().map_err(|e| Failure::new(Kind::Value, e.to_string(), None))? == Flavor::Text;
-        if let Ready::Siv(s) = &self.inner {
-            return siv_column(s, op, col, o.ad, text);
+        match &self.inner {
+            Ready::Siv(_) | Ready::Fpe(_) if o.tweak.is_some() && o.tweaks.is_some() => Err(Failure::new(
+                Kind::Parameter,
+                "give tweak= (one for every row) or tweaks= (one per row), not both",
+                None,
+            )),
+            Ready::Siv(_) if o.tweaks.is_some() => Err(Failure::new(Kind::Parameter, "tweaks= is for FPE", None)),
+            Ready::Siv(s) => siv_column(s, op, col, o.ad, text),
+            Ready::Fpe(f) => fpe_column(f, op, col, o),
         }
-        let mut out = Output::with_capacity(col.len(), 0);
-        let mut res = Vec::new();
-        col.for_each(|row, v| {
-            let Some(v) = v else {
-                out.push_null();
-                return Ok(());
-            };
-            res.clear();
-            self.one(op, v, o, &mut res).map_err(|e| failure(e, Some(row)))?;
-            out.data.extend_from_slice(&res);
-            out.end_value();
-            Ok(())
-        })?;
-        zeroize::Zeroize::zeroize(&mut res);
-        Ok(out)
     }
 
     fn scalar<'py>(&self, py: Python<'py>, op: Op, value: &Bound<'py, PyAny>, o: &Opts<'_>) -> PyResult<Py<PyAny>> {
@@ -250,7 +384,7 @@ impl PyTransform {
         tweak: Option<Vec<u8>>,
         ad: Vec<u8>,
     ) -> PyResult<Py<PyAny>> {
-        self.scalar(py, Op::Encrypt, value, &Opts { tweak: tweak.as_deref(), version: None, ad: &ad })
+        self.scalar(py, Op::Encrypt, value, &Opts { tweak: tweak.as_deref(), tweaks: None, version: None, ad: &ad })
     }
 
     /// Decrypts one value under the version that made it (FPE external
@@ -264,7 +398,7 @@ impl PyTransform {
         version: Option<u32>,
         ad: Vec<u8>,
     ) -> PyResult<Py<PyAny>> {
-        self.scalar(py, Op::Decrypt, value, &Opts { tweak: tweak.as_deref(), version, ad: &ad })
+        self.scalar(py, Op::Decrypt, value, &Opts { tweak: tweak.as_deref(), tweaks: None, version, ad: &ad })
     }
 
     /// Re-encrypts one value under the primary key.
@@ -277,45 +411,59 @@ impl PyTransform {
         version: Option<u32>,
         ad: Vec<u8>,
     ) -> PyResult<Py<PyAny>> {
-        self.scalar(py, Op::Rewrap, value, &Opts { tweak: tweak.as_deref(), version, ad: &ad })
+        self.scalar(py, Op::Rewrap, value, &Opts { tweak: tweak.as_deref(), tweaks: None, version, ad: &ad })
     }
 
     /// Encrypts a column (Arrow array or list); returns a `pyarrow.Array`.
-    #[pyo3(signature = (values, *, tweak = None, ad = Vec::new()))]
+    /// FPE: `tweak=` one tweak for every row, or `tweaks=` a column of one
+    /// per row (a transformation whose tweak is another field of the record).
+    #[pyo3(signature = (values, *, tweak = None, tweaks = None, ad = Vec::new()))]
     fn encrypt_batch(
         &self,
         py: Python<'_>,
         values: &Bound<'_, PyAny>,
         tweak: Option<Vec<u8>>,
+        tweaks: Option<&Bound<'_, PyAny>>,
         ad: Vec<u8>,
     ) -> PyResult<Py<PyAny>> {
-        self.batch(py, Op::Encrypt, values, &Opts { tweak: tweak.as_deref(), version: None, ad: &ad })
+        let tweaks = tweaks.map(column).transpose()?;
+        let o = Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version: None, ad: &ad };
+        self.batch(py, Op::Encrypt, values, &o)
     }
 
     /// Decrypts a column; all or nothing (an error names the row).
-    #[pyo3(signature = (values, *, tweak = None, version = None, ad = Vec::new()))]
+    #[pyo3(signature = (values, *, tweak = None, tweaks = None, version = None, ad = Vec::new()))]
     fn decrypt_batch(
         &self,
         py: Python<'_>,
         values: &Bound<'_, PyAny>,
         tweak: Option<Vec<u8>>,
+        tweaks: Option<&Bound<'_, PyAny>>,
         version: Option<u32>,
         ad: Vec<u8>,
     ) -> PyResult<Py<PyAny>> {
-        self.batch(py, Op::Decrypt, values, &Opts { tweak: tweak.as_deref(), version, ad: &ad })
+        let tweaks = tweaks.map(column).transpose()?;
+        self.batch(
+            py,
+            Op::Decrypt,
+            values,
+            &Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version, ad: &ad },
+        )
     }
 
     /// Re-encrypts a column under the primary key.
-    #[pyo3(signature = (values, *, tweak = None, version = None, ad = Vec::new()))]
+    #[pyo3(signature = (values, *, tweak = None, tweaks = None, version = None, ad = Vec::new()))]
     fn rewrap_batch(
         &self,
         py: Python<'_>,
         values: &Bound<'_, PyAny>,
         tweak: Option<Vec<u8>>,
+        tweaks: Option<&Bound<'_, PyAny>>,
         version: Option<u32>,
         ad: Vec<u8>,
     ) -> PyResult<Py<PyAny>> {
-        self.batch(py, Op::Rewrap, values, &Opts { tweak: tweak.as_deref(), version, ad: &ad })
+        let tweaks = tweaks.map(column).transpose()?;
+        self.batch(py, Op::Rewrap, values, &Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version, ad: &ad })
     }
 
     /// The primary key version.

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use tessera::keyset::{
-    Error, FpeAlgorithm, FpeParams, KeyStatus, KeyVersionMode, Keyset, Protection, SivParams, Template,
+    BatchTweaks, Error, FpeAlgorithm, FpeParams, KeyStatus, KeyVersionMode, Keyset, Protection, SivParams, Template,
     TransformParams, TweakPolicy,
 };
 use tessera::openpgp::key::{Cert, GenerateOptions, KeyProfile, generate};
@@ -384,7 +384,7 @@ proptest! {
         let fpe = ks.fpe("t").unwrap();
         let refs: Vec<&str> = values.iter().map(String::as_str).collect();
         let (mut out, mut ends) = (Vec::new(), Vec::new());
-        fpe.encrypt_batch(None, &refs, &mut out, &mut ends).unwrap();
+        fpe.encrypt_batch(BatchTweaks::Fixed, &refs, &mut out, &mut ends).unwrap();
         let text = String::from_utf8(out).unwrap();
         let mut start = 0;
         let mut tokens = Vec::new();
@@ -395,7 +395,7 @@ proptest! {
         }
         let refs: Vec<&str> = tokens.iter().map(String::as_str).collect();
         let (mut back, mut ends) = (Vec::new(), Vec::new());
-        fpe.decrypt_batch(None, &refs, None, &mut back, &mut ends).unwrap();
+        fpe.decrypt_batch(BatchTweaks::Fixed, &refs, None, &mut back, &mut ends).unwrap();
         let back = String::from_utf8(back).unwrap();
         let mut start = 0;
         for (v, &end) in values.iter().zip(&ends) {
@@ -410,8 +410,9 @@ fn batch_errors_name_the_value() {
     let mut ks = Keyset::new();
     ks.add_transform("d", Template::Digits.params()).unwrap();
     let fpe = ks.fpe("d").unwrap();
-    let err = fpe.encrypt_batch(None, &["1234567", "12a4567"], &mut Vec::new(), &mut Vec::new()).unwrap_err();
+    let err =
+        fpe.encrypt_batch(BatchTweaks::Fixed, &["1234567", "12a4567"], &mut Vec::new(), &mut Vec::new()).unwrap_err();
     assert!(matches!(err, Error::Crypto(tessera::Error::Batch { index: 1, .. })), "{err}");
-    let err = fpe.encrypt_batch(None, &["1234567", "12"], &mut Vec::new(), &mut Vec::new()).unwrap_err();
+    let err = fpe.encrypt_batch(BatchTweaks::Fixed, &["1234567", "12"], &mut Vec::new(), &mut Vec::new()).unwrap_err();
     assert!(matches!(err, Error::Crypto(tessera::Error::Batch { index: 1, .. })), "{err}");
 }

@@ -97,6 +97,8 @@ pub struct Columns {
     pub(super) names: Vec<String>,
     /// Indexes of the columns to transform, ascending, without repeats.
     pub(super) targets: Vec<usize>,
+    /// The index of the column holding each record's tweak, if any.
+    pub(super) tweak: Option<usize>,
 }
 
 impl Columns {
@@ -128,7 +130,19 @@ impl Columns {
         targets.sort_unstable();
         targets.dedup();
         out.write_all(&rec).context("cannot write output")?;
-        Ok(Columns { names, targets })
+        Ok(Columns { names, targets, tweak: None })
+    }
+
+    /// Makes column `name` the tweak of each record's values.
+    pub(super) fn set_tweak(&mut self, name: &str) -> Result<()> {
+        let Some(i) = self.names.iter().position(|n| n == name) else {
+            bail!("the tweak column {name:?} is not in the CSV header ({})", self.names.join(", "));
+        };
+        if self.targets.contains(&i) {
+            bail!("column {name:?} holds the tweak of each record: it cannot be transformed itself");
+        }
+        self.tweak = Some(i);
+        Ok(())
     }
 
     /// The name of the column of value `index` in a batch (each record

@@ -77,10 +77,13 @@ const BATCH: usize = tessera::BATCH_SIZE;
 /// A batch of input values, back to back in `data`.
 #[derive(Default, Debug)]
 pub struct Values {
-    /// The values' bytes.
+    /// The values' bytes (and their records' tweak fields, if any).
     pub data: Vec<u8>,
     /// Where each value is in `data`.
     pub spans: Vec<(usize, usize)>,
+    /// With a tweak column ([`Layout::tweak_column`]): where each value's
+    /// tweak (its record's field) is in `data`; otherwise empty.
+    pub tweaks: Vec<(usize, usize)>,
 }
 
 impl Values {
@@ -88,6 +91,10 @@ impl Values {
     pub fn get(&self, i: usize) -> &[u8] {
         let (a, b) = self.spans[i];
         &self.data[a..b]
+    }
+    /// The tweak of value `i` (its record's tweak field), if the layout has a tweak column.
+    pub fn tweak(&self, i: usize) -> Option<&[u8]> {
+        self.tweaks.get(i).map(|&(a, b)| &self.data[a..b])
     }
     /// The number of values.
     pub fn len(&self) -> usize {
@@ -100,11 +107,17 @@ impl Values {
     fn clear(&mut self) {
         self.data.clear();
         self.spans.clear();
+        self.tweaks.clear();
     }
     fn push(&mut self, v: &[u8]) {
+        let span = self.append(v);
+        self.spans.push(span);
+    }
+    /// Appends bytes to `data`, returning their span.
+    fn append(&mut self, v: &[u8]) -> (usize, usize) {
         let a = self.data.len();
         self.data.extend_from_slice(v);
-        self.spans.push((a, self.data.len()));
+        (a, self.data.len())
     }
 }
 
@@ -244,19 +257,29 @@ impl<'a, R: BufRead + ?Sized> BatchReader<'a, R> {
         }
         let (body, _) = csv::strip_terminator(&self.rec);
         csv::split_fields(body, &mut self.spans);
+        let field = |c: usize, what: &str| match self.spans.get(c) {
+            Some(&(a, z)) => Ok(&body[a..z]),
+            None => Err(anyhow!(
+                "line {}: the record has {} fields; {what}column {:?} is field {}",
+                self.line_no,
+                self.spans.len(),
+                cols.names[c],
+                c + 1
+            )),
+        };
+        let tweak = match cols.tweak {
+            Some(c) => {
+                self.tmp.clear();
+                csv::unquote(field(c, "the tweak ")?, &mut self.tmp);
+                Some(b.vals.append(&self.tmp))
+            }
+            None => None,
+        };
         for &c in &cols.targets {
-            let Some(&(a, z)) = self.spans.get(c) else {
-                bail!(
-                    "line {}: the record has {} fields; column {:?} is field {}",
-                    self.line_no,
-                    self.spans.len(),
-                    cols.names[c],
-                    c + 1
-                );
-            };
             self.tmp.clear();
-            csv::unquote(&body[a..z], &mut self.tmp);
+            csv::unquote(field(c, "")?, &mut self.tmp);
             b.vals.push(&self.tmp);
+            b.vals.tweaks.extend(tweak);
         }
         let a = b.raw.len();
         b.raw.extend_from_slice(&self.rec);
@@ -275,6 +298,16 @@ impl Layout {
         out: &mut dyn Write,
     ) -> Result<Self> {
         Ok(if csv { Layout::Csv(Columns::from_header(input, out, columns)?) } else { Layout::Lines })
+    }
+
+    /// Reads the CSV column `name` of each record as the tweak of its
+    /// values ([`Values::tweak`]). It must be in the header and not be one
+    /// of the transformed columns (its bytes are the same before and after).
+    pub fn tweak_column(&mut self, name: &str) -> Result<()> {
+        match self {
+            Layout::Lines => bail!("the tweak comes from the field {name:?} of each record: give --csv and --columns"),
+            Layout::Csv(cols) => cols.set_tweak(name),
+        }
     }
 
     /// Transforms the batch's values with `t` and lays out its output
@@ -385,15 +418,19 @@ pub fn csv<R: BufRead + ?Sized>(
 /// `tessera fpe`/`siv` on lines or CSV: makes a first transform (so that
 /// its errors come before any input is read), opens `--input` and
 /// `--output`, runs the records through transforms from `make` on
-/// `--threads` threads, and commits the output only if everything succeeded.
-pub fn process<'a, F>(args: &RecordArgs, mut make: F) -> Result<()>
+/// `--threads` threads (with each record's `tweak_column` as its values'
+/// tweak, if given), and commits the output only if everything succeeded.
+pub fn process<'a, F>(args: &RecordArgs, tweak_column: Option<&str>, mut make: F) -> Result<()>
 where
     F: FnMut() -> Result<Box<dyn Transform + Send + 'a>>,
 {
     let mut first = Some(make()?);
     let mut input = open_input(args.input.as_deref())?;
     let mut out = Output::create(args.output.as_deref())?;
-    let layout = Layout::start(args.csv, &args.columns, &mut input, &mut out)?;
+    let mut layout = Layout::start(args.csv, &args.columns, &mut input, &mut out)?;
+    if let Some(name) = tweak_column {
+        layout.tweak_column(name)?;
+    }
     let make = || first.take().map_or_else(&mut make, Ok);
     run(&layout, &mut input, &mut out, args.threads(), make)?;
     out.commit()

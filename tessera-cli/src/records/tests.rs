@@ -199,3 +199,54 @@ fn a_failing_writer_stops_every_thread() {
     let e = run(&Layout::Lines, &mut &input[..], &mut Full(3 * BATCH * 6), 3, upper).unwrap_err();
     assert_eq!(format!("{e:#}"), "cannot write output: disk full");
 }
+
+/// Writes each value as `value@tweak` (its record's tweak field).
+struct WithTweak;
+impl Transform for WithTweak {
+    fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
+        for i in 0..input.len() {
+            let tweak = input.tweak(i).ok_or_else(|| ValueError { index: i, error: anyhow!("no tweak") })?;
+            out.data.extend_from_slice(input.get(i));
+            out.data.push(b'@');
+            out.data.extend_from_slice(tweak);
+            out.ends.push(out.data.len());
+        }
+        Ok(())
+    }
+}
+
+/// CSV with `tweak` as the tweak column, on `threads` threads.
+fn run_tweaked(input: &[u8], columns: &[&str], tweak: &str, threads: usize) -> Result<String> {
+    let columns: Vec<String> = columns.iter().map(|s| s.to_string()).collect();
+    let (mut out, mut input) = (Vec::new(), input);
+    let mut layout = Layout::start(true, &columns, &mut input, &mut out)?;
+    layout.tweak_column(tweak)?;
+    run(&layout, &mut input, &mut out, threads, || Ok(Box::new(WithTweak) as Box<dyn Transform + Send>))?;
+    Ok(String::from_utf8(out).unwrap())
+}
+
+#[test]
+fn a_tweak_column_gives_each_value_its_records_field() {
+    let input = b"id,card,cust,other\r\n1,a,\"x,\"\"y\"\"\",b\r\n2,c,z,\"d\"\n3,e,,f\n";
+    for threads in [1, 2] {
+        assert_eq!(
+            run_tweaked(input, &["card", "other"], "cust", threads).unwrap(),
+            "id,card,cust,other\r\n1,\"a@x,\"\"y\"\"\",\"x,\"\"y\"\"\",\"b@x,\"\"y\"\"\"\r\n2,c@z,z,\"d@z\"\n3,e@,,f@\n"
+        );
+    }
+    // Many batches: every value keeps its own record's tweak.
+    let mut big = b"card,t\n".to_vec();
+    (0..2 * BATCH + 3).for_each(|i| big.extend_from_slice(format!("v{i},t{i}\n").as_bytes()));
+    let out = run_tweaked(&big, &["card"], "t", 2).unwrap();
+    assert!(out.lines().skip(1).enumerate().all(|(i, l)| l == format!("v{i}@t{i},t{i}")));
+    // A record without the tweak field names its line; the column must
+    // exist, must not be transformed, and needs CSV.
+    let e = run_tweaked(b"card,x,t\n1,2,3\n4,5\n", &["card"], "t", 2).unwrap_err().to_string();
+    assert_eq!(e, "line 3: the record has 2 fields; the tweak column \"t\" is field 3");
+    let e = run_tweaked(b"card,x\n1,2\n", &["card"], "t", 1).unwrap_err().to_string();
+    assert!(e.contains("tweak column \"t\" is not in the CSV header (card, x)"), "{e}");
+    let e = run_tweaked(b"card,t\n1,2\n", &["card", "t"], "t", 1).unwrap_err().to_string();
+    assert!(e.contains("cannot be transformed itself"), "{e}");
+    let mut lines = Layout::Lines;
+    assert!(lines.tweak_column("t").unwrap_err().to_string().contains("--csv"));
+}

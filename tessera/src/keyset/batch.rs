@@ -1,7 +1,7 @@
 //! Many FPE values at once through the interleaved batch path
 //! ([`crate::fpe::TextBatch`]), with the same results as one at a time.
 
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::Direction;
 use crate::fpe::{TextBatch, Tweaks};
@@ -9,21 +9,69 @@ use crate::fpe::{TextBatch, Tweaks};
 use super::error::{Error, Result};
 use super::tokenize::FpeTransform;
 
+/// The tweaks of a batch call on an [`FpeTransform`], as its tweak policy
+/// asks: none (`fixed`: the keyset's), or the caller's (`call`, `field`).
+///
+/// ```
+/// use tessera::keyset::{BatchTweaks, FpeParams, Keyset, TransformParams, TweakPolicy};
+/// let mut p = FpeParams::new("0123456789");
+/// p.tweak = TweakPolicy::Field { name: "customer".into() };
+/// let mut ks = Keyset::new();
+/// ks.add_transform("acct", TransformParams::Fpe(p)).unwrap();
+/// let fpe = ks.fpe("acct").unwrap();
+/// assert_eq!(fpe.tweak_field(), Some("customer"));
+/// // Each value's tweak is its record's "customer" field.
+/// let tweaks: [&[u8]; 2] = [b"c-17", b"c-42"];
+/// let (mut out, mut ends) = (Vec::new(), Vec::new());
+/// fpe.encrypt_batch(BatchTweaks::PerValue(&tweaks), &["123456", "123456"], &mut out, &mut ends).unwrap();
+/// assert_ne!(out[..ends[0]], out[ends[0]..]);
+/// assert_eq!(out[..ends[0]], *fpe.encrypt(Some(b"c-17"), "123456").unwrap().as_bytes());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub enum BatchTweaks<'a> {
+    /// No tweak given: the one fixed in the keyset (policy `fixed`).
+    Fixed,
+    /// The same tweak for every value (policies `call` and `field`).
+    Same(&'a [u8]),
+    /// `tweaks[i]` for value `i` (policies `call` and `field`; with
+    /// `field`, each value's record's field, which must not be empty).
+    PerValue(&'a [&'a [u8]]),
+}
+
+impl<'a> From<Option<&'a [u8]>> for BatchTweaks<'a> {
+    /// `None`: [`BatchTweaks::Fixed`]; `Some(t)`: [`BatchTweaks::Same`].
+    fn from(t: Option<&'a [u8]>) -> Self {
+        t.map_or(BatchTweaks::Fixed, BatchTweaks::Same)
+    }
+}
+
+impl<'a> BatchTweaks<'a> {
+    /// The tweak given for value `i`, as the one-value calls take it.
+    fn get(&self, i: usize) -> Option<&'a [u8]> {
+        match *self {
+            BatchTweaks::Fixed => None,
+            BatchTweaks::Same(t) => Some(t),
+            BatchTweaks::PerValue(ts) => ts.get(i).copied(),
+        }
+    }
+}
+
 /// What one batch call does, to which values.
 #[derive(Clone, Copy)]
 struct Job<'a> {
     dir: Direction,
-    tweak: Option<&'a [u8]>,
+    tweaks: BatchTweaks<'a>,
     values: &'a [&'a str],
     /// The key version of the tokens (decryption; `None`: the primary).
     version: Option<u32>,
 }
 
-/// An error about value `index` of a batch.
+/// An error about value `index` of a batch: an [`Error::Crypto`] of a
+/// [`crate::Error::Batch`], or an [`Error::Batch`].
 fn at(index: usize) -> impl Fn(Error) -> Error {
     move |e| match e {
         Error::Crypto(c) => Error::Crypto(crate::Error::Batch { index, source: Box::new(c) }),
-        e => e,
+        e => Error::Batch { index, source: Box::new(e) },
     }
 }
 
@@ -31,26 +79,28 @@ impl FpeTransform {
     /// Encrypts `values` under the primary, appending each token to `out`
     /// and its end to `ends`; equal to [`encrypt_into`](Self::encrypt_into)
     /// one at a time, but the FF1/FF3-1 rounds of all values are
-    /// interleaved. An error about one value is an
-    /// [`Error::Crypto`]`(`[`crate::Error::Batch`]`)` naming it.
+    /// interleaved. An error about one value names it: an
+    /// [`Error::Crypto`]`(`[`crate::Error::Batch`]`)` for a bad value, an
+    /// [`Error::Batch`] for its tweak or key version; `out` and `ends` are
+    /// then left as they were.
     ///
     /// ```
-    /// use tessera::keyset::{Keyset, Template};
+    /// use tessera::keyset::{BatchTweaks, Keyset, Template};
     /// let mut ks = Keyset::new();
     /// ks.add_transform("ssn", Template::Ssn.params()).unwrap();
     /// let fpe = ks.fpe("ssn").unwrap();
     /// let (mut out, mut ends) = (Vec::new(), Vec::new());
-    /// fpe.encrypt_batch(None, &["123-45-6789", "987-65-4321"], &mut out, &mut ends).unwrap();
+    /// fpe.encrypt_batch(BatchTweaks::Fixed, &["123-45-6789", "987-65-4321"], &mut out, &mut ends).unwrap();
     /// assert_eq!(std::str::from_utf8(&out[..ends[0]]).unwrap(), fpe.encrypt(None, "123-45-6789").unwrap());
     /// ```
     pub fn encrypt_batch(
         &self,
-        tweak: Option<&[u8]>,
+        tweaks: BatchTweaks<'_>,
         values: &[&str],
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.run_batch(&Job { dir: Direction::Encrypt, tweak, values, version: None }, out, ends)
+        self.run_batch(&Job { dir: Direction::Encrypt, tweaks, values, version: None }, out, ends)
     }
 
     /// Decrypts `values` (all made by `version`, or by the primary when it is
@@ -59,31 +109,125 @@ impl FpeTransform {
     /// [`encrypt_batch`](Self::encrypt_batch).
     pub fn decrypt_batch(
         &self,
-        tweak: Option<&[u8]>,
+        tweaks: BatchTweaks<'_>,
         values: &[&str],
         version: Option<u32>,
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.run_batch(&Job { dir: Direction::Decrypt, tweak, values, version }, out, ends)
+        self.run_batch(&Job { dir: Direction::Decrypt, tweaks, values, version }, out, ends)
     }
 
+    /// Re-encrypts `values` (made by `from`, by the primary when it is
+    /// `None`, or by the version each carries in embedded mode) under the
+    /// primary, as [`rewrap_into`](Self::rewrap_into) on each: a
+    /// [`decrypt_batch`](Self::decrypt_batch) then an
+    /// [`encrypt_batch`](Self::encrypt_batch). The plaintexts stay in a
+    /// buffer that is zeroized before this returns.
+    ///
+    /// ```
+    /// use tessera::keyset::{BatchTweaks, Keyset, Template};
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform("ssn", Template::Ssn.params()).unwrap();
+    /// let old = ks.fpe("ssn").unwrap().encrypt(None, "123-45-6789").unwrap();
+    /// let v2 = ks.add_key("ssn").unwrap();
+    /// ks.promote("ssn", v2).unwrap();
+    /// let fpe = ks.fpe("ssn").unwrap();
+    /// let (mut out, mut ends) = (Vec::new(), Vec::new());
+    /// fpe.rewrap_batch(BatchTweaks::Fixed, &[old.as_str()], Some(1), &mut out, &mut ends).unwrap();
+    /// assert_eq!(out, fpe.encrypt(None, "123-45-6789").unwrap().as_bytes());
+    /// ```
+    pub fn rewrap_batch(
+        &self,
+        tweaks: BatchTweaks<'_>,
+        values: &[&str],
+        from: Option<u32>,
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> Result<()> {
+        let (mut plain, mut plain_ends) = (Zeroizing::new(Vec::new()), Vec::with_capacity(values.len()));
+        self.decrypt_batch(tweaks, values, from, &mut plain, &mut plain_ends)?;
+        let text = std::str::from_utf8(&plain).map_err(|_| crate::Error::Format("a plaintext is not UTF-8"))?;
+        let mut start = 0;
+        let plains: Vec<&str> = plain_ends
+            .iter()
+            .map(|&end| {
+                let s = &text[start..end];
+                start = end;
+                s
+            })
+            .collect();
+        self.encrypt_batch(tweaks, &plains, out, ends)
+    }
+
+    /// The batch call's tweaks, checked against the policy (and, for
+    /// per-value tweaks, each one: its index names a bad one).
+    fn batch_tweaks<'a>(&'a self, tweaks: BatchTweaks<'a>, n: usize) -> Result<Tweaks<'a>> {
+        match tweaks {
+            BatchTweaks::Fixed => Ok(Tweaks::Same(self.tweak(None)?)),
+            BatchTweaks::Same(t) => Ok(Tweaks::Same(self.tweak(Some(t))?)),
+            BatchTweaks::PerValue(ts) if ts.len() != n => {
+                Err(crate::Error::Format("a batch needs exactly one tweak per value").into())
+            }
+            BatchTweaks::PerValue(ts) => {
+                for (i, t) in ts.iter().enumerate() {
+                    self.tweak(Some(t)).map_err(at(i))?;
+                }
+                Ok(Tweaks::PerValue(ts))
+            }
+        }
+    }
+
+    /// Runs the batch; on error `out` and `ends` are left as they were
+    /// (what was appended is zeroized first).
     fn run_batch(&self, job: &Job<'_>, out: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<()> {
-        let Job { dir, tweak, values, version } = *job;
-        // Tokens whose version is read one by one, and values with a kept
-        // tail, go one at a time.
-        let one_by_one =
-            self.params.keep_from_last.is_some() || (dir == Direction::Decrypt && self.embedding.is_some());
-        if one_by_one {
+        let (len, count) = (out.len(), ends.len());
+        let done = self.run(job, out, ends);
+        if done.is_err() {
+            out[len..].zeroize();
+            out.truncate(len);
+            ends.truncate(count);
+        }
+        done
+    }
+
+    fn run(&self, job: &Job<'_>, out: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<()> {
+        let Job { dir, values, version, .. } = *job;
+        let tweaks = self.batch_tweaks(job.tweaks, values.len())?;
+        // Values with a kept tail go one at a time.
+        if self.params.keep_from_last.is_some() {
             return self.each(job, out, ends);
         }
-        let tweak = self.tweak(tweak)?;
-        let version = version.unwrap_or(self.primary());
+        // Embedded versions: tokens that all carry the same version go
+        // through the batch as plain tokens; others one at a time.
+        let (mut plain, mut plain_ends) = (String::new(), Vec::new());
+        let version = if dir == Direction::Decrypt && self.embedding.is_some() {
+            match self.common_version(values, version, &mut plain, &mut plain_ends) {
+                Some(v) => v,
+                None => return self.each(job, out, ends),
+            }
+        } else {
+            version.unwrap_or(self.primary())
+        };
+        let texts: Vec<&str>;
+        let values = if plain_ends.is_empty() {
+            values
+        } else {
+            texts = plain_ends
+                .iter()
+                .scan(0, |start, &end| {
+                    let token = &plain[*start..end];
+                    *start = end;
+                    Some(token)
+                })
+                .collect();
+            &texts
+        };
         let mut batch = TextBatch::new(self.cipher(version)?, &self.format)?;
         for (i, v) in values.iter().enumerate() {
             batch.push(v).map_err(|e| at(i)(e.into()))?;
         }
-        batch.transform(dir, Tweaks::Same(tweak))?;
+        batch.transform(dir, tweaks)?;
         let mut token = String::new();
         for i in 0..values.len() {
             let start = out.len();
@@ -101,10 +245,34 @@ impl FpeTransform {
         Ok(())
     }
 
+    /// Embedded mode: the version every token carries (agreeing with
+    /// `version` if given), appending each as a plain token to `plain`
+    /// and its end to `ends`; `None` if they differ or one is unreadable.
+    fn common_version(
+        &self,
+        values: &[&str],
+        version: Option<u32>,
+        plain: &mut String,
+        ends: &mut Vec<usize>,
+    ) -> Option<u32> {
+        let mut found = None;
+        for v in values {
+            let this = self.version_of(v, version).ok()?;
+            if found.is_some_and(|f| f != this) {
+                return None;
+            }
+            found = Some(this);
+            self.unembed(v, plain);
+            ends.push(plain.len());
+        }
+        found
+    }
+
     fn each(&self, job: &Job<'_>, out: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<()> {
-        let Job { dir, tweak, values, version } = *job;
+        let Job { dir, tweaks, values, version } = *job;
         let mut s = String::new();
         for (i, v) in values.iter().enumerate() {
+            let tweak = tweaks.get(i);
             match dir {
                 Direction::Encrypt => self.encrypt_into(tweak, v, &mut s),
                 Direction::Decrypt => self.decrypt_into(tweak, v, version, &mut s).map(drop),

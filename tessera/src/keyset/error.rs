@@ -85,6 +85,17 @@ pub enum Error {
         /// What is wrong.
         reason: &'static str,
     },
+    /// A value's tweak, read from a field of its record (tweak policy
+    /// `field`), is unusable: empty, or of a length the algorithm refuses.
+    #[error("transformation {transform:?} takes its tweak from field {field:?}: {reason}")]
+    TweakField {
+        /// The transformation.
+        transform: String,
+        /// The field the tweak comes from.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The keyset file is not valid JSON of the expected shape (the position
     /// is given, never the contents, which may be key material).
     #[error("malformed keyset: {0}")]

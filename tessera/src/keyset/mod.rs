@@ -60,6 +60,17 @@
 //! 62-character alphanumeric alphabet with the default pool: give
 //! `embedded_alphabet`, or use external versions).
 //!
+//! # FPE tweaks
+//!
+//! A transformation's tweak is `fixed` (stored in the keyset, the same for
+//! every value), given per `call`, or read from a `field` of the same
+//! record: then the tweak of each value is the bytes of that field as the
+//! record holds them (a CSV field after unquoting), so two records with the
+//! same value and different fields get different tokens. A field tweak must
+//! not be empty (an empty field is taken as a missing tweak), and is 7 bytes
+//! for FF3-1. [`FpeTransform::tweak_field`] names the field;
+//! [`BatchTweaks::PerValue`] passes one tweak per value to the batch calls.
+//!
 //! # The keyset file
 //!
 //! JSON, UTF-8: `{"format": "tessera-keyset", "version": 1, "transforms":
@@ -89,6 +100,7 @@ mod template;
 mod tink;
 mod tokenize;
 
+pub use batch::BatchTweaks;
 pub use deterministic::{SivTransform, TINK_PREFIX_LEN, TINK_START_BYTE};
 pub use error::{Error, Result};
 pub use model::{

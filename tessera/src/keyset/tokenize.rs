@@ -115,14 +115,38 @@ impl FpeTransform {
         self.transform.primary
     }
 
+    /// The field the tweak of each value comes from (tweak policy `field`),
+    /// if any: a caller reading records passes that field's bytes as the
+    /// value's tweak (see [`BatchTweaks::PerValue`](super::BatchTweaks)).
+    pub fn tweak_field(&self) -> Option<&str> {
+        match &self.params.tweak {
+            TweakPolicy::Field { name } => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The tweak to use given the caller's: the fixed one, or the caller's
+    /// (checked when it is a record's field: not empty, 7 bytes for FF3-1).
     pub(crate) fn tweak<'a>(&'a self, given: Option<&'a [u8]>) -> Result<&'a [u8]> {
         let reason = match (&self.fixed_tweak, given) {
             (Some(t), None) => return Ok(t),
-            (None, Some(t)) => return Ok(t),
+            (None, Some(t)) => return self.check_field_tweak(t).map(|()| t),
             (Some(_), Some(_)) => "its tweak is fixed in the keyset; give none",
             (None, None) => "it takes a tweak per value; give one",
         };
         Err(Error::Tweak { transform: self.name.clone(), reason })
+    }
+
+    fn check_field_tweak(&self, tweak: &[u8]) -> Result<()> {
+        let Some(field) = self.tweak_field() else { return Ok(()) };
+        let reason = if tweak.is_empty() {
+            "the field is empty (a missing tweak)".to_string()
+        } else if self.params.algorithm == FpeAlgorithm::Ff3_1 && tweak.len() != 7 {
+            format!("FF3-1 tweaks are 7 bytes; the field has {}", tweak.len())
+        } else {
+            return Ok(());
+        };
+        Err(Error::TweakField { transform: self.name.clone(), field: field.into(), reason })
     }
 
     pub(crate) fn cipher(&self, version: u32) -> Result<&dyn Fpe> {
@@ -225,19 +249,30 @@ impl FpeTransform {
         let v = self.version_of(token, version)?;
         let cipher = self.cipher(v)?;
         let (head, tail) = self.split(token);
-        match (&self.embedding, self.first_encrypted(head)) {
-            (Some(e), Some((at, c))) => {
-                let (_, d) = e.decode(c).expect("version_of decoded it");
-                let mut plain_head = Zeroizing::new(String::with_capacity(head.len()));
-                plain_head.push_str(&head[..at]);
-                plain_head.push(self.alphabet.char_of(d));
-                plain_head.push_str(&head[at + c.len_utf8()..]);
-                self.format.decrypt_into(cipher, tweak, &plain_head, out)?;
-            }
-            _ => self.format.decrypt_into(cipher, tweak, head, out)?,
+        if self.embedding.is_some() {
+            let mut plain_head = String::with_capacity(head.len());
+            self.unembed(head, &mut plain_head);
+            self.format.decrypt_into(cipher, tweak, &plain_head, out)?;
+        } else {
+            self.format.decrypt_into(cipher, tweak, head, out)?;
         }
         out.push_str(tail);
         Ok(v)
+    }
+
+    /// Appends `head` (a token without its kept tail, whose version
+    /// [`version_of`](Self::version_of) read) to `out` with its first
+    /// encrypted character back in the alphabet: the plain FF1/FF3-1 token.
+    pub(crate) fn unembed(&self, head: &str, out: &mut String) {
+        match (&self.embedding, self.first_encrypted(head)) {
+            (Some(e), Some((at, c))) => {
+                let (_, d) = e.decode(c).expect("version_of decoded it");
+                out.push_str(&head[..at]);
+                out.push(self.alphabet.char_of(d));
+                out.push_str(&head[at + c.len_utf8()..]);
+            }
+            _ => out.push_str(head),
+        }
     }
 
     /// Decrypts `token`; the result is zeroized when dropped.

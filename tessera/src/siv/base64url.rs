@@ -26,10 +26,23 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 /// assert_eq!(out, b"aGk_");
 /// ```
 pub fn encode(data: &[u8], out: &mut Vec<u8>) {
-    for c in data.chunks(3) {
-        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
-        for i in 0..=c.len() {
-            out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]);
+    // The output's length is known: write it in place, four characters per
+    // three bytes, instead of pushing (and checking capacity) per character.
+    let start = out.len();
+    out.resize(start + data.len() / 3 * 4 + [0, 2, 3][data.len() % 3], 0);
+    let mut dst = out[start..].chunks_mut(4);
+    let chunks = data.chunks_exact(3);
+    let tail = chunks.remainder();
+    for (c, d) in chunks.zip(&mut dst) {
+        let n = (c[0] as u32) << 16 | (c[1] as u32) << 8 | c[2] as u32;
+        for (i, x) in d.iter_mut().enumerate() {
+            *x = ALPHABET[(n >> (18 - 6 * i) & 63) as usize];
+        }
+    }
+    if let Some(d) = dst.next() {
+        let n = (tail[0] as u32) << 16 | (*tail.get(1).unwrap_or(&0) as u32) << 8;
+        for (i, x) in d.iter_mut().enumerate() {
+            *x = ALPHABET[(n >> (18 - 6 * i) & 63) as usize];
         }
     }
 }

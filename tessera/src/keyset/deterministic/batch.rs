@@ -53,13 +53,41 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
+        self.encrypt_batch_each(ad, batch, |prefix, ct| {
+            out.extend_from_slice(prefix);
+            out.extend_from_slice(ct);
+            ends.push(out.len());
+        })
+    }
+
+    /// Encrypts every message of `batch` under the primary, as
+    /// [`encrypt_batch`](Self::encrypt_batch), handing each ciphertext to
+    /// `put` as its prefix (empty for a RAW key) and `V || C`, in order,
+    /// straight from the batch's buffer (no copy in between).
+    ///
+    /// ```
+    /// use tessera::keyset::{Keyset, SivParams, TransformParams};
+    /// use tessera::siv::MessageBatch;
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform("emails", TransformParams::Siv(SivParams::default())).unwrap();
+    /// let siv = ks.siv("emails").unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// batch.push(b"alice@example.com");
+    /// let mut cts = Vec::new();
+    /// siv.encrypt_batch_each(b"users.email", &mut batch, |prefix, ct| cts.push([prefix, ct].concat())).unwrap();
+    /// assert_eq!(cts[0], siv.encrypt(b"users.email", b"alice@example.com").unwrap());
+    /// ```
+    pub fn encrypt_batch_each(
+        &self,
+        ad: &[u8],
+        batch: &mut MessageBatch,
+        mut put: impl FnMut(&[u8], &[u8]),
+    ) -> Result<()> {
         let k = self.primary_key();
         let cipher = k.cipher.as_ref().expect("validated: the primary is enabled");
         let (p, n) = prefix(k);
         for ct in batch.seal(cipher, BatchAd::Same(&[ad]))? {
-            out.extend_from_slice(&p[..n]);
-            out.extend_from_slice(ct);
-            ends.push(out.len());
+            put(&p[..n], ct);
         }
         Ok(())
     }
@@ -78,53 +106,65 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
+        self.decrypt_batch_each(ad, batch, |pt| {
+            out.extend_from_slice(pt);
+            ends.push(out.len());
+        })
+    }
+
+    /// Decrypts every message of `batch`, as
+    /// [`decrypt_batch`](Self::decrypt_batch), handing each plaintext to
+    /// `put` in order once all of them are known to open (on error `put`
+    /// is not called).
+    ///
+    /// ```
+    /// use tessera::keyset::{Keyset, SivParams, TransformParams};
+    /// use tessera::siv::MessageBatch;
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform("emails", TransformParams::Siv(SivParams::default())).unwrap();
+    /// let siv = ks.siv("emails").unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// batch.push(&siv.encrypt(b"ad", b"alice").unwrap());
+    /// let mut pts = Vec::new();
+    /// siv.decrypt_batch_each(b"ad", &mut batch, |pt| pts.push(pt.to_vec())).unwrap();
+    /// assert_eq!(pts, [b"alice"]);
+    /// ```
+    pub fn decrypt_batch_each(&self, ad: &[u8], batch: &mut MessageBatch, put: impl FnMut(&[u8])) -> Result<()> {
         let Some(k) = self.common_tink_key(batch) else {
-            return self.decrypt_each(ad, batch.messages(), out, ends);
+            return self.decrypt_each(ad, batch.messages(), put);
         };
         let cipher = k.cipher.as_ref().expect("only enabled keys are chosen");
         batch.strip_prefixes(TINK_PREFIX_LEN);
         if let Ok(pts) = batch.open(cipher, BatchAd::Same(&[ad])) {
-            for pt in pts {
-                out.extend_from_slice(pt);
-                ends.push(out.len());
-            }
+            pts.for_each(put);
             return Ok(());
         }
         // Some value did not open under that key: each one as `decrypt` sees it.
         let (p, n) = prefix(k);
         let whole: Vec<Vec<u8>> = batch.messages().map(|body| [&p[..n], body].concat()).collect();
-        self.decrypt_each(ad, whole.iter().map(Vec::as_slice), out, ends)
+        self.decrypt_each(ad, whole.iter().map(Vec::as_slice), put)
     }
 
+    /// One message at a time through [`decrypt`](Self::decrypt); `put` sees
+    /// the plaintexts only once every one has opened.
     fn decrypt_each<'m>(
         &self,
         ad: &[u8],
         messages: impl Iterator<Item = &'m [u8]>,
-        out: &mut Vec<u8>,
-        ends: &mut Vec<usize>,
+        mut put: impl FnMut(&[u8]),
     ) -> Result<()> {
-        let (len, count) = (out.len(), ends.len());
+        let mut pts = Vec::new();
         for (i, m) in messages.enumerate() {
-            match self.decrypt(ad, m) {
-                Ok(pt) => {
-                    out.extend_from_slice(&pt);
-                    ends.push(out.len());
-                }
-                Err(e) => {
-                    zeroize::Zeroize::zeroize(&mut out[len..]);
-                    out.truncate(len);
-                    ends.truncate(count);
-                    return Err(at(i)(e));
-                }
-            }
+            pts.push(self.decrypt(ad, m).map_err(at(i))?);
         }
+        pts.iter().for_each(|pt| put(pt));
         Ok(())
     }
 
     /// Decrypts every message of `batch` and encrypts it again under the
     /// primary (as [`rewrap`](Self::rewrap) on each), appending the new
     /// ciphertexts to `out` and their ends to `ends`. The plaintexts are
-    /// zeroized before this returns.
+    /// zeroized before this returns, and `batch` is left empty.
     pub fn rewrap_batch(
         &self,
         ad: &[u8],
@@ -132,16 +172,12 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        let (mut plain, mut plain_ends) = (zeroize::Zeroizing::new(Vec::new()), Vec::new());
-        self.decrypt_batch(ad, batch, &mut plain, &mut plain_ends)?;
         let mut again = MessageBatch::new();
-        let mut start = 0;
-        for &end in &plain_ends {
-            again.push(&plain[start..end]);
-            start = end;
-        }
-        let done = self.encrypt_batch(ad, &mut again, out, ends);
+        let done = self
+            .decrypt_batch_each(ad, batch, |pt| again.push(pt))
+            .and_then(|()| self.encrypt_batch(ad, &mut again, out, ends));
         again.clear_zeroized();
+        batch.clear_zeroized();
         done
     }
 
