@@ -53,4 +53,3 @@ pub fn key(d: &Dir, name: &str, extra: &[&str]) -> (String, String) {
     let c = d.write(&format!("{name}.cert"), &sop_ok(&["extract-cert"], &d.read(&format!("{name}.key"))));
     (k, c)
 }
-

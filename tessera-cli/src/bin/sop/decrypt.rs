@@ -17,8 +17,8 @@ use zeroize::Zeroizing;
 use super::keys::{all_certs, key_passwords, read_secret_keys, unlock};
 use super::sig::{verification_lines, window};
 use super::{
-    BAD_DATA, CANNOT_DECRYPT, Fail, INCOMPLETE_VERIFICATION, MISSING_ARG, NewOut, Opts, R, check_new_out, fail,
-    flush, given_passwords, io_fail, parse, pgp_fail, read_indirect, refs, stdout, write_new_file,
+    BAD_DATA, CANNOT_DECRYPT, Fail, INCOMPLETE_VERIFICATION, MISSING_ARG, NewOut, Opts, R, check_new_out, fail, flush,
+    given_passwords, io_fail, parse, pgp_fail, read_indirect, refs, stdout, write_new_file,
 };
 
 /// What to check and report besides the plaintext.
