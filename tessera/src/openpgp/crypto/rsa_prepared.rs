@@ -23,7 +23,11 @@ use crate::openpgp::Result;
 /// assert!(matches!(secret, SecretMaterial::Rsa { .. }));
 /// ```
 #[derive(Default)]
-pub struct PreparedRsa(pub(crate) OnceLock<Prepared>, pub(crate) OnceLock<Keyed<rsa::PrivateKey>>);
+pub struct PreparedRsa(
+    pub(crate) OnceLock<Prepared>,
+    /// Boxed: the `rsa` crate's key is large, and every secret key holds this.
+    pub(crate) Box<OnceLock<Keyed<rsa::PrivateKey>>>,
+);
 
 /// A prepared key and the public key (n, e) it was built with: a caller
 /// passing another public key gets the checked path, not this key.

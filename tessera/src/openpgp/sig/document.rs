@@ -157,7 +157,7 @@ impl<'a> Signer<'a> {
     /// Hashes the data on a thread of its own from now on (see
     /// [`super::hash_thread`]).
     pub(crate) fn hash_on_thread(&mut self) -> Result<()> {
-        self.hashing.to_thread()
+        self.hashing.move_to_thread()
     }
 
     /// Hashes more data.

@@ -34,7 +34,7 @@ impl Hashing {
     /// Moves the hashing to a thread of its own (nothing if it already is,
     /// or if there is nothing to hash for). Fails only if the operating
     /// system refuses a thread.
-    pub(crate) fn to_thread(&mut self) -> Result<()> {
+    pub(crate) fn move_to_thread(&mut self) -> Result<()> {
         if let Hashing::Here(hashers) = self
             && !hashers.is_empty()
         {
