@@ -109,8 +109,8 @@ fn a_streamed_v1_message_proves_its_mdc_before_signatures_count() {
     assert!(matches!(e, Error::Authentication("MDC")), "{e}");
 }
 
-/// Hashing on its own thread (threads > 1) and on the caller's (threads =
-/// 1) hash the same data, across chunks and odd write sizes: each verifies
+/// Hashing on its own thread (more than one thread) and on the caller's
+/// (one thread) hash the same data, across chunks and odd write sizes: each verifies
 /// what the other signed.
 #[test]
 fn the_hash_thread_and_the_caller_agree() {
