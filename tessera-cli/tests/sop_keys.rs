@@ -12,56 +12,9 @@ use std::process::{Command, Output};
 
 use tessera::openpgp::key::{GenerateOptions, generate};
 
-const SOP: &str = env!("CARGO_BIN_EXE_tessera-sop");
+use common::sop::{Dir, key, sop, sop_code, sop_ok};
+
 const PLAIN: &[u8] = b"a signed and encrypted message\n";
-
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        Dir(tempfile::tempdir().unwrap())
-    }
-    fn p(&self, name: &str) -> String {
-        self.0.path().join(name).to_string_lossy().into_owned()
-    }
-    fn write(&self, name: &str, data: &[u8]) -> String {
-        std::fs::write(self.p(name), data).unwrap();
-        self.p(name)
-    }
-    fn read(&self, name: &str) -> Vec<u8> {
-        std::fs::read(self.p(name)).unwrap()
-    }
-}
-
-fn sop(args: &[&str], stdin: &[u8]) -> Output {
-    common::run_with_stdin(SOP, args, stdin)
-}
-
-/// Runs `tessera-sop`, expecting success; its stdout.
-fn sop_ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
-    let o = sop(args, stdin);
-    assert!(o.status.success(), "tessera-sop {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    o.stdout
-}
-
-/// Runs `tessera-sop`, expecting exit `code` and no output.
-fn sop_code(args: &[&str], stdin: &[u8], code: i32) {
-    let o = sop(args, stdin);
-    assert_eq!(o.status.code(), Some(code), "tessera-sop {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    assert!(o.stdout.is_empty() || code == 0, "tessera-sop {args:?} wrote output on failure");
-}
-
-/// A key `name.key` (optionally locked with the password file `pw`) and
-/// its certificate `name.cert`.
-fn key(d: &Dir, name: &str, extra: &[&str]) -> (String, String) {
-    let uid = format!("{name} <{name}@example.org>");
-    let mut args = vec!["generate-key"];
-    args.extend(extra);
-    args.push(&uid);
-    let k = d.write(&format!("{name}.key"), &sop_ok(&args, b""));
-    let c = d.write(&format!("{name}.cert"), &sop_ok(&["extract-cert"], &d.read(&format!("{name}.key"))));
-    (k, c)
-}
 
 /// VERIFICATIONS lines: `TIME SIGNER-FPR PRIMARY-FPR mode:MODE`.
 fn verifications(text: &[u8]) -> Vec<Vec<String>> {
@@ -169,12 +122,8 @@ fn sign_encrypt_decrypt_verify_and_verifications() {
     let (_, carol_c) = key(&d, "carol", &[]);
     for (as_, mode) in [("--as=binary", "binary"), ("--as=text", "text")] {
         let ct = sop_ok(&["encrypt", as_, "--sign-with", &alice, &bob_c, &alice_c], PLAIN);
-        // Text is carried with CRLF line endings.
-        let plain = if mode == "text" {
-            String::from_utf8_lossy(PLAIN).replace('\n', "\r\n").into_bytes()
-        } else {
-            PLAIN.to_vec()
-        };
+        // Text is carried with CRLF line endings and given back with LF.
+        let plain = PLAIN.to_vec();
         for (n, (k, certs)) in [(&bob, &alice_c), (&alice, &alice_c)].into_iter().enumerate() {
             let out = d.p(&format!("v{mode}{n}"));
             let args = ["decrypt", "--verify-with", certs, &format!("--verifications-out={out}"), k];

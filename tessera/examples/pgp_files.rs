@@ -9,10 +9,16 @@
 //! pgp_files decrypt-verify tessera|rpgp IN OUT KEY SIGNCERT
 //! pgp_files hash           sha256|sha512 IN
 //! pgp_files pkesk          ROUNDS
+//! pgp_files mem-sign-encrypt   tessera|rpgp sha256|sha512 MIB SIGNKEY CERT
+//! pgp_files mem-decrypt-verify tessera|rpgp sha256|sha512 MIB SIGNKEY CERT KEY SIGNCERT
+//! pgp_files mem-hash           sha256|sha512 MIB
 //! ```
 //!
 //! Each prints one line: `<seconds> <MiB/s of the plaintext>` (or, for
-//! `pkesk`, microseconds per operation). Build with
+//! `pkesk`, microseconds per operation). The `mem-` forms work in memory,
+//! no file I/O: MIB MiB of data (one random MiB repeated) signed and
+//! encrypted into a sink, or first signed and encrypted into memory
+//! (not timed) and then decrypted and verified into a sink. Build with
 //! `cargo build --release -p tessera --example pgp_files`.
 
 use std::fs::File;
@@ -86,6 +92,20 @@ fn tessera_decrypt(inp: &str, out: &str, key: &str) -> Res<()> {
 }
 
 fn tessera_sign_encrypt(hash: HashAlg, inp: &str, out: &str, key: &str, cert: &str) -> Res<()> {
+    let mut w = output(out)?;
+    tessera_seal(hash, &mut |enc| Ok(std::io::copy(&mut input(inp)?, enc).map(|_| ())?), &mut w, key, cert)?;
+    w.flush()?;
+    Ok(())
+}
+
+/// Signs with `key` (with `hash`) and encrypts to `cert` what `feed` writes.
+fn tessera_seal(
+    hash: HashAlg,
+    feed: &mut dyn FnMut(&mut dyn Write) -> Res<()>,
+    w: &mut dyn Write,
+    key: &str,
+    cert: &str,
+) -> Res<()> {
     let signer_cert = certs(key)?.remove(0);
     let t = now();
     let mut keys = SigningKey::from_cert(&signer_cert, t)?;
@@ -93,21 +113,39 @@ fn tessera_sign_encrypt(hash: HashAlg, inp: &str, out: &str, key: &str, cert: &s
         k.hash = hash;
     }
     let signer = Signer::new(&keys, SigType::Binary, t as u32)?;
-    let mut enc = SigningEncryptor::new(output(out)?, &[], &encrypt_options(certs(cert)?), signer)?;
-    std::io::copy(&mut input(inp)?, &mut enc)?;
-    enc.finish()?.flush()?;
+    let mut enc = SigningEncryptor::new(w, &[], &encrypt_options(certs(cert)?), signer)?;
+    feed(&mut enc)?;
+    enc.finish()?;
     Ok(())
 }
 
 fn tessera_decrypt_verify(inp: &str, out: &str, key: &str, cert: &str) -> Res<()> {
-    let opts = DecryptOptions { keys: certs(key)?, ..DecryptOptions::default() };
-    let signers: Vec<Cert> = certs(cert)?.iter().map(Cert::to_public).collect();
-    let mut dec = VerifyingDecryptor::new(input(inp)?, &[], &opts, &signers, now())?;
     let mut w = output(out)?;
-    std::io::copy(&mut dec, &mut w)?;
-    dec.finish()?;
+    tessera_open(input(inp)?, &mut w, key, cert)?;
     w.flush()?;
     Ok(())
+}
+
+/// Decrypts `msg` with `key` into `w`, verifying a signature by `cert`.
+fn tessera_open(msg: impl std::io::BufRead, w: &mut dyn Write, key: &str, cert: &str) -> Res<()> {
+    let opts = DecryptOptions { keys: certs(key)?, ..DecryptOptions::default() };
+    let signers: Vec<Cert> = certs(cert)?.iter().map(Cert::to_public).collect();
+    let mut dec = VerifyingDecryptor::new(msg, &[], &opts, &signers, now())?;
+    drain(&mut dec, w)?;
+    dec.finish()?;
+    Ok(())
+}
+
+/// Copies all of `r` to `w` in reads of [`BUF`] octets.
+fn drain(r: &mut dyn Read, w: &mut dyn Write) -> Res<()> {
+    let mut buf = vec![0u8; BUF];
+    loop {
+        let n = r.read(&mut buf)?;
+        if n == 0 {
+            return Ok(());
+        }
+        w.write_all(&buf[..n])?;
+    }
 }
 
 fn rpgp_public(path: &str) -> Res<SignedPublicKey> {
@@ -127,6 +165,19 @@ fn rpgp_encryption_subkey(k: &SignedPublicKey) -> Res<&pgp::composed::SignedPubl
 }
 
 fn rpgp_encrypt(inp: &str, out: &str, cert_paths: &[String], sign: Option<(&str, HashAlgorithm)>) -> Res<()> {
+    let mut w = output(out)?;
+    rpgp_seal(MessageBuilder::from_file(inp), &mut w, cert_paths, sign)?;
+    w.flush()?;
+    Ok(())
+}
+
+/// rPGP's message of `file` to `cert_paths`, signed by `sign` if given.
+fn rpgp_seal<R: Read>(
+    file: MessageBuilder<'_, R>,
+    w: &mut dyn Write,
+    cert_paths: &[String],
+    sign: Option<(&str, HashAlgorithm)>,
+) -> Res<()> {
     let mut rng = rand08::thread_rng();
     let keys = cert_paths.iter().map(|p| rpgp_public(p)).collect::<Res<Vec<_>>>()?;
     let signing_key = sign.map(|(p, _)| rpgp_secret(p)).transpose()?;
@@ -139,8 +190,6 @@ fn rpgp_encrypt(inp: &str, out: &str, cert_paths: &[String], sign: Option<(&str,
         ),
         None => None,
     };
-    let file = MessageBuilder::from_file(inp);
-    let mut w = output(out)?;
     // Every peer writes SEIPD v2 with AES-256 OCB, 256 KiB chunks.
     let mut b = file.seipd_v2(&mut rng, SymmetricKeyAlgorithm::AES256, AeadAlgorithm::Ocb, ChunkSize::C256KiB);
     for k in &keys {
@@ -149,25 +198,22 @@ fn rpgp_encrypt(inp: &str, out: &str, cert_paths: &[String], sign: Option<(&str,
     if let (Some(sub), Some((_, h))) = (signing_sub, sign) {
         b.sign(&sub.key, Password::empty(), h);
     }
-    b.to_writer(&mut rng, &mut w)?;
-    w.flush()?;
+    b.to_writer(&mut rng, w)?;
     Ok(())
 }
 
 fn rpgp_decrypt(inp: &str, out: &str, key: &str, verify: Option<&str>) -> Res<()> {
-    let sk = rpgp_secret(key)?;
-    let msg = Message::from_file(inp)?;
-    let mut msg = msg.decrypt(&Password::empty(), &sk)?;
     let mut w = output(out)?;
-    let mut buf = vec![0u8; BUF];
-    loop {
-        let n = msg.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        w.write_all(&buf[..n])?;
-    }
+    rpgp_open(Message::from_file(inp)?, &mut w, key, verify)?;
     w.flush()?;
+    Ok(())
+}
+
+/// Decrypts `msg` with `key` into `w`, then verifies it with `verify`.
+fn rpgp_open(msg: Message<'_>, w: &mut dyn Write, key: &str, verify: Option<&str>) -> Res<()> {
+    let sk = rpgp_secret(key)?;
+    let mut msg = msg.decrypt(&Password::empty(), &sk)?;
+    drain(&mut msg, w)?;
     if let Some(cert) = verify {
         let pk = rpgp_public(cert)?;
         let sub = pk
@@ -236,6 +282,93 @@ fn pkesk(rounds: u32) -> Res<()> {
     Ok(())
 }
 
+/// `mib` MiB in memory: one random MiB, repeated.
+#[derive(Clone)]
+struct Repeat {
+    block: Vec<u8>,
+    pos: usize,
+    left: u64,
+}
+
+impl Repeat {
+    fn new(mib: u64) -> Res<Self> {
+        let mut block = vec![0u8; 1 << 20];
+        rand08::RngCore::fill_bytes(&mut rand08::thread_rng(), &mut block);
+        Ok(Repeat { block, pos: 0, left: mib << 20 })
+    }
+}
+
+impl Read for Repeat {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.block.len() - self.pos).min(self.left as usize);
+        buf[..n].copy_from_slice(&self.block[self.pos..self.pos + n]);
+        self.pos = (self.pos + n) % self.block.len();
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+/// Writes all of `r` to `w` in pieces of [`BUF`] octets (as a 256 KiB
+/// `BufReader` over a file gives them).
+fn feed(mut r: Repeat, w: &mut dyn Write) -> Res<()> {
+    while r.left > 0 {
+        let n = (BUF as u64).min(r.left) as usize;
+        w.write_all(&r.block[r.pos..r.pos + n])?;
+        r.pos = (r.pos + n) % r.block.len();
+        r.left -= n as u64;
+    }
+    Ok(())
+}
+
+/// The in-memory forms; the seconds they took (preparation not counted).
+fn run_memory(a: &[&str]) -> Res<Option<f64>> {
+    let sink = &mut std::io::sink();
+    let t = Instant::now();
+    match *a {
+        ["mem-hash", h, mib] => {
+            let mut hasher = Hasher::new(hash_alg(h)?.0);
+            let r = Repeat::new(mib.parse()?)?;
+            for _ in 0..r.left >> 20 {
+                for piece in r.block.chunks(BUF) {
+                    hasher.update(piece);
+                }
+            }
+            std::hint::black_box(hasher.finalize());
+        }
+        ["mem-sign-encrypt", "tessera", h, mib, key, cert] => {
+            let r = Repeat::new(mib.parse()?)?;
+            let t = Instant::now();
+            tessera_seal(hash_alg(h)?.0, &mut |enc| feed(r.clone(), enc), sink, key, cert)?;
+            return Ok(Some(t.elapsed().as_secs_f64()));
+        }
+        ["mem-sign-encrypt", "rpgp", h, mib, key, cert] => {
+            let r = Repeat::new(mib.parse()?)?;
+            let t = Instant::now();
+            rpgp_seal(MessageBuilder::from_reader("", r), sink, &[cert.to_string()], Some((key, hash_alg(h)?.1)))?;
+            return Ok(Some(t.elapsed().as_secs_f64()));
+        }
+        ["mem-decrypt-verify", peer, h, mib, skey, cert, key, scert] => {
+            let r = Repeat::new(mib.parse()?)?;
+            let mut ct = Vec::with_capacity(((r.left >> 20) as usize + 1) << 20);
+            let hash = hash_alg(h)?;
+            if peer == "tessera" {
+                tessera_seal(hash.0, &mut |enc| feed(r.clone(), enc), &mut ct, skey, cert)?;
+            } else {
+                rpgp_seal(MessageBuilder::from_reader("", r), &mut ct, &[cert.to_string()], Some((skey, hash.1)))?;
+            }
+            let t = Instant::now();
+            if peer == "tessera" {
+                tessera_open(ct.as_slice(), sink, key, scert)?;
+            } else {
+                rpgp_open(Message::from_bytes(ct.as_slice())?, sink, key, Some(scert))?;
+            }
+            return Ok(Some(t.elapsed().as_secs_f64()));
+        }
+        _ => return Ok(None),
+    }
+    Ok(Some(t.elapsed().as_secs_f64()))
+}
+
 fn run(args: &[String]) -> Res<u64> {
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
     let size = |p: &str| -> Res<u64> { Ok(std::fs::metadata(p)?.len()) };
@@ -265,6 +398,12 @@ fn main() -> Res<()> {
         && cmd == "pkesk"
     {
         return pkesk(rounds.parse()?);
+    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    if let Some(secs) = run_memory(&a)? {
+        let mib: f64 = a[if a[0] == "mem-hash" { 2 } else { 3 }].parse()?;
+        println!("{secs:.3} {:.1}", mib / secs);
+        return Ok(());
     }
     let t = Instant::now();
     let bytes = run(&args)?;

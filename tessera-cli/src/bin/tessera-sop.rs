@@ -25,13 +25,13 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use tessera::fs::AtomicFile;
 use tessera::openpgp::key::KeyError;
 use tessera::openpgp::{EMPTY_PASSWORD, Error as PgpError};
 use tessera_cli::io as shared;
 use zeroize::Zeroizing;
 
 const NO_SIGNATURE: u8 = 3;
+const UNSUPPORTED_ASYMMETRIC_ALGO: u8 = 13;
 const CERT_CANNOT_ENCRYPT: u8 = 17;
 const MISSING_ARG: u8 = 19;
 const INCOMPLETE_VERIFICATION: u8 = 23;
@@ -146,9 +146,18 @@ fn read_indirect(what: &str, spec: &str) -> R<Zeroizing<Vec<u8>>> {
     std::fs::read(spec).map(Zeroizing::new).map_err(|e| Fail(MISSING_INPUT, format!("{what}: cannot read {spec}: {e}")))
 }
 
-/// SOP's outputs such as `--session-key-out` must not exist yet: checked
-/// first, so that no work is done in vain, and again when written.
-fn check_new_out(what: &str, spec: &str) -> R<PathBuf> {
+/// An output file of SOP such as `--session-key-out`, prepared when the
+/// option is read, before any input is consumed: the file must not exist
+/// (59) and its directory must take a new file (a temporary one, created
+/// 0600, is made there now). [`write_new_file`] fills it and moves it into
+/// place without replacing anything; on failure nothing is left behind.
+struct NewOut {
+    what: String,
+    path: PathBuf,
+    tmp: tempfile::NamedTempFile,
+}
+
+fn check_new_out(what: &str, spec: &str) -> R<NewOut> {
     if spec.starts_with('@') {
         return fail(UNSUPPORTED_OPTION, format!("{what}: special designators are not supported"));
     }
@@ -156,18 +165,23 @@ fn check_new_out(what: &str, spec: &str) -> R<PathBuf> {
     if std::fs::symlink_metadata(&path).is_ok() {
         return fail(OUTPUT_EXISTS, format!("{what}: {spec} already exists"));
     }
-    Ok(path)
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let tmp = tempfile::Builder::new()
+        .prefix(".tessera-sop-")
+        .tempfile_in(dir)
+        .map_err(|e| Fail(1, format!("{what}: cannot create {spec}: {e}")))?;
+    Ok(NewOut { what: what.to_string(), path, tmp })
 }
 
-/// Writes `data` to a new file at `path`, readable by its owner only: into
-/// a temporary file beside it (created 0600), moved into place without
-/// replacing anything. On any failure nothing is left behind.
-fn write_new_file(what: &str, path: &Path, data: &[u8]) -> R<()> {
+/// Writes `data` to the prepared output `out` and moves it into place.
+fn write_new_file(out: NewOut, data: &[u8]) -> R<()> {
+    let NewOut { what, path, mut tmp } = out;
     let io_fail = |e: io::Error| Fail(1, format!("{what}: cannot write {}: {e}", path.display()));
-    let mut tmp = AtomicFile::create(path).map_err(io_fail)?;
     tmp.write_all(data).map_err(io_fail)?;
-    tmp.flush().map_err(io_fail)?;
-    tmp.commit_new().map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {}: {e}", path.display())))
+    tmp.as_file().sync_all().map_err(io_fail)?;
+    tmp.persist_noclobber(&path)
+        .map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {}: {}", path.display(), e.error)))?;
+    Ok(())
 }
 
 fn password(raw: Zeroizing<Vec<u8>>) -> R<Zeroizing<Vec<u8>>> {

@@ -1,6 +1,8 @@
 //! Shared by the CLI tests: run a binary with bytes on stdin; find the
 //! interop peers (or skip when they are missing).
 
+pub mod sop;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

@@ -13,10 +13,13 @@ pub use super::plain::LiteralInfo;
 use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
 use super::s2k::S2kLimits;
-use super::seipd::{ChunkOpener, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, thread_count, worth_it};
+use super::seipd::{
+    ChunkOpener, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, chunk_size, thread_count, worth_it,
+};
 use super::session::{SessionPackets, candidate_keys, read_session_packets};
 use super::skesk::SessionKey;
 use super::{Error, Result};
+use crate::TAG_LEN;
 use crate::aes::Aes;
 
 /// Options of [`Decryptor::with_options`].
@@ -47,8 +50,10 @@ pub struct DecryptOptions {
     /// given several of `--with-session-key`, `--with-password` and keys at
     /// once), after the candidates from `keys` and passwords, which their
     /// packets prove. A session key is not proven by anything before the
-    /// data: SEIPD v1 picks the first that passes the quick check, SEIPD v2
-    /// the first of the message's cipher. Ignored when `session_key` is set.
+    /// data: SEIPD v1 picks the first that passes the quick check; SEIPD v2,
+    /// when several candidates fit the message's cipher, the first under
+    /// which the first chunk authenticates (that chunk is read ahead, one
+    /// chunk of memory more). Ignored when `session_key` is set.
     pub session_keys: Vec<SessionKey>,
     /// Secret keys to open the message's PKESK packets with (unlocked:
     /// see [`Cert::unlock`]); packets that name one of them are tried
@@ -358,17 +363,22 @@ fn session_keys(
     Ok((found, recipient))
 }
 
-/// SEIPD v2: the header names the cipher; the first candidate of that
-/// key length opens the chunks (v6 password packets prove their key, so
-/// there is at most one).
+/// SEIPD v2: the header names the cipher; a candidate of that key length
+/// opens the chunks (v6 password packets prove their key; with several
+/// unproven candidates, [`pick_by_first_chunk`] decides).
 fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, threads: usize) -> Result<Opened<'a>> {
     let mut h = [0u8; V2_HEADER_LEN];
     read_exact(&mut body, &mut h, "SEIPD v2 header")?;
     let header = V2Header::parse(&h)?;
-    let sk = keys
+    let mut fit: Vec<SessionKey> = keys
         .into_iter()
-        .find(|k| k.key.len() == header.cipher.key_len() && k.alg.is_none_or(|a| a == header.cipher))
-        .ok_or(Error::WrongPassword)?;
+        .filter(|k| k.key.len() == header.cipher.key_len() && k.alg.is_none_or(|a| a == header.cipher))
+        .collect();
+    let (sk, body): (SessionKey, Box<dyn Read + 'a>) = match fit.len() {
+        0 => return Err(Error::WrongPassword),
+        1 => (fit.remove(0), Box::new(body)),
+        _ => pick_by_first_chunk(body, &header, fit)?,
+    };
     let threads = thread_count(threads);
     let plain: Box<dyn Read + 'a> = if worth_it(threads, &header, true) {
         Box::new(ParOpener::new(body, &header, &sk.key, threads)?)
@@ -377,6 +387,28 @@ fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, threads: usize) -
     };
     let session_key = SessionKey { alg: Some(header.cipher), key: sk.key };
     Ok(Opened { plain, session_key, version: SeipdVersion::V2, v1: None, recipient: None })
+}
+
+/// Several candidate keys for a SEIPD v2 body, none proven: reads the
+/// first chunk, its tag and the next tag's worth (or the whole body, if
+/// shorter), and keeps the first candidate under which that much
+/// authenticates. The octets read are put back in front of the rest.
+/// None fits: [`Error::WrongPassword`].
+fn pick_by_first_chunk<'a>(
+    mut body: SeipdBody<'a>,
+    header: &V2Header,
+    keys: Vec<SessionKey>,
+) -> Result<(SessionKey, Box<dyn Read + 'a>)> {
+    let mut first = vec![0u8; chunk_size(header.chunk_octet) + 2 * TAG_LEN];
+    let n = read_full(&mut body, &mut first)?;
+    first.truncate(n);
+    for k in keys {
+        let mut probe = zeroize::Zeroizing::new([0u8; 1]);
+        if ChunkOpener::new(first.as_slice(), header, &k.key)?.read(&mut probe[..]).is_ok() {
+            return Ok((k, Box::new(io::Cursor::new(first).chain(body))));
+        }
+    }
+    Err(Error::WrongPassword)
 }
 
 /// SEIPD v1: picks the key (see [`DecryptOptions::v1_quick_check`]), then

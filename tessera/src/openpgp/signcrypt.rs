@@ -39,6 +39,7 @@ use super::encrypt::{Body, EncryptOptions, close_seipd, open_seipd};
 use super::key::{Cert, Fingerprint, KeyError};
 use super::plain::is_typed;
 use super::poison::Poison;
+use super::seipd::thread_count;
 use super::sig::{InlineSigner, InlineVerifier, Outcome, SigResult, Signer};
 use super::{Error, Result, SessionKey};
 
@@ -111,8 +112,13 @@ impl<'a, W: Write> SigningEncryptor<'a, W> {
     }
 
     /// As [`SigningEncryptor::new`], with `signer` as given.
-    fn with_signer(out: W, passwords: &[&[u8]], opts: &EncryptOptions, signer: Signer<'a>) -> Result<Self> {
+    fn with_signer(out: W, passwords: &[&[u8]], opts: &EncryptOptions, mut signer: Signer<'a>) -> Result<Self> {
         let body = open_seipd(out, passwords, opts)?;
+        // With threads, the data is hashed on one while the caller's thread
+        // and the chunk workers do the rest.
+        if thread_count(opts.threads) > 1 {
+            signer.hash_on_thread()?;
+        }
         Ok(SigningEncryptor { inner: InlineSigner::new(body, signer)? })
     }
 
@@ -266,10 +272,13 @@ impl<'a> VerifyingDecryptor<'a> {
     ) -> Result<Self> {
         let opened = open_message(input, passwords, opts)?;
         let plain = BufReader::new(opened.plain);
-        let inner = match InlineVerifier::with_max_decompressed(plain, certs, now, opts.max_decompressed_size) {
+        let mut inner = match InlineVerifier::with_max_decompressed(plain, certs, now, opts.max_decompressed_size) {
             Ok(inner) => inner,
             Err(e) => return Err(settle(opened.v1.as_ref(), e)),
         };
+        if thread_count(opts.threads) > 1 {
+            inner.hash_on_thread()?;
+        }
         Ok(VerifyingDecryptor {
             inner,
             session_key: opened.session_key,
@@ -304,6 +313,29 @@ impl<'a> VerifyingDecryptor<'a> {
     /// ```
     pub fn seipd_version(&self) -> SeipdVersion {
         self.version
+    }
+
+    /// The literal data packet's metadata: a text signature's data is
+    /// stored as text (format `t`) with CR LF line endings.
+    ///
+    /// ```
+    /// # use std::io::Write;
+    /// use tessera::openpgp::key::{generate, GenerateOptions};
+    /// use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// use tessera::openpgp::{DecryptOptions, EncryptOptions, SigningEncryptor, VerifyingDecryptor};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() }).unwrap();
+    /// let keys = SigningKey::from_cert(&key, 1_700_000_001).unwrap();
+    /// let opts = EncryptOptions { recipients: vec![key.to_public()], ..Default::default() };
+    /// let signer = Signer::new(&keys, SigType::Text, 1_700_000_001).unwrap();
+    /// let mut enc = SigningEncryptor::new(Vec::new(), &[], &opts, signer).unwrap();
+    /// enc.write_all(b"a line\n").unwrap();
+    /// let message = enc.finish().unwrap();
+    /// let (certs, dopts) = ([key.to_public()], DecryptOptions { keys: vec![key], ..Default::default() });
+    /// let dec = VerifyingDecryptor::new(message.as_slice(), &[], &dopts, &certs, 1_700_000_002).unwrap();
+    /// assert_eq!(dec.literal().format, b't');
+    /// ```
+    pub fn literal(&self) -> &super::LiteralInfo {
+        self.inner.literal()
     }
 
     /// Reads what is left (discarding it), then succeeds only if at least

@@ -108,3 +108,29 @@ fn a_streamed_v1_message_proves_its_mdc_before_signatures_count() {
     let e = verify(&msg).unwrap_err();
     assert!(matches!(e, Error::Authentication("MDC")), "{e}");
 }
+
+/// Hashing on its own thread (more than one thread) and on the caller's
+/// (one thread) hash the same data, across chunks and odd write sizes: each verifies
+/// what the other signed.
+#[test]
+fn the_hash_thread_and_the_caller_agree() {
+    let (alice, bob) = (key(), key());
+    let keys = SigningKey::from_cert(&alice, NOW).unwrap();
+    let data: Vec<u8> = (0..700_001u32).map(|i| (i * 7 % 253) as u8).collect();
+    let certs = [alice.to_public()];
+    for (enc_threads, dec_threads) in [(1, 1), (2, 1), (1, 2), (2, 2), (4, 3)] {
+        let signer = Signer::new(&keys, SigType::Binary, T0 + 1).unwrap();
+        let opts = EncryptOptions { recipients: vec![bob.to_public()], threads: enc_threads, ..Default::default() };
+        let mut enc = SigningEncryptor::new(Vec::new(), &[], &opts, signer).unwrap();
+        for piece in data.chunks(70_001) {
+            enc.write_all(piece).unwrap();
+        }
+        let msg = enc.finish().unwrap();
+        let dopts = DecryptOptions { keys: vec![bob.clone()], threads: dec_threads, ..Default::default() };
+        let mut dec = VerifyingDecryptor::new(msg.as_slice(), &[], &dopts, &certs, NOW).unwrap();
+        let mut out = Vec::new();
+        dec.read_to_end(&mut out).unwrap();
+        assert_eq!(out, data);
+        assert_eq!(dec.finish().unwrap().good().count(), 1, "{enc_threads} / {dec_threads}");
+    }
+}

@@ -4,13 +4,12 @@
 //! [KEYS...]`: one pass over stdin, with every key, password and session
 //! key given to the decryptor at once.
 
-use std::io::{self, BufReader, Read};
-use std::path::PathBuf;
+use std::io::{self, BufReader, Read, Write};
 
 use tessera::fs::{CopyError, IO_BUFFER, Spool, copy};
 use tessera::openpgp::key::Cert;
 use tessera::openpgp::{
-    DecryptOptions, Decryptor, Error as PgpError, SeipdVersion, SessionKey, SymAlg, VerifyingDecryptor,
+    DecryptOptions, Decryptor, Error as PgpError, LiteralInfo, SeipdVersion, SessionKey, SymAlg, VerifyingDecryptor,
 };
 use tessera_cli::signing::now;
 use zeroize::Zeroizing;
@@ -18,15 +17,15 @@ use zeroize::Zeroizing;
 use super::keys::{all_certs, key_passwords, read_secret_keys, unlock};
 use super::sig::{verification_lines, window};
 use super::{
-    BAD_DATA, CANNOT_DECRYPT, Fail, INCOMPLETE_VERIFICATION, MISSING_ARG, Opts, R, check_new_out, fail, flush,
+    BAD_DATA, CANNOT_DECRYPT, Fail, INCOMPLETE_VERIFICATION, MISSING_ARG, NewOut, Opts, R, check_new_out, fail, flush,
     given_passwords, io_fail, parse, pgp_fail, read_indirect, refs, stdout, write_new_file,
 };
 
 /// What to check and report besides the plaintext.
 struct Reports {
-    session_key_out: Option<PathBuf>,
+    session_key_out: Option<NewOut>,
     /// Certificates, the VERIFICATIONS file and the time window.
-    verify: Option<(Vec<Cert>, PathBuf, (u64, u64))>,
+    verify: Option<(Vec<Cert>, NewOut, (u64, u64))>,
 }
 
 /// The decryption options, and why a key that could not be unlocked was
@@ -105,44 +104,95 @@ pub fn decrypt(rest: &[String]) -> R<()> {
     let pw = refs(&passwords);
     let input = BufReader::with_capacity(IO_BUFFER, io::stdin().lock());
     let mut out = stdout();
-    let (session_key, verifications) = match &reports.verify {
+    let (session_key, verifications) = match reports.verify {
         None => {
             let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(&mut open_fail)?;
-            let version = dec.seipd_version();
-            write_plaintext(&mut dec, version, &mut out)?;
+            let (version, text) = (dec.seipd_version(), is_text(dec.literal()));
+            write_plaintext(&mut dec, version, text, &mut out)?;
             (dec.session_key().clone(), None)
         }
         Some((certs, path, window)) => {
-            let mut dec = VerifyingDecryptor::new(input, &pw, &opts, certs, now()).map_err(&mut open_fail)?;
-            let version = dec.seipd_version();
-            write_plaintext(&mut dec, version, &mut out)?;
+            let mut dec = VerifyingDecryptor::new(input, &pw, &opts, &certs, now()).map_err(&mut open_fail)?;
+            let (version, text) = (dec.seipd_version(), is_text(dec.literal()));
+            write_plaintext(&mut dec, version, text, &mut out)?;
             let sk = dec.session_key().clone();
             // The exit code does not depend on the signatures: an empty
             // VERIFICATIONS says none was good.
             let results = dec.finish_results().map_err(pgp_fail)?;
-            (sk, Some((path, verification_lines(&results, *window)?)))
+            (sk, Some((path, verification_lines(&results, window)?)))
         }
     };
     if let Some((path, lines)) = verifications {
-        write_new_file("--verifications-out", path, &lines)?;
+        write_new_file(path, &lines)?;
     }
-    if let Some(path) = &reports.session_key_out {
+    if let Some(path) = reports.session_key_out {
         let alg = session_key.alg.map_or(0, SymAlg::id);
         let hex = Zeroizing::new(tessera::hex::encode_key(&session_key.key).to_ascii_uppercase());
         let line = Zeroizing::new(format!("{alg}:{}\n", *hex));
-        write_new_file("--session-key-out", path, line.as_bytes())?;
+        write_new_file(path, line.as_bytes())?;
     }
     flush(out)
 }
 
+/// Text literal data (`t`, `u`) is stored with CR LF line endings (RFC
+/// 9580 §5.9: "converted to native line endings by the receiving
+/// implementation"), so that `encrypt --as=text` gives back what was
+/// given, as GnuPG does.
+fn is_text(info: &LiteralInfo) -> bool {
+    matches!(info.format, b't' | b'u')
+}
+
 /// Writes the plaintext (v2: chunk by chunk as they verify; v1: only once
-/// the MDC verified, held in a temporary file until then).
-fn write_plaintext(dec: &mut dyn Read, version: SeipdVersion, out: &mut super::Stdout) -> R<()> {
-    let copied = if version == SeipdVersion::V1 { Spool::copy(dec, out) } else { copy(dec, out) };
-    copied.map(drop).map_err(|e| match e {
+/// the MDC verified, held in a temporary file until then), text with its
+/// line endings made LF.
+fn write_plaintext(dec: &mut dyn Read, version: SeipdVersion, text: bool, out: &mut super::Stdout) -> R<()> {
+    let mut out = LfLines { inner: out, text, cr: false, scratch: Vec::new() };
+    let copied = if version == SeipdVersion::V1 { Spool::copy(dec, &mut out) } else { copy(dec, &mut out) };
+    copied.map_err(|e| match e {
         CopyError::Read(e) => pgp_fail(PgpError::from_io(e)),
         CopyError::Write(e) | CopyError::Spool(e) => io_fail(e),
-    })
+    })?;
+    out.finish().map_err(io_fail)
+}
+
+/// Writes text with every CR LF made LF (a CR not followed by LF stays),
+/// across any split of the input; anything else as it is.
+struct LfLines<'a> {
+    inner: &'a mut super::Stdout,
+    text: bool,
+    /// The last octet given was a CR, held back.
+    cr: bool,
+    scratch: Vec<u8>,
+}
+
+impl LfLines<'_> {
+    /// Writes a CR still held back.
+    fn finish(self) -> io::Result<()> {
+        if self.cr { self.inner.write_all(b"\r") } else { Ok(()) }
+    }
+}
+
+impl Write for LfLines<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.text {
+            return self.inner.write(buf);
+        }
+        self.scratch.clear();
+        for &b in buf {
+            if self.cr && b != b'\n' {
+                self.scratch.push(b'\r');
+            }
+            self.cr = b == b'\r';
+            if !self.cr {
+                self.scratch.push(b);
+            }
+        }
+        self.inner.write_all(&self.scratch)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// SOP session key: `ALGO:HEX` (decimal algorithm id).

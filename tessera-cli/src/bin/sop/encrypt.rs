@@ -3,7 +3,7 @@
 //! certificates and/or passwords, signing inside the encryption when
 //! `--sign-with` is given.
 
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, Write};
 
 use tessera::openpgp::key::{Cert, KeyError};
 use tessera::openpgp::sig::{SigType, Signer};
@@ -12,8 +12,8 @@ use tessera_cli::signing::now;
 
 use super::keys::{certs_from, key_passwords, secret_keys, signing_keys};
 use super::{
-    CERT_CANNOT_ENCRYPT, Fail, MISSING_ARG, R, Stdout, UNSUPPORTED_OPTION, Utf8Only, fail, flush, new_password, parse,
-    pgp_fail, profile_name, refs, stdout, text_fail,
+    CERT_CANNOT_ENCRYPT, Fail, MISSING_ARG, R, UNSUPPORTED_ASYMMETRIC_ALGO, UNSUPPORTED_OPTION, Utf8Only, fail, flush,
+    io_fail, new_password, parse, pgp_fail, profile_name, refs, stdout, text_fail,
 };
 
 /// The profiles of `encrypt`, the default first.
@@ -22,7 +22,8 @@ pub const PROFILES: [(&str, &str); 2] = [
     ("rfc4880", "SEIPD v1 (CFB + MDC), v3 PKESK, v4 SKESK with iterated S2K, for GnuPG 2.2 and older peers"),
 ];
 
-/// A certificate that cannot be encrypted to is 17; anything else as usual.
+/// A certificate that cannot be encrypted to is 17, one whose algorithm is
+/// not supported 13; anything else as usual.
 fn encrypt_fail(e: PgpError) -> Fail {
     match e {
         PgpError::Key(
@@ -31,6 +32,9 @@ fn encrypt_fail(e: PgpError) -> Fail {
             | KeyError::Revoked { .. }
             | KeyError::NoValidSelfSignature { .. },
         ) => Fail(CERT_CANNOT_ENCRYPT, e.to_string()),
+        PgpError::UnsupportedPublicKeyAlg(_) | PgpError::UnsupportedCurve => {
+            Fail(UNSUPPORTED_ASYMMETRIC_ALGO, e.to_string())
+        }
         e => pgp_fail(e),
     }
 }
@@ -73,6 +77,17 @@ pub fn encrypt(rest: &[String]) -> R<()> {
         Some(Signer::new(&signing, ty, now() as u32).map_err(pgp_fail)?)
     };
     let mut out = stdout();
+    if text {
+        // The input is checked as it is read: a failure (53) after the
+        // first 64 KiB must not leave on stdout a message that only lacks
+        // its end. The ciphertext waits in a temporary file until then.
+        let mut spool = io::BufWriter::new(tempfile::tempfile().map_err(io_fail)?);
+        encrypt_to(&mut spool, input, &refs(&passwords), &opts, signer)?;
+        let mut spool = spool.into_inner().map_err(|e| io_fail(e.into_error()))?;
+        spool.rewind().map_err(io_fail)?;
+        io::copy(&mut spool, &mut out).map_err(io_fail)?;
+        return flush(out);
+    }
     match encrypt_to(&mut out, input, &refs(&passwords), &opts, signer) {
         Ok(()) => flush(out),
         Err(e) => {
@@ -85,7 +100,7 @@ pub fn encrypt(rest: &[String]) -> R<()> {
 }
 
 fn encrypt_to(
-    out: &mut Stdout,
+    out: &mut dyn Write,
     mut input: Box<dyn Read>,
     pw: &[&[u8]],
     opts: &EncryptOptions,

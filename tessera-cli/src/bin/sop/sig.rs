@@ -47,15 +47,15 @@ fn sig_type(o: &Opts, allow_clear: bool) -> R<(SigType, bool)> {
 pub fn sign(rest: &[String]) -> R<()> {
     let o = parse(rest, &["as", "with-key-password", "micalg-out"], &["no-armor"])?;
     let (ty, _) = sig_type(&o, false)?;
+    let micalg = o.value("micalg-out").map(|s| super::check_new_out("--micalg-out", s)).transpose()?;
     let keys = keys_from(&o)?;
     let sk = signing_keys(&keys)?;
     let mut signer = Signer::new(&sk, ty, now() as u32).map_err(pgp_fail)?;
     io::copy(&mut data_input(ty), &mut signer).map_err(text_fail)?;
     let sigs = signer.finish().map_err(pgp_fail)?;
-    if let Some(spec) = o.value("micalg-out") {
-        let path = super::check_new_out("--micalg-out", spec)?;
+    if let Some(path) = micalg {
         let name = format!("pgp-{}", format!("{:?}", sigs[0].hash_alg()).to_lowercase());
-        super::write_new_file("--micalg-out", &path, name.as_bytes())?;
+        super::write_new_file(path, name.as_bytes())?;
     }
     let mut stdout = io::stdout().lock();
     write_signatures(&mut stdout, &sigs, !o.has("no-armor")).map_err(pgp_fail)?;
@@ -191,7 +191,7 @@ pub fn inline_verify(rest: &[String]) -> R<()> {
     })?;
     let lines = verifications(&results, &o)?;
     if let Some(path) = vout {
-        super::write_new_file("--verifications-out", &path, &lines)?;
+        super::write_new_file(path, &lines)?;
     }
     let mut stdout = io::stdout().lock();
     spool.release(&mut stdout).map_err(|e| match e {
@@ -220,6 +220,6 @@ pub fn inline_detach(rest: &[String]) -> R<()> {
         return fail(BAD_DATA, "the message holds no signature");
     }
     let encoded = write_signatures(Vec::new(), &sigs, !o.has("no-armor")).map_err(pgp_fail)?;
-    super::write_new_file("--signatures-out", &path, &encoded)?;
+    super::write_new_file(path, &encoded)?;
     stdout.flush().map_err(io_fail)
 }

@@ -10,8 +10,7 @@ use rsa::BoxedUint;
 use rsa::traits::{PrivateKeyParts as _, PublicKeyParts as _};
 use zeroize::Zeroizing;
 
-#[cfg(feature = "rsa-decrypt")]
-use super::rsa_prepared::Prepared;
+use super::rsa_prepared::cached;
 use super::{HashAlg, Mpi, PreparedRsa};
 use crate::openpgp::{Error, Result};
 
@@ -97,8 +96,13 @@ pub(crate) fn verify(n: &Mpi, e: &Mpi, alg: HashAlg, digest: &[u8], s: &Mpi) -> 
     key.verify(rsa::Pkcs1v15Sign::new_unprefixed(), &block, &sig).map_err(|_| Error::BadSignature)
 }
 
-/// Signs `digest` with RSA PKCS#1 v1.5 (blinded private operation).
-pub(crate) fn sign(key: &rsa::PrivateKey, alg: HashAlg, digest: &[u8]) -> Result<Mpi> {
+/// Signs `digest` with RSA PKCS#1 v1.5 (blinded private operation), with
+/// the key of (n, e, d, p, q) prepared in `cache` (built and checked
+/// against (n, e) on first use).
+pub(crate) fn sign(cache: &PreparedRsa, fields: [&Mpi; 5], alg: HashAlg, digest: &[u8]) -> Result<Mpi> {
+    let [n, e, d, p, q] = fields;
+    let mut fresh = None;
+    let key = cached(&cache.1, &mut fresh, n, e, || private_key(n, e, d, p, q))?;
     if key.n().bit_width() < MIN_BITS_NEW as u32 {
         return Err(Error::Unsupported("RSA key too small to sign with (2048 bits at least)"));
     }
@@ -126,30 +130,19 @@ pub(crate) fn encrypt(n: &Mpi, e: &Mpi, m: &[u8]) -> Result<Mpi> {
 #[cfg(feature = "rsa-decrypt")]
 pub(crate) fn decrypt(cache: &PreparedRsa, fields: [&Mpi; 5], c: &Mpi) -> Result<Zeroizing<Vec<u8>>> {
     let [n, e, ..] = fields;
-    let fresh;
-    let prepared = match cache.0.get() {
-        Some(p) if p.n == n.as_bytes() && p.e == e.as_bytes() => p,
-        Some(_) => {
-            fresh = prepare(fields)?;
-            &fresh
-        }
-        None => {
-            // Two threads may both prepare: one key is kept, both are valid.
-            let _ = cache.0.set(prepare(fields)?);
-            cache.0.get().ok_or(Error::KeyMismatch)?
-        }
-    };
-    let size = prepared.n.len();
+    let mut fresh = None;
+    let key = cached(&cache.0, &mut fresh, n, e, || prepare(fields))?;
+    let size = n.as_bytes().len();
     let ct = c.to_padded(size, "RSA ciphertext").map_err(|_| Error::SessionKeyDecryption)?;
     let mut out = Zeroizing::new(vec![0u8; size]);
-    let len = prepared.key.decrypt(&ct, &mut out).map_err(|_| Error::SessionKeyDecryption)?.len();
+    let len = key.decrypt(&ct, &mut out).map_err(|_| Error::SessionKeyDecryption)?.len();
     out.truncate(len);
     Ok(out)
 }
 
 /// Builds the aws-lc-rs key from (n, e, d, p, q), checked by both crates.
 #[cfg(feature = "rsa-decrypt")]
-fn prepare([n, e, d, p, q]: [&Mpi; 5]) -> Result<Prepared> {
+fn prepare([n, e, d, p, q]: [&Mpi; 5]) -> Result<aws_lc_rs::rsa::Pkcs1PrivateDecryptingKey> {
     use aws_lc_rs::rsa::{Pkcs1PrivateDecryptingKey, PrivateDecryptingKey};
     use rsa::pkcs8::EncodePrivateKey as _;
 
@@ -159,8 +152,7 @@ fn prepare([n, e, d, p, q]: [&Mpi; 5]) -> Result<Prepared> {
     }
     let der = key.to_pkcs8_der().map_err(|_| Error::KeyMismatch)?;
     let lc = PrivateDecryptingKey::from_pkcs8(der.as_bytes()).map_err(|_| Error::KeyMismatch)?;
-    let key = Pkcs1PrivateDecryptingKey::new(lc).map_err(|_| Error::KeyMismatch)?;
-    Ok(Prepared { n: n.as_bytes().to_vec(), e: e.as_bytes().to_vec(), key })
+    Pkcs1PrivateDecryptingKey::new(lc).map_err(|_| Error::KeyMismatch)
 }
 
 /// Without the `rsa-decrypt` feature RSA decryption is refused.

@@ -76,9 +76,8 @@ pub fn verify(public: &PublicMaterial, hash: HashAlg, digest: &[u8], sig: &SigMa
 pub fn sign(secret: &SecretMaterial, public: &PublicMaterial, hash: HashAlg, digest: &[u8]) -> Result<SigMaterial> {
     check_digest(hash, digest)?;
     Ok(match (secret, public) {
-        (SecretMaterial::Rsa { d, p, q, .. }, PublicMaterial::Rsa { n, e }) => {
-            let key = pkcs1::private_key(n, e, d, p, q)?;
-            SigMaterial::Rsa { s: pkcs1::sign(&key, hash, digest)? }
+        (SecretMaterial::Rsa { d, p, q, prepared, .. }, PublicMaterial::Rsa { n, e }) => {
+            SigMaterial::Rsa { s: pkcs1::sign(prepared, [n, e, d, p, q], hash, digest)? }
         }
         (SecretMaterial::Ecdsa { scalar }, PublicMaterial::Ecdsa { curve, .. }) => {
             let padded = scalar.to_padded(curve.field_len(), "ECC secret scalar too long")?;

@@ -134,3 +134,32 @@ fn rsa_prepared_key_is_kept_and_checked() {
     secret.zeroize();
     assert!(!prepared(&secret));
 }
+
+/// RSA signing prepares its key once too: later signatures reuse it, a
+/// clone starts over, and another public key never gets the prepared one.
+#[test]
+fn rsa_signing_key_is_prepared_once_and_checked() {
+    use super::{HashAlg, Hasher, KeyType, SecretMaterial, generate, sign, verify};
+    use zeroize::Zeroize;
+
+    let (public, mut secret) = generate(KeyType::Rsa(2048)).unwrap();
+    let (other_public, _) = generate(KeyType::Rsa(2048)).unwrap();
+    let prepared = |s: &SecretMaterial| match s {
+        SecretMaterial::Rsa { prepared, .. } => prepared.1.get().is_some(),
+        _ => unreachable!(),
+    };
+    assert!(!prepared(&secret));
+    for data in [b"one".as_slice(), b"two"] {
+        let digest = Hasher::digest(HashAlg::Sha256, data);
+        let sig = sign(&secret, &public, HashAlg::Sha256, &digest).unwrap();
+        verify(&public, HashAlg::Sha256, &digest, &sig).unwrap();
+        assert!(prepared(&secret));
+    }
+    assert!(!prepared(&secret.clone()));
+    let digest = Hasher::digest(HashAlg::Sha512, b"three");
+    assert!(sign(&secret, &other_public, HashAlg::Sha512, &digest).is_err());
+    let sig = sign(&secret, &public, HashAlg::Sha512, &digest).unwrap();
+    verify(&public, HashAlg::Sha512, &digest, &sig).unwrap();
+    secret.zeroize();
+    assert!(!prepared(&secret));
+}

@@ -189,6 +189,10 @@ pub struct Cert {
     pub subkeys: Vec<Subkey>,
     /// Outcomes of the self-signature checks made by [`Cert::validate`].
     pub(crate) checked: CheckCache,
+    /// The algorithm of the first subkey skipped as unsupported (Elgamal,
+    /// DSA...), if any: a certificate that cannot encrypt only because of
+    /// it is reported as [`Error::UnsupportedPublicKeyAlg`].
+    pub(crate) unsupported_subkey: Option<u8>,
 }
 
 /// Reads one packet body (bounded by [`MAX_PACKET`]) into a zeroizing
@@ -244,6 +248,7 @@ impl Assembler {
                     user_ids: Vec::new(),
                     subkeys: Vec::new(),
                     checked: CheckCache::default(),
+                    unsupported_subkey: None,
                 });
                 self.slot = Some(Slot::Direct);
             }
@@ -262,6 +267,8 @@ impl Assembler {
                     // A subkey of an algorithm or version not supported here
                     // (Elgamal, DSA, v3...) is skipped with its signatures.
                     Err(Error::Unsupported(_) | Error::UnsupportedPublicKeyAlg(_) | Error::UnsupportedCurve) => {
+                        // Version, creation time, then the algorithm (v4 and v6).
+                        cert.unsupported_subkey = cert.unsupported_subkey.or(body.get(5).copied());
                         self.slot = Some(Slot::Skip)
                     }
                     Err(e) => return Err(e),
@@ -456,6 +463,7 @@ impl Cert {
             user_ids: self.user_ids.clone(),
             subkeys: self.subkeys.iter().map(|s| Subkey { key: strip(&s.key), sigs: s.sigs.clone() }).collect(),
             checked: self.checked.clone(),
+            unsupported_subkey: self.unsupported_subkey,
         }
     }
 

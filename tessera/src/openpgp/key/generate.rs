@@ -141,6 +141,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Cert> {
         user_ids,
         subkeys: vec![Subkey { key: CertKey::Secret(SecretKey::from_parts(sub, ss, true)), sigs: vec![binding] }],
         checked: Default::default(),
+        unsupported_subkey: None,
     })
 }
 

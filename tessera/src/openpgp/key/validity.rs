@@ -418,7 +418,9 @@ impl<'a> ValidCert<'a> {
             .collect()
     }
 
-    /// The encryption keys, or an error naming the certificate and why none qualifies.
+    /// The encryption keys, or an error naming the certificate and why none
+    /// qualifies ([`Error::UnsupportedPublicKeyAlg`] when the only other
+    /// subkeys are of algorithms not supported here).
     ///
     /// ```
     /// use tessera::openpgp::Error;
@@ -433,6 +435,10 @@ impl<'a> ValidCert<'a> {
     pub fn require_encryption_keys(&self) -> Result<Vec<&ValidKey<'a>>> {
         let keys = self.encryption_keys();
         if keys.is_empty() {
+            // The only other subkeys are of algorithms not supported here.
+            if let (true, Some(alg)) = (self.refused.is_empty(), self.cert.unsupported_subkey) {
+                return Err(Error::UnsupportedPublicKeyAlg(alg));
+            }
             let why = if self.refused.is_empty() {
                 "no subkey is flagged for encryption".to_string()
             } else {

@@ -13,6 +13,7 @@ use super::super::packet::{BodyReader, read_header, tag};
 use super::super::{Error, Result, random};
 use super::builder::SignatureBuilder;
 use super::check::{Outcome, SigResult, check_document, choose_hash};
+use super::hash_thread::Hashing;
 use super::hashing::{DocumentHasher, HashedFields};
 use super::packet::{SigType, Signature};
 use super::subpacket::{Subpacket, SubpacketValue};
@@ -85,12 +86,12 @@ impl<'a> SigningKey<'a> {
     }
 }
 
-/// One signature in the making.
+/// One signature in the making (its hash is in [`Signer::hashing`], in
+/// the same order).
 #[derive(Debug)]
 struct Pending<'a> {
     key: SigningKey<'a>,
     salt: Vec<u8>,
-    hasher: DocumentHasher,
 }
 
 /// Signs data as it is written: binary (0x00) or text (0x01, line endings
@@ -114,6 +115,7 @@ struct Pending<'a> {
 #[derive(Debug)]
 pub struct Signer<'a> {
     pending: Vec<Pending<'a>>,
+    hashing: Hashing,
     sig_type: SigType,
     created: u32,
     /// Intended Recipient Fingerprint subpackets to add (RFC 9580 §5.2.3.36).
@@ -145,16 +147,17 @@ impl<'a> Signer<'a> {
             return Err(Error::InvalidOption("no signing key"));
         }
         let mut pending = Vec::with_capacity(keys.len());
+        let mut hashers = Vec::with_capacity(keys.len());
         for &key in keys {
             let mut salt = Vec::new();
             if key.public.version() == KeyVersion::V6 {
                 salt = vec![0u8; key.hash.v6_salt_len()];
                 random(&mut salt)?;
             }
-            let hasher = DocumentHasher::new(&key.fields(sig_type, &salt));
-            pending.push(Pending { key, salt, hasher });
+            hashers.push(DocumentHasher::new(&key.fields(sig_type, &salt)));
+            pending.push(Pending { key, salt });
         }
-        Ok(Signer { pending, sig_type, created, recipients: Vec::new() })
+        Ok(Signer { pending, hashing: Hashing::Here(hashers), sig_type, created, recipients: Vec::new() })
     }
 
     /// Names `fingerprint` (a recipient certificate's primary key) in an
@@ -199,6 +202,12 @@ impl<'a> Signer<'a> {
         self.pending.iter().map(|p| (p.key.public, p.key.hash, p.salt.as_slice()))
     }
 
+    /// Hashes the data on a thread of its own from now on (see
+    /// [`super::hash_thread`]).
+    pub(crate) fn hash_on_thread(&mut self) -> Result<()> {
+        self.hashing.move_to_thread()
+    }
+
     /// Hashes more data.
     ///
     /// ```
@@ -215,9 +224,7 @@ impl<'a> Signer<'a> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn update(&mut self, data: &[u8]) {
-        for p in &mut self.pending {
-            p.hasher.update(data);
-        }
+        self.hashing.update(data);
     }
 
     /// Makes the signatures, in the order of the keys.
@@ -233,8 +240,7 @@ impl<'a> Signer<'a> {
     /// ```
     pub fn finish(self) -> Result<Vec<Signature>> {
         let mut out = Vec::with_capacity(self.pending.len());
-        for p in self.pending {
-            let hasher = p.hasher;
+        for (p, hasher) in self.pending.into_iter().zip(self.hashing.finish()?) {
             let mut b = SignatureBuilder::new(self.sig_type, self.created).hash(p.key.hash).salt(p.salt);
             for fp in &self.recipients {
                 b = b.subpacket(Subpacket::new(SubpacketValue::IntendedRecipient(*fp)));

@@ -32,6 +32,7 @@ use super::super::poison::Poison;
 use super::super::{DecryptOptions, Error, LiteralInfo, Result};
 use super::check::{Outcome, SigResult, check_document};
 use super::document::{Signer, read_sig_body};
+use super::hash_thread::Hashing;
 use super::hashing::{DocumentHasher, HashedFields, crlf_pieces};
 use super::ops::OnePassSig;
 use super::packet::{SigType, Signature};
@@ -142,11 +143,12 @@ impl<W: Write> Write for InlineSigner<'_, W> {
 type Src<'a> = Box<dyn Read + 'a>;
 
 /// A signature expected after the data (announced by a one-pass signature)
-/// or met before it (old-style signed messages), with its running hash.
+/// or met before it (old-style signed messages); its running hash is in
+/// [`InlineVerifier::hashing`], in the same order.
 #[derive(Debug)]
 enum Expected {
-    OnePass(OnePassSig, DocumentHasher),
-    Before(Signature, DocumentHasher),
+    OnePass(OnePassSig),
+    Before(Signature),
 }
 
 /// Reads an inline-signed message (binary or armored; a compressed data
@@ -174,6 +176,7 @@ enum Expected {
 pub struct InlineVerifier<'a> {
     body: BodyReader<Src<'a>>,
     expected: Vec<Expected>,
+    hashing: Hashing,
     literal: LiteralInfo,
     certs: &'a [Cert],
     now: u64,
@@ -281,6 +284,7 @@ impl<'a> InlineVerifier<'a> {
         let mut src: Src<'a> =
             if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
         let mut expected = Vec::new();
+        let mut hashers = Vec::new();
         let mut decompressed = false;
         loop {
             let h = read_header(&mut src)?.ok_or(Error::Malformed("the message holds no literal data"))?;
@@ -298,13 +302,13 @@ impl<'a> InlineVerifier<'a> {
                         hashed_area: &[],
                         salt: &ops.salt,
                     };
-                    let h = DocumentHasher::new(&fields);
-                    expected.push(Expected::OnePass(ops, h));
+                    hashers.push(DocumentHasher::new(&fields));
+                    expected.push(Expected::OnePass(ops));
                 }
                 tag::SIGNATURE => {
                     let sig = read_sig_body(&mut src, h.len)?;
-                    let h = DocumentHasher::new(&sig.hashed_fields());
-                    expected.push(Expected::Before(sig, h));
+                    hashers.push(DocumentHasher::new(&sig.hashed_fields()));
+                    expected.push(Expected::Before(sig));
                 }
                 tag::COMPRESSED if !decompressed => {
                     decompressed = true;
@@ -314,12 +318,18 @@ impl<'a> InlineVerifier<'a> {
                 tag::LITERAL => {
                     let mut body = BodyReader::new(src, h.len);
                     let literal = read_literal_header(&mut body)?;
-                    let poison = Poison::default();
-                    return Ok(InlineVerifier { body, expected, literal, certs, now, results: None, poison });
+                    let (poison, hashing) = (Poison::default(), Hashing::Here(hashers));
+                    return Ok(InlineVerifier { body, expected, hashing, literal, certs, now, results: None, poison });
                 }
                 _ => return Err(Error::Malformed("unexpected packet in a signed message")),
             }
         }
+    }
+
+    /// Hashes the data on a thread of its own from now on (see
+    /// [`super::hash_thread`]).
+    pub(crate) fn hash_on_thread(&mut self) -> Result<()> {
+        self.hashing.move_to_thread()
     }
 
     /// The literal data packet's metadata.
@@ -387,10 +397,11 @@ impl<'a> InlineVerifier<'a> {
         let (certs, now) = (self.certs, self.now);
         let mut results = Vec::new();
         let mut ops: Vec<Option<(OnePassSig, DocumentHasher)>> = Vec::new();
-        for e in std::mem::take(&mut self.expected) {
+        let hashers = std::mem::replace(&mut self.hashing, Hashing::Here(Vec::new())).finish()?;
+        for (e, h) in std::mem::take(&mut self.expected).into_iter().zip(hashers) {
             match e {
-                Expected::OnePass(o, h) => ops.push(Some((o, h))),
-                Expected::Before(s, h) => {
+                Expected::OnePass(o) => ops.push(Some((o, h))),
+                Expected::Before(s) => {
                     let outcome = check_document(&s, &h.finish(&s.hashed_fields()), certs, now);
                     results.push(SigResult { signature: Some(s), outcome });
                 }
@@ -417,11 +428,7 @@ impl Read for InlineVerifier<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.poison.check()?;
         let n = self.poison.record(self.body.read(buf))?;
-        for e in &mut self.expected {
-            match e {
-                Expected::OnePass(_, h) | Expected::Before(_, h) => h.update(&buf[..n]),
-            }
-        }
+        self.hashing.update(&buf[..n]);
         if n == 0 && !buf.is_empty() && self.results.is_none() {
             let r = self.finish().map_err(|e| self.poison.set(e))?;
             self.results = Some(r);
