@@ -25,7 +25,8 @@ use crate::pgp_sign::{Decrypted, make_signer, now};
 /// Decryption limits from the keyword arguments (as the CLI's flags).
 fn decrypt_options(l: &Limits) -> DecryptOptions {
     let limits = S2kLimits::from_sizes(l.max_argon2_memory, l.max_argon2_passes, l.max_argon2_lanes, l.max_s2k_work);
-    DecryptOptions { limits, max_decompressed_size: l.max_decompressed_size, ..DecryptOptions::default() }
+    // Files and streams from Python: chunks on every core (the GIL is released).
+    DecryptOptions { limits, max_decompressed_size: l.max_decompressed_size, threads: 0, ..DecryptOptions::default() }
 }
 
 /// The limits keyword arguments of `decrypt_file` and `decrypt_stream`.
@@ -58,6 +59,7 @@ fn options(
         aead: parse_name("aead", aead, Mode::NAMES)?,
         chunk_octet: chunk_size_octet,
         armor,
+        threads: 0,
         ..defaults
     })
 }

@@ -49,6 +49,8 @@ fn options(o: &Opts) -> R<(DecryptOptions, Option<Fail>)> {
         keys,
         v1_stream_unauthenticated: true,
         max_decompressed_size: Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE),
+        // A command-line tool: chunks on every core, as `tessera decrypt`.
+        threads: 0,
         ..DecryptOptions::default()
     };
     Ok((opts, locked))

@@ -66,6 +66,8 @@ pub fn encrypt(rest: &[String]) -> R<()> {
     let opts = EncryptOptions {
         armor: !o.has("no-armor"),
         recipients,
+        // A command-line tool: chunks on every core, as `tessera encrypt`.
+        threads: 0,
         ..EncryptOptions::for_profile(profile, None, S2kChoice::DEFAULT_COUNT_OCTET).map_err(pgp_fail)?
     };
     let stdin = io::stdin().lock();
