@@ -412,7 +412,10 @@ fn every_public_item_has_an_example() {
     for root in ["openpgp", "fpe"] {
         scan.file(&src.join(root).join("mod.rs"), root, &src.join(root));
     }
-    let public = scan.public_items();
+    // A macro that declares modules (`internal_mods!` in openpgp: the engine
+    // modules, public only with the `internals` feature) is not an item.
+    let mut public = scan.public_items();
+    public.retain(|it| !(it.kind == "mod" && it.name.ends_with("::$name")));
     let covered = |it: &Item| {
         it.has_example
             || (it.kind == "const"
