@@ -22,9 +22,10 @@ mod keys;
 mod sig;
 
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use tessera::fs::AtomicFile;
 use tessera::openpgp::key::KeyError;
 use tessera::openpgp::{EMPTY_PASSWORD, Error as PgpError};
 use tessera_cli::io as shared;
@@ -153,8 +154,7 @@ fn read_indirect(what: &str, spec: &str) -> R<Zeroizing<Vec<u8>>> {
 /// place without replacing anything; on failure nothing is left behind.
 struct NewOut {
     what: String,
-    path: PathBuf,
-    tmp: tempfile::NamedTempFile,
+    tmp: AtomicFile,
 }
 
 fn check_new_out(what: &str, spec: &str) -> R<NewOut> {
@@ -165,23 +165,17 @@ fn check_new_out(what: &str, spec: &str) -> R<NewOut> {
     if std::fs::symlink_metadata(&path).is_ok() {
         return fail(OUTPUT_EXISTS, format!("{what}: {spec} already exists"));
     }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let tmp = tempfile::Builder::new()
-        .prefix(".tessera-sop-")
-        .tempfile_in(dir)
-        .map_err(|e| Fail(1, format!("{what}: cannot create {spec}: {e}")))?;
-    Ok(NewOut { what: what.to_string(), path, tmp })
+    let tmp = AtomicFile::create(&path).map_err(|e| Fail(1, format!("{what}: cannot create {spec}: {e}")))?;
+    Ok(NewOut { what: what.to_string(), tmp })
 }
 
 /// Writes `data` to the prepared output `out` and moves it into place.
 fn write_new_file(out: NewOut, data: &[u8]) -> R<()> {
-    let NewOut { what, path, mut tmp } = out;
-    let io_fail = |e: io::Error| Fail(1, format!("{what}: cannot write {}: {e}", path.display()));
+    let NewOut { what, mut tmp } = out;
+    let path = tmp.path().display().to_string();
+    let io_fail = |e: io::Error| Fail(1, format!("{what}: cannot write {path}: {e}"));
     tmp.write_all(data).map_err(io_fail)?;
-    tmp.as_file().sync_all().map_err(io_fail)?;
-    tmp.persist_noclobber(&path)
-        .map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {}: {}", path.display(), e.error)))?;
-    Ok(())
+    tmp.commit_new().map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {path}: {e}")))
 }
 
 fn password(raw: Zeroizing<Vec<u8>>) -> R<Zeroizing<Vec<u8>>> {
