@@ -1,6 +1,6 @@
 //! Token formats: which characters of a value are encrypted.
 
-use super::{Alphabet, Fpe, MAX_LEN};
+use super::{Alphabet, Fpe};
 use crate::Direction;
 use crate::Error;
 
@@ -161,13 +161,7 @@ impl TokenFormat {
         text: &str,
         out: &mut String,
     ) -> Result<(), Error> {
-        // As in `Fpe::transform_into`: short values take a small buffer.
-        const SHORT: usize = 64;
-        if text.len() <= SHORT {
-            self.transform_in(dir, c, tweak, text, out, &mut [0u16; SHORT])
-        } else {
-            self.transform_in(dir, c, tweak, text, out, &mut [0u16; MAX_LEN])
-        }
+        super::with_numerals(text, |buf| self.transform_in(dir, c, tweak, text, out, buf))
     }
 
     fn transform_in(

@@ -202,14 +202,15 @@ pub trait Fpe: Send + Sync {
 }
 
 fn text_op<C: Fpe + ?Sized>(c: &C, tweak: &[u8], text: &str, out: &mut String, dir: Direction) -> Result<(), Error> {
-    // A value has at most as many characters as bytes: short ones (the
-    // common case) need not clear a MAX_LEN buffer (16 KiB) first.
+    with_numerals(text, |buf| text_op_in(c, tweak, text, out, dir, buf))
+}
+
+/// Runs `f` with a numeral buffer big enough for `text`. A value has at most
+/// as many characters as bytes: short ones (the common case) need not clear
+/// a MAX_LEN buffer (16 KiB) first.
+pub(crate) fn with_numerals<T>(text: &str, f: impl FnOnce(&mut [u16]) -> T) -> T {
     const SHORT: usize = 64;
-    if text.len() <= SHORT {
-        text_op_in(c, tweak, text, out, dir, &mut [0u16; SHORT])
-    } else {
-        text_op_in(c, tweak, text, out, dir, &mut [0u16; MAX_LEN])
-    }
+    if text.len() <= SHORT { f(&mut [0u16; SHORT]) } else { f(&mut [0u16; MAX_LEN]) }
 }
 
 fn text_op_in<C: Fpe + ?Sized>(
