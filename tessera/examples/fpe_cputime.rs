@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use tessera::aes::Aes;
-use tessera::fpe::{FF1, FF3_1, Fpe, Tweaks};
+use tessera::fpe::{Alphabet, FF1, FF3_1, Fpe, Tweaks};
 
 /// This thread's CPU time in seconds (Linux schedstat), or wall time elsewhere.
 fn cpu_seconds(start: &std::time::Instant) -> f64 {
@@ -34,12 +34,28 @@ fn best_of_5(n: usize, mut f: impl FnMut()) -> f64 {
         / n as f64
 }
 
-/// `ff1:RADIX:LEN` or `ff3-1:RADIX:LEN`, with `:batch` for the batch API:
-/// the cipher and shape to time alone.
-fn parse_shape(s: &str) -> Option<(String, u32, usize, bool)> {
+/// `ff1:RADIX:LEN` or `ff3-1:RADIX:LEN`, with `:batch` for the batch API
+/// or `:text` for `encrypt_into` on text (FF1 radix 10 only): the cipher
+/// and shape to time alone.
+fn parse_shape(s: &str) -> Option<(String, u32, usize, String)> {
     let mut it = s.split(':');
     let (name, radix, len) = (it.next()?, it.next()?.parse().ok()?, it.next()?.parse().ok()?);
-    Some((name.to_uppercase(), radix, len, it.next() == Some("batch")))
+    Some((name.to_uppercase(), radix, len, it.next().unwrap_or("single").to_string()))
+}
+
+/// FF1 over the decimal digits, `n` values of `len` digits one at a time
+/// as text through `encrypt_into` (into one reused `String`); ns per value.
+fn text(len: usize, n: usize) -> f64 {
+    let ff1 = FF1::new(&[7u8; 16], Alphabet::digits()).unwrap();
+    let texts: Vec<String> =
+        (0..n).map(|i| (0..len).map(|k| char::from(b'0' + ((i * 7 + k * 3) % 10) as u8)).collect()).collect();
+    let mut out = String::with_capacity(64);
+    best_of_5(n, || {
+        for t in &texts {
+            ff1.encrypt_into(b"", t, &mut out).unwrap();
+            black_box(&out);
+        }
+    })
 }
 
 /// Encrypts `n` values of one shape one at a time; returns ns per value.
@@ -105,9 +121,9 @@ fn main() {
         return sizes(n);
     }
     // With a shape (e.g. `ff1:62:24`), time that shape alone: handy under callgrind.
-    if let Some((name, radix, len, batch)) = std::env::args().nth(2).as_deref().and_then(parse_shape) {
-        let how = if batch { "batch" } else { "single" };
-        println!("{name} radix {radix}, {len} numerals: {how} {:.0} ns", shape(&name, radix, len, n, batch));
+    if let Some((name, radix, len, how)) = std::env::args().nth(2).as_deref().and_then(parse_shape) {
+        let ns = if how == "text" { text(len, n) } else { shape(&name, radix, len, n, how == "batch") };
+        println!("{name} radix {radix}, {len} numerals: {how} {ns:.0} ns");
         return;
     }
     let key = [7u8; 16];
@@ -144,6 +160,8 @@ fn main() {
             );
         }
     }
+    let t = text(16, n.min(200_000));
+    println!("FF1 radix 10, 16 digits: text through encrypt_into {t:.0} ns ({:.2}x floor)", t / floor);
     // Shapes beyond 64-bit halves: the u128 path (radix 10 x 40, radix 62 x 24)
     // and FF1's mixed-radix big path (radix 10 x 200).
     let wide: [(&str, u32, usize); 5] =

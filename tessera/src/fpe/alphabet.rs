@@ -58,7 +58,7 @@ impl Alphabet {
         if chars.len() < 2 {
             return Err(Error::Alphabet("needs at least 2 characters"));
         }
-        if chars.len() > 65536 {
+        if chars.len() > super::MAX_RADIX as usize {
             return Err(Error::Alphabet("has more than 65536 characters"));
         }
         let mut ascii = [NONE; 128];
@@ -172,7 +172,16 @@ impl Alphabet {
     /// Appends the characters of `numerals` to `out`. Numerals must be below the radix.
     pub fn push_str(&self, numerals: &[u16], out: &mut String) {
         if self.all_ascii {
-            out.reserve(numerals.len());
+            // Bytes through a stack buffer: one UTF-8 check per 64 numerals
+            // instead of a char encoding per numeral.
+            let mut buf = [0u8; 64];
+            for part in numerals.chunks(buf.len()) {
+                for (b, &n) in buf.iter_mut().zip(part) {
+                    *b = self.chars[n as usize] as u8;
+                }
+                out.push_str(core::str::from_utf8(&buf[..part.len()]).expect("ASCII alphabet"));
+            }
+            return;
         }
         out.extend(numerals.iter().map(|&n| self.chars[n as usize]));
     }

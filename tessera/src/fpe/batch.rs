@@ -3,10 +3,16 @@
 //! run is taken [`GROUP`] values at a time: parsed once, advanced round by
 //! round together (one block build, one AES call and one arithmetic pass
 //! per round for the whole group, in the CPU's [`Kernel`]), formatted once.
+//! With one tweak for the run, a fused kernel runs all the rounds with the
+//! blocks in registers instead ([`Kernel::fused`]); on AVX-512, decimal
+//! values of up to 16 digits are parsed and formatted two per vector
+//! ([`Dec512`]).
 
-use super::batch_round::{BatchMod, Kernel, Layout};
+use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout};
 #[cfg(target_arch = "x86_64")]
 use super::digits10;
+#[cfg(target_arch = "x86_64")]
+use super::digits512::Dec512;
 use super::num::Radix;
 use super::{Tweaks, check_batch, check_value};
 use crate::Direction;
@@ -15,6 +21,8 @@ use crate::aes::{Aes, Block};
 
 /// Values advanced together per AES call.
 pub(crate) const GROUP: usize = 64;
+// The fused kernels take whole vectors of eight values.
+const _: () = assert!(GROUP.is_multiple_of(8));
 
 /// Runs of fewer values go one value at a time: below this, the
 /// single-value path (AES-NI with the schedule in registers) is faster.
@@ -23,6 +31,8 @@ pub(crate) const MIN_RUN: usize = 4;
 /// What a cipher fixes for one value length on the u64 path.
 pub(crate) struct Plan<'a> {
     pub(crate) aes: &'a Aes,
+    /// The AES-NI schedule of the same key, for the fused kernels.
+    pub(crate) ni: Option<&'a AesKeys>,
     pub(crate) kernel: Kernel,
     pub(crate) rx: &'a Radix,
     /// Where the half goes in the block and how y is read; also the digit
@@ -34,9 +44,12 @@ pub(crate) struct Plan<'a> {
     /// Round i works modulo `m.0` (radix^u) when i is even, `m.1` (radix^v) when odd.
     pub(crate) m: (BatchMod, BatchMod),
     /// Round i's block is the value's base for i's parity ^ `terms[i]` ^
-    /// its half; `terms.len()` is the number of rounds.
+    /// its half; `terms.len()` is the number of rounds (at most [`MAX_ROUNDS`]).
     pub(crate) terms: &'a [[u64; 2]],
 }
+
+/// The most Feistel rounds a cipher runs (FF1: 10, FF3: 8).
+const MAX_ROUNDS: usize = 10;
 
 /// Each value's constant block words for even and odd rounds: one pair
 /// for the whole run, or a function of the value's index in the run.
@@ -65,9 +78,25 @@ impl Plan<'_> {
     /// Encrypts or decrypts `data`: values of length `n` back to back.
     pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(&self, data: &mut [u16], mut bases: Bases<F>, dir: Direction) {
         let mut g = Group { a: [0; GROUP], b: [0; GROUP], bases: [[[0; 2]; GROUP]; 2], blocks: [[0; 16]; GROUP] };
-        if let Bases::Same([even, odd]) = bases {
-            g.bases = [[even; GROUP], [odd; GROUP]];
+        let rounds = self.terms.len();
+        assert!(rounds <= MAX_ROUNDS, "at most {MAX_ROUNDS} rounds");
+        // With one base pair, round i's block is a constant ^ the half.
+        let mut blocks = [[0u64; 2]; MAX_ROUNDS];
+        if let Bases::Same(pair) = bases {
+            g.bases = pair.map(|b| [b; GROUP]);
+            for (c, (t, i)) in blocks.iter_mut().zip(self.terms.iter().zip(0..)) {
+                *c = [pair[i % 2][0] ^ t[0], pair[i % 2][1] ^ t[1]];
+            }
         }
+        let same = matches!(bases, Bases::Same(_));
+        let consts = Consts::new(&blocks[..rounds], (&self.m.0, &self.m.1), self.layout);
+        // Decimal values of up to 16 digits convert two at a time on AVX-512.
+        #[cfg(target_arch = "x86_64")]
+        let dec = if self.kernel.avx512() && self.rx.radix == 10 {
+            Dec512::new(self.n, self.u, self.big_endian())
+        } else {
+            None
+        };
         for (k, chunk) in data.chunks_mut(GROUP * self.n).enumerate() {
             let count = chunk.len() / self.n;
             if let Bases::Each(f) = &mut bases {
@@ -75,8 +104,15 @@ impl Plan<'_> {
                     [g.bases[0][j], g.bases[1][j]] = f(k * GROUP + j);
                 }
             }
+            #[cfg(target_arch = "x86_64")]
+            if let Some(dec) = &dec {
+                dec.parse(chunk, &mut g.a, &mut g.b);
+                self.rounds(&mut g, count, same.then_some(&consts), dir);
+                dec.format(&g.a, &g.b, chunk);
+                continue;
+            }
             self.parse(chunk, &mut g);
-            self.rounds(&mut g, count, dir);
+            self.rounds(&mut g, count, same.then_some(&consts), dir);
             self.format(chunk, &g);
         }
     }
@@ -115,7 +151,17 @@ impl Plan<'_> {
     /// The rounds for the group's first `n` values. Round i enciphers B and
     /// updates A when i is even, the other way round when odd, in both
     /// directions (the number of rounds is even): the halves never move.
-    fn rounds(&self, g: &mut Group, n: usize, dir: Direction) {
+    /// With `same` (one base pair for all), a fused kernel may run all the
+    /// rounds in registers, on whole vectors of eight values: the halves
+    /// after the `n`th are left over from earlier groups of this run (or
+    /// zero), so they are below their moduli and only cost work.
+    fn rounds(&self, g: &mut Group, n: usize, same: Option<&Consts<'_>>, dir: Direction) {
+        let whole = n.next_multiple_of(8);
+        if let Some(c) = same
+            && self.kernel.fused(self.ni, c, &mut g.a[..whole], &mut g.b[..whole], dir)
+        {
+            return;
+        }
         let rounds = self.terms.len();
         for r in 0..rounds {
             let i = dir.round(r, rounds);

@@ -14,9 +14,17 @@
 #![allow(unsafe_code)]
 
 #[cfg(target_arch = "x86_64")]
+use super::batch_fused as fused;
+#[cfg(target_arch = "x86_64")]
 use super::batch_x86 as x86;
 use super::num::Mod64;
 use crate::Direction;
+
+/// The AES-NI key schedule the fused kernels run on (nothing elsewhere).
+#[cfg(target_arch = "x86_64")]
+pub(crate) type AesKeys = crate::aes::ni::Keys;
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) type AesKeys = ();
 
 /// A round modulus with what every kernel needs precomputed.
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +42,39 @@ const VECTOR_MODULI: core::ops::Range<u64> = 1 << 16..1 << 52;
 impl BatchMod {
     pub(crate) fn new(m: Mod64) -> Self {
         BatchMod { m, inv: 1.0 / m.modulus() as f64 }
+    }
+
+    /// Whether the vector kernels take this modulus in `layout`.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn vector(&self, layout: Layout) -> bool {
+        let mm = self.m.modulus();
+        // FF3's 128-bit y is reduced 32 bits at a time: m below 2^32.
+        match layout {
+            Layout::Ff1 => VECTOR_MODULI.contains(&mm),
+            Layout::Ff1Y96 => false,
+            Layout::Ff3 => VECTOR_MODULI.contains(&mm) && mm >> 32 == 0,
+        }
+    }
+}
+
+/// What a run with one tweak fixes for the fused kernels
+/// ([`Kernel::fused`]): round i's block before the half goes in (the base
+/// for i's parity ^ the round's term; one entry per round), and the moduli
+/// and their reciprocals for even and odd rounds.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct Consts<'a> {
+    pub(crate) blocks: &'a [[u64; 2]],
+    pub(crate) m: [u64; 2],
+    pub(crate) inv: [f64; 2],
+    layout: Layout,
+    /// Whether the vector kernels take both moduli in this layout.
+    vector: bool,
+}
+
+impl<'a> Consts<'a> {
+    pub(crate) fn new(blocks: &'a [[u64; 2]], (mu, mv): (&BatchMod, &BatchMod), layout: Layout) -> Self {
+        let vector = mu.vector(layout) && mv.vector(layout);
+        Consts { blocks, m: [mu.m.modulus(), mv.m.modulus()], inv: [mu.inv, mv.inv], layout, vector }
     }
 }
 
@@ -59,9 +100,17 @@ pub(crate) enum Kernel {
     /// Four values per 256-bit vector (moduli below 2^32).
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// [`Kernel::Avx2`], and whole rounds in registers with AES-NI
+    /// ([`Kernel::fused`]).
+    #[cfg(target_arch = "x86_64")]
+    Avx2Ni,
     /// Eight values per 512-bit vector (AVX-512 F, DQ, BW and VL).
     #[cfg(target_arch = "x86_64")]
     Avx512,
+    /// [`Kernel::Avx512`], and whole rounds in registers with VAES-512
+    /// ([`Kernel::fused`]).
+    #[cfg(target_arch = "x86_64")]
+    Vaes512,
 }
 
 impl Kernel {
@@ -76,8 +125,12 @@ impl Kernel {
         let mut all = vec![Kernel::Portable];
         #[cfg(target_arch = "x86_64")]
         {
+            let aes = std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse4.1");
             if std::is_x86_feature_detected!("avx2") {
                 all.push(Kernel::Avx2);
+                if aes {
+                    all.push(Kernel::Avx2Ni);
+                }
             }
             if std::is_x86_feature_detected!("avx512f")
                 && std::is_x86_feature_detected!("avx512dq")
@@ -85,16 +138,81 @@ impl Kernel {
                 && std::is_x86_feature_detected!("avx512vl")
             {
                 all.push(Kernel::Avx512);
+                if aes && std::is_x86_feature_detected!("vaes") {
+                    all.push(Kernel::Vaes512);
+                }
             }
         }
         all
+    }
+
+    /// Whether this kernel runs on AVX-512 (F, DQ, BW and VL).
+    pub(crate) fn avx512(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return self.arith() == Kernel::Avx512;
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    }
+
+    /// The kernel whose arithmetic this one uses for [`Kernel::build`] and [`Kernel::round`].
+    fn arith(self) -> Self {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2Ni => Kernel::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Vaes512 => Kernel::Avx512,
+            k => k,
+        }
+    }
+
+    /// Runs every round of `c` on the values whose halves are `a` and `b`
+    /// (as many, a multiple of 8), with the blocks built, enciphered under
+    /// `keys` and read back in registers, if this kernel has a fused form
+    /// for the layout and both moduli of `c`; returns false, having done
+    /// nothing, otherwise. Every half must be below its modulus.
+    #[allow(unused_variables)]
+    pub(crate) fn fused(
+        self,
+        keys: Option<&AesKeys>,
+        c: &Consts<'_>,
+        a: &mut [u64],
+        b: &mut [u64],
+        dir: Direction,
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(keys) = keys.filter(|_| c.vector) {
+            assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
+            let (rk, nr, ff3) = (keys.schedule(), keys.rounds(), c.layout == Layout::Ff3);
+            match self {
+                // SAFETY: these kernels are only returned by `available` after
+                // their CPU features were detected; lengths and moduli checked above.
+                Kernel::Vaes512 => unsafe {
+                    if ff3 {
+                        fused::rounds_vaes512::<true>(rk, nr, c, a, b, dir)
+                    } else {
+                        fused::rounds_vaes512::<false>(rk, nr, c, a, b, dir)
+                    }
+                },
+                // SAFETY: as above; the AVX2 arithmetic needs moduli below 2^32.
+                Kernel::Avx2Ni if c.m.iter().all(|m| m >> 32 == 0) => unsafe {
+                    if ff3 {
+                        fused::rounds_ni::<true>(rk, nr, c, a, b, dir)
+                    } else {
+                        fused::rounds_ni::<false>(rk, nr, c, a, b, dir)
+                    }
+                },
+                _ => return false,
+            }
+            return true;
+        }
+        false
     }
 
     /// For each `j < x.len()`: `blocks[j]` = `bases[j] ^ term` with `x[j]`
     /// xored in where `layout` puts the half. `bases` and `blocks` must be
     /// at least as long as `x`.
     pub(crate) fn build(self, layout: Layout, bases: &[[u64; 2]], term: [u64; 2], x: &[u64], blocks: &mut [[u8; 16]]) {
-        match self {
+        match self.arith() {
             // SAFETY: these kernels are only returned by `available` after
             // their CPU features were detected.
             #[cfg(target_arch = "x86_64")]
@@ -102,7 +220,7 @@ impl Kernel {
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => unsafe { x86::build_avx2(layout, bases, term, x, blocks) },
-            Kernel::Portable => build_portable(layout, bases, term, x, blocks),
+            _ => build_portable(layout, bases, term, x, blocks),
         }
     }
 
@@ -113,15 +231,8 @@ impl Kernel {
         assert!(blocks.len() >= x.len(), "one block per value");
         #[cfg(target_arch = "x86_64")]
         {
-            let mm = m.m.modulus();
-            // FF3's 128-bit y is reduced 32 bits at a time: m below 2^32.
-            let fits = match layout {
-                Layout::Ff1 => VECTOR_MODULI.contains(&mm),
-                Layout::Ff1Y96 => false,
-                Layout::Ff3 => VECTOR_MODULI.contains(&mm) && mm >> 32 == 0,
-            };
-            let ff3 = layout == Layout::Ff3;
-            match self {
+            let (mm, fits, ff3) = (m.m.modulus(), m.vector(layout), layout == Layout::Ff3);
+            match self.arith() {
                 Kernel::Avx512 if fits => {
                     // SAFETY: these kernels are only returned by `available` after
                     // their CPU features were detected; the lengths were checked above.
@@ -286,5 +397,62 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every fused kernel the CPU has runs all the rounds as the portable
+    /// build, AES and round steps do: FF1 and FF3 layouts, both directions,
+    /// every AES key size, moduli on both sides of 2^32, ragged group sizes.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn fused_kernels_match_portable() {
+        use crate::aes::Aes;
+        let mut seed = 0x5eed_1234u64;
+        let mut ran = 0;
+        let cases = [
+            (Layout::Ff1, 10, 100_000_000u64, 100_000_000u64),
+            (Layout::Ff1, 10, 10_000_000, 100_000_000),
+            (Layout::Ff1, 10, 65_536, (1 << 32) - 1),
+            (Layout::Ff1, 10, 1_000_000_000_000, 10_000_000_000_000),
+            (Layout::Ff1, 10, (1 << 52) - 1, 1 << 40),
+            (Layout::Ff3, 8, 100_000_000, 1_000_000_000),
+            (Layout::Ff3, 8, 60_466_176, (1 << 32) - 5),
+            (Layout::Ff1Y96, 10, 100_000_000, 100_000_000),
+            (Layout::Ff1, 10, 1 << 52, 1 << 52),
+        ];
+        for key_len in [16, 24, 32] {
+            let key: Vec<u8> = (0..key_len).map(|_| rng(&mut seed) as u8).collect();
+            let (aes, Some(keys)) = (Aes::new(&key).unwrap(), AesKeys::new(&key)) else { return };
+            for (layout, rounds, mu, mv) in cases {
+                let m = (BatchMod::new(Mod64::new(mu)), BatchMod::new(Mod64::new(mv)));
+                let consts: Vec<[u64; 2]> = (0..rounds).map(|_| [rng(&mut seed), rng(&mut seed)]).collect();
+                let c = Consts::new(&consts, (&m.0, &m.1), layout);
+                for len in [8usize, 16, 24, 32, 40, 56, 64] {
+                    let a: Vec<u64> = (0..len).map(|i| if i % 5 == 0 { mu - 1 } else { rng(&mut seed) % mu }).collect();
+                    let b: Vec<u64> = (0..len).map(|i| if i % 7 == 1 { mv - 1 } else { rng(&mut seed) % mv }).collect();
+                    for dir in [Direction::Encrypt, Direction::Decrypt] {
+                        let (mut wa, mut wb) = (a.clone(), b.clone());
+                        let mut blocks = vec![[0u8; 16]; len];
+                        for r in 0..rounds {
+                            let i = dir.round(r, rounds);
+                            let (src, dst, mm) = if i % 2 == 0 { (&wb, &mut wa, &m.0) } else { (&wa, &mut wb, &m.1) };
+                            build_portable(layout, &vec![[0; 2]; len], consts[i], src, &mut blocks);
+                            aes.encrypt_blocks(&mut blocks);
+                            round_portable(&mm.m, layout, &blocks, dst, dir);
+                        }
+                        for kernel in Kernel::available() {
+                            let (mut ga, mut gb) = (a.clone(), b.clone());
+                            if kernel.fused(Some(&keys), &c, &mut ga, &mut gb, dir) {
+                                assert_eq!((&ga, &gb), (&wa, &wb), "{kernel:?} {layout:?} {mu} {mv} len {len} {dir:?}");
+                                ran += 1;
+                            } else {
+                                assert_eq!((&ga, &gb), (&a, &b), "untouched when not fused");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let fused = Kernel::available().into_iter().any(|k| matches!(k, Kernel::Avx2Ni | Kernel::Vaes512));
+        assert_eq!(ran > 0, fused, "a fused kernel ran if the CPU has one");
     }
 }

@@ -11,8 +11,8 @@ use super::batch_round::{Layout, build_portable};
 use crate::Direction;
 
 /// Byte order reversal within each 64-bit lane (for `vpshufb`).
-const BSWAP_LO: i64 = 0x0001_0203_0405_0607;
-const BSWAP_HI: i64 = 0x0809_0a0b_0c0d_0e0f;
+pub(crate) const BSWAP_LO: i64 = 0x0001_0203_0405_0607;
+pub(crate) const BSWAP_HI: i64 = 0x0809_0a0b_0c0d_0e0f;
 /// 2^84 + 2^52 (exact in f64).
 const TWO84_PLUS_TWO52: f64 = (1u128 << 84) as f64 + (1u64 << 52) as f64;
 

@@ -330,6 +330,10 @@ impl FF1 {
             let terms: [[u64; 2]; 10] = core::array::from_fn(|i| words((i as u128) << (8 * lp.b)));
             let plan = batch::Plan {
                 aes: &self.aes,
+                #[cfg(target_arch = "x86_64")]
+                ni: self.ni.as_ref(),
+                #[cfg(not(target_arch = "x86_64"))]
+                ni: None,
                 kernel: self.kernel,
                 rx: &self.rx,
                 layout: if lp.d == 8 { Layout::Ff1 } else { Layout::Ff1Y96 },

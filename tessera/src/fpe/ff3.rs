@@ -139,6 +139,10 @@ impl Core {
             let terms: [[u64; 2]; 8] = core::array::from_fn(|i| [0, (i as u64) << 32]);
             let plan = batch::Plan {
                 aes: &self.aes,
+                #[cfg(target_arch = "x86_64")]
+                ni: self.ni.as_ref(),
+                #[cfg(not(target_arch = "x86_64"))]
+                ni: None,
                 kernel: self.kernel,
                 rx: &self.rx,
                 layout: Layout::Ff3,

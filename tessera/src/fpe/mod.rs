@@ -27,12 +27,16 @@
 mod algorithm;
 mod alphabet;
 mod batch;
+#[cfg(target_arch = "x86_64")]
+mod batch_fused;
 mod batch_round;
 #[cfg(target_arch = "x86_64")]
 mod batch_x86;
 mod big;
 #[cfg(target_arch = "x86_64")]
 mod digits10;
+#[cfg(target_arch = "x86_64")]
+mod digits512;
 mod feistel;
 mod ff1;
 mod ff3;
@@ -45,6 +49,7 @@ pub use alphabet::Alphabet;
 pub use ff1::FF1;
 pub use ff3::{FF3, FF3_1};
 pub use format::TokenFormat;
+pub use num::MAX_RADIX;
 pub use text_batch::TextBatch;
 
 use crate::Direction;
@@ -247,7 +252,7 @@ pub(crate) fn min_len(radix: u32) -> usize {
 }
 
 pub(crate) fn check_radix(radix: u32) -> Result<(), Error> {
-    if (2..=65536).contains(&radix) { Ok(()) } else { Err(Error::Radix(radix)) }
+    if (2..=MAX_RADIX).contains(&radix) { Ok(()) } else { Err(Error::Radix(radix)) }
 }
 
 /// Checks a value's length and numerals against the domain.
@@ -256,8 +261,8 @@ pub(crate) fn check_value(x: &[u16], radix: u32, min: usize, max: usize) -> Resu
     if x.len() < min || x.len() > max {
         return Err(Error::Length { len: x.len(), min, max, radix });
     }
-    // radix 65536 admits every u16.
-    if radix <= u16::MAX as u32 {
+    // radix MAX_RADIX admits every u16.
+    if radix < MAX_RADIX {
         let mut bad = false;
         for &d in x {
             bad |= d as u32 >= radix;

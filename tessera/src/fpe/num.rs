@@ -6,6 +6,15 @@
 // values are secret, and `scripts/check-ct` checks the compiled code.
 use crate::ct::{mask64, mask128};
 
+/// The largest radix (alphabet size) FPE accepts: numerals are `u16`.
+///
+/// ```
+/// use tessera::fpe::{FF1, MAX_RADIX};
+/// assert!(FF1::with_radix(&[0u8; 16], MAX_RADIX).is_ok());
+/// assert!(FF1::with_radix(&[0u8; 16], MAX_RADIX + 1).is_err());
+/// ```
+pub const MAX_RADIX: u32 = 1 << 16;
+
 /// Reduction modulo a fixed `m` in `2..2^64` by the Möller–Granlund
 /// "division by invariant integers" method: two multiplications and two
 /// masked corrections instead of a hardware division.
@@ -219,7 +228,7 @@ pub(crate) struct Radix {
 
 impl Radix {
     pub(crate) fn new(radix: u32) -> Self {
-        debug_assert!((2..=65536).contains(&radix));
+        debug_assert!((2..=MAX_RADIX).contains(&radix));
         let magic = (u64::MAX / radix as u64).wrapping_add(1);
         let (mut k, mut chunk) = (0u32, 1u64);
         while chunk * radix as u64 <= u32::MAX as u64 {

@@ -1,0 +1,218 @@
+//! Decimal NUM and STR of whole batch groups with AVX-512 BW, for values of
+//! at most 16 digits (both halves of at most 8): two values per 512-bit
+//! vector. One word permutation, fixed per value length, moves the numerals
+//! of two values into four 8-lane slots (a half per slot, right-aligned,
+//! reversed for FF3's digit order, leading lanes zeroed), and another moves
+//! the digits back. The conversions are [`super::digits10`]'s, in every
+//! 128-bit lane at once. No table lookup and no branch depends on a value.
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+/// The permutations for one value length `n` and first-half length `u`.
+pub(crate) struct Dec512 {
+    n: usize,
+    /// Slot lane -> numeral of the two-value window (NUM).
+    num_idx: [u16; 32],
+    /// The slot lanes that hold numerals (the rest are leading zeros).
+    num_keep: u32,
+    /// Numeral of the window -> slot lane (STR).
+    str_idx: [u16; 32],
+}
+
+impl Dec512 {
+    /// The tables for values of `n` numerals whose first half has `u`,
+    /// most significant first when `be` (FF1) or last (FF3); `None` unless
+    /// both halves have 1 to 8 numerals and the CPU has AVX-512 F and BW.
+    pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
+        if !(1..=8).contains(&u)
+            || !(1..=8).contains(&n.checked_sub(u)?)
+            || !(std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw"))
+        {
+            return None;
+        }
+        let (mut num_idx, mut num_keep, mut str_idx) = ([0u16; 32], 0u32, [0u16; 32]);
+        for lane in 0..32 {
+            // Slot h: value h / 2, half h % 2; k counts the slot's lanes.
+            let (h, k) = (lane / 8, lane % 8);
+            let (start, m) = if h % 2 == 0 { ((h / 2) * n, u) } else { ((h / 2) * n + u, n - u) };
+            if k < 8 - m {
+                continue;
+            }
+            // The numeral's place in its half, most significant first.
+            let i = k - (8 - m);
+            let at = start + if be { i } else { m - 1 - i };
+            num_idx[lane] = at as u16;
+            num_keep |= 1 << lane;
+            str_idx[at] = lane as u16;
+        }
+        Some(Dec512 { n, num_idx, num_keep, str_idx })
+    }
+
+    /// Numerals `2n` wide from value `j` on, as many as `data` has.
+    #[inline]
+    fn window(&self, len: usize, j: usize) -> (usize, __mmask32) {
+        let start = j * self.n;
+        let k = len.saturating_sub(start).min(2 * self.n);
+        (start, ((1u64 << k) - 1) as __mmask32)
+    }
+
+    /// NUM of both halves of every value in `data` (values of `n` numerals
+    /// back to back, each numeral below 10) into `a` and `b`, which take
+    /// the count rounded up to 4 (zeros past the last value).
+    pub(crate) fn parse(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+        // SAFETY: a Dec512 exists only if `new` detected AVX-512 F and BW.
+        unsafe { self.parse_avx512(data, a, b) }
+    }
+
+    /// STR of both halves of every value back into `data` (the inverse of
+    /// [`Dec512::parse`]); every half must be below 10^its length.
+    pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        // SAFETY: as in `parse`.
+        unsafe { self.format_avx512(a, b, data) }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn parse_avx512(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+        let count = data.len() / self.n;
+        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
+        // SAFETY: 64-byte loads from 32-entry u16 arrays.
+        let idx = unsafe { _mm512_loadu_si512(self.num_idx.as_ptr().cast()) };
+        let pick_a = _mm512_setr_epi32(0, 0, 8, 0, 16, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        let pick_b = _mm512_setr_epi32(4, 0, 12, 0, 20, 0, 28, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        for j in (0..count).step_by(4) {
+            let mut r = [_mm512_setzero_si512(); 2];
+            for (p, r) in r.iter_mut().enumerate() {
+                let (start, mask) = self.window(data.len(), j + 2 * p);
+                if mask != 0 {
+                    // SAFETY: the mask covers only numerals inside `data`
+                    // (masked-off lanes are not read).
+                    let v = unsafe { _mm512_maskz_loadu_epi16(mask, data.as_ptr().add(start).cast()) };
+                    *r = num32(_mm512_maskz_permutexvar_epi16(self.num_keep, idx, v));
+                }
+            }
+            // Slot values sit in dwords 0, 4, 8, 12: A of j, B of j, A of j+1, ...
+            let av = _mm512_maskz_permutex2var_epi32(0x55, r[0], pick_a, r[1]);
+            let bv = _mm512_maskz_permutex2var_epi32(0x55, r[0], pick_b, r[1]);
+            let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
+            // SAFETY: four u64 in each (bounds checked by the slicing).
+            unsafe {
+                _mm256_storeu_si256(a4.as_mut_ptr().cast(), _mm512_castsi512_si256(av));
+                _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm512_castsi512_si256(bv));
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn format_avx512(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        let count = data.len() / self.n;
+        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
+        // SAFETY: a 64-byte load from a 32-entry u16 array.
+        let idx = unsafe { _mm512_loadu_si512(self.str_idx.as_ptr().cast()) };
+        // Dword 0, 4, 8, 12 of each result: A of j, B of j, A of j+1, B of j+1 (A's words 0.., B's 16..).
+        let spread = [
+            _mm512_setr_epi32(0, 0, 0, 0, 16, 0, 0, 0, 2, 0, 0, 0, 18, 0, 0, 0),
+            _mm512_setr_epi32(4, 0, 0, 0, 20, 0, 0, 0, 6, 0, 0, 0, 22, 0, 0, 0),
+        ];
+        for j in (0..count).step_by(4) {
+            // SAFETY: four u64 in each (bounds checked by the slicing).
+            let (av, bv) = unsafe {
+                (
+                    _mm512_zextsi256_si512(_mm256_loadu_si256(a[j..j + 4].as_ptr().cast())),
+                    _mm512_zextsi256_si512(_mm256_loadu_si256(b[j..j + 4].as_ptr().cast())),
+                )
+            };
+            for (p, s) in spread.iter().enumerate() {
+                let (start, mask) = self.window(data.len(), j + 2 * p);
+                let d = digits32(_mm512_maskz_permutex2var_epi32(0x1111, av, *s, bv));
+                // SAFETY: the mask covers only numerals inside `data` (masked-off lanes are not written).
+                unsafe {
+                    _mm512_mask_storeu_epi16(
+                        data.as_mut_ptr().wrapping_add(start).cast(),
+                        mask,
+                        _mm512_permutexvar_epi16(idx, d),
+                    )
+                };
+            }
+        }
+    }
+}
+
+/// NUM_10 of each 128-bit lane's eight numerals (most significant first),
+/// into the lane's first dword (as [`super::digits10::num8`]).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) fn num32(v: __m512i) -> __m512i {
+    let t = _mm512_madd_epi16(v, lanes([10, 1, 10, 1]));
+    let t = _mm512_madd_epi16(_mm512_packs_epi32(t, t), lanes([100, 1, 100, 1]));
+    _mm512_madd_epi16(_mm512_packs_epi32(t, t), lanes([10_000, 1, 10_000, 1]))
+}
+
+/// `x` twice in every 128-bit lane.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn lanes(x: [i16; 4]) -> __m512i {
+    _mm512_broadcast_i32x4(_mm_setr_epi16(x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]))
+}
+
+/// STR^8_10 of the first dword (below 10^8) of each 128-bit lane, as eight
+/// u16 lanes most significant first (as [`super::digits10::digits8`]).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) fn digits32(v: __m512i) -> __m512i {
+    let abcd = _mm512_srli_epi64::<45>(_mm512_mul_epu32(v, _mm512_set1_epi32(0xd1b7_1759_u32 as i32)));
+    let efgh = _mm512_sub_epi32(v, _mm512_mul_epu32(abcd, _mm512_set1_epi32(10_000)));
+    let v1 = _mm512_slli_epi64::<2>(_mm512_unpacklo_epi16(abcd, efgh));
+    let v2 = _mm512_unpacklo_epi16(v1, v1);
+    let v2 = _mm512_unpacklo_epi32(v2, v2);
+    let v3 = _mm512_mulhi_epu16(v2, lanes([8389, 5243, 13108, -32768]));
+    let v4 = _mm512_mulhi_epu16(v3, lanes([1 << 7, 1 << 11, 1 << 13, -32768]));
+    _mm512_sub_epi16(v4, _mm512_slli_epi64::<16>(_mm512_mullo_epi16(v4, _mm512_set1_epi16(10))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every split of every length up to 16, both digit orders, value
+    /// counts 1 to 9 (ragged windows), against the scalar conversions.
+    #[test]
+    fn whole_groups_match_scalar() {
+        if !(std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")) {
+            return;
+        }
+        let rx = super::super::num::Radix::new(10);
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed >> 11
+        };
+        assert!(Dec512::new(17, 8, true).is_none() && Dec512::new(10, 1, true).is_none());
+        for n in 2..=16usize {
+            for u in n.saturating_sub(8).max(1)..=8.min(n - 1) {
+                for be in [true, false] {
+                    let dec = Dec512::new(n, u, be).expect("halves of 1 to 8, CPU checked above");
+                    for count in 1..=9usize {
+                        let data: Vec<u16> = (0..count * n).map(|_| (next() % 10) as u16).collect();
+                        let (mut a, mut b) = ([7u64; 12], [7u64; 12]);
+                        dec.parse(&data, &mut a, &mut b);
+                        for j in 0..count {
+                            let (xa, xb) = data[j * n..(j + 1) * n].split_at(u);
+                            let want = if be {
+                                (rx.num_be64(xa), rx.num_be64(xb))
+                            } else {
+                                (rx.num_le64(xa), rx.num_le64(xb))
+                            };
+                            assert_eq!((a[j], b[j]), want, "n {n} u {u} be {be} count {count} value {j}");
+                        }
+                        assert!(a[count..count.next_multiple_of(4)].iter().all(|&x| x == 0));
+                        let mut back = vec![9u16; count * n];
+                        dec.format(&a, &b, &mut back);
+                        assert_eq!(back, data, "n {n} u {u} be {be} count {count}");
+                    }
+                }
+            }
+        }
+    }
+}
