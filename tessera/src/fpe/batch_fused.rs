@@ -81,11 +81,10 @@ fn chunk512<const W: usize, const FF3: bool, const NR: usize>(
 ) {
     assert!(a.len() >= 8 * W && b.len() >= 8 * W, "whole vectors");
     let mut h = [[_mm512_setzero_si512(); W]; 2];
-    for k in 0..W {
-        // SAFETY: 8·W u64 are readable in each (checked above); unaligned loads.
-        unsafe {
-            h[0][k] = _mm512_loadu_si512(a.as_ptr().add(8 * k).cast());
-            h[1][k] = _mm512_loadu_si512(b.as_ptr().add(8 * k).cast());
+    for (half, x) in h.iter_mut().zip([&*a, &*b]) {
+        for (k, v) in half.iter_mut().enumerate() {
+            // SAFETY: 8·W u64 are readable (checked above); unaligned loads.
+            *v = unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * k).cast()) };
         }
     }
     let vm = [_mm512_set1_epi64(c.m[0] as i64), _mm512_set1_epi64(c.m[1] as i64)];
@@ -99,11 +98,10 @@ fn chunk512<const W: usize, const FF3: bool, const NR: usize>(
         let (src, dst) = if p == 0 { (&*hb, ha) } else { (&*ha, hb) };
         step512::<W, FF3, NR>(rk, const_block(c, i), vm[p], vinv[p], src, dst, dir.is_encrypt());
     }
-    for k in 0..W {
-        // SAFETY: as above, unaligned stores.
-        unsafe {
-            _mm512_storeu_si512(a.as_mut_ptr().add(8 * k).cast(), h[0][k]);
-            _mm512_storeu_si512(b.as_mut_ptr().add(8 * k).cast(), h[1][k]);
+    for (half, x) in h.iter().zip([a, b]) {
+        for (k, v) in half.iter().enumerate() {
+            // SAFETY: as above, unaligned stores.
+            unsafe { _mm512_storeu_si512(x.as_mut_ptr().add(8 * k).cast(), *v) };
         }
     }
 }

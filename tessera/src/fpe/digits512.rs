@@ -26,14 +26,13 @@ impl Dec512 {
     /// most significant first when `be` (FF1) or last (FF3); `None` unless
     /// both halves have 1 to 8 numerals and the CPU has AVX-512 F and BW.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
-        if !(1..=8).contains(&u)
-            || !(1..=8).contains(&n.checked_sub(u)?)
-            || !(std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw"))
-        {
+        let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
+        let cpu = std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
+        if !(halves && cpu) {
             return None;
         }
         let (mut num_idx, mut num_keep, mut str_idx) = ([0u16; 32], 0u32, [0u16; 32]);
-        for lane in 0..32 {
+        for (lane, slot) in num_idx.iter_mut().enumerate() {
             // Slot h: value h / 2, half h % 2; k counts the slot's lanes.
             let (h, k) = (lane / 8, lane % 8);
             let (start, m) = if h % 2 == 0 { ((h / 2) * n, u) } else { ((h / 2) * n + u, n - u) };
@@ -43,7 +42,7 @@ impl Dec512 {
             // The numeral's place in its half, most significant first.
             let i = k - (8 - m);
             let at = start + if be { i } else { m - 1 - i };
-            num_idx[lane] = at as u16;
+            *slot = at as u16;
             num_keep |= 1 << lane;
             str_idx[at] = lane as u16;
         }
