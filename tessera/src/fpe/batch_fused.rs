@@ -15,7 +15,7 @@
 use core::arch::x86_64::*;
 
 use super::batch_round::Consts;
-use super::batch_x86::{BSWAP_HI, BSWAP_LO, add4, add8, reduce4, reduce4_128, reduce8, reduce8_128, sub4, sub8};
+use super::batch_x86::{BSWAP_HI, BSWAP_LO, add4, add8, reduce4, reduce4_128, reduce8, sub4, sub8};
 use crate::Direction;
 
 /// Round `i`'s constant block as a 128-bit vector.
@@ -23,6 +23,20 @@ use crate::Direction;
 fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
     // SAFETY: SSE2 is part of every x86-64 CPU.
     unsafe { _mm_set_epi64x(c.blocks[i][1] as i64, c.blocks[i][0] as i64) }
+}
+
+/// `(hi * 2^64 + lo) mod m` for eight lanes, m < 2^32: both words reduced
+/// side by side, then `(hi mod m) * r64 + (lo mod m)` (below m^2, with `r64`
+/// = 2^64 mod m) once more; its quotient is below 2^32, so a 32-bit
+/// multiply gives q * m.
+#[inline]
+#[target_feature(enable = "avx512f,avx512dq")]
+pub fn fold8(lo: __m512i, hi: __m512i, m: __m512i, inv: __m512d, r64: __m512i) -> __m512i {
+    let t = _mm512_add_epi64(_mm512_mul_epu32(reduce8(hi, m, inv), r64), reduce8(lo, m, inv));
+    let q = _mm512_cvttpd_epu64(_mm512_mul_pd(_mm512_cvtepu64_pd(t), inv));
+    let r = _mm512_sub_epi64(t, _mm512_mul_epu32(q, m));
+    let r = _mm512_mask_add_epi64(r, _mm512_cmplt_epi64_mask(r, _mm512_setzero_si512()), r, m);
+    _mm512_mask_sub_epi64(r, _mm512_cmpge_epi64_mask(r, m), r, m)
 }
 
 /// One round for 8·W values with VAES-512: blocks from `src` (W vectors
@@ -37,6 +51,7 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize>(
     cb: __m128i,
     m: __m512i,
     inv: __m512d,
+    r64: __m512i,
     src: &[__m512i; W],
     dst: &mut [__m512i; W],
     enc: bool,
@@ -61,7 +76,7 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize>(
     for (b, d) in blk.iter_mut().zip(dst) {
         let (o0, o1) = (_mm512_aesenclast_epi128(b[0], rk[NR]), _mm512_aesenclast_epi128(b[1], rk[NR]));
         let y = if FF3 {
-            reduce8_128(_mm512_unpacklo_epi64(o0, o1), _mm512_unpackhi_epi64(o0, o1), m, inv)
+            fold8(_mm512_unpacklo_epi64(o0, o1), _mm512_unpackhi_epi64(o0, o1), m, inv, r64)
         } else {
             reduce8(_mm512_shuffle_epi8(_mm512_unpacklo_epi64(o0, o1), bswap), m, inv)
         };
@@ -89,6 +104,7 @@ fn chunk512<const W: usize, const FF3: bool, const NR: usize>(
     }
     let vm = [_mm512_set1_epi64(c.m[0] as i64), _mm512_set1_epi64(c.m[1] as i64)];
     let vinv = [_mm512_set1_pd(c.inv[0]), _mm512_set1_pd(c.inv[1])];
+    let vr64 = [_mm512_set1_epi64(c.r64[0] as i64), _mm512_set1_epi64(c.r64[1] as i64)];
     let rounds = c.blocks.len();
     for r in 0..rounds {
         // Even rounds update A from B, odd rounds B from A.
@@ -96,7 +112,7 @@ fn chunk512<const W: usize, const FF3: bool, const NR: usize>(
         let p = i % 2;
         let [ha, hb] = &mut h;
         let (src, dst) = if p == 0 { (&*hb, ha) } else { (&*ha, hb) };
-        step512::<W, FF3, NR>(rk, const_block(c, i), vm[p], vinv[p], src, dst, dir.is_encrypt());
+        step512::<W, FF3, NR>(rk, const_block(c, i), vm[p], vinv[p], vr64[p], src, dst, dir.is_encrypt());
     }
     for (half, x) in h.iter().zip([a, b]) {
         for (k, v) in half.iter().enumerate() {

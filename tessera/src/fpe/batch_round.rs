@@ -66,6 +66,8 @@ pub(crate) struct Consts<'a> {
     pub(crate) blocks: &'a [[u64; 2]],
     pub(crate) m: [u64; 2],
     pub(crate) inv: [f64; 2],
+    /// 2^64 mod m.
+    pub(crate) r64: [u64; 2],
     layout: Layout,
     /// Whether the vector kernels take both moduli in this layout.
     vector: bool,
@@ -74,7 +76,10 @@ pub(crate) struct Consts<'a> {
 impl<'a> Consts<'a> {
     pub(crate) fn new(blocks: &'a [[u64; 2]], (mu, mv): (&BatchMod, &BatchMod), layout: Layout) -> Self {
         let vector = mu.vector(layout) && mv.vector(layout);
-        Consts { blocks, m: [mu.m.modulus(), mv.m.modulus()], inv: [mu.inv, mv.inv], layout, vector }
+        let m = [mu.m.modulus(), mv.m.modulus()];
+        // The moduli are public (radix powers): a plain division is fine here.
+        let r64 = m.map(|m| ((1u128 << 64) % m as u128) as u64);
+        Consts { blocks, m, inv: [mu.inv, mv.inv], r64, layout, vector }
     }
 }
 
