@@ -8,8 +8,10 @@
 //! `x = x - y mod m` (decrypting), where `y` is read from the block as the
 //! layout says. The vector kernels estimate `y / m` with an f64 reciprocal
 //! and correct the remainder once in each direction with masks; the
-//! portable kernel uses [`Mod64`]. No branch or memory index depends on a
-//! value (`scripts/check-ct` checks the compiled kernels).
+//! portable kernel uses [`Mod64`]. With one tweak for a run, the fused
+//! kernels ([`Kernel::fused`], `batch_fused.rs`) do all three steps of
+//! every round in registers instead. No branch or memory index depends on
+//! a value (`scripts/check-ct` checks the compiled kernels).
 
 #![allow(unsafe_code)]
 
@@ -45,7 +47,6 @@ impl BatchMod {
     }
 
     /// Whether the vector kernels take this modulus in `layout`.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn vector(&self, layout: Layout) -> bool {
         let mm = self.m.modulus();
         // FF3's 128-bit y is reduced 32 bits at a time: m below 2^32.
@@ -152,11 +153,9 @@ impl Kernel {
     }
 
     /// Whether this kernel runs on AVX-512 (F, DQ, BW and VL).
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn avx512(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        return self.arith() == Kernel::Avx512;
-        #[cfg(not(target_arch = "x86_64"))]
-        false
+        self.arith() == Kernel::Avx512
     }
 
     /// The kernel whose arithmetic this one uses for [`Kernel::build`] and [`Kernel::round`].
