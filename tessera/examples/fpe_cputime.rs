@@ -1,6 +1,7 @@
-//! FF1 and FF3-1 single-value and batch cost in CPU time (best of 5), beside
-//! ten dependent AES blocks through the `aes` crate: a quick check that,
-//! unlike wall-clock benchmarks, holds up on a busy machine.
+//! FF1 and FF3-1 single-value, text (`encrypt_into`) and batch cost in CPU
+//! time (best of 5), beside ten dependent AES blocks through the `aes`
+//! crate: a quick check that, unlike wall-clock benchmarks, holds up on a
+//! busy machine. `... fpe_cputime VALUES ff1:10:16[:batch|:text]` times one shape.
 //!
 //! `cargo run --release -p tessera --example fpe_cputime [VALUES]` (CPU time comes from
 //! /proc/thread-self/schedstat, whose resolution can be coarse: keep VALUES large).
