@@ -34,9 +34,10 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
-use super::decrypt::{DecryptOptions, SeipdVersion, SharedMdc, finish_v1, open_message, settle};
-use super::encrypt::{Body, EncryptOptions, close_seipd, open_seipd};
+use super::decrypt::{SharedMdc, finish_v1, open_message, settle};
+use super::encrypt::{Body, close_seipd, open_seipd};
 use super::key::{Cert, Fingerprint, KeyError};
+use super::options::{DecryptOptions, EncryptOptions, SeipdVersion};
 use super::plain::is_typed;
 use super::poison::Poison;
 use super::seipd::thread_count;
