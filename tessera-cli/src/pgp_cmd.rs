@@ -14,6 +14,7 @@ use clap::Args;
 use clap::builder::PossibleValue;
 use tessera::aead::Mode;
 use tessera::fs::{CopyError, Spool, copy};
+use tessera::openpgp::crypto::HashAlg;
 use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
 use tessera::openpgp::{
     DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, MAX_CHUNK_OCTET, Profile, S2kChoice,
@@ -27,6 +28,11 @@ use crate::io::{Output, PasswordArgs, open_input, parse_size};
 /// The names of a library type, for clap's help and errors.
 fn names(names: &'static [&'static str]) -> impl Iterator<Item = PossibleValue> {
     names.iter().copied().map(PossibleValue::new)
+}
+
+/// `--hash`: the names of the hashes new signatures may use.
+pub(crate) fn hash_parser() -> impl clap::builder::TypedValueParser<Value = HashAlg> {
+    named::<HashAlg>(HashAlg::SIGNING.map(|h| PossibleValue::new(h.name())))
 }
 
 /// Encrypt a file or stdin with a password and/or to certificates.
@@ -67,6 +73,10 @@ pub struct EncryptArgs {
     /// File holding the password of the --sign-with keys, if they are locked.
     #[arg(long, value_name = "FILE")]
     pub sign_key_password_file: Option<PathBuf>,
+    /// Hash to sign with (default: the strongest the signing keys and the recipients all prefer).
+    #[arg(long, value_name = "HASH", requires = "sign_with",
+          value_parser = hash_parser())]
+    pub hash: Option<HashAlg>,
     /// Threads sealing chunks (0 = one per core; 1 = all on one thread). The output is the same.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
@@ -232,7 +242,7 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
     if !a.sign_with.is_empty() {
         let signers = crate::sig_cmd::Signers::load(&a.sign_with, &a.sign_key_password_file)?;
-        return signers.encrypt(&mut input, &pw, &opts, out)?.commit();
+        return signers.encrypt(&mut input, &pw, &opts, a.hash, out)?.commit();
     }
     let mut enc = Encryptor::new(out, &pw, &opts).map_err(explain)?;
     // 256 KiB reads, straight into the chunk buffer (std's copy would use 8 KiB).

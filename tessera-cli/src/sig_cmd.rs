@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use tessera::fs::Spool;
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
+use tessera::openpgp::crypto::HashAlg;
 use tessera::openpgp::key::Cert;
 use tessera::openpgp::sig::{
     ClearSigner, InlineSigner, InlineVerifier, SigResult, SigType, Signer, SigningKey, Verifier, is_cleartext,
@@ -37,6 +38,9 @@ pub struct SignArgs {
     /// Write a cleartext-signed message (text, readable without OpenPGP).
     #[arg(long, conflicts_with = "detached")]
     pub cleartext: bool,
+    /// Hash to sign with (default: the strongest the key prefers).
+    #[arg(long, value_name = "HASH", value_parser = crate::pgp_cmd::hash_parser())]
+    pub hash: Option<HashAlg>,
     /// Output file (created only on success); stdout by default.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
@@ -73,20 +77,41 @@ impl Signers {
         Ok(Signers(keys))
     }
 
-    /// Encrypts and signs `input` in one pass into `out`.
-    pub fn encrypt(&self, input: &mut dyn Read, pw: &[&[u8]], opts: &EncryptOptions, out: Output) -> Result<Output> {
+    /// Encrypts and signs `input` in one pass into `out`, with `hash` or
+    /// the one the keys and the recipients prefer.
+    pub fn encrypt(
+        &self,
+        input: &mut dyn Read,
+        pw: &[&[u8]],
+        opts: &EncryptOptions,
+        hash: Option<HashAlg>,
+        out: Output,
+    ) -> Result<Output> {
         let now = now();
-        let mut signing = Vec::new();
-        for k in &self.0 {
-            signing.extend(
-                SigningKey::from_cert(k, now).with_context(|| format!("the key {} cannot sign", k.fingerprint()))?,
-            );
-        }
+        let signing = signing_keys(&self.0, now, &opts.recipients, hash)?;
         let signer = Signer::new(&signing, SigType::Binary, now as u32)?;
         let mut enc = SigningEncryptor::new(out, pw, opts, signer).map_err(crate::pgp_cmd::explain)?;
         std::io::copy(input, &mut enc).context("cannot encrypt")?;
         enc.finish().map_err(crate::pgp_cmd::explain)
     }
+}
+
+/// The signing keys of `keys` at `now`, their hash chosen by the library
+/// (for `recipients`, or `hash` if given).
+fn signing_keys<'a>(
+    keys: &'a [Cert],
+    now: u64,
+    recipients: &[Cert],
+    hash: Option<HashAlg>,
+) -> Result<Vec<SigningKey<'a>>> {
+    let mut signing = Vec::new();
+    for k in keys {
+        signing.extend(
+            SigningKey::for_message(k, now, recipients, hash)
+                .with_context(|| format!("the key {} cannot sign", k.fingerprint()))?,
+        );
+    }
+    Ok(signing)
 }
 
 /// Decrypts and verifies: the data reaches `out` (a temporary file for
@@ -119,11 +144,7 @@ pub fn sign(a: &SignArgs) -> Result<()> {
     let pw = password(&a.key_password_file)?;
     let keys = read_secret_keys(&a.key, pw.as_deref().map(|p| p.as_slice()), "--key-password-file")?;
     let now = now();
-    let mut signing = Vec::new();
-    for k in &keys {
-        signing
-            .extend(SigningKey::from_cert(k, now).with_context(|| format!("the key {} cannot sign", k.fingerprint()))?);
-    }
+    let signing = signing_keys(&keys, now, &[], a.hash)?;
     let ty = if a.text || a.cleartext { SigType::Text } else { SigType::Binary };
     let signer = Signer::new(&signing, ty, now as u32)?;
     let mut input = open_input(a.input.as_deref())?;

@@ -1,6 +1,6 @@
 //! `tessera sign|verify` and `tessera-sop sign|verify|inline-*` through the
 //! binaries: every form round-trips, a wrong signer or modified data fails
-//! with one line and no output file, SOP's exit codes.
+//! with one line and no output file, SOP's exit codes, `--hash`.
 
 mod common;
 
@@ -139,4 +139,43 @@ fn encrypt_signed_and_decrypt_verified() {
         ok(T, &["decrypt", "-i", key, "-o", "out", "m2.pgp"], d);
         std::fs::remove_file(d.join("out")).unwrap();
     }
+}
+
+/// `--hash` of `tessera sign` and `tessera encrypt --sign-with`: the hash
+/// named is the one in the signature packet, and it verifies.
+#[test]
+fn the_hash_asked_for_is_in_the_packet() {
+    use tessera::openpgp::crypto::HashAlg;
+    use tessera::openpgp::key::Cert;
+    use tessera::openpgp::sig::read_signatures;
+    use tessera::openpgp::{DecryptOptions, VerifyingDecryptor};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    keys(d);
+    for hash in HashAlg::SIGNING {
+        for key in ["a", "b"] {
+            let (k, c) = (format!("{key}.key"), format!("{key}.cert"));
+            ok(T, &["sign", "-i", &k, "--detached", "--hash", hash.name(), "-o", "h.sig", "data"], d);
+            let sig = std::fs::read(d.join("h.sig")).unwrap();
+            assert_eq!(read_signatures(sig.as_slice()).unwrap()[0].hash_alg(), hash);
+            ok(T, &["verify", "--signer", &c, "--signature", "h.sig", "data"], d);
+            std::fs::remove_file(d.join("h.sig")).unwrap();
+        }
+    }
+    ok(T, &["encrypt", "-r", "b.cert", "--sign-with", "a.key", "--hash", "SHA3-512", "-o", "m.pgp", "data"], d);
+    let bob = Cert::from_bytes(&std::fs::read(d.join("b.key")).unwrap()).unwrap();
+    let alice = [Cert::from_bytes(&std::fs::read(d.join("a.cert")).unwrap()).unwrap()];
+    let msg = std::fs::read(d.join("m.pgp")).unwrap();
+    let opts = DecryptOptions { keys: vec![bob], ..DecryptOptions::default() };
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let dec = VerifyingDecryptor::new(msg.as_slice(), &[], &opts, &alice, now).unwrap();
+    let verified = dec.finish().unwrap();
+    assert_eq!(verified.results[0].signature.as_ref().unwrap().hash_alg(), HashAlg::Sha3_512);
+    // Names other than those offered, and --hash without --sign-with, are refused.
+    for bad in
+        [&["sign", "-i", "a.key", "--hash", "SHA1", "data"][..], &["sign", "-i", "a.key", "--hash", "sha256", "data"]]
+    {
+        assert_eq!(run(T, bad, d).status.code(), Some(2), "{bad:?}");
+    }
+    assert_eq!(run(T, &["encrypt", "-r", "b.cert", "--hash", "SHA256", "data"], d).status.code(), Some(2));
 }

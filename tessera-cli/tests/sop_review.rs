@@ -1,11 +1,12 @@
 //! `tessera-sop` fixes after the outside review: every `--with-session-key`
 //! is tried, exit 13 for an unsupported public-key algorithm, no output
 //! from a failed `encrypt --as=text`, output files checked before any
-//! input is read, text given back with LF line endings.
+//! input is read, text given back with LF line endings, special
+//! designators other than `@ENV:` refused with 71 (73 when ambiguous).
 
 mod common;
 
-use common::sop::{Dir, key, sop_code, sop_ok};
+use common::sop::{Dir, SOP, key, sop_code, sop_ok};
 
 const PLAIN: &[u8] = b"a message\n";
 
@@ -97,4 +98,58 @@ fn text_comes_back_with_lf_line_endings() {
     // Binary data is given back as it is.
     let binary = sop_ok(&["encrypt", "--sign-with", &k, &c], text);
     assert_eq!(sop_ok(&["decrypt", &k], &binary), text);
+}
+
+/// Every argument that takes indirect data (a file or `@ENV:NAME`) refuses
+/// other special designators with 71 (UNSUPPORTED_SPECIAL_PREFIX) instead
+/// of reading a file of that name; output arguments take none (71 too).
+#[test]
+fn unknown_special_designators_are_71() {
+    let d = Dir::new();
+    let (k, c) = key(&d, "k", &[]);
+    let ct = sop_ok(&["encrypt", "--sign-with", &k, &c], PLAIN);
+    let sig = d.write("sig", &sop_ok(&["sign", &k], PLAIN));
+    for spec in ["@FOO:bar", "@FD:0", "@", "@env:LOWER"] {
+        let opt = |name: &str| format!("--{name}={spec}");
+        sop_code(&["encrypt", spec], PLAIN, 71);
+        sop_code(&["encrypt", &opt("with-password")], PLAIN, 71);
+        sop_code(&["encrypt", &opt("sign-with"), &c], PLAIN, 71);
+        sop_code(&["encrypt", &opt("with-key-password"), "--sign-with", &k, &c], PLAIN, 71);
+        sop_code(&["decrypt", spec], &ct, 71);
+        sop_code(&["decrypt", &opt("with-password")], &ct, 71);
+        sop_code(&["decrypt", &opt("with-session-key")], &ct, 71);
+        sop_code(&["decrypt", &opt("verify-with"), "--verifications-out", &d.p("v1"), &k], &ct, 71);
+        sop_code(&["sign", spec], PLAIN, 71);
+        sop_code(&["inline-sign", spec], PLAIN, 71);
+        sop_code(&["verify", spec, &c], PLAIN, 71);
+        sop_code(&["verify", &sig, spec], PLAIN, 71);
+        sop_code(&["inline-verify", spec], PLAIN, 71);
+        sop_code(&["generate-key", &opt("with-key-password"), "A"], b"", 71);
+        sop_code(&["change-key-password", &opt("new-key-password")], &d.read("k.key"), 71);
+        sop_code(&["decrypt", &opt("session-key-out"), &k], &ct, 71);
+        sop_code(&["decrypt", "--verify-with", &c, &opt("verifications-out"), &k], &ct, 71);
+        sop_code(&["sign", &opt("micalg-out"), &k], PLAIN, 71);
+        sop_code(&["inline-detach", &opt("signatures-out")], PLAIN, 71);
+    }
+    // @ENV: is read, and refused as an output.
+    let o = std::process::Command::new(SOP)
+        .args(["encrypt", "--with-password=@ENV:TESSERA_PW"])
+        .env("TESSERA_PW", "pw")
+        .output();
+    assert!(o.unwrap().status.success());
+    sop_code(&["sign", "--micalg-out=@ENV:X", &k], PLAIN, 71);
+}
+
+/// A special designator that also names an existing file is 73
+/// (AMBIGUOUS_INPUT): neither is picked.
+#[test]
+fn a_designator_naming_a_file_is_73() {
+    let d = Dir::new();
+    let (_, c) = key(&d, "k", &[]);
+    for name in ["@ENV:HOME", "@FOO:bar"] {
+        std::fs::copy(&c, d.p(name)).unwrap();
+        let o = std::process::Command::new(SOP).args(["encrypt", name]).current_dir(d.0.path()).output().unwrap();
+        assert_eq!(o.status.code(), Some(73), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.stdout.is_empty());
+    }
 }

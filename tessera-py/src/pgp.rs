@@ -110,7 +110,7 @@ fn encrypt_into<W: Write>(
         io::copy(input, &mut enc).map_err(from_io)?;
         return Ok(enc.finish()?);
     }
-    let signer = make_signer(signers, SigType::Binary, now())?;
+    let signer = make_signer(signers, SigType::Binary, now(), &opts.recipients)?;
     let mut enc = SigningEncryptor::new(out, pw, opts, signer)?;
     io::copy(input, &mut enc).map_err(from_io)?;
     Ok(enc.finish()?)

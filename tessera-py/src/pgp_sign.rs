@@ -151,11 +151,18 @@ impl Verified {
     }
 }
 
-/// A signer over every signing-capable key in `keys`.
-pub(crate) fn make_signer(keys: &[Cert], ty: SigType, now: u64) -> Result<Signer<'_>, Fail> {
+/// A signer over every signing-capable key in `keys`, each hashing with
+/// what the library picks for a message to `recipients` (none when only
+/// signing).
+pub(crate) fn make_signer<'a>(
+    keys: &'a [Cert],
+    ty: SigType,
+    now: u64,
+    recipients: &[Cert],
+) -> Result<Signer<'a>, Fail> {
     let mut signing = Vec::new();
     for k in keys {
-        signing.extend(SigningKey::from_cert(k, now)?);
+        signing.extend(SigningKey::for_message(k, now, recipients, None)?);
     }
     Ok(Signer::new(&signing, ty, now as u32)?)
 }
@@ -171,7 +178,7 @@ struct SignMode {
 
 fn sign_into<W: Write>(input: &mut dyn Read, out: W, keys: &[Cert], m: SignMode) -> Result<W, Fail> {
     let ty = if m.text || m.cleartext { SigType::Text } else { SigType::Binary };
-    let signer = make_signer(keys, ty, now())?;
+    let signer = make_signer(keys, ty, now(), &[])?;
     let mut copy = |w: &mut dyn Write| io::copy(input, w).map(drop).map_err(from_io);
     Ok(if m.detached {
         let mut signer = signer;

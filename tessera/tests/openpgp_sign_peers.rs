@@ -13,6 +13,7 @@ use std::process::{Command, Output, Stdio};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
+use tessera::openpgp::crypto::HashAlg;
 use tessera::openpgp::key::{Cert, GenerateOptions, KeyProfile, generate};
 use tessera::openpgp::sig::{
     ClearSigner, InlineSigner, InlineVerifier, SigResult, SigType, Signer, SigningKey, Verifier, read_cleartext,
@@ -48,7 +49,12 @@ fn key(profile: KeyProfile) -> (Cert, Vec<u8>, Vec<u8>) {
 
 /// tessera's three signed forms of `data`: detached, inline, cleartext (all armored).
 fn tessera_sign(k: &Cert, data: &[u8], ty: SigType) -> [Vec<u8>; 3] {
-    let keys = SigningKey::from_cert(k, now()).unwrap();
+    tessera_sign_with(k, data, ty, None)
+}
+
+/// As [`tessera_sign`], with `hash` if given.
+fn tessera_sign_with(k: &Cert, data: &[u8], ty: SigType, hash: Option<HashAlg>) -> [Vec<u8>; 3] {
+    let keys = SigningKey::for_message(k, now(), &[], hash).unwrap();
     let at = now() as u32;
     let mut s = Signer::new(&keys, ty, at).unwrap();
     s.write_all(data).unwrap();
@@ -153,6 +159,13 @@ fn gnupg_verifies_tessera_and_tessera_verifies_gnupg() {
             assert_eq!(out, want, "gpg output of {name} {ty:?}");
         }
     }
+    // Every SHA2 hash `--hash` offers (GnuPG 2.2 has no SHA3).
+    for hash in [HashAlg::Sha256, HashAlg::Sha384, HashAlg::Sha512] {
+        let [det, ..] = tessera_sign_with(&k, TEXT, SigType::Binary, Some(hash));
+        assert_eq!(read_signatures(det.as_slice()).unwrap()[0].hash_alg(), hash);
+        std::fs::write(p("h.sig"), det).unwrap();
+        ok(gpg(&home).arg("--verify").arg(p("h.sig")).arg(p("data")).output(), hash.name());
+    }
     let fp = k.fingerprint().to_hex();
     let signed = |args: &[&str], out: &str| {
         ok(gpg(&home).args(["-u", &fp, "-o"]).arg(p(out)).args(args).arg(p("data")).output(), out);
@@ -237,6 +250,18 @@ fn sequoia_verifies_tessera_and_tessera_verifies_sequoia() {
         assert_eq!(tessera_verify_inline(&k, &field(&s, "inline"), "sequoia inline"), TEXT);
         let text = tessera_verify_clear(&k, &field(&s, "clear"), "sequoia cleartext");
         assert!(text.starts_with(b"Signed across implementations.\n- a dashed line\n\nlast line"), "{text:?}");
+        // Every hash `--hash` offers, in the three forms.
+        for hash in HashAlg::SIGNING {
+            let [det, inl, clear] = tessera_sign_with(&k, TEXT, SigType::Binary, Some(hash));
+            assert_eq!(read_signatures(det.as_slice()).unwrap()[0].hash_alg(), hash);
+            let v = sequoia(
+                &py,
+                serde_json::json!({"op": "verify", "cert": B64.encode(&pk), "data": B64.encode(TEXT),
+                    "detached": B64.encode(&det), "inline": B64.encode(&inl), "clear": B64.encode(&clear)}),
+            );
+            let counts = (v["detached"].as_u64(), v["inline"].as_u64(), v["clear"].as_u64());
+            assert_eq!(counts, (Some(1), Some(1), Some(1)), "{profile:?} {hash:?}: {v}");
+        }
         // Sign and encrypt, both ways.
         let p = if profile == KeyProfile::Rfc9580 {
             tessera::openpgp::Profile::Rfc9580

@@ -45,6 +45,8 @@ const OUTPUT_EXISTS: u8 = 59;
 const MISSING_INPUT: u8 = 61;
 const KEY_IS_PROTECTED: u8 = 67;
 const UNSUPPORTED_SUBCOMMAND: u8 = 69;
+const UNSUPPORTED_SPECIAL_PREFIX: u8 = 71;
+const AMBIGUOUS_INPUT: u8 = 73;
 const KEY_CANNOT_SIGN: u8 = 79;
 const INCOMPATIBLE_OPTIONS: u8 = 83;
 const UNSUPPORTED_PROFILE: u8 = 89;
@@ -134,15 +136,22 @@ impl Opts {
     }
 }
 
-/// SOP indirect data: `@ENV:NAME`, `@FD:N` (unsupported) or a file name.
+/// SOP indirect data (the draft's special designators): `@ENV:NAME` or a
+/// file name. Any other argument that starts with `@` is a special
+/// designator this implementation does not handle, `@FD:N` included: 71
+/// (UNSUPPORTED_SPECIAL_PREFIX), never read as a file. A designator that
+/// also names an existing file is 73 (AMBIGUOUS_INPUT).
 fn read_indirect(what: &str, spec: &str) -> R<Zeroizing<Vec<u8>>> {
-    if let Some(var) = spec.strip_prefix("@ENV:") {
+    if spec.starts_with('@') {
+        if std::fs::symlink_metadata(spec).is_ok() {
+            return fail(AMBIGUOUS_INPUT, format!("{what}: {spec} is a special designator and also a file"));
+        }
+        let Some(var) = spec.strip_prefix("@ENV:") else {
+            return fail(UNSUPPORTED_SPECIAL_PREFIX, format!("{what}: {spec}: only @ENV: is supported"));
+        };
         return shared::env_bytes(var)
             .map(Zeroizing::new)
             .ok_or(Fail(MISSING_INPUT, format!("{what}: environment variable {var} is not set")));
-    }
-    if spec.starts_with("@FD:") {
-        return fail(UNSUPPORTED_OPTION, format!("{what}: @FD: is not supported"));
     }
     std::fs::read(spec).map(Zeroizing::new).map_err(|e| Fail(MISSING_INPUT, format!("{what}: cannot read {spec}: {e}")))
 }
@@ -158,8 +167,12 @@ struct NewOut {
 }
 
 fn check_new_out(what: &str, spec: &str) -> R<NewOut> {
+    // `@ENV:` cannot take output; `@FD:` and other prefixes are not handled.
     if spec.starts_with('@') {
-        return fail(UNSUPPORTED_OPTION, format!("{what}: special designators are not supported"));
+        return fail(
+            UNSUPPORTED_SPECIAL_PREFIX,
+            format!("{what}: {spec}: special designators are not supported for output"),
+        );
     }
     let path = PathBuf::from(spec);
     if std::fs::symlink_metadata(&path).is_ok() {
@@ -288,7 +301,7 @@ const HELP: &str = "tessera-sop SUBCOMMAND [OPTIONS] [ARGS]: Stateless OpenPGP (
   inline-verify [--not-before=D] [--not-after=D] [--verifications-out=F] CERTS...
   inline-detach [--no-armor] --signatures-out=F
   armor | dearmor
-PW, SK, KEYS, CERTS: a file name or @ENV:NAME.";
+PW, SK, KEYS, CERTS: a file name or @ENV:NAME (other @ designators exit 71).";
 
 pub type Stdout = io::BufWriter<io::StdoutLock<'static>>;
 

@@ -58,6 +58,7 @@ mod encrypt;
 mod error;
 pub mod key;
 mod names;
+mod options;
 mod plain;
 mod poison;
 mod session;
@@ -65,9 +66,12 @@ pub mod sig;
 mod signcrypt;
 internal_mods!(packet, pkesk, s2k, seipd, skesk);
 
-pub use decrypt::{DecryptOptions, Decryptor, LiteralInfo, SeipdVersion};
-pub use encrypt::{EMPTY_PASSWORD, EncryptOptions, Encryptor, MAX_FILENAME_LEN, Profile, S2kChoice, S2kKind};
+pub use decrypt::{Decryptor, LiteralInfo};
+pub use encrypt::Encryptor;
 pub use error::Error;
+pub use options::{
+    DecryptOptions, EMPTY_PASSWORD, EncryptOptions, MAX_FILENAME_LEN, Profile, S2kChoice, S2kKind, SeipdVersion,
+};
 pub use s2k::S2kLimits;
 pub use seipd::MAX_CHUNK_OCTET;
 pub use signcrypt::{SigningEncryptor, Verified, VerifyingDecryptor};

@@ -13,6 +13,7 @@
 
 use core::str::FromStr;
 
+use super::crypto::HashAlg;
 use super::{Error, Profile, S2kKind, SymAlg};
 use crate::aead::Mode;
 
@@ -63,6 +64,19 @@ named!(Profile, "unknown profile; expected one of rfc9580, rfc4880",
     Rfc9580 => "rfc9580", Rfc4880 => "rfc4880");
 named!(S2kKind, "unknown S2K; expected one of argon2, iterated",
     Argon2 => "argon2", Iterated => "iterated");
+
+/// The names of [`HashAlg::SIGNING`] as RFC 9580 writes them (`SHA256`,
+/// `SHA3-512`), exactly.
+impl FromStr for HashAlg {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<Self, Error> {
+        HashAlg::SIGNING
+            .into_iter()
+            .find(|h| h.name() == name)
+            .ok_or(Error::InvalidOption("unknown hash; expected one of SHA256, SHA384, SHA512, SHA3-256, SHA3-512"))
+    }
+}
 
 #[cfg(test)]
 mod tests {

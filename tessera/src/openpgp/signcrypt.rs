@@ -34,9 +34,10 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
-use super::decrypt::{DecryptOptions, SeipdVersion, SharedMdc, finish_v1, open_message, settle};
-use super::encrypt::{Body, EncryptOptions, close_seipd, open_seipd};
+use super::decrypt::{SharedMdc, finish_v1, open_message, settle};
+use super::encrypt::{Body, close_seipd, open_seipd};
 use super::key::{Cert, Fingerprint, KeyError};
+use super::options::{DecryptOptions, EncryptOptions, SeipdVersion};
 use super::plain::is_typed;
 use super::poison::Poison;
 use super::seipd::thread_count;
@@ -215,9 +216,11 @@ impl Verified {
 ///
 /// A streamed SEIPD v1 message ([`DecryptOptions::v1_stream_unauthenticated`])
 /// is read to its end, verifying the MDC, before any signature is judged.
-/// When a key opened the message, a signature naming intended recipients
-/// (RFC 9580 §5.2.3.36) is good only if that key's certificate is among
-/// them: otherwise the message was forwarded by someone it was meant for.
+/// A signature naming intended recipients (RFC 9580 §5.2.3.36) is good
+/// only if the reader is among them: the certificate of the key that opened
+/// the message or, when a password or session key opened it, one of those
+/// of [`DecryptOptions::keys`] (none given: not good). Otherwise the message
+/// was forwarded by someone it was meant for.
 ///
 /// ```
 /// use std::io::Write;
@@ -238,7 +241,7 @@ pub struct VerifyingDecryptor<'a> {
     session_key: SessionKey,
     version: SeipdVersion,
     v1: Option<SharedMdc<'a>>,
-    recipient: Option<Fingerprint>,
+    reader: Reader,
     poison: Poison,
 }
 
@@ -284,7 +287,10 @@ impl<'a> VerifyingDecryptor<'a> {
             session_key: opened.session_key,
             version: opened.version,
             v1: opened.v1,
-            recipient: opened.recipient,
+            reader: match opened.recipient {
+                Some(fp) => Reader::Key(fp),
+                None => Reader::Unproven(opts.keys.iter().map(Cert::fingerprint).collect()),
+            },
             poison: Poison::default(),
         })
     }
@@ -403,16 +409,55 @@ impl VerifyingDecryptor<'_> {
     pub fn finish_results(mut self) -> Result<Vec<SigResult>> {
         io::copy(&mut self, &mut io::sink()).map_err(Error::from_io)?;
         let mut results = self.inner.results().unwrap_or_default().to_vec();
-        if let Some(me) = &self.recipient {
-            for r in results.iter_mut().filter(|r| r.is_good()) {
-                let named: Vec<&Fingerprint> = r.signature.iter().flat_map(|s| s.intended_recipients()).collect();
-                if !named.is_empty() && !named.contains(&me) {
-                    let why = format!("the signer meant it for others, not for {me} (intended recipients)");
-                    r.outcome = Outcome::Bad(why);
-                }
-            }
-        }
+        self.reader.check_intended(&mut results);
         Ok(results)
+    }
+}
+
+/// Who reads the message, for the Intended Recipient Fingerprint check.
+/// RFC 9580 §5.2.3.36: a signature naming intended recipients "SHOULD be
+/// considered valid only in an encrypted context, where the key it was
+/// encrypted to is one of the indicated primary keys or one of their
+/// subkeys"; it stops a recipient from forwarding a signed message to
+/// someone else (§13.12).
+enum Reader {
+    /// A secret key opened the message (its PKESK proved it): the primary
+    /// fingerprint of that key's certificate.
+    Key(Fingerprint),
+    /// A password or a session key opened it, which proves no key: the PKESK
+    /// packets in front name recipients but prove nothing (whoever forwards
+    /// the message can copy them). The certificates of the caller's own keys
+    /// ([`DecryptOptions::keys`]) stand for the reader. With none given, no
+    /// reader is known, and a signature naming intended recipients is not
+    /// good (a signature naming none is unaffected): the caller who is one
+    /// of them passes their key to say so.
+    Unproven(Vec<Fingerprint>),
+}
+
+impl Reader {
+    /// Turns each good result whose signature names intended recipients,
+    /// none of them the reader, into [`Outcome::Bad`].
+    fn check_intended(&self, results: &mut [SigResult]) {
+        let readers = match self {
+            Reader::Key(fp) => std::slice::from_ref(fp),
+            Reader::Unproven(fps) => fps.as_slice(),
+        };
+        for r in results.iter_mut().filter(|r| r.is_good()) {
+            let named: Vec<&Fingerprint> = r.signature.iter().flat_map(|s| s.intended_recipients()).collect();
+            if named.is_empty() || readers.iter().any(|fp| named.contains(&fp)) {
+                continue;
+            }
+            let why = match self {
+                Reader::Key(me) => format!("the signer meant it for others, not for {me} (intended recipients)"),
+                Reader::Unproven(given) if given.is_empty() => "it names its intended recipients, and a password or \
+                    session key opened the message, which shows no reader: give the reader's key"
+                    .to_string(),
+                Reader::Unproven(_) => {
+                    "the signer meant it for others, not for the keys given (intended recipients)".into()
+                }
+            };
+            r.outcome = Outcome::Bad(why);
+        }
     }
 }
 

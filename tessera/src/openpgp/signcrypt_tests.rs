@@ -8,8 +8,8 @@ use flate2::write::DeflateEncoder;
 
 use super::*;
 use crate::openpgp::S2kChoice;
-use crate::openpgp::encrypt::Profile;
 use crate::openpgp::key::{GenerateOptions, generate};
+use crate::openpgp::options::Profile;
 use crate::openpgp::packet::{tag, write_packet};
 use crate::openpgp::sig::{SigType, SigningKey};
 
@@ -63,6 +63,58 @@ fn a_signature_meant_for_someone_else_is_not_good() {
     // Naming Bob among others, or no one, is good.
     assert_eq!(roundtrip(&alice, &[&carol, &bob], &bob, false).unwrap().good().count(), 1);
     assert_eq!(roundtrip(&alice, &[], &bob, false).unwrap().good().count(), 1);
+}
+
+/// Alice's message signed for `named`, encrypted to `to` (if any) and the
+/// password "pw"; what the verifying decryptor makes of it when `opts`
+/// (with the password) opens it.
+fn by_password(alice: &Cert, named: &[&Cert], to: Option<&Cert>, opts: &DecryptOptions) -> Result<Verified> {
+    let keys = SigningKey::from_cert(alice, NOW).unwrap();
+    let mut signer = Signer::new(&keys, SigType::Binary, T0 + 1).unwrap();
+    for c in named {
+        signer.intended_recipient(c.fingerprint());
+    }
+    let recipients = to.map(|c| vec![c.to_public()]).unwrap_or_default();
+    let eopts = EncryptOptions { recipients, s2k: S2kChoice::Iterated { count_octet: 0 }, ..EncryptOptions::default() };
+    let mut enc = SigningEncryptor::with_signer(Vec::new(), &[b"pw".as_slice()], &eopts, signer).unwrap();
+    enc.write_all(b"signed, sealed with a password").unwrap();
+    let msg = enc.finish().unwrap();
+    let certs = [alice.to_public()];
+    let mut dec = VerifyingDecryptor::new(msg.as_slice(), &[b"pw".as_slice()], opts, &certs, NOW)?;
+    // The session key, to open the same message again without the password.
+    let session_key = dec.session_key().clone();
+    let mut out = Vec::new();
+    dec.read_to_end(&mut out).map_err(Error::from_io)?;
+    let by_sk = DecryptOptions { session_key: Some(session_key), ..opts.clone() };
+    let mut again = VerifyingDecryptor::new(msg.as_slice(), &[], &by_sk, &certs, NOW)?;
+    again.read_to_end(&mut out).map_err(Error::from_io)?;
+    let (first, second) = (dec.finish(), again.finish());
+    assert_eq!(first.is_ok(), second.is_ok(), "a password and a session key decide alike");
+    first
+}
+
+/// After a password or a session key, no key proves who reads: a signature
+/// naming intended recipients counts only for a reader whose key the caller
+/// gives; one naming none counts as before.
+#[test]
+fn intended_recipients_after_a_password_or_session_key() {
+    let (alice, bob, carol) = (key(), key(), key());
+    let none = DecryptOptions::default();
+    let as_bob = DecryptOptions { keys: vec![bob.clone()], ..DecryptOptions::default() };
+    let as_carol = DecryptOptions { keys: vec![carol.clone()], ..DecryptOptions::default() };
+    // Naming no one: good, whoever reads.
+    assert_eq!(by_password(&alice, &[], None, &none).unwrap().good().count(), 1);
+    assert_eq!(by_password(&alice, &[], Some(&bob), &as_carol).unwrap().good().count(), 1);
+    // Meant for Bob (and encrypted to him too): no reader shown, not good;
+    // Bob's key given, good; Carol's, not good.
+    let e = by_password(&alice, &[&bob], Some(&bob), &none).unwrap_err();
+    assert!(e.to_string().contains("no signature in the message is good"), "{e}");
+    assert_eq!(by_password(&alice, &[&bob], Some(&bob), &as_bob).unwrap().good().count(), 1);
+    assert!(by_password(&alice, &[&bob], Some(&bob), &as_carol).is_err());
+    // Meant for Bob, forwarded to Carol with a password only: Carol's key
+    // shows she is not the reader; Bob's shows he is.
+    assert!(by_password(&alice, &[&bob], None, &as_carol).is_err());
+    assert_eq!(by_password(&alice, &[&bob], None, &as_bob).unwrap().good().count(), 1);
 }
 
 /// A SEIPD v1 message whose plaintext is `packets`, for `password`.

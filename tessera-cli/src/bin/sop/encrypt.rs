@@ -62,7 +62,7 @@ pub fn encrypt(rest: &[String]) -> R<()> {
     let sign_with: Vec<String> = o.values("sign-with").into_iter().map(String::from).collect();
     let key_pws = key_passwords(&o)?;
     let signers = secret_keys(&sign_with, &refs(&key_pws))?;
-    let signing = signing_keys(&signers)?;
+    let signing = signing_keys(&signers, &recipients)?;
     let opts = EncryptOptions {
         armor: !o.has("no-armor"),
         recipients,

@@ -87,12 +87,15 @@ pub fn secret_keys(specs: &[String], passwords: &[&[u8]]) -> R<Vec<Cert>> {
     Ok(keys)
 }
 
-/// The signing keys of `keys` (79 when one has none that can sign now).
-pub fn signing_keys(keys: &[Cert]) -> R<Vec<SigningKey<'_>>> {
+/// The signing keys of `keys` (79 when one has none that can sign now),
+/// their hash chosen by the library for a message to `recipients` (none
+/// when only signing).
+pub fn signing_keys<'a>(keys: &'a [Cert], recipients: &[Cert]) -> R<Vec<SigningKey<'a>>> {
     let mut out = Vec::new();
     for k in keys {
         out.extend(
-            SigningKey::from_cert(k, now()).map_err(|e| Fail(KEY_CANNOT_SIGN, format!("{}: {e}", k.fingerprint())))?,
+            SigningKey::for_message(k, now(), recipients, None)
+                .map_err(|e| Fail(KEY_CANNOT_SIGN, format!("{}: {e}", k.fingerprint())))?,
         );
     }
     Ok(out)

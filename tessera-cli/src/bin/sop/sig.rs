@@ -49,12 +49,12 @@ pub fn sign(rest: &[String]) -> R<()> {
     let (ty, _) = sig_type(&o, false)?;
     let micalg = o.value("micalg-out").map(|s| super::check_new_out("--micalg-out", s)).transpose()?;
     let keys = keys_from(&o)?;
-    let sk = signing_keys(&keys)?;
+    let sk = signing_keys(&keys, &[])?;
     let mut signer = Signer::new(&sk, ty, now() as u32).map_err(pgp_fail)?;
     io::copy(&mut data_input(ty), &mut signer).map_err(text_fail)?;
     let sigs = signer.finish().map_err(pgp_fail)?;
     if let Some(path) = micalg {
-        let name = format!("pgp-{}", format!("{:?}", sigs[0].hash_alg()).to_lowercase());
+        let name = format!("pgp-{}", sigs[0].hash_alg().name().to_lowercase());
         super::write_new_file(path, name.as_bytes())?;
     }
     let mut stdout = io::stdout().lock();
@@ -70,7 +70,7 @@ pub fn inline_sign(rest: &[String]) -> R<()> {
         return fail(INCOMPATIBLE_OPTIONS, "--as=clearsigned cannot be combined with --no-armor");
     }
     let keys = keys_from(&o)?;
-    let sk = signing_keys(&keys)?;
+    let sk = signing_keys(&keys, &[])?;
     let signer = Signer::new(&sk, ty, now() as u32).map_err(pgp_fail)?;
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let mut input = data_input(ty);

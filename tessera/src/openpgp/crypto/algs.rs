@@ -345,6 +345,21 @@ impl HashAlg {
         }
     }
 
+    /// The hashes a caller may ask new signatures to use (a command line's
+    /// `--hash`); SHA-1 and SHA2-224 are not among them. Their names
+    /// ([`HashAlg::name`]) parse back (`"SHA3-256".parse()`).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::HashAlg;
+    /// for h in HashAlg::SIGNING {
+    ///     assert_eq!(h.name().parse::<HashAlg>()?, h);
+    /// }
+    /// assert!("SHA1".parse::<HashAlg>().is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
+    pub const SIGNING: [HashAlg; 5] =
+        [HashAlg::Sha256, HashAlg::Sha384, HashAlg::Sha512, HashAlg::Sha3_256, HashAlg::Sha3_512];
+
     /// The algorithm's name as RFC 9580 writes it (also the armor `Hash:` name).
     ///
     /// ```

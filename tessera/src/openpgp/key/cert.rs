@@ -1,17 +1,17 @@
 //! Certificates (transferable public keys) and transferable secret keys
-//! (RFC 9580 §10.1, §10.2): one typed model for both, read from binary or
-//! armored input (several in one file) and written back.
+//! (RFC 9580 §10.1, §10.2): one typed model for both, written back as
+//! packets or armor; reading them is in `cert_read.rs`.
 
-use std::io::{BufRead, Read, Write};
+use std::io::Write;
 
 use zeroize::Zeroizing;
 
-use super::super::armor::{ArmorReader, ArmorWriter, is_armored};
-use super::super::packet::{BodyReader, push_zeroizing, read_full, read_header, tag, write_packet};
-use super::super::sig::{SigType, Signature};
-use super::super::{Error, Result};
+use super::super::Result;
+use super::super::armor::ArmorWriter;
+use super::super::packet::{tag, write_packet};
+use super::super::sig::Signature;
 use super::checks::CheckCache;
-use super::{Fingerprint, KeyError, KeyVersion, PublicKey, SecretKey};
+use super::{Fingerprint, KeyVersion, PublicKey, SecretKey};
 
 /// Packet type ids of key material (RFC 9580 §5.5.1).
 ///
@@ -40,19 +40,12 @@ pub mod key_tag {
     pub const USER_ATTRIBUTE: u8 = 17;
 }
 
-/// Largest key-related packet read (a 16384-bit RSA secret key is ~4.5 KiB;
-/// a User ID or signature is far smaller).
-const MAX_PACKET: u64 = 1 << 20;
 /// Octets reserved for the secret fields of a key packet beyond its public
 /// part (RSA-16384's d, p, q and u with their S2K parameters and IV fit),
 /// so that a buffer holding them is never moved while it grows.
 const SECRET_ROOM: usize = 8448;
-/// Octets of a key packet body read at a time (into a zeroizing buffer).
-const READ_CHUNK: usize = 4096;
 /// Octets of the largest packet header written.
 const MAX_HEADER: usize = 6;
-/// Most packets read from one input.
-const MAX_PACKETS: usize = 100_000;
 
 /// A key with or without its secret part.
 ///
@@ -195,199 +188,7 @@ pub struct Cert {
     pub(crate) unsupported_subkey: Option<u8>,
 }
 
-/// Reads one packet body (bounded by [`MAX_PACKET`]) into a zeroizing
-/// buffer: it may be a secret key.
-fn read_body<R: Read>(r: &mut R, len: super::super::packet::BodyLen) -> Result<Zeroizing<Vec<u8>>> {
-    let mut body = BodyReader::new(r, len);
-    let mut v = Zeroizing::new(Vec::new());
-    let mut chunk = Zeroizing::new([0u8; READ_CHUNK]);
-    loop {
-        let n = read_full(&mut (&mut body).take(MAX_PACKET - v.len() as u64), &mut chunk[..])?;
-        if n == 0 {
-            break;
-        }
-        push_zeroizing(&mut v, &chunk[..n]);
-    }
-    if !body.is_done() {
-        return Err(Error::Limit("key packet larger than 1 MiB"));
-    }
-    Ok(v)
-}
-
-/// Where the next signature goes.
-enum Slot {
-    Direct,
-    UserId,
-    Subkey,
-    Skip,
-}
-
-/// Builds certificates from a packet sequence.
-#[derive(Default)]
-struct Assembler {
-    certs: Vec<Cert>,
-    slot: Option<Slot>,
-}
-
-impl Assembler {
-    fn current(&mut self) -> Result<&mut Cert> {
-        self.certs.last_mut().ok_or(Error::Malformed("key material before any primary key"))
-    }
-
-    fn add(&mut self, t: u8, body: &[u8]) -> Result<()> {
-        match t {
-            key_tag::PUBLIC_KEY | key_tag::SECRET_KEY => {
-                let primary = if t == key_tag::SECRET_KEY {
-                    CertKey::Secret(SecretKey::parse(body, false)?)
-                } else {
-                    CertKey::Public(PublicKey::parse_packet(body)?)
-                };
-                self.certs.push(Cert {
-                    primary,
-                    direct_sigs: Vec::new(),
-                    user_ids: Vec::new(),
-                    subkeys: Vec::new(),
-                    checked: CheckCache::default(),
-                    unsupported_subkey: None,
-                });
-                self.slot = Some(Slot::Direct);
-            }
-            key_tag::PUBLIC_SUBKEY | key_tag::SECRET_SUBKEY => {
-                let parsed = if t == key_tag::SECRET_SUBKEY {
-                    SecretKey::parse(body, true).map(CertKey::Secret)
-                } else {
-                    PublicKey::parse_packet(body).map(CertKey::Public)
-                };
-                let cert = self.current()?;
-                match parsed {
-                    Ok(key) => {
-                        cert.subkeys.push(Subkey { key, sigs: Vec::new() });
-                        self.slot = Some(Slot::Subkey);
-                    }
-                    // A subkey of an algorithm or version not supported here
-                    // (Elgamal, DSA, v3...) is skipped with its signatures.
-                    Err(Error::Unsupported(_) | Error::UnsupportedPublicKeyAlg(_) | Error::UnsupportedCurve) => {
-                        // Version, creation time, then the algorithm (v4 and v6).
-                        cert.unsupported_subkey = cert.unsupported_subkey.or(body.get(5).copied());
-                        self.slot = Some(Slot::Skip)
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-            key_tag::USER_ID => {
-                self.current()?.user_ids.push(UserId { value: body.to_vec(), sigs: Vec::new() });
-                self.slot = Some(Slot::UserId);
-            }
-            key_tag::USER_ATTRIBUTE => {
-                self.current()?;
-                self.slot = Some(Slot::Skip);
-            }
-            tag::SIGNATURE => {
-                let slot = self.slot.as_ref().ok_or(Error::Malformed("signature before any key"))?;
-                // A signature this implementation cannot read (v3, unknown
-                // algorithms, malformed fields) is dropped: it could never
-                // count, and one bad signature must not hide the certificate.
-                let Ok(sig) = Signature::parse(body) else { return Ok(()) };
-                // Key revocations and direct-key signatures are about the
-                // primary key wherever they stand (a revocation certificate
-                // appended to a certificate follows its last subkey).
-                if matches!(sig.sig_type(), SigType::KeyRevocation | SigType::DirectKey) {
-                    self.current()?.direct_sigs.push(sig);
-                    return Ok(());
-                }
-                match slot {
-                    Slot::Direct => self.current()?.direct_sigs.push(sig),
-                    Slot::UserId => self.current()?.user_ids.last_mut().expect("slot").sigs.push(sig),
-                    Slot::Subkey => self.current()?.subkeys.last_mut().expect("slot").sigs.push(sig),
-                    Slot::Skip => {}
-                }
-            }
-            key_tag::TRUST | tag::MARKER | tag::PADDING => {}
-            _ => return Err(Error::Malformed("unexpected packet in a certificate or key")),
-        }
-        Ok(())
-    }
-}
-
-fn read_packets<R: Read>(r: &mut R, asm: &mut Assembler) -> Result<()> {
-    let mut count = 0;
-    while let Some(h) = read_header(r)? {
-        count += 1;
-        if count > MAX_PACKETS {
-            return Err(Error::Limit("too many packets in a key file"));
-        }
-        let body = read_body(r, h.len)?;
-        asm.add(h.tag, &body)?;
-    }
-    Ok(())
-}
-
 impl Cert {
-    /// Reads every certificate and secret key in `input`: binary packets, or
-    /// one or more armored blocks.
-    ///
-    /// ```
-    /// use tessera::openpgp::key::Cert;
-    /// // A keyring: two armored blocks in one input.
-    /// let ring = [
-    ///     include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc")),
-    ///     include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc")),
-    /// ]
-    /// .concat();
-    /// let certs = Cert::read_all(ring.as_bytes())?;
-    /// assert_eq!(certs.len(), 2);
-    /// # Ok::<(), tessera::openpgp::Error>(())
-    /// ```
-    pub fn read_all<R: BufRead>(mut input: R) -> Result<Vec<Cert>> {
-        let mut asm = Assembler::default();
-        if is_armored(&mut input)? {
-            loop {
-                read_packets(&mut ArmorReader::new(&mut input), &mut asm)?;
-                if !is_armored(&mut input)? || input.fill_buf().map_err(Error::from_io)?.is_empty() {
-                    break;
-                }
-            }
-        } else {
-            read_packets(&mut input, &mut asm)?;
-        }
-        if asm.certs.is_empty() {
-            return Err(KeyError::NoKey.into());
-        }
-        Ok(asm.certs)
-    }
-
-    /// Reads exactly one certificate or secret key.
-    ///
-    /// ```
-    /// use tessera::openpgp::key::Cert;
-    /// let one = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
-    /// assert!(Cert::read_one(one.as_bytes()).is_ok());
-    /// let two = [one, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/bob_cert.asc"))].concat();
-    /// assert!(Cert::read_one(two.as_bytes()).is_err());
-    /// ```
-    pub fn read_one<R: BufRead>(input: R) -> Result<Cert> {
-        let mut all = Self::read_all(input)?;
-        if all.len() != 1 {
-            return Err(Error::InvalidOption("expected exactly one key or certificate"));
-        }
-        Ok(all.remove(0))
-    }
-
-    /// Parses one from bytes (binary or armored).
-    ///
-    /// ```
-    /// use tessera::openpgp::key::Cert;
-    /// # let a3_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
-    /// let cert = Cert::from_bytes(a3_cert)?; // RFC 9580 A.3
-    /// let binary = cert.to_bytes()?;
-    /// assert_eq!(Cert::from_bytes(&binary)?.fingerprint(), cert.fingerprint());
-    /// assert!(Cert::from_bytes(b"not a key").is_err());
-    /// # Ok::<(), tessera::openpgp::Error>(())
-    /// ```
-    pub fn from_bytes(data: &[u8]) -> Result<Cert> {
-        Self::read_one(data)
-    }
-
     /// The primary key's fingerprint.
     ///
     /// ```
@@ -531,6 +332,7 @@ impl Cert {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::packet::push_zeroizing;
     use super::super::{GenerateOptions, KeyProfile, generate};
     use super::*;
 

@@ -16,6 +16,7 @@
 //! ```
 
 mod cert;
+mod cert_read;
 mod checks;
 mod error;
 mod generate;

@@ -12,7 +12,7 @@ use super::super::key::{Cert, Fingerprint, KeyError, KeyVersion, PublicKey};
 use super::super::packet::{BodyReader, read_header, tag};
 use super::super::{Error, Result, random};
 use super::builder::SignatureBuilder;
-use super::check::{Outcome, SigResult, check_document, choose_hash};
+use super::check::{Outcome, SigResult, check_document, hash_acceptable, negotiate_hash};
 use super::hash_thread::Hashing;
 use super::hashing::{DocumentHasher, HashedFields};
 use super::packet::{SigType, Signature};
@@ -28,7 +28,7 @@ use super::subpacket::{Subpacket, SubpacketValue};
 /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
 /// let keys = SigningKey::from_cert(&key, 1_700_000_001)?;
 /// assert_eq!(keys[0].public.fingerprint(), key.fingerprint());
-/// assert_eq!(keys[0].hash, HashAlg::Sha512); // the key's first preference
+/// assert_eq!(keys[0].hash, HashAlg::Sha512); // the strongest of the key's preferences
 /// # Ok::<(), tessera::openpgp::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy)]
@@ -37,7 +37,7 @@ pub struct SigningKey<'a> {
     pub public: &'a PublicKey,
     /// Its secret.
     pub secret: &'a SecretMaterial,
-    /// The hash algorithm (from the certificate's preferences).
+    /// The hash algorithm (from the preferences: [`SigningKey::for_message`]).
     pub hash: HashAlg,
 }
 
@@ -59,13 +59,51 @@ impl<'a> SigningKey<'a> {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn from_cert(cert: &'a Cert, at: u64) -> Result<Vec<SigningKey<'a>>> {
+        Self::for_message(cert, at, &[], None)
+    }
+
+    /// As [`SigningKey::from_cert`], for a message encrypted to `recipients`
+    /// (empty when only signing): each key's hash is the one
+    /// [`negotiate_hash`] picks from the signer's and the recipients'
+    /// preferences, or `hash` when given (a command line's `--hash`),
+    /// refused with [`Error::InvalidOption`] for a key that policy does not
+    /// let use it ([`hash_acceptable`]).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::HashAlg;
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::SigningKey;
+    /// let opts = GenerateOptions { created: Some(1_700_000_000), ..Default::default() };
+    /// let (alice, bob) = (generate(&opts)?, generate(&opts)?);
+    /// let keys = SigningKey::for_message(&alice, 1_700_000_001, &[bob.to_public()], None)?;
+    /// assert_eq!(keys[0].hash, HashAlg::Sha512); // both prefer SHA2-512
+    /// let keys = SigningKey::for_message(&alice, 1_700_000_001, &[], Some(HashAlg::Sha3_256))?;
+    /// assert_eq!(keys[0].hash, HashAlg::Sha3_256);
+    /// assert!(SigningKey::for_message(&alice, 1_700_000_001, &[], Some(HashAlg::Sha1)).is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
+    pub fn for_message(
+        cert: &'a Cert,
+        at: u64,
+        recipients: &[Cert],
+        hash: Option<HashAlg>,
+    ) -> Result<Vec<SigningKey<'a>>> {
         let valid = cert.validate(at)?;
         let prefs = valid.self_sig.preferred_hash();
+        // A recipient that is not valid states nothing (encrypting to it fails anyway).
+        let theirs: Vec<_> = recipients.iter().map(|c| c.validate(at).ok()).collect();
+        let theirs: Vec<Option<&[u8]>> =
+            theirs.iter().map(|v| v.as_ref().and_then(|v| v.self_sig.preferred_hash())).collect();
         let mut out = Vec::new();
         for k in valid.signing_keys() {
             let Some(secret) = k.key.secret() else { continue };
             let public: &'a PublicKey = k.key.public();
-            out.push(SigningKey { public, secret: secret.secret()?, hash: choose_hash(public, prefs) });
+            let hash = match hash {
+                Some(h) if hash_acceptable(public, h) => h,
+                Some(_) => return Err(Error::InvalidOption("the hash asked for is too weak for the signing key")),
+                None => negotiate_hash(public, prefs, &theirs),
+            };
+            out.push(SigningKey { public, secret: secret.secret()?, hash });
         }
         if out.is_empty() {
             return Err(KeyError::NoSecret(cert.fingerprint()).into());
@@ -73,7 +111,6 @@ impl<'a> SigningKey<'a> {
         Ok(out)
     }
 
-    /// The fields a signature by this key will hash (before its subpackets).
     fn fields<'s>(&self, sig_type: SigType, salt: &'s [u8]) -> HashedFields<'s> {
         HashedFields {
             version: self.public.version().id(),

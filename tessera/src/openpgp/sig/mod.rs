@@ -21,6 +21,7 @@ mod builder;
 pub mod check;
 mod cleartext;
 mod document;
+mod fields;
 mod hash_thread;
 pub mod hashing;
 mod inline;
