@@ -270,7 +270,7 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
     let out = Output::create(a.output.as_deref())?;
     if !a.verify_with.is_empty() {
-        return crate::sig_cmd::decrypt_verify(&a.verify_with, input, &pw, &opts, out)?.commit();
+        return crate::sig_cmd::decrypt_verify(&a.verify_with, input, &pw, &opts, out, a.output.is_some())?.commit();
     }
     let mut out = out;
     let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(explain)?;

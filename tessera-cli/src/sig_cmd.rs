@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use tessera::fs::Spool;
+use tessera::fs::{Spool, copy};
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
 use tessera::openpgp::crypto::HashAlg;
 use tessera::openpgp::key::Cert;
@@ -114,25 +114,35 @@ fn signing_keys<'a>(
     Ok(signing)
 }
 
-/// Decrypts and verifies: the data reaches `out` (a temporary file for
-/// -o, else spooled) and is kept only if a signature from `certs` is good.
+/// Decrypts and verifies: the data is kept only if a signature from
+/// `certs` is good. With `to_file` (-o), `out` is already a temporary file
+/// renamed into place only on success, so the data goes straight into it;
+/// on stdout it is spooled first, and released once verified.
 pub fn decrypt_verify(
     certs: &[PathBuf],
     input: Box<dyn BufRead>,
     pw: &[&[u8]],
     opts: &DecryptOptions,
-    out: Output,
+    mut out: Output,
+    to_file: bool,
 ) -> Result<Output> {
     let signers: Vec<Cert> = read_all_certs(certs)?.iter().map(Cert::to_public).collect();
     let mut dec = VerifyingDecryptor::new(input, pw, opts, &signers, now()).map_err(crate::pgp_cmd::explain)?;
-    let mut spool = Spool::new().context("cannot create a temporary file")?;
-    spool.fill(&mut dec).map_err(crate::pgp_cmd::explain_copy)?;
+    let spool = if to_file {
+        copy(&mut dec, &mut out).map_err(crate::pgp_cmd::explain_copy)?;
+        None
+    } else {
+        let mut spool = Spool::new().context("cannot create a temporary file")?;
+        spool.fill(&mut dec).map_err(crate::pgp_cmd::explain_copy)?;
+        Some(spool)
+    };
     let verified = dec.finish().map_err(crate::pgp_cmd::explain)?;
     for r in verified.good() {
         eprintln!("{}", describe(r));
     }
-    let mut out = out;
-    spool.release(&mut out).map_err(crate::pgp_cmd::explain_copy)?;
+    if let Some(spool) = spool {
+        spool.release(&mut out).map_err(crate::pgp_cmd::explain_copy)?;
+    }
     Ok(out)
 }
 

@@ -135,6 +135,10 @@ fn encrypt_signed_and_decrypt_verified() {
         let o = run(T, &["decrypt", "-i", key, "--verify-with", "a.cert", "-o", "out", "m2.pgp"], d);
         assert!(!o.status.success() && !d.join("out").exists());
         assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1, "{}", String::from_utf8_lossy(&o.stderr));
+        // The data went into a temporary file beside `out`: it is gone too.
+        let names: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+        assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
         // Without --verify-with it decrypts as before.
         ok(T, &["decrypt", "-i", key, "-o", "out", "m2.pgp"], d);
         std::fs::remove_file(d.join("out")).unwrap();

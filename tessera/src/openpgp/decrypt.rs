@@ -109,7 +109,7 @@ impl<'a> Decryptor<'a> {
     /// assert!(matches!(err, Error::LimitExceeded { asked: 2_097_152, allowed: 262_144, .. })); // KiB
     /// ```
     pub fn with_options<R: BufRead + 'a>(input: R, passwords: &[&[u8]], opts: &DecryptOptions) -> Result<Self> {
-        let opened = open_message(input, passwords, opts)?;
+        let opened = open_message(input, passwords, opts, opts.threads)?;
         let (info, body) = match open_literal(opened.plain, opts.max_decompressed_size) {
             Ok(found) => found,
             Err(e) => return Err(settle(opened.v1.as_ref(), e)),
@@ -182,6 +182,7 @@ pub(crate) fn open_message<'a, R: BufRead + 'a>(
     mut input: R,
     passwords: &[&[u8]],
     opts: &DecryptOptions,
+    chunk_threads: usize,
 ) -> Result<Opened<'a>> {
     let mut src: Src<'a> = if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
     let packets = read_session_packets(&mut src)?;
@@ -192,7 +193,7 @@ pub(crate) fn open_message<'a, R: BufRead + 'a>(
         return Err(Error::Unsupported("SEIPD version (1 and 2 are supported)"));
     }
     let (keys, recipient) = session_keys(&packets, passwords, opts, version[0])?;
-    let mut opened = if version[0] == 2 { open_v2(body, keys, opts.threads)? } else { open_v1(body, keys, opts)? };
+    let mut opened = if version[0] == 2 { open_v2(body, keys, chunk_threads)? } else { open_v1(body, keys, opts)? };
     opened.recipient = recipient;
     Ok(opened)
 }

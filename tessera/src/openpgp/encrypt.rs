@@ -152,7 +152,14 @@ fn plan_recipients(opts: &EncryptOptions) -> Result<Option<EncryptionPlan>> {
 /// Writes the session key packets and the SEIPD header to `out` and returns
 /// the writer of the encrypted packet stream (what goes inside the SEIPD
 /// packet). [`close_seipd`] ends it.
-pub(crate) fn open_seipd<W: Write>(out: W, passwords: &[&[u8]], opts: &EncryptOptions) -> Result<Body<W>> {
+/// `chunk_threads` (0: all cores) seals SEIPD v2 chunks on that many
+/// threads, as `opts.threads` does for a plain [`Encryptor`].
+pub(crate) fn open_seipd<W: Write>(
+    out: W,
+    passwords: &[&[u8]],
+    opts: &EncryptOptions,
+    chunk_threads: usize,
+) -> Result<Body<W>> {
     if passwords.is_empty() && opts.recipients.is_empty() {
         return Err(Error::InvalidOption("at least one password or recipient is needed"));
     }
@@ -210,7 +217,7 @@ pub(crate) fn open_seipd<W: Write>(out: W, passwords: &[&[u8]], opts: &EncryptOp
         let header = V2Header { cipher, aead, chunk_octet: opts.chunk_octet, salt };
         let mut seipd = PartialWriter::new(sink, tag::SEIPD);
         seipd.write_all(&header.encode())?;
-        let threads = thread_count(opts.threads);
+        let threads = thread_count(chunk_threads);
         if worth_it(threads, &header, false) {
             Body::V2Threads(ParSealer::new(seipd, &header, &session_key, threads)?)
         } else {
@@ -258,7 +265,7 @@ impl<W: Write> Encryptor<W> {
         if opts.filename.len() > MAX_FILENAME_LEN {
             return Err(Error::InvalidOption("file name longer than 255 octets"));
         }
-        let body = open_seipd(out, passwords, opts)?;
+        let body = open_seipd(out, passwords, opts, opts.threads)?;
         let mut lit = PartialWriter::new(body, tag::LITERAL);
         lit.write_all(&[b'b', opts.filename.len() as u8])?;
         lit.write_all(&opts.filename)?;

@@ -114,9 +114,11 @@ impl<'a, W: Write> SigningEncryptor<'a, W> {
 
     /// As [`SigningEncryptor::new`], with `signer` as given.
     fn with_signer(out: W, passwords: &[&[u8]], opts: &EncryptOptions, mut signer: Signer<'a>) -> Result<Self> {
-        let body = open_seipd(out, passwords, opts)?;
         // With threads, the data is hashed on one while the caller's thread
-        // and the chunk workers do the rest.
+        // seals the chunks: the hash is the floor, several times slower than
+        // sealing, so chunk workers would add memory (a chunk buffer each)
+        // and no speed.
+        let body = open_seipd(out, passwords, opts, 1)?;
         if thread_count(opts.threads) > 1 {
             signer.hash_on_thread()?;
         }
@@ -273,7 +275,9 @@ impl<'a> VerifyingDecryptor<'a> {
         certs: &'a [Cert],
         now: u64,
     ) -> Result<Self> {
-        let opened = open_message(input, passwords, opts)?;
+        // As for signing: with threads, the hash gets one and the caller's
+        // thread opens the chunks.
+        let opened = open_message(input, passwords, opts, 1)?;
         let plain = BufReader::new(opened.plain);
         let mut inner = match InlineVerifier::with_max_decompressed(plain, certs, now, opts.max_decompressed_size) {
             Ok(inner) => inner,

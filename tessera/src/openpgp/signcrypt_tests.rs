@@ -124,7 +124,7 @@ fn v1_message(packets: &[u8], password: &[u8]) -> Vec<u8> {
         s2k: S2kChoice::Iterated { count_octet: 0 },
         ..EncryptOptions::default()
     };
-    let mut body = open_seipd(Vec::new(), &[password], &opts).unwrap();
+    let mut body = open_seipd(Vec::new(), &[password], &opts, 1).unwrap();
     body.write_all(packets).unwrap();
     close_seipd(body).unwrap()
 }
