@@ -40,6 +40,8 @@ use zeroize::Zeroize;
 use self::s2v::{Job, LANES, run_lanes, run_one};
 use crate::Error;
 use crate::aes::block::{dbl, tags_equal, xor_int};
+#[cfg(target_arch = "x86_64")]
+use crate::aes::ni_mac::Blocks;
 use crate::aes::{Aes, Block};
 use crate::cmac::Cmac;
 
@@ -117,6 +119,17 @@ fn count_ad(nonce: Option<&[u8]>, ad: &[&[u8]]) -> Result<usize, Error> {
     if got > MAX_AD { Err(Error::TooManyAd { got, max: MAX_AD }) } else { Ok(got) }
 }
 
+/// The one S2V component before the plaintext, if there is exactly one
+/// (its CMAC then runs beside the plaintext's chain on the AES-NI path).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn one_component<'a>(nonce: Option<&'a [u8]>, ad: &[&'a [u8]]) -> Option<&'a [u8]> {
+    match (ad, nonce) {
+        (&[c], None) | ([], Some(c)) => Some(c),
+        _ => None,
+    }
+}
+
 /// The tag at the front of a `V || C` ciphertext.
 #[inline]
 fn split_tag(ciphertext: &[u8]) -> Result<(Block, &[u8]), Error> {
@@ -178,8 +191,7 @@ impl AesSiv {
     fn cmac(&self, c: &[u8]) -> Block {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            let job = Job::cmac(&self.mac, c);
-            return ni.chain([0; 16], job.prefix, job.tail());
+            return ni.chain([0; 16], Job::cmac(&self.mac, c).blocks_ni());
         }
         self.mac.mac(c)
     }
@@ -243,16 +255,47 @@ impl AesSiv {
     /// measured no faster.
     ///
     /// With AES-NI the chain over the plaintext's blocks that D does not
-    /// touch starts from zero beside the associated data's CMAC, and takes
+    /// touch starts from zero beside the associated data's CMAC (round by
+    /// round when there is one component before the plaintext), and takes
     /// D only for its last one or two blocks.
     fn s2v_unchecked(&self, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> Block {
-        let d = self.fold_d(nonce, ad);
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            let x = ni.chain([0; 16], &s[..Job::last_prefix_len(s.len())], &[]);
-            return ni.chain(x, &[], Job::last(&self.mac, &d, s).tail());
+            let prefix = Blocks::of(&s[..Job::last_prefix_len(s.len())]);
+            let (x, d) = match one_component(nonce, ad) {
+                Some(c) => {
+                    let (x, mac) = ni.chain2(prefix, Job::cmac(&self.mac, c).blocks_ni());
+                    (x, xor_int(&self.d0_dbl, &mac))
+                }
+                None => (ni.chain([0; 16], prefix), self.fold_d(nonce, ad)),
+            };
+            return ni.chain(x, Job::last(&self.mac, &d, s).tail_ni());
         }
+        let d = self.fold_d(nonce, ad);
         run_one(self.mac.aes(), [0; 16], &Job::last(&self.mac, &d, s))
+    }
+
+    /// AES-CTR from the synthetic IV `v` over `dst` (`dst = src ^
+    /// keystream`, or in place when `src` is `None`).
+    ///
+    /// With AES-NI, whole batches of the `aes` crate's widest backend (64
+    /// blocks, VAES-512 where present) go through the crate and the rest
+    /// through `ni.rs`, eight blocks in flight: the crate takes a partial
+    /// batch one block at a time.
+    fn apply_ctr(&self, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(ni) = &*self.ni {
+            let (q, whole) = (ctr::counter(v), dst.len() / 1024 * 1024);
+            let (head, rest) = dst.split_at_mut(whole);
+            let (src, src_rest) = match src {
+                Some(s) => (Some(&s[..whole]), Some(&s[whole..])),
+                None => (None, None),
+            };
+            ctr::apply_from(&self.ctr, q, src, head);
+            ni.ctr(q.wrapping_add((whole / 16) as u128), src_rest, rest);
+            return;
+        }
+        ctr::apply(&self.ctr, v, src, dst);
     }
 
     /// Encrypts `plaintext` into `out` as `V || C` and returns the length
@@ -284,7 +327,7 @@ impl AesSiv {
         check_out(out, n)?;
         let v = self.s2v_unchecked(nonce, ad, plaintext);
         out[..TAG_LEN].copy_from_slice(&v);
-        ctr::apply(&self.ctr, &v, Some(plaintext), &mut out[TAG_LEN..n]);
+        self.apply_ctr(&v, Some(plaintext), &mut out[TAG_LEN..n]);
         Ok(n)
     }
 
@@ -307,7 +350,7 @@ impl AesSiv {
     ) -> Result<Block, Error> {
         count_ad(nonce, ad)?;
         let v = self.s2v_unchecked(nonce, ad, buf);
-        ctr::apply(&self.ctr, &v, None, buf);
+        self.apply_ctr(&v, None, buf);
         Ok(v)
     }
 
@@ -446,8 +489,9 @@ impl AesSiv {
     /// recomputes V over the plaintext and compares it with `v` in constant
     /// time; wipes `p` on a mismatch.
     ///
-    /// With AES-NI, CTR and the chain over the plaintext run side by side
-    /// (`ni.rs`), and D, independent of both, only finishes the chain.
+    /// With AES-NI, CTR, the chain over the plaintext and the associated
+    /// data's CMAC (when there is one component) run side by side (`ni.rs`),
+    /// and D, independent of the first two, only finishes the chain.
     /// Through the `aes` crate CTR runs first over the whole message, then
     /// S2V (interleaving them there, block by block or in chunks, was
     /// measured slower or no faster: the chain's latency stretched by as
@@ -476,9 +520,15 @@ impl AesSiv {
     fn open_s2v(&self, nonce: Option<&[u8]>, ad: &[&[u8]], v: &Block, src: Option<&[u8]>, p: &mut [u8]) -> Block {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            let d = self.fold_d(nonce, ad);
-            let x = ni.ctr_chain(ctr::counter(v), src, p, Job::last_prefix_len(p.len()));
-            return ni.chain(x, &[], Job::last(&self.mac, &d, p).tail());
+            let (q, chained) = (ctr::counter(v), Job::last_prefix_len(p.len()));
+            let (x, d) = match one_component(nonce, ad) {
+                Some(c) => {
+                    let (x, mac) = ni.ctr_chain(q, src, p, chained, Job::cmac(&self.mac, c).blocks_ni());
+                    (x, xor_int(&self.d0_dbl, &mac))
+                }
+                None => (ni.ctr_chain(q, src, p, chained, Blocks::NONE).0, self.fold_d(nonce, ad)),
+            };
+            return ni.chain(x, Job::last(&self.mac, &d, p).tail_ni());
         }
         ctr::apply(&self.ctr, v, src, p);
         self.s2v_unchecked(nonce, ad, p)
