@@ -244,14 +244,38 @@ fn fold512(v: __m512i) -> __m128i {
 }
 
 bulk!(
-    bulk256, 2, "avx2,vaes,aes", __m256i, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256,
-    _mm256_xor_si256, _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_aesdec_epi128,
-    _mm256_aesdeclast_epi128, _mm256_broadcastsi128_si256, top256, fold256
+    bulk256,
+    2,
+    "avx2,vaes,aes",
+    __m256i,
+    _mm256_setzero_si256,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    _mm256_xor_si256,
+    _mm256_aesenc_epi128,
+    _mm256_aesenclast_epi128,
+    _mm256_aesdec_epi128,
+    _mm256_aesdeclast_epi128,
+    _mm256_broadcastsi128_si256,
+    top256,
+    fold256
 );
 bulk!(
-    bulk512, 4, "avx512f,vaes,aes", __m512i, _mm512_setzero_si512, _mm512_loadu_si512, _mm512_storeu_si512,
-    _mm512_xor_si512, _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_aesdec_epi128,
-    _mm512_aesdeclast_epi128, _mm512_broadcast_i32x4, top512, fold512
+    bulk512,
+    4,
+    "avx512f,vaes,aes",
+    __m512i,
+    _mm512_setzero_si512,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    _mm512_xor_si512,
+    _mm512_aesenc_epi128,
+    _mm512_aesenclast_epi128,
+    _mm512_aesdec_epi128,
+    _mm512_aesdeclast_epi128,
+    _mm512_broadcast_i32x4,
+    top512,
+    fold512
 );
 
 /// The encryption and decryption round keys of `key` and its number of
