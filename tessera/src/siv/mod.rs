@@ -280,8 +280,8 @@ impl AesSiv {
     ///
     /// With AES-NI, whole batches of the `aes` crate's widest backend (64
     /// blocks, VAES-512 where present) go through the crate and the rest
-    /// through `ni.rs`, eight blocks in flight: the crate takes a partial
-    /// batch one block at a time.
+    /// through `ni.rs` (32 blocks in flight with VAES-512, eight with
+    /// AES-NI): the crate takes a partial batch one block at a time.
     fn apply_ctr(&self, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
