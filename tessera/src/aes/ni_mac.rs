@@ -237,9 +237,11 @@ pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Opti
         for (j, b) in ks.chunks_exact_mut(16).enumerate() {
             b.copy_from_slice(&c.wrapping_add(j as u128).to_be_bytes());
         }
-        // SAFETY: `ks` is 512 bytes, eight 64-byte vectors.
-        let mut b: [__m512i; 8] =
-            core::array::from_fn(|v| _mm512_xor_si512(unsafe { _mm512_loadu_si512(ks.as_ptr().add(64 * v).cast()) }, rk[0]));
+        let mut b: [__m512i; 8] = core::array::from_fn(|v| {
+            // SAFETY: `ks` is 512 bytes, eight 64-byte vectors.
+            let c = unsafe { _mm512_loadu_si512(ks.as_ptr().add(64 * v).cast()) };
+            _mm512_xor_si512(c, rk[0])
+        });
         for kr in &rk[1..NR] {
             for x in &mut b {
                 *x = _mm512_aesenc_epi128(*x, *kr);
