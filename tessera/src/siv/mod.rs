@@ -40,8 +40,6 @@ use zeroize::Zeroize;
 use self::s2v::{Job, LANES, run_lanes, run_one};
 use crate::Error;
 use crate::aes::block::{dbl, tags_equal, xor_int};
-#[cfg(target_arch = "x86_64")]
-use crate::aes::ni_mac::Blocks;
 use crate::aes::{Aes, Block};
 use crate::cmac::Cmac;
 
@@ -117,17 +115,6 @@ impl Drop for AesSiv {
 fn count_ad(nonce: Option<&[u8]>, ad: &[&[u8]]) -> Result<usize, Error> {
     let got = ad.len() + nonce.is_some() as usize;
     if got > MAX_AD { Err(Error::TooManyAd { got, max: MAX_AD }) } else { Ok(got) }
-}
-
-/// The one S2V component before the plaintext, if there is exactly one
-/// (its CMAC then runs beside the plaintext's chain on the AES-NI path).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn one_component<'a>(nonce: Option<&'a [u8]>, ad: &[&'a [u8]]) -> Option<&'a [u8]> {
-    match (ad, nonce) {
-        (&[c], None) | ([], Some(c)) => Some(c),
-        _ => None,
-    }
 }
 
 /// The tag at the front of a `V || C` ciphertext.
@@ -261,15 +248,7 @@ impl AesSiv {
     fn s2v_unchecked(&self, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> Block {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            let prefix = Blocks::of(&s[..Job::last_prefix_len(s.len())]);
-            let (x, d) = match one_component(nonce, ad) {
-                Some(c) => {
-                    let (x, mac) = ni.chain2(prefix, Job::cmac(&self.mac, c).blocks_ni());
-                    (x, xor_int(&self.d0_dbl, &mac))
-                }
-                None => (ni.chain([0; 16], prefix), self.fold_d(nonce, ad)),
-            };
-            return ni.chain(x, Job::last(&self.mac, &d, s).tail_ni());
+            return ni.s2v(self, nonce, ad, s);
         }
         let d = self.fold_d(nonce, ad);
         run_one(self.mac.aes(), [0; 16], &Job::last(&self.mac, &d, s))
@@ -278,22 +257,12 @@ impl AesSiv {
     /// AES-CTR from the synthetic IV `v` over `dst` (`dst = src ^
     /// keystream`, or in place when `src` is `None`).
     ///
-    /// With AES-NI, whole batches of the `aes` crate's widest backend (64
-    /// blocks, VAES-512 where present) go through the crate and the rest
-    /// through `ni.rs` (32 blocks in flight with VAES-512, eight with
-    /// AES-NI): the crate takes a partial batch one block at a time.
+    /// With AES-NI, `ni.rs` runs what the `aes` crate takes one block at a
+    /// time (a partial batch of its backend).
     fn apply_ctr(&self, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            let (q, whole) = (ctr::counter(v), dst.len() / 1024 * 1024);
-            let (head, rest) = dst.split_at_mut(whole);
-            let (src, src_rest) = match src {
-                Some(s) => (Some(&s[..whole]), Some(&s[whole..])),
-                None => (None, None),
-            };
-            ctr::apply_from(&self.ctr, q, src, head);
-            ni.ctr(q.wrapping_add((whole / 16) as u128), src_rest, rest);
-            return;
+            return ni.apply_ctr(&self.ctr, v, src, dst);
         }
         ctr::apply(&self.ctr, v, src, dst);
     }
@@ -520,15 +489,7 @@ impl AesSiv {
     fn open_s2v(&self, nonce: Option<&[u8]>, ad: &[&[u8]], v: &Block, src: Option<&[u8]>, p: &mut [u8]) -> Block {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            let (q, chained) = (ctr::counter(v), Job::last_prefix_len(p.len()));
-            let (x, d) = match one_component(nonce, ad) {
-                Some(c) => {
-                    let (x, mac) = ni.ctr_chain(q, src, p, chained, Job::cmac(&self.mac, c).blocks_ni());
-                    (x, xor_int(&self.d0_dbl, &mac))
-                }
-                None => (ni.ctr_chain(q, src, p, chained, Blocks::NONE).0, self.fold_d(nonce, ad)),
-            };
-            return ni.chain(x, Job::last(&self.mac, &d, p).tail_ni());
+            return ni.open_s2v(self, nonce, ad, v, src, p);
         }
         ctr::apply(&self.ctr, v, src, p);
         self.s2v_unchecked(nonce, ad, p)

@@ -20,7 +20,11 @@
 //! Chosen at run time: [`SivNi::new`] returns `None` without AES-NI.
 #![allow(unsafe_code)]
 
+use super::AesSiv;
+use super::ctr;
+use super::s2v::Job;
 use crate::aes::Block;
+use crate::aes::block::xor_int;
 use crate::aes::ni::{Keys, ld, st};
 use crate::aes::ni_mac::{Blocks, cbc_mac, cbc_mac2, ctr, ctr_cbc_mac, ctr_vaes512};
 
@@ -142,6 +146,70 @@ impl SivNi {
             *d = k ^ src_rest.map_or(*d, |s| s[i]);
         }
         (block(x), block(xs))
+    }
+}
+
+/// The one S2V component before the plaintext, if there is exactly one
+/// (its CMAC then runs beside the plaintext's chain).
+#[inline]
+fn one_component<'a>(nonce: Option<&'a [u8]>, ad: &[&'a [u8]]) -> Option<&'a [u8]> {
+    match (ad, nonce) {
+        (&[c], None) | ([], Some(c)) => Some(c),
+        _ => None,
+    }
+}
+
+/// The paths of [`AesSiv`] through these kernels.
+impl SivNi {
+    /// S2V: the plaintext's chain beside the associated data's CMAC (round
+    /// by round when there is one component), D only for the last blocks.
+    pub(super) fn s2v(&self, siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> Block {
+        let prefix = Blocks::of(&s[..Job::last_prefix_len(s.len())]);
+        let (x, d) = match one_component(nonce, ad) {
+            Some(c) => {
+                let (x, mac) = self.chain2(prefix, Job::cmac(&siv.mac, c).blocks_ni());
+                (x, xor_int(&siv.d0_dbl, &mac))
+            }
+            None => (self.chain([0; 16], prefix), siv.fold_d(nonce, ad)),
+        };
+        self.chain(x, Job::last(&siv.mac, &d, s).tail_ni())
+    }
+
+    /// Decrypts into `p` with the counter from `v` and returns S2V of the
+    /// result: CTR, the chain over the plaintext and the associated data's
+    /// CMAC (with one component) side by side, D only for the last blocks.
+    pub(super) fn open_s2v(
+        &self,
+        siv: &AesSiv,
+        nonce: Option<&[u8]>,
+        ad: &[&[u8]],
+        v: &Block,
+        src: Option<&[u8]>,
+        p: &mut [u8],
+    ) -> Block {
+        let (q, chained) = (ctr::counter(v), Job::last_prefix_len(p.len()));
+        let (x, d) = match one_component(nonce, ad) {
+            Some(c) => {
+                let (x, mac) = self.ctr_chain(q, src, p, chained, Job::cmac(&siv.mac, c).blocks_ni());
+                (x, xor_int(&siv.d0_dbl, &mac))
+            }
+            None => (self.ctr_chain(q, src, p, chained, Blocks::NONE).0, siv.fold_d(nonce, ad)),
+        };
+        self.chain(x, Job::last(&siv.mac, &d, p).tail_ni())
+    }
+
+    /// AES-CTR from V: whole batches of the `aes` crate's widest backend
+    /// (64 blocks, VAES-512 where present) through `aes`, the rest here (32
+    /// blocks in flight with VAES-512, eight with AES-NI).
+    pub(super) fn apply_ctr(&self, aes: &crate::aes::Aes, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
+        let (q, whole) = (ctr::counter(v), dst.len() / 1024 * 1024);
+        let (head, rest) = dst.split_at_mut(whole);
+        let (src, src_rest) = match src {
+            Some(s) => (Some(&s[..whole]), Some(&s[whole..])),
+            None => (None, None),
+        };
+        ctr::apply_from(aes, q, src, head);
+        self.ctr(q.wrapping_add((whole / 16) as u128), src_rest, rest);
     }
 }
 
