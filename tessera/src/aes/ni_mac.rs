@@ -373,40 +373,28 @@ mod tests {
                     }
                 }
             }
+            let vaes = is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("vaes");
             for n in (0..300).chain([511, 512, 513, 1023, 1024, 1025]) {
                 let src = (0..n).map(|i| (i * 13) as u8).collect::<Vec<u8>>();
                 let q = u128::MAX - 3;
-                let mut out = vec![0u8; n];
-                let mut inplace = src.clone();
-                let ctr_ni = |src: Option<&[u8]>, dst: &mut [u8]| {
-                    // SAFETY: as above.
-                    unsafe {
-                        match kl {
-                            16 => ctr::<10>(sc, q, src, dst),
-                            24 => ctr::<12>(sc, q, src, dst),
-                            _ => ctr::<14>(sc, q, src, dst),
-                        }
-                    }
-                };
-                ctr_ni(Some(&src), &mut out);
-                ctr_ni(None, &mut inplace);
                 let want = ctr_ref(&ac, q, &src);
-                assert!(out == want && inplace == want, "ctr, {n} bytes");
-                if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("vaes") {
+                // Each CTR kernel this CPU runs (AES-NI; VAES-512), out of place and in place.
+                for wide in [false, true].into_iter().filter(|&w| !w || vaes) {
                     let (mut out, mut inplace) = (vec![0u8; n], src.clone());
-                    let ctr_vaes = |src: Option<&[u8]>, dst: &mut [u8]| {
-                        // SAFETY: AVX-512F and VAES were detected, AES-NI above.
+                    for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
+                        // SAFETY: AES-NI was detected above, AVX-512F and VAES when `wide`.
                         unsafe {
-                            match kl {
-                                16 => ctr_vaes512::<10>(sc, q, src, dst),
-                                24 => ctr_vaes512::<12>(sc, q, src, dst),
-                                _ => ctr_vaes512::<14>(sc, q, src, dst),
+                            match (kl, wide) {
+                                (16, false) => ctr::<10>(sc, q, src, dst),
+                                (24, false) => ctr::<12>(sc, q, src, dst),
+                                (_, false) => ctr::<14>(sc, q, src, dst),
+                                (16, true) => ctr_vaes512::<10>(sc, q, src, dst),
+                                (24, true) => ctr_vaes512::<12>(sc, q, src, dst),
+                                (_, true) => ctr_vaes512::<14>(sc, q, src, dst),
                             }
                         }
-                    };
-                    ctr_vaes(Some(&src), &mut out);
-                    ctr_vaes(None, &mut inplace);
-                    assert!(out == want && inplace == want, "ctr_vaes512, {n} bytes");
+                    }
+                    assert!(out == want && inplace == want, "ctr (VAES-512: {wide}), {n} bytes");
                 }
             }
         }
