@@ -91,8 +91,8 @@ impl Kernel {
 /// Whether the 512-bit kernel is preferred where both VAES kernels run:
 /// measured at least as fast as the 256-bit one in every row on the Xeon
 /// of BENCHMARKS.md (`examples/aead_cputime ocb`, CPU time, best of 5,
-/// AES-128: 256 KiB seal 15.6-20.9 vs 12.6-14.3 GiB/s, open 14.4-14.9 vs
-/// 10.4-11.2; 64 MiB, memory-bound, 7.8-8.1 vs 6.6-7.8 and 7.4 vs 6.1-7.0).
+/// AES-128: 256 KiB seal 13.9-15.2 vs 11.9-12.2 GiB/s, open 13.2-13.7 vs
+/// 9.6-11.6; 64 MiB seal 7.7-8.1 vs 5.9-6.7, open 6.9-8.1 vs 6.5-6.7).
 const PREFER_512: bool = true;
 
 /// A kernel with its per-key tables (boxed: wiped on drop where they are,
