@@ -95,7 +95,13 @@ fn siv() {
         let open0 = best(reps, || {
             s.open_into(None, &[], black_box(&ct0), &mut back).unwrap();
         });
-        println!("{:<18} seal {:.3} us, open {:.3} us, open without AD {:.3} us", "", seal * 1e6, open * 1e6, open0 * 1e6);
+        println!(
+            "{:<18} seal {:.3} us, open {:.3} us, open without AD {:.3} us",
+            "",
+            seal * 1e6,
+            open * 1e6,
+            open0 * 1e6
+        );
     }
     let big = vec![0x5au8; 1 << 20];
     let (mut big_ct, mut big_back) = (vec![0u8; big.len() + 16], vec![0u8; big.len()]);
