@@ -118,7 +118,6 @@ fn siv() {
     // the message's 63 blocks, one after the other (decryption's chain
     // reads what encryption's CTR wrote): 126 dependent blocks, as S2V of
     // 2016 bytes without associated data is.
-    let ours = AesSiv::new(&key).unwrap();
     let long = vec![0x5au8; 2016];
     let t = best(reps, || {
         black_box(ours.s2v(None, &[], black_box(&long)).unwrap());
