@@ -2,7 +2,7 @@
 //! AES-NI, the round keys in registers.
 //!
 //! Measured faster than the same loop over the `aes` crate's backend. The
-//! kernel is `aes::ni::ctr_cbc_mac` (shared with AES-SIV decryption): each
+//! kernel is `aes::ni_mac::ctr_cbc_mac` (shared with AES-SIV decryption): each
 //! step runs the dependent CMAC block and the keystream block two steps
 //! ahead round by round, side by side, so the chain's latency alone sets
 //! the pace and the keystream comes for free.
@@ -10,7 +10,8 @@
 
 use crate::Direction;
 use crate::aes::Block;
-use crate::aes::ni::{Keys, ctr_cbc_mac, ld, st};
+use crate::aes::ni::{Keys, ld, st};
+use crate::aes::ni_mac::{Blocks, ctr_cbc_mac};
 
 /// AES-NI round keys for the EAX body: the crate's one AES-NI schedule.
 #[derive(Clone)]
@@ -40,14 +41,14 @@ impl Ni {
         let k = self.keys.schedule();
         let x = ld(&x);
         // SAFETY: a `Keys` value exists only on CPUs with AES-NI (and SSE4.1).
-        let (x, _) = unsafe {
+        let (x, _, _) = unsafe {
             match (self.keys.rounds(), dir.is_encrypt()) {
-                (10, true) => ctr_cbc_mac::<10, true>(k, k, ctr0, None, data, x),
-                (10, false) => ctr_cbc_mac::<10, false>(k, k, ctr0, None, data, x),
-                (12, true) => ctr_cbc_mac::<12, true>(k, k, ctr0, None, data, x),
-                (12, false) => ctr_cbc_mac::<12, false>(k, k, ctr0, None, data, x),
-                (_, true) => ctr_cbc_mac::<14, true>(k, k, ctr0, None, data, x),
-                (_, false) => ctr_cbc_mac::<14, false>(k, k, ctr0, None, data, x),
+                (10, true) => ctr_cbc_mac::<10, true>(k, k, ctr0, None, data, x, Blocks::NONE),
+                (10, false) => ctr_cbc_mac::<10, false>(k, k, ctr0, None, data, x, Blocks::NONE),
+                (12, true) => ctr_cbc_mac::<12, true>(k, k, ctr0, None, data, x, Blocks::NONE),
+                (12, false) => ctr_cbc_mac::<12, false>(k, k, ctr0, None, data, x, Blocks::NONE),
+                (_, true) => ctr_cbc_mac::<14, true>(k, k, ctr0, None, data, x, Blocks::NONE),
+                (_, false) => ctr_cbc_mac::<14, false>(k, k, ctr0, None, data, x, Blocks::NONE),
             }
         };
         let mut out = [0u8; 16];

@@ -40,8 +40,6 @@ mod nonce;
 mod ocb;
 #[cfg(target_arch = "x86_64")]
 mod ocb_vaes;
-#[cfg(target_arch = "x86_64")]
-mod ocb_vaes512;
 
 pub use eax::Eax;
 pub use gcm::Gcm;

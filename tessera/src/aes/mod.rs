@@ -13,6 +13,8 @@ use aes::cipher::{
 pub(crate) mod block;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ni;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ni_mac;
 
 use crate::Error;
 use crate::wipe::Wiped;

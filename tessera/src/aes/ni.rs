@@ -151,53 +151,6 @@ pub(crate) fn st(b: &mut [u8], x: __m128i) {
     unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), x) }
 }
 
-/// CTR under the schedule `kc` from the counter block `q` (a big-endian
-/// integer, incremented modulo 2^128) over `dst`, a multiple of 16 bytes
-/// (`dst = src ^ keystream`, or in place when `src` is `None`), and the
-/// CBC-MAC chain `x = E_km(x ^ block)` from `x` over the output blocks
-/// (`OUT`) or the input blocks, side by side. Returns the chaining value
-/// and the keystream of the two blocks after `dst`.
-///
-/// The EAX body and AES-SIV decryption. Each step runs the dependent chain
-/// block and the keystream block two steps ahead round by round: the
-/// chain's rounds issue first, the keystream's fill the AES unit's idle
-/// cycles between them (each AESENC waits for the previous one), so the
-/// chain's latency alone sets the pace and the keystream comes for free;
-/// and the CTR XOR never sits on the chain's critical path.
-#[inline]
-#[target_feature(enable = "aes")]
-pub(crate) fn ctr_cbc_mac<const NR: usize, const OUT: bool>(
-    km: &[__m128i; 15],
-    kc: &[__m128i; 15],
-    q: u128,
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-    mut x: __m128i,
-) -> (__m128i, [__m128i; 2]) {
-    debug_assert!(dst.len().is_multiple_of(16) && src.is_none_or(|s| s.len() == dst.len()));
-    let ctr = |i: usize| ld(&q.wrapping_add(i as u128).to_be_bytes());
-    let (mut ks_a, mut ks_b) = (encrypt_m128::<NR>(kc, ctr(0)), encrypt_m128::<NR>(kc, ctr(1)));
-    for (i, d) in dst.chunks_exact_mut(16).enumerate() {
-        let input = ld(match src {
-            Some(s) => &s[16 * i..],
-            None => d,
-        });
-        let output = _mm_xor_si128(input, ks_a);
-        st(d, output);
-        let m = if OUT { output } else { input };
-        let mut xc = _mm_xor_si128(x, _mm_xor_si128(m, km[0]));
-        let mut kn = _mm_xor_si128(ctr(i + 2), kc[0]);
-        for r in 1..NR {
-            xc = _mm_aesenc_si128(xc, km[r]);
-            kn = _mm_aesenc_si128(kn, kc[r]);
-        }
-        x = _mm_aesenclast_si128(xc, km[NR]);
-        ks_a = ks_b;
-        ks_b = _mm_aesenclast_si128(kn, kc[NR]);
-    }
-    (x, [ks_a, ks_b])
-}
-
 #[target_feature(enable = "aes,sse4.1")]
 fn load(b: &[u8]) -> __m128i {
     let mut a = [0u8; 16];

@@ -178,8 +178,7 @@ impl AesSiv {
     fn cmac(&self, c: &[u8]) -> Block {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            let job = Job::cmac(&self.mac, c);
-            return ni.chain([0; 16], job.prefix, job.tail());
+            return ni.chain([0; 16], Job::cmac(&self.mac, c).blocks_ni());
         }
         self.mac.mac(c)
     }
@@ -243,16 +242,29 @@ impl AesSiv {
     /// measured no faster.
     ///
     /// With AES-NI the chain over the plaintext's blocks that D does not
-    /// touch starts from zero beside the associated data's CMAC, and takes
+    /// touch starts from zero beside the associated data's CMAC (round by
+    /// round when there is one component before the plaintext), and takes
     /// D only for its last one or two blocks.
     fn s2v_unchecked(&self, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> Block {
-        let d = self.fold_d(nonce, ad);
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            let x = ni.chain([0; 16], &s[..Job::last_prefix_len(s.len())], &[]);
-            return ni.chain(x, &[], Job::last(&self.mac, &d, s).tail());
+            return ni.s2v(self, nonce, ad, s);
         }
+        let d = self.fold_d(nonce, ad);
         run_one(self.mac.aes(), [0; 16], &Job::last(&self.mac, &d, s))
+    }
+
+    /// AES-CTR from the synthetic IV `v` over `dst` (`dst = src ^
+    /// keystream`, or in place when `src` is `None`).
+    ///
+    /// With AES-NI, `ni.rs` runs what the `aes` crate takes one block at a
+    /// time (a partial batch of its backend).
+    fn apply_ctr(&self, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(ni) = &*self.ni {
+            return ni.apply_ctr(&self.ctr, v, src, dst);
+        }
+        ctr::apply(&self.ctr, v, src, dst);
     }
 
     /// Encrypts `plaintext` into `out` as `V || C` and returns the length
@@ -284,7 +296,7 @@ impl AesSiv {
         check_out(out, n)?;
         let v = self.s2v_unchecked(nonce, ad, plaintext);
         out[..TAG_LEN].copy_from_slice(&v);
-        ctr::apply(&self.ctr, &v, Some(plaintext), &mut out[TAG_LEN..n]);
+        self.apply_ctr(&v, Some(plaintext), &mut out[TAG_LEN..n]);
         Ok(n)
     }
 
@@ -307,7 +319,7 @@ impl AesSiv {
     ) -> Result<Block, Error> {
         count_ad(nonce, ad)?;
         let v = self.s2v_unchecked(nonce, ad, buf);
-        ctr::apply(&self.ctr, &v, None, buf);
+        self.apply_ctr(&v, None, buf);
         Ok(v)
     }
 
@@ -446,8 +458,9 @@ impl AesSiv {
     /// recomputes V over the plaintext and compares it with `v` in constant
     /// time; wipes `p` on a mismatch.
     ///
-    /// With AES-NI, CTR and the chain over the plaintext run side by side
-    /// (`ni.rs`), and D, independent of both, only finishes the chain.
+    /// With AES-NI, CTR, the chain over the plaintext and the associated
+    /// data's CMAC (when there is one component) run side by side (`ni.rs`),
+    /// and D, independent of the first two, only finishes the chain.
     /// Through the `aes` crate CTR runs first over the whole message, then
     /// S2V (interleaving them there, block by block or in chunks, was
     /// measured slower or no faster: the chain's latency stretched by as
@@ -476,9 +489,7 @@ impl AesSiv {
     fn open_s2v(&self, nonce: Option<&[u8]>, ad: &[&[u8]], v: &Block, src: Option<&[u8]>, p: &mut [u8]) -> Block {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            let d = self.fold_d(nonce, ad);
-            let x = ni.ctr_chain(ctr::counter(v), src, p, Job::last_prefix_len(p.len()));
-            return ni.chain(x, &[], Job::last(&self.mac, &d, p).tail());
+            return ni.open_s2v(self, nonce, ad, v, src, p);
         }
         ctr::apply(&self.ctr, v, src, p);
         self.s2v_unchecked(nonce, ad, p)

@@ -21,6 +21,8 @@ use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser};
 
 use super::ctr::enc_many;
 use crate::aes::block::{dbl, enc, load, pad, xor, xor_int};
+#[cfg(target_arch = "x86_64")]
+use crate::aes::ni_mac::Blocks;
 use crate::aes::{Aes, Block};
 use crate::cmac::Cmac;
 
@@ -77,10 +79,18 @@ impl<'a> Job<'a> {
         if n < 16 { 0 } else { (n - 16) / 16 * 16 }
     }
 
-    /// The final blocks, after the prefix.
+    /// All the job's blocks, for the AES-NI kernels.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    pub fn tail(&self) -> &[Block] {
-        &self.tail[..self.ntail]
+    pub fn blocks_ni(&self) -> Blocks<'_> {
+        Blocks { prefix: self.prefix, tail: &self.tail[..self.ntail] }
+    }
+
+    /// The final blocks alone, for the AES-NI kernels.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub fn tail_ni(&self) -> Blocks<'_> {
+        Blocks { prefix: &[], tail: &self.tail[..self.ntail] }
     }
 
     /// Number of AES blocks of the job.

@@ -2,8 +2,8 @@
 //!
 //! Every CPU runs the portable path (many blocks per call of the `aes`
 //! crate's backend, in `ocb.rs`); x86-64 CPUs with VAES and AVX2 also run
-//! the 256-bit kernel (`ocb_vaes.rs`), and those with AVX-512F and VAES the
-//! 512-bit one (`ocb_vaes512.rs`). [`Kernel::detect`] picks the fastest
+//! the 256-bit kernel, and those with AVX-512F and VAES the 512-bit one
+//! (one body for both widths, `ocb_vaes.rs`). [`Kernel::detect`] picks the fastest
 //! measured on such a CPU (BENCHMARKS.md, `cargo bench --bench aead`,
 //! `tessera-ocb-*` rows), and the tests run every kernel the CPU has
 //! against the portable path.
@@ -78,21 +78,22 @@ impl Kernel {
             Kernel::Portable => Bulk::Portable,
             #[cfg(target_arch = "x86_64")]
             Kernel::Vaes256 => {
-                super::super::ocb_vaes::Vaes::new(key, l).map_or(Bulk::Portable, |v| Bulk::Vaes256(Box::new(v)))
+                super::super::ocb_vaes::Vaes256::new(key, l).map_or(Bulk::Portable, |v| Bulk::Vaes256(Box::new(v)))
             }
             #[cfg(target_arch = "x86_64")]
             Kernel::Vaes512 => {
-                super::super::ocb_vaes512::Vaes512::new(key, l).map_or(Bulk::Portable, |v| Bulk::Vaes512(Box::new(v)))
+                super::super::ocb_vaes::Vaes512::new(key, l).map_or(Bulk::Portable, |v| Bulk::Vaes512(Box::new(v)))
             }
         }
     }
 }
 
 /// Whether the 512-bit kernel is preferred where both VAES kernels run:
-/// not measurably faster than the 256-bit one on the Xeon of BENCHMARKS.md
-/// (AES-128, 256 KiB: seal 7.3 vs 7.9 GiB/s, open 8.2 vs 5.3 GiB/s, under
-/// load and within its noise), so the 256-bit kernel stays the default.
-const PREFER_512: bool = false;
+/// measured at least as fast as the 256-bit one in every row on the Xeon
+/// of BENCHMARKS.md (`examples/aead_cputime ocb`, CPU time, best of 5,
+/// AES-128: 256 KiB seal 13.9-15.2 vs 11.9-12.2 GiB/s, open 13.2-13.7 vs
+/// 9.6-11.6; 64 MiB seal 7.7-8.1 vs 5.9-6.7, open 6.9-8.1 vs 6.5-6.7).
+const PREFER_512: bool = true;
 
 /// A kernel with its per-key tables (boxed: wiped on drop where they are,
 /// never copied by moves).
@@ -100,9 +101,9 @@ const PREFER_512: bool = false;
 pub(crate) enum Bulk {
     Portable,
     #[cfg(target_arch = "x86_64")]
-    Vaes256(Box<super::super::ocb_vaes::Vaes>),
+    Vaes256(Box<super::super::ocb_vaes::Vaes256>),
     #[cfg(target_arch = "x86_64")]
-    Vaes512(Box<super::super::ocb_vaes512::Vaes512>),
+    Vaes512(Box<super::super::ocb_vaes::Vaes512>),
 }
 
 impl Bulk {
