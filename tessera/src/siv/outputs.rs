@@ -214,12 +214,31 @@ impl MessageBatch {
         self.ends.clear();
     }
 
-    /// Like [`clear`](Self::clear), but overwrites the messages and the
-    /// outputs first (they may hold plaintext).
-    pub(crate) fn clear_zeroized(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.data);
-        zeroize::Zeroize::zeroize(&mut self.out);
-        self.clear();
+    /// Opens every message with `from` and seals each plaintext again with
+    /// `to`, with the same associated data; yields each new `V || C` in
+    /// order. The plaintexts are only ever in the batch's own buffers, and
+    /// the bytes that held them are wiped before this returns, whether it
+    /// succeeds or not. If a message does not open, the error names it and
+    /// the batch is unchanged; after a successful open, the batch's
+    /// messages are the wiped plaintexts (all zero bytes).
+    ///
+    /// No buffer that held a plaintext grows (so none is freed unwiped):
+    /// the output buffer receiving them is sized before they are written,
+    /// and is then wiped and becomes the message buffer, which is only
+    /// cleared before more messages are pushed.
+    pub(crate) fn reseal(&mut self, from: &AesSiv, to: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
+        // On failure open_batch zeroes what it wrote.
+        self.open(from, ad)?;
+        for (i, end) in self.ends.iter_mut().enumerate() {
+            *end -= TAG_LEN * (i + 1);
+        }
+        // The plaintexts become the messages, the ciphertexts' buffer the output.
+        core::mem::swap(&mut self.data, &mut self.out);
+        self.out.resize(self.data.len() + TAG_LEN * self.ends.len(), 0);
+        let sealed = to.seal_batch(ad, &self.data, &self.ends, &mut self.out);
+        crate::wipe::wipe_bytes(&mut self.data);
+        sealed?;
+        Ok(BatchOutputs::sealed(&self.out, &self.ends))
     }
 
     /// Removes the first `n` bytes of every message (each at least `n`
@@ -378,6 +397,38 @@ mod tests {
         batch.push(&ct);
         assert!(matches!(batch.open(&siv, BatchAd::Same(&[b"other"])), Err(Error::Batch { index: 0, .. })));
         assert_eq!(batch.len(), 2);
+    }
+
+    #[test]
+    fn reseal_moves_to_the_new_key_and_wipes_every_plaintext_byte() {
+        let (old, new) = (AesSiv::new(&[5u8; 32]).unwrap(), AesSiv::new(&[6u8; 64]).unwrap());
+        let msgs: Vec<Vec<u8>> = (0..100).map(|n| vec![0xC3; n]).collect();
+        let mut batch = MessageBatch::new();
+        for round in 0..2 {
+            // The second round reuses buffers that held the first's plaintexts.
+            batch.clear();
+            for m in &msgs[round * 10..] {
+                batch.push(&old.seal(None, AD, m).unwrap());
+            }
+            let cts: Vec<Vec<u8>> = batch.reseal(&old, &new, BatchAd::Same(AD)).unwrap().map(<[u8]>::to_vec).collect();
+            for (c, m) in cts.iter().zip(&msgs[round * 10..]) {
+                assert_eq!(c, &new.seal(None, AD, m).unwrap());
+            }
+            // Every byte that held a plaintext (its whole used length) is zero.
+            let total: usize = msgs[round * 10..].iter().map(Vec::len).sum();
+            assert_eq!(batch.data.len(), total);
+            assert!(batch.data.iter().all(|&b| b == 0));
+            assert!(batch.messages().all(|m| m.iter().all(|&b| b == 0)));
+        }
+        // A message that does not open: named, and the batch is unchanged.
+        batch.clear();
+        batch.push(&old.seal(None, AD, b"x").unwrap());
+        batch.push(&new.seal(None, AD, b"y").unwrap());
+        let before = batch.data.clone();
+        let e = batch.reseal(&old, &new, BatchAd::Same(AD)).unwrap_err();
+        assert!(matches!(e, Error::Batch { index: 1, .. }), "{e:?}");
+        assert_eq!((batch.data.clone(), batch.len()), (before, 2));
+        assert!(batch.out.iter().all(|&b| b == 0));
     }
 
     #[test]

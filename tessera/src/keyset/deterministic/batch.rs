@@ -2,7 +2,7 @@
 //! data's part of S2V runs once per batch and up to 64 values share each
 //! AES call, with the same results as one value at a time.
 
-use crate::siv::{BatchAd, MessageBatch};
+use crate::siv::{AesSiv, BatchAd, MessageBatch};
 
 use super::super::error::{Error, Result};
 use super::super::model::OutputPrefix;
@@ -18,6 +18,19 @@ fn prefix(k: &SivKey) -> ([u8; TINK_PREFIX_LEN], usize) {
 /// An error about value `index` of a batch.
 fn at(index: usize) -> impl Fn(Error) -> Error {
     move |e| Error::Batch { index, source: Box::new(e) }
+}
+
+/// Appends one value made of `parts` to `out` and its end to `ends`.
+fn append(out: &mut Vec<u8>, ends: &mut Vec<usize>, parts: &[&[u8]]) {
+    parts.iter().for_each(|p| out.extend_from_slice(p));
+    ends.push(out.len());
+}
+
+/// Every message of `batch` with `k`'s prefix put back (after
+/// [`MessageBatch::strip_prefixes`]): each as [`SivTransform::decrypt`] sees it.
+fn with_prefix(k: &SivKey, batch: &MessageBatch) -> Vec<Vec<u8>> {
+    let (p, n) = prefix(k);
+    batch.messages().map(|body| [&p[..n], body].concat()).collect()
 }
 
 impl SivTransform {
@@ -53,11 +66,7 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.encrypt_batch_each(ad, batch, |prefix, ct| {
-            out.extend_from_slice(prefix);
-            out.extend_from_slice(ct);
-            ends.push(out.len());
-        })
+        self.encrypt_batch_each(ad, batch, |prefix, ct| append(out, ends, &[prefix, ct]))
     }
 
     /// Encrypts every message of `batch` under the primary, as
@@ -83,9 +92,7 @@ impl SivTransform {
         batch: &mut MessageBatch,
         mut put: impl FnMut(&[u8], &[u8]),
     ) -> Result<()> {
-        let k = self.primary_key();
-        let cipher = k.cipher.as_ref().expect("validated: the primary is enabled");
-        let (p, n) = prefix(k);
+        let (cipher, (p, n)) = self.sealing();
         for ct in batch.seal(cipher, BatchAd::Same(&[ad]))? {
             put(&p[..n], ct);
         }
@@ -106,10 +113,7 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.decrypt_batch_each(ad, batch, |pt| {
-            out.extend_from_slice(pt);
-            ends.push(out.len());
-        })
+        self.decrypt_batch_each(ad, batch, |pt| append(out, ends, &[pt]))
     }
 
     /// Decrypts every message of `batch`, as
@@ -131,7 +135,7 @@ impl SivTransform {
     /// ```
     pub fn decrypt_batch_each(&self, ad: &[u8], batch: &mut MessageBatch, put: impl FnMut(&[u8])) -> Result<()> {
         let Some(k) = self.common_tink_key(batch) else {
-            return self.decrypt_each(ad, batch.messages(), put);
+            return each(batch.messages(), |m| self.decrypt(ad, m), put);
         };
         let cipher = k.cipher.as_ref().expect("only enabled keys are chosen");
         batch.strip_prefixes(TINK_PREFIX_LEN);
@@ -140,31 +144,32 @@ impl SivTransform {
             return Ok(());
         }
         // Some value did not open under that key: each one as `decrypt` sees it.
-        let (p, n) = prefix(k);
-        let whole: Vec<Vec<u8>> = batch.messages().map(|body| [&p[..n], body].concat()).collect();
-        self.decrypt_each(ad, whole.iter().map(Vec::as_slice), put)
-    }
-
-    /// One message at a time through [`decrypt`](Self::decrypt); `put` sees
-    /// the plaintexts only once every one has opened.
-    fn decrypt_each<'m>(
-        &self,
-        ad: &[u8],
-        messages: impl Iterator<Item = &'m [u8]>,
-        mut put: impl FnMut(&[u8]),
-    ) -> Result<()> {
-        let mut pts = Vec::new();
-        for (i, m) in messages.enumerate() {
-            pts.push(self.decrypt(ad, m).map_err(at(i))?);
-        }
-        pts.iter().for_each(|pt| put(pt));
-        Ok(())
+        each(with_prefix(k, batch).iter().map(Vec::as_slice), |m| self.decrypt(ad, m), put)
     }
 
     /// Decrypts every message of `batch` and encrypts it again under the
     /// primary (as [`rewrap`](Self::rewrap) on each), appending the new
     /// ciphertexts to `out` and their ends to `ends`. The plaintexts are
-    /// zeroized before this returns, and `batch` is left empty.
+    /// zeroized before this returns, and `batch` is left empty. An error is
+    /// [`Error::Batch`] naming the first value that fails; `out` and `ends`
+    /// are then left as they were.
+    ///
+    /// ```
+    /// use tessera::keyset::{Keyset, SivParams, TransformParams};
+    /// use tessera::siv::MessageBatch;
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform("emails", TransformParams::Siv(SivParams::default())).unwrap();
+    /// let old = ks.siv("emails").unwrap().encrypt(b"ad", b"alice").unwrap();
+    /// let v2 = ks.add_key("emails").unwrap();
+    /// ks.promote("emails", v2).unwrap();
+    /// let siv = ks.siv("emails").unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// batch.push(&old);
+    /// let (mut out, mut ends) = (Vec::new(), Vec::new());
+    /// siv.rewrap_batch(b"ad", &mut batch, &mut out, &mut ends).unwrap();
+    /// assert_eq!(out, siv.encrypt(b"ad", b"alice").unwrap());
+    /// assert!(batch.is_empty());
+    /// ```
     pub fn rewrap_batch(
         &self,
         ad: &[u8],
@@ -172,13 +177,41 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        let mut again = MessageBatch::new();
-        let done = self
-            .decrypt_batch_each(ad, batch, |pt| again.push(pt))
-            .and_then(|()| self.encrypt_batch(ad, &mut again, out, ends));
-        again.clear_zeroized();
-        batch.clear_zeroized();
+        let done = self.rewrap_messages(ad, batch, out, ends);
+        batch.clear();
         done
+    }
+
+    /// [`rewrap_batch`](Self::rewrap_batch) but for clearing the batch.
+    /// When every message carries the TINK prefix of one enabled key they
+    /// are opened and sealed again inside the batch, whose buffers alone
+    /// hold the plaintexts and are wiped ([`MessageBatch::reseal`]);
+    /// otherwise each goes through [`rewrap`](Self::rewrap).
+    fn rewrap_messages(
+        &self,
+        ad: &[u8],
+        batch: &mut MessageBatch,
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> Result<()> {
+        let Some(k) = self.common_tink_key(batch) else {
+            return each(batch.messages(), |m| self.rewrap(ad, m), |ct| append(out, ends, &[ct]));
+        };
+        let from = k.cipher.as_ref().expect("only enabled keys are chosen");
+        let (to, (p, n)) = self.sealing();
+        batch.strip_prefixes(TINK_PREFIX_LEN);
+        if let Ok(cts) = batch.reseal(from, to, BatchAd::Same(&[ad])) {
+            cts.for_each(|ct| append(out, ends, &[&p[..n], ct]));
+            return Ok(());
+        }
+        // Some value did not open under that key: each one as `rewrap` sees it.
+        each(with_prefix(k, batch).iter().map(Vec::as_slice), |m| self.rewrap(ad, m), |ct| append(out, ends, &[ct]))
+    }
+
+    /// The primary's cipher and the prefix of its ciphertexts.
+    fn sealing(&self) -> (&AesSiv, ([u8; TINK_PREFIX_LEN], usize)) {
+        let k = self.primary_key();
+        (k.cipher.as_ref().expect("validated: the primary is enabled"), prefix(k))
     }
 
     /// The one enabled TINK key every message's prefix names, if there is one.
@@ -195,6 +228,21 @@ impl SivTransform {
             _ => None,
         }
     }
+}
+
+/// One message at a time through `f` (decrypt or rewrap); `put` sees the
+/// results only once every one has succeeded.
+fn each<'m, T: AsRef<[u8]>>(
+    messages: impl Iterator<Item = &'m [u8]>,
+    f: impl Fn(&[u8]) -> Result<T>,
+    mut put: impl FnMut(&[u8]),
+) -> Result<()> {
+    let mut done = Vec::new();
+    for (i, m) in messages.enumerate() {
+        done.push(f(m).map_err(at(i))?);
+    }
+    done.iter().for_each(|r| put(r.as_ref()));
+    Ok(())
 }
 
 /// The key ID in a TINK prefix (a message at least as long as prefix and V).
@@ -250,6 +298,13 @@ mod tests {
             assert_eq!(r, &new.rewrap(b"ad", m).unwrap());
             assert_eq!(tink_id(r), Some(v2));
         }
+        // All under version 1: opened and sealed again inside the batch, appended after what `re` held.
+        let refs1: Vec<&[u8]> = cts1.iter().map(Vec::as_slice).collect();
+        let mut batch = batch_of(&refs1);
+        new.rewrap_batch(b"ad", &mut batch, &mut re, &mut re_ends).unwrap();
+        assert!(batch.is_empty());
+        let all = split(&re, &re_ends);
+        assert_eq!(all[3..], values.map(|v| new.encrypt(b"ad", v).unwrap()));
     }
 
     #[test]
@@ -267,6 +322,9 @@ mod tests {
         assert!(
             matches!(err, Error::Batch { index: 1, ref source } if matches!(**source, Error::NoMatchingKey { .. }))
         );
+        assert_eq!((&pt, &pt_ends), (&vec![9u8], &vec![1]));
+        let err = siv.rewrap_batch(b"ad", &mut batch_of(&refs), &mut pt, &mut pt_ends).unwrap_err();
+        assert!(matches!(err, Error::Batch { index: 1, .. }), "{err:?}");
         assert_eq!((pt, pt_ends), (vec![9u8], vec![1]));
     }
 }
