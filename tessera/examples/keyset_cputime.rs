@@ -4,10 +4,13 @@
 //! one flat buffer either way) and FPE (`FpeTransform::{encrypt,decrypt,
 //! rewrap}_batch` against `TextBatch`), 32-byte values and 16-digit cards.
 //!
-//! `cargo run --release -p tessera --example keyset_cputime [VALUES] [ROUNDS]`
+//! `cargo run --release -p tessera --example keyset_cputime [VALUES] [ROUNDS] [ONLY]`
+//! (ONLY: run just the cases whose name starts with it, e.g. `"siv enc"`, for a profiler).
 //!
-//! Each round times every pair back to back (keyset, then keyless); each
-//! figure is the best round, so both sides of a ratio see the same load.
+//! Each round times every pair back to back (keyset first in even rounds,
+//! keyless first in odd ones, so neither always runs on a cache the other
+//! warmed); each figure is the best round, so both sides of a ratio see
+//! the same load.
 //! CPU time is this thread's (Linux schedstat), else wall time.
 
 use std::hint::black_box;
@@ -158,6 +161,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
     let rounds: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
+    let only = args.next().unwrap_or_default();
 
     let mut ks = Keyset::new();
     ks.add_transform("siv", TransformParams::Siv(SivParams::default())).unwrap();
@@ -201,9 +205,9 @@ fn main() {
 
     let start = std::time::Instant::now();
     let mut best = [(f64::MAX, f64::MAX); CASES.len()];
-    for _ in 0..rounds {
-        for (case, best) in CASES.iter().zip(best.iter_mut()) {
-            for keyset in [true, false] {
+    for round in 0..rounds {
+        for (case, best) in CASES.iter().zip(best.iter_mut()).filter(|(c, _)| c.starts_with(&only)) {
+            for keyset in [round % 2 == 0, round % 2 == 1] {
                 bench.out.clear();
                 let t = cpu_ns(&start);
                 bench.run(case, keyset);
@@ -216,7 +220,7 @@ fn main() {
     }
     println!("{n} values, best of {rounds} rounds, ns/value of CPU time");
     println!("{:12} {:>8} {:>8} {:>8}", "op", "keyset", "keyless", "ratio");
-    for (name, (k, l)) in CASES.iter().zip(best) {
+    for (name, (k, l)) in CASES.iter().zip(best).filter(|(c, _)| c.starts_with(&only)) {
         println!("{name:12} {k:8.1} {l:8.1} {:8.3}", k / l);
     }
 }

@@ -8,11 +8,12 @@ use super::super::error::{Error, Result};
 use super::super::model::OutputPrefix;
 use super::{SivKey, SivTransform, TINK_PREFIX_LEN, TINK_START_BYTE};
 
-/// The bytes every ciphertext of `k` starts with (TINK: 0x01 and the key ID).
-fn prefix(k: &SivKey) -> ([u8; TINK_PREFIX_LEN], usize) {
+/// The bytes every ciphertext of `k` starts with (TINK: 0x01 and the key
+/// ID; RAW: none).
+fn prefix(k: &SivKey) -> Option<[u8; TINK_PREFIX_LEN]> {
     let mut p = [TINK_START_BYTE, 0, 0, 0, 0];
     p[1..].copy_from_slice(&k.id.to_be_bytes());
-    (p, if k.prefix == OutputPrefix::Tink { TINK_PREFIX_LEN } else { 0 })
+    (k.prefix == OutputPrefix::Tink).then_some(p)
 }
 
 /// An error about value `index` of a batch.
@@ -20,17 +21,15 @@ fn at(index: usize) -> impl Fn(Error) -> Error {
     move |e| Error::Batch { index, source: Box::new(e) }
 }
 
-/// Appends one value made of `parts` to `out` and its end to `ends`.
-fn append(out: &mut Vec<u8>, ends: &mut Vec<usize>, parts: &[&[u8]]) {
-    parts.iter().for_each(|p| out.extend_from_slice(p));
+/// Appends one value, `head` (a prefix of fixed size, copied inline) then
+/// `body`, to `out` and its end to `ends`. Inlined: it runs once a value.
+#[inline(always)]
+fn append(out: &mut Vec<u8>, ends: &mut Vec<usize>, head: Option<&[u8; TINK_PREFIX_LEN]>, body: &[u8]) {
+    if let Some(h) = head {
+        out.extend_from_slice(h);
+    }
+    out.extend_from_slice(body);
     ends.push(out.len());
-}
-
-/// Every message of `batch` with `k`'s prefix put back (after
-/// [`MessageBatch::strip_prefixes`]): each as [`SivTransform::decrypt`] sees it.
-fn with_prefix(k: &SivKey, batch: &MessageBatch) -> Vec<Vec<u8>> {
-    let (p, n) = prefix(k);
-    batch.messages().map(|body| [&p[..n], body].concat()).collect()
 }
 
 impl SivTransform {
@@ -66,7 +65,9 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.encrypt_batch_each(ad, batch, |prefix, ct| append(out, ends, &[prefix, ct]))
+        let (cipher, head) = self.sealing();
+        let head = head.as_ref().map_or(&[][..], |h| &h[..]);
+        Ok(batch.seal_append(cipher, BatchAd::Same(&[ad]), head, out, ends)?)
     }
 
     /// Encrypts every message of `batch` under the primary, as
@@ -92,19 +93,19 @@ impl SivTransform {
         batch: &mut MessageBatch,
         mut put: impl FnMut(&[u8], &[u8]),
     ) -> Result<()> {
-        let (cipher, (p, n)) = self.sealing();
+        let (cipher, head) = self.sealing();
+        let head = head.as_ref().map_or(&[][..], |h| &h[..]);
         for ct in batch.seal(cipher, BatchAd::Same(&[ad]))? {
-            put(&p[..n], ct);
+            put(head, ct);
         }
         Ok(())
     }
 
     /// Decrypts every message of `batch` (prefix, then `V || C`), appending
     /// each plaintext to `out` and its end to `ends`. When every message
-    /// carries the TINK prefix of one enabled key they are opened together
-    /// (the prefixes are removed from `batch` in place); otherwise, or if
-    /// one fails there, each goes through [`decrypt`](Self::decrypt), so the
-    /// results are the same. An error is [`Error::Batch`] naming the first
+    /// carries the TINK prefix of one enabled key they are opened together;
+    /// otherwise, or if one fails there, each goes through
+    /// [`decrypt`](Self::decrypt), so the results are the same. An error is [`Error::Batch`] naming the first
     /// value that fails; `out` and `ends` are then left as they were.
     pub fn decrypt_batch(
         &self,
@@ -113,7 +114,13 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.decrypt_batch_each(ad, batch, |pt| append(out, ends, &[pt]))
+        // Straight into `out` when all are under one TINK key and open there.
+        if let Some(cipher) = self.common_tink_cipher(batch)
+            && batch.open_append(cipher, BatchAd::Same(&[ad]), TINK_PREFIX_LEN, out, ends).is_ok()
+        {
+            return Ok(());
+        }
+        each(batch.messages(), |m| self.decrypt(ad, m), |pt| append(out, ends, None, pt))
     }
 
     /// Decrypts every message of `batch`, as
@@ -134,17 +141,14 @@ impl SivTransform {
     /// assert_eq!(pts, [b"alice"]);
     /// ```
     pub fn decrypt_batch_each(&self, ad: &[u8], batch: &mut MessageBatch, put: impl FnMut(&[u8])) -> Result<()> {
-        let Some(k) = self.common_tink_key(batch) else {
-            return each(batch.messages(), |m| self.decrypt(ad, m), put);
-        };
-        let cipher = k.cipher.as_ref().expect("only enabled keys are chosen");
-        batch.strip_prefixes(TINK_PREFIX_LEN);
-        if let Ok(pts) = batch.open(cipher, BatchAd::Same(&[ad])) {
+        if let Some(cipher) = self.common_tink_cipher(batch)
+            && let Ok(pts) = batch.open_after(cipher, BatchAd::Same(&[ad]), TINK_PREFIX_LEN)
+        {
             pts.for_each(put);
             return Ok(());
         }
-        // Some value did not open under that key: each one as `decrypt` sees it.
-        each(with_prefix(k, batch).iter().map(Vec::as_slice), |m| self.decrypt(ad, m), put)
+        // Not all under one TINK key, or one did not open under it: each as `decrypt` sees it.
+        each(batch.messages(), |m| self.decrypt(ad, m), put)
     }
 
     /// Decrypts every message of `batch` and encrypts it again under the
@@ -194,28 +198,26 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        let Some(k) = self.common_tink_key(batch) else {
-            return each(batch.messages(), |m| self.rewrap(ad, m), |ct| append(out, ends, &[ct]));
-        };
-        let from = k.cipher.as_ref().expect("only enabled keys are chosen");
-        let (to, (p, n)) = self.sealing();
-        batch.strip_prefixes(TINK_PREFIX_LEN);
-        if let Ok(cts) = batch.reseal(from, to, BatchAd::Same(&[ad])) {
-            cts.for_each(|ct| append(out, ends, &[&p[..n], ct]));
+        let (to, head) = self.sealing();
+        if let Some(from) = self.common_tink_cipher(batch)
+            && let Ok(cts) = batch.reseal(from, to, BatchAd::Same(&[ad]), TINK_PREFIX_LEN)
+        {
+            cts.for_each(|ct| append(out, ends, head.as_ref(), ct));
             return Ok(());
         }
-        // Some value did not open under that key: each one as `rewrap` sees it.
-        each(with_prefix(k, batch).iter().map(Vec::as_slice), |m| self.rewrap(ad, m), |ct| append(out, ends, &[ct]))
+        // Not all under one TINK key, or one did not open under it: each as `rewrap` sees it.
+        each(batch.messages(), |m| self.rewrap(ad, m), |ct| append(out, ends, None, ct))
     }
 
     /// The primary's cipher and the prefix of its ciphertexts.
-    fn sealing(&self) -> (&AesSiv, ([u8; TINK_PREFIX_LEN], usize)) {
+    fn sealing(&self) -> (&AesSiv, Option<[u8; TINK_PREFIX_LEN]>) {
         let k = self.primary_key();
         (k.cipher.as_ref().expect("validated: the primary is enabled"), prefix(k))
     }
 
-    /// The one enabled TINK key every message's prefix names, if there is one.
-    fn common_tink_key(&self, batch: &MessageBatch) -> Option<&SivKey> {
+    /// The cipher of the one enabled TINK key every message's prefix names,
+    /// if there is one.
+    fn common_tink_cipher(&self, batch: &MessageBatch) -> Option<&AesSiv> {
         let mut msgs = batch.messages();
         let first = msgs.next()?;
         let id = tink_id(first)?;
@@ -224,7 +226,7 @@ impl SivTransform {
         }
         let mut keys = self.keys.iter().filter(|k| k.id == id && k.prefix == OutputPrefix::Tink);
         match (keys.next(), keys.next()) {
-            (Some(k), None) if k.cipher.is_some() => Some(k),
+            (Some(k), None) => k.cipher.as_ref(),
             _ => None,
         }
     }
