@@ -222,14 +222,17 @@ impl MessageBatch {
         self.ends.clear();
     }
 
-    /// Opens every message with `from` (each starting with `skip` bytes to
-    /// pass over, as [`open_after`](Self::open_after)) and seals each
-    /// plaintext again with `to`, with the same associated data; yields
-    /// each new `V || C` in order. The plaintexts are only ever in the batch's own buffers, and
-    /// the bytes that held them are wiped before this returns, whether it
-    /// succeeds or not. If a message does not open, the error names it and
-    /// the batch is unchanged; after a successful open, the batch's
-    /// messages are the wiped plaintexts (all zero bytes).
+    /// Opens every message with `from.0` (each starting with `from.1`
+    /// bytes to pass over, as [`open_after`](Self::open_after)) and seals
+    /// each plaintext again with `to.0`, with the same associated data,
+    /// appending each new `to.1 || V || C` (a prefix, then the ciphertext)
+    /// to `out` and its end to `ends`, as [`seal_append`](Self::seal_append).
+    /// The plaintexts are only ever in the batch's own buffers, and the
+    /// bytes that held them are wiped before this returns, whether it
+    /// succeeds or not. On error `out` and `ends` are left as they were; if
+    /// a message does not open, the error names it and the batch is
+    /// unchanged. After a successful open, the batch's messages are the
+    /// wiped plaintexts (all zero bytes).
     ///
     /// No buffer that held a plaintext grows (so none is freed unwiped):
     /// the output buffer receiving them is sized before they are written,
@@ -237,23 +240,23 @@ impl MessageBatch {
     /// cleared before more messages are pushed.
     pub(crate) fn reseal(
         &mut self,
-        from: &AesSiv,
-        to: &AesSiv,
+        from: (&AesSiv, usize),
+        to: (&AesSiv, &[u8]),
         ad: BatchAd<'_>,
-        skip: usize,
-    ) -> Result<BatchOutputs<'_>, Error> {
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> Result<(), Error> {
+        let (skip, head) = (from.1, from.1 + TAG_LEN);
         // On failure open_batch zeroes what it wrote.
-        self.open_after(from, ad, skip)?;
+        self.open_after(from.0, ad, skip)?;
         for (i, end) in self.ends.iter_mut().enumerate() {
-            *end -= (TAG_LEN + skip) * (i + 1);
+            *end -= head * (i + 1);
         }
-        // The plaintexts become the messages, the ciphertexts' buffer the output.
+        // The plaintexts become the messages (the ciphertexts' buffer is left unused).
         core::mem::swap(&mut self.data, &mut self.out);
-        self.out.resize(self.data.len() + TAG_LEN * self.ends.len(), 0);
-        let sealed = to.seal_batch(ad, &self.data, &self.ends, &mut self.out);
+        let sealed = self.seal_append(to.0, ad, to.1, out, ends);
         crate::wipe::wipe_bytes(&mut self.data);
-        sealed?;
-        Ok(BatchOutputs::sealed(&self.out, &self.ends))
+        sealed
     }
 
     /// Adds a message: a plaintext to encrypt or a `V || C` to decrypt.
@@ -501,11 +504,12 @@ mod tests {
             for m in &msgs[round * 10..] {
                 batch.push(&[&[9u8; 5][..skip], &old.seal(None, AD, m).unwrap()].concat());
             }
-            let cts = batch.reseal(&old, &new, BatchAd::Same(AD), skip).unwrap();
-            let cts: Vec<Vec<u8>> = cts.map(<[u8]>::to_vec).collect();
+            let (mut out, mut ends) = (Vec::new(), vec![0]);
+            batch.reseal((&old, skip), (&new, b"pre"), BatchAd::Same(AD), &mut out, &mut ends).unwrap();
+            let cts: Vec<&[u8]> = ends.windows(2).map(|w| &out[w[0]..w[1]]).collect();
             assert_eq!(cts.len(), 100 - round * 10);
             for (c, m) in cts.iter().zip(&msgs[round * 10..]) {
-                assert_eq!(c, &new.seal(None, AD, m).unwrap());
+                assert_eq!(*c, [&b"pre"[..], &new.seal(None, AD, m).unwrap()].concat());
             }
             // Every byte that held a plaintext (its whole used length) is zero.
             let total: usize = msgs[round * 10..].iter().map(Vec::len).sum();
@@ -518,9 +522,11 @@ mod tests {
         batch.push(&old.seal(None, AD, b"x").unwrap());
         batch.push(&new.seal(None, AD, b"y").unwrap());
         let before = batch.data.clone();
-        let e = batch.reseal(&old, &new, BatchAd::Same(AD), 0).unwrap_err();
+        let (mut out, mut ends) = (b"kept".to_vec(), vec![4]);
+        let e = batch.reseal((&old, 0), (&new, b""), BatchAd::Same(AD), &mut out, &mut ends).unwrap_err();
         assert!(matches!(e, Error::Batch { index: 1, .. }), "{e:?}");
         assert_eq!((batch.data.clone(), batch.len()), (before, 2));
+        assert_eq!((out, ends), (b"kept".to_vec(), vec![4]));
         assert!(batch.out.iter().all(|&b| b == 0));
     }
 

@@ -9,11 +9,11 @@ use super::super::model::OutputPrefix;
 use super::{SivKey, SivTransform, TINK_PREFIX_LEN, TINK_START_BYTE};
 
 /// The bytes every ciphertext of `k` starts with (TINK: 0x01 and the key
-/// ID; RAW: none).
-fn prefix(k: &SivKey) -> Option<[u8; TINK_PREFIX_LEN]> {
+/// ID; RAW: none), and how many there are.
+fn prefix(k: &SivKey) -> ([u8; TINK_PREFIX_LEN], usize) {
     let mut p = [TINK_START_BYTE, 0, 0, 0, 0];
     p[1..].copy_from_slice(&k.id.to_be_bytes());
-    (k.prefix == OutputPrefix::Tink).then_some(p)
+    (p, if k.prefix == OutputPrefix::Tink { TINK_PREFIX_LEN } else { 0 })
 }
 
 /// An error about value `index` of a batch.
@@ -21,14 +21,9 @@ fn at(index: usize) -> impl Fn(Error) -> Error {
     move |e| Error::Batch { index, source: Box::new(e) }
 }
 
-/// Appends one value, `head` (a prefix of fixed size, copied inline) then
-/// `body`, to `out` and its end to `ends`. Inlined: it runs once a value.
-#[inline(always)]
-fn append(out: &mut Vec<u8>, ends: &mut Vec<usize>, head: Option<&[u8; TINK_PREFIX_LEN]>, body: &[u8]) {
-    if let Some(h) = head {
-        out.extend_from_slice(h);
-    }
-    out.extend_from_slice(body);
+/// Appends one value to `out` and its end to `ends`.
+fn append(out: &mut Vec<u8>, ends: &mut Vec<usize>, value: &[u8]) {
+    out.extend_from_slice(value);
     ends.push(out.len());
 }
 
@@ -65,9 +60,8 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        let (cipher, head) = self.sealing();
-        let head = head.as_ref().map_or(&[][..], |h| &h[..]);
-        Ok(batch.seal_append(cipher, BatchAd::Same(&[ad]), head, out, ends)?)
+        let (cipher, (p, n)) = self.sealing();
+        Ok(batch.seal_append(cipher, BatchAd::Same(&[ad]), &p[..n], out, ends)?)
     }
 
     /// Encrypts every message of `batch` under the primary, as
@@ -93,10 +87,9 @@ impl SivTransform {
         batch: &mut MessageBatch,
         mut put: impl FnMut(&[u8], &[u8]),
     ) -> Result<()> {
-        let (cipher, head) = self.sealing();
-        let head = head.as_ref().map_or(&[][..], |h| &h[..]);
+        let (cipher, (p, n)) = self.sealing();
         for ct in batch.seal(cipher, BatchAd::Same(&[ad]))? {
-            put(head, ct);
+            put(&p[..n], ct);
         }
         Ok(())
     }
@@ -120,7 +113,7 @@ impl SivTransform {
         {
             return Ok(());
         }
-        each(batch.messages(), |m| self.decrypt(ad, m), |pt| append(out, ends, None, pt))
+        each(batch.messages(), |m| self.decrypt(ad, m), |pt| append(out, ends, pt))
     }
 
     /// Decrypts every message of `batch`, as
@@ -198,19 +191,18 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        let (to, head) = self.sealing();
+        let (to, (p, n)) = self.sealing();
         if let Some(from) = self.common_tink_cipher(batch)
-            && let Ok(cts) = batch.reseal(from, to, BatchAd::Same(&[ad]), TINK_PREFIX_LEN)
+            && batch.reseal((from, TINK_PREFIX_LEN), (to, &p[..n]), BatchAd::Same(&[ad]), out, ends).is_ok()
         {
-            cts.for_each(|ct| append(out, ends, head.as_ref(), ct));
             return Ok(());
         }
         // Not all under one TINK key, or one did not open under it: each as `rewrap` sees it.
-        each(batch.messages(), |m| self.rewrap(ad, m), |ct| append(out, ends, None, ct))
+        each(batch.messages(), |m| self.rewrap(ad, m), |ct| append(out, ends, ct))
     }
 
     /// The primary's cipher and the prefix of its ciphertexts.
-    fn sealing(&self) -> (&AesSiv, Option<[u8; TINK_PREFIX_LEN]>) {
+    fn sealing(&self) -> (&AesSiv, ([u8; TINK_PREFIX_LEN], usize)) {
         let k = self.primary_key();
         (k.cipher.as_ref().expect("validated: the primary is enabled"), prefix(k))
     }
