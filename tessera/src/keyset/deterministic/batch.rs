@@ -146,10 +146,13 @@ impl SivTransform {
 
     /// Decrypts every message of `batch` and encrypts it again under the
     /// primary (as [`rewrap`](Self::rewrap) on each), appending the new
-    /// ciphertexts to `out` and their ends to `ends`. The plaintexts are
-    /// zeroized before this returns, and `batch` is left empty. An error is
-    /// [`Error::Batch`] naming the first value that fails; `out` and `ends`
-    /// are then left as they were.
+    /// ciphertexts to `out` and their ends to `ends`. When every message
+    /// carries the TINK prefix of one enabled key they are opened and sealed
+    /// again inside the batch, whose buffers alone hold the plaintexts;
+    /// otherwise each goes through [`rewrap`](Self::rewrap). The plaintexts
+    /// are zeroized before this returns, and `batch` is left empty. An error
+    /// is [`Error::Batch`] naming the first value that fails; `out` and
+    /// `ends` are then left as they were.
     ///
     /// ```
     /// use tessera::keyset::{Keyset, SivParams, TransformParams};
@@ -174,31 +177,15 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        let done = self.rewrap_messages(ad, batch, out, ends);
+        let (to, (p, n)) = self.sealing();
+        let resealed = self.common_tink_cipher(batch).is_some_and(|from| {
+            batch.reseal((from, TINK_PREFIX_LEN), (to, &p[..n]), BatchAd::Same(&[ad]), out, ends).is_ok()
+        });
+        // Not all under one TINK key, or one did not open under it: each as `rewrap` sees it.
+        let done =
+            if resealed { Ok(()) } else { each(batch.messages(), |m| self.rewrap(ad, m), |ct| append(out, ends, ct)) };
         batch.clear();
         done
-    }
-
-    /// [`rewrap_batch`](Self::rewrap_batch) but for clearing the batch.
-    /// When every message carries the TINK prefix of one enabled key they
-    /// are opened and sealed again inside the batch, whose buffers alone
-    /// hold the plaintexts and are wiped ([`MessageBatch::reseal`]);
-    /// otherwise each goes through [`rewrap`](Self::rewrap).
-    fn rewrap_messages(
-        &self,
-        ad: &[u8],
-        batch: &mut MessageBatch,
-        out: &mut Vec<u8>,
-        ends: &mut Vec<usize>,
-    ) -> Result<()> {
-        let (to, (p, n)) = self.sealing();
-        if let Some(from) = self.common_tink_cipher(batch)
-            && batch.reseal((from, TINK_PREFIX_LEN), (to, &p[..n]), BatchAd::Same(&[ad]), out, ends).is_ok()
-        {
-            return Ok(());
-        }
-        // Not all under one TINK key, or one did not open under it: each as `rewrap` sees it.
-        each(batch.messages(), |m| self.rewrap(ad, m), |ct| append(out, ends, ct))
     }
 
     /// The primary's cipher and the prefix of its ciphertexts.
