@@ -17,20 +17,6 @@ pub(crate) unsafe fn wipe<T>(v: *mut T) {
     compiler_fence(Ordering::SeqCst);
 }
 
-/// Sets every byte of `buf` to zero with volatile writes, eight bytes at
-/// a time (one at a time only at the unaligned ends): for plaintext left in
-/// a buffer that is about to be reused or freed. A byte-by-byte volatile
-/// loop stores one byte per instruction; this stores a word.
-pub(crate) fn wipe_bytes(buf: &mut [u8]) {
-    // SAFETY: every bit pattern is a valid `u64`, so the aligned middle of
-    // the bytes may be viewed as words; `align_to_mut` splits at alignment.
-    let (head, words, tail) = unsafe { buf.align_to_mut::<u64>() };
-    // `zeroize` writes each element with a volatile store, then fences.
-    zeroize::Zeroize::zeroize(head);
-    zeroize::Zeroize::zeroize(words);
-    zeroize::Zeroize::zeroize(tail);
-}
-
 /// A value whose every byte is overwritten after it is dropped: for fields
 /// such as `Option<KeySchedule>`, where `None` (or a smaller variant) leaves
 /// bytes unused that moves fill with stale stack contents, key material
@@ -76,24 +62,6 @@ impl<T> Drop for Wiped<T> {
         unsafe {
             core::mem::ManuallyDrop::drop(&mut self.0);
             wipe((&mut self.0 as *mut core::mem::ManuallyDrop<T>).cast::<core::mem::MaybeUninit<T>>());
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wipe_bytes_zeroes_exactly_the_slice_at_every_alignment() {
-        for start in 0..17 {
-            for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 200] {
-                let mut buf = [0xA5u8; 300];
-                wipe_bytes(&mut buf[start..start + len]);
-                assert!(buf[..start].iter().all(|&b| b == 0xA5), "before {start}+{len}");
-                assert!(buf[start..start + len].iter().all(|&b| b == 0), "inside {start}+{len}");
-                assert!(buf[start + len..].iter().all(|&b| b == 0xA5), "after {start}+{len}");
-            }
         }
     }
 }
