@@ -96,10 +96,11 @@ impl SivTransform {
 
     /// Decrypts every message of `batch` (prefix, then `V || C`), appending
     /// each plaintext to `out` and its end to `ends`. When every message
-    /// carries the TINK prefix of one enabled key they are opened together;
-    /// otherwise, or if one fails there, each goes through
-    /// [`decrypt`](Self::decrypt), so the results are the same. An error is [`Error::Batch`] naming the first
-    /// value that fails; `out` and `ends` are then left as they were.
+    /// carries the TINK prefix of one enabled key they are opened together,
+    /// straight into `out`; otherwise, or if one fails there, each goes
+    /// through [`decrypt`](Self::decrypt), so the results are the same. An
+    /// error is [`Error::Batch`] naming the first value that fails; `out`
+    /// and `ends` are then left as they were.
     pub fn decrypt_batch(
         &self,
         ad: &[u8],
@@ -107,7 +108,6 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        // Straight into `out` when all are under one TINK key and open there.
         if let Some(cipher) = self.common_tink_cipher(batch)
             && batch.open_append(cipher, BatchAd::Same(&[ad]), TINK_PREFIX_LEN, out, ends).is_ok()
         {
