@@ -152,7 +152,7 @@ def test_polars_tweaks_from_another_column(cli, acct_keyset):
 
 
 @pytest.mark.spark
-def test_spark_tweaks_from_another_column(cli, acct_keyset, spark):
+def test_spark_tweaks_from_another_column(cli, acct_keyset, spark, tmp_path):
     from tessera import spark as ts
 
     ks, pw, base = acct_keyset
@@ -170,6 +170,19 @@ def test_spark_tweaks_from_another_column(cli, acct_keyset, spark):
     run(cli, "keyset", "promote", *base, "--transform", "acct", "--version", "2")
     rot = ts.rewrap(enc, ["card"], **opts, version=1).orderBy("id").collect()
     assert [r.card for r in rot] == acct_tokens(ks) != [r.card for r in got]
+    # The same through the example job, in this session: `spark_rotate.py --tweaks customer`.
+    sys.path.insert(0, str(REPO / "examples"))
+    try:
+        import spark_rotate
+    finally:
+        sys.path.pop(0)
+    enc.write.parquet(str(tmp_path / "acct.parquet"))
+    args = spark_rotate.parse(["--input", str(tmp_path / "acct.parquet"), "--output", str(tmp_path / "rot.parquet"),
+                               "--columns", "card", "--keyset", str(ks), "--keyset-password-file", str(pw),
+                               "--transform", "acct", "--version", "1", "--tweaks", "customer"])
+    assert spark_rotate.rotate(spark, args) == 4
+    by_example = pq.read_table(tmp_path / "rot.parquet").sort_by("id")["card"].to_pylist()
+    assert by_example == acct_tokens(ks)
     # A null tweak beside a value fails the job, naming the row.
     nulls = spark.createDataFrame([(0, "4111-1111-1111-1111", "c-1"), (1, "4111-1111-1111-1111", None)],
                                   "id long, card string, customer string").coalesce(1)
