@@ -12,7 +12,9 @@ memory). The executors open the keyset themselves: the query plan holds only
 its path and the password file's path, so both must be readable there (a
 shared mount, or `--files` / `addFile`, then pass the bare names). For an FPE
 transformation in external mode, `--version N` names the version the column
-was made with. The output is a new table; the input is left as it was.
+was made with; for one whose tweak is another field of the record,
+`--tweaks COLUMN` names that field's column. The output is a new table; the
+input is left as it was.
 """
 
 import argparse
@@ -35,6 +37,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     pw.add_argument("--keyset-password-file", help="file holding the keyset's password")
     pw.add_argument("--keyset-password-env", help="environment variable holding it (on the executors)")
     p.add_argument("--version", type=int, help="FPE external mode: the key version the values were made with")
+    p.add_argument("--tweaks", help="column holding each row's tweak (a transformation made with --tweak-field)")
     p.add_argument("--master", default=os.environ.get("SPARK_MASTER", "local[2]"))
     return p.parse_args(argv)
 
@@ -50,6 +53,7 @@ def rotate(spark: SparkSession, a: argparse.Namespace) -> int:
         keyset_password_file=a.keyset_password_file,
         keyset_password_env=a.keyset_password_env,
         version=a.version,
+        tweaks=a.tweaks,
     )
     out.write.mode("errorifexists").parquet(a.output)
     return spark.read.parquet(a.output).count()

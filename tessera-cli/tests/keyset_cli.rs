@@ -38,10 +38,23 @@ impl Dir {
     }
     /// `keyset OP --keyset ks.tks --keyset-password-file pw` followed by `rest`.
     fn ks(&self, op: &str, rest: &[&str]) -> Vec<String> {
+        self.on("ks.tks", op, rest)
+    }
+    /// `keyset OP --keyset FILE --keyset-password-file pw` followed by `rest`.
+    fn on(&self, file: &str, op: &str, rest: &[&str]) -> Vec<String> {
         let mut v: Vec<String> = ["keyset", op, "--keyset"].iter().map(|s| s.to_string()).collect();
-        v.extend([self.s("ks.tks"), "--keyset-password-file".into(), self.s("pw")]);
+        v.extend([self.s(file), "--keyset-password-file".into(), self.s("pw")]);
         v.extend(rest.iter().map(|s| s.to_string()));
         v
+    }
+    /// Runs `keyset new -o FILE --keyset-password-file pw` followed by `rest`.
+    fn new_keyset(&self, file: &str, rest: &[&str]) {
+        let (ks, pw) = (self.s(file), self.s("pw"));
+        ok(&[&["keyset", "new", "-o", &ks, "--keyset-password-file", &pw][..], rest].concat(), b"");
+    }
+    /// `keyset list` of FILE.
+    fn list(&self, file: &str) -> String {
+        String::from_utf8(ok(&refs(&self.on(file, "list", &[])), b"")).unwrap()
     }
 }
 
@@ -50,26 +63,11 @@ fn refs(v: &[String]) -> Vec<&str> {
 }
 
 fn list(d: &Dir) -> String {
-    String::from_utf8(ok(&refs(&d.ks("list", &[])), b"")).unwrap()
+    d.list("ks.tks")
 }
 
 fn new_cards(d: &Dir, mode: &str) {
-    let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
-    let args = [
-        "keyset",
-        "new",
-        "-o",
-        &ks,
-        "--keyset-password-file",
-        &pw,
-        "--transform",
-        "cards",
-        "--template",
-        "card",
-        "--key-version",
-        mode,
-    ];
-    ok(&args, b"");
+    d.new_keyset("ks.tks", &["--transform", "cards", "--template", "card", "--key-version", mode]);
 }
 
 #[test]
@@ -143,13 +141,12 @@ fn exists(p: &Path) -> bool {
 #[test]
 fn tink_round_trip_through_the_cli() {
     let d = Dir::new();
-    let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
-    ok(&["keyset", "new", "-o", &ks, "--keyset-password-file", &pw, "--transform", "e", "--siv"], b"");
+    let pw = d.s("pw");
+    d.new_keyset("ks.tks", &["--transform", "e", "--siv"]);
     let tink = d.s("t.json");
-    ok(&["keyset", "export-tink", "--cleartext", "--keyset", &ks, "--keyset-password-file", &pw, "-o", &tink], b"");
-    let ks2 = d.s("ks2.tks");
-    ok(&["keyset", "import-tink", "--cleartext", &tink, "-o", &ks2, "--keyset-password-file", &pw], b"");
-    let l = String::from_utf8(ok(&["keyset", "list", "--keyset", &ks2, "--keyset-password-file", &pw], b"")).unwrap();
+    ok(&refs(&d.ks("export-tink", &["--cleartext", "-o", &tink])), b"");
+    ok(&["keyset", "import-tink", "--cleartext", &tink, "-o", &d.s("ks2.tks"), "--keyset-password-file", &pw], b"");
+    let l = d.list("ks2.tks");
     assert!(l.starts_with("tink: AES-SIV"), "{l}");
     // A bad Tink file: one line, no keyset written.
     std::fs::write(d.path("bad.json"), r#"{"primaryKeyId": 1, "key": []}"#).unwrap();
@@ -221,8 +218,8 @@ fn fpe_rotation_through_the_cli_embedded_and_external() {
 #[test]
 fn siv_lines_rotation_and_refusals() {
     let d = Dir::new();
-    let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
-    ok(&["keyset", "new", "-o", &ks, "--keyset-password-file", &pw, "--transform", "e", "--siv"], b"");
+    let ks = d.s("ks.tks");
+    d.new_keyset("ks.tks", &["--transform", "e", "--siv"]);
     let c1 = stdout_of(with_keyset(&d, "siv", "encrypt", &["--lines", "--ad", "00"], b"alice\nbob\n"));
     let id = String::from_utf8(ok(&refs(&d.ks("add", &["--transform", "e"])), b"")).unwrap();
     ok(&refs(&d.ks("promote", &["--transform", "e", "--version", id.trim()])), b"");
@@ -314,7 +311,7 @@ fn siv_keyset_bytes_match_tink_through_the_cli() {
         ok(&refs(&d.ks("promote", &["--transform", "tink", "--version", &new_id])), b"");
         let ours2 = with_keyset(&d, "siv", "encrypt", &enc, plain).stdout;
         let out = d.s("t2.json");
-        ok(&["keyset", "export-tink", "--cleartext", "--keyset", &ks, "--keyset-password-file", &pw, "-o", &out], b"");
+        ok(&refs(&d.ks("export-tink", &["--cleartext", "-o", &out])), b"");
         assert_eq!(python(&py, TINK_OPEN, &[&out, &hex::encode(&ours2), ad]), hex::encode(plain));
         assert_eq!(python(&py, TINK_OPEN, &[&out, &theirs, ad]), hex::encode(plain));
     }
@@ -386,9 +383,7 @@ const ACCOUNTS: &str = "id,card,customer\r\n1,4111-1111-1111-1111,c-17\r\n2,4111
 #[test]
 fn fpe_tweak_from_a_csv_field() {
     let d = Dir::new();
-    let (ks, pw) = (d.s("ks.tks"), d.s("pw"));
-    let new = ["keyset", "new", "-o", &ks, "--keyset-password-file", &pw, "--transform", "acct", "--template", "card"];
-    ok(&[&new[..], &["--tweak-field", "customer"]].concat(), b"");
+    d.new_keyset("ks.tks", &["--transform", "acct", "--template", "card", "--tweak-field", "customer"]);
     assert!(list(&d).contains("tweak field customer"));
     let csv = ["--csv", "--columns", "card"];
     let t1 = stdout_of(with_keyset(&d, "fpe", "encrypt", &csv, ACCOUNTS.as_bytes()));
@@ -438,30 +433,15 @@ fn exact_forms_password_env_named_import_and_binary_siv() {
         .output()
         .unwrap();
     stdout_of(out);
-    ok(
-        &[
-            "keyset",
-            "new",
-            "--keyset",
-            &ks,
-            "--keyset-password-file",
-            &pw,
-            "--transform",
-            "cards",
-            "--template",
-            "card",
-        ],
-        b"",
-    );
+    ok(&refs(&d.ks("new", &["--transform", "cards", "--template", "card"])), b"");
     let l = list(&d);
     assert!(l.contains("s: AES-SIV") && l.contains("cards: FPE FF1") && l.contains("external key versions"), "{l}");
     let tink = d.s("t.json");
-    let export = ["keyset", "export-tink", "--cleartext", "--keyset", &ks, "--keyset-password-file", &pw, "-o", &tink];
-    ok(&export[..], b"");
+    ok(&refs(&d.ks("export-tink", &["--cleartext", "-o", &tink])), b"");
     let ks2 = d.s("ks2.tks");
     let import = ["keyset", "import-tink", "--cleartext", &tink, "-o", &ks2, "--keyset-password-file", &pw];
     ok(&[&import[..], &["--transform", "emails"]].concat(), b"");
-    let l2 = String::from_utf8(ok(&["keyset", "list", "--keyset", &ks2, "--keyset-password-file", &pw], b"")).unwrap();
+    let l2 = d.list("ks2.tks");
     assert!(l2.starts_with("emails: AES-SIV"), "{l2}");
     // Binary on stdin/stdout: prefix || V || C, the same from both keysets, as the library writes it.
     let plain = b"alice@example.com";

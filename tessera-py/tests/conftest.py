@@ -1,6 +1,7 @@
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,28 @@ def cli():
     if os.environ.get("TESSERA_REQUIRE_CLI"):
         pytest.fail("TESSERA_REQUIRE_CLI is set but no tessera binary was found (set TESSERA_CLI)")
     pytest.skip("no tessera CLI binary (build tessera-cli or set TESSERA_CLI)")
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One PySpark local[2] session for every Spark test (no network)."""
+    pytest.importorskip("pyspark")
+    pytest.importorskip("pandas")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from pyspark.sql import SparkSession
+
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("tessera-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
+        .getOrCreate()
+    )
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()

@@ -105,6 +105,101 @@ def test_polars_keyset_expressions(cli, keyset):
         tp.encrypt("card", keyset=ks, keyset_password_file=pw)
 
 
+# Two customers share a card: each row's tweak is its customer field.
+ACCOUNTS = {"card": ["4111-1111-1111-1111", "4111-1111-1111-1111", None, "5500 0000 0000 0004"],
+            "customer": ["c-17", "c-42", None, "c-17"]}
+
+
+@pytest.fixture
+def acct_keyset(cli, keyset):
+    """`keyset` plus `acct`: FPE cards whose tweak is the record's `customer` field (external versions)."""
+    ks, pw, base = keyset
+    run(cli, "keyset", "new", *base, "--transform", "acct", "--template", "card", "--tweak-field", "customer")
+    return ks, pw, base
+
+
+def acct_tokens(ks, cards=ACCOUNTS["card"], customers=ACCOUNTS["customer"]):
+    t = tessera.Keyset.open(ks, password=PASSWORD).transform("acct")
+    return t.encrypt_batch(pa.array(cards), tweaks=pa.array(customers)).to_pylist()
+
+
+def test_polars_tweaks_from_another_column(cli, acct_keyset):
+    pl = pytest.importorskip("polars")
+    from tessera import polars as tp
+
+    ks, pw, base = acct_keyset
+    opts = dict(keyset=ks, transform="acct", keyset_password_file=pw, tweaks="customer")
+    df = pl.DataFrame(ACCOUNTS)
+    enc = df.lazy().with_columns(tp.encrypt("card", **opts)).collect()
+    assert enc.columns == ["card", "customer"] and enc["customer"].to_list() == ACCOUNTS["customer"]
+    assert enc["card"].to_list() == acct_tokens(ks)
+    assert enc["card"][0] != enc["card"][1] and enc["card"][2] is None
+    back = enc.lazy().with_columns(tp.decrypt(pl.col("card"), **opts)).collect()
+    assert back["card"].to_list() == ACCOUNTS["card"]
+    # Rotation: each row rewrapped with its own tweak, from version 1 (external mode).
+    run(cli, "keyset", "add", *base, "--transform", "acct")
+    run(cli, "keyset", "promote", *base, "--transform", "acct", "--version", "2")
+    rot = enc.with_columns(tp.rewrap("card", **opts, version=1))
+    assert rot["card"].to_list() == acct_tokens(ks) != enc["card"].to_list()
+    # A null tweak beside a value, tweaks of another length, or tweak= with tweaks=: errors.
+    nulls = pl.DataFrame({"card": ACCOUNTS["card"], "customer": ["c-17", None, None, "c-17"]})
+    with pytest.raises(Exception, match="the tweak of this row is null"):
+        nulls.with_columns(tp.encrypt("card", **opts))
+    with pytest.raises(Exception, match="tweaks= has 2 rows; the values have 4"):
+        df.select(tp.encrypt("card", **{**opts, "tweaks": pl.col("customer").head(2)}))
+    with pytest.raises(Exception, match="not both"):
+        df.with_columns(tp.encrypt("card", **opts, tweak=b"c-17"))
+
+
+@pytest.mark.spark
+def test_spark_tweaks_from_another_column(cli, acct_keyset, spark, tmp_path):
+    from tessera import spark as ts
+
+    ks, pw, base = acct_keyset
+    opts = dict(keyset=str(ks), transform="acct", keyset_password_file=str(pw), tweaks="customer")
+    rows = list(zip(range(4), ACCOUNTS["card"], ACCOUNTS["customer"]))
+    df = spark.createDataFrame(rows, "id long, card string, customer string").coalesce(1)
+    # Materialized: the plan would otherwise encrypt again under the primary of the moment.
+    enc = ts.encrypt(df, ["card"], **opts).localCheckpoint()
+    got = enc.orderBy("id").collect()
+    assert [r.card for r in got] == acct_tokens(ks)
+    assert [r.customer for r in got] == ACCOUNTS["customer"]
+    back = ts.decrypt(enc, "card", **opts).orderBy("id").collect()
+    assert [r.card for r in back] == ACCOUNTS["card"]
+    run(cli, "keyset", "add", *base, "--transform", "acct")
+    run(cli, "keyset", "promote", *base, "--transform", "acct", "--version", "2")
+    rot = ts.rewrap(enc, ["card"], **opts, version=1).orderBy("id").collect()
+    assert [r.card for r in rot] == acct_tokens(ks) != [r.card for r in got]
+    # The same through the example job, in this session: `spark_rotate.py --tweaks customer`.
+    sys.path.insert(0, str(REPO / "examples"))
+    try:
+        import spark_rotate
+    finally:
+        sys.path.pop(0)
+    enc.write.parquet(str(tmp_path / "acct.parquet"))
+    args = spark_rotate.parse(["--input", str(tmp_path / "acct.parquet"), "--output", str(tmp_path / "rot.parquet"),
+                               "--columns", "card", "--keyset", str(ks), "--keyset-password-file", str(pw),
+                               "--transform", "acct", "--version", "1", "--tweaks", "customer"])
+    assert spark_rotate.rotate(spark, args) == 4
+    by_example = pq.read_table(tmp_path / "rot.parquet").sort_by("id")["card"].to_pylist()
+    assert by_example == acct_tokens(ks)
+    # A null tweak beside a value fails the job, naming the row.
+    nulls = spark.createDataFrame([(0, "4111-1111-1111-1111", "c-1"), (1, "4111-1111-1111-1111", None)],
+                                  "id long, card string, customer string").coalesce(1)
+    with pytest.raises(Exception, match="the tweak of this row is null") as e:
+        ts.encrypt(nulls, ["card"], **opts).collect()
+    assert "row 1" in str(e.value)
+    # Refused on the driver: a missing tweak column, a transformed one, tweak= beside tweaks=.
+    with pytest.raises(ValueError, match="tweak column 'nope' is not in the DataFrame"):
+        ts.encrypt(df, ["card"], **{**opts, "tweaks": "nope"})
+    with pytest.raises(ValueError, match="is one of the columns to transform"):
+        ts.encrypt(df, ["card", "customer"], **opts)
+    with pytest.raises(TypeError, match="tweak column 'id' is bigint"):
+        ts.encrypt(df, ["card"], **{**opts, "tweaks": "id"})
+    with pytest.raises(ValueError, match="not both"):
+        ts.encrypt(df, ["card"], **opts, tweak=b"c-1")
+
+
 @pytest.mark.spark
 def test_spark_rotate_example(cli, keyset, tmp_path):
     pytest.importorskip("pyspark")

@@ -4,10 +4,13 @@
 //! one flat buffer either way) and FPE (`FpeTransform::{encrypt,decrypt,
 //! rewrap}_batch` against `TextBatch`), 32-byte values and 16-digit cards.
 //!
-//! `cargo run --release -p tessera --example keyset_cputime [VALUES] [ROUNDS]`
+//! `cargo run --release -p tessera --example keyset_cputime [VALUES] [ROUNDS] [ONLY]`
+//! (ONLY: run just the cases whose name starts with it, e.g. `"siv enc"`, for a profiler).
 //!
-//! Each round times every pair back to back (keyset, then keyless); each
-//! figure is the best round, so both sides of a ratio see the same load.
+//! Each round times every pair back to back (keyset first in even rounds,
+//! keyless first in odd ones, so neither always runs on a cache the other
+//! warmed); each figure is the best round, so both sides of a ratio see
+//! the same load.
 //! CPU time is this thread's (Linux schedstat), else wall time.
 
 use std::hint::black_box;
@@ -44,18 +47,18 @@ impl Out {
 }
 
 /// The inputs and buffers of every case.
-struct Bench<'a> {
-    ad: &'a [u8],
+struct Bench {
+    ad: &'static [u8],
     siv: tessera::keyset::SivTransform,
     raw: AesSiv,
     fpe: tessera::keyset::FpeTransform,
     ff1: FF1,
     format: TokenFormat,
-    plain: Vec<&'a [u8]>,
+    plain: Vec<Vec<u8>>,
     /// Ciphertexts: keyset (prefixed) and keyless.
     sct: Vec<Vec<u8>>,
     rct: Vec<Vec<u8>>,
-    cards: Vec<&'a str>,
+    cards: Vec<String>,
     /// Card tokens: keyset and keyless.
     fct: Vec<String>,
     kct: Vec<String>,
@@ -66,84 +69,73 @@ struct Bench<'a> {
 
 const CASES: [&str; 6] = ["siv encrypt", "siv decrypt", "siv rewrap", "fpe encrypt", "fpe decrypt", "fpe rewrap"];
 
-impl Bench<'_> {
+impl Bench {
     /// One case, through the keyset or the keyless API, `BATCH_SIZE` values per call.
     fn run(&mut self, case: &str, keyset: bool) {
-        let (ad, out, b) = (self.ad, &mut self.out, &mut self.batch);
-        let (d, e) = (&mut out.data, &mut out.ends);
-        match (case, keyset) {
-            ("siv encrypt", true) => {
-                for c in self.plain.chunks(BATCH_SIZE) {
-                    fill(b, c);
-                    self.siv.encrypt_batch(ad, b, d, e).unwrap();
-                }
-            }
-            ("siv encrypt", false) => {
-                for c in self.plain.chunks(BATCH_SIZE) {
-                    fill(b, c);
-                    b.seal(&self.raw, BatchAd::Same(&[ad])).unwrap().for_each(|ct| push(d, e, ct));
-                }
-            }
-            ("siv decrypt", true) => {
-                for c in self.sct.chunks(BATCH_SIZE) {
-                    fill(b, c);
-                    self.siv.decrypt_batch(ad, b, d, e).unwrap();
-                }
-            }
-            ("siv decrypt", false) => {
-                for c in self.rct.chunks(BATCH_SIZE) {
-                    fill(b, c);
-                    b.open(&self.raw, BatchAd::Same(&[ad])).unwrap().for_each(|pt| push(d, e, pt));
-                }
-            }
-            ("siv rewrap", true) => {
-                for c in self.sct.chunks(BATCH_SIZE) {
-                    fill(b, c);
-                    self.siv.rewrap_batch(ad, b, d, e).unwrap();
-                }
-            }
-            ("siv rewrap", false) => {
-                for c in self.rct.chunks(BATCH_SIZE) {
+        if case.starts_with("siv") { self.siv_case(case, keyset) } else { self.fpe_case(case, keyset) }
+    }
+
+    /// AES-SIV: each side decrypts and rewraps its own ciphertexts.
+    fn siv_case(&mut self, case: &str, keyset: bool) {
+        let inputs = match (case, keyset) {
+            ("siv encrypt", _) => &self.plain,
+            (_, true) => &self.sct,
+            _ => &self.rct,
+        };
+        let (ad, siv, raw, b, again) = (self.ad, &self.siv, &self.raw, &mut self.batch, &mut self.again);
+        let (d, e) = (&mut self.out.data, &mut self.out.ends);
+        let same: &[&[u8]] = &[ad];
+        for c in inputs.chunks(BATCH_SIZE) {
+            b.clear();
+            c.iter().for_each(|v| b.push(v));
+            match (case, keyset) {
+                ("siv encrypt", true) => siv.encrypt_batch(ad, b, d, e).unwrap(),
+                ("siv decrypt", true) => siv.decrypt_batch(ad, b, d, e).unwrap(),
+                (_, true) => siv.rewrap_batch(ad, b, d, e).unwrap(),
+                ("siv encrypt", false) => b.seal(raw, BatchAd::Same(same)).unwrap().for_each(|ct| push(d, e, ct)),
+                ("siv decrypt", false) => b.open(raw, BatchAd::Same(same)).unwrap().for_each(|pt| push(d, e, pt)),
+                _ => {
                     // Open into a second batch, seal that: the keyless rewrap.
-                    fill(b, c);
-                    self.again.clear();
-                    b.open(&self.raw, BatchAd::Same(&[ad])).unwrap().for_each(|pt| self.again.push(pt));
-                    self.again.seal(&self.raw, BatchAd::Same(&[ad])).unwrap().for_each(|ct| push(d, e, ct));
+                    again.clear();
+                    b.open(raw, BatchAd::Same(same)).unwrap().for_each(|pt| again.push(pt));
+                    again.seal(raw, BatchAd::Same(same)).unwrap().for_each(|ct| push(d, e, ct));
                 }
-            }
-            ("fpe encrypt", true) => {
-                for c in self.cards.chunks(BATCH_SIZE) {
-                    self.fpe.encrypt_batch(BatchTweaks::Fixed, c, d, e).unwrap();
-                }
-            }
-            ("fpe encrypt", false) => text_batch(&self.ff1, &self.format, &self.cards, Direction::Encrypt, out),
-            ("fpe decrypt", true) => {
-                for c in self.fct.chunks(BATCH_SIZE) {
-                    let c: Vec<&str> = c.iter().map(String::as_str).collect();
-                    self.fpe.decrypt_batch(BatchTweaks::Fixed, &c, None, d, e).unwrap();
-                }
-            }
-            ("fpe decrypt", false) => text_batch(&self.ff1, &self.format, &self.kct, Direction::Decrypt, out),
-            ("fpe rewrap", true) => {
-                for c in self.fct.chunks(BATCH_SIZE) {
-                    let c: Vec<&str> = c.iter().map(String::as_str).collect();
-                    self.fpe.rewrap_batch(BatchTweaks::Fixed, &c, None, d, e).unwrap();
-                }
-            }
-            _ => {
-                // Keyless rewrap: decrypt, then encrypt the plaintexts.
-                let mut mid = Out::default();
-                text_batch(&self.ff1, &self.format, &self.kct, Direction::Decrypt, &mut mid);
-                let mid: Vec<String> = mid.values().map(|v| String::from_utf8(v.to_vec()).unwrap()).collect();
-                text_batch(&self.ff1, &self.format, &mid, Direction::Encrypt, out);
             }
         }
     }
-}
 
-fn fill(b: &mut MessageBatch, values: &[impl AsRef<[u8]>]) {
-    b.clear();
-    values.iter().for_each(|v| b.push(v.as_ref()));
+    /// FF1 on card numbers: each side decrypts and rewraps its own tokens.
+    fn fpe_case(&mut self, case: &str, keyset: bool) {
+        let inputs = match (case, keyset) {
+            ("fpe encrypt", _) => &self.cards,
+            (_, true) => &self.fct,
+            _ => &self.kct,
+        };
+        let (ff1, format, out) = (&self.ff1, &self.format, &mut self.out);
+        match (case, keyset) {
+            ("fpe encrypt", false) => text_batch(ff1, format, inputs, Direction::Encrypt, out),
+            ("fpe decrypt", false) => text_batch(ff1, format, inputs, Direction::Decrypt, out),
+            (_, false) => {
+                // Keyless rewrap: decrypt, then encrypt the plaintexts.
+                let mut mid = Out::default();
+                text_batch(ff1, format, inputs, Direction::Decrypt, &mut mid);
+                let mid: Vec<&str> = mid.values().map(|v| std::str::from_utf8(v).unwrap()).collect();
+                text_batch(ff1, format, &mid, Direction::Encrypt, out);
+            }
+            _ => {
+                let (fpe, d, e) = (&self.fpe, &mut out.data, &mut out.ends);
+                for c in inputs.chunks(BATCH_SIZE) {
+                    let c: Vec<&str> = c.iter().map(String::as_str).collect();
+                    match case {
+                        "fpe encrypt" => fpe.encrypt_batch(BatchTweaks::Fixed, &c, d, e),
+                        "fpe decrypt" => fpe.decrypt_batch(BatchTweaks::Fixed, &c, None, d, e),
+                        _ => fpe.rewrap_batch(BatchTweaks::Fixed, &c, None, d, e),
+                    }
+                    .unwrap();
+                }
+            }
+        }
+    }
 }
 
 fn push(data: &mut Vec<u8>, ends: &mut Vec<usize>, v: &[u8]) {
@@ -169,13 +161,14 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
     let rounds: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
+    let only = args.next().unwrap_or_default();
 
     let mut ks = Keyset::new();
     ks.add_transform("siv", TransformParams::Siv(SivParams::default())).unwrap();
     let mut fp = FpeParams::new("0123456789");
     fp.passthrough = "-".into();
     ks.add_transform("cards", TransformParams::Fpe(fp)).unwrap();
-    let plain: Vec<[u8; 32]> = (0..n).map(|i| core::array::from_fn(|j| (i * 31 + j * 7) as u8)).collect();
+    let plain: Vec<Vec<u8>> = (0..n).map(|i| (0..32).map(|j| (i * 31 + j * 7) as u8).collect()).collect();
     let cards: Vec<String> =
         (0..n).map(|i| format!("{:04}-{:04}-{:04}-{:04}", i % 9973, i % 7919, i % 10000, i / 7)).collect();
     // The keyless side uses keys of the same sizes (the cost does not depend on their bytes).
@@ -186,10 +179,10 @@ fn main() {
         fpe: ks.fpe("cards").unwrap(),
         ff1: FF1::new(&[7u8; 32], Alphabet::digits()).unwrap(),
         format: TokenFormat::new().passthrough("-"),
-        plain: plain.iter().map(|v| &v[..]).collect(),
+        plain,
         sct: Vec::new(),
         rct: Vec::new(),
-        cards: cards.iter().map(String::as_str).collect(),
+        cards,
         fct: Vec::new(),
         kct: Vec::new(),
         out: Out::default(),
@@ -212,9 +205,9 @@ fn main() {
 
     let start = std::time::Instant::now();
     let mut best = [(f64::MAX, f64::MAX); CASES.len()];
-    for _ in 0..rounds {
-        for (case, best) in CASES.iter().zip(best.iter_mut()) {
-            for keyset in [true, false] {
+    for round in 0..rounds {
+        for (case, best) in CASES.iter().zip(best.iter_mut()).filter(|(c, _)| c.starts_with(&only)) {
+            for keyset in [round % 2 == 0, round % 2 == 1] {
                 bench.out.clear();
                 let t = cpu_ns(&start);
                 bench.run(case, keyset);
@@ -227,7 +220,7 @@ fn main() {
     }
     println!("{n} values, best of {rounds} rounds, ns/value of CPU time");
     println!("{:12} {:>8} {:>8} {:>8}", "op", "keyset", "keyless", "ratio");
-    for (name, (k, l)) in CASES.iter().zip(best) {
+    for (name, (k, l)) in CASES.iter().zip(best).filter(|(c, _)| c.starts_with(&only)) {
         println!("{name:12} {k:8.1} {l:8.1} {:8.3}", k / l);
     }
 }

@@ -24,6 +24,14 @@ serialized lazy frame holds only the path and the password's source::
     ks = dict(keyset="ks.tks", transform="cards", keyset_password_file="pw")
     df = df.with_columns(tp.encrypt("card", **ks))
     df = df.with_columns(tp.rewrap("card", **ks))   # to the new primary key
+
+A transformation whose tweak is another field of the record (``tessera
+keyset new --tweak-field``) takes ``tweaks=``: the column (a name or an
+expression) holding each row's tweak, which must have as many rows as the
+values and no null beside a value::
+
+    df = df.with_columns(tp.encrypt("account", keyset="ks.tks", transform="acct",
+                                    keyset_password_file="pw", tweaks="customer"))
 """
 
 from __future__ import annotations
@@ -79,12 +87,24 @@ def _cipher(cipher: Any, keyset: Any, transform: str | None, kwargs: dict[str, A
 
 
 def _apply(column: str | pl.Expr, cipher: Any, method: str, kwargs: dict[str, Any]) -> pl.Expr:
-    def run(s: pl.Series) -> pl.Series:
-        return pl.Series(s.name, getattr(cipher, method)(s, **kwargs))
-
     # A keyset transformation keeps the input's type (FPE: strings; AES-SIV: as given).
     dtype = pl.dtype_of(_expr(column)) if isinstance(cipher, _KeysetTransform) else _return_dtype(cipher, column, kwargs)
-    return _expr(column).map_batches(run, return_dtype=dtype, is_elementwise=True)
+    tweaks = kwargs.pop("tweaks", None)
+    if tweaks is None:
+
+        def run(s: pl.Series) -> pl.Series:
+            return pl.Series(s.name, getattr(cipher, method)(s, **kwargs))
+
+        return _expr(column).map_batches(run, return_dtype=dtype, is_elementwise=True)
+
+    def run_with_tweaks(series: list[pl.Series]) -> pl.Series:
+        s, t = series
+        return pl.Series(s.name, getattr(cipher, method)(s, tweaks=t, **kwargs))
+
+    # The values and their tweaks side by side; the result keeps the values' name.
+    name = column if isinstance(column, str) else column.meta.output_name()
+    both = pl.map_batches([_expr(column), _expr(tweaks)], run_with_tweaks, return_dtype=dtype, is_elementwise=True)
+    return both.alias(name)
 
 
 def encrypt(
@@ -95,7 +115,8 @@ def encrypt(
     the transformation ``transform`` of the keyset file ``keyset`` (password
     from ``keyset_password_file=``, ``keyset_password_env=``, or
     ``insecure_cleartext=True``). Other keyword arguments go to
-    ``encrypt_batch`` (``tweak=``, or ``ad=``/``nonce=``/``output=``)."""
+    ``encrypt_batch`` (``tweak=``, or ``ad=``/``nonce=``/``output=``);
+    ``tweaks=`` names the column (or is the expression) of each row's tweak."""
     return _apply(column, _cipher(cipher, keyset, transform, kwargs), "encrypt_batch", kwargs)
 
 

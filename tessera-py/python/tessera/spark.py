@@ -28,12 +28,18 @@ executors, e.g. ``spark.executorEnv.NAME``) or ``keyset_password=`` (a
 worker); the plan holds only the path and the password's source. Options
 ``tweak``, ``ad`` (bytes, or a dict from column to bytes) and ``version``
 (FPE external mode: the key version that made the values) go to the
-transformation's batch methods. :func:`rewrap_columns` moves values to the
-primary key::
+transformation's batch methods. ``tweaks`` names a column holding each
+row's tweak (or is a dict from column to such a column), for an FPE
+transformation whose tweak is another field of the record (``tessera keyset
+new --tweak-field``); that column is read, not transformed, and a null
+tweak beside a value is an error. :func:`rewrap_columns` moves values to
+the primary key::
 
     opts = dict(keyset="/secrets/ks.tks", keyset_password_file="/secrets/pw", transform="cards")
     tokens = ts.encrypt(df, ["card"], **opts)
     rotated = ts.rewrap(tokens, ["card"], **opts)   # after `tessera keyset promote`
+    accts = ts.encrypt(df, ["account"], keyset="/secrets/ks.tks", keyset_password_file="/secrets/pw",
+                       transform="acct", tweaks="customer")   # each row's tweak: its customer field
 
 Example::
 
@@ -144,8 +150,14 @@ class ColumnCipher:
             return list(self.ad.get(column, []))
         return list(self.ad)
 
-    def apply(self, cipher: Any, column: str, values: pyarrow.Array, mode: str) -> pyarrow.Array:
-        """Encrypts or decrypts one Arrow column."""
+    def tweak_columns(self) -> list[str]:
+        """Columns read as per-row tweaks: none without a keyset."""
+        return []
+
+    def apply(
+        self, cipher: Any, column: str, values: pyarrow.Array, mode: str, batch: pyarrow.RecordBatch
+    ) -> pyarrow.Array:
+        """Encrypts or decrypts one Arrow column of ``batch``."""
         if mode == "rewrap":
             raise ValueError("rewrap needs a keyset (keyset=, transform=): a bare key has no versions")
         decrypt = mode == "decrypt"
@@ -170,6 +182,14 @@ def _check_columns(df: DataFrame, columns: Sequence[str], spec: ColumnCipher | K
             want = "string" if spec.is_fpe else "string or binary"
             raise TypeError(f"column {c!r} is {t.simpleString()}; {spec.algorithm} needs {want}")
         idx.append(names.index(c))
+    for t in spec.tweak_columns():
+        if t not in names:
+            raise ValueError(f"tweak column {t!r} is not in the DataFrame (columns: {', '.join(names)})")
+        if t in columns:
+            raise ValueError(f"tweak column {t!r} is one of the columns to transform; it must stay readable")
+        kind = df.schema[t].dataType
+        if not isinstance(kind, (StringType, BinaryType)):
+            raise TypeError(f"tweak column {t!r} is {kind.simpleString()}; tweaks are string or binary")
     return idx
 
 
@@ -183,6 +203,7 @@ class KeysetColumns:
     tweak: bytes | None = None
     ad: Any = None  # bytes | dict[str, bytes] | None
     version: int | None = None
+    tweaks: str | dict[str, str] | None = None  # the column (per column) holding each row's tweak
     algorithm: str = "keyset"
     is_fpe: bool = False  # unknown before the keyset is opened: string or binary columns
 
@@ -199,9 +220,12 @@ class KeysetColumns:
         tweak: bytes | None = None,
         ad: Any = None,
         version: int | None = None,
+        tweaks: str | dict[str, str] | None = None,
     ) -> KeysetColumns:
+        if tweak is not None and tweaks is not None:
+            raise ValueError("give tweak= (one for every row) or tweaks= (a column of one per row), not both")
         ref = KeysetRef(os.fspath(keyset), keyset_password_file, keyset_password_env, keyset_password, insecure_cleartext)
-        return cls(ref, transform, tweak, ad, version)
+        return cls(ref, transform, tweak, ad, version, tweaks)
 
     def _name(self, column: str) -> str:
         if isinstance(self.transform, str):
@@ -210,18 +234,31 @@ class KeysetColumns:
             raise ValueError(f"column {column!r} has no transformation in transform= ({', '.join(self.transform)})")
         return self.transform[column]
 
+    def _tweak_column(self, column: str) -> str | None:
+        return self.tweaks.get(column) if isinstance(self.tweaks, dict) else self.tweaks
+
+    def tweak_columns(self) -> list[str]:
+        """Columns read as per-row tweaks."""
+        if isinstance(self.tweaks, dict):
+            return list(self.tweaks.values())
+        return [] if self.tweaks is None else [self.tweaks]
+
     def build(self) -> Any:
         """The keyset (on the executor)."""
         return self.ref.open()
 
-    def apply(self, keyset: Any, column: str, values: pyarrow.Array, mode: str) -> pyarrow.Array:
-        """Encrypts, decrypts or rewraps one Arrow column."""
+    def apply(
+        self, keyset: Any, column: str, values: pyarrow.Array, mode: str, batch: pyarrow.RecordBatch
+    ) -> pyarrow.Array:
+        """Encrypts, decrypts or rewraps one Arrow column of ``batch``."""
         t = keyset.transform(self._name(column))
         ad = self.ad.get(column, b"") if isinstance(self.ad, dict) else (self.ad or b"")
+        by_row = self._tweak_column(column)
+        tweaks = None if by_row is None else batch.column(by_row)
         if mode == "encrypt":
-            return t.encrypt_batch(values, tweak=self.tweak, ad=ad)
+            return t.encrypt_batch(values, tweak=self.tweak, tweaks=tweaks, ad=ad)
         f = t.decrypt_batch if mode == "decrypt" else t.rewrap_batch
-        return f(values, tweak=self.tweak, version=self.version, ad=ad)
+        return f(values, tweak=self.tweak, tweaks=tweaks, version=self.version, ad=ad)
 
 
 def _spec(algorithm: str | None, options: dict[str, Any]) -> ColumnCipher | KeysetColumns:
@@ -244,7 +281,7 @@ def _batch_function(spec: ColumnCipher | KeysetColumns, names: list[str], idx: l
         for batch in batches:
             cols = list(batch.columns)
             for i in idx:
-                cols[i] = spec.apply(cipher, names[i], cols[i], mode)
+                cols[i] = spec.apply(cipher, names[i], cols[i], mode, batch)
             yield pa.RecordBatch.from_arrays(cols, schema=batch.schema)
 
     run.__name__ = f"tessera_{mode}_{spec.algorithm.lower().replace('-', '_')}"

@@ -75,6 +75,13 @@ fn at(index: usize) -> impl Fn(Error) -> Error {
     }
 }
 
+/// The values that `text` holds back to back, value `i` ending at `ends[i]`
+/// (each end on a character boundary: the batch calls append whole values).
+fn split<'t>(text: &'t str, ends: &[usize]) -> Vec<&'t str> {
+    let starts = std::iter::once(0).chain(ends.iter().copied());
+    starts.zip(ends).map(|(start, &end)| &text[start..end]).collect()
+}
+
 impl FpeTransform {
     /// Encrypts `values` under the primary, appending each token to `out`
     /// and its end to `ends`; equal to [`encrypt_into`](Self::encrypt_into)
@@ -148,16 +155,7 @@ impl FpeTransform {
         let (mut plain, mut plain_ends) = (Zeroizing::new(Vec::new()), Vec::with_capacity(values.len()));
         self.decrypt_batch(tweaks, values, from, &mut plain, &mut plain_ends)?;
         let text = std::str::from_utf8(&plain).map_err(|_| crate::Error::Format("a plaintext is not UTF-8"))?;
-        let mut start = 0;
-        let plains: Vec<&str> = plain_ends
-            .iter()
-            .map(|&end| {
-                let s = &text[start..end];
-                start = end;
-                s
-            })
-            .collect();
-        self.encrypt_batch(tweaks, &plains, out, ends)
+        self.encrypt_batch(tweaks, &split(text, &plain_ends), out, ends)
     }
 
     /// The batch call's tweaks, checked against the policy (and, for
@@ -213,14 +211,7 @@ impl FpeTransform {
         let values = if plain_ends.is_empty() {
             values
         } else {
-            texts = plain_ends
-                .iter()
-                .scan(0, |start, &end| {
-                    let token = &plain[*start..end];
-                    *start = end;
-                    Some(token)
-                })
-                .collect();
+            texts = split(&plain, &plain_ends);
             &texts
         };
         let mut batch = TextBatch::new(self.cipher(version)?, &self.format)?;

@@ -37,6 +37,8 @@ pub struct BatchOutputs<'a> {
     /// Where the next output starts in `out`.
     start: usize,
     sealed: bool,
+    /// How many bytes longer (sealed) or shorter (opened) each output is than its message.
+    per: usize,
 }
 
 impl<'a> BatchOutputs<'a> {
@@ -57,7 +59,7 @@ impl<'a> BatchOutputs<'a> {
     /// assert_eq!(opened, [b"ab".as_slice(), b"cde"]);
     /// ```
     pub fn sealed(out: &'a [u8], ends: &'a [usize]) -> Self {
-        BatchOutputs { out, ends: ends.iter(), done: 0, start: 0, sealed: true }
+        BatchOutputs { out, ends: ends.iter(), done: 0, start: 0, sealed: true, per: TAG_LEN }
     }
 
     /// The plaintexts that [`AesSiv::open_batch`] wrote into `out`, for
@@ -77,7 +79,13 @@ impl<'a> BatchOutputs<'a> {
     /// assert_eq!(opened, [b"ab".as_slice(), b"cde"]);
     /// ```
     pub fn opened(out: &'a [u8], ends: &'a [usize]) -> Self {
-        BatchOutputs { out, ends: ends.iter(), done: 0, start: 0, sealed: false }
+        Self::opened_after(out, ends, 0)
+    }
+
+    /// The plaintexts of messages that each started with `skip` more bytes
+    /// ([`AesSiv::open_batch_after`]).
+    pub(crate) fn opened_after(out: &'a [u8], ends: &'a [usize], skip: usize) -> Self {
+        BatchOutputs { out, ends: ends.iter(), done: 0, start: 0, sealed: false, per: TAG_LEN + skip }
     }
 }
 
@@ -86,7 +94,7 @@ impl<'a> Iterator for BatchOutputs<'a> {
 
     fn next(&mut self) -> Option<&'a [u8]> {
         let end = *self.ends.next()?;
-        let tags = (self.done + 1).checked_mul(TAG_LEN);
+        let tags = (self.done + 1).checked_mul(self.per);
         let stop = tags.and_then(|t| if self.sealed { end.checked_add(t) } else { end.checked_sub(t) });
         let Some(item) = stop.and_then(|stop| self.out.get(self.start..stop)) else {
             // Not a batch's output: stop for good.
@@ -214,26 +222,43 @@ impl MessageBatch {
         self.ends.clear();
     }
 
-    /// Like [`clear`](Self::clear), but overwrites the messages and the
-    /// outputs first (they may hold plaintext).
-    pub(crate) fn clear_zeroized(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.data);
-        zeroize::Zeroize::zeroize(&mut self.out);
-        self.clear();
-    }
-
-    /// Removes the first `n` bytes of every message (each at least `n`
-    /// long), in place.
-    pub(crate) fn strip_prefixes(&mut self, n: usize) {
-        let (mut written, mut start) = (0, 0);
-        for end in self.ends.iter_mut() {
-            let body = start + n..*end;
-            start = *end;
-            self.data.copy_within(body.clone(), written);
-            written += body.len();
-            *end = written;
+    /// Opens every message with `from.0` (each starting with `from.1`
+    /// bytes to pass over, as [`open_after`](Self::open_after)) and seals
+    /// each plaintext again with `to.0`, with the same associated data,
+    /// appending each new `to.1 || V || C` (a prefix, then the ciphertext)
+    /// to `out` and its end to `ends`, as [`seal_append`](Self::seal_append).
+    /// The plaintexts are only ever in the batch's own buffers, and the
+    /// bytes that held them are wiped before this returns, whether it
+    /// succeeds or not. On error `out` and `ends` are left as they were; if
+    /// a message does not open, the error names it and the batch is
+    /// unchanged. After a successful open, the batch's messages are the
+    /// wiped plaintexts (all zero bytes).
+    ///
+    /// No buffer that held a plaintext grows (so none is freed unwiped):
+    /// the output buffer receiving them is sized before they are written,
+    /// and is then wiped and becomes the message buffer, which is only
+    /// cleared before more messages are pushed.
+    pub(crate) fn reseal(
+        &mut self,
+        from: (&AesSiv, usize),
+        to: (&AesSiv, &[u8]),
+        ad: BatchAd<'_>,
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> Result<(), Error> {
+        let (skip, head) = (from.1, from.1 + TAG_LEN);
+        // On failure open_batch zeroes what it wrote.
+        self.open_after(from.0, ad, skip)?;
+        for (i, end) in self.ends.iter_mut().enumerate() {
+            *end -= head * (i + 1);
         }
-        self.data.truncate(written);
+        // The plaintexts become the messages (the ciphertexts' buffer is left unused).
+        core::mem::swap(&mut self.data, &mut self.out);
+        let sealed = self.seal_append(to.0, ad, to.1, out, ends);
+        // zeroize 1.9 fills slices with vector stores behind an optimisation
+        // barrier (as fast as memset here), so only the used length costs.
+        zeroize::Zeroize::zeroize(&mut self.data[..]);
+        sealed
     }
 
     /// Adds a message: a plaintext to encrypt or a `V || C` to decrypt.
@@ -307,6 +332,60 @@ impl MessageBatch {
         Ok(BatchOutputs::sealed(&self.out, &self.ends))
     }
 
+    /// Encrypts every message as [`seal`](Self::seal) does, but straight
+    /// into `out` after what it holds, each as `prefix || V || C`, and
+    /// appends each one's end to `ends`. On error both are left as they were.
+    pub(crate) fn seal_append(
+        &self,
+        siv: &AesSiv,
+        ad: BatchAd<'_>,
+        prefix: &[u8],
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> Result<(), Error> {
+        let head = (prefix.len() + TAG_LEN) as isize;
+        self.append_with(head, out, ends, |data, ends, out| siv.seal_batch_after(ad, data, ends, prefix, out))
+    }
+
+    /// Decrypts every message as [`open_after`](Self::open_after) does,
+    /// but straight into `out` after what it holds, and appends each
+    /// plaintext's end to `ends`. On error both are left as they were (what
+    /// was written is zeroed first).
+    pub(crate) fn open_append(
+        &self,
+        siv: &AesSiv,
+        ad: BatchAd<'_>,
+        skip: usize,
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> Result<(), Error> {
+        let head = -((skip + TAG_LEN) as isize);
+        // On failure open_batch zeroes what it wrote.
+        self.append_with(head, out, ends, |data, ends, out| siv.open_batch_after(ad, data, ends, skip, out))
+    }
+
+    /// Runs a batch call writing into `out` past what it holds, each output
+    /// `grow` bytes longer than its message; appends their ends to `ends`.
+    fn append_with(
+        &self,
+        grow: isize,
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+        call: impl FnOnce(&[u8], &[usize], &mut [u8]) -> Result<usize, Error>,
+    ) -> Result<(), Error> {
+        let base = out.len();
+        let len = (self.data.len() as isize).saturating_add(grow * self.ends.len() as isize);
+        out.resize(base + len.max(0) as usize, 0);
+        if let Err(e) = call(&self.data, &self.ends, &mut out[base..]) {
+            out.truncate(base);
+            return Err(e);
+        }
+        ends.extend(
+            self.ends.iter().enumerate().map(|(i, &end)| (base + end).wrapping_add_signed(grow * (i as isize + 1))),
+        );
+        Ok(())
+    }
+
     /// Verifies and decrypts every message with [`AesSiv::open_batch`]
     /// (all or nothing; [`Error::Batch`] names the first message that fails);
     /// yields each plaintext in order.
@@ -326,10 +405,16 @@ impl MessageBatch {
     /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
     /// ```
     pub fn open(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
-        // Messages shorter than V make this too small; decrypt_batch names them.
-        self.out.resize(self.data.len().saturating_sub(TAG_LEN * self.ends.len()), 0);
-        siv.open_batch(ad, &self.data, &self.ends, &mut self.out)?;
-        Ok(BatchOutputs::opened(&self.out, &self.ends))
+        self.open_after(siv, ad, 0)
+    }
+
+    /// [`open`](Self::open) on messages that each start with `skip` bytes
+    /// to pass over (a key ID prefix) before `V || C`.
+    pub(crate) fn open_after(&mut self, siv: &AesSiv, ad: BatchAd<'_>, skip: usize) -> Result<BatchOutputs<'_>, Error> {
+        // Messages shorter than V make this too small; open_batch names them.
+        self.out.resize(self.data.len().saturating_sub((TAG_LEN + skip) * self.ends.len()), 0);
+        siv.open_batch_after(ad, &self.data, &self.ends, skip, &mut self.out)?;
+        Ok(BatchOutputs::opened_after(&self.out, &self.ends, skip))
     }
 }
 
@@ -378,6 +463,73 @@ mod tests {
         batch.push(&ct);
         assert!(matches!(batch.open(&siv, BatchAd::Same(&[b"other"])), Err(Error::Batch { index: 0, .. })));
         assert_eq!(batch.len(), 2);
+    }
+
+    #[test]
+    fn seal_and_open_append_after_what_out_holds() {
+        let siv = AesSiv::new(&[5u8; 32]).unwrap();
+        let mut batch = MessageBatch::new();
+        let msg = |n: usize| vec![n as u8; n];
+        (0..70).for_each(|n| batch.push(&msg(n)));
+        for prefix in [&b""[..], b"\x01abcd"] {
+            let (mut out, mut ends) = (b"kept".to_vec(), vec![4]);
+            batch.seal_append(&siv, BatchAd::Same(AD), prefix, &mut out, &mut ends).unwrap();
+            let values: Vec<&[u8]> = ends.windows(2).map(|w| &out[w[0]..w[1]]).collect();
+            for (n, v) in values.iter().enumerate() {
+                assert_eq!(*v, [prefix, &siv.seal(None, AD, &msg(n)).unwrap()].concat());
+            }
+            assert_eq!((&out[..4], values.len(), *ends.last().unwrap()), (&b"kept"[..], 70, out.len()));
+            // And back, passing over the prefixes.
+            let mut cts = MessageBatch::new();
+            values.iter().for_each(|v| cts.push(v));
+            let (mut pt, mut pt_ends) = (b"kept".to_vec(), vec![4]);
+            cts.open_append(&siv, BatchAd::Same(AD), prefix.len(), &mut pt, &mut pt_ends).unwrap();
+            let pts: Vec<&[u8]> = pt_ends.windows(2).map(|w| &pt[w[0]..w[1]]).collect();
+            assert_eq!(pts, (0..70).map(msg).collect::<Vec<_>>());
+            // A wrong associated data: nothing added.
+            assert!(cts.open_append(&siv, BatchAd::Same(&[b"x"]), prefix.len(), &mut pt, &mut pt_ends).is_err());
+            assert_eq!((pt.len(), pt_ends.len()), (*pt_ends.last().unwrap(), 71));
+        }
+        assert!(batch.seal_append(&siv, BatchAd::PerValue(&[]), b"", &mut Vec::new(), &mut Vec::new()).is_err());
+    }
+
+    #[test]
+    fn reseal_moves_to_the_new_key_and_wipes_every_plaintext_byte() {
+        let (old, new) = (AesSiv::new(&[5u8; 32]).unwrap(), AesSiv::new(&[6u8; 64]).unwrap());
+        let msgs: Vec<Vec<u8>> = (0..100).map(|n| vec![0xC3; n]).collect();
+        let mut batch = MessageBatch::new();
+        for round in 0..2 {
+            // The second round reuses buffers that held the first's plaintexts,
+            // and its messages start with a 5-byte prefix to pass over.
+            let skip = 5 * round;
+            batch.clear();
+            for m in &msgs[round * 10..] {
+                batch.push(&[&[9u8; 5][..skip], &old.seal(None, AD, m).unwrap()].concat());
+            }
+            let (mut out, mut ends) = (Vec::new(), vec![0]);
+            batch.reseal((&old, skip), (&new, b"pre"), BatchAd::Same(AD), &mut out, &mut ends).unwrap();
+            let cts: Vec<&[u8]> = ends.windows(2).map(|w| &out[w[0]..w[1]]).collect();
+            assert_eq!(cts.len(), 100 - round * 10);
+            for (c, m) in cts.iter().zip(&msgs[round * 10..]) {
+                assert_eq!(*c, [&b"pre"[..], &new.seal(None, AD, m).unwrap()].concat());
+            }
+            // Every byte that held a plaintext (its whole used length) is zero.
+            let total: usize = msgs[round * 10..].iter().map(Vec::len).sum();
+            assert_eq!(batch.data.len(), total);
+            assert!(batch.data.iter().all(|&b| b == 0));
+            assert!(batch.messages().all(|m| m.iter().all(|&b| b == 0)));
+        }
+        // A message that does not open: named, and the batch is unchanged.
+        batch.clear();
+        batch.push(&old.seal(None, AD, b"x").unwrap());
+        batch.push(&new.seal(None, AD, b"y").unwrap());
+        let before = batch.data.clone();
+        let (mut out, mut ends) = (b"kept".to_vec(), vec![4]);
+        let e = batch.reseal((&old, 0), (&new, b""), BatchAd::Same(AD), &mut out, &mut ends).unwrap_err();
+        assert!(matches!(e, Error::Batch { index: 1, .. }), "{e:?}");
+        assert_eq!((batch.data.clone(), batch.len()), (before, 2));
+        assert_eq!((out, ends), (b"kept".to_vec(), vec![4]));
+        assert!(batch.out.iter().all(|&b| b == 0));
     }
 
     #[test]

@@ -2,13 +2,14 @@
 //! data's part of S2V runs once per batch and up to 64 values share each
 //! AES call, with the same results as one value at a time.
 
-use crate::siv::{BatchAd, MessageBatch};
+use crate::siv::{AesSiv, BatchAd, MessageBatch};
 
 use super::super::error::{Error, Result};
 use super::super::model::OutputPrefix;
 use super::{SivKey, SivTransform, TINK_PREFIX_LEN, TINK_START_BYTE};
 
-/// The bytes every ciphertext of `k` starts with (TINK: 0x01 and the key ID).
+/// The bytes every ciphertext of `k` starts with (TINK: 0x01 and the key
+/// ID; RAW: none), and how many there are.
 fn prefix(k: &SivKey) -> ([u8; TINK_PREFIX_LEN], usize) {
     let mut p = [TINK_START_BYTE, 0, 0, 0, 0];
     p[1..].copy_from_slice(&k.id.to_be_bytes());
@@ -18,6 +19,12 @@ fn prefix(k: &SivKey) -> ([u8; TINK_PREFIX_LEN], usize) {
 /// An error about value `index` of a batch.
 fn at(index: usize) -> impl Fn(Error) -> Error {
     move |e| Error::Batch { index, source: Box::new(e) }
+}
+
+/// Appends one value to `out` and its end to `ends`.
+fn append(out: &mut Vec<u8>, ends: &mut Vec<usize>, value: &[u8]) {
+    out.extend_from_slice(value);
+    ends.push(out.len());
 }
 
 impl SivTransform {
@@ -53,11 +60,8 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.encrypt_batch_each(ad, batch, |prefix, ct| {
-            out.extend_from_slice(prefix);
-            out.extend_from_slice(ct);
-            ends.push(out.len());
-        })
+        let (cipher, (p, n)) = self.sealing();
+        Ok(batch.seal_append(cipher, BatchAd::Same(&[ad]), &p[..n], out, ends)?)
     }
 
     /// Encrypts every message of `batch` under the primary, as
@@ -83,9 +87,7 @@ impl SivTransform {
         batch: &mut MessageBatch,
         mut put: impl FnMut(&[u8], &[u8]),
     ) -> Result<()> {
-        let k = self.primary_key();
-        let cipher = k.cipher.as_ref().expect("validated: the primary is enabled");
-        let (p, n) = prefix(k);
+        let (cipher, (p, n)) = self.sealing();
         for ct in batch.seal(cipher, BatchAd::Same(&[ad]))? {
             put(&p[..n], ct);
         }
@@ -94,11 +96,11 @@ impl SivTransform {
 
     /// Decrypts every message of `batch` (prefix, then `V || C`), appending
     /// each plaintext to `out` and its end to `ends`. When every message
-    /// carries the TINK prefix of one enabled key they are opened together
-    /// (the prefixes are removed from `batch` in place); otherwise, or if
-    /// one fails there, each goes through [`decrypt`](Self::decrypt), so the
-    /// results are the same. An error is [`Error::Batch`] naming the first
-    /// value that fails; `out` and `ends` are then left as they were.
+    /// carries the TINK prefix of one enabled key they are opened together,
+    /// straight into `out`; otherwise, or if one fails there, each goes
+    /// through [`decrypt`](Self::decrypt), so the results are the same. An
+    /// error is [`Error::Batch`] naming the first value that fails; `out`
+    /// and `ends` are then left as they were.
     pub fn decrypt_batch(
         &self,
         ad: &[u8],
@@ -106,10 +108,12 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        self.decrypt_batch_each(ad, batch, |pt| {
-            out.extend_from_slice(pt);
-            ends.push(out.len());
-        })
+        if let Some(cipher) = self.common_tink_cipher(batch)
+            && batch.open_append(cipher, BatchAd::Same(&[ad]), TINK_PREFIX_LEN, out, ends).is_ok()
+        {
+            return Ok(());
+        }
+        each(batch.messages(), |m| self.decrypt(ad, m), |pt| append(out, ends, pt))
     }
 
     /// Decrypts every message of `batch`, as
@@ -130,41 +134,42 @@ impl SivTransform {
     /// assert_eq!(pts, [b"alice"]);
     /// ```
     pub fn decrypt_batch_each(&self, ad: &[u8], batch: &mut MessageBatch, put: impl FnMut(&[u8])) -> Result<()> {
-        let Some(k) = self.common_tink_key(batch) else {
-            return self.decrypt_each(ad, batch.messages(), put);
-        };
-        let cipher = k.cipher.as_ref().expect("only enabled keys are chosen");
-        batch.strip_prefixes(TINK_PREFIX_LEN);
-        if let Ok(pts) = batch.open(cipher, BatchAd::Same(&[ad])) {
+        if let Some(cipher) = self.common_tink_cipher(batch)
+            && let Ok(pts) = batch.open_after(cipher, BatchAd::Same(&[ad]), TINK_PREFIX_LEN)
+        {
             pts.for_each(put);
             return Ok(());
         }
-        // Some value did not open under that key: each one as `decrypt` sees it.
-        let (p, n) = prefix(k);
-        let whole: Vec<Vec<u8>> = batch.messages().map(|body| [&p[..n], body].concat()).collect();
-        self.decrypt_each(ad, whole.iter().map(Vec::as_slice), put)
-    }
-
-    /// One message at a time through [`decrypt`](Self::decrypt); `put` sees
-    /// the plaintexts only once every one has opened.
-    fn decrypt_each<'m>(
-        &self,
-        ad: &[u8],
-        messages: impl Iterator<Item = &'m [u8]>,
-        mut put: impl FnMut(&[u8]),
-    ) -> Result<()> {
-        let mut pts = Vec::new();
-        for (i, m) in messages.enumerate() {
-            pts.push(self.decrypt(ad, m).map_err(at(i))?);
-        }
-        pts.iter().for_each(|pt| put(pt));
-        Ok(())
+        // Not all under one TINK key, or one did not open under it: each as `decrypt` sees it.
+        each(batch.messages(), |m| self.decrypt(ad, m), put)
     }
 
     /// Decrypts every message of `batch` and encrypts it again under the
     /// primary (as [`rewrap`](Self::rewrap) on each), appending the new
-    /// ciphertexts to `out` and their ends to `ends`. The plaintexts are
-    /// zeroized before this returns, and `batch` is left empty.
+    /// ciphertexts to `out` and their ends to `ends`. When every message
+    /// carries the TINK prefix of one enabled key they are opened and sealed
+    /// again inside the batch, whose buffers alone hold the plaintexts;
+    /// otherwise each goes through [`rewrap`](Self::rewrap). The plaintexts
+    /// are zeroized before this returns, and `batch` is left empty. An error
+    /// is [`Error::Batch`] naming the first value that fails; `out` and
+    /// `ends` are then left as they were.
+    ///
+    /// ```
+    /// use tessera::keyset::{Keyset, SivParams, TransformParams};
+    /// use tessera::siv::MessageBatch;
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform("emails", TransformParams::Siv(SivParams::default())).unwrap();
+    /// let old = ks.siv("emails").unwrap().encrypt(b"ad", b"alice").unwrap();
+    /// let v2 = ks.add_key("emails").unwrap();
+    /// ks.promote("emails", v2).unwrap();
+    /// let siv = ks.siv("emails").unwrap();
+    /// let mut batch = MessageBatch::new();
+    /// batch.push(&old);
+    /// let (mut out, mut ends) = (Vec::new(), Vec::new());
+    /// siv.rewrap_batch(b"ad", &mut batch, &mut out, &mut ends).unwrap();
+    /// assert_eq!(out, siv.encrypt(b"ad", b"alice").unwrap());
+    /// assert!(batch.is_empty());
+    /// ```
     pub fn rewrap_batch(
         &self,
         ad: &[u8],
@@ -172,17 +177,26 @@ impl SivTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        let mut again = MessageBatch::new();
-        let done = self
-            .decrypt_batch_each(ad, batch, |pt| again.push(pt))
-            .and_then(|()| self.encrypt_batch(ad, &mut again, out, ends));
-        again.clear_zeroized();
-        batch.clear_zeroized();
+        let (to, (p, n)) = self.sealing();
+        let resealed = self.common_tink_cipher(batch).is_some_and(|from| {
+            batch.reseal((from, TINK_PREFIX_LEN), (to, &p[..n]), BatchAd::Same(&[ad]), out, ends).is_ok()
+        });
+        // Not all under one TINK key, or one did not open under it: each as `rewrap` sees it.
+        let done =
+            if resealed { Ok(()) } else { each(batch.messages(), |m| self.rewrap(ad, m), |ct| append(out, ends, ct)) };
+        batch.clear();
         done
     }
 
-    /// The one enabled TINK key every message's prefix names, if there is one.
-    fn common_tink_key(&self, batch: &MessageBatch) -> Option<&SivKey> {
+    /// The primary's cipher and the prefix of its ciphertexts.
+    fn sealing(&self) -> (&AesSiv, ([u8; TINK_PREFIX_LEN], usize)) {
+        let k = self.primary_key();
+        (k.cipher.as_ref().expect("validated: the primary is enabled"), prefix(k))
+    }
+
+    /// The cipher of the one enabled TINK key every message's prefix names,
+    /// if there is one.
+    fn common_tink_cipher(&self, batch: &MessageBatch) -> Option<&AesSiv> {
         let mut msgs = batch.messages();
         let first = msgs.next()?;
         let id = tink_id(first)?;
@@ -191,10 +205,25 @@ impl SivTransform {
         }
         let mut keys = self.keys.iter().filter(|k| k.id == id && k.prefix == OutputPrefix::Tink);
         match (keys.next(), keys.next()) {
-            (Some(k), None) if k.cipher.is_some() => Some(k),
+            (Some(k), None) => k.cipher.as_ref(),
             _ => None,
         }
     }
+}
+
+/// One message at a time through `f` (decrypt or rewrap); `put` sees the
+/// results only once every one has succeeded.
+fn each<'m, T: AsRef<[u8]>>(
+    messages: impl Iterator<Item = &'m [u8]>,
+    f: impl Fn(&[u8]) -> Result<T>,
+    mut put: impl FnMut(&[u8]),
+) -> Result<()> {
+    let mut done = Vec::new();
+    for (i, m) in messages.enumerate() {
+        done.push(f(m).map_err(at(i))?);
+    }
+    done.iter().for_each(|r| put(r.as_ref()));
+    Ok(())
 }
 
 /// The key ID in a TINK prefix (a message at least as long as prefix and V).
@@ -250,6 +279,13 @@ mod tests {
             assert_eq!(r, &new.rewrap(b"ad", m).unwrap());
             assert_eq!(tink_id(r), Some(v2));
         }
+        // All under version 1: opened and sealed again inside the batch, appended after what `re` held.
+        let refs1: Vec<&[u8]> = cts1.iter().map(Vec::as_slice).collect();
+        let mut batch = batch_of(&refs1);
+        new.rewrap_batch(b"ad", &mut batch, &mut re, &mut re_ends).unwrap();
+        assert!(batch.is_empty());
+        let all = split(&re, &re_ends);
+        assert_eq!(all[3..], values.map(|v| new.encrypt(b"ad", v).unwrap()));
     }
 
     #[test]
@@ -267,6 +303,9 @@ mod tests {
         assert!(
             matches!(err, Error::Batch { index: 1, ref source } if matches!(**source, Error::NoMatchingKey { .. }))
         );
+        assert_eq!((&pt, &pt_ends), (&vec![9u8], &vec![1]));
+        let err = siv.rewrap_batch(b"ad", &mut batch_of(&refs), &mut pt, &mut pt_ends).unwrap_err();
+        assert!(matches!(err, Error::Batch { index: 1, .. }), "{err:?}");
         assert_eq!((pt, pt_ends), (vec![9u8], vec![1]));
     }
 }
