@@ -14,6 +14,8 @@
 
 use core::arch::x86_64::*;
 
+use zeroize::Zeroize;
+
 use super::Block;
 use super::ni::{encrypt_m128, ld, st};
 
@@ -217,6 +219,7 @@ pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]
             for (i, (d, k)) in dst[off..off + n].iter_mut().zip(ks).enumerate() {
                 *d = k ^ src.map_or(*d, |s| s[off + i]);
             }
+            ks.zeroize();
         }
         off += n;
     }
@@ -228,7 +231,8 @@ pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]
 #[inline]
 #[target_feature(enable = "avx512f,vaes,aes")]
 pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
-    debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
+    // The raw loads below read `src` as far as `dst` goes.
+    assert!(src.is_none_or(|s| s.len() == dst.len()));
     let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
     let mut off = 0;
     while off < dst.len() {
@@ -266,6 +270,8 @@ pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Opti
         for (i, d) in dst[whole..off + n].iter_mut().enumerate() {
             *d = ks[whole - off + i] ^ src.map_or(*d, |s| s[whole + i]);
         }
+        // Keystream and ciphertext give the plaintext: wipe it.
+        ks.zeroize();
         off += n;
     }
 }

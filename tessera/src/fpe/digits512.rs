@@ -74,6 +74,7 @@ impl Dec512 {
 
     #[target_feature(enable = "avx512f,avx512bw")]
     fn parse_avx512(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+        assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
         // SAFETY: 64-byte loads from 32-entry u16 arrays.
@@ -105,6 +106,7 @@ impl Dec512 {
 
     #[target_feature(enable = "avx512f,avx512bw")]
     fn format_avx512(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
         // SAFETY: a 64-byte load from a 32-entry u16 array.

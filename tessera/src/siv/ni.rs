@@ -145,6 +145,7 @@ impl SivNi {
         for (i, (d, k)) in rest.iter_mut().zip(ksb).enumerate() {
             *d = k ^ src_rest.map_or(*d, |s| s[i]);
         }
+        zeroize::Zeroize::zeroize(&mut ksb);
         (block(x), block(xs))
     }
 }
