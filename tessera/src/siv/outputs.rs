@@ -232,7 +232,9 @@ impl MessageBatch {
     /// succeeds or not. On error `out` and `ends` are left as they were; if
     /// a message does not open, the error names it and the batch is
     /// unchanged. After a successful open, the batch's messages are the
-    /// wiped plaintexts (all zero bytes).
+    /// wiped plaintexts (all zero bytes). The outer error is the open's
+    /// (the batch unchanged: it can be tried another way), the inner one
+    /// the seal's (the plaintexts already wiped).
     ///
     /// No buffer that held a plaintext grows (so none is freed unwiped):
     /// the output buffer receiving them is sized before they are written,
@@ -245,7 +247,7 @@ impl MessageBatch {
         ad: BatchAd<'_>,
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
-    ) -> Result<(), Error> {
+    ) -> Result<Result<(), Error>, Error> {
         let (skip, head) = (from.1, from.1 + TAG_LEN);
         // On failure open_batch zeroes what it wrote.
         self.open_after(from.0, ad, skip)?;
@@ -258,7 +260,7 @@ impl MessageBatch {
         // zeroize 1.9 fills slices with vector stores behind an optimisation
         // barrier (as fast as memset here), so only the used length costs.
         zeroize::Zeroize::zeroize(&mut self.data[..]);
-        sealed
+        Ok(sealed)
     }
 
     /// Adds a message: a plaintext to encrypt or a `V || C` to decrypt.

@@ -88,7 +88,7 @@ fn reseal_moves_to_the_new_key_and_wipes_every_plaintext_byte() {
             batch.push(&[&[9u8; 5][..skip], &old.seal(None, AD, m).unwrap()].concat());
         }
         let (mut out, mut ends) = (Vec::new(), vec![0]);
-        batch.reseal((&old, skip), (&new, b"pre"), BatchAd::Same(AD), &mut out, &mut ends).unwrap();
+        batch.reseal((&old, skip), (&new, b"pre"), BatchAd::Same(AD), &mut out, &mut ends).unwrap().unwrap();
         let cts: Vec<&[u8]> = ends.windows(2).map(|w| &out[w[0]..w[1]]).collect();
         assert_eq!(cts.len(), 100 - round * 10);
         for (c, m) in cts.iter().zip(&msgs[round * 10..]) {

@@ -178,12 +178,15 @@ impl SivTransform {
         ends: &mut Vec<usize>,
     ) -> Result<()> {
         let (to, (p, n)) = self.sealing();
-        let resealed = self.common_tink_cipher(batch).is_some_and(|from| {
-            batch.reseal((from, TINK_PREFIX_LEN), (to, &p[..n]), BatchAd::Same(&[ad]), out, ends).is_ok()
+        let resealed = self.common_tink_cipher(batch).and_then(|from| {
+            batch.reseal((from, TINK_PREFIX_LEN), (to, &p[..n]), BatchAd::Same(&[ad]), out, ends).ok()
         });
-        // Not all under one TINK key, or one did not open under it: each as `rewrap` sees it.
-        let done =
-            if resealed { Ok(()) } else { each(batch.messages(), |m| self.rewrap(ad, m), |ct| append(out, ends, ct)) };
+        let done = match resealed {
+            // Opened: the seal's outcome (the batch now holds wiped plaintexts).
+            Some(sealed) => sealed.map_err(Into::into),
+            // Not all under one TINK key, or one did not open under it: each as `rewrap` sees it.
+            None => each(batch.messages(), |m| self.rewrap(ad, m), |ct| append(out, ends, ct)),
+        };
         batch.clear();
         done
     }

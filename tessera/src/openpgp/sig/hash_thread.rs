@@ -4,7 +4,7 @@
 //! [`crate::openpgp::seipd`] on the other.
 //!
 //! The data is copied into a fixed set of [`BUFFERS`] buffers of
-//! [`BUF_LEN`] octets (384 KiB, whatever the size of the data), handed to
+//! [`BUF_LEN`] octets (192 KiB, whatever the size of the data), handed to
 //! the thread in order; a caller with no free buffer waits for the thread.
 //! Every buffer is wiped when the hashing ends.
 
@@ -17,7 +17,7 @@ use super::super::{Error, Result};
 use super::hashing::DocumentHasher;
 
 /// Octets per buffer handed to the thread.
-const BUF_LEN: usize = 128 << 10;
+const BUF_LEN: usize = 64 << 10;
 /// Buffers per hashing thread: one filling, one queued, one being hashed.
 const BUFFERS: usize = 3;
 
