@@ -129,8 +129,11 @@ impl FpeTransform {
     /// `None`, or by the version each carries in embedded mode) under the
     /// primary, as [`rewrap_into`](Self::rewrap_into) on each: a
     /// [`decrypt_batch`](Self::decrypt_batch) then an
-    /// [`encrypt_batch`](Self::encrypt_batch). The plaintexts stay in a
-    /// buffer that is zeroized before this returns.
+    /// [`encrypt_batch`](Self::encrypt_batch). The plaintexts pass through
+    /// one buffer, sized up front (tokens are as long as their plaintexts
+    /// when every character of the alphabet has one UTF-8 length) and
+    /// zeroized before this returns; the batch's working numerals are not
+    /// wiped (SECURITY.md: plaintext buffers are not).
     ///
     /// ```
     /// use tessera::keyset::{BatchTweaks, Keyset, Template};
@@ -152,7 +155,8 @@ impl FpeTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        let (mut plain, mut plain_ends) = (Zeroizing::new(Vec::new()), Vec::with_capacity(values.len()));
+        let size = values.iter().map(|v| v.len()).sum();
+        let (mut plain, mut plain_ends) = (Zeroizing::new(Vec::with_capacity(size)), Vec::with_capacity(values.len()));
         self.decrypt_batch(tweaks, values, from, &mut plain, &mut plain_ends)?;
         let text = std::str::from_utf8(&plain).map_err(|_| crate::Error::Format("a plaintext is not UTF-8"))?;
         self.encrypt_batch(tweaks, &split(text, &plain_ends), out, ends)
