@@ -1,0 +1,231 @@
+//! [`AtomicFile`]: an output file that gets its name only when complete.
+//!
+//! On Linux the data goes to an unnamed file (`O_TMPFILE`) in the
+//! destination's directory, linked into the directory only by the commit,
+//! so a process killed while writing (SIGKILL, a power cut) leaves no file
+//! behind: the kernel frees an unnamed inode when its last descriptor
+//! closes, and the file system's recovery frees it after a crash. Where
+//! `O_TMPFILE` is not available (other systems, and file systems or
+//! kernels that refuse it) the data goes to a named temporary file
+//! (`.tessera-*.partial`) instead, removed on drop but left behind by a
+//! killed process.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use super::IO_BUFFER;
+
+/// A file written beside its destination and given the destination's name
+/// by [`commit`](Self::commit); dropped without a commit, the file is
+/// removed and the destination is untouched. On Linux the file has no name
+/// at all until the commit (`O_TMPFILE`), so nothing is left behind even
+/// when the process is killed; where that is not supported it is a
+/// temporary file named `.tessera-*.partial` (see the [module](self)
+/// documentation). The file is created readable and writable by its
+/// owner only (mode 0600 on Unix), and keeps those permissions when it
+/// takes the destination's place. Writes are buffered.
+///
+/// ```
+/// use std::io::Write;
+/// use tessera::fs::AtomicFile;
+/// let dir = std::env::temp_dir().join(format!("tessera-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("out.txt");
+///
+/// let mut out = AtomicFile::create(&path)?;
+/// out.write_all(b"partial")?;
+/// drop(out); // no commit: nothing appears
+/// assert!(!path.exists());
+///
+/// let mut out = AtomicFile::create(&path)?;
+/// out.write_all(b"complete")?;
+/// out.commit()?;
+/// assert_eq!(std::fs::read(&path)?, b"complete");
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct AtomicFile {
+    tmp: BufWriter<Staged>,
+    path: PathBuf,
+}
+
+/// Where the data waits for the commit.
+#[derive(Debug)]
+enum Staged {
+    /// An `O_TMPFILE` file: no name until the commit links one.
+    #[cfg(target_os = "linux")]
+    Unnamed(File),
+    /// A named temporary file, renamed by the commit.
+    Named(tempfile::NamedTempFile),
+}
+
+/// The temporary names: hidden, and recognisable as tessera's.
+fn temp_names() -> tempfile::Builder<'static, 'static> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(".tessera-").suffix(".partial");
+    b
+}
+
+/// The directory of `path` (`.` for a bare file name).
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+impl Staged {
+    /// An unnamed file in `dir` where supported (and `unnamed` is set),
+    /// else a named temporary file.
+    fn create(dir: &Path, unnamed: bool) -> io::Result<Self> {
+        #[cfg(target_os = "linux")]
+        if unnamed && let Some(file) = linux::create_unnamed(dir)? {
+            return Ok(Staged::Unnamed(file));
+        }
+        let _ = unnamed;
+        Ok(Staged::Named(temp_names().tempfile_in(dir)?))
+    }
+
+    fn file(&self) -> &File {
+        match self {
+            #[cfg(target_os = "linux")]
+            Staged::Unnamed(f) => f,
+            Staged::Named(t) => t.as_file(),
+        }
+    }
+
+    /// Syncs the data and gives the file the name `path`: replacing what is
+    /// there if `replace`, else failing with `AlreadyExists`. On failure the
+    /// file is gone and `path` untouched.
+    fn publish(self, path: &Path, replace: bool) -> io::Result<()> {
+        self.file().sync_all()?;
+        let named = match self {
+            // Linked directly onto `path` when nothing may be replaced
+            // (linkat fails if it exists); else linked to a fresh temporary
+            // name first and renamed over `path`, which is atomic.
+            #[cfg(target_os = "linux")]
+            Staged::Unnamed(file) if !replace => return linux::link(&file, path),
+            #[cfg(target_os = "linux")]
+            Staged::Unnamed(file) => temp_names().make_in(dir_of(path), |p| linux::link(&file, p))?.into_temp_path(),
+            Staged::Named(t) => t.into_temp_path(),
+        };
+        if replace { named.persist(path) } else { named.persist_noclobber(path) }.map_err(|e| e.error)
+    }
+}
+
+impl Write for Staged {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file().write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl AtomicFile {
+    /// Creates the file in the directory of `path` (which must exist and be
+    /// writable). `path` itself is not touched until the commit.
+    pub fn create(path: &Path) -> io::Result<Self> {
+        Self::create_with(path, true)
+    }
+
+    fn create_with(path: &Path, unnamed: bool) -> io::Result<Self> {
+        let staged = Staged::create(dir_of(path), unnamed)?;
+        Ok(AtomicFile { tmp: BufWriter::with_capacity(IO_BUFFER, staged), path: path.to_path_buf() })
+    }
+
+    /// The destination.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Flushes, syncs the data to disk, and gives the file the
+    /// destination's name, atomically replacing a file already there.
+    pub fn commit(self) -> io::Result<()> {
+        let path = self.path;
+        self.tmp.into_inner().map_err(io::IntoInnerError::into_error)?.publish(&path, true)
+    }
+
+    /// As [`commit`](Self::commit), but never replaces anything: if the
+    /// destination exists by then, the error is
+    /// [`AlreadyExists`](io::ErrorKind::AlreadyExists) and the file is
+    /// removed.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use tessera::fs::AtomicFile;
+    /// let dir = std::env::temp_dir().join(format!("tessera-doc-new-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("new.txt");
+    /// let mut out = AtomicFile::create(&path)?;
+    /// out.write_all(b"first")?;
+    /// out.commit_new()?;
+    /// let mut again = AtomicFile::create(&path)?;
+    /// again.write_all(b"second")?;
+    /// assert_eq!(again.commit_new().unwrap_err().kind(), std::io::ErrorKind::AlreadyExists);
+    /// assert_eq!(std::fs::read(&path)?, b"first");
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn commit_new(self) -> io::Result<()> {
+        let path = self.path;
+        self.tmp.into_inner().map_err(io::IntoInnerError::into_error)?.publish(&path, false)
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.tmp.write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.tmp.write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.tmp.flush()
+    }
+}
+
+/// `O_TMPFILE` and `linkat` through rustix.
+#[cfg(target_os = "linux")]
+mod linux {
+    use std::fs::File;
+    use std::io;
+    use std::os::fd::AsRawFd;
+    use std::path::Path;
+
+    use rustix::fs::{AtFlags, CWD, Mode, OFlags};
+    use rustix::io::Errno;
+
+    /// An unnamed file in `dir`, mode 0600; `None` where the kernel or the
+    /// file system does not support `O_TMPFILE` (`EOPNOTSUPP`; `EISDIR`
+    /// or `EINVAL` from kernels before 3.11).
+    pub(super) fn create_unnamed(dir: &Path) -> io::Result<Option<File>> {
+        let flags = OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC;
+        match rustix::fs::openat(CWD, dir, flags, Mode::RUSR | Mode::WUSR) {
+            Ok(fd) => Ok(Some(File::from(fd))),
+            Err(Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Gives the unnamed `file` the name `to`; `AlreadyExists` if taken.
+    /// Through `/proc/self/fd` (what open(2) suggests: `AT_EMPTY_PATH`
+    /// needs `CAP_DAC_READ_SEARCH` before Linux 6.10), with
+    /// `AT_EMPTY_PATH` as the fallback where `/proc` is not mounted.
+    pub(super) fn link(file: &File, to: &Path) -> io::Result<()> {
+        let proc = format!("/proc/self/fd/{}", file.as_raw_fd());
+        match rustix::fs::linkat(CWD, proc.as_str(), CWD, to, AtFlags::SYMLINK_FOLLOW) {
+            Err(Errno::NOENT) if !Path::new("/proc/self/fd").exists() => {
+                rustix::fs::linkat(file, "", CWD, to, AtFlags::EMPTY_PATH)
+            }
+            r => r,
+        }
+        .map_err(io::Error::from)
+    }
+}
+
+#[cfg(test)]
+#[path = "atomic_tests.rs"]
+mod tests;

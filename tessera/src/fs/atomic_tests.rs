@@ -1,0 +1,155 @@
+use super::*;
+
+fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+/// Both kinds of staging file: the unnamed one (Linux) and the named fallback.
+const KINDS: [bool; 2] = [true, false];
+
+#[test]
+#[cfg(target_os = "linux")]
+fn is_unnamed_on_linux() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = AtomicFile::create(&dir.path().join("out")).unwrap();
+    assert!(matches!(f.tmp.get_ref(), Staged::Unnamed(_)), "the test directory supports O_TMPFILE");
+    assert!(entries(dir.path()).is_empty(), "no name while writing");
+}
+
+#[test]
+fn appears_only_on_commit_and_replaces() {
+    for unnamed in KINDS {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        let mut f = AtomicFile::create_with(&path, unnamed).unwrap();
+        assert_eq!(f.path(), path);
+        f.write_all(&[7u8; 100_000]).unwrap();
+        let named = matches!(f.tmp.get_ref(), Staged::Named(_));
+        assert_eq!(entries(dir.path()).len(), usize::from(named), "only a named temporary file");
+        assert!(!path.exists());
+        drop(f);
+        assert!(entries(dir.path()).is_empty(), "dropped: the temporary file is removed");
+
+        std::fs::write(&path, b"old").unwrap();
+        let mut f = AtomicFile::create_with(&path, unnamed).unwrap();
+        f.write_all(b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"old", "untouched until the commit");
+        f.commit().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(entries(dir.path()), ["out"]);
+
+        let mut f = AtomicFile::create_with(&path, unnamed).unwrap();
+        f.write_all(b"newer").unwrap();
+        assert_eq!(f.commit_new().unwrap_err().kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&path).unwrap(), b"new", "commit_new never replaces");
+        let fresh = dir.path().join("fresh");
+        let mut f = AtomicFile::create_with(&fresh, unnamed).unwrap();
+        f.write_all(b"fresh").unwrap();
+        f.commit_new().unwrap();
+        assert_eq!(std::fs::read(&fresh).unwrap(), b"fresh");
+        assert_eq!(entries(dir.path()), ["fresh", "out"], "no temporary name left (unnamed: {unnamed})");
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn is_private_to_its_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    for unnamed in KINDS {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, new) in [("replaced", false), ("new", true)] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, b"").unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+            if new {
+                std::fs::remove_file(&path).unwrap();
+            }
+            let f = AtomicFile::create_with(&path, unnamed).unwrap();
+            if new { f.commit_new() } else { f.commit() }.unwrap();
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600, "{name} {unnamed}");
+        }
+    }
+}
+
+#[test]
+fn errors_for_a_missing_directory_or_a_directory_destination() {
+    for unnamed in KINDS {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(AtomicFile::create_with(&dir.path().join("no/such/dir/out"), unnamed).is_err());
+        std::fs::write(dir.path().join("file"), b"").unwrap();
+        assert!(AtomicFile::create_with(&dir.path().join("file/out"), unnamed).is_err(), "not a directory");
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("x"), b"").unwrap();
+        let f = AtomicFile::create_with(&sub, unnamed).unwrap();
+        assert!(f.commit().is_err(), "cannot rename a file onto a non-empty directory");
+        assert_eq!(entries(dir.path()), ["file", "sub"], "the temporary file is gone after a failed commit");
+        assert_eq!(entries(&sub), ["x"]);
+    }
+}
+
+/// The environment variable that makes [`killed_writer_child`] run.
+#[cfg(target_os = "linux")]
+const CHILD_DIR: &str = "TESSERA_TEST_KILLED_WRITER_DIR";
+
+/// What `a_killed_writer_leaves_nothing` runs in a child process: writes
+/// 1 MiB to a new file and 1 MiB over an existing one, says so, and waits
+/// to be killed.
+#[test]
+#[ignore = "a helper process of a_killed_writer_leaves_nothing"]
+#[cfg(target_os = "linux")]
+fn killed_writer_child() {
+    let Some(dir) = std::env::var_os(CHILD_DIR) else { return };
+    let dir = PathBuf::from(dir);
+    let mut files = Vec::new();
+    for name in ["new", "existing"] {
+        let mut f = AtomicFile::create(&dir.join(name)).unwrap();
+        f.write_all(&vec![0x5a; 1 << 20]).unwrap();
+        f.flush().unwrap();
+        files.push(f);
+    }
+    println!("TESSERA-WRITTEN");
+    std::thread::sleep(std::time::Duration::from_secs(120));
+    panic!("not killed");
+}
+
+/// A process killed with SIGKILL while writing two files (the state of
+/// `tessera decrypt -o OUT` before the signatures or the MDC are checked)
+/// leaves nothing in the directory but what was there before, untouched.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_killed_writer_leaves_nothing() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("existing"), b"old").unwrap();
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["fs::atomic::tests::killed_writer_child", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+        .env(CHILD_DIR, dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let written = stdout.lines().map_while(Result::ok).any(|l| l.contains("TESSERA-WRITTEN"));
+    // The data really is on disk, in files the child holds open in `dir`.
+    let open: Vec<u64> = std::fs::read_dir(format!("/proc/{}/fd", child.id()))
+        .unwrap()
+        .filter_map(|e| {
+            let fd = e.ok()?.path();
+            std::fs::read_link(&fd)
+                .ok()?
+                .starts_with(dir.path())
+                .then(|| std::fs::metadata(&fd).ok().map(|m| m.len()))?
+        })
+        .collect();
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(written, "the child wrote its files");
+    assert_eq!(open, [1 << 20, 1 << 20], "two files of 1 MiB open in the directory");
+    assert_eq!(entries(dir.path()), ["existing"], "nothing left behind");
+    assert_eq!(std::fs::read(dir.path().join("existing")).unwrap(), b"old");
+}
