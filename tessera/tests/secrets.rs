@@ -12,6 +12,7 @@ use tessera::aead::{Aad, Aead, AeadInPlace, Eax, Gcm, Mode, Nonce, Ocb};
 use tessera::aes::Aes;
 use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe};
 use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, S2kChoice, SessionKey};
+use tessera::siv::{BatchAd, MessageBatch};
 use tessera::{AesSiv, Cmac};
 
 /// A 64-byte key whose every 16-byte window is distinctive.
@@ -243,6 +244,32 @@ fn heap_secrets_are_wiped_before_they_are_freed() {
         std::io::copy(&mut d, &mut std::io::sink()).unwrap();
     });
     assert_eq!(found, 0, "password left in freed memory");
+}
+
+#[test]
+fn message_batches_wipe_their_plaintexts() {
+    const SECRET: &[u8; 16] = b"plain-text-16byt";
+    let siv = AesSiv::new(&key_for(40)).unwrap();
+    let ad: &[&[u8]] = &[b"users.name"];
+    let mut cts = Vec::new();
+    // Plaintexts pushed (the message buffer grows several times), sealed,
+    // cleared; ciphertexts opened (the output buffer grows while it holds
+    // plaintexts: more messages pushed after an open, opened again), dropped.
+    let found = freed_with(SECRET, || {
+        let mut batch = MessageBatch::new();
+        for _ in 0..200 {
+            batch.push(SECRET);
+        }
+        cts.extend(batch.seal(&siv, BatchAd::Same(ad)).unwrap().flatten());
+        batch.clear();
+        batch.push(&cts[..32]);
+        assert!(batch.open(&siv, BatchAd::Same(ad)).unwrap().all(|p| p == SECRET));
+        cts[32..].chunks(32).for_each(|c| batch.push(c));
+        assert_eq!(batch.open(&siv, BatchAd::Same(ad)).unwrap().filter(|p| p == SECRET).count(), 200);
+        assert!(!format!("{batch:?}").contains(&format!("{}, {}", SECRET[0], SECRET[1])), "Debug shows no plaintext");
+        drop(batch);
+    });
+    assert_eq!(found, 0, "MessageBatch left a plaintext in freed memory");
 }
 
 fn encrypt(data: &[u8]) -> Vec<u8> {

@@ -1,6 +1,8 @@
 //! The outputs of a batch call, one slice per message, and a reusable
 //! batch of messages that owns its buffers.
 
+use zeroize::Zeroize;
+
 use super::{AesSiv, BatchAd, TAG_LEN, base64url};
 use crate::Error;
 
@@ -118,6 +120,12 @@ impl<'a> Iterator for BatchOutputs<'a> {
 /// [`clear`](Self::clear), so a stream of batches stops allocating once
 /// they have grown.
 ///
+/// The buffers may hold plaintexts (the messages pushed to be sealed, the
+/// outputs of an open): [`clear`](Self::clear) wipes what they hold, a
+/// buffer that has to grow wipes its old allocation before freeing it,
+/// and dropping the batch wipes both buffers whole. `Debug` shows only
+/// the number of messages.
+///
 /// ```
 /// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
 /// let siv = AesSiv::new(&[8u8; 32]).unwrap();
@@ -133,11 +141,45 @@ impl<'a> Iterator for BatchOutputs<'a> {
 /// let pts: Vec<&[u8]> = batch.open(&siv, BatchAd::Same(ad)).unwrap().collect();
 /// assert_eq!(pts, [&b"alice"[..], b"bob"]);
 /// ```
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct MessageBatch {
     data: Vec<u8>,
     ends: Vec<usize>,
     out: Vec<u8>,
+}
+
+impl core::fmt::Debug for MessageBatch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MessageBatch").field("messages", &self.ends.len()).finish_non_exhaustive()
+    }
+}
+
+impl Drop for MessageBatch {
+    fn drop(&mut self) {
+        // Whole capacities: once per batch, not per use.
+        self.data.zeroize();
+        self.out.zeroize();
+    }
+}
+
+/// Makes room for `extra` more bytes in `v` without leaving a copy of what
+/// it holds in freed memory: when it must grow, the contents move to a new
+/// allocation (at least twice as large, as `Vec` would) and the old one is
+/// wiped before it is freed.
+fn reserve_wiped(v: &mut Vec<u8>, extra: usize) {
+    let needed = v.len().saturating_add(extra);
+    if needed > v.capacity() {
+        let mut grown = Vec::with_capacity(needed.max(v.capacity().saturating_mul(2)));
+        grown.extend_from_slice(v);
+        v.zeroize();
+        *v = grown;
+    }
+}
+
+/// Resizes `v` to `len` bytes (new ones zero) through [`reserve_wiped`].
+fn resize_wiped(v: &mut Vec<u8>, len: usize) {
+    reserve_wiped(v, len.saturating_sub(v.len()));
+    v.resize(len, 0);
 }
 
 impl MessageBatch {
@@ -201,7 +243,8 @@ impl MessageBatch {
         self.ends.is_empty()
     }
 
-    /// Forgets every message (keeping the buffers' capacity).
+    /// Forgets every message (keeping the buffers' capacity), wiping the
+    /// messages and the last outputs first.
     ///
     /// ```
     /// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
@@ -218,6 +261,12 @@ impl MessageBatch {
     /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
     /// ```
     pub fn clear(&mut self) {
+        // Only the used lengths: the rest of each buffer was never written
+        // or is wiped already (a buffer shrinks only here, after its wipe).
+        // zeroize 1.9 fills slices with vector stores behind an optimisation
+        // barrier, as fast as memset.
+        self.data[..].zeroize();
+        self.out[..].zeroize();
         self.data.clear();
         self.ends.clear();
     }
@@ -259,7 +308,7 @@ impl MessageBatch {
         let sealed = self.seal_append(to.0, ad, to.1, out, ends);
         // zeroize 1.9 fills slices with vector stores behind an optimisation
         // barrier (as fast as memset here), so only the used length costs.
-        zeroize::Zeroize::zeroize(&mut self.data[..]);
+        self.data[..].zeroize();
         Ok(sealed)
     }
 
@@ -280,6 +329,7 @@ impl MessageBatch {
     /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
     /// ```
     pub fn push(&mut self, message: &[u8]) {
+        reserve_wiped(&mut self.data, message.len());
         self.data.extend_from_slice(message);
         self.ends.push(self.data.len());
     }
@@ -297,7 +347,10 @@ impl MessageBatch {
     /// ```
     pub fn push_base64url(&mut self, text: &[u8]) -> Result<usize, Error> {
         let start = self.data.len();
+        // Room for the decoded bytes (at most 3 per 4 characters, rounded up).
+        reserve_wiped(&mut self.data, text.len().div_ceil(4).saturating_mul(3));
         if let Err(e) = base64url::decode(text, &mut self.data) {
+            self.data[start..].zeroize();
             self.data.truncate(start);
             return Err(e);
         }
@@ -329,7 +382,7 @@ impl MessageBatch {
     /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
     /// ```
     pub fn seal(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
-        self.out.resize(self.data.len() + TAG_LEN * self.ends.len(), 0);
+        resize_wiped(&mut self.out, self.data.len() + TAG_LEN * self.ends.len());
         siv.seal_batch(ad, &self.data, &self.ends, &mut self.out)?;
         Ok(BatchOutputs::sealed(&self.out, &self.ends))
     }
@@ -414,7 +467,7 @@ impl MessageBatch {
     /// to pass over (a key ID prefix) before `V || C`.
     pub(crate) fn open_after(&mut self, siv: &AesSiv, ad: BatchAd<'_>, skip: usize) -> Result<BatchOutputs<'_>, Error> {
         // Messages shorter than V make this too small; open_batch names them.
-        self.out.resize(self.data.len().saturating_sub((TAG_LEN + skip) * self.ends.len()), 0);
+        resize_wiped(&mut self.out, self.data.len().saturating_sub((TAG_LEN + skip) * self.ends.len()));
         siv.open_batch_after(ad, &self.data, &self.ends, skip, &mut self.out)?;
         Ok(BatchOutputs::opened_after(&self.out, &self.ends, skip))
     }

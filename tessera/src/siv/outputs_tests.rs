@@ -123,3 +123,34 @@ fn outputs_stop_on_ends_that_do_not_fit() {
     assert_eq!(BatchOutputs::opened(&out, &[usize::MAX]).count(), 0);
     assert_eq!(BatchOutputs::sealed(&out, &[]).count(), 0);
 }
+
+#[test]
+fn clear_wipes_the_outputs_of_an_open_and_growth_keeps_the_contents() {
+    let siv = AesSiv::new(&[7u8; 32]).unwrap();
+    let mut batch = MessageBatch::new();
+    let msgs: Vec<Vec<u8>> = (1..50).map(|n| vec![0xA5; n]).collect();
+    // Pushed one by one: the message buffer grows through reserve_wiped.
+    msgs.iter().for_each(|m| batch.push(m));
+    let cts: Vec<Vec<u8>> = batch.seal(&siv, BatchAd::Same(AD)).unwrap().map(<[u8]>::to_vec).collect();
+    batch.clear();
+    cts.iter().for_each(|c| batch.push(c));
+    let opened: Vec<Vec<u8>> = batch.open(&siv, BatchAd::Same(AD)).unwrap().map(<[u8]>::to_vec).collect();
+    assert_eq!(opened, msgs);
+    let used = batch.out.len();
+    assert!(batch.out.contains(&0xA5));
+    batch.clear();
+    assert_eq!(batch.out.len(), used, "the output buffer keeps its length for the next resize");
+    assert!(batch.out.iter().all(|&b| b == 0), "the plaintexts of the open are wiped");
+    assert!(batch.is_empty());
+    // A base64url push that fails adds nothing (and its partial bytes are wiped).
+    batch.push(b"x");
+    assert!(batch.push_base64url(b"aGVsbG8=").is_err());
+    assert_eq!(batch.data, b"x");
+    // Growing keeps what a buffer holds.
+    let mut v = b"abc".to_vec();
+    reserve_wiped(&mut v, 1000);
+    assert!(v.capacity() >= 1003);
+    assert_eq!(v, b"abc");
+    resize_wiped(&mut v, 2);
+    assert_eq!(v, b"ab");
+}
