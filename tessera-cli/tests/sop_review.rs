@@ -2,7 +2,8 @@
 //! is tried, exit 13 for an unsupported public-key algorithm, no output
 //! from a failed `encrypt --as=text`, output files checked before any
 //! input is read, text given back with LF line endings, special
-//! designators other than `@ENV:` refused with 71 (73 when ambiguous).
+//! designators other than `@ENV:` and (Linux) `@FD:` refused with 71 (73
+//! when ambiguous), `@FD:N` reading and writing inherited descriptors.
 
 mod common;
 
@@ -100,16 +101,18 @@ fn text_comes_back_with_lf_line_endings() {
     assert_eq!(sop_ok(&["decrypt", &k], &binary), text);
 }
 
-/// Every argument that takes indirect data (a file or `@ENV:NAME`) refuses
-/// other special designators with 71 (UNSUPPORTED_SPECIAL_PREFIX) instead
-/// of reading a file of that name; output arguments take none (71 too).
+/// Every argument that takes indirect data (a file, `@ENV:NAME` or, on
+/// Linux, `@FD:N`) refuses other special designators with 71
+/// (UNSUPPORTED_SPECIAL_PREFIX) instead of reading a file of that name;
+/// output arguments take only `@FD:N` (71 for the rest).
 #[test]
 fn unknown_special_designators_are_71() {
     let d = Dir::new();
     let (k, c) = key(&d, "k", &[]);
     let ct = sop_ok(&["encrypt", "--sign-with", &k, &c], PLAIN);
     let sig = d.write("sig", &sop_ok(&["sign", &k], PLAIN));
-    for spec in ["@FOO:bar", "@FD:0", "@", "@env:LOWER"] {
+    let fd0 = if cfg!(target_os = "linux") { "@FD:x" } else { "@FD:0" };
+    for spec in ["@FOO:bar", fd0, "@FD:", "@FD:-1", "@", "@env:LOWER"] {
         let opt = |name: &str| format!("--{name}={spec}");
         sop_code(&["encrypt", spec], PLAIN, 71);
         sop_code(&["encrypt", &opt("with-password")], PLAIN, 71);
@@ -146,10 +149,67 @@ fn unknown_special_designators_are_71() {
 fn a_designator_naming_a_file_is_73() {
     let d = Dir::new();
     let (_, c) = key(&d, "k", &[]);
-    for name in ["@ENV:HOME", "@FOO:bar"] {
+    for name in ["@ENV:HOME", "@FOO:bar", "@FD:0"] {
         std::fs::copy(&c, d.p(name)).unwrap();
         let o = std::process::Command::new(SOP).args(["encrypt", name]).current_dir(d.0.path()).output().unwrap();
         assert_eq!(o.status.code(), Some(73), "{name}: {}", String::from_utf8_lossy(&o.stderr));
         assert!(o.stdout.is_empty());
     }
+}
+
+/// Runs `tessera-sop ARGS` through `sh` with the redirections `redirs`
+/// (`3<FILE`, `4>FILE`, `3<&0`...) so that it inherits those descriptors.
+#[cfg(target_os = "linux")]
+fn sop_with_fds(args: &[&str], redirs: &str, stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirs}"))
+        .arg(SOP)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// `@FD:N` reads an inherited descriptor (a file or a pipe) and writes one
+/// (a file or a pipe); a descriptor that is not open is 61 for input.
+#[test]
+#[cfg(target_os = "linux")]
+fn fd_designators_read_and_write_inherited_descriptors() {
+    let d = Dir::new();
+    let pw = d.write("pw", b"fd password");
+    let (k, c) = key(&d, "k", &[]);
+    let ok = |o: std::process::Output| {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o
+    };
+    // A password from a file on fd 3, and from a pipe (stdin as fd 3).
+    for (name, redirs, stdin) in [("file", format!("3<'{pw}'"), &b""[..]), ("pipe", "3<&0".into(), b"fd password")] {
+        let locked = ok(sop_with_fds(&["generate-key", "--with-key-password=@FD:3", "A"], &redirs, stdin)).stdout;
+        let lk = d.write(&format!("{name}.key"), &locked);
+        sop_code(&["sign", &lk], PLAIN, 67);
+        sop_ok(&["sign", &format!("--with-key-password={pw}"), &lk], PLAIN);
+    }
+    // A session key written to a file on fd 4, then read back from fd 5.
+    let ct = sop_ok(&["encrypt", &c], PLAIN);
+    let skf = d.p("sk");
+    let o = ok(sop_with_fds(&["decrypt", "--session-key-out=@FD:4", &k], &format!("4>'{skf}'"), &ct));
+    assert_eq!(o.stdout, PLAIN);
+    let sk = d.read("sk");
+    assert!(sk.starts_with(b"9:") && sk.ends_with(b"\n"), "{}", String::from_utf8_lossy(&sk));
+    let o = ok(sop_with_fds(&["decrypt", "--with-session-key=@FD:5"], &format!("5<'{skf}'"), &ct));
+    assert_eq!(o.stdout, PLAIN);
+    // An output to a pipe: the micalg on stderr (fd 2).
+    let o = ok(sop_with_fds(&["sign", "--micalg-out=@FD:2", &k], "", PLAIN));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("pgp-sha"), "{:?}", o.stderr);
+    // A descriptor that is not open.
+    sop_code(&["encrypt", "--with-password=@FD:987"], PLAIN, 61);
+    let o = sop_with_fds(&["decrypt", "--session-key-out=@FD:987", &k], "", &ct);
+    assert!(!o.status.success() && o.stdout.is_empty(), "nothing decrypted when the output cannot be opened");
 }

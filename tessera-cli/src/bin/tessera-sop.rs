@@ -136,18 +136,25 @@ impl Opts {
     }
 }
 
-/// SOP indirect data (the draft's special designators): `@ENV:NAME` or a
-/// file name. Any other argument that starts with `@` is a special
-/// designator this implementation does not handle, `@FD:N` included: 71
-/// (UNSUPPORTED_SPECIAL_PREFIX), never read as a file. A designator that
-/// also names an existing file is 73 (AMBIGUOUS_INPUT).
+/// SOP indirect data (the draft's special designators): `@ENV:NAME`,
+/// `@FD:N` (Linux; elsewhere 71) or a file name. Any other argument that
+/// starts with `@` is a special designator this implementation does not
+/// handle: 71 (UNSUPPORTED_SPECIAL_PREFIX), never read as a file. A
+/// designator that also names an existing file is 73 (AMBIGUOUS_INPUT).
 fn read_indirect(what: &str, spec: &str) -> R<Zeroizing<Vec<u8>>> {
     if spec.starts_with('@') {
         if std::fs::symlink_metadata(spec).is_ok() {
             return fail(AMBIGUOUS_INPUT, format!("{what}: {spec} is a special designator and also a file"));
         }
+        if let Some(fd) = fd_number(spec) {
+            let mut data = Zeroizing::new(Vec::new());
+            open_fd(what, spec, fd, false)?
+                .read_to_end(&mut data)
+                .map_err(|e| Fail(MISSING_INPUT, format!("{what}: cannot read {spec}: {e}")))?;
+            return Ok(data);
+        }
         let Some(var) = spec.strip_prefix("@ENV:") else {
-            return fail(UNSUPPORTED_SPECIAL_PREFIX, format!("{what}: {spec}: only @ENV: is supported"));
+            return fail(UNSUPPORTED_SPECIAL_PREFIX, format!("{what}: {spec}: only @ENV: and @FD: are supported"));
         };
         return shared::env_bytes(var)
             .map(Zeroizing::new)
@@ -156,22 +163,61 @@ fn read_indirect(what: &str, spec: &str) -> R<Zeroizing<Vec<u8>>> {
     std::fs::read(spec).map(Zeroizing::new).map_err(|e| Fail(MISSING_INPUT, format!("{what}: cannot read {spec}: {e}")))
 }
 
-/// An output file of SOP such as `--session-key-out`, prepared when the
-/// option is read, before any input is consumed: the file must not exist
-/// (59) and its directory must take a new file (a temporary one, created
-/// 0600, is made there now). [`write_new_file`] fills it and moves it into
-/// place without replacing anything; on failure nothing is left behind.
+/// The descriptor number of an `@FD:N` designator (N in ASCII digits).
+fn fd_number(spec: &str) -> Option<u32> {
+    let n = spec.strip_prefix("@FD:")?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
+}
+
+/// Opens the inherited file descriptor `fd` through `/dev/fd/N` (a new
+/// open of the same pipe or file: a file is read from its start, and
+/// written at its end), for reading or for writing. A descriptor that is
+/// not open is 61 (MISSING_INPUT) for input, 1 for output.
+#[cfg(target_os = "linux")]
+fn open_fd(what: &str, spec: &str, fd: u32, write: bool) -> R<std::fs::File> {
+    let path = format!("/dev/fd/{fd}");
+    let code = if write { 1 } else { MISSING_INPUT };
+    std::fs::OpenOptions::new()
+        .read(!write)
+        .append(write)
+        .open(path)
+        .map_err(|e| Fail(code, format!("{what}: cannot open {spec}: {e}")))
+}
+
+/// `@FD:` is handled on Linux only: 71 (UNSUPPORTED_SPECIAL_PREFIX).
+#[cfg(not(target_os = "linux"))]
+fn open_fd(what: &str, spec: &str, _fd: u32, _write: bool) -> R<std::fs::File> {
+    fail(UNSUPPORTED_SPECIAL_PREFIX, format!("{what}: {spec}: @FD: is supported on Linux only"))
+}
+
+/// An output of SOP such as `--session-key-out`, prepared when the option
+/// is read, before any input is consumed. A file must not exist (59) and
+/// its directory must take a new file (a temporary one, created 0600, is
+/// made there now); `@FD:N` is an inherited descriptor, opened now.
+/// [`write_new_file`] fills it (and moves a file into place without
+/// replacing anything); on failure no file is left behind.
 struct NewOut {
     what: String,
-    tmp: AtomicFile,
+    to: OutTarget,
+}
+
+enum OutTarget {
+    File(AtomicFile),
+    Fd(std::fs::File),
 }
 
 fn check_new_out(what: &str, spec: &str) -> R<NewOut> {
-    // `@ENV:` cannot take output; `@FD:` and other prefixes are not handled.
+    if let Some(fd) = fd_number(spec) {
+        return Ok(NewOut { what: what.to_string(), to: OutTarget::Fd(open_fd(what, spec, fd, true)?) });
+    }
+    // `@ENV:` cannot take output; other prefixes are not handled.
     if spec.starts_with('@') {
         return fail(
             UNSUPPORTED_SPECIAL_PREFIX,
-            format!("{what}: {spec}: special designators are not supported for output"),
+            format!("{what}: {spec}: only @FD: designators are supported for output"),
         );
     }
     let path = PathBuf::from(spec);
@@ -179,16 +225,20 @@ fn check_new_out(what: &str, spec: &str) -> R<NewOut> {
         return fail(OUTPUT_EXISTS, format!("{what}: {spec} already exists"));
     }
     let tmp = AtomicFile::create(&path).map_err(|e| Fail(1, format!("{what}: cannot create {spec}: {e}")))?;
-    Ok(NewOut { what: what.to_string(), tmp })
+    Ok(NewOut { what: what.to_string(), to: OutTarget::File(tmp) })
 }
 
-/// Writes `data` to the prepared output `out` and moves it into place.
+/// Writes `data` to the prepared output `out` (a file is moved into place).
 fn write_new_file(out: NewOut, data: &[u8]) -> R<()> {
-    let NewOut { what, mut tmp } = out;
-    let path = tmp.path().display().to_string();
-    let io_fail = |e: io::Error| Fail(1, format!("{what}: cannot write {path}: {e}"));
-    tmp.write_all(data).map_err(io_fail)?;
-    tmp.commit_new().map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {path}: {e}")))
+    let NewOut { what, to } = out;
+    match to {
+        OutTarget::Fd(mut fd) => fd.write_all(data).map_err(|e| Fail(1, format!("{what}: cannot write: {e}"))),
+        OutTarget::File(mut tmp) => {
+            let path = tmp.path().display().to_string();
+            tmp.write_all(data).map_err(|e| Fail(1, format!("{what}: cannot write {path}: {e}")))?;
+            tmp.commit_new().map_err(|e| Fail(OUTPUT_EXISTS, format!("{what}: cannot create {path}: {e}")))
+        }
+    }
 }
 
 fn password(raw: Zeroizing<Vec<u8>>) -> R<Zeroizing<Vec<u8>>> {
@@ -301,7 +351,8 @@ const HELP: &str = "tessera-sop SUBCOMMAND [OPTIONS] [ARGS]: Stateless OpenPGP (
   inline-verify [--not-before=D] [--not-after=D] [--verifications-out=F] CERTS...
   inline-detach [--no-armor] --signatures-out=F
   armor | dearmor
-PW, SK, KEYS, CERTS: a file name or @ENV:NAME (other @ designators exit 71).";
+PW, SK, KEYS, CERTS: a file name, @ENV:NAME or @FD:N (Linux);
+F: a new file or @FD:N (Linux); other @ designators exit 71.";
 
 pub type Stdout = io::BufWriter<io::StdoutLock<'static>>;
 
