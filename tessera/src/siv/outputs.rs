@@ -121,7 +121,8 @@ impl<'a> Iterator for BatchOutputs<'a> {
 /// they have grown.
 ///
 /// The buffers may hold plaintexts (the messages pushed to be sealed, the
-/// outputs of an open): [`clear`](Self::clear) wipes what they hold, a
+/// outputs of an open): [`clear`](Self::clear) wipes those (messages it
+/// opened are ciphertexts, and sealed outputs too: it leaves them), a
 /// buffer that has to grow wipes its old allocation before freeing it,
 /// and dropping the batch wipes both buffers whole. `Debug` shows only
 /// the number of messages.
@@ -146,6 +147,11 @@ pub struct MessageBatch {
     data: Vec<u8>,
     ends: Vec<usize>,
     out: Vec<u8>,
+    /// `out` holds the plaintexts of a successful open (until a clear or a seal).
+    plain_out: bool,
+    /// `data[..cipher_len]` was opened (ciphertexts) or is wiped already:
+    /// what clear need not wipe.
+    cipher_len: usize,
 }
 
 impl core::fmt::Debug for MessageBatch {
@@ -261,12 +267,17 @@ impl MessageBatch {
     /// assert_eq!(opened, [b"alice".as_slice(), b"bob"]);
     /// ```
     pub fn clear(&mut self) {
-        // Only the used lengths: the rest of each buffer was never written
-        // or is wiped already (a buffer shrinks only here, after its wipe).
-        // zeroize 1.9 fills slices with vector stores behind an optimisation
-        // barrier, as fast as memset.
-        self.data[..].zeroize();
-        self.out[..].zeroize();
+        // Only what may hold plaintexts: messages not opened since they were
+        // pushed, and the outputs of an open. The rest of each buffer was
+        // never written or is wiped already (a buffer shrinks only here,
+        // after its wipe). zeroize 1.9 fills slices with vector stores
+        // behind an optimisation barrier, as fast as memset.
+        let opened = self.cipher_len.min(self.data.len());
+        self.data[opened..].zeroize();
+        if self.plain_out {
+            self.out[..].zeroize();
+        }
+        (self.plain_out, self.cipher_len) = (false, 0);
         self.data.clear();
         self.ends.clear();
     }
@@ -309,6 +320,8 @@ impl MessageBatch {
         // zeroize 1.9 fills slices with vector stores behind an optimisation
         // barrier (as fast as memset here), so only the used length costs.
         self.data[..].zeroize();
+        // The outputs are ciphertexts now, and the messages wiped.
+        (self.plain_out, self.cipher_len) = (false, self.data.len());
         Ok(sealed)
     }
 
@@ -384,6 +397,8 @@ impl MessageBatch {
     pub fn seal(&mut self, siv: &AesSiv, ad: BatchAd<'_>) -> Result<BatchOutputs<'_>, Error> {
         resize_wiped(&mut self.out, self.data.len() + TAG_LEN * self.ends.len());
         siv.seal_batch(ad, &self.data, &self.ends, &mut self.out)?;
+        // Every output byte was overwritten (the outputs are longer than the messages).
+        (self.plain_out, self.cipher_len) = (false, 0);
         Ok(BatchOutputs::sealed(&self.out, &self.ends))
     }
 
@@ -469,6 +484,7 @@ impl MessageBatch {
         // Messages shorter than V make this too small; open_batch names them.
         resize_wiped(&mut self.out, self.data.len().saturating_sub((TAG_LEN + skip) * self.ends.len()));
         siv.open_batch_after(ad, &self.data, &self.ends, skip, &mut self.out)?;
+        (self.plain_out, self.cipher_len) = (true, self.data.len());
         Ok(BatchOutputs::opened_after(&self.out, &self.ends, skip))
     }
 }
