@@ -86,3 +86,57 @@ fn finish_results_reports_unsigned_and_signed_messages() {
     assert_eq!(results.len(), 1);
     assert!(results[0].is_good());
 }
+
+/// The length of the first packet of a binary message (new-format header,
+/// definite length: what a PKESK packet has).
+fn first_packet_len(msg: &[u8]) -> usize {
+    assert_eq!(msg[0] & 0xC0, 0xC0, "new-format packet");
+    match msg[1] {
+        n @ 0..192 => 2 + n as usize,
+        n @ 192..224 => 3 + ((n as usize - 192) << 8) + msg[2] as usize + 192,
+        255 => 6 + u32::from_be_bytes(msg[2..6].try_into().unwrap()) as usize,
+        _ => panic!("partial length"),
+    }
+}
+
+/// A message whose key packet gives a wrong session key, opened by a listed
+/// session key: the key did not open it, so it does not stand for the
+/// reader (RFC 9580 §5.2.3.36); the caller's keys do, as for any message a
+/// session key opens.
+#[test]
+fn a_listed_session_key_that_opens_is_not_credited_to_a_key() {
+    let user = |id: &str| generate(&GenerateOptions { user_ids: vec![id.into()], ..Default::default() }).unwrap();
+    let (alice, carol, dave) = (user("a <a@example.org>"), user("c <c@example.org>"), user("d <d@example.org>"));
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    // Alice signs for Dave (an intended recipient) and encrypts to him.
+    let keys = SigningKey::from_cert(&alice, now).unwrap();
+    let signer = Signer::new(&keys, SigType::Binary, now as u32).unwrap();
+    let to = |c: &tessera::openpgp::key::Cert| EncryptOptions { recipients: vec![c.to_public()], ..Default::default() };
+    let mut enc = SigningEncryptor::new(Vec::new(), &[], &to(&dave), signer).unwrap();
+    enc.write_all(b"for dave").unwrap();
+    let msg = enc.finish().unwrap();
+    let for_dave = DecryptOptions { keys: vec![dave.clone()], ..Default::default() };
+    let sk = Decryptor::with_options(msg.as_slice(), &[], &for_dave).unwrap().session_key().clone();
+    // Dave's key packet swapped for one to Carol with another session key.
+    let mut enc = Encryptor::new(Vec::new(), &[], &to(&carol)).unwrap();
+    enc.write_all(b"other").unwrap();
+    let other = enc.finish().unwrap();
+    let spliced = [&other[..first_packet_len(&other)], &msg[first_packet_len(&msg)..]].concat();
+
+    let certs = [alice.to_public()];
+    let run = |keys: Vec<tessera::openpgp::key::Cert>, session_keys: Vec<SessionKey>| {
+        let opts = DecryptOptions { keys, session_keys, ..Default::default() };
+        let mut dec = VerifyingDecryptor::new(spliced.as_slice(), &[], &opts, &certs, now)?;
+        let mut out = Vec::new();
+        dec.read_to_end(&mut out).map_err(Error::from_io)?;
+        assert_eq!(out, b"for dave");
+        dec.finish_results()
+    };
+    assert!(run(vec![carol.clone()], vec![]).is_err(), "Carol's key alone gives a wrong session key");
+    // Carol's key gives a candidate first, the session key opens: Dave, among
+    // the keys given, is a reader; Carol alone is not.
+    let results = run(vec![carol.clone(), dave.clone()], vec![sk.clone()]).unwrap();
+    assert!(results.len() == 1 && results[0].is_good(), "{:?}", results[0].outcome);
+    let results = run(vec![carol.clone()], vec![sk]).unwrap();
+    assert!(!results[0].is_good());
+}

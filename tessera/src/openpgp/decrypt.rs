@@ -6,6 +6,8 @@ use std::cell::RefCell;
 use std::io::{self, BufRead, Read};
 use std::rc::Rc;
 
+use subtle::ConstantTimeEq;
+
 use super::armor::{ArmorReader, is_armored};
 use super::key::Fingerprint;
 use super::options::{DecryptOptions, SeipdVersion};
@@ -193,8 +195,13 @@ pub(crate) fn open_message<'a, R: BufRead + 'a>(
         return Err(Error::Unsupported("SEIPD version (1 and 2 are supported)"));
     }
     let (keys, recipient) = session_keys(&packets, passwords, opts, version[0])?;
+    // With a recipient, the key's session key is the first candidate; the
+    // message is that key's only if this candidate opened it (a session key
+    // of `opts.session_keys` may have instead, the key's being wrong).
+    let from_key = recipient.and_then(|fp| Some((fp, keys.first()?.key.clone())));
     let mut opened = if version[0] == 2 { open_v2(body, keys, chunk_threads)? } else { open_v1(body, keys, opts)? };
-    opened.recipient = recipient;
+    opened.recipient = from_key
+        .and_then(|(fp, key)| bool::from(key.as_slice().ct_eq(opened.session_key.key.as_slice())).then_some(fp));
     Ok(opened)
 }
 
