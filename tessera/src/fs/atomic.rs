@@ -21,10 +21,10 @@ use super::IO_BUFFER;
 /// removed and the destination is untouched. On Linux the file has no name
 /// at all until the commit (`O_TMPFILE`), so nothing is left behind even
 /// when the process is killed; where that is not supported it is a
-/// temporary file named `.tessera-*.partial` (see the [module](self)
-/// documentation). The file is created readable and writable by its
-/// owner only (mode 0600 on Unix), and keeps those permissions when it
-/// takes the destination's place. Writes are buffered.
+/// temporary file named `.tessera-*.partial`, which a killed process can
+/// leave behind (SECURITY.md). The file is created readable and writable
+/// by its owner only (mode 0600 on Unix), and keeps those permissions when
+/// it takes the destination's place. Writes are buffered.
 ///
 /// ```
 /// use std::io::Write;

@@ -47,13 +47,13 @@ pub enum Error {
     /// A limit that protects against hostile input was exceeded.
     #[error("limit exceeded: {0}")]
     Limit(&'static str),
-    /// A caller-set limit on work or output ([`super::DecryptLimits`]) would
+    /// A caller-set limit on work or output ([`DecryptOptions`](super::DecryptOptions), [`S2kLimits`](super::S2kLimits)) would
     /// be exceeded: `limit` names the field, `allowed` is its value and
     /// `asked` what the message needs. Refused before the work is done or
     /// the memory allocated.
     #[error("limit exceeded: the message needs {asked} for {limit}, the limit is {allowed}")]
     LimitExceeded {
-        /// The limit's name (the `DecryptLimits` field).
+        /// The limit's name (the option's field).
         limit: &'static str,
         /// What the message asks for (in the limit's unit).
         asked: u64,
@@ -148,7 +148,7 @@ impl Error {
         }
     }
 
-    /// Recovers the typed error from an `io::Error` made by [`Error::into_io`],
+    /// Recovers the typed error from an `io::Error` made by tessera (a reader's error),
     /// or wraps a genuine I/O error.
     ///
     /// ```

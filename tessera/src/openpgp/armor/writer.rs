@@ -46,7 +46,7 @@ const COLUMNS: usize = 76;
 const OUT_BUF: usize = 1040;
 
 impl<W: Write> ArmorWriter<W> {
-    /// Writes the `BEGIN` line of a `kind` block (e.g. [`MESSAGE`]); with
+    /// Writes the `BEGIN` line of a `kind` block (e.g. [`MESSAGE`](super::MESSAGE)); with
     /// `crc`, a CRC24 line is written at the end (RFC 4880 style).
     ///
     /// ```

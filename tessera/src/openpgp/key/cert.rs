@@ -139,7 +139,7 @@ impl CertKey {
 /// ```
 #[derive(Debug, Clone)]
 pub struct UserId {
-    /// The User ID octets (normally UTF-8 "Name <email>").
+    /// The User ID octets (normally UTF-8 `"Name <email>"`).
     pub value: Vec<u8>,
     /// Certifications and revocations, as found.
     pub sigs: Vec<Signature>,

@@ -46,7 +46,7 @@ pub enum KeyProfile {
 pub struct GenerateOptions {
     /// The kind of key.
     pub profile: KeyProfile,
-    /// User IDs ("Name <email>"); the first is the primary one. May be empty
+    /// User IDs (`"Name <email>"`); the first is the primary one. May be empty
     /// for a v6 key.
     pub user_ids: Vec<String>,
     /// Seconds after creation when the key expires (`None`: never).

@@ -32,7 +32,7 @@ pub use error::KeyError;
 pub use generate::{GenerateOptions, KeyProfile, generate};
 pub use packet::{Fingerprint, KeyId, KeyVersion, PublicKey};
 pub use recipients::EncryptionPlan;
-pub use secret::{KEY_UNLOCK_LIMITS, Locked, SecretKey, SecretPart};
+pub use secret::{KEY_UNLOCK_LIMITS, SecretKey};
 pub use session::decrypt_pkesks;
 pub(crate) use session::decrypt_pkesks_for;
 pub use validity::{ValidCert, ValidKey, features, flags};

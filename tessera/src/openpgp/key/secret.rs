@@ -38,19 +38,10 @@ use crate::{Direction, TAG_LEN};
 pub const KEY_UNLOCK_LIMITS: S2kLimits =
     S2kLimits { max_argon2_m: 21, max_argon2_t: 16, max_argon2_p: 16, max_work_kib: 1 << 22, max_iterated_count: 255 };
 
-/// How the secret fields are protected.
-///
-/// ```
-/// use tessera::openpgp::crypto::{KeyType, generate};
-/// use tessera::openpgp::key::SecretPart;
-/// // Only the packet layer makes these; a key says which one it holds by
-/// // `SecretKey::is_locked`.
-/// let (_, material) = generate(KeyType::Ed25519)?;
-/// assert!(matches!(SecretPart::Plain(material), SecretPart::Plain(_)));
-/// # Ok::<(), tessera::openpgp::Error>(())
-/// ```
+/// How the secret fields are protected: the inside of a [`SecretKey`],
+/// which says which one it holds by [`SecretKey::is_locked`].
 #[derive(Debug, Clone)]
-pub enum SecretPart {
+pub(crate) enum SecretPart {
     /// In the clear (usage 0).
     Plain(SecretMaterial),
     /// Encrypted under a password.
@@ -58,18 +49,8 @@ pub enum SecretPart {
 }
 
 /// Password-encrypted secret fields, as the packet holds them.
-///
-/// ```
-/// use tessera::openpgp::key::{Cert, Locked};
-/// // Only the packet layer reads these: a locked key's encrypted fields.
-/// # let a5_locked = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a5_v6_secret_locked.asc"));
-/// let key = Cert::from_bytes(a5_locked)?; // RFC 9580 A.5
-/// assert!(key.keys().all(|k| k.secret().is_some_and(|s| s.is_locked())));
-/// # let _: Option<&Locked> = None;
-/// # Ok::<(), tessera::openpgp::Error>(())
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Locked {
+pub(crate) struct Locked {
     usage: u8,
     cipher: SymAlg,
     aead: Option<Mode>,
