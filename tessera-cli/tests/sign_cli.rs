@@ -1,6 +1,7 @@
 //! `tessera sign|verify` and `tessera-sop sign|verify|inline-*` through the
 //! binaries: every form round-trips, a wrong signer or modified data fails
-//! with one line and no output file, SOP's exit codes, `--hash`.
+//! with one line and no output file, SOP's exit codes, `--hash`, and a
+//! killed `decrypt --verify-with -o` leaves no file.
 
 mod common;
 
@@ -182,4 +183,55 @@ fn the_hash_asked_for_is_in_the_packet() {
         assert_eq!(run(T, bad, d).status.code(), Some(2), "{bad:?}");
     }
     assert_eq!(run(T, &["encrypt", "-r", "b.cert", "--hash", "SHA256", "data"], d).status.code(), Some(2));
+}
+
+/// `tessera decrypt --verify-with -o OUT` killed (SIGKILL) after it wrote
+/// plaintext whose signatures are not checked yet: on Linux nothing is
+/// left in OUT's directory but what was there (the output file had no name).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_killed_decrypt_leaves_no_file() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    keys(d);
+    let data: Vec<u8> = (0..4u32 << 20).map(|i| (i % 251) as u8).collect();
+    std::fs::write(d.join("big"), &data).unwrap();
+    ok(T, &["encrypt", "-r", "a.cert", "--sign-with", "a.key", "-o", "big.pgp", "big"], d);
+    let msg = std::fs::read(d.join("big.pgp")).unwrap();
+    let out_dir = d.join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    std::fs::write(out_dir.join("existing"), b"old").unwrap();
+    let mut child = Command::new(T)
+        .args(["decrypt", "-i", "a.key", "--verify-with", "a.cert", "-o", "out/existing"])
+        .current_dir(d)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Half the message, the pipe left open: decrypt waits for the rest.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&msg[..msg.len() / 2]).unwrap();
+    stdin.flush().unwrap();
+    // Wait until it holds a file in `out` with plaintext in it.
+    let fds = format!("/proc/{}/fd", child.id());
+    let written = || {
+        std::fs::read_dir(&fds).ok()?.filter_map(Result::ok).find_map(|e| {
+            let in_out = std::fs::read_link(e.path()).ok()?.starts_with(&out_dir);
+            (in_out && std::fs::metadata(e.path()).ok()?.len() > 0).then_some(())
+        })
+    };
+    let seen = (0..200).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        written().is_some()
+    });
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    drop(stdin);
+    assert!(seen, "decrypt wrote plaintext into a file in the output directory");
+    let names: Vec<String> =
+        std::fs::read_dir(&out_dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    assert_eq!(names, ["existing"], "nothing left behind");
+    assert_eq!(std::fs::read(out_dir.join("existing")).unwrap(), b"old", "the old output untouched");
 }
