@@ -34,6 +34,10 @@ pub struct DemoArgs {
     /// the run's peak memory is its own, not the rest of the demo's).
     #[arg(long, hide = true, value_name = "DIR")]
     pub file_run: Option<std::path::PathBuf>,
+    /// Internal: only the OpenPGP keys part (sections 5 and 6), on
+    /// DIR/data.bin, in a process of its own for the same reason.
+    #[arg(long, hide = true, value_name = "DIR")]
+    pub keys_run: Option<std::path::PathBuf>,
 }
 
 /// One CSV pass over `input`, transforming `column`.
@@ -61,6 +65,9 @@ fn show(title: &str, data: &[u8]) {
 pub fn run(args: &DemoArgs) -> Result<()> {
     if let Some(dir) = &args.file_run {
         return file_run(dir, args.file_mib);
+    }
+    if let Some(dir) = &args.keys_run {
+        return crate::demo_keys::keys_demo(&dir.join("data.bin"), args.file_mib);
     }
     println!("tessera demo: ephemeral keys and passwords, nothing is stored\n");
     let k1 = random_key(32)?;
@@ -257,19 +264,27 @@ fn openpgp_demo(mib: usize) -> Result<()> {
     let plain = dir.path().join("data.bin");
     std::fs::write(&plain, &data)?;
     drop(data);
-    // The file run in a process of its own (this binary, `--file-run`): the
-    // in-memory part above left this process's peak at its own high-water
-    // mark, so a peak measured here would not be the file run's.
+    // The file run and the keys part in processes of their own (this
+    // binary, `--file-run` and `--keys-run`): the in-memory part above left
+    // this process's peak at its own high-water mark, so a peak measured
+    // here would not be theirs.
+    sub_run("--file-run", dir.path(), mib, &password)?;
+    sub_run("--keys-run", dir.path(), mib, &[])
+}
+
+/// Runs this binary as `demo --file-mib MIB FLAG DIR` with `stdin` as its
+/// input, and waits for it to succeed.
+fn sub_run(flag: &str, dir: &std::path::Path, mib: usize, stdin: &[u8]) -> Result<()> {
     std::io::stdout().flush()?;
     let mut child = std::process::Command::new(std::env::current_exe()?)
-        .args(["demo", "--file-mib", &mib.to_string(), "--file-run"])
-        .arg(dir.path())
+        .args(["demo", "--file-mib", &mib.to_string(), flag])
+        .arg(dir)
         .stdin(std::process::Stdio::piped())
         .spawn()
-        .context("cannot start the file run")?;
-    child.stdin.take().context("no stdin for the file run")?.write_all(&password)?;
-    ensure!(child.wait()?.success(), "the file run failed");
-    crate::demo_keys::keys_demo(&plain, mib)
+        .with_context(|| format!("cannot start the demo's {flag}"))?;
+    child.stdin.take().context("no stdin for the sub-run")?.write_all(stdin)?;
+    ensure!(child.wait()?.success(), "the demo's {flag} failed");
+    Ok(())
 }
 
 /// Peak resident memory (MiB) since the last reset, then reset.
