@@ -213,13 +213,12 @@ mod linux {
     /// Gives the unnamed `file` the name `to`; `AlreadyExists` if taken.
     /// Through `/proc/self/fd` (what open(2) suggests: `AT_EMPTY_PATH`
     /// needs `CAP_DAC_READ_SEARCH` before Linux 6.10), with
-    /// `AT_EMPTY_PATH` as the fallback where `/proc` is not mounted.
+    /// `AT_EMPTY_PATH` as the fallback (no `/proc`, say); the first error
+    /// if both fail.
     pub(super) fn link(file: &File, to: &Path) -> io::Result<()> {
         let proc = format!("/proc/self/fd/{}", file.as_raw_fd());
         match rustix::fs::linkat(CWD, proc.as_str(), CWD, to, AtFlags::SYMLINK_FOLLOW) {
-            Err(Errno::NOENT) if !Path::new("/proc/self/fd").exists() => {
-                rustix::fs::linkat(file, "", CWD, to, AtFlags::EMPTY_PATH)
-            }
+            Err(e) if e != Errno::EXIST => rustix::fs::linkat(file, "", CWD, to, AtFlags::EMPTY_PATH).map_err(|_| e),
             r => r,
         }
         .map_err(io::Error::from)
