@@ -249,8 +249,9 @@ impl MessageBatch {
         self.ends.is_empty()
     }
 
-    /// Forgets every message (keeping the buffers' capacity), wiping the
-    /// messages and the last outputs first.
+    /// Forgets every message (keeping the buffers' capacity), wiping first
+    /// what may hold plaintexts: the messages not opened, and the outputs
+    /// of an open.
     ///
     /// ```
     /// use tessera::siv::{AesSiv, BatchAd, MessageBatch};
