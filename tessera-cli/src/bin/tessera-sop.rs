@@ -147,7 +147,9 @@ fn read_indirect(what: &str, spec: &str) -> R<Zeroizing<Vec<u8>>> {
             return fail(AMBIGUOUS_INPUT, format!("{what}: {spec} is a special designator and also a file"));
         }
         if let Some(fd) = fd_number(spec) {
-            let mut data = Zeroizing::new(Vec::new());
+            // Room for any password or key up front, so that growing leaves
+            // no copy of a secret in freed memory.
+            let mut data = Zeroizing::new(Vec::with_capacity(tessera::fs::IO_BUFFER));
             open_fd(what, spec, fd, false)?
                 .read_to_end(&mut data)
                 .map_err(|e| Fail(MISSING_INPUT, format!("{what}: cannot read {spec}: {e}")))?;
