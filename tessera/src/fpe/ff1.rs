@@ -12,6 +12,8 @@ use super::batch_round::{BatchMod, Kernel, Layout};
 use super::big;
 use super::feistel::{Ring, Y64, Y96, feistel};
 use super::num::{Mod64, Mod128, Radix};
+#[cfg(target_arch = "x86_64")]
+use super::single_ni::{self, Fast};
 use super::{Alphabet, Fpe, MAX_LEN, Tweaks, check_radix, check_value, min_len};
 use crate::Direction;
 use crate::Error;
@@ -35,6 +37,9 @@ struct LenParams {
     b: usize,
     d: usize,
     arith: Arith,
+    /// The moduli for the AES-NI single-value rounds, when d = 8 and they fit.
+    #[cfg(target_arch = "x86_64")]
+    fast: Option<(Fast, Fast)>,
     p_cache: [OnceLock<Block>; P_CACHE],
 }
 
@@ -188,7 +193,22 @@ impl FF1 {
                 break;
             };
             let b = num_bytes(&rx, v);
-            native.push(LenParams { n, u, b, d: 4 * b.div_ceil(4) + 4, arith, p_cache: Default::default() });
+            let d = 4 * b.div_ceil(4) + 4;
+            #[cfg(target_arch = "x86_64")]
+            let fast = match Fast::new(pu as u64).zip(Fast::new(pv as u64)) {
+                Some(f) if d == 8 => Some(f),
+                _ => None,
+            };
+            native.push(LenParams {
+                n,
+                u,
+                b,
+                d,
+                arith,
+                #[cfg(target_arch = "x86_64")]
+                fast,
+                p_cache: Default::default(),
+            });
         }
         Ok(FF1 {
             aes,
@@ -291,6 +311,13 @@ impl FF1 {
         };
         let (state, tmpl) = self.prefix(lp, tweak);
         let base = state ^ tmpl;
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(keys), Some(m)) = (&*self.ni, &lp.fast) {
+            let ab = batch::num_halves::<true>(&self.rx, x, 0, x.len(), lp.u);
+            let ab = single_ni::ff1_value(keys, base, 8 * lp.b as u32, m, ab, dir);
+            batch::str_halves::<true>(&self.rx, x, 0, x.len(), lp.u, ab);
+            return Ok(());
+        }
         match lp.arith {
             Arith::N64 { mu, mv } => {
                 let ab = batch::num_halves::<true>(&self.rx, x, 0, x.len(), lp.u);
