@@ -260,18 +260,20 @@ impl FF1 {
             Some(c) => *c.get_or_init(|| self.ciph_p(lp.n, t)),
             None => self.ciph_p(lp.n, t),
         };
-        let pad = (16 - (t + lp.b + 1) % 16) % 16;
-        let last = t + pad + 1 + lp.b - 16;
-        for q in (0..last).step_by(16) {
+        // Q = T || 0^pad || [i] || NUM(B) fills whole blocks; all but the last
+        // hold only tweak bytes and zeros. (Byte loops: no memcpy call.)
+        let last = (t + lp.b + 1).next_multiple_of(16) - 16;
+        let fill = |blk: &mut Block, part: &[u8]| blk.iter_mut().zip(part).for_each(|(d, s)| *d = *s);
+        let mut q = 0;
+        while q < last {
             let mut blk = [0u8; 16];
-            let part = &tweak[q.min(t)..(q + 16).min(t)];
-            blk[..part.len()].copy_from_slice(part);
+            fill(&mut blk, &tweak[q.min(t)..(q + 16).min(t)]);
             state = (u128::from_be_bytes(state) ^ u128::from_be_bytes(blk)).to_be_bytes();
             self.aes.encrypt_block(&mut state);
+            q += 16;
         }
         let mut tmpl = [0u8; 16];
-        let part = &tweak[last.min(t)..];
-        tmpl[..part.len()].copy_from_slice(part);
+        fill(&mut tmpl, &tweak[last.min(t)..]);
         (u128::from_be_bytes(state), u128::from_be_bytes(tmpl))
     }
 

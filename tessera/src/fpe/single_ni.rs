@@ -190,14 +190,14 @@ pub(crate) fn ff1<const NR: usize, const DEC: bool>(
     m: (&Fast, &Fast),
     ab: (u64, u64),
 ) -> (u64, u64) {
-    let k: [__m128i; 10] = core::array::from_fn(|i| {
-        let blk = (base ^ ((i as u128) << shb)).to_be_bytes();
-        _mm_xor_si128(crate::aes::ni::ld(&blk), rk[0])
-    });
+    let base = _mm_xor_si128(crate::aes::ni::ld(&base.to_be_bytes()), rk[0]);
+    // The byte of [i], selected from a vector of i in every byte.
+    let at = crate::aes::ni::ld(&(0xffu128 << shb).to_be_bytes());
     // The half's low 8 bytes (little-endian in lane 0), reversed into bytes 8..16.
     let place = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, -1, -1, -1, -1, -1, -1, -1, -1);
     chain::<10, DEC>(m, ab, |i, x, _| {
-        let blk = _mm_xor_si128(_mm_shuffle_epi8(_mm_cvtsi64_si128(x as i64), place), k[i]);
+        let k = _mm_xor_si128(base, _mm_and_si128(_mm_set1_epi8(i as i8), at));
+        let blk = _mm_xor_si128(_mm_shuffle_epi8(_mm_cvtsi64_si128(x as i64), place), k);
         (_mm_cvtsi128_si64(rest::<NR>(rk, blk)) as u64).swap_bytes()
     })
 }
@@ -212,12 +212,10 @@ pub(crate) fn ff3<const NR: usize, const DEC: bool>(
     m: (&Fast, &Fast),
     ab: (u64, u64),
 ) -> (u64, u64) {
-    let k: [__m128i; 8] = core::array::from_fn(|i| {
-        let w = (if i % 2 == 0 { tr } else { tl }) ^ i as u32;
-        _mm_xor_si128(_mm_set_epi64x(((w as u64) << 32) as i64, 0), rk[0])
-    });
+    let w = [tr, tl].map(|w| _mm_xor_si128(_mm_set_epi64x(((w as u64) << 32) as i64, 0), rk[0]));
     chain::<8, DEC>(m, ab, |i, x, mi| {
-        let out = rest::<NR>(rk, _mm_xor_si128(_mm_cvtsi64_si128(x as i64), k[i]));
+        let k = _mm_xor_si128(w[i % 2], _mm_set_epi64x((i as i64) << 32, 0));
+        let out = rest::<NR>(rk, _mm_xor_si128(_mm_cvtsi64_si128(x as i64), k));
         mi.fold(_mm_cvtsi128_si64(out) as u64, _mm_extract_epi64::<1>(out) as u64)
     })
 }
