@@ -242,6 +242,25 @@ mod tests {
     }
 
     #[test]
+    fn ascii_runs_map_by_subtraction_and_others_by_table() {
+        let mut n = [0u16; 8];
+        for (a, run) in [(Alphabet::digits(), true), (Alphabet::lowercase(), true), (Alphabet::hex(), false)] {
+            assert_eq!(a.run_start.is_some(), run);
+            let text: String = a.chars().iter().rev().take(5).collect();
+            let k = a.to_numerals(&text, &mut n).unwrap();
+            let mut back = String::new();
+            a.push_str(&n[..k], &mut back);
+            assert_eq!(back, text);
+        }
+        // Characters just outside a run, on both sides, and outside ASCII.
+        let d = Alphabet::digits();
+        assert_eq!(d.to_numerals("12/4", &mut n), Err(Error::NotInAlphabet { ch: '/', position: 2 }));
+        assert_eq!(d.to_numerals(":", &mut n), Err(Error::NotInAlphabet { ch: ':', position: 0 }));
+        assert_eq!(Alphabet::hex().to_numerals("0fg", &mut n), Err(Error::NotInAlphabet { ch: 'g', position: 2 }));
+        assert_eq!(Alphabet::hex().to_numerals("0é", &mut n), Err(Error::NotInAlphabet { ch: 'é', position: 1 }));
+    }
+
+    #[test]
     fn full_radix_65536() {
         let a = Alphabet::from_chars((0..65536u32 + 2048).filter_map(char::from_u32).take(65536)).unwrap();
         assert_eq!(a.radix(), 65536);
