@@ -3,7 +3,8 @@
 //! Values whose halves fit in a `u64` (radix 10: up to 38 digits) run on
 //! native integers with a precomputed reciprocal; up to 2^96 on `u128`;
 //! longer values on the fixed-capacity path in [`super::big`]. The CBC-MAC
-//! state after block P is cached per (length, tweak length).
+//! state after block P is cached per (length, tweak length). On AES-NI, one
+//! value whose y has 8 bytes runs the chain of [`super::single_ni`].
 
 use std::sync::OnceLock;
 
@@ -195,10 +196,8 @@ impl FF1 {
             let b = num_bytes(&rx, v);
             let d = 4 * b.div_ceil(4) + 4;
             #[cfg(target_arch = "x86_64")]
-            let fast = match Fast::new(pu as u64).zip(Fast::new(pv as u64)) {
-                Some(f) if d == 8 => Some(f),
-                _ => None,
-            };
+            // d = 8: radix^u <= radix^v <= 2^32.
+            let fast = if d == 8 { Fast::new(pu as u64).zip(Fast::new(pv as u64)) } else { None };
             native.push(LenParams {
                 n,
                 u,
