@@ -27,6 +27,9 @@ pub struct Alphabet {
     /// Non-ASCII characters, sorted by character, with their numerals.
     other: Vec<(char, u16)>,
     all_ascii: bool,
+    /// The first character, when the alphabet is a run of consecutive ASCII
+    /// characters (digits, lowercase...): then mapping is a subtraction.
+    run_start: Option<u8>,
 }
 
 impl Alphabet {
@@ -83,7 +86,8 @@ impl Alphabet {
             return Err(Error::Alphabet("repeats a character"));
         }
         let all_ascii = other.is_empty();
-        Ok(Alphabet { chars, ascii, other, all_ascii })
+        let run_start = (all_ascii && chars.windows(2).all(|w| w[1] as u32 == w[0] as u32 + 1)).then(|| chars[0] as u8);
+        Ok(Alphabet { chars, ascii, other, all_ascii, run_start })
     }
 
     /// Number of characters (the radix).
@@ -130,17 +134,31 @@ impl Alphabet {
     pub fn to_numerals(&self, text: &str, out: &mut [u16]) -> Result<usize, Error> {
         if self.all_ascii {
             let bytes = text.as_bytes();
-            if bytes.len() > out.len() {
+            let Some(out) = out.get_mut(..bytes.len()) else {
                 return Err(Error::BufferTooSmall { got: out.len(), needed: text.chars().count() });
-            }
-            for (i, (&b, o)) in bytes.iter().zip(out.iter_mut()).enumerate() {
-                let n = if b < 128 { self.ascii[b as usize] } else { NONE };
-                if n == NONE {
-                    let position = text[..i].chars().count();
-                    let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
-                    return Err(Error::NotInAlphabet { ch, position });
+            };
+            // Map everything, then report the first bad character if any:
+            // no branch per character.
+            let mut bad = false;
+            if let Some(first) = self.run_start {
+                let radix = self.chars.len() as u8;
+                for (&b, o) in bytes.iter().zip(out.iter_mut()) {
+                    let n = b.wrapping_sub(first);
+                    bad |= n >= radix;
+                    *o = n as u16;
                 }
-                *o = n;
+            } else {
+                for (&b, o) in bytes.iter().zip(out.iter_mut()) {
+                    let n = self.ascii[(b & 0x7f) as usize];
+                    bad |= (b >= 128) | (n == NONE);
+                    *o = n;
+                }
+            }
+            if bad {
+                let i = bytes.iter().position(|&b| b >= 128 || self.ascii[b as usize] == NONE).unwrap_or(0);
+                let position = text[..i].chars().count();
+                let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+                return Err(Error::NotInAlphabet { ch, position });
             }
             return Ok(bytes.len());
         }
@@ -176,10 +194,12 @@ impl Alphabet {
             // instead of a char encoding per numeral.
             let mut buf = [0u8; 64];
             for part in numerals.chunks(buf.len()) {
-                for (b, &n) in buf.iter_mut().zip(part) {
-                    *b = self.chars[n as usize] as u8;
+                let bytes = &mut buf[..part.len()];
+                match self.run_start {
+                    Some(first) => bytes.iter_mut().zip(part).for_each(|(b, &n)| *b = first.wrapping_add(n as u8)),
+                    None => bytes.iter_mut().zip(part).for_each(|(b, &n)| *b = self.chars[n as usize] as u8),
                 }
-                out.push_str(core::str::from_utf8(&buf[..part.len()]).expect("ASCII alphabet"));
+                out.push_str(core::str::from_utf8(bytes).expect("ASCII alphabet"));
             }
             return;
         }
@@ -219,6 +239,25 @@ mod tests {
         assert_eq!(a.to_numerals("12a4", &mut n), Err(Error::NotInAlphabet { ch: 'a', position: 2 }));
         assert_eq!(a.to_numerals("1é", &mut n), Err(Error::NotInAlphabet { ch: 'é', position: 1 }));
         assert!(matches!(a.to_numerals("123456789", &mut n), Err(Error::BufferTooSmall { .. })));
+    }
+
+    #[test]
+    fn ascii_runs_map_by_subtraction_and_others_by_table() {
+        let mut n = [0u16; 8];
+        for (a, run) in [(Alphabet::digits(), true), (Alphabet::lowercase(), true), (Alphabet::hex(), false)] {
+            assert_eq!(a.run_start.is_some(), run);
+            let text: String = a.chars().iter().rev().take(5).collect();
+            let k = a.to_numerals(&text, &mut n).unwrap();
+            let mut back = String::new();
+            a.push_str(&n[..k], &mut back);
+            assert_eq!(back, text);
+        }
+        // Characters just outside a run, on both sides, and outside ASCII.
+        let d = Alphabet::digits();
+        assert_eq!(d.to_numerals("12/4", &mut n), Err(Error::NotInAlphabet { ch: '/', position: 2 }));
+        assert_eq!(d.to_numerals(":", &mut n), Err(Error::NotInAlphabet { ch: ':', position: 0 }));
+        assert_eq!(Alphabet::hex().to_numerals("0fg", &mut n), Err(Error::NotInAlphabet { ch: 'g', position: 2 }));
+        assert_eq!(Alphabet::hex().to_numerals("0é", &mut n), Err(Error::NotInAlphabet { ch: 'é', position: 1 }));
     }
 
     #[test]

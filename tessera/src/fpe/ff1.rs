@@ -3,7 +3,8 @@
 //! Values whose halves fit in a `u64` (radix 10: up to 38 digits) run on
 //! native integers with a precomputed reciprocal; up to 2^96 on `u128`;
 //! longer values on the fixed-capacity path in [`super::big`]. The CBC-MAC
-//! state after block P is cached per (length, tweak length).
+//! state after block P is cached per (length, tweak length). On AES-NI, one
+//! value whose y has 8 bytes runs the chain of [`super::single_ni`].
 
 use std::sync::OnceLock;
 
@@ -12,6 +13,8 @@ use super::batch_round::{BatchMod, Kernel, Layout};
 use super::big;
 use super::feistel::{Ring, Y64, Y96, feistel};
 use super::num::{Mod64, Mod128, Radix};
+#[cfg(target_arch = "x86_64")]
+use super::single_ni::{self, Fast};
 use super::{Alphabet, Fpe, MAX_LEN, Tweaks, check_radix, check_value, min_len};
 use crate::Direction;
 use crate::Error;
@@ -35,6 +38,9 @@ struct LenParams {
     b: usize,
     d: usize,
     arith: Arith,
+    /// The moduli for the AES-NI single-value rounds, when d = 8 and they fit.
+    #[cfg(target_arch = "x86_64")]
+    fast: Option<(Fast, Fast)>,
     p_cache: [OnceLock<Block>; P_CACHE],
 }
 
@@ -188,7 +194,20 @@ impl FF1 {
                 break;
             };
             let b = num_bytes(&rx, v);
-            native.push(LenParams { n, u, b, d: 4 * b.div_ceil(4) + 4, arith, p_cache: Default::default() });
+            let d = 4 * b.div_ceil(4) + 4;
+            #[cfg(target_arch = "x86_64")]
+            // d = 8: radix^u <= radix^v <= 2^32.
+            let fast = if d == 8 { Fast::new(pu as u64).zip(Fast::new(pv as u64)) } else { None };
+            native.push(LenParams {
+                n,
+                u,
+                b,
+                d,
+                arith,
+                #[cfg(target_arch = "x86_64")]
+                fast,
+                p_cache: Default::default(),
+            });
         }
         Ok(FF1 {
             aes,
@@ -240,18 +259,20 @@ impl FF1 {
             Some(c) => *c.get_or_init(|| self.ciph_p(lp.n, t)),
             None => self.ciph_p(lp.n, t),
         };
-        let pad = (16 - (t + lp.b + 1) % 16) % 16;
-        let last = t + pad + 1 + lp.b - 16;
-        for q in (0..last).step_by(16) {
+        // Q = T || 0^pad || [i] || NUM(B) fills whole blocks; all but the last
+        // hold only tweak bytes and zeros. (Byte loops: no memcpy call.)
+        let last = (t + lp.b + 1).next_multiple_of(16) - 16;
+        let fill = |blk: &mut Block, part: &[u8]| blk.iter_mut().zip(part).for_each(|(d, s)| *d = *s);
+        let mut q = 0;
+        while q < last {
             let mut blk = [0u8; 16];
-            let part = &tweak[q.min(t)..(q + 16).min(t)];
-            blk[..part.len()].copy_from_slice(part);
+            fill(&mut blk, &tweak[q.min(t)..(q + 16).min(t)]);
             state = (u128::from_be_bytes(state) ^ u128::from_be_bytes(blk)).to_be_bytes();
             self.aes.encrypt_block(&mut state);
+            q += 16;
         }
         let mut tmpl = [0u8; 16];
-        let part = &tweak[last.min(t)..];
-        tmpl[..part.len()].copy_from_slice(part);
+        fill(&mut tmpl, &tweak[last.min(t)..]);
         (u128::from_be_bytes(state), u128::from_be_bytes(tmpl))
     }
 
@@ -291,6 +312,13 @@ impl FF1 {
         };
         let (state, tmpl) = self.prefix(lp, tweak);
         let base = state ^ tmpl;
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(keys), Some(m)) = (&*self.ni, &lp.fast) {
+            let ab = batch::num_halves::<true>(&self.rx, x, 0, x.len(), lp.u);
+            let ab = single_ni::ff1_value(keys, base, 8 * lp.b as u32, m, ab, dir);
+            batch::str_halves::<true>(&self.rx, x, 0, x.len(), lp.u, ab);
+            return Ok(());
+        }
         match lp.arith {
             Arith::N64 { mu, mv } => {
                 let ab = batch::num_halves::<true>(&self.rx, x, 0, x.len(), lp.u);

@@ -10,6 +10,8 @@ use super::batch::{self, Bases};
 use super::batch_round::{BatchMod, Kernel, Layout};
 use super::feistel::{Ring, feistel};
 use super::num::{Mod64, Mod128, Radix};
+#[cfg(target_arch = "x86_64")]
+use super::single_ni::{self, Fast};
 use super::{Alphabet, Fpe, Tweaks, check_radix, check_value, min_len};
 use crate::Direction;
 use crate::Error;
@@ -33,6 +35,9 @@ struct Core {
     max: usize,
     /// Indexed by length - min.
     arith: Vec<Arith>,
+    /// The moduli for the AES-NI single-value rounds, when below 2^30.
+    #[cfg(target_arch = "x86_64")]
+    fast: Vec<Option<(Fast, Fast)>>,
     /// The schedule for AES-NI with keys in registers, when the CPU has it.
     #[cfg(target_arch = "x86_64")]
     ni: crate::wipe::Wiped<Option<crate::aes::ni::Keys>>,
@@ -67,6 +72,13 @@ impl Core {
                 }
             })
             .collect();
+        #[cfg(target_arch = "x86_64")]
+        let fast = (min..=max)
+            .map(|n| {
+                let p = |k| rx.pow(k).and_then(|p| u64::try_from(p).ok()).and_then(Fast::new_folded);
+                p(n.div_ceil(2)).zip(p(n / 2))
+            })
+            .collect();
         Ok(Core {
             aes,
             rx,
@@ -74,6 +86,8 @@ impl Core {
             min,
             max,
             arith,
+            #[cfg(target_arch = "x86_64")]
+            fast,
             #[cfg(target_arch = "x86_64")]
             ni: crate::wipe::Wiped::new(ni),
             kernel: Kernel::detect(),
@@ -101,6 +115,13 @@ impl Core {
         check_value(x, self.rx.radix, self.min, self.max)?;
         let u = x.len().div_ceil(2);
         let arith = self.arith[x.len() - self.min];
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(keys), Some(m)) = (&*self.ni, &self.fast[x.len() - self.min]) {
+            let ab = batch::num_halves::<false>(&self.rx, x, 0, x.len(), u);
+            let ab = single_ni::ff3_value(keys, tw, m, ab, dir);
+            batch::str_halves::<false>(&self.rx, x, 0, x.len(), u, ab);
+            return Ok(());
+        }
         match arith {
             Arith::N64 { mu, mv } => {
                 let ab = batch::num_halves::<false>(&self.rx, x, 0, x.len(), u);

@@ -42,6 +42,8 @@ mod ff1;
 mod ff3;
 mod format;
 mod num;
+#[cfg(target_arch = "x86_64")]
+mod single_ni;
 mod text_batch;
 
 pub use algorithm::Algorithm;

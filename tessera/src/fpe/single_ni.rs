@@ -1,0 +1,260 @@
+//! One FF1 or FF3-1 value at a time on AES-NI, built for latency: the rounds
+//! are a dependent chain, so what counts is the path from one round's AES
+//! output to the next round's AES input. Here that path is: the output word
+//! to a general register, y mod m by one Barrett multiply pair, the Feistel
+//! add and a two-`cmov` reduction from [0, 3m), and back into the vector
+//! register with one shuffle and one xor with the round's constant block
+//! (which already holds round key 0, the CBC-MAC state and the round number).
+//! Everything else (the constant blocks, the other half) is off that path.
+//!
+//! Used when the moduli are small enough (see [`Fast::new`] and
+//! [`Fast::new_folded`]); other shapes take the generic rounds.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use crate::Direction;
+use crate::aes::ni::Keys;
+
+/// Calls `$f::<NR, DEC>($args)` for the key's round count and the direction.
+macro_rules! dispatch {
+    ($keys:expr, $dir:expr, $f:ident($($arg:expr),*)) => {{
+        let rk = $keys.schedule();
+        // SAFETY: a `Keys` value exists only if `Keys::new` detected AES-NI
+        // and SSE4.1, the features these functions are compiled for.
+        unsafe {
+            match ($keys.rounds(), $dir.is_encrypt()) {
+                (10, true) => $f::<10, false>(rk, $($arg),*),
+                (10, false) => $f::<10, true>(rk, $($arg),*),
+                (12, true) => $f::<12, false>(rk, $($arg),*),
+                (12, false) => $f::<12, true>(rk, $($arg),*),
+                (_, true) => $f::<14, false>(rk, $($arg),*),
+                (_, false) => $f::<14, true>(rk, $($arg),*),
+            }
+        }
+    }};
+}
+
+/// FF1's rounds on one value (see [`ff1`]).
+pub(crate) fn ff1_value(
+    keys: &Keys,
+    base: u128,
+    shb: u32,
+    m: &(Fast, Fast),
+    ab: (u64, u64),
+    dir: Direction,
+) -> (u64, u64) {
+    dispatch!(keys, dir, ff1(base, shb, (&m.0, &m.1), ab))
+}
+
+/// FF3's rounds on one value (see [`ff3`]).
+pub(crate) fn ff3_value(
+    keys: &Keys,
+    tweak: (u32, u32),
+    m: &(Fast, Fast),
+    ab: (u64, u64),
+    dir: Direction,
+) -> (u64, u64) {
+    dispatch!(keys, dir, ff3(tweak, (&m.0, &m.1), ab))
+}
+
+/// Arithmetic modulo one radix power m, with 3m below 2^64.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fast {
+    m: u64,
+    m2: u64,
+    /// floor((2^64 - 1) / m): Barrett's quotient estimate is at most one short.
+    inv: u64,
+    /// 2^32, 2^64 and 2^96 mod m, to fold a 128-bit y into 64 bits (m < 2^30).
+    r: [u64; 3],
+}
+
+impl Fast {
+    /// For moduli with 3m < 2^64 (FF1's y of 8 bytes).
+    pub(crate) fn new(m: u64) -> Option<Self> {
+        (2..=u64::MAX / 3).contains(&m).then(|| {
+            let r = [32u32, 64, 96].map(|s| ((1u128 << s) % m as u128) as u64);
+            Fast { m, m2: 2 * m, inv: u64::MAX / m, r }
+        })
+    }
+
+    /// For moduli below 2^30, which can also reduce a 128-bit y (FF3's).
+    pub(crate) fn new_folded(m: u64) -> Option<Self> {
+        Self::new(m).filter(|_| m < 1 << 30)
+    }
+
+    /// A 64-bit value congruent to `lo + hi * 2^64` mod m: four 32-bit limbs
+    /// times 2^(32j) mod m (each product below 2^62).
+    #[inline(always)]
+    fn fold(&self, lo: u64, hi: u64) -> u64 {
+        let l1 = (lo >> 32) * self.r[0];
+        let h0 = (hi & 0xffff_ffff) * self.r[1];
+        let h1 = (hi >> 32) * self.r[2];
+        ((lo & 0xffff_ffff) + l1) + (h0 + h1)
+    }
+
+    /// One Feistel update: (x + y) mod m when encrypting, (x - y) mod m when
+    /// decrypting (`x` < m, any 64-bit `y`).
+    #[inline(always)]
+    fn step<const DEC: bool>(&self, x: u64, y: u64) -> u64 {
+        let q = ((y as u128 * self.inv as u128) >> 64) as u64;
+        let qm = q.wrapping_mul(self.m);
+        // y - qm is y mod m or that plus m: t is in [0, 3m).
+        let t = if DEC {
+            x.wrapping_add(self.m2).wrapping_sub(y).wrapping_add(qm)
+        } else {
+            x.wrapping_add(y).wrapping_sub(qm)
+        };
+        reduce3(t, self.m, self.m2)
+    }
+}
+
+/// `t` mod m for `t` < 3m, by two `cmov`s (written out: the compiler may turn
+/// a select into a branch, and `t` is secret).
+#[inline(always)]
+fn reduce3(mut t: u64, m: u64, m2: u64) -> u64 {
+    // SAFETY: register-only arithmetic and conditional moves; no memory,
+    // stack or control flow.
+    unsafe {
+        core::arch::asm!(
+            "mov {a}, {t}",
+            "mov {b}, {t}",
+            "sub {a}, {m}",
+            "cmovae {t}, {a}",
+            "sub {b}, {m2}",
+            "cmovae {t}, {b}",
+            t = inout(reg) t,
+            m = in(reg) m,
+            m2 = in(reg) m2,
+            a = out(reg) _,
+            b = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    t
+}
+
+/// AES rounds 1..=NR of a block already xored with round key 0.
+#[inline]
+#[target_feature(enable = "aes")]
+fn rest<const NR: usize>(rk: &[__m128i; 15], mut b: __m128i) -> __m128i {
+    for k in &rk[1..NR] {
+        b = _mm_aesenc_si128(b, *k);
+    }
+    _mm_aesenclast_si128(b, rk[NR])
+}
+
+/// The Feistel chain: `R` (at most 10) rounds, round i enciphering its block
+/// for the half and reading y with `prf`; even rounds work mod `m.0`. Written
+/// out round by round: no loop branch, constant block indices.
+#[inline(always)]
+fn chain<const R: usize, const DEC: bool>(
+    m: (&Fast, &Fast),
+    (mut a, mut b): (u64, u64),
+    mut prf: impl FnMut(usize, u64, &Fast) -> u64,
+) -> (u64, u64) {
+    const { assert!(R <= 10) };
+    let mut round = |j: usize| {
+        if j >= R {
+            return;
+        }
+        let i = if DEC { R - 1 - j } else { j };
+        let mi = if i % 2 == 0 { m.0 } else { m.1 };
+        if DEC {
+            (a, b) = (mi.step::<true>(b, prf(i, a, mi)), a);
+        } else {
+            (a, b) = (b, mi.step::<false>(a, prf(i, b, mi)));
+        }
+    };
+    round(0);
+    round(1);
+    round(2);
+    round(3);
+    round(4);
+    round(5);
+    round(6);
+    round(7);
+    round(8);
+    round(9);
+    (a, b)
+}
+
+/// FF1's ten rounds for d = 8 (y is the first 8 bytes of the output, NUM(half)
+/// the last b <= 4 bytes of the block). `base` is the CBC-MAC state xor the
+/// last block of Q, as a big-endian integer; `shb` = 8b places [i].
+#[target_feature(enable = "aes,sse4.1")]
+pub(crate) fn ff1<const NR: usize, const DEC: bool>(
+    rk: &[__m128i; 15],
+    base: u128,
+    shb: u32,
+    m: (&Fast, &Fast),
+    ab: (u64, u64),
+) -> (u64, u64) {
+    let base = _mm_xor_si128(crate::aes::ni::ld(&base.to_be_bytes()), rk[0]);
+    // The byte of [i], selected from a vector of i in every byte.
+    let at = crate::aes::ni::ld(&(0xffu128 << shb).to_be_bytes());
+    // The half's low 8 bytes (little-endian in lane 0), reversed into bytes 8..16.
+    let place = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, -1, -1, -1, -1, -1, -1, -1, -1);
+    chain::<10, DEC>(m, ab, |i, x, _| {
+        let k = _mm_xor_si128(base, _mm_and_si128(_mm_set1_epi8(i as i8), at));
+        let blk = _mm_xor_si128(_mm_shuffle_epi8(_mm_cvtsi64_si128(x as i64), place), k);
+        (_mm_cvtsi128_si64(rest::<NR>(rk, blk)) as u64).swap_bytes()
+    })
+}
+
+/// FF3's eight rounds (moduli from [`Fast::new_folded`]): the cipher sees
+/// (W ^ [i]) << 96 | NUM(REV(half)) little-endian, y is the whole output
+/// read little-endian; W is T_R in even rounds, T_L in odd ones.
+#[target_feature(enable = "aes,sse4.1")]
+pub(crate) fn ff3<const NR: usize, const DEC: bool>(
+    rk: &[__m128i; 15],
+    (tl, tr): (u32, u32),
+    m: (&Fast, &Fast),
+    ab: (u64, u64),
+) -> (u64, u64) {
+    let w = [tr, tl].map(|w| _mm_xor_si128(_mm_set_epi64x(((w as u64) << 32) as i64, 0), rk[0]));
+    chain::<8, DEC>(m, ab, |i, x, mi| {
+        let k = _mm_xor_si128(w[i % 2], _mm_set_epi64x((i as i64) << 32, 0));
+        let out = rest::<NR>(rk, _mm_xor_si128(_mm_cvtsi64_si128(x as i64), k));
+        mi.fold(_mm_cvtsi128_si64(out) as u64, _mm_extract_epi64::<1>(out) as u64)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn step_matches_hardware(m in 2u64..=u64::MAX / 3, x: u64, y: u64) {
+            let f = Fast::new(m).unwrap();
+            let x = x % m;
+            let r = (y % m) as u128;
+            prop_assert_eq!(f.step::<false>(x, y) as u128, (x as u128 + r) % m as u128);
+            prop_assert_eq!(f.step::<true>(x, y) as u128, (x as u128 + m as u128 - r) % m as u128);
+        }
+
+        #[test]
+        fn fold_is_congruent(m in 2u64..1 << 30, y: u128) {
+            let f = Fast::new_folded(m).unwrap();
+            prop_assert_eq!(f.fold(y as u64, (y >> 64) as u64) % m, (y % m as u128) as u64);
+        }
+    }
+
+    #[test]
+    fn extreme_moduli() {
+        for m in [2u64, 3, 10, 100_000_000, (1 << 30) - 1, 1 << 32, u64::MAX / 3] {
+            let f = Fast::new(m).unwrap();
+            for x in [0, 1, m / 2, m - 1] {
+                for y in [0u64, 1, m - 1, m, m + 1, 2 * m, u64::MAX, u64::MAX - 1, u64::MAX / 2] {
+                    let r = (y % m) as u128;
+                    assert_eq!(f.step::<false>(x, y) as u128, (x as u128 + r) % m as u128, "m={m} x={x} y={y}");
+                    assert_eq!(f.step::<true>(x, y) as u128, (x as u128 + m as u128 - r) % m as u128);
+                }
+            }
+        }
+        assert!(Fast::new(u64::MAX / 3 + 1).is_none() && Fast::new(1).is_none());
+        assert!(Fast::new_folded(1 << 30).is_none());
+    }
+}
