@@ -111,6 +111,22 @@ pub(crate) fn cbc_mac2<const NR: usize>(k: &[__m128i; 15], a: Blocks<'_>, b: Blo
     (finish::<NR>(k, &a, both, sa), finish::<NR>(k, &b, both, sb))
 }
 
+/// Writes block `j` of the CTR output, `dst[j] = src[j] ^ ks` (or in
+/// place), and returns what the chain takes of it: the output (`OUT`) or
+/// the input. Always inlined: a call would spill the chain's state around
+/// it, onto the chain's critical path.
+#[inline(always)]
+fn put_block<const OUT: bool>(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) -> __m128i {
+    let input = ld(match src {
+        Some(s) => &s[16 * j..],
+        None => &dst[16 * j..],
+    });
+    // SAFETY: SSE2, part of every x86-64 CPU.
+    let output = unsafe { _mm_xor_si128(input, ks) };
+    st(&mut dst[16 * j..], output);
+    if OUT { output } else { input }
+}
+
 /// CTR under the schedule `kc` from the counter block `q` (a big-endian
 /// integer, incremented modulo 2^128) over `dst`, a multiple of 16 bytes
 /// (`dst = src ^ keystream`, or in place when `src` is `None`); the CBC-MAC
@@ -141,16 +157,7 @@ pub(crate) fn ctr_cbc_mac<const NR: usize, const OUT: bool>(
     let n = dst.len() / 16;
     let ctr = |i: usize| ld(&q.wrapping_add(i as u128).to_be_bytes());
     let kx = _mm_xor_si128(km[NR], km[0]);
-    // Block j of the output, written; returns what the chain takes of it.
-    let mut put = |j: usize, ks: __m128i| {
-        let input = ld(match src {
-            Some(s) => &s[16 * j..],
-            None => &dst[16 * j..],
-        });
-        let output = _mm_xor_si128(input, ks);
-        st(&mut dst[16 * j..], output);
-        if OUT { output } else { input }
-    };
+    let mut put = |j: usize, ks: __m128i| put_block::<OUT>(src, dst, j, ks);
     // ks[0]: keystream of the block being chained, ks[1]: of the next one.
     let mut ks = [encrypt_m128::<NR>(kc, ctr(0)), encrypt_m128::<NR>(kc, ctr(1))];
     let mut ss = side.start(_mm_setzero_si128(), km[0]);
