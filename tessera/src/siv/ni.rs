@@ -33,7 +33,7 @@ use crate::aes::ni_mac::{Blocks, cbc_mac, cbc_mac2, ctr, ctr_cbc_mac, ctr_vaes51
 pub(crate) struct SivNi {
     k1: Keys,
     k2: Keys,
-    /// Whether CTR runs on 512-bit vectors (AVX-512F and VAES).
+    /// Whether CTR runs on 512-bit vectors (AVX-512F, AVX-512BW and VAES).
     vaes512: bool,
 }
 
@@ -53,7 +53,9 @@ impl SivNi {
     /// Expands K1 and K2 (16, 24 or 32 bytes each, the same length) if this
     /// CPU has AES-NI.
     pub(crate) fn new(k1: &[u8], k2: &[u8]) -> Option<Self> {
-        let vaes512 = is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("vaes");
+        let vaes512 = is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("vaes");
         Some(SivNi { k1: Keys::new(k1)?, k2: Keys::new(k2)?, vaes512 })
     }
 
@@ -92,7 +94,7 @@ impl SivNi {
     pub(crate) fn ctr(&self, q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
         assert!(src.is_none_or(|s| s.len() == dst.len()));
         let k = self.k2.schedule();
-        // SAFETY: as in `chain`, and `vaes512` says AVX-512F and VAES were
+        // SAFETY: as in `chain`, and `vaes512` says AVX-512F, AVX-512BW and VAES were
         // detected; the lengths were checked above.
         unsafe {
             match (self.k2.rounds(), self.vaes512) {
