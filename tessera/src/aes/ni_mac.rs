@@ -231,20 +231,16 @@ pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]
     }
 }
 
-/// The next four counter blocks from `c` (per 128-bit lane the counter's
-/// low and high 64-bit halves, as numbers), big-endian; advances `c` by
-/// four modulo 2^128.
+/// The counters `c` plus `k` (per 128-bit lane the counter's low and high
+/// 64-bit halves, as numbers), modulo 2^128.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn next4(c: &mut __m512i) -> __m512i {
-    let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    let blocks = _mm512_shuffle_epi8(*c, reverse);
-    let four = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
-    let n = _mm512_add_epi64(*c, four);
+#[target_feature(enable = "avx512f")]
+fn add_ctr(c: __m512i, k: u64) -> __m512i {
+    let k = _mm512_maskz_set1_epi64(0x55, k as i64);
+    let n = _mm512_add_epi64(c, k);
     // The low halves that wrapped carry into the high halves above them.
-    let carry = _mm512_mask_cmplt_epu64_mask(0x55, n, four);
-    *c = _mm512_mask_add_epi64(n, carry << 1, n, _mm512_set1_epi64(1));
-    blocks
+    let carry = _mm512_mask_cmplt_epu64_mask(0x55, n, k);
+    _mm512_mask_add_epi64(n, carry << 1, n, _mm512_set1_epi64(1))
 }
 
 /// One step of [`ctr_vaes512`]: `W` vectors (4W blocks) of keystream from
@@ -259,7 +255,14 @@ fn ctr_step<const NR: usize, const W: usize>(
     dst: &mut [u8],
     off: usize,
 ) -> usize {
-    let mut b: [__m512i; W] = core::array::from_fn(|_| _mm512_xor_si512(next4(c), rk[0]));
+    // Each vector's counters straight from `c` (no chain between them),
+    // byte-reversed into big-endian blocks.
+    let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    let mut b: [__m512i; W] = core::array::from_fn(|v| {
+        let blocks = _mm512_shuffle_epi8(add_ctr(*c, 4 * v as u64), reverse);
+        _mm512_xor_si512(blocks, rk[0])
+    });
+    *c = add_ctr(*c, 4 * W as u64);
     for kr in &rk[1..NR] {
         for x in &mut b {
             *x = _mm512_aesenc_epi128(*x, *kr);
