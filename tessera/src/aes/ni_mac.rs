@@ -111,6 +111,22 @@ pub(crate) fn cbc_mac2<const NR: usize>(k: &[__m128i; 15], a: Blocks<'_>, b: Blo
     (finish::<NR>(k, &a, both, sa), finish::<NR>(k, &b, both, sb))
 }
 
+/// Writes block `j` of the CTR output, `dst[j] = src[j] ^ ks` (or in
+/// place), and returns what the chain takes of it: the output (`OUT`) or
+/// the input. Always inlined: a call would spill the chain's state around
+/// it, onto the chain's critical path.
+#[inline(always)]
+fn put_block<const OUT: bool>(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) -> __m128i {
+    let input = ld(match src {
+        Some(s) => &s[16 * j..],
+        None => &dst[16 * j..],
+    });
+    // SAFETY: SSE2, part of every x86-64 CPU.
+    let output = unsafe { _mm_xor_si128(input, ks) };
+    st(&mut dst[16 * j..], output);
+    if OUT { output } else { input }
+}
+
 /// CTR under the schedule `kc` from the counter block `q` (a big-endian
 /// integer, incremented modulo 2^128) over `dst`, a multiple of 16 bytes
 /// (`dst = src ^ keystream`, or in place when `src` is `None`); the CBC-MAC
@@ -141,16 +157,7 @@ pub(crate) fn ctr_cbc_mac<const NR: usize, const OUT: bool>(
     let n = dst.len() / 16;
     let ctr = |i: usize| ld(&q.wrapping_add(i as u128).to_be_bytes());
     let kx = _mm_xor_si128(km[NR], km[0]);
-    // Block j of the output, written; returns what the chain takes of it.
-    let mut put = |j: usize, ks: __m128i| {
-        let input = ld(match src {
-            Some(s) => &s[16 * j..],
-            None => &dst[16 * j..],
-        });
-        let output = _mm_xor_si128(input, ks);
-        st(&mut dst[16 * j..], output);
-        if OUT { output } else { input }
-    };
+    let mut put = |j: usize, ks: __m128i| put_block::<OUT>(src, dst, j, ks);
     // ks[0]: keystream of the block being chained, ks[1]: of the next one.
     let mut ks = [encrypt_m128::<NR>(kc, ctr(0)), encrypt_m128::<NR>(kc, ctr(1))];
     let mut ss = side.start(_mm_setzero_si128(), km[0]);
@@ -181,16 +188,30 @@ pub(crate) fn ctr_cbc_mac<const NR: usize, const OUT: bool>(
     (s, ks, finish::<NR>(km, &side, with_side, ss))
 }
 
+/// Writes the first `dst.len() - 16 * j` (< 16) bytes of the keystream
+/// block `ks` from block `j` on: a last partial block, through 16 bytes of
+/// stack that are wiped.
+#[inline(always)]
+fn put_partial(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) {
+    let mut t = [0u8; 16];
+    st(&mut t, ks);
+    for (i, d) in dst[16 * j..].iter_mut().enumerate() {
+        *d = t[i] ^ src.map_or(*d, |s| s[16 * j + i]);
+    }
+    t.zeroize();
+}
+
 /// AES-CTR under `k` from the counter block `q` (big-endian, incremented
 /// modulo 2^128) over `dst` of any length (`dst = src ^ keystream`, or in
-/// place when `src` is `None`), eight independent blocks in flight.
+/// place when `src` is `None`), eight independent blocks in flight; only
+/// a last partial block's keystream goes through memory.
 #[inline]
 #[target_feature(enable = "aes")]
 pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
     debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
-    let mut off = 0;
-    while off < dst.len() {
-        let c = q.wrapping_add((off / 16) as u128);
+    let mut j0 = 0;
+    while 16 * j0 < dst.len() {
+        let c = q.wrapping_add(j0 as u128);
         let mut b: [__m128i; 8] =
             core::array::from_fn(|j| _mm_xor_si128(ld(&c.wrapping_add(j as u128).to_be_bytes()), k[0]));
         for kr in &k[1..NR] {
@@ -199,80 +220,108 @@ pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]
             }
         }
         for x in &mut b {
-            *x = _mm_aesenclast_si128(*x, k[NR]);
+            let ks = _mm_aesenclast_si128(*x, k[NR]);
+            if 16 * j0 + 16 <= dst.len() {
+                put_block::<true>(src, dst, j0, ks);
+            } else if 16 * j0 < dst.len() {
+                put_partial(src, dst, j0, ks);
+            }
+            j0 += 1;
         }
-        let n = (dst.len() - off).min(128);
-        if n == 128 {
-            for (j, ks) in b.iter().enumerate() {
-                let p = off + 16 * j;
-                let input = ld(match src {
-                    Some(s) => &s[p..],
-                    None => &dst[p..],
-                });
-                st(&mut dst[p..], _mm_xor_si128(input, *ks));
-            }
-        } else {
-            let mut ks = [0u8; 128];
-            for (j, x) in b.iter().enumerate() {
-                st(&mut ks[16 * j..], *x);
-            }
-            for (i, (d, k)) in dst[off..off + n].iter_mut().zip(ks).enumerate() {
-                *d = k ^ src.map_or(*d, |s| s[off + i]);
-            }
-            ks.zeroize();
-        }
-        off += n;
     }
 }
 
-/// AES-CTR like [`ctr`] on 512-bit vectors with VAES: 32 blocks in flight,
-/// four per register, for CPUs with AVX-512F and VAES (the AES-NI units
-/// take one block per instruction, VAES four).
+/// The counters `c` plus `k` (per 128-bit lane the counter's low and high
+/// 64-bit halves, as numbers), modulo 2^128.
 #[inline]
-#[target_feature(enable = "avx512f,vaes,aes")]
+#[target_feature(enable = "avx512f")]
+fn add_ctr(c: __m512i, k: u64) -> __m512i {
+    let k = _mm512_maskz_set1_epi64(0x55, k as i64);
+    let n = _mm512_add_epi64(c, k);
+    // The low halves that wrapped carry into the high halves above them.
+    let carry = _mm512_mask_cmplt_epu64_mask(0x55, n, k);
+    _mm512_mask_add_epi64(n, carry << 1, n, _mm512_set1_epi64(1))
+}
+
+/// One step of [`ctr_vaes512`]: `W` vectors (4W blocks) of keystream from
+/// the counters `c`, XORed into `dst` from byte `off` on, as far as `dst`
+/// goes (a last partial vector through byte masks). Returns the bytes done.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
+fn ctr_step<const NR: usize, const W: usize>(
+    rk: &[__m512i; 15],
+    c: &mut __m512i,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+    off: usize,
+) -> usize {
+    // Each vector's counters straight from `c` (no chain between them),
+    // byte-reversed into big-endian blocks.
+    let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    let mut b: [__m512i; W] = core::array::from_fn(|v| {
+        let blocks = _mm512_shuffle_epi8(add_ctr(*c, 4 * v as u64), reverse);
+        _mm512_xor_si512(blocks, rk[0])
+    });
+    *c = add_ctr(*c, 4 * W as u64);
+    for kr in &rk[1..NR] {
+        for x in &mut b {
+            *x = _mm512_aesenc_epi128(*x, *kr);
+        }
+    }
+    let n = (dst.len() - off).min(64 * W);
+    let d = dst.as_mut_ptr();
+    let s = src.map_or(d.cast_const(), <[u8]>::as_ptr);
+    for (v, x) in b.iter().enumerate() {
+        let len = n.saturating_sub(64 * v).min(64);
+        if len == 0 {
+            break;
+        }
+        let mask = if len == 64 { u64::MAX } else { (1u64 << len) - 1 };
+        let y = _mm512_aesenclast_epi128(*x, rk[NR]);
+        // SAFETY: the mask covers bytes off + 64v .. off + 64v + len, within
+        // `dst` (and `src`, as long); masked-off bytes are neither read nor
+        // written (AVX-512BW masked moves do not touch them).
+        unsafe {
+            let p = off + 64 * v;
+            let input = _mm512_maskz_loadu_epi8(mask, s.add(p).cast());
+            _mm512_mask_storeu_epi8(d.add(p).cast(), mask, _mm512_xor_si512(input, y));
+        }
+    }
+    n
+}
+
+/// AES-CTR like [`ctr`] on 512-bit vectors with VAES, for CPUs with
+/// AVX-512F, AVX-512BW and VAES: up to 32 blocks in flight, four per
+/// register (the AES-NI units take one block per instruction, VAES four).
+/// The counters are made in registers and a last partial vector is read
+/// and written through byte masks: no keystream goes through memory.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
 pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
-    // The raw loads below read `src` as far as `dst` goes.
+    // The masked moves read `src` as far as `dst` goes.
     assert!(src.is_none_or(|s| s.len() == dst.len()));
     let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
+    let half = |j: u64, hi: bool| {
+        let c = q.wrapping_add(j as u128);
+        (if hi { c >> 64 } else { c }) as u64 as i64
+    };
+    let mut c = _mm512_set_epi64(
+        half(3, true),
+        half(3, false),
+        half(2, true),
+        half(2, false),
+        half(1, true),
+        half(1, false),
+        half(0, true),
+        half(0, false),
+    );
     let mut off = 0;
     while off < dst.len() {
-        let c = q.wrapping_add((off / 16) as u128);
-        let mut ks = [0u8; 512];
-        for (j, b) in ks.chunks_exact_mut(16).enumerate() {
-            b.copy_from_slice(&c.wrapping_add(j as u128).to_be_bytes());
-        }
-        let mut b: [__m512i; 8] = core::array::from_fn(|v| {
-            // SAFETY: `ks` is 512 bytes, eight 64-byte vectors.
-            let c = unsafe { _mm512_loadu_si512(ks.as_ptr().add(64 * v).cast()) };
-            _mm512_xor_si512(c, rk[0])
-        });
-        for kr in &rk[1..NR] {
-            for x in &mut b {
-                *x = _mm512_aesenc_epi128(*x, *kr);
-            }
-        }
-        let n = (dst.len() - off).min(512);
-        for (v, x) in b.iter().enumerate() {
-            let y = _mm512_aesenclast_epi128(*x, rk[NR]);
-            let p = off + 64 * v;
-            if p + 64 <= off + n {
-                // SAFETY: bytes p..p + 64 are within `dst` (and `src`, as long).
-                unsafe {
-                    let input = _mm512_loadu_si512(src.map_or(dst.as_ptr(), <[u8]>::as_ptr).add(p).cast());
-                    _mm512_storeu_si512(dst.as_mut_ptr().add(p).cast(), _mm512_xor_si512(input, y));
-                }
-            } else {
-                // SAFETY: `ks` is 512 bytes.
-                unsafe { _mm512_storeu_si512(ks.as_mut_ptr().add(64 * v).cast(), y) };
-            }
-        }
-        let whole = off + (n / 64) * 64;
-        for (i, d) in dst[whole..off + n].iter_mut().enumerate() {
-            *d = ks[whole - off + i] ^ src.map_or(*d, |s| s[whole + i]);
-        }
-        // Keystream and ciphertext give the plaintext: wipe it.
-        ks.zeroize();
-        off += n;
+        off += match dst.len() - off {
+            257.. => ctr_step::<NR, 8>(&rk, &mut c, src, dst, off),
+            65.. => ctr_step::<NR, 4>(&rk, &mut c, src, dst, off),
+            _ => ctr_step::<NR, 1>(&rk, &mut c, src, dst, off),
+        };
     }
 }
 
@@ -379,7 +428,9 @@ mod tests {
                     }
                 }
             }
-            let vaes = is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("vaes");
+            let vaes = is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512bw")
+                && is_x86_feature_detected!("vaes");
             for n in (0..300).chain([511, 512, 513, 1023, 1024, 1025]) {
                 let src = (0..n).map(|i| (i * 13) as u8).collect::<Vec<u8>>();
                 let q = u128::MAX - 3;
@@ -388,7 +439,7 @@ mod tests {
                 for wide in [false, true].into_iter().filter(|&w| !w || vaes) {
                     let (mut out, mut inplace) = (vec![0u8; n], src.clone());
                     for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
-                        // SAFETY: AES-NI was detected above, AVX-512F and VAES when `wide`.
+                        // SAFETY: AES-NI was detected above, AVX-512F, AVX-512BW and VAES when `wide`.
                         unsafe {
                             match (kl, wide) {
                                 (16, false) => ctr::<10>(sc, q, src, dst),
