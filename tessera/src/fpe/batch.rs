@@ -323,3 +323,43 @@ fn wide<R>(f: impl FnOnce() -> R) -> R {
     }
     f()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-pass check accepts exactly the batches the value-by-value
+    /// check accepts: lengths at and past both limits, ends that go back or
+    /// past the data, numerals at and above the radix, empty batches.
+    #[test]
+    fn fast_check_agrees_with_value_by_value() {
+        let (radix, min, max) = (10u32, 2usize, 6usize);
+        let data: Vec<u16> = (0..40).map(|i| (i % 10) as u16).collect();
+        let mut bad_digit = data.clone();
+        bad_digit[17] = 10;
+        let ends_cases: [&[usize]; 10] = [
+            &[],
+            &[2, 8, 12, 18, 24],
+            &[1, 5],
+            &[6, 13],
+            &[3, 2],
+            &[4, 8, 6, 10],
+            &[4, 8, 38, 42],
+            &[6, 12, 18, 24, 30, 36, 40],
+            &[usize::MAX, 3],
+            &[4, usize::MAX],
+        ];
+        let slow = |d: &[u16], ends: &[usize]| {
+            check_batch(&Tweaks::Same(b""), d, ends, |_, x| check_value(x, radix, min, max)).is_ok()
+        };
+        for d in [&data, &bad_digit] {
+            for ends in ends_cases {
+                let want = slow(d, ends);
+                assert_eq!(wide(|| fast_check(d, ends, radix, min, max)), want, "ends {ends:?}");
+                assert_eq!(fast_check(d, ends, radix, min, max), want, "portable, ends {ends:?}");
+                assert_eq!(check(&Tweaks::Same(b""), d, ends, (radix, min, max), |_| Ok(())).is_ok(), want);
+            }
+        }
+        assert!(!slow(&bad_digit, &[2, 8, 12, 18, 24]) && slow(&data, &[2, 8, 12, 18, 24]), "cases hit both answers");
+    }
+}
