@@ -241,6 +241,12 @@ pub(crate) fn for_each_run(
     while i < ends.len() {
         let len = ends[i] - start;
         let mut j = i + 1;
+        // Whole stretches of 64 values of this length first (vectorises).
+        while j + 64 <= ends.len()
+            && ends[j..j + 64].iter().zip(&ends[j - 1..]).fold(true, |same, (&e, &s)| same & (e.wrapping_sub(s) == len))
+        {
+            j += 64;
+        }
         while j < ends.len() && ends[j] - ends[j - 1] == len {
             j += 1;
         }
@@ -272,18 +278,88 @@ pub(crate) fn check(
     if !tweaks_ok {
         return slow();
     }
-    let mut start = 0;
-    for &end in ends {
-        if end < start || end > data.len() || !(min..=max).contains(&(end - start)) {
-            return slow();
-        }
-        start = end;
-    }
-    // Values tile data[..start], so this checks every numeral of every value
-    // (a saturating subtraction per numeral: vectorises even on SSE2).
-    let top = radix.saturating_sub(1).min(u16::MAX as u32) as u16;
-    if data[..start].iter().fold(0u16, |over, &d| over | d.saturating_sub(top)) != 0 {
+    if !wide(|| fast_check(data, ends, radix, min, max)) {
         return slow();
     }
     Ok(())
+}
+
+/// Whether every value's length is in `min..=max`, the values tile a
+/// prefix of `data`, and every numeral in it is below `radix`.
+#[inline(always)]
+fn fast_check(data: &[u16], ends: &[usize], radix: u32, min: usize, max: usize) -> bool {
+    // Every length in range and every end at or after the one before (so
+    // all are at most the last, checked against data.len()).
+    let span = max.saturating_sub(min);
+    let first_ok = ends.first().is_none_or(|&e| e.wrapping_sub(min) <= span);
+    let steps_bad = ends[1.min(ends.len())..]
+        .iter()
+        .zip(ends)
+        .fold(false, |bad, (&e, &s)| bad | (e < s) | (e.wrapping_sub(s).wrapping_sub(min) > span));
+    let start = ends.last().copied().unwrap_or(0);
+    if !first_ok || steps_bad || start > data.len() || min > max {
+        return false;
+    }
+    // Values tile data[..start], so this checks every numeral of every
+    // value (a saturating subtraction per numeral).
+    let top = radix.saturating_sub(1).min(u16::MAX as u32) as u16;
+    data[..start].iter().fold(0u16, |over, &d| over | d.saturating_sub(top)) == 0
+}
+
+/// `f()`, compiled for AVX2 when the CPU has it (its loops vectorise wider).
+#[inline(always)]
+#[allow(unsafe_code)]
+fn wide<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        fn avx2<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (detected just above).
+            return unsafe { avx2(f) };
+        }
+    }
+    f()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-pass check accepts exactly the batches the value-by-value
+    /// check accepts: lengths at and past both limits, ends that go back or
+    /// past the data, numerals at and above the radix, empty batches.
+    #[test]
+    fn fast_check_agrees_with_value_by_value() {
+        let (radix, min, max) = (10u32, 2usize, 6usize);
+        let data: Vec<u16> = (0..40).map(|i| (i % 10) as u16).collect();
+        let mut bad_digit = data.clone();
+        bad_digit[17] = 10;
+        let ends_cases: [&[usize]; 10] = [
+            &[],
+            &[2, 8, 12, 18, 24],
+            &[1, 5],
+            &[6, 13],
+            &[3, 2],
+            &[4, 8, 6, 10],
+            &[4, 8, 38, 42],
+            &[6, 12, 18, 24, 30, 36, 40],
+            &[usize::MAX, 3],
+            &[4, usize::MAX],
+        ];
+        let slow = |d: &[u16], ends: &[usize]| {
+            check_batch(&Tweaks::Same(b""), d, ends, |_, x| check_value(x, radix, min, max)).is_ok()
+        };
+        for d in [&data, &bad_digit] {
+            for ends in ends_cases {
+                let want = slow(d, ends);
+                assert_eq!(wide(|| fast_check(d, ends, radix, min, max)), want, "ends {ends:?}");
+                assert_eq!(fast_check(d, ends, radix, min, max), want, "portable, ends {ends:?}");
+                assert_eq!(check(&Tweaks::Same(b""), d, ends, (radix, min, max), |_| Ok(())).is_ok(), want);
+            }
+        }
+        assert!(!slow(&bad_digit, &[2, 8, 12, 18, 24]) && slow(&data, &[2, 8, 12, 18, 24]), "cases hit both answers");
+    }
 }

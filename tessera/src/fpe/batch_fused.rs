@@ -6,17 +6,29 @@
 //! half) on the FF1 (d = 8) and FF3-1 layouts; the halves stay integers
 //! across all rounds.
 //!
-//! A chunk of values runs all its rounds before the next chunk starts, so
-//! its halves stay in registers too. Every step is straight-line vector
-//! code (`scripts/check-ct` compiles one round step of each kernel).
+//! A chunk of values runs all its rounds before the next chunk starts, two
+//! rounds per loop turn (the first updates one half, the second the other),
+//! so both halves stay in registers. FF3-1's 128-bit y is first folded to
+//! 64 bits with its 32-bit limbs (`y0 + y1·2^32 mod m + ...`, below 2^64
+//! when m <= 2^30). On AVX-512 the remainder is a Barrett step on IFMA's
+//! 52-bit multiplier (in [0, 3m)), and the update folds `d ± y` into
+//! [0, m) with two unsigned minimums; the AVX2 kernel uses the f64
+//! estimate of `batch_x86`. Every step is straight-line vector code
+//! (`scripts/check-ct` compiles one round step of each kernel).
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
 use super::batch_round::Consts;
-use super::batch_x86::{BSWAP_HI, BSWAP_LO, add4, add8, reduce4, reduce4_128, reduce8, sub4, sub8};
+use super::batch_x86::{BSWAP_HI, BSWAP_LO, add4, reduce4, sub4};
 use crate::Direction;
+
+/// The largest moduli the fused kernels take: FF1 on AVX-512 (the Barrett
+/// remainder, below 3m, must fit IFMA's 52 bits) and FF3-1 on both (the
+/// limb sum of y must fit 64 bits).
+pub(crate) const MAX_FF1_512: u64 = 1 << 50;
+pub(crate) const MAX_FF3: u64 = 1 << 30;
 
 /// Round `i`'s constant block as a 128-bit vector.
 #[inline(always)]
@@ -25,37 +37,73 @@ fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
     unsafe { _mm_set_epi64x(c.blocks[i][1] as i64, c.blocks[i][0] as i64) }
 }
 
-/// `(hi * 2^64 + lo) mod m` for eight lanes, m < 2^32: both words reduced
-/// side by side, then `(hi mod m) * r64 + (lo mod m)` (below m^2, with `r64`
-/// = 2^64 mod m) once more; its quotient is below 2^32, so a 32-bit
-/// multiply gives q * m.
+/// One modulus broadcast for [`step512`]: m, 2m, 3m, the Barrett factor
+/// floor(2^64 / m), 2^52 - m, and 2^32, 2^64, 2^96 mod m.
+#[derive(Clone, Copy)]
+pub struct Mod512 {
+    m: [__m512i; 3],
+    mu: __m512i,
+    neg: __m512i,
+    r: [__m512i; 3],
+}
+
+impl Mod512 {
+    /// The vectors for parity `p` of `c`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn new(c: &Consts<'_>, p: usize) -> Self {
+        let v = |x: u64| _mm512_set1_epi64(x as i64);
+        let m = c.m[p];
+        Mod512 { m: [v(m), v(2 * m), v(3 * m)], mu: v(c.mu[p]), neg: v((1 << 52) - m), r: c.r[p].map(v) }
+    }
+}
+
+/// `y0 + y1·r32 + y2·r64 + y3·r96` for the 32-bit limbs y0..y3 of
+/// `hi·2^64 + lo`: congruent to it modulo m, and below 2^64 when every
+/// `r` is below 2^30. `mul_epu32` reads the low 32 bits of each lane.
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq")]
-pub fn fold8(lo: __m512i, hi: __m512i, m: __m512i, inv: __m512d, r64: __m512i) -> __m512i {
-    let t = _mm512_add_epi64(_mm512_mul_epu32(reduce8(hi, m, inv), r64), reduce8(lo, m, inv));
-    let q = _mm512_cvttpd_epu64(_mm512_mul_pd(_mm512_cvtepu64_pd(t), inv));
-    let r = _mm512_sub_epi64(t, _mm512_mul_epu32(q, m));
-    let r = _mm512_mask_add_epi64(r, _mm512_cmplt_epi64_mask(r, _mm512_setzero_si512()), r, m);
-    _mm512_mask_sub_epi64(r, _mm512_cmpge_epi64_mask(r, m), r, m)
+#[target_feature(enable = "avx512f")]
+pub fn limbs8(lo: __m512i, hi: __m512i, r: &[__m512i; 3]) -> __m512i {
+    let y0 = _mm512_and_si512(lo, _mm512_set1_epi64(u32::MAX as i64));
+    let y1 = _mm512_mul_epu32(_mm512_srli_epi64::<32>(lo), r[0]);
+    let y23 = _mm512_add_epi64(_mm512_mul_epu32(hi, r[1]), _mm512_mul_epu32(_mm512_srli_epi64::<32>(hi), r[2]));
+    _mm512_add_epi64(_mm512_add_epi64(y0, y1), y23)
+}
+
+/// `y mod m` up to 2m more (in [0, 3m)) for 2^12 <= m <= 2^50: the
+/// quotient estimate `(y >> 12)·mu >> 52` is at most two short, and the
+/// remainder is exact in the low 52 bits.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn barrett8(y: __m512i, k: &Mod512) -> __m512i {
+    let q = _mm512_madd52hi_epu64(_mm512_setzero_si512(), _mm512_srli_epi64::<12>(y), k.mu);
+    _mm512_and_si512(_mm512_madd52lo_epu64(y, q, k.neg), _mm512_set1_epi64((1 << 52) - 1))
+}
+
+/// `d + r mod m` (encrypting) or `d - r mod m` for d < m, r < 3m:
+/// the sum, shifted into [0, 4m), less 2m then m where that does not wrap.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub fn update8(d: __m512i, r: __m512i, k: &Mod512, enc: bool) -> __m512i {
+    let s = if enc { _mm512_add_epi64(d, r) } else { _mm512_sub_epi64(_mm512_add_epi64(d, k.m[2]), r) };
+    let s = _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[1]));
+    _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[0]))
 }
 
 /// One round for 8·W values with VAES-512: blocks from `src` (W vectors
-/// of eight halves), `NR` AES rounds under `rk`, then `dst = dst ± y mod m`.
+/// of eight halves), `NR` AES rounds under `rk`, then `dst ± y mod m`.
 /// Values 0, 2, 4, 6 of a vector go to one block vector, 1, 3, 5, 7 to the
 /// next, so reading y back in the same pairs restores the value order.
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512bw,vaes")]
-#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 pub fn step512<const W: usize, const FF3: bool, const NR: usize>(
     rk: &[__m512i; 15],
     cb: __m128i,
-    m: __m512i,
-    inv: __m512d,
-    r64: __m512i,
+    k: &Mod512,
     src: &[__m512i; W],
-    dst: &mut [__m512i; W],
+    dst: [__m512i; W],
     enc: bool,
-) {
+) -> [__m512i; W] {
     let bswap = _mm512_set_epi64(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
     let (zero, cbk) = (_mm512_setzero_si512(), _mm512_xor_si512(_mm512_broadcast_i32x4(cb), rk[0]));
     let mut blk = [[zero; 2]; W];
@@ -68,28 +116,32 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize>(
         };
         *b = [_mm512_xor_si512(lo, cbk), _mm512_xor_si512(hi, cbk)];
     }
-    for k in &rk[1..NR] {
+    for key in &rk[1..NR] {
         for b in &mut blk {
-            *b = [_mm512_aesenc_epi128(b[0], *k), _mm512_aesenc_epi128(b[1], *k)];
+            *b = [_mm512_aesenc_epi128(b[0], *key), _mm512_aesenc_epi128(b[1], *key)];
         }
     }
-    for (b, d) in blk.iter_mut().zip(dst) {
+    let mut out = dst;
+    for (b, d) in blk.iter().zip(&mut out) {
         let (o0, o1) = (_mm512_aesenclast_epi128(b[0], rk[NR]), _mm512_aesenclast_epi128(b[1], rk[NR]));
         let y = if FF3 {
-            fold8(_mm512_unpacklo_epi64(o0, o1), _mm512_unpackhi_epi64(o0, o1), m, inv, r64)
+            limbs8(_mm512_unpacklo_epi64(o0, o1), _mm512_unpackhi_epi64(o0, o1), &k.r)
         } else {
-            reduce8(_mm512_shuffle_epi8(_mm512_unpacklo_epi64(o0, o1), bswap), m, inv)
+            _mm512_shuffle_epi8(_mm512_unpacklo_epi64(o0, o1), bswap)
         };
-        *d = if enc { add8(*d, y, m) } else { sub8(*d, y, m) };
+        *d = update8(*d, barrett8(y, k), k, enc);
     }
+    out
 }
 
-/// All rounds for 8·W values of `a` and `b` (at least 8·W each).
+/// All rounds for 8·W values of `a` and `b` (at least 8·W each); `ks`
+/// holds the moduli of even and odd rounds.
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512bw,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 fn chunk512<const W: usize, const FF3: bool, const NR: usize>(
     rk: &[__m512i; 15],
     c: &Consts<'_>,
+    ks: &[Mod512; 2],
     a: &mut [u64],
     b: &mut [u64],
     dir: Direction,
@@ -102,18 +154,15 @@ fn chunk512<const W: usize, const FF3: bool, const NR: usize>(
             *v = unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * k).cast()) };
         }
     }
-    let vm = [_mm512_set1_epi64(c.m[0] as i64), _mm512_set1_epi64(c.m[1] as i64)];
-    let vinv = [_mm512_set1_pd(c.inv[0]), _mm512_set1_pd(c.inv[1])];
-    let vr64 = [_mm512_set1_epi64(c.r64[0] as i64), _mm512_set1_epi64(c.r64[1] as i64)];
-    let rounds = c.blocks.len();
-    for r in 0..rounds {
-        // Even rounds update A from B, odd rounds B from A.
-        let i = dir.round(r, rounds);
-        let p = i % 2;
-        let [ha, hb] = &mut h;
-        let (src, dst) = if p == 0 { (&*hb, ha) } else { (&*ha, hb) };
-        step512::<W, FF3, NR>(rk, const_block(c, i), vm[p], vinv[p], vr64[p], src, dst, dir.is_encrypt());
+    // x is the half the first round updates (A when its index is even).
+    let (rounds, enc) = (c.blocks.len(), dir.is_encrypt());
+    let p = dir.round(0, rounds) % 2;
+    let [mut x, mut y] = if p == 0 { h } else { [h[1], h[0]] };
+    for r in (0..rounds).step_by(2) {
+        x = step512::<W, FF3, NR>(rk, const_block(c, dir.round(r, rounds)), &ks[p], &y, x, enc);
+        y = step512::<W, FF3, NR>(rk, const_block(c, dir.round(r + 1, rounds)), &ks[1 - p], &x, y, enc);
     }
+    let h = if p == 0 { [x, y] } else { [y, x] };
     for (half, x) in h.iter().zip([a, b]) {
         for (k, v) in half.iter().enumerate() {
             // SAFETY: as above, unaligned stores.
@@ -125,10 +174,11 @@ fn chunk512<const W: usize, const FF3: bool, const NR: usize>(
 /// The VAES-512 kernel: all rounds for every value of `a` and `b`.
 ///
 /// # Safety
-/// The CPU must have AVX-512 F, DQ, BW and VAES; `a.len() == b.len()`, a
-/// multiple of 8; every half below its round's modulus, each modulus in
-/// 2^16..2^52 (FF1) or 2^16..2^32 (FF3).
-#[target_feature(enable = "avx512f,avx512dq,avx512bw,vaes")]
+/// The CPU must have AVX-512 F, BW and IFMA and VAES; `a.len() ==
+/// b.len()`, a multiple of 8; an even number of rounds; every half below
+/// its round's modulus, each modulus in 2^16..=[`MAX_FF1_512`] (FF1) or
+/// 2^16..=[`MAX_FF3`] (FF3).
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 pub unsafe fn rounds_vaes512<const FF3: bool>(
     keys: &[__m128i; 15],
     nr: usize,
@@ -154,7 +204,7 @@ pub unsafe fn rounds_vaes512<const FF3: bool>(
 }
 
 #[inline]
-#[target_feature(enable = "avx512f,avx512dq,avx512bw,vaes")]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 fn run512<const FF3: bool, const NR: usize>(
     rk: &[__m512i; 15],
     c: &Consts<'_>,
@@ -163,14 +213,45 @@ fn run512<const FF3: bool, const NR: usize>(
     dir: Direction,
 ) {
     assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
+    assert!(c.blocks.len().is_multiple_of(2), "an even number of rounds");
+    let ks = [Mod512::new(c, 0), Mod512::new(c, 1)];
     let mut j = 0;
     while j + 32 <= a.len() {
-        chunk512::<4, FF3, NR>(rk, c, &mut a[j..], &mut b[j..], dir);
+        chunk512::<4, FF3, NR>(rk, c, &ks, &mut a[j..], &mut b[j..], dir);
         j += 32;
     }
     while j < a.len() {
-        chunk512::<1, FF3, NR>(rk, c, &mut a[j..], &mut b[j..], dir);
+        chunk512::<1, FF3, NR>(rk, c, &ks, &mut a[j..], &mut b[j..], dir);
         j += 8;
+    }
+}
+
+/// [`limbs8`] for four lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
+    let y0 = _mm256_and_si256(lo, _mm256_set1_epi64x(u32::MAX as i64));
+    let y1 = _mm256_mul_epu32(_mm256_srli_epi64::<32>(lo), r[0]);
+    let y23 = _mm256_add_epi64(_mm256_mul_epu32(hi, r[1]), _mm256_mul_epu32(_mm256_srli_epi64::<32>(hi), r[2]));
+    _mm256_add_epi64(_mm256_add_epi64(y0, y1), y23)
+}
+
+/// One modulus broadcast for [`step_ni`]: m, 1 / m, and 2^32, 2^64,
+/// 2^96 mod m (FF3).
+#[derive(Clone, Copy)]
+pub struct Mod256 {
+    m: __m256i,
+    inv: __m256d,
+    r: [__m256i; 3],
+}
+
+impl Mod256 {
+    /// The vectors for parity `p` of `c`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn new(c: &Consts<'_>, p: usize) -> Self {
+        let v = |x: u64| _mm256_set1_epi64x(x as i64);
+        Mod256 { m: v(c.m[p]), inv: _mm256_set1_pd(c.inv[p]), r: c.r[p].map(v) }
     }
 }
 
@@ -179,20 +260,18 @@ fn run512<const FF3: bool, const NR: usize>(
 /// values 0, 2 and 1, 3 of a vector share a 256-bit block pair.
 #[inline]
 #[target_feature(enable = "avx2,aes")]
-#[allow(clippy::too_many_arguments)]
 pub fn step_ni<const FF3: bool, const NR: usize>(
     rk: &[__m128i; 15],
     cb: __m128i,
-    m: __m256i,
-    inv: __m256d,
+    k: &Mod256,
     src: &[__m256i; 2],
-    dst: &mut [__m256i; 2],
+    dst: [__m256i; 2],
     enc: bool,
-) {
+) -> [__m256i; 2] {
     let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
     let (zero, cb) = (_mm256_setzero_si256(), _mm256_broadcastsi128_si256(_mm_xor_si128(cb, rk[0])));
     let mut blk = [_mm_setzero_si128(); 8];
-    for (k, &x) in src.iter().enumerate() {
+    for (j, &x) in src.iter().enumerate() {
         let (lo, hi) = if FF3 {
             (_mm256_unpacklo_epi64(x, zero), _mm256_unpackhi_epi64(x, zero))
         } else {
@@ -200,29 +279,32 @@ pub fn step_ni<const FF3: bool, const NR: usize>(
             (_mm256_unpacklo_epi64(zero, bx), _mm256_unpackhi_epi64(zero, bx))
         };
         let (lo, hi) = (_mm256_xor_si256(lo, cb), _mm256_xor_si256(hi, cb));
-        blk[4 * k] = _mm256_castsi256_si128(lo);
-        blk[4 * k + 1] = _mm256_extracti128_si256::<1>(lo);
-        blk[4 * k + 2] = _mm256_castsi256_si128(hi);
-        blk[4 * k + 3] = _mm256_extracti128_si256::<1>(hi);
+        blk[4 * j] = _mm256_castsi256_si128(lo);
+        blk[4 * j + 1] = _mm256_extracti128_si256::<1>(lo);
+        blk[4 * j + 2] = _mm256_castsi256_si128(hi);
+        blk[4 * j + 3] = _mm256_extracti128_si256::<1>(hi);
     }
-    for k in &rk[1..NR] {
+    for key in &rk[1..NR] {
         for b in &mut blk {
-            *b = _mm_aesenc_si128(*b, *k);
+            *b = _mm_aesenc_si128(*b, *key);
         }
     }
     for b in &mut blk {
         *b = _mm_aesenclast_si128(*b, rk[NR]);
     }
-    for (k, d) in dst.iter_mut().enumerate() {
-        let o0 = _mm256_set_m128i(blk[4 * k + 1], blk[4 * k]);
-        let o1 = _mm256_set_m128i(blk[4 * k + 3], blk[4 * k + 2]);
+    let mut out = dst;
+    for (j, d) in out.iter_mut().enumerate() {
+        let o0 = _mm256_set_m128i(blk[4 * j + 1], blk[4 * j]);
+        let o1 = _mm256_set_m128i(blk[4 * j + 3], blk[4 * j + 2]);
         let y = if FF3 {
-            reduce4_128(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), m, inv)
+            limbs4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), &k.r)
         } else {
-            reduce4(_mm256_shuffle_epi8(_mm256_unpacklo_epi64(o0, o1), bswap), m, inv)
+            _mm256_shuffle_epi8(_mm256_unpacklo_epi64(o0, o1), bswap)
         };
-        *d = if enc { add4(*d, y, m) } else { sub4(*d, y, m) };
+        let y = reduce4(y, k.m, k.inv);
+        *d = if enc { add4(*d, y, k.m) } else { sub4(*d, y, k.m) };
     }
+    out
 }
 
 /// The AES-NI + AVX2 kernel: all rounds for every value of `a` and `b`,
@@ -230,7 +312,8 @@ pub fn step_ni<const FF3: bool, const NR: usize>(
 ///
 /// # Safety
 /// The CPU must have AVX2 and AES-NI; `a.len() == b.len()`, a multiple
-/// of 8; every half below its round's modulus, each modulus in 2^16..2^32.
+/// of 8; an even number of rounds; every half below its round's modulus,
+/// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes")]
 pub unsafe fn rounds_ni<const FF3: bool>(
     keys: &[__m128i; 15],
@@ -257,30 +340,30 @@ fn run_ni<const FF3: bool, const NR: usize>(
     dir: Direction,
 ) {
     assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
-    let vm = [_mm256_set1_epi64x(c.m[0] as i64), _mm256_set1_epi64x(c.m[1] as i64)];
-    let vinv = [_mm256_set1_pd(c.inv[0]), _mm256_set1_pd(c.inv[1])];
-    let rounds = c.blocks.len();
+    let (rounds, enc) = (c.blocks.len(), dir.is_encrypt());
+    assert!(rounds.is_multiple_of(2), "an even number of rounds");
+    let ks = [Mod256::new(c, 0), Mod256::new(c, 1)];
+    // As in `chunk512`: x is the half the first round updates.
+    let p = dir.round(0, rounds) % 2;
     for (ca, cb) in a.chunks_exact_mut(8).zip(b.chunks_exact_mut(8)) {
+        let (cx, cy) = if p == 0 { (ca, cb) } else { (cb, ca) };
         // SAFETY: eight u64 in each chunk; unaligned loads.
-        let mut h: [[__m256i; 2]; 2] = unsafe {
-            [
-                [_mm256_loadu_si256(ca.as_ptr().cast()), _mm256_loadu_si256(ca.as_ptr().add(4).cast())],
-                [_mm256_loadu_si256(cb.as_ptr().cast()), _mm256_loadu_si256(cb.as_ptr().add(4).cast())],
-            ]
+        let (mut x, mut y) = unsafe {
+            (
+                [_mm256_loadu_si256(cx.as_ptr().cast()), _mm256_loadu_si256(cx.as_ptr().add(4).cast())],
+                [_mm256_loadu_si256(cy.as_ptr().cast()), _mm256_loadu_si256(cy.as_ptr().add(4).cast())],
+            )
         };
-        for r in 0..rounds {
-            let i = dir.round(r, rounds);
-            let p = i % 2;
-            let [ha, hb] = &mut h;
-            let (src, dst) = if p == 0 { (&*hb, ha) } else { (&*ha, hb) };
-            step_ni::<FF3, NR>(rk, const_block(c, i), vm[p], vinv[p], src, dst, dir.is_encrypt());
+        for r in (0..rounds).step_by(2) {
+            x = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r, rounds)), &ks[p], &y, x, enc);
+            y = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r + 1, rounds)), &ks[1 - p], &x, y, enc);
         }
         // SAFETY: as above, unaligned stores.
         unsafe {
-            _mm256_storeu_si256(ca.as_mut_ptr().cast(), h[0][0]);
-            _mm256_storeu_si256(ca.as_mut_ptr().add(4).cast(), h[0][1]);
-            _mm256_storeu_si256(cb.as_mut_ptr().cast(), h[1][0]);
-            _mm256_storeu_si256(cb.as_mut_ptr().add(4).cast(), h[1][1]);
+            _mm256_storeu_si256(cx.as_mut_ptr().cast(), x[0]);
+            _mm256_storeu_si256(cx.as_mut_ptr().add(4).cast(), x[1]);
+            _mm256_storeu_si256(cy.as_mut_ptr().cast(), y[0]);
+            _mm256_storeu_si256(cy.as_mut_ptr().add(4).cast(), y[1]);
         }
     }
 }

@@ -67,8 +67,10 @@ pub(crate) struct Consts<'a> {
     pub(crate) blocks: &'a [[u64; 2]],
     pub(crate) m: [u64; 2],
     pub(crate) inv: [f64; 2],
-    /// 2^64 mod m.
-    pub(crate) r64: [u64; 2],
+    /// floor(2^64 / m) (the fused AVX-512 Barrett step).
+    pub(crate) mu: [u64; 2],
+    /// 2^32, 2^64 and 2^96 mod m (FF3's y in 32-bit limbs).
+    pub(crate) r: [[u64; 3]; 2],
     layout: Layout,
     /// Whether the vector kernels take both moduli in this layout.
     vector: bool,
@@ -79,8 +81,15 @@ impl<'a> Consts<'a> {
         let vector = mu.vector(layout) && mv.vector(layout);
         let m = [mu.m.modulus(), mv.m.modulus()];
         // The moduli are public (radix powers): a plain division is fine here.
-        let r64 = m.map(|m| ((1u128 << 64) % m as u128) as u64);
-        Consts { blocks, m, inv: [mu.inv, mv.inv], r64, layout, vector }
+        let r = m.map(|m| [32, 64, 96].map(|e| ((1u128 << e) % m as u128) as u64));
+        let barrett = m.map(|m| ((1u128 << 64) / m as u128) as u64);
+        Consts { blocks, m, inv: [mu.inv, mv.inv], mu: barrett, r, layout, vector }
+    }
+
+    /// Whether both moduli are at most `max`.
+    #[cfg(target_arch = "x86_64")]
+    fn below(&self, max: u64) -> bool {
+        self.m.iter().all(|&m| m <= max)
     }
 }
 
@@ -113,7 +122,8 @@ pub(crate) enum Kernel {
     /// Eight values per 512-bit vector (AVX-512 F, DQ, BW and VL).
     #[cfg(target_arch = "x86_64")]
     Avx512,
-    /// [`Kernel::Avx512`], and whole rounds in registers with VAES-512
+    /// [`Kernel::Avx512`], and whole rounds in registers with VAES-512 and
+    /// IFMA
     /// ([`Kernel::fused`]).
     #[cfg(target_arch = "x86_64")]
     Vaes512,
@@ -144,7 +154,7 @@ impl Kernel {
                 && std::is_x86_feature_detected!("avx512vl")
             {
                 all.push(Kernel::Avx512);
-                if aes && std::is_x86_feature_detected!("vaes") {
+                if aes && std::is_x86_feature_detected!("vaes") && std::is_x86_feature_detected!("avx512ifma") {
                     all.push(Kernel::Vaes512);
                 }
             }
@@ -187,10 +197,11 @@ impl Kernel {
         if let Some(keys) = keys.filter(|_| c.vector) {
             assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
             let (rk, nr, ff3) = (keys.schedule(), keys.rounds(), c.layout == Layout::Ff3);
+            let max = |ff1| if ff3 { fused::MAX_FF3 } else { ff1 };
             match self {
                 // SAFETY: these kernels are only returned by `available` after
-                // their CPU features were detected; lengths and moduli checked above.
-                Kernel::Vaes512 => unsafe {
+                // their CPU features were detected; lengths and moduli checked.
+                Kernel::Vaes512 if c.below(max(fused::MAX_FF1_512)) => unsafe {
                     if ff3 {
                         fused::rounds_vaes512::<true>(rk, nr, c, a, b, dir)
                     } else {
@@ -198,7 +209,7 @@ impl Kernel {
                     }
                 },
                 // SAFETY: as above; the AVX2 arithmetic needs moduli below 2^32.
-                Kernel::Avx2Ni if c.m.iter().all(|m| m >> 32 == 0) => unsafe {
+                Kernel::Avx2Ni if c.below(max(u32::MAX as u64)) => unsafe {
                     if ff3 {
                         fused::rounds_ni::<true>(rk, nr, c, a, b, dir)
                     } else {
@@ -418,8 +429,14 @@ mod tests {
             (Layout::Ff1, 10, 65_536, (1 << 32) - 1),
             (Layout::Ff1, 10, 1_000_000_000_000, 10_000_000_000_000),
             (Layout::Ff1, 10, (1 << 52) - 1, 1 << 40),
+            (Layout::Ff1, 10, 1 << 50, (1 << 50) - 3),
+            (Layout::Ff1, 10, (1 << 50) + 1, 1 << 20),
+            (Layout::Ff1, 10, 65_536, 1 << 50),
             (Layout::Ff3, 8, 100_000_000, 1_000_000_000),
             (Layout::Ff3, 8, 60_466_176, (1 << 32) - 5),
+            (Layout::Ff3, 8, 1 << 30, (1 << 30) - 1),
+            (Layout::Ff3, 8, 65_536, 999_999_937),
+            (Layout::Ff3, 8, (1 << 30) + 1, 1 << 30),
             (Layout::Ff1Y96, 10, 100_000_000, 100_000_000),
             (Layout::Ff1, 10, 1 << 52, 1 << 52),
         ];
