@@ -303,22 +303,42 @@ impl FF1 {
         feistel(prf, 10, m, ab, dir)
     }
 
+    /// CBC state ^ last block of Q template for `tweak` (see [`FF1::prefix`]);
+    /// the empty tweak reads CIPH(P) from the cache (Q is then one block of
+    /// zeros: b + 1 <= 16 on native paths).
+    #[inline(always)]
+    fn base(&self, lp: &LenParams, tweak: &[u8]) -> u128 {
+        if tweak.is_empty() {
+            return u128::from_be_bytes(*lp.p_cache[0].get_or_init(|| self.ciph_p(lp.n, 0)));
+        }
+        let (state, tmpl) = self.prefix(lp, tweak);
+        state ^ tmpl
+    }
+
+    /// One value: the domain check, then the AES-NI chain when it serves the
+    /// length, else [`FF1::crypt_other`] (kept out of line: its frame is large).
     fn crypt(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error> {
         check_value(x, self.rx.radix, self.min, self.max)?;
-        let Some(lp) = self.params(x.len()) else {
-            let n = x.len();
-            big::ff1(&self.aes, &self.rx, &self.p_block(n, tweak.len()), tweak, num_bytes(&self.rx, n - n / 2), x, dir);
-            return Ok(());
-        };
-        let (state, tmpl) = self.prefix(lp, tweak);
-        let base = state ^ tmpl;
         #[cfg(target_arch = "x86_64")]
-        if let (Some(keys), Some(m)) = (&*self.ni, &lp.fast) {
+        if let (Some(keys), Some(lp @ LenParams { fast: Some(m), .. })) = (&*self.ni, self.params(x.len())) {
             let ab = batch::num_halves::<true>(&self.rx, x, 0, x.len(), lp.u);
-            let ab = single_ni::ff1_value(keys, base, 8 * lp.b as u32, m, ab, dir);
+            let ab = single_ni::ff1_value(keys, self.base(lp, tweak), 8 * lp.b as u32, m, ab, dir);
             batch::str_halves::<true>(&self.rx, x, 0, x.len(), lp.u, ab);
             return Ok(());
         }
+        self.crypt_other(tweak, x, dir);
+        Ok(())
+    }
+
+    /// The generic paths for one value already checked against the domain.
+    #[inline(never)]
+    fn crypt_other(&self, tweak: &[u8], x: &mut [u16], dir: Direction) {
+        let Some(lp) = self.params(x.len()) else {
+            let n = x.len();
+            big::ff1(&self.aes, &self.rx, &self.p_block(n, tweak.len()), tweak, num_bytes(&self.rx, n - n / 2), x, dir);
+            return;
+        };
+        let base = self.base(lp, tweak);
         match lp.arith {
             Arith::N64 { mu, mv } => {
                 let ab = batch::num_halves::<true>(&self.rx, x, 0, x.len(), lp.u);
@@ -340,7 +360,6 @@ impl FF1 {
                 self.rx.str_be128(b, xb);
             }
         }
-        Ok(())
     }
 
     fn batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize], dir: Direction) -> Result<(), Error> {
@@ -370,10 +389,7 @@ impl FF1 {
                 m: (BatchMod::new(*mu), BatchMod::new(*mv)),
                 terms: &terms,
             };
-            let base = |tweak: &[u8]| {
-                let (state, tmpl) = self.prefix(lp, tweak);
-                [words(state ^ tmpl); 2]
-            };
+            let base = |tweak: &[u8]| [words(self.base(lp, tweak)); 2];
             match tweaks {
                 Tweaks::Same(t) => plan.run(run, Bases::same(base(t)), dir),
                 Tweaks::PerValue(ts) => plan.run(run, Bases::Each(|j| base(ts[first + j])), dir),

@@ -111,18 +111,27 @@ impl Core {
         feistel(prf, 8, m, ab, dir)
     }
 
+    /// One value: the domain check, then the AES-NI chain when it serves the
+    /// length, else [`Core::crypt_other`] (kept out of line).
     fn crypt(&self, tw: (u32, u32), x: &mut [u16], dir: Direction) -> Result<(), Error> {
         check_value(x, self.rx.radix, self.min, self.max)?;
-        let u = x.len().div_ceil(2);
-        let arith = self.arith[x.len() - self.min];
         #[cfg(target_arch = "x86_64")]
         if let (Some(keys), Some(m)) = (&*self.ni, &self.fast[x.len() - self.min]) {
+            let u = x.len().div_ceil(2);
             let ab = batch::num_halves::<false>(&self.rx, x, 0, x.len(), u);
             let ab = single_ni::ff3_value(keys, tw, m, ab, dir);
             batch::str_halves::<false>(&self.rx, x, 0, x.len(), u, ab);
             return Ok(());
         }
-        match arith {
+        self.crypt_other(tw, x, dir);
+        Ok(())
+    }
+
+    /// The generic paths for one value already checked against the domain.
+    #[inline(never)]
+    fn crypt_other(&self, tw: (u32, u32), x: &mut [u16], dir: Direction) {
+        let u = x.len().div_ceil(2);
+        match self.arith[x.len() - self.min] {
             Arith::N64 { mu, mv } => {
                 let ab = batch::num_halves::<false>(&self.rx, x, 0, x.len(), u);
                 let ab = self.rounds(tw, (&mu, &mv), ab, dir);
@@ -136,7 +145,6 @@ impl Core {
                 self.rx.str_le128(b, xb);
             }
         }
-        Ok(())
     }
 
     fn batch(

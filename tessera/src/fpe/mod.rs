@@ -257,24 +257,47 @@ pub(crate) fn check_radix(radix: u32) -> Result<(), Error> {
     if (2..=MAX_RADIX).contains(&radix) { Ok(()) } else { Err(Error::Radix(radix)) }
 }
 
-/// Checks a value's length and numerals against the domain.
-#[inline]
+/// Checks a value's length and numerals against the domain: one pass for
+/// the largest numeral (no branch on a numeral), then the exact error from
+/// [`value_error`] only when that pass fails.
+#[inline(always)]
 pub(crate) fn check_value(x: &[u16], radix: u32, min: usize, max: usize) -> Result<(), Error> {
+    // radix MAX_RADIX admits every u16.
+    if x.len() < min || x.len() > max || (radix < MAX_RADIX && max_numeral(x) as u32 >= radix) {
+        return value_error(x, radix, min, max);
+    }
+    Ok(())
+}
+
+/// The largest numeral of `x` (0 when empty): a lane-wise max over eight
+/// numerals at a time (vector code), the tail by an overlapping last eight.
+/// Branches only on the length.
+#[inline(always)]
+pub(crate) fn max_numeral(x: &[u16]) -> u16 {
+    let fold8 = |mut acc: [u16; 8], c: &[u16]| {
+        acc.iter_mut().zip(c).for_each(|(a, &d)| *a = (*a).max(d));
+        acc
+    };
+    if x.len() < 8 {
+        return x.iter().fold(0, |m, &d| m.max(d));
+    }
+    let acc = x.chunks_exact(8).fold([0u16; 8], fold8);
+    let acc = fold8(acc, &x[x.len() - 8..]);
+    acc.into_iter().fold(0, u16::max)
+}
+
+/// The exact domain error for `x` (its length, else its first numeral not
+/// below `radix`); `Ok` if `x` is in the domain after all.
+#[cold]
+#[inline(never)]
+pub(crate) fn value_error(x: &[u16], radix: u32, min: usize, max: usize) -> Result<(), Error> {
     if x.len() < min || x.len() > max {
         return Err(Error::Length { len: x.len(), min, max, radix });
     }
-    // radix MAX_RADIX admits every u16.
-    if radix < MAX_RADIX {
-        let mut bad = false;
-        for &d in x {
-            bad |= d as u32 >= radix;
-        }
-        if bad {
-            let position = x.iter().position(|&d| d as u32 >= radix).unwrap_or(0);
-            return Err(Error::NumeralOutOfRange { numeral: x[position] as u32, position, radix });
-        }
+    match x.iter().position(|&d| d as u32 >= radix) {
+        Some(position) => Err(Error::NumeralOutOfRange { numeral: x[position] as u32, position, radix }),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Checks every value of a batch, naming the first bad one.
@@ -297,4 +320,61 @@ pub(crate) fn check_batch(
         start = end;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The check written out numeral by numeral, as the exact errors say.
+    fn reference(x: &[u16], radix: u32, min: usize, max: usize) -> Result<(), Error> {
+        if x.len() < min || x.len() > max {
+            return Err(Error::Length { len: x.len(), min, max, radix });
+        }
+        for (position, &d) in x.iter().enumerate() {
+            if d as u32 >= radix {
+                return Err(Error::NumeralOutOfRange { numeral: d as u32, position, radix });
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #[test]
+        fn fast_check_agrees_with_reference(
+            radix in prop_oneof![Just(2u32), Just(10), Just(36), Just(65535), Just(MAX_RADIX), 2u32..=MAX_RADIX],
+            x in proptest::collection::vec(any::<u16>(), 0..70),
+            min in 0usize..8,
+            max in 30usize..64,
+            reduce: bool,
+        ) {
+            // Mostly in range, with the odd numeral at or above the radix.
+            let x: Vec<u16> = if reduce { x.iter().map(|&d| (d as u32 % radix) as u16).collect() } else { x };
+            prop_assert_eq!(max_numeral(&x), x.iter().copied().max().unwrap_or(0));
+            prop_assert_eq!(
+                format!("{:?}", check_value(&x, radix, min, max)),
+                format!("{:?}", reference(&x, radix, min, max))
+            );
+        }
+    }
+
+    #[test]
+    fn one_bad_numeral_anywhere_is_named() {
+        for n in 1..=40 {
+            for at in 0..n {
+                for (radix, bad) in [(10u32, 10u16), (10, u16::MAX), (36, 36), (65535, 65535)] {
+                    let mut x = vec![radix as u16 - 1; n];
+                    assert_eq!(max_numeral(&x), radix as u16 - 1);
+                    assert!(check_value(&x, radix, 0, 64).is_ok());
+                    x[at] = bad;
+                    assert_eq!(max_numeral(&x), bad, "n={n} at={at}");
+                    assert_eq!(
+                        format!("{:?}", check_value(&x, radix, 0, 64)),
+                        format!("{:?}", reference(&x, radix, 0, 64)),
+                    );
+                }
+            }
+        }
+    }
 }
