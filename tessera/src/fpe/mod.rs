@@ -273,7 +273,7 @@ pub(crate) fn check_value(x: &[u16], radix: u32, min: usize, max: usize) -> Resu
 /// numerals at a time (vector code), the tail by an overlapping last eight.
 /// Branches only on the length.
 #[inline(always)]
-pub(crate) fn max_numeral(x: &[u16]) -> u16 {
+fn max_numeral(x: &[u16]) -> u16 {
     let fold8 = |mut acc: [u16; 8], c: &[u16]| {
         acc.iter_mut().zip(c).for_each(|(a, &d)| *a = (*a).max(d));
         acc
@@ -290,7 +290,7 @@ pub(crate) fn max_numeral(x: &[u16]) -> u16 {
 /// below `radix`); `Ok` if `x` is in the domain after all.
 #[cold]
 #[inline(never)]
-pub(crate) fn value_error(x: &[u16], radix: u32, min: usize, max: usize) -> Result<(), Error> {
+fn value_error(x: &[u16], radix: u32, min: usize, max: usize) -> Result<(), Error> {
     if x.len() < min || x.len() > max {
         return Err(Error::Length { len: x.len(), min, max, radix });
     }
