@@ -433,25 +433,27 @@ mod tests {
                 && is_x86_feature_detected!("vaes");
             for n in (0..300).chain([511, 512, 513, 1023, 1024, 1025]) {
                 let src = (0..n).map(|i| (i * 13) as u8).collect::<Vec<u8>>();
-                let q = u128::MAX - 3;
-                let want = ctr_ref(&ac, q, &src);
-                // Each CTR kernel this CPU runs (AES-NI; VAES-512), out of place and in place.
-                for wide in [false, true].into_iter().filter(|&w| !w || vaes) {
-                    let (mut out, mut inplace) = (vec![0u8; n], src.clone());
-                    for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
-                        // SAFETY: AES-NI was detected above, AVX-512F, AVX-512BW and VAES when `wide`.
-                        unsafe {
-                            match (kl, wide) {
-                                (16, false) => ctr::<10>(sc, q, src, dst),
-                                (24, false) => ctr::<12>(sc, q, src, dst),
-                                (_, false) => ctr::<14>(sc, q, src, dst),
-                                (16, true) => ctr_vaes512::<10>(sc, q, src, dst),
-                                (24, true) => ctr_vaes512::<12>(sc, q, src, dst),
-                                (_, true) => ctr_vaes512::<14>(sc, q, src, dst),
+                // A counter with no carry, one whose low half wraps, one that wraps.
+                for q in [5u128, (1 << 64) - 9, u128::MAX - 3] {
+                    let want = ctr_ref(&ac, q, &src);
+                    // Each CTR kernel this CPU runs (AES-NI; VAES-512), out of place and in place.
+                    for wide in [false, true].into_iter().filter(|&w| !w || vaes) {
+                        let (mut out, mut inplace) = (vec![0u8; n], src.clone());
+                        for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
+                            // SAFETY: AES-NI was detected above, AVX-512F, AVX-512BW and VAES when `wide`.
+                            unsafe {
+                                match (kl, wide) {
+                                    (16, false) => ctr::<10>(sc, q, src, dst),
+                                    (24, false) => ctr::<12>(sc, q, src, dst),
+                                    (_, false) => ctr::<14>(sc, q, src, dst),
+                                    (16, true) => ctr_vaes512::<10>(sc, q, src, dst),
+                                    (24, true) => ctr_vaes512::<12>(sc, q, src, dst),
+                                    (_, true) => ctr_vaes512::<14>(sc, q, src, dst),
+                                }
                             }
                         }
+                        assert!(out == want && inplace == want, "ctr (VAES-512: {wide}), {n} bytes, q {q:x}");
                     }
-                    assert!(out == want && inplace == want, "ctr (VAES-512: {wide}), {n} bytes");
                 }
             }
         }
