@@ -243,12 +243,21 @@ fn add_ctr(c: __m512i, k: u64) -> __m512i {
     _mm512_mask_add_epi64(n, carry << 1, n, _mm512_set1_epi64(1))
 }
 
+/// [`add_ctr`] when no low half can wrap (`CARRY` false): one addition,
+/// no mask round trip through a general register.
+#[inline(always)]
+fn add_ctr_if<const CARRY: bool>(c: __m512i, k: u64) -> __m512i {
+    // SAFETY: callers are compiled with AVX-512F (`ctr_step`).
+    unsafe { if CARRY { add_ctr(c, k) } else { _mm512_add_epi64(c, _mm512_maskz_set1_epi64(0x55, k as i64)) } }
+}
+
 /// One step of [`ctr_vaes512`]: `W` vectors (4W blocks) of keystream from
 /// the counters `c`, XORed into `dst` from byte `off` on, as far as `dst`
 /// goes (a last partial vector through byte masks). Returns the bytes done.
+/// `CARRY`: whether a counter's low 64-bit half may wrap on the way.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
-fn ctr_step<const NR: usize, const W: usize>(
+fn ctr_step<const NR: usize, const W: usize, const CARRY: bool>(
     rk: &[__m512i; 15],
     c: &mut __m512i,
     src: Option<&[u8]>,
@@ -259,10 +268,10 @@ fn ctr_step<const NR: usize, const W: usize>(
     // byte-reversed into big-endian blocks.
     let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
     let mut b: [__m512i; W] = core::array::from_fn(|v| {
-        let blocks = _mm512_shuffle_epi8(add_ctr(*c, 4 * v as u64), reverse);
+        let blocks = _mm512_shuffle_epi8(add_ctr_if::<CARRY>(*c, 4 * v as u64), reverse);
         _mm512_xor_si512(blocks, rk[0])
     });
-    *c = add_ctr(*c, 4 * W as u64);
+    *c = add_ctr_if::<CARRY>(*c, 4 * W as u64);
     for kr in &rk[1..NR] {
         for x in &mut b {
             *x = _mm512_aesenc_epi128(*x, *kr);
@@ -305,7 +314,7 @@ pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Opti
         let c = q.wrapping_add(j as u128);
         (if hi { c >> 64 } else { c }) as u64 as i64
     };
-    let mut c = _mm512_set_epi64(
+    let c = _mm512_set_epi64(
         half(3, true),
         half(3, false),
         half(2, true),
@@ -315,12 +324,32 @@ pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Opti
         half(0, true),
         half(0, false),
     );
+    // SIV's counters (bit 63 cleared) never wrap their low half in a message
+    // shorter than 2^63 blocks: then each vector's counters take one addition.
+    if (q as u64).checked_add(dst.len().div_ceil(16) as u64).is_some() {
+        ctr_steps::<NR, false>(&rk, c, src, dst);
+    } else {
+        ctr_steps::<NR, true>(&rk, c, src, dst);
+    }
+}
+
+/// The steps of [`ctr_vaes512`] from the counters `c` over `dst`.
+#[inline(always)]
+fn ctr_steps<const NR: usize, const CARRY: bool>(
+    rk: &[__m512i; 15],
+    mut c: __m512i,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) {
     let mut off = 0;
     while off < dst.len() {
-        off += match dst.len() - off {
-            257.. => ctr_step::<NR, 8>(&rk, &mut c, src, dst, off),
-            65.. => ctr_step::<NR, 4>(&rk, &mut c, src, dst, off),
-            _ => ctr_step::<NR, 1>(&rk, &mut c, src, dst, off),
+        // SAFETY: called from `ctr_vaes512` only, compiled with the features `ctr_step` needs.
+        off += unsafe {
+            match dst.len() - off {
+                257.. => ctr_step::<NR, 8, CARRY>(rk, &mut c, src, dst, off),
+                65.. => ctr_step::<NR, 4, CARRY>(rk, &mut c, src, dst, off),
+                _ => ctr_step::<NR, 1, CARRY>(rk, &mut c, src, dst, off),
+            }
         };
     }
 }
@@ -433,25 +462,27 @@ mod tests {
                 && is_x86_feature_detected!("vaes");
             for n in (0..300).chain([511, 512, 513, 1023, 1024, 1025]) {
                 let src = (0..n).map(|i| (i * 13) as u8).collect::<Vec<u8>>();
-                let q = u128::MAX - 3;
-                let want = ctr_ref(&ac, q, &src);
-                // Each CTR kernel this CPU runs (AES-NI; VAES-512), out of place and in place.
-                for wide in [false, true].into_iter().filter(|&w| !w || vaes) {
-                    let (mut out, mut inplace) = (vec![0u8; n], src.clone());
-                    for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
-                        // SAFETY: AES-NI was detected above, AVX-512F, AVX-512BW and VAES when `wide`.
-                        unsafe {
-                            match (kl, wide) {
-                                (16, false) => ctr::<10>(sc, q, src, dst),
-                                (24, false) => ctr::<12>(sc, q, src, dst),
-                                (_, false) => ctr::<14>(sc, q, src, dst),
-                                (16, true) => ctr_vaes512::<10>(sc, q, src, dst),
-                                (24, true) => ctr_vaes512::<12>(sc, q, src, dst),
-                                (_, true) => ctr_vaes512::<14>(sc, q, src, dst),
+                // A counter with no carry, one whose low half wraps, one that wraps.
+                for q in [5u128, (1 << 64) - 9, u128::MAX - 3] {
+                    let want = ctr_ref(&ac, q, &src);
+                    // Each CTR kernel this CPU runs (AES-NI; VAES-512), out of place and in place.
+                    for wide in [false, true].into_iter().filter(|&w| !w || vaes) {
+                        let (mut out, mut inplace) = (vec![0u8; n], src.clone());
+                        for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
+                            // SAFETY: AES-NI was detected above, AVX-512F, AVX-512BW and VAES when `wide`.
+                            unsafe {
+                                match (kl, wide) {
+                                    (16, false) => ctr::<10>(sc, q, src, dst),
+                                    (24, false) => ctr::<12>(sc, q, src, dst),
+                                    (_, false) => ctr::<14>(sc, q, src, dst),
+                                    (16, true) => ctr_vaes512::<10>(sc, q, src, dst),
+                                    (24, true) => ctr_vaes512::<12>(sc, q, src, dst),
+                                    (_, true) => ctr_vaes512::<14>(sc, q, src, dst),
+                                }
                             }
                         }
+                        assert!(out == want && inplace == want, "ctr (VAES-512: {wide}), {n} bytes, q {q:x}");
                     }
-                    assert!(out == want && inplace == want, "ctr (VAES-512: {wide}), {n} bytes");
                 }
             }
         }
