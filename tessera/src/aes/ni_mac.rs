@@ -299,6 +299,32 @@ fn ctr_step<const NR: usize, const W: usize, const CARRY: bool>(
     n
 }
 
+/// AES-CTR under a `rounds`-round schedule: [`ctr_vaes512`] if `vaes512`, else [`ctr`].
+///
+/// # Safety
+/// The CPU must have AES-NI, and AVX-512F, AVX-512BW and VAES when `vaes512`.
+#[inline]
+pub(crate) unsafe fn ctr_with(
+    k: &[__m128i; 15],
+    rounds: usize,
+    vaes512: bool,
+    q: u128,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) {
+    // SAFETY: the caller vouches for the features of the kernel chosen.
+    unsafe {
+        match (rounds, vaes512) {
+            (10, true) => ctr_vaes512::<10>(k, q, src, dst),
+            (12, true) => ctr_vaes512::<12>(k, q, src, dst),
+            (_, true) => ctr_vaes512::<14>(k, q, src, dst),
+            (10, false) => ctr::<10>(k, q, src, dst),
+            (12, false) => ctr::<12>(k, q, src, dst),
+            (_, false) => ctr::<14>(k, q, src, dst),
+        }
+    }
+}
+
 /// AES-CTR like [`ctr`] on 512-bit vectors with VAES, for CPUs with
 /// AVX-512F, AVX-512BW and VAES: up to 32 blocks in flight, four per
 /// register (the AES-NI units take one block per instruction, VAES four).
@@ -470,16 +496,7 @@ mod tests {
                         let (mut out, mut inplace) = (vec![0u8; n], src.clone());
                         for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
                             // SAFETY: AES-NI was detected above, AVX-512F, AVX-512BW and VAES when `wide`.
-                            unsafe {
-                                match (kl, wide) {
-                                    (16, false) => ctr::<10>(sc, q, src, dst),
-                                    (24, false) => ctr::<12>(sc, q, src, dst),
-                                    (_, false) => ctr::<14>(sc, q, src, dst),
-                                    (16, true) => ctr_vaes512::<10>(sc, q, src, dst),
-                                    (24, true) => ctr_vaes512::<12>(sc, q, src, dst),
-                                    (_, true) => ctr_vaes512::<14>(sc, q, src, dst),
-                                }
-                            }
+                            unsafe { ctr_with(sc, kl / 4 + 6, wide, q, src, dst) };
                         }
                         assert!(out == want && inplace == want, "ctr (VAES-512: {wide}), {n} bytes, q {q:x}");
                     }

@@ -26,7 +26,7 @@ use super::s2v::Job;
 use crate::aes::Block;
 use crate::aes::block::xor_int;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_mac::{Blocks, cbc_mac, cbc_mac2, ctr, ctr_cbc_mac, ctr_vaes512};
+use crate::aes::ni_mac::{Blocks, cbc_mac, cbc_mac2, ctr_cbc_mac, ctr_with};
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
 #[derive(Clone)]
@@ -96,16 +96,7 @@ impl SivNi {
         let k = self.k2.schedule();
         // SAFETY: as in `chain`, and `vaes512` says AVX-512F, AVX-512BW and VAES were
         // detected; the lengths were checked above.
-        unsafe {
-            match (self.k2.rounds(), self.vaes512) {
-                (10, true) => ctr_vaes512::<10>(k, q, src, dst),
-                (12, true) => ctr_vaes512::<12>(k, q, src, dst),
-                (_, true) => ctr_vaes512::<14>(k, q, src, dst),
-                (10, false) => ctr::<10>(k, q, src, dst),
-                (12, false) => ctr::<12>(k, q, src, dst),
-                (_, false) => ctr::<14>(k, q, src, dst),
-            }
-        }
+        unsafe { ctr_with(k, self.k2.rounds(), self.vaes512, q, src, dst) }
     }
 
     /// AES-CTR under K2 from the counter block `q` over `dst` (`dst = src ^
