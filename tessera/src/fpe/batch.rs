@@ -14,7 +14,7 @@ use super::digits10;
 #[cfg(target_arch = "x86_64")]
 use super::digits512::Dec512;
 use super::num::Radix;
-use super::{Tweaks, check_batch, check_value};
+use super::{Tweaks, check_batch, check_value, numerals_below};
 use crate::Direction;
 use crate::Error;
 use crate::aes::{Aes, Block};
@@ -300,10 +300,8 @@ fn fast_check(data: &[u16], ends: &[usize], radix: u32, min: usize, max: usize) 
     if !first_ok || steps_bad || start > data.len() || min > max {
         return false;
     }
-    // Values tile data[..start], so this checks every numeral of every
-    // value (a saturating subtraction per numeral).
-    let top = radix.saturating_sub(1).min(u16::MAX as u32) as u16;
-    data[..start].iter().fold(0u16, |over, &d| over | d.saturating_sub(top)) == 0
+    // Values tile data[..start], so this checks every numeral of every value.
+    numerals_below(&data[..start], radix)
 }
 
 /// `f()`, compiled for AVX2 when the CPU has it (its loops vectorise wider).

@@ -262,28 +262,19 @@ pub(crate) fn check_radix(radix: u32) -> Result<(), Error> {
 /// [`value_error`] only when that pass fails.
 #[inline(always)]
 pub(crate) fn check_value(x: &[u16], radix: u32, min: usize, max: usize) -> Result<(), Error> {
-    // radix MAX_RADIX admits every u16.
-    if x.len() < min || x.len() > max || (radix < MAX_RADIX && max_numeral(x) as u32 >= radix) {
+    if x.len() < min || x.len() > max || !numerals_below(x, radix) {
         return value_error(x, radix, min, max);
     }
     Ok(())
 }
 
-/// The largest numeral of `x` (0 when empty): a lane-wise max over eight
-/// numerals at a time (vector code), the tail by an overlapping last eight.
-/// Branches only on the length.
+/// Whether every numeral of `x` is below `radix`, in one pass that
+/// branches only on the length: a saturating subtraction per numeral,
+/// or-ed together (vector code at any width).
 #[inline(always)]
-fn max_numeral(x: &[u16]) -> u16 {
-    let fold8 = |mut acc: [u16; 8], c: &[u16]| {
-        acc.iter_mut().zip(c).for_each(|(a, &d)| *a = (*a).max(d));
-        acc
-    };
-    if x.len() < 8 {
-        return x.iter().fold(0, |m, &d| m.max(d));
-    }
-    let acc = x.chunks_exact(8).fold([0u16; 8], fold8);
-    let acc = fold8(acc, &x[x.len() - 8..]);
-    acc.into_iter().fold(0, u16::max)
+pub(crate) fn numerals_below(x: &[u16], radix: u32) -> bool {
+    let top = radix.saturating_sub(1).min(u16::MAX as u32) as u16;
+    x.iter().fold(0u16, |over, &d| over | d.saturating_sub(top)) == 0
 }
 
 /// The exact domain error for `x` (its length, else its first numeral not
@@ -351,7 +342,7 @@ mod tests {
         ) {
             // Mostly in range, with the odd numeral at or above the radix.
             let x: Vec<u16> = if reduce { x.iter().map(|&d| (d as u32 % radix) as u16).collect() } else { x };
-            prop_assert_eq!(max_numeral(&x), x.iter().copied().max().unwrap_or(0));
+            prop_assert_eq!(numerals_below(&x, radix), x.iter().all(|&d| (d as u32) < radix));
             prop_assert_eq!(
                 format!("{:?}", check_value(&x, radix, min, max)),
                 format!("{:?}", reference(&x, radix, min, max))
@@ -365,10 +356,10 @@ mod tests {
             for at in 0..n {
                 for (radix, bad) in [(10u32, 10u16), (10, u16::MAX), (36, 36), (65535, 65535)] {
                     let mut x = vec![radix as u16 - 1; n];
-                    assert_eq!(max_numeral(&x), radix as u16 - 1);
+                    assert!(numerals_below(&x, radix));
                     assert!(check_value(&x, radix, 0, 64).is_ok());
                     x[at] = bad;
-                    assert_eq!(max_numeral(&x), bad, "n={n} at={at}");
+                    assert!(!numerals_below(&x, radix), "n={n} at={at}");
                     assert_eq!(
                         format!("{:?}", check_value(&x, radix, 0, 64)),
                         format!("{:?}", reference(&x, radix, 0, 64)),
