@@ -19,7 +19,7 @@
 use super::batch_fused as fused;
 #[cfg(target_arch = "x86_64")]
 use super::batch_x86 as x86;
-use super::num::Mod64;
+use super::num::{Mod64, limb_residues};
 use crate::Direction;
 
 /// The AES-NI key schedule the fused kernels run on (nothing elsewhere).
@@ -81,7 +81,7 @@ impl<'a> Consts<'a> {
         let vector = mu.vector(layout) && mv.vector(layout);
         let m = [mu.m.modulus(), mv.m.modulus()];
         // The moduli are public (radix powers): a plain division is fine here.
-        let r = m.map(|m| [32, 64, 96].map(|e| ((1u128 << e) % m as u128) as u64));
+        let r = m.map(limb_residues);
         let barrett = m.map(|m| ((1u128 << 64) / m as u128) as u64);
         Consts { blocks, m, inv: [mu.inv, mv.inv], mu: barrett, r, layout, vector }
     }

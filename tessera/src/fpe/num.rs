@@ -15,6 +15,13 @@ use crate::ct::{mask64, mask128};
 /// ```
 pub const MAX_RADIX: u32 = 1 << 16;
 
+/// 2^32, 2^64 and 2^96 mod `m`: the weights of a 128-bit y's upper three
+/// 32-bit limbs, by which FF3's y folds below 2^64 before its reduction.
+/// `m` is public (a radix power), so a plain division is fine.
+pub(crate) fn limb_residues(m: u64) -> [u64; 3] {
+    [32, 64, 96].map(|e| ((1u128 << e) % m as u128) as u64)
+}
+
 /// Reduction modulo a fixed `m` in `2..2^64` by the Möller–Granlund
 /// "division by invariant integers" method: two multiplications and two
 /// masked corrections instead of a hardware division.

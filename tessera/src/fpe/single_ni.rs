@@ -13,6 +13,7 @@
 
 use core::arch::x86_64::*;
 
+use super::num::limb_residues;
 use crate::Direction;
 use crate::aes::ni::Keys;
 
@@ -72,10 +73,7 @@ pub(crate) struct Fast {
 impl Fast {
     /// For moduli with 3m < 2^64 (FF1's y of 8 bytes).
     pub(crate) fn new(m: u64) -> Option<Self> {
-        (2..=u64::MAX / 3).contains(&m).then(|| {
-            let r = [32u32, 64, 96].map(|s| ((1u128 << s) % m as u128) as u64);
-            Fast { m, m2: 2 * m, inv: u64::MAX / m, r }
-        })
+        (2..=u64::MAX / 3).contains(&m).then(|| Fast { m, m2: 2 * m, inv: u64::MAX / m, r: limb_residues(m) })
     }
 
     /// For moduli below 2^30, which can also reduce a 128-bit y (FF3's).
