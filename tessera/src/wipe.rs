@@ -65,3 +65,18 @@ impl<T> Drop for Wiped<T> {
         }
     }
 }
+
+/// Makes room for `extra` more bytes in `v` without leaving a copy of what
+/// it holds in freed memory: when it must grow, the contents move to a new
+/// allocation (at least twice as large, as `Vec` would) and the old one is
+/// wiped before it is freed.
+pub(crate) fn reserve_wiped(v: &mut Vec<u8>, extra: usize) {
+    use zeroize::Zeroize;
+    let needed = v.len().saturating_add(extra);
+    if needed > v.capacity() {
+        let mut grown = Vec::with_capacity(needed.max(v.capacity().saturating_mul(2)));
+        grown.extend_from_slice(v);
+        v.zeroize();
+        *v = grown;
+    }
+}

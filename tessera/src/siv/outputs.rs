@@ -5,6 +5,7 @@ use zeroize::Zeroize;
 
 use super::{AesSiv, BatchAd, TAG_LEN, base64url};
 use crate::Error;
+use crate::wipe::reserve_wiped;
 
 /// Iterates over the messages a batch call wrote into its output buffer,
 /// in order: each `V || C` after [`AesSiv::seal_batch`], each plaintext
@@ -165,20 +166,6 @@ impl Drop for MessageBatch {
         // Whole capacities: once per batch, not per use.
         self.data.zeroize();
         self.out.zeroize();
-    }
-}
-
-/// Makes room for `extra` more bytes in `v` without leaving a copy of what
-/// it holds in freed memory: when it must grow, the contents move to a new
-/// allocation (at least twice as large, as `Vec` would) and the old one is
-/// wiped before it is freed.
-fn reserve_wiped(v: &mut Vec<u8>, extra: usize) {
-    let needed = v.len().saturating_add(extra);
-    if needed > v.capacity() {
-        let mut grown = Vec::with_capacity(needed.max(v.capacity().saturating_mul(2)));
-        grown.extend_from_slice(v);
-        v.zeroize();
-        *v = grown;
     }
 }
 

@@ -98,14 +98,9 @@ pub(crate) fn read_full<R: Read + ?Sized>(r: &mut R, buf: &mut [u8]) -> Result<u
 }
 
 /// Appends `data` to a buffer of secret octets without leaving a copy
-/// behind: when it must grow, the contents move to a new zeroizing buffer
-/// (twice as large) and the old one is wiped as it drops.
+/// behind: growth goes through [`reserve_wiped`](crate::wipe::reserve_wiped).
 pub(crate) fn push_zeroizing(buf: &mut zeroize::Zeroizing<Vec<u8>>, data: &[u8]) {
-    if buf.len() + data.len() > buf.capacity() {
-        let mut grown = zeroize::Zeroizing::new(Vec::with_capacity((2 * buf.capacity()).max(buf.len() + data.len())));
-        grown.extend_from_slice(buf);
-        *buf = grown;
-    }
+    crate::wipe::reserve_wiped(buf, data.len());
     buf.extend_from_slice(data);
 }
 
