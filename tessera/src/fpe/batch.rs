@@ -4,15 +4,15 @@
 //! round together (one block build, one AES call and one arithmetic pass
 //! per round for the whole group, in the CPU's [`Kernel`]), formatted once.
 //! With one tweak for the run, a fused kernel runs all the rounds with the
-//! blocks in registers instead ([`Kernel::fused`]); on AVX-512, decimal
-//! values of up to 16 digits are parsed and formatted two per vector
-//! ([`Dec512`]).
+//! blocks in registers instead ([`Kernel::fused`]); decimal values of up
+//! to 16 digits are parsed and formatted whole groups at a time with
+//! AVX-512 or AVX2 ([`Decimal`]).
 
 use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout};
 #[cfg(target_arch = "x86_64")]
 use super::digits10;
 #[cfg(target_arch = "x86_64")]
-use super::digits512::Dec512;
+use super::digits256::Decimal;
 use super::num::Radix;
 use super::{Tweaks, check_batch, check_value, numerals_below};
 use crate::Direction;
@@ -90,10 +90,10 @@ impl Plan<'_> {
         }
         let same = matches!(bases, Bases::Same(_));
         let consts = Consts::new(&blocks[..rounds], (&self.m.0, &self.m.1), self.layout);
-        // Decimal values of up to 16 digits convert two at a time on AVX-512.
+        // Decimal values of up to 16 digits convert a group at a time (AVX-512, AVX2).
         #[cfg(target_arch = "x86_64")]
-        let dec = if self.kernel.avx512() && self.rx.radix == 10 {
-            Dec512::new(self.n, self.u, self.big_endian())
+        let dec = if self.rx.radix == 10 {
+            Decimal::new(self.kernel.avx512(), self.n, self.u, self.big_endian())
         } else {
             None
         };

@@ -36,6 +36,8 @@ mod big;
 #[cfg(target_arch = "x86_64")]
 mod digits10;
 #[cfg(target_arch = "x86_64")]
+mod digits256;
+#[cfg(target_arch = "x86_64")]
 mod digits512;
 mod feistel;
 mod ff1;

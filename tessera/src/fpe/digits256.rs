@@ -1,0 +1,363 @@
+//! Decimal NUM and STR of whole batch groups with AVX2, for values of at
+//! most 16 digits (both halves of at most 8), on CPUs without AVX-512 BW:
+//! one value per 256-bit vector, half A in the low 128-bit lane, half B in
+//! the high one. A byte shuffle, fixed per value length, right-aligns each
+//! half in its lane (reversed for FF3's digit order, leading lanes zeroed);
+//! NUM then folds four values at once, so one vector ends with A of four
+//! values in its low lane and B in its high lane. STR converts four halves
+//! per vector pass and a second shuffle puts the digits back in order. The
+//! conversions are [`super::digits10`]'s; no table lookup and no branch
+//! depends on a value (only on positions and lengths).
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use super::digits512::Dec512;
+
+/// The shuffles for one value length `n` and first-half length `u`.
+pub(crate) struct Dec256 {
+    n: usize,
+    u: usize,
+    /// Per lane: slot byte -> byte of the eight numerals from the half's
+    /// start (NUM); 0x80 zeroes the slot.
+    num_ctl: [u8; 32],
+    /// Per lane: byte of the eight numerals from the half's start -> slot
+    /// byte (STR): A's in both lanes, then B's in both lanes.
+    str_ctl: [[u8; 32]; 2],
+}
+
+/// The byte shuffle taking eight right-aligned digit slots (most
+/// significant first) to the `m` numerals of a half from its start, or
+/// (`to_slots`) the numerals to the slots.
+fn shuffle(m: usize, be: bool, to_slots: bool) -> [u8; 16] {
+    let mut ctl = [0x80u8; 16];
+    for i in 0..m {
+        // Numeral i of the half (from its start) and its slot.
+        let slot = if be { 8 - m + i } else { 7 - i };
+        let (to, from) = if to_slots { (slot, i) } else { (i, slot) };
+        ctl[2 * to] = 2 * from as u8;
+        ctl[2 * to + 1] = 2 * from as u8 + 1;
+    }
+    ctl
+}
+
+impl Dec256 {
+    /// The shuffles for values of `n` numerals whose first half has `u`,
+    /// most significant first when `be` (FF1) or last (FF3); `None` unless
+    /// both halves have 1 to 8 numerals and the CPU has AVX2.
+    pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
+        let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
+        if !(halves && std::is_x86_feature_detected!("avx2")) {
+            return None;
+        }
+        let join = |lo: [u8; 16], hi: [u8; 16]| {
+            let mut t = [0u8; 32];
+            t[..16].copy_from_slice(&lo);
+            t[16..].copy_from_slice(&hi);
+            t
+        };
+        let (sa, sb) = (shuffle(u, be, false), shuffle(n - u, be, false));
+        Some(Dec256 {
+            n,
+            u,
+            num_ctl: join(shuffle(u, be, true), shuffle(n - u, be, true)),
+            str_ctl: [join(sa, sa), join(sb, sb)],
+        })
+    }
+
+    /// NUM of both halves of every value in `data` (values of `n` numerals
+    /// back to back, each numeral below 10) into `a` and `b`, which take
+    /// the count rounded up to 4 (zeros past the last value).
+    pub(crate) fn parse(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+        // SAFETY: a Dec256 exists only if `new` detected AVX2.
+        unsafe { self.parse_avx2(data, a, b) }
+    }
+
+    /// STR of both halves of every value back into `data` (the inverse of
+    /// [`Dec256::parse`]); every half must be below 10^its length.
+    pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        // SAFETY: as in `parse`.
+        unsafe { self.format_avx2(a, b, data) }
+    }
+
+    /// Numerals `s..s + 8` in the low lane and `s + u..s + u + 8` in the
+    /// high lane; positions past the value's end are read from `data` while
+    /// in bounds (the shuffle drops them), else as zero.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn load(&self, data: &[u16], s: usize) -> __m256i {
+        let (n, u) = (self.n, self.u);
+        let mut t = [0u16; 24];
+        let (src, at) = if s + u + 8 <= data.len() {
+            (data, s)
+        } else {
+            t[..n].copy_from_slice(&data[s..s + n]);
+            (&t[..], 0)
+        };
+        // SAFETY: src[at..at + 8] and src[at + u..at + u + 8] are in bounds
+        // (checked above, or u + 8 <= 16 within `t`); unaligned loads.
+        unsafe {
+            let p = src.as_ptr().add(at);
+            _mm256_loadu2_m128i(p.add(u).cast(), p.cast())
+        }
+    }
+
+    /// Writes half A's numerals (`x`'s first `u`) to `data[s..]`, then
+    /// B's (`y`'s first `n - u`) to `data[s + u..]`; each store writes
+    /// eight numerals, the rest zero, where in bounds, so values go in
+    /// ascending order of position (a value overwrites its predecessor's
+    /// spill) and never outside `data`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn store(&self, data: &mut [u16], s: usize, x: __m128i, y: __m128i) {
+        let (n, u) = (self.n, self.u);
+        if s + u + 8 <= data.len() {
+            // SAFETY: data[s..s + 8] and data[s + u..s + u + 8] are in
+            // bounds (checked above); unaligned stores.
+            unsafe {
+                let p = data.as_mut_ptr().add(s);
+                _mm_storeu_si128(p.cast(), x);
+                _mm_storeu_si128(p.add(u).cast(), y);
+            }
+            return;
+        }
+        let mut t = [0u16; 24];
+        // SAFETY: t[..8] and t[u..u + 8] (u <= 8) lie in `t`.
+        unsafe {
+            _mm_storeu_si128(t.as_mut_ptr().cast(), x);
+            _mm_storeu_si128(t.as_mut_ptr().add(u).cast(), y);
+        }
+        data[s..s + n].copy_from_slice(&t[..n]);
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn parse_avx2(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+        assert!(data.len().is_multiple_of(self.n), "whole values only");
+        let count = data.len() / self.n;
+        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
+        // SAFETY: a 32-byte load from a 32-byte array.
+        let ctl = unsafe { _mm256_loadu_si256(self.num_ctl.as_ptr().cast()) };
+        for j in (0..count).step_by(4) {
+            let mut v = [_mm256_setzero_si256(); 4];
+            for (i, v) in v.iter_mut().enumerate().take(count - j) {
+                *v = _mm256_shuffle_epi8(self.load(data, (j + i) * self.n), ctl);
+            }
+            let r = num4(v);
+            let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
+            // SAFETY: four u64 in each (bounds checked by the slicing).
+            unsafe {
+                _mm256_storeu_si256(a4.as_mut_ptr().cast(), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
+                _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(r)));
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn format_avx2(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        assert!(data.len().is_multiple_of(self.n), "whole values only");
+        let count = data.len() / self.n;
+        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
+        // SAFETY: 32-byte loads from 32-byte arrays.
+        let ctl = unsafe { self.str_ctl.map(|c| _mm256_loadu_si256(c.as_ptr().cast())) };
+        for j in (0..count).step_by(4) {
+            // SAFETY: four u64 in each (bounds checked by the slicing).
+            let (av, bv) = unsafe {
+                (_mm256_loadu_si256(a[j..j + 4].as_ptr().cast()), _mm256_loadu_si256(b[j..j + 4].as_ptr().cast()))
+            };
+            // Digits of values (j, j + 2) and (j + 1, j + 3), one per lane.
+            let [a02, a13] = digits4(av).map(|d| _mm256_shuffle_epi8(d, ctl[0]));
+            let [b02, b13] = digits4(bv).map(|d| _mm256_shuffle_epi8(d, ctl[1]));
+            let lane = |v: __m256i, hi: bool| {
+                if hi { _mm256_extracti128_si256::<1>(v) } else { _mm256_castsi256_si128(v) }
+            };
+            for i in 0..4.min(count - j) {
+                let (x, y, hi) = if i % 2 == 0 { (a02, b02, i >= 2) } else { (a13, b13, i >= 2) };
+                self.store(data, (j + i) * self.n, lane(x, hi), lane(y, hi));
+            }
+        }
+    }
+}
+
+/// NUM_10 of four values' halves: each 128-bit lane of `v[i]` holds eight
+/// numerals (below 10), most significant first; the result's low lane
+/// holds the four low-lane values as dwords, its high lane the four
+/// high-lane ones (as [`super::digits10::num8`], with each packing step
+/// merging two vectors).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn num4(v: [__m256i; 4]) -> __m256i {
+    let w = |hi: i16| _mm256_setr_epi16(hi, 1, hi, 1, hi, 1, hi, 1, hi, 1, hi, 1, hi, 1, hi, 1);
+    // Pairs (below 100), fours (below 10^4, so they pack into i16), eights.
+    let t = v.map(|x| _mm256_madd_epi16(x, w(10)));
+    let s01 = _mm256_madd_epi16(_mm256_packs_epi32(t[0], t[1]), w(100));
+    let s23 = _mm256_madd_epi16(_mm256_packs_epi32(t[2], t[3]), w(100));
+    _mm256_madd_epi16(_mm256_packs_epi32(s01, s23), w(10_000))
+}
+
+/// STR^8_10 of the four u64 of `x` (each below 10^8) as eight u16 lanes,
+/// most significant first: values 0 and 2 in the first vector's lanes,
+/// 1 and 3 in the second's (W. Muła's conversion, as
+/// [`super::digits10::digits8`]).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn digits4(x: __m256i) -> [__m256i; 2] {
+    // abcd = x / 10^4 (exact for x < 10^8), efgh = x mod 10^4, both times 4.
+    let abcd = _mm256_srli_epi64::<45>(_mm256_mul_epu32(x, _mm256_set1_epi32(0xd1b7_1759_u32 as i32)));
+    let efgh = _mm256_sub_epi32(x, _mm256_mul_epu32(abcd, _mm256_set1_epi32(10_000)));
+    let (abcd, efgh) = (_mm256_slli_epi64::<2>(abcd), _mm256_slli_epi64::<2>(efgh));
+    let pairs = [_mm256_unpacklo_epi16(abcd, efgh), _mm256_unpackhi_epi16(abcd, efgh)];
+    let c = |p: [i16; 4]| {
+        _mm256_setr_epi16(
+            p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3],
+        )
+    };
+    let (recip, shifts) = (c([8389, 5243, 13108, -32768]), opaque(c([1 << 7, 1 << 11, 1 << 13, -32768])));
+    pairs.map(|v1| {
+        // [abcd * 4] x4, [efgh * 4] x4, then [a, ab, abc, abcd, e, ef, efg, efgh].
+        let v2 = _mm256_unpacklo_epi16(v1, v1);
+        let v2 = _mm256_unpacklo_epi32(v2, v2);
+        let v4 = _mm256_mulhi_epu16(_mm256_mulhi_epu16(v2, recip), shifts);
+        // Each lane minus ten times the lane before it: the digits.
+        _mm256_sub_epi16(v4, _mm256_slli_epi64::<16>(_mm256_mullo_epi16(v4, _mm256_set1_epi16(10))))
+    })
+}
+
+/// `v`, hidden from the optimiser (as [`super::digits10`]'s: multiply-high
+/// by powers of two would become emulated per-lane shifts). Emits no
+/// instruction.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn opaque(mut v: __m256i) -> __m256i {
+    // SAFETY: an empty instruction string: no code is emitted, no memory,
+    // stack or flag is touched.
+    unsafe { core::arch::asm!("/* {0} */", inout(ymm_reg) v, options(pure, nomem, nostack, preserves_flags)) };
+    v
+}
+
+/// The widest whole-group decimal conversion the CPU has: AVX-512 BW (two
+/// values per vector) with the AVX-512 kernel, else AVX2.
+pub(crate) enum Decimal {
+    Avx512(Dec512),
+    Avx2(Dec256),
+}
+
+impl Decimal {
+    /// For values of `n` numerals with a first half of `u`, in FF1's digit
+    /// order when `be`; `None` unless both halves have 1 to 8 numerals and
+    /// the CPU has AVX2. `avx512`: the batch runs the AVX-512 kernel.
+    pub(crate) fn new(avx512: bool, n: usize, u: usize, be: bool) -> Option<Self> {
+        let wide = if avx512 { Dec512::new(n, u, be) } else { None };
+        wide.map(Decimal::Avx512).or_else(|| Dec256::new(n, u, be).map(Decimal::Avx2))
+    }
+
+    /// As [`Dec256::parse`].
+    pub(crate) fn parse(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+        match self {
+            Decimal::Avx512(d) => d.parse(data, a, b),
+            Decimal::Avx2(d) => d.parse(data, a, b),
+        }
+    }
+
+    /// As [`Dec256::format`].
+    pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        match self {
+            Decimal::Avx512(d) => d.format(a, b, data),
+            Decimal::Avx2(d) => d.format(a, b, data),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fpe::{FF1, FF3_1, Fpe, Tweaks};
+
+    /// Random numerals, all zeros and all nines (each half at 0 and at its
+    /// maximum), for `count` values of `n`.
+    fn cases(n: usize, count: usize, next: &mut impl FnMut() -> u64) -> [Vec<u16>; 3] {
+        [(0..count * n).map(|_| (next() % 10) as u16).collect(), vec![0; count * n], vec![9; count * n]]
+    }
+
+    /// Every split of every length up to 16, both digit orders, value
+    /// counts 1 to 9 (partial groups, loads and stores at the data's end),
+    /// against the scalar conversions; format writes only inside `data`.
+    #[test]
+    fn whole_groups_match_scalar() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let rx = super::super::num::Radix::new(10);
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed >> 11
+        };
+        assert!(Dec256::new(17, 8, true).is_none() && Dec256::new(10, 1, true).is_none());
+        assert!(Dec256::new(17, 9, false).is_none() && Dec256::new(19, 10, true).is_none());
+        for n in 2..=16usize {
+            for u in n.saturating_sub(8).max(1)..=8.min(n - 1) {
+                for be in [true, false] {
+                    let dec = Dec256::new(n, u, be).expect("halves of 1 to 8, CPU checked above");
+                    for count in 1..=9usize {
+                        for data in cases(n, count, &mut next) {
+                            let (mut a, mut b) = ([7u64; 12], [7u64; 12]);
+                            dec.parse(&data, &mut a, &mut b);
+                            for j in 0..count {
+                                let (xa, xb) = data[j * n..(j + 1) * n].split_at(u);
+                                let want = if be {
+                                    (rx.num_be64(xa), rx.num_be64(xb))
+                                } else {
+                                    (rx.num_le64(xa), rx.num_le64(xb))
+                                };
+                                assert_eq!((a[j], b[j]), want, "n {n} u {u} be {be} count {count} value {j}");
+                            }
+                            assert!(a[count..count.next_multiple_of(4)].iter().all(|&x| x == 0));
+                            let mut buf = vec![5u16; count * n + 16];
+                            dec.format(&a, &b, &mut buf[8..8 + count * n]);
+                            assert_eq!(buf[8..8 + count * n], data[..], "n {n} u {u} be {be} count {count}");
+                            assert!(buf[..8].iter().chain(&buf[8 + count * n..]).all(|&d| d == 5), "wrote outside");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Batches through the AVX2 conversions (the portable kernel never
+    /// takes the AVX-512 ones) against value-by-value encryption, for FF1
+    /// and FF3-1, lengths 2 to 19 (17 to 19 take the per-value path), and
+    /// back: ragged counts, zeros and nines.
+    #[test]
+    fn batches_round_trip_through_avx2() {
+        let key = [0x2bu8; 16];
+        let ciphers: [(Box<dyn Fpe>, &[u8]); 2] = [
+            (Box::new(FF1::with_radix(&key, 10).unwrap().without_aes_ni()), b"tweak"),
+            (Box::new(FF3_1::with_radix(&key, 10).unwrap().without_aes_ni()), &[1, 2, 3, 4, 5, 6, 7]),
+        ];
+        let mut seed = 0x9e37_79b9u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed >> 11
+        };
+        for (fpe, tweak) in &ciphers {
+            let (min, max) = fpe.len_range();
+            for n in min.max(2)..=max.min(19) {
+                for count in [5usize, 70] {
+                    for data in cases(n, count, &mut next) {
+                        let ends: Vec<usize> = (1..=count).map(|j| j * n).collect();
+                        let mut got = data.clone();
+                        fpe.encrypt_batch(Tweaks::Same(tweak), &mut got, &ends).unwrap();
+                        let mut want = data.clone();
+                        for x in want.chunks_mut(n) {
+                            fpe.encrypt_numerals(tweak, x).unwrap();
+                        }
+                        assert_eq!(got, want, "n {n} count {count}");
+                        fpe.decrypt_batch(Tweaks::Same(tweak), &mut got, &ends).unwrap();
+                        assert_eq!(got, data, "n {n} count {count}");
+                    }
+                }
+            }
+        }
+    }
+}
