@@ -15,6 +15,10 @@ use core::arch::x86_64::*;
 
 use super::digits512::Dec512;
 
+/// A group's numerals with room for its loads and stores: four values of
+/// up to 16 numerals and B's eight-numeral window past the last.
+const PAD: usize = 4 * 16 + 8;
+
 /// The shuffles for one value length `n` and first-half length `u`.
 pub(crate) struct Dec256 {
     n: usize,
@@ -81,54 +85,51 @@ impl Dec256 {
         unsafe { self.format_avx2(a, b, data) }
     }
 
-    /// Numerals `s..s + 8` in the low lane and `s + u..s + u + 8` in the
-    /// high lane; positions past the value's end are read from `data` while
-    /// in bounds (the shuffle drops them), else as zero.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn load(&self, data: &[u16], s: usize) -> __m256i {
-        let (n, u) = (self.n, self.u);
-        let mut t = [0u16; 24];
-        let (src, at) = if s + u + 8 <= data.len() {
-            (data, s)
-        } else {
-            t[..n].copy_from_slice(&data[s..s + n]);
-            (&t[..], 0)
-        };
-        // SAFETY: src[at..at + 8] and src[at + u..at + u + 8] are in bounds
-        // (checked above, or u + 8 <= 16 within `t`); unaligned loads.
-        unsafe {
-            let p = src.as_ptr().add(at);
-            _mm256_loadu2_m128i(p.add(u).cast(), p.cast())
-        }
+    /// Where `k` values from numeral `at` on reach with eight-numeral
+    /// loads and stores (B's from `at + u`).
+    fn reach(&self, at: usize, k: usize) -> usize {
+        at + (k - 1) * self.n + self.u + 8
     }
 
-    /// Writes half A's numerals (`x`'s first `u`) to `data[s..]`, then
-    /// B's (`y`'s first `n - u`) to `data[s + u..]`; each store writes
-    /// eight numerals, the rest zero, where in bounds, so values go in
-    /// ascending order of position (a value overwrites its predecessor's
-    /// spill) and never outside `data`.
+    /// The `k` (1..=4) values from numeral `at` of `src`, each as
+    /// numerals `s..s + 8` in the low lane and `s + u..s + u + 8` in the
+    /// high lane, shuffled into digit slots (the numerals read past a
+    /// value are dropped); zero vectors past the `k`th.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn store(&self, data: &mut [u16], s: usize, x: __m128i, y: __m128i) {
-        let (n, u) = (self.n, self.u);
-        if s + u + 8 <= data.len() {
-            // SAFETY: data[s..s + 8] and data[s + u..s + u + 8] are in
-            // bounds (checked above); unaligned stores.
+    fn load4(&self, src: &[u16], at: usize, k: usize, ctl: __m256i) -> [__m256i; 4] {
+        assert!(self.reach(at, k) <= src.len());
+        let mut v = [_mm256_setzero_si256(); 4];
+        for (i, v) in v.iter_mut().enumerate().take(k) {
+            // SAFETY: src[s..s + 8] and src[s + u..s + u + 8] are in bounds
+            // for s = at + i * n, i < k (asserted above); unaligned loads.
+            let x = unsafe {
+                let p = src.as_ptr().add(at + i * self.n);
+                _mm256_loadu2_m128i(p.add(self.u).cast(), p.cast())
+            };
+            *v = _mm256_shuffle_epi8(x, ctl);
+        }
+        v
+    }
+
+    /// Writes value i < `k` from numeral `at + i * n` of `dst` on: half A
+    /// (the first `u` numerals of `h[i].0`), then B (the first `n - u` of
+    /// `h[i].1`) from `u` numerals further. Each store writes eight
+    /// numerals, so values go in ascending order of position (a value
+    /// overwrites its predecessor's spill).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn store4(&self, dst: &mut [u16], at: usize, k: usize, h: [(__m128i, __m128i); 4]) {
+        assert!(self.reach(at, k) <= dst.len());
+        for (i, &(x, y)) in h.iter().enumerate().take(k) {
+            // SAFETY: dst[s..s + 8] and dst[s + u..s + u + 8] are in bounds
+            // for s = at + i * n, i < k (asserted above); unaligned stores.
             unsafe {
-                let p = data.as_mut_ptr().add(s);
+                let p = dst.as_mut_ptr().add(at + i * self.n);
                 _mm_storeu_si128(p.cast(), x);
-                _mm_storeu_si128(p.add(u).cast(), y);
+                _mm_storeu_si128(p.add(self.u).cast(), y);
             }
-            return;
         }
-        let mut t = [0u16; 24];
-        // SAFETY: t[..8] and t[u..u + 8] (u <= 8) lie in `t`.
-        unsafe {
-            _mm_storeu_si128(t.as_mut_ptr().cast(), x);
-            _mm_storeu_si128(t.as_mut_ptr().add(u).cast(), y);
-        }
-        data[s..s + n].copy_from_slice(&t[..n]);
     }
 
     #[target_feature(enable = "avx2")]
@@ -139,10 +140,16 @@ impl Dec256 {
         // SAFETY: a 32-byte load from a 32-byte array.
         let ctl = unsafe { _mm256_loadu_si256(self.num_ctl.as_ptr().cast()) };
         for j in (0..count).step_by(4) {
-            let mut v = [_mm256_setzero_si256(); 4];
-            for (i, v) in v.iter_mut().enumerate().take(count - j) {
-                *v = _mm256_shuffle_epi8(self.load(data, (j + i) * self.n), ctl);
-            }
+            let (at, k) = (j * self.n, 4.min(count - j));
+            let v = if self.reach(at, k) <= data.len() {
+                self.load4(data, at, k, ctl)
+            } else {
+                // The last values: from a zero-padded copy (under 64 numerals
+                // left, as reach <= at + 3 * 16 + 16).
+                let mut pad = [0u16; PAD];
+                pad[..data.len() - at].copy_from_slice(&data[at..]);
+                self.load4(&pad, 0, k, ctl)
+            };
             let r = num4(v);
             let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
             // SAFETY: four u64 in each (bounds checked by the slicing).
@@ -168,12 +175,15 @@ impl Dec256 {
             // Digits of values (j, j + 2) and (j + 1, j + 3), one per lane.
             let [a02, a13] = digits4(av).map(|d| _mm256_shuffle_epi8(d, ctl[0]));
             let [b02, b13] = digits4(bv).map(|d| _mm256_shuffle_epi8(d, ctl[1]));
-            let lane = |v: __m256i, hi: bool| {
-                if hi { _mm256_extracti128_si256::<1>(v) } else { _mm256_castsi256_si128(v) }
-            };
-            for i in 0..4.min(count - j) {
-                let (x, y, hi) = if i % 2 == 0 { (a02, b02, i >= 2) } else { (a13, b13, i >= 2) };
-                self.store(data, (j + i) * self.n, lane(x, hi), lane(y, hi));
+            let (lo, hi) = (_mm256_castsi256_si128, _mm256_extracti128_si256::<1>);
+            let h = [(lo(a02), lo(b02)), (lo(a13), lo(b13)), (hi(a02), hi(b02)), (hi(a13), hi(b13))];
+            let (at, k) = (j * self.n, 4.min(count - j));
+            if self.reach(at, k) <= data.len() {
+                self.store4(data, at, k, h);
+            } else {
+                let mut pad = [0u16; PAD];
+                self.store4(&mut pad, 0, k, h);
+                data[at..at + k * self.n].copy_from_slice(&pad[..k * self.n]);
             }
         }
     }
@@ -212,27 +222,31 @@ pub(crate) fn digits4(x: __m256i) -> [__m256i; 2] {
             p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3],
         )
     };
-    let (recip, shifts) = (c([8389, 5243, 13108, -32768]), opaque(c([1 << 7, 1 << 11, 1 << 13, -32768])));
+    let (recip, shifts) = (c([8389, 5243, 13108, -32768]), c([1 << 7, 1 << 11, 1 << 13, -32768]));
     pairs.map(|v1| {
         // [abcd * 4] x4, [efgh * 4] x4, then [a, ab, abc, abcd, e, ef, efg, efgh].
         let v2 = _mm256_unpacklo_epi16(v1, v1);
         let v2 = _mm256_unpacklo_epi32(v2, v2);
-        let v4 = _mm256_mulhi_epu16(_mm256_mulhi_epu16(v2, recip), shifts);
+        let v4 = mulhi16(mulhi16(v2, recip), shifts);
         // Each lane minus ten times the lane before it: the digits.
         _mm256_sub_epi16(v4, _mm256_slli_epi64::<16>(_mm256_mullo_epi16(v4, _mm256_set1_epi16(10))))
     })
 }
 
-/// `v`, hidden from the optimiser (as [`super::digits10`]'s: multiply-high
-/// by powers of two would become emulated per-lane shifts). Emits no
-/// instruction.
+/// `vpmulhuw`: the high halves of the 16-bit products. Written out because
+/// LLVM rewrites `_mm256_mulhi_epu16` by constants (or chains of it) into
+/// widened 32-bit multiplies, shifts and packs, several times the work.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn opaque(mut v: __m256i) -> __m256i {
-    // SAFETY: an empty instruction string: no code is emitted, no memory,
-    // stack or flag is touched.
-    unsafe { core::arch::asm!("/* {0} */", inout(ymm_reg) v, options(pure, nomem, nostack, preserves_flags)) };
-    v
+fn mulhi16(a: __m256i, b: __m256i) -> __m256i {
+    let r: __m256i;
+    // SAFETY: one AVX2 instruction (enabled for this function) on
+    // registers only: no memory, stack or flags.
+    unsafe {
+        core::arch::asm!("vpmulhuw {r}, {a}, {b}", r = lateout(ymm_reg) r, a = in(ymm_reg) a, b = in(ymm_reg) b,
+            options(pure, nomem, nostack, preserves_flags));
+    }
+    r
 }
 
 /// The widest whole-group decimal conversion the CPU has: AVX-512 BW (two
