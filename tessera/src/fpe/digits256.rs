@@ -16,8 +16,8 @@ use core::arch::x86_64::*;
 use super::digits512::Dec512;
 
 /// A group's numerals with room for its loads and stores: four values of
-/// up to 16 numerals and B's eight-numeral window past the last.
-const PAD: usize = 4 * 16 + 8;
+/// up to 16 numerals, the last one's B window reaching 3 * 16 + 8 + 8.
+const PAD: usize = 4 * 16;
 
 /// The shuffles for one value length `n` and first-half length `u`.
 pub(crate) struct Dec256 {
@@ -85,45 +85,42 @@ impl Dec256 {
         unsafe { self.format_avx2(a, b, data) }
     }
 
-    /// Where `k` values from numeral `at` on reach with eight-numeral
-    /// loads and stores (B's from `at + u`).
-    fn reach(&self, at: usize, k: usize) -> usize {
-        at + (k - 1) * self.n + self.u + 8
+    /// Whether the four values from numeral `at` of `len` are whole and
+    /// in reach of eight-numeral loads and stores (B's from `at + u`).
+    fn in_reach(&self, at: usize, len: usize) -> bool {
+        at + 3 * self.n + self.u + 8 <= len
     }
 
-    /// The `k` (1..=4) values from numeral `at` of `src`, each as
-    /// numerals `s..s + 8` in the low lane and `s + u..s + u + 8` in the
-    /// high lane, shuffled into digit slots (the numerals read past a
-    /// value are dropped); zero vectors past the `k`th.
+    /// The four values from numeral `at` of `src`, each as numerals
+    /// `s..s + 8` in the low lane and `s + u..s + u + 8` in the high lane,
+    /// shuffled into digit slots (the numerals read past a value are dropped).
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn load4(&self, src: &[u16], at: usize, k: usize, ctl: __m256i) -> [__m256i; 4] {
-        assert!(self.reach(at, k) <= src.len());
-        let mut v = [_mm256_setzero_si256(); 4];
-        for (i, v) in v.iter_mut().enumerate().take(k) {
+    fn load4(&self, src: &[u16], at: usize, ctl: __m256i) -> [__m256i; 4] {
+        assert!(self.in_reach(at, src.len()));
+        [0, 1, 2, 3].map(|i| {
             // SAFETY: src[s..s + 8] and src[s + u..s + u + 8] are in bounds
-            // for s = at + i * n, i < k (asserted above); unaligned loads.
+            // for s = at + i * n, i < 4 (asserted above); unaligned loads.
             let x = unsafe {
                 let p = src.as_ptr().add(at + i * self.n);
                 _mm256_loadu2_m128i(p.add(self.u).cast(), p.cast())
             };
-            *v = _mm256_shuffle_epi8(x, ctl);
-        }
-        v
+            _mm256_shuffle_epi8(x, ctl)
+        })
     }
 
-    /// Writes value i < `k` from numeral `at + i * n` of `dst` on: half A
+    /// Writes value i < 4 from numeral `at + i * n` of `dst` on: half A
     /// (the first `u` numerals of `h[i].0`), then B (the first `n - u` of
     /// `h[i].1`) from `u` numerals further. Each store writes eight
     /// numerals, so values go in ascending order of position (a value
     /// overwrites its predecessor's spill).
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn store4(&self, dst: &mut [u16], at: usize, k: usize, h: [(__m128i, __m128i); 4]) {
-        assert!(self.reach(at, k) <= dst.len());
-        for (i, &(x, y)) in h.iter().enumerate().take(k) {
+    fn store4(&self, dst: &mut [u16], at: usize, h: [(__m128i, __m128i); 4]) {
+        assert!(self.in_reach(at, dst.len()));
+        for (i, (x, y)) in h.into_iter().enumerate() {
             // SAFETY: dst[s..s + 8] and dst[s + u..s + u + 8] are in bounds
-            // for s = at + i * n, i < k (asserted above); unaligned stores.
+            // for s = at + i * n, i < 4 (asserted above); unaligned stores.
             unsafe {
                 let p = dst.as_mut_ptr().add(at + i * self.n);
                 _mm_storeu_si128(p.cast(), x);
@@ -140,15 +137,15 @@ impl Dec256 {
         // SAFETY: a 32-byte load from a 32-byte array.
         let ctl = unsafe { _mm256_loadu_si256(self.num_ctl.as_ptr().cast()) };
         for j in (0..count).step_by(4) {
-            let (at, k) = (j * self.n, 4.min(count - j));
-            let v = if self.reach(at, k) <= data.len() {
-                self.load4(data, at, k, ctl)
+            let at = j * self.n;
+            let v = if self.in_reach(at, data.len()) {
+                self.load4(data, at, ctl)
             } else {
-                // The last values: from a zero-padded copy (under 64 numerals
-                // left, as reach <= at + 3 * 16 + 16).
+                // The last values, from a zero-padded copy (fewer than
+                // 3 * 16 + 8 + 8 numerals left); zeros past the last value.
                 let mut pad = [0u16; PAD];
                 pad[..data.len() - at].copy_from_slice(&data[at..]);
-                self.load4(&pad, 0, k, ctl)
+                self.load4(&pad, 0, ctl)
             };
             let r = num4(v);
             let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
@@ -177,13 +174,14 @@ impl Dec256 {
             let [b02, b13] = digits4(bv).map(|d| _mm256_shuffle_epi8(d, ctl[1]));
             let (lo, hi) = (_mm256_castsi256_si128, _mm256_extracti128_si256::<1>);
             let h = [(lo(a02), lo(b02)), (lo(a13), lo(b13)), (hi(a02), hi(b02)), (hi(a13), hi(b13))];
-            let (at, k) = (j * self.n, 4.min(count - j));
-            if self.reach(at, k) <= data.len() {
-                self.store4(data, at, k, h);
+            let at = j * self.n;
+            if self.in_reach(at, data.len()) {
+                self.store4(data, at, h);
             } else {
                 let mut pad = [0u16; PAD];
-                self.store4(&mut pad, 0, k, h);
-                data[at..at + k * self.n].copy_from_slice(&pad[..k * self.n]);
+                self.store4(&mut pad, 0, h);
+                let end = data.len().min(at + 4 * self.n);
+                data[at..end].copy_from_slice(&pad[..end - at]);
             }
         }
     }
