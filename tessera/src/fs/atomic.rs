@@ -96,11 +96,18 @@ impl Staged {
         }
     }
 
-    /// Syncs the data and gives the file the name `path`: replacing what is
-    /// there if `replace`, else failing with `AlreadyExists`. On failure the
-    /// file is gone and `path` untouched.
+    /// Syncs the data, gives the file the name `path` (see [`Staged::name`])
+    /// and syncs the directory, so the new name survives a crash too.
     fn publish(self, path: &Path, replace: bool) -> io::Result<()> {
         self.file().sync_all()?;
+        self.name(path, replace)?;
+        sync_dir(dir_of(path))
+    }
+
+    /// Gives the file the name `path`: replacing what is there if
+    /// `replace`, else failing with `AlreadyExists`. On failure the file is
+    /// gone and `path` untouched.
+    fn name(self, path: &Path, replace: bool) -> io::Result<()> {
         let named = match self {
             // Linked directly onto `path` when nothing may be replaced
             // (linkat fails if it exists); else linked to a fresh temporary
@@ -113,6 +120,49 @@ impl Staged {
         };
         if replace { named.persist(path) } else { named.persist_noclobber(path) }.map_err(|e| e.error)
     }
+}
+
+/// Syncs the directory `dir` (on Unix: a rename or link is durable only
+/// once its directory is). A failure is a [`DirSyncError`] inside the
+/// [`io::Error`], of the failure's kind.
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    File::open(dir).and_then(|d| d.sync_all()).map_err(|source| {
+        let kind = source.kind();
+        io::Error::new(kind, DirSyncError { dir: dir.to_path_buf(), source })
+    })?;
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// The file has its name, but the directory holding the name could not be
+/// synced: the name may not survive a crash. [`AtomicFile::commit`]'s
+/// error carries it (`get_ref` and `downcast_ref`).
+///
+/// ```
+/// use std::io::Write;
+/// use tessera::fs::{AtomicFile, DirSyncError};
+/// let dir = std::env::temp_dir().join(format!("tessera-doc-sync-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let mut out = AtomicFile::create(&dir.join("out.txt"))?;
+/// out.write_all(b"data")?;
+/// if let Err(e) = out.commit() {
+///     match e.get_ref().and_then(|e| e.downcast_ref::<DirSyncError>()) {
+///         Some(sync) => eprintln!("written, not yet durable: {sync}"),
+///         None => eprintln!("not written: {e}"),
+///     }
+/// }
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[error("the file has its name, but syncing its directory {} failed: {source}", dir.display())]
+pub struct DirSyncError {
+    /// The directory.
+    pub dir: PathBuf,
+    /// Why syncing it failed.
+    pub source: io::Error,
 }
 
 impl Write for Staged {
@@ -142,7 +192,9 @@ impl AtomicFile {
     }
 
     /// Flushes, syncs the data to disk, and gives the file the
-    /// destination's name, atomically replacing a file already there.
+    /// destination's name, atomically replacing a file already there; then
+    /// syncs the destination's directory on Unix (a failure there is a
+    /// [`DirSyncError`]: the file already has its name).
     pub fn commit(self) -> io::Result<()> {
         let path = self.path;
         self.tmp.into_inner().map_err(io::IntoInnerError::into_error)?.publish(&path, true)

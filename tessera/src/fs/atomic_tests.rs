@@ -107,6 +107,21 @@ fn errors_for_a_missing_directory_or_a_directory_destination() {
     }
 }
 
+/// The directory sync after the rename: a directory syncs; a failure is a
+/// typed [`DirSyncError`] naming the directory, of the failure's kind.
+#[test]
+#[cfg(unix)]
+fn directory_sync_and_its_typed_error() {
+    let dir = tempfile::tempdir().unwrap();
+    sync_dir(dir.path()).unwrap();
+    let gone = dir.path().join("gone");
+    let e = sync_dir(&gone).unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::NotFound);
+    let typed = e.get_ref().and_then(|e| e.downcast_ref::<DirSyncError>()).expect("a DirSyncError");
+    assert_eq!((typed.dir.as_path(), typed.source.kind()), (gone.as_path(), io::ErrorKind::NotFound));
+    assert!(e.to_string().contains("has its name"), "{e}");
+}
+
 /// The environment variable that makes [`killed_writer_child`] run.
 #[cfg(target_os = "linux")]
 const CHILD_DIR: &str = "TESSERA_TEST_KILLED_WRITER_DIR";

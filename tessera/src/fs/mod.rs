@@ -17,7 +17,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, Write};
 
 mod atomic;
-pub use atomic::AtomicFile;
+pub use atomic::{AtomicFile, DirSyncError};
 
 /// Buffer of buffered file and stream I/O in the front ends and of
 /// [`AtomicFile`]: 64 KiB.
