@@ -291,9 +291,17 @@ mod tests {
         [(0..count * n).map(|_| (next() % 10) as u16).collect(), vec![0; count * n], vec![9; count * n]]
     }
 
+    /// Both whole-group conversions this CPU has (AVX2, AVX-512 BW) for
+    /// values of `n` numerals split at `u`, in FF1's digit order when `be`.
+    fn converters(n: usize, u: usize, be: bool) -> Vec<Decimal> {
+        let avx512 = Dec512::new(n, u, be).map(Decimal::Avx512);
+        Dec256::new(n, u, be).map(Decimal::Avx2).into_iter().chain(avx512).collect()
+    }
+
     /// Every split of every length up to 16, both digit orders, value
     /// counts 1 to 9 (partial groups, loads and stores at the data's end),
-    /// against the scalar conversions; format writes only inside `data`.
+    /// in each conversion against the scalar ones; format writes only
+    /// inside `data`.
     #[test]
     fn whole_groups_match_scalar() {
         if !std::is_x86_feature_detected!("avx2") {
@@ -305,14 +313,17 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             seed >> 11
         };
-        assert!(Dec256::new(17, 8, true).is_none() && Dec256::new(10, 1, true).is_none());
-        assert!(Dec256::new(17, 9, false).is_none() && Dec256::new(19, 10, true).is_none());
+        for (n, u) in [(17, 8), (10, 1), (17, 9), (19, 10)] {
+            assert!(converters(n, u, true).is_empty() && converters(n, u, false).is_empty(), "{n} {u}");
+        }
         for n in 2..=16usize {
             for u in n.saturating_sub(8).max(1)..=8.min(n - 1) {
-                for be in [true, false] {
-                    let dec = Dec256::new(n, u, be).expect("halves of 1 to 8, CPU checked above");
+                for (be, dec) in
+                    [true, false].into_iter().flat_map(|be| converters(n, u, be).into_iter().map(move |d| (be, d)))
+                {
                     for count in 1..=9usize {
                         for data in cases(n, count, &mut next) {
+                            let wide = matches!(dec, Decimal::Avx512(_));
                             let (mut a, mut b) = ([7u64; 12], [7u64; 12]);
                             dec.parse(&data, &mut a, &mut b);
                             for j in 0..count {
@@ -322,12 +333,16 @@ mod tests {
                                 } else {
                                     (rx.num_le64(xa), rx.num_le64(xb))
                                 };
-                                assert_eq!((a[j], b[j]), want, "n {n} u {u} be {be} count {count} value {j}");
+                                assert_eq!(
+                                    (a[j], b[j]),
+                                    want,
+                                    "512 {wide} n {n} u {u} be {be} count {count} value {j}"
+                                );
                             }
                             assert!(a[count..count.next_multiple_of(4)].iter().all(|&x| x == 0));
                             let mut buf = vec![5u16; count * n + 16];
                             dec.format(&a, &b, &mut buf[8..8 + count * n]);
-                            assert_eq!(buf[8..8 + count * n], data[..], "n {n} u {u} be {be} count {count}");
+                            assert_eq!(buf[8..8 + count * n], data[..], "512 {wide} n {n} u {u} be {be} count {count}");
                             assert!(buf[..8].iter().chain(&buf[8 + count * n..]).all(|&d| d == 5), "wrote outside");
                         }
                     }

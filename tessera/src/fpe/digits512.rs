@@ -197,48 +197,4 @@ pub(crate) fn digits32(v: __m512i) -> __m512i {
     _mm512_sub_epi16(v4, _mm512_slli_epi64::<16>(_mm512_mullo_epi16(v4, _mm512_set1_epi16(10))))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every split of every length up to 16, both digit orders, value
-    /// counts 1 to 9 (ragged windows), against the scalar conversions.
-    #[test]
-    fn whole_groups_match_scalar() {
-        if !(std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")) {
-            return;
-        }
-        let rx = super::super::num::Radix::new(10);
-        let mut seed = 0x0123_4567_89ab_cdefu64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            seed >> 11
-        };
-        assert!(Dec512::new(17, 8, true).is_none() && Dec512::new(10, 1, true).is_none());
-        for n in 2..=16usize {
-            for u in n.saturating_sub(8).max(1)..=8.min(n - 1) {
-                for be in [true, false] {
-                    let dec = Dec512::new(n, u, be).expect("halves of 1 to 8, CPU checked above");
-                    for count in 1..=9usize {
-                        let data: Vec<u16> = (0..count * n).map(|_| (next() % 10) as u16).collect();
-                        let (mut a, mut b) = ([7u64; 12], [7u64; 12]);
-                        dec.parse(&data, &mut a, &mut b);
-                        for j in 0..count {
-                            let (xa, xb) = data[j * n..(j + 1) * n].split_at(u);
-                            let want = if be {
-                                (rx.num_be64(xa), rx.num_be64(xb))
-                            } else {
-                                (rx.num_le64(xa), rx.num_le64(xb))
-                            };
-                            assert_eq!((a[j], b[j]), want, "n {n} u {u} be {be} count {count} value {j}");
-                        }
-                        assert!(a[count..count.next_multiple_of(4)].iter().all(|&x| x == 0));
-                        let mut back = vec![9u16; count * n];
-                        dec.format(&a, &b, &mut back);
-                        assert_eq!(back, data, "n {n} u {u} be {be} count {count}");
-                    }
-                }
-            }
-        }
-    }
-}
+// Tested beside the AVX2 conversion, in `super::digits256`.
