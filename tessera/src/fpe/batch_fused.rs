@@ -8,9 +8,7 @@
 //!
 //! A chunk of values runs all its rounds before the next chunk starts, two
 //! rounds per loop turn (the first updates one half, the second the other),
-//! so both halves stay in registers. On VAES-512 a group's 64 values run as
-//! two chunks whose rounds interleave (one chunk's AES beside the
-//! other's update, [`phase512`]). FF3-1's 128-bit y is first folded to
+//! so both halves stay in registers. FF3-1's 128-bit y is first folded to
 //! 64 bits with its 32-bit limbs (`y0 + y1·2^32 mod m + ...`, below 2^64
 //! when m <= 2^30). On AVX-512 the remainder is a Barrett step on IFMA's
 //! 52-bit multiplier (in [0, 3m)), and the update folds `d ± y` into
@@ -39,30 +37,24 @@ fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
     unsafe { _mm_set_epi64x(c.blocks[i][1] as i64, c.blocks[i][0] as i64) }
 }
 
-/// One modulus broadcast for [`step512`]: m, 2m, the Barrett factor
-/// floor(2^64 / m), 2^52 - m, 2^32, 2^64, 2^96 mod m, and the direction
-/// as `flip` and `off`: `d ± r` is `d + off + (r ^ flip)`, with 0 and 0
-/// (encrypting) or all ones and 3m + 1 (decrypting: `d + 3m - r`).
+/// One modulus broadcast for [`step512`]: m, 2m, 3m, the Barrett factor
+/// floor(2^64 / m), 2^52 - m, and 2^32, 2^64, 2^96 mod m.
 #[derive(Clone, Copy)]
 pub struct Mod512 {
-    m: [__m512i; 2],
+    m: [__m512i; 3],
     mu: __m512i,
     neg: __m512i,
     r: [__m512i; 3],
-    flip: __m512i,
-    off: __m512i,
 }
 
 impl Mod512 {
-    /// The vectors for parity `p` of `c`, encrypting if `enc`.
+    /// The vectors for parity `p` of `c`.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    pub fn new(c: &Consts<'_>, p: usize, enc: bool) -> Self {
+    pub fn new(c: &Consts<'_>, p: usize) -> Self {
         let v = |x: u64| _mm512_set1_epi64(x as i64);
         let m = c.m[p];
-        let (flip, off) = if enc { (0, 0) } else { (u64::MAX, 3 * m + 1) };
-        let (mu, neg, r) = (v(c.mu[p]), v((1 << 52) - m), c.r[p].map(v));
-        Mod512 { m: [v(m), v(2 * m)], mu, neg, r, flip: v(flip), off: v(off) }
+        Mod512 { m: [v(m), v(2 * m), v(3 * m)], mu: v(c.mu[p]), neg: v((1 << 52) - m), r: c.r[p].map(v) }
     }
 }
 
@@ -73,11 +65,8 @@ impl Mod512 {
 #[target_feature(enable = "avx512f")]
 pub fn limbs8(lo: __m512i, hi: __m512i, r: &[__m512i; 3]) -> __m512i {
     let y0 = _mm512_and_si512(lo, _mm512_set1_epi64(u32::MAX as i64));
-    // The high dword of each lane moved down by a dword shuffle, not a
-    // shift: 512-bit shifts share the AES port.
-    let high = |x| _mm512_shuffle_epi32::<0xb1>(x);
-    let y1 = _mm512_mul_epu32(high(lo), r[0]);
-    let y23 = _mm512_add_epi64(_mm512_mul_epu32(hi, r[1]), _mm512_mul_epu32(high(hi), r[2]));
+    let y1 = _mm512_mul_epu32(_mm512_srli_epi64::<32>(lo), r[0]);
+    let y23 = _mm512_add_epi64(_mm512_mul_epu32(hi, r[1]), _mm512_mul_epu32(_mm512_srli_epi64::<32>(hi), r[2]));
     _mm512_add_epi64(_mm512_add_epi64(y0, y1), y23)
 }
 
@@ -91,71 +80,20 @@ pub fn barrett8(y: __m512i, k: &Mod512) -> __m512i {
     _mm512_and_si512(_mm512_madd52lo_epu64(y, q, k.neg), _mm512_set1_epi64((1 << 52) - 1))
 }
 
-/// `d + r mod m` (encrypting) or `d - r mod m` (see [`Mod512`]) for
-/// d < m, r < 3m: the sum, shifted into [0, 4m), less 2m then m where
-/// that does not wrap. No branch on the direction.
+/// `d + r mod m` (encrypting) or `d - r mod m` for d < m, r < 3m:
+/// the sum, shifted into [0, 4m), less 2m then m where that does not wrap.
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub fn update8(d: __m512i, r: __m512i, k: &Mod512) -> __m512i {
-    let s = _mm512_add_epi64(_mm512_add_epi64(d, k.off), _mm512_xor_si512(r, k.flip));
+pub fn update8(d: __m512i, r: __m512i, k: &Mod512, enc: bool) -> __m512i {
+    let s = if enc { _mm512_add_epi64(d, r) } else { _mm512_sub_epi64(_mm512_add_epi64(d, k.m[2]), r) };
     let s = _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[1]));
     _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[0]))
 }
 
-/// Round blocks for 8·W halves, already xored with the first round key
-/// (`cbk`: the round's constant block ^ `rk[0]`, in every 128-bit lane).
-/// Values 0, 2, 4, 6 of a vector go to one block vector, 1, 3, 5, 7 to the
-/// next, so reading y back in the same pairs ([`fold512`]) restores the
-/// value order.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn blocks512<const W: usize, const FF3: bool>(cbk: __m512i, src: &[__m512i; W]) -> [[__m512i; 2]; W] {
-    let bswap = _mm512_set_epi64(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
-    let zero = _mm512_setzero_si512();
-    src.map(|x| {
-        let (lo, hi) = if FF3 {
-            (_mm512_unpacklo_epi64(x, zero), _mm512_unpackhi_epi64(x, zero))
-        } else {
-            let bx = _mm512_shuffle_epi8(x, bswap);
-            (_mm512_unpacklo_epi64(zero, bx), _mm512_unpackhi_epi64(zero, bx))
-        };
-        [_mm512_xor_si512(lo, cbk), _mm512_xor_si512(hi, cbk)]
-    })
-}
-
-/// `d ± y mod m` for the y of the two enciphered block vectors `o`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
-fn fold512<const FF3: bool>(o: [__m512i; 2], k: &Mod512, d: __m512i) -> __m512i {
-    let y = if FF3 {
-        limbs8(_mm512_unpacklo_epi64(o[0], o[1]), _mm512_unpackhi_epi64(o[0], o[1]), &k.r)
-    } else {
-        let bswap = _mm512_set_epi64(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
-        _mm512_shuffle_epi8(_mm512_unpacklo_epi64(o[0], o[1]), bswap)
-    };
-    update8(d, barrett8(y, k), k)
-}
-
-/// Blocks from `src` (W vectors of eight halves) enciphered: `NR` AES
-/// rounds under `rk`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vaes")]
-fn aes512<const W: usize, const FF3: bool, const NR: usize>(
-    rk: &[__m512i; 15],
-    cb: __m128i,
-    src: &[__m512i; W],
-) -> [[__m512i; 2]; W] {
-    let mut blk = blocks512::<W, FF3>(_mm512_xor_si512(_mm512_broadcast_i32x4(cb), rk[0]), src);
-    for key in &rk[1..NR] {
-        for b in &mut blk {
-            *b = [_mm512_aesenc_epi128(b[0], *key), _mm512_aesenc_epi128(b[1], *key)];
-        }
-    }
-    blk.map(|b| [_mm512_aesenclast_epi128(b[0], rk[NR]), _mm512_aesenclast_epi128(b[1], rk[NR])])
-}
-
 /// One round for 8·W values with VAES-512: blocks from `src` (W vectors
 /// of eight halves), `NR` AES rounds under `rk`, then `dst ± y mod m`.
+/// Values 0, 2, 4, 6 of a vector go to one block vector, 1, 3, 5, 7 to the
+/// next, so reading y back in the same pairs restores the value order.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 pub fn step512<const W: usize, const FF3: bool, const NR: usize>(
@@ -164,109 +102,36 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize>(
     k: &Mod512,
     src: &[__m512i; W],
     dst: [__m512i; W],
+    enc: bool,
 ) -> [__m512i; W] {
-    let o = aes512::<W, FF3, NR>(rk, cb, src);
-    let mut out = dst;
-    for (o, d) in o.iter().zip(&mut out) {
-        *d = fold512::<FF3>(*o, k, *d);
+    let bswap = _mm512_set_epi64(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
+    let (zero, cbk) = (_mm512_setzero_si512(), _mm512_xor_si512(_mm512_broadcast_i32x4(cb), rk[0]));
+    let mut blk = [[zero; 2]; W];
+    for (b, &x) in blk.iter_mut().zip(src) {
+        let (lo, hi) = if FF3 {
+            (_mm512_unpacklo_epi64(x, zero), _mm512_unpackhi_epi64(x, zero))
+        } else {
+            let bx = _mm512_shuffle_epi8(x, bswap);
+            (_mm512_unpacklo_epi64(zero, bx), _mm512_unpackhi_epi64(zero, bx))
+        };
+        *b = [_mm512_xor_si512(lo, cbk), _mm512_xor_si512(hi, cbk)];
     }
-    out
-}
-
-/// Half of two interleaved rounds: the AES of one chunk's round (blocks
-/// from `src`, returned enciphered) issued beside the update of the other
-/// chunk (`dst ± y mod m` for its enciphered blocks `o`, under `k`), one
-/// vector's update after every second AES round, so that neither chunk's
-/// latency is left bare. The same operations as [`step512`], reordered.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-pub fn phase512<const W: usize, const FF3: bool, const NR: usize>(
-    rk: &[__m512i; 15],
-    cb: __m128i,
-    src: &[__m512i; W],
-    (o, k, dst): (&[[__m512i; 2]; W], &Mod512, [__m512i; W]),
-) -> ([[__m512i; 2]; W], [__m512i; W]) {
-    let mut blk = blocks512::<W, FF3>(_mm512_xor_si512(_mm512_broadcast_i32x4(cb), rk[0]), src);
-    let mut out = dst;
-    for (i, key) in rk[1..NR].iter().enumerate() {
+    for key in &rk[1..NR] {
         for b in &mut blk {
             *b = [_mm512_aesenc_epi128(b[0], *key), _mm512_aesenc_epi128(b[1], *key)];
         }
-        if i % 2 == 1 && i / 2 < W {
-            out[i / 2] = fold512::<FF3>(o[i / 2], k, out[i / 2]);
-        }
     }
-    for j in (NR - 1) / 2..W {
-        out[j] = fold512::<FF3>(o[j], k, out[j]);
-    }
-    (blk.map(|b| [_mm512_aesenclast_epi128(b[0], rk[NR]), _mm512_aesenclast_epi128(b[1], rk[NR])]), out)
-}
-
-/// W vectors of eight u64 from the start of `x` (at least 8·W long).
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn load512<const W: usize>(x: &[u64]) -> [__m512i; W] {
-    assert!(x.len() >= 8 * W, "whole vectors");
-    // SAFETY: 8·W u64 are readable (checked above); unaligned loads.
-    core::array::from_fn(|k| unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * k).cast()) })
-}
-
-/// Stores what [`load512`] loads.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn store512<const W: usize>(v: &[__m512i; W], x: &mut [u64]) {
-    assert!(x.len() >= 8 * W, "whole vectors");
-    for (k, v) in v.iter().enumerate() {
-        // SAFETY: as in `load512`, unaligned stores.
-        unsafe { _mm512_storeu_si512(x.as_mut_ptr().add(8 * k).cast(), *v) };
-    }
-}
-
-/// Vectors per chunk in [`pair512`].
-const PAIR_W: usize = 2;
-
-/// All rounds for the first 16·W values of `a` and `b` as two chunks of 8·W
-/// whose rounds are interleaved ([`phase512`]): chunk 1 runs one round
-/// behind chunk 0, so one chunk's AES always has the other's update beside
-/// it.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-fn pair512<const W: usize, const FF3: bool, const NR: usize>(
-    rk: &[__m512i; 15],
-    c: &Consts<'_>,
-    ks: &[Mod512; 2],
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-) {
-    let rounds = c.blocks.len();
-    let cb = |r: usize| const_block(c, dir.round(r, rounds));
-    let ha = [load512::<W>(a), load512::<W>(&a[8 * W..])];
-    let hb = [load512::<W>(b), load512::<W>(&b[8 * W..])];
-    // x: the half the first round updates, for chunk 0 and 1.
-    let p = dir.round(0, rounds) % 2;
-    let [mut x, mut y] = if p == 0 { [ha, hb] } else { [hb, ha] };
-    let (kx, ky) = (&ks[p], &ks[1 - p]);
-    let mut o0 = aes512::<W, FF3, NR>(rk, cb(0), &y[0]);
-    for r in (0..rounds).step_by(2) {
-        let o1;
-        (o1, x[0]) = phase512::<W, FF3, NR>(rk, cb(r), &y[1], (&o0, kx, x[0]));
-        (o0, x[1]) = phase512::<W, FF3, NR>(rk, cb(r + 1), &x[0], (&o1, kx, x[1]));
-        let o1;
-        (o1, y[0]) = phase512::<W, FF3, NR>(rk, cb(r + 1), &x[1], (&o0, ky, y[0]));
-        if r + 2 < rounds {
-            (o0, y[1]) = phase512::<W, FF3, NR>(rk, cb(r + 2), &y[0], (&o1, ky, y[1]));
+    let mut out = dst;
+    for (b, d) in blk.iter().zip(&mut out) {
+        let (o0, o1) = (_mm512_aesenclast_epi128(b[0], rk[NR]), _mm512_aesenclast_epi128(b[1], rk[NR]));
+        let y = if FF3 {
+            limbs8(_mm512_unpacklo_epi64(o0, o1), _mm512_unpackhi_epi64(o0, o1), &k.r)
         } else {
-            for (o, d) in o1.iter().zip(&mut y[1]) {
-                *d = fold512::<FF3>(*o, ky, *d);
-            }
-        }
+            _mm512_shuffle_epi8(_mm512_unpacklo_epi64(o0, o1), bswap)
+        };
+        *d = update8(*d, barrett8(y, k), k, enc);
     }
-    let [ha, hb] = if p == 0 { [x, y] } else { [y, x] };
-    for (h, x) in [ha, hb].iter().zip([a, b]) {
-        store512(&h[0], x);
-        store512(&h[1], &mut x[8 * W..]);
-    }
+    out
 }
 
 /// All rounds for 8·W values of `a` and `b` (at least 8·W each); `ks`
@@ -281,18 +146,29 @@ fn chunk512<const W: usize, const FF3: bool, const NR: usize>(
     b: &mut [u64],
     dir: Direction,
 ) {
-    let h = [load512::<W>(a), load512::<W>(b)];
+    assert!(a.len() >= 8 * W && b.len() >= 8 * W, "whole vectors");
+    let mut h = [[_mm512_setzero_si512(); W]; 2];
+    for (half, x) in h.iter_mut().zip([&*a, &*b]) {
+        for (k, v) in half.iter_mut().enumerate() {
+            // SAFETY: 8·W u64 are readable (checked above); unaligned loads.
+            *v = unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * k).cast()) };
+        }
+    }
     // x is the half the first round updates (A when its index is even).
-    let rounds = c.blocks.len();
+    let (rounds, enc) = (c.blocks.len(), dir.is_encrypt());
     let p = dir.round(0, rounds) % 2;
     let [mut x, mut y] = if p == 0 { h } else { [h[1], h[0]] };
     for r in (0..rounds).step_by(2) {
-        x = step512::<W, FF3, NR>(rk, const_block(c, dir.round(r, rounds)), &ks[p], &y, x);
-        y = step512::<W, FF3, NR>(rk, const_block(c, dir.round(r + 1, rounds)), &ks[1 - p], &x, y);
+        x = step512::<W, FF3, NR>(rk, const_block(c, dir.round(r, rounds)), &ks[p], &y, x, enc);
+        y = step512::<W, FF3, NR>(rk, const_block(c, dir.round(r + 1, rounds)), &ks[1 - p], &x, y, enc);
     }
     let h = if p == 0 { [x, y] } else { [y, x] };
-    store512(&h[0], a);
-    store512(&h[1], b);
+    for (half, x) in h.iter().zip([a, b]) {
+        for (k, v) in half.iter().enumerate() {
+            // SAFETY: as above, unaligned stores.
+            unsafe { _mm512_storeu_si512(x.as_mut_ptr().add(8 * k).cast(), *v) };
+        }
+    }
 }
 
 /// The VAES-512 kernel: all rounds for every value of `a` and `b`.
@@ -338,12 +214,8 @@ fn run512<const FF3: bool, const NR: usize>(
 ) {
     assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
     assert!(c.blocks.len().is_multiple_of(2), "an even number of rounds");
-    let ks = [Mod512::new(c, 0, dir.is_encrypt()), Mod512::new(c, 1, dir.is_encrypt())];
+    let ks = [Mod512::new(c, 0), Mod512::new(c, 1)];
     let mut j = 0;
-    while j + 16 * PAIR_W <= a.len() {
-        pair512::<PAIR_W, FF3, NR>(rk, c, &ks, &mut a[j..], &mut b[j..], dir);
-        j += 16 * PAIR_W;
-    }
     while j + 32 <= a.len() {
         chunk512::<4, FF3, NR>(rk, c, &ks, &mut a[j..], &mut b[j..], dir);
         j += 32;
