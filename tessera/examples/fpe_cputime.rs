@@ -5,6 +5,10 @@
 //!
 //! `cargo run --release -p tessera --example fpe_cputime [VALUES]` (CPU time comes from
 //! /proc/thread-self/schedstat, whose resolution can be coarse: keep VALUES large).
+//! `... fpe_cputime VALUES ff3-1:10:16:cached` times the batch API on one batch of
+//! 4096 values (128 KiB of numerals at 16 digits) encrypted over and over, about
+//! VALUES values in all: the cost without main memory's, beside `:batch`'s one
+//! pass over VALUES values.
 //! `... fpe_cputime VALUES sizes` prints FF1 16-digit batch cost against batch size
 //! (1, 4, ..., 65,536; about VALUES values per timing) beside the AES floor, as
 //! `scripts/plot-ff1-batch` reads it.
@@ -61,11 +65,12 @@ fn text(len: usize, n: usize) -> f64 {
 
 /// Encrypts `n` values of one shape one at a time; returns ns per value.
 fn single(name: &str, radix: u32, len: usize, n: usize) -> f64 {
-    shape(name, radix, len, n, false)
+    shape(name, radix, len, n, false, false)
 }
 
-/// Encrypts `n` values of one shape, one at a time or through the batch API.
-fn shape(name: &str, radix: u32, len: usize, n: usize, batch: bool) -> f64 {
+/// Encrypts `n` values of one shape, one at a time or through the batch API
+/// (in one pass, or `cached`: one batch of at most 4096 values, repeated).
+fn shape(name: &str, radix: u32, len: usize, n: usize, batch: bool, cached: bool) -> f64 {
     let key = [7u8; 16];
     let c: Box<dyn Fpe> = match name {
         "FF1" => Box::new(FF1::with_radix(&key, radix).unwrap()),
@@ -76,6 +81,16 @@ fn shape(name: &str, radix: u32, len: usize, n: usize, batch: bool) -> f64 {
     if batch {
         let ends: Vec<usize> = (1..=n).map(|i| i * len).collect();
         return best_of_5(n, || c.encrypt_batch(Tweaks::Same(tweak), &mut data, &ends).unwrap());
+    }
+    if cached {
+        let size = n.min(4096);
+        let (reps, ends): (usize, Vec<usize>) = (n.div_ceil(size), (1..=size).map(|i| i * len).collect());
+        let cache = &mut data[..size * len];
+        return best_of_5(reps * size, || {
+            for _ in 0..reps {
+                c.encrypt_batch(Tweaks::Same(tweak), cache, &ends).unwrap();
+            }
+        });
     }
     best_of_5(n, || {
         for x in data.chunks_exact_mut(len) {
@@ -123,7 +138,8 @@ fn main() {
     }
     // With a shape (e.g. `ff1:62:24`), time that shape alone: handy under callgrind.
     if let Some((name, radix, len, how)) = std::env::args().nth(2).as_deref().and_then(parse_shape) {
-        let ns = if how == "text" { text(len, n) } else { shape(&name, radix, len, n, how == "batch") };
+        let ns =
+            if how == "text" { text(len, n) } else { shape(&name, radix, len, n, how == "batch", how == "cached") };
         println!("{name} radix {radix}, {len} numerals: {how} {ns:.0} ns");
         return;
     }

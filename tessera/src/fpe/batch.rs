@@ -75,6 +75,23 @@ struct Group {
 }
 
 impl Plan<'_> {
+    /// Encrypts or decrypts `run`, values `first..` of a batch with
+    /// `tweaks` (checked), each value's bases from its tweak by `base`:
+    /// one pair for the whole run when the batch has one tweak.
+    pub(crate) fn run_tweaks(
+        &self,
+        tweaks: &Tweaks<'_>,
+        first: usize,
+        run: &mut [u16],
+        base: impl Fn(&[u8]) -> [[u64; 2]; 2],
+        dir: Direction,
+    ) {
+        match tweaks {
+            Tweaks::Same(t) => self.run(run, Bases::same(base(t)), dir),
+            Tweaks::PerValue(ts) => self.run(run, Bases::Each(|j| base(ts[first + j])), dir),
+        }
+    }
+
     /// Encrypts or decrypts `data`: values of length `n` back to back.
     pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(&self, data: &mut [u16], mut bases: Bases<F>, dir: Direction) {
         let mut g = Group { a: [0; GROUP], b: [0; GROUP], bases: [[[0; 2]; GROUP]; 2], blocks: [[0; 16]; GROUP] };

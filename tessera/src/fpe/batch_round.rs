@@ -447,7 +447,7 @@ mod tests {
                 let m = (BatchMod::new(Mod64::new(mu)), BatchMod::new(Mod64::new(mv)));
                 let consts: Vec<[u64; 2]> = (0..rounds).map(|_| [rng(&mut seed), rng(&mut seed)]).collect();
                 let c = Consts::new(&consts, (&m.0, &m.1), layout);
-                for len in [8usize, 16, 24, 32, 40, 56, 64] {
+                for len in [8usize, 16, 24, 32, 40, 56, 64, 96, 136] {
                     let a: Vec<u64> = (0..len).map(|i| if i % 5 == 0 { mu - 1 } else { rng(&mut seed) % mu }).collect();
                     let b: Vec<u64> = (0..len).map(|i| if i % 7 == 1 { mv - 1 } else { rng(&mut seed) % mv }).collect();
                     for dir in [Direction::Encrypt, Direction::Decrypt] {

@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use super::batch::{self, Bases};
+use super::batch;
 use super::batch_round::{BatchMod, Kernel, Layout};
 use super::big;
 use super::feistel::{Ring, Y64, Y96, feistel};
@@ -389,11 +389,7 @@ impl FF1 {
                 m: (BatchMod::new(*mu), BatchMod::new(*mv)),
                 terms: &terms,
             };
-            let base = |tweak: &[u8]| [words(self.base(lp, tweak)); 2];
-            match tweaks {
-                Tweaks::Same(t) => plan.run(run, Bases::same(base(t)), dir),
-                Tweaks::PerValue(ts) => plan.run(run, Bases::Each(|j| base(ts[first + j])), dir),
-            }
+            plan.run_tweaks(&tweaks, first, run, |tweak| [words(self.base(lp, tweak)); 2], dir);
             Ok(())
         })
     }

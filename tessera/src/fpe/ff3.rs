@@ -6,7 +6,7 @@
 //! The radix power of a half always fits in 96 bits (that is FF3's length
 //! limit), so every value runs on native integers.
 
-use super::batch::{self, Bases};
+use super::batch;
 use super::batch_round::{BatchMod, Kernel, Layout};
 use super::feistel::{Ring, feistel};
 use super::num::{Mod64, Mod128, Radix};
@@ -185,10 +185,7 @@ impl Core {
                 let (tl, tr) = split(t).unwrap_or_default();
                 [[0, (tr as u64) << 32], [0, (tl as u64) << 32]]
             };
-            match tweaks {
-                Tweaks::Same(t) => plan.run(run, Bases::same(base(t)), dir),
-                Tweaks::PerValue(ts) => plan.run(run, Bases::Each(|j| base(ts[first + j])), dir),
-            }
+            plan.run_tweaks(&tweaks, first, run, base, dir);
             Ok(())
         })
     }
