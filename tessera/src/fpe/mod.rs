@@ -44,6 +44,8 @@ mod format;
 mod num;
 #[cfg(target_arch = "x86_64")]
 mod single_ni;
+#[cfg(target_arch = "x86_64")]
+mod text10;
 mod text_batch;
 
 pub use algorithm::Algorithm;
@@ -208,7 +210,13 @@ pub trait Fpe: Send + Sync {
     }
 }
 
-fn text_op<C: Fpe + ?Sized>(c: &C, tweak: &[u8], text: &str, out: &mut String, dir: Direction) -> Result<(), Error> {
+pub(crate) fn text_op<C: Fpe + ?Sized>(
+    c: &C,
+    tweak: &[u8],
+    text: &str,
+    out: &mut String,
+    dir: Direction,
+) -> Result<(), Error> {
     with_numerals(text, |buf| text_op_in(c, tweak, text, out, dir, buf))
 }
 
