@@ -26,6 +26,9 @@ const HIGH_NIBBLES: u64 = 0xf0f0_f0f0_f0f0_f0f0;
 #[inline]
 pub(crate) fn parse(text: &[u8], u: usize) -> Option<(u64, u64)> {
     let n = text.len();
+    if direct(n, u) {
+        return windows(window(text, 8), window(text, n), n, u);
+    }
     if !fits(n, u) {
         return None;
     }
@@ -38,14 +41,16 @@ pub(crate) fn parse(text: &[u8], u: usize) -> Option<(u64, u64)> {
 #[inline]
 pub(crate) fn parse_numerals(x: &[u16], u: usize) -> Option<(u64, u64)> {
     let n = x.len();
+    if direct(n, u) {
+        // SAFETY: SSE2 is part of every x86-64 CPU.
+        return unsafe { windows(narrow(x, 8), narrow(x, n), n, u) };
+    }
     if !fits(n, u) {
         return None;
     }
     let mut buf = [b'0'; BUF];
-    // Numerals of 10 or more become bytes that are not ASCII digits
-    // (0x3a..=0xff, or below 0x30 after wrapping from 0xd0 or more).
     for (b, &d) in buf[PAD..PAD + n].iter_mut().zip(x) {
-        *b = (d.min(0xff) as u8).wrapping_add(b'0');
+        *b = ascii_of(d);
     }
     halves(&buf, n, u)
 }
@@ -54,6 +59,14 @@ pub(crate) fn parse_numerals(x: &[u16], u: usize) -> Option<(u64, u64)> {
 /// halves of 1 to 9 digits as [`parse`] takes them).
 #[inline]
 pub(crate) fn push(u: usize, n: usize, ab: (u64, u64), out: &mut String) {
+    if direct(n, u) {
+        let d = joined(u, n, ab).to_le_bytes();
+        debug_assert!(d[..n].is_ascii());
+        // SAFETY: `joined` makes every byte of d[..n] b'0' plus a value
+        // below ten (ASCII, hence UTF-8).
+        unsafe { out.as_mut_vec() }.extend_from_slice(&d[..n]);
+        return;
+    }
     let buf = ascii(u, n, ab);
     let digits = &buf[PAD..PAD + n];
     debug_assert!(digits.is_ascii());
@@ -65,10 +78,94 @@ pub(crate) fn push(u: usize, n: usize, ab: (u64, u64), out: &mut String) {
 /// [`push`] as radix-10 numerals into `x` (of length n).
 #[inline]
 pub(crate) fn put_numerals(u: usize, ab: (u64, u64), x: &mut [u16]) {
-    let buf = ascii(u, x.len(), ab);
+    let n = x.len();
+    if direct(n, u) {
+        // Bytes above n borrow; none below them does.
+        let d = joined(u, n, ab).wrapping_sub(u128::from_le_bytes([b'0'; 16]));
+        // SAFETY: SSE2 is part of every x86-64 CPU.
+        unsafe {
+            widen(x, 8, d as u64);
+            widen(x, n, (d >> (8 * (n - 8))) as u64);
+        }
+        return;
+    }
+    let buf = ascii(u, n, ab);
     for (d, &b) in x.iter_mut().zip(&buf[PAD..]) {
         *d = (b - b'0') as u16;
     }
+}
+
+/// The byte for numeral `d` that [`all_digits`] accepts exactly when `d`
+/// is below 10 (10 or more gives 0x3a..=0xff, or below 0x30 after wrapping).
+#[inline(always)]
+fn ascii_of(d: u16) -> u8 {
+    (d.min(0xff) as u8).wrapping_add(b'0')
+}
+
+/// Whether the value takes the direct route: 8 to 16 digits, halves of 1
+/// to 8, so both halves sit in the 8-byte windows ending at 8 and at n.
+#[inline(always)]
+fn direct(n: usize, u: usize) -> bool {
+    (8..=16).contains(&n) && (1..=8).contains(&u) && n - u <= 8
+}
+
+/// `text[e - 8..e]` as a little-endian word.
+#[inline(always)]
+fn window(text: &[u8], e: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&text[e - 8..e]);
+    u64::from_le_bytes(w)
+}
+
+/// [`window`] of numerals, each as [`ascii_of`] makes it: saturate to a
+/// byte, add '0' bytewise (no carry between bytes).
+#[inline]
+#[target_feature(enable = "sse2")]
+fn narrow(x: &[u16], e: usize) -> u64 {
+    use core::arch::x86_64::*;
+    let w = &x[e - 8..e];
+    // SAFETY: `w` holds 8 u16, 16 readable bytes; an unaligned load.
+    let v = unsafe { _mm_loadu_si128(w.as_ptr().cast()) };
+    // min(v, 0xff) by a saturating subtraction (the pack saturates signed).
+    let top = _mm_set1_epi16(0xff);
+    let v = _mm_sub_epi16(v, _mm_subs_epu16(v, top));
+    let b = _mm_add_epi8(_mm_packus_epi16(v, v), _mm_set1_epi8(b'0' as i8));
+    _mm_cvtsi128_si64(b) as u64
+}
+
+/// Writes the eight byte values of `d` as u16 to `x[e - 8..e]`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn widen(x: &mut [u16], e: usize, d: u64) {
+    use core::arch::x86_64::*;
+    let v = _mm_unpacklo_epi8(_mm_cvtsi64_si128(d as i64), _mm_setzero_si128());
+    let w = &mut x[e - 8..e];
+    // SAFETY: `w` holds 8 u16, 16 writable bytes; an unaligned store.
+    unsafe { _mm_storeu_si128(w.as_mut_ptr().cast(), v) };
+}
+
+/// NUM of both halves from the window ending at 8 (A is its first `u`
+/// bytes) and the one ending at n (B is its last n - u), if all are digits.
+#[inline(always)]
+fn windows(first: u64, last: u64, n: usize, u: usize) -> Option<(u64, u64)> {
+    let (ka, kb) = (keep(u), keep(n - u));
+    let a = (first << (8 * (8 - u))) | (ZEROS & !ka);
+    let b = (last & kb) | (ZEROS & !kb);
+    (all_digits(a) & all_digits(b)).then(|| (num8(a.wrapping_sub(ZEROS)), num8(b.wrapping_sub(ZEROS))))
+}
+
+/// The top `k` (1..=8) bytes of a word.
+#[inline(always)]
+fn keep(k: usize) -> u64 {
+    u64::MAX << (8 * (8 - k))
+}
+
+/// STR^u(a) || STR^(n-u)(b) in ASCII in the low n bytes (direct route).
+#[inline(always)]
+fn joined(u: usize, n: usize, (a, b): (u64, u64)) -> u128 {
+    let wa = ascii8(a as u32) >> (8 * (8 - u));
+    let wb = ascii8(b as u32) >> (8 * (8 - (n - u)));
+    wa as u128 | (wb as u128) << (8 * u)
 }
 
 /// Whether a value of `n` digits split after `u` has halves of 1 to 9 digits.
@@ -109,7 +206,7 @@ fn word(buf: &[u8; BUF], end: usize) -> u64 {
 #[inline(always)]
 fn half(buf: &[u8; BUF], end: usize, k: usize) -> (u64, bool) {
     // The bytes of the window before the half read as '0'.
-    let keep = u64::MAX << (8 * (8 - k.min(8)));
+    let keep = keep(k.min(8));
     let w = (word(buf, end) & keep) | (ZEROS & !keep);
     let top = if k > 8 { buf[end - 9].wrapping_sub(b'0') } else { 0 };
     (top as u64 * 100_000_000 + num8(w.wrapping_sub(ZEROS)), all_digits(w) & (top < 10))
@@ -195,6 +292,11 @@ mod tests {
                     let mut out = String::from("keep:");
                     push(u, u + v, (a, b), &mut out);
                     assert_eq!(out, format!("keep:{text}"));
+                    let numerals: Vec<u16> = text.bytes().map(|c| (c - b'0') as u16).collect();
+                    assert_eq!(parse_numerals(&numerals, u), Some((a, b)), "{text} u={u}");
+                    let mut x = vec![7u16; u + v];
+                    put_numerals(u, (a, b), &mut x);
+                    assert_eq!(x, numerals, "{text} u={u}");
                 }
             }
         }
@@ -211,6 +313,11 @@ mod tests {
                     let mut text = vec![b'5'; n];
                     text[at] = bad;
                     assert_eq!(parse(&text, u), None, "n={n} at={at} bad={bad:#x}");
+                }
+                for bad in [10u16, 0x3a - 0x30 + 6, 0xcf, 0xd0, 0xd5, 0xff, 0x100, 0x130, u16::MAX] {
+                    let mut x = vec![5u16; n];
+                    x[at] = bad;
+                    assert_eq!(parse_numerals(&x, u), None, "n={n} at={at} bad={bad:#x}");
                 }
             }
         }
