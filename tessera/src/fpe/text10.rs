@@ -5,8 +5,11 @@
 //! and back, and needs no UTF-8 check on its output: every byte it writes
 //! is `b'0'` plus a value below ten.
 //!
-//! Radix-10 numerals (`&[u16]`) take the same route through a byte buffer.
-//! Halves of 1 to 9 digits (FF1's y of 8 bytes: 10^v <= 2^32).
+//! Radix-10 numerals (`&[u16]`) take the same route (saturated to bytes
+//! and back with SSE2). Values of 8 to 16 digits are read and written as
+//! two 8-byte windows of the value itself (the first and the last eight
+//! characters); other lengths go through a padded stack buffer. Halves of 1
+//! to 9 digits (FF1's y of 8 bytes: 10^v <= 2^32).
 #![allow(unsafe_code)]
 
 /// Bytes before the value in the working buffers, so every 8-byte window
@@ -59,19 +62,17 @@ pub(crate) fn parse_numerals(x: &[u16], u: usize) -> Option<(u64, u64)> {
 /// halves of 1 to 9 digits as [`parse`] takes them).
 #[inline]
 pub(crate) fn push(u: usize, n: usize, ab: (u64, u64), out: &mut String) {
-    if direct(n, u) {
-        let d = joined(u, n, ab).to_le_bytes();
-        debug_assert!(d[..n].is_ascii());
-        // SAFETY: `joined` makes every byte of d[..n] b'0' plus a value
-        // below ten (ASCII, hence UTF-8).
-        unsafe { out.as_mut_vec() }.extend_from_slice(&d[..n]);
-        return;
-    }
-    let buf = ascii(u, n, ab);
-    let digits = &buf[PAD..PAD + n];
+    let (word, buf);
+    let digits = if direct(n, u) {
+        word = joined(u, n, ab).to_le_bytes();
+        &word[..n]
+    } else {
+        buf = ascii(u, n, ab);
+        &buf[PAD..PAD + n]
+    };
     debug_assert!(digits.is_ascii());
-    // SAFETY: `put` wrote every byte of `digits` as b'0' plus a value below
-    // ten (ASCII, hence UTF-8), so the String stays valid UTF-8.
+    // SAFETY: `joined` and `put` make every byte of `digits` b'0' plus a
+    // value below ten (ASCII, hence UTF-8): the String stays valid UTF-8.
     unsafe { out.as_mut_vec() }.extend_from_slice(digits);
 }
 
@@ -162,7 +163,7 @@ fn keep(k: usize) -> u64 {
 
 /// STR^u(a) || STR^(n-u)(b) in ASCII in the low n bytes (direct route).
 #[inline(always)]
-fn joined(u: usize, n: usize, (a, b): (u64, u64)) -> u128 {
+pub(crate) fn joined(u: usize, n: usize, (a, b): (u64, u64)) -> u128 {
     let wa = ascii8(a as u32) >> (8 * (8 - u));
     let wb = ascii8(b as u32) >> (8 * (8 - (n - u)));
     wa as u128 | (wb as u128) << (8 * u)
