@@ -166,7 +166,7 @@ fn keep(k: usize) -> u64 {
 pub(crate) fn joined(u: usize, n: usize, (a, b): (u64, u64)) -> u128 {
     let wa = ascii8(a as u32) >> (8 * (8 - u));
     let wb = ascii8(b as u32) >> (8 * (8 - (n - u)));
-    wa as u128 | (wb as u128) << (8 * u)
+    wa as u128 | ((wb as u128) << (8 * u))
 }
 
 /// Whether a value of `n` digits split after `u` has halves of 1 to 9 digits.
@@ -237,11 +237,11 @@ pub(crate) fn num8(w: u64) -> u64 {
 #[inline(always)]
 pub(crate) fn ascii8(v: u32) -> u64 {
     let v = v as u64;
-    let y = v / 10_000 | (v % 10_000) << 32;
+    let y = (v / 10_000) | ((v % 10_000) << 32);
     let q = ((y * 5243) >> 19) & 0x0000_007f_0000_007f;
-    let y = q | (y - q * 100) << 16;
+    let y = q | ((y - q * 100) << 16);
     let q = ((y * 103) >> 10) & 0x000f_000f_000f_000f;
-    (q | (y - q * 10) << 8) + ZEROS
+    (q | ((y - q * 10) << 8)) + ZEROS
 }
 
 /// Writes STR^k(v) (k in 1..=9) to the `k` bytes ending at `end`, and
