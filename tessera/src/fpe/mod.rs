@@ -210,13 +210,7 @@ pub trait Fpe: Send + Sync {
     }
 }
 
-pub(crate) fn text_op<C: Fpe + ?Sized>(
-    c: &C,
-    tweak: &[u8],
-    text: &str,
-    out: &mut String,
-    dir: Direction,
-) -> Result<(), Error> {
+fn text_op<C: Fpe + ?Sized>(c: &C, tweak: &[u8], text: &str, out: &mut String, dir: Direction) -> Result<(), Error> {
     with_numerals(text, |buf| text_op_in(c, tweak, text, out, dir, buf))
 }
 
