@@ -122,6 +122,12 @@ impl Alphabet {
         self.chars[n as usize]
     }
 
+    /// Whether the alphabet is the ASCII digits `0123456789` in order.
+    #[inline]
+    pub(crate) fn is_ascii_digits(&self) -> bool {
+        self.run_start == Some(b'0') && self.chars.len() == 10
+    }
+
     /// Whether every character of the alphabet is ASCII.
     pub fn is_ascii(&self) -> bool {
         self.all_ascii

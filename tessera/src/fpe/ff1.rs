@@ -15,6 +15,8 @@ use super::feistel::{Ring, Y64, Y96, feistel};
 use super::num::{Mod64, Mod128, Radix};
 #[cfg(target_arch = "x86_64")]
 use super::single_ni::{self, Fast};
+#[cfg(target_arch = "x86_64")]
+use super::text10;
 use super::{Alphabet, Fpe, MAX_LEN, Tweaks, check_radix, check_value, min_len};
 use crate::Direction;
 use crate::Error;
@@ -315,19 +317,53 @@ impl FF1 {
         state ^ tmpl
     }
 
-    /// One value: the domain check, then the AES-NI chain when it serves the
-    /// length, else [`FF1::crypt_other`] (kept out of line: its frame is large).
+    /// One value: the AES-NI chain when it serves the length (radix 10
+    /// through [`super::text10`], which also checks the numerals), else the
+    /// domain check and [`FF1::crypt_other`] (kept out of line: its frame is
+    /// large).
     fn crypt(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error> {
-        check_value(x, self.rx.radix, self.min, self.max)?;
         #[cfg(target_arch = "x86_64")]
         if let (Some(keys), Some(lp @ LenParams { fast: Some(m), .. })) = (&*self.ni, self.params(x.len())) {
-            let ab = batch::num_halves::<true>(&self.rx, x, 0, x.len(), lp.u);
-            let ab = single_ni::ff1_value(keys, self.base(lp, tweak), 8 * lp.b as u32, m, ab, dir);
-            batch::str_halves::<true>(&self.rx, x, 0, x.len(), lp.u, ab);
-            return Ok(());
+            // A length with parameters is in min..=max: only the numerals are left to check.
+            let (decimal, (n, u)) = (self.rx.radix == 10, (x.len(), lp.u));
+            let ab = match decimal {
+                true => text10::parse_numerals(x, u),
+                false => {
+                    super::numerals_below(x, self.rx.radix).then(|| batch::num_halves::<true>(&self.rx, x, 0, n, u))
+                }
+            };
+            if let Some(ab) = ab {
+                let ab = single_ni::ff1_value(keys, self.base(lp, tweak), 8 * lp.b as u32, m, ab, dir);
+                match decimal {
+                    true => text10::put_numerals(u, ab, x),
+                    false => batch::str_halves::<true>(&self.rx, x, 0, n, u, ab),
+                }
+                return Ok(());
+            }
         }
+        check_value(x, self.rx.radix, self.min, self.max)?;
         self.crypt_other(tweak, x, dir);
         Ok(())
+    }
+
+    /// The text of one value over the ASCII digits, when the AES-NI chain
+    /// serves its length: digits straight into the integer halves and back
+    /// ([`super::text10`]), no numerals. `None` (nothing written) for every
+    /// other case, bad characters included: the general path then runs
+    /// and reports the exact error.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn text_digits(&self, tweak: &[u8], text: &str, out: &mut String, dir: Direction) -> Option<()> {
+        if !self.alphabet.as_ref()?.is_ascii_digits() {
+            return None;
+        }
+        let (keys, lp) = (self.ni.as_ref()?, self.params(text.len())?);
+        let m = lp.fast.as_ref()?;
+        let ab = text10::parse(text.as_bytes(), lp.u)?;
+        let ab = single_ni::ff1_value(keys, self.base(lp, tweak), 8 * lp.b as u32, m, ab, dir);
+        out.clear();
+        text10::push(lp.u, lp.n, ab, out);
+        Some(())
     }
 
     /// The generic paths for one value already checked against the domain.
@@ -404,6 +440,13 @@ impl Fpe for FF1 {
     }
     fn len_range(&self) -> (usize, usize) {
         (self.min, self.max)
+    }
+    fn transform_into(&self, dir: Direction, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
+        #[cfg(target_arch = "x86_64")]
+        if self.text_digits(tweak, text, out, dir).is_some() {
+            return Ok(());
+        }
+        super::text_op(self, tweak, text, out, dir)
     }
     fn encrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error> {
         self.crypt(tweak, x, Direction::Encrypt)

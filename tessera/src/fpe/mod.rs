@@ -46,6 +46,8 @@ mod format;
 mod num;
 #[cfg(target_arch = "x86_64")]
 mod single_ni;
+#[cfg(target_arch = "x86_64")]
+mod text10;
 mod text_batch;
 
 pub use algorithm::Algorithm;

@@ -37,6 +37,7 @@ macro_rules! dispatch {
 }
 
 /// FF1's rounds on one value (see [`ff1`]).
+#[inline(always)]
 pub(crate) fn ff1_value(
     keys: &Keys,
     base: u128,
