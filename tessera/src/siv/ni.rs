@@ -25,7 +25,8 @@ use super::ctr;
 use super::s2v::Job;
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_mac::{Blocks, cbc_mac, ctr_with};
+use crate::aes::ni_ctr::ctr_with;
+use crate::aes::ni_mac::{Blocks, cbc_mac};
 use crate::aes::ni_s2v::{open_last, s2v_last};
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
