@@ -11,6 +11,9 @@
 //! bytes of associated data, encrypted then decrypted: tessera, its
 //! portable path, and `aes-siv` 0.8 (the shape of the `siv_1000B` bench),
 //! beside the floor: 126 dependent AES blocks (S2V of 2016 bytes).
+//!
+//! `... aead_cputime -- siv-calls [N]`: that tessera seal and open N times
+//! (10 000) and nothing else, for `valgrind --tool=callgrind`.
 
 use std::hint::black_box;
 
@@ -70,6 +73,19 @@ fn ocb() {
             println!("{name:<10} {:>5} KiB  {:>10.2}  {:>10.2}", size >> 10, gib(seal), gib(open));
         }
     }
+}
+
+/// `seal_into` then `open_into` of the `siv` shape, `n` times and nothing
+/// else: instructions per call under `valgrind --tool=callgrind`.
+fn siv_calls(n: usize) {
+    let s = AesSiv::new(&[0x2bu8; 32]).unwrap();
+    let (pt, ad) = (vec![0x5au8; 1000], vec![0xa5u8; 100]);
+    let (mut ct, mut back) = (vec![0u8; 1016], vec![0u8; 1000]);
+    for _ in 0..n {
+        s.seal_into(None, &[&ad], black_box(&pt), &mut ct).unwrap();
+        s.open_into(None, &[&ad], black_box(&ct), &mut back).unwrap();
+    }
+    assert_eq!(back, pt);
 }
 
 fn siv() {
@@ -137,6 +153,7 @@ fn main() {
     match std::env::args().nth(1).as_deref() {
         Some("ocb") => ocb(),
         Some("siv") => siv(),
-        _ => eprintln!("usage: aead_cputime ocb|siv"),
+        Some("siv-calls") => siv_calls(std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(10_000)),
+        _ => eprintln!("usage: aead_cputime ocb|siv|siv-calls [N]"),
     }
 }

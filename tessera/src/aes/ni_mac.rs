@@ -1,6 +1,6 @@
 //! AES-NI kernels for CBC-MAC chains (S2V's CMACs, EAX's OMAC) beside
-//! other work, and CTR, with the schedules in registers
-//! ([`super::ni::Keys::schedule`]).
+//! other work (a second chain, CTR), with the schedules in registers
+//! ([`super::ni::Keys::schedule`]). CTR alone: [`super::ni_ctr`].
 //!
 //! A chain `x = E(x ^ m)` costs one AES latency per block and leaves the
 //! AES units idle between its dependent rounds. These kernels fill those
@@ -13,8 +13,6 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
-
-use zeroize::Zeroize;
 
 use super::Block;
 use super::ni::{encrypt_m128, ld, st};
@@ -116,7 +114,7 @@ pub(crate) fn cbc_mac2<const NR: usize>(k: &[__m128i; 15], a: Blocks<'_>, b: Blo
 /// the input. Always inlined: a call would spill the chain's state around
 /// it, onto the chain's critical path.
 #[inline(always)]
-fn put_block<const OUT: bool>(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) -> __m128i {
+pub(super) fn put_block<const OUT: bool>(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) -> __m128i {
     let input = ld(match src {
         Some(s) => &s[16 * j..],
         None => &dst[16 * j..],
@@ -188,203 +186,12 @@ pub(crate) fn ctr_cbc_mac<const NR: usize, const OUT: bool>(
     (s, ks, finish::<NR>(km, &side, with_side, ss))
 }
 
-/// Writes the first `dst.len() - 16 * j` (< 16) bytes of the keystream
-/// block `ks` from block `j` on: a last partial block, through 16 bytes of
-/// stack that are wiped.
-#[inline(always)]
-fn put_partial(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) {
-    let mut t = [0u8; 16];
-    st(&mut t, ks);
-    for (i, d) in dst[16 * j..].iter_mut().enumerate() {
-        *d = t[i] ^ src.map_or(*d, |s| s[16 * j + i]);
-    }
-    t.zeroize();
-}
-
-/// AES-CTR under `k` from the counter block `q` (big-endian, incremented
-/// modulo 2^128) over `dst` of any length (`dst = src ^ keystream`, or in
-/// place when `src` is `None`), eight independent blocks in flight; only
-/// a last partial block's keystream goes through memory.
-#[inline]
-#[target_feature(enable = "aes")]
-pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
-    debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
-    let mut j0 = 0;
-    while 16 * j0 < dst.len() {
-        let c = q.wrapping_add(j0 as u128);
-        let mut b: [__m128i; 8] =
-            core::array::from_fn(|j| _mm_xor_si128(ld(&c.wrapping_add(j as u128).to_be_bytes()), k[0]));
-        for kr in &k[1..NR] {
-            for x in &mut b {
-                *x = _mm_aesenc_si128(*x, *kr);
-            }
-        }
-        for x in &mut b {
-            let ks = _mm_aesenclast_si128(*x, k[NR]);
-            if 16 * j0 + 16 <= dst.len() {
-                put_block::<true>(src, dst, j0, ks);
-            } else if 16 * j0 < dst.len() {
-                put_partial(src, dst, j0, ks);
-            }
-            j0 += 1;
-        }
-    }
-}
-
-/// The counters `c` plus `k` (per 128-bit lane the counter's low and high
-/// 64-bit halves, as numbers), modulo 2^128.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn add_ctr(c: __m512i, k: u64) -> __m512i {
-    let k = _mm512_maskz_set1_epi64(0x55, k as i64);
-    let n = _mm512_add_epi64(c, k);
-    // The low halves that wrapped carry into the high halves above them.
-    let carry = _mm512_mask_cmplt_epu64_mask(0x55, n, k);
-    _mm512_mask_add_epi64(n, carry << 1, n, _mm512_set1_epi64(1))
-}
-
-/// [`add_ctr`] when no low half can wrap (`CARRY` false): one addition,
-/// no mask round trip through a general register.
-#[inline(always)]
-fn add_ctr_if<const CARRY: bool>(c: __m512i, k: u64) -> __m512i {
-    // SAFETY: callers are compiled with AVX-512F (`ctr_step`).
-    unsafe { if CARRY { add_ctr(c, k) } else { _mm512_add_epi64(c, _mm512_maskz_set1_epi64(0x55, k as i64)) } }
-}
-
-/// One step of [`ctr_vaes512`]: `W` vectors (4W blocks) of keystream from
-/// the counters `c`, XORed into `dst` from byte `off` on, as far as `dst`
-/// goes (a last partial vector through byte masks). Returns the bytes done.
-/// `CARRY`: whether a counter's low 64-bit half may wrap on the way.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
-fn ctr_step<const NR: usize, const W: usize, const CARRY: bool>(
-    rk: &[__m512i; 15],
-    c: &mut __m512i,
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-    off: usize,
-) -> usize {
-    // Each vector's counters straight from `c` (no chain between them),
-    // byte-reversed into big-endian blocks.
-    let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    let mut b: [__m512i; W] = core::array::from_fn(|v| {
-        let blocks = _mm512_shuffle_epi8(add_ctr_if::<CARRY>(*c, 4 * v as u64), reverse);
-        _mm512_xor_si512(blocks, rk[0])
-    });
-    *c = add_ctr_if::<CARRY>(*c, 4 * W as u64);
-    for kr in &rk[1..NR] {
-        for x in &mut b {
-            *x = _mm512_aesenc_epi128(*x, *kr);
-        }
-    }
-    let n = (dst.len() - off).min(64 * W);
-    let d = dst.as_mut_ptr();
-    let s = src.map_or(d.cast_const(), <[u8]>::as_ptr);
-    for (v, x) in b.iter().enumerate() {
-        let len = n.saturating_sub(64 * v).min(64);
-        if len == 0 {
-            break;
-        }
-        let mask = if len == 64 { u64::MAX } else { (1u64 << len) - 1 };
-        let y = _mm512_aesenclast_epi128(*x, rk[NR]);
-        // SAFETY: the mask covers bytes off + 64v .. off + 64v + len, within
-        // `dst` (and `src`, as long); masked-off bytes are neither read nor
-        // written (AVX-512BW masked moves do not touch them).
-        unsafe {
-            let p = off + 64 * v;
-            let input = _mm512_maskz_loadu_epi8(mask, s.add(p).cast());
-            _mm512_mask_storeu_epi8(d.add(p).cast(), mask, _mm512_xor_si512(input, y));
-        }
-    }
-    n
-}
-
-/// AES-CTR under a `rounds`-round schedule: [`ctr_vaes512`] if `vaes512`, else [`ctr`].
-///
-/// # Safety
-/// The CPU must have AES-NI, and AVX-512F, AVX-512BW and VAES when `vaes512`.
-#[inline]
-pub(crate) unsafe fn ctr_with(
-    k: &[__m128i; 15],
-    rounds: usize,
-    vaes512: bool,
-    q: u128,
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-) {
-    // SAFETY: the caller vouches for the features of the kernel chosen.
-    unsafe {
-        match (rounds, vaes512) {
-            (10, true) => ctr_vaes512::<10>(k, q, src, dst),
-            (12, true) => ctr_vaes512::<12>(k, q, src, dst),
-            (_, true) => ctr_vaes512::<14>(k, q, src, dst),
-            (10, false) => ctr::<10>(k, q, src, dst),
-            (12, false) => ctr::<12>(k, q, src, dst),
-            (_, false) => ctr::<14>(k, q, src, dst),
-        }
-    }
-}
-
-/// AES-CTR like [`ctr`] on 512-bit vectors with VAES, for CPUs with
-/// AVX-512F, AVX-512BW and VAES: up to 32 blocks in flight, four per
-/// register (the AES-NI units take one block per instruction, VAES four).
-/// The counters are made in registers and a last partial vector is read
-/// and written through byte masks: no keystream goes through memory.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
-pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
-    // The masked moves read `src` as far as `dst` goes.
-    assert!(src.is_none_or(|s| s.len() == dst.len()));
-    let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
-    let half = |j: u64, hi: bool| {
-        let c = q.wrapping_add(j as u128);
-        (if hi { c >> 64 } else { c }) as u64 as i64
-    };
-    let c = _mm512_set_epi64(
-        half(3, true),
-        half(3, false),
-        half(2, true),
-        half(2, false),
-        half(1, true),
-        half(1, false),
-        half(0, true),
-        half(0, false),
-    );
-    // SIV's counters (bit 63 cleared) never wrap their low half in a message
-    // shorter than 2^63 blocks: then each vector's counters take one addition.
-    if (q as u64).checked_add(dst.len().div_ceil(16) as u64).is_some() {
-        ctr_steps::<NR, false>(&rk, c, src, dst);
-    } else {
-        ctr_steps::<NR, true>(&rk, c, src, dst);
-    }
-}
-
-/// The steps of [`ctr_vaes512`] from the counters `c` over `dst`.
-#[inline(always)]
-fn ctr_steps<const NR: usize, const CARRY: bool>(
-    rk: &[__m512i; 15],
-    mut c: __m512i,
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-) {
-    let mut off = 0;
-    while off < dst.len() {
-        // SAFETY: called from `ctr_vaes512` only, compiled with the features `ctr_step` needs.
-        off += unsafe {
-            match dst.len() - off {
-                257.. => ctr_step::<NR, 8, CARRY>(rk, &mut c, src, dst, off),
-                65.. => ctr_step::<NR, 4, CARRY>(rk, &mut c, src, dst, off),
-                _ => ctr_step::<NR, 1, CARRY>(rk, &mut c, src, dst, off),
-            }
-        };
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::aes::Aes;
     use crate::aes::ni::Keys;
+    use crate::aes::ni_ctr::ctr_with;
 
     fn block(x: __m128i) -> Block {
         let mut b = [0u8; 16];

@@ -473,10 +473,7 @@ impl AesSiv {
         src: Option<&[u8]>,
         p: &mut [u8],
     ) -> Result<(), Error> {
-        let mut want = self.open_s2v(nonce, ad, v, src, p);
-        let ok = tags_equal(&want, v);
-        want.zeroize();
-        if ok {
+        if self.open_matches(nonce, ad, v, src, p) {
             Ok(())
         } else {
             p.zeroize();
@@ -484,15 +481,18 @@ impl AesSiv {
         }
     }
 
-    /// Decrypts into `p` with the counter from `v` and returns S2V of the
-    /// result (unchecked).
-    fn open_s2v(&self, nonce: Option<&[u8]>, ad: &[&[u8]], v: &Block, src: Option<&[u8]>, p: &mut [u8]) -> Block {
+    /// Decrypts into `p` with the counter from `v` and says whether S2V of
+    /// the result is `v` (compared in constant time).
+    fn open_matches(&self, nonce: Option<&[u8]>, ad: &[&[u8]], v: &Block, src: Option<&[u8]>, p: &mut [u8]) -> bool {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            return ni.open_s2v(self, nonce, ad, v, src, p);
+            return ni.open_matches(self, nonce, ad, v, src, p);
         }
         ctr::apply(&self.ctr, v, src, p);
-        self.s2v_unchecked(nonce, ad, p)
+        let mut want = self.s2v_unchecked(nonce, ad, p);
+        let ok = tags_equal(&want, v);
+        want.zeroize();
+        ok
     }
 }
 

@@ -24,9 +24,10 @@ use super::AesSiv;
 use super::ctr;
 use super::s2v::Job;
 use crate::aes::Block;
-use crate::aes::block::xor_int;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_mac::{Blocks, cbc_mac, cbc_mac2, ctr_cbc_mac, ctr_with};
+use crate::aes::ni_ctr::ctr_with;
+use crate::aes::ni_mac::{Blocks, cbc_mac};
+use crate::aes::ni_s2v::{open_last, s2v_last};
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
 #[derive(Clone)]
@@ -73,21 +74,6 @@ impl SivNi {
         })
     }
 
-    /// Two chains under K1 from zero, over `a` and over `b`, side by side.
-    #[inline]
-    pub(crate) fn chain2(&self, a: Blocks<'_>, b: Blocks<'_>) -> (Block, Block) {
-        let k = self.k1.schedule();
-        // SAFETY: as in `chain`.
-        let (x, y) = unsafe {
-            match self.k1.rounds() {
-                10 => cbc_mac2::<10>(k, a, b),
-                12 => cbc_mac2::<12>(k, a, b),
-                _ => cbc_mac2::<14>(k, a, b),
-            }
-        };
-        (block(x), block(y))
-    }
-
     /// AES-CTR under K2 from the counter block `q` over `dst` (`dst = src ^
     /// keystream`, or in place when `src` is `None`).
     #[inline]
@@ -98,49 +84,15 @@ impl SivNi {
         // detected; the lengths were checked above.
         unsafe { ctr_with(k, self.k2.rounds(), self.vaes512, q, src, dst) }
     }
+}
 
-    /// AES-CTR under K2 from the counter block `q` over `dst` (`dst = src ^
-    /// keystream`, or in place when `src` is `None`), with the CBC-MAC
-    /// chain under K1 from zero over the first `chained` bytes of the
-    /// output (a multiple of 16, at most 32 bytes short of `dst.len()`) and the chain under
-    /// K1 from zero over `side`, side by side. Returns both chaining values.
-    #[inline]
-    pub(crate) fn ctr_chain(
-        &self,
-        q: u128,
-        src: Option<&[u8]>,
-        dst: &mut [u8],
-        chained: usize,
-        side: Blocks<'_>,
-    ) -> (Block, Block) {
-        assert!(chained.is_multiple_of(16) && chained <= dst.len() && dst.len() - chained <= 32);
-        assert!(src.is_none_or(|s| s.len() == dst.len()));
-        let (k1, k2) = (self.k1.schedule(), self.k2.schedule());
-        let (body, rest) = dst.split_at_mut(chained);
-        let (src, src_rest) = match src {
-            Some(s) => (Some(&s[..chained]), Some(&s[chained..])),
-            None => (None, None),
-        };
-        let zero = [0u8; 16];
-        // SAFETY: as in `chain`; the lengths were checked above.
-        let (x, ks, xs) = unsafe {
-            match self.k1.rounds() {
-                10 => ctr_cbc_mac::<10, true>(k1, k2, q, src, body, ld(&zero), side),
-                12 => ctr_cbc_mac::<12, true>(k1, k2, q, src, body, ld(&zero), side),
-                _ => ctr_cbc_mac::<14, true>(k1, k2, q, src, body, ld(&zero), side),
-            }
-        };
-        // The rest (S2V's last one or two blocks, which D touches): the
-        // keystream of the two blocks after the chained ones came back.
-        let mut ksb = [0u8; 32];
-        st(&mut ksb, ks[0]);
-        st(&mut ksb[16..], ks[1]);
-        for (i, (d, k)) in rest.iter_mut().zip(ksb).enumerate() {
-            *d = k ^ src_rest.map_or(*d, |s| s[i]);
-        }
-        zeroize::Zeroize::zeroize(&mut ksb);
-        (block(x), block(xs))
-    }
+/// Whether `a == b`, with no branch on their bytes: one byte compare of
+/// the two vectors and its 16-bit mask (SSE2, so it inlines anywhere).
+#[inline(always)]
+fn equal(a: core::arch::x86_64::__m128i, b: core::arch::x86_64::__m128i) -> bool {
+    use core::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8};
+    // SAFETY: SSE2, part of every x86-64 CPU.
+    unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xffff }
 }
 
 /// The one S2V component before the plaintext, if there is exactly one
@@ -155,24 +107,42 @@ fn one_component<'a>(nonce: Option<&'a [u8]>, ad: &[&'a [u8]]) -> Option<&'a [u8
 
 /// The paths of [`AesSiv`] through these kernels.
 impl SivNi {
-    /// S2V: the plaintext's chain beside the associated data's CMAC (round
-    /// by round when there is one component), D only for the last blocks.
-    pub(super) fn s2v(&self, siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> Block {
-        let prefix = Blocks::of(&s[..Job::last_prefix_len(s.len())]);
-        let (x, d) = match one_component(nonce, ad) {
-            Some(c) => {
-                let (x, mac) = self.chain2(prefix, Job::cmac(&siv.mac, c).blocks_ni());
-                (x, xor_int(&siv.d0_dbl, &mac))
-            }
-            None => (self.chain([0; 16], prefix), siv.fold_d(nonce, ad)),
-        };
-        self.chain(x, Job::last(&siv.mac, &d, s).tail_ni())
+    /// The associated data's part of S2V: the one component's CMAC job to
+    /// run beside the plaintext's chain (with D before it), or D after all
+    /// the components.
+    #[inline]
+    fn side<'a>(siv: &AesSiv, nonce: Option<&'a [u8]>, ad: &[&'a [u8]]) -> (Option<Job<'a>>, Block) {
+        match one_component(nonce, ad) {
+            Some(c) => (Some(Job::cmac(&siv.mac, c)), siv.d0_dbl),
+            None => (None, siv.fold_d(nonce, ad)),
+        }
     }
 
-    /// Decrypts into `p` with the counter from `v` and returns S2V of the
-    /// result: CTR, the chain over the plaintext and the associated data's
-    /// CMAC (with one component) side by side, D only for the last blocks.
-    pub(super) fn open_s2v(
+    /// S2V: the plaintext's chain beside the associated data's CMAC (round
+    /// by round when there is one component), D only for the last blocks,
+    /// all in registers (`ni_s2v`) from 16 bytes of plaintext on.
+    pub(super) fn s2v(&self, siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> Block {
+        if s.len() < 16 {
+            return self.chain([0; 16], Job::last(&siv.mac, &siv.fold_d(nonce, ad), s).tail_ni());
+        }
+        let (job, d) = Self::side(siv, nonce, ad);
+        let side = job.as_ref().map_or(Blocks::NONE, Job::blocks_ni);
+        let (k, d, sub) = (self.k1.schedule(), ld(&d), [ld(siv.mac.k1()), ld(siv.mac.k2())]);
+        // SAFETY: a `Keys` value exists only on CPUs with AES-NI and SSE4.1; `s` has 16 bytes.
+        block(unsafe {
+            match self.k1.rounds() {
+                10 => s2v_last::<10>(k, s, side, d, sub),
+                12 => s2v_last::<12>(k, s, side, d, sub),
+                _ => s2v_last::<14>(k, s, side, d, sub),
+            }
+        })
+    }
+
+    /// Decrypts into `p` with the counter from `v` and says whether S2V of
+    /// the result is `v`: CTR, the chain over the plaintext and the
+    /// associated data's CMAC (with one component) side by side, D only for
+    /// the last blocks, V compared in a register (in constant time).
+    pub(super) fn open_matches(
         &self,
         siv: &AesSiv,
         nonce: Option<&[u8]>,
@@ -180,16 +150,26 @@ impl SivNi {
         v: &Block,
         src: Option<&[u8]>,
         p: &mut [u8],
-    ) -> Block {
-        let (q, chained) = (ctr::counter(v), Job::last_prefix_len(p.len()));
-        let (x, d) = match one_component(nonce, ad) {
-            Some(c) => {
-                let (x, mac) = self.ctr_chain(q, src, p, chained, Job::cmac(&siv.mac, c).blocks_ni());
-                (x, xor_int(&siv.d0_dbl, &mac))
+    ) -> bool {
+        let q = ctr::counter(v);
+        let want = if p.len() < 16 {
+            self.ctr(q, src, p);
+            ld(&self.s2v(siv, nonce, ad, p))
+        } else {
+            let (job, d) = Self::side(siv, nonce, ad);
+            let side = job.as_ref().map_or(Blocks::NONE, Job::blocks_ni);
+            let (km, kc) = (self.k1.schedule(), self.k2.schedule());
+            let (d, sub) = (ld(&d), [ld(siv.mac.k1()), ld(siv.mac.k2())]);
+            // SAFETY: as in `s2v`; `p` has 16 bytes, `src` (if any) as many (checked there).
+            unsafe {
+                match self.k1.rounds() {
+                    10 => open_last::<10>(km, kc, q, src, p, side, d, sub),
+                    12 => open_last::<12>(km, kc, q, src, p, side, d, sub),
+                    _ => open_last::<14>(km, kc, q, src, p, side, d, sub),
+                }
             }
-            None => (self.ctr_chain(q, src, p, chained, Blocks::NONE).0, siv.fold_d(nonce, ad)),
         };
-        self.chain(x, Job::last(&siv.mac, &d, p).tail_ni())
+        equal(want, ld(v))
     }
 
     /// AES-CTR from V: whole batches of the `aes` crate's widest backend
@@ -281,6 +261,38 @@ mod tests {
                 let at = (t * 7) % bad.len();
                 bad[at] ^= 0x10;
                 assert_eq!(fast.open(nonce, &ads, &bad), Err(Error::Authentication), "tampered {what}");
+            }
+        }
+    }
+
+    /// The final blocks S2V builds in registers (`aes::ni_s2v`: D onto the
+    /// last 16 bytes by byte shuffles, the plaintext's last bytes from the
+    /// keystream when opening) against the portable path: every length of
+    /// 0 to 6 blocks and every tail, 0 to 3 components with and without a
+    /// nonce, every key size; a flip in the last byte, where only the final
+    /// blocks see it, is refused.
+    #[test]
+    fn final_blocks_in_registers_match_the_portable_path() {
+        let data: Vec<u8> = (0..400u32).map(|i| (i * 197 + 13) as u8).collect();
+        for kl in [32usize, 48, 64] {
+            let fast = AesSiv::new(&data[..kl]).unwrap();
+            let portable = AesSiv::new_portable(&data[..kl]).unwrap();
+            for n in 0..=96usize {
+                for (count, nonce) in (0..4).flat_map(|c| [(c, None), (c, Some(&data[50..50 + n % 20]))]) {
+                    let ads: Vec<&[u8]> = (0..count).map(|j| &data[j * 5..j * 5 + (n + 7 * j) % 40]).collect();
+                    let pt = &data[300 - n..300];
+                    let want = portable.seal(nonce, &ads, pt).unwrap();
+                    let what = format!("AES-SIV-{} n={n} ads={count} nonce={}", kl * 8, nonce.is_some());
+                    assert_eq!(fast.seal(nonce, &ads, pt).unwrap(), want, "seal {what}");
+                    assert_eq!(fast.open(nonce, &ads, &want).unwrap(), pt, "open {what}");
+                    let mut buf = want[16..].to_vec();
+                    let v = want[..16].try_into().unwrap();
+                    fast.open_in_place_separate_tag(nonce, &ads, &mut buf, &v).unwrap();
+                    assert_eq!(buf, pt, "open in place {what}");
+                    let mut bad = want.clone();
+                    *bad.last_mut().unwrap() ^= 0x80;
+                    assert_eq!(fast.open(nonce, &ads, &bad), Err(Error::Authentication), "tampered {what}");
+                }
             }
         }
     }
