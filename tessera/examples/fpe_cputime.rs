@@ -9,6 +9,12 @@
 //! 4096 values (128 KiB of numerals at 16 digits) encrypted over and over, about
 //! VALUES values in all: the cost without main memory's, beside `:batch`'s one
 //! pass over VALUES values.
+//! `... fpe_cputime VALUES paired` times issue 16's rows in 9 interleaved
+//! rounds, each row's sample beside its floor's sample of the same round, and
+//! prints per row the median cost and the median and range of the per-round
+//! ratios (the VM's speed drifts between blocks of samples; a ratio within a
+//! round does not). Batches run in one call over VALUES values (numerals
+//! from main memory) and in calls of 4096 values (in cache).
 //! `... fpe_cputime VALUES sizes` prints FF1 16-digit batch cost against batch size
 //! (1, 4, ..., 65,536; about VALUES values per timing) beside the AES floor, as
 //! `scripts/plot-ff1-batch` reads it.
@@ -131,10 +137,119 @@ fn sizes(n: usize) {
     }
 }
 
+/// CPU time of one run of `f` over `count` values, in ns per value.
+fn sample(count: usize, f: impl FnOnce()) -> f64 {
+    let start = std::time::Instant::now();
+    let t = cpu_seconds(&start);
+    f();
+    (cpu_seconds(&start) - t) * 1e9 / count as f64
+}
+
+/// One row of [`paired`]: its name, which floor it is against (index into
+/// the rows) times a factor, and one sample.
+type Row<'a> = (&'static str, Option<(usize, f64)>, Box<dyn FnMut() -> f64 + 'a>);
+
+/// A batch row: `n` values of 16 digits through the batch API in calls of
+/// `size` values.
+fn batch_row<'a>(c: &'a dyn Fpe, tweak: &'a [u8], n: usize, size: usize) -> Box<dyn FnMut() -> f64 + 'a> {
+    let mut data: Vec<u16> = (0..n * 16).map(|i| (i * 7 % 10) as u16).collect();
+    let ends: Vec<usize> = (1..=size.min(n)).map(|i| i * 16).collect();
+    Box::new(move || {
+        sample(n, || {
+            for chunk in data.chunks_mut(ends.len() * 16) {
+                c.encrypt_batch(Tweaks::Same(tweak), chunk, &ends[..chunk.len() / 16]).unwrap();
+            }
+        })
+    })
+}
+
+/// Issue 16's FPE rows, interleaved with their floors (see the module doc).
+fn paired(n: usize) {
+    let key = [7u8; 16];
+    let aes = Aes::new(&key).unwrap();
+    let (ff1, ff3) = (FF1::with_radix(&key, 10).unwrap(), FF3_1::with_radix(&key, 10).unwrap());
+    let ff3_tweak: &[u8] = &[1, 2, 3, 4, 5, 6, 7];
+    let (few, aes) = ((n / 5).max(1), &aes);
+    let mut numerals: Vec<u16> = (0..few * 16).map(|i| (i * 7 % 10) as u16).collect();
+    let texts: Vec<String> =
+        (0..few).map(|i| (0..16).map(|k| char::from(b'0' + ((i * 7 + k * 3) % 10) as u8)).collect()).collect();
+    let (digits, mut out) = (FF1::new(&key, Alphabet::digits()).unwrap(), String::with_capacity(64));
+    let mut blocks = vec![[7u8; 16]; 64];
+    let mut rows: Vec<Row<'_>> = vec![
+        (
+            "floor: 10 dependent AES-128 blocks",
+            None,
+            Box::new(move || {
+                sample(few, || {
+                    let mut b = [0u8; 16];
+                    for _ in 0..few * 10 {
+                        aes.encrypt_block(black_box(&mut b));
+                    }
+                })
+            }),
+        ),
+        (
+            "floor: 10 AES-128 blocks per value through encrypt_blocks",
+            None,
+            Box::new(move || {
+                sample(4 * n, || {
+                    for _ in 0..(4 * n * 10).div_ceil(64) {
+                        aes.encrypt_blocks(black_box(&mut blocks));
+                    }
+                })
+            }),
+        ),
+        (
+            "FF1 16 digits, one value (numerals)",
+            Some((0, 1.0)),
+            Box::new(|| {
+                sample(few, || numerals.chunks_exact_mut(16).for_each(|x| ff1.encrypt_numerals(b"", x).unwrap()))
+            }),
+        ),
+        (
+            "FF1 16 digits, one value (text, encrypt_into)",
+            Some((0, 1.0)),
+            Box::new(move || {
+                sample(few, || texts.iter().for_each(|t| black_box(digits.encrypt_into(b"", t, &mut out).unwrap())))
+            }),
+        ),
+        ("FF1 16 digits, batch in one call", Some((1, 1.0)), batch_row(&ff1, b"", n, n)),
+        ("FF1 16 digits, batch in calls of 4096", Some((1, 1.0)), batch_row(&ff1, b"", n, 4096)),
+        ("FF3-1 16 digits, batch in one call", Some((1, 0.8)), batch_row(&ff3, ff3_tweak, n, n)),
+        ("FF3-1 16 digits, batch in calls of 4096", Some((1, 0.8)), batch_row(&ff3, ff3_tweak, n, 4096)),
+    ];
+    const ROUNDS: usize = 9;
+    let samples: Vec<Vec<f64>> = {
+        let mut s = vec![Vec::with_capacity(ROUNDS); rows.len()];
+        for _ in 0..ROUNDS {
+            for (row, (_, _, f)) in s.iter_mut().zip(rows.iter_mut()) {
+                row.push(f());
+            }
+        }
+        s
+    };
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    for (i, (name, against, _)) in rows.iter().enumerate() {
+        let ns = median(samples[i].clone());
+        let Some((floor, factor)) = against else {
+            println!("{name}: {ns:.1} ns (median of {ROUNDS})");
+            continue;
+        };
+        let ratios: Vec<f64> = samples[i].iter().zip(&samples[*floor]).map(|(s, f)| s / (f * factor)).collect();
+        let (lo, hi) = ratios.iter().fold((f64::MAX, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+        println!("{name}: {ns:.1} ns, {:.2}x floor (median of {ROUNDS} rounds; {lo:.2}-{hi:.2})", median(ratios));
+    }
+}
+
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
-    if std::env::args().nth(2).as_deref() == Some("sizes") {
-        return sizes(n);
+    match std::env::args().nth(2).as_deref() {
+        Some("sizes") => return sizes(n),
+        Some("paired") => return paired(n),
+        _ => {}
     }
     // With a shape (e.g. `ff1:62:24`), time that shape alone: handy under callgrind.
     if let Some((name, radix, len, how)) = std::env::args().nth(2).as_deref().and_then(parse_shape) {
