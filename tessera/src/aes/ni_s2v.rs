@@ -16,6 +16,7 @@
 use core::arch::x86_64::*;
 
 use super::ni::{ld, st};
+use super::ni_ctr::{ctr, ctr_vaes512, siv_counter};
 use super::ni_mac::{Blocks, cbc_mac2, ctr_cbc_mac};
 
 /// `LOW[j] = j` for `j < 16`, then `0x80` (a shuffle index that gives 0).
@@ -157,4 +158,71 @@ pub(crate) fn open_last<const NR: usize>(
     st(&mut dst[n - 16..], b);
     let t = last_blocks(a, b, _mm_xor_si128(d, mac), r, sub);
     chain_last::<NR>(km, x, t, r != 0)
+}
+
+/// AES-SIV encryption of `dst` (at least 16 bytes; from `src`, as long, or
+/// in place): V over the plaintext as [`s2v_last`] makes it (`side`, `d`,
+/// `sub`), then CTR under `kc` from V's counter block, built from V in a
+/// register (no store and reload of V before the keystream can start).
+/// Returns V. `WIDE`: CTR on VAES-512 ([`ctr_vaes512`]), else [`ctr`].
+///
+/// # Safety
+/// The CPU must have AES-NI and SSE4.1, and AVX-512F, AVX-512BW and VAES
+/// when `WIDE`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn seal_with<const NR: usize, const WIDE: bool>(
+    km: &[__m128i; 15],
+    kc: &[__m128i; 15],
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+    side: Blocks<'_>,
+    d: __m128i,
+    sub: [__m128i; 2],
+) -> __m128i {
+    // SAFETY: the caller vouches for the features.
+    unsafe {
+        let v = s2v_last::<NR>(km, src.unwrap_or(dst), side, d, sub);
+        let c = siv_counter(v);
+        if WIDE {
+            ctr_vaes512::<NR>(kc, c, src, dst)
+        } else {
+            ctr::<NR>(kc, c, src, dst)
+        }
+        v
+    }
+}
+
+/// [`seal_with`] with CTR on AES-NI.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,sse4.1")]
+pub(crate) fn seal_last<const NR: usize>(
+    km: &[__m128i; 15],
+    kc: &[__m128i; 15],
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+    side: Blocks<'_>,
+    d: __m128i,
+    sub: [__m128i; 2],
+) -> __m128i {
+    // SAFETY: compiled with AES-NI and SSE4.1.
+    unsafe { seal_with::<NR, false>(km, kc, src, dst, side, d, sub) }
+}
+
+/// [`seal_with`] with CTR on VAES-512.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,sse4.1,avx512f,avx512bw,vaes")]
+pub(crate) fn seal_last_vaes512<const NR: usize>(
+    km: &[__m128i; 15],
+    kc: &[__m128i; 15],
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+    side: Blocks<'_>,
+    d: __m128i,
+    sub: [__m128i; 2],
+) -> __m128i {
+    // SAFETY: compiled with every feature either CTR needs.
+    unsafe { seal_with::<NR, true>(km, kc, src, dst, side, d, sub) }
 }
