@@ -12,10 +12,10 @@
 //! portable path, and `aes-siv` 0.8 (the shape of the `siv_1000B` bench),
 //! beside the floor: 126 dependent AES blocks (S2V of 2016 bytes).
 //!
-//! Then (alone with `siv-mix`) the same three, tessera, `aes-siv` and the
-//! floor, sampled in turn: 15 rounds of one ~50 ms sample each, so a drift
-//! in the machine's speed moves all three alike; the median and best of
-//! each and the ratios of medians and of bests.
+//! Then (alone with `siv-mix`) tessera, `aes-siv`, the floor and
+//! tessera's seal alone, sampled in turn: 15 rounds of one ~50 ms sample
+//! each, so a drift in the machine's speed moves them all alike; the
+//! median and best of each and the ratios of medians and of bests.
 //!
 //! `... aead_cputime -- siv-calls [N]`: that tessera seal and open N times
 //! (10 000) and nothing else, for `valgrind --tool=callgrind`.
@@ -183,8 +183,8 @@ fn interleaved(rounds: usize, ms: f64, fs: &mut [&mut dyn FnMut()]) -> Vec<Vec<f
     out
 }
 
-/// Tessera's seal + open of the `siv` shape, the peer's and the floor,
-/// sampled in turn (see the module's documentation).
+/// Tessera's seal + open of the `siv` shape, the peer's, the floor and
+/// tessera's seal alone, sampled in turn (see the module's documentation).
 fn siv_mix() {
     let key = [0x2bu8; 32];
     let (pt, ad) = (vec![0x5au8; 1000], vec![0xa5u8; 100]);
@@ -203,11 +203,15 @@ fn siv_mix() {
         v.copy_from_slice(&tag);
         peer.decrypt_inout_detached([&ad], InOutBuf::new(c, &mut back2).unwrap(), &tag).unwrap();
     };
+    let mut seal_ct = ct.clone();
+    let mut seal = || {
+        ours.seal_into(None, &[&ad], black_box(&pt), &mut seal_ct).unwrap();
+    };
     let mut floor = || {
         black_box(ours.s2v(None, &[], black_box(&long)).unwrap());
     };
     let rounds = 15;
-    let mut t = interleaved(rounds, 50.0, &mut [&mut tessera, &mut aes_siv, &mut floor]);
+    let mut t = interleaved(rounds, 50.0, &mut [&mut tessera, &mut aes_siv, &mut floor, &mut seal]);
     let stats: Vec<(f64, f64)> = t
         .iter_mut()
         .map(|s| {
@@ -215,8 +219,10 @@ fn siv_mix() {
             (s[s.len() / 2], s[0])
         })
         .collect();
-    println!("interleaved, {rounds} rounds of ~50 ms samples each, us per seal + open (median / best):");
-    for (name, (med, least)) in ["tessera", "aes-siv-0.8", "floor: 126 blocks"].iter().zip(&stats) {
+    println!(
+        "interleaved, {rounds} rounds of ~50 ms samples each, us per seal + open (seal alone last; median / best):"
+    );
+    for (name, (med, least)) in ["tessera", "aes-siv-0.8", "floor: 126 blocks", "tessera seal"].iter().zip(&stats) {
         println!("{name:<18} {:.3} / {:.3}", med * 1e6, least * 1e6);
     }
     let ((tm, tb), (pm, pb), (fm, fb)) = (stats[0], stats[1], stats[2]);

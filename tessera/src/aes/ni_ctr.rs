@@ -65,6 +65,16 @@ fn no_carry(c: __m128i, blocks: usize) -> bool {
 #[inline]
 #[target_feature(enable = "aes,ssse3")]
 pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+    // SAFETY: compiled with AES-NI and SSSE3.
+    unsafe { ctr_inline::<NR>(k, c, src, dst) }
+}
+
+/// [`ctr`], always inlined (into AES-SIV's seal, after S2V).
+///
+/// # Safety
+/// The CPU must have AES-NI and SSSE3.
+#[inline(always)]
+pub(crate) unsafe fn ctr_inline<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
     if no_carry(c, dst.len().div_ceil(16)) {
         ctr_blocks::<NR, false>(k, c, src, dst);
     } else {
@@ -77,7 +87,7 @@ pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[
 #[inline(always)]
 fn ctr_blocks<const NR: usize, const CARRY: bool>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
     debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
-    // SAFETY: called from `ctr` only, compiled with AES-NI and SSSE3.
+    // SAFETY: called from `ctr_inline` only, whose callers vouch for AES-NI and SSSE3.
     unsafe {
         let q = (_mm_extract_epi64::<1>(c) as u64 as u128) << 64 | _mm_cvtsi128_si64(c) as u64 as u128;
         let counter = |j: usize| {
@@ -221,16 +231,34 @@ pub(crate) unsafe fn ctr_with(
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
 pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+    // SAFETY: compiled with the features it needs.
+    unsafe { ctr_vaes512_inline::<NR>(k, c, src, dst) }
+}
+
+/// [`ctr_vaes512`], always inlined (into AES-SIV's seal, after S2V).
+///
+/// # Safety
+/// The CPU must have AES-NI, AVX-512F, AVX-512BW and VAES.
+#[inline(always)]
+pub(crate) unsafe fn ctr_vaes512_inline<const NR: usize>(
+    k: &[__m128i; 15],
+    c: __m128i,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) {
     // The masked moves read `src` as far as `dst` goes.
     assert!(src.is_none_or(|s| s.len() == dst.len()));
-    let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
-    let (c, first) = (_mm512_broadcast_i32x4(c), _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0));
-    // SIV's counters (bit 63 cleared) never wrap their low half in a message
-    // shorter than 2^63 blocks: then each vector's counters take one addition.
-    if no_carry(_mm512_castsi512_si128(c), dst.len().div_ceil(16)) {
-        ctr_steps::<NR, false>(&rk, _mm512_add_epi64(c, first), src, dst);
-    } else {
-        ctr_steps::<NR, true>(&rk, add_ctr(c, first), src, dst);
+    // SAFETY: the caller vouches for the features.
+    unsafe {
+        let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
+        let (c, first) = (_mm512_broadcast_i32x4(c), _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0));
+        // SIV's counters (bit 63 cleared) never wrap their low half in a message
+        // shorter than 2^63 blocks: then each vector's counters take one addition.
+        if no_carry(_mm512_castsi512_si128(c), dst.len().div_ceil(16)) {
+            ctr_steps::<NR, false>(&rk, _mm512_add_epi64(c, first), src, dst);
+        } else {
+            ctr_steps::<NR, true>(&rk, add_ctr(c, first), src, dst);
+        }
     }
 }
 
@@ -244,7 +272,7 @@ fn ctr_steps<const NR: usize, const CARRY: bool>(
 ) {
     let mut off = 0;
     while off < dst.len() {
-        // SAFETY: called from `ctr_vaes512` only, compiled with the features `ctr_step` needs.
+        // SAFETY: called from `ctr_vaes512_inline` only, whose callers vouch for the features `ctr_step` needs.
         off += unsafe {
             match dst.len() - off {
                 257.. => ctr_step::<NR, 8, CARRY>(rk, &mut c, src, dst, off),

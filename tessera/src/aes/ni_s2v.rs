@@ -16,7 +16,7 @@
 use core::arch::x86_64::*;
 
 use super::ni::{ld, st};
-use super::ni_ctr::{ctr, ctr_vaes512, siv_counter};
+use super::ni_ctr::{ctr_inline, ctr_vaes512_inline, siv_counter};
 use super::ni_mac::{Blocks, cbc_mac2, ctr_cbc_mac};
 
 /// `LOW[j] = j` for `j < 16`, then `0x80` (a shuffle index that gives 0).
@@ -119,10 +119,30 @@ pub(crate) fn s2v_last<const NR: usize>(
     d: __m128i,
     sub: [__m128i; 2],
 ) -> __m128i {
-    let (p, r) = split(s.len());
-    let (x, mac) = cbc_mac2::<NR>(k, Blocks::of(&s[..p]), side);
-    let t = last_blocks(ld(&s[p..]), ld(&s[s.len() - 16..]), _mm_xor_si128(d, mac), r, sub);
-    chain_last::<NR>(k, x, t, r != 0)
+    // SAFETY: compiled with AES-NI and SSE4.1.
+    unsafe { s2v_last_inline::<NR>(k, s, side, d, sub) }
+}
+
+/// [`s2v_last`], always inlined (into [`seal_with`], so that V stays in a
+/// register for CTR).
+///
+/// # Safety
+/// The CPU must have AES-NI and SSE4.1.
+#[inline(always)]
+unsafe fn s2v_last_inline<const NR: usize>(
+    k: &[__m128i; 15],
+    s: &[u8],
+    side: Blocks<'_>,
+    d: __m128i,
+    sub: [__m128i; 2],
+) -> __m128i {
+    // SAFETY: the caller vouches for the features.
+    unsafe {
+        let (p, r) = split(s.len());
+        let (x, mac) = cbc_mac2::<NR>(k, Blocks::of(&s[..p]), side);
+        let t = last_blocks(ld(&s[p..]), ld(&s[s.len() - 16..]), _mm_xor_si128(d, mac), r, sub);
+        chain_last::<NR>(k, x, t, r != 0)
+    }
 }
 
 /// AES-SIV decryption of `dst` (at least 16 bytes; from `src`, as long, or
@@ -164,7 +184,9 @@ pub(crate) fn open_last<const NR: usize>(
 /// in place): V over the plaintext as [`s2v_last`] makes it (`side`, `d`,
 /// `sub`), then CTR under `kc` from V's counter block, built from V in a
 /// register (no store and reload of V before the keystream can start).
-/// Returns V. `WIDE`: CTR on VAES-512 ([`ctr_vaes512`]), else [`ctr`].
+/// Returns V. `WIDE`: CTR on VAES-512 (`ni_ctr::ctr_vaes512`), else
+/// `ni_ctr::ctr`. Always inlined: one body from the chain's first block
+/// to the last keystream block.
 ///
 /// # Safety
 /// The CPU must have AES-NI and SSE4.1, and AVX-512F, AVX-512BW and VAES
@@ -182,12 +204,12 @@ unsafe fn seal_with<const NR: usize, const WIDE: bool>(
 ) -> __m128i {
     // SAFETY: the caller vouches for the features.
     unsafe {
-        let v = s2v_last::<NR>(km, src.unwrap_or(dst), side, d, sub);
+        let v = s2v_last_inline::<NR>(km, src.unwrap_or(dst), side, d, sub);
         let c = siv_counter(v);
         if WIDE {
-            ctr_vaes512::<NR>(kc, c, src, dst)
+            ctr_vaes512_inline::<NR>(kc, c, src, dst)
         } else {
-            ctr::<NR>(kc, c, src, dst)
+            ctr_inline::<NR>(kc, c, src, dst)
         }
         v
     }
