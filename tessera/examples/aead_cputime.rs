@@ -189,7 +189,7 @@ fn siv_mix() {
     let key = [0x2bu8; 32];
     let (pt, ad) = (vec![0x5au8; 1000], vec![0xa5u8; 100]);
     let (mut ct, mut back) = (vec![0u8; 1016], vec![0u8; 1000]);
-    let (mut ct2, mut back2) = (ct.clone(), back.clone());
+    let (mut ct2, mut back2, mut seal_ct) = (ct.clone(), back.clone(), ct.clone());
     let ours = AesSiv::new(&key).unwrap();
     let mut peer = Aes128Siv::new_from_slice(&key).unwrap();
     let long = vec![0x5au8; 2016];
@@ -203,7 +203,6 @@ fn siv_mix() {
         v.copy_from_slice(&tag);
         peer.decrypt_inout_detached([&ad], InOutBuf::new(c, &mut back2).unwrap(), &tag).unwrap();
     };
-    let mut seal_ct = ct.clone();
     let mut seal = || {
         ours.seal_into(None, &[&ad], black_box(&pt), &mut seal_ct).unwrap();
     };
