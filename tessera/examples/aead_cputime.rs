@@ -160,14 +160,19 @@ fn siv() {
 /// once per function).
 fn interleaved(rounds: usize, ms: f64, fs: &mut [&mut dyn FnMut()]) -> Vec<Vec<f64>> {
     let t0 = std::time::Instant::now();
+    // Calibrated in CPU time (a wall-clock calibration that the scheduler
+    // interrupts makes samples too short to measure).
     let reps: Vec<usize> = fs
         .iter_mut()
         .map(|f| {
-            let start = std::time::Instant::now();
-            for _ in 0..1000 {
-                f();
+            let (start, mut calls) = (thread_cpu(t0), 0usize);
+            while thread_cpu(t0) - start < 0.02 {
+                for _ in 0..100 {
+                    f();
+                }
+                calls += 100;
             }
-            ((ms / 1e3) / (start.elapsed().as_secs_f64() / 1000.0)).max(1.0) as usize
+            ((ms / 1e3) / ((thread_cpu(t0) - start) / calls as f64)) as usize
         })
         .collect();
     let mut out = vec![Vec::with_capacity(rounds); fs.len()];

@@ -119,10 +119,11 @@ fn ctr_blocks<const NR: usize, const CARRY: bool>(k: &[__m128i; 15], c: __m128i,
 }
 
 /// The counters `c` plus `k` (per 128-bit lane the counter's low and high
-/// 64-bit halves, as numbers; `k`'s high halves zero), modulo 2^128.
+/// 64-bit halves, as numbers), modulo 2^128.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn add_ctr(c: __m512i, k: __m512i) -> __m512i {
+fn add_ctr(c: __m512i, k: u64) -> __m512i {
+    let k = _mm512_maskz_set1_epi64(0x55, k as i64);
     let n = _mm512_add_epi64(c, k);
     // The low halves that wrapped carry into the high halves above them.
     let carry = _mm512_mask_cmplt_epu64_mask(0x55, n, k);
@@ -134,10 +135,7 @@ fn add_ctr(c: __m512i, k: __m512i) -> __m512i {
 #[inline(always)]
 fn add_ctr_if<const CARRY: bool>(c: __m512i, k: u64) -> __m512i {
     // SAFETY: callers are compiled with AVX-512F (`ctr_step`).
-    unsafe {
-        let k = _mm512_maskz_set1_epi64(0x55, k as i64);
-        if CARRY { add_ctr(c, k) } else { _mm512_add_epi64(c, k) }
-    }
+    unsafe { if CARRY { add_ctr(c, k) } else { _mm512_add_epi64(c, _mm512_maskz_set1_epi64(0x55, k as i64)) } }
 }
 
 /// One step of [`ctr_vaes512`]: `W` vectors (4W blocks) of keystream from
@@ -196,8 +194,7 @@ fn ctr_step<const NR: usize, const W: usize, const CARRY: bool>(
     n
 }
 
-/// AES-CTR under a `rounds`-round schedule from the counter block `c`
-/// ([`lanes`]): [`ctr_vaes512`] if `vaes512`, else [`ctr`].
+/// AES-CTR under a `rounds`-round schedule: [`ctr_vaes512`] if `vaes512`, else [`ctr`].
 ///
 /// # Safety
 /// The CPU must have AES-NI and SSSE3, and AVX-512F, AVX-512BW and VAES when `vaes512`.
@@ -206,19 +203,19 @@ pub(crate) unsafe fn ctr_with(
     k: &[__m128i; 15],
     rounds: usize,
     vaes512: bool,
-    c: __m128i,
+    q: u128,
     src: Option<&[u8]>,
     dst: &mut [u8],
 ) {
     // SAFETY: the caller vouches for the features of the kernel chosen.
     unsafe {
         match (rounds, vaes512) {
-            (10, true) => ctr_vaes512::<10>(k, c, src, dst),
-            (12, true) => ctr_vaes512::<12>(k, c, src, dst),
-            (_, true) => ctr_vaes512::<14>(k, c, src, dst),
-            (10, false) => ctr::<10>(k, c, src, dst),
-            (12, false) => ctr::<12>(k, c, src, dst),
-            (_, false) => ctr::<14>(k, c, src, dst),
+            (10, true) => ctr_vaes512::<10>(k, q, src, dst),
+            (12, true) => ctr_vaes512::<12>(k, q, src, dst),
+            (_, true) => ctr_vaes512::<14>(k, q, src, dst),
+            (10, false) => ctr::<10>(k, lanes(q), src, dst),
+            (12, false) => ctr::<12>(k, lanes(q), src, dst),
+            (_, false) => ctr::<14>(k, lanes(q), src, dst),
         }
     }
 }
@@ -230,35 +227,30 @@ pub(crate) unsafe fn ctr_with(
 /// and written through byte masks: no keystream goes through memory.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
-pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
-    // SAFETY: compiled with the features it needs.
-    unsafe { ctr_vaes512_inline::<NR>(k, c, src, dst) }
-}
-
-/// [`ctr_vaes512`], always inlined (into AES-SIV's seal, after S2V).
-///
-/// # Safety
-/// The CPU must have AES-NI, AVX-512F, AVX-512BW and VAES.
-#[inline(always)]
-pub(crate) unsafe fn ctr_vaes512_inline<const NR: usize>(
-    k: &[__m128i; 15],
-    c: __m128i,
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-) {
+pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
     // The masked moves read `src` as far as `dst` goes.
     assert!(src.is_none_or(|s| s.len() == dst.len()));
-    // SAFETY: the caller vouches for the features.
-    unsafe {
-        let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
-        let (c, first) = (_mm512_broadcast_i32x4(c), _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0));
-        // SIV's counters (bit 63 cleared) never wrap their low half in a message
-        // shorter than 2^63 blocks: then each vector's counters take one addition.
-        if no_carry(_mm512_castsi512_si128(c), dst.len().div_ceil(16)) {
-            ctr_steps::<NR, false>(&rk, _mm512_add_epi64(c, first), src, dst);
-        } else {
-            ctr_steps::<NR, true>(&rk, add_ctr(c, first), src, dst);
-        }
+    let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
+    let half = |j: u64, hi: bool| {
+        let c = q.wrapping_add(j as u128);
+        (if hi { c >> 64 } else { c }) as u64 as i64
+    };
+    let c = _mm512_set_epi64(
+        half(3, true),
+        half(3, false),
+        half(2, true),
+        half(2, false),
+        half(1, true),
+        half(1, false),
+        half(0, true),
+        half(0, false),
+    );
+    // SIV's counters (bit 63 cleared) never wrap their low half in a message
+    // shorter than 2^63 blocks: then each vector's counters take one addition.
+    if (q as u64).checked_add(dst.len().div_ceil(16) as u64).is_some() {
+        ctr_steps::<NR, false>(&rk, c, src, dst);
+    } else {
+        ctr_steps::<NR, true>(&rk, c, src, dst);
     }
 }
 
@@ -272,7 +264,7 @@ fn ctr_steps<const NR: usize, const CARRY: bool>(
 ) {
     let mut off = 0;
     while off < dst.len() {
-        // SAFETY: called from `ctr_vaes512_inline` only, whose callers vouch for the features `ctr_step` needs.
+        // SAFETY: called from `ctr_vaes512` only, compiled with the features `ctr_step` needs.
         off += unsafe {
             match dst.len() - off {
                 257.. => ctr_step::<NR, 8, CARRY>(rk, &mut c, src, dst, off),

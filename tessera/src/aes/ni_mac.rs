@@ -197,7 +197,7 @@ mod tests {
     use super::*;
     use crate::aes::Aes;
     use crate::aes::ni::Keys;
-    use crate::aes::ni_ctr::{ctr_with, lanes};
+    use crate::aes::ni_ctr::ctr_with;
 
     fn block(x: __m128i) -> Block {
         let mut b = [0u8; 16];
@@ -309,7 +309,7 @@ mod tests {
                         let (mut out, mut inplace) = (vec![0u8; n], src.clone());
                         for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
                             // SAFETY: AES-NI was detected above, AVX-512F, AVX-512BW and VAES when `wide`.
-                            unsafe { ctr_with(sc, kl / 4 + 6, wide, lanes(q), src, dst) };
+                            unsafe { ctr_with(sc, kl / 4 + 6, wide, q, src, dst) };
                         }
                         assert!(out == want && inplace == want, "ctr (VAES-512: {wide}), {n} bytes, q {q:x}");
                     }

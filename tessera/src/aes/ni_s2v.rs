@@ -16,7 +16,7 @@
 use core::arch::x86_64::*;
 
 use super::ni::{ld, st};
-use super::ni_ctr::{ctr_inline, ctr_vaes512_inline, siv_counter};
+use super::ni_ctr::{ctr_inline, siv_counter};
 use super::ni_mac::{Blocks, cbc_mac2, ctr_cbc_mac};
 
 /// `LOW[j] = j` for `j < 16`, then `0x80` (a shuffle index that gives 0).
@@ -123,7 +123,7 @@ pub(crate) fn s2v_last<const NR: usize>(
     unsafe { s2v_last_inline::<NR>(k, s, side, d, sub) }
 }
 
-/// [`s2v_last`], always inlined (into [`seal_with`], so that V stays in a
+/// [`s2v_last`], always inlined (into [`seal_last`], so that V stays in a
 /// register for CTR).
 ///
 /// # Safety
@@ -182,40 +182,10 @@ pub(crate) fn open_last<const NR: usize>(
 
 /// AES-SIV encryption of `dst` (at least 16 bytes; from `src`, as long, or
 /// in place): V over the plaintext as [`s2v_last`] makes it (`side`, `d`,
-/// `sub`), then CTR under `kc` from V's counter block, built from V in a
-/// register (no store and reload of V before the keystream can start).
-/// Returns V. `WIDE`: CTR on VAES-512 (`ni_ctr::ctr_vaes512`), else
-/// `ni_ctr::ctr`. Always inlined: one body from the chain's first block
-/// to the last keystream block.
-///
-/// # Safety
-/// The CPU must have AES-NI and SSE4.1, and AVX-512F, AVX-512BW and VAES
-/// when `WIDE`.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn seal_with<const NR: usize, const WIDE: bool>(
-    km: &[__m128i; 15],
-    kc: &[__m128i; 15],
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-    side: Blocks<'_>,
-    d: __m128i,
-    sub: [__m128i; 2],
-) -> __m128i {
-    // SAFETY: the caller vouches for the features.
-    unsafe {
-        let v = s2v_last_inline::<NR>(km, src.unwrap_or(dst), side, d, sub);
-        let c = siv_counter(v);
-        if WIDE {
-            ctr_vaes512_inline::<NR>(kc, c, src, dst)
-        } else {
-            ctr_inline::<NR>(kc, c, src, dst)
-        }
-        v
-    }
-}
-
-/// [`seal_with`] with CTR on AES-NI.
+/// `sub`), then CTR under `kc` on AES-NI (`ni_ctr::ctr`) from V's counter
+/// block, built from V in a register. One body from the chain's first
+/// block to the last keystream block (both always inlined): V is neither
+/// stored nor reloaded before the keystream can start. Returns V.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,sse4.1")]
@@ -228,23 +198,10 @@ pub(crate) fn seal_last<const NR: usize>(
     d: __m128i,
     sub: [__m128i; 2],
 ) -> __m128i {
-    // SAFETY: compiled with AES-NI and SSE4.1.
-    unsafe { seal_with::<NR, false>(km, kc, src, dst, side, d, sub) }
-}
-
-/// [`seal_with`] with CTR on VAES-512.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-#[target_feature(enable = "aes,sse4.1,avx512f,avx512bw,vaes")]
-pub(crate) fn seal_last_vaes512<const NR: usize>(
-    km: &[__m128i; 15],
-    kc: &[__m128i; 15],
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-    side: Blocks<'_>,
-    d: __m128i,
-    sub: [__m128i; 2],
-) -> __m128i {
-    // SAFETY: compiled with every feature either CTR needs.
-    unsafe { seal_with::<NR, true>(km, kc, src, dst, side, d, sub) }
+    // SAFETY: compiled with AES-NI and SSE4.1 (SSSE3 with it).
+    unsafe {
+        let v = s2v_last_inline::<NR>(km, src.unwrap_or(dst), side, d, sub);
+        ctr_inline::<NR>(kc, siv_counter(v), src, dst);
+        v
+    }
 }

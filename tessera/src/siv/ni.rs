@@ -25,9 +25,9 @@ use super::ctr;
 use super::s2v::Job;
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_ctr::{ctr_with, lanes};
+use crate::aes::ni_ctr::ctr_with;
 use crate::aes::ni_mac::{Blocks, cbc_mac};
-use crate::aes::ni_s2v::{open_last, s2v_last, seal_last, seal_last_vaes512};
+use crate::aes::ni_s2v::{open_last, s2v_last, seal_last};
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
 #[derive(Clone)]
@@ -82,7 +82,7 @@ impl SivNi {
         let k = self.k2.schedule();
         // SAFETY: as in `chain`, and `vaes512` says AVX-512F, AVX-512BW and VAES were
         // detected; the lengths were checked above.
-        unsafe { ctr_with(k, self.k2.rounds(), self.vaes512, lanes(q), src, dst) }
+        unsafe { ctr_with(k, self.k2.rounds(), self.vaes512, q, src, dst) }
     }
 }
 
@@ -139,8 +139,10 @@ impl SivNi {
     }
 
     /// Encrypts into `dst` (from `src`, as long, or in place) and returns
-    /// V, for 16 to 1023 bytes (else `None`, nothing done): S2V as in
-    /// [`Self::s2v`] and CTR from V in one kernel, V kept in a register.
+    /// V, for 16 to 1023 bytes on CPUs without VAES-512 (else `None`,
+    /// nothing done): S2V as in [`Self::s2v`] and CTR from V in one kernel,
+    /// V kept in a register. With VAES-512 the same fusion measured slower
+    /// (BENCHMARKS.md, siv7): seal takes [`Self::s2v`] then [`Self::ctr`].
     pub(super) fn seal(
         &self,
         siv: &AesSiv,
@@ -149,7 +151,7 @@ impl SivNi {
         src: Option<&[u8]>,
         dst: &mut [u8],
     ) -> Option<Block> {
-        if !(16..1024).contains(&dst.len()) {
+        if self.vaes512 || !(16..1024).contains(&dst.len()) {
             return None;
         }
         assert!(src.is_none_or(|s| s.len() == dst.len()));
@@ -157,16 +159,12 @@ impl SivNi {
         let side = job.as_ref().map_or(Blocks::NONE, Job::blocks_ni);
         let (km, kc) = (self.k1.schedule(), self.k2.schedule());
         let (d, sub) = (ld(&d), [ld(siv.mac.k1()), ld(siv.mac.k2())]);
-        // SAFETY: as in `s2v`, and `vaes512` says AVX-512F, AVX-512BW and VAES were
-        // detected; `dst` has 16 bytes, `src` (if any) as many (checked above).
+        // SAFETY: as in `s2v`; `dst` has 16 bytes, `src` (if any) as many (checked above).
         Some(block(unsafe {
-            match (self.k1.rounds(), self.vaes512) {
-                (10, true) => seal_last_vaes512::<10>(km, kc, src, dst, side, d, sub),
-                (12, true) => seal_last_vaes512::<12>(km, kc, src, dst, side, d, sub),
-                (_, true) => seal_last_vaes512::<14>(km, kc, src, dst, side, d, sub),
-                (10, false) => seal_last::<10>(km, kc, src, dst, side, d, sub),
-                (12, false) => seal_last::<12>(km, kc, src, dst, side, d, sub),
-                (_, false) => seal_last::<14>(km, kc, src, dst, side, d, sub),
+            match self.k1.rounds() {
+                10 => seal_last::<10>(km, kc, src, dst, side, d, sub),
+                12 => seal_last::<12>(km, kc, src, dst, side, d, sub),
+                _ => seal_last::<14>(km, kc, src, dst, side, d, sub),
             }
         }))
     }
