@@ -268,7 +268,8 @@ impl AesSiv {
     }
 
     /// S2V over the plaintext (`src`, or `dst` in place) then CTR from V
-    /// into `dst`; returns V. With AES-NI, one kernel for 16 to 1023 bytes.
+    /// into `dst`; returns V. With AES-NI but not VAES-512, one kernel for
+    /// 16 to 1023 bytes.
     fn seal_unchecked(&self, nonce: Option<&[u8]>, ad: &[&[u8]], src: Option<&[u8]>, dst: &mut [u8]) -> Block {
         #[cfg(target_arch = "x86_64")]
         if let Some(v) = (*self.ni).as_ref().and_then(|ni| ni.seal(self, nonce, ad, src, dst)) {
