@@ -12,6 +12,11 @@
 //! portable path, and `aes-siv` 0.8 (the shape of the `siv_1000B` bench),
 //! beside the floor: 126 dependent AES blocks (S2V of 2016 bytes).
 //!
+//! Then (alone with `siv-mix`) tessera, `aes-siv`, the floor and
+//! tessera's seal alone, sampled in turn: 15 rounds of one ~50 ms sample
+//! each, so a drift in the machine's speed moves them all alike; the
+//! median and best of each and the ratios of medians and of bests.
+//!
 //! `... aead_cputime -- siv-calls [N]`: that tessera seal and open N times
 //! (10 000) and nothing else, for `valgrind --tool=callgrind`.
 
@@ -147,13 +152,99 @@ fn siv() {
         peer.decrypt_inout_detached([&ad], InOutBuf::new(c, &mut back).unwrap(), &tag).unwrap();
     });
     println!("{:<18} {:.3} us", "aes-siv-0.8", t * 1e6);
+    siv_mix();
+}
+
+/// CPU seconds per call of each of `fs`, sampled in turn `rounds` times
+/// (each sample about `ms` milliseconds of calls, the count calibrated
+/// once per function).
+fn interleaved(rounds: usize, ms: f64, fs: &mut [&mut dyn FnMut()]) -> Vec<Vec<f64>> {
+    let t0 = std::time::Instant::now();
+    // Calibrated in CPU time (a wall-clock calibration that the scheduler
+    // interrupts makes samples too short to measure).
+    let reps: Vec<usize> = fs
+        .iter_mut()
+        .map(|f| {
+            let (start, mut calls) = (thread_cpu(t0), 0usize);
+            while thread_cpu(t0) - start < 0.02 {
+                for _ in 0..100 {
+                    f();
+                }
+                calls += 100;
+            }
+            ((ms / 1e3) / ((thread_cpu(t0) - start) / calls as f64)) as usize
+        })
+        .collect();
+    let mut out = vec![Vec::with_capacity(rounds); fs.len()];
+    for _ in 0..rounds {
+        for ((f, &n), o) in fs.iter_mut().zip(&reps).zip(&mut out) {
+            let start = thread_cpu(t0);
+            for _ in 0..n {
+                f();
+            }
+            o.push((thread_cpu(t0) - start) / n as f64);
+        }
+    }
+    out
+}
+
+/// Tessera's seal + open of the `siv` shape, the peer's, the floor and
+/// tessera's seal alone, sampled in turn (see the module's documentation).
+fn siv_mix() {
+    let key = [0x2bu8; 32];
+    let (pt, ad) = (vec![0x5au8; 1000], vec![0xa5u8; 100]);
+    let (mut ct, mut back) = (vec![0u8; 1016], vec![0u8; 1000]);
+    let (mut ct2, mut back2, mut seal_ct) = (ct.clone(), back.clone(), ct.clone());
+    let ours = AesSiv::new(&key).unwrap();
+    let mut peer = Aes128Siv::new_from_slice(&key).unwrap();
+    let long = vec![0x5au8; 2016];
+    let mut tessera = || {
+        let n = ours.seal_into(None, &[&ad], black_box(&pt), &mut ct).unwrap();
+        ours.open_into(None, &[&ad], &ct[..n], &mut back).unwrap();
+    };
+    let mut aes_siv = || {
+        let (v, c) = ct2.split_at_mut(16);
+        let tag = peer.encrypt_inout_detached([&ad], InOutBuf::new(black_box(&pt), c).unwrap()).unwrap();
+        v.copy_from_slice(&tag);
+        peer.decrypt_inout_detached([&ad], InOutBuf::new(c, &mut back2).unwrap(), &tag).unwrap();
+    };
+    let mut seal = || {
+        ours.seal_into(None, &[&ad], black_box(&pt), &mut seal_ct).unwrap();
+    };
+    let mut floor = || {
+        black_box(ours.s2v(None, &[], black_box(&long)).unwrap());
+    };
+    let rounds = 15;
+    let mut t = interleaved(rounds, 50.0, &mut [&mut tessera, &mut aes_siv, &mut floor, &mut seal]);
+    let stats: Vec<(f64, f64)> = t
+        .iter_mut()
+        .map(|s| {
+            s.sort_by(f64::total_cmp);
+            (s[s.len() / 2], s[0])
+        })
+        .collect();
+    println!(
+        "interleaved, {rounds} rounds of ~50 ms samples each, us per seal + open (seal alone last; median / best):"
+    );
+    for (name, (med, least)) in ["tessera", "aes-siv-0.8", "floor: 126 blocks", "tessera seal"].iter().zip(&stats) {
+        println!("{name:<18} {:.3} / {:.3}", med * 1e6, least * 1e6);
+    }
+    let ((tm, tb), (pm, pb), (fm, fb)) = (stats[0], stats[1], stats[2]);
+    println!(
+        "ratio aes-siv / tessera: {:.2}x of medians, {:.2}x of bests; tessera / floor: {:.2} of medians, {:.2} of bests",
+        pm / tm,
+        pb / tb,
+        tm / fm,
+        tb / fb
+    );
 }
 
 fn main() {
     match std::env::args().nth(1).as_deref() {
         Some("ocb") => ocb(),
         Some("siv") => siv(),
+        Some("siv-mix") => siv_mix(),
         Some("siv-calls") => siv_calls(std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(10_000)),
-        _ => eprintln!("usage: aead_cputime ocb|siv|siv-calls [N]"),
+        _ => eprintln!("usage: aead_cputime ocb|siv|siv-mix|siv-calls [N]"),
     }
 }

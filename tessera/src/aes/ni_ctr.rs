@@ -25,32 +25,95 @@ fn put_partial(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) {
     t.zeroize();
 }
 
-/// AES-CTR under `k` from the counter block `q` (big-endian, incremented
+/// The big-endian counter block `q` as two 64-bit lanes: its low half
+/// in lane 0, its high half in lane 1 (the layout the kernels add in).
+#[inline(always)]
+pub(crate) fn lanes(q: u128) -> __m128i {
+    // SAFETY: SSE2, part of every x86-64 CPU.
+    unsafe { _mm_set_epi64x((q >> 64) as i64, q as i64) }
+}
+
+/// AES-SIV's counter block from V in a register (RFC 5297 section 2.5:
+/// bits 63 and 31 cleared) as [`lanes`] lays it out.
+#[inline]
+#[target_feature(enable = "ssse3")]
+pub(crate) fn siv_counter(v: __m128i) -> __m128i {
+    let keep = _mm_set_epi8(-1, -1, -1, 0x7f, -1, -1, -1, 0x7f, -1, -1, -1, -1, -1, -1, -1, -1);
+    _mm_shuffle_epi8(_mm_and_si128(v, keep), reverse())
+}
+
+/// The byte shuffle between a big-endian block and two little-endian lanes.
+#[inline(always)]
+fn reverse() -> __m128i {
+    // SAFETY: SSE2, part of every x86-64 CPU.
+    unsafe { _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
+}
+
+/// Whether adding up to `blocks` to the counter `c` ([`lanes`]) never
+/// wraps its low half (always so for SIV's counters, bit 63 cleared):
+/// then one 64-bit addition makes each counter.
+#[inline(always)]
+fn no_carry(c: __m128i, blocks: usize) -> bool {
+    // SAFETY: SSE2, part of every x86-64 CPU.
+    (unsafe { _mm_cvtsi128_si64(c) } as u64).checked_add(blocks as u64).is_some()
+}
+
+/// AES-CTR under `k` from the counter block `c` ([`lanes`]; incremented
 /// modulo 2^128) over `dst` of any length (`dst = src ^ keystream`, or in
 /// place when `src` is `None`), eight independent blocks in flight; only
 /// a last partial block's keystream goes through memory.
 #[inline]
-#[target_feature(enable = "aes")]
-pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
+#[target_feature(enable = "aes,ssse3")]
+pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+    // SAFETY: compiled with AES-NI and SSSE3.
+    unsafe { ctr_inline::<NR>(k, c, src, dst) }
+}
+
+/// [`ctr`], always inlined (into AES-SIV's seal, after S2V).
+///
+/// # Safety
+/// The CPU must have AES-NI and SSSE3.
+#[inline(always)]
+pub(crate) unsafe fn ctr_inline<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+    if no_carry(c, dst.len().div_ceil(16)) {
+        ctr_blocks::<NR, false>(k, c, src, dst);
+    } else {
+        ctr_blocks::<NR, true>(k, c, src, dst);
+    }
+}
+
+/// [`ctr`]'s loop; `CARRY`: whether a counter's low half may wrap (then
+/// the counters are made as 128-bit integers).
+#[inline(always)]
+fn ctr_blocks<const NR: usize, const CARRY: bool>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
     debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
-    let mut j0 = 0;
-    while 16 * j0 < dst.len() {
-        let c = q.wrapping_add(j0 as u128);
-        let mut b: [__m128i; 8] =
-            core::array::from_fn(|j| _mm_xor_si128(ld(&c.wrapping_add(j as u128).to_be_bytes()), k[0]));
-        for kr in &k[1..NR] {
+    // SAFETY: called from `ctr_inline` only, whose callers vouch for AES-NI and SSSE3.
+    unsafe {
+        let q = (_mm_extract_epi64::<1>(c) as u64 as u128) << 64 | _mm_cvtsi128_si64(c) as u64 as u128;
+        let counter = |j: usize| {
+            if CARRY {
+                ld(&q.wrapping_add(j as u128).to_be_bytes())
+            } else {
+                _mm_shuffle_epi8(_mm_add_epi64(c, _mm_set_epi64x(0, j as i64)), reverse())
+            }
+        };
+        let mut j0 = 0;
+        while 16 * j0 < dst.len() {
+            let mut b: [__m128i; 8] = core::array::from_fn(|j| _mm_xor_si128(counter(j0 + j), k[0]));
+            for kr in &k[1..NR] {
+                for x in &mut b {
+                    *x = _mm_aesenc_si128(*x, *kr);
+                }
+            }
             for x in &mut b {
-                *x = _mm_aesenc_si128(*x, *kr);
+                let ks = _mm_aesenclast_si128(*x, k[NR]);
+                if 16 * j0 + 16 <= dst.len() {
+                    put_block::<true>(src, dst, j0, ks);
+                } else if 16 * j0 < dst.len() {
+                    put_partial(src, dst, j0, ks);
+                }
+                j0 += 1;
             }
-        }
-        for x in &mut b {
-            let ks = _mm_aesenclast_si128(*x, k[NR]);
-            if 16 * j0 + 16 <= dst.len() {
-                put_block::<true>(src, dst, j0, ks);
-            } else if 16 * j0 < dst.len() {
-                put_partial(src, dst, j0, ks);
-            }
-            j0 += 1;
         }
     }
 }
@@ -134,7 +197,7 @@ fn ctr_step<const NR: usize, const W: usize, const CARRY: bool>(
 /// AES-CTR under a `rounds`-round schedule: [`ctr_vaes512`] if `vaes512`, else [`ctr`].
 ///
 /// # Safety
-/// The CPU must have AES-NI, and AVX-512F, AVX-512BW and VAES when `vaes512`.
+/// The CPU must have AES-NI and SSSE3, and AVX-512F, AVX-512BW and VAES when `vaes512`.
 #[inline]
 pub(crate) unsafe fn ctr_with(
     k: &[__m128i; 15],
@@ -150,9 +213,9 @@ pub(crate) unsafe fn ctr_with(
             (10, true) => ctr_vaes512::<10>(k, q, src, dst),
             (12, true) => ctr_vaes512::<12>(k, q, src, dst),
             (_, true) => ctr_vaes512::<14>(k, q, src, dst),
-            (10, false) => ctr::<10>(k, q, src, dst),
-            (12, false) => ctr::<12>(k, q, src, dst),
-            (_, false) => ctr::<14>(k, q, src, dst),
+            (10, false) => ctr::<10>(k, lanes(q), src, dst),
+            (12, false) => ctr::<12>(k, lanes(q), src, dst),
+            (_, false) => ctr::<14>(k, lanes(q), src, dst),
         }
     }
 }

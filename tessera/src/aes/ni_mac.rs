@@ -91,22 +91,28 @@ pub(crate) fn cbc_mac<const NR: usize>(k: &[__m128i; 15], x: __m128i, c: Blocks<
 /// Two independent CBC-MAC chains under `k`, both from zero, over `a` and
 /// `b`, round by round side by side while both run (the AES units take the
 /// second chain's rounds in the first's idle cycles), then the longer alone.
-#[inline]
-#[target_feature(enable = "aes")]
-pub(crate) fn cbc_mac2<const NR: usize>(k: &[__m128i; 15], a: Blocks<'_>, b: Blocks<'_>) -> (__m128i, __m128i) {
-    let kx = _mm_xor_si128(k[NR], k[0]);
-    let zero = _mm_setzero_si128();
-    let (mut sa, mut sb) = (a.start(zero, k[0]), b.start(zero, k[0]));
-    let both = a.len().min(b.len());
-    for i in 0..both {
-        for kr in &k[1..NR] {
-            sa = _mm_aesenc_si128(sa, *kr);
-            sb = _mm_aesenc_si128(sb, *kr);
+/// Always inlined (into S2V's kernels, whose chain goes on from its value).
+///
+/// # Safety
+/// The CPU must have AES-NI.
+#[inline(always)]
+pub(crate) unsafe fn cbc_mac2<const NR: usize>(k: &[__m128i; 15], a: Blocks<'_>, b: Blocks<'_>) -> (__m128i, __m128i) {
+    // SAFETY: the caller vouches for AES-NI.
+    unsafe {
+        let kx = _mm_xor_si128(k[NR], k[0]);
+        let zero = _mm_setzero_si128();
+        let (mut sa, mut sb) = (a.start(zero, k[0]), b.start(zero, k[0]));
+        let both = a.len().min(b.len());
+        for i in 0..both {
+            for kr in &k[1..NR] {
+                sa = _mm_aesenc_si128(sa, *kr);
+                sb = _mm_aesenc_si128(sb, *kr);
+            }
+            sa = _mm_aesenclast_si128(sa, a.last_key(i, kx, k[NR]));
+            sb = _mm_aesenclast_si128(sb, b.last_key(i, kx, k[NR]));
         }
-        sa = _mm_aesenclast_si128(sa, a.last_key(i, kx, k[NR]));
-        sb = _mm_aesenclast_si128(sb, b.last_key(i, kx, k[NR]));
+        (finish::<NR>(k, &a, both, sa), finish::<NR>(k, &b, both, sb))
     }
-    (finish::<NR>(k, &a, both, sa), finish::<NR>(k, &b, both, sb))
 }
 
 /// Writes block `j` of the CTR output, `dst[j] = src[j] ^ ks` (or in

@@ -16,6 +16,7 @@
 use core::arch::x86_64::*;
 
 use super::ni::{ld, st};
+use super::ni_ctr::{ctr_inline, siv_counter};
 use super::ni_mac::{Blocks, cbc_mac2, ctr_cbc_mac};
 
 /// `LOW[j] = j` for `j < 16`, then `0x80` (a shuffle index that gives 0).
@@ -118,10 +119,30 @@ pub(crate) fn s2v_last<const NR: usize>(
     d: __m128i,
     sub: [__m128i; 2],
 ) -> __m128i {
-    let (p, r) = split(s.len());
-    let (x, mac) = cbc_mac2::<NR>(k, Blocks::of(&s[..p]), side);
-    let t = last_blocks(ld(&s[p..]), ld(&s[s.len() - 16..]), _mm_xor_si128(d, mac), r, sub);
-    chain_last::<NR>(k, x, t, r != 0)
+    // SAFETY: compiled with AES-NI and SSE4.1.
+    unsafe { s2v_last_inline::<NR>(k, s, side, d, sub) }
+}
+
+/// [`s2v_last`], always inlined (into [`seal_last`], so that V stays in a
+/// register for CTR).
+///
+/// # Safety
+/// The CPU must have AES-NI and SSE4.1.
+#[inline(always)]
+unsafe fn s2v_last_inline<const NR: usize>(
+    k: &[__m128i; 15],
+    s: &[u8],
+    side: Blocks<'_>,
+    d: __m128i,
+    sub: [__m128i; 2],
+) -> __m128i {
+    // SAFETY: the caller vouches for the features.
+    unsafe {
+        let (p, r) = split(s.len());
+        let (x, mac) = cbc_mac2::<NR>(k, Blocks::of(&s[..p]), side);
+        let t = last_blocks(ld(&s[p..]), ld(&s[s.len() - 16..]), _mm_xor_si128(d, mac), r, sub);
+        chain_last::<NR>(k, x, t, r != 0)
+    }
 }
 
 /// AES-SIV decryption of `dst` (at least 16 bytes; from `src`, as long, or
@@ -157,4 +178,30 @@ pub(crate) fn open_last<const NR: usize>(
     st(&mut dst[n - 16..], b);
     let t = last_blocks(a, b, _mm_xor_si128(d, mac), r, sub);
     chain_last::<NR>(km, x, t, r != 0)
+}
+
+/// AES-SIV encryption of `dst` (at least 16 bytes; from `src`, as long, or
+/// in place): V over the plaintext as [`s2v_last`] makes it (`side`, `d`,
+/// `sub`), then CTR under `kc` on AES-NI (`ni_ctr::ctr`) from V's counter
+/// block, built from V in a register. One body from the chain's first
+/// block to the last keystream block (both always inlined): V is neither
+/// stored nor reloaded before the keystream can start. Returns V.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "aes,sse4.1")]
+pub(crate) fn seal_last<const NR: usize>(
+    km: &[__m128i; 15],
+    kc: &[__m128i; 15],
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+    side: Blocks<'_>,
+    d: __m128i,
+    sub: [__m128i; 2],
+) -> __m128i {
+    // SAFETY: compiled with AES-NI and SSE4.1 (SSSE3 with it).
+    unsafe {
+        let v = s2v_last_inline::<NR>(km, src.unwrap_or(dst), side, d, sub);
+        ctr_inline::<NR>(kc, siv_counter(v), src, dst);
+        v
+    }
 }
