@@ -351,12 +351,14 @@ pub fn step_ni<const FF3: bool, const NR: usize>(
     }
     let mut out = dst;
     for (j, d) in out.iter_mut().enumerate() {
-        let o0 = _mm256_set_m128i(blk[4 * j + 1], blk[4 * j]);
-        let o1 = _mm256_set_m128i(blk[4 * j + 3], blk[4 * j + 2]);
+        let b = &blk[4 * j..4 * j + 4];
         let y = if FF3 {
+            let (o0, o1) = (_mm256_set_m128i(b[1], b[0]), _mm256_set_m128i(b[3], b[2]));
             limbs4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), &k.r)
         } else {
-            _mm256_shuffle_epi8(_mm256_unpacklo_epi64(o0, o1), bswap)
+            // FF1 reads only the first 8 bytes: pair them before widening.
+            let y = _mm256_set_m128i(_mm_unpacklo_epi64(b[1], b[3]), _mm_unpacklo_epi64(b[0], b[2]));
+            _mm256_shuffle_epi8(y, bswap)
         };
         // d ± y + m (mod m) in [0, 3m), less m twice where that stays >= 0.
         let s = _mm256_add_epi64(*d, rem4(y, k, !enc));
@@ -381,16 +383,21 @@ pub unsafe fn rounds_ni<const FF3: bool>(
     b: &mut [u64],
     dir: Direction,
 ) {
-    match nr {
-        10 => run_ni::<FF3, 10>(keys, c, a, b, dir),
-        12 => run_ni::<FF3, 12>(keys, c, a, b, dir),
-        _ => run_ni::<FF3, 14>(keys, c, a, b, dir),
+    // The direction as a constant too: the update then has no branch
+    // for LLVM to schedule the AES rounds around.
+    match (nr, dir.is_encrypt()) {
+        (10, true) => run_ni::<FF3, 10, true>(keys, c, a, b, dir),
+        (10, false) => run_ni::<FF3, 10, false>(keys, c, a, b, dir),
+        (12, true) => run_ni::<FF3, 12, true>(keys, c, a, b, dir),
+        (12, false) => run_ni::<FF3, 12, false>(keys, c, a, b, dir),
+        (_, true) => run_ni::<FF3, 14, true>(keys, c, a, b, dir),
+        (_, false) => run_ni::<FF3, 14, false>(keys, c, a, b, dir),
     }
 }
 
 #[inline]
 #[target_feature(enable = "avx2,aes")]
-fn run_ni<const FF3: bool, const NR: usize>(
+fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
     c: &Consts<'_>,
     a: &mut [u64],
@@ -398,7 +405,7 @@ fn run_ni<const FF3: bool, const NR: usize>(
     dir: Direction,
 ) {
     assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
-    let (rounds, enc) = (c.blocks.len(), dir.is_encrypt());
+    let rounds = c.blocks.len();
     assert!(rounds.is_multiple_of(2), "an even number of rounds");
     let ks = [Mod256::new(c, 0), Mod256::new(c, 1)];
     // As in `chunk512`: x is the half the first round updates.
@@ -413,8 +420,8 @@ fn run_ni<const FF3: bool, const NR: usize>(
             )
         };
         for r in (0..rounds).step_by(2) {
-            x = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r, rounds)), &ks[p], &y, x, enc);
-            y = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r + 1, rounds)), &ks[1 - p], &x, y, enc);
+            x = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r, rounds)), &ks[p], &y, x, ENC);
+            y = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r + 1, rounds)), &ks[1 - p], &x, y, ENC);
         }
         // SAFETY: as above, unaligned stores.
         unsafe {
