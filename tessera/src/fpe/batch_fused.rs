@@ -12,8 +12,10 @@
 //! 64 bits with its 32-bit limbs (`y0 + y1·2^32 mod m + ...`, below 2^64
 //! when m <= 2^30). On AVX-512 the remainder is a Barrett step on IFMA's
 //! 52-bit multiplier (in [0, 3m)), and the update folds `d ± y` into
-//! [0, m) with two unsigned minimums; the AVX2 kernel uses the f64
-//! estimate of `batch_x86`. Every step is straight-line vector code
+//! [0, m) with two unsigned minimums; the AVX2 kernel rounds an f64
+//! quotient estimate from y's top 52 bits (remainder in [-m, m), see
+//! [`rem4`]) and folds `d ± y + m` into [0, m) with two sign blends.
+//! Every step is straight-line vector code
 //! (`scripts/check-ct` compiles one round step of each kernel).
 
 #![allow(unsafe_code)]
@@ -462,7 +464,13 @@ mod tests {
                 for dec in [false, true] {
                     // SAFETY: AVX2 was detected above; [u64; 4] and __m256i
                     // have the same size and every bit pattern is valid.
-                    let got: [u64; 4] = unsafe { core::mem::transmute(rem4(core::mem::transmute(ys), &k, dec)) };
+                    let got = unsafe {
+                        core::mem::transmute::<__m256i, [u64; 4]>(rem4(
+                            core::mem::transmute::<[u64; 4], __m256i>(ys),
+                            &k,
+                            dec,
+                        ))
+                    };
                     for (g, y) in got.into_iter().zip(ys) {
                         let want = if dec { (m - y % m) % m } else { y % m };
                         assert!(g <= 2 * m && g % m == want, "m {m} y {y} dec {dec}: {g}");
