@@ -12,8 +12,10 @@
 //! 64 bits with its 32-bit limbs (`y0 + y1·2^32 mod m + ...`, below 2^64
 //! when m <= 2^30). On AVX-512 the remainder is a Barrett step on IFMA's
 //! 52-bit multiplier (in [0, 3m)), and the update folds `d ± y` into
-//! [0, m) with two unsigned minimums; the AVX2 kernel uses the f64
-//! estimate of `batch_x86`. Every step is straight-line vector code
+//! [0, m) with two unsigned minimums; the AVX2 kernel rounds an f64
+//! quotient estimate from y's top 52 bits (remainder in [-m, m), see
+//! [`rem4`]) and folds `d ± y + m` into [0, m) with two sign blends.
+//! Every step is straight-line vector code
 //! (`scripts/check-ct` compiles one round step of each kernel).
 
 #![allow(unsafe_code)]
@@ -21,7 +23,7 @@
 use core::arch::x86_64::*;
 
 use super::batch_round::Consts;
-use super::batch_x86::{BSWAP_HI, BSWAP_LO, add4, reduce4, sub4};
+use super::batch_x86::{BSWAP_HI, BSWAP_LO};
 use crate::Direction;
 
 /// The largest moduli the fused kernels take: FF1 on AVX-512 (the Barrett
@@ -236,12 +238,16 @@ pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
     _mm256_add_epi64(_mm256_add_epi64(y0, y1), y23)
 }
 
-/// One modulus broadcast for [`step_ni`]: m, 1 / m, and 2^32, 2^64,
-/// 2^96 mod m (FF3).
+/// One modulus broadcast for [`step_ni`]: m, the f64 constants of
+/// [`rem4`], the integer offsets that turn its product into `y - q·m + m`
+/// (encrypting) or `m - (y - q·m)` (decrypting), and 2^32, 2^64, 2^96 mod m
+/// (FF3).
 #[derive(Clone, Copy)]
 pub struct Mod256 {
     m: __m256i,
     inv: __m256d,
+    c: __m256d,
+    off: [__m256i; 2],
     r: [__m256i; 3],
 }
 
@@ -250,9 +256,62 @@ impl Mod256 {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub fn new(c: &Consts<'_>, p: usize) -> Self {
-        let v = |x: u64| _mm256_set1_epi64x(x as i64);
-        Mod256 { m: v(c.m[p]), inv: _mm256_set1_pd(c.inv[p]), r: c.r[p].map(v) }
+        Self::with(c.m[p], c.r[p])
     }
+
+    /// The vectors for modulus `m` and FF3's limb residues `r`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn with(m: u64, r: [u64; 3]) -> Self {
+        let v = |x: u64| _mm256_set1_epi64x(x as i64);
+        // inv = 2^12 / m rounded; c = 2^52 - 2^52·inv, rounded once (the
+        // product is exact), so (2^52 + Y)·inv + c is 2^52 + Y·inv.
+        let inv = 4096.0 / m as f64;
+        let two52 = (1u64 << 52) as f64;
+        // `rem4` reads q·m + (0x4330_0000·m mod 2^32)·2^32 for q·m.
+        let k = (0x4330_0000u64.wrapping_mul(m) & u64::from(u32::MAX)) << 32;
+        Mod256 {
+            m: v(m),
+            inv: _mm256_set1_pd(inv),
+            c: _mm256_set1_pd(two52 - two52 * inv),
+            off: [v(k.wrapping_add(m)), v(m.wrapping_sub(k))],
+            r: r.map(v),
+        }
+    }
+}
+
+/// `y - q·m + m` (`dec` false) or `m - (y - q·m)` (`dec` true), both in
+/// [0, 2m], for y < 2^64 and 2^16 <= m < 2^32, where q is y / m rounded
+/// to nearest from an f64 estimate: within one of floor(y / m) above it.
+/// The estimate multiplies y's top 52 bits (exact as 2^52 + Y) by
+/// 2^12 / m and adds c: dropping 12 bits costs under 1/16, the reciprocal
+/// and product under 1/32 and 1/16, c's rounding 1/4, so the sum is in
+/// (y/m - 0.41, y/m + 0.35) and rounds (adding near 2^52) to q* or q* + 1.
+/// The quotient's bits are those of the sum minus 2^52's; the product's
+/// cross term from 2^52's exponent bits is the constant in `off`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn rem4(y: __m256i, k: &Mod256, dec: bool) -> __m256i {
+    let k52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+    let yf = _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64::<12>(y), k52));
+    let q = _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(yf, k.inv), k.c));
+    let qm = _mm256_add_epi64(
+        _mm256_mul_epu32(q, k.m),
+        _mm256_slli_epi64::<32>(_mm256_mul_epu32(_mm256_srli_epi64::<32>(q), k.m)),
+    );
+    if dec {
+        _mm256_add_epi64(_mm256_sub_epi64(k.off[1], y), qm)
+    } else {
+        _mm256_sub_epi64(_mm256_add_epi64(y, k.off[0]), qm)
+    }
+}
+
+/// `s - m` where that is not negative, else `s` (s < 2^63).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn fold4(s: __m256i, m: __m256i) -> __m256i {
+    let t = _mm256_sub_epi64(s, m);
+    _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(t), _mm256_castsi256_pd(s), _mm256_castsi256_pd(t)))
 }
 
 /// One round for 8 values (two vectors of four halves) with AES-NI on
@@ -270,8 +329,9 @@ pub fn step_ni<const FF3: bool, const NR: usize>(
 ) -> [__m256i; 2] {
     let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
     let (zero, cb) = (_mm256_setzero_si256(), _mm256_broadcastsi128_si256(_mm_xor_si128(cb, rk[0])));
-    let mut blk = [_mm_setzero_si128(); 8];
-    for (j, &x) in src.iter().enumerate() {
+    let mut out = dst;
+    // Four blocks at a time: with the round keys they fit the 16 registers.
+    for (&x, d) in src.iter().zip(&mut out) {
         let (lo, hi) = if FF3 {
             (_mm256_unpacklo_epi64(x, zero), _mm256_unpackhi_epi64(x, zero))
         } else {
@@ -279,30 +339,27 @@ pub fn step_ni<const FF3: bool, const NR: usize>(
             (_mm256_unpacklo_epi64(zero, bx), _mm256_unpackhi_epi64(zero, bx))
         };
         let (lo, hi) = (_mm256_xor_si256(lo, cb), _mm256_xor_si256(hi, cb));
-        blk[4 * j] = _mm256_castsi256_si128(lo);
-        blk[4 * j + 1] = _mm256_extracti128_si256::<1>(lo);
-        blk[4 * j + 2] = _mm256_castsi256_si128(hi);
-        blk[4 * j + 3] = _mm256_extracti128_si256::<1>(hi);
-    }
-    for key in &rk[1..NR] {
-        for b in &mut blk {
-            *b = _mm_aesenc_si128(*b, *key);
+        let mut b = [
+            _mm256_castsi256_si128(lo),
+            _mm256_extracti128_si256::<1>(lo),
+            _mm256_castsi256_si128(hi),
+            _mm256_extracti128_si256::<1>(hi),
+        ];
+        for key in &rk[1..NR] {
+            b = b.map(|v| _mm_aesenc_si128(v, *key));
         }
-    }
-    for b in &mut blk {
-        *b = _mm_aesenclast_si128(*b, rk[NR]);
-    }
-    let mut out = dst;
-    for (j, d) in out.iter_mut().enumerate() {
-        let o0 = _mm256_set_m128i(blk[4 * j + 1], blk[4 * j]);
-        let o1 = _mm256_set_m128i(blk[4 * j + 3], blk[4 * j + 2]);
+        let b = b.map(|v| _mm_aesenclast_si128(v, rk[NR]));
         let y = if FF3 {
+            let (o0, o1) = (_mm256_set_m128i(b[1], b[0]), _mm256_set_m128i(b[3], b[2]));
             limbs4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), &k.r)
         } else {
-            _mm256_shuffle_epi8(_mm256_unpacklo_epi64(o0, o1), bswap)
+            // FF1 reads only the first 8 bytes: pair them before widening.
+            let y = _mm256_set_m128i(_mm_unpacklo_epi64(b[1], b[3]), _mm_unpacklo_epi64(b[0], b[2]));
+            _mm256_shuffle_epi8(y, bswap)
         };
-        let y = reduce4(y, k.m, k.inv);
-        *d = if enc { add4(*d, y, k.m) } else { sub4(*d, y, k.m) };
+        // d ± y + m (mod m) in [0, 3m), less m twice where that stays >= 0.
+        let s = _mm256_add_epi64(*d, rem4(y, k, !enc));
+        *d = fold4(fold4(s, k.m), k.m);
     }
     out
 }
@@ -323,16 +380,21 @@ pub unsafe fn rounds_ni<const FF3: bool>(
     b: &mut [u64],
     dir: Direction,
 ) {
-    match nr {
-        10 => run_ni::<FF3, 10>(keys, c, a, b, dir),
-        12 => run_ni::<FF3, 12>(keys, c, a, b, dir),
-        _ => run_ni::<FF3, 14>(keys, c, a, b, dir),
+    // The direction as a constant too: the update then has no branch
+    // for LLVM to schedule the AES rounds around.
+    match (nr, dir.is_encrypt()) {
+        (10, true) => run_ni::<FF3, 10, true>(keys, c, a, b, dir),
+        (10, false) => run_ni::<FF3, 10, false>(keys, c, a, b, dir),
+        (12, true) => run_ni::<FF3, 12, true>(keys, c, a, b, dir),
+        (12, false) => run_ni::<FF3, 12, false>(keys, c, a, b, dir),
+        (_, true) => run_ni::<FF3, 14, true>(keys, c, a, b, dir),
+        (_, false) => run_ni::<FF3, 14, false>(keys, c, a, b, dir),
     }
 }
 
 #[inline]
 #[target_feature(enable = "avx2,aes")]
-fn run_ni<const FF3: bool, const NR: usize>(
+fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
     c: &Consts<'_>,
     a: &mut [u64],
@@ -340,7 +402,7 @@ fn run_ni<const FF3: bool, const NR: usize>(
     dir: Direction,
 ) {
     assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
-    let (rounds, enc) = (c.blocks.len(), dir.is_encrypt());
+    let rounds = c.blocks.len();
     assert!(rounds.is_multiple_of(2), "an even number of rounds");
     let ks = [Mod256::new(c, 0), Mod256::new(c, 1)];
     // As in `chunk512`: x is the half the first round updates.
@@ -355,8 +417,8 @@ fn run_ni<const FF3: bool, const NR: usize>(
             )
         };
         for r in (0..rounds).step_by(2) {
-            x = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r, rounds)), &ks[p], &y, x, enc);
-            y = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r + 1, rounds)), &ks[1 - p], &x, y, enc);
+            x = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r, rounds)), &ks[p], &y, x, ENC);
+            y = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r + 1, rounds)), &ks[1 - p], &x, y, ENC);
         }
         // SAFETY: as above, unaligned stores.
         unsafe {
@@ -364,6 +426,57 @@ fn run_ni<const FF3: bool, const NR: usize>(
             _mm256_storeu_si256(cx.as_mut_ptr().add(4).cast(), x[1]);
             _mm256_storeu_si256(cy.as_mut_ptr().cast(), y[0]);
             _mm256_storeu_si256(cy.as_mut_ptr().add(4).cast(), y[1]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`rem4`] against u128 arithmetic at the ends of its range: moduli
+    /// 2^16 to 2^32 - 1, y at and around multiples of m and near 2^64.
+    #[test]
+    fn rem4_is_y_mod_m_plus_at_most_m() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            seed ^ (seed >> 29)
+        };
+        for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 1 << 30, (1 << 31) + 11, (1 << 32) - 1] {
+            // SAFETY: AVX2 was detected above.
+            let k = unsafe { Mod256::with(m, [0; 3]) };
+            let top = u64::MAX - u64::MAX % m;
+            for i in 0..4000u64 {
+                let q = next() % (u64::MAX / m);
+                let y = match i % 8 {
+                    0 => q * m,
+                    1 => q * m + m - 1,
+                    2 => top.wrapping_sub(1 + i % 3),
+                    3 => top + i % (u64::MAX - top + 1),
+                    4 => i,
+                    _ => next(),
+                };
+                let ys = [y >> 1, !y, y ^ 1, y];
+                for dec in [false, true] {
+                    // SAFETY: AVX2 was detected above; [u64; 4] and __m256i
+                    // have the same size and every bit pattern is valid.
+                    let got = unsafe {
+                        core::mem::transmute::<__m256i, [u64; 4]>(rem4(
+                            core::mem::transmute::<[u64; 4], __m256i>(ys),
+                            &k,
+                            dec,
+                        ))
+                    };
+                    for (g, y) in got.into_iter().zip(ys) {
+                        let want = if dec { (m - y % m) % m } else { y % m };
+                        assert!(g <= 2 * m && g % m == want, "m {m} y {y} dec {dec}: {g}");
+                    }
+                }
+            }
         }
     }
 }

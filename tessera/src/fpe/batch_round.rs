@@ -61,12 +61,11 @@ impl BatchMod {
 /// What a run with one tweak fixes for the fused kernels
 /// ([`Kernel::fused`]): round i's block before the half goes in (the base
 /// for i's parity ^ the round's term; one entry per round), and the moduli
-/// and their reciprocals for even and odd rounds.
+/// and what their reductions need for even and odd rounds.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct Consts<'a> {
     pub(crate) blocks: &'a [[u64; 2]],
     pub(crate) m: [u64; 2],
-    pub(crate) inv: [f64; 2],
     /// floor(2^64 / m) (the fused AVX-512 Barrett step).
     pub(crate) mu: [u64; 2],
     /// 2^32, 2^64 and 2^96 mod m (FF3's y in 32-bit limbs).
@@ -83,7 +82,7 @@ impl<'a> Consts<'a> {
         // The moduli are public (radix powers): a plain division is fine here.
         let r = m.map(limb_residues);
         let barrett = m.map(|m| ((1u128 << 64) / m as u128) as u64);
-        Consts { blocks, m, inv: [mu.inv, mv.inv], mu: barrett, r, layout, vector }
+        Consts { blocks, m, mu: barrett, r, layout, vector }
     }
 
     /// Whether both moduli are at most `max`.
