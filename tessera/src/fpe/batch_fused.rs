@@ -329,9 +329,8 @@ pub fn step_ni<const FF3: bool, const NR: usize>(
 ) -> [__m256i; 2] {
     let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
     let (zero, cb) = (_mm256_setzero_si256(), _mm256_broadcastsi128_si256(_mm_xor_si128(cb, rk[0])));
-    let mut out = dst;
-    // Four blocks at a time: with the round keys they fit the 16 registers.
-    for (&x, d) in src.iter().zip(&mut out) {
+    let mut blk = [_mm_setzero_si128(); 8];
+    for (j, &x) in src.iter().enumerate() {
         let (lo, hi) = if FF3 {
             (_mm256_unpacklo_epi64(x, zero), _mm256_unpackhi_epi64(x, zero))
         } else {
@@ -339,16 +338,22 @@ pub fn step_ni<const FF3: bool, const NR: usize>(
             (_mm256_unpacklo_epi64(zero, bx), _mm256_unpackhi_epi64(zero, bx))
         };
         let (lo, hi) = (_mm256_xor_si256(lo, cb), _mm256_xor_si256(hi, cb));
-        let mut b = [
-            _mm256_castsi256_si128(lo),
-            _mm256_extracti128_si256::<1>(lo),
-            _mm256_castsi256_si128(hi),
-            _mm256_extracti128_si256::<1>(hi),
-        ];
-        for key in &rk[1..NR] {
-            b = b.map(|v| _mm_aesenc_si128(v, *key));
+        blk[4 * j] = _mm256_castsi256_si128(lo);
+        blk[4 * j + 1] = _mm256_extracti128_si256::<1>(lo);
+        blk[4 * j + 2] = _mm256_castsi256_si128(hi);
+        blk[4 * j + 3] = _mm256_extracti128_si256::<1>(hi);
+    }
+    for key in &rk[1..NR] {
+        for b in &mut blk {
+            *b = _mm_aesenc_si128(*b, *key);
         }
-        let b = b.map(|v| _mm_aesenclast_si128(v, rk[NR]));
+    }
+    for b in &mut blk {
+        *b = _mm_aesenclast_si128(*b, rk[NR]);
+    }
+    let mut out = dst;
+    for (j, d) in out.iter_mut().enumerate() {
+        let b = &blk[4 * j..4 * j + 4];
         let y = if FF3 {
             let (o0, o1) = (_mm256_set_m128i(b[1], b[0]), _mm256_set_m128i(b[3], b[2]));
             limbs4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), &k.r)
