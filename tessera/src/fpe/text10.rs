@@ -225,9 +225,11 @@ fn all_digits(w: u64) -> bool {
 /// most significant: pairs, then fours, then all eight.
 #[inline(always)]
 pub(crate) fn num8(w: u64) -> u64 {
-    let w = (w.wrapping_mul(10) + (w >> 8)) & 0x00ff_00ff_00ff_00ff;
-    let w = (w.wrapping_mul(100) + (w >> 16)) & 0x0000_ffff_0000_ffff;
-    (w.wrapping_mul(10_000) + (w >> 32)) & 0xffff_ffff
+    // Wrapping: callers may pass bytes that are not digits (the result is
+    // then discarded), and that must not panic where overflow is checked.
+    let w = w.wrapping_mul(10).wrapping_add(w >> 8) & 0x00ff_00ff_00ff_00ff;
+    let w = w.wrapping_mul(100).wrapping_add(w >> 16) & 0x0000_ffff_0000_ffff;
+    w.wrapping_mul(10_000).wrapping_add(w >> 32) & 0xffff_ffff
 }
 
 /// STR^8_10 of `v` < 10^8 as ASCII, the most significant digit in the
@@ -322,6 +324,33 @@ mod tests {
                 }
             }
         }
+        // Whole values of non-digits (the arithmetic on them must not
+        // overflow: debug builds and the fuzzer check it).
+        for n in 1..=2 * MAX_HALF + 2 {
+            for bad in [0u8, b'/', b':', 0x7f, 0x80, 0xc6, 0xfa, 0xff] {
+                for u in 1..n {
+                    assert_eq!(parse(&vec![bad; n], u), None, "n={n} u={u} bad={bad:#x}");
+                    assert_eq!(parse_numerals(&vec![u16::from(bad) + 10; n], u), None, "n={n} u={u}");
+                }
+            }
+        }
+        // Random bytes of every length (half of them digits): the same answer as
+        // a byte-by-byte check, and no overflow on the way (the fuzzer found one).
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let n = 2 + (seed >> 59) as usize % (2 * MAX_HALF - 1);
+            let text: Vec<u8> = (0..n)
+                .map(|i| {
+                    let r = (seed >> (i % 8 * 8)) as u8 ^ (i as u8).wrapping_mul(0x9d);
+                    if r & 1 == 0 { b'0' + r % 10 } else { r }
+                })
+                .collect();
+            let u = n / 2;
+            let digits = text.iter().all(u8::is_ascii_digit);
+            assert_eq!(parse(&text, u).is_some(), digits && fits(n, u), "{text:?}");
+        }
+        assert_eq!(num8(u64::MAX) >> 32, 0, "any word, no overflow");
         assert_eq!(parse(b"123456", 0), None);
         assert_eq!(parse(b"123456", 6), None);
         assert_eq!(parse(b"12345678901", 1), None);
