@@ -23,6 +23,8 @@
 use super::AesSiv;
 use super::ctr;
 use super::s2v::Job;
+use core::arch::x86_64::__m128i;
+
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
 use crate::aes::ni_ctr::ctr_with;
@@ -44,7 +46,7 @@ impl core::fmt::Debug for SivNi {
     }
 }
 
-fn block(x: core::arch::x86_64::__m128i) -> Block {
+fn block(x: __m128i) -> Block {
     let mut out = [0u8; 16];
     st(&mut out, x);
     out
@@ -89,7 +91,7 @@ impl SivNi {
 /// Whether `a == b`, with no branch on their bytes: one byte compare of
 /// the two vectors and its 16-bit mask (SSE2, so it inlines anywhere).
 #[inline(always)]
-fn equal(a: core::arch::x86_64::__m128i, b: core::arch::x86_64::__m128i) -> bool {
+fn equal(a: __m128i, b: __m128i) -> bool {
     use core::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8};
     // SAFETY: SSE2, part of every x86-64 CPU.
     unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xffff }
@@ -107,15 +109,23 @@ fn one_component<'a>(nonce: Option<&'a [u8]>, ad: &[&'a [u8]]) -> Option<&'a [u8
 
 /// The paths of [`AesSiv`] through these kernels.
 impl SivNi {
-    /// The associated data's part of S2V: the one component's CMAC job to
-    /// run beside the plaintext's chain (with D before it), or D after all
-    /// the components.
-    #[inline]
-    fn side<'a>(siv: &AesSiv, nonce: Option<&'a [u8]>, ad: &[&'a [u8]]) -> (Option<Job<'a>>, Block) {
-        match one_component(nonce, ad) {
+    /// Runs `f` with what every final-blocks kernel (`ni_s2v`) takes from
+    /// the associated data and K1's subkeys: the one component's CMAC blocks
+    /// to chain beside the plaintext (with D before it), or none and D after
+    /// all the components; D; and the subkeys K1, K2, in registers.
+    #[inline(always)]
+    fn with_side<R>(
+        siv: &AesSiv,
+        nonce: Option<&[u8]>,
+        ad: &[&[u8]],
+        f: impl FnOnce(Blocks<'_>, __m128i, [__m128i; 2]) -> R,
+    ) -> R {
+        let (job, d) = match one_component(nonce, ad) {
             Some(c) => (Some(Job::cmac(&siv.mac, c)), siv.d0_dbl),
             None => (None, siv.fold_d(nonce, ad)),
-        }
+        };
+        let side = job.as_ref().map_or(Blocks::NONE, Job::blocks_ni);
+        f(side, ld(&d), [ld(siv.mac.k1()), ld(siv.mac.k2())])
     }
 
     /// S2V: the plaintext's chain beside the associated data's CMAC (round
@@ -125,17 +135,15 @@ impl SivNi {
         if s.len() < 16 {
             return self.chain([0; 16], Job::last(&siv.mac, &siv.fold_d(nonce, ad), s).tail_ni());
         }
-        let (job, d) = Self::side(siv, nonce, ad);
-        let side = job.as_ref().map_or(Blocks::NONE, Job::blocks_ni);
-        let (k, d, sub) = (self.k1.schedule(), ld(&d), [ld(siv.mac.k1()), ld(siv.mac.k2())]);
+        let k = self.k1.schedule();
         // SAFETY: a `Keys` value exists only on CPUs with AES-NI and SSE4.1; `s` has 16 bytes.
-        block(unsafe {
+        block(Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
             match self.k1.rounds() {
                 10 => s2v_last::<10>(k, s, side, d, sub),
                 12 => s2v_last::<12>(k, s, side, d, sub),
                 _ => s2v_last::<14>(k, s, side, d, sub),
             }
-        })
+        }))
     }
 
     /// Encrypts into `dst` (from `src`, as long, or in place) and returns
@@ -155,18 +163,15 @@ impl SivNi {
             return None;
         }
         assert!(src.is_none_or(|s| s.len() == dst.len()));
-        let (job, d) = Self::side(siv, nonce, ad);
-        let side = job.as_ref().map_or(Blocks::NONE, Job::blocks_ni);
         let (km, kc) = (self.k1.schedule(), self.k2.schedule());
-        let (d, sub) = (ld(&d), [ld(siv.mac.k1()), ld(siv.mac.k2())]);
         // SAFETY: as in `s2v`; `dst` has 16 bytes, `src` (if any) as many (checked above).
-        Some(block(unsafe {
+        Some(block(Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
             match self.k1.rounds() {
                 10 => seal_last::<10>(km, kc, src, dst, side, d, sub),
                 12 => seal_last::<12>(km, kc, src, dst, side, d, sub),
                 _ => seal_last::<14>(km, kc, src, dst, side, d, sub),
             }
-        }))
+        })))
     }
 
     /// Decrypts into `p` with the counter from `v` and says whether S2V of
@@ -187,18 +192,15 @@ impl SivNi {
             self.ctr(q, src, p);
             ld(&self.s2v(siv, nonce, ad, p))
         } else {
-            let (job, d) = Self::side(siv, nonce, ad);
-            let side = job.as_ref().map_or(Blocks::NONE, Job::blocks_ni);
             let (km, kc) = (self.k1.schedule(), self.k2.schedule());
-            let (d, sub) = (ld(&d), [ld(siv.mac.k1()), ld(siv.mac.k2())]);
             // SAFETY: as in `s2v`; `p` has 16 bytes, `src` (if any) as many (checked there).
-            unsafe {
+            Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
                 match self.k1.rounds() {
                     10 => open_last::<10>(km, kc, q, src, p, side, d, sub),
                     12 => open_last::<12>(km, kc, q, src, p, side, d, sub),
                     _ => open_last::<14>(km, kc, q, src, p, side, d, sub),
                 }
-            }
+            })
         };
         equal(want, ld(v))
     }
