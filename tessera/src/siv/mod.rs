@@ -37,9 +37,8 @@ pub use outputs::{BatchOutputs, MessageBatch};
 
 use zeroize::Zeroize;
 
-use self::s2v::{Job, LANES, run_lanes, run_one};
 use crate::Error;
-use crate::aes::block::{dbl, tags_equal, xor_int};
+use crate::aes::block::{dbl, tags_equal};
 use crate::aes::{Aes, Block};
 use crate::cmac::Cmac;
 
@@ -173,16 +172,6 @@ impl AesSiv {
         Ok(siv)
     }
 
-    /// CMAC under K1 of one component, through the AES-NI path if any.
-    #[inline]
-    fn cmac(&self, c: &[u8]) -> Block {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(ni) = &*self.ni {
-            return ni.chain([0; 16], Job::cmac(&self.mac, c).blocks_ni());
-        }
-        self.mac.mac(c)
-    }
-
     /// Key size in bits: 256, 384 or 512 (twice the AES key size).
     ///
     /// ```
@@ -198,60 +187,6 @@ impl AesSiv {
     pub fn s2v(&self, nonce: Option<&[u8]>, ad: &[&[u8]], plaintext: &[u8]) -> Result<Block, Error> {
         count_ad(nonce, ad)?;
         Ok(self.s2v_unchecked(nonce, ad, plaintext))
-    }
-
-    /// D after the components `ad` then `nonce` (the AD part of S2V).
-    fn fold_d(&self, nonce: Option<&[u8]>, ad: &[&[u8]]) -> Block {
-        match (ad, nonce) {
-            ([], None) => self.d0,
-            (&[c], None) | ([], Some(c)) => xor_int(&self.d0_dbl, &self.cmac(c)),
-            _ => self.fold_d_lanes(ad.iter().copied().chain(nonce)),
-        }
-    }
-
-    /// D after every component in `comps`, one component's CMAC per lane.
-    fn fold_d_lanes<'a>(&self, comps: impl Iterator<Item = &'a [u8]>) -> Block {
-        let mut d = self.d0;
-        let mut first = true;
-        let mut jobs = [Job::EMPTY; LANES];
-        let mut macs = [[0u8; 16]; LANES];
-        let mut comps = comps.peekable();
-        while comps.peek().is_some() {
-            let mut n = 0;
-            for (job, c) in jobs.iter_mut().zip(&mut comps) {
-                *job = Job::cmac(&self.mac, c);
-                n += 1;
-            }
-            run_lanes(self.mac.aes(), &jobs[..n], &mut macs);
-            for m in &macs[..n] {
-                let dd = if first { self.d0_dbl } else { dbl(&d) };
-                d = xor_int(&dd, m);
-                first = false;
-            }
-        }
-        d
-    }
-
-    /// S2V with the component count already checked: D from the
-    /// associated data (independent CMACs side by side when there are
-    /// several), then the chain over the plaintext, taken in place.
-    ///
-    /// The associated data's CMACs do not depend on the plaintext, so the
-    /// out-of-order core already overlaps them with the start of the
-    /// plaintext's chain; running that chain in a lane beside them was
-    /// measured no faster.
-    ///
-    /// With AES-NI the chain over the plaintext's blocks that D does not
-    /// touch starts from zero beside the associated data's CMAC (round by
-    /// round when there is one component before the plaintext), and takes
-    /// D only for its last one or two blocks.
-    fn s2v_unchecked(&self, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> Block {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(ni) = &*self.ni {
-            return ni.s2v(self, nonce, ad, s);
-        }
-        let d = self.fold_d(nonce, ad);
-        run_one(self.mac.aes(), [0; 16], &Job::last(&self.mac, &d, s))
     }
 
     /// AES-CTR from the synthetic IV `v` over `dst` (`dst = src ^
