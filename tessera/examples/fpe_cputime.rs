@@ -84,21 +84,10 @@ fn shape(name: &str, radix: u32, len: usize, n: usize, batch: bool, cached: bool
         _ => Box::new(FF3_1::with_radix(&key, radix).unwrap()),
     };
     let tweak: &[u8] = if name == "FF1" { b"" } else { &[1, 2, 3, 4, 5, 6, 7] };
+    if batch || cached {
+        return least_of_5(batch_row(&*c, tweak, (radix, len), n, if cached { 4096 } else { n }));
+    }
     let mut data: Vec<u16> = (0..n * len).map(|i| (i * 7 % radix as usize) as u16).collect();
-    if batch {
-        let ends: Vec<usize> = (1..=n).map(|i| i * len).collect();
-        return best_of_5(n, || c.encrypt_batch(Tweaks::Same(tweak), &mut data, &ends).unwrap());
-    }
-    if cached {
-        let size = n.min(4096);
-        let (reps, ends): (usize, Vec<usize>) = (n.div_ceil(size), (1..=size).map(|i| i * len).collect());
-        let cache = &mut data[..size * len];
-        return best_of_5(reps * size, || {
-            for _ in 0..reps {
-                c.encrypt_batch(Tweaks::Same(tweak), cache, &ends).unwrap();
-            }
-        });
-    }
     best_of_5(n, || {
         for x in data.chunks_exact_mut(len) {
             c.encrypt_numerals(tweak, x).unwrap();
@@ -125,14 +114,7 @@ fn sizes(n: usize) {
     println!("# batch_size ns_per_value aes_floor_ns (FF1 radix 10, 16 digits)");
     for k in 0..=8 {
         let size = 1usize << (2 * k);
-        let reps = n.div_ceil(size);
-        let mut data: Vec<u16> = (0..size * 16).map(|i| (i * 7 % 10) as u16).collect();
-        let ends: Vec<usize> = (1..=size).map(|i| i * 16).collect();
-        let ns = best_of_5(reps * size, || {
-            for _ in 0..reps {
-                ff1.encrypt_batch(Tweaks::Same(b""), &mut data, &ends).unwrap();
-            }
-        });
+        let ns = least_of_5(batch_row(&ff1, b"", (10, 16), n, size));
         let floor = throughput_floor(&Aes::new(&key).unwrap(), n);
         println!("{size} {ns:.1} {floor:.1}");
     }
@@ -150,12 +132,20 @@ fn sample(count: usize, f: impl FnOnce()) -> f64 {
 /// the rows) times a factor, and one sample.
 type Row<'a> = (&'static str, Option<(usize, f64)>, Box<dyn FnMut() -> f64 + 'a>);
 
-/// A batch row: about `n` values of 16 digits through the batch API, as
-/// one batch of `size` values (`size` <= `n`) encrypted `n / size` times.
-fn batch_row<'a>(c: &'a dyn Fpe, tweak: &'a [u8], n: usize, size: usize) -> Box<dyn FnMut() -> f64 + 'a> {
-    let mut data: Vec<u16> = (0..size * 16).map(|i| (i * 7 % 10) as u16).collect();
-    let ends: Vec<usize> = (1..=size).map(|i| i * 16).collect();
-    let reps = (n / size).max(1);
+/// About `n` values of `len` numerals below `radix` through the batch API,
+/// as one batch of `size` values (at most `n`) encrypted `n / size` times
+/// (rounded up): each call takes one sample, in ns per value.
+fn batch_row<'a>(
+    c: &'a dyn Fpe,
+    tweak: &'a [u8],
+    (radix, len): (u32, usize),
+    n: usize,
+    size: usize,
+) -> Box<dyn FnMut() -> f64 + 'a> {
+    let size = size.clamp(1, n.max(1));
+    let mut data: Vec<u16> = (0..size * len).map(|i| (i * 7 % radix as usize) as u16).collect();
+    let ends: Vec<usize> = (1..=size).map(|i| i * len).collect();
+    let reps = n.div_ceil(size);
     Box::new(move || {
         sample(reps * size, || {
             for _ in 0..reps {
@@ -163,6 +153,11 @@ fn batch_row<'a>(c: &'a dyn Fpe, tweak: &'a [u8], n: usize, size: usize) -> Box<
             }
         })
     })
+}
+
+/// The least of five samples.
+fn least_of_5(mut sample: impl FnMut() -> f64) -> f64 {
+    (0..5).map(|_| sample()).fold(f64::MAX, f64::min)
 }
 
 /// Issue 16's FPE rows, interleaved with their floors (see the module doc).
@@ -220,10 +215,22 @@ fn paired(n: usize) {
                 })
             }),
         ),
-        ("FF1 16 digits, batch in one call (main memory)", Some((1, 1.0)), batch_row(&ff1, b"", n, n)),
-        ("FF1 16 digits, one batch of 4096 repeated (in cache)", Some((1, 1.0)), batch_row(&ff1, b"", n, 4096)),
-        ("FF3-1 16 digits, batch in one call (main memory)", Some((1, 0.8)), batch_row(&ff3, ff3_tweak, n, n)),
-        ("FF3-1 16 digits, one batch of 4096 repeated (in cache)", Some((1, 0.8)), batch_row(&ff3, ff3_tweak, n, 4096)),
+        ("FF1 16 digits, batch in one call (main memory)", Some((1, 1.0)), batch_row(&ff1, b"", (10, 16), n, n)),
+        (
+            "FF1 16 digits, one batch of 4096 repeated (in cache)",
+            Some((1, 1.0)),
+            batch_row(&ff1, b"", (10, 16), n, 4096),
+        ),
+        (
+            "FF3-1 16 digits, batch in one call (main memory)",
+            Some((1, 0.8)),
+            batch_row(&ff3, ff3_tweak, (10, 16), n, n),
+        ),
+        (
+            "FF3-1 16 digits, one batch of 4096 repeated (in cache)",
+            Some((1, 0.8)),
+            batch_row(&ff3, ff3_tweak, (10, 16), n, 4096),
+        ),
     ];
     const ROUNDS: usize = 9;
     let samples: Vec<Vec<f64>> = {
