@@ -126,17 +126,6 @@ pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>> {
         .map_err(|_| anyhow::anyhow!("{what} must be hex (an even number of 0-9a-f digits), got {s:?}"))
 }
 
-/// Creates a new file readable and writable by its owner only (mode 0600
-/// on Unix; elsewhere the directory's default access applies). An existing
-/// file is never overwritten: that is an error.
-pub fn create_new_private(path: &Path) -> io::Result<File> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    opts.open(path)
-}
-
 /// Opens `--input` (or stdin), with a progress bar on a terminal for files.
 pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(BufReader::with_capacity(IO_BUFFER, open_raw(path)?.0)))
@@ -360,20 +349,6 @@ mod tests {
         assert_eq!(parse_hex("--ad", "").unwrap(), Vec::<u8>::new());
         let e = parse_hex("--nonce", "abc").unwrap_err().to_string();
         assert_eq!(e, "--nonce must be hex (an even number of 0-9a-f digits), got \"abc\"");
-    }
-
-    #[test]
-    fn private_files_are_new_and_owner_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("k");
-        create_new_private(&path).unwrap().write_all(b"x").unwrap();
-        assert_eq!(create_new_private(&path).unwrap_err().kind(), io::ErrorKind::AlreadyExists);
-        assert_eq!(std::fs::read(&path).unwrap(), b"x");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
-        }
     }
 
     #[test]
