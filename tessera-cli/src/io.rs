@@ -255,6 +255,21 @@ impl Output {
         Output::create(path)
     }
 
+    /// As [`Output::commit`], but a file never replaces one that exists by
+    /// then: that is an error (naming it), and nothing is written.
+    pub fn commit_new(self) -> Result<()> {
+        match self.inner {
+            Sink::File(f) => {
+                let path = f.path().to_path_buf();
+                f.commit_new().map_err(|e| match e.kind() {
+                    io::ErrorKind::AlreadyExists => anyhow::anyhow!("{} exists; it is never replaced", path.display()),
+                    _ => anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
+                })
+            }
+            inner => Output { inner }.commit(),
+        }
+    }
+
     /// Flushes and, for a file, renames it into place.
     pub fn commit(self) -> Result<()> {
         match self.inner {
@@ -365,5 +380,16 @@ mod tests {
         assert!(refuse_terminal(Some(&path), true).is_ok());
         let e = Output::create(Some(&dir.path().join("no/dir/out"))).unwrap_err().to_string();
         assert!(e.starts_with("cannot create a temporary file beside"), "{e}");
+        // commit_new: a file that appeared meanwhile is kept, and named.
+        let mut out = Output::create(Some(&path)).unwrap();
+        out.write_all(b"other").unwrap();
+        let e = out.commit_new().unwrap_err().to_string();
+        assert!(e.contains("exists; it is never replaced"), "{e}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"data");
+        let new = dir.path().join("new");
+        let mut out = Output::create(Some(&new)).unwrap();
+        out.write_all(b"new").unwrap();
+        out.commit_new().unwrap();
+        assert_eq!(std::fs::read(&new).unwrap(), b"new");
     }
 }
