@@ -126,17 +126,6 @@ pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>> {
         .map_err(|_| anyhow::anyhow!("{what} must be hex (an even number of 0-9a-f digits), got {s:?}"))
 }
 
-/// Creates a new file readable and writable by its owner only (mode 0600
-/// on Unix; elsewhere the directory's default access applies). An existing
-/// file is never overwritten: that is an error.
-pub fn create_new_private(path: &Path) -> io::Result<File> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    opts.open(path)
-}
-
 /// Opens `--input` (or stdin), with a progress bar on a terminal for files.
 pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(BufReader::with_capacity(IO_BUFFER, open_raw(path)?.0)))
@@ -266,6 +255,21 @@ impl Output {
         Output::create(path)
     }
 
+    /// As [`Output::commit`], but a file never replaces one that exists by
+    /// then: that is an error (naming it), and nothing is written.
+    pub fn commit_new(self) -> Result<()> {
+        match self.inner {
+            Sink::File(f) => {
+                let path = f.path().to_path_buf();
+                f.commit_new().map_err(|e| match e.kind() {
+                    io::ErrorKind::AlreadyExists => anyhow::anyhow!("{} exists; it is never replaced", path.display()),
+                    _ => anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
+                })
+            }
+            inner => Output { inner }.commit(),
+        }
+    }
+
     /// Flushes and, for a file, renames it into place.
     pub fn commit(self) -> Result<()> {
         match self.inner {
@@ -363,20 +367,6 @@ mod tests {
     }
 
     #[test]
-    fn private_files_are_new_and_owner_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("k");
-        create_new_private(&path).unwrap().write_all(b"x").unwrap();
-        assert_eq!(create_new_private(&path).unwrap_err().kind(), io::ErrorKind::AlreadyExists);
-        assert_eq!(std::fs::read(&path).unwrap(), b"x");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
-        }
-    }
-
-    #[test]
     fn output_files_appear_on_commit_and_binary_is_kept_off_terminals() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out");
@@ -390,5 +380,16 @@ mod tests {
         assert!(refuse_terminal(Some(&path), true).is_ok());
         let e = Output::create(Some(&dir.path().join("no/dir/out"))).unwrap_err().to_string();
         assert!(e.starts_with("cannot create a temporary file beside"), "{e}");
+        // commit_new: a file that appeared meanwhile is kept, and named.
+        let mut out = Output::create(Some(&path)).unwrap();
+        out.write_all(b"other").unwrap();
+        let e = out.commit_new().unwrap_err().to_string();
+        assert!(e.contains("exists; it is never replaced"), "{e}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"data");
+        let new = dir.path().join("new");
+        let mut out = Output::create(Some(&new)).unwrap();
+        out.write_all(b"new").unwrap();
+        out.commit_new().unwrap();
+        assert_eq!(std::fs::read(&new).unwrap(), b"new");
     }
 }

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use tessera::openpgp::key::{GenerateOptions, KeyProfile, ValidKey, flags, generate};
 
@@ -42,7 +42,8 @@ pub struct GenerateArgs {
     /// Expire after this many days.
     #[arg(long, value_name = "DAYS")]
     pub expires: Option<u32>,
-    /// Write the secret key here (armored; created only on success).
+    /// Write the secret key here (armored; created only on success, and
+    /// never replacing an existing file).
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
 }
@@ -71,6 +72,11 @@ pub fn run(op: &KeyOp) -> Result<()> {
 }
 
 fn generate_cmd(a: &GenerateArgs) -> Result<()> {
+    if let Some(p) = &a.output
+        && std::fs::symlink_metadata(p).is_ok()
+    {
+        bail!("{} exists; it is never replaced", p.display());
+    }
     let profile = match a.profile {
         ProfileArg::Rfc9580 => KeyProfile::Rfc9580,
         ProfileArg::Rfc4880 => KeyProfile::Rfc4880,
@@ -90,7 +96,7 @@ fn generate_cmd(a: &GenerateArgs) -> Result<()> {
     }
     let mut out = Output::create(a.output.as_deref())?;
     key.write_armored(&mut out).context("cannot write the key")?;
-    out.commit()
+    out.commit_new()
 }
 
 fn cert_cmd(a: &CertArgs) -> Result<()> {

@@ -1,13 +1,12 @@
 //! `tessera keygen`: a fresh random key from the operating system, as hex.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use tessera::fs::AtomicFile;
 use zeroize::Zeroizing;
-
-use crate::io::create_new_private;
 
 #[derive(Args, Debug)]
 pub struct KeygenArgs {
@@ -33,11 +32,22 @@ pub fn run(args: &KeygenArgs) -> Result<()> {
     let line = Zeroizing::new([tessera::hex::encode_key(&key).as_bytes(), b"\n"].concat());
     match &args.output {
         None => std::io::stdout().write_all(&line).context("cannot write to stdout"),
-        Some(path) => {
-            let mut f = create_new_private(path).with_context(|| {
-                format!("cannot create key file {} (an existing key file is never overwritten)", path.display())
-            })?;
-            f.write_all(&line).and_then(|_| f.sync_all()).with_context(|| format!("cannot write {}", path.display()))
-        }
+        Some(path) => write_key_file(path, &line),
     }
+}
+
+/// Writes `line` to the new file `path` (mode 0600) through an
+/// [`AtomicFile`]: the name appears only with the whole key, synced, and
+/// an existing file is never replaced.
+fn write_key_file(path: &Path, line: &[u8]) -> Result<()> {
+    let exists = || format!("cannot create key file {} (an existing key file is never overwritten)", path.display());
+    if std::fs::symlink_metadata(path).is_ok() {
+        bail!(exists());
+    }
+    let mut f = AtomicFile::create(path).with_context(exists)?;
+    f.write_all(line).with_context(|| format!("cannot write {}", path.display()))?;
+    f.commit_new().map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => anyhow::Error::new(e).context(exists()),
+        _ => anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
+    })
 }

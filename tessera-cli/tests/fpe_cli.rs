@@ -202,6 +202,25 @@ fn keygen_writes_fresh_keys_and_never_overwrites() {
     ok(&["fpe", "encrypt", "--key-file", p], b"123456\n");
 }
 
+/// A key file that cannot be written whole (a file size limit of 0 makes
+/// the write fail with EFBIG) is an error and leaves nothing behind: no
+/// empty or partial key file under the name, no temporary file.
+#[cfg(target_os = "linux")]
+#[test]
+fn keygen_leaves_no_key_file_when_the_write_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.hex");
+    let script = "trap '' XFSZ; ulimit -f 0; exec \"$0\" keygen --bytes 64 -o \"$1\"";
+    let out = std::process::Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_tessera"), path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("cannot write"), "{err}");
+    assert!(!path.exists(), "a key file was left behind: {:?}", std::fs::read(&path));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a temporary file was left behind");
+}
+
 #[test]
 fn key_from_the_environment_never_from_the_command_line() {
     let dir = tempfile::tempdir().unwrap();

@@ -111,3 +111,17 @@ fn failures_name_the_problem_and_write_nothing() {
     );
     assert!(!p("out").exists());
 }
+
+/// `key generate -o` never replaces a file: a second run to the same path
+/// (a typo, a script run twice) must not destroy the secret key already
+/// there, as `keygen -o` and `keyset new -o` never do.
+#[test]
+fn generate_never_replaces_an_existing_key() {
+    let d = tempfile::tempdir().unwrap();
+    let key = d.path().join("alice.key");
+    ok(tessera().args(["key", "generate", "--userid", "Alice <alice@example.org>", "-o"]).arg(&key));
+    let first = std::fs::read(&key).unwrap();
+    fails(tessera().args(["key", "generate", "--userid", "Alice <alice@example.org>", "-o"]).arg(&key), "exists");
+    assert_eq!(std::fs::read(&key).unwrap(), first, "the first key was replaced");
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1, "a temporary file was left behind");
+}

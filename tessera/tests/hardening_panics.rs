@@ -237,11 +237,18 @@ proptest! {
         let disjoint = !pass.chars().any(|c| alphabet.numeral(c).is_some());
         let mut buf = vec![0u16; numerals.len()];
         let _ = fmt.extract(&alphabet, &text, &mut buf);
-        // merge with numerals below the radix (its documented input).
-        let valid: Vec<u16> = numerals.iter().map(|&d| (d as u32 % alphabet.radix()) as u16).collect();
+        // merge with one numeral below the radix per encrypted character
+        // (its documented input); another count is an error.
+        let kept = text.chars().filter(|c| !pass.contains(*c)).count();
+        let selected = kept.saturating_sub(suffix).saturating_sub(prefix);
+        let valid: Vec<u16> = (0..selected).map(|i| numerals.get(i).map_or(0, |&d| (d as u32 % alphabet.radix()) as u16)).collect();
         let mut merged = String::new();
         let merge = fmt.merge(&alphabet, &text, &valid, &mut merged);
         prop_assert_eq!(merge.is_ok(), disjoint);
+        let mut wrong = valid.clone();
+        wrong.push(0);
+        prop_assert!(fmt.merge(&alphabet, &text, &wrong, &mut String::new()).is_err());
+        prop_assert!(valid.is_empty() || fmt.merge(&alphabet, &text, &valid[1..], &mut String::new()).is_err());
         if disjoint {
             prop_assert_eq!(merged.chars().count(), text.chars().count());
             // Numerals at or above the radix are an error, not a panic.

@@ -400,3 +400,28 @@ fn errors_never_show_key_material() {
         }
     }
 }
+
+/// `AtomicFile` buffers what it writes (keys and session keys from the CLI
+/// and `tessera-sop`, armored secret keys): its buffer is wiped before it
+/// is freed, whether the file is committed, fails to commit or is dropped.
+#[test]
+fn atomic_files_wipe_their_buffer() {
+    use std::io::Write;
+    use tessera::fs::AtomicFile;
+    let dir = tempfile::tempdir().unwrap();
+    let line = tessera::hex::encode_key(&KEY);
+    let found = freed_with(line.as_bytes(), || {
+        let mut f = AtomicFile::create(&dir.path().join("committed")).unwrap();
+        f.write_all(line.as_bytes()).unwrap();
+        f.commit().unwrap();
+        let mut f = AtomicFile::create(&dir.path().join("committed")).unwrap();
+        f.write_all(line.as_bytes()).unwrap();
+        assert!(f.commit_new().is_err(), "the destination exists");
+        let mut f = AtomicFile::create(&dir.path().join("dropped")).unwrap();
+        f.write_all(line.as_bytes()).unwrap();
+        drop(f);
+    });
+    assert_eq!(found, 0, "AtomicFile left what it wrote in freed memory");
+    assert_eq!(std::fs::read(dir.path().join("committed")).unwrap(), line.as_bytes());
+    assert!(!dir.path().join("dropped").exists());
+}

@@ -141,7 +141,12 @@ impl Alphabet {
         if self.all_ascii {
             let bytes = text.as_bytes();
             let Some(out) = out.get_mut(..bytes.len()) else {
-                return Err(Error::BufferTooSmall { got: out.len(), needed: text.chars().count() });
+                // Bytes, not characters, may be what overflows: a text that
+                // is not ASCII fails for a character first.
+                if !text.is_ascii() {
+                    return Err(self.first_foreign(text));
+                }
+                return Err(Error::BufferTooSmall { got: out.len(), needed: bytes.len() });
             };
             // Map everything, then report the first bad character if any:
             // no branch per character.
@@ -161,10 +166,7 @@ impl Alphabet {
                 }
             }
             if bad {
-                let i = bytes.iter().position(|&b| b >= 128 || self.ascii[b as usize] == NONE).unwrap_or(0);
-                let position = text[..i].chars().count();
-                let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
-                return Err(Error::NotInAlphabet { ch, position });
+                return Err(self.first_foreign(text));
             }
             return Ok(bytes.len());
         }
@@ -178,6 +180,16 @@ impl Alphabet {
             len += 1;
         }
         Ok(len)
+    }
+
+    /// The error for the first character of `text` not in this ASCII
+    /// alphabet (the first byte that is not ASCII or not in the table).
+    #[cold]
+    fn first_foreign(&self, text: &str) -> Error {
+        let i = text.bytes().position(|b| b >= 128 || self.ascii[b as usize] == NONE).unwrap_or(0);
+        let position = text[..i].chars().count();
+        let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+        Error::NotInAlphabet { ch, position }
     }
 
     /// Appends the UTF-8 encoding of `numerals` to `out` (one byte per
@@ -264,6 +276,22 @@ mod tests {
         assert_eq!(d.to_numerals(":", &mut n), Err(Error::NotInAlphabet { ch: ':', position: 0 }));
         assert_eq!(Alphabet::hex().to_numerals("0fg", &mut n), Err(Error::NotInAlphabet { ch: 'g', position: 2 }));
         assert_eq!(Alphabet::hex().to_numerals("0é", &mut n), Err(Error::NotInAlphabet { ch: 'é', position: 1 }));
+    }
+
+    /// A text of non-ASCII characters whose bytes, not characters, overflow
+    /// the buffer is refused for its characters: an ASCII alphabet
+    /// (digits, with a run, and hex, without) holds none of them, and the
+    /// buffer holds the characters.
+    #[test]
+    fn ascii_alphabets_name_a_foreign_character_before_the_buffer() {
+        for a in [Alphabet::digits(), Alphabet::hex()] {
+            let mut n = [0u16; 2];
+            assert_eq!(a.to_numerals("1\u{e9}", &mut n), Err(Error::NotInAlphabet { ch: '\u{e9}', position: 1 }));
+            let long = "\u{e9}".repeat(5000);
+            let mut n = [0u16; 8192];
+            assert_eq!(a.to_numerals(&long, &mut n), Err(Error::NotInAlphabet { ch: '\u{e9}', position: 0 }));
+            assert!(matches!(a.to_numerals("123", &mut [0u16; 2]), Err(Error::BufferTooSmall { got: 2, needed: 3 })));
+        }
     }
 
     #[test]

@@ -113,13 +113,18 @@ impl TokenFormat {
     }
 
     /// Rebuilds a value: `text`'s kept characters with `numerals` in the
-    /// encrypted positions, appended to `out`. A numeral not below the radix
-    /// is an error (`Error::NumeralOutOfRange`), and `out` may then hold part
-    /// of the value.
+    /// encrypted positions, appended to `out`. `numerals` must hold exactly
+    /// one numeral per encrypted position (else `Error::Format`, before
+    /// anything is written: fewer would leave plaintext in the token). A
+    /// numeral not below the radix is an error (`Error::NumeralOutOfRange`),
+    /// and `out` may then hold part of the value.
     pub fn merge(&self, alphabet: &Alphabet, text: &str, numerals: &[u16], out: &mut String) -> Result<(), Error> {
         self.check(alphabet)?;
         let total = text.chars().filter(|&c| !self.is_pass(c)).count();
         let (lo, hi) = (self.keep_prefix, total.saturating_sub(self.keep_suffix));
+        if numerals.len() != hi.saturating_sub(lo) {
+            return Err(Error::Format("merge needs exactly one numeral per encrypted character"));
+        }
         let mut k = 0;
         let mut next = numerals.iter().enumerate();
         for ch in text.chars() {
@@ -207,5 +212,35 @@ impl TokenFormat {
         out: &mut String,
     ) -> Result<(), Error> {
         self.transform_into(Direction::Decrypt, c, tweak, text, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `merge` takes exactly one numeral per encrypted character: with fewer
+    /// it would leave the rest of the plaintext in the token, with more it
+    /// would drop ciphertext. Either is an error, and `out` is untouched.
+    #[test]
+    fn merge_needs_one_numeral_per_encrypted_character() {
+        let digits = Alphabet::digits();
+        let fmt = TokenFormat::new().passthrough("-").keep_prefix(2).keep_suffix(1);
+        // "12-3456-7": 1 and 2 kept, 3456 encrypted, 7 kept.
+        let mut out = String::from("kept:");
+        fmt.merge(&digits, "12-3456-7", &[9, 8, 7, 6], &mut out).unwrap();
+        assert_eq!(out, "kept:12-9876-7");
+        for numerals in [&[][..], &[9], &[9, 8, 7], &[9, 8, 7, 6, 5]] {
+            let mut out = String::from("kept:");
+            let r = fmt.merge(&digits, "12-3456-7", numerals, &mut out);
+            assert!(matches!(r, Err(Error::Format(_))), "{numerals:?}: {r:?} {out}");
+            assert_eq!(out, "kept:", "{numerals:?}");
+        }
+        // Nothing selected: no numerals.
+        let all_kept = TokenFormat::new().keep_prefix(5).keep_suffix(5);
+        let mut out = String::new();
+        all_kept.merge(&digits, "1234", &[], &mut out).unwrap();
+        assert_eq!(out, "1234");
+        assert!(all_kept.merge(&digits, "1234", &[0], &mut String::new()).is_err());
     }
 }

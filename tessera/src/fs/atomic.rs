@@ -24,7 +24,8 @@ use super::IO_BUFFER;
 /// temporary file named `.tessera-*.partial`, which a killed process can
 /// leave behind (SECURITY.md). The file is created readable and writable
 /// by its owner only (mode 0600 on Unix), and keeps those permissions when
-/// it takes the destination's place. Writes are buffered.
+/// it takes the destination's place. Writes are buffered, and the buffer
+/// (which may have held keys) is wiped before it is freed.
 ///
 /// ```
 /// use std::io::Write;
@@ -47,8 +48,44 @@ use super::IO_BUFFER;
 /// ```
 #[derive(Debug)]
 pub struct AtomicFile {
-    tmp: BufWriter<Staged>,
+    tmp: Buffered,
     path: PathBuf,
+}
+
+/// The write buffer in front of the staged file; its whole capacity is
+/// wiped when it is done with (committed or dropped).
+#[derive(Debug)]
+struct Buffered(Option<BufWriter<Staged>>);
+
+impl Buffered {
+    fn get(&mut self) -> &mut BufWriter<Staged> {
+        self.0.as_mut().expect("present until finished or dropped")
+    }
+
+    /// Flushes, wipes the buffer and returns the staged file.
+    fn finish(mut self) -> io::Result<Staged> {
+        let mut w = self.0.take().expect("finished once");
+        let flushed = w.flush();
+        let staged = unbuffer(w);
+        flushed.map(|()| staged)
+    }
+}
+
+impl Drop for Buffered {
+    fn drop(&mut self) {
+        if let Some(w) = self.0.take() {
+            drop(unbuffer(w));
+        }
+    }
+}
+
+/// The file behind `w`, its buffer (what is left unwritten, and the spare
+/// capacity that held earlier writes) wiped.
+fn unbuffer(w: BufWriter<Staged>) -> Staged {
+    use zeroize::Zeroize;
+    let (staged, buf) = w.into_parts();
+    buf.unwrap_or_else(io::WriterPanicked::into_inner).zeroize();
+    staged
 }
 
 /// Where the data waits for the commit.
@@ -183,7 +220,7 @@ impl AtomicFile {
 
     fn create_with(path: &Path, unnamed: bool) -> io::Result<Self> {
         let staged = Staged::create(dir_of(path), unnamed)?;
-        Ok(AtomicFile { tmp: BufWriter::with_capacity(IO_BUFFER, staged), path: path.to_path_buf() })
+        Ok(AtomicFile { tmp: Buffered(Some(BufWriter::with_capacity(IO_BUFFER, staged))), path: path.to_path_buf() })
     }
 
     /// The destination.
@@ -197,7 +234,7 @@ impl AtomicFile {
     /// [`DirSyncError`]: the file already has its name).
     pub fn commit(self) -> io::Result<()> {
         let path = self.path;
-        self.tmp.into_inner().map_err(io::IntoInnerError::into_error)?.publish(&path, true)
+        self.tmp.finish()?.publish(&path, true)
     }
 
     /// As [`commit`](Self::commit), but never replaces anything: if the
@@ -223,19 +260,19 @@ impl AtomicFile {
     /// ```
     pub fn commit_new(self) -> io::Result<()> {
         let path = self.path;
-        self.tmp.into_inner().map_err(io::IntoInnerError::into_error)?.publish(&path, false)
+        self.tmp.finish()?.publish(&path, false)
     }
 }
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.tmp.write(buf)
+        self.tmp.get().write(buf)
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.tmp.write_all(buf)
+        self.tmp.get().write_all(buf)
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.tmp.flush()
+        self.tmp.get().flush()
     }
 }
 

@@ -30,8 +30,8 @@ fn is_unnamed_on_linux() {
     if !unnamed_supported(dir.path()) {
         return;
     }
-    let f = AtomicFile::create(&dir.path().join("out")).unwrap();
-    assert!(matches!(f.tmp.get_ref(), Staged::Unnamed(_)), "the test directory supports O_TMPFILE");
+    let mut f = AtomicFile::create(&dir.path().join("out")).unwrap();
+    assert!(matches!(f.tmp.get().get_ref(), Staged::Unnamed(_)), "the test directory supports O_TMPFILE");
     assert!(entries(dir.path()).is_empty(), "no name while writing");
 }
 
@@ -43,7 +43,7 @@ fn appears_only_on_commit_and_replaces() {
         let mut f = AtomicFile::create_with(&path, unnamed).unwrap();
         assert_eq!(f.path(), path);
         f.write_all(&[7u8; 100_000]).unwrap();
-        let named = matches!(f.tmp.get_ref(), Staged::Named(_));
+        let named = matches!(f.tmp.get().get_ref(), Staged::Named(_));
         assert_eq!(entries(dir.path()).len(), usize::from(named), "only a named temporary file");
         assert!(!path.exists());
         drop(f);
