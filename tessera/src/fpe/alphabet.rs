@@ -17,8 +17,11 @@ const NONE: u16 = u16::MAX;
 /// assert_eq!(a.to_numerals("f0a", &mut n).unwrap(), 3);
 /// assert_eq!(n, [15, 0, 10]);
 /// let mut s = String::new();
-/// a.push_str(&n, &mut s);
+/// a.push_str(&n, &mut s).unwrap();
 /// assert_eq!(s, "f0a");
+/// assert!(a.push_str(&[16], &mut s).is_err()); // 16 is not below the radix
+/// assert_eq!(a.char_of(15), Some('f'));
+/// assert_eq!(a.char_of(16), None);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Alphabet {
@@ -116,10 +119,21 @@ impl Alphabet {
         self.other.binary_search_by_key(&c, |&(ch, _)| ch).ok().map(|i| self.other[i].1)
     }
 
-    /// The character of numeral `n` (which must be below the radix).
+    /// The character of numeral `n`; `None` when `n` is not below the radix.
     #[inline]
-    pub fn char_of(&self, n: u16) -> char {
-        self.chars[n as usize]
+    pub fn char_of(&self, n: u16) -> Option<char> {
+        self.chars.get(n as usize).copied()
+    }
+
+    /// [`Error::NumeralOutOfRange`] for the first numeral of `numerals`
+    /// not below the radix, checked before anything is written.
+    fn check(&self, numerals: &[u16]) -> Result<(), Error> {
+        let radix = self.radix();
+        if super::numerals_below(numerals, radix) {
+            return Ok(());
+        }
+        let position = numerals.iter().position(|&n| n as u32 >= radix).unwrap_or(0);
+        Err(Error::NumeralOutOfRange { numeral: numerals[position] as u32, position, radix })
     }
 
     /// Whether the alphabet is the ASCII digits `0123456789` in order.
@@ -193,8 +207,10 @@ impl Alphabet {
     }
 
     /// Appends the UTF-8 encoding of `numerals` to `out` (one byte per
-    /// numeral for ASCII alphabets). Numerals must be below the radix.
-    pub fn push_utf8(&self, numerals: &[u16], out: &mut Vec<u8>) {
+    /// numeral for ASCII alphabets). A numeral not below the radix is
+    /// [`Error::NumeralOutOfRange`], and then nothing is appended.
+    pub fn push_utf8(&self, numerals: &[u16], out: &mut Vec<u8>) -> Result<(), Error> {
+        self.check(numerals)?;
         if self.all_ascii {
             out.extend(numerals.iter().map(|&n| self.chars[n as usize] as u8));
         } else {
@@ -203,10 +219,13 @@ impl Alphabet {
                 out.extend_from_slice(self.chars[n as usize].encode_utf8(&mut buf).as_bytes());
             }
         }
+        Ok(())
     }
 
-    /// Appends the characters of `numerals` to `out`. Numerals must be below the radix.
-    pub fn push_str(&self, numerals: &[u16], out: &mut String) {
+    /// Appends the characters of `numerals` to `out`. A numeral not below
+    /// the radix is [`Error::NumeralOutOfRange`], and then nothing is appended.
+    pub fn push_str(&self, numerals: &[u16], out: &mut String) -> Result<(), Error> {
+        self.check(numerals)?;
         if self.all_ascii {
             // Bytes through a stack buffer: one UTF-8 check per 64 numerals
             // instead of a char encoding per numeral.
@@ -217,11 +236,13 @@ impl Alphabet {
                     Some(first) => bytes.iter_mut().zip(part).for_each(|(b, &n)| *b = first.wrapping_add(n as u8)),
                     None => bytes.iter_mut().zip(part).for_each(|(b, &n)| *b = self.chars[n as usize] as u8),
                 }
-                out.push_str(core::str::from_utf8(bytes).expect("ASCII alphabet"));
+                // Every byte is an ASCII character of the alphabet (checked above).
+                out.push_str(core::str::from_utf8(bytes).map_err(|_| Error::Format("alphabet is not ASCII"))?);
             }
-            return;
+            return Ok(());
         }
         out.extend(numerals.iter().map(|&n| self.chars[n as usize]));
+        Ok(())
     }
 }
 
@@ -245,7 +266,7 @@ mod tests {
         let k = a.to_numerals("β0ε1", &mut n).unwrap();
         assert_eq!(&n[..k], &[1, 5, 4, 6]);
         let mut s = String::new();
-        a.push_str(&n[..k], &mut s);
+        a.push_str(&n[..k], &mut s).unwrap();
         assert_eq!(s, "β0ε1");
         assert_eq!(a.to_numerals("βx", &mut n), Err(Error::NotInAlphabet { ch: 'x', position: 1 }));
     }
@@ -267,7 +288,7 @@ mod tests {
             let text: String = a.chars().iter().rev().take(5).collect();
             let k = a.to_numerals(&text, &mut n).unwrap();
             let mut back = String::new();
-            a.push_str(&n[..k], &mut back);
+            a.push_str(&n[..k], &mut back).unwrap();
             assert_eq!(back, text);
         }
         // Characters just outside a run, on both sides, and outside ASCII.
@@ -294,11 +315,30 @@ mod tests {
         }
     }
 
+    /// A numeral at or above the radix is an error naming it, and nothing
+    /// is appended, for ASCII runs, other ASCII and non-ASCII alphabets.
+    #[test]
+    fn numerals_past_the_radix_are_refused() {
+        for a in [Alphabet::digits(), Alphabet::hex(), Alphabet::new("αβγδε01").unwrap()] {
+            let r = a.radix() as u16;
+            for bad in [r, r + 1, 200, u16::MAX] {
+                let x = [0, 1, bad, 0];
+                let want = Err(Error::NumeralOutOfRange { numeral: bad as u32, position: 2, radix: r as u32 });
+                let (mut s, mut v) = ("kept".to_string(), b"kept".to_vec());
+                assert_eq!(a.push_str(&x, &mut s), want);
+                assert_eq!(a.push_utf8(&x, &mut v), want);
+                assert_eq!((s.as_str(), v.as_slice()), ("kept", &b"kept"[..]));
+                assert_eq!(a.char_of(bad), None);
+            }
+            assert!(a.char_of(r - 1).is_some());
+        }
+    }
+
     #[test]
     fn full_radix_65536() {
         let a = Alphabet::from_chars((0..65536u32 + 2048).filter_map(char::from_u32).take(65536)).unwrap();
         assert_eq!(a.radix(), 65536);
-        let c = a.char_of(65535);
+        let c = a.char_of(65535).unwrap();
         assert_eq!(a.numeral(c), Some(65535));
         assert_eq!(a.numeral('A'), Some(65));
     }

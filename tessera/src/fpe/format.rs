@@ -134,10 +134,11 @@ impl TokenFormat {
             }
             let numeral = if k >= lo && k < hi { next.next() } else { None };
             match numeral {
-                Some((position, &d)) if d as u32 >= alphabet.radix() => {
-                    return Err(Error::NumeralOutOfRange { numeral: d as u32, position, radix: alphabet.radix() });
-                }
-                Some((_, &d)) => out.push(alphabet.char_of(d)),
+                Some((position, &d)) => out.push(alphabet.char_of(d).ok_or(Error::NumeralOutOfRange {
+                    numeral: d as u32,
+                    position,
+                    radix: alphabet.radix(),
+                })?),
                 None => out.push(ch),
             }
             k += 1;

@@ -243,8 +243,7 @@ fn text_op_in<C: Fpe + ?Sized>(
     let x = &mut buf[..n];
     c.transform_numerals(dir, tweak, x)?;
     out.clear();
-    alphabet.push_str(x, out);
-    Ok(())
+    alphabet.push_str(x, out)
 }
 
 /// Smallest length with radix^len >= 1,000,000 (and at least 2).

@@ -164,8 +164,7 @@ impl<'a> TextBatch<'a> {
         let numerals = &self.numerals[start..end];
         if self.format.is_plain() {
             // Numerals come from `push` and the batch calls: all below the radix.
-            self.alphabet.push_utf8(numerals, out);
-            return Ok(());
+            return self.alphabet.push_utf8(numerals, out);
         }
         let text_start = if index == 0 { 0 } else { self.text_ends[index - 1] };
         let text = &self.texts[text_start..self.text_ends[index]];

@@ -84,7 +84,9 @@ impl Embedding {
 
     /// The token character for numeral `d` under `version`.
     pub(crate) fn encode(&self, version: u32, d: u16) -> char {
-        self.table.char_of((self.slot_of(version) * self.radix + d as u32) as u16)
+        self.table
+            .char_of((self.slot_of(version) * self.radix + d as u32) as u16)
+            .expect("slot and numeral inside the table")
     }
 
     /// `(slot, numeral)` of a token's first encrypted character.

@@ -268,7 +268,7 @@ impl FpeTransform {
             (Some(e), Some((at, c))) => {
                 let (_, d) = e.decode(c).expect("version_of decoded it");
                 out.push_str(&head[..at]);
-                out.push(self.alphabet.char_of(d));
+                out.push(self.alphabet.char_of(d).expect("decode gives numerals below the radix"));
                 out.push_str(&head[at + c.len_utf8()..]);
             }
             _ => out.push_str(head),
