@@ -28,9 +28,20 @@ fn the_cap_only_lowers() {
         with_cap(cap, || {
             assert!(level() <= cap && level() <= detected(), "{cap}");
             assert_eq!(level(), Features(cpu.0 & state().usable.0 & cap.allows().0).level());
-            let bits = [Features::AES, Features::SSE41, Features::AVX2, Features::VAES, Features::AVX512F];
-            for f in bits.into_iter().chain([Features::AVX512BW, Features::AVX512DQ, Features::AVX512IFMA]) {
-                let through = cap.allows().contains(f) && state().usable.contains(f);
+            // Each feature and the lowest level that lets it through.
+            let lowest = [
+                (Features::AES, Level::AesNi),
+                (Features::SSE41, Level::AesNi),
+                (Features::AVX2, Level::Avx2),
+                (Features::VAES, Level::Vaes256),
+                (Features::AVX512F, Level::Avx512),
+                (Features::AVX512BW, Level::Avx512),
+                (Features::AVX512DQ, Level::Avx512),
+                (Features::AVX512VL, Level::Avx512),
+                (Features::AVX512IFMA, Level::Avx512),
+            ];
+            for (f, min) in lowest {
+                let through = cap >= min && state().usable.contains(f);
                 assert_eq!(has(f), through, "{cap} {f:?}");
                 assert!(!has(f) || cpu.contains(f), "never more than the CPU has");
             }
