@@ -38,12 +38,18 @@
 //! kernels) detects AES-NI itself; the cap does not reach it (build with
 //! `RUSTFLAGS="--cfg aes_force_soft"` for its software backend).
 //!
+//! A CPU is at a level when it has that level's features, but VAES and IFMA
+//! are not needed for `Avx512` (an AVX-512 CPU without VAES, such as
+//! Skylake-SP, is at `Avx512` and runs the kernels its features allow).
+//!
 //! # The cap
 //!
 //! `TESSERA_CPU=portable|aesni|avx2|vaes256|avx512` (case-insensitive),
 //! read once, when a kernel is first chosen. Any other value is ignored: the
 //! machine's level applies. For example, to time the AVX2 kernels on an
 //! AVX-512 machine: `TESSERA_CPU=avx2 target/release/examples/fpe_cputime`.
+//! The crate's tests cap one thread at a time instead (a test-only
+//! `with_cap`), never through the process environment.
 //!
 //! ```
 //! use tessera::cpu::{self, Level};
@@ -60,6 +66,10 @@ use core::ops::BitOr;
 use std::sync::OnceLock;
 
 /// The environment variable that caps the level.
+///
+/// ```
+/// assert_eq!(tessera::cpu::ENV, "TESSERA_CPU");
+/// ```
 pub const ENV: &str = "TESSERA_CPU";
 
 /// How far up tessera's kernels may go, lowest first (see the module doc).
@@ -164,7 +174,7 @@ impl core::str::FromStr for Level {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Features(u16);
 
-#[allow(dead_code)] // some are asked for only on x86-64 or in tests
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // asked for on x86-64 only
 impl Features {
     pub(crate) const AES: Features = Features(1);
     pub(crate) const SSE41: Features = Features(1 << 1);
