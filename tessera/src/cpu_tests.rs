@@ -144,3 +144,25 @@ fn every_level_matches_portable() {
         });
     }
 }
+
+/// This module stays the only one that asks the CPU: a new call site
+/// elsewhere would escape the cap (and the tests per level).
+#[test]
+fn no_other_source_file_detects_features() {
+    fn walk(dir: &std::path::Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("cpu.rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                if text.contains(concat!("is_x86_feature", "_detected")) {
+                    found.push(path.display().to_string());
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut found);
+    assert!(found.is_empty(), "ask crate::cpu instead in {found:?}");
+}
