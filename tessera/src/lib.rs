@@ -13,6 +13,8 @@
 //!   and v1, ASCII armor, keys and signatures. Its engine modules (packets,
 //!   S2K, SKESK, PKESK, SEIPD) are public only with the `internals` feature,
 //!   for the fuzzer and the tests: unstable, outside semver.
+//! - [`cpu`]: which x86-64 kernels run (AES-NI, AVX2, VAES, AVX-512), detected
+//!   once at run time and capped by `TESSERA_CPU`.
 //! - [`keyset`]: named FPE and SIV transformations with versioned keys, rotation and rewrap.
 //! - [`hex`] and [`fs`]: what front ends share at the edge: keys written as hex,
 //!   output files that appear only when everything succeeded, and output held
@@ -58,6 +60,7 @@
 pub mod aead;
 pub mod aes;
 pub mod cmac;
+pub mod cpu;
 mod ct;
 mod direction;
 mod error;

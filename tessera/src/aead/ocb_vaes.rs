@@ -16,7 +16,7 @@
 //!   XORed once at the end.
 //!
 //! The loop is written once (`bulk!`) and instantiated per width with that
-//! width's intrinsics. Chosen at run time (`is_x86_feature_detected!`, in
+//! width's intrinsics. Chosen at run time (`crate::cpu`, in
 //! `ocb/kernel.rs`); without VAES the `aes` crate path in `ocb.rs` runs.
 #![allow(unsafe_code)]
 
@@ -77,9 +77,10 @@ where
     /// features (and AES-NI); `l` is the OCB table L_0, L_1, ... (at least
     /// 5 entries).
     pub(crate) fn new(key: &[u8], l: &[Block]) -> Option<Self> {
+        use crate::cpu::{Features as F, has};
         let features = match W {
-            2 => is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx2"),
-            4 => is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx512f"),
+            2 => has(F::VAES | F::AVX2),
+            4 => has(F::VAES | F::AVX512F),
             _ => false,
         };
         if !features {
@@ -343,7 +344,7 @@ mod tests {
 
     #[test]
     fn key_expansion_matches_the_aes_crate() {
-        if !is_x86_feature_detected!("aes") {
+        if !crate::cpu::has(crate::cpu::Features::AES) {
             return;
         }
         for kl in [16usize, 24, 32] {

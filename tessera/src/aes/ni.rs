@@ -39,7 +39,7 @@ pub(crate) struct Ni<'a> {
 impl Keys {
     /// Expands `key` (16, 24 or 32 bytes) if the CPU has AES-NI and SSE4.1.
     pub(crate) fn new(key: &[u8]) -> Option<Self> {
-        if !(std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse4.1")) {
+        if !crate::cpu::has(crate::cpu::Features::AES_NI) {
             return None;
         }
         // SAFETY: the CPU features these functions enable were detected above.

@@ -296,9 +296,8 @@ mod tests {
                     }
                 }
             }
-            let vaes = is_x86_feature_detected!("avx512f")
-                && is_x86_feature_detected!("avx512bw")
-                && is_x86_feature_detected!("vaes");
+            use crate::cpu::{Features as F, has};
+            let vaes = has(F::AVX512F | F::AVX512BW | F::VAES);
             for n in (0..300).chain([511, 512, 513, 1023, 1024, 1025]) {
                 let src = (0..n).map(|i| (i * 13) as u8).collect::<Vec<u8>>();
                 // A counter with no carry, one whose low half wraps, one that wraps.

@@ -331,7 +331,7 @@ fn wide<R>(f: impl FnOnce() -> R) -> R {
         fn avx2<R>(f: impl FnOnce() -> R) -> R {
             f()
         }
-        if std::is_x86_feature_detected!("avx2") {
+        if crate::cpu::has(crate::cpu::Features::AVX2) {
             // SAFETY: the CPU has AVX2 (detected just above).
             return unsafe { avx2(f) };
         }

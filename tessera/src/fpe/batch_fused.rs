@@ -443,7 +443,7 @@ mod tests {
     /// 2^16 to 2^32 - 1, y at and around multiples of m and near 2^64.
     #[test]
     fn rem4_is_y_mod_m_plus_at_most_m() {
-        if !std::is_x86_feature_detected!("avx2") {
+        if !crate::cpu::has(crate::cpu::Features::AVX2) {
             return;
         }
         let mut seed = 0x0123_4567_89ab_cdefu64;

@@ -140,20 +140,17 @@ impl Kernel {
         let mut all = vec![Kernel::Portable];
         #[cfg(target_arch = "x86_64")]
         {
-            let aes = std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse4.1");
-            if std::is_x86_feature_detected!("avx2") {
+            use crate::cpu::{Features as F, has};
+            let aes = has(F::AES_NI);
+            if has(F::AVX2) {
                 all.push(Kernel::Avx2);
                 if aes {
                     all.push(Kernel::Avx2Ni);
                 }
             }
-            if std::is_x86_feature_detected!("avx512f")
-                && std::is_x86_feature_detected!("avx512dq")
-                && std::is_x86_feature_detected!("avx512bw")
-                && std::is_x86_feature_detected!("avx512vl")
-            {
+            if has(F::AVX512) {
                 all.push(Kernel::Avx512);
-                if aes && std::is_x86_feature_detected!("vaes") && std::is_x86_feature_detected!("avx512ifma") {
+                if aes && has(F::VAES | F::AVX512IFMA) {
                     all.push(Kernel::Vaes512);
                 }
             }

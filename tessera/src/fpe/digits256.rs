@@ -52,7 +52,7 @@ impl Dec256 {
     /// both halves have 1 to 8 numerals and the CPU has AVX2.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
         let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
-        if !(halves && std::is_x86_feature_detected!("avx2")) {
+        if !(halves && crate::cpu::has(crate::cpu::Features::AVX2)) {
             return None;
         }
         let join = |lo: [u8; 16], hi: [u8; 16]| {
@@ -304,7 +304,7 @@ mod tests {
     /// inside `data`.
     #[test]
     fn whole_groups_match_scalar() {
-        if !std::is_x86_feature_detected!("avx2") {
+        if !crate::cpu::has(crate::cpu::Features::AVX2) {
             return;
         }
         let rx = super::super::num::Radix::new(10);

@@ -31,7 +31,7 @@ impl Dec512 {
     /// both halves have 1 to 8 numerals and the CPU has AVX-512 F and BW.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
         let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
-        let cpu = std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw");
+        let cpu = crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512BW);
         if !(halves && cpu) {
             return None;
         }

@@ -56,9 +56,8 @@ impl SivNi {
     /// Expands K1 and K2 (16, 24 or 32 bytes each, the same length) if this
     /// CPU has AES-NI.
     pub(crate) fn new(k1: &[u8], k2: &[u8]) -> Option<Self> {
-        let vaes512 = is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512bw")
-            && is_x86_feature_detected!("vaes");
+        use crate::cpu::{Features as F, has};
+        let vaes512 = has(F::AVX512F | F::AVX512BW | F::VAES);
         Some(SivNi { k1: Keys::new(k1)?, k2: Keys::new(k2)?, vaes512 })
     }
 
@@ -235,10 +234,7 @@ mod tests {
             let key: Vec<u8> = (0..kl as u8).map(|i| i.wrapping_mul(53) ^ 0xa7).collect();
             let fast = AesSiv::new(&key).unwrap();
             let portable = AesSiv::new_portable(&key).unwrap();
-            assert_eq!(
-                fast.ni.is_some(),
-                std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse4.1")
-            );
+            assert_eq!(fast.ni.is_some(), crate::cpu::has(crate::cpu::Features::AES_NI));
             assert!(portable.ni.is_none());
             let lens = (0..100).chain([127, 128, 129, 255, 256, 257, 1000, 1023, 4096 + 7]);
             for (t, n) in lens.enumerate() {

@@ -44,12 +44,12 @@ impl Kernel {
         let mut all = vec![Kernel::Portable];
         #[cfg(target_arch = "x86_64")]
         {
-            let aes = std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse4.1");
-            let vaes = aes && std::is_x86_feature_detected!("vaes");
-            if vaes && std::is_x86_feature_detected!("avx2") {
+            use crate::cpu::{Features as F, has};
+            let vaes = has(F::AES_NI | F::VAES);
+            if vaes && has(F::AVX2) {
                 all.push(Kernel::Vaes256);
             }
-            if vaes && std::is_x86_feature_detected!("avx512f") {
+            if vaes && has(F::AVX512F) {
                 all.push(Kernel::Vaes512);
             }
         }

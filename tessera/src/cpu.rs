@@ -1,0 +1,308 @@
+//! Which of tessera's x86-64 kernels this process may run: the CPU's
+//! features, detected once, optionally capped by the `TESSERA_CPU`
+//! environment variable.
+//!
+//! This module is the only place that asks the CPU (`is_x86_feature_detected!`);
+//! every kernel choice asks it instead, so a cap set here lowers all of them
+//! together. The features are read once, with the cap, into a cached value:
+//! asking costs one atomic load.
+//!
+//! # Levels
+//!
+//! | [`Level`] | `TESSERA_CPU` | features it lets kernels use | kernels it adds |
+//! |---|---|---|---|
+//! | `Portable` | `portable` | none | the `aes` crate's backend everywhere |
+//! | `AesNi` | `aesni` | AES-NI, SSE4.1 | the AES-NI schedule: FF1/FF3 single values, AES-SIV (S2V and CTR), EAX |
+//! | `Avx2` | `avx2` | and AVX2 | FPE batch rounds (`Avx2`, fused `Avx2Ni`), AVX2 decimal conversion, AVX2 batch checks |
+//! | `Vaes256` | `vaes256` | and VAES | OCB on 256-bit VAES |
+//! | `Avx512` | `avx512` | and AVX-512 F, BW, DQ, VL, IFMA | OCB on 512-bit VAES, AES-SIV CTR on VAES-512, FPE `Avx512` and fused `Vaes512` rounds, AVX-512 decimal conversion |
+//!
+//! A cap only lowers: a kernel runs when the CPU has its features *and*
+//! the cap lets them through, never on a CPU without them. Without a cap
+//! every kernel is chosen exactly as before this module existed (it asks
+//! for the same features, one `is_x86_feature_detected!` each):
+//!
+//! | call site | kernel | features asked, before and after |
+//! |---|---|---|
+//! | `aes::ni::Keys::new` (FF1/FF3 single values, SIV, EAX, OCB's VAES schedules) | AES-NI schedule | aes, sse4.1 |
+//! | `siv::ni::SivNi::new` | CTR on VAES-512 | avx512f, avx512bw, vaes |
+//! | `aead::ocb::kernel::Kernel::available`, `aead::ocb_vaes::Vaes::new` | OCB `Vaes256` | aes, sse4.1, vaes, avx2 |
+//! | same | OCB `Vaes512` | aes, sse4.1, vaes, avx512f |
+//! | `fpe::batch_round::Kernel::available` | `Avx2` / `Avx2Ni` | avx2 / and aes, sse4.1 |
+//! | same | `Avx512` / `Vaes512` | avx512f, dq, bw, vl / and aes, sse4.1, vaes, avx512ifma |
+//! | `fpe::digits256::Dec256::new` | AVX2 decimal groups | avx2 |
+//! | `fpe::digits512::Dec512::new` | AVX-512 decimal groups | avx512f, avx512bw |
+//! | `fpe::batch::wide` | batch checks compiled for AVX2 | avx2 |
+//!
+//! The `aes` crate (the portable path, and every block outside these
+//! kernels) detects AES-NI itself; the cap does not reach it (build with
+//! `RUSTFLAGS="--cfg aes_force_soft"` for its software backend).
+//!
+//! A CPU is at a level when it has that level's features, but VAES and IFMA
+//! are not needed for `Avx512` (an AVX-512 CPU without VAES, such as
+//! Skylake-SP, is at `Avx512` and runs the kernels its features allow).
+//!
+//! # The cap
+//!
+//! `TESSERA_CPU=portable|aesni|avx2|vaes256|avx512` (case-insensitive),
+//! read once, when a kernel is first chosen. Any other value is ignored: the
+//! machine's level applies. For example, to time the AVX2 kernels on an
+//! AVX-512 machine: `TESSERA_CPU=avx2 target/release/examples/fpe_cputime`.
+//! The crate's tests cap one thread at a time instead (a test-only
+//! `with_cap`), never through the process environment.
+//!
+//! ```
+//! use tessera::cpu::{self, Level};
+//!
+//! // The level kernels run at: the CPU's, lowered by TESSERA_CPU if set.
+//! let level = cpu::level();
+//! assert!(level <= cpu::detected());
+//! assert_eq!("avx2".parse::<Level>(), Ok(Level::Avx2));
+//! println!("running at {level} (CPU: {})", cpu::detected());
+//! ```
+
+use core::fmt;
+use core::ops::BitOr;
+use std::sync::OnceLock;
+
+/// The environment variable that caps the level.
+///
+/// ```
+/// assert_eq!(tessera::cpu::ENV, "TESSERA_CPU");
+/// ```
+pub const ENV: &str = "TESSERA_CPU";
+
+/// How far up tessera's kernels may go, lowest first (see the module doc).
+///
+/// ```
+/// use tessera::cpu::Level;
+/// assert!(Level::Portable < Level::AesNi && Level::Vaes256 < Level::Avx512);
+/// assert_eq!(Level::Avx512.to_string(), "avx512");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// No tessera x86-64 kernel.
+    Portable,
+    /// AES-NI and SSE4.1.
+    AesNi,
+    /// And AVX2.
+    Avx2,
+    /// And VAES on 256-bit vectors.
+    Vaes256,
+    /// And AVX-512 (F, BW, DQ, VL; with IFMA where present).
+    Avx512,
+}
+
+impl Level {
+    /// Every level, lowest first.
+    ///
+    /// ```
+    /// assert_eq!(tessera::cpu::Level::ALL[0], tessera::cpu::Level::Portable);
+    /// ```
+    pub const ALL: [Level; 5] = [Level::Portable, Level::AesNi, Level::Avx2, Level::Vaes256, Level::Avx512];
+
+    /// The name `TESSERA_CPU` takes.
+    ///
+    /// ```
+    /// assert_eq!(tessera::cpu::Level::AesNi.name(), "aesni");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Portable => "portable",
+            Level::AesNi => "aesni",
+            Level::Avx2 => "avx2",
+            Level::Vaes256 => "vaes256",
+            Level::Avx512 => "avx512",
+        }
+    }
+
+    /// The features this level lets kernels use.
+    fn allows(self) -> Features {
+        let aes = Features::AES_NI;
+        match self {
+            Level::Portable => Features(0),
+            Level::AesNi => aes,
+            Level::Avx2 => aes | Features::AVX2,
+            Level::Vaes256 => aes | Features::AVX2 | Features::VAES,
+            Level::Avx512 => Features(u16::MAX),
+        }
+    }
+
+    /// The features a CPU needs to be at this level.
+    fn needs(self) -> Features {
+        match self {
+            Level::Avx512 => Level::Avx2.allows() | Features::AVX512,
+            l => l.allows(),
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A `TESSERA_CPU` value that names no level. (Display and Error by hand:
+/// `scripts/check-ct` compiles this file alone, without dependencies.)
+///
+/// ```
+/// let e = "avx".parse::<tessera::cpu::Level>().unwrap_err();
+/// assert!(e.to_string().contains("\"avx\""));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLevel(pub String);
+
+impl fmt::Display for UnknownLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown CPU level {:?} (portable, aesni, avx2, vaes256 or avx512)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownLevel {}
+
+impl core::str::FromStr for Level {
+    type Err = UnknownLevel;
+
+    fn from_str(s: &str) -> Result<Self, UnknownLevel> {
+        let s = s.trim();
+        Level::ALL.into_iter().find(|l| l.name().eq_ignore_ascii_case(s)).ok_or_else(|| UnknownLevel(s.into()))
+    }
+}
+
+/// A set of CPU features (one bit each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Features(u16);
+
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // asked for on x86-64 only
+impl Features {
+    pub(crate) const AES: Features = Features(1);
+    pub(crate) const SSE41: Features = Features(1 << 1);
+    pub(crate) const AVX2: Features = Features(1 << 2);
+    pub(crate) const VAES: Features = Features(1 << 3);
+    pub(crate) const AVX512F: Features = Features(1 << 4);
+    pub(crate) const AVX512BW: Features = Features(1 << 5);
+    pub(crate) const AVX512DQ: Features = Features(1 << 6);
+    pub(crate) const AVX512VL: Features = Features(1 << 7);
+    pub(crate) const AVX512IFMA: Features = Features(1 << 8);
+    /// AES-NI as the crate's schedule needs it: AES and SSE4.1.
+    pub(crate) const AES_NI: Features = Features(Self::AES.0 | Self::SSE41.0);
+    /// AVX-512 F, BW, DQ and VL.
+    pub(crate) const AVX512: Features =
+        Features(Self::AVX512F.0 | Self::AVX512BW.0 | Self::AVX512DQ.0 | Self::AVX512VL.0);
+
+    fn contains(self, other: Features) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// What this CPU has (nothing off x86-64).
+    fn of_cpu() -> Features {
+        #[allow(unused_mut)]
+        let mut f = Features(0);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::is_x86_feature_detected as has;
+            let all = [
+                (has!("aes"), Features::AES),
+                (has!("sse4.1"), Features::SSE41),
+                (has!("avx2"), Features::AVX2),
+                (has!("vaes"), Features::VAES),
+                (has!("avx512f"), Features::AVX512F),
+                (has!("avx512bw"), Features::AVX512BW),
+                (has!("avx512dq"), Features::AVX512DQ),
+                (has!("avx512vl"), Features::AVX512VL),
+                (has!("avx512ifma"), Features::AVX512IFMA),
+            ];
+            for (yes, bit) in all {
+                if yes {
+                    f = f | bit;
+                }
+            }
+        }
+        f
+    }
+
+    /// The highest level whose features all of these are.
+    fn level(self) -> Level {
+        Level::ALL.into_iter().rev().find(|l| self.contains(l.needs())).unwrap_or(Level::Portable)
+    }
+}
+
+impl BitOr for Features {
+    type Output = Features;
+
+    fn bitor(self, rhs: Features) -> Features {
+        Features(self.0 | rhs.0)
+    }
+}
+
+/// The CPU's features, and those left after the cap.
+struct State {
+    cpu: Features,
+    usable: Features,
+}
+
+fn state() -> &'static State {
+    static STATE: OnceLock<State> = OnceLock::new();
+    STATE.get_or_init(|| {
+        let cpu = Features::of_cpu();
+        // An unknown value is ignored (documented): no panic, no cap.
+        let cap = std::env::var(ENV).ok().and_then(|v| v.parse::<Level>().ok()).unwrap_or(Level::Avx512);
+        State { cpu, usable: Features(cpu.0 & cap.allows().0) }
+    })
+}
+
+#[cfg(test)]
+std::thread_local! {
+    /// A test's own cap on this thread (see [`with_cap`]).
+    static TEST_CAP: core::cell::Cell<Level> = const { core::cell::Cell::new(Level::Avx512) };
+}
+
+/// The features kernels may use on this thread.
+#[inline]
+fn usable() -> Features {
+    let usable = state().usable;
+    #[cfg(test)]
+    let usable = Features(usable.0 & TEST_CAP.with(|c| c.get()).allows().0);
+    usable
+}
+
+/// Whether kernels may use every feature in `f`: the CPU has them and the
+/// cap lets them through.
+#[inline]
+pub(crate) fn has(f: Features) -> bool {
+    usable().contains(f)
+}
+
+/// The level kernels run at: the CPU's, lowered by `TESSERA_CPU`.
+///
+/// ```
+/// assert!(tessera::cpu::level() <= tessera::cpu::detected());
+/// ```
+pub fn level() -> Level {
+    usable().level()
+}
+
+/// The CPU's level, whatever the cap.
+///
+/// ```
+/// use tessera::cpu::{Level, detected};
+/// println!("this CPU: {} (of {:?})", detected(), Level::ALL);
+/// ```
+pub fn detected() -> Level {
+    state().cpu.level()
+}
+
+/// Runs `f` with kernels on this thread capped at `cap` (tests only: the
+/// same as `TESSERA_CPU`, without touching the process environment).
+#[cfg(test)]
+pub(crate) fn with_cap<R>(cap: Level, f: impl FnOnce() -> R) -> R {
+    let before = TEST_CAP.with(|c| c.replace(cap));
+    let out = f();
+    TEST_CAP.with(|c| c.set(before));
+    out
+}
+
+#[cfg(test)]
+#[path = "cpu_tests.rs"]
+mod tests;
