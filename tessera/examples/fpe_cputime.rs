@@ -162,6 +162,23 @@ fn least_of_5(mut sample: impl FnMut() -> f64) -> f64 {
     (0..5).map(|_| sample()).fold(f64::MAX, f64::min)
 }
 
+/// The floor row of [`paired`] and [`kernel`]: ten blocks per value through
+/// `encrypt_blocks` in calls of 64 blocks, over 4·`n` values.
+fn blocks_floor(aes: &Aes, n: usize) -> Row<'_> {
+    let mut blocks = vec![[7u8; 16]; 64];
+    (
+        "floor: 10 AES-128 blocks per value through encrypt_blocks",
+        None,
+        Box::new(move || {
+            sample(4 * n, || {
+                for _ in 0..(4 * n * 10).div_ceil(64) {
+                    aes.encrypt_blocks(black_box(&mut blocks));
+                }
+            })
+        }),
+    )
+}
+
 /// Issue 16's FPE rows, interleaved with their floors (see the module doc).
 fn paired(n: usize) {
     let key = [7u8; 16];
@@ -173,7 +190,6 @@ fn paired(n: usize) {
     let texts: Vec<String> =
         (0..few).map(|i| (0..16).map(|k| char::from(b'0' + ((i * 7 + k * 3) % 10) as u8)).collect()).collect();
     let (digits, mut out) = (FF1::new(&key, Alphabet::digits()).unwrap(), String::with_capacity(64));
-    let mut blocks = vec![[7u8; 16]; 64];
     let rows: Vec<Row<'_>> = vec![
         (
             "floor: 10 dependent AES-128 blocks",
@@ -187,17 +203,7 @@ fn paired(n: usize) {
                 })
             }),
         ),
-        (
-            "floor: 10 AES-128 blocks per value through encrypt_blocks",
-            None,
-            Box::new(move || {
-                sample(4 * n, || {
-                    for _ in 0..(4 * n * 10).div_ceil(64) {
-                        aes.encrypt_blocks(black_box(&mut blocks));
-                    }
-                })
-            }),
-        ),
+        blocks_floor(aes, n),
         (
             "FF1 16 digits, one value (numerals)",
             Some((0, 1.0)),
@@ -274,7 +280,6 @@ fn kernel(n: usize) {
     let key = [7u8; 16];
     let aes = Aes::new(&key).unwrap();
     let (ff1, ff3) = (FF1::with_radix(&key, 10).unwrap(), FF3_1::with_radix(&key, 10).unwrap());
-    let mut blocks = vec![[7u8; 16]; 64];
     let reps = n.div_ceil(4096);
     let halves = |ff3: bool| {
         let (mut a, mut b): (Vec<u64>, Vec<u64>) =
@@ -288,17 +293,7 @@ fn kernel(n: usize) {
         }) as Box<dyn FnMut() -> f64>
     };
     report(vec![
-        (
-            "floor: 10 AES-128 blocks per value through encrypt_blocks",
-            None,
-            Box::new(move || {
-                sample(4 * n, || {
-                    for _ in 0..(4 * n * 10).div_ceil(64) {
-                        aes.encrypt_blocks(black_box(&mut blocks));
-                    }
-                })
-            }),
-        ),
+        blocks_floor(&aes, n),
         ("FF1 16 digits, rounds kernel alone (in cache)", Some((0, 1.0)), halves(false)),
         (
             "FF1 16 digits, one batch of 4096 repeated (in cache)",
