@@ -248,7 +248,7 @@ fn run512<const FF3: bool, const NR: usize, const ENC: bool>(
 ) {
     assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
     let rounds = c.blocks.len();
-    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds");
+    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
     // Each round's constant block ^ rk[0], broadcast once per call, in the
     // order the rounds run.
     let mut cbk = [_mm512_setzero_si512(); MAX_ROUNDS];

@@ -4,7 +4,7 @@ use super::*;
 
 /// [`fold8`], [`barrett8`] and [`update8`] against u128 arithmetic for
 /// FF3's moduli bounds (2^16 to [`MAX_FF3`]): y near 0, 2^64 (where the
-/// fold's sum wraps) and 2^128, and halves d of 0 and m - 1.
+/// fold's sum wraps) and 2^128, and halves d of m - 1 and at random.
 #[test]
 fn fold_barrett_update_match_u128() {
     use super::super::batch_round::{BatchMod, Layout};
