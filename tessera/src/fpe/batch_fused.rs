@@ -128,12 +128,12 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
     let zero = _mm512_setzero_si512();
     let mut blk = [[zero; 2]; W];
     for (b, &x) in blk.iter_mut().zip(src) {
-        let (lo, hi) = if FF3 {
-            (_mm512_unpacklo_epi64(x, zero), _mm512_unpackhi_epi64(x, zero))
+        *b = if FF3 {
+            // Even values xored in place (a masked xor), odd ones moved down.
+            [_mm512_mask_xor_epi64(cbk, 0x55, x, cbk), _mm512_xor_si512(_mm512_unpackhi_epi64(x, zero), cbk)]
         } else {
-            (_mm512_shuffle_epi8(x, to_lo), _mm512_shuffle_epi8(x, to_hi))
+            [_mm512_xor_si512(_mm512_shuffle_epi8(x, to_lo), cbk), _mm512_xor_si512(_mm512_shuffle_epi8(x, to_hi), cbk)]
         };
-        *b = [_mm512_xor_si512(lo, cbk), _mm512_xor_si512(hi, cbk)];
     }
     for key in &rk[1..NR] {
         for b in &mut blk {
