@@ -16,6 +16,8 @@
 //! round does not). Batches run in one call over VALUES values (numerals
 //! from main memory) and as one batch of 4096 values encrypted over and
 //! over (128 KiB of numerals, in cache: the cost without main memory's).
+//! `... fpe_cputime VALUES kernel` times the fused rounds kernel alone on
+//! parsed halves beside the whole batch call and the AES floor (same rounds).
 //! `... fpe_cputime VALUES sizes` prints FF1 16-digit batch cost against batch size
 //! (1, 4, ..., 65,536; about VALUES values per timing) beside the AES floor, as
 //! `scripts/plot-ff1-batch` reads it.
@@ -160,6 +162,23 @@ fn least_of_5(mut sample: impl FnMut() -> f64) -> f64 {
     (0..5).map(|_| sample()).fold(f64::MAX, f64::min)
 }
 
+/// The floor row of [`paired`] and [`kernel`]: ten blocks per value through
+/// `encrypt_blocks` in calls of 64 blocks, over 4·`n` values.
+fn blocks_floor(aes: &Aes, n: usize) -> Row<'_> {
+    let mut blocks = vec![[7u8; 16]; 64];
+    (
+        "floor: 10 AES-128 blocks per value through encrypt_blocks",
+        None,
+        Box::new(move || {
+            sample(4 * n, || {
+                for _ in 0..(4 * n * 10).div_ceil(64) {
+                    aes.encrypt_blocks(black_box(&mut blocks));
+                }
+            })
+        }),
+    )
+}
+
 /// Issue 16's FPE rows, interleaved with their floors (see the module doc).
 fn paired(n: usize) {
     let key = [7u8; 16];
@@ -171,8 +190,7 @@ fn paired(n: usize) {
     let texts: Vec<String> =
         (0..few).map(|i| (0..16).map(|k| char::from(b'0' + ((i * 7 + k * 3) % 10) as u8)).collect()).collect();
     let (digits, mut out) = (FF1::new(&key, Alphabet::digits()).unwrap(), String::with_capacity(64));
-    let mut blocks = vec![[7u8; 16]; 64];
-    let mut rows: Vec<Row<'_>> = vec![
+    let rows: Vec<Row<'_>> = vec![
         (
             "floor: 10 dependent AES-128 blocks",
             None,
@@ -185,17 +203,7 @@ fn paired(n: usize) {
                 })
             }),
         ),
-        (
-            "floor: 10 AES-128 blocks per value through encrypt_blocks",
-            None,
-            Box::new(move || {
-                sample(4 * n, || {
-                    for _ in 0..(4 * n * 10).div_ceil(64) {
-                        aes.encrypt_blocks(black_box(&mut blocks));
-                    }
-                })
-            }),
-        ),
+        blocks_floor(aes, n),
         (
             "FF1 16 digits, one value (numerals)",
             Some((0, 1.0)),
@@ -232,6 +240,12 @@ fn paired(n: usize) {
             batch_row(&ff3, ff3_tweak, (10, 16), n, 4096),
         ),
     ];
+    report(rows);
+}
+
+/// Samples every row in 9 interleaved rounds and prints each row's median,
+/// and for a row against a floor the median and range of its per-round ratios.
+fn report(mut rows: Vec<Row<'_>>) {
     const ROUNDS: usize = 9;
     let samples: Vec<Vec<f64>> = {
         let mut s = vec![Vec::with_capacity(ROUNDS); rows.len()];
@@ -258,11 +272,49 @@ fn paired(n: usize) {
     }
 }
 
+/// The fused rounds kernel alone (halves already parsed, 4096 values in
+/// cache, repeated) beside the whole batch call on the same number of
+/// values and the AES floor: what the kernel costs against parsing,
+/// formatting and the check pass (`... fpe_cputime VALUES kernel`).
+fn kernel(n: usize) {
+    let key = [7u8; 16];
+    let aes = Aes::new(&key).unwrap();
+    let (ff1, ff3) = (FF1::with_radix(&key, 10).unwrap(), FF3_1::with_radix(&key, 10).unwrap());
+    let reps = n.div_ceil(4096);
+    let halves = |ff3: bool| {
+        let (mut a, mut b): (Vec<u64>, Vec<u64>) =
+            (0..4096u64).map(|i| (i * 7_654_321 % 100_000_000, i * 1_234_567 % 100_000_000)).unzip();
+        Box::new(move || {
+            sample(reps * 4096, || {
+                for _ in 0..reps {
+                    assert!(tessera::fpe::bench_fused_rounds(&key, ff3, &mut a, &mut b), "no fused kernel");
+                }
+            })
+        }) as Box<dyn FnMut() -> f64>
+    };
+    report(vec![
+        blocks_floor(&aes, n),
+        ("FF1 16 digits, rounds kernel alone (in cache)", Some((0, 1.0)), halves(false)),
+        (
+            "FF1 16 digits, one batch of 4096 repeated (in cache)",
+            Some((0, 1.0)),
+            batch_row(&ff1, b"", (10, 16), n, 4096),
+        ),
+        ("FF3-1 16 digits, rounds kernel alone (in cache)", Some((0, 0.8)), halves(true)),
+        (
+            "FF3-1 16 digits, one batch of 4096 repeated (in cache)",
+            Some((0, 0.8)),
+            batch_row(&ff3, &[1, 2, 3, 4, 5, 6, 7], (10, 16), n, 4096),
+        ),
+    ]);
+}
+
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
     match std::env::args().nth(2).as_deref() {
         Some("sizes") => return sizes(n),
         Some("paired") => return paired(n),
+        Some("kernel") => return kernel(n),
         _ => {}
     }
     // With a shape (e.g. `ff1:62:24`), time that shape alone: handy under callgrind.

@@ -8,9 +8,12 @@
 //!
 //! A chunk of values runs all its rounds before the next chunk starts, two
 //! rounds per loop turn (the first updates one half, the second the other),
-//! so both halves stay in registers. FF3-1's 128-bit y is first folded to
-//! 64 bits with its 32-bit limbs (`y0 + y1·2^32 mod m + ...`, below 2^64
-//! when m <= 2^30). On AVX-512 the remainder is a Barrett step on IFMA's
+//! so both halves stay in registers (on AVX-512 a chunk is two groups of
+//! two vectors, each round running one group's AES while the other's y
+//! is reduced). FF3-1's 128-bit y is first folded below 2^64 (m <= 2^30):
+//! on AVX-512 as `lo + h0·(2^64 mod m) + h1·(2^96 mod m)` with the wrap
+//! past 2^64 added back ([`fold8`]), on AVX2 with its four 32-bit limbs
+//! ([`limbs4`]). On AVX-512 the remainder is a Barrett step on IFMA's
 //! 52-bit multiplier (in [0, 3m)), and the update folds `d ± y` into
 //! [0, m) with two unsigned minimums; the AVX2 kernel rounds an f64
 //! quotient estimate from y's top 52 bits (remainder in [-m, m), see
@@ -31,6 +34,8 @@ use crate::Direction;
 /// limb sum of y must fit 64 bits).
 pub(crate) const MAX_FF1_512: u64 = 1 << 50;
 pub(crate) const MAX_FF3: u64 = 1 << 30;
+/// The most rounds a run has (FF1's ten).
+const MAX_ROUNDS: usize = 10;
 
 /// Round `i`'s constant block as a 128-bit vector.
 #[inline(always)]
@@ -40,13 +45,13 @@ fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
 }
 
 /// One modulus broadcast for [`step512`]: m, 2m, 3m, the Barrett factor
-/// floor(2^64 / m), 2^52 - m, and 2^32, 2^64, 2^96 mod m.
+/// floor(2^64 / m), 2^52 - m, and 2^64, 2^96 mod m.
 #[derive(Clone, Copy)]
 pub struct Mod512 {
     m: [__m512i; 3],
     mu: __m512i,
     neg: __m512i,
-    r: [__m512i; 3],
+    r: [__m512i; 2],
 }
 
 impl Mod512 {
@@ -56,20 +61,25 @@ impl Mod512 {
     pub fn new(c: &Consts<'_>, p: usize) -> Self {
         let v = |x: u64| _mm512_set1_epi64(x as i64);
         let m = c.m[p];
-        Mod512 { m: [v(m), v(2 * m), v(3 * m)], mu: v(c.mu[p]), neg: v((1 << 52) - m), r: c.r[p].map(v) }
+        Mod512 { m: [v(m), v(2 * m), v(3 * m)], mu: v(c.mu[p]), neg: v((1 << 52) - m), r: [v(c.r[p][1]), v(c.r[p][2])] }
     }
 }
 
-/// `y0 + y1·r32 + y2·r64 + y3·r96` for the 32-bit limbs y0..y3 of
-/// `hi·2^64 + lo`: congruent to it modulo m, and below 2^64 when every
-/// `r` is below 2^30. `mul_epu32` reads the low 32 bits of each lane.
+/// A number below 2^64 congruent to `hi·2^64 + lo` modulo m, from
+/// `r` = 2^64 and 2^96 mod m (each below 2^30): `lo + h0·r64 + h1·r96`
+/// for the 32-bit halves h0, h1 of `hi` (the products sum below 2^63),
+/// plus r64 where that sum wrapped past 2^64 (it is then below the
+/// products' sum, so adding r64 < 2^30 does not wrap again). Two
+/// multiplies, not three: `lo` is not split.
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub fn limbs8(lo: __m512i, hi: __m512i, r: &[__m512i; 3]) -> __m512i {
-    let y0 = _mm512_and_si512(lo, _mm512_set1_epi64(u32::MAX as i64));
-    let y1 = _mm512_mul_epu32(_mm512_srli_epi64::<32>(lo), r[0]);
-    let y23 = _mm512_add_epi64(_mm512_mul_epu32(hi, r[1]), _mm512_mul_epu32(_mm512_srli_epi64::<32>(hi), r[2]));
-    _mm512_add_epi64(_mm512_add_epi64(y0, y1), y23)
+pub fn fold8(lo: __m512i, hi: __m512i, r: &[__m512i; 2]) -> __m512i {
+    // h1 moved down by a shuffle (port 5), not a shift (port 0, which the
+    // AES rounds keep busy); `mul_epu32` reads the low 32 bits of a lane.
+    let h1 = _mm512_shuffle_epi32::<_MM_PERM_DDBB>(hi);
+    let t = _mm512_add_epi64(_mm512_mul_epu32(hi, r[0]), _mm512_mul_epu32(h1, r[1]));
+    let s = _mm512_add_epi64(lo, t);
+    _mm512_mask_add_epi64(s, _mm512_cmplt_epu64_mask(s, t), s, r[0])
 }
 
 /// `y mod m` up to 2m more (in [0, 3m)) for 2^12 <= m <= 2^50: the
@@ -82,41 +92,48 @@ pub fn barrett8(y: __m512i, k: &Mod512) -> __m512i {
     _mm512_and_si512(_mm512_madd52lo_epu64(y, q, k.neg), _mm512_set1_epi64((1 << 52) - 1))
 }
 
-/// `d + r mod m` (encrypting) or `d - r mod m` for d < m, r < 3m:
+/// `d + r mod m` (`ENC`) or `d - r mod m` for d < m, r < 3m:
 /// the sum, shifted into [0, 4m), less 2m then m where that does not wrap.
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub fn update8(d: __m512i, r: __m512i, k: &Mod512, enc: bool) -> __m512i {
-    let s = if enc { _mm512_add_epi64(d, r) } else { _mm512_sub_epi64(_mm512_add_epi64(d, k.m[2]), r) };
+pub fn update8<const ENC: bool>(d: __m512i, r: __m512i, k: &Mod512) -> __m512i {
+    let s = if ENC { _mm512_add_epi64(d, r) } else { _mm512_sub_epi64(_mm512_add_epi64(d, k.m[2]), r) };
     let s = _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[1]));
     _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[0]))
 }
 
 /// One round for 8·W values with VAES-512: blocks from `src` (W vectors
-/// of eight halves), `NR` AES rounds under `rk`, then `dst ± y mod m`.
+/// of eight halves) xored with `cbk` (the round's constant block ^ the
+/// first round key, in every lane), `NR` AES rounds under `rk`, then
+/// `dst + y mod m` (`ENC`) or `dst - y mod m`.
 /// Values 0, 2, 4, 6 of a vector go to one block vector, 1, 3, 5, 7 to the
 /// next, so reading y back in the same pairs restores the value order.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-pub fn step512<const W: usize, const FF3: bool, const NR: usize>(
+pub fn step512<const W: usize, const FF3: bool, const NR: usize, const ENC: bool>(
     rk: &[__m512i; 15],
-    cb: __m128i,
+    cbk: __m512i,
     k: &Mod512,
     src: &[__m512i; W],
     dst: [__m512i; W],
-    enc: bool,
 ) -> [__m512i; W] {
-    let bswap = _mm512_set_epi64(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
-    let (zero, cbk) = (_mm512_setzero_si512(), _mm512_xor_si512(_mm512_broadcast_i32x4(cb), rk[0]));
+    // FF1: byte shuffles that put value 2k's (`to_lo`) or 2k + 1's
+    // (`to_hi`) bytes reversed in the upper half of 128-bit lane k and zero
+    // in the lower, and one that reverses the low 8 bytes of a lane into
+    // both halves (`y_be`).
+    let z = 0x8080_8080_8080_8080u64 as i64; // zero bytes
+    let to_lo = _mm512_set_epi64(BSWAP_LO, z, BSWAP_LO, z, BSWAP_LO, z, BSWAP_LO, z);
+    let to_hi = _mm512_set_epi64(BSWAP_HI, z, BSWAP_HI, z, BSWAP_HI, z, BSWAP_HI, z);
+    let y_be = _mm512_set1_epi64(BSWAP_LO);
+    let zero = _mm512_setzero_si512();
     let mut blk = [[zero; 2]; W];
     for (b, &x) in blk.iter_mut().zip(src) {
-        let (lo, hi) = if FF3 {
-            (_mm512_unpacklo_epi64(x, zero), _mm512_unpackhi_epi64(x, zero))
+        *b = if FF3 {
+            // Even values xored in place (a masked xor), odd ones moved down.
+            [_mm512_mask_xor_epi64(cbk, 0x55, x, cbk), _mm512_xor_si512(_mm512_unpackhi_epi64(x, zero), cbk)]
         } else {
-            let bx = _mm512_shuffle_epi8(x, bswap);
-            (_mm512_unpacklo_epi64(zero, bx), _mm512_unpackhi_epi64(zero, bx))
+            [_mm512_xor_si512(_mm512_shuffle_epi8(x, to_lo), cbk), _mm512_xor_si512(_mm512_shuffle_epi8(x, to_hi), cbk)]
         };
-        *b = [_mm512_xor_si512(lo, cbk), _mm512_xor_si512(hi, cbk)];
     }
     for key in &rk[1..NR] {
         for b in &mut blk {
@@ -127,46 +144,55 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize>(
     for (b, d) in blk.iter().zip(&mut out) {
         let (o0, o1) = (_mm512_aesenclast_epi128(b[0], rk[NR]), _mm512_aesenclast_epi128(b[1], rk[NR]));
         let y = if FF3 {
-            limbs8(_mm512_unpacklo_epi64(o0, o1), _mm512_unpackhi_epi64(o0, o1), &k.r)
+            fold8(_mm512_unpacklo_epi64(o0, o1), _mm512_unpackhi_epi64(o0, o1), &k.r)
         } else {
-            _mm512_shuffle_epi8(_mm512_unpacklo_epi64(o0, o1), bswap)
+            // o0's first 8 bytes reversed in each lane's low half, o1's in
+            // its high half.
+            _mm512_mask_shuffle_epi8(_mm512_shuffle_epi8(o0, y_be), 0xff00_ff00_ff00_ff00, o1, y_be)
         };
-        *d = update8(*d, barrett8(y, k), k, enc);
+        *d = update8::<ENC>(*d, barrett8(y, k), k);
     }
     out
 }
 
-/// All rounds for 8·W values of `a` and `b` (at least 8·W each); `ks`
-/// holds the moduli of even and odd rounds.
+/// All rounds for 8·H·G values of `a` and `b` (at least that many each),
+/// as G groups of H vectors: `cbk` holds each round's block constant ^
+/// rk[0] in the order they run, `ks` the moduli of the first round's
+/// parity and the other, `p` that parity. Each round runs the groups one
+/// after another, so a group's reduction (whose result its next round
+/// needs) overlaps the next group's AES rounds instead of leaving port 0
+/// idle between rounds.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-fn chunk512<const W: usize, const FF3: bool, const NR: usize>(
+fn chunk512<const H: usize, const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
     rk: &[__m512i; 15],
-    c: &Consts<'_>,
+    cbk: &[__m512i],
     ks: &[Mod512; 2],
     a: &mut [u64],
     b: &mut [u64],
-    dir: Direction,
+    p: usize,
 ) {
-    assert!(a.len() >= 8 * W && b.len() >= 8 * W, "whole vectors");
-    let mut h = [[_mm512_setzero_si512(); W]; 2];
+    assert!(a.len() >= 8 * H * G && b.len() >= 8 * H * G, "whole vectors");
+    let mut h = [[[_mm512_setzero_si512(); H]; G]; 2];
     for (half, x) in h.iter_mut().zip([&*a, &*b]) {
-        for (k, v) in half.iter_mut().enumerate() {
-            // SAFETY: 8·W u64 are readable (checked above); unaligned loads.
+        for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
+            // SAFETY: 8·H·G u64 are readable (checked above); unaligned loads.
             *v = unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * k).cast()) };
         }
     }
     // x is the half the first round updates (A when its index is even).
-    let (rounds, enc) = (c.blocks.len(), dir.is_encrypt());
-    let p = dir.round(0, rounds) % 2;
     let [mut x, mut y] = if p == 0 { h } else { [h[1], h[0]] };
-    for r in (0..rounds).step_by(2) {
-        x = step512::<W, FF3, NR>(rk, const_block(c, dir.round(r, rounds)), &ks[p], &y, x, enc);
-        y = step512::<W, FF3, NR>(rk, const_block(c, dir.round(r + 1, rounds)), &ks[1 - p], &x, y, enc);
+    for pair in cbk.chunks_exact(2) {
+        for (x, y) in x.iter_mut().zip(&y) {
+            *x = step512::<H, FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);
+        }
+        for (y, x) in y.iter_mut().zip(&x) {
+            *y = step512::<H, FF3, NR, ENC>(rk, pair[1], &ks[1], x, *y);
+        }
     }
     let h = if p == 0 { [x, y] } else { [y, x] };
     for (half, x) in h.iter().zip([a, b]) {
-        for (k, v) in half.iter().enumerate() {
+        for (k, v) in half.as_flattened().iter().enumerate() {
             // SAFETY: as above, unaligned stores.
             unsafe { _mm512_storeu_si512(x.as_mut_ptr().add(8 * k).cast(), *v) };
         }
@@ -193,10 +219,16 @@ pub unsafe fn rounds_vaes512<const FF3: bool>(
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm512_broadcast_i32x4(*k);
     }
-    match nr {
-        10 => run512::<FF3, 10>(&rk, c, a, b, dir),
-        12 => run512::<FF3, 12>(&rk, c, a, b, dir),
-        _ => run512::<FF3, 14>(&rk, c, a, b, dir),
+    // The direction as a constant too: no branch in the rounds for LLVM
+    // to schedule the AES of one vector around (it then runs the vectors
+    // of a chunk one after another).
+    match (nr, dir.is_encrypt()) {
+        (10, true) => run512::<FF3, 10, true>(&rk, c, a, b, dir),
+        (10, false) => run512::<FF3, 10, false>(&rk, c, a, b, dir),
+        (12, true) => run512::<FF3, 12, true>(&rk, c, a, b, dir),
+        (12, false) => run512::<FF3, 12, false>(&rk, c, a, b, dir),
+        (_, true) => run512::<FF3, 14, true>(&rk, c, a, b, dir),
+        (_, false) => run512::<FF3, 14, false>(&rk, c, a, b, dir),
     }
     for k in &mut rk {
         // SAFETY: `k` is a valid, aligned vector; volatile so the wipe of
@@ -207,7 +239,7 @@ pub unsafe fn rounds_vaes512<const FF3: bool>(
 
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-fn run512<const FF3: bool, const NR: usize>(
+fn run512<const FF3: bool, const NR: usize, const ENC: bool>(
     rk: &[__m512i; 15],
     c: &Consts<'_>,
     a: &mut [u64],
@@ -215,20 +247,30 @@ fn run512<const FF3: bool, const NR: usize>(
     dir: Direction,
 ) {
     assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
-    assert!(c.blocks.len().is_multiple_of(2), "an even number of rounds");
-    let ks = [Mod512::new(c, 0), Mod512::new(c, 1)];
+    let rounds = c.blocks.len();
+    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
+    // Each round's constant block ^ rk[0], broadcast once per call, in the
+    // order the rounds run.
+    let mut cbk = [_mm512_setzero_si512(); MAX_ROUNDS];
+    for (r, v) in cbk[..rounds].iter_mut().enumerate() {
+        *v = _mm512_xor_si512(_mm512_broadcast_i32x4(const_block(c, dir.round(r, rounds))), rk[0]);
+    }
+    let (cbk, p) = (&cbk[..rounds], dir.round(0, rounds) % 2);
+    let ks = [Mod512::new(c, p), Mod512::new(c, 1 - p)];
     let mut j = 0;
     while j + 32 <= a.len() {
-        chunk512::<4, FF3, NR>(rk, c, &ks, &mut a[j..], &mut b[j..], dir);
+        chunk512::<2, 2, FF3, NR, ENC>(rk, cbk, &ks, &mut a[j..], &mut b[j..], p);
         j += 32;
     }
     while j < a.len() {
-        chunk512::<1, FF3, NR>(rk, c, &ks, &mut a[j..], &mut b[j..], dir);
+        chunk512::<1, 1, FF3, NR, ENC>(rk, cbk, &ks, &mut a[j..], &mut b[j..], p);
         j += 8;
     }
 }
 
-/// [`limbs8`] for four lanes.
+/// `y0 + y1·r32 + y2·r64 + y3·r96` for the 32-bit limbs y0..y3 of
+/// `hi·2^64 + lo`: congruent to it modulo m, and below 2^64 when every
+/// `r` is below 2^30. `mul_epu32` reads the low 32 bits of each lane.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
@@ -436,52 +478,5 @@ fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// [`rem4`] against u128 arithmetic at the ends of its range: moduli
-    /// 2^16 to 2^32 - 1, y at and around multiples of m and near 2^64.
-    #[test]
-    fn rem4_is_y_mod_m_plus_at_most_m() {
-        if !crate::cpu::has(crate::cpu::Features::AVX2) {
-            return;
-        }
-        let mut seed = 0x0123_4567_89ab_cdefu64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            seed ^ (seed >> 29)
-        };
-        for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 1 << 30, (1 << 31) + 11, (1 << 32) - 1] {
-            // SAFETY: AVX2 was detected above.
-            let k = unsafe { Mod256::with(m, [0; 3]) };
-            let top = u64::MAX - u64::MAX % m;
-            for i in 0..4000u64 {
-                let q = next() % (u64::MAX / m);
-                let y = match i % 8 {
-                    0 => q * m,
-                    1 => q * m + m - 1,
-                    2 => top.wrapping_sub(1 + i % 3),
-                    3 => top + i % (u64::MAX - top + 1),
-                    4 => i,
-                    _ => next(),
-                };
-                let ys = [y >> 1, !y, y ^ 1, y];
-                for dec in [false, true] {
-                    // SAFETY: AVX2 was detected above; [u64; 4] and __m256i
-                    // have the same size and every bit pattern is valid.
-                    let got = unsafe {
-                        core::mem::transmute::<__m256i, [u64; 4]>(rem4(
-                            core::mem::transmute::<[u64; 4], __m256i>(ys),
-                            &k,
-                            dec,
-                        ))
-                    };
-                    for (g, y) in got.into_iter().zip(ys) {
-                        let want = if dec { (m - y % m) % m } else { y % m };
-                        assert!(g <= 2 * m && g % m == want, "m {m} y {y} dec {dec}: {g}");
-                    }
-                }
-            }
-        }
-    }
-}
+#[path = "batch_fused_tests.rs"]
+mod tests;

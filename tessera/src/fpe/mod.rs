@@ -52,6 +52,8 @@ mod text_batch;
 
 pub use algorithm::Algorithm;
 pub use alphabet::Alphabet;
+#[doc(hidden)]
+pub use batch_round::bench_fused_rounds;
 pub use ff1::FF1;
 pub use ff3::{FF3, FF3_1};
 pub use format::TokenFormat;

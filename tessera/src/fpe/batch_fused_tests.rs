@@ -1,0 +1,105 @@
+//! Tests of the fused kernels' arithmetic helpers against u128 arithmetic.
+
+use super::*;
+
+/// [`fold8`], [`barrett8`] and [`update8`] against u128 arithmetic for
+/// FF3's moduli bounds (2^16 to [`MAX_FF3`]): y near 0, 2^64 (where the
+/// fold's sum wraps) and 2^128, and halves d of m - 1 and at random.
+#[test]
+fn fold_barrett_update_match_u128() {
+    use super::super::batch_round::{BatchMod, Layout};
+    use super::super::num::Mod64;
+    if !crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512IFMA) {
+        return;
+    }
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    // SAFETY: [u64; 8] and __m512i have the same size, and every bit
+    // pattern is valid for both.
+    let vec = |x: [u64; 8]| unsafe { core::mem::transmute::<[u64; 8], __m512i>(x) };
+    // SAFETY: as above.
+    let arr = |v: __m512i| unsafe { core::mem::transmute::<__m512i, [u64; 8]>(v) };
+    for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, MAX_FF3 - 1, MAX_FF3] {
+        let bm = BatchMod::new(Mod64::new(m));
+        let c = Consts::new(&[], (&bm, &bm), Layout::Ff3);
+        // SAFETY: AVX-512 F and IFMA were detected above.
+        let k = unsafe { Mod512::new(&c, 0) };
+        for i in 0..2000u64 {
+            let y: [u128; 8] = core::array::from_fn(|j| match (i as usize + j) % 6 {
+                0 => u128::MAX - u128::from(next() % 5),
+                1 => (u128::from(next()) << 64) | u128::from(u64::MAX - next() % 7),
+                2 => (u128::from(u64::MAX) << 64) | u128::from(next()),
+                3 => u128::from(next() % (2 * m)),
+                _ => (u128::from(next()) << 64) | u128::from(next()),
+            });
+            let d: [u64; 8] = core::array::from_fn(|j| if j % 3 == 0 { m - 1 } else { next() % m });
+            let (lo, hi) = (vec(y.map(|y| y as u64)), vec(y.map(|y| (y >> 64) as u64)));
+            // SAFETY: AVX-512 F and IFMA were detected above.
+            let (f, r) = unsafe {
+                let f = fold8(lo, hi, &k.r);
+                (f, barrett8(f, &k))
+            };
+            // SAFETY: as above.
+            let (enc, dec) = unsafe { (update8::<true>(vec(d), r, &k), update8::<false>(vec(d), r, &k)) };
+            let (f, r, enc, dec) = (arr(f), arr(r), arr(enc), arr(dec));
+            for j in 0..8 {
+                let want = (y[j] % u128::from(m)) as u64;
+                assert_eq!(f[j] % m, want, "fold m {m} y {:#x}", y[j]);
+                assert!(r[j] < 3 * m && r[j] % m == want, "barrett m {m} y {:#x}: {}", y[j], r[j]);
+                assert_eq!(enc[j], (d[j] + want) % m, "enc m {m}");
+                assert_eq!(dec[j], (d[j] + m - want) % m, "dec m {m}");
+            }
+        }
+    }
+}
+
+/// [`rem4`] against u128 arithmetic at the ends of its range: moduli
+/// 2^16 to 2^32 - 1, y at and around multiples of m and near 2^64.
+#[test]
+fn rem4_is_y_mod_m_plus_at_most_m() {
+    if !crate::cpu::has(crate::cpu::Features::AVX2) {
+        return;
+    }
+    let mut seed = 0x0123_4567_89ab_cdefu64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        seed ^ (seed >> 29)
+    };
+    for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 1 << 30, (1 << 31) + 11, (1 << 32) - 1] {
+        // SAFETY: AVX2 was detected above.
+        let k = unsafe { Mod256::with(m, [0; 3]) };
+        let top = u64::MAX - u64::MAX % m;
+        for i in 0..4000u64 {
+            let q = next() % (u64::MAX / m);
+            let y = match i % 8 {
+                0 => q * m,
+                1 => q * m + m - 1,
+                2 => top.wrapping_sub(1 + i % 3),
+                3 => top + i % (u64::MAX - top + 1),
+                4 => i,
+                _ => next(),
+            };
+            let ys = [y >> 1, !y, y ^ 1, y];
+            for dec in [false, true] {
+                // SAFETY: AVX2 was detected above; [u64; 4] and __m256i
+                // have the same size and every bit pattern is valid.
+                let got = unsafe {
+                    core::mem::transmute::<__m256i, [u64; 4]>(rem4(
+                        core::mem::transmute::<[u64; 4], __m256i>(ys),
+                        &k,
+                        dec,
+                    ))
+                };
+                for (g, y) in got.into_iter().zip(ys) {
+                    let want = if dec { (m - y % m) % m } else { y % m };
+                    assert!(g <= 2 * m && g % m == want, "m {m} y {y} dec {dec}: {g}");
+                }
+            }
+        }
+    }
+}
