@@ -14,7 +14,7 @@ use super::digits10;
 #[cfg(target_arch = "x86_64")]
 use super::digits256::Decimal;
 use super::num::Radix;
-use super::{Tweaks, check_batch, check_value, numerals_below};
+use super::{Tweaks, numerals_below};
 use crate::Direction;
 use crate::Error;
 use crate::aes::{Aes, Block};
@@ -247,14 +247,17 @@ pub(crate) fn str_halves<const BE: bool>(
 }
 
 /// Calls `f(index of its first value, its values back to back, their
-/// length)` for each run of consecutive values of one length. `ends` must
-/// be increasing within `data` (checked by [`check`]).
+/// length)` for each run of consecutive values of one length. `data`
+/// starts at numeral `origin` of the batch and holds the values `ends`
+/// (positions in the batch, increasing within `data`: checked by
+/// [`check_slab`]), the first of which is value `first` of the batch.
 pub(crate) fn for_each_run(
     data: &mut [u16],
     ends: &[usize],
+    (origin, first): (usize, usize),
     mut f: impl FnMut(usize, &mut [u16], usize) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let (mut rest, mut start, mut i) = (data, 0, 0);
+    let (mut rest, mut start, mut i) = (data, origin, 0);
     while i < ends.len() {
         let len = ends[i] - start;
         let mut j = i + 1;
@@ -269,56 +272,38 @@ pub(crate) fn for_each_run(
         }
         let (run, r) = core::mem::take(&mut rest).split_at_mut(ends[j - 1] - start);
         rest = r;
-        f(i, run, len)?;
+        f(first + i, run, len)?;
         (start, i) = (ends[j - 1], j);
     }
     Ok(())
 }
 
-/// Checks a whole batch before any value changes: the tweak count, each
-/// tweak (`check_tweak`), the ends, every length in `min..=max` and every
-/// numeral below the radix. The common case takes one pass over the ends
-/// and one over the numerals; on any failure the value-by-value check
-/// names the first bad value.
-pub(crate) fn check(
-    tweaks: &Tweaks<'_>,
-    data: &[u16],
-    ends: &[usize],
-    (radix, min, max): (u32, usize, usize),
-    check_tweak: impl Fn(&[u8]) -> Result<(), Error>,
-) -> Result<(), Error> {
-    let slow = || check_batch(tweaks, data, ends, |t, x| check_tweak(t).and_then(|()| check_value(x, radix, min, max)));
-    let tweaks_ok = match tweaks {
-        Tweaks::Same(t) => check_tweak(t).is_ok(),
-        Tweaks::PerValue(ts) => ts.len() == ends.len() && ts.iter().all(|t| check_tweak(t).is_ok()),
-    };
-    if !tweaks_ok {
-        return slow();
-    }
-    if !wide(|| fast_check(data, ends, radix, min, max)) {
-        return slow();
-    }
-    Ok(())
+/// Whether the values `ends` (positions in the batch, the first starting
+/// at `origin`) have lengths in `min..=max`, tile `data[origin..]` from its
+/// start and have every numeral below `radix`: one pass over the ends and
+/// one over the numerals, vectorised ([`wide`]). A failure says nothing of
+/// which value is bad: the value-by-value check names it.
+pub(crate) fn check_slab(data: &[u16], ends: &[usize], origin: usize, (radix, min, max): (u32, usize, usize)) -> bool {
+    wide(|| fast_check(data, ends, origin, radix, min, max))
 }
 
-/// Whether every value's length is in `min..=max`, the values tile a
-/// prefix of `data`, and every numeral in it is below `radix`.
+/// See [`check_slab`].
 #[inline(always)]
-fn fast_check(data: &[u16], ends: &[usize], radix: u32, min: usize, max: usize) -> bool {
+fn fast_check(data: &[u16], ends: &[usize], origin: usize, radix: u32, min: usize, max: usize) -> bool {
     // Every length in range and every end at or after the one before (so
     // all are at most the last, checked against data.len()).
     let span = max.saturating_sub(min);
-    let first_ok = ends.first().is_none_or(|&e| e.wrapping_sub(min) <= span);
+    let first_ok = ends.first().is_none_or(|&e| e >= origin && (e - origin).wrapping_sub(min) <= span);
     let steps_bad = ends[1.min(ends.len())..]
         .iter()
         .zip(ends)
         .fold(false, |bad, (&e, &s)| bad | (e < s) | (e.wrapping_sub(s).wrapping_sub(min) > span));
-    let start = ends.last().copied().unwrap_or(0);
-    if !first_ok || steps_bad || start > data.len() || min > max {
+    let end = ends.last().copied().unwrap_or(origin);
+    if !first_ok || steps_bad || end > data.len() || origin > end || min > max {
         return false;
     }
-    // Values tile data[..start], so this checks every numeral of every value.
-    numerals_below(&data[..start], radix)
+    // Values tile data[origin..end], so this checks every numeral of every value.
+    numerals_below(&data[origin..end], radix)
 }
 
 /// `f()`, compiled for AVX2 when the CPU has it (its loops vectorise wider).
@@ -342,6 +327,7 @@ fn wide<R>(f: impl FnOnce() -> R) -> R {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fpe::{check_batch, check_value};
 
     /// The one-pass check accepts exactly the batches the value-by-value
     /// check accepts: lengths at and past both limits, ends that go back or
@@ -370,9 +356,8 @@ mod tests {
         for d in [&data, &bad_digit] {
             for ends in ends_cases {
                 let want = slow(d, ends);
-                assert_eq!(wide(|| fast_check(d, ends, radix, min, max)), want, "ends {ends:?}");
-                assert_eq!(fast_check(d, ends, radix, min, max), want, "portable, ends {ends:?}");
-                assert_eq!(check(&Tweaks::Same(b""), d, ends, (radix, min, max), |_| Ok(())).is_ok(), want);
+                assert_eq!(check_slab(d, ends, 0, (radix, min, max)), want, "ends {ends:?}");
+                assert_eq!(fast_check(d, ends, 0, radix, min, max), want, "portable, ends {ends:?}");
             }
         }
         assert!(!slow(&bad_digit, &[2, 8, 12, 18, 24]) && slow(&data, &[2, 8, 12, 18, 24]), "cases hit both answers");

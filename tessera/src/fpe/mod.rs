@@ -46,6 +46,7 @@ mod format;
 mod num;
 #[cfg(target_arch = "x86_64")]
 mod single_ni;
+mod slab;
 #[cfg(target_arch = "x86_64")]
 mod text10;
 mod text_batch;
@@ -56,6 +57,8 @@ pub use ff1::FF1;
 pub use ff3::{FF3, FF3_1};
 pub use format::TokenFormat;
 pub use num::MAX_RADIX;
+#[doc(hidden)]
+pub use slab::bench as __bench;
 pub use text_batch::TextBatch;
 
 use crate::Direction;
