@@ -77,23 +77,33 @@ struct Group {
 impl Plan<'_> {
     /// Encrypts or decrypts `run`, values `first..` of a batch with
     /// `tweaks` (checked), each value's bases from its tweak by `base`:
-    /// one pair for the whole run when the batch has one tweak.
+    /// one pair for the whole run when the batch has one tweak. `ahead`
+    /// is what the batch will read next (see [`Plan::run`]).
     pub(crate) fn run_tweaks(
         &self,
         tweaks: &Tweaks<'_>,
-        first: usize,
-        run: &mut [u16],
+        (first, run): (usize, &mut [u16]),
+        ahead: &[u16],
         base: impl Fn(&[u8]) -> [[u64; 2]; 2],
         dir: Direction,
     ) {
         match tweaks {
-            Tweaks::Same(t) => self.run(run, Bases::same(base(t)), dir),
-            Tweaks::PerValue(ts) => self.run(run, Bases::Each(|j| base(ts[first + j])), dir),
+            Tweaks::Same(t) => self.run(run, ahead, Bases::same(base(t)), dir),
+            Tweaks::PerValue(ts) => self.run(run, ahead, Bases::Each(|j| base(ts[first + j])), dir),
         }
     }
 
     /// Encrypts or decrypts `data`: values of length `n` back to back.
-    pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(&self, data: &mut [u16], mut bases: Bases<F>, dir: Direction) {
+    /// While each group goes through its rounds, the same length of
+    /// `ahead` (numerals the batch reads next, from main memory) is
+    /// prefetched into L2, so the next slab's check finds it there.
+    pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(
+        &self,
+        data: &mut [u16],
+        ahead: &[u16],
+        mut bases: Bases<F>,
+        dir: Direction,
+    ) {
         let mut g = Group { a: [0; GROUP], b: [0; GROUP], bases: [[[0; 2]; GROUP]; 2], blocks: [[0; 16]; GROUP] };
         let rounds = self.terms.len();
         assert!(rounds <= MAX_ROUNDS, "at most {MAX_ROUNDS} rounds");
@@ -114,8 +124,10 @@ impl Plan<'_> {
         } else {
             None
         };
+        let mut ahead = ahead.chunks(GROUP * self.n);
         for (k, chunk) in data.chunks_mut(GROUP * self.n).enumerate() {
             let count = chunk.len() / self.n;
+            prefetch(ahead.next().unwrap_or_default());
             if let Bases::Each(f) = &mut bases {
                 for j in 0..count {
                     [g.bases[0][j], g.bases[1][j]] = f(k * GROUP + j);
@@ -189,6 +201,22 @@ impl Plan<'_> {
             self.kernel.round(m, self.layout, &g.blocks[..n], &mut dst[..n], dir);
         }
     }
+}
+
+/// Asks for `next` in L2, one software prefetch per 64 bytes: the loads
+/// start while the caller computes, and nothing waits for them.
+#[inline(always)]
+#[allow(unsafe_code)]
+fn prefetch(next: &[u16]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in next.chunks(32) {
+        use core::arch::x86_64::{_MM_HINT_T1, _mm_prefetch};
+        // SAFETY: a prefetch is a hint: it never faults, changes nothing a
+        // program can see, and the address is inside `next`.
+        unsafe { _mm_prefetch::<_MM_HINT_T1>(line.as_ptr().cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = next;
 }
 
 /// Whether both halves take the vector decimal conversions.

@@ -407,7 +407,7 @@ impl FF1 {
             domain,
             |_| Ok(()),
             dir,
-            |first, run, len, dir| {
+            |first, run, len, dir, ahead| {
                 let fast = self.params(len).filter(|_| run.len() >= batch::MIN_RUN * len);
                 let Some(lp @ LenParams { arith: Arith::N64 { mu, mv }, .. }) = fast else {
                     for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
@@ -432,7 +432,7 @@ impl FF1 {
                     m: (BatchMod::new(*mu), BatchMod::new(*mv)),
                     terms: &terms,
                 };
-                plan.run_tweaks(&tweaks, first, run, |tweak| [words(self.base(lp, tweak)); 2], dir);
+                plan.run_tweaks(&tweaks, (first, run), ahead, |tweak| [words(self.base(lp, tweak)); 2], dir);
                 Ok(())
             },
         )

@@ -163,7 +163,7 @@ impl Core {
             domain,
             |t| split(t).map(drop),
             dir,
-            |first, run, len, dir| {
+            |first, run, len, dir, ahead| {
                 let fast = Some(self.arith[len - self.min]).filter(|_| run.len() >= batch::MIN_RUN * len);
                 let Some(Arith::N64 { mu, mv }) = fast else {
                     for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
@@ -192,7 +192,7 @@ impl Core {
                     let (tl, tr) = split(t).unwrap_or_default();
                     [[0, (tr as u64) << 32], [0, (tl as u64) << 32]]
                 };
-                plan.run_tweaks(&tweaks, first, run, base, dir);
+                plan.run_tweaks(&tweaks, (first, run), ahead, base, dir);
                 Ok(())
             },
         )

@@ -26,9 +26,9 @@ fn slab_values(data_len: usize, count: usize) -> usize {
 /// Encrypts or decrypts (`dir`) the batch `data` / `ends` with `tweaks`,
 /// checking every value against `(radix, min, max)` and every tweak
 /// against `check_tweak` before it changes, a slab at a time. `f(index of
-/// the first value, its values back to back, their length, direction)`
-/// processes one run of values of one length; it must not fail on checked
-/// values.
+/// the first value, its values back to back, their length, direction,
+/// what the batch reads next)` processes one run of values of one length;
+/// it must not fail on checked values.
 pub(crate) fn drive(
     tweaks: &Tweaks<'_>,
     data: &mut [u16],
@@ -36,7 +36,7 @@ pub(crate) fn drive(
     domain: (u32, usize, usize),
     check_tweak: impl Fn(&[u8]) -> Result<(), Error>,
     dir: Direction,
-    mut f: impl FnMut(usize, &mut [u16], usize, Direction) -> Result<(), Error>,
+    mut f: impl FnMut(usize, &mut [u16], usize, Direction, &[u16]) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let (radix, min, max) = domain;
     // The value-by-value check of the first `upto` values: the exact error.
@@ -61,11 +61,19 @@ pub(crate) fn drive(
             && check_slab(data, &ends[i0..i1], s0, domain);
         if !good && let Err(e) = slow(data, i1) {
             // Values before i0 passed and were done: undo them.
-            for_each_run(&mut data[..s0], &ends[..i0], (0, 0), |first, run, len| f(first, run, len, dir.reverse()))?;
+            for_each_run(&mut data[..s0], &ends[..i0], (0, 0), |first, run, len| {
+                f(first, run, len, dir.reverse(), &[])
+            })?;
             return Err(e);
         }
         let s1 = ends[i1 - 1];
-        for_each_run(&mut data[s0..s1], &ends[i0..i1], (s0, i0), |first, run, len| f(first, run, len, dir))?;
+        // The numerals after the slab, as many as in it: the next slab's.
+        let (head, tail) = data.split_at_mut(s1);
+        let ahead = &tail[..(s1 - s0).min(tail.len())];
+        for_each_run(&mut head[s0..], &ends[i0..i1], (s0, i0), |first, run, len| {
+            let at = first.checked_sub(1).map_or(0, |p| ends[p]) - s0;
+            f(first, run, len, dir, ahead.get(at..).unwrap_or_default())
+        })?;
         (i0, s0) = (i1, s1);
     }
     Ok(())
