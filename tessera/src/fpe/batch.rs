@@ -389,5 +389,12 @@ mod tests {
             }
         }
         assert!(!slow(&bad_digit, &[2, 8, 12, 18, 24]) && slow(&data, &[2, 8, 12, 18, 24]), "cases hit both answers");
+        // A slab starting at `origin`: its first value starts there, and
+        // only its own numerals count.
+        let slab = |d: &[u16], ends: &[usize], origin| check_slab(d, ends, origin, (radix, min, max));
+        assert!(slab(&data, &[12, 18, 24], 8) && !slab(&bad_digit, &[12, 18, 24], 8));
+        assert!(slab(&bad_digit, &[24, 30], 18) && slab(&bad_digit, &[], 18));
+        assert!(!slab(&data, &[6, 12], 8) && !slab(&data, &[9, 12], 8) && !slab(&data, &[40], 30));
+        assert!(!slab(&data, &[37], 36) && slab(&data, &[40], 38) && !slab(&data, &[42], 38));
     }
 }
