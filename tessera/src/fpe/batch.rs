@@ -209,11 +209,11 @@ impl Plan<'_> {
 #[allow(unsafe_code)]
 fn prefetch(next: &[u16]) {
     #[cfg(target_arch = "x86_64")]
-    for line in next.chunks(32) {
+    for at in (0..next.len()).step_by(32) {
         use core::arch::x86_64::{_MM_HINT_T1, _mm_prefetch};
         // SAFETY: a prefetch is a hint: it never faults, changes nothing a
         // program can see, and the address is inside `next`.
-        unsafe { _mm_prefetch::<_MM_HINT_T1>(line.as_ptr().cast()) };
+        unsafe { _mm_prefetch::<_MM_HINT_T1>(next.as_ptr().wrapping_add(at).cast()) };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = next;
