@@ -18,6 +18,9 @@
 //! over (128 KiB of numerals, in cache: the cost without main memory's).
 //! `... fpe_cputime VALUES kernel` times the fused rounds kernel alone on
 //! parsed halves beside the whole batch call and the AES floor (same rounds).
+//! `... fpe_cputime VALUES memory` times, the same way, the parts of the FF1
+//! 16-digit batch path (the check alone, parse + format alone, the whole
+//! call), each in main memory and in cache.
 //! `... fpe_cputime VALUES sizes` prints FF1 16-digit batch cost against batch size
 //! (1, 4, ..., 65,536; about VALUES values per timing) beside the AES floor, as
 //! `scripts/plot-ff1-batch` reads it.
@@ -287,7 +290,7 @@ fn kernel(n: usize) {
         Box::new(move || {
             sample(reps * 4096, || {
                 for _ in 0..reps {
-                    assert!(tessera::fpe::bench_fused_rounds(&key, ff3, &mut a, &mut b), "no fused kernel");
+                    assert!(tessera::fpe::__bench::fused_rounds(&key, ff3, &mut a, &mut b), "no fused kernel");
                 }
             })
         }) as Box<dyn FnMut() -> f64>
@@ -309,12 +312,47 @@ fn kernel(n: usize) {
     ]);
 }
 
+/// The parts of the 16-digit FF1 batch path (radix 10) in main memory
+/// (one pass over `n` values) and in cache (4096 values over and over),
+/// interleaved beside the AES floor: the one-pass check alone, the
+/// decimal parse and format alone (`tessera::fpe::__bench` hooks), and
+/// the whole call.
+fn memory(n: usize) {
+    use tessera::fpe::__bench;
+    let key = [7u8; 16];
+    let (aes, ff1) = (Aes::new(&key).unwrap(), FF1::with_radix(&key, 10).unwrap());
+    let part = |size: usize, work: fn(&mut [u16], &[usize])| -> Box<dyn FnMut() -> f64> {
+        let size = size.min(n);
+        let mut data: Vec<u16> = (0..size * 16).map(|i| (i * 7 % 10) as u16).collect();
+        let ends: Vec<usize> = (1..=size).map(|i| i * 16).collect();
+        let reps = n.div_ceil(size);
+        Box::new(move || sample(reps * size, || (0..reps).for_each(|_| work(black_box(&mut data), &ends))))
+    };
+    let check: fn(&mut [u16], &[usize]) = |d, e| assert!(__bench::check(d, e, (10, 2, 56)));
+    let convert: fn(&mut [u16], &[usize]) = |d, _| assert!(__bench::parse_format(d, 16));
+    let rows: Vec<Row<'_>> = vec![
+        blocks_floor(&aes, n),
+        ("check alone, one pass (main memory)", Some((0, 1.0)), part(n, check)),
+        ("check alone, 4096 repeated (in cache)", Some((0, 1.0)), part(4096, check)),
+        ("parse + format alone, one pass (main memory)", Some((0, 1.0)), part(n, convert)),
+        ("parse + format alone, 4096 repeated (in cache)", Some((0, 1.0)), part(4096, convert)),
+        ("FF1 16 digits, batch in one call (main memory)", Some((0, 1.0)), batch_row(&ff1, b"", (10, 16), n, n)),
+        (
+            "FF1 16 digits, one batch of 4096 repeated (in cache)",
+            Some((0, 1.0)),
+            batch_row(&ff1, b"", (10, 16), n, 4096),
+        ),
+    ];
+    report(rows);
+}
+
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
     match std::env::args().nth(2).as_deref() {
         Some("sizes") => return sizes(n),
         Some("paired") => return paired(n),
         Some("kernel") => return kernel(n),
+        Some("memory") => return memory(n),
         _ => {}
     }
     // With a shape (e.g. `ff1:62:24`), time that shape alone: handy under callgrind.

@@ -311,35 +311,6 @@ pub(crate) fn round_portable(m: &Mod64, layout: Layout, blocks: &[[u8; 16]], x: 
     }
 }
 
-/// Benchmark hook for `examples/fpe_cputime.rs` (`kernel` mode), not an
-/// API: the fused rounds kernel of this CPU alone on halves already parsed
-/// (radix 10, 8 digits each: both moduli 10^8; FF1's ten rounds or
-/// FF3-1's eight, fixed round blocks), in calls of 64 values as the batch
-/// path makes them. Returns false, having done nothing, where no fused
-/// kernel runs or `a` and `b` are not as long, a multiple of 64. Every
-/// half must be below 10^8.
-#[doc(hidden)]
-pub fn bench_fused_rounds(key: &[u8], ff3: bool, a: &mut [u64], b: &mut [u64]) -> bool {
-    if a.len() != b.len() || !a.len().is_multiple_of(64) {
-        return false;
-    }
-    #[cfg(target_arch = "x86_64")]
-    let keys = AesKeys::new(key);
-    #[cfg(not(target_arch = "x86_64"))]
-    let keys: Option<AesKeys> = {
-        let _ = key;
-        None
-    };
-    let (rounds, layout) = if ff3 { (8, Layout::Ff3) } else { (10, Layout::Ff1) };
-    let blocks: Vec<[u64; 2]> = (0..rounds as u64).map(|i| [i * 0x9e37_79b9, !i]).collect();
-    let m = BatchMod::new(Mod64::new(100_000_000));
-    let c = Consts::new(&blocks, (&m, &m), layout);
-    let kernel = Kernel::detect();
-    a.chunks_exact_mut(64)
-        .zip(b.chunks_exact_mut(64))
-        .all(|(a, b)| kernel.fused(keys.as_ref(), &c, a, b, Direction::Encrypt))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,6 @@
 
 use std::sync::OnceLock;
 
-use super::batch;
 use super::batch_round::{BatchMod, Kernel, Layout};
 use super::big;
 use super::feistel::{Ring, Y64, Y96, feistel};
@@ -18,6 +17,7 @@ use super::single_ni::{self, Fast};
 #[cfg(target_arch = "x86_64")]
 use super::text10;
 use super::{Alphabet, Fpe, MAX_LEN, Tweaks, check_radix, check_value, min_len};
+use super::{batch, slab};
 use crate::Direction;
 use crate::Error;
 use crate::aes::{Aes, Block};
@@ -399,35 +399,43 @@ impl FF1 {
     }
 
     fn batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize], dir: Direction) -> Result<(), Error> {
-        batch::check(&tweaks, data, ends, (self.rx.radix, self.min, self.max), |_| Ok(()))?;
-        batch::for_each_run(data, ends, |first, run, len| {
-            let fast = self.params(len).filter(|_| run.len() >= batch::MIN_RUN * len);
-            let Some(lp @ LenParams { arith: Arith::N64 { mu, mv }, .. }) = fast else {
-                for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
-                    self.crypt(tweaks.get(first + j), x, dir)?;
-                }
-                return Ok(());
-            };
-            // Round i's block is CBC state ^ Q template ^ [i] ^ NUM(half), big-endian.
-            let words = |x: u128| [((x >> 64) as u64).swap_bytes(), (x as u64).swap_bytes()];
-            let terms: [[u64; 2]; 10] = core::array::from_fn(|i| words((i as u128) << (8 * lp.b)));
-            let plan = batch::Plan {
-                aes: &self.aes,
-                #[cfg(target_arch = "x86_64")]
-                ni: self.ni.as_ref(),
-                #[cfg(not(target_arch = "x86_64"))]
-                ni: None,
-                kernel: self.kernel,
-                rx: &self.rx,
-                layout: if lp.d == 8 { Layout::Ff1 } else { Layout::Ff1Y96 },
-                n: len,
-                u: lp.u,
-                m: (BatchMod::new(*mu), BatchMod::new(*mv)),
-                terms: &terms,
-            };
-            plan.run_tweaks(&tweaks, first, run, |tweak| [words(self.base(lp, tweak)); 2], dir);
-            Ok(())
-        })
+        let domain = (self.rx.radix, self.min, self.max);
+        slab::drive(
+            &tweaks,
+            data,
+            ends,
+            domain,
+            |_| Ok(()),
+            dir,
+            |first, run, len, dir, ahead| {
+                let fast = self.params(len).filter(|_| run.len() >= batch::MIN_RUN * len);
+                let Some(lp @ LenParams { arith: Arith::N64 { mu, mv }, .. }) = fast else {
+                    for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
+                        self.crypt(tweaks.get(first + j), x, dir)?;
+                    }
+                    return Ok(());
+                };
+                // Round i's block is CBC state ^ Q template ^ [i] ^ NUM(half), big-endian.
+                let words = |x: u128| [((x >> 64) as u64).swap_bytes(), (x as u64).swap_bytes()];
+                let terms: [[u64; 2]; 10] = core::array::from_fn(|i| words((i as u128) << (8 * lp.b)));
+                let plan = batch::Plan {
+                    aes: &self.aes,
+                    #[cfg(target_arch = "x86_64")]
+                    ni: self.ni.as_ref(),
+                    #[cfg(not(target_arch = "x86_64"))]
+                    ni: None,
+                    kernel: self.kernel,
+                    rx: &self.rx,
+                    layout: if lp.d == 8 { Layout::Ff1 } else { Layout::Ff1Y96 },
+                    n: len,
+                    u: lp.u,
+                    m: (BatchMod::new(*mu), BatchMod::new(*mv)),
+                    terms: &terms,
+                };
+                plan.run_tweaks(&tweaks, (first, run), ahead, |tweak| [words(self.base(lp, tweak)); 2], dir);
+                Ok(())
+            },
+        )
     }
 }
 

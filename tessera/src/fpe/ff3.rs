@@ -6,13 +6,13 @@
 //! The radix power of a half always fits in 96 bits (that is FF3's length
 //! limit), so every value runs on native integers.
 
-use super::batch;
 use super::batch_round::{BatchMod, Kernel, Layout};
 use super::feistel::{Ring, feistel};
 use super::num::{Mod64, Mod128, Radix};
 #[cfg(target_arch = "x86_64")]
 use super::single_ni::{self, Fast};
 use super::{Alphabet, Fpe, Tweaks, check_radix, check_value, min_len};
+use super::{batch, slab};
 use crate::Direction;
 use crate::Error;
 use crate::aes::Aes;
@@ -155,39 +155,47 @@ impl Core {
         ends: &[usize],
         dir: Direction,
     ) -> Result<(), Error> {
-        batch::check(&tweaks, data, ends, (self.rx.radix, self.min, self.max), |t| split(t).map(drop))?;
-        batch::for_each_run(data, ends, |first, run, len| {
-            let fast = Some(self.arith[len - self.min]).filter(|_| run.len() >= batch::MIN_RUN * len);
-            let Some(Arith::N64 { mu, mv }) = fast else {
-                for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
-                    self.crypt(split(tweaks.get(first + j))?, x, dir)?;
-                }
-                return Ok(());
-            };
-            // REVB(P) read little-endian: (W ^ [i]^4) << 96 | NUM(REV(half)).
-            let terms: [[u64; 2]; 8] = core::array::from_fn(|i| [0, (i as u64) << 32]);
-            let plan = batch::Plan {
-                aes: &self.aes,
-                #[cfg(target_arch = "x86_64")]
-                ni: self.ni.as_ref(),
-                #[cfg(not(target_arch = "x86_64"))]
-                ni: None,
-                kernel: self.kernel,
-                rx: &self.rx,
-                layout: Layout::Ff3,
-                n: len,
-                u: len.div_ceil(2),
-                m: (BatchMod::new(mu), BatchMod::new(mv)),
-                terms: &terms,
-            };
-            // Even rounds take W = T_R, odd rounds T_L; the tweaks were checked.
-            let base = |t: &[u8]| {
-                let (tl, tr) = split(t).unwrap_or_default();
-                [[0, (tr as u64) << 32], [0, (tl as u64) << 32]]
-            };
-            plan.run_tweaks(&tweaks, first, run, base, dir);
-            Ok(())
-        })
+        let domain = (self.rx.radix, self.min, self.max);
+        slab::drive(
+            &tweaks,
+            data,
+            ends,
+            domain,
+            |t| split(t).map(drop),
+            dir,
+            |first, run, len, dir, ahead| {
+                let fast = Some(self.arith[len - self.min]).filter(|_| run.len() >= batch::MIN_RUN * len);
+                let Some(Arith::N64 { mu, mv }) = fast else {
+                    for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
+                        self.crypt(split(tweaks.get(first + j))?, x, dir)?;
+                    }
+                    return Ok(());
+                };
+                // REVB(P) read little-endian: (W ^ [i]^4) << 96 | NUM(REV(half)).
+                let terms: [[u64; 2]; 8] = core::array::from_fn(|i| [0, (i as u64) << 32]);
+                let plan = batch::Plan {
+                    aes: &self.aes,
+                    #[cfg(target_arch = "x86_64")]
+                    ni: self.ni.as_ref(),
+                    #[cfg(not(target_arch = "x86_64"))]
+                    ni: None,
+                    kernel: self.kernel,
+                    rx: &self.rx,
+                    layout: Layout::Ff3,
+                    n: len,
+                    u: len.div_ceil(2),
+                    m: (BatchMod::new(mu), BatchMod::new(mv)),
+                    terms: &terms,
+                };
+                // Even rounds take W = T_R, odd rounds T_L; the tweaks were checked.
+                let base = |t: &[u8]| {
+                    let (tl, tr) = split(t).unwrap_or_default();
+                    [[0, (tr as u64) << 32], [0, (tl as u64) << 32]]
+                };
+                plan.run_tweaks(&tweaks, (first, run), ahead, base, dir);
+                Ok(())
+            },
+        )
     }
 }
 

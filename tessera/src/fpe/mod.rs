@@ -24,6 +24,9 @@
 //! radix^len >= 1,000,000, FF3-1 length at most 2*floor(log_radix(2^96)),
 //! FF3-1 tweaks of exactly 7 bytes and FF3 tweaks of 8.
 
+#[doc(hidden)]
+#[path = "bench.rs"]
+pub mod __bench;
 mod algorithm;
 mod alphabet;
 mod batch;
@@ -46,14 +49,13 @@ mod format;
 mod num;
 #[cfg(target_arch = "x86_64")]
 mod single_ni;
+mod slab;
 #[cfg(target_arch = "x86_64")]
 mod text10;
 mod text_batch;
 
 pub use algorithm::Algorithm;
 pub use alphabet::Alphabet;
-#[doc(hidden)]
-pub use batch_round::bench_fused_rounds;
 pub use ff1::FF1;
 pub use ff3::{FF3, FF3_1};
 pub use format::TokenFormat;

@@ -1,0 +1,64 @@
+//! Hooks for `examples/fpe_cputime.rs` that time parts of the batch path
+//! alone (its `memory` and `kernel` modes). Not API: hidden from the docs
+//! and free to change.
+
+use super::Direction;
+use super::batch::{GROUP, check_slab};
+use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout};
+use super::num::Mod64;
+
+/// Whether the batch passes the batch API's one-pass check.
+pub fn check(data: &[u16], ends: &[usize], domain: (u32, usize, usize)) -> bool {
+    check_slab(data, ends, 0, domain)
+}
+
+/// Parses and formats `data`, decimal values of `n` digits back to
+/// back, a group at a time as FF1's batch path does (AVX-512 or AVX2;
+/// nothing elsewhere): `data` ends as it was. Whether it ran.
+pub fn parse_format(data: &mut [u16], n: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx512 = super::batch_round::Kernel::detect().avx512();
+        let Some(dec) = super::digits256::Decimal::new(avx512, n, n / 2, true) else {
+            return false;
+        };
+        let (mut a, mut b) = ([0u64; GROUP], [0u64; GROUP]);
+        for chunk in data.chunks_mut(GROUP * n) {
+            dec.parse(chunk, &mut a, &mut b);
+            dec.format(&a, &b, chunk);
+        }
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (data, n);
+        false
+    }
+}
+
+/// For the `kernel` mode: the fused rounds kernel of this CPU alone on halves already parsed
+/// (radix 10, 8 digits each: both moduli 10^8; FF1's ten rounds or
+/// FF3-1's eight, fixed round blocks), in calls of 64 values as the batch
+/// path makes them. Returns false, having done nothing, where no fused
+/// kernel runs or `a` and `b` are not as long, a multiple of 64. Every
+/// half must be below 10^8.
+pub fn fused_rounds(key: &[u8], ff3: bool, a: &mut [u64], b: &mut [u64]) -> bool {
+    if a.len() != b.len() || !a.len().is_multiple_of(64) {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    let keys = AesKeys::new(key);
+    #[cfg(not(target_arch = "x86_64"))]
+    let keys: Option<AesKeys> = {
+        let _ = key;
+        None
+    };
+    let (rounds, layout) = if ff3 { (8, Layout::Ff3) } else { (10, Layout::Ff1) };
+    let blocks: Vec<[u64; 2]> = (0..rounds as u64).map(|i| [i * 0x9e37_79b9, !i]).collect();
+    let m = BatchMod::new(Mod64::new(100_000_000));
+    let c = Consts::new(&blocks, (&m, &m), layout);
+    let kernel = Kernel::detect();
+    a.chunks_exact_mut(64)
+        .zip(b.chunks_exact_mut(64))
+        .all(|(a, b)| kernel.fused(keys.as_ref(), &c, a, b, Direction::Encrypt))
+}

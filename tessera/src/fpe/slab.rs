@@ -1,0 +1,94 @@
+//! The batch driver: a batch is checked and processed a slab at a time
+//! (about [`SLAB_NUMERALS`] numerals), so the numerals the check reads
+//! are still in cache when the rounds read them, and each slab goes
+//! through main memory once instead of twice. A bad value in a slab
+//! undoes the slabs before it (the inverse over what was done) before the
+//! error returns: on any error the batch is as the caller gave it, and the
+//! error names the first bad value, as when the whole batch was checked
+//! first.
+
+use super::batch::{check_slab, for_each_run};
+use super::{Tweaks, check_batch, check_value};
+use crate::Direction;
+use crate::Error;
+
+/// Numerals per slab (64 KiB): the check's reads stay in L2 until the
+/// rounds read them again.
+pub(crate) const SLAB_NUMERALS: usize = 32 * 1024;
+
+/// Values per slab for a batch whose values average `data_len / count`
+/// numerals: whole groups of [`super::batch::GROUP`] values, at least one.
+fn slab_values(data_len: usize, count: usize) -> usize {
+    let per = (data_len / count.max(1)).max(1);
+    (SLAB_NUMERALS / per).next_multiple_of(super::batch::GROUP).max(super::batch::GROUP)
+}
+
+/// Encrypts or decrypts (`dir`) the batch `data` / `ends` with `tweaks`,
+/// checking every value against `(radix, min, max)` and every tweak
+/// against `check_tweak` before it changes, a slab at a time. `f(index of
+/// the first value, its values back to back, their length, direction,
+/// what the batch reads next)` processes one run of values of one length;
+/// it must not fail on checked values.
+pub(crate) fn drive(
+    tweaks: &Tweaks<'_>,
+    data: &mut [u16],
+    ends: &[usize],
+    domain: (u32, usize, usize),
+    check_tweak: impl Fn(&[u8]) -> Result<(), Error>,
+    dir: Direction,
+    mut f: impl FnMut(usize, &mut [u16], usize, Direction, &[u16]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let (radix, min, max) = domain;
+    // The value-by-value check of the first `upto` values: the exact error.
+    let slow = |data: &[u16], upto: usize| {
+        let tweaks = match tweaks {
+            Tweaks::PerValue(ts) => Tweaks::PerValue(&ts[..upto]),
+            same => *same,
+        };
+        check_batch(&tweaks, data, &ends[..upto], |t, x| check_tweak(t).and_then(|()| check_value(x, radix, min, max)))
+    };
+    let per_value = match tweaks {
+        Tweaks::Same(t) if check_tweak(t).is_err() => return slow(data, ends.len()),
+        Tweaks::PerValue(ts) if ts.len() != ends.len() => return check_batch(tweaks, data, ends, |_, _| Ok(())),
+        Tweaks::PerValue(ts) => Some(ts),
+        Tweaks::Same(_) => None,
+    };
+    let step = slab_values(data.len(), ends.len());
+    let (mut i0, mut s0) = (0, 0);
+    while i0 < ends.len() {
+        let i1 = (i0 + step).min(ends.len());
+        let good = per_value.is_none_or(|ts| ts[i0..i1].iter().all(|t| check_tweak(t).is_ok()))
+            && check_slab(data, &ends[i0..i1], s0, domain);
+        if !good && let Err(e) = slow(data, i1) {
+            // Values before i0 passed and were done: undo them.
+            for_each_run(&mut data[..s0], &ends[..i0], (0, 0), |first, run, len| {
+                f(first, run, len, dir.reverse(), &[])
+            })?;
+            return Err(e);
+        }
+        let s1 = ends[i1 - 1];
+        // The numerals after the slab, as many as in it: the next slab's.
+        let (head, tail) = data.split_at_mut(s1);
+        let ahead = &tail[..(s1 - s0).min(tail.len())];
+        for_each_run(&mut head[s0..], &ends[i0..i1], (s0, i0), |first, run, len| {
+            let at = first.checked_sub(1).map_or(0, |p| ends[p]) - s0;
+            f(first, run, len, dir, ahead.get(at..).unwrap_or_default())
+        })?;
+        (i0, s0) = (i1, s1);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slabs_are_whole_groups() {
+        for (len, count) in [(0, 0), (16 * 5_000_000, 5_000_000), (10, 1), (8192 * 3, 3), (2, 100_000)] {
+            let v = slab_values(len, count);
+            assert!(v >= super::super::batch::GROUP && v.is_multiple_of(super::super::batch::GROUP), "{len} {count}");
+        }
+        assert_eq!(slab_values(16 * 1_000_000, 1_000_000), 2048);
+    }
+}
