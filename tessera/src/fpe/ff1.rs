@@ -322,6 +322,7 @@ impl FF1 {
     /// domain check and [`FF1::crypt_other`] (kept out of line: its frame is
     /// large).
     fn crypt(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error> {
+        check_tweak_len(tweak.len())?;
         #[cfg(target_arch = "x86_64")]
         if let (Some(keys), Some(lp @ LenParams { fast: Some(m), .. })) = (&*self.ni, self.params(x.len())) {
             // A length with parameters is in min..=max: only the numerals are left to check.
@@ -405,7 +406,7 @@ impl FF1 {
             data,
             ends,
             domain,
-            |_| Ok(()),
+            |tweak| check_tweak_len(tweak.len()),
             dir,
             |first, run, len, dir, ahead| {
                 let fast = self.params(len).filter(|_| run.len() >= batch::MIN_RUN * len);
@@ -439,6 +440,15 @@ impl FF1 {
     }
 }
 
+/// FF1 takes tweaks of up to 2^32 - 1 bytes: block P holds the length in
+/// four bytes (a longer tweak would be encoded as another one's length).
+fn check_tweak_len(len: usize) -> Result<(), Error> {
+    match u32::try_from(len) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(Error::TweakLength { got: len, expected: "at most 2^32 - 1 (FF1)" }),
+    }
+}
+
 impl Fpe for FF1 {
     fn radix(&self) -> u32 {
         self.rx.radix
@@ -450,6 +460,7 @@ impl Fpe for FF1 {
         (self.min, self.max)
     }
     fn transform_into(&self, dir: Direction, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
+        check_tweak_len(tweak.len())?;
         #[cfg(target_arch = "x86_64")]
         if self.text_digits(tweak, text, out, dir).is_some() {
             return Ok(());
@@ -482,6 +493,17 @@ mod tests {
             {
                 assert_eq!(num_bytes(&rx, v), exact_bits(radix, v).div_ceil(8), "radix {radix} v {v}");
             }
+        }
+    }
+
+    /// Block P holds the tweak's length in four bytes: 2^32 - 1 bytes is the
+    /// longest tweak, and longer ones are refused rather than truncated.
+    #[test]
+    fn tweaks_longer_than_p_can_say_are_refused() {
+        assert_eq!(check_tweak_len(0), Ok(()));
+        assert_eq!(check_tweak_len(u32::MAX as usize), Ok(()));
+        for len in [u32::MAX as usize + 1, 1 << 40, usize::MAX] {
+            assert!(matches!(check_tweak_len(len), Err(Error::TweakLength { got, .. }) if got == len));
         }
     }
 }
