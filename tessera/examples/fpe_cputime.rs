@@ -290,7 +290,7 @@ fn kernel(n: usize) {
         Box::new(move || {
             sample(reps * 4096, || {
                 for _ in 0..reps {
-                    assert!(tessera::fpe::__bench::fused_rounds(&key, ff3, &mut a, &mut b), "no fused kernel");
+                    assert!(tessera::fpe::bench::fused_rounds(&key, ff3, &mut a, &mut b), "no fused kernel");
                 }
             })
         }) as Box<dyn FnMut() -> f64>
@@ -315,10 +315,10 @@ fn kernel(n: usize) {
 /// The parts of the 16-digit FF1 batch path (radix 10) in main memory
 /// (one pass over `n` values) and in cache (4096 values over and over),
 /// interleaved beside the AES floor: the one-pass check alone, the
-/// decimal parse and format alone (`tessera::fpe::__bench` hooks), and
+/// decimal parse and format alone (`tessera::fpe::bench` hooks), and
 /// the whole call.
 fn memory(n: usize) {
-    use tessera::fpe::__bench;
+    use tessera::fpe::bench;
     let key = [7u8; 16];
     let (aes, ff1) = (Aes::new(&key).unwrap(), FF1::with_radix(&key, 10).unwrap());
     let part = |size: usize, work: fn(&mut [u16], &[usize])| -> Box<dyn FnMut() -> f64> {
@@ -328,8 +328,8 @@ fn memory(n: usize) {
         let reps = n.div_ceil(size);
         Box::new(move || sample(reps * size, || (0..reps).for_each(|_| work(black_box(&mut data), &ends))))
     };
-    let check: fn(&mut [u16], &[usize]) = |d, e| assert!(__bench::check(d, e, (10, 2, 56)));
-    let convert: fn(&mut [u16], &[usize]) = |d, _| assert!(__bench::parse_format(d, 16));
+    let check: fn(&mut [u16], &[usize]) = |d, e| assert!(bench::check(d, e, (10, 2, 56)));
+    let convert: fn(&mut [u16], &[usize]) = |d, _| assert!(bench::parse_format(d, 16));
     let rows: Vec<Row<'_>> = vec![
         blocks_floor(&aes, n),
         ("check alone, one pass (main memory)", Some((0, 1.0)), part(n, check)),

@@ -24,9 +24,6 @@
 //! radix^len >= 1,000,000, FF3-1 length at most 2*floor(log_radix(2^96)),
 //! FF3-1 tweaks of exactly 7 bytes and FF3 tweaks of 8.
 
-#[doc(hidden)]
-#[path = "bench.rs"]
-pub mod __bench;
 mod algorithm;
 mod alphabet;
 mod batch;
@@ -35,6 +32,8 @@ mod batch_fused;
 mod batch_round;
 #[cfg(target_arch = "x86_64")]
 mod batch_x86;
+#[doc(hidden)]
+pub mod bench;
 mod big;
 #[cfg(target_arch = "x86_64")]
 mod digits10;
