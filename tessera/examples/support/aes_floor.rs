@@ -92,9 +92,10 @@ mod x86 {
             _mm256_set_epi32(k[3], k[2], k[1], k[0], k[3], k[2], k[1], k[0])
         });
         for group in blocks.as_flattened_mut().chunks_exact_mut(256) {
-            // SAFETY: 32 bytes at 32·j within the group's 256; unaligned loads.
             let mut x: [__m256i; 8] = std::array::from_fn(|j| {
-                _mm256_xor_si256(unsafe { _mm256_loadu_si256(group[32 * j..].as_ptr().cast()) }, rk[0])
+                // SAFETY: 32 bytes at 32·j within the group's 256; unaligned loads.
+                let v = unsafe { _mm256_loadu_si256(group[32 * j..].as_ptr().cast()) };
+                _mm256_xor_si256(v, rk[0])
             });
             for k in &rk[1..10] {
                 x = x.map(|v| _mm256_aesenc_epi128(v, *k));
