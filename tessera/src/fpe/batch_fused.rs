@@ -10,7 +10,8 @@
 //! rounds per loop turn (the first updates one half, the second the other),
 //! so both halves stay in registers. A chunk is two groups (on AVX-512 of
 //! two vectors each, on AVX2 of 8 values), each round running one group's
-//! AES while the other's y is reduced. FF3-1's 128-bit y is first folded below 2^64 (m <= 2^30):
+//! AES while the other's y is reduced. FF3-1's 128-bit y is first folded
+//! below 2^64 (m <= 2^30):
 //! on AVX-512 as `lo + h0·(2^64 mod m) + h1·(2^96 mod m)` with the wrap
 //! past 2^64 added back ([`fold8`]), on AVX2 with its four 32-bit limbs
 //! ([`limbs4`]). On AVX-512 the remainder is a Barrett step on IFMA's
@@ -357,7 +358,7 @@ fn fold4(s: __m256i, m: __m256i) -> __m256i {
 }
 
 /// One round for 8 values (two vectors of four halves) with AES-NI on
-/// eight 128-bit blocks and AVX2 arithmetic; m < 2^32. `cbk` is the
+/// eight 128-bit blocks and AVX2 arithmetic; m < 2^32. `cb` is the
 /// round's constant block ^ rk[0] in both lanes. As [`step512`]:
 /// values 0, 2 and 1, 3 of a vector share a 256-bit block pair.
 #[inline]
@@ -499,15 +500,20 @@ fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     for (r, v) in cbk[..rounds].iter_mut().enumerate() {
         *v = _mm256_broadcastsi128_si256(_mm_xor_si128(const_block(c, dir.round(r, rounds)), rk[0]));
     }
-    let (cbk, p) = (&cbk[..rounds], dir.round(0, rounds) % 2);
+    let p = dir.round(0, rounds) % 2;
     let ks = [Mod256::new(c, p), Mod256::new(c, 1 - p)];
     let mut j = 0;
     while j + 16 <= a.len() {
-        chunk_ni::<2, FF3, NR, ENC>(rk, cbk, &ks, &mut a[j..], &mut b[j..], p);
+        chunk_ni::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
         j += 16;
     }
     if j < a.len() {
-        chunk_ni::<1, FF3, NR, ENC>(rk, cbk, &ks, &mut a[j..], &mut b[j..], p);
+        chunk_ni::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+    }
+    for k in &mut cbk {
+        // SAFETY: `k` is a valid, aligned vector; volatile so the wipe of
+        // these copies of rk[0] stays.
+        unsafe { core::ptr::write_volatile(k, _mm256_setzero_si256()) };
     }
 }
 
