@@ -24,10 +24,18 @@
 //! `... fpe_cputime VALUES sizes` prints FF1 16-digit batch cost against batch size
 //! (1, 4, ..., 65,536; about VALUES values per timing) beside the AES floor, as
 //! `scripts/plot-ff1-batch` reads it.
+//!
+//! The batch floor is AES at the level tessera's kernels run at
+//! (`TESSERA_CPU` caps it; see `support/aes_floor.rs`): the `aes` crate's
+//! `encrypt_blocks` at `avx512` (VAES-512 here) and `portable`, AES-NI at
+//! `aesni` and `avx2`, VAES-256 at `vaes256`. Every mode prints which.
 
 use std::hint::black_box;
 
 use tessera::aes::Aes;
+#[path = "support/aes_floor.rs"]
+mod aes_floor;
+use aes_floor::Floor;
 use tessera::fpe::{Alphabet, FF1, FF3_1, Fpe, Tweaks};
 
 /// This thread's CPU time in seconds (Linux schedstat), or wall time elsewhere.
@@ -100,27 +108,36 @@ fn shape(name: &str, radix: u32, len: usize, n: usize, batch: bool, cached: bool
     })
 }
 
-/// Ten blocks per value through `encrypt_blocks` in calls of 64 blocks, as
+/// Ten blocks per value through the floor's AES in calls of 64 blocks, as
 /// the batch path makes them (sixteen times over: one pass is shorter than
 /// schedstat's resolution).
-fn throughput_floor(aes: &Aes, n: usize) -> f64 {
-    let mut blocks = vec![[7u8; 16]; 64];
+fn throughput_floor(floor: &Floor<'_>, n: usize) -> f64 {
+    let mut blocks = [[7u8; 16]; 64];
     best_of_5(16 * n, || {
         for _ in 0..(16 * n * 10).div_ceil(64) {
-            aes.encrypt_blocks(black_box(&mut blocks));
+            floor.encrypt(black_box(&mut blocks));
         }
     })
+}
+
+/// The floor `Floor::at_level` picks for `aes`, announced on one line.
+fn announce(aes: &Aes) -> Floor<'_> {
+    let floor = Floor::at_level(aes);
+    let (at, cpu) = (tessera::cpu::level(), tessera::cpu::detected());
+    println!("# kernels at {at} (CPU {cpu}); batch floor: {}", floor.name());
+    floor
 }
 
 /// `size ns/value floor` lines for FF1 radix 10, 16 digits, batches of 4^k values.
 fn sizes(n: usize) {
     let key = [7u8; 16];
-    let ff1 = FF1::with_radix(&key, 10).unwrap();
+    let (ff1, aes) = (FF1::with_radix(&key, 10).unwrap(), Aes::new(&key).unwrap());
+    println!("# batch floor: {}", Floor::at_level(&aes).name());
     println!("# batch_size ns_per_value aes_floor_ns (FF1 radix 10, 16 digits)");
     for k in 0..=8 {
         let size = 1usize << (2 * k);
         let ns = least_of_5(batch_row(&ff1, b"", (10, 16), n, size));
-        let floor = throughput_floor(&Aes::new(&key).unwrap(), n);
+        let floor = throughput_floor(&Floor::at_level(&aes), n);
         println!("{size} {ns:.1} {floor:.1}");
     }
 }
@@ -165,17 +182,18 @@ fn least_of_5(mut sample: impl FnMut() -> f64) -> f64 {
     (0..5).map(|_| sample()).fold(f64::MAX, f64::min)
 }
 
-/// The floor row of [`paired`] and [`kernel`]: ten blocks per value through
-/// `encrypt_blocks` in calls of 64 blocks, over 4·`n` values.
+/// The floor row of [`paired`], [`kernel`] and [`memory`]: ten blocks per
+/// value through the level's AES (see [`announce`]) in calls of 64 blocks,
+/// over 4·`n` values.
 fn blocks_floor(aes: &Aes, n: usize) -> Row<'_> {
-    let mut blocks = vec![[7u8; 16]; 64];
+    let (floor, mut blocks) = (announce(aes), [[7u8; 16]; 64]);
     (
-        "floor: 10 AES-128 blocks per value through encrypt_blocks",
+        "floor: 10 AES-128 blocks per value, 64 per call",
         None,
         Box::new(move || {
             sample(4 * n, || {
                 for _ in 0..(4 * n * 10).div_ceil(64) {
-                    aes.encrypt_blocks(black_box(&mut blocks));
+                    floor.encrypt(black_box(&mut blocks));
                 }
             })
         }),
@@ -371,8 +389,8 @@ fn main() {
         }
     });
     println!("floor: 10 dependent AES-128 blocks: {floor:.1} ns");
-    let throughput = throughput_floor(&aes, n);
-    println!("floor: 10 AES-128 blocks per value through encrypt_blocks: {throughput:.1} ns");
+    let throughput = throughput_floor(&announce(&aes), n);
+    println!("floor: 10 AES-128 blocks per value, 64 per call: {throughput:.1} ns");
     let ciphers: [(&str, Box<dyn Fpe>, &[u8]); 2] = [
         ("FF1", Box::new(FF1::with_radix(&key, 10).unwrap()), b""),
         ("FF3-1", Box::new(FF3_1::with_radix(&key, 10).unwrap()), &[1, 2, 3, 4, 5, 6, 7]),

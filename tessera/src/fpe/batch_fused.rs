@@ -8,9 +8,10 @@
 //!
 //! A chunk of values runs all its rounds before the next chunk starts, two
 //! rounds per loop turn (the first updates one half, the second the other),
-//! so both halves stay in registers (on AVX-512 a chunk is two groups of
-//! two vectors, each round running one group's AES while the other's y
-//! is reduced). FF3-1's 128-bit y is first folded below 2^64 (m <= 2^30):
+//! so both halves stay in registers. A chunk is two groups (on AVX-512 of
+//! two vectors each, on AVX2 of 8 values), each round running one group's
+//! AES while the other's y is reduced. FF3-1's 128-bit y is first folded
+//! below 2^64 (m <= 2^30):
 //! on AVX-512 as `lo + h0·(2^64 mod m) + h1·(2^96 mod m)` with the wrap
 //! past 2^64 added back ([`fold8`]), on AVX2 with its four 32-bit limbs
 //! ([`limbs4`]). On AVX-512 the remainder is a Barrett step on IFMA's
@@ -357,20 +358,20 @@ fn fold4(s: __m256i, m: __m256i) -> __m256i {
 }
 
 /// One round for 8 values (two vectors of four halves) with AES-NI on
-/// eight 128-bit blocks and AVX2 arithmetic; m < 2^32. As [`step512`]:
+/// eight 128-bit blocks and AVX2 arithmetic; m < 2^32. `cb` is the
+/// round's constant block ^ rk[0] in both lanes. As [`step512`]:
 /// values 0, 2 and 1, 3 of a vector share a 256-bit block pair.
 #[inline]
 #[target_feature(enable = "avx2,aes")]
-pub fn step_ni<const FF3: bool, const NR: usize>(
+pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
-    cb: __m128i,
+    cb: __m256i,
     k: &Mod256,
     src: &[__m256i; 2],
     dst: [__m256i; 2],
-    enc: bool,
 ) -> [__m256i; 2] {
     let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
-    let (zero, cb) = (_mm256_setzero_si256(), _mm256_broadcastsi128_si256(_mm_xor_si128(cb, rk[0])));
+    let zero = _mm256_setzero_si256();
     let mut blk = [_mm_setzero_si128(); 8];
     for (j, &x) in src.iter().enumerate() {
         let (lo, hi) = if FF3 {
@@ -405,7 +406,7 @@ pub fn step_ni<const FF3: bool, const NR: usize>(
             _mm256_shuffle_epi8(y, bswap)
         };
         // d ± y + m (mod m) in [0, 3m), less m twice where that stays >= 0.
-        let s = _mm256_add_epi64(*d, rem4(y, k, !enc));
+        let s = _mm256_add_epi64(*d, rem4(y, k, !ENC));
         *d = fold4(fold4(s, k.m), k.m);
     }
     out
@@ -439,6 +440,49 @@ pub unsafe fn rounds_ni<const FF3: bool>(
     }
 }
 
+/// All rounds for 8·G values of `a` and `b` (at least that many each), as
+/// G groups of two vectors run one after another in every round, as
+/// [`chunk512`]'s groups: a group's reduction overlaps the next group's
+/// AES. `cbk` holds each round's block constant ^ rk[0] in the order they
+/// run, `ks` the moduli of the first round's parity and the other, `p`
+/// that parity.
+#[inline]
+#[target_feature(enable = "avx2,aes")]
+fn chunk_ni<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    cbk: &[__m256i],
+    ks: &[Mod256; 2],
+    a: &mut [u64],
+    b: &mut [u64],
+    p: usize,
+) {
+    assert!(a.len() >= 8 * G && b.len() >= 8 * G, "whole vectors");
+    let mut h = [[[_mm256_setzero_si256(); 2]; G]; 2];
+    for (half, x) in h.iter_mut().zip([&*a, &*b]) {
+        for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
+            // SAFETY: 8·G u64 are readable (checked above); unaligned loads.
+            *v = unsafe { _mm256_loadu_si256(x.as_ptr().add(4 * k).cast()) };
+        }
+    }
+    // x is the half the first round updates (A when its index is even).
+    let [mut x, mut y] = if p == 0 { h } else { [h[1], h[0]] };
+    for pair in cbk.chunks_exact(2) {
+        for (x, y) in x.iter_mut().zip(&y) {
+            *x = step_ni::<FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);
+        }
+        for (y, x) in y.iter_mut().zip(&x) {
+            *y = step_ni::<FF3, NR, ENC>(rk, pair[1], &ks[1], x, *y);
+        }
+    }
+    let h = if p == 0 { [x, y] } else { [y, x] };
+    for (half, x) in h.iter().zip([a, b]) {
+        for (k, v) in half.as_flattened().iter().enumerate() {
+            // SAFETY: as above, unaligned stores.
+            unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(4 * k).cast(), *v) };
+        }
+    }
+}
+
 #[inline]
 #[target_feature(enable = "avx2,aes")]
 fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
@@ -450,30 +494,26 @@ fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 ) {
     assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
     let rounds = c.blocks.len();
-    assert!(rounds.is_multiple_of(2), "an even number of rounds");
-    let ks = [Mod256::new(c, 0), Mod256::new(c, 1)];
-    // As in `chunk512`: x is the half the first round updates.
+    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
+    // Each round's constant block ^ rk[0], in both lanes, once per call.
+    let mut cbk = [_mm256_setzero_si256(); MAX_ROUNDS];
+    for (r, v) in cbk[..rounds].iter_mut().enumerate() {
+        *v = _mm256_broadcastsi128_si256(_mm_xor_si128(const_block(c, dir.round(r, rounds)), rk[0]));
+    }
     let p = dir.round(0, rounds) % 2;
-    for (ca, cb) in a.chunks_exact_mut(8).zip(b.chunks_exact_mut(8)) {
-        let (cx, cy) = if p == 0 { (ca, cb) } else { (cb, ca) };
-        // SAFETY: eight u64 in each chunk; unaligned loads.
-        let (mut x, mut y) = unsafe {
-            (
-                [_mm256_loadu_si256(cx.as_ptr().cast()), _mm256_loadu_si256(cx.as_ptr().add(4).cast())],
-                [_mm256_loadu_si256(cy.as_ptr().cast()), _mm256_loadu_si256(cy.as_ptr().add(4).cast())],
-            )
-        };
-        for r in (0..rounds).step_by(2) {
-            x = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r, rounds)), &ks[p], &y, x, ENC);
-            y = step_ni::<FF3, NR>(rk, const_block(c, dir.round(r + 1, rounds)), &ks[1 - p], &x, y, ENC);
-        }
-        // SAFETY: as above, unaligned stores.
-        unsafe {
-            _mm256_storeu_si256(cx.as_mut_ptr().cast(), x[0]);
-            _mm256_storeu_si256(cx.as_mut_ptr().add(4).cast(), x[1]);
-            _mm256_storeu_si256(cy.as_mut_ptr().cast(), y[0]);
-            _mm256_storeu_si256(cy.as_mut_ptr().add(4).cast(), y[1]);
-        }
+    let ks = [Mod256::new(c, p), Mod256::new(c, 1 - p)];
+    let mut j = 0;
+    while j + 16 <= a.len() {
+        chunk_ni::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        j += 16;
+    }
+    if j < a.len() {
+        chunk_ni::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+    }
+    for k in &mut cbk {
+        // SAFETY: `k` is a valid, aligned vector; volatile so the wipe of
+        // these copies of rk[0] stays.
+        unsafe { core::ptr::write_volatile(k, _mm256_setzero_si256()) };
     }
 }
 
