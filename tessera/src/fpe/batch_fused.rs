@@ -256,16 +256,21 @@ fn run512<const FF3: bool, const NR: usize, const ENC: bool>(
     for (r, v) in cbk[..rounds].iter_mut().enumerate() {
         *v = _mm512_xor_si512(_mm512_broadcast_i32x4(const_block(c, dir.round(r, rounds))), rk[0]);
     }
-    let (cbk, p) = (&cbk[..rounds], dir.round(0, rounds) % 2);
+    let p = dir.round(0, rounds) % 2;
     let ks = [Mod512::new(c, p), Mod512::new(c, 1 - p)];
     let mut j = 0;
     while j + 32 <= a.len() {
-        chunk512::<2, 2, FF3, NR, ENC>(rk, cbk, &ks, &mut a[j..], &mut b[j..], p);
+        chunk512::<2, 2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
         j += 32;
     }
     while j < a.len() {
-        chunk512::<1, 1, FF3, NR, ENC>(rk, cbk, &ks, &mut a[j..], &mut b[j..], p);
+        chunk512::<1, 1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
         j += 8;
+    }
+    for k in &mut cbk {
+        // SAFETY: `k` is a valid, aligned vector; volatile so the wipe of
+        // these copies of rk[0] stays.
+        unsafe { core::ptr::write_volatile(k, _mm512_setzero_si512()) };
     }
 }
 
