@@ -36,7 +36,7 @@ use crate::Direction;
 pub(crate) const MAX_FF1_512: u64 = 1 << 50;
 pub(crate) const MAX_FF3: u64 = 1 << 30;
 /// The most rounds a run has (FF1's ten).
-const MAX_ROUNDS: usize = 10;
+pub(super) const MAX_ROUNDS: usize = 10;
 
 /// Round `i`'s constant block as a 128-bit vector.
 #[inline(always)]
@@ -296,7 +296,7 @@ pub struct Mod256 {
     inv: __m256d,
     c: __m256d,
     off: [__m256i; 2],
-    r: [__m256i; 3],
+    pub(super) r: [__m256i; 3],
 }
 
 impl Mod256 {
@@ -357,7 +357,7 @@ pub fn rem4(y: __m256i, k: &Mod256, dec: bool) -> __m256i {
 /// `s - m` where that is not negative, else `s` (s < 2^63).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn fold4(s: __m256i, m: __m256i) -> __m256i {
+pub fn fold4(s: __m256i, m: __m256i) -> __m256i {
     let t = _mm256_sub_epi64(s, m);
     _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(t), _mm256_castsi256_pd(s), _mm256_castsi256_pd(t)))
 }
@@ -375,17 +375,9 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     src: &[__m256i; 2],
     dst: [__m256i; 2],
 ) -> [__m256i; 2] {
-    let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
-    let zero = _mm256_setzero_si256();
     let mut blk = [_mm_setzero_si128(); 8];
     for (j, &x) in src.iter().enumerate() {
-        let (lo, hi) = if FF3 {
-            (_mm256_unpacklo_epi64(x, zero), _mm256_unpackhi_epi64(x, zero))
-        } else {
-            let bx = _mm256_shuffle_epi8(x, bswap);
-            (_mm256_unpacklo_epi64(zero, bx), _mm256_unpackhi_epi64(zero, bx))
-        };
-        let (lo, hi) = (_mm256_xor_si256(lo, cb), _mm256_xor_si256(hi, cb));
+        let [lo, hi] = blocks4::<FF3>(x, cb);
         blk[4 * j] = _mm256_castsi256_si128(lo);
         blk[4 * j + 1] = _mm256_extracti128_si256::<1>(lo);
         blk[4 * j + 2] = _mm256_castsi256_si128(hi);
@@ -408,13 +400,36 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
         } else {
             // FF1 reads only the first 8 bytes: pair them before widening.
             let y = _mm256_set_m128i(_mm_unpacklo_epi64(b[1], b[3]), _mm_unpacklo_epi64(b[0], b[2]));
-            _mm256_shuffle_epi8(y, bswap)
+            _mm256_shuffle_epi8(y, _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO))
         };
-        // d ± y + m (mod m) in [0, 3m), less m twice where that stays >= 0.
-        let s = _mm256_add_epi64(*d, rem4(y, k, !ENC));
-        *d = fold4(fold4(s, k.m), k.m);
+        *d = update4::<ENC>(*d, y, k);
     }
     out
+}
+
+/// The two block pairs of 4 halves `x` (values 0, 2 and 1, 3), each
+/// xored with `cb`: the half placed as [`Layout::Ff3`](super::batch_round::Layout)
+/// (`FF3`) or FF1 places it.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn blocks4<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
+    let zero = _mm256_setzero_si256();
+    let (lo, hi) = if FF3 {
+        (_mm256_unpacklo_epi64(x, zero), _mm256_unpackhi_epi64(x, zero))
+    } else {
+        let bx = _mm256_shuffle_epi8(x, _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO));
+        (_mm256_unpacklo_epi64(zero, bx), _mm256_unpackhi_epi64(zero, bx))
+    };
+    [_mm256_xor_si256(lo, cb), _mm256_xor_si256(hi, cb)]
+}
+
+/// `d + y mod m` (`ENC`) or `d - y mod m` for d < m, y < 2^64.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn update4<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i {
+    // d ± y + m (mod m) in [0, 3m), less m twice where that stays >= 0.
+    let s = _mm256_add_epi64(d, rem4(y, k, !ENC));
+    fold4(fold4(s, k.m), k.m)
 }
 
 /// The AES-NI + AVX2 kernel: all rounds for every value of `a` and `b`,

@@ -18,6 +18,8 @@
 #[cfg(target_arch = "x86_64")]
 use super::batch_fused as fused;
 #[cfg(target_arch = "x86_64")]
+use super::batch_fused256 as fused256;
+#[cfg(target_arch = "x86_64")]
 use super::batch_x86 as x86;
 use super::num::{Mod64, limb_residues};
 use crate::Direction;
@@ -118,6 +120,10 @@ pub(crate) enum Kernel {
     /// ([`Kernel::fused`]).
     #[cfg(target_arch = "x86_64")]
     Avx2Ni,
+    /// [`Kernel::Avx2Ni`] with the fused rounds' AES on 256-bit VAES (two
+    /// blocks per instruction).
+    #[cfg(target_arch = "x86_64")]
+    Vaes256,
     /// Eight values per 512-bit vector (AVX-512 F, DQ, BW and VL).
     #[cfg(target_arch = "x86_64")]
     Avx512,
@@ -146,6 +152,9 @@ impl Kernel {
                 all.push(Kernel::Avx2);
                 if aes {
                     all.push(Kernel::Avx2Ni);
+                    if has(F::VAES) {
+                        all.push(Kernel::Vaes256);
+                    }
                 }
             }
             if has(F::AVX512) {
@@ -168,7 +177,7 @@ impl Kernel {
     fn arith(self) -> Self {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2Ni => Kernel::Avx2,
+            Kernel::Avx2Ni | Kernel::Vaes256 => Kernel::Avx2,
             #[cfg(target_arch = "x86_64")]
             Kernel::Vaes512 => Kernel::Avx512,
             k => k,
@@ -210,6 +219,14 @@ impl Kernel {
                         fused::rounds_ni::<true>(rk, nr, c, a, b, dir)
                     } else {
                         fused::rounds_ni::<false>(rk, nr, c, a, b, dir)
+                    }
+                },
+                // SAFETY: as above.
+                Kernel::Vaes256 if c.below(max(u32::MAX as u64)) => unsafe {
+                    if ff3 {
+                        fused256::rounds_vaes256::<true>(rk, nr, c, a, b, dir)
+                    } else {
+                        fused256::rounds_vaes256::<false>(rk, nr, c, a, b, dir)
                     }
                 },
                 _ => return false,
@@ -469,7 +486,8 @@ mod tests {
                 }
             }
         }
-        let fused = Kernel::available().into_iter().any(|k| matches!(k, Kernel::Avx2Ni | Kernel::Vaes512));
+        let fused =
+            Kernel::available().into_iter().any(|k| matches!(k, Kernel::Avx2Ni | Kernel::Vaes256 | Kernel::Vaes512));
         assert_eq!(ran > 0, fused, "a fused kernel ran if the CPU has one");
     }
 }
