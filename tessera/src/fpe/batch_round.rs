@@ -427,6 +427,34 @@ mod tests {
         }
     }
 
+    /// The kernel each level chooses: the fused VAES-256 one at `vaes256`
+    /// on a CPU with VAES, the AES-NI one at `avx2`.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn each_level_chooses_its_kernel() {
+        use crate::cpu::{Features as F, Level, has, with_cap};
+        for cap in Level::ALL {
+            let (chosen, want) = with_cap(cap, || {
+                let want = if has(F::AVX512 | F::AES_NI | F::VAES | F::AVX512IFMA) {
+                    Kernel::Vaes512
+                } else if has(F::AVX512) {
+                    Kernel::Avx512
+                } else if has(F::AVX2 | F::AES_NI | F::VAES) {
+                    Kernel::Vaes256
+                } else if has(F::AVX2 | F::AES_NI) {
+                    Kernel::Avx2Ni
+                } else if has(F::AVX2) {
+                    Kernel::Avx2
+                } else {
+                    Kernel::Portable
+                };
+                (Kernel::detect(), want)
+            });
+            assert_eq!(chosen, want, "{cap}");
+            assert!(chosen != Kernel::Vaes256 || cap >= Level::Vaes256, "{cap}: VAES-256 needs the vaes256 level");
+        }
+    }
+
     /// Every fused kernel the CPU has runs all the rounds as the portable
     /// build, AES and round steps do: FF1 and FF3 layouts, both directions,
     /// every AES key size, moduli on both sides of 2^32, ragged group sizes.
