@@ -38,6 +38,24 @@ pub(crate) const MAX_FF3: u64 = 1 << 30;
 /// The most rounds a run has (FF1's ten).
 pub(super) const MAX_ROUNDS: usize = 10;
 
+/// Calls `run::<FF3, NR, ENC>(args)` for the AES round count `nr` (10,
+/// 12, else 14) and the direction `dir` as constants: no branch in the
+/// rounds for LLVM to schedule the AES of one vector around (it then runs
+/// the vectors of a chunk one after another).
+macro_rules! by_rounds {
+    ($run:ident::<$ff3:ident>($nr:expr, $dir:expr; $($arg:expr),*)) => {
+        match ($nr, $dir.is_encrypt()) {
+            (10, true) => $run::<$ff3, 10, true>($($arg),*),
+            (10, false) => $run::<$ff3, 10, false>($($arg),*),
+            (12, true) => $run::<$ff3, 12, true>($($arg),*),
+            (12, false) => $run::<$ff3, 12, false>($($arg),*),
+            (_, true) => $run::<$ff3, 14, true>($($arg),*),
+            (_, false) => $run::<$ff3, 14, false>($($arg),*),
+        }
+    };
+}
+pub(super) use by_rounds;
+
 /// Round `i`'s constant block as a 128-bit vector.
 #[inline(always)]
 fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
@@ -220,17 +238,7 @@ pub unsafe fn rounds_vaes512<const FF3: bool>(
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm512_broadcast_i32x4(*k);
     }
-    // The direction as a constant too: no branch in the rounds for LLVM
-    // to schedule the AES of one vector around (it then runs the vectors
-    // of a chunk one after another).
-    match (nr, dir.is_encrypt()) {
-        (10, true) => run512::<FF3, 10, true>(&rk, c, a, b, dir),
-        (10, false) => run512::<FF3, 10, false>(&rk, c, a, b, dir),
-        (12, true) => run512::<FF3, 12, true>(&rk, c, a, b, dir),
-        (12, false) => run512::<FF3, 12, false>(&rk, c, a, b, dir),
-        (_, true) => run512::<FF3, 14, true>(&rk, c, a, b, dir),
-        (_, false) => run512::<FF3, 14, false>(&rk, c, a, b, dir),
-    }
+    by_rounds!(run512::<FF3>(nr, dir; &rk, c, a, b, dir));
     for k in &mut rk {
         // SAFETY: `k` is a valid, aligned vector; volatile so the wipe of
         // the key copies stays.
@@ -448,16 +456,7 @@ pub unsafe fn rounds_ni<const FF3: bool>(
     b: &mut [u64],
     dir: Direction,
 ) {
-    // The direction as a constant too: the update then has no branch
-    // for LLVM to schedule the AES rounds around.
-    match (nr, dir.is_encrypt()) {
-        (10, true) => run_ni::<FF3, 10, true>(keys, c, a, b, dir),
-        (10, false) => run_ni::<FF3, 10, false>(keys, c, a, b, dir),
-        (12, true) => run_ni::<FF3, 12, true>(keys, c, a, b, dir),
-        (12, false) => run_ni::<FF3, 12, false>(keys, c, a, b, dir),
-        (_, true) => run_ni::<FF3, 14, true>(keys, c, a, b, dir),
-        (_, false) => run_ni::<FF3, 14, false>(keys, c, a, b, dir),
-    }
+    by_rounds!(run_ni::<FF3>(nr, dir; keys, c, a, b, dir));
 }
 
 /// All rounds for 8·G values of `a` and `b` (at least that many each), as
@@ -476,16 +475,7 @@ fn chunk_ni<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
     b: &mut [u64],
     p: usize,
 ) {
-    assert!(a.len() >= 8 * G && b.len() >= 8 * G, "whole vectors");
-    let mut h = [[[_mm256_setzero_si256(); 2]; G]; 2];
-    for (half, x) in h.iter_mut().zip([&*a, &*b]) {
-        for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
-            // SAFETY: 8·G u64 are readable (checked above); unaligned loads.
-            *v = unsafe { _mm256_loadu_si256(x.as_ptr().add(4 * k).cast()) };
-        }
-    }
-    // x is the half the first round updates (A when its index is even).
-    let [mut x, mut y] = if p == 0 { h } else { [h[1], h[0]] };
+    let [mut x, mut y] = load_halves::<2, G>(a, b, p);
     for pair in cbk.chunks_exact(2) {
         for (x, y) in x.iter_mut().zip(&y) {
             *x = step_ni::<FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);
@@ -494,10 +484,34 @@ fn chunk_ni<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
             *y = step_ni::<FF3, NR, ENC>(rk, pair[1], &ks[1], x, *y);
         }
     }
-    let h = if p == 0 { [x, y] } else { [y, x] };
+    store_halves([x, y], a, b, p);
+}
+
+/// The first 4·W·G halves of `a` and `b` as G groups of W vectors, the
+/// half the first round updates (A when its parity `p` is 0) first.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn load_halves<const W: usize, const G: usize>(a: &[u64], b: &[u64], p: usize) -> [[[__m256i; W]; G]; 2] {
+    assert!(a.len() >= 4 * W * G && b.len() >= 4 * W * G, "whole vectors");
+    let mut h = [[[_mm256_setzero_si256(); W]; G]; 2];
+    for (half, x) in h.iter_mut().zip([a, b]) {
+        for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
+            // SAFETY: 4·W·G u64 are readable (checked above); unaligned loads.
+            *v = unsafe { _mm256_loadu_si256(x.as_ptr().add(4 * k).cast()) };
+        }
+    }
+    if p == 0 { h } else { [h[1], h[0]] }
+}
+
+/// Stores what [`load_halves`] loaded (with the same `p`) back.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn store_halves<const W: usize, const G: usize>(h: [[[__m256i; W]; G]; 2], a: &mut [u64], b: &mut [u64], p: usize) {
+    assert!(a.len() >= 4 * W * G && b.len() >= 4 * W * G, "whole vectors");
+    let h = if p == 0 { h } else { [h[1], h[0]] };
     for (half, x) in h.iter().zip([a, b]) {
         for (k, v) in half.as_flattened().iter().enumerate() {
-            // SAFETY: as above, unaligned stores.
+            // SAFETY: 4·W·G u64 are writable (checked above); unaligned stores.
             unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(4 * k).cast(), *v) };
         }
     }

@@ -12,7 +12,7 @@
 
 use core::arch::x86_64::*;
 
-use super::batch_fused::{MAX_ROUNDS, Mod256, blocks4, limbs4, update4};
+use super::batch_fused::{MAX_ROUNDS, Mod256, blocks4, by_rounds, limbs4, load_halves, store_halves, update4};
 use super::batch_round::Consts;
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
 use crate::Direction;
@@ -80,15 +80,7 @@ pub unsafe fn rounds_vaes256<const FF3: bool>(
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm256_broadcastsi128_si256(*k);
     }
-    // The direction as a constant too, as the other fused kernels.
-    match (nr, dir.is_encrypt()) {
-        (10, true) => run256::<FF3, 10, true>(&rk, c, a, b, dir),
-        (10, false) => run256::<FF3, 10, false>(&rk, c, a, b, dir),
-        (12, true) => run256::<FF3, 12, true>(&rk, c, a, b, dir),
-        (12, false) => run256::<FF3, 12, false>(&rk, c, a, b, dir),
-        (_, true) => run256::<FF3, 14, true>(&rk, c, a, b, dir),
-        (_, false) => run256::<FF3, 14, false>(&rk, c, a, b, dir),
-    }
+    by_rounds!(run256::<FF3>(nr, dir; &rk, c, a, b, dir));
     wipe(&mut rk);
 }
 
@@ -117,16 +109,7 @@ fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, co
     b: &mut [u64],
     p: usize,
 ) {
-    assert!(a.len() >= 4 * W * G && b.len() >= 4 * W * G, "whole vectors");
-    let mut h = [[[_mm256_setzero_si256(); W]; G]; 2];
-    for (half, x) in h.iter_mut().zip([&*a, &*b]) {
-        for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
-            // SAFETY: 4·W·G u64 are readable (checked above); unaligned loads.
-            *v = unsafe { _mm256_loadu_si256(x.as_ptr().add(4 * k).cast()) };
-        }
-    }
-    // x is the half the first round updates (A when its index is even).
-    let [mut x, mut y] = if p == 0 { h } else { [h[1], h[0]] };
+    let [mut x, mut y] = load_halves::<W, G>(a, b, p);
     for pair in cbk.chunks_exact(2) {
         for (x, y) in x.iter_mut().zip(&y) {
             *x = step256::<W, FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);
@@ -135,13 +118,7 @@ fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, co
             *y = step256::<W, FF3, NR, ENC>(rk, pair[1], &ks[1], x, *y);
         }
     }
-    let h = if p == 0 { [x, y] } else { [y, x] };
-    for (half, x) in h.iter().zip([a, b]) {
-        for (k, v) in half.as_flattened().iter().enumerate() {
-            // SAFETY: as above, unaligned stores.
-            unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(4 * k).cast(), *v) };
-        }
-    }
+    store_halves([x, y], a, b, p);
 }
 
 #[inline]
