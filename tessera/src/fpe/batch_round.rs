@@ -9,7 +9,7 @@
 //! layout says. The vector kernels estimate `y / m` with an f64 reciprocal
 //! and correct the remainder once in each direction with masks; the
 //! portable kernel uses [`Mod64`]. With one tweak for a run, the fused
-//! kernels ([`Kernel::fused`], `batch_fused.rs`) do all three steps of
+//! kernels ([`Kernel::fused`], `batch_fused.rs` and `batch_fused256.rs`) do all three steps of
 //! every round in registers instead. No branch or memory index depends on
 //! a value (`scripts/check-ct` checks the compiled kernels).
 
@@ -216,9 +216,9 @@ impl Kernel {
                 // SAFETY: as above; the AVX2 arithmetic needs moduli below 2^32.
                 Kernel::Avx2Ni if c.below(max(u32::MAX as u64)) => unsafe {
                     if ff3 {
-                        fused::rounds_ni::<true>(rk, nr, c, a, b, dir)
+                        fused256::rounds_ni::<true>(rk, nr, c, a, b, dir)
                     } else {
-                        fused::rounds_ni::<false>(rk, nr, c, a, b, dir)
+                        fused256::rounds_ni::<false>(rk, nr, c, a, b, dir)
                     }
                 },
                 // SAFETY: as above.
