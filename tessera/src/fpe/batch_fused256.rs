@@ -223,7 +223,7 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 /// # Safety
 /// The CPU must have AVX2 and AES-NI; `a.len() == b.len()`, a multiple
 /// of 8; an even number of rounds; every half below its round's modulus,
-/// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
+/// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`](super::batch_fused::MAX_FF3) (FF3).
 #[target_feature(enable = "avx2,aes")]
 pub unsafe fn rounds_ni<const FF3: bool>(
     keys: &[__m128i; 15],
