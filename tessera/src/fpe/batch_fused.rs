@@ -1,6 +1,7 @@
 //! Whole Feistel rounds of a batch group in registers (x86-64): each
 //! round's AES blocks are built from the halves in vector registers,
-//! enciphered there (VAES-512 on four blocks per vector, or AES-NI on one),
+//! enciphered there (VAES-512 on four blocks per vector, VAES-256 on two,
+//! or AES-NI on one),
 //! and y is read back and reduced without the blocks ever going to memory.
 //! Used for one tweak per run (every value's block differs only by its
 //! half) on the FF1 (d = 8) and FF3-1 layouts; the halves stay integers
@@ -19,6 +20,8 @@
 //! [0, m) with two unsigned minimums; the AVX2 kernel rounds an f64
 //! quotient estimate from y's top 52 bits (remainder in [-m, m), see
 //! [`rem4`]) and folds `d ± y + m` into [0, m) with two sign blends.
+//! The AVX2 kernels (AES-NI, and VAES-256 on two blocks per vector) are
+//! in `batch_fused256.rs`, on this file's AVX2 arithmetic.
 //! Every step is straight-line vector code
 //! (`scripts/check-ct` compiles one round step of each kernel).
 
@@ -36,11 +39,29 @@ use crate::Direction;
 pub(crate) const MAX_FF1_512: u64 = 1 << 50;
 pub(crate) const MAX_FF3: u64 = 1 << 30;
 /// The most rounds a run has (FF1's ten).
-const MAX_ROUNDS: usize = 10;
+pub(super) const MAX_ROUNDS: usize = 10;
+
+/// Calls `run::<FF3, NR, ENC>(args)` for the AES round count `nr` (10,
+/// 12, else 14) and the direction `dir` as constants: no branch in the
+/// rounds for LLVM to schedule the AES of one vector around (it then runs
+/// the vectors of a chunk one after another).
+macro_rules! by_rounds {
+    ($run:ident::<$ff3:ident>($nr:expr, $dir:expr; $($arg:expr),*)) => {
+        match ($nr, $dir.is_encrypt()) {
+            (10, true) => $run::<$ff3, 10, true>($($arg),*),
+            (10, false) => $run::<$ff3, 10, false>($($arg),*),
+            (12, true) => $run::<$ff3, 12, true>($($arg),*),
+            (12, false) => $run::<$ff3, 12, false>($($arg),*),
+            (_, true) => $run::<$ff3, 14, true>($($arg),*),
+            (_, false) => $run::<$ff3, 14, false>($($arg),*),
+        }
+    };
+}
+pub(super) use by_rounds;
 
 /// Round `i`'s constant block as a 128-bit vector.
 #[inline(always)]
-fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
+pub(super) fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
     // SAFETY: SSE2 is part of every x86-64 CPU.
     unsafe { _mm_set_epi64x(c.blocks[i][1] as i64, c.blocks[i][0] as i64) }
 }
@@ -220,17 +241,7 @@ pub unsafe fn rounds_vaes512<const FF3: bool>(
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm512_broadcast_i32x4(*k);
     }
-    // The direction as a constant too: no branch in the rounds for LLVM
-    // to schedule the AES of one vector around (it then runs the vectors
-    // of a chunk one after another).
-    match (nr, dir.is_encrypt()) {
-        (10, true) => run512::<FF3, 10, true>(&rk, c, a, b, dir),
-        (10, false) => run512::<FF3, 10, false>(&rk, c, a, b, dir),
-        (12, true) => run512::<FF3, 12, true>(&rk, c, a, b, dir),
-        (12, false) => run512::<FF3, 12, false>(&rk, c, a, b, dir),
-        (_, true) => run512::<FF3, 14, true>(&rk, c, a, b, dir),
-        (_, false) => run512::<FF3, 14, false>(&rk, c, a, b, dir),
-    }
+    by_rounds!(run512::<FF3>(nr, dir; &rk, c, a, b, dir));
     for k in &mut rk {
         // SAFETY: `k` is a valid, aligned vector; volatile so the wipe of
         // the key copies stays.
@@ -286,7 +297,7 @@ pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
     _mm256_add_epi64(_mm256_add_epi64(y0, y1), y23)
 }
 
-/// One modulus broadcast for [`step_ni`]: m, the f64 constants of
+/// One modulus broadcast for the AVX2 kernels' steps: m, the f64 constants of
 /// [`rem4`], the integer offsets that turn its product into `y - q·m + m`
 /// (encrypting) or `m - (y - q·m)` (decrypting), and 2^32, 2^64, 2^96 mod m
 /// (FF3).
@@ -296,7 +307,7 @@ pub struct Mod256 {
     inv: __m256d,
     c: __m256d,
     off: [__m256i; 2],
-    r: [__m256i; 3],
+    pub(super) r: [__m256i; 3],
 }
 
 impl Mod256 {
@@ -357,168 +368,63 @@ pub fn rem4(y: __m256i, k: &Mod256, dec: bool) -> __m256i {
 /// `s - m` where that is not negative, else `s` (s < 2^63).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn fold4(s: __m256i, m: __m256i) -> __m256i {
+pub fn fold4(s: __m256i, m: __m256i) -> __m256i {
     let t = _mm256_sub_epi64(s, m);
     _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(t), _mm256_castsi256_pd(s), _mm256_castsi256_pd(t)))
 }
 
-/// One round for 8 values (two vectors of four halves) with AES-NI on
-/// eight 128-bit blocks and AVX2 arithmetic; m < 2^32. `cb` is the
-/// round's constant block ^ rk[0] in both lanes. As [`step512`]:
-/// values 0, 2 and 1, 3 of a vector share a 256-bit block pair.
+/// The two block pairs of 4 halves `x` (values 0, 2 and 1, 3), each
+/// xored with `cb`: the half placed as [`Layout::Ff3`](super::batch_round::Layout)
+/// (`FF3`) or FF1 places it.
 #[inline]
-#[target_feature(enable = "avx2,aes")]
-pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    cb: __m256i,
-    k: &Mod256,
-    src: &[__m256i; 2],
-    dst: [__m256i; 2],
-) -> [__m256i; 2] {
-    let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
+#[target_feature(enable = "avx2")]
+pub fn blocks4<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
     let zero = _mm256_setzero_si256();
-    let mut blk = [_mm_setzero_si128(); 8];
-    for (j, &x) in src.iter().enumerate() {
-        let (lo, hi) = if FF3 {
-            (_mm256_unpacklo_epi64(x, zero), _mm256_unpackhi_epi64(x, zero))
-        } else {
-            let bx = _mm256_shuffle_epi8(x, bswap);
-            (_mm256_unpacklo_epi64(zero, bx), _mm256_unpackhi_epi64(zero, bx))
-        };
-        let (lo, hi) = (_mm256_xor_si256(lo, cb), _mm256_xor_si256(hi, cb));
-        blk[4 * j] = _mm256_castsi256_si128(lo);
-        blk[4 * j + 1] = _mm256_extracti128_si256::<1>(lo);
-        blk[4 * j + 2] = _mm256_castsi256_si128(hi);
-        blk[4 * j + 3] = _mm256_extracti128_si256::<1>(hi);
-    }
-    for key in &rk[1..NR] {
-        for b in &mut blk {
-            *b = _mm_aesenc_si128(*b, *key);
-        }
-    }
-    for b in &mut blk {
-        *b = _mm_aesenclast_si128(*b, rk[NR]);
-    }
-    let mut out = dst;
-    for (j, d) in out.iter_mut().enumerate() {
-        let b = &blk[4 * j..4 * j + 4];
-        let y = if FF3 {
-            let (o0, o1) = (_mm256_set_m128i(b[1], b[0]), _mm256_set_m128i(b[3], b[2]));
-            limbs4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), &k.r)
-        } else {
-            // FF1 reads only the first 8 bytes: pair them before widening.
-            let y = _mm256_set_m128i(_mm_unpacklo_epi64(b[1], b[3]), _mm_unpacklo_epi64(b[0], b[2]));
-            _mm256_shuffle_epi8(y, bswap)
-        };
-        // d ± y + m (mod m) in [0, 3m), less m twice where that stays >= 0.
-        let s = _mm256_add_epi64(*d, rem4(y, k, !ENC));
-        *d = fold4(fold4(s, k.m), k.m);
-    }
-    out
+    let (lo, hi) = if FF3 {
+        (_mm256_unpacklo_epi64(x, zero), _mm256_unpackhi_epi64(x, zero))
+    } else {
+        let bx = _mm256_shuffle_epi8(x, _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO));
+        (_mm256_unpacklo_epi64(zero, bx), _mm256_unpackhi_epi64(zero, bx))
+    };
+    [_mm256_xor_si256(lo, cb), _mm256_xor_si256(hi, cb)]
 }
 
-/// The AES-NI + AVX2 kernel: all rounds for every value of `a` and `b`,
-/// eight values at a time.
-///
-/// # Safety
-/// The CPU must have AVX2 and AES-NI; `a.len() == b.len()`, a multiple
-/// of 8; an even number of rounds; every half below its round's modulus,
-/// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
-#[target_feature(enable = "avx2,aes")]
-pub unsafe fn rounds_ni<const FF3: bool>(
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-) {
-    // The direction as a constant too: the update then has no branch
-    // for LLVM to schedule the AES rounds around.
-    match (nr, dir.is_encrypt()) {
-        (10, true) => run_ni::<FF3, 10, true>(keys, c, a, b, dir),
-        (10, false) => run_ni::<FF3, 10, false>(keys, c, a, b, dir),
-        (12, true) => run_ni::<FF3, 12, true>(keys, c, a, b, dir),
-        (12, false) => run_ni::<FF3, 12, false>(keys, c, a, b, dir),
-        (_, true) => run_ni::<FF3, 14, true>(keys, c, a, b, dir),
-        (_, false) => run_ni::<FF3, 14, false>(keys, c, a, b, dir),
-    }
-}
-
-/// All rounds for 8·G values of `a` and `b` (at least that many each), as
-/// G groups of two vectors run one after another in every round, as
-/// [`chunk512`]'s groups: a group's reduction overlaps the next group's
-/// AES. `cbk` holds each round's block constant ^ rk[0] in the order they
-/// run, `ks` the moduli of the first round's parity and the other, `p`
-/// that parity.
+/// `d + y mod m` (`ENC`) or `d - y mod m` for d < m, y < 2^64.
 #[inline]
-#[target_feature(enable = "avx2,aes")]
-fn chunk_ni<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    cbk: &[__m256i],
-    ks: &[Mod256; 2],
-    a: &mut [u64],
-    b: &mut [u64],
-    p: usize,
-) {
-    assert!(a.len() >= 8 * G && b.len() >= 8 * G, "whole vectors");
-    let mut h = [[[_mm256_setzero_si256(); 2]; G]; 2];
-    for (half, x) in h.iter_mut().zip([&*a, &*b]) {
+#[target_feature(enable = "avx2")]
+pub fn update4<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i {
+    // d ± y + m (mod m) in [0, 3m), less m twice where that stays >= 0.
+    let s = _mm256_add_epi64(d, rem4(y, k, !ENC));
+    fold4(fold4(s, k.m), k.m)
+}
+
+/// The first 4·W·G halves of `a` and `b` as G groups of W vectors, the
+/// half the first round updates (A when its parity `p` is 0) first.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn load_halves<const W: usize, const G: usize>(a: &[u64], b: &[u64], p: usize) -> [[[__m256i; W]; G]; 2] {
+    assert!(a.len() >= 4 * W * G && b.len() >= 4 * W * G, "whole vectors");
+    let mut h = [[[_mm256_setzero_si256(); W]; G]; 2];
+    for (half, x) in h.iter_mut().zip([a, b]) {
         for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
-            // SAFETY: 8·G u64 are readable (checked above); unaligned loads.
+            // SAFETY: 4·W·G u64 are readable (checked above); unaligned loads.
             *v = unsafe { _mm256_loadu_si256(x.as_ptr().add(4 * k).cast()) };
         }
     }
-    // x is the half the first round updates (A when its index is even).
-    let [mut x, mut y] = if p == 0 { h } else { [h[1], h[0]] };
-    for pair in cbk.chunks_exact(2) {
-        for (x, y) in x.iter_mut().zip(&y) {
-            *x = step_ni::<FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);
-        }
-        for (y, x) in y.iter_mut().zip(&x) {
-            *y = step_ni::<FF3, NR, ENC>(rk, pair[1], &ks[1], x, *y);
-        }
-    }
-    let h = if p == 0 { [x, y] } else { [y, x] };
-    for (half, x) in h.iter().zip([a, b]) {
-        for (k, v) in half.as_flattened().iter().enumerate() {
-            // SAFETY: as above, unaligned stores.
-            unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(4 * k).cast(), *v) };
-        }
-    }
+    if p == 0 { h } else { [h[1], h[0]] }
 }
 
+/// Stores what [`load_halves`] loaded (with the same `p`) back.
 #[inline]
-#[target_feature(enable = "avx2,aes")]
-fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-) {
-    assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
-    let rounds = c.blocks.len();
-    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
-    // Each round's constant block ^ rk[0], in both lanes, once per call.
-    let mut cbk = [_mm256_setzero_si256(); MAX_ROUNDS];
-    for (r, v) in cbk[..rounds].iter_mut().enumerate() {
-        *v = _mm256_broadcastsi128_si256(_mm_xor_si128(const_block(c, dir.round(r, rounds)), rk[0]));
-    }
-    let p = dir.round(0, rounds) % 2;
-    let ks = [Mod256::new(c, p), Mod256::new(c, 1 - p)];
-    let mut j = 0;
-    while j + 16 <= a.len() {
-        chunk_ni::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
-        j += 16;
-    }
-    if j < a.len() {
-        chunk_ni::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
-    }
-    for k in &mut cbk {
-        // SAFETY: `k` is a valid, aligned vector; volatile so the wipe of
-        // these copies of rk[0] stays.
-        unsafe { core::ptr::write_volatile(k, _mm256_setzero_si256()) };
+#[target_feature(enable = "avx2")]
+pub fn store_halves<const W: usize, const G: usize>(h: [[[__m256i; W]; G]; 2], a: &mut [u64], b: &mut [u64], p: usize) {
+    assert!(a.len() >= 4 * W * G && b.len() >= 4 * W * G, "whole vectors");
+    let h = if p == 0 { h } else { [h[1], h[0]] };
+    for (half, x) in h.iter().zip([a, b]) {
+        for (k, v) in half.as_flattened().iter().enumerate() {
+            // SAFETY: 4·W·G u64 are writable (checked above); unaligned stores.
+            unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(4 * k).cast(), *v) };
+        }
     }
 }
 

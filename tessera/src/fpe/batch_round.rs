@@ -9,7 +9,7 @@
 //! layout says. The vector kernels estimate `y / m` with an f64 reciprocal
 //! and correct the remainder once in each direction with masks; the
 //! portable kernel uses [`Mod64`]. With one tweak for a run, the fused
-//! kernels ([`Kernel::fused`], `batch_fused.rs`) do all three steps of
+//! kernels ([`Kernel::fused`], `batch_fused.rs` and `batch_fused256.rs`) do all three steps of
 //! every round in registers instead. No branch or memory index depends on
 //! a value (`scripts/check-ct` checks the compiled kernels).
 
@@ -17,6 +17,8 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::batch_fused as fused;
+#[cfg(target_arch = "x86_64")]
+use super::batch_fused256 as fused256;
 #[cfg(target_arch = "x86_64")]
 use super::batch_x86 as x86;
 use super::num::{Mod64, limb_residues};
@@ -118,6 +120,10 @@ pub(crate) enum Kernel {
     /// ([`Kernel::fused`]).
     #[cfg(target_arch = "x86_64")]
     Avx2Ni,
+    /// [`Kernel::Avx2Ni`] with the fused rounds' AES on 256-bit VAES (two
+    /// blocks per instruction).
+    #[cfg(target_arch = "x86_64")]
+    Vaes256,
     /// Eight values per 512-bit vector (AVX-512 F, DQ, BW and VL).
     #[cfg(target_arch = "x86_64")]
     Avx512,
@@ -146,6 +152,9 @@ impl Kernel {
                 all.push(Kernel::Avx2);
                 if aes {
                     all.push(Kernel::Avx2Ni);
+                    if has(F::VAES) {
+                        all.push(Kernel::Vaes256);
+                    }
                 }
             }
             if has(F::AVX512) {
@@ -168,7 +177,7 @@ impl Kernel {
     fn arith(self) -> Self {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2Ni => Kernel::Avx2,
+            Kernel::Avx2Ni | Kernel::Vaes256 => Kernel::Avx2,
             #[cfg(target_arch = "x86_64")]
             Kernel::Vaes512 => Kernel::Avx512,
             k => k,
@@ -207,9 +216,17 @@ impl Kernel {
                 // SAFETY: as above; the AVX2 arithmetic needs moduli below 2^32.
                 Kernel::Avx2Ni if c.below(max(u32::MAX as u64)) => unsafe {
                     if ff3 {
-                        fused::rounds_ni::<true>(rk, nr, c, a, b, dir)
+                        fused256::rounds_ni::<true>(rk, nr, c, a, b, dir)
                     } else {
-                        fused::rounds_ni::<false>(rk, nr, c, a, b, dir)
+                        fused256::rounds_ni::<false>(rk, nr, c, a, b, dir)
+                    }
+                },
+                // SAFETY: as above.
+                Kernel::Vaes256 if c.below(max(u32::MAX as u64)) => unsafe {
+                    if ff3 {
+                        fused256::rounds_vaes256::<true>(rk, nr, c, a, b, dir)
+                    } else {
+                        fused256::rounds_vaes256::<false>(rk, nr, c, a, b, dir)
                     }
                 },
                 _ => return false,
@@ -410,6 +427,34 @@ mod tests {
         }
     }
 
+    /// The kernel each level chooses: the fused VAES-256 one at `vaes256`
+    /// on a CPU with VAES, the AES-NI one at `avx2`.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn each_level_chooses_its_kernel() {
+        use crate::cpu::{Features as F, Level, has, with_cap};
+        for cap in Level::ALL {
+            let (chosen, want) = with_cap(cap, || {
+                let want = if has(F::AVX512 | F::AES_NI | F::VAES | F::AVX512IFMA) {
+                    Kernel::Vaes512
+                } else if has(F::AVX512) {
+                    Kernel::Avx512
+                } else if has(F::AVX2 | F::AES_NI | F::VAES) {
+                    Kernel::Vaes256
+                } else if has(F::AVX2 | F::AES_NI) {
+                    Kernel::Avx2Ni
+                } else if has(F::AVX2) {
+                    Kernel::Avx2
+                } else {
+                    Kernel::Portable
+                };
+                (Kernel::detect(), want)
+            });
+            assert_eq!(chosen, want, "{cap}");
+            assert!(chosen != Kernel::Vaes256 || cap >= Level::Vaes256, "{cap}: VAES-256 needs the vaes256 level");
+        }
+    }
+
     /// Every fused kernel the CPU has runs all the rounds as the portable
     /// build, AES and round steps do: FF1 and FF3 layouts, both directions,
     /// every AES key size, moduli on both sides of 2^32, ragged group sizes.
@@ -469,7 +514,8 @@ mod tests {
                 }
             }
         }
-        let fused = Kernel::available().into_iter().any(|k| matches!(k, Kernel::Avx2Ni | Kernel::Vaes512));
+        let fused =
+            Kernel::available().into_iter().any(|k| matches!(k, Kernel::Avx2Ni | Kernel::Vaes256 | Kernel::Vaes512));
         assert_eq!(ran > 0, fused, "a fused kernel ran if the CPU has one");
     }
 }

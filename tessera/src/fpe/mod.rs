@@ -29,6 +29,8 @@ mod alphabet;
 mod batch;
 #[cfg(target_arch = "x86_64")]
 mod batch_fused;
+#[cfg(target_arch = "x86_64")]
+mod batch_fused256;
 mod batch_round;
 #[cfg(target_arch = "x86_64")]
 mod batch_x86;
