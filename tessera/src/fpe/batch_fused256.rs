@@ -19,6 +19,7 @@ use super::batch_fused::{
 };
 use super::batch_round::Consts;
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
+use super::digits256::ymm_op;
 use crate::Direction;
 
 /// A chunk's groups and their vectors: 32 values as eight groups of one
@@ -125,14 +126,7 @@ pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i 
 #[inline]
 #[target_feature(enable = "avx2")]
 fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
-    let r: __m256i;
-    // SAFETY: one AVX2 instruction (enabled for this function) on
-    // registers only: no memory, stack or flags.
-    unsafe {
-        core::arch::asm!("vpmuludq {r}, {a}, {b}", r = lateout(ymm_reg) r, a = in(ymm_reg) a, b = in(ymm_reg) b,
-            options(pure, nomem, nostack, preserves_flags));
-    }
-    r
+    ymm_op!("vpmuludq", a, b)
 }
 
 /// The VAES-256 kernel: all rounds for every value of `a` and `b`.
@@ -237,35 +231,27 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     dir: Direction,
 ) {
     let (mut cbk, rounds, ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, a.len(), b.len(), dir);
+    // Chunks of 32 values, the last 8 alone.
+    macro_rules! chunks {
+        ($narrow:literal) => {{
+            let mut j = 0;
+            while j + 4 * CW * CG <= a.len() {
+                chunk256::<CW, CG, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+                j += 4 * CW * CG;
+            }
+            while j < a.len() {
+                chunk256::<2, 1, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+                j += 8;
+            }
+        }};
+    }
     // FF3's moduli are at most MAX_FF3, at most MAX_NARROW.
     if FF3 || c.m.iter().all(|&m| m <= MAX_NARROW) {
-        chunks256::<FF3, NR, ENC, true>(rk, &cbk[..rounds], &ks, a, b, p);
+        chunks!(true)
     } else {
-        chunks256::<FF3, NR, ENC, false>(rk, &cbk[..rounds], &ks, a, b, p);
+        chunks!(false)
     }
     wipe(&mut cbk);
-}
-
-/// Every value of `a` and `b` in chunks of 32, the last 8 alone.
-#[inline]
-#[target_feature(enable = "avx2,vaes")]
-fn chunks256<const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(
-    rk: &[__m256i; 15],
-    cbk: &[__m256i],
-    ks: &[Mod256; 2],
-    a: &mut [u64],
-    b: &mut [u64],
-    p: usize,
-) {
-    let mut j = 0;
-    while j + 4 * CW * CG <= a.len() {
-        chunk256::<CW, CG, FF3, NR, ENC, NARROW>(rk, cbk, ks, &mut a[j..], &mut b[j..], p);
-        j += 4 * CW * CG;
-    }
-    while j < a.len() {
-        chunk256::<2, 1, FF3, NR, ENC, NARROW>(rk, cbk, ks, &mut a[j..], &mut b[j..], p);
-        j += 8;
-    }
 }
 
 /// One round for 8 values (two vectors of four halves) with AES-NI on
