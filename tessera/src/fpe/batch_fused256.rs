@@ -31,7 +31,7 @@ const CW: usize = 1;
 const CG: usize = 8;
 
 /// The largest modulus the VAES-256 kernel's 32-bit update ([`update32`])
-/// takes: the sum it folds, below 3m, must fit 32 bits.
+/// takes: its fold adds m to sums below 2m, which must stay below 2^32.
 const MAX_NARROW: u64 = u32::MAX as u64 / 3;
 const _: () = assert!(MAX_FF3 <= MAX_NARROW, "FF3 runs the 32-bit update only");
 
@@ -65,9 +65,10 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
         let y = if FF3 {
             limbs4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), &k.r)
         } else {
-            // Each value's first 8 bytes, reversed.
+            // Each value's first 8 bytes, reversed (the unpack written out:
+            // LLVM turns it and the shuffle into two shuffles and a blend).
             let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
-            _mm256_shuffle_epi8(_mm256_unpacklo_epi64(o0, o1), bswap)
+            _mm256_shuffle_epi8(ymm_op!("vpunpcklqdq", o0, o1), bswap)
         };
         *d = if NARROW { update32::<ENC>(*d, y, k) } else { update4::<ENC>(*d, y, k) };
     }
@@ -100,9 +101,11 @@ pub fn blocks32<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
 /// (the high ones ignored in `d` and undefined in the result), for d < m,
 /// y < 2^64 and 2^16 <= m <= [`MAX_NARROW`]. The quotient estimate is
 /// [`rem4`](super::batch_fused::rem4)'s (y - q·m in [-m, m)); the rest
-/// runs modulo 2^32, where `d ± (y - q·m) + m`, in [0, 3m), is exact, so
-/// one multiply gives q·m's low bits and two unsigned 32-bit minimums
-/// (`s` or `s - m`, which wraps above `s` when negative) fold the sum.
+/// runs modulo 2^32, where `d ± (y - q·m)`, in [-m, 2m), is exact, so one
+/// multiply gives q·m's low bits, and two unsigned 32-bit minimums fold
+/// the sum: with `s + m` (below 3m, so it does not wrap) where s is
+/// negative (2^32 + s as unsigned, the larger), then with `s - m` where
+/// s >= m (else it wraps above s).
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i {
@@ -110,11 +113,9 @@ pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i 
     let yf = _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64::<12>(y), k52));
     // The quotient's low 32 bits are those of the f64 sum's mantissa.
     let q = _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(yf, k.inv), k.c));
-    let qm = mul_lo32(q, k.m);
-    let dm = _mm256_add_epi32(d, k.m);
-    let s =
-        if ENC { _mm256_add_epi32(dm, _mm256_sub_epi32(y, qm)) } else { _mm256_add_epi32(_mm256_sub_epi32(dm, y), qm) };
-    let s = _mm256_min_epu32(s, _mm256_sub_epi32(s, k.m));
+    let t = _mm256_sub_epi32(y, mul_lo32(q, k.m));
+    let s = if ENC { _mm256_add_epi32(d, t) } else { _mm256_sub_epi32(d, t) };
+    let s = _mm256_min_epu32(s, _mm256_add_epi32(s, k.m));
     _mm256_min_epu32(s, _mm256_sub_epi32(s, k.m))
 }
 
