@@ -1,14 +1,16 @@
 //! The fused kernels on AVX2 (see `batch_fused.rs` for the scheme and
-//! the shared arithmetic): 8 values per step as two vectors of four halves,
-//! their blocks built in 256-bit pairs, y reduced with the f64 quotient
-//! estimate of [`rem4`](super::batch_fused::rem4) and folded with sign
-//! blends. The AES-NI kernel ([`rounds_ni`]) splits the pairs and runs one
-//! block per `aesenc`; the VAES-256 kernel ([`rounds_vaes256`], for CPUs
-//! with VAES but without the AVX-512 kernel: Intel Alder Lake and later
-//! client cores, AMD Zen 3) enciphers the pairs as they are, two blocks per
-//! `vaesenc`, and reads y back from them. The arithmetic is the same, so
-//! are the results. Every step is straight-line vector code
-//! (`scripts/check-ct` compiles one round step of each).
+//! the shared arithmetic): values in vectors of four halves, their blocks
+//! built in 256-bit pairs, y reduced with the f64 quotient estimate of
+//! [`rem4`](super::batch_fused::rem4). The AES-NI kernel ([`rounds_ni`])
+//! splits the pairs and runs one block per `aesenc`, 8 values per step,
+//! and folds with sign blends. The VAES-256 kernel ([`rounds_vaes256`],
+//! for CPUs with VAES but without the AVX-512 kernel: Intel Alder Lake and
+//! later client cores, AMD Zen 3) enciphers the pairs as they are, two
+//! blocks per `vaesenc`, reads y back from them, and for moduli up to
+//! [`MAX_NARROW`] (FF3-1's all) finishes the update modulo 2^32 with
+//! unsigned minimums ([`update32`]). Both give the portable rounds'
+//! results. Every step is straight-line vector code (`scripts/check-ct`
+//! compiles one round step of each).
 
 #![allow(unsafe_code)]
 
