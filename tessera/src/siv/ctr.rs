@@ -119,9 +119,14 @@ impl BlockCipherEncClosure for Ctr<'_> {
 /// AES-CTR from the synthetic IV `v` over `dst` (in place when `src` is
 /// `None`, else `dst = src ^ keystream`; `src` as long as `dst`).
 pub(crate) fn apply(aes: &Aes, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
+    apply_from(aes, counter(v), src, dst);
+}
+
+/// AES-CTR with the counter block `q` for the first block of `dst`.
+pub(crate) fn apply_from(aes: &Aes, q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
     debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
     if !dst.is_empty() {
-        aes.with_enc_backend(Ctr { q: counter(v), src, dst });
+        aes.with_enc_backend(Ctr { q, src, dst });
     }
 }
 

@@ -192,11 +192,12 @@ impl AesSiv {
     /// AES-CTR from the synthetic IV `v` over `dst` (`dst = src ^
     /// keystream`, or in place when `src` is `None`).
     ///
-    /// With AES-NI, `ni.rs` runs it on this CPU's widest CTR kernel.
+    /// With AES-NI, `ni.rs` runs what the `aes` crate would take one block
+    /// at a time (a partial batch of its backend), and all of it with VAES.
     fn apply_ctr(&self, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = &*self.ni {
-            return ni.apply_ctr(v, src, dst);
+            return ni.apply_ctr(&self.ctr, v, src, dst);
         }
         ctr::apply(&self.ctr, v, src, dst);
     }

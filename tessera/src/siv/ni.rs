@@ -205,10 +205,20 @@ impl SivNi {
         equal(want, ld(v))
     }
 
-    /// AES-CTR from V over `dst` (`dst = src ^ keystream`, or in place),
-    /// on this CPU's widest kernel.
-    pub(super) fn apply_ctr(&self, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
-        self.ctr(ctr::counter(v), src, dst);
+    /// AES-CTR from V over `dst` (`dst = src ^ keystream`, or in place):
+    /// with VAES, all of it on this crate's kernel; with AES-NI alone,
+    /// whole 1 KiB batches through the `aes` crate (whose backend may be
+    /// wider than the cap lets this crate go) and the rest here.
+    pub(super) fn apply_ctr(&self, aes: &crate::aes::Aes, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
+        let q = ctr::counter(v);
+        let whole = if self.width == Width::Ni { dst.len() / 1024 * 1024 } else { 0 };
+        let (head, rest) = dst.split_at_mut(whole);
+        let (src, src_rest) = match src {
+            Some(s) => (Some(&s[..whole]), Some(&s[whole..])),
+            None => (None, None),
+        };
+        ctr::apply_from(aes, q, src, head);
+        self.ctr(q.wrapping_add((whole / 16) as u128), src_rest, rest);
     }
 }
 
