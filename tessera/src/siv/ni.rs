@@ -13,11 +13,11 @@
 //!   data's CMAC side by side (`ctr_cbc_mac`, which EAX's body uses too):
 //!   the chain's latency alone sets the pace, the rest is free;
 //! - encryption's CTR, which must wait for V, runs 32 blocks in flight on
-//!   VAES-512 (16 on VAES-256, eight on AES-NI elsewhere) for every length,
-//!   with no keystream through memory: the `aes` crate takes a short
-//!   message's blocks one at a time (a partial batch of its backend), and a
-//!   long one's through a keystream buffer at about a third of the speed
-//!   (BENCHMARKS.md, siv8).
+//!   VAES-512 (16 on VAES-256, eight on AES-NI elsewhere) with no keystream
+//!   through memory: the `aes` crate takes a short message's blocks one at
+//!   a time (a partial batch of its backend), and a long one's through a
+//!   keystream buffer, at about a third of the speed with VAES-512
+//!   (BENCHMARKS.md, siv8; with AES-NI alone it keeps whole 1 KiB batches).
 //!
 //! Chosen at run time: [`SivNi::new`] returns `None` without AES-NI.
 #![allow(unsafe_code)]
