@@ -47,6 +47,7 @@ mod feistel;
 mod ff1;
 mod ff3;
 mod format;
+mod keyed;
 mod num;
 #[cfg(target_arch = "x86_64")]
 mod single_ni;
