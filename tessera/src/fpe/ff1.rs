@@ -235,7 +235,7 @@ impl FF1 {
     }
 
     /// The CBC-MAC state after P and the tweak-only blocks of Q, and the
-    /// last block of Q with [i] and NUM(B) zero (native paths: b + 1 <= 16).
+    /// last block of Q with \[i\] and NUM(B) zero (native paths: b + 1 <= 16).
     fn prefix(&self, lp: &LenParams, tweak: &[u8]) -> (u128, u128) {
         let t = tweak.len();
         let mut state = match lp.p_cache.get(t) {
@@ -260,7 +260,7 @@ impl FF1 {
     }
 
     /// The ten rounds on native integers; `base` is the CBC state xor the
-    /// last block of Q, so round i enciphers base ^ [i] ^ NUM(half), and y is
+    /// last block of Q, so round i enciphers base ^ \[i\] ^ NUM(half), and y is
     /// the first d bytes of the output (`SHY` = 128 - 8d, a constant so the
     /// extraction compiles to plain word moves).
     #[inline(always)]
