@@ -36,7 +36,15 @@ pub(crate) struct BatchMod {
     m: Mod64,
     /// 1 / m, rounded to nearest.
     inv: f64,
+    /// 2^32, 2^64 and 2^96 mod m, when m <= [`LIMB_MODULI`]:
+    /// the portable FF3 round then reduces y in 32-bit limbs.
+    limbs: Option<[u64; 3]>,
 }
+
+/// The largest modulus whose 128-bit y the portable FF3 round reduces by
+/// its 32-bit limbs: y0 + y1 (2^32 mod m) + y2 (2^64 mod m) + y3 (2^96 mod m)
+/// stays below 2^64 (3 (2^32 - 1)(m - 1) + 2^32 - 1 < 2^64 for m <= 2^30).
+const LIMB_MODULI: u64 = 1 << 30;
 
 /// The f64 estimate of y / m (y < 2^64) is within one of the quotient when
 /// m >= 2^14 (its error is below 2^13 / m); m < 2^52 keeps the corrected
@@ -45,7 +53,8 @@ const VECTOR_MODULI: core::ops::Range<u64> = 1 << 16..1 << 52;
 
 impl BatchMod {
     pub(crate) fn new(m: Mod64) -> Self {
-        BatchMod { m, inv: 1.0 / m.modulus() as f64 }
+        let mm = m.modulus();
+        BatchMod { m, inv: 1.0 / mm as f64, limbs: (mm <= LIMB_MODULI).then(|| limb_residues(mm)) }
     }
 
     /// Whether the vector kernels take this modulus in `layout`.
@@ -283,12 +292,12 @@ impl Kernel {
                         }
                     };
                     let whole = x.len() / 4 * 4;
-                    return round_portable(&m.m, layout, &blocks[whole..], &mut x[whole..], dir);
+                    return round_portable(m, layout, &blocks[whole..], &mut x[whole..], dir);
                 }
                 _ => {}
             }
         }
-        round_portable(&m.m, layout, blocks, x, dir)
+        round_portable(m, layout, blocks, x, dir)
     }
 }
 
@@ -310,22 +319,50 @@ pub(crate) fn build_portable(layout: Layout, bases: &[[u64; 2]], term: [u64; 2],
     }
 }
 
-/// y mod m for one block, as `layout` reads y (Barrett or Möller–Granlund, masked).
+/// The portable kernel: y read from each block as `layout` says and
+/// reduced (Barrett or Möller–Granlund, masked; FF3's y by 32-bit limbs
+/// when m allows), then a masked modular add or subtract. One loop per
+/// layout and direction, so nothing in the loop branches.
+pub(crate) fn round_portable(m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
+    if dir.is_encrypt() { round_dir::<true>(m, layout, blocks, x) } else { round_dir::<false>(m, layout, blocks, x) }
+}
+
+/// [`round_portable`] in one direction (`ENC`: encrypting).
 #[inline(always)]
-pub(crate) fn y_portable(m: &Mod64, layout: Layout, blk: &[u8; 16]) -> u64 {
-    match layout {
-        Layout::Ff1 => m.rem64(u64::from_be_bytes(blk[..8].try_into().expect("8 bytes"))),
-        Layout::Ff1Y96 => m.reduce96(u128::from_be_bytes(*blk) >> 32),
-        Layout::Ff3 => m.reduce(u128::from_le_bytes(*blk)),
+fn round_dir<const ENC: bool>(m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64]) {
+    let mm = &m.m;
+    match (layout, m.limbs) {
+        (Layout::Ff1, _) => update::<ENC>(mm, blocks, x, |b| mm.rem64(u64::from_be_bytes(word(b, 0)))),
+        (Layout::Ff1Y96, _) => update::<ENC>(mm, blocks, x, |b| mm.reduce96(u128::from_be_bytes(*b) >> 32)),
+        (Layout::Ff3, Some(r)) => update::<ENC>(mm, blocks, x, |b| reduce_limbs(mm, &r, b)),
+        (Layout::Ff3, None) => update::<ENC>(mm, blocks, x, |b| mm.reduce(u128::from_le_bytes(*b))),
     }
 }
 
-/// The portable kernel: [`y_portable`] and masked modular add or subtract.
-pub(crate) fn round_portable(m: &Mod64, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
+/// `x[j] = x[j] +- y(blocks[j]) mod m` for every j (`ENC`: add).
+#[inline(always)]
+fn update<const ENC: bool>(m: &Mod64, blocks: &[[u8; 16]], x: &mut [u64], y: impl Fn(&[u8; 16]) -> u64) {
     for (t, blk) in x.iter_mut().zip(blocks) {
-        let y = y_portable(m, layout, blk);
-        *t = if dir.is_encrypt() { m.add(*t, y) } else { m.sub(*t, y) };
+        let y = y(blk);
+        *t = if ENC { m.add(*t, y) } else { m.sub(*t, y) };
     }
+}
+
+/// Bytes `at..at + 8` of a block.
+#[inline(always)]
+fn word(b: &[u8; 16], at: usize) -> [u8; 8] {
+    b[at..at + 8].try_into().expect("8 bytes")
+}
+
+/// The block read as a little-endian 128-bit y (FF3), mod m: with `r` =
+/// 2^32, 2^64 and 2^96 mod m and m <= [`LIMB_MODULI`], y's four 32-bit
+/// limbs weighted by their residues sum below 2^64, and one Barrett step
+/// finishes.
+#[inline(always)]
+fn reduce_limbs(m: &Mod64, r: &[u64; 3], b: &[u8; 16]) -> u64 {
+    let (lo, hi) = (u64::from_le_bytes(word(b, 0)), u64::from_le_bytes(word(b, 8)));
+    let sum = (lo & 0xffff_ffff) + (lo >> 32) * r[0] + (hi & 0xffff_ffff) * r[1] + (hi >> 32) * r[2];
+    m.rem64(sum)
 }
 
 #[cfg(test)]

@@ -58,12 +58,53 @@ fn every_kernel_matches_portable() {
                     for layout in [Layout::Ff1, Layout::Ff1Y96, Layout::Ff3] {
                         for dir in [Direction::Encrypt, Direction::Decrypt] {
                             let (mut want, mut got) = (x.clone(), x.clone());
-                            round_portable(&bm.m, layout, &blocks, &mut want, dir);
+                            round_portable(&bm, layout, &blocks, &mut want, dir);
                             kernel.round(&bm, layout, &blocks, &mut got, dir);
                             assert_eq!(got, want, "{kernel:?} m {m} len {len} {layout:?} {dir:?}");
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// The portable kernel (the others' reference) against plain division:
+/// every layout and direction, moduli at each bound of its paths (FF3's
+/// 32-bit limbs up to 2^30, Möller–Granlund above), halves at m - 1 and 0,
+/// blocks of all ones, all zeros and random bytes.
+#[test]
+fn portable_round_matches_division() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let moduli = [2u64, 3, 1_000, 1 << 16, 999_999_937, LIMB_MODULI - 1, LIMB_MODULI, LIMB_MODULI + 1, (1 << 32) - 1];
+    let moduli = moduli.into_iter().chain([1 << 32, 1 << 52, u64::MAX - 58, u64::MAX]);
+    for m in moduli {
+        let bm = BatchMod::new(Mod64::new(m));
+        assert_eq!(bm.limbs.is_some(), m <= LIMB_MODULI, "m {m}");
+        let mut blocks = vec![[0xffu8; 16], [0; 16]];
+        blocks.extend((0..62).map(|_| core::array::from_fn(|_| rng(&mut seed) as u8)));
+        let x: Vec<u64> = (0..64).map(|i| [m - 1, 0, rng(&mut seed) % m][i % 3]).collect();
+        for layout in [Layout::Ff1, Layout::Ff1Y96, Layout::Ff3] {
+            let y = |b: &[u8; 16]| -> u128 {
+                let y = match layout {
+                    Layout::Ff1 => u64::from_be_bytes(b[..8].try_into().unwrap()) as u128,
+                    Layout::Ff1Y96 => u128::from_be_bytes(*b) >> 32,
+                    Layout::Ff3 => u128::from_le_bytes(*b),
+                };
+                y % m as u128
+            };
+            for dir in [Direction::Encrypt, Direction::Decrypt] {
+                let want: Vec<u64> = x
+                    .iter()
+                    .zip(&blocks)
+                    .map(|(&t, b)| match dir {
+                        Direction::Encrypt => ((t as u128 + y(b)) % m as u128) as u64,
+                        Direction::Decrypt => ((t as u128 + m as u128 - y(b)) % m as u128) as u64,
+                    })
+                    .collect();
+                let mut got = x.clone();
+                round_portable(&bm, layout, &blocks, &mut got, dir);
+                assert_eq!(got, want, "m {m} {layout:?} {dir:?}");
             }
         }
     }
@@ -168,7 +209,7 @@ fn fused_kernels_match_portable() {
                         let (src, dst, mm) = if i % 2 == 0 { (&wb, &mut wa, &m.0) } else { (&wa, &mut wb, &m.1) };
                         build_portable(layout, &vec![[0; 2]; len], consts[i], src, &mut blocks);
                         aes.encrypt_blocks(&mut blocks);
-                        round_portable(&mm.m, layout, &blocks, dst, dir);
+                        round_portable(mm, layout, &blocks, dst, dir);
                     }
                     for kernel in Kernel::available() {
                         let (mut ga, mut gb) = (a.clone(), b.clone());
