@@ -18,6 +18,8 @@
 #[cfg(target_arch = "x86_64")]
 use super::batch_fused as fused;
 #[cfg(target_arch = "x86_64")]
+use super::batch_fused_ni as fused_ni;
+#[cfg(target_arch = "x86_64")]
 use super::batch_fused256 as fused256;
 #[cfg(target_arch = "x86_64")]
 use super::batch_x86 as x86;
@@ -44,7 +46,7 @@ pub(crate) struct BatchMod {
 /// The largest modulus whose 128-bit y the portable FF3 round reduces by
 /// its 32-bit limbs: y0 + y1 (2^32 mod m) + y2 (2^64 mod m) + y3 (2^96 mod m)
 /// stays below 2^64 (3 (2^32 - 1)(m - 1) + 2^32 - 1 < 2^64 for m <= 2^30).
-const LIMB_MODULI: u64 = 1 << 30;
+pub(crate) const LIMB_MODULI: u64 = 1 << 30;
 
 /// The f64 estimate of y / m (y < 2^64) is within one of the quotient when
 /// m >= 2^14 (its error is below 2^13 / m); m < 2^52 keeps the corrected
@@ -122,6 +124,10 @@ pub(crate) enum Layout {
 pub(crate) enum Kernel {
     /// Scalar [`Mod64`] arithmetic; every CPU.
     Portable,
+    /// [`Kernel::Portable`]'s arithmetic, and whole rounds with the blocks
+    /// in registers on AES-NI ([`Kernel::fused`]; CPUs without AVX2).
+    #[cfg(target_arch = "x86_64")]
+    AesNi,
     /// Four values per 256-bit vector (moduli below 2^32).
     #[cfg(target_arch = "x86_64")]
     Avx2,
@@ -157,6 +163,9 @@ impl Kernel {
         {
             use crate::cpu::{Features as F, has};
             let aes = has(F::AES_NI);
+            if aes {
+                all.push(Kernel::AesNi);
+            }
             if has(F::AVX2) {
                 all.push(Kernel::Avx2);
                 if aes {
@@ -189,6 +198,8 @@ impl Kernel {
             Kernel::Avx2Ni | Kernel::Vaes256 => Kernel::Avx2,
             #[cfg(target_arch = "x86_64")]
             Kernel::Vaes512 => Kernel::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::AesNi => Kernel::Portable,
             k => k,
         }
     }
@@ -228,6 +239,14 @@ impl Kernel {
                         fused256::rounds_ni::<true>(rk, nr, c, a, b, dir)
                     } else {
                         fused256::rounds_ni::<false>(rk, nr, c, a, b, dir)
+                    }
+                },
+                // SAFETY: as above; FF3's limbs need moduli up to LIMB_MODULI.
+                Kernel::AesNi if !ff3 || c.below(LIMB_MODULI) => unsafe {
+                    if ff3 {
+                        fused_ni::rounds_aesni::<true>(rk, nr, c, a, b, dir)
+                    } else {
+                        fused_ni::rounds_aesni::<false>(rk, nr, c, a, b, dir)
                     }
                 },
                 // SAFETY: as above.
@@ -360,7 +379,13 @@ fn word(b: &[u8; 16], at: usize) -> [u8; 8] {
 /// finishes.
 #[inline(always)]
 fn reduce_limbs(m: &Mod64, r: &[u64; 3], b: &[u8; 16]) -> u64 {
-    let (lo, hi) = (u64::from_le_bytes(word(b, 0)), u64::from_le_bytes(word(b, 8)));
+    rem_limbs(m, r, u64::from_le_bytes(word(b, 0)), u64::from_le_bytes(word(b, 8)))
+}
+
+/// `(hi · 2^64 + lo) mod m` for m <= [`LIMB_MODULI`], `r` = 2^32, 2^64 and
+/// 2^96 mod m (see [`reduce_limbs`]).
+#[inline(always)]
+pub(crate) fn rem_limbs(m: &Mod64, r: &[u64; 3], lo: u64, hi: u64) -> u64 {
     let sum = (lo & 0xffff_ffff) + (lo >> 32) * r[0] + (hi & 0xffff_ffff) * r[1] + (hi >> 32) * r[2];
     m.rem64(sum)
 }

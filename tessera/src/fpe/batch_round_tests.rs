@@ -155,6 +155,8 @@ fn each_level_chooses_its_kernel() {
                 Kernel::Avx2Ni
             } else if has(F::AVX2) {
                 Kernel::Avx2
+            } else if has(F::AES_NI) {
+                Kernel::AesNi
             } else {
                 Kernel::Portable
             };
@@ -224,7 +226,8 @@ fn fused_kernels_match_portable() {
             }
         }
     }
-    let fused =
-        Kernel::available().into_iter().any(|k| matches!(k, Kernel::Avx2Ni | Kernel::Vaes256 | Kernel::Vaes512));
+    let fused = Kernel::available()
+        .into_iter()
+        .any(|k| matches!(k, Kernel::AesNi | Kernel::Avx2Ni | Kernel::Vaes256 | Kernel::Vaes512));
     assert_eq!(ran > 0, fused, "a fused kernel ran if the CPU has one");
 }

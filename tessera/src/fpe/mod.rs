@@ -31,6 +31,8 @@ mod batch;
 mod batch_fused;
 #[cfg(target_arch = "x86_64")]
 mod batch_fused256;
+#[cfg(target_arch = "x86_64")]
+mod batch_fused_ni;
 mod batch_round;
 #[cfg(target_arch = "x86_64")]
 mod batch_x86;
