@@ -8,9 +8,10 @@
 //! `x = x - y mod m` (decrypting), where `y` is read from the block as the
 //! layout says. The vector kernels estimate `y / m` with an f64 reciprocal
 //! and correct the remainder once in each direction with masks; the
-//! portable kernel uses [`Mod64`]. With one tweak for a run, the fused
-//! kernels ([`Kernel::fused`], `batch_fused.rs` and `batch_fused256.rs`) do all three steps of
-//! every round in registers instead. No branch or memory index depends on
+//! portable kernel uses [`Mod64`] ([`round_scalar`]). With one tweak for a
+//! run, the fused kernels ([`Kernel::fused`]: `batch_fused.rs`,
+//! `batch_fused256.rs` and, on AES-NI without AVX2, `batch_fused_ni.rs`) do
+//! all three steps of every round in registers instead. No branch or memory index depends on
 //! a value (`scripts/check-ct` checks the compiled kernels).
 
 #![allow(unsafe_code)]
@@ -311,12 +312,12 @@ impl Kernel {
                         }
                     };
                     let whole = x.len() / 4 * 4;
-                    return round_portable(m, layout, &blocks[whole..], &mut x[whole..], dir);
+                    return round_scalar(m, layout, &blocks[whole..], &mut x[whole..], dir);
                 }
                 _ => {}
             }
         }
-        round_portable(m, layout, blocks, x, dir)
+        round_scalar(m, layout, blocks, x, dir)
     }
 }
 
@@ -338,24 +339,38 @@ pub(crate) fn build_portable(layout: Layout, bases: &[[u64; 2]], term: [u64; 2],
     }
 }
 
+/// The scalar kernel (the portable and AES-NI kernels' rounds, and the
+/// tails of the vector kernels'): FF3's y by its 32-bit limbs
+/// ([`round_limbs`]) when m <= [`LIMB_MODULI`], else [`round_portable`].
+pub(crate) fn round_scalar(m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
+    match (layout, &m.limbs) {
+        (Layout::Ff3, Some(r)) => round_limbs(&m.m, r, blocks, x, dir),
+        _ => round_portable(&m.m, layout, blocks, x, dir),
+    }
+}
+
 /// The portable kernel: y read from each block as `layout` says and
-/// reduced (Barrett or Möller–Granlund, masked; FF3's y by 32-bit limbs
-/// when m allows), then a masked modular add or subtract. One loop per
-/// layout and direction, so nothing in the loop branches.
-pub(crate) fn round_portable(m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
+/// reduced (Barrett or Möller–Granlund, masked), then a masked modular add
+/// or subtract. One loop per layout and direction: nothing in it branches.
+pub(crate) fn round_portable(m: &Mod64, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
     if dir.is_encrypt() { round_dir::<true>(m, layout, blocks, x) } else { round_dir::<false>(m, layout, blocks, x) }
 }
 
 /// [`round_portable`] in one direction (`ENC`: encrypting).
 #[inline(always)]
-fn round_dir<const ENC: bool>(m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64]) {
-    let mm = &m.m;
-    match (layout, m.limbs) {
-        (Layout::Ff1, _) => update::<ENC>(mm, blocks, x, |b| mm.rem64(u64::from_be_bytes(word(b, 0)))),
-        (Layout::Ff1Y96, _) => update::<ENC>(mm, blocks, x, |b| mm.reduce96(u128::from_be_bytes(*b) >> 32)),
-        (Layout::Ff3, Some(r)) => update::<ENC>(mm, blocks, x, |b| reduce_limbs(mm, &r, b)),
-        (Layout::Ff3, None) => update::<ENC>(mm, blocks, x, |b| mm.reduce(u128::from_le_bytes(*b))),
+fn round_dir<const ENC: bool>(m: &Mod64, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64]) {
+    match layout {
+        Layout::Ff1 => update::<ENC>(m, blocks, x, |b| m.rem64(u64::from_be_bytes(word(b, 0)))),
+        Layout::Ff1Y96 => update::<ENC>(m, blocks, x, |b| m.reduce96(u128::from_be_bytes(*b) >> 32)),
+        Layout::Ff3 => update::<ENC>(m, blocks, x, |b| m.reduce(u128::from_le_bytes(*b))),
     }
+}
+
+/// The FF3 round for m <= [`LIMB_MODULI`], `r` = 2^32, 2^64 and 2^96 mod
+/// m: y (the block, little-endian) by [`rem_limbs`], then as [`round_portable`].
+pub(crate) fn round_limbs(m: &Mod64, r: &[u64; 3], blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
+    let y = |b: &[u8; 16]| rem_limbs(m, r, u64::from_le_bytes(word(b, 0)), u64::from_le_bytes(word(b, 8)));
+    if dir.is_encrypt() { update::<true>(m, blocks, x, y) } else { update::<false>(m, blocks, x, y) }
 }
 
 /// `x[j] = x[j] +- y(blocks[j]) mod m` for every j (`ENC`: add).
@@ -373,17 +388,9 @@ fn word(b: &[u8; 16], at: usize) -> [u8; 8] {
     b[at..at + 8].try_into().expect("8 bytes")
 }
 
-/// The block read as a little-endian 128-bit y (FF3), mod m: with `r` =
-/// 2^32, 2^64 and 2^96 mod m and m <= [`LIMB_MODULI`], y's four 32-bit
-/// limbs weighted by their residues sum below 2^64, and one Barrett step
-/// finishes.
-#[inline(always)]
-fn reduce_limbs(m: &Mod64, r: &[u64; 3], b: &[u8; 16]) -> u64 {
-    rem_limbs(m, r, u64::from_le_bytes(word(b, 0)), u64::from_le_bytes(word(b, 8)))
-}
-
 /// `(hi · 2^64 + lo) mod m` for m <= [`LIMB_MODULI`], `r` = 2^32, 2^64 and
-/// 2^96 mod m (see [`reduce_limbs`]).
+/// 2^96 mod m: the four 32-bit limbs weighted by their residues sum below
+/// 2^64, and one Barrett step finishes.
 #[inline(always)]
 pub(crate) fn rem_limbs(m: &Mod64, r: &[u64; 3], lo: u64, hi: u64) -> u64 {
     let sum = (lo & 0xffff_ffff) + (lo >> 32) * r[0] + (hi & 0xffff_ffff) * r[1] + (hi >> 32) * r[2];

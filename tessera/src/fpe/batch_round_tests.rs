@@ -58,7 +58,7 @@ fn every_kernel_matches_portable() {
                     for layout in [Layout::Ff1, Layout::Ff1Y96, Layout::Ff3] {
                         for dir in [Direction::Encrypt, Direction::Decrypt] {
                             let (mut want, mut got) = (x.clone(), x.clone());
-                            round_portable(&bm, layout, &blocks, &mut want, dir);
+                            round_portable(&bm.m, layout, &blocks, &mut want, dir);
                             kernel.round(&bm, layout, &blocks, &mut got, dir);
                             assert_eq!(got, want, "{kernel:?} m {m} len {len} {layout:?} {dir:?}");
                         }
@@ -69,9 +69,9 @@ fn every_kernel_matches_portable() {
     }
 }
 
-/// The portable kernel (the others' reference) against plain division:
-/// every layout and direction, moduli at each bound of its paths (FF3's
-/// 32-bit limbs up to 2^30, Möller–Granlund above), halves at m - 1 and 0,
+/// The scalar and portable rounds (the others' reference) against plain
+/// division: every layout and direction, moduli at each bound of their
+/// paths (FF3's 32-bit limbs up to 2^30, Möller–Granlund above), halves at m - 1 and 0,
 /// blocks of all ones, all zeros and random bytes.
 #[test]
 fn portable_round_matches_division() {
@@ -102,9 +102,10 @@ fn portable_round_matches_division() {
                         Direction::Decrypt => ((t as u128 + m as u128 - y(b)) % m as u128) as u64,
                     })
                     .collect();
-                let mut got = x.clone();
-                round_portable(&bm, layout, &blocks, &mut got, dir);
-                assert_eq!(got, want, "m {m} {layout:?} {dir:?}");
+                let (mut got, mut portable) = (x.clone(), x.clone());
+                round_scalar(&bm, layout, &blocks, &mut got, dir);
+                round_portable(&bm.m, layout, &blocks, &mut portable, dir);
+                assert_eq!((&got, &portable), (&want, &want), "m {m} {layout:?} {dir:?}");
             }
         }
     }
@@ -211,7 +212,7 @@ fn fused_kernels_match_portable() {
                         let (src, dst, mm) = if i % 2 == 0 { (&wb, &mut wa, &m.0) } else { (&wa, &mut wb, &m.1) };
                         build_portable(layout, &vec![[0; 2]; len], consts[i], src, &mut blocks);
                         aes.encrypt_blocks(&mut blocks);
-                        round_portable(mm, layout, &blocks, dst, dir);
+                        round_portable(&mm.m, layout, &blocks, dst, dir);
                     }
                     for kernel in Kernel::available() {
                         let (mut ga, mut gb) = (a.clone(), b.clone());
