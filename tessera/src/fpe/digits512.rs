@@ -65,6 +65,13 @@ impl Dec512 {
     /// back to back, each numeral below 10) into `a` and `b`, which take
     /// the count rounded up to 4 (zeros past the last value).
     pub(crate) fn parse(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+        self.parse_checked(data, a, b);
+    }
+
+    /// As [`Dec512::parse`] for any numerals, checking them from the
+    /// vectors the parse loads (each numeral is read once): whether every
+    /// numeral of `data` is below 10. When not, `a` and `b` hold garbage.
+    pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         // SAFETY: a Dec512 exists only if `new` detected AVX-512 F and BW.
         unsafe { self.parse_avx512(data, a, b) }
     }
@@ -77,7 +84,7 @@ impl Dec512 {
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn parse_avx512(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+    fn parse_avx512(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
@@ -85,6 +92,8 @@ impl Dec512 {
         let idx = unsafe { _mm512_loadu_si512(self.num_idx.as_ptr().cast()) };
         let pick_a = _mm512_setr_epi32(0, 0, 8, 0, 16, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         let pick_b = _mm512_setr_epi32(4, 0, 12, 0, 20, 0, 28, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        // The largest numeral loaded (lane-wise; masked-off lanes load 0).
+        let mut top = _mm512_setzero_si512();
         for j in (0..count).step_by(4) {
             // The next group's numerals, on their way to cache while this
             // group runs its rounds (a hint: never faults, reads nothing).
@@ -98,6 +107,7 @@ impl Dec512 {
                     // SAFETY: the mask covers only numerals inside `data`
                     // (masked-off lanes are not read).
                     let v = unsafe { _mm512_maskz_loadu_epi16(mask, data.as_ptr().add(start).cast()) };
+                    top = _mm512_max_epu16(top, v);
                     *r = num32(_mm512_maskz_permutexvar_epi16(self.num_keep, idx, v));
                 }
             }
@@ -111,6 +121,8 @@ impl Dec512 {
                 _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm512_castsi512_si256(bv));
             }
         }
+        // The windows tile `data`: every numeral was loaded once.
+        _mm512_cmpgt_epu16_mask(top, _mm512_set1_epi16(9)) == 0
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
@@ -197,4 +209,43 @@ pub(crate) fn digits32(v: __m512i) -> __m512i {
     _mm512_sub_epi16(v4, _mm512_slli_epi64::<16>(_mm512_mullo_epi16(v4, _mm512_set1_epi16(10))))
 }
 
-// Tested beside the AVX2 conversion, in `super::digits256`.
+// The conversions are tested beside the AVX2 ones, in `super::digits256`.
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check fused into the parse: every length and split up to 16,
+    /// both digit orders, 1 to 9 values (windows cut at the data's end),
+    /// a bad numeral (10, 0x7fff, 0x8000, 0xffff: negative as i16) at
+    /// every position in turn, and the same data with only digits; the
+    /// parse of good data is the plain parse's.
+    #[test]
+    fn parse_checked_finds_every_bad_numeral() {
+        let Some(_) = Dec512::new(16, 8, true) else {
+            return;
+        };
+        for n in 2usize..=16 {
+            for u in n.saturating_sub(8).max(1)..=(n - 1).min(8) {
+                for be in [true, false] {
+                    let dec = Dec512::new(n, u, be).unwrap();
+                    for count in 1..=9 {
+                        let data: Vec<u16> = (0..count * n).map(|i| (i * 7 % 10) as u16).collect();
+                        let (mut a, mut b) = ([0u64; 12], [0u64; 12]);
+                        assert!(dec.parse_checked(&data, &mut a, &mut b), "{n} {u} {be} {count}");
+                        let (mut a2, mut b2) = ([0u64; 12], [0u64; 12]);
+                        dec.parse(&data, &mut a2, &mut b2);
+                        assert_eq!((a, b), (a2, b2));
+                        for at in 0..data.len() {
+                            for bad in [10, 11, 0x7fff, 0x8000, 0xffff] {
+                                let mut d = data.clone();
+                                d[at] = bad;
+                                assert!(!dec.parse_checked(&d, &mut a, &mut b), "{n} {u} {be} {count} {at} {bad}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
