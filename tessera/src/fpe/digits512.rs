@@ -53,12 +53,16 @@ impl Dec512 {
         Some(Dec512 { n, num_idx, num_keep, str_idx })
     }
 
-    /// Numerals `2n` wide from value `j` on, as many as `data` has.
+    /// The masks of the two windows of values `j..j + 4` (numerals `2n`
+    /// wide from value `j`, then from `j + 2`), as many as `data` (`len`
+    /// numerals) has: one constant unless the four values run past its end.
     #[inline]
-    fn window(&self, len: usize, j: usize) -> (usize, __mmask32) {
-        let start = j * self.n;
-        let k = len.saturating_sub(start).min(2 * self.n);
-        (start, ((1u64 << k) - 1) as __mmask32)
+    fn masks(&self, len: usize, j: usize) -> [__mmask32; 2] {
+        let keep = |k: usize| ((1u64 << k) - 1) as __mmask32;
+        if (j + 4) * self.n <= len {
+            return [keep(2 * self.n); 2];
+        }
+        [0, 2].map(|p| keep(len.saturating_sub((j + p) * self.n).min(2 * self.n)))
     }
 
     /// NUM of both halves of every value in `data` (values of `n` numerals
@@ -90,8 +94,9 @@ impl Dec512 {
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
         // SAFETY: 64-byte loads from 32-entry u16 arrays.
         let idx = unsafe { _mm512_loadu_si512(self.num_idx.as_ptr().cast()) };
-        let pick_a = _mm512_setr_epi32(0, 0, 8, 0, 16, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        let pick_b = _mm512_setr_epi32(4, 0, 12, 0, 20, 0, 28, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        // Qwords 0, 4, 8, 12 of the two slot results: A of j, j + 1, ...
+        let pick_a = _mm512_setr_epi64(0, 4, 8, 12, 0, 0, 0, 0);
+        let pick_b = _mm512_setr_epi64(2, 6, 10, 14, 0, 0, 0, 0);
         // The largest numeral loaded (lane-wise; masked-off lanes load 0).
         let mut top = _mm512_setzero_si512();
         for j in (0..count).step_by(4) {
@@ -101,8 +106,8 @@ impl Dec512 {
             _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
             _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(32).cast());
             let mut r = [_mm512_setzero_si512(); 2];
-            for (p, r) in r.iter_mut().enumerate() {
-                let (start, mask) = self.window(data.len(), j + 2 * p);
+            for ((p, r), mask) in r.iter_mut().enumerate().zip(self.masks(data.len(), j)) {
+                let start = (j + 2 * p) * self.n;
                 if mask != 0 {
                     // SAFETY: the mask covers only numerals inside `data`
                     // (masked-off lanes are not read).
@@ -111,9 +116,9 @@ impl Dec512 {
                     *r = num32(_mm512_maskz_permutexvar_epi16(self.num_keep, idx, v));
                 }
             }
-            // Slot values sit in dwords 0, 4, 8, 12: A of j, B of j, A of j+1, ...
-            let av = _mm512_maskz_permutex2var_epi32(0x55, r[0], pick_a, r[1]);
-            let bv = _mm512_maskz_permutex2var_epi32(0x55, r[0], pick_b, r[1]);
+            // Slot values sit in qwords 0, 2, 4, 6: A of j, B of j, A of j+1, ...
+            let av = _mm512_permutex2var_epi64(r[0], pick_a, r[1]);
+            let bv = _mm512_permutex2var_epi64(r[0], pick_b, r[1]);
             let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
             // SAFETY: four u64 in each (bounds checked by the slicing).
             unsafe {
@@ -132,22 +137,20 @@ impl Dec512 {
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
         // SAFETY: a 64-byte load from a 32-entry u16 array.
         let idx = unsafe { _mm512_loadu_si512(self.str_idx.as_ptr().cast()) };
-        // Dword 0, 4, 8, 12 of each result: A of j, B of j, A of j+1, B of j+1 (A's words 0.., B's 16..).
-        let spread = [
-            _mm512_setr_epi32(0, 0, 0, 0, 16, 0, 0, 0, 2, 0, 0, 0, 18, 0, 0, 0),
-            _mm512_setr_epi32(4, 0, 0, 0, 20, 0, 0, 0, 6, 0, 0, 0, 22, 0, 0, 0),
-        ];
+        // Qword 0 of each 128-bit lane: A of j, B of j, A of j+1, B of j+1
+        // (A's qwords 0.., B's 8..); [`digits32`] reads nothing else.
+        let spread = [_mm512_setr_epi64(0, 0, 8, 8, 1, 1, 9, 9), _mm512_setr_epi64(2, 2, 10, 10, 3, 3, 11, 11)];
         for j in (0..count).step_by(4) {
             // SAFETY: four u64 in each (bounds checked by the slicing).
             let (av, bv) = unsafe {
                 (
-                    _mm512_zextsi256_si512(_mm256_loadu_si256(a[j..j + 4].as_ptr().cast())),
-                    _mm512_zextsi256_si512(_mm256_loadu_si256(b[j..j + 4].as_ptr().cast())),
+                    _mm512_castsi256_si512(_mm256_loadu_si256(a[j..j + 4].as_ptr().cast())),
+                    _mm512_castsi256_si512(_mm256_loadu_si256(b[j..j + 4].as_ptr().cast())),
                 )
             };
-            for (p, s) in spread.iter().enumerate() {
-                let (start, mask) = self.window(data.len(), j + 2 * p);
-                let d = digits32(_mm512_maskz_permutex2var_epi32(0x1111, av, *s, bv));
+            for ((p, s), mask) in spread.iter().enumerate().zip(self.masks(data.len(), j)) {
+                let start = (j + 2 * p) * self.n;
+                let d = digits32(_mm512_permutex2var_epi64(av, *s, bv));
                 // SAFETY: the mask covers only numerals inside `data` (masked-off lanes are not written).
                 unsafe {
                     _mm512_mask_storeu_epi16(
@@ -162,13 +165,14 @@ impl Dec512 {
 }
 
 /// NUM_10 of each 128-bit lane's eight numerals (most significant first),
-/// into the lane's first dword (as [`super::digits10::num8`]).
+/// into the lane's first qword (as [`super::digits10::num8`]; the second
+/// dword is zero).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) fn num32(v: __m512i) -> __m512i {
     let t = _mm512_madd_epi16(v, lanes([10, 1, 10, 1]));
     let t = _mm512_madd_epi16(_mm512_packs_epi32(t, t), lanes([100, 1, 100, 1]));
-    _mm512_madd_epi16(_mm512_packs_epi32(t, t), lanes([10_000, 1, 10_000, 1]))
+    _mm512_madd_epi16(_mm512_packs_epi32(t, t), lanes([10_000, 1, 0, 0]))
 }
 
 /// `x` twice in every 128-bit lane.
@@ -195,7 +199,8 @@ fn mulhi16(a: __m512i, b: __m512i) -> __m512i {
 }
 
 /// STR^8_10 of the first dword (below 10^8) of each 128-bit lane, as eight
-/// u16 lanes most significant first (as [`super::digits10::digits8`]).
+/// u16 lanes most significant first (as [`super::digits10::digits8`]);
+/// what the lane holds past that dword does not matter.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) fn digits32(v: __m512i) -> __m512i {
