@@ -99,20 +99,47 @@ impl Dec512 {
         let pick_b = _mm512_setr_epi64(2, 6, 10, 14, 0, 0, 0, 0);
         // The largest numeral loaded (lane-wise; masked-off lanes load 0).
         let mut top = _mm512_setzero_si512();
-        for j in (0..count).step_by(4) {
+        // Whole groups of four with one mask (kept in a mask register), then the rest.
+        let whole = count / 4 * 4;
+        let full = self.masks(data.len(), 0);
+        for j in (0..whole).step_by(4) {
+            self.parse4(data, j, full, [idx, pick_a, pick_b], &mut top, a, b);
+        }
+        if whole < count {
+            self.parse4(data, whole, self.masks(data.len(), whole), [idx, pick_a, pick_b], &mut top, a, b);
+        }
+        // The windows tile `data`: every numeral was loaded once.
+        _mm512_cmpgt_epu16_mask(top, _mm512_set1_epi16(9)) == 0
+    }
+
+    /// Values `j..j + 4` of [`Dec512::parse_avx512`] with the window masks `masks`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[allow(clippy::too_many_arguments)]
+    fn parse4(
+        &self,
+        data: &[u16],
+        j: usize,
+        masks: [__mmask32; 2],
+        [idx, pick_a, pick_b]: [__m512i; 3],
+        top: &mut __m512i,
+        a: &mut [u64],
+        b: &mut [u64],
+    ) {
+        {
             // The next group's numerals, on their way to cache while this
             // group runs its rounds (a hint: never faults, reads nothing).
             let ahead = data.as_ptr().wrapping_add(j * self.n + PREFETCH);
             _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
             _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(32).cast());
             let mut r = [_mm512_setzero_si512(); 2];
-            for ((p, r), mask) in r.iter_mut().enumerate().zip(self.masks(data.len(), j)) {
+            for ((p, r), mask) in r.iter_mut().enumerate().zip(masks) {
                 let start = (j + 2 * p) * self.n;
                 if mask != 0 {
                     // SAFETY: the mask covers only numerals inside `data`
                     // (masked-off lanes are not read).
                     let v = unsafe { _mm512_maskz_loadu_epi16(mask, data.as_ptr().add(start).cast()) };
-                    top = _mm512_max_epu16(top, v);
+                    *top = _mm512_max_epu16(*top, v);
                     *r = num32(_mm512_maskz_permutexvar_epi16(self.num_keep, idx, v));
                 }
             }
@@ -126,8 +153,6 @@ impl Dec512 {
                 _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm512_castsi512_si256(bv));
             }
         }
-        // The windows tile `data`: every numeral was loaded once.
-        _mm512_cmpgt_epu16_mask(top, _mm512_set1_epi16(9)) == 0
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
@@ -140,7 +165,31 @@ impl Dec512 {
         // Qword 0 of each 128-bit lane: A of j, B of j, A of j+1, B of j+1
         // (A's qwords 0.., B's 8..); [`digits32`] reads nothing else.
         let spread = [_mm512_setr_epi64(0, 0, 8, 8, 1, 1, 9, 9), _mm512_setr_epi64(2, 2, 10, 10, 3, 3, 11, 11)];
-        for j in (0..count).step_by(4) {
+        let whole = count / 4 * 4;
+        let full = self.masks(data.len(), 0);
+        for j in (0..whole).step_by(4) {
+            self.format4(a, b, data, j, full, idx, spread);
+        }
+        if whole < count {
+            self.format4(a, b, data, whole, self.masks(data.len(), whole), idx, spread);
+        }
+    }
+
+    /// Values `j..j + 4` of [`Dec512::format_avx512`] with the window masks `masks`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[allow(clippy::too_many_arguments)]
+    fn format4(
+        &self,
+        a: &[u64],
+        b: &[u64],
+        data: &mut [u16],
+        j: usize,
+        masks: [__mmask32; 2],
+        idx: __m512i,
+        spread: [__m512i; 2],
+    ) {
+        {
             // SAFETY: four u64 in each (bounds checked by the slicing).
             let (av, bv) = unsafe {
                 (
@@ -148,7 +197,7 @@ impl Dec512 {
                     _mm512_castsi256_si512(_mm256_loadu_si256(b[j..j + 4].as_ptr().cast())),
                 )
             };
-            for ((p, s), mask) in spread.iter().enumerate().zip(self.masks(data.len(), j)) {
+            for ((p, s), mask) in spread.iter().enumerate().zip(masks) {
                 let start = (j + 2 * p) * self.n;
                 let d = digits32(_mm512_permutex2var_epi64(av, *s, bv));
                 // SAFETY: the mask covers only numerals inside `data` (masked-off lanes are not written).
@@ -198,6 +247,22 @@ fn mulhi16(a: __m512i, b: __m512i) -> __m512i {
     r
 }
 
+/// `vpshufb`: written out because LLVM turns a word-duplicating
+/// `_mm512_shuffle_epi8` back into two shuffles (`vpshuflw`, `vpshufd`),
+/// both on the port the other shuffles of [`digits32`] need.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn shufb(a: __m512i, ctl: __m512i) -> __m512i {
+    let r: __m512i;
+    // SAFETY: one AVX-512 BW instruction (enabled for this function) on
+    // registers only: no memory, stack or flags.
+    unsafe {
+        core::arch::asm!("vpshufb {r}, {a}, {c}", r = lateout(zmm_reg) r, a = in(zmm_reg) a, c = in(zmm_reg) ctl,
+            options(pure, nomem, nostack, preserves_flags));
+    }
+    r
+}
+
 /// STR^8_10 of the first dword (below 10^8) of each 128-bit lane, as eight
 /// u16 lanes most significant first (as [`super::digits10::digits8`]);
 /// what the lane holds past that dword does not matter.
@@ -207,8 +272,8 @@ pub(crate) fn digits32(v: __m512i) -> __m512i {
     let abcd = _mm512_srli_epi64::<45>(_mm512_mul_epu32(v, _mm512_set1_epi32(0xd1b7_1759_u32 as i32)));
     let efgh = _mm512_sub_epi32(v, _mm512_mul_epu32(abcd, _mm512_set1_epi32(10_000)));
     let v1 = _mm512_slli_epi64::<2>(_mm512_unpacklo_epi16(abcd, efgh));
-    let v2 = _mm512_unpacklo_epi16(v1, v1);
-    let v2 = _mm512_unpacklo_epi32(v2, v2);
+    // Word 0 (abcd) four times, then word 1 (efgh): one shuffle, not two.
+    let v2 = shufb(v1, _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3)));
     let v3 = mulhi16(v2, lanes([8389, 5243, 13108, -32768]));
     let v4 = mulhi16(v3, lanes([1 << 7, 1 << 11, 1 << 13, -32768]));
     _mm512_sub_epi16(v4, _mm512_slli_epi64::<16>(_mm512_mullo_epi16(v4, _mm512_set1_epi16(10))))
