@@ -126,32 +126,30 @@ impl Dec512 {
         a: &mut [u64],
         b: &mut [u64],
     ) {
-        {
-            // The next group's numerals, on their way to cache while this
-            // group runs its rounds (a hint: never faults, reads nothing).
-            let ahead = data.as_ptr().wrapping_add(j * self.n + PREFETCH);
-            _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
-            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(32).cast());
-            let mut r = [_mm512_setzero_si512(); 2];
-            for ((p, r), mask) in r.iter_mut().enumerate().zip(masks) {
-                let start = (j + 2 * p) * self.n;
-                if mask != 0 {
-                    // SAFETY: the mask covers only numerals inside `data`
-                    // (masked-off lanes are not read).
-                    let v = unsafe { _mm512_maskz_loadu_epi16(mask, data.as_ptr().add(start).cast()) };
-                    *top = _mm512_max_epu16(*top, v);
-                    *r = num32(_mm512_maskz_permutexvar_epi16(self.num_keep, idx, v));
-                }
+        // The next group's numerals, on their way to cache while this
+        // group runs its rounds (a hint: never faults, reads nothing).
+        let ahead = data.as_ptr().wrapping_add(j * self.n + PREFETCH);
+        _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
+        _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(32).cast());
+        let mut r = [_mm512_setzero_si512(); 2];
+        for ((p, r), mask) in r.iter_mut().enumerate().zip(masks) {
+            let start = (j + 2 * p) * self.n;
+            if mask != 0 {
+                // SAFETY: the mask covers only numerals inside `data`
+                // (masked-off lanes are not read).
+                let v = unsafe { _mm512_maskz_loadu_epi16(mask, data.as_ptr().add(start).cast()) };
+                *top = _mm512_max_epu16(*top, v);
+                *r = num32(_mm512_maskz_permutexvar_epi16(self.num_keep, idx, v));
             }
-            // Slot values sit in qwords 0, 2, 4, 6: A of j, B of j, A of j+1, ...
-            let av = _mm512_permutex2var_epi64(r[0], pick_a, r[1]);
-            let bv = _mm512_permutex2var_epi64(r[0], pick_b, r[1]);
-            let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
-            // SAFETY: four u64 in each (bounds checked by the slicing).
-            unsafe {
-                _mm256_storeu_si256(a4.as_mut_ptr().cast(), _mm512_castsi512_si256(av));
-                _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm512_castsi512_si256(bv));
-            }
+        }
+        // Slot values sit in qwords 0, 2, 4, 6: A of j, B of j, A of j+1, ...
+        let av = _mm512_permutex2var_epi64(r[0], pick_a, r[1]);
+        let bv = _mm512_permutex2var_epi64(r[0], pick_b, r[1]);
+        let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
+        // SAFETY: four u64 in each (bounds checked by the slicing).
+        unsafe {
+            _mm256_storeu_si256(a4.as_mut_ptr().cast(), _mm512_castsi512_si256(av));
+            _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm512_castsi512_si256(bv));
         }
     }
 
@@ -189,26 +187,24 @@ impl Dec512 {
         idx: __m512i,
         spread: [__m512i; 2],
     ) {
-        {
-            // SAFETY: four u64 in each (bounds checked by the slicing).
-            let (av, bv) = unsafe {
-                (
-                    _mm512_castsi256_si512(_mm256_loadu_si256(a[j..j + 4].as_ptr().cast())),
-                    _mm512_castsi256_si512(_mm256_loadu_si256(b[j..j + 4].as_ptr().cast())),
+        // SAFETY: four u64 in each (bounds checked by the slicing).
+        let (av, bv) = unsafe {
+            (
+                _mm512_castsi256_si512(_mm256_loadu_si256(a[j..j + 4].as_ptr().cast())),
+                _mm512_castsi256_si512(_mm256_loadu_si256(b[j..j + 4].as_ptr().cast())),
+            )
+        };
+        for ((p, s), mask) in spread.iter().enumerate().zip(masks) {
+            let start = (j + 2 * p) * self.n;
+            let d = digits32(_mm512_permutex2var_epi64(av, *s, bv));
+            // SAFETY: the mask covers only numerals inside `data` (masked-off lanes are not written).
+            unsafe {
+                _mm512_mask_storeu_epi16(
+                    data.as_mut_ptr().wrapping_add(start).cast(),
+                    mask,
+                    _mm512_permutexvar_epi16(idx, d),
                 )
             };
-            for ((p, s), mask) in spread.iter().enumerate().zip(masks) {
-                let start = (j + 2 * p) * self.n;
-                let d = digits32(_mm512_permutex2var_epi64(av, *s, bv));
-                // SAFETY: the mask covers only numerals inside `data` (masked-off lanes are not written).
-                unsafe {
-                    _mm512_mask_storeu_epi16(
-                        data.as_mut_ptr().wrapping_add(start).cast(),
-                        mask,
-                        _mm512_permutexvar_epi16(idx, d),
-                    )
-                };
-            }
         }
     }
 }
