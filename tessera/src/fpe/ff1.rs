@@ -399,18 +399,16 @@ impl FF1 {
             |first, run, len, dir, ahead| {
                 let fast = self.params(len).filter(|_| run.len() >= batch::MIN_RUN * len);
                 let Some(lp @ LenParams { arith: Arith::N64 { mu, mv }, .. }) = fast else {
-                    for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
-                        self.crypt(tweaks.get(first + j), x, dir)?;
-                    }
-                    return Ok(());
+                    return batch::each_value(run, len, self.keyed.rx.radix, |j, x| {
+                        self.crypt(tweaks.get(first + j), x, dir)
+                    });
                 };
                 // Round i's block is CBC state ^ Q template ^ [i] ^ NUM(half), big-endian.
                 let words = |x: u128| [((x >> 64) as u64).swap_bytes(), (x as u64).swap_bytes()];
                 let terms: [[u64; 2]; 10] = core::array::from_fn(|i| words((i as u128) << (8 * lp.b)));
                 let layout = if lp.d == 8 { Layout::Ff1 } else { Layout::Ff1Y96 };
                 let plan = self.keyed.plan(layout, (len, lp.u), (BatchMod::new(*mu), BatchMod::new(*mv)), &terms);
-                plan.run_tweaks(&tweaks, (first, run), ahead, |tweak| [words(self.base(lp, tweak)); 2], dir);
-                Ok(())
+                Ok(plan.run_tweaks(&tweaks, (first, run), ahead, |tweak| [words(self.base(lp, tweak)); 2], dir))
             },
         )
     }

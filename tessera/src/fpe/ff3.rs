@@ -154,10 +154,9 @@ impl Core {
             |first, run, len, dir, ahead| {
                 let fast = Some(self.arith[len - self.min]).filter(|_| run.len() >= batch::MIN_RUN * len);
                 let Some(Arith::N64 { mu, mv }) = fast else {
-                    for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
-                        self.crypt(split(tweaks.get(first + j))?, x, dir)?;
-                    }
-                    return Ok(());
+                    return batch::each_value(run, len, self.keyed.rx.radix, |j, x| {
+                        self.crypt(split(tweaks.get(first + j))?, x, dir)
+                    });
                 };
                 // REVB(P) read little-endian: (W ^ [i]^4) << 96 | NUM(REV(half)).
                 let terms: [[u64; 2]; 8] = core::array::from_fn(|i| [0, (i as u64) << 32]);
@@ -172,8 +171,7 @@ impl Core {
                     let (tl, tr) = split(t).unwrap_or_default();
                     [[0, (tr as u64) << 32], [0, (tl as u64) << 32]]
                 };
-                plan.run_tweaks(&tweaks, (first, run), ahead, base, dir);
-                Ok(())
+                Ok(plan.run_tweaks(&tweaks, (first, run), ahead, base, dir))
             },
         )
     }
