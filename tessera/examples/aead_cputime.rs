@@ -17,6 +17,10 @@
 //! each, so a drift in the machine's speed moves them all alike; the
 //! median and best of each and the ratios of medians and of bests.
 //!
+//! `... aead_cputime -- siv-parts`: the parts of that shape, sampled in
+//! turn the same way: seal, S2V alone (seal less its CTR), open, one chain
+//! of 63 blocks (S2V of 1008 bytes), and seal and open of 1 MiB.
+//!
 //! `... aead_cputime -- siv-calls [N]`: that tessera seal and open N times
 //! (10 000) and nothing else, for `valgrind --tool=callgrind`.
 
@@ -239,12 +243,68 @@ fn siv_mix() {
     );
 }
 
+/// Medians and bests of [`interleaved`] samples, in microseconds.
+fn medians(mut t: Vec<Vec<f64>>) -> Vec<(f64, f64)> {
+    t.iter_mut()
+        .map(|s| {
+            s.sort_by(f64::total_cmp);
+            (s[s.len() / 2] * 1e6, s[0] * 1e6)
+        })
+        .collect()
+}
+
+/// The parts of tessera's seal and open of the `siv` shape, sampled in
+/// turn: what seal adds to S2V (its CTR) and open to one chain.
+fn siv_parts() {
+    let ours = AesSiv::new(&[0x2bu8; 32]).unwrap();
+    let (pt, ad, chain) = (vec![0x5au8; 1000], vec![0xa5u8; 100], vec![0x5au8; 1008]);
+    let (mut ct, mut back) = (vec![0u8; 1016], vec![0u8; 1000]);
+    ours.seal_into(None, &[&ad], &pt, &mut ct).unwrap();
+    let big = vec![0x5au8; 1 << 20];
+    let (mut big_ct, mut big_back) = (vec![0u8; big.len() + 16], vec![0u8; big.len()]);
+    ours.seal_into(None, &[&ad], &big, &mut big_ct).unwrap();
+    let (mut seal_ct, mut big_out) = (ct.clone(), big_ct.clone());
+    let mut seal = || {
+        ours.seal_into(None, &[&ad], black_box(&pt), &mut seal_ct).unwrap();
+    };
+    let mut s2v = || {
+        black_box(ours.s2v(None, &[&ad], black_box(&pt)).unwrap());
+    };
+    let mut open = || {
+        ours.open_into(None, &[&ad], black_box(&ct), &mut back).unwrap();
+    };
+    let mut one_chain = || {
+        black_box(ours.s2v(None, &[], black_box(&chain)).unwrap());
+    };
+    let mut big_seal = || {
+        ours.seal_into(None, &[&ad], black_box(&big), &mut big_out).unwrap();
+    };
+    let mut big_open = || {
+        ours.open_into(None, &[&ad], black_box(&big_ct), &mut big_back).unwrap();
+    };
+    let fs: [&mut dyn FnMut(); 6] = [&mut seal, &mut s2v, &mut open, &mut one_chain, &mut big_seal, &mut big_open];
+    let stats = medians(interleaved(15, 50.0, &mut { fs }));
+    println!("interleaved, 15 rounds of ~50 ms samples each, us per call (median / best):");
+    let names = ["seal 1000 B", "S2V alone", "open 1000 B", "chain: 63 blocks", "seal 1 MiB", "open 1 MiB"];
+    for (name, (med, least)) in names.iter().zip(&stats) {
+        println!("{name:<18} {med:.3} / {least:.3}");
+    }
+    let (seal, s2v, open, chain) = (stats[0].0, stats[1].0, stats[2].0, stats[3].0);
+    println!(
+        "seal - S2V {:.3} us, S2V - chain {:.3} us, open - chain {:.3} us (medians)",
+        seal - s2v,
+        s2v - chain,
+        open - chain
+    );
+}
+
 fn main() {
     match std::env::args().nth(1).as_deref() {
         Some("ocb") => ocb(),
         Some("siv") => siv(),
         Some("siv-mix") => siv_mix(),
+        Some("siv-parts") => siv_parts(),
         Some("siv-calls") => siv_calls(std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(10_000)),
-        _ => eprintln!("usage: aead_cputime ocb|siv|siv-mix|siv-calls [N]"),
+        _ => eprintln!("usage: aead_cputime ocb|siv|siv-mix|siv-parts|siv-calls [N]"),
     }
 }

@@ -18,9 +18,10 @@
 //! over (128 KiB of numerals, in cache: the cost without main memory's).
 //! `... fpe_cputime VALUES kernel` times the fused rounds kernel alone on
 //! parsed halves beside the whole batch call and the AES floor (same rounds).
-//! `... fpe_cputime VALUES memory` times, the same way, the parts of the FF1
-//! 16-digit batch path (the check alone, parse + format alone, the whole
-//! call), each in main memory and in cache.
+//! `... fpe_cputime VALUES memory` times, the same way, the parts of the
+//! 16-digit batch paths (the check alone, parse + format alone, the check
+//! before the parse or in it, the whole calls), each in main memory and in
+//! cache.
 //! `... fpe_cputime VALUES sizes` prints FF1 16-digit batch cost against batch size
 //! (1, 4, ..., 65,536; about VALUES values per timing) beside the AES floor, as
 //! `scripts/plot-ff1-batch` reads it.
@@ -330,15 +331,17 @@ fn kernel(n: usize) {
     ]);
 }
 
-/// The parts of the 16-digit FF1 batch path (radix 10) in main memory
+/// The parts of the 16-digit batch paths (radix 10) in main memory
 /// (one pass over `n` values) and in cache (4096 values over and over),
 /// interleaved beside the AES floor: the one-pass check alone, the
-/// decimal parse and format alone (`tessera::fpe::bench` hooks), and
-/// the whole call.
+/// decimal parse and format alone, the check with them as the batch path
+/// did it (the slab's check, then the parse) and does it (the check in
+/// the AVX-512 parse; `tessera::fpe::bench` hooks), and the whole calls.
 fn memory(n: usize) {
     use tessera::fpe::bench;
     let key = [7u8; 16];
     let (aes, ff1) = (Aes::new(&key).unwrap(), FF1::with_radix(&key, 10).unwrap());
+    let ff3 = FF3_1::with_radix(&key, 10).unwrap();
     let part = |size: usize, work: fn(&mut [u16], &[usize])| -> Box<dyn FnMut() -> f64> {
         let size = size.min(n);
         let mut data: Vec<u16> = (0..size * 16).map(|i| (i * 7 % 10) as u16).collect();
@@ -348,17 +351,34 @@ fn memory(n: usize) {
     };
     let check: fn(&mut [u16], &[usize]) = |d, e| assert!(bench::check(d, e, (10, 2, 56)));
     let convert: fn(&mut [u16], &[usize]) = |d, _| assert!(bench::parse_format(d, 16));
+    let apart: fn(&mut [u16], &[usize]) = |d, e| assert!(bench::check_parse_format(d, e, 16, false, false));
+    let fused: fn(&mut [u16], &[usize]) = |d, e| assert!(bench::check_parse_format(d, e, 16, false, true));
+    let ff3_tweak: &[u8] = &[1, 2, 3, 4, 5, 6, 7];
     let rows: Vec<Row<'_>> = vec![
         blocks_floor(&aes, n),
         ("check alone, one pass (main memory)", Some((0, 1.0)), part(n, check)),
         ("check alone, 4096 repeated (in cache)", Some((0, 1.0)), part(4096, check)),
         ("parse + format alone, one pass (main memory)", Some((0, 1.0)), part(n, convert)),
         ("parse + format alone, 4096 repeated (in cache)", Some((0, 1.0)), part(4096, convert)),
+        ("FF3 order: slab check, parse, format (main memory)", Some((0, 1.0)), part(n, apart)),
+        ("FF3 order: slab check, parse, format (in cache)", Some((0, 1.0)), part(4096, apart)),
+        ("FF3 order: ends check, checked parse, format (main memory)", Some((0, 1.0)), part(n, fused)),
+        ("FF3 order: ends check, checked parse, format (in cache)", Some((0, 1.0)), part(4096, fused)),
         ("FF1 16 digits, batch in one call (main memory)", Some((0, 1.0)), batch_row(&ff1, b"", (10, 16), n, n)),
         (
             "FF1 16 digits, one batch of 4096 repeated (in cache)",
             Some((0, 1.0)),
             batch_row(&ff1, b"", (10, 16), n, 4096),
+        ),
+        (
+            "FF3-1 16 digits, batch in one call (main memory)",
+            Some((0, 0.8)),
+            batch_row(&ff3, ff3_tweak, (10, 16), n, n),
+        ),
+        (
+            "FF3-1 16 digits, one batch of 4096 repeated (in cache)",
+            Some((0, 0.8)),
+            batch_row(&ff3, ff3_tweak, (10, 16), n, 4096),
         ),
     ];
     report(rows);

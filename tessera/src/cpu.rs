@@ -12,9 +12,9 @@
 //! | [`Level`] | `TESSERA_CPU` | features it lets kernels use | kernels it adds |
 //! |---|---|---|---|
 //! | `Portable` | `portable` | none | the `aes` crate's backend everywhere |
-//! | `AesNi` | `aesni` | AES-NI, SSE4.1 | the AES-NI schedule: FF1/FF3 single values, AES-SIV (S2V and CTR), EAX |
+//! | `AesNi` | `aesni` | AES-NI, SSE4.1 | the AES-NI schedule: FF1/FF3 single values, AES-SIV (S2V and CTR), EAX; fused FPE batch rounds with scalar arithmetic (`AesNi`) |
 //! | `Avx2` | `avx2` | and AVX2 | FPE batch rounds (`Avx2`, fused `Avx2Ni`), AVX2 decimal conversion, AVX2 batch checks |
-//! | `Vaes256` | `vaes256` | and VAES | OCB on 256-bit VAES, fused FPE batch rounds on 256-bit VAES (`Vaes256`) |
+//! | `Vaes256` | `vaes256` | and VAES | OCB on 256-bit VAES, AES-SIV CTR on VAES-256, fused FPE batch rounds on 256-bit VAES (`Vaes256`) |
 //! | `Avx512` | `avx512` | and AVX-512 F, BW, DQ, VL, IFMA | OCB on 512-bit VAES, AES-SIV CTR on VAES-512, FPE `Avx512` and fused `Vaes512` rounds, AVX-512 decimal conversion |
 //!
 //! A cap only lowers: a kernel runs when the CPU has its features *and*
@@ -25,10 +25,11 @@
 //! | call site | kernel | features asked, before and after |
 //! |---|---|---|
 //! | `aes::ni::Keys::new` (FF1/FF3 single values, SIV, EAX, OCB's VAES schedules) | AES-NI schedule | aes, sse4.1 |
-//! | `siv::ni::SivNi::new` | CTR on VAES-512 | avx512f, avx512bw, vaes |
+//! | `aes::ni_ctr::Width::detect` (AES-SIV CTR, through `siv::ni::SivNi::new`) | CTR on VAES-512 / on VAES-256 (added with it: before it, AES-NI) | avx512f, avx512bw, vaes / avx2, vaes |
 //! | `aead::ocb::kernel::Kernel::available`, `aead::ocb_vaes::Vaes::new` | OCB `Vaes256` | aes, sse4.1, vaes, avx2 |
 //! | same | OCB `Vaes512` | aes, sse4.1, vaes, avx512f |
-//! | `fpe::batch_round::Kernel::available` | `Avx2` / `Avx2Ni` / `Vaes256` | avx2 / and aes, sse4.1 / and vaes |
+//! | `fpe::batch_round::Kernel::available` | `AesNi` (added with it: before it, the portable rounds) | aes, sse4.1 |
+//! | same | `Avx2` / `Avx2Ni` / `Vaes256` | avx2 / and aes, sse4.1 / and vaes |
 //! | same | `Avx512` / `Vaes512` | avx512f, dq, bw, vl / and aes, sse4.1, vaes, avx512ifma |
 //! | `fpe::digits256::Dec256::new` | AVX2 decimal groups | avx2 |
 //! | `fpe::digits512::Dec512::new` | AVX-512 decimal groups | avx512f, avx512bw |

@@ -1,7 +1,7 @@
 //! EAX (Bellare, Rogaway, Wagner, "The EAX Mode of Operation", FSE 2004),
 //! over AES-CMAC (OMAC1, RFC 4493) and AES-CTR.
 //!
-//! EAX tags with three tweaked MACs, OMAC^t(M) = CMAC([t]_16 || M) for
+//! EAX tags with three tweaked MACs, OMAC^t(M) = CMAC(\[t\]_16 || M) for
 //! t = 0 (nonce), 1 (header) and 2 (ciphertext), and encrypts with CTR
 //! starting at N' = OMAC^0(N):
 //!
@@ -10,7 +10,7 @@
 //! ```
 //!
 //! Everything that depends only on the key is computed once: the CMAC
-//! subkeys K1 and K2, the chaining value after each prefix block, E([t]),
+//! subkeys K1 and K2, the chaining value after each prefix block, E(\[t\]),
 //! and OMAC^t of the empty string. OMAC^2 over the ciphertext is a chain
 //! of dependent AES calls, the slowest part, so the CTR keystream is made to
 //! run in the gaps of the chain and the chain's latency alone sets the pace:
@@ -57,9 +57,9 @@ pub struct Eax {
     /// AES-CMAC (OMAC1) under the key: the AES schedule and the subkeys
     /// K1, K2 (RFC 4493 section 2.3), which also key CTR.
     mac: Cmac,
-    /// E([t]_16): the CBC-MAC chaining value after the prefix block of OMAC^t.
+    /// E(\[t\]_16): the CBC-MAC chaining value after the prefix block of OMAC^t.
     prefix: [Block; 3],
-    /// OMAC^t of the empty string: E([t]_16 xor K1).
+    /// OMAC^t of the empty string: E(\[t\]_16 xor K1).
     empty: [Block; 3],
     /// The AES-NI body kernel, when this CPU has AES-NI.
     #[cfg(target_arch = "x86_64")]
@@ -130,7 +130,7 @@ impl Eax {
         }
     }
 
-    /// OMAC^t(data) = CMAC([t]_16 || data).
+    /// OMAC^t(data) = CMAC(\[t\]_16 || data).
     #[inline(always)]
     fn omac<B: BlockCipherEncBackend<BlockSize = U16>>(&self, backend: &B, t: usize, data: &[u8]) -> Block {
         if data.is_empty() {

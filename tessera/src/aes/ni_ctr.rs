@@ -1,6 +1,7 @@
 //! AES-CTR kernels with the schedule in registers
 //! ([`super::ni::Keys::schedule`]): eight blocks in flight with AES-NI
-//! ([`ctr`]), 32 with VAES-512 ([`ctr_vaes512`]), chosen by [`ctr_with`].
+//! ([`ctr`]), 16 with VAES-256 ([`ctr_vaes256`]), 32 with VAES-512
+//! ([`ctr_vaes512`]), chosen by [`ctr_with`] for a [`Width`].
 //! Used by AES-SIV encryption (after S2V's V); the chained CTR of EAX and
 //! AES-SIV decryption is `super::ni_mac::ctr_cbc_mac`.
 #![allow(unsafe_code)]
@@ -194,28 +195,56 @@ fn ctr_step<const NR: usize, const W: usize, const CARRY: bool>(
     n
 }
 
-/// AES-CTR under a `rounds`-round schedule: [`ctr_vaes512`] if `vaes512`, else [`ctr`].
+/// The widest CTR kernel a CPU runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Width {
+    /// AES-NI, one block per instruction ([`ctr`]).
+    Ni,
+    /// VAES on 256-bit vectors with AVX2 ([`ctr_vaes256`]).
+    Vaes256,
+    /// VAES on 512-bit vectors with AVX-512F and AVX-512BW ([`ctr_vaes512`]).
+    Vaes512,
+}
+
+impl Width {
+    /// The widest this CPU has (under the `crate::cpu` cap), given AES-NI.
+    pub(crate) fn detect() -> Width {
+        use crate::cpu::{Features as F, has};
+        if has(F::AVX512F | F::AVX512BW | F::VAES) {
+            Width::Vaes512
+        } else if has(F::AVX2 | F::VAES) {
+            Width::Vaes256
+        } else {
+            Width::Ni
+        }
+    }
+}
+
+/// AES-CTR under a `rounds`-round schedule on the kernel of `width`.
 ///
 /// # Safety
-/// The CPU must have AES-NI and SSSE3, and AVX-512F, AVX-512BW and VAES when `vaes512`.
+/// The CPU must have AES-NI and SSSE3, and the features `width` names.
 #[inline]
 pub(crate) unsafe fn ctr_with(
     k: &[__m128i; 15],
     rounds: usize,
-    vaes512: bool,
+    width: Width,
     q: u128,
     src: Option<&[u8]>,
     dst: &mut [u8],
 ) {
     // SAFETY: the caller vouches for the features of the kernel chosen.
     unsafe {
-        match (rounds, vaes512) {
-            (10, true) => ctr_vaes512::<10>(k, q, src, dst),
-            (12, true) => ctr_vaes512::<12>(k, q, src, dst),
-            (_, true) => ctr_vaes512::<14>(k, q, src, dst),
-            (10, false) => ctr::<10>(k, lanes(q), src, dst),
-            (12, false) => ctr::<12>(k, lanes(q), src, dst),
-            (_, false) => ctr::<14>(k, lanes(q), src, dst),
+        match (rounds, width) {
+            (10, Width::Vaes512) => ctr_vaes512::<10>(k, q, src, dst),
+            (12, Width::Vaes512) => ctr_vaes512::<12>(k, q, src, dst),
+            (_, Width::Vaes512) => ctr_vaes512::<14>(k, q, src, dst),
+            (10, Width::Vaes256) => ctr_vaes256::<10>(k, q, src, dst),
+            (12, Width::Vaes256) => ctr_vaes256::<12>(k, q, src, dst),
+            (_, Width::Vaes256) => ctr_vaes256::<14>(k, q, src, dst),
+            (10, Width::Ni) => ctr::<10>(k, lanes(q), src, dst),
+            (12, Width::Ni) => ctr::<12>(k, lanes(q), src, dst),
+            (_, Width::Ni) => ctr::<14>(k, lanes(q), src, dst),
         }
     }
 }
@@ -273,4 +302,82 @@ fn ctr_steps<const NR: usize, const CARRY: bool>(
             }
         };
     }
+}
+
+/// AES-CTR like [`ctr`] on 256-bit vectors with VAES, for CPUs with AVX2
+/// and VAES but no AVX-512 (Alder Lake, Zen 3): up to 16 blocks in flight,
+/// two per register (VAES issues two blocks per instruction where AES-NI
+/// issues one). A last partial vector goes out 16 bytes at a time
+/// ([`put_block`], then a partial block through wiped stack bytes). From
+/// a counter whose low half may wrap on the way (never AES-SIV's), [`ctr`].
+#[inline]
+#[target_feature(enable = "avx2,vaes,aes")]
+pub(crate) fn ctr_vaes256<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
+    assert!(src.is_none_or(|s| s.len() == dst.len()));
+    let c = lanes(q);
+    if !no_carry(c, dst.len().div_ceil(16)) {
+        return ctr::<NR>(k, c, src, dst);
+    }
+    let rk: [__m256i; 15] = core::array::from_fn(|r| _mm256_broadcastsi128_si256(k[r]));
+    // Blocks q (low lane) and q + 1 (high lane).
+    let mut c = _mm256_add_epi64(_mm256_broadcastsi128_si256(c), _mm256_set_epi64x(0, 1, 0, 0));
+    let mut off = 0;
+    while off < dst.len() {
+        off += match dst.len() - off {
+            129.. => ctr_step256::<NR, 8>(&rk, &mut c, src, dst, off),
+            33.. => ctr_step256::<NR, 4>(&rk, &mut c, src, dst, off),
+            _ => ctr_step256::<NR, 1>(&rk, &mut c, src, dst, off),
+        };
+    }
+}
+
+/// One step of [`ctr_vaes256`]: `W` vectors (2W blocks) of keystream from
+/// the counters `c` (no low half wraps), XORed into `dst` from byte `off`
+/// on, as far as `dst` goes. Returns the bytes done.
+#[inline]
+#[target_feature(enable = "avx2,vaes,aes")]
+fn ctr_step256<const NR: usize, const W: usize>(
+    rk: &[__m256i; 15],
+    c: &mut __m256i,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+    off: usize,
+) -> usize {
+    let reverse = _mm256_broadcastsi128_si256(reverse());
+    let mut b: [__m256i; W] = core::array::from_fn(|v| {
+        let step = _mm256_set_epi64x(0, 2 * v as i64, 0, 2 * v as i64);
+        _mm256_xor_si256(_mm256_shuffle_epi8(_mm256_add_epi64(*c, step), reverse), rk[0])
+    });
+    *c = _mm256_add_epi64(*c, _mm256_set_epi64x(0, 2 * W as i64, 0, 2 * W as i64));
+    for kr in &rk[1..NR] {
+        for x in &mut b {
+            *x = _mm256_aesenc_epi128(*x, *kr);
+        }
+    }
+    let n = (dst.len() - off).min(32 * W);
+    for (v, x) in b.iter().enumerate() {
+        let (p, len) = (off + 32 * v, n.saturating_sub(32 * v).min(32));
+        if len == 0 {
+            break;
+        }
+        let y = _mm256_aesenclast_epi128(*x, rk[NR]);
+        if len == 32 {
+            let input = src.map_or(&dst[p..p + 32], |s| &s[p..p + 32]);
+            // SAFETY: `input` and `dst[p..p + 32]` are 32 bytes (bounds checked by the slicing).
+            unsafe {
+                let input = _mm256_loadu_si256(input.as_ptr().cast());
+                _mm256_storeu_si256(dst[p..p + 32].as_mut_ptr().cast(), _mm256_xor_si256(input, y));
+            }
+            continue;
+        }
+        let (j, halves) = (p / 16, [_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y)]);
+        for (h, ks) in halves.into_iter().enumerate() {
+            if len >= 16 * h + 16 {
+                put_block::<true>(src, dst, j + h, ks);
+            } else if len > 16 * h {
+                put_partial(src, dst, j + h, ks);
+            }
+        }
+    }
+    n
 }

@@ -197,7 +197,7 @@ mod tests {
     use super::*;
     use crate::aes::Aes;
     use crate::aes::ni::Keys;
-    use crate::aes::ni_ctr::ctr_with;
+    use crate::aes::ni_ctr::{Width, ctr_with};
 
     fn block(x: __m128i) -> Block {
         let mut b = [0u8; 16];
@@ -297,20 +297,24 @@ mod tests {
                 }
             }
             use crate::cpu::{Features as F, has};
-            let vaes = has(F::AVX512F | F::AVX512BW | F::VAES);
+            let widths = [
+                (Width::Ni, true),
+                (Width::Vaes256, has(F::AVX2 | F::VAES)),
+                (Width::Vaes512, has(F::AVX512F | F::AVX512BW | F::VAES)),
+            ];
             for n in (0..300).chain([511, 512, 513, 1023, 1024, 1025]) {
                 let src = (0..n).map(|i| (i * 13) as u8).collect::<Vec<u8>>();
                 // A counter with no carry, one whose low half wraps, one that wraps.
                 for q in [5u128, (1 << 64) - 9, u128::MAX - 3] {
                     let want = ctr_ref(&ac, q, &src);
-                    // Each CTR kernel this CPU runs (AES-NI; VAES-512), out of place and in place.
-                    for wide in [false, true].into_iter().filter(|&w| !w || vaes) {
+                    // Each CTR kernel this CPU runs, out of place and in place.
+                    for (width, _) in widths.iter().filter(|w| w.1) {
                         let (mut out, mut inplace) = (vec![0u8; n], src.clone());
                         for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
-                            // SAFETY: AES-NI was detected above, AVX-512F, AVX-512BW and VAES when `wide`.
-                            unsafe { ctr_with(sc, kl / 4 + 6, wide, q, src, dst) };
+                            // SAFETY: AES-NI was detected above, and the features `width` names.
+                            unsafe { ctr_with(sc, kl / 4 + 6, *width, q, src, dst) };
                         }
-                        assert!(out == want && inplace == want, "ctr (VAES-512: {wide}), {n} bytes, q {q:x}");
+                        assert!(out == want && inplace == want, "ctr ({width:?}), {n} bytes, q {q:x}");
                     }
                 }
             }

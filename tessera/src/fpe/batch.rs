@@ -78,7 +78,8 @@ impl Plan<'_> {
     /// Encrypts or decrypts `run`, values `first..` of a batch with
     /// `tweaks` (checked), each value's bases from its tweak by `base`:
     /// one pair for the whole run when the batch has one tweak. `ahead`
-    /// is what the batch will read next (see [`Plan::run`]).
+    /// is what the batch will read next; numerals are checked as in
+    /// [`Plan::run`].
     pub(crate) fn run_tweaks(
         &self,
         tweaks: &Tweaks<'_>,
@@ -86,24 +87,29 @@ impl Plan<'_> {
         ahead: &[u16],
         base: impl Fn(&[u8]) -> [[u64; 2]; 2],
         dir: Direction,
-    ) {
+    ) -> Option<usize> {
         match tweaks {
             Tweaks::Same(t) => self.run(run, ahead, Bases::same(base(t)), dir),
             Tweaks::PerValue(ts) => self.run(run, ahead, Bases::Each(|j| base(ts[first + j])), dir),
         }
     }
 
-    /// Encrypts or decrypts `data`: values of length `n` back to back.
+    /// Encrypts or decrypts `data`: values of length `n` back to back,
+    /// whose numerals are not yet checked against the radix. `None` when
+    /// all are done; `Some(k)` when it stopped at a numeral not below the
+    /// radix in value k or later, having done values `..k` (and left the
+    /// rest as given). The AVX-512 decimal parse checks each group from
+    /// the vectors it loads; otherwise the whole run is checked first.
     /// While each group goes through its rounds, the same length of
     /// `ahead` (numerals the batch reads next, from main memory) is
-    /// prefetched into L2, so the next slab's check finds it there.
+    /// prefetched into L2, so the next slab finds it there.
     pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(
         &self,
         data: &mut [u16],
         ahead: &[u16],
         mut bases: Bases<F>,
         dir: Direction,
-    ) {
+    ) -> Option<usize> {
         let mut g = Group { a: [0; GROUP], b: [0; GROUP], bases: [[[0; 2]; GROUP]; 2], blocks: [[0; 16]; GROUP] };
         let rounds = self.terms.len();
         assert!(rounds <= MAX_ROUNDS, "at most {MAX_ROUNDS} rounds");
@@ -124,6 +130,13 @@ impl Plan<'_> {
         } else {
             None
         };
+        #[cfg(target_arch = "x86_64")]
+        let checks = matches!(dec, Some(Decimal::Avx512(_)));
+        #[cfg(not(target_arch = "x86_64"))]
+        let checks = false;
+        if !checks && !wide(|| numerals_below(data, self.rx.radix)) {
+            return Some(0);
+        }
         let mut ahead = ahead.chunks(GROUP * self.n);
         for (k, chunk) in data.chunks_mut(GROUP * self.n).enumerate() {
             let count = chunk.len() / self.n;
@@ -135,7 +148,11 @@ impl Plan<'_> {
             }
             #[cfg(target_arch = "x86_64")]
             if let Some(dec) = &dec {
-                dec.parse(chunk, &mut g.a, &mut g.b);
+                match dec {
+                    Decimal::Avx512(d) if !d.parse_checked(chunk, &mut g.a, &mut g.b) => return Some(k * GROUP),
+                    Decimal::Avx512(_) => {}
+                    Decimal::Avx2(_) => dec.parse(chunk, &mut g.a, &mut g.b),
+                }
                 self.rounds(&mut g, count, same.then_some(&consts), dir);
                 dec.format(&g.a, &g.b, chunk);
                 continue;
@@ -144,6 +161,7 @@ impl Plan<'_> {
             self.rounds(&mut g, count, same.then_some(&consts), dir);
             self.format(chunk, &g);
         }
+        None
     }
 
     fn big_endian(&self) -> bool {
@@ -278,13 +296,16 @@ pub(crate) fn str_halves<const BE: bool>(
 /// length)` for each run of consecutive values of one length. `data`
 /// starts at numeral `origin` of the batch and holds the values `ends`
 /// (positions in the batch, increasing within `data`: checked by
-/// [`check_slab`]), the first of which is value `first` of the batch.
+/// [`check_ends`]), the first of which is value `first` of the batch.
+/// `f` returns `Some(k)` when it did only the run's first `k` values:
+/// then no further run is called and the result is the batch index of
+/// the first value not done (`None`: all were done).
 pub(crate) fn for_each_run(
     data: &mut [u16],
     ends: &[usize],
     (origin, first): (usize, usize),
-    mut f: impl FnMut(usize, &mut [u16], usize) -> Result<(), Error>,
-) -> Result<(), Error> {
+    mut f: impl FnMut(usize, &mut [u16], usize) -> Result<Option<usize>, Error>,
+) -> Result<Option<usize>, Error> {
     let (mut rest, mut start, mut i) = (data, origin, 0);
     while i < ends.len() {
         let len = ends[i] - start;
@@ -300,24 +321,59 @@ pub(crate) fn for_each_run(
         }
         let (run, r) = core::mem::take(&mut rest).split_at_mut(ends[j - 1] - start);
         rest = r;
-        f(first + i, run, len)?;
+        if let Some(k) = f(first + i, run, len)? {
+            return Ok(Some(first + i + k));
+        }
         (start, i) = (ends[j - 1], j);
     }
-    Ok(())
+    Ok(None)
+}
+
+/// A run of values of length `len` done one value at a time by `each(its
+/// index in the run, the value)`, for [`super::slab::drive`]: the run's
+/// numerals are checked against `radix` first, and if one is not below
+/// it nothing is done and the result is `Some(0)`.
+pub(crate) fn each_value(
+    run: &mut [u16],
+    len: usize,
+    radix: u32,
+    mut each: impl FnMut(usize, &mut [u16]) -> Result<(), Error>,
+) -> Result<Option<usize>, Error> {
+    if !wide(|| numerals_below(run, radix)) {
+        return Ok(Some(0));
+    }
+    for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
+        each(j, x)?;
+    }
+    Ok(None)
 }
 
 /// Whether the values `ends` (positions in the batch, the first starting
 /// at `origin`) have lengths in `min..=max`, tile `data[origin..]` from its
 /// start and have every numeral below `radix`: one pass over the ends and
 /// one over the numerals, vectorised ([`wide`]). A failure says nothing of
-/// which value is bad: the value-by-value check names it.
+/// which value is bad: the value-by-value check names it. (The batch API
+/// checks the ends alone, [`check_ends`], and the numerals as it parses.)
 pub(crate) fn check_slab(data: &[u16], ends: &[usize], origin: usize, (radix, min, max): (u32, usize, usize)) -> bool {
-    wide(|| fast_check(data, ends, origin, radix, min, max))
+    wide(|| {
+        ends_tile(data.len(), ends, origin, min, max) && numerals_below(&data[origin..ends_end(ends, origin)], radix)
+    })
 }
 
-/// See [`check_slab`].
+/// [`check_slab`] without the numerals: whether the values `ends` have
+/// lengths in `min..=max` and tile `data[origin..]` from its start.
+pub(crate) fn check_ends(data: &[u16], ends: &[usize], origin: usize, (min, max): (usize, usize)) -> bool {
+    wide(|| ends_tile(data.len(), ends, origin, min, max))
+}
+
+/// Where the values `ends` end (`origin` when there are none).
+fn ends_end(ends: &[usize], origin: usize) -> usize {
+    ends.last().copied().unwrap_or(origin)
+}
+
+/// See [`check_ends`]; `len` is the data's length.
 #[inline(always)]
-fn fast_check(data: &[u16], ends: &[usize], origin: usize, radix: u32, min: usize, max: usize) -> bool {
+fn ends_tile(len: usize, ends: &[usize], origin: usize, min: usize, max: usize) -> bool {
     // Every length in range and every end at or after the one before (so
     // all are at most the last, checked against data.len()).
     let span = max.saturating_sub(min);
@@ -326,12 +382,9 @@ fn fast_check(data: &[u16], ends: &[usize], origin: usize, radix: u32, min: usiz
         .iter()
         .zip(ends)
         .fold(false, |bad, (&e, &s)| bad | (e < s) | (e.wrapping_sub(s).wrapping_sub(min) > span));
-    let end = ends.last().copied().unwrap_or(origin);
-    if !first_ok || steps_bad || end > data.len() || origin > end || min > max {
-        return false;
-    }
-    // Values tile data[origin..end], so this checks every numeral of every value.
-    numerals_below(&data[origin..end], radix)
+    let end = ends_end(ends, origin);
+    // Values then tile data[origin..end]: checking those numerals checks every value's.
+    first_ok && !steps_bad && end <= len && origin <= end && min <= max
 }
 
 /// `f()`, compiled for AVX2 when the CPU has it (its loops vectorise wider).
@@ -356,6 +409,29 @@ fn wide<R>(f: impl FnOnce() -> R) -> R {
 mod tests {
     use super::*;
     use crate::fpe::{check_batch, check_value};
+
+    /// A run done one value at a time checks all its numerals first: a
+    /// numeral at the radix (or 0xffff) anywhere does nothing and says
+    /// `Some(0)`; a good run calls `each` once per value, in order.
+    #[test]
+    fn each_value_checks_the_whole_run_first() {
+        let good: Vec<u16> = (0..15).map(|i| (i % 7) as u16).collect();
+        let mut seen = Vec::new();
+        let mut run = good.clone();
+        let r = each_value(&mut run, 5, 7, |j, x| {
+            seen.push((j, x.to_vec()));
+            Ok(())
+        });
+        assert_eq!(r, Ok(None));
+        assert_eq!(seen, good.chunks(5).enumerate().map(|(j, x)| (j, x.to_vec())).collect::<Vec<_>>());
+        for at in 0..good.len() {
+            for bad in [7, 0xffff] {
+                let mut run = good.clone();
+                run[at] = bad;
+                assert_eq!(each_value(&mut run, 5, 7, |_, _| panic!("a value was done")), Ok(Some(0)));
+            }
+        }
+    }
 
     /// The one-pass check accepts exactly the batches the value-by-value
     /// check accepts: lengths at and past both limits, ends that go back or
@@ -385,7 +461,8 @@ mod tests {
             for ends in ends_cases {
                 let want = slow(d, ends);
                 assert_eq!(check_slab(d, ends, 0, (radix, min, max)), want, "ends {ends:?}");
-                assert_eq!(fast_check(d, ends, 0, radix, min, max), want, "portable, ends {ends:?}");
+                let portable = ends_tile(d.len(), ends, 0, min, max) && numerals_below(&d[..ends_end(ends, 0)], radix);
+                assert_eq!(portable, want, "portable, ends {ends:?}");
             }
         }
         assert!(!slow(&bad_digit, &[2, 8, 12, 18, 24]) && slow(&data, &[2, 8, 12, 18, 24]), "cases hit both answers");

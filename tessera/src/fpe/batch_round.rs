@@ -8,15 +8,18 @@
 //! `x = x - y mod m` (decrypting), where `y` is read from the block as the
 //! layout says. The vector kernels estimate `y / m` with an f64 reciprocal
 //! and correct the remainder once in each direction with masks; the
-//! portable kernel uses [`Mod64`]. With one tweak for a run, the fused
-//! kernels ([`Kernel::fused`], `batch_fused.rs` and `batch_fused256.rs`) do all three steps of
-//! every round in registers instead. No branch or memory index depends on
+//! portable kernel uses [`Mod64`] ([`round_scalar`]). With one tweak for a
+//! run, the fused kernels ([`Kernel::fused`]: `batch_fused.rs`,
+//! `batch_fused256.rs` and, on AES-NI without AVX2, `batch_fused_ni.rs`) do
+//! all three steps of every round in registers instead. No branch or memory index depends on
 //! a value (`scripts/check-ct` checks the compiled kernels).
 
 #![allow(unsafe_code)]
 
 #[cfg(target_arch = "x86_64")]
 use super::batch_fused as fused;
+#[cfg(target_arch = "x86_64")]
+use super::batch_fused_ni as fused_ni;
 #[cfg(target_arch = "x86_64")]
 use super::batch_fused256 as fused256;
 #[cfg(target_arch = "x86_64")]
@@ -36,7 +39,15 @@ pub(crate) struct BatchMod {
     m: Mod64,
     /// 1 / m, rounded to nearest.
     inv: f64,
+    /// 2^32, 2^64 and 2^96 mod m, when m <= [`LIMB_MODULI`]:
+    /// the portable FF3 round then reduces y in 32-bit limbs.
+    limbs: Option<[u64; 3]>,
 }
+
+/// The largest modulus whose 128-bit y the portable FF3 round reduces by
+/// its 32-bit limbs: y0 + y1 (2^32 mod m) + y2 (2^64 mod m) + y3 (2^96 mod m)
+/// stays below 2^64 (3 (2^32 - 1)(m - 1) + 2^32 - 1 < 2^64 for m <= 2^30).
+pub(crate) const LIMB_MODULI: u64 = 1 << 30;
 
 /// The f64 estimate of y / m (y < 2^64) is within one of the quotient when
 /// m >= 2^14 (its error is below 2^13 / m); m < 2^52 keeps the corrected
@@ -45,7 +56,8 @@ const VECTOR_MODULI: core::ops::Range<u64> = 1 << 16..1 << 52;
 
 impl BatchMod {
     pub(crate) fn new(m: Mod64) -> Self {
-        BatchMod { m, inv: 1.0 / m.modulus() as f64 }
+        let mm = m.modulus();
+        BatchMod { m, inv: 1.0 / mm as f64, limbs: (mm <= LIMB_MODULI).then(|| limb_residues(mm)) }
     }
 
     /// Whether the vector kernels take this modulus in `layout`.
@@ -113,6 +125,10 @@ pub(crate) enum Layout {
 pub(crate) enum Kernel {
     /// Scalar [`Mod64`] arithmetic; every CPU.
     Portable,
+    /// [`Kernel::Portable`]'s arithmetic, and whole rounds with the blocks
+    /// in registers on AES-NI ([`Kernel::fused`]; CPUs without AVX2).
+    #[cfg(target_arch = "x86_64")]
+    AesNi,
     /// Four values per 256-bit vector (moduli below 2^32).
     #[cfg(target_arch = "x86_64")]
     Avx2,
@@ -148,6 +164,9 @@ impl Kernel {
         {
             use crate::cpu::{Features as F, has};
             let aes = has(F::AES_NI);
+            if aes {
+                all.push(Kernel::AesNi);
+            }
             if has(F::AVX2) {
                 all.push(Kernel::Avx2);
                 if aes {
@@ -180,6 +199,8 @@ impl Kernel {
             Kernel::Avx2Ni | Kernel::Vaes256 => Kernel::Avx2,
             #[cfg(target_arch = "x86_64")]
             Kernel::Vaes512 => Kernel::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::AesNi => Kernel::Portable,
             k => k,
         }
     }
@@ -219,6 +240,14 @@ impl Kernel {
                         fused256::rounds_ni::<true>(rk, nr, c, a, b, dir)
                     } else {
                         fused256::rounds_ni::<false>(rk, nr, c, a, b, dir)
+                    }
+                },
+                // SAFETY: as above; FF3's limbs need moduli up to LIMB_MODULI.
+                Kernel::AesNi if !ff3 || c.below(LIMB_MODULI) => unsafe {
+                    if ff3 {
+                        fused_ni::rounds_aesni::<true>(rk, nr, c, a, b, dir)
+                    } else {
+                        fused_ni::rounds_aesni::<false>(rk, nr, c, a, b, dir)
                     }
                 },
                 // SAFETY: as above.
@@ -283,12 +312,12 @@ impl Kernel {
                         }
                     };
                     let whole = x.len() / 4 * 4;
-                    return round_portable(&m.m, layout, &blocks[whole..], &mut x[whole..], dir);
+                    return round_scalar(m, layout, &blocks[whole..], &mut x[whole..], dir);
                 }
                 _ => {}
             }
         }
-        round_portable(&m.m, layout, blocks, x, dir)
+        round_scalar(m, layout, blocks, x, dir)
     }
 }
 
@@ -310,22 +339,62 @@ pub(crate) fn build_portable(layout: Layout, bases: &[[u64; 2]], term: [u64; 2],
     }
 }
 
-/// y mod m for one block, as `layout` reads y (Barrett or Möller–Granlund, masked).
-#[inline(always)]
-pub(crate) fn y_portable(m: &Mod64, layout: Layout, blk: &[u8; 16]) -> u64 {
-    match layout {
-        Layout::Ff1 => m.rem64(u64::from_be_bytes(blk[..8].try_into().expect("8 bytes"))),
-        Layout::Ff1Y96 => m.reduce96(u128::from_be_bytes(*blk) >> 32),
-        Layout::Ff3 => m.reduce(u128::from_le_bytes(*blk)),
+/// The scalar kernel (the portable and AES-NI kernels' rounds, and the
+/// tails of the vector kernels'): FF3's y by its 32-bit limbs
+/// ([`round_limbs`]) when m <= [`LIMB_MODULI`], else [`round_portable`].
+pub(crate) fn round_scalar(m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
+    match (layout, &m.limbs) {
+        (Layout::Ff3, Some(r)) => round_limbs(&m.m, r, blocks, x, dir),
+        _ => round_portable(&m.m, layout, blocks, x, dir),
     }
 }
 
-/// The portable kernel: [`y_portable`] and masked modular add or subtract.
+/// The portable kernel: y read from each block as `layout` says and
+/// reduced (Barrett or Möller–Granlund, masked), then a masked modular add
+/// or subtract. One loop per layout and direction: nothing in it branches.
 pub(crate) fn round_portable(m: &Mod64, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
-    for (t, blk) in x.iter_mut().zip(blocks) {
-        let y = y_portable(m, layout, blk);
-        *t = if dir.is_encrypt() { m.add(*t, y) } else { m.sub(*t, y) };
+    if dir.is_encrypt() { round_dir::<true>(m, layout, blocks, x) } else { round_dir::<false>(m, layout, blocks, x) }
+}
+
+/// [`round_portable`] in one direction (`ENC`: encrypting).
+#[inline(always)]
+fn round_dir<const ENC: bool>(m: &Mod64, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64]) {
+    match layout {
+        Layout::Ff1 => update::<ENC>(m, blocks, x, |b| m.rem64(u64::from_be_bytes(word(b, 0)))),
+        Layout::Ff1Y96 => update::<ENC>(m, blocks, x, |b| m.reduce96(u128::from_be_bytes(*b) >> 32)),
+        Layout::Ff3 => update::<ENC>(m, blocks, x, |b| m.reduce(u128::from_le_bytes(*b))),
     }
+}
+
+/// The FF3 round for m <= [`LIMB_MODULI`], `r` = 2^32, 2^64 and 2^96 mod
+/// m: y (the block, little-endian) by [`rem_limbs`], then as [`round_portable`].
+pub(crate) fn round_limbs(m: &Mod64, r: &[u64; 3], blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
+    let y = |b: &[u8; 16]| rem_limbs(m, r, u64::from_le_bytes(word(b, 0)), u64::from_le_bytes(word(b, 8)));
+    if dir.is_encrypt() { update::<true>(m, blocks, x, y) } else { update::<false>(m, blocks, x, y) }
+}
+
+/// `x[j] = x[j] +- y(blocks[j]) mod m` for every j (`ENC`: add).
+#[inline(always)]
+fn update<const ENC: bool>(m: &Mod64, blocks: &[[u8; 16]], x: &mut [u64], y: impl Fn(&[u8; 16]) -> u64) {
+    for (t, blk) in x.iter_mut().zip(blocks) {
+        let y = y(blk);
+        *t = if ENC { m.add(*t, y) } else { m.sub(*t, y) };
+    }
+}
+
+/// Bytes `at..at + 8` of a block.
+#[inline(always)]
+fn word(b: &[u8; 16], at: usize) -> [u8; 8] {
+    b[at..at + 8].try_into().expect("8 bytes")
+}
+
+/// `(hi · 2^64 + lo) mod m` for m <= [`LIMB_MODULI`], `r` = 2^32, 2^64 and
+/// 2^96 mod m: the four 32-bit limbs weighted by their residues sum below
+/// 2^64, and one Barrett step finishes.
+#[inline(always)]
+pub(crate) fn rem_limbs(m: &Mod64, r: &[u64; 3], lo: u64, hi: u64) -> u64 {
+    let sum = (lo & 0xffff_ffff) + (lo >> 32) * r[0] + (hi & 0xffff_ffff) * r[1] + (hi >> 32) * r[2];
+    m.rem64(sum)
 }
 
 #[cfg(test)]

@@ -69,6 +69,48 @@ fn every_kernel_matches_portable() {
     }
 }
 
+/// The scalar and portable rounds (the others' reference) against plain
+/// division: every layout and direction, moduli at each bound of their
+/// paths (FF3's 32-bit limbs up to 2^30, Möller–Granlund above), halves at m - 1 and 0,
+/// blocks of all ones, all zeros and random bytes.
+#[test]
+fn portable_round_matches_division() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let moduli = [2u64, 3, 1_000, 1 << 16, 999_999_937, LIMB_MODULI - 1, LIMB_MODULI, LIMB_MODULI + 1, (1 << 32) - 1];
+    let moduli = moduli.into_iter().chain([1 << 32, 1 << 52, u64::MAX - 58, u64::MAX]);
+    for m in moduli {
+        let bm = BatchMod::new(Mod64::new(m));
+        assert_eq!(bm.limbs.is_some(), m <= LIMB_MODULI, "m {m}");
+        let mut blocks = vec![[0xffu8; 16], [0; 16]];
+        blocks.extend((0..62).map(|_| core::array::from_fn(|_| rng(&mut seed) as u8)));
+        let x: Vec<u64> = (0..64).map(|i| [m - 1, 0, rng(&mut seed) % m][i % 3]).collect();
+        for layout in [Layout::Ff1, Layout::Ff1Y96, Layout::Ff3] {
+            let y = |b: &[u8; 16]| -> u128 {
+                let y = match layout {
+                    Layout::Ff1 => u64::from_be_bytes(b[..8].try_into().unwrap()) as u128,
+                    Layout::Ff1Y96 => u128::from_be_bytes(*b) >> 32,
+                    Layout::Ff3 => u128::from_le_bytes(*b),
+                };
+                y % m as u128
+            };
+            for dir in [Direction::Encrypt, Direction::Decrypt] {
+                let want: Vec<u64> = x
+                    .iter()
+                    .zip(&blocks)
+                    .map(|(&t, b)| match dir {
+                        Direction::Encrypt => ((t as u128 + y(b)) % m as u128) as u64,
+                        Direction::Decrypt => ((t as u128 + m as u128 - y(b)) % m as u128) as u64,
+                    })
+                    .collect();
+                let (mut got, mut portable) = (x.clone(), x.clone());
+                round_scalar(&bm, layout, &blocks, &mut got, dir);
+                round_portable(&bm.m, layout, &blocks, &mut portable, dir);
+                assert_eq!((&got, &portable), (&want, &want), "m {m} {layout:?} {dir:?}");
+            }
+        }
+    }
+}
+
 /// The portable builder puts the half where each cipher's spec does,
 /// and every kernel builds the same blocks.
 #[test]
@@ -114,6 +156,8 @@ fn each_level_chooses_its_kernel() {
                 Kernel::Avx2Ni
             } else if has(F::AVX2) {
                 Kernel::Avx2
+            } else if has(F::AES_NI) {
+                Kernel::AesNi
             } else {
                 Kernel::Portable
             };
@@ -185,7 +229,8 @@ fn fused_kernels_match_portable() {
             }
         }
     }
-    let fused =
-        Kernel::available().into_iter().any(|k| matches!(k, Kernel::Avx2Ni | Kernel::Vaes256 | Kernel::Vaes512));
+    let fused = Kernel::available()
+        .into_iter()
+        .any(|k| matches!(k, Kernel::AesNi | Kernel::Avx2Ni | Kernel::Vaes256 | Kernel::Vaes512));
     assert_eq!(ran > 0, fused, "a fused kernel ran if the CPU has one");
 }

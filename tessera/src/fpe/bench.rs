@@ -36,6 +36,48 @@ pub fn parse_format(data: &mut [u16], n: usize) -> bool {
     }
 }
 
+/// The batch path's work outside the rounds on `data` (decimal values of
+/// `n` digits ending at `ends`, FF1's digit order when `be`, FF3's
+/// otherwise), a slab at a time as the batch API goes: with `fused`, the
+/// slab's ends checked alone and its numerals as the AVX-512 parse loads
+/// them (the batch path now); without, the one-pass check of the slab
+/// and then the plain parse (before). Each group of 64 values is then
+/// formatted back. Whether it ran and found the data valid; `data` ends
+/// as it was.
+pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool, fused: bool) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use super::digits256::Decimal;
+        let Some(Decimal::Avx512(dec)) = Decimal::new(true, n, n.div_ceil(2), be) else {
+            return false;
+        };
+        let (mut a, mut b) = ([0u64; GROUP], [0u64; GROUP]);
+        let (step, mut ok) = (super::slab::SLAB_NUMERALS / n.max(1), ends.len() * n == data.len());
+        for i0 in (0..ends.len()).step_by(step.max(1)) {
+            let (i1, s0) = ((i0 + step).min(ends.len()), i0 * n);
+            ok &= if fused {
+                super::batch::check_ends(data, &ends[i0..i1], s0, (n, n))
+            } else {
+                check_slab(data, &ends[i0..i1], s0, (10, n, n))
+            };
+            for chunk in data[s0..i1 * n].chunks_mut(GROUP * n) {
+                if fused {
+                    ok &= dec.parse_checked(chunk, &mut a, &mut b);
+                } else {
+                    dec.parse(chunk, &mut a, &mut b);
+                }
+                dec.format(&a, &b, chunk);
+            }
+        }
+        ok
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (data, ends, n, be, fused);
+        false
+    }
+}
+
 /// For the `kernel` mode: the fused rounds kernel of this CPU alone on halves already parsed
 /// (radix 10, 8 digits each: both moduli 10^8; FF1's ten rounds or
 /// FF3-1's eight, fixed round blocks), in calls of 64 values as the batch

@@ -19,7 +19,7 @@ const BIN: usize = MAX_B / 4 + 4;
 /// Base-K limbs: every K holds at least 16 bits (radix 65536, where K is the
 /// radix itself; every other radix has K >= 2^21).
 const KL: usize = MAX_V_BITS / 16 + 4;
-/// Room for the last partial tweak block, [i] and NUM(B).
+/// Room for the last partial tweak block, \[i\] and NUM(B).
 const TAIL: usize = (16 + 1 + MAX_B).div_ceil(16) * 16;
 const SBLOCKS: usize = (MAX_B + 8).div_ceil(16);
 

@@ -53,18 +53,29 @@ impl Dec512 {
         Some(Dec512 { n, num_idx, num_keep, str_idx })
     }
 
-    /// Numerals `2n` wide from value `j` on, as many as `data` has.
+    /// The masks of the two windows of values `j..j + 4` (numerals `2n`
+    /// wide from value `j`, then from `j + 2`), as many as `data` (`len`
+    /// numerals) has: one constant unless the four values run past its end.
     #[inline]
-    fn window(&self, len: usize, j: usize) -> (usize, __mmask32) {
-        let start = j * self.n;
-        let k = len.saturating_sub(start).min(2 * self.n);
-        (start, ((1u64 << k) - 1) as __mmask32)
+    fn masks(&self, len: usize, j: usize) -> [__mmask32; 2] {
+        let keep = |k: usize| ((1u64 << k) - 1) as __mmask32;
+        if (j + 4) * self.n <= len {
+            return [keep(2 * self.n); 2];
+        }
+        [0, 2].map(|p| keep(len.saturating_sub((j + p) * self.n).min(2 * self.n)))
     }
 
     /// NUM of both halves of every value in `data` (values of `n` numerals
     /// back to back, each numeral below 10) into `a` and `b`, which take
     /// the count rounded up to 4 (zeros past the last value).
     pub(crate) fn parse(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+        self.parse_checked(data, a, b);
+    }
+
+    /// As [`Dec512::parse`] for any numerals, checking them from the
+    /// vectors the parse loads (each numeral is read once): whether every
+    /// numeral of `data` is below 10. When not, `a` and `b` hold garbage.
+    pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         // SAFETY: a Dec512 exists only if `new` detected AVX-512 F and BW.
         unsafe { self.parse_avx512(data, a, b) }
     }
@@ -77,39 +88,68 @@ impl Dec512 {
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn parse_avx512(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+    fn parse_avx512(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
         // SAFETY: 64-byte loads from 32-entry u16 arrays.
         let idx = unsafe { _mm512_loadu_si512(self.num_idx.as_ptr().cast()) };
-        let pick_a = _mm512_setr_epi32(0, 0, 8, 0, 16, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        let pick_b = _mm512_setr_epi32(4, 0, 12, 0, 20, 0, 28, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        for j in (0..count).step_by(4) {
-            // The next group's numerals, on their way to cache while this
-            // group runs its rounds (a hint: never faults, reads nothing).
-            let ahead = data.as_ptr().wrapping_add(j * self.n + PREFETCH);
-            _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
-            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(32).cast());
-            let mut r = [_mm512_setzero_si512(); 2];
-            for (p, r) in r.iter_mut().enumerate() {
-                let (start, mask) = self.window(data.len(), j + 2 * p);
-                if mask != 0 {
-                    // SAFETY: the mask covers only numerals inside `data`
-                    // (masked-off lanes are not read).
-                    let v = unsafe { _mm512_maskz_loadu_epi16(mask, data.as_ptr().add(start).cast()) };
-                    *r = num32(_mm512_maskz_permutexvar_epi16(self.num_keep, idx, v));
-                }
+        // Qwords 0, 4, 8, 12 of the two slot results: A of j, j + 1, ...
+        let pick_a = _mm512_setr_epi64(0, 4, 8, 12, 0, 0, 0, 0);
+        let pick_b = _mm512_setr_epi64(2, 6, 10, 14, 0, 0, 0, 0);
+        // The largest numeral loaded (lane-wise; masked-off lanes load 0).
+        let mut top = _mm512_setzero_si512();
+        // Whole groups of four with one mask (kept in a mask register), then the rest.
+        let whole = count / 4 * 4;
+        let full = self.masks(data.len(), 0);
+        for j in (0..whole).step_by(4) {
+            self.parse4(data, j, full, [idx, pick_a, pick_b], &mut top, a, b);
+        }
+        if whole < count {
+            self.parse4(data, whole, self.masks(data.len(), whole), [idx, pick_a, pick_b], &mut top, a, b);
+        }
+        // The windows tile `data`: every numeral was loaded once.
+        _mm512_cmpgt_epu16_mask(top, _mm512_set1_epi16(9)) == 0
+    }
+
+    /// Values `j..j + 4` of [`Dec512::parse_avx512`] with the window masks `masks`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[allow(clippy::too_many_arguments)]
+    fn parse4(
+        &self,
+        data: &[u16],
+        j: usize,
+        masks: [__mmask32; 2],
+        [idx, pick_a, pick_b]: [__m512i; 3],
+        top: &mut __m512i,
+        a: &mut [u64],
+        b: &mut [u64],
+    ) {
+        // The next group's numerals, on their way to cache while this
+        // group runs its rounds (a hint: never faults, reads nothing).
+        let ahead = data.as_ptr().wrapping_add(j * self.n + PREFETCH);
+        _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
+        _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(32).cast());
+        let mut r = [_mm512_setzero_si512(); 2];
+        for ((p, r), mask) in r.iter_mut().enumerate().zip(masks) {
+            let start = (j + 2 * p) * self.n;
+            if mask != 0 {
+                // SAFETY: the mask covers only numerals inside `data`
+                // (masked-off lanes are not read).
+                let v = unsafe { _mm512_maskz_loadu_epi16(mask, data.as_ptr().add(start).cast()) };
+                *top = _mm512_max_epu16(*top, v);
+                *r = num32(_mm512_maskz_permutexvar_epi16(self.num_keep, idx, v));
             }
-            // Slot values sit in dwords 0, 4, 8, 12: A of j, B of j, A of j+1, ...
-            let av = _mm512_maskz_permutex2var_epi32(0x55, r[0], pick_a, r[1]);
-            let bv = _mm512_maskz_permutex2var_epi32(0x55, r[0], pick_b, r[1]);
-            let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
-            // SAFETY: four u64 in each (bounds checked by the slicing).
-            unsafe {
-                _mm256_storeu_si256(a4.as_mut_ptr().cast(), _mm512_castsi512_si256(av));
-                _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm512_castsi512_si256(bv));
-            }
+        }
+        // Slot values sit in qwords 0, 2, 4, 6: A of j, B of j, A of j+1, ...
+        let av = _mm512_permutex2var_epi64(r[0], pick_a, r[1]);
+        let bv = _mm512_permutex2var_epi64(r[0], pick_b, r[1]);
+        let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
+        // SAFETY: four u64 in each (bounds checked by the slicing).
+        unsafe {
+            _mm256_storeu_si256(a4.as_mut_ptr().cast(), _mm512_castsi512_si256(av));
+            _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm512_castsi512_si256(bv));
         }
     }
 
@@ -120,43 +160,64 @@ impl Dec512 {
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
         // SAFETY: a 64-byte load from a 32-entry u16 array.
         let idx = unsafe { _mm512_loadu_si512(self.str_idx.as_ptr().cast()) };
-        // Dword 0, 4, 8, 12 of each result: A of j, B of j, A of j+1, B of j+1 (A's words 0.., B's 16..).
-        let spread = [
-            _mm512_setr_epi32(0, 0, 0, 0, 16, 0, 0, 0, 2, 0, 0, 0, 18, 0, 0, 0),
-            _mm512_setr_epi32(4, 0, 0, 0, 20, 0, 0, 0, 6, 0, 0, 0, 22, 0, 0, 0),
-        ];
-        for j in (0..count).step_by(4) {
-            // SAFETY: four u64 in each (bounds checked by the slicing).
-            let (av, bv) = unsafe {
-                (
-                    _mm512_zextsi256_si512(_mm256_loadu_si256(a[j..j + 4].as_ptr().cast())),
-                    _mm512_zextsi256_si512(_mm256_loadu_si256(b[j..j + 4].as_ptr().cast())),
+        // Qword 0 of each 128-bit lane: A of j, B of j, A of j+1, B of j+1
+        // (A's qwords 0.., B's 8..); [`digits32`] reads nothing else.
+        let spread = [_mm512_setr_epi64(0, 0, 8, 8, 1, 1, 9, 9), _mm512_setr_epi64(2, 2, 10, 10, 3, 3, 11, 11)];
+        let whole = count / 4 * 4;
+        let full = self.masks(data.len(), 0);
+        for j in (0..whole).step_by(4) {
+            self.format4(a, b, data, j, full, idx, spread);
+        }
+        if whole < count {
+            self.format4(a, b, data, whole, self.masks(data.len(), whole), idx, spread);
+        }
+    }
+
+    /// Values `j..j + 4` of [`Dec512::format_avx512`] with the window masks `masks`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[allow(clippy::too_many_arguments)]
+    fn format4(
+        &self,
+        a: &[u64],
+        b: &[u64],
+        data: &mut [u16],
+        j: usize,
+        masks: [__mmask32; 2],
+        idx: __m512i,
+        spread: [__m512i; 2],
+    ) {
+        // SAFETY: four u64 in each (bounds checked by the slicing).
+        let (av, bv) = unsafe {
+            (
+                _mm512_castsi256_si512(_mm256_loadu_si256(a[j..j + 4].as_ptr().cast())),
+                _mm512_castsi256_si512(_mm256_loadu_si256(b[j..j + 4].as_ptr().cast())),
+            )
+        };
+        for ((p, s), mask) in spread.iter().enumerate().zip(masks) {
+            let start = (j + 2 * p) * self.n;
+            let d = digits32(_mm512_permutex2var_epi64(av, *s, bv));
+            // SAFETY: the mask covers only numerals inside `data` (masked-off lanes are not written).
+            unsafe {
+                _mm512_mask_storeu_epi16(
+                    data.as_mut_ptr().wrapping_add(start).cast(),
+                    mask,
+                    _mm512_permutexvar_epi16(idx, d),
                 )
             };
-            for (p, s) in spread.iter().enumerate() {
-                let (start, mask) = self.window(data.len(), j + 2 * p);
-                let d = digits32(_mm512_maskz_permutex2var_epi32(0x1111, av, *s, bv));
-                // SAFETY: the mask covers only numerals inside `data` (masked-off lanes are not written).
-                unsafe {
-                    _mm512_mask_storeu_epi16(
-                        data.as_mut_ptr().wrapping_add(start).cast(),
-                        mask,
-                        _mm512_permutexvar_epi16(idx, d),
-                    )
-                };
-            }
         }
     }
 }
 
 /// NUM_10 of each 128-bit lane's eight numerals (most significant first),
-/// into the lane's first dword (as [`super::digits10::num8`]).
+/// into the lane's first qword (as [`super::digits10::num8`]; the second
+/// dword is zero).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) fn num32(v: __m512i) -> __m512i {
     let t = _mm512_madd_epi16(v, lanes([10, 1, 10, 1]));
     let t = _mm512_madd_epi16(_mm512_packs_epi32(t, t), lanes([100, 1, 100, 1]));
-    _mm512_madd_epi16(_mm512_packs_epi32(t, t), lanes([10_000, 1, 10_000, 1]))
+    _mm512_madd_epi16(_mm512_packs_epi32(t, t), lanes([10_000, 1, 0, 0]))
 }
 
 /// `x` twice in every 128-bit lane.
@@ -182,19 +243,75 @@ fn mulhi16(a: __m512i, b: __m512i) -> __m512i {
     r
 }
 
+/// `vpshufb`: written out because LLVM turns a word-duplicating
+/// `_mm512_shuffle_epi8` back into two shuffles (`vpshuflw`, `vpshufd`),
+/// both on the port the other shuffles of [`digits32`] need.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn shufb(a: __m512i, ctl: __m512i) -> __m512i {
+    let r: __m512i;
+    // SAFETY: one AVX-512 BW instruction (enabled for this function) on
+    // registers only: no memory, stack or flags.
+    unsafe {
+        core::arch::asm!("vpshufb {r}, {a}, {c}", r = lateout(zmm_reg) r, a = in(zmm_reg) a, c = in(zmm_reg) ctl,
+            options(pure, nomem, nostack, preserves_flags));
+    }
+    r
+}
+
 /// STR^8_10 of the first dword (below 10^8) of each 128-bit lane, as eight
-/// u16 lanes most significant first (as [`super::digits10::digits8`]).
+/// u16 lanes most significant first (as [`super::digits10::digits8`]);
+/// what the lane holds past that dword does not matter.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) fn digits32(v: __m512i) -> __m512i {
     let abcd = _mm512_srli_epi64::<45>(_mm512_mul_epu32(v, _mm512_set1_epi32(0xd1b7_1759_u32 as i32)));
     let efgh = _mm512_sub_epi32(v, _mm512_mul_epu32(abcd, _mm512_set1_epi32(10_000)));
     let v1 = _mm512_slli_epi64::<2>(_mm512_unpacklo_epi16(abcd, efgh));
-    let v2 = _mm512_unpacklo_epi16(v1, v1);
-    let v2 = _mm512_unpacklo_epi32(v2, v2);
+    // Word 0 (abcd) four times, then word 1 (efgh): one shuffle, not two.
+    let v2 = shufb(v1, _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3)));
     let v3 = mulhi16(v2, lanes([8389, 5243, 13108, -32768]));
     let v4 = mulhi16(v3, lanes([1 << 7, 1 << 11, 1 << 13, -32768]));
     _mm512_sub_epi16(v4, _mm512_slli_epi64::<16>(_mm512_mullo_epi16(v4, _mm512_set1_epi16(10))))
 }
 
-// Tested beside the AVX2 conversion, in `super::digits256`.
+// The conversions are tested beside the AVX2 ones, in `super::digits256`.
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check fused into the parse: every length and split up to 16,
+    /// both digit orders, 1 to 9 values (windows cut at the data's end),
+    /// a bad numeral (10, 0x7fff, 0x8000, 0xffff: negative as i16) at
+    /// every position in turn, and the same data with only digits; the
+    /// parse of good data is the plain parse's.
+    #[test]
+    fn parse_checked_finds_every_bad_numeral() {
+        let Some(_) = Dec512::new(16, 8, true) else {
+            return;
+        };
+        for n in 2usize..=16 {
+            for u in n.saturating_sub(8).max(1)..=(n - 1).min(8) {
+                for be in [true, false] {
+                    let dec = Dec512::new(n, u, be).unwrap();
+                    for count in 1..=9 {
+                        let data: Vec<u16> = (0..count * n).map(|i| (i * 7 % 10) as u16).collect();
+                        let (mut a, mut b) = ([0u64; 12], [0u64; 12]);
+                        assert!(dec.parse_checked(&data, &mut a, &mut b), "{n} {u} {be} {count}");
+                        let (mut a2, mut b2) = ([0u64; 12], [0u64; 12]);
+                        dec.parse(&data, &mut a2, &mut b2);
+                        assert_eq!((a, b), (a2, b2));
+                        for at in 0..data.len() {
+                            for bad in [10, 11, 0x7fff, 0x8000, 0xffff] {
+                                let mut d = data.clone();
+                                d[at] = bad;
+                                assert!(!dec.parse_checked(&d, &mut a, &mut b), "{n} {u} {be} {count} {at} {bad}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

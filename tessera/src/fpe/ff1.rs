@@ -8,9 +8,10 @@
 
 use std::sync::OnceLock;
 
-use super::batch_round::{BatchMod, Kernel, Layout};
+use super::batch_round::{BatchMod, Layout};
 use super::big;
 use super::feistel::{Ring, Y64, Y96, feistel};
+use super::keyed::Keyed;
 use super::num::{Mod64, Mod128, Radix};
 #[cfg(target_arch = "x86_64")]
 use super::single_ni::{self, Fast};
@@ -20,7 +21,7 @@ use super::{Alphabet, Fpe, MAX_LEN, Tweaks, check_radix, check_value, min_len};
 use super::{batch, slab};
 use crate::Direction;
 use crate::Error;
-use crate::aes::{Aes, Block};
+use crate::aes::Block;
 
 /// Tweak lengths below this have CIPH(P) cached.
 const P_CACHE: usize = 16;
@@ -61,25 +62,19 @@ struct LenParams {
 /// assert_eq!(x, [6, 1, 2, 4, 2, 0, 0, 7, 7, 3]);
 /// ```
 pub struct FF1 {
-    aes: Aes,
-    rx: Radix,
+    keyed: Keyed,
     alphabet: Option<Alphabet>,
     min: usize,
     max: usize,
     /// Parameters for lengths min..min+native.len() on native integers.
     native: Vec<LenParams>,
-    /// The schedule for AES-NI with keys in registers, when the CPU has it.
-    #[cfg(target_arch = "x86_64")]
-    ni: crate::wipe::Wiped<Option<crate::aes::ni::Keys>>,
-    /// The batch round arithmetic for this CPU.
-    kernel: Kernel,
 }
 
 impl core::fmt::Debug for FF1 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FF1")
-            .field("aes", &self.aes)
-            .field("radix", &self.rx.radix)
+            .field("aes", &self.keyed.aes)
+            .field("radix", &self.keyed.rx.radix)
             .field("lengths", &(self.min..=self.max))
             .finish()
     }
@@ -179,8 +174,8 @@ impl FF1 {
     /// ```
     pub fn with_radix(key: &[u8], radix: u32) -> Result<Self, Error> {
         check_radix(radix)?;
-        let aes = Aes::new(key)?;
-        let rx = Radix::new(radix);
+        let keyed = Keyed::new(key, radix)?;
+        let rx = &keyed.rx;
         let min = min_len(radix);
         let v_max = (big::MAX_V_BITS as f64 / (radix as f64).log2()).floor() as usize;
         let max = (2 * v_max).min(MAX_LEN);
@@ -195,7 +190,7 @@ impl FF1 {
             } else {
                 break;
             };
-            let b = num_bytes(&rx, v);
+            let b = num_bytes(rx, v);
             let d = 4 * b.div_ceil(4) + 4;
             #[cfg(target_arch = "x86_64")]
             // d = 8: radix^u <= radix^v <= 2^32.
@@ -211,33 +206,19 @@ impl FF1 {
                 p_cache: Default::default(),
             });
         }
-        Ok(FF1 {
-            aes,
-            rx,
-            alphabet: None,
-            min,
-            max,
-            native,
-            #[cfg(target_arch = "x86_64")]
-            ni: crate::wipe::Wiped::new(crate::aes::ni::Keys::new(key)),
-            kernel: Kernel::detect(),
-        })
+        Ok(FF1 { keyed, alphabet: None, min, max, native })
     }
 
     /// Uses the `aes` crate for every block, as on CPUs without AES-NI
     /// (for testing the portable path; results are identical).
     #[doc(hidden)]
     pub fn without_aes_ni(mut self) -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            *self.ni = None;
-        }
-        self.kernel = Kernel::Portable;
+        self.keyed.without_aes_ni();
         self
     }
 
     fn p_block(&self, n: usize, t: usize) -> Block {
-        let r = self.rx.radix.to_be_bytes();
+        let r = self.keyed.rx.radix.to_be_bytes();
         let (n4, t4) = ((n as u32).to_be_bytes(), (t as u32).to_be_bytes());
         let u = (n / 2) as u8;
         [1, 2, 1, r[1], r[2], r[3], 10, u, n4[0], n4[1], n4[2], n4[3], t4[0], t4[1], t4[2], t4[3]]
@@ -245,7 +226,7 @@ impl FF1 {
 
     fn ciph_p(&self, n: usize, t: usize) -> Block {
         let mut p = self.p_block(n, t);
-        self.aes.encrypt_block(&mut p);
+        self.keyed.aes.encrypt_block(&mut p);
         p
     }
 
@@ -254,7 +235,7 @@ impl FF1 {
     }
 
     /// The CBC-MAC state after P and the tweak-only blocks of Q, and the
-    /// last block of Q with [i] and NUM(B) zero (native paths: b + 1 <= 16).
+    /// last block of Q with \[i\] and NUM(B) zero (native paths: b + 1 <= 16).
     fn prefix(&self, lp: &LenParams, tweak: &[u8]) -> (u128, u128) {
         let t = tweak.len();
         let mut state = match lp.p_cache.get(t) {
@@ -270,7 +251,7 @@ impl FF1 {
             let mut blk = [0u8; 16];
             fill(&mut blk, &tweak[q.min(t)..(q + 16).min(t)]);
             state = (u128::from_be_bytes(state) ^ u128::from_be_bytes(blk)).to_be_bytes();
-            self.aes.encrypt_block(&mut state);
+            self.keyed.aes.encrypt_block(&mut state);
             q += 16;
         }
         let mut tmpl = [0u8; 16];
@@ -279,7 +260,7 @@ impl FF1 {
     }
 
     /// The ten rounds on native integers; `base` is the CBC state xor the
-    /// last block of Q, so round i enciphers base ^ [i] ^ NUM(half), and y is
+    /// last block of Q, so round i enciphers base ^ \[i\] ^ NUM(half), and y is
     /// the first d bytes of the output (`SHY` = 128 - 8d, a constant so the
     /// extraction compiles to plain word moves).
     #[inline(always)]
@@ -294,12 +275,12 @@ impl FF1 {
         debug_assert_eq!(SHY as usize, 128 - 8 * lp.d);
         let shb = 8 * lp.b;
         #[cfg(target_arch = "x86_64")]
-        if let Some(k) = &*self.ni {
+        if let Some(k) = &*self.keyed.ni {
             return k.run(|ni| feistel(|i, x| ni.encrypt_be(base ^ ((i as u128) << shb) ^ x) >> SHY, 10, m, ab, dir));
         }
         let prf = |i: usize, x: u128| {
             let mut blk = (base ^ ((i as u128) << shb) ^ x).to_be_bytes();
-            self.aes.encrypt_block(&mut blk);
+            self.keyed.aes.encrypt_block(&mut blk);
             u128::from_be_bytes(blk) >> SHY
         };
         feistel(prf, 10, m, ab, dir)
@@ -324,25 +305,24 @@ impl FF1 {
     fn crypt(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error> {
         check_tweak_len(tweak.len())?;
         #[cfg(target_arch = "x86_64")]
-        if let (Some(keys), Some(lp @ LenParams { fast: Some(m), .. })) = (&*self.ni, self.params(x.len())) {
+        if let (Some(keys), Some(lp @ LenParams { fast: Some(m), .. })) = (&*self.keyed.ni, self.params(x.len())) {
             // A length with parameters is in min..=max: only the numerals are left to check.
-            let (decimal, (n, u)) = (self.rx.radix == 10, (x.len(), lp.u));
+            let (decimal, (n, u)) = (self.keyed.rx.radix == 10, (x.len(), lp.u));
             let ab = match decimal {
                 true => text10::parse_numerals(x, u),
-                false => {
-                    super::numerals_below(x, self.rx.radix).then(|| batch::num_halves::<true>(&self.rx, x, 0, n, u))
-                }
+                false => super::numerals_below(x, self.keyed.rx.radix)
+                    .then(|| batch::num_halves::<true>(&self.keyed.rx, x, 0, n, u)),
             };
             if let Some(ab) = ab {
                 let ab = single_ni::ff1_value(keys, self.base(lp, tweak), 8 * lp.b as u32, m, ab, dir);
                 match decimal {
                     true => text10::put_numerals(u, ab, x),
-                    false => batch::str_halves::<true>(&self.rx, x, 0, n, u, ab),
+                    false => batch::str_halves::<true>(&self.keyed.rx, x, 0, n, u, ab),
                 }
                 return Ok(());
             }
         }
-        check_value(x, self.rx.radix, self.min, self.max)?;
+        check_value(x, self.keyed.rx.radix, self.min, self.max)?;
         self.crypt_other(tweak, x, dir);
         Ok(())
     }
@@ -358,7 +338,7 @@ impl FF1 {
         if !self.alphabet.as_ref()?.is_ascii_digits() {
             return None;
         }
-        let (keys, lp) = (self.ni.as_ref()?, self.params(text.len())?);
+        let (keys, lp) = (self.keyed.ni.as_ref()?, self.params(text.len())?);
         let m = lp.fast.as_ref()?;
         let ab = text10::parse(text.as_bytes(), lp.u)?;
         let ab = single_ni::ff1_value(keys, self.base(lp, tweak), 8 * lp.b as u32, m, ab, dir);
@@ -372,35 +352,43 @@ impl FF1 {
     fn crypt_other(&self, tweak: &[u8], x: &mut [u16], dir: Direction) {
         let Some(lp) = self.params(x.len()) else {
             let n = x.len();
-            big::ff1(&self.aes, &self.rx, &self.p_block(n, tweak.len()), tweak, num_bytes(&self.rx, n - n / 2), x, dir);
+            big::ff1(
+                &self.keyed.aes,
+                &self.keyed.rx,
+                &self.p_block(n, tweak.len()),
+                tweak,
+                num_bytes(&self.keyed.rx, n - n / 2),
+                x,
+                dir,
+            );
             return;
         };
         let base = self.base(lp, tweak);
         match lp.arith {
             Arith::N64 { mu, mv } => {
-                let ab = batch::num_halves::<true>(&self.rx, x, 0, x.len(), lp.u);
+                let ab = batch::num_halves::<true>(&self.keyed.rx, x, 0, x.len(), lp.u);
                 let ab = match lp.d {
                     8 => self.rounds::<_, 64>(lp, base, (&Y64(mu), &Y64(mv)), ab, dir),
                     _ => self.rounds::<_, 32>(lp, base, (&Y96(mu), &Y96(mv)), ab, dir),
                 };
-                batch::str_halves::<true>(&self.rx, x, 0, x.len(), lp.u, ab);
+                batch::str_halves::<true>(&self.keyed.rx, x, 0, x.len(), lp.u, ab);
             }
             Arith::N128 { mu, mv } => {
                 let (xa, xb) = x.split_at_mut(lp.u);
-                let ab = (self.rx.num_be128(xa), self.rx.num_be128(xb));
+                let ab = (self.keyed.rx.num_be128(xa), self.keyed.rx.num_be128(xb));
                 let (a, b) = match lp.d {
                     8 => self.rounds::<_, 64>(lp, base, (&mu, &mv), ab, dir),
                     12 => self.rounds::<_, 32>(lp, base, (&mu, &mv), ab, dir),
                     _ => self.rounds::<_, 0>(lp, base, (&mu, &mv), ab, dir),
                 };
-                self.rx.str_be128(a, xa);
-                self.rx.str_be128(b, xb);
+                self.keyed.rx.str_be128(a, xa);
+                self.keyed.rx.str_be128(b, xb);
             }
         }
     }
 
     fn batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize], dir: Direction) -> Result<(), Error> {
-        let domain = (self.rx.radix, self.min, self.max);
+        let domain = (self.keyed.rx.radix, self.min, self.max);
         slab::drive(
             &tweaks,
             data,
@@ -411,30 +399,16 @@ impl FF1 {
             |first, run, len, dir, ahead| {
                 let fast = self.params(len).filter(|_| run.len() >= batch::MIN_RUN * len);
                 let Some(lp @ LenParams { arith: Arith::N64 { mu, mv }, .. }) = fast else {
-                    for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
-                        self.crypt(tweaks.get(first + j), x, dir)?;
-                    }
-                    return Ok(());
+                    return batch::each_value(run, len, self.keyed.rx.radix, |j, x| {
+                        self.crypt(tweaks.get(first + j), x, dir)
+                    });
                 };
                 // Round i's block is CBC state ^ Q template ^ [i] ^ NUM(half), big-endian.
                 let words = |x: u128| [((x >> 64) as u64).swap_bytes(), (x as u64).swap_bytes()];
                 let terms: [[u64; 2]; 10] = core::array::from_fn(|i| words((i as u128) << (8 * lp.b)));
-                let plan = batch::Plan {
-                    aes: &self.aes,
-                    #[cfg(target_arch = "x86_64")]
-                    ni: self.ni.as_ref(),
-                    #[cfg(not(target_arch = "x86_64"))]
-                    ni: None,
-                    kernel: self.kernel,
-                    rx: &self.rx,
-                    layout: if lp.d == 8 { Layout::Ff1 } else { Layout::Ff1Y96 },
-                    n: len,
-                    u: lp.u,
-                    m: (BatchMod::new(*mu), BatchMod::new(*mv)),
-                    terms: &terms,
-                };
-                plan.run_tweaks(&tweaks, (first, run), ahead, |tweak| [words(self.base(lp, tweak)); 2], dir);
-                Ok(())
+                let layout = if lp.d == 8 { Layout::Ff1 } else { Layout::Ff1Y96 };
+                let plan = self.keyed.plan(layout, (len, lp.u), (BatchMod::new(*mu), BatchMod::new(*mv)), &terms);
+                Ok(plan.run_tweaks(&tweaks, (first, run), ahead, |tweak| [words(self.base(lp, tweak)); 2], dir))
             },
         )
     }
@@ -451,7 +425,7 @@ fn check_tweak_len(len: usize) -> Result<(), Error> {
 
 impl Fpe for FF1 {
     fn radix(&self) -> u32 {
-        self.rx.radix
+        self.keyed.rx.radix
     }
     fn alphabet(&self) -> Option<&Alphabet> {
         self.alphabet.as_ref()
@@ -482,28 +456,5 @@ impl Fpe for FF1 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn byte_lengths_are_exact() {
-        for radix in [2u32, 3, 10, 36, 62, 255, 256, 1000, 65535, 65536] {
-            let rx = Radix::new(radix);
-            for v in (1..=(big::MAX_V_BITS as f64 / (radix as f64).log2()) as usize).filter(|v| v % 13 == 0 || *v < 64)
-            {
-                assert_eq!(num_bytes(&rx, v), exact_bits(radix, v).div_ceil(8), "radix {radix} v {v}");
-            }
-        }
-    }
-
-    /// Block P holds the tweak's length in four bytes: 2^32 - 1 bytes is the
-    /// longest tweak, and longer ones are refused rather than truncated.
-    #[test]
-    fn tweaks_longer_than_p_can_say_are_refused() {
-        assert_eq!(check_tweak_len(0), Ok(()));
-        assert_eq!(check_tweak_len(u32::MAX as usize), Ok(()));
-        for len in [u32::MAX as usize + 1, 1 << 40, usize::MAX] {
-            assert!(matches!(check_tweak_len(len), Err(Error::TweakLength { got, .. }) if got == len));
-        }
-    }
-}
+#[path = "ff1_tests.rs"]
+mod tests;

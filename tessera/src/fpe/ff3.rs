@@ -6,16 +6,16 @@
 //! The radix power of a half always fits in 96 bits (that is FF3's length
 //! limit), so every value runs on native integers.
 
-use super::batch_round::{BatchMod, Kernel, Layout};
+use super::batch_round::{BatchMod, Layout};
 use super::feistel::{Ring, feistel};
-use super::num::{Mod64, Mod128, Radix};
+use super::keyed::Keyed;
+use super::num::{Mod64, Mod128};
 #[cfg(target_arch = "x86_64")]
 use super::single_ni::{self, Fast};
 use super::{Alphabet, Fpe, Tweaks, check_radix, check_value, min_len};
 use super::{batch, slab};
 use crate::Direction;
 use crate::Error;
-use crate::aes::Aes;
 
 #[derive(Clone, Copy, Debug)]
 enum Arith {
@@ -28,8 +28,7 @@ type SplitTweak = fn(&[u8]) -> Result<(u32, u32), Error>;
 
 /// Shared machinery: the cipher on REVB(K), radix, and per-length moduli.
 struct Core {
-    aes: Aes,
-    rx: Radix,
+    keyed: Keyed,
     alphabet: Option<Alphabet>,
     min: usize,
     max: usize,
@@ -38,11 +37,6 @@ struct Core {
     /// The moduli for the AES-NI single-value rounds, when below 2^30.
     #[cfg(target_arch = "x86_64")]
     fast: Vec<Option<(Fast, Fast)>>,
-    /// The schedule for AES-NI with keys in registers, when the CPU has it.
-    #[cfg(target_arch = "x86_64")]
-    ni: crate::wipe::Wiped<Option<crate::aes::ni::Keys>>,
-    /// The batch round arithmetic for this CPU.
-    kernel: Kernel,
 }
 
 impl Core {
@@ -50,10 +44,8 @@ impl Core {
         check_radix(radix)?;
         let mut rev = zeroize::Zeroizing::new(key.to_vec());
         rev.reverse();
-        let aes = Aes::new(&rev)?;
-        #[cfg(target_arch = "x86_64")]
-        let ni = crate::aes::ni::Keys::new(&rev);
-        let rx = Radix::new(radix);
+        let keyed = Keyed::new(&rev, radix)?;
+        let rx = &keyed.rx;
         let min = min_len(radix);
         // maxlen = 2 * floor(log_radix(2^96)).
         let mut k = 0;
@@ -80,17 +72,13 @@ impl Core {
             })
             .collect();
         Ok(Core {
-            aes,
-            rx,
+            keyed,
             alphabet,
             min,
             max,
             arith,
             #[cfg(target_arch = "x86_64")]
             fast,
-            #[cfg(target_arch = "x86_64")]
-            ni: crate::wipe::Wiped::new(ni),
-            kernel: Kernel::detect(),
         })
     }
 
@@ -100,12 +88,12 @@ impl Core {
     fn rounds<R: Ring>(&self, (tl, tr): (u32, u32), m: (&R, &R), ab: (R::W, R::W), dir: Direction) -> (R::W, R::W) {
         let p = move |i: usize, x: u128| ((((if i.is_multiple_of(2) { tr } else { tl }) ^ i as u32) as u128) << 96) | x;
         #[cfg(target_arch = "x86_64")]
-        if let Some(k) = &*self.ni {
+        if let Some(k) = &*self.keyed.ni {
             return k.run(|ni| feistel(|i, x| ni.encrypt_le(p(i, x)), 8, m, ab, dir));
         }
         let prf = |i: usize, x: u128| {
             let mut blk = p(i, x).to_le_bytes();
-            self.aes.encrypt_block(&mut blk);
+            self.keyed.aes.encrypt_block(&mut blk);
             u128::from_le_bytes(blk)
         };
         feistel(prf, 8, m, ab, dir)
@@ -114,13 +102,13 @@ impl Core {
     /// One value: the domain check, then the AES-NI chain when it serves the
     /// length, else [`Core::crypt_other`] (kept out of line).
     fn crypt(&self, tw: (u32, u32), x: &mut [u16], dir: Direction) -> Result<(), Error> {
-        check_value(x, self.rx.radix, self.min, self.max)?;
+        check_value(x, self.keyed.rx.radix, self.min, self.max)?;
         #[cfg(target_arch = "x86_64")]
-        if let (Some(keys), Some(m)) = (&*self.ni, &self.fast[x.len() - self.min]) {
+        if let (Some(keys), Some(m)) = (&*self.keyed.ni, &self.fast[x.len() - self.min]) {
             let u = x.len().div_ceil(2);
-            let ab = batch::num_halves::<false>(&self.rx, x, 0, x.len(), u);
+            let ab = batch::num_halves::<false>(&self.keyed.rx, x, 0, x.len(), u);
             let ab = single_ni::ff3_value(keys, tw, m, ab, dir);
-            batch::str_halves::<false>(&self.rx, x, 0, x.len(), u, ab);
+            batch::str_halves::<false>(&self.keyed.rx, x, 0, x.len(), u, ab);
             return Ok(());
         }
         self.crypt_other(tw, x, dir);
@@ -133,16 +121,16 @@ impl Core {
         let u = x.len().div_ceil(2);
         match self.arith[x.len() - self.min] {
             Arith::N64 { mu, mv } => {
-                let ab = batch::num_halves::<false>(&self.rx, x, 0, x.len(), u);
+                let ab = batch::num_halves::<false>(&self.keyed.rx, x, 0, x.len(), u);
                 let ab = self.rounds(tw, (&mu, &mv), ab, dir);
-                batch::str_halves::<false>(&self.rx, x, 0, x.len(), u, ab);
+                batch::str_halves::<false>(&self.keyed.rx, x, 0, x.len(), u, ab);
             }
             Arith::N128 { mu, mv } => {
                 let (xa, xb) = x.split_at_mut(u);
-                let ab = (self.rx.num_le128(xa), self.rx.num_le128(xb));
+                let ab = (self.keyed.rx.num_le128(xa), self.keyed.rx.num_le128(xb));
                 let (a, b) = self.rounds(tw, (&mu, &mv), ab, dir);
-                self.rx.str_le128(a, xa);
-                self.rx.str_le128(b, xb);
+                self.keyed.rx.str_le128(a, xa);
+                self.keyed.rx.str_le128(b, xb);
             }
         }
     }
@@ -155,7 +143,7 @@ impl Core {
         ends: &[usize],
         dir: Direction,
     ) -> Result<(), Error> {
-        let domain = (self.rx.radix, self.min, self.max);
+        let domain = (self.keyed.rx.radix, self.min, self.max);
         slab::drive(
             &tweaks,
             data,
@@ -166,34 +154,24 @@ impl Core {
             |first, run, len, dir, ahead| {
                 let fast = Some(self.arith[len - self.min]).filter(|_| run.len() >= batch::MIN_RUN * len);
                 let Some(Arith::N64 { mu, mv }) = fast else {
-                    for (j, x) in run.chunks_mut(len.max(1)).enumerate() {
-                        self.crypt(split(tweaks.get(first + j))?, x, dir)?;
-                    }
-                    return Ok(());
+                    return batch::each_value(run, len, self.keyed.rx.radix, |j, x| {
+                        self.crypt(split(tweaks.get(first + j))?, x, dir)
+                    });
                 };
                 // REVB(P) read little-endian: (W ^ [i]^4) << 96 | NUM(REV(half)).
                 let terms: [[u64; 2]; 8] = core::array::from_fn(|i| [0, (i as u64) << 32]);
-                let plan = batch::Plan {
-                    aes: &self.aes,
-                    #[cfg(target_arch = "x86_64")]
-                    ni: self.ni.as_ref(),
-                    #[cfg(not(target_arch = "x86_64"))]
-                    ni: None,
-                    kernel: self.kernel,
-                    rx: &self.rx,
-                    layout: Layout::Ff3,
-                    n: len,
-                    u: len.div_ceil(2),
-                    m: (BatchMod::new(mu), BatchMod::new(mv)),
-                    terms: &terms,
-                };
+                let plan = self.keyed.plan(
+                    Layout::Ff3,
+                    (len, len.div_ceil(2)),
+                    (BatchMod::new(mu), BatchMod::new(mv)),
+                    &terms,
+                );
                 // Even rounds take W = T_R, odd rounds T_L; the tweaks were checked.
                 let base = |t: &[u8]| {
                     let (tl, tr) = split(t).unwrap_or_default();
                     [[0, (tr as u64) << 32], [0, (tl as u64) << 32]]
                 };
-                plan.run_tweaks(&tweaks, (first, run), ahead, base, dir);
-                Ok(())
+                Ok(plan.run_tweaks(&tweaks, (first, run), ahead, base, dir))
             },
         )
     }
@@ -221,8 +199,8 @@ macro_rules! ff3_type {
         impl core::fmt::Debug for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.debug_struct(stringify!($name))
-                    .field("aes", &self.0.aes)
-                    .field("radix", &self.0.rx.radix)
+                    .field("aes", &self.0.keyed.aes)
+                    .field("radix", &self.0.keyed.rx.radix)
                     .field("lengths", &(self.0.min..=self.0.max))
                     .finish()
             }
@@ -261,18 +239,14 @@ macro_rules! ff3_type {
             /// (for testing the portable path; results are identical).
             #[doc(hidden)]
             pub fn without_aes_ni(mut self) -> Self {
-                #[cfg(target_arch = "x86_64")]
-                {
-                    *self.0.ni = None;
-                }
-                self.0.kernel = Kernel::Portable;
+                self.0.keyed.without_aes_ni();
                 self
             }
         }
 
         impl Fpe for $name {
             fn radix(&self) -> u32 {
-                self.0.rx.radix
+                self.0.keyed.rx.radix
             }
             fn alphabet(&self) -> Option<&Alphabet> {
                 self.0.alphabet.as_ref()

@@ -31,6 +31,8 @@ mod batch;
 mod batch_fused;
 #[cfg(target_arch = "x86_64")]
 mod batch_fused256;
+#[cfg(target_arch = "x86_64")]
+mod batch_fused_ni;
 mod batch_round;
 #[cfg(target_arch = "x86_64")]
 mod batch_x86;
@@ -47,6 +49,7 @@ mod feistel;
 mod ff1;
 mod ff3;
 mod format;
+mod keyed;
 mod num;
 #[cfg(target_arch = "x86_64")]
 mod single_ni;

@@ -180,7 +180,7 @@ fn chain<const R: usize, const DEC: bool>(
 
 /// FF1's ten rounds for d = 8 (y is the first 8 bytes of the output, NUM(half)
 /// the last b <= 4 bytes of the block). `base` is the CBC-MAC state xor the
-/// last block of Q, as a big-endian integer; `shb` = 8b places [i].
+/// last block of Q, as a big-endian integer; `shb` = 8b places \[i\].
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn ff1<const NR: usize, const DEC: bool>(
     rk: &[__m128i; 15],
@@ -202,7 +202,7 @@ pub(crate) fn ff1<const NR: usize, const DEC: bool>(
 }
 
 /// FF3's eight rounds (moduli from [`Fast::new_folded`]): the cipher sees
-/// (W ^ [i]) << 96 | NUM(REV(half)) little-endian, y is the whole output
+/// (W ^ \[i\]) << 96 | NUM(REV(half)) little-endian, y is the whole output
 /// read little-endian; W is T_R in even rounds, T_L in odd ones.
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn ff3<const NR: usize, const DEC: bool>(

@@ -13,9 +13,11 @@
 //!   data's CMAC side by side (`ctr_cbc_mac`, which EAX's body uses too):
 //!   the chain's latency alone sets the pace, the rest is free;
 //! - encryption's CTR, which must wait for V, runs 32 blocks in flight on
-//!   VAES-512 (eight on AES-NI elsewhere) for what the `aes` crate would
-//!   take one block at a time (a partial batch of its backend: under 64
-//!   blocks with VAES-512).
+//!   VAES-512 (16 on VAES-256, eight on AES-NI elsewhere) with no keystream
+//!   through memory: the `aes` crate takes a short message's blocks one at
+//!   a time (a partial batch of its backend), and a long one's through a
+//!   keystream buffer, at about a third of the speed with VAES-512
+//!   (BENCHMARKS.md, siv8; with AES-NI alone it keeps whole 1 KiB batches).
 //!
 //! Chosen at run time: [`SivNi::new`] returns `None` without AES-NI.
 #![allow(unsafe_code)]
@@ -27,7 +29,7 @@ use core::arch::x86_64::__m128i;
 
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_ctr::ctr_with;
+use crate::aes::ni_ctr::{Width, ctr_with};
 use crate::aes::ni_mac::{Blocks, cbc_mac};
 use crate::aes::ni_s2v::{open_last, s2v_last, seal_last};
 
@@ -36,8 +38,8 @@ use crate::aes::ni_s2v::{open_last, s2v_last, seal_last};
 pub(crate) struct SivNi {
     k1: Keys,
     k2: Keys,
-    /// Whether CTR runs on 512-bit vectors (AVX-512F, AVX-512BW and VAES).
-    vaes512: bool,
+    /// The CTR kernel's vectors (VAES-512, VAES-256 or AES-NI).
+    width: Width,
 }
 
 impl core::fmt::Debug for SivNi {
@@ -56,9 +58,7 @@ impl SivNi {
     /// Expands K1 and K2 (16, 24 or 32 bytes each, the same length) if this
     /// CPU has AES-NI.
     pub(crate) fn new(k1: &[u8], k2: &[u8]) -> Option<Self> {
-        use crate::cpu::{Features as F, has};
-        let vaes512 = has(F::AVX512F | F::AVX512BW | F::VAES);
-        Some(SivNi { k1: Keys::new(k1)?, k2: Keys::new(k2)?, vaes512 })
+        Some(SivNi { k1: Keys::new(k1)?, k2: Keys::new(k2)?, width: Width::detect() })
     }
 
     /// The CBC-MAC chain under K1, `x = E(x ^ m)` over the blocks of `c`.
@@ -81,9 +81,9 @@ impl SivNi {
     pub(crate) fn ctr(&self, q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
         assert!(src.is_none_or(|s| s.len() == dst.len()));
         let k = self.k2.schedule();
-        // SAFETY: as in `chain`, and `vaes512` says AVX-512F, AVX-512BW and VAES were
-        // detected; the lengths were checked above.
-        unsafe { ctr_with(k, self.k2.rounds(), self.vaes512, q, src, dst) }
+        // SAFETY: as in `chain`, and `width` names features that were detected;
+        // the lengths were checked above.
+        unsafe { ctr_with(k, self.k2.rounds(), self.width, q, src, dst) }
     }
 }
 
@@ -146,10 +146,11 @@ impl SivNi {
     }
 
     /// Encrypts into `dst` (from `src`, as long, or in place) and returns
-    /// V, for 16 to 1023 bytes on CPUs without VAES-512 (else `None`,
-    /// nothing done): S2V as in [`Self::s2v`] and CTR from V in one kernel,
-    /// V kept in a register. With VAES-512 the same fusion measured slower
-    /// (BENCHMARKS.md, siv7): seal takes [`Self::s2v`] then [`Self::ctr`].
+    /// V, for 16 to 1023 bytes on CPUs without VAES (else `None`, nothing
+    /// done): S2V as in [`Self::s2v`] and CTR from V in one kernel, V kept
+    /// in a register. With VAES-512 the same fusion measured slower
+    /// (BENCHMARKS.md, siv7), and with VAES the wide CTR after S2V is
+    /// shorter: seal takes [`Self::s2v`] then [`Self::ctr`].
     pub(super) fn seal(
         &self,
         siv: &AesSiv,
@@ -158,7 +159,7 @@ impl SivNi {
         src: Option<&[u8]>,
         dst: &mut [u8],
     ) -> Option<Block> {
-        if self.vaes512 || !(16..1024).contains(&dst.len()) {
+        if self.width != Width::Ni || !(16..1024).contains(&dst.len()) {
             return None;
         }
         assert!(src.is_none_or(|s| s.len() == dst.len()));
@@ -204,11 +205,13 @@ impl SivNi {
         equal(want, ld(v))
     }
 
-    /// AES-CTR from V: whole batches of the `aes` crate's widest backend
-    /// (64 blocks, VAES-512 where present) through `aes`, the rest here (32
-    /// blocks in flight with VAES-512, eight with AES-NI).
+    /// AES-CTR from V over `dst` (`dst = src ^ keystream`, or in place):
+    /// with VAES, all of it on this crate's kernel; with AES-NI alone,
+    /// whole 1 KiB batches through the `aes` crate (whose backend may be
+    /// wider than the cap lets this crate go) and the rest here.
     pub(super) fn apply_ctr(&self, aes: &crate::aes::Aes, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
-        let (q, whole) = (ctr::counter(v), dst.len() / 1024 * 1024);
+        let q = ctr::counter(v);
+        let whole = if self.width == Width::Ni { dst.len() / 1024 * 1024 } else { 0 };
         let (head, rest) = dst.split_at_mut(whole);
         let (src, src_rest) = match src {
             Some(s) => (Some(&s[..whole]), Some(&s[whole..])),
@@ -326,29 +329,42 @@ mod tests {
         }
     }
 
-    /// The AES-NI CTR kernel and the fused seal kernel (what machines
-    /// without VAES-512 run) forced on this machine too, against the
-    /// portable path: every key size, 0 to 2 components, lengths around the
-    /// 8-block batches, the partial last block and the fused kernel's
-    /// 1024-byte limit.
+    /// Every CTR kernel this CPU runs forced in turn (AES-NI with the fused
+    /// seal kernel, what machines without VAES run; VAES-256, what those
+    /// without AVX-512 run; VAES-512), against the portable path: every key
+    /// size, 0 to 2 components at every length (D alone, the one CMAC
+    /// beside the chain, D folded first), lengths around each kernel's
+    /// vectors and steps (16, 32, 64 bytes; 4 and 8 vectors), the partial
+    /// last block and the fused kernel's 1024-byte limit; seal out of place
+    /// and in place, open.
     #[test]
-    fn ctr_without_vaes_matches_the_portable_path() {
-        let data: Vec<u8> = (0..1200u32).map(|i| (i * 29 + 1) as u8).collect();
-        for kl in [32usize, 48, 64] {
+    fn every_ctr_width_matches_the_portable_path() {
+        use crate::aes::ni_ctr::Width;
+        use crate::cpu::{Features as F, has};
+        let data: Vec<u8> = (0..5000u32).map(|i| (i * 29 + 1) as u8).collect();
+        let widths = [
+            (Width::Ni, true),
+            (Width::Vaes256, has(F::AVX2 | F::VAES)),
+            (Width::Vaes512, has(F::AVX512F | F::AVX512BW | F::VAES)),
+        ];
+        let edges = [127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 1100, 4096 + 33];
+        for (kl, &(width, _)) in
+            [32usize, 48, 64].into_iter().flat_map(|k| widths.iter().filter(|w| w.1).map(move |w| (k, w)))
+        {
             let mut fast = AesSiv::new(&data[..kl]).unwrap();
             let Some(ni) = &mut *fast.ni else { return };
-            ni.vaes512 = false;
+            ni.width = width;
             let portable = AesSiv::new_portable(&data[..kl]).unwrap();
-            for n in (0..140).chain([255, 256, 257, 1000, 1023, 1024, 1025, 1100]) {
-                // 0, 1 or 2 components: D alone, the one CMAC beside the chain, D folded first.
-                let ad: Vec<&[u8]> = (0..n % 3).map(|j| &data[n % 7 + j..n % 7 + 20 + j]).collect();
+            for (n, count) in (0..100).chain(edges).flat_map(|n| (0..3).map(move |c| (n, c))) {
+                let ad: Vec<&[u8]> = (0..count).map(|j| &data[n % 7 + j..n % 7 + 20 + j]).collect();
                 let pt = &data[100..100 + n];
+                let what = format!("AES-SIV-{} {width:?}, {n} bytes, {count} components", kl * 8);
                 let want = portable.seal(None, &ad, pt).unwrap();
-                assert_eq!(fast.seal(None, &ad, pt).unwrap(), want, "AES-SIV-{} seal, {n} bytes", kl * 8);
+                assert_eq!(fast.seal(None, &ad, pt).unwrap(), want, "seal {what}");
                 let mut buf = pt.to_vec();
                 let v = fast.seal_in_place_separate_tag(None, &ad, &mut buf).unwrap();
-                assert_eq!((&v[..], &buf[..]), (&want[..16], &want[16..]), "in place, {n} bytes");
-                assert_eq!(fast.open(None, &ad, &want).unwrap(), pt, "open, {n} bytes");
+                assert_eq!((&v[..], &buf[..]), (&want[..16], &want[16..]), "in place {what}");
+                assert_eq!(fast.open(None, &ad, &want).unwrap(), pt, "open {what}");
             }
         }
     }

@@ -14,7 +14,7 @@ type VerifyFn = fn(&[u8], &[u8], &[u8], &[u8]) -> Result<()>;
 type EcdhFn = fn(&[u8], &[u8]) -> Result<Zeroizing<Vec<u8>>>;
 
 /// Operations of one NIST curve, instantiated for each crate by
-/// [`nist_curve`].
+/// the `nist_curve!` macro below.
 pub(crate) struct Ops {
     /// Uncompressed SEC1 public point of a big-endian scalar.
     pub public: fn(&[u8]) -> Result<Vec<u8>>,

@@ -184,7 +184,7 @@ pub struct Cert {
     pub(crate) checked: CheckCache,
     /// The algorithm of the first subkey skipped as unsupported (Elgamal,
     /// DSA...), if any: a certificate that cannot encrypt only because of
-    /// it is reported as [`Error::UnsupportedPublicKeyAlg`].
+    /// it is reported as [`Error::UnsupportedPublicKeyAlg`](super::super::Error::UnsupportedPublicKeyAlg).
     pub(crate) unsupported_subkey: Option<u8>,
 }
 

@@ -141,7 +141,7 @@ impl<R: Read> MdcOpener<R> {
         Self::open(inner, session_key, prefix, true)
     }
 
-    /// As [`MdcOpener::with_prefix`], without the quick check: a wrong key
+    /// As `MdcOpener::with_prefix` (feature `internals`), without the quick check: a wrong key
     /// shows only as an MDC failure at the end ([`Error::Authentication`]), the same
     /// error as modified data (see `DecryptOptions::v1_quick_check`).
     pub fn without_quick_check(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN]) -> Result<Self> {

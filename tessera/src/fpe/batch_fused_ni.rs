@@ -1,0 +1,235 @@
+//! The fused kernel for CPUs with AES-NI but no AVX2 (Intel Goldmont and
+//! Tremont Atoms and Celerons, Cores before Haswell): every round of a run
+//! with one tweak, eight blocks in flight per `aesenc` (the round keys are
+//! read from the schedule), each block built from its half and read back
+//! in registers, with no block ever stored. The arithmetic is the
+//! portable round's, on 64-bit scalars: FF1's y by one Barrett step, FF3's
+//! 128-bit y by its 32-bit limbs ([`rem_limbs`]), then a masked add or
+//! subtract. Two groups of eight values alternate in every round, so one
+//! group's reduction overlaps the other's AES. Straight-line code with
+//! masks, no branch on a value (`scripts/check-ct` compiles [`step`]: FF1
+//! on eight values, FF3 on four: on eight, LLVM keeps FF3's updates as a
+//! loop whose jump counts values, which the check cannot tell from a
+//! secret one).
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use super::batch_fused::{MAX_ROUNDS, by_rounds, const_block};
+use super::batch_round::{Consts, rem_limbs};
+use super::num::Mod64;
+use crate::Direction;
+
+/// Values per step: eight blocks in flight.
+const W: usize = 8;
+
+/// One round's modulus and FF3's limb residues (2^32, 2^64, 2^96 mod m).
+pub struct Red {
+    m: Mod64,
+    r: [u64; 3],
+}
+
+/// One round for `N` values (eight in the tail group): blocks `cb ^ half`
+/// (`cb`: the round's constant block ^ rk\[0\]) enciphered together,
+/// `dst[j] = dst[j] +- y_j mod m`.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub fn step<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    cb: __m128i,
+    k: &Red,
+    src: &[u64; N],
+    dst: &mut [u64; N],
+) {
+    let blk = encipher::<N, NR>(rk, build::<N, FF3>(cb, src));
+    for (o, d) in blk.iter().zip(dst) {
+        finish::<FF3, ENC>(*o, k, d);
+    }
+}
+
+/// The blocks `cb ^ half` of one round for the halves `src`.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn build<const N: usize, const FF3: bool>(cb: __m128i, src: &[u64; N]) -> [__m128i; N] {
+    let mut blk = [_mm_setzero_si128(); N];
+    for (b, &x) in blk.iter_mut().zip(src) {
+        // FF1: the half big-endian in bytes 8..16; FF3: little-endian in 0..8.
+        let h = if FF3 { _mm_cvtsi64_si128(x as i64) } else { _mm_set_epi64x(x.swap_bytes() as i64, 0) };
+        *b = _mm_xor_si128(cb, h);
+    }
+    blk
+}
+
+/// `d = d +- y mod m`, y read from the enciphered block `o`.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn finish<const FF3: bool, const ENC: bool>(o: __m128i, k: &Red, d: &mut u64) {
+    let lo = _mm_cvtsi128_si64(o) as u64;
+    let y = if FF3 {
+        rem_limbs(&k.m, &k.r, lo, _mm_extract_epi64::<1>(o) as u64)
+    } else {
+        // y is the output's first 8 bytes, big-endian.
+        k.m.rem64(lo.swap_bytes())
+    };
+    *d = if ENC { k.m.add(*d, y) } else { k.m.sub(*d, y) };
+}
+
+/// One stage of the two-group pipeline: enciphers `blk` (built) through
+/// every AES round and, one value per round between them, finishes the
+/// other group's enciphered blocks `done` into `dst` under `k`. The two
+/// groups' work is interleaved in program order, so the scalar reduction
+/// runs beside the AES instead of after it.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    blk: [__m128i; W],
+    done: &[__m128i; W],
+    k: &Red,
+    dst: &mut [u64; W],
+) -> [__m128i; W] {
+    let mut blk = blk;
+    // NR >= 10: the first W of the NR - 1 aesenc rounds each with one value
+    // finished after them, written out so that no loop (and no jump) is left.
+    let mut go = |r: usize| {
+        for b in &mut blk {
+            *b = _mm_aesenc_si128(*b, rk[r + 1]);
+        }
+        finish::<FF3, ENC>(done[r], k, &mut dst[r]);
+    };
+    go(0);
+    go(1);
+    go(2);
+    go(3);
+    go(4);
+    go(5);
+    go(6);
+    go(7);
+    const _: () = assert!(W == 8, "one go per value");
+    for key in &rk[W + 1..NR] {
+        for b in &mut blk {
+            *b = _mm_aesenc_si128(*b, *key);
+        }
+    }
+    blk.map(|b| _mm_aesenclast_si128(b, rk[NR]))
+}
+
+/// The AES-NI kernel: all rounds for every value of `a` and `b`, eight
+/// values at a time.
+///
+/// # Safety
+/// The CPU must have AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
+/// of 8; an even number of rounds, at most ten; every half below its
+/// round's modulus, each modulus at least 2 (FF1) or in
+/// 2..=[`LIMB_MODULI`](super::batch_round::LIMB_MODULI) (FF3).
+#[target_feature(enable = "aes,sse4.1")]
+pub unsafe fn rounds_aesni<const FF3: bool>(
+    keys: &[__m128i; 15],
+    nr: usize,
+    c: &Consts<'_>,
+    a: &mut [u64],
+    b: &mut [u64],
+    dir: Direction,
+) {
+    by_rounds!(run::<FF3>(nr, dir; keys, c, a, b, dir));
+}
+
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn run<const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    c: &Consts<'_>,
+    a: &mut [u64],
+    b: &mut [u64],
+    dir: Direction,
+) {
+    assert!(a.len() == b.len() && a.len().is_multiple_of(W), "whole groups");
+    let rounds = c.blocks.len();
+    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
+    // Each round's constant block ^ rk[0], in the order the rounds run
+    // (copies of rk[0]: wiped below).
+    let mut cbk = [_mm_setzero_si128(); MAX_ROUNDS];
+    for (r, v) in cbk[..rounds].iter_mut().enumerate() {
+        *v = _mm_xor_si128(const_block(c, dir.round(r, rounds)), rk[0]);
+    }
+    // The moduli of the first round's parity and the other; p that parity.
+    let p = dir.round(0, rounds) % 2;
+    let ks = [p, 1 - p].map(|i| Red { m: Mod64::new(c.m[i]), r: c.r[i] });
+    let mut j = 0;
+    while j + 2 * W <= a.len() {
+        chunk::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        j += 2 * W;
+    }
+    if j < a.len() {
+        chunk::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+    }
+    for v in &mut cbk {
+        // SAFETY: `v` is a valid, aligned vector; volatile so the wipe stays.
+        unsafe { core::ptr::write_volatile(v, _mm_setzero_si128()) };
+    }
+}
+
+/// All rounds for `W`·G values of `a` and `b` (at least that many each).
+/// `cbk` holds each round's block constant ^ rk\[0\] in run order, `ks` the
+/// moduli of the first round's parity and the other, `p` that parity (0:
+/// the first round updates A). Two groups run as a pipeline of
+/// [`stage`]s: each group's blocks are enciphered while the other group's
+/// are reduced; one group runs [`step`] by step.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn chunk<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    cbk: &[__m128i],
+    ks: &[Red; 2],
+    a: &mut [u64],
+    b: &mut [u64],
+    p: usize,
+) {
+    // h[0]: the halves the first round updates; h[1]: the others.
+    let (xs, ys) = if p == 0 { (&mut *a, &mut *b) } else { (&mut *b, &mut *a) };
+    let mut h = [[[0u64; W]; G]; 2];
+    for g in 0..G {
+        h[0][g].copy_from_slice(&xs[g * W..(g + 1) * W]);
+        h[1][g].copy_from_slice(&ys[g * W..(g + 1) * W]);
+    }
+    if G == 1 {
+        for (t, &cb) in cbk.iter().enumerate() {
+            let [x, y] = &mut h;
+            let (src, dst) = if t % 2 == 0 { (&y[0], &mut x[0]) } else { (&x[0], &mut y[0]) };
+            step::<W, FF3, NR, ENC>(rk, cb, &ks[t % 2], src, dst);
+        }
+    } else {
+        // Stage s enciphers round s / 2 of group s % 2 (its source is h[1 - t % 2],
+        // updated by that group's previous round, finished one stage before)
+        // and finishes stage s - 1 (the other group) into h[t' % 2].
+        let blocks = |h: &[[[u64; W]; G]; 2], s: usize| build::<W, FF3>(cbk[s / 2], &h[1 - (s / 2) % 2][s % 2]);
+        let mut done = encipher::<W, NR>(rk, blocks(&h, 0));
+        for s in 1..2 * cbk.len() {
+            let blk = blocks(&h, s);
+            let t = (s - 1) / 2;
+            done = stage::<FF3, NR, ENC>(rk, blk, &done, &ks[t % 2], &mut h[t % 2][(s - 1) % 2]);
+        }
+        let t = cbk.len() - 1;
+        for (o, d) in done.iter().zip(&mut h[t % 2][1]) {
+            finish::<FF3, ENC>(*o, &ks[t % 2], d);
+        }
+    }
+    for g in 0..G {
+        xs[g * W..(g + 1) * W].copy_from_slice(&h[0][g]);
+        ys[g * W..(g + 1) * W].copy_from_slice(&h[1][g]);
+    }
+}
+
+/// The blocks `blk` (built) through every AES round.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn encipher<const N: usize, const NR: usize>(rk: &[__m128i; 15], blk: [__m128i; N]) -> [__m128i; N] {
+    let mut blk = blk;
+    for key in &rk[1..NR] {
+        for b in &mut blk {
+            *b = _mm_aesenc_si128(*b, *key);
+        }
+    }
+    blk.map(|b| _mm_aesenclast_si128(b, rk[NR]))
+}
