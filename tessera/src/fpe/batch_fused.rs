@@ -294,9 +294,12 @@ fn run512<const FF3: bool, const NR: usize, const ENC: bool>(
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
+    // The high limbs moved down by a shuffle (port 5), not a shift (ports
+    // 0 and 1, which the AES rounds keep busy).
+    let down = |x| _mm256_shuffle_epi32::<0b11_11_01_01>(x);
     let y0 = _mm256_and_si256(lo, _mm256_set1_epi64x(u32::MAX as i64));
-    let y1 = _mm256_mul_epu32(_mm256_srli_epi64::<32>(lo), r[0]);
-    let y23 = _mm256_add_epi64(_mm256_mul_epu32(hi, r[1]), _mm256_mul_epu32(_mm256_srli_epi64::<32>(hi), r[2]));
+    let y1 = _mm256_mul_epu32(down(lo), r[0]);
+    let y23 = _mm256_add_epi64(_mm256_mul_epu32(hi, r[1]), _mm256_mul_epu32(down(hi), r[2]));
     _mm256_add_epi64(_mm256_add_epi64(y0, y1), y23)
 }
 
@@ -306,9 +309,9 @@ pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
 /// (FF3).
 #[derive(Clone, Copy)]
 pub struct Mod256 {
-    m: __m256i,
-    inv: __m256d,
-    c: __m256d,
+    pub(super) m: __m256i,
+    pub(super) inv: __m256d,
+    pub(super) c: __m256d,
     off: [__m256i; 2],
     pub(super) r: [__m256i; 3],
 }

@@ -1,39 +1,51 @@
 //! The fused kernels on AVX2 (see `batch_fused.rs` for the scheme and
-//! the shared arithmetic): 8 values per step as two vectors of four halves,
-//! their blocks built in 256-bit pairs, y reduced with the f64 quotient
-//! estimate of [`rem4`](super::batch_fused::rem4) and folded with sign
-//! blends. The AES-NI kernel ([`rounds_ni`]) splits the pairs and runs one
-//! block per `aesenc`; the VAES-256 kernel ([`rounds_vaes256`], for CPUs
-//! with VAES but without the AVX-512 kernel: Intel Alder Lake and later
-//! client cores, AMD Zen 3) enciphers the pairs as they are, two blocks per
-//! `vaesenc`, and reads y back from them. The arithmetic is the same, so
-//! are the results. Every step is straight-line vector code
-//! (`scripts/check-ct` compiles one round step of each).
+//! the shared arithmetic): values in vectors of four halves, their blocks
+//! built in 256-bit pairs, y reduced with the f64 quotient estimate of
+//! [`rem4`](super::batch_fused::rem4). The AES-NI kernel ([`rounds_ni`])
+//! splits the pairs and runs one block per `aesenc`, 8 values per step,
+//! and folds with sign blends. The VAES-256 kernel ([`rounds_vaes256`],
+//! for CPUs with VAES but without the AVX-512 kernel: Intel Alder Lake and
+//! later client cores, AMD Zen 3) enciphers the pairs as they are, two
+//! blocks per `vaesenc`, reads y back from them, and for moduli up to
+//! [`MAX_NARROW`] (FF3-1's all) finishes the update modulo 2^32 with
+//! unsigned minimums ([`update32`]). Both give the portable rounds'
+//! results. Every step is straight-line vector code (`scripts/check-ct`
+//! compiles one round step of each).
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
 use super::batch_fused::{
-    MAX_ROUNDS, Mod256, blocks4, by_rounds, const_block, limbs4, load_halves, store_halves, update4,
+    MAX_FF3, MAX_ROUNDS, Mod256, blocks4, by_rounds, const_block, limbs4, load_halves, store_halves, update4,
 };
 use super::batch_round::Consts;
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
+use super::digits256::ymm_op;
 use crate::Direction;
 
-/// A chunk's groups and their vectors: 32 values as two groups of 16 (on a
-/// Xeon capped at `vaes256`, 16 values as two groups of 8 ran 3-6% slower,
-/// as three groups of 8 10-15% slower).
-const CW: usize = 4;
-const CG: usize = 2;
+/// A chunk's groups and their vectors: 32 values as eight groups of one
+/// vector (on a Xeon capped at `vaes256`, with the 32-bit update, two
+/// groups of four vectors ran 10-15% slower, four groups of two about the
+/// same; see BENCHMARKS.md, "v256b"): a group's reduction waits in the
+/// scheduler beside the next groups' AES, and small groups leave it room.
+const CW: usize = 1;
+const CG: usize = 8;
+
+/// The largest modulus the VAES-256 kernel's 32-bit update ([`update32`])
+/// takes: its fold adds m to sums below 2m, which must stay below 2^32.
+const MAX_NARROW: u64 = u32::MAX as u64 / 3;
+const _: () = assert!(MAX_FF3 <= MAX_NARROW, "FF3 runs the 32-bit update only");
 
 /// One round for 4·W values (W vectors of four halves) with VAES on 256-bit
-/// block pairs and AVX2 arithmetic; m < 2^32. `cb` is the round's constant
+/// block pairs and AVX2 arithmetic; m < 2^32, or m <= [`MAX_NARROW`] when
+/// `NARROW` (then the halves are their lanes' low 32 bits: the high ones
+/// are ignored and come out undefined). `cb` is the round's constant
 /// block ^ rk[0] in both lanes. Values 0, 2 and 1, 3 of a vector share a
 /// block pair, so reading y back in the same pairs restores their order.
 #[inline]
 #[target_feature(enable = "avx2,vaes")]
-pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(
     rk: &[__m256i; 15],
     cb: __m256i,
     k: &Mod256,
@@ -42,7 +54,7 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
 ) -> [__m256i; W] {
     let mut blk = [[_mm256_setzero_si256(); 2]; W];
     for (b, &x) in blk.iter_mut().zip(src) {
-        *b = blocks4::<FF3>(x, cb);
+        *b = if NARROW { blocks32::<FF3>(x, cb) } else { blocks4::<FF3>(x, cb) };
     }
     for key in &rk[1..NR] {
         for b in &mut blk {
@@ -55,13 +67,69 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
         let y = if FF3 {
             limbs4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), &k.r)
         } else {
-            // Each value's first 8 bytes, reversed.
+            // Each value's first 8 bytes, reversed (the unpack written out:
+            // LLVM turns it and the shuffle into two shuffles and a blend).
             let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
-            _mm256_shuffle_epi8(_mm256_unpacklo_epi64(o0, o1), bswap)
+            _mm256_shuffle_epi8(ymm_op!("vpunpcklqdq", o0, o1), bswap)
         };
-        *d = update4::<ENC>(*d, y, k);
+        *d = if NARROW { update32::<ENC>(*d, y, k) } else { update4::<ENC>(*d, y, k) };
     }
     out
+}
+
+/// As [`blocks4`] from the low 32 bits of each half (the high ones
+/// ignored): one byte shuffle per block pair places them and zeroes the
+/// rest.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn blocks32<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
+    let z = 0x8080_8080_8080_8080u64 as i64; // zero bytes
+    // FF3: bytes 0..4 of value 0 (`lo`) or 1 (`hi`) of the lane to the
+    // block's bytes 0..4; FF1: reversed to its bytes 12..16.
+    let (lo, hi) = if FF3 {
+        (0x8080_8080_0302_0100u64 as i64, 0x8080_8080_0b0a_0908u64 as i64)
+    } else {
+        (0x0001_0203_8080_8080, 0x0809_0a0b_8080_8080)
+    };
+    let (lo, hi) = if FF3 {
+        (_mm256_set_epi64x(z, lo, z, lo), _mm256_set_epi64x(z, hi, z, hi))
+    } else {
+        (_mm256_set_epi64x(lo, z, lo, z), _mm256_set_epi64x(hi, z, hi, z))
+    };
+    [_mm256_xor_si256(_mm256_shuffle_epi8(x, lo), cb), _mm256_xor_si256(_mm256_shuffle_epi8(x, hi), cb)]
+}
+
+/// `d + y mod m` (`ENC`) or `d - y mod m` in the low 32 bits of each lane
+/// (the high ones ignored in `d` and undefined in the result), for d < m,
+/// y < 2^64 and 2^16 <= m <= [`MAX_NARROW`]. The quotient estimate is
+/// [`rem4`](super::batch_fused::rem4)'s (y - q·m in [-m, m)); the rest
+/// runs modulo 2^32, where `d ± (y - q·m)`, in [-m, 2m), is exact, so one
+/// multiply gives q·m's low bits, and two unsigned 32-bit minimums fold
+/// the sum: with `s + m` (below 3m, so it does not wrap) where s is
+/// negative (2^32 + s as unsigned, the larger), then with `s - m` where
+/// s >= m (else it wraps above s).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i {
+    let k52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+    let yf = _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64::<12>(y), k52));
+    // The quotient's low 32 bits are those of the f64 sum's mantissa.
+    let q = _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(yf, k.inv), k.c));
+    let t = _mm256_sub_epi32(y, mul_lo32(q, k.m));
+    let s = if ENC { _mm256_add_epi32(d, t) } else { _mm256_sub_epi32(d, t) };
+    let s = _mm256_min_epu32(s, _mm256_add_epi32(s, k.m));
+    _mm256_min_epu32(s, _mm256_sub_epi32(s, k.m))
+}
+
+/// `vpmuludq`: the 64-bit products of the low 32 bits of each lane of `a`
+/// and `b`. Written out because where only the products' low 32 bits are
+/// used, LLVM drops the operands' masks that `_mm256_mul_epu32` stands for
+/// and widens the multiply into a 64-bit one: two multiplies, a shift and
+/// an add.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
+    ymm_op!("vpmuludq", a, b)
 }
 
 /// The VAES-256 kernel: all rounds for every value of `a` and `b`.
@@ -130,7 +198,7 @@ fn wipe(v: &mut [__m256i]) {
 /// the first round's parity and the other, `p` that parity.
 #[inline]
 #[target_feature(enable = "avx2,vaes")]
-fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(
     rk: &[__m256i; 15],
     cbk: &[__m256i],
     ks: &[Mod256; 2],
@@ -141,10 +209,16 @@ fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, co
     let [mut x, mut y] = load_halves::<W, G>(a, b, p);
     for pair in cbk.chunks_exact(2) {
         for (x, y) in x.iter_mut().zip(&y) {
-            *x = step256::<W, FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);
+            *x = step256::<W, FF3, NR, ENC, NARROW>(rk, pair[0], &ks[0], y, *x);
         }
         for (y, x) in y.iter_mut().zip(&x) {
-            *y = step256::<W, FF3, NR, ENC>(rk, pair[1], &ks[1], x, *y);
+            *y = step256::<W, FF3, NR, ENC, NARROW>(rk, pair[1], &ks[1], x, *y);
+        }
+    }
+    if NARROW {
+        // The halves are the low 32 bits.
+        for v in x.as_flattened_mut().iter_mut().chain(y.as_flattened_mut()) {
+            *v = _mm256_and_si256(*v, _mm256_set1_epi64x(u32::MAX as i64));
         }
     }
     store_halves([x, y], a, b, p);
@@ -160,14 +234,25 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     dir: Direction,
 ) {
     let (mut cbk, rounds, ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, a.len(), b.len(), dir);
-    let mut j = 0;
-    while j + 4 * CW * CG <= a.len() {
-        chunk256::<CW, CG, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
-        j += 4 * CW * CG;
+    // Chunks of 32 values, the last 8 alone.
+    macro_rules! chunks {
+        ($narrow:literal) => {{
+            let mut j = 0;
+            while j + 4 * CW * CG <= a.len() {
+                chunk256::<CW, CG, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+                j += 4 * CW * CG;
+            }
+            while j < a.len() {
+                chunk256::<2, 1, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+                j += 8;
+            }
+        }};
     }
-    while j < a.len() {
-        chunk256::<2, 1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
-        j += 8;
+    // FF3's moduli are at most MAX_FF3, at most MAX_NARROW.
+    if FF3 || c.m.iter().all(|&m| m <= MAX_NARROW) {
+        chunks!(true)
+    } else {
+        chunks!(false)
     }
     wipe(&mut cbk);
 }
@@ -283,4 +368,88 @@ fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
         chunk_ni::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
     }
     wipe(&mut cbk);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fpe::batch_round::{BatchMod, Layout};
+    use crate::fpe::num::Mod64;
+
+    fn vec(x: [u64; 4]) -> __m256i {
+        // SAFETY: [u64; 4] and __m256i have the same size, and every bit
+        // pattern is valid for both.
+        unsafe { core::mem::transmute::<[u64; 4], __m256i>(x) }
+    }
+    fn arr(v: __m256i) -> [u64; 4] {
+        // SAFETY: as in `vec`.
+        unsafe { core::mem::transmute::<__m256i, [u64; 4]>(v) }
+    }
+
+    /// [`update32`] against u128 arithmetic, both directions, for moduli
+    /// 2^16 to [`MAX_NARROW`]: y at 0, around multiples of m, near 2^64 and
+    /// random, halves d of 0, m - 1 and random, each with garbage in its
+    /// high 32 bits (which must not matter).
+    #[test]
+    fn update32_matches_u128() {
+        if !crate::cpu::has(crate::cpu::Features::AVX2) {
+            return;
+        }
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            seed
+        };
+        for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, 1 << 30, MAX_NARROW - 1, MAX_NARROW] {
+            let bm = BatchMod::new(Mod64::new(m));
+            let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
+            // SAFETY: AVX2 was detected above.
+            let k = unsafe { Mod256::new(&c, 0) };
+            for i in 0..4000u64 {
+                let y: [u64; 4] = core::array::from_fn(|j| match (i as usize + j) % 6 {
+                    0 => u64::MAX - next() % 5,
+                    1 => ((u64::MAX / m - next() % 4) * m).wrapping_add(next() % 3),
+                    2 => (next() >> (next() % 64)) / m * m,
+                    3 => next() % (2 * m),
+                    _ => next(),
+                });
+                let d: [u64; 4] = core::array::from_fn(|j| [0, m - 1, next() % m, next() % m][(i as usize + j) % 4]);
+                let dirty = vec(d.map(|d| d | (next() << 32)));
+                // SAFETY: AVX2 was detected above.
+                let (enc, dec) = unsafe { (update32::<true>(dirty, vec(y), &k), update32::<false>(dirty, vec(y), &k)) };
+                let (enc, dec) = (arr(enc), arr(dec));
+                for j in 0..4 {
+                    let r = y[j] % m;
+                    assert_eq!(enc[j] as u32 as u64, (d[j] + r) % m, "enc m {m} y {:#x} d {}", y[j], d[j]);
+                    assert_eq!(dec[j] as u32 as u64, (d[j] + m - r) % m, "dec m {m} y {:#x} d {}", y[j], d[j]);
+                }
+            }
+        }
+    }
+
+    /// [`blocks32`] gives [`blocks4`]'s blocks for halves below 2^32, with
+    /// garbage in the halves' high 32 bits, in both layouts.
+    #[test]
+    fn blocks32_match_blocks4() {
+        if !crate::cpu::has(crate::cpu::Features::AVX2) {
+            return;
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            seed
+        };
+        for _ in 0..1000 {
+            let x: [u64; 4] = core::array::from_fn(|_| next() >> 32);
+            let (cb, dirty) = (vec([next(), next(), next(), next()]), vec(x.map(|x| x | (next() << 32))));
+            // SAFETY: AVX2 was detected above.
+            let (want, got) = unsafe {
+                (
+                    [blocks4::<true>(vec(x), cb), blocks4::<false>(vec(x), cb)],
+                    [blocks32::<true>(dirty, cb), blocks32::<false>(dirty, cb)],
+                )
+            };
+            assert_eq!(want.map(|p| p.map(arr)), got.map(|p| p.map(arr)), "{x:x?}");
+        }
+    }
 }

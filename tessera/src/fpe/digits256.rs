@@ -231,20 +231,30 @@ pub(crate) fn digits4(x: __m256i) -> [__m256i; 2] {
     })
 }
 
+/// `$op r, a, b` on 256-bit registers: one AVX2 instruction, in a function
+/// that enables AVX2, written out where LLVM would rewrite its intrinsic
+/// into slower code.
+macro_rules! ymm_op {
+    ($op:literal, $a:expr, $b:expr) => {{
+        let r: __m256i;
+        // SAFETY: one AVX2 instruction (enabled for the calling function)
+        // on registers only: no memory, stack or flags.
+        unsafe {
+            core::arch::asm!(concat!($op, " {r}, {a}, {b}"), r = lateout(ymm_reg) r, a = in(ymm_reg) $a,
+                b = in(ymm_reg) $b, options(pure, nomem, nostack, preserves_flags));
+        }
+        r
+    }};
+}
+pub(super) use ymm_op;
+
 /// `vpmulhuw`: the high halves of the 16-bit products. Written out because
 /// LLVM rewrites `_mm256_mulhi_epu16` by constants (or chains of it) into
 /// widened 32-bit multiplies, shifts and packs, several times the work.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn mulhi16(a: __m256i, b: __m256i) -> __m256i {
-    let r: __m256i;
-    // SAFETY: one AVX2 instruction (enabled for this function) on
-    // registers only: no memory, stack or flags.
-    unsafe {
-        core::arch::asm!("vpmulhuw {r}, {a}, {b}", r = lateout(ymm_reg) r, a = in(ymm_reg) a, b = in(ymm_reg) b,
-            options(pure, nomem, nostack, preserves_flags));
-    }
-    r
+    ymm_op!("vpmulhuw", a, b)
 }
 
 /// The widest whole-group decimal conversion the CPU has: AVX-512 BW (two
