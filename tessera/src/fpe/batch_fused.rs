@@ -9,9 +9,10 @@
 //!
 //! A chunk of values runs all its rounds before the next chunk starts, two
 //! rounds per loop turn (the first updates one half, the second the other),
-//! so both halves stay in registers. A chunk is two groups (on AVX-512 of
-//! two vectors each, on AVX2 of 8 values), each round running one group's
-//! AES while the other's y is reduced. FF3-1's 128-bit y is first folded
+//! so both halves stay in registers. A chunk is split in groups (on
+//! AVX-512 two of two vectors each, with AES-NI two of 8 values, on VAES-256
+//! eight of one vector), each round running one group's AES while the
+//! others' y is reduced. FF3-1's 128-bit y is first folded
 //! below 2^64 (m <= 2^30):
 //! on AVX-512 as `lo + h0·(2^64 mod m) + h1·(2^96 mod m)` with the wrap
 //! past 2^64 added back ([`fold8`]), on AVX2 with its four 32-bit limbs
@@ -19,7 +20,9 @@
 //! 52-bit multiplier (in [0, 3m)), and the update folds `d ± y` into
 //! [0, m) with two unsigned minimums; the AVX2 kernel rounds an f64
 //! quotient estimate from y's top 52 bits (remainder in [-m, m), see
-//! [`rem4`]) and folds `d ± y + m` into [0, m) with two sign blends.
+//! [`rem4`]) and folds `d ± y + m` into [0, m) with two sign blends (on
+//! VAES-256, for m <= (2^32 - 1) / 3, the fold works modulo 2^32 with two
+//! unsigned minimums instead: `batch_fused256.rs`).
 //! The AVX2 kernels (AES-NI, and VAES-256 on two blocks per vector) are
 //! in `batch_fused256.rs`, on this file's AVX2 arithmetic.
 //! Every step is straight-line vector code
@@ -179,7 +182,7 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
 
 /// All rounds for 8·H·G values of `a` and `b` (at least that many each),
 /// as G groups of H vectors: `cbk` holds each round's block constant ^
-/// rk[0] in the order they run, `ks` the moduli of the first round's
+/// `rk[0]` in the order they run, `ks` the moduli of the first round's
 /// parity and the other, `p` that parity. Each round runs the groups one
 /// after another, so a group's reduction (whose result its next round
 /// needs) overlaps the next group's AES rounds instead of leaving port 0
@@ -245,7 +248,7 @@ pub unsafe fn rounds_vaes512<const FF3: bool>(
     wipe512(&mut rk);
 }
 
-/// Zeroes copies of key material (round keys, constants ^ rk[0]);
+/// Zeroes copies of key material (round keys, constants ^ `rk[0]`);
 /// volatile so the wipe stays. [`super::batch_fused256`] has the 256-bit twin.
 #[inline]
 #[target_feature(enable = "avx512f")]

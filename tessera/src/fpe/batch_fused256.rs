@@ -41,7 +41,7 @@ const _: () = assert!(MAX_FF3 <= MAX_NARROW, "FF3 runs the 32-bit update only");
 /// block pairs and AVX2 arithmetic; m < 2^32, or m <= [`MAX_NARROW`] when
 /// `NARROW` (then the halves are their lanes' low 32 bits: the high ones
 /// are ignored and come out undefined). `cb` is the round's constant
-/// block ^ rk[0] in both lanes. Values 0, 2 and 1, 3 of a vector share a
+/// block ^ `rk[0]` in both lanes. Values 0, 2 and 1, 3 of a vector share a
 /// block pair, so reading y back in the same pairs restores their order.
 #[inline]
 #[target_feature(enable = "avx2,vaes")]
@@ -138,7 +138,7 @@ fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
 /// The CPU must have AVX2, AES-NI and VAES; `a.len() == b.len()`, a
 /// multiple of 8; an even number of rounds; every half below its round's
 /// modulus, each modulus in 2^16..2^32 (FF1) or
-/// 2^16..=[`MAX_FF3`](super::batch_fused::MAX_FF3) (FF3).
+/// 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes,vaes")]
 pub unsafe fn rounds_vaes256<const FF3: bool>(
     keys: &[__m128i; 15],
@@ -194,7 +194,7 @@ fn wipe(v: &mut [__m256i]) {
 /// All rounds for 4·W·G values of `a` and `b` (at least that many each),
 /// as G groups of W vectors run one after another in every round, so a
 /// group's reduction overlaps the next group's AES. `cbk` holds each
-/// round's block constant ^ rk[0] in the order they run, `ks` the moduli of
+/// round's block constant ^ `rk[0]` in the order they run, `ks` the moduli of
 /// the first round's parity and the other, `p` that parity.
 #[inline]
 #[target_feature(enable = "avx2,vaes")]
@@ -259,7 +259,7 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
 
 /// One round for 8 values (two vectors of four halves) with AES-NI on
 /// eight 128-bit blocks and AVX2 arithmetic; m < 2^32. `cb` is the
-/// round's constant block ^ rk[0] in both lanes. As [`step512`](super::batch_fused::step512):
+/// round's constant block ^ `rk[0]` in both lanes. As [`step512`](super::batch_fused::step512):
 /// values 0, 2 and 1, 3 of a vector share a 256-bit block pair.
 #[inline]
 #[target_feature(enable = "avx2,aes")]
@@ -308,7 +308,7 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 /// # Safety
 /// The CPU must have AVX2 and AES-NI; `a.len() == b.len()`, a multiple
 /// of 8; an even number of rounds; every half below its round's modulus,
-/// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`](super::batch_fused::MAX_FF3) (FF3).
+/// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes")]
 pub unsafe fn rounds_ni<const FF3: bool>(
     keys: &[__m128i; 15],
@@ -324,7 +324,7 @@ pub unsafe fn rounds_ni<const FF3: bool>(
 /// All rounds for 8·G values of `a` and `b` (at least that many each), as
 /// G groups of two vectors run one after another in every round, as
 /// `chunk512`'s groups: a group's reduction overlaps the next group's
-/// AES. `cbk` holds each round's block constant ^ rk[0] in the order they
+/// AES. `cbk` holds each round's block constant ^ `rk[0]` in the order they
 /// run, `ks` the moduli of the first round's parity and the other, `p`
 /// that parity.
 #[inline]
