@@ -20,12 +20,7 @@ pub(crate) struct Keys {
 
 impl Drop for Keys {
     fn drop(&mut self) {
-        for rk in &mut self.rk {
-            // SAFETY: `rk` is a valid, aligned __m128i (plain data, so zero
-            // is a valid value); volatile so the wipe is not optimised away.
-            unsafe { core::ptr::write_volatile(rk, _mm_setzero_si128()) };
-        }
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        crate::wipe::wipe_vectors(&mut self.rk);
     }
 }
 

@@ -318,7 +318,7 @@ pub(crate) fn ctr_vaes256<const NR: usize>(k: &[__m128i; 15], q: u128, src: Opti
     if !no_carry(c, dst.len().div_ceil(16)) {
         return ctr::<NR>(k, c, src, dst);
     }
-    let rk: [__m256i; 15] = core::array::from_fn(|r| _mm256_broadcastsi128_si256(k[r]));
+    let mut rk: [__m256i; 15] = core::array::from_fn(|r| _mm256_broadcastsi128_si256(k[r]));
     // Blocks q (low lane) and q + 1 (high lane).
     let mut c = _mm256_add_epi64(_mm256_broadcastsi128_si256(c), _mm256_set_epi64x(0, 1, 0, 0));
     let mut off = 0;
@@ -329,6 +329,8 @@ pub(crate) fn ctr_vaes256<const NR: usize>(k: &[__m128i; 15], q: u128, src: Opti
             _ => ctr_step256::<NR, 1>(&rk, &mut c, src, dst, off),
         };
     }
+    // The broadcast schedule is on the stack when it does not fit in registers.
+    crate::wipe::wipe_vectors(&mut rk);
 }
 
 /// One step of [`ctr_vaes256`]: `W` vectors (2W blocks) of keystream from

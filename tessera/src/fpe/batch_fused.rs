@@ -245,18 +245,7 @@ pub unsafe fn rounds_vaes512<const FF3: bool>(
         *r = _mm512_broadcast_i32x4(*k);
     }
     by_rounds!(run512::<FF3>(nr, dir; &rk, c, a, b, dir));
-    wipe512(&mut rk);
-}
-
-/// Zeroes copies of key material (round keys, constants ^ `rk[0]`);
-/// volatile so the wipe stays. [`super::batch_fused256`] has the 256-bit twin.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn wipe512(v: &mut [__m512i]) {
-    for k in v {
-        // SAFETY: `k` is a valid, aligned vector.
-        unsafe { core::ptr::write_volatile(k, _mm512_setzero_si512()) };
-    }
+    crate::wipe::wipe_vectors(&mut rk);
 }
 
 #[inline]
@@ -288,7 +277,7 @@ fn run512<const FF3: bool, const NR: usize, const ENC: bool>(
         chunk512::<1, 1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
         j += 8;
     }
-    wipe512(&mut cbk);
+    crate::wipe::wipe_vectors(&mut cbk);
 }
 
 /// `y0 + y1·r32 + y2·r64 + y3·r96` for the 32-bit limbs y0..y3 of

@@ -153,7 +153,7 @@ pub unsafe fn rounds_vaes256<const FF3: bool>(
         *r = _mm256_broadcastsi128_si256(*k);
     }
     by_rounds!(run256::<FF3>(nr, dir; &rk, c, a, b, dir));
-    wipe(&mut rk);
+    crate::wipe::wipe_vectors(&mut rk);
 }
 
 /// What the chunks of a run share, for `rk0` the first round key and
@@ -179,16 +179,6 @@ fn setup(
     }
     let p = dir.round(0, rounds) % 2;
     (cbk, rounds, [Mod256::new(c, p), Mod256::new(c, 1 - p)], p)
-}
-
-/// Zeroes key material copies; volatile so the wipe stays.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn wipe(v: &mut [__m256i]) {
-    for k in v {
-        // SAFETY: `k` is a valid, aligned vector.
-        unsafe { core::ptr::write_volatile(k, _mm256_setzero_si256()) };
-    }
 }
 
 /// All rounds for 4·W·G values of `a` and `b` (at least that many each),
@@ -254,7 +244,7 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     } else {
         chunks!(false)
     }
-    wipe(&mut cbk);
+    crate::wipe::wipe_vectors(&mut cbk);
 }
 
 /// One round for 8 values (two vectors of four halves) with AES-NI on
@@ -367,7 +357,7 @@ fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     if j < a.len() {
         chunk_ni::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
     }
-    wipe(&mut cbk);
+    crate::wipe::wipe_vectors(&mut cbk);
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! Tremont Atoms and Celerons, Cores before Haswell): every round of a run
 //! with one tweak, eight blocks in flight per `aesenc` (the round keys are
 //! read from the schedule), each block built from its half and read back
-//! in registers, with no block ever stored. The arithmetic is the
+//! in registers (on eight values LLVM may spill some AES outputs to the
+//! stack for the FF3 update; they are not wiped). The arithmetic is the
 //! portable round's, on 64-bit scalars: FF1's y by one Barrett step, FF3's
 //! 128-bit y by its 32-bit limbs ([`rem_limbs`]), then a masked add or
 //! subtract. Two groups of eight values alternate in every round, so one
@@ -164,10 +165,7 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
     if j < a.len() {
         chunk::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
     }
-    for v in &mut cbk {
-        // SAFETY: `v` is a valid, aligned vector; volatile so the wipe stays.
-        unsafe { core::ptr::write_volatile(v, _mm_setzero_si128()) };
-    }
+    crate::wipe::wipe_vectors(&mut cbk);
 }
 
 /// All rounds for `W`·G values of `a` and `b` (at least that many each).

@@ -42,8 +42,9 @@ pub fn parse_format(data: &mut [u16], n: usize) -> bool {
 /// slab's ends checked alone and its numerals as the AVX-512 parse loads
 /// them (the batch path now); without, the one-pass check of the slab
 /// and then the plain parse (before). Each group of 64 values is then
-/// formatted back. Whether it ran and found the data valid; `data` ends
-/// as it was.
+/// formatted back. Whether it ran and found the data valid (false, doing
+/// nothing, when `ends` do not cover `data` in values of `n`); valid
+/// `data` ends as it was.
 pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool, fused: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -52,7 +53,10 @@ pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool, 
             return false;
         };
         let (mut a, mut b) = ([0u64; GROUP], [0u64; GROUP]);
-        let (step, mut ok) = (super::slab::SLAB_NUMERALS / n.max(1), ends.len() * n == data.len());
+        if ends.len() * n != data.len() {
+            return false;
+        }
+        let (step, mut ok) = (super::slab::SLAB_NUMERALS / n.max(1), true);
         for i0 in (0..ends.len()).step_by(step.max(1)) {
             let (i1, s0) = ((i0 + step).min(ends.len()), i0 * n);
             ok &= if fused {
@@ -103,4 +107,18 @@ pub fn fused_rounds(key: &[u8], ff3: bool, a: &mut [u64], b: &mut [u64]) -> bool
     a.chunks_exact_mut(64)
         .zip(b.chunks_exact_mut(64))
         .all(|(a, b)| kernel.fused(keys.as_ref(), &c, a, b, Direction::Encrypt))
+}
+
+#[cfg(test)]
+mod tests {
+    /// Ends that do not cover the data say false (they used to slice past
+    /// the data and panic).
+    #[test]
+    fn check_parse_format_refuses_ends_past_the_data() {
+        let mut data = [1u16; 10];
+        for fused in [true, false] {
+            assert!(!super::check_parse_format(&mut data, &[16, 32], 16, true, fused));
+        }
+        assert_eq!(data, [1u16; 10]);
+    }
 }
