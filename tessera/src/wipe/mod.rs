@@ -17,31 +17,10 @@ pub(crate) unsafe fn wipe<T>(v: *mut T) {
     compiler_fence(Ordering::SeqCst);
 }
 
-/// Vector types whose all-zero bit pattern is a valid value, for
-/// [`wipe_vectors`].
 #[cfg(target_arch = "x86_64")]
-pub(crate) trait Vector: Copy {}
+mod vectors;
 #[cfg(target_arch = "x86_64")]
-impl Vector for core::arch::x86_64::__m128i {}
-#[cfg(target_arch = "x86_64")]
-impl Vector for core::arch::x86_64::__m256i {}
-#[cfg(target_arch = "x86_64")]
-impl Vector for core::arch::x86_64::__m512i {}
-
-/// Zeroes every vector of `v` (stack copies of round keys, or of constants
-/// XORed with round key 0) with one volatile store each, which the
-/// optimiser keeps. Inlined into its caller, so the store is as wide as the
-/// caller's target features allow.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) fn wipe_vectors<V: Vector>(v: &mut [V]) {
-    for x in v {
-        // SAFETY: `x` is a valid, aligned `V`, and all zeros is a valid `V`
-        // (the `Vector` types are plain integer vectors).
-        unsafe { core::ptr::write_volatile(x, core::mem::zeroed()) };
-    }
-    compiler_fence(Ordering::SeqCst);
-}
+pub(crate) use vectors::wipe_vectors;
 
 /// A value whose every byte is overwritten after it is dropped: for fields
 /// such as `Option<KeySchedule>`, where `None` (or a smaller variant) leaves
