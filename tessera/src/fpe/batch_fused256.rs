@@ -158,7 +158,7 @@ pub unsafe fn rounds_vaes256<const FF3: bool>(
 
 /// What the chunks of a run share, for `rk0` the first round key and
 /// halves of `la` and `lb` values: each round's constant block ^ rk0 in
-/// both lanes, in the order the rounds run (copies of rk0: [`wipe`] them),
+/// both lanes, in the order the rounds run (copies of rk0: [`wipe_vectors`](crate::wipe::wipe_vectors) them),
 /// the round count, the moduli of the first round's parity and the other,
 /// and that parity.
 #[inline]
