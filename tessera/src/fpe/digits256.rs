@@ -7,7 +7,8 @@
 //! values in its low lane and B in its high lane. STR converts four halves
 //! per vector pass and a second shuffle puts the digits back in order. The
 //! conversions are [`super::digits10`]'s; no table lookup and no branch
-//! depends on a value (only on positions and lengths).
+//! depends on a value (only on positions and lengths). The parse keeps the
+//! largest numeral it loads and says at the end whether all were digits.
 
 #![allow(unsafe_code)]
 
