@@ -41,9 +41,9 @@ pub fn parse_format(data: &mut [u16], n: usize) -> bool {
 /// otherwise), a slab at a time as the batch API goes: with `fused`, the
 /// slab's ends checked alone and its numerals as the decimal parse
 /// (AVX-512 or AVX2) loads them (the batch path now); without, the
-/// one-pass check of the slab and then the plain parse (before). Each group of 64 values is then
-/// formatted back. Whether it ran and found the data valid; `data` ends
-/// as it was.
+/// one-pass check of the slab and then the plain parse (before). Each
+/// group of 64 values is then formatted back. Whether it ran and found
+/// the data valid; `data` ends as it was.
 pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool, fused: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
