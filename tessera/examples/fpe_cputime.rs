@@ -336,7 +336,8 @@ fn kernel(n: usize) {
 /// interleaved beside the AES floor: the one-pass check alone, the
 /// decimal parse and format alone, the check with them as the batch path
 /// did it (the slab's check, then the parse) and does it (the check in
-/// the AVX-512 parse; `tessera::fpe::bench` hooks), and the whole calls.
+/// the AVX-512 or AVX2 decimal parse; `tessera::fpe::bench` hooks), and
+/// the whole calls.
 fn memory(n: usize) {
     use tessera::fpe::bench;
     let key = [7u8; 16];

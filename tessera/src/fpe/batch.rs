@@ -98,8 +98,8 @@ impl Plan<'_> {
     /// whose numerals are not yet checked against the radix. `None` when
     /// all are done; `Some(k)` when it stopped at a numeral not below the
     /// radix in value k or later, having done values `..k` (and left the
-    /// rest as given). The AVX-512 decimal parse checks each group from
-    /// the vectors it loads; otherwise the whole run is checked first.
+    /// rest as given). The decimal parses (AVX-512, AVX2) check each group
+    /// from the vectors they load; otherwise the whole run is checked first.
     /// While each group goes through its rounds, the same length of
     /// `ahead` (numerals the batch reads next, from main memory) is
     /// prefetched into L2, so the next slab finds it there.
@@ -131,7 +131,7 @@ impl Plan<'_> {
             None
         };
         #[cfg(target_arch = "x86_64")]
-        let checks = matches!(dec, Some(Decimal::Avx512(_)));
+        let checks = dec.is_some();
         #[cfg(not(target_arch = "x86_64"))]
         let checks = false;
         if !checks && !wide(|| numerals_below(data, self.rx.radix)) {
@@ -148,10 +148,8 @@ impl Plan<'_> {
             }
             #[cfg(target_arch = "x86_64")]
             if let Some(dec) = &dec {
-                match dec {
-                    Decimal::Avx512(d) if !d.parse_checked(chunk, &mut g.a, &mut g.b) => return Some(k * GROUP),
-                    Decimal::Avx512(_) => {}
-                    Decimal::Avx2(_) => dec.parse(chunk, &mut g.a, &mut g.b),
+                if !dec.parse_checked(chunk, &mut g.a, &mut g.b) {
+                    return Some(k * GROUP);
                 }
                 self.rounds(&mut g, count, same.then_some(&consts), dir);
                 dec.format(&g.a, &g.b, chunk);

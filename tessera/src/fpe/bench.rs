@@ -39,17 +39,17 @@ pub fn parse_format(data: &mut [u16], n: usize) -> bool {
 /// The batch path's work outside the rounds on `data` (decimal values of
 /// `n` digits ending at `ends`, FF1's digit order when `be`, FF3's
 /// otherwise), a slab at a time as the batch API goes: with `fused`, the
-/// slab's ends checked alone and its numerals as the AVX-512 parse loads
-/// them (the batch path now); without, the one-pass check of the slab
-/// and then the plain parse (before). Each group of 64 values is then
-/// formatted back. Whether it ran and found the data valid (false, doing
-/// nothing, when `ends` do not cover `data` in values of `n`); valid
-/// `data` ends as it was.
+/// slab's ends checked alone and its numerals as the decimal parse
+/// (AVX-512 or AVX2) loads them (the batch path now); without, the
+/// one-pass check of the slab and then the plain parse (before). Each
+/// group of 64 values is then formatted back. Whether it ran and found
+/// the data valid (false, doing nothing, when `ends` do not cover `data`
+/// in values of `n`); valid `data` ends as it was.
 pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool, fused: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        use super::digits256::Decimal;
-        let Some(Decimal::Avx512(dec)) = Decimal::new(true, n, n.div_ceil(2), be) else {
+        let avx512 = super::batch_round::Kernel::detect().avx512();
+        let Some(dec) = super::digits256::Decimal::new(avx512, n, n.div_ceil(2), be) else {
             return false;
         };
         let (mut a, mut b) = ([0u64; GROUP], [0u64; GROUP]);

@@ -7,7 +7,8 @@
 //! values in its low lane and B in its high lane. STR converts four halves
 //! per vector pass and a second shuffle puts the digits back in order. The
 //! conversions are [`super::digits10`]'s; no table lookup and no branch
-//! depends on a value (only on positions and lengths).
+//! depends on a value (only on positions and lengths). The parse keeps the
+//! largest numeral it loads and says at the end whether all were digits.
 
 #![allow(unsafe_code)]
 
@@ -74,6 +75,13 @@ impl Dec256 {
     /// back to back, each numeral below 10) into `a` and `b`, which take
     /// the count rounded up to 4 (zeros past the last value).
     pub(crate) fn parse(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+        self.parse_checked(data, a, b);
+    }
+
+    /// As [`Dec256::parse`] for any numerals, checking them from the
+    /// vectors the parse loads (no pass of its own): whether every numeral
+    /// of `data` is below 10. When not, `a` and `b` hold garbage.
+    pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         // SAFETY: a Dec256 exists only if `new` detected AVX2.
         unsafe { self.parse_avx2(data, a, b) }
     }
@@ -93,10 +101,12 @@ impl Dec256 {
 
     /// The four values from numeral `at` of `src`, each as numerals
     /// `s..s + 8` in the low lane and `s + u..s + u + 8` in the high lane,
-    /// shuffled into digit slots (the numerals read past a value are dropped).
+    /// shuffled into digit slots (the numerals read past a value are
+    /// dropped); `top` keeps the lane-wise largest numeral loaded (those
+    /// past a value too: all are in `src`).
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn load4(&self, src: &[u16], at: usize, ctl: __m256i) -> [__m256i; 4] {
+    fn load4(&self, src: &[u16], at: usize, ctl: __m256i, top: &mut __m256i) -> [__m256i; 4] {
         assert!(self.in_reach(at, src.len()));
         [0, 1, 2, 3].map(|i| {
             // SAFETY: src[s..s + 8] and src[s + u..s + u + 8] are in bounds
@@ -105,6 +115,7 @@ impl Dec256 {
                 let p = src.as_ptr().add(at + i * self.n);
                 _mm256_loadu2_m128i(p.add(self.u).cast(), p.cast())
             };
+            *top = _mm256_max_epu16(*top, x);
             _mm256_shuffle_epi8(x, ctl)
         })
     }
@@ -130,22 +141,24 @@ impl Dec256 {
     }
 
     #[target_feature(enable = "avx2")]
-    fn parse_avx2(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
+    fn parse_avx2(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
         // SAFETY: a 32-byte load from a 32-byte array.
         let ctl = unsafe { _mm256_loadu_si256(self.num_ctl.as_ptr().cast()) };
+        // The largest numeral loaded (lane-wise; the padded copy adds zeros).
+        let mut top = _mm256_setzero_si256();
         for j in (0..count).step_by(4) {
             let at = j * self.n;
             let v = if self.in_reach(at, data.len()) {
-                self.load4(data, at, ctl)
+                self.load4(data, at, ctl, &mut top)
             } else {
                 // The last values, from a zero-padded copy (fewer than
                 // 3 * 16 + 8 + 8 numerals left); zeros past the last value.
                 let mut pad = [0u16; PAD];
                 pad[..data.len() - at].copy_from_slice(&data[at..]);
-                self.load4(&pad, 0, ctl)
+                self.load4(&pad, 0, ctl, &mut top)
             };
             let r = num4(v);
             let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
@@ -155,6 +168,10 @@ impl Dec256 {
                 _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(r)));
             }
         }
+        // Each value's halves were loaded whole (A from its start, B from
+        // `u` on): every numeral was loaded. Above 9 anywhere: not all zero.
+        let over = _mm256_subs_epu16(top, _mm256_set1_epi16(9));
+        _mm256_testz_si256(over, over) == 1
     }
 
     #[target_feature(enable = "avx2")]
@@ -281,6 +298,14 @@ impl Decimal {
         }
     }
 
+    /// As [`Dec256::parse_checked`].
+    pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+        match self {
+            Decimal::Avx512(d) => d.parse_checked(data, a, b),
+            Decimal::Avx2(d) => d.parse_checked(data, a, b),
+        }
+    }
+
     /// As [`Dec256::format`].
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         match self {
@@ -308,6 +333,18 @@ mod tests {
         Dec256::new(n, u, be).map(Decimal::Avx2).into_iter().chain(avx512).collect()
     }
 
+    /// Every split `u` of every length `n` from 2 to 16, both digit orders
+    /// (`be`), each with every conversion this CPU has.
+    fn every_shape() -> impl Iterator<Item = (usize, usize, bool, Decimal)> {
+        (2usize..=16).flat_map(|n| {
+            (n.saturating_sub(8).max(1)..=8.min(n - 1)).flat_map(move |u| {
+                [true, false]
+                    .into_iter()
+                    .flat_map(move |be| converters(n, u, be).into_iter().map(move |d| (n, u, be, d)))
+            })
+        })
+    }
+
     /// Every split of every length up to 16, both digit orders, value
     /// counts 1 to 9 (partial groups, loads and stores at the data's end),
     /// in each conversion against the scalar ones; format writes only
@@ -326,35 +363,57 @@ mod tests {
         for (n, u) in [(17, 8), (10, 1), (17, 9), (19, 10)] {
             assert!(converters(n, u, true).is_empty() && converters(n, u, false).is_empty(), "{n} {u}");
         }
-        for n in 2..=16usize {
-            for u in n.saturating_sub(8).max(1)..=8.min(n - 1) {
-                for (be, dec) in
-                    [true, false].into_iter().flat_map(|be| converters(n, u, be).into_iter().map(move |d| (be, d)))
-                {
-                    for count in 1..=9usize {
-                        for data in cases(n, count, &mut next) {
-                            let wide = matches!(dec, Decimal::Avx512(_));
-                            let (mut a, mut b) = ([7u64; 12], [7u64; 12]);
-                            dec.parse(&data, &mut a, &mut b);
-                            for j in 0..count {
-                                let (xa, xb) = data[j * n..(j + 1) * n].split_at(u);
-                                let want = if be {
-                                    (rx.num_be64(xa), rx.num_be64(xb))
-                                } else {
-                                    (rx.num_le64(xa), rx.num_le64(xb))
-                                };
-                                assert_eq!(
-                                    (a[j], b[j]),
-                                    want,
-                                    "512 {wide} n {n} u {u} be {be} count {count} value {j}"
-                                );
-                            }
-                            assert!(a[count..count.next_multiple_of(4)].iter().all(|&x| x == 0));
-                            let mut buf = vec![5u16; count * n + 16];
-                            dec.format(&a, &b, &mut buf[8..8 + count * n]);
-                            assert_eq!(buf[8..8 + count * n], data[..], "512 {wide} n {n} u {u} be {be} count {count}");
-                            assert!(buf[..8].iter().chain(&buf[8 + count * n..]).all(|&d| d == 5), "wrote outside");
-                        }
+        for (n, u, be, dec) in every_shape() {
+            let wide = matches!(dec, Decimal::Avx512(_));
+            for count in 1..=9usize {
+                for data in cases(n, count, &mut next) {
+                    let (mut a, mut b) = ([7u64; 12], [7u64; 12]);
+                    dec.parse(&data, &mut a, &mut b);
+                    for j in 0..count {
+                        let (xa, xb) = data[j * n..(j + 1) * n].split_at(u);
+                        let want =
+                            if be { (rx.num_be64(xa), rx.num_be64(xb)) } else { (rx.num_le64(xa), rx.num_le64(xb)) };
+                        assert_eq!((a[j], b[j]), want, "512 {wide} n {n} u {u} be {be} count {count} value {j}");
+                    }
+                    assert!(a[count..count.next_multiple_of(4)].iter().all(|&x| x == 0));
+                    let mut buf = vec![5u16; count * n + 16];
+                    dec.format(&a, &b, &mut buf[8..8 + count * n]);
+                    assert_eq!(buf[8..8 + count * n], data[..], "512 {wide} n {n} u {u} be {be} count {count}");
+                    assert!(buf[..8].iter().chain(&buf[8 + count * n..]).all(|&d| d == 5), "wrote outside");
+                }
+            }
+        }
+    }
+
+    /// The check fused into both parses (AVX2, AVX-512 BW): every length
+    /// and split up to 16, both digit orders, 1 to 9 values (windows cut
+    /// at the data's end, AVX2's padded last group), a bad numeral (10,
+    /// 11, 0x7fff, 0x8000, 0xffff: negative as i16) at every position in
+    /// turn, and the same data with only digits; the parse of good data
+    /// gives each value's halves as the scalar NUM.
+    #[test]
+    fn parse_checked_finds_every_bad_numeral() {
+        if !crate::cpu::has(crate::cpu::Features::AVX2) {
+            return;
+        }
+        let rx = super::super::num::Radix::new(10);
+        for (n, u, be, dec) in every_shape() {
+            let wide = matches!(dec, Decimal::Avx512(_));
+            for count in 1..=9 {
+                let data: Vec<u16> = (0..count * n).map(|i| (i * 7 % 10) as u16).collect();
+                let (mut a, mut b) = ([0u64; 12], [0u64; 12]);
+                assert!(dec.parse_checked(&data, &mut a, &mut b), "512 {wide} {n} {u} {be} {count}");
+                for j in 0..count {
+                    let (xa, xb) = data[j * n..(j + 1) * n].split_at(u);
+                    let want = if be { (rx.num_be64(xa), rx.num_be64(xb)) } else { (rx.num_le64(xa), rx.num_le64(xb)) };
+                    assert_eq!((a[j], b[j]), want, "{wide} {n} {u} {be} {count} value {j}");
+                }
+                for at in 0..data.len() {
+                    for bad in [10, 11, 0x7fff, 0x8000, 0xffff] {
+                        let mut d = data.clone();
+                        d[at] = bad;
+                        let ok = dec.parse_checked(&d, &mut a, &mut b);
+                        assert!(!ok, "512 {wide} {n} {u} {be} {count} {at} {bad}");
                     }
                 }
             }

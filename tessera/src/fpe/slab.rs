@@ -6,8 +6,8 @@
 //! error returns: on any error the batch is as the caller gave it, and the
 //! error names the first bad value, as when the whole batch was checked
 //! first. The slab's ends and tweaks are checked before it is processed,
-//! its numerals as they are parsed (the AVX-512 decimal parse checks the
-//! vectors it loads, so each numeral is read once).
+//! its numerals as they are parsed (the decimal parses, AVX-512 and AVX2,
+//! check the vectors they load, so each numeral is read once).
 
 use super::batch::{check_ends, for_each_run};
 use super::{Tweaks, check_batch, check_value};
