@@ -14,7 +14,7 @@
 //! | `Portable` | `portable` | none | the `aes` crate's backend everywhere |
 //! | `AesNi` | `aesni` | AES-NI, SSE4.1 | the AES-NI schedule: FF1/FF3 single values, AES-SIV (S2V and CTR), EAX; fused FPE batch rounds with scalar arithmetic (`AesNi`) |
 //! | `Avx2` | `avx2` | and AVX2 | FPE batch rounds (`Avx2`, fused `Avx2Ni`), AVX2 decimal conversion, AVX2 batch checks |
-//! | `Vaes256` | `vaes256` | and VAES | OCB on 256-bit VAES, AES-SIV CTR on VAES-256, fused FPE batch rounds on 256-bit VAES (`Vaes256`) |
+//! | `Vaes256` | `vaes256` | and VAES, FMA | OCB on 256-bit VAES, AES-SIV CTR on VAES-256, fused FPE batch rounds on 256-bit VAES (`Vaes256`) |
 //! | `Avx512` | `avx512` | and AVX-512 F, BW, DQ, VL, IFMA | OCB on 512-bit VAES, AES-SIV CTR on VAES-512, FPE `Avx512` and fused `Vaes512` rounds, AVX-512 decimal conversion |
 //!
 //! A cap only lowers: a kernel runs when the CPU has its features *and*
@@ -29,7 +29,7 @@
 //! | `aead::ocb::kernel::Kernel::available`, `aead::ocb_vaes::Vaes::new` | OCB `Vaes256` | aes, sse4.1, vaes, avx2 |
 //! | same | OCB `Vaes512` | aes, sse4.1, vaes, avx512f |
 //! | `fpe::batch_round::Kernel::available` | `AesNi` (added with it: before it, the portable rounds) | aes, sse4.1 |
-//! | same | `Avx2` / `Avx2Ni` / `Vaes256` | avx2 / and aes, sse4.1 / and vaes |
+//! | same | `Avx2` / `Avx2Ni` / `Vaes256` | avx2 / and aes, sse4.1 / and vaes (and fma, added with its FMA quotient estimate) |
 //! | same | `Avx512` / `Vaes512` | avx512f, dq, bw, vl / and aes, sse4.1, vaes, avx512ifma |
 //! | `fpe::digits256::Dec256::new` | AVX2 decimal groups | avx2 |
 //! | `fpe::digits512::Dec512::new` | AVX-512 decimal groups | avx512f, avx512bw |
@@ -88,7 +88,7 @@ pub enum Level {
     AesNi,
     /// And AVX2.
     Avx2,
-    /// And VAES on 256-bit vectors.
+    /// And VAES on 256-bit vectors, and FMA (every VAES CPU has it).
     Vaes256,
     /// And AVX-512 (F, BW, DQ, VL; with IFMA where present).
     Avx512,
@@ -124,7 +124,7 @@ impl Level {
             Level::Portable => Features(0),
             Level::AesNi => aes,
             Level::Avx2 => aes | Features::AVX2,
-            Level::Vaes256 => aes | Features::AVX2 | Features::VAES,
+            Level::Vaes256 => aes | Features::AVX2 | Features::VAES | Features::FMA,
             Level::Avx512 => Features(u16::MAX),
         }
     }
@@ -186,6 +186,7 @@ impl Features {
     pub(crate) const AVX512DQ: Features = Features(1 << 6);
     pub(crate) const AVX512VL: Features = Features(1 << 7);
     pub(crate) const AVX512IFMA: Features = Features(1 << 8);
+    pub(crate) const FMA: Features = Features(1 << 9);
     /// AES-NI as the crate's schedule needs it: AES and SSE4.1.
     pub(crate) const AES_NI: Features = Features(Self::AES.0 | Self::SSE41.0);
     /// AVX-512 F, BW, DQ and VL.
@@ -213,6 +214,7 @@ impl Features {
                 (has!("avx512dq"), Features::AVX512DQ),
                 (has!("avx512vl"), Features::AVX512VL),
                 (has!("avx512ifma"), Features::AVX512IFMA),
+                (has!("fma"), Features::FMA),
             ];
             for (yes, bit) in all {
                 if yes {

@@ -34,6 +34,7 @@ fn the_cap_only_lowers() {
                 (Features::SSE41, Level::AesNi),
                 (Features::AVX2, Level::Avx2),
                 (Features::VAES, Level::Vaes256),
+                (Features::FMA, Level::Vaes256),
                 (Features::AVX512F, Level::Avx512),
                 (Features::AVX512BW, Level::Avx512),
                 (Features::AVX512DQ, Level::Avx512),

@@ -44,7 +44,7 @@ const _: () = assert!(MAX_FF3 <= MAX_NARROW, "FF3 runs the 32-bit update only");
 /// block ^ `rk[0]` in both lanes. Values 0, 2 and 1, 3 of a vector share a
 /// block pair, so reading y back in the same pairs restores their order.
 #[inline]
-#[target_feature(enable = "avx2,vaes")]
+#[target_feature(enable = "avx2,vaes,fma")]
 pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(
     rk: &[__m256i; 15],
     cb: __m256i,
@@ -109,12 +109,14 @@ pub fn blocks32<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
 /// negative (2^32 + s as unsigned, the larger), then with `s - m` where
 /// s >= m (else it wraps above s).
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i {
     let k52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
     let yf = _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64::<12>(y), k52));
-    // The quotient's low 32 bits are those of the f64 sum's mantissa.
-    let q = _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(yf, k.inv), k.c));
+    // The quotient's low 32 bits are those of the f64 sum's mantissa; one
+    // fused multiply-add (one rounding: the product's is gone, so the
+    // estimate is only closer).
+    let q = _mm256_castpd_si256(_mm256_fmadd_pd(yf, k.inv, k.c));
     let t = _mm256_sub_epi32(y, mul_lo32(q, k.m));
     let s = if ENC { _mm256_add_epi32(d, t) } else { _mm256_sub_epi32(d, t) };
     let s = _mm256_min_epu32(s, _mm256_add_epi32(s, k.m));
@@ -135,11 +137,11 @@ fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
 /// The VAES-256 kernel: all rounds for every value of `a` and `b`.
 ///
 /// # Safety
-/// The CPU must have AVX2, AES-NI and VAES; `a.len() == b.len()`, a
+/// The CPU must have AVX2, AES-NI, VAES and FMA; `a.len() == b.len()`, a
 /// multiple of 8; an even number of rounds; every half below its round's
 /// modulus, each modulus in 2^16..2^32 (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3).
-#[target_feature(enable = "avx2,aes,vaes")]
+#[target_feature(enable = "avx2,aes,vaes,fma")]
 pub unsafe fn rounds_vaes256<const FF3: bool>(
     keys: &[__m128i; 15],
     nr: usize,
@@ -187,7 +189,7 @@ fn setup(
 /// round's block constant ^ `rk[0]` in the order they run, `ks` the moduli of
 /// the first round's parity and the other, `p` that parity.
 #[inline]
-#[target_feature(enable = "avx2,vaes")]
+#[target_feature(enable = "avx2,vaes,fma")]
 fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(
     rk: &[__m256i; 15],
     cbk: &[__m256i],
@@ -215,7 +217,7 @@ fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, co
 }
 
 #[inline]
-#[target_feature(enable = "avx2,vaes")]
+#[target_feature(enable = "avx2,vaes,fma")]
 fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     rk: &[__m256i; 15],
     c: &Consts<'_>,
@@ -377,12 +379,13 @@ mod tests {
     }
 
     /// [`update32`] against u128 arithmetic, both directions, for moduli
-    /// 2^16 to [`MAX_NARROW`]: y at 0, around multiples of m, near 2^64 and
-    /// random, halves d of 0, m - 1 and random, each with garbage in its
-    /// high 32 bits (which must not matter).
+    /// 2^16 to [`MAX_NARROW`]: y at 0, around multiples of m, near 2^64, at
+    /// 2^30, 2^32 (± 1), 2^52, 2^63 and random, halves d of 0, m - 1 and
+    /// random, each with garbage in its high 32 bits (which must not
+    /// matter).
     #[test]
     fn update32_matches_u128() {
-        if !crate::cpu::has(crate::cpu::Features::AVX2) {
+        if !crate::cpu::has(crate::cpu::Features::AVX2 | crate::cpu::Features::FMA) {
             return;
         }
         let mut seed = 0x0123_4567_89ab_cdefu64;
@@ -401,11 +404,12 @@ mod tests {
                     1 => ((u64::MAX / m - next() % 4) * m).wrapping_add(next() % 3),
                     2 => (next() >> (next() % 64)) / m * m,
                     3 => next() % (2 * m),
+                    4 => [1 << 30, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, 1 << 52, 1 << 63][next() as usize % 6],
                     _ => next(),
                 });
                 let d: [u64; 4] = core::array::from_fn(|j| [0, m - 1, next() % m, next() % m][(i as usize + j) % 4]);
                 let dirty = vec(d.map(|d| d | (next() << 32)));
-                // SAFETY: AVX2 was detected above.
+                // SAFETY: AVX2 and FMA were detected above.
                 let (enc, dec) = unsafe { (update32::<true>(dirty, vec(y), &k), update32::<false>(dirty, vec(y), &k)) };
                 let (enc, dec) = (arr(enc), arr(dec));
                 for j in 0..4 {

@@ -171,7 +171,7 @@ impl Kernel {
                 all.push(Kernel::Avx2);
                 if aes {
                     all.push(Kernel::Avx2Ni);
-                    if has(F::VAES) {
+                    if has(F::VAES | F::FMA) {
                         all.push(Kernel::Vaes256);
                     }
                 }

@@ -139,7 +139,7 @@ fn blocks_follow_the_layouts() {
 }
 
 /// The kernel each level chooses: the fused VAES-256 one at `vaes256`
-/// on a CPU with VAES, the AES-NI one at `avx2`.
+/// on a CPU with VAES and FMA, the AES-NI one at `avx2`.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn each_level_chooses_its_kernel() {
@@ -150,7 +150,7 @@ fn each_level_chooses_its_kernel() {
                 Kernel::Vaes512
             } else if has(F::AVX512) {
                 Kernel::Avx512
-            } else if has(F::AVX2 | F::AES_NI | F::VAES) {
+            } else if has(F::AVX2 | F::AES_NI | F::VAES | F::FMA) {
                 Kernel::Vaes256
             } else if has(F::AVX2 | F::AES_NI) {
                 Kernel::Avx2Ni
