@@ -337,7 +337,7 @@ impl Dec128 {
 /// step merging two vectors).
 #[inline]
 #[target_feature(enable = "sse4.1")]
-fn num4(v: [__m128i; 4]) -> __m128i {
+pub(crate) fn num4(v: [__m128i; 4]) -> __m128i {
     let w = |hi: i16| _mm_setr_epi16(hi, 1, hi, 1, hi, 1, hi, 1);
     // Pairs (below 100), fours (below 10^4, so they pack into i16), eights.
     let t = v.map(|x| _mm_madd_epi16(x, w(10)));
@@ -350,7 +350,7 @@ fn num4(v: [__m128i; 4]) -> __m128i {
 /// each, most significant first (as [`digits8`], two values per pass).
 #[inline]
 #[target_feature(enable = "sse4.1")]
-fn digits2(x: __m128i) -> [__m128i; 2] {
+pub(crate) fn digits2(x: __m128i) -> [__m128i; 2] {
     // abcd = x / 10^4 (exact for x < 10^8), efgh = x mod 10^4, both times 4.
     let abcd = _mm_srli_epi64::<45>(_mm_mul_epu32(x, _mm_set1_epi32(0xd1b7_1759_u32 as i32)));
     let efgh = _mm_sub_epi32(x, _mm_mul_epu32(abcd, _mm_set1_epi32(10_000)));

@@ -85,7 +85,7 @@ impl Fast {
     /// A 64-bit value congruent to `lo + hi * 2^64` mod m: four 32-bit limbs
     /// times 2^(32j) mod m (each product below 2^62).
     #[inline(always)]
-    fn fold(&self, lo: u64, hi: u64) -> u64 {
+    pub(crate) fn fold(&self, lo: u64, hi: u64) -> u64 {
         let l1 = (lo >> 32) * self.r[0];
         let h0 = (hi & 0xffff_ffff) * self.r[1];
         let h1 = (hi >> 32) * self.r[2];
@@ -95,7 +95,7 @@ impl Fast {
     /// One Feistel update: (x + y) mod m when encrypting, (x - y) mod m when
     /// decrypting (`x` < m, any 64-bit `y`).
     #[inline(always)]
-    fn step<const DEC: bool>(&self, x: u64, y: u64) -> u64 {
+    pub(crate) fn step<const DEC: bool>(&self, x: u64, y: u64) -> u64 {
         let q = ((y as u128 * self.inv as u128) >> 64) as u64;
         let qm = q.wrapping_mul(self.m);
         // y - qm is y mod m or that plus m: t is in [0, 3m).
