@@ -6,6 +6,10 @@
 //!
 //! Digits run most significant first (`BE`, FF1's NUM and STR) or least
 //! significant first (FF3's NUM(REV(X)) and REV(STR(x))).
+//!
+//! [`Dec128`] converts whole batch groups (values of up to 16 digits) with
+//! SSSE3 byte shuffles and SSE4.1, where the CPU has no AVX2, and checks
+//! the numerals as it parses.
 
 #![allow(unsafe_code)]
 
@@ -204,22 +208,17 @@ impl Dec128 {
     }
 
     /// NUM of both halves of every value in `data` (values of `n` numerals
-    /// back to back, each numeral below 10) into `a` and `b`, which take
-    /// the count rounded up to 4 (zeros past the last value).
-    pub(crate) fn parse(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
-        self.parse_checked(data, a, b);
-    }
-
-    /// As [`Dec128::parse`] for any numerals, checking them from the
-    /// vectors the parse loads: whether every numeral of `data` is below
-    /// 10. When not, `a` and `b` hold garbage.
+    /// back to back) into `a` and `b`, which take the count rounded up to 4
+    /// (zeros past the last value), checking the numerals from the vectors
+    /// it loads: whether every numeral of `data` is below 10. When not, `a`
+    /// and `b` hold garbage.
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         // SAFETY: a Dec128 exists only if `new` detected SSSE3 and SSE4.1.
         unsafe { self.parse_sse41(data, a, b) }
     }
 
     /// STR of both halves of every value back into `data` (the inverse of
-    /// [`Dec128::parse`]); every half must be below 10^its length.
+    /// [`Dec128::parse_checked`]); every half must be below 10^its length.
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         // SAFETY: as in `parse_checked`.
         unsafe { self.format_sse41(a, b, data) }

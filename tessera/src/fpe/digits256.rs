@@ -298,7 +298,9 @@ impl Decimal {
         match self {
             Decimal::Avx512(d) => d.parse(data, a, b),
             Decimal::Avx2(d) => d.parse(data, a, b),
-            Decimal::Sse41(d) => d.parse(data, a, b),
+            Decimal::Sse41(d) => {
+                d.parse_checked(data, a, b);
+            }
         }
     }
 
