@@ -3,10 +3,11 @@
 //! with one tweak, eight blocks in flight per `aesenc` (the round keys are
 //! read from the schedule), each block built from its half and read back
 //! in registers (on eight values LLVM may spill some AES outputs to the
-//! stack for the FF3 update; they are not wiped). The arithmetic is the
-//! single-value path's ([`Fast`]), on 64-bit scalars: FF3's 128-bit y
-//! folded by its 32-bit limbs, then one Barrett multiply pair and the
-//! Feistel add or subtract left in [0, 3m), reduced by two `cmov`s. Two groups of eight values alternate in every round, so one
+//! stack for the FF3 update; they are not wiped). FF3's 128-bit y is
+//! folded to 64 bits in the vector: its four 32-bit limbs times 2^32k mod m
+//! by two `pmuludq`. Then the single-value path's arithmetic ([`Fast`]) on
+//! 64-bit scalars: one Barrett multiply pair and the Feistel add or
+//! subtract left in [0, 3m), reduced by two `cmov`s. Two groups of eight values alternate in every round, so one
 //! group's reduction overlaps the other's AES. Straight-line code with
 //! masks, no branch on a value (`scripts/check-ct` compiles [`step`]: FF1
 //! on eight values, FF3 on four: on eight, LLVM keeps FF3's updates as a
@@ -25,8 +26,35 @@ use crate::Direction;
 /// Values per step: eight blocks in flight.
 const W: usize = 8;
 
-/// One round's modulus, its Barrett reciprocal and FF3's limb residues.
-pub struct Red(Fast);
+/// One round's modulus and its Barrett reciprocal, and FF3's limb weights
+/// as 64-bit lanes: \[1, 2^64 mod m\] and \[2^32 mod m, 2^96 mod m\].
+pub struct Red {
+    f: Fast,
+    w: [__m128i; 2],
+}
+
+impl Red {
+    /// For the modulus `m`, `r` its limb residues (2^32, 2^64 and 2^96 mod
+    /// m); `None` unless m is in 2..=(2^64 - 1) / 3 (FF1) or 2..2^30 (FF3).
+    #[inline]
+    #[target_feature(enable = "sse4.1")]
+    fn new<const FF3: bool>(m: u64, r: [u64; 3]) -> Option<Self> {
+        let f = if FF3 { Fast::new_folded(m) } else { Fast::new(m) }?;
+        Some(Red { f, w: [_mm_set_epi64x(r[1] as i64, 1), _mm_set_epi64x(r[2] as i64, r[0] as i64)] })
+    }
+
+    /// A 64-bit value congruent to the 128-bit little-endian `o` mod m
+    /// (m < 2^30): limbs 0 and 2 times 1 and 2^64 mod m, limbs 1 and 3
+    /// times 2^32 and 2^96 mod m (each product below 2^62), summed.
+    #[inline]
+    #[target_feature(enable = "sse4.1")]
+    fn fold(&self, o: __m128i) -> u64 {
+        let even = _mm_mul_epu32(o, self.w[0]);
+        let odd = _mm_mul_epu32(_mm_srli_epi64::<32>(o), self.w[1]);
+        let s = _mm_add_epi64(even, odd);
+        _mm_cvtsi128_si64(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s))) as u64
+    }
+}
 
 /// One round for `N` values (eight in the tail group): blocks `cb ^ half`
 /// (`cb`: the round's constant block ^ rk\[0\]) enciphered together,
@@ -63,10 +91,9 @@ fn build<const N: usize, const FF3: bool>(cb: __m128i, src: &[u64; N]) -> [__m12
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 fn finish<const FF3: bool, const ENC: bool>(o: __m128i, k: &Red, d: &mut u64) {
-    let lo = _mm_cvtsi128_si64(o) as u64;
     // FF3: y folded to 64 bits (congruent mod m); FF1: the output's first 8 bytes, big-endian.
-    let y = if FF3 { k.0.fold(lo, _mm_extract_epi64::<1>(o) as u64) } else { lo.swap_bytes() };
-    *d = if ENC { k.0.step::<false>(*d, y) } else { k.0.step::<true>(*d, y) };
+    let y = if FF3 { k.fold(o) } else { (_mm_cvtsi128_si64(o) as u64).swap_bytes() };
+    *d = if ENC { k.f.step::<false>(*d, y) } else { k.f.step::<true>(*d, y) };
 }
 
 /// One stage of the two-group pipeline: enciphers `blk` (built) through
@@ -149,8 +176,7 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
     }
     // The moduli of the first round's parity and the other; p that parity.
     let p = dir.round(0, rounds) % 2;
-    let fast = |m| if FF3 { Fast::new_folded(m) } else { Fast::new(m) };
-    let ks = [p, 1 - p].map(|i| Red(fast(c.m[i]).expect("moduli in range (the caller's contract)")));
+    let ks = [p, 1 - p].map(|i| Red::new::<FF3>(c.m[i], c.r[i]).expect("moduli in range (the caller's contract)"));
     let mut j = 0;
     while j + 2 * W <= a.len() {
         chunk::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
@@ -260,7 +286,9 @@ mod tests {
             (true, (1 << 30) - 1),
         ]);
         for (ff3, m) in moduli {
-            let k = Red(if ff3 { Fast::new_folded(m) } else { Fast::new(m) }.expect("a modulus in range"));
+            let r = super::super::num::limb_residues(m);
+            // SAFETY: the test machine has SSE4.1 (checked above with AES-NI).
+            let k = unsafe { if ff3 { Red::new::<true>(m, r) } else { Red::new::<false>(m, r) } }.expect("in range");
             let top = if ff3 { u128::MAX } else { u64::MAX as u128 };
             let mut ys = vec![0, 1, top, (m - 1) as u128, m as u128, (m + 1) as u128];
             // The largest y of each residue m - 1, 0, 1 below `top`.

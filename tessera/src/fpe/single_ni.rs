@@ -85,7 +85,7 @@ impl Fast {
     /// A 64-bit value congruent to `lo + hi * 2^64` mod m: four 32-bit limbs
     /// times 2^(32j) mod m (each product below 2^62).
     #[inline(always)]
-    pub(crate) fn fold(&self, lo: u64, hi: u64) -> u64 {
+    fn fold(&self, lo: u64, hi: u64) -> u64 {
         let l1 = (lo >> 32) * self.r[0];
         let h0 = (hi & 0xffff_ffff) * self.r[1];
         let h1 = (hi >> 32) * self.r[2];
