@@ -7,12 +7,12 @@
 //! folded to 64 bits in the vector: its four 32-bit limbs times 2^32k mod m
 //! by two `pmuludq`. Then the single-value path's arithmetic ([`Fast`]) on
 //! 64-bit scalars: one Barrett multiply pair and the Feistel add or
-//! subtract left in [0, 3m), reduced by two `cmov`s. Two groups of eight values alternate in every round, so one
-//! group's reduction overlaps the other's AES. Straight-line code with
-//! masks, no branch on a value (`scripts/check-ct` compiles [`step`]: FF1
-//! on eight values, FF3 on four: on eight, LLVM keeps FF3's updates as a
-//! loop whose jump counts values, which the check cannot tell from a
-//! secret one).
+//! subtract left in [0, 3m), reduced by two `cmov`s. Two groups of eight
+//! values alternate in every round, so one group's reduction overlaps the
+//! other's AES. Straight-line code with `cmov`s, no branch on a value
+//! (`scripts/check-ct` compiles [`step`]: FF1 on eight values, FF3 on
+//! four: on eight, LLVM keeps FF3's updates as a loop whose jump counts
+//! values, which the check cannot tell from a secret one).
 
 #![allow(unsafe_code)]
 

@@ -286,7 +286,8 @@ pub(crate) enum Decimal {
 impl Decimal {
     /// For values of `n` numerals with a first half of `u`, in FF1's digit
     /// order when `be`; `None` unless both halves have 1 to 8 numerals and
-    /// the CPU has AVX2. `avx512`: the batch runs the AVX-512 kernel.
+    /// the CPU has AVX2 or SSSE3 and SSE4.1. `avx512`: the batch runs the
+    /// AVX-512 kernel.
     pub(crate) fn new(avx512: bool, n: usize, u: usize, be: bool) -> Option<Self> {
         let wide = if avx512 { Dec512::new(n, u, be) } else { None };
         let narrow = || Dec128::new(n, u, be).map(Decimal::Sse41);
