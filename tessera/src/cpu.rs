@@ -12,7 +12,7 @@
 //! | [`Level`] | `TESSERA_CPU` | features it lets kernels use | kernels it adds |
 //! |---|---|---|---|
 //! | `Portable` | `portable` | none | the `aes` crate's backend everywhere |
-//! | `AesNi` | `aesni` | AES-NI, SSE4.1 | the AES-NI schedule: FF1/FF3 single values, AES-SIV (S2V and CTR), EAX; fused FPE batch rounds with scalar arithmetic (`AesNi`) |
+//! | `AesNi` | `aesni` | AES-NI, SSSE3, SSE4.1 | the AES-NI schedule: FF1/FF3 single values, AES-SIV (S2V and CTR), EAX; fused FPE batch rounds with scalar arithmetic (`AesNi`), SSE4.1 decimal conversion |
 //! | `Avx2` | `avx2` | and AVX2 | FPE batch rounds (`Avx2`, fused `Avx2Ni`), AVX2 decimal conversion, AVX2 batch checks |
 //! | `Vaes256` | `vaes256` | and VAES, FMA | OCB on 256-bit VAES, AES-SIV CTR on VAES-256, fused FPE batch rounds on 256-bit VAES (`Vaes256`) |
 //! | `Avx512` | `avx512` | and AVX-512 F, BW, DQ, VL, IFMA | OCB on 512-bit VAES, AES-SIV CTR on VAES-512, FPE `Avx512` and fused `Vaes512` rounds, AVX-512 decimal conversion |
@@ -33,11 +33,16 @@
 //! | same | `Avx512` / `Vaes512` | avx512f, dq, bw, vl / and aes, sse4.1, vaes, avx512ifma |
 //! | `fpe::digits256::Dec256::new` | AVX2 decimal groups | avx2 |
 //! | `fpe::digits512::Dec512::new` | AVX-512 decimal groups | avx512f, avx512bw |
+//! | `fpe::digits10::Dec128::new` | SSE4.1 decimal groups (added with it: before it, one half at a time) | ssse3, sse4.1 |
 //! | `fpe::batch::wide` | batch checks compiled for AVX2 | avx2 |
 //!
 //! The `aes` crate (the portable path, and every block outside these
 //! kernels) detects AES-NI itself; the cap does not reach it (build with
 //! `RUSTFLAGS="--cfg aes_force_soft"` for its software backend).
+//!
+//! Every CPU with AES-NI and SSE4.1 has SSSE3 (Westmere, Silvermont, Jaguar,
+//! Bulldozer and later); `AesNi` asks for it too, so the decimal groups'
+//! byte shuffles run wherever the level does.
 //!
 //! A CPU is at a level when it has that level's features, but VAES and IFMA
 //! are not needed for `Avx512` (an AVX-512 CPU without VAES, such as
@@ -84,7 +89,7 @@ pub const ENV: &str = "TESSERA_CPU";
 pub enum Level {
     /// No tessera x86-64 kernel.
     Portable,
-    /// AES-NI and SSE4.1.
+    /// AES-NI, SSSE3 and SSE4.1.
     AesNi,
     /// And AVX2.
     Avx2,
@@ -122,9 +127,9 @@ impl Level {
         let aes = Features::AES_NI;
         match self {
             Level::Portable => Features(0),
-            Level::AesNi => aes,
-            Level::Avx2 => aes | Features::AVX2,
-            Level::Vaes256 => aes | Features::AVX2 | Features::VAES | Features::FMA,
+            Level::AesNi => aes | Features::SSSE3,
+            Level::Avx2 => Level::AesNi.allows() | Features::AVX2,
+            Level::Vaes256 => Level::Avx2.allows() | Features::VAES | Features::FMA,
             Level::Avx512 => Features(u16::MAX),
         }
     }
@@ -187,6 +192,7 @@ impl Features {
     pub(crate) const AVX512VL: Features = Features(1 << 7);
     pub(crate) const AVX512IFMA: Features = Features(1 << 8);
     pub(crate) const FMA: Features = Features(1 << 9);
+    pub(crate) const SSSE3: Features = Features(1 << 10);
     /// AES-NI as the crate's schedule needs it: AES and SSE4.1.
     pub(crate) const AES_NI: Features = Features(Self::AES.0 | Self::SSE41.0);
     /// AVX-512 F, BW, DQ and VL.
@@ -207,6 +213,7 @@ impl Features {
             let all = [
                 (has!("aes"), Features::AES),
                 (has!("sse4.1"), Features::SSE41),
+                (has!("ssse3"), Features::SSSE3),
                 (has!("avx2"), Features::AVX2),
                 (has!("vaes"), Features::VAES),
                 (has!("avx512f"), Features::AVX512F),

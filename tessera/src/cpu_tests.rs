@@ -32,6 +32,7 @@ fn the_cap_only_lowers() {
             let lowest = [
                 (Features::AES, Level::AesNi),
                 (Features::SSE41, Level::AesNi),
+                (Features::SSSE3, Level::AesNi),
                 (Features::AVX2, Level::Avx2),
                 (Features::VAES, Level::Vaes256),
                 (Features::FMA, Level::Vaes256),

@@ -3,32 +3,57 @@
 //! with one tweak, eight blocks in flight per `aesenc` (the round keys are
 //! read from the schedule), each block built from its half and read back
 //! in registers (on eight values LLVM may spill some AES outputs to the
-//! stack for the FF3 update; they are not wiped). The arithmetic is the
-//! portable round's, on 64-bit scalars: FF1's y by one Barrett step, FF3's
-//! 128-bit y by its 32-bit limbs ([`rem_limbs`]), then a masked add or
-//! subtract. Two groups of eight values alternate in every round, so one
-//! group's reduction overlaps the other's AES. Straight-line code with
-//! masks, no branch on a value (`scripts/check-ct` compiles [`step`]: FF1
-//! on eight values, FF3 on four: on eight, LLVM keeps FF3's updates as a
-//! loop whose jump counts values, which the check cannot tell from a
-//! secret one).
+//! stack for the FF3 update; they are not wiped). FF3's 128-bit y is
+//! folded to 64 bits in the vector: its four 32-bit limbs times 2^32k mod m
+//! by two `pmuludq`. Then the single-value path's arithmetic ([`Fast`]) on
+//! 64-bit scalars: one Barrett multiply pair and the Feistel add or
+//! subtract left in [0, 3m), reduced by two `cmov`s. Two groups of eight
+//! values alternate in every round, so one group's reduction overlaps the
+//! other's AES. Straight-line code with `cmov`s, no branch on a value
+//! (`scripts/check-ct` compiles [`step`]: FF1 on eight values, FF3 on
+//! four: on eight, LLVM keeps FF3's updates as a loop whose jump counts
+//! values, which the check cannot tell from a secret one).
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
 use super::batch_fused::{MAX_ROUNDS, by_rounds, const_block};
-use super::batch_round::{Consts, rem_limbs};
-use super::num::Mod64;
+use super::batch_round::Consts;
+use super::single_ni::Fast;
 use crate::Direction;
 
 /// Values per step: eight blocks in flight.
 const W: usize = 8;
 
-/// One round's modulus and FF3's limb residues (2^32, 2^64, 2^96 mod m).
+/// One round's modulus and its Barrett reciprocal, and FF3's limb weights
+/// as 64-bit lanes: \[1, 2^64 mod m\] and \[2^32 mod m, 2^96 mod m\].
 pub struct Red {
-    m: Mod64,
-    r: [u64; 3],
+    f: Fast,
+    w: [__m128i; 2],
+}
+
+impl Red {
+    /// For the modulus `m`, `r` its limb residues (2^32, 2^64 and 2^96 mod
+    /// m); `None` unless m is in 2..=(2^64 - 1) / 3 (FF1) or 2..2^30 (FF3).
+    #[inline]
+    #[target_feature(enable = "sse4.1")]
+    fn new<const FF3: bool>(m: u64, r: [u64; 3]) -> Option<Self> {
+        let f = if FF3 { Fast::new_folded(m) } else { Fast::new(m) }?;
+        Some(Red { f, w: [_mm_set_epi64x(r[1] as i64, 1), _mm_set_epi64x(r[2] as i64, r[0] as i64)] })
+    }
+
+    /// A 64-bit value congruent to the 128-bit little-endian `o` mod m
+    /// (m < 2^30): limbs 0 and 2 times 1 and 2^64 mod m, limbs 1 and 3
+    /// times 2^32 and 2^96 mod m (each product below 2^62), summed.
+    #[inline]
+    #[target_feature(enable = "sse4.1")]
+    fn fold(&self, o: __m128i) -> u64 {
+        let even = _mm_mul_epu32(o, self.w[0]);
+        let odd = _mm_mul_epu32(_mm_srli_epi64::<32>(o), self.w[1]);
+        let s = _mm_add_epi64(even, odd);
+        _mm_cvtsi128_si64(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s))) as u64
+    }
 }
 
 /// One round for `N` values (eight in the tail group): blocks `cb ^ half`
@@ -36,7 +61,7 @@ pub struct Red {
 /// `dst[j] = dst[j] +- y_j mod m`.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-pub fn step<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+pub(crate) fn step<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
     cb: __m128i,
     k: &Red,
@@ -66,14 +91,9 @@ fn build<const N: usize, const FF3: bool>(cb: __m128i, src: &[u64; N]) -> [__m12
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 fn finish<const FF3: bool, const ENC: bool>(o: __m128i, k: &Red, d: &mut u64) {
-    let lo = _mm_cvtsi128_si64(o) as u64;
-    let y = if FF3 {
-        rem_limbs(&k.m, &k.r, lo, _mm_extract_epi64::<1>(o) as u64)
-    } else {
-        // y is the output's first 8 bytes, big-endian.
-        k.m.rem64(lo.swap_bytes())
-    };
-    *d = if ENC { k.m.add(*d, y) } else { k.m.sub(*d, y) };
+    // FF3: y folded to 64 bits (congruent mod m); FF1: the output's first 8 bytes, big-endian.
+    let y = if FF3 { k.fold(o) } else { (_mm_cvtsi128_si64(o) as u64).swap_bytes() };
+    *d = if ENC { k.f.step::<false>(*d, y) } else { k.f.step::<true>(*d, y) };
 }
 
 /// One stage of the two-group pipeline: enciphers `blk` (built) through
@@ -83,7 +103,7 @@ fn finish<const FF3: bool, const ENC: bool>(o: __m128i, k: &Red, d: &mut u64) {
 /// runs beside the AES instead of after it.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-pub fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
+pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
     blk: [__m128i; W],
     done: &[__m128i; W],
@@ -122,8 +142,8 @@ pub fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
 /// # Safety
 /// The CPU must have AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
 /// of 8; an even number of rounds, at most ten; every half below its
-/// round's modulus, each modulus at least 2 (FF1) or in
-/// 2..=[`LIMB_MODULI`](super::batch_round::LIMB_MODULI) (FF3).
+/// round's modulus, each modulus in 2..=(2^64 - 1) / 3 (FF1) or in
+/// 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
 pub unsafe fn rounds_aesni<const FF3: bool>(
     keys: &[__m128i; 15],
@@ -156,7 +176,7 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
     }
     // The moduli of the first round's parity and the other; p that parity.
     let p = dir.round(0, rounds) % 2;
-    let ks = [p, 1 - p].map(|i| Red { m: Mod64::new(c.m[i]), r: c.r[i] });
+    let ks = [p, 1 - p].map(|i| Red::new::<FF3>(c.m[i], c.r[i]).expect("moduli in range (the caller's contract)"));
     let mut j = 0;
     while j + 2 * W <= a.len() {
         chunk::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
@@ -230,4 +250,66 @@ fn encipher<const N: usize, const NR: usize>(rk: &[__m128i; 15], blk: [__m128i; 
         }
     }
     blk.map(|b| _mm_aesenclast_si128(b, rk[NR]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `finish::<FF3, ENC>` on one output block.
+    fn finish_dyn(ff3: bool, enc: bool, o: __m128i, k: &Red, d: &mut u64) {
+        // SAFETY: the test machine has AES-NI and SSE4.1 (the tests below check).
+        unsafe {
+            match (ff3, enc) {
+                (false, false) => finish::<false, false>(o, k, d),
+                (false, true) => finish::<false, true>(o, k, d),
+                (true, false) => finish::<true, false>(o, k, d),
+                (true, true) => finish::<true, true>(o, k, d),
+            }
+        }
+    }
+
+    /// The update read from a block, against u128 arithmetic: y of 0, 1,
+    /// all ones and the residues m - 1, 0 and 1 near 2^64 (and, for FF3's
+    /// 128-bit y, near 2^128), halves 0, 1 and m - 1, the smallest and
+    /// largest moduli each layout takes here (FF1: 2^16 and 2^52 - 1; FF3:
+    /// 2^16 and 2^30 - 1) and 10^8, both directions.
+    #[test]
+    fn finish_on_the_edges() {
+        use crate::cpu::{Features, has};
+        if !has(Features::AES_NI) {
+            return;
+        }
+        let moduli = [(false, 1u64 << 16), (false, 100_000_000), (false, (1 << 52) - 1)].into_iter().chain([
+            (true, 1u64 << 16),
+            (true, 100_000_000),
+            (true, (1 << 30) - 1),
+        ]);
+        for (ff3, m) in moduli {
+            let r = super::super::num::limb_residues(m);
+            // SAFETY: the test machine has SSE4.1 (checked above with AES-NI).
+            let k = unsafe { if ff3 { Red::new::<true>(m, r) } else { Red::new::<false>(m, r) } }.expect("in range");
+            let top = if ff3 { u128::MAX } else { u64::MAX as u128 };
+            let mut ys = vec![0, 1, top, (m - 1) as u128, m as u128, (m + 1) as u128];
+            // The largest y of each residue m - 1, 0, 1 below `top`.
+            let last = top - top % m as u128;
+            ys.extend([last - 1, last, last + 1].into_iter().filter(|&y| y <= top));
+            for y in ys {
+                // FF1: y in bytes 0..8 big-endian (bytes 8..16 ignored); FF3: all 16 little-endian.
+                let (hi, lo) = if ff3 { ((y >> 64) as i64, y as i64) } else { (-1, (y as u64).swap_bytes() as i64) };
+                // SAFETY: SSE2 is part of every x86-64 CPU.
+                let o = unsafe { _mm_set_epi64x(hi, lo) };
+                let r = y % m as u128;
+                for x in [0, 1, m - 1] {
+                    for enc in [true, false] {
+                        let mut d = x;
+                        finish_dyn(ff3, enc, o, &k, &mut d);
+                        let want =
+                            if enc { (x as u128 + r) % m as u128 } else { (x as u128 + m as u128 - r) % m as u128 };
+                        assert_eq!(d as u128, want, "ff3 {ff3} m {m} y {y} x {x} enc {enc}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -242,8 +242,9 @@ impl Kernel {
                         fused256::rounds_ni::<false>(rk, nr, c, a, b, dir)
                     }
                 },
-                // SAFETY: as above; FF3's limbs need moduli up to LIMB_MODULI.
-                Kernel::AesNi if !ff3 || c.below(LIMB_MODULI) => unsafe {
+                // SAFETY: as above; FF3's limb fold needs moduli below 2^30
+                // (FF1's, in VECTOR_MODULI, are far below 2^64 / 3).
+                Kernel::AesNi if !ff3 || c.below(LIMB_MODULI - 1) => unsafe {
                     if ff3 {
                         fused_ni::rounds_aesni::<true>(rk, nr, c, a, b, dir)
                     } else {

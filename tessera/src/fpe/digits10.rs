@@ -6,10 +6,16 @@
 //!
 //! Digits run most significant first (`BE`, FF1's NUM and STR) or least
 //! significant first (FF3's NUM(REV(X)) and REV(STR(x))).
+//!
+//! [`Dec128`] converts whole batch groups (values of up to 16 digits) with
+//! SSSE3 byte shuffles and SSE4.1, where the CPU has no AVX2, and checks
+//! the numerals as it parses.
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
+
+use super::digits256::shuffle;
 
 /// Lanes kept when a half fills the last (`KEEP_LAST[k..k + 8]`) or first
 /// (`KEEP_FIRST[8 - k..16 - k]`) `k` of eight.
@@ -162,69 +168,203 @@ fn put_sse2<const BE: bool>(x: &mut [u16], start: usize, m: usize, v: u64) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// A group's numerals with room for its loads and stores: four values of
+/// up to 16 numerals, the last one's B window reaching 3 * 16 + 8 + 8.
+const PAD: usize = 4 * 16;
 
-    fn lanes(v: __m128i) -> [u16; 8] {
-        let mut t = [0u16; 8];
-        // SAFETY: a 16-byte store into a 16-byte array.
-        unsafe { _mm_storeu_si128(t.as_mut_ptr() as *mut __m128i, v) };
-        t
+/// Decimal NUM and STR of whole batch groups with SSSE3 and SSE4.1 (every
+/// CPU with AES-NI has both), for values of at most 16 digits (both halves
+/// of at most 8): each half is loaded as eight numerals from its start and
+/// a byte shuffle, fixed per value length, right-aligns it in digit slots
+/// (reversed for FF3's digit order, the rest zeroed); NUM then folds four
+/// halves at once. STR converts two halves per vector pass, and a second
+/// shuffle puts the digits back in order. The parse keeps the largest
+/// numeral it loads and says at the end whether all were digits (the
+/// check costs no pass of its own). No table lookup and no branch depends
+/// on a value (only on positions and lengths).
+pub(crate) struct Dec128 {
+    n: usize,
+    u: usize,
+    /// Slot byte -> byte of the eight numerals from the half's start (NUM),
+    /// for A then B; 0x80 zeroes the slot.
+    num_ctl: [[u8; 16]; 2],
+    /// Byte of the eight numerals from the half's start -> slot byte (STR),
+    /// for A then B.
+    str_ctl: [[u8; 16]; 2],
+}
+
+impl Dec128 {
+    /// The shuffles for values of `n` numerals whose first half has `u`,
+    /// most significant first when `be` (FF1) or last (FF3); `None` unless
+    /// both halves have 1 to 8 numerals and the CPU has SSSE3 and SSE4.1.
+    pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
+        use crate::cpu::{Features as F, has};
+        let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
+        if !(halves && has(F::SSSE3 | F::SSE41)) {
+            return None;
+        }
+        let ctl = |to_slots| [u, n - u].map(|m| shuffle(m, be, to_slots));
+        Some(Dec128 { n, u, num_ctl: ctl(true), str_ctl: ctl(false) })
     }
 
-    /// Every 8-digit block: the edges, every power of ten and its
-    /// neighbours, and a stride through the whole range.
-    #[test]
-    fn eight_digits_both_ways() {
-        let mut xs: Vec<u32> = (0..100_000_000).step_by(9_973).collect();
-        for p in 0..8 {
-            let t = 10u32.pow(p);
-            xs.extend([t - 1, t, t + 1, 99_999_999 / t, 99_999_999 - t]);
-        }
-        for x in xs {
-            let want: Vec<u16> = format!("{x:08}").bytes().map(|b| (b - b'0') as u16).collect();
-            let (be, le, from_be, from_le) = both_ways(x);
-            assert_eq!(be[..], want[..], "{x}");
-            let mut rev = be;
-            rev.reverse();
-            assert_eq!(le, rev, "{x}");
-            assert_eq!((from_be, from_le), (x, x));
+    /// NUM of both halves of every value in `data` (values of `n` numerals
+    /// back to back) into `a` and `b`, which take the count rounded up to 4
+    /// (zeros past the last value), checking the numerals from the vectors
+    /// it loads: whether every numeral of `data` is below 10. When not, `a`
+    /// and `b` hold garbage.
+    pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+        // SAFETY: a Dec128 exists only if `new` detected SSSE3 and SSE4.1.
+        unsafe { self.parse_sse41(data, a, b) }
+    }
+
+    /// STR of both halves of every value back into `data` (the inverse of
+    /// [`Dec128::parse_checked`]); every half must be below 10^its length.
+    pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        // SAFETY: as in `parse_checked`.
+        unsafe { self.format_sse41(a, b, data) }
+    }
+
+    /// Whether the four values from numeral `at` of `len` are whole and
+    /// in reach of eight-numeral loads and stores (B's from `at + u`).
+    fn in_reach(&self, at: usize, len: usize) -> bool {
+        at + 3 * self.n + self.u + 8 <= len
+    }
+
+    /// The four values from numeral `at` of `src`: their A halves, then
+    /// their B halves, each shuffled into digit slots (the numerals read
+    /// past a half are dropped); `top` keeps the lane-wise largest numeral
+    /// loaded (those past a half too: all are in `src`).
+    #[inline]
+    #[target_feature(enable = "ssse3,sse4.1")]
+    fn load4(&self, src: &[u16], at: usize, ctl: [__m128i; 2], top: &mut __m128i) -> [[__m128i; 4]; 2] {
+        assert!(self.in_reach(at, src.len()));
+        [0, 1].map(|h| {
+            [0, 1, 2, 3].map(|i| {
+                // SAFETY: src[s..s + 8] is in bounds for s = at + i * n + h * u,
+                // i < 4 (asserted above); an unaligned load.
+                let x = unsafe { _mm_loadu_si128(src.as_ptr().add(at + i * self.n + h * self.u).cast()) };
+                *top = _mm_max_epu16(*top, x);
+                _mm_shuffle_epi8(x, ctl[h])
+            })
+        })
+    }
+
+    /// Writes value i < 4 from numeral `at + i * n` of `dst` on: half A
+    /// (the first `u` numerals of `h[0][i]`), then B (the first `n - u` of
+    /// `h[1][i]`) from `u` numerals further. Each store writes eight
+    /// numerals, so values go in ascending order of position (a value
+    /// overwrites its predecessor's spill).
+    #[inline]
+    #[target_feature(enable = "ssse3,sse4.1")]
+    fn store4(&self, dst: &mut [u16], at: usize, h: [[__m128i; 4]; 2]) {
+        assert!(self.in_reach(at, dst.len()));
+        for i in 0..4 {
+            for (half, x) in h.iter().enumerate() {
+                // SAFETY: dst[s..s + 8] is in bounds for s = at + i * n + half * u,
+                // i < 4 (asserted above); an unaligned store.
+                unsafe { _mm_storeu_si128(dst.as_mut_ptr().add(at + i * self.n + half * self.u).cast(), x[i]) };
+            }
         }
     }
 
-    /// STR^8 of `x` in both digit orders, and NUM of each back.
-    fn both_ways(x: u32) -> ([u16; 8], [u16; 8], u32, u32) {
-        // SAFETY: SSE2 is part of every x86-64 CPU.
-        unsafe {
-            let (be, le) = (digits8::<true>(x), digits8::<false>(x));
-            (lanes(be), lanes(le), num8::<true>(be), num8::<false>(le))
-        }
-    }
-
-    /// Halves of every length at every offset in a short buffer (so loads
-    /// and stores run off both ends), against the scalar conversions.
-    #[test]
-    fn halves_at_the_edges() {
-        let rx = super::super::num::Radix::new(10);
-        let mut seed = 0x1234_5678u64;
-        for m in 1..=16usize {
-            for len in m..m + 20 {
-                for start in 0..=len - m {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    let v = (seed >> 4) % 10u64.pow(m as u32);
-                    let mut x = vec![7u16; len];
-                    put::<true>(&mut x, start, m, v);
-                    assert_eq!(rx.num_be64(&x[start..start + m]), v, "m {m} len {len} start {start}");
-                    assert!(x[start + m..].iter().all(|&d| d == 7), "BE wrote above the half");
-                    assert_eq!(num::<true>(&x, start, m), v);
-                    let mut y = vec![7u16; len];
-                    put::<false>(&mut y, start, m, v);
-                    assert_eq!(rx.num_le64(&y[start..start + m]), v, "m {m} len {len} start {start}");
-                    assert!(y[..start].iter().all(|&d| d == 7), "LE wrote below the half");
-                    assert_eq!(num::<false>(&y, start, m), v);
+    #[target_feature(enable = "ssse3,sse4.1")]
+    fn parse_sse41(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+        assert!(data.len().is_multiple_of(self.n), "whole values only");
+        let count = data.len() / self.n;
+        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
+        // SAFETY: 16-byte loads from 16-byte arrays.
+        let ctl = self.num_ctl.map(|c| unsafe { _mm_loadu_si128(c.as_ptr().cast()) });
+        // The largest numeral loaded (lane-wise; the padded copy adds zeros).
+        let mut top = _mm_setzero_si128();
+        for j in (0..count).step_by(4) {
+            let at = j * self.n;
+            let v = if self.in_reach(at, data.len()) {
+                self.load4(data, at, ctl, &mut top)
+            } else {
+                // The last values, from a zero-padded copy (fewer than
+                // 3 * 16 + 8 + 8 numerals left); zeros past the last value.
+                let mut pad = [0u16; PAD];
+                pad[..data.len() - at].copy_from_slice(&data[at..]);
+                self.load4(&pad, 0, ctl, &mut top)
+            };
+            for (x, out) in v.into_iter().zip([&mut a[j..j + 4], &mut b[j..j + 4]]) {
+                let r = num4(x);
+                // SAFETY: four u64 (bounds checked by the slicing); unaligned stores.
+                unsafe {
+                    _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_cvtepu32_epi64(r));
+                    _mm_storeu_si128(out.as_mut_ptr().add(2).cast(), _mm_cvtepu32_epi64(_mm_srli_si128::<8>(r)));
                 }
+            }
+        }
+        // Every numeral was loaded (each half from its start). Above 9
+        // anywhere: not all zero.
+        let over = _mm_subs_epu16(top, _mm_set1_epi16(9));
+        _mm_testz_si128(over, over) == 1
+    }
+
+    #[target_feature(enable = "ssse3,sse4.1")]
+    fn format_sse41(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        assert!(data.len().is_multiple_of(self.n), "whole values only");
+        let count = data.len() / self.n;
+        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
+        // SAFETY: 16-byte loads from 16-byte arrays.
+        let ctl = self.str_ctl.map(|c| unsafe { _mm_loadu_si128(c.as_ptr().cast()) });
+        for j in (0..count).step_by(4) {
+            let h = [&a[j..j + 4], &b[j..j + 4]].map(|x| {
+                // SAFETY: four u64 (bounds checked by the slicing); unaligned loads.
+                let [d0, d1] = digits2(unsafe { _mm_loadu_si128(x.as_ptr().cast()) });
+                // SAFETY: as above.
+                let [d2, d3] = digits2(unsafe { _mm_loadu_si128(x.as_ptr().add(2).cast()) });
+                [d0, d1, d2, d3]
+            });
+            let h = [0, 1].map(|i| h[i].map(|d| _mm_shuffle_epi8(d, ctl[i])));
+            let at = j * self.n;
+            if self.in_reach(at, data.len()) {
+                self.store4(data, at, h);
+            } else {
+                let mut pad = [0u16; PAD];
+                self.store4(&mut pad, 0, h);
+                let end = data.len().min(at + 4 * self.n);
+                data[at..end].copy_from_slice(&pad[..end - at]);
             }
         }
     }
 }
+
+/// NUM_10 of four halves, each eight numerals (below 10) in digit slots,
+/// most significant first: four dwords (as [`num8`], with each packing
+/// step merging two vectors).
+#[inline]
+#[target_feature(enable = "sse4.1")]
+pub(crate) fn num4(v: [__m128i; 4]) -> __m128i {
+    let w = |hi: i16| _mm_setr_epi16(hi, 1, hi, 1, hi, 1, hi, 1);
+    // Pairs (below 100), fours (below 10^4, so they pack into i16), eights.
+    let t = v.map(|x| _mm_madd_epi16(x, w(10)));
+    let s01 = _mm_madd_epi16(_mm_packs_epi32(t[0], t[1]), w(100));
+    let s23 = _mm_madd_epi16(_mm_packs_epi32(t[2], t[3]), w(100));
+    _mm_madd_epi16(_mm_packs_epi32(s01, s23), w(10_000))
+}
+
+/// STR^8_10 of the two u64 of `x` (each below 10^8) as eight u16 lanes
+/// each, most significant first (as [`digits8`], two values per pass).
+#[inline]
+#[target_feature(enable = "sse4.1")]
+pub(crate) fn digits2(x: __m128i) -> [__m128i; 2] {
+    // abcd = x / 10^4 (exact for x < 10^8), efgh = x mod 10^4, both times 4.
+    let abcd = _mm_srli_epi64::<45>(_mm_mul_epu32(x, _mm_set1_epi32(0xd1b7_1759_u32 as i32)));
+    let efgh = _mm_sub_epi32(x, _mm_mul_epu32(abcd, _mm_set1_epi32(10_000)));
+    let (abcd, efgh) = (_mm_slli_epi64::<2>(abcd), _mm_slli_epi64::<2>(efgh));
+    let recip = _mm_setr_epi16(8389, 5243, 13108, -32768, 8389, 5243, 13108, -32768);
+    let shifts = opaque(_mm_setr_epi16(1 << 7, 1 << 11, 1 << 13, -32768, 1 << 7, 1 << 11, 1 << 13, -32768));
+    [_mm_unpacklo_epi16(abcd, efgh), _mm_unpackhi_epi16(abcd, efgh)].map(|v1| {
+        // [abcd * 4] x4, [efgh * 4] x4, then [a, ab, abc, abcd, e, ef, efg, efgh].
+        let v2 = _mm_unpacklo_epi32(_mm_unpacklo_epi16(v1, v1), _mm_unpacklo_epi16(v1, v1));
+        let v4 = _mm_mulhi_epu16(_mm_mulhi_epu16(v2, recip), shifts);
+        // Each lane minus ten times the lane before it: the digits.
+        _mm_sub_epi16(v4, _mm_slli_epi64::<16>(_mm_mullo_epi16(v4, _mm_set1_epi16(10))))
+    })
+}
+
+#[cfg(test)]
+#[path = "digits10_tests.rs"]
+mod tests;

@@ -14,6 +14,7 @@
 
 use core::arch::x86_64::*;
 
+use super::digits10::Dec128;
 use super::digits512::Dec512;
 
 /// A group's numerals with room for its loads and stores: four values of
@@ -35,7 +36,7 @@ pub(crate) struct Dec256 {
 /// The byte shuffle taking eight right-aligned digit slots (most
 /// significant first) to the `m` numerals of a half from its start, or
 /// (`to_slots`) the numerals to the slots.
-fn shuffle(m: usize, be: bool, to_slots: bool) -> [u8; 16] {
+pub(super) fn shuffle(m: usize, be: bool, to_slots: bool) -> [u8; 16] {
     let mut ctl = [0x80u8; 16];
     for i in 0..m {
         // Numeral i of the half (from its start) and its slot.
@@ -275,19 +276,22 @@ fn mulhi16(a: __m256i, b: __m256i) -> __m256i {
 }
 
 /// The widest whole-group decimal conversion the CPU has: AVX-512 BW (two
-/// values per vector) with the AVX-512 kernel, else AVX2.
+/// values per vector) with the AVX-512 kernel, else AVX2, else SSE4.1.
 pub(crate) enum Decimal {
     Avx512(Dec512),
     Avx2(Dec256),
+    Sse41(Dec128),
 }
 
 impl Decimal {
     /// For values of `n` numerals with a first half of `u`, in FF1's digit
     /// order when `be`; `None` unless both halves have 1 to 8 numerals and
-    /// the CPU has AVX2. `avx512`: the batch runs the AVX-512 kernel.
+    /// the CPU has AVX2 or SSSE3 and SSE4.1. `avx512`: the batch runs the
+    /// AVX-512 kernel.
     pub(crate) fn new(avx512: bool, n: usize, u: usize, be: bool) -> Option<Self> {
         let wide = if avx512 { Dec512::new(n, u, be) } else { None };
-        wide.map(Decimal::Avx512).or_else(|| Dec256::new(n, u, be).map(Decimal::Avx2))
+        let narrow = || Dec128::new(n, u, be).map(Decimal::Sse41);
+        wide.map(Decimal::Avx512).or_else(|| Dec256::new(n, u, be).map(Decimal::Avx2)).or_else(narrow)
     }
 
     /// As [`Dec256::parse`].
@@ -295,6 +299,9 @@ impl Decimal {
         match self {
             Decimal::Avx512(d) => d.parse(data, a, b),
             Decimal::Avx2(d) => d.parse(data, a, b),
+            Decimal::Sse41(d) => {
+                d.parse_checked(data, a, b);
+            }
         }
     }
 
@@ -303,6 +310,7 @@ impl Decimal {
         match self {
             Decimal::Avx512(d) => d.parse_checked(data, a, b),
             Decimal::Avx2(d) => d.parse_checked(data, a, b),
+            Decimal::Sse41(d) => d.parse_checked(data, a, b),
         }
     }
 
@@ -311,6 +319,7 @@ impl Decimal {
         match self {
             Decimal::Avx512(d) => d.format(a, b, data),
             Decimal::Avx2(d) => d.format(a, b, data),
+            Decimal::Sse41(d) => d.format(a, b, data),
         }
     }
 }

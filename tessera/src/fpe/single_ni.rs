@@ -95,7 +95,7 @@ impl Fast {
     /// One Feistel update: (x + y) mod m when encrypting, (x - y) mod m when
     /// decrypting (`x` < m, any 64-bit `y`).
     #[inline(always)]
-    fn step<const DEC: bool>(&self, x: u64, y: u64) -> u64 {
+    pub(crate) fn step<const DEC: bool>(&self, x: u64, y: u64) -> u64 {
         let q = ((y as u128 * self.inv as u128) >> 64) as u64;
         let qm = q.wrapping_mul(self.m);
         // y - qm is y mod m or that plus m: t is in [0, 3m).
