@@ -253,6 +253,10 @@ mod tests {
                     expect(run(&mut d, tw, &past), &d, "end past the data");
                     // FF3-1 takes 7-byte tweaks only (FF1 any up to 2^32 - 1 bytes).
                     let refused = c.encrypt_numerals(b"short", &mut input[..ends[0]].to_vec()).is_err();
+                    if let (Tweaks::Same(_), true, 0) = (tw, refused, at) {
+                        let mut d = input.clone();
+                        expect(run(&mut d, Tweaks::Same(b"short"), &ends), &d, "bad shared tweak");
+                    }
                     if let (Tweaks::PerValue(ts), true) = (tw, refused) {
                         let mut ts = ts.to_vec();
                         ts[at] = b"short";
