@@ -35,9 +35,9 @@ pub fn parse_format(data: &mut [u16], n: usize) -> bool {
 /// `n` digits ending at `ends`, FF1's digit order when `be`, FF3's
 /// otherwise), a slab at a time as the batch API goes: the slab's ends
 /// checked alone and its numerals as the decimal parse (AVX-512 or AVX2)
-/// loads them. Each group of 64 values is then formatted back. Whether it ran and found
-/// the data valid (false, doing nothing, when `ends` do not cover `data`
-/// in values of `n`); valid `data` ends as it was.
+/// loads them. Each group of 64 values is then formatted back. Whether
+/// it ran and found the data valid (false, doing nothing, when `ends` do
+/// not cover `data` in values of `n`); valid `data` ends as it was.
 pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
