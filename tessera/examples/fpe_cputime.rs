@@ -25,7 +25,7 @@
 //! `... fpe_cputime VALUES sizes` prints FF1 16-digit batch cost against batch size
 //! (1, 4, ..., 65,536; about VALUES values per timing) beside the AES floor, as
 //! `scripts/plot-ff1-batch` reads it.
-//! `... fpe_cputime VALUES tiny` times batches of 1 to 4 values against one
+//! `... fpe_cputime VALUES tiny` times batches of 1 to 5 and 8 values against one
 //! `encrypt_numerals` call per value (FF1 and FF3-1, 16 digits), interleaved.
 //!
 //! The batch floor is AES at the level tessera's kernels run at
@@ -145,19 +145,30 @@ fn sizes(n: usize) {
     }
 }
 
-/// Batches of 1 to 4 values (FF1 and FF3-1, radix 10, 16 digits) against
+/// Batches of 1 to 5 and 8 values (FF1 and FF3-1, radix 10, 16 digits) against
 /// one `encrypt_numerals` call per value, interleaved, about `n` values a
 /// sample: below the batch path's minimum run the batch should cost no more
 /// than its values one at a time (`... fpe_cputime VALUES tiny`).
 fn tiny(n: usize) {
-    const LABELS: [[&str; 5]; 2] = [
-        ["FF1 one value (encrypt_numerals)", "FF1 batch of 1", "FF1 batch of 2", "FF1 batch of 3", "FF1 batch of 4"],
+    const SIZES: [usize; 6] = [1, 2, 3, 4, 5, 8];
+    const LABELS: [[&str; 7]; 2] = [
+        [
+            "FF1 one value (encrypt_numerals)",
+            "FF1 batch of 1",
+            "FF1 batch of 2",
+            "FF1 batch of 3",
+            "FF1 batch of 4",
+            "FF1 batch of 5",
+            "FF1 batch of 8",
+        ],
         [
             "FF3-1 one value (encrypt_numerals)",
             "FF3-1 batch of 1",
             "FF3-1 batch of 2",
             "FF3-1 batch of 3",
             "FF3-1 batch of 4",
+            "FF3-1 batch of 5",
+            "FF3-1 batch of 8",
         ],
     ];
     let key = [7u8; 16];
@@ -169,7 +180,7 @@ fn tiny(n: usize) {
         let at = rows.len();
         let single = move || sample(n, || (0..n).for_each(|_| c.encrypt_numerals(tweak, black_box(&mut x)).unwrap()));
         rows.push((labels[0], None, Box::new(single)));
-        for (size, label) in labels.into_iter().enumerate().skip(1) {
+        for (size, label) in SIZES.into_iter().zip(&labels[1..]) {
             rows.push((label, Some((at, 1.0)), batch_row(c, tweak, (10, 16), n, size)));
         }
     }

@@ -25,8 +25,10 @@ pub(crate) const GROUP: usize = 64;
 const _: () = assert!(GROUP.is_multiple_of(8));
 
 /// Runs of fewer values go one value at a time: below this, the
-/// single-value path (AES-NI with the schedule in registers) is faster.
-pub(crate) const MIN_RUN: usize = 4;
+/// single-value path (AES-NI with the schedule in registers) is faster
+/// (a batch of 4 on the AVX-512 path, half a vector, cost 1.1-1.2x four
+/// single calls; of 5, 0.8-1.0x: BENCHMARKS.md, `ff3k`).
+pub(crate) const MIN_RUN: usize = 5;
 
 /// What a cipher fixes for one value length on the u64 path.
 pub(crate) struct Plan<'a> {
