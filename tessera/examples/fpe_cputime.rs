@@ -19,12 +19,14 @@
 //! `... fpe_cputime VALUES kernel` times the fused rounds kernel alone on
 //! parsed halves beside the whole batch call and the AES floor (same rounds).
 //! `... fpe_cputime VALUES memory` times, the same way, the parts of the
-//! 16-digit batch paths (the check alone, parse + format alone, the check
-//! before the parse or in it, the whole calls), each in main memory and in
+//! 16-digit batch paths (parse + format alone, the ends check with the
+//! checked parse and format, the whole calls), each in main memory and in
 //! cache.
 //! `... fpe_cputime VALUES sizes` prints FF1 16-digit batch cost against batch size
 //! (1, 4, ..., 65,536; about VALUES values per timing) beside the AES floor, as
 //! `scripts/plot-ff1-batch` reads it.
+//! `... fpe_cputime VALUES tiny` times batches of 1 to 5 and 8 values against one
+//! `encrypt_numerals` call per value (FF1 and FF3-1, 16 digits), interleaved.
 //!
 //! The batch floor is AES at the level tessera's kernels run at
 //! (`TESSERA_CPU` caps it; see `support/aes_floor.rs`): the `aes` crate's
@@ -141,6 +143,48 @@ fn sizes(n: usize) {
         let floor = throughput_floor(&Floor::at_level(&aes), n);
         println!("{size} {ns:.1} {floor:.1}");
     }
+}
+
+/// Batches of 1 to 5 and 8 values (FF1 and FF3-1, radix 10, 16 digits) against
+/// one `encrypt_numerals` call per value, interleaved, about `n` values a
+/// sample: below the batch path's minimum run the batch should cost no more
+/// than its values one at a time (`... fpe_cputime VALUES tiny`).
+fn tiny(n: usize) {
+    const SIZES: [usize; 6] = [1, 2, 3, 4, 5, 8];
+    const LABELS: [[&str; 7]; 2] = [
+        [
+            "FF1 one value (encrypt_numerals)",
+            "FF1 batch of 1",
+            "FF1 batch of 2",
+            "FF1 batch of 3",
+            "FF1 batch of 4",
+            "FF1 batch of 5",
+            "FF1 batch of 8",
+        ],
+        [
+            "FF3-1 one value (encrypt_numerals)",
+            "FF3-1 batch of 1",
+            "FF3-1 batch of 2",
+            "FF3-1 batch of 3",
+            "FF3-1 batch of 4",
+            "FF3-1 batch of 5",
+            "FF3-1 batch of 8",
+        ],
+    ];
+    let key = [7u8; 16];
+    let (ff1, ff3) = (FF1::with_radix(&key, 10).unwrap(), FF3_1::with_radix(&key, 10).unwrap());
+    let ciphers: [(&dyn Fpe, &[u8]); 2] = [(&ff1, b""), (&ff3, &[1, 2, 3, 4, 5, 6, 7])];
+    let mut rows: Vec<Row<'_>> = Vec::new();
+    for ((c, tweak), labels) in ciphers.into_iter().zip(LABELS) {
+        let mut x: Vec<u16> = (0..16).map(|i| (i * 7 % 10) as u16).collect();
+        let at = rows.len();
+        let single = move || sample(n, || (0..n).for_each(|_| c.encrypt_numerals(tweak, black_box(&mut x)).unwrap()));
+        rows.push((labels[0], None, Box::new(single)));
+        for (size, label) in SIZES.into_iter().zip(&labels[1..]) {
+            rows.push((label, Some((at, 1.0)), batch_row(c, tweak, (10, 16), n, size)));
+        }
+    }
+    report(rows);
 }
 
 /// CPU time of one run of `f` over `count` values, in ns per value.
@@ -333,11 +377,10 @@ fn kernel(n: usize) {
 
 /// The parts of the 16-digit batch paths (radix 10) in main memory
 /// (one pass over `n` values) and in cache (4096 values over and over),
-/// interleaved beside the AES floor: the one-pass check alone, the
-/// decimal parse and format alone, the check with them as the batch path
-/// did it (the slab's check, then the parse) and does it (the check in
-/// the AVX-512 or AVX2 decimal parse; `tessera::fpe::bench` hooks), and
-/// the whole calls.
+/// interleaved beside the AES floor: the decimal parse and format alone,
+/// the check with them as the batch path does it (the ends, then the
+/// numerals in the AVX-512 or AVX2 decimal parse; `tessera::fpe::bench`
+/// hooks), and the whole calls.
 fn memory(n: usize) {
     use tessera::fpe::bench;
     let key = [7u8; 16];
@@ -350,19 +393,13 @@ fn memory(n: usize) {
         let reps = n.div_ceil(size);
         Box::new(move || sample(reps * size, || (0..reps).for_each(|_| work(black_box(&mut data), &ends))))
     };
-    let check: fn(&mut [u16], &[usize]) = |d, e| assert!(bench::check(d, e, (10, 2, 56)));
     let convert: fn(&mut [u16], &[usize]) = |d, _| assert!(bench::parse_format(d, 16));
-    let apart: fn(&mut [u16], &[usize]) = |d, e| assert!(bench::check_parse_format(d, e, 16, false, false));
-    let fused: fn(&mut [u16], &[usize]) = |d, e| assert!(bench::check_parse_format(d, e, 16, false, true));
+    let fused: fn(&mut [u16], &[usize]) = |d, e| assert!(bench::check_parse_format(d, e, 16, false));
     let ff3_tweak: &[u8] = &[1, 2, 3, 4, 5, 6, 7];
     let rows: Vec<Row<'_>> = vec![
         blocks_floor(&aes, n),
-        ("check alone, one pass (main memory)", Some((0, 1.0)), part(n, check)),
-        ("check alone, 4096 repeated (in cache)", Some((0, 1.0)), part(4096, check)),
         ("parse + format alone, one pass (main memory)", Some((0, 1.0)), part(n, convert)),
         ("parse + format alone, 4096 repeated (in cache)", Some((0, 1.0)), part(4096, convert)),
-        ("FF3 order: slab check, parse, format (main memory)", Some((0, 1.0)), part(n, apart)),
-        ("FF3 order: slab check, parse, format (in cache)", Some((0, 1.0)), part(4096, apart)),
         ("FF3 order: ends check, checked parse, format (main memory)", Some((0, 1.0)), part(n, fused)),
         ("FF3 order: ends check, checked parse, format (in cache)", Some((0, 1.0)), part(4096, fused)),
         ("FF1 16 digits, batch in one call (main memory)", Some((0, 1.0)), batch_row(&ff1, b"", (10, 16), n, n)),
@@ -392,6 +429,7 @@ fn main() {
         Some("paired") => return paired(n),
         Some("kernel") => return kernel(n),
         Some("memory") => return memory(n),
+        Some("tiny") => return tiny(n),
         _ => {}
     }
     // With a shape (e.g. `ff1:62:24`), time that shape alone: handy under callgrind.

@@ -25,8 +25,10 @@ pub(crate) const GROUP: usize = 64;
 const _: () = assert!(GROUP.is_multiple_of(8));
 
 /// Runs of fewer values go one value at a time: below this, the
-/// single-value path (AES-NI with the schedule in registers) is faster.
-pub(crate) const MIN_RUN: usize = 4;
+/// single-value path (AES-NI with the schedule in registers) is faster
+/// (a batch of 4 on the AVX-512 path, half a vector, cost 1.1-1.2x four
+/// single calls; of 5, 0.8-1.0x: BENCHMARKS.md, `ff3k`).
+pub(crate) const MIN_RUN: usize = 5;
 
 /// What a cipher fixes for one value length on the u64 path.
 pub(crate) struct Plan<'a> {
@@ -347,19 +349,11 @@ pub(crate) fn each_value(
 }
 
 /// Whether the values `ends` (positions in the batch, the first starting
-/// at `origin`) have lengths in `min..=max`, tile `data[origin..]` from its
-/// start and have every numeral below `radix`: one pass over the ends and
-/// one over the numerals, vectorised ([`wide`]). A failure says nothing of
-/// which value is bad: the value-by-value check names it. (The batch API
-/// checks the ends alone, [`check_ends`], and the numerals as it parses.)
-pub(crate) fn check_slab(data: &[u16], ends: &[usize], origin: usize, (radix, min, max): (u32, usize, usize)) -> bool {
-    wide(|| {
-        ends_tile(data.len(), ends, origin, min, max) && numerals_below(&data[origin..ends_end(ends, origin)], radix)
-    })
-}
-
-/// [`check_slab`] without the numerals: whether the values `ends` have
-/// lengths in `min..=max` and tile `data[origin..]` from its start.
+/// at `origin`) have lengths in `min..=max` and tile `data[origin..]` from
+/// its start: one pass over the ends, vectorised ([`wide`]). A failure
+/// says nothing of which value is bad: the value-by-value check names it.
+/// (The numerals are checked as the decimal parses load them, else a run
+/// at a time: [`each_value`].)
 pub(crate) fn check_ends(data: &[u16], ends: &[usize], origin: usize, (min, max): (usize, usize)) -> bool {
     wide(|| ends_tile(data.len(), ends, origin, min, max))
 }
@@ -452,13 +446,17 @@ mod tests {
             &[usize::MAX, 3],
             &[4, usize::MAX],
         ];
+        // The batch path's check: the ends, then the numerals (as parsed).
+        let slab = |d: &[u16], ends: &[usize], origin: usize| {
+            check_ends(d, ends, origin, (min, max)) && numerals_below(&d[origin..ends_end(ends, origin)], radix)
+        };
         let slow = |d: &[u16], ends: &[usize]| {
             check_batch(&Tweaks::Same(b""), d, ends, |_, x| check_value(x, radix, min, max)).is_ok()
         };
         for d in [&data, &bad_digit] {
             for ends in ends_cases {
                 let want = slow(d, ends);
-                assert_eq!(check_slab(d, ends, 0, (radix, min, max)), want, "ends {ends:?}");
+                assert_eq!(slab(d, ends, 0), want, "ends {ends:?}");
                 let portable = ends_tile(d.len(), ends, 0, min, max) && numerals_below(&d[..ends_end(ends, 0)], radix);
                 assert_eq!(portable, want, "portable, ends {ends:?}");
             }
@@ -466,7 +464,6 @@ mod tests {
         assert!(!slow(&bad_digit, &[2, 8, 12, 18, 24]) && slow(&data, &[2, 8, 12, 18, 24]), "cases hit both answers");
         // A slab starting at `origin`: its first value starts there, and
         // only its own numerals count.
-        let slab = |d: &[u16], ends: &[usize], origin| check_slab(d, ends, origin, (radix, min, max));
         assert!(slab(&data, &[12, 18, 24], 8) && !slab(&bad_digit, &[12, 18, 24], 8));
         assert!(slab(&bad_digit, &[24, 30], 18) && slab(&bad_digit, &[], 18));
         assert!(!slab(&data, &[6, 12], 8) && !slab(&data, &[9, 12], 8) && !slab(&data, &[40], 30));

@@ -151,11 +151,16 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
     let to_hi = _mm512_set_epi64(BSWAP_HI, z, BSWAP_HI, z, BSWAP_HI, z, BSWAP_HI, z);
     let y_be = _mm512_set1_epi64(BSWAP_LO);
     let zero = _mm512_setzero_si512();
+    let lo_qwords = _mm512_set_epi64(0, -1, 0, -1, 0, -1, 0, -1);
     let mut blk = [[zero; 2]; W];
     for (b, &x) in blk.iter_mut().zip(src) {
         *b = if FF3 {
-            // Even values xored in place (a masked xor), odd ones moved down.
-            [_mm512_mask_xor_epi64(cbk, 0x55, x, cbk), _mm512_xor_si512(_mm512_unpackhi_epi64(x, zero), cbk)]
+            // Even values xored in place (one ternary op: cbk ^ (x & the
+            // low qwords)), odd ones moved down.
+            [
+                _mm512_ternarylogic_epi64::<0x78>(cbk, x, lo_qwords),
+                _mm512_xor_si512(_mm512_unpackhi_epi64(x, zero), cbk),
+            ]
         } else {
             [_mm512_xor_si512(_mm512_shuffle_epi8(x, to_lo), cbk), _mm512_xor_si512(_mm512_shuffle_epi8(x, to_hi), cbk)]
         };

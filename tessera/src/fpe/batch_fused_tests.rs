@@ -58,6 +58,55 @@ fn fold_barrett_update_match_u128() {
     }
 }
 
+/// [`barrett8`] over FF1's AVX-512 moduli too (up to [`MAX_FF1_512`]):
+/// y at 0, at multiples of m and one below, near 2^64 and at random; the
+/// remainder is below 3m and congruent to y.
+#[test]
+fn barrett_is_y_mod_m_below_3m() {
+    use super::super::batch_round::{BatchMod, Layout};
+    use super::super::num::Mod64;
+    if !crate::cpu::has(
+        crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512BW | crate::cpu::Features::AVX512IFMA,
+    ) {
+        return;
+    }
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        seed ^ (seed >> 29)
+    };
+    // SAFETY: [u64; 8] and __m512i have the same size, and every bit
+    // pattern is valid for both.
+    let vec = |x: [u64; 8]| unsafe { core::mem::transmute::<[u64; 8], __m512i>(x) };
+    // SAFETY: as above.
+    let arr = |v: __m512i| unsafe { core::mem::transmute::<__m512i, [u64; 8]>(v) };
+    let moduli =
+        [1 << 16, (1 << 16) + 1, (1 << 17) - 1, 100_000_000, 1 << 40, (1 << 40) + 3, MAX_FF1_512 - 1, MAX_FF1_512];
+    for m in moduli {
+        let bm = BatchMod::new(Mod64::new(m));
+        let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
+        // SAFETY: AVX-512 F, BW and IFMA were detected above.
+        let k = unsafe { Mod512::new(&c, 0) };
+        for i in 0..4000u64 {
+            let y: [u64; 8] = core::array::from_fn(|j| {
+                let q = next() % (u64::MAX / m);
+                match (i as usize + j) % 6 {
+                    0 => q * m,
+                    1 => (q * m).saturating_sub(1),
+                    2 => u64::MAX - next() % (4 * m),
+                    3 => next() % (4 * m),
+                    _ => next(),
+                }
+            });
+            // SAFETY: as above.
+            let r = arr(unsafe { barrett8(vec(y), &k) });
+            for j in 0..8 {
+                assert!(r[j] < 3 * m && r[j] % m == y[j] % m, "m {m} y {:#x}: {}", y[j], r[j]);
+            }
+        }
+    }
+}
+
 /// [`rem4`] against u128 arithmetic at the ends of its range: moduli
 /// 2^16 to 2^32 - 1, y at and around multiples of m and near 2^64.
 #[test]

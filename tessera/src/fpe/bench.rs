@@ -3,14 +3,9 @@
 //! and free to change.
 
 use super::Direction;
-use super::batch::{GROUP, check_slab};
+use super::batch::GROUP;
 use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout};
 use super::num::Mod64;
-
-/// Whether the batch passes the batch API's one-pass check.
-pub fn check(data: &[u16], ends: &[usize], domain: (u32, usize, usize)) -> bool {
-    check_slab(data, ends, 0, domain)
-}
 
 /// Parses and formats `data`, decimal values of `n` digits back to
 /// back, a group at a time as FF1's batch path does (AVX-512 or AVX2;
@@ -38,14 +33,12 @@ pub fn parse_format(data: &mut [u16], n: usize) -> bool {
 
 /// The batch path's work outside the rounds on `data` (decimal values of
 /// `n` digits ending at `ends`, FF1's digit order when `be`, FF3's
-/// otherwise), a slab at a time as the batch API goes: with `fused`, the
-/// slab's ends checked alone and its numerals as the decimal parse
-/// (AVX-512 or AVX2) loads them (the batch path now); without, the
-/// one-pass check of the slab and then the plain parse (before). Each
-/// group of 64 values is then formatted back. Whether it ran and found
-/// the data valid (false, doing nothing, when `ends` do not cover `data`
-/// in values of `n`); valid `data` ends as it was.
-pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool, fused: bool) -> bool {
+/// otherwise), a slab at a time as the batch API goes: the slab's ends
+/// checked alone and its numerals as the decimal parse (AVX-512 or AVX2)
+/// loads them. Each group of 64 values is then formatted back. Whether
+/// it ran and found the data valid (false, doing nothing, when `ends` do
+/// not cover `data` in values of `n`); valid `data` ends as it was.
+pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         let avx512 = super::batch_round::Kernel::detect().avx512();
@@ -59,17 +52,9 @@ pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool, 
         let (step, mut ok) = (super::slab::SLAB_NUMERALS / n.max(1), true);
         for i0 in (0..ends.len()).step_by(step.max(1)) {
             let (i1, s0) = ((i0 + step).min(ends.len()), i0 * n);
-            ok &= if fused {
-                super::batch::check_ends(data, &ends[i0..i1], s0, (n, n))
-            } else {
-                check_slab(data, &ends[i0..i1], s0, (10, n, n))
-            };
+            ok &= super::batch::check_ends(data, &ends[i0..i1], s0, (n, n));
             for chunk in data[s0..i1 * n].chunks_mut(GROUP * n) {
-                if fused {
-                    ok &= dec.parse_checked(chunk, &mut a, &mut b);
-                } else {
-                    dec.parse(chunk, &mut a, &mut b);
-                }
+                ok &= dec.parse_checked(chunk, &mut a, &mut b);
                 dec.format(&a, &b, chunk);
             }
         }
@@ -77,7 +62,7 @@ pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool, 
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (data, ends, n, be, fused);
+        let _ = (data, ends, n, be);
         false
     }
 }
@@ -116,9 +101,7 @@ mod tests {
     #[test]
     fn check_parse_format_refuses_ends_past_the_data() {
         let mut data = [1u16; 10];
-        for fused in [true, false] {
-            assert!(!super::check_parse_format(&mut data, &[16, 32], 16, true, fused));
-        }
+        assert!(!super::check_parse_format(&mut data, &[16, 32], 16, true));
         assert_eq!(data, [1u16; 10]);
     }
 }

@@ -394,7 +394,7 @@ impl FF1 {
             data,
             ends,
             domain,
-            |tweak| check_tweak_len(tweak.len()),
+            (|tweak| check_tweak_len(tweak.len()), |i, x, dir| self.crypt(tweaks.get(i), x, dir)),
             dir,
             |first, run, len, dir, ahead| {
                 let fast = self.params(len).filter(|_| run.len() >= batch::MIN_RUN * len);

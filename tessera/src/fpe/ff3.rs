@@ -149,7 +149,7 @@ impl Core {
             data,
             ends,
             domain,
-            |t| split(t).map(drop),
+            (|t| split(t).map(drop), |i, x, dir| self.crypt(split(tweaks.get(i))?, x, dir)),
             dir,
             |first, run, len, dir, ahead| {
                 let fast = Some(self.arith[len - self.min]).filter(|_| run.len() >= batch::MIN_RUN * len);

@@ -9,7 +9,7 @@
 //! its numerals as they are parsed (the decimal parses, AVX-512 and AVX2,
 //! check the vectors they load, so each numeral is read once).
 
-use super::batch::{check_ends, for_each_run};
+use super::batch::{MIN_RUN, check_ends, for_each_run};
 use super::{Tweaks, check_batch, check_value};
 use crate::Direction;
 use crate::Error;
@@ -33,13 +33,19 @@ fn slab_values(data_len: usize, count: usize) -> usize {
 /// whose ends and tweaks are checked but not its numerals: it returns
 /// `Some(k)` if value k or a later one has a numeral not below the radix,
 /// having done only values `..k`, else `None`; it must not fail on
-/// checked values.
+/// checked values. A batch of fewer than [`MIN_RUN`] values skips the
+/// batch machinery: `one(index, value, direction)` does each value as a
+/// single call would (checking its tweak and numerals, leaving it as given
+/// on error), see [`tiny`].
 pub(crate) fn drive(
     tweaks: &Tweaks<'_>,
     data: &mut [u16],
     ends: &[usize],
     domain: (u32, usize, usize),
-    check_tweak: impl Fn(&[u8]) -> Result<(), Error>,
+    (check_tweak, one): (
+        impl Fn(&[u8]) -> Result<(), Error>,
+        impl FnMut(usize, &mut [u16], Direction) -> Result<(), Error>,
+    ),
     dir: Direction,
     mut f: impl FnMut(usize, &mut [u16], usize, Direction, &[u16]) -> Result<Option<usize>, Error>,
 ) -> Result<(), Error> {
@@ -58,6 +64,13 @@ pub(crate) fn drive(
         Tweaks::PerValue(ts) => Some(ts),
         Tweaks::Same(_) => None,
     };
+    if ends.len() < MIN_RUN {
+        return match tiny(data, ends, dir, one) {
+            Ok(()) => Ok(()),
+            // The values before the bad one are undone: the exact error.
+            Err(e) => slow(data, ends.len()).and(Err(e)),
+        };
+    }
     let step = slab_values(data.len(), ends.len());
     let (mut i0, mut s0) = (0, 0);
     while i0 < ends.len() {
@@ -88,6 +101,39 @@ pub(crate) fn drive(
     Ok(())
 }
 
+/// The values `ends` of a batch of fewer than [`MIN_RUN`] values (tweaks
+/// counted, a shared tweak checked) one at a time by `one`: no batch check,
+/// so a batch of n costs about n single calls. On the first value that
+/// `one` refuses (or whose end is out of order), the values before it are
+/// undone by the inverse and its error returned; the caller then names the
+/// first bad value with the value-by-value check.
+fn tiny(
+    data: &mut [u16],
+    ends: &[usize],
+    dir: Direction,
+    mut one: impl FnMut(usize, &mut [u16], Direction) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut start = 0;
+    for (i, &end) in ends.iter().enumerate() {
+        let done = match data.get_mut(start..end) {
+            Some(x) => one(i, x, dir),
+            None => Err(Error::Format("batch ends are not increasing within the data")),
+        };
+        if let Err(e) = done {
+            let mut s = 0;
+            for (j, &t) in ends[..i].iter().enumerate() {
+                // Checked and done above: the inverse cannot fail.
+                let undone = one(j, &mut data[s..t], dir.reverse());
+                debug_assert!(undone.is_ok(), "undoing a value done");
+                s = t;
+            }
+            return Err(e);
+        }
+        start = end;
+    }
+    Ok(())
+}
+
 /// Undoes the values `ends` (the first ones of the batch, checked and
 /// done in direction `dir`) by the inverse: they are valid, so `f` does
 /// them all.
@@ -98,12 +144,18 @@ fn undo(
     dir: Direction,
 ) -> Result<(), Error> {
     let end = ends.last().copied().unwrap_or(0);
-    for_each_run(&mut data[..end], ends, (0, 0), |first, run, len| f(first, run, len, dir.reverse(), &[])).map(drop)
+    let stopped =
+        for_each_run(&mut data[..end], ends, (0, 0), |first, run, len| f(first, run, len, dir.reverse(), &[]))?;
+    // The values were checked before they were done: none can stop the inverse.
+    debug_assert!(stopped.is_none(), "undoing stopped at a checked value");
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cpu::{Level, detected, with_cap};
+    use crate::fpe::{FF1, FF3_1, Fpe};
 
     #[test]
     fn slabs_are_whole_groups() {
@@ -112,5 +164,109 @@ mod tests {
             assert!(v >= super::super::batch::GROUP && v.is_multiple_of(super::super::batch::GROUP), "{len} {count}");
         }
         assert_eq!(slab_values(16 * 1_000_000, 1_000_000), 2048);
+    }
+
+    /// Batches below [`MIN_RUN`] values (the one-value path, [`tiny`]) at
+    /// every CPU level: a good batch equals one value at a time (per-value
+    /// tweaks too) and decrypts back; a bad numeral, length, end or tweak
+    /// at any index names that index and leaves the buffer as given, the
+    /// values before it being undone.
+    #[test]
+    fn tiny_batches_keep_the_contract() {
+        let key = [0x5au8; 16];
+        // One 7-byte tweak per value, all different.
+        let owned: Vec<[u8; 7]> = (0..MIN_RUN).map(|i| core::array::from_fn(|j| (i * 7 + j) as u8)).collect();
+        let tweaks: Vec<&[u8]> = owned.iter().map(|t| &t[..]).collect();
+        for level in Level::ALL.into_iter().filter(|&l| l <= detected()) {
+            with_cap(level, || {
+                for radix in [10u32, 36] {
+                    let ciphers: [(&str, Box<dyn Fpe>); 2] = [
+                        ("FF1", Box::new(FF1::with_radix(&key, radix).unwrap())),
+                        ("FF3-1", Box::new(FF3_1::with_radix(&key, radix).unwrap())),
+                    ];
+                    for (name, c) in &ciphers {
+                        for count in 1..MIN_RUN {
+                            tiny_case(
+                                &**c,
+                                &format!("{name} {level} radix {radix} count {count}"),
+                                radix,
+                                count,
+                                &tweaks,
+                            );
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    fn tiny_case(c: &dyn Fpe, what: &str, radix: u32, count: usize, tweaks: &[&[u8]]) {
+        // Values of 16 then 7 numerals (two runs when count > 1).
+        let lens: Vec<usize> = (0..count).map(|i| if i == 0 { 16 } else { 7 }).collect();
+        let ends: Vec<usize> = lens.iter().scan(0, |e, &l| Some(*e + l).inspect(|&x| *e = x)).collect();
+        let data: Vec<u16> = (0..ends[count - 1]).map(|i| (i * 7 % radix as usize) as u16).collect();
+        for tw in [Tweaks::Same(tweaks[0]), Tweaks::PerValue(&tweaks[..count])] {
+            let mut out = data.clone();
+            c.encrypt_batch(tw, &mut out, &ends).unwrap();
+            let mut start = 0;
+            for (i, &end) in ends.iter().enumerate() {
+                let mut one = data[start..end].to_vec();
+                c.encrypt_numerals(tw.get(i), &mut one).unwrap();
+                assert_eq!(one, out[start..end], "{what}: value {i}");
+                start = end;
+            }
+            let mut back = out.clone();
+            c.decrypt_batch(tw, &mut back, &ends).unwrap();
+            assert_eq!(back, data, "{what}: decrypt");
+            for at in 0..count {
+                let pos = ends[at] - 1;
+                for (input, enc) in [(&data, true), (&out, false)] {
+                    let run = |d: &mut Vec<u16>, tw: Tweaks<'_>, ends: &[usize]| match enc {
+                        true => c.encrypt_batch(tw, d, ends),
+                        false => c.decrypt_batch(tw, d, ends),
+                    };
+                    let expect = |r: Result<(), Error>, d: &[u16], how: &str| {
+                        assert!(
+                            matches!(r, Err(Error::Batch { index, .. }) if index == at),
+                            "{what} {how} at {at}: {r:?}"
+                        );
+                        assert!(d == &input[..], "{what} {how} at {at}: buffer changed");
+                    };
+                    let mut d = input.clone();
+                    d[pos] = radix as u16;
+                    // A second bad value after the first.
+                    if at + 1 < count {
+                        d[ends[count - 1] - 1] = 0xffff;
+                    }
+                    let r = run(&mut d, tw, &ends);
+                    d[pos] = input[pos];
+                    if at + 1 < count {
+                        d[ends[count - 1] - 1] = input[ends[count - 1] - 1];
+                    }
+                    expect(r, &d, "bad numeral");
+                    // A value too short (1 numeral: below every minimum), or an end past the data.
+                    let mut short = ends.clone();
+                    short[at] = if at == 0 { 1 } else { short[at - 1] + 1 };
+                    let mut d = input.clone();
+                    expect(run(&mut d, tw, &short), &d, "short value");
+                    let mut past = ends.clone();
+                    past[at] = input.len() + 1;
+                    let mut d = input.clone();
+                    expect(run(&mut d, tw, &past), &d, "end past the data");
+                    // FF3-1 takes 7-byte tweaks only (FF1 any up to 2^32 - 1 bytes).
+                    let refused = c.encrypt_numerals(b"short", &mut input[..ends[0]].to_vec()).is_err();
+                    if let (Tweaks::Same(_), true, 0) = (tw, refused, at) {
+                        let mut d = input.clone();
+                        expect(run(&mut d, Tweaks::Same(b"short"), &ends), &d, "bad shared tweak");
+                    }
+                    if let (Tweaks::PerValue(ts), true) = (tw, refused) {
+                        let mut ts = ts.to_vec();
+                        ts[at] = b"short";
+                        let mut d = input.clone();
+                        expect(run(&mut d, Tweaks::PerValue(&ts), &ends), &d, "bad tweak");
+                    }
+                }
+            }
+        }
     }
 }
