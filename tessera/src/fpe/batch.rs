@@ -100,7 +100,7 @@ impl Plan<'_> {
     /// whose numerals are not yet checked against the radix. `None` when
     /// all are done; `Some(k)` when it stopped at a numeral not below the
     /// radix in value k or later, having done values `..k` (and left the
-    /// rest as given). The decimal parses (AVX-512, AVX2) check each group
+    /// rest as given). The decimal parses (AVX-512, AVX2, SSE4.1) check each group
     /// from the vectors they load; otherwise the whole run is checked first.
     /// While each group goes through its rounds, the same length of
     /// `ahead` (numerals the batch reads next, from main memory) is
@@ -125,7 +125,7 @@ impl Plan<'_> {
         }
         let same = matches!(bases, Bases::Same(_));
         let consts = Consts::new(&blocks[..rounds], (&self.m.0, &self.m.1), self.layout);
-        // Decimal values of up to 16 digits convert a group at a time (AVX-512, AVX2).
+        // Decimal values of up to 16 digits convert a group at a time (AVX-512, AVX2, SSE4.1).
         #[cfg(target_arch = "x86_64")]
         let dec = if self.rx.radix == 10 {
             Decimal::new(self.kernel.avx512(), self.n, self.u, self.big_endian())

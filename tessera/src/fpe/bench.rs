@@ -8,8 +8,9 @@ use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout};
 use super::num::Mod64;
 
 /// Parses and formats `data`, decimal values of `n` digits back to
-/// back, a group at a time as FF1's batch path does (AVX-512 or AVX2;
-/// nothing elsewhere): `data` ends as it was. Whether it ran.
+/// back, a group at a time as FF1's batch path does (AVX-512, AVX2 or
+/// SSE4.1; nothing elsewhere), checking the numerals as the parse loads
+/// them: valid `data` ends as it was. Whether it ran and found `data` valid.
 pub fn parse_format(data: &mut [u16], n: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -18,11 +19,12 @@ pub fn parse_format(data: &mut [u16], n: usize) -> bool {
             return false;
         };
         let (mut a, mut b) = ([0u64; GROUP], [0u64; GROUP]);
+        let mut ok = true;
         for chunk in data.chunks_mut(GROUP * n) {
-            dec.parse(chunk, &mut a, &mut b);
+            ok &= dec.parse_checked(chunk, &mut a, &mut b);
             dec.format(&a, &b, chunk);
         }
-        true
+        ok
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -34,7 +36,7 @@ pub fn parse_format(data: &mut [u16], n: usize) -> bool {
 /// The batch path's work outside the rounds on `data` (decimal values of
 /// `n` digits ending at `ends`, FF1's digit order when `be`, FF3's
 /// otherwise), a slab at a time as the batch API goes: the slab's ends
-/// checked alone and its numerals as the decimal parse (AVX-512 or AVX2)
+/// checked alone and its numerals as the decimal parse (AVX-512, AVX2 or SSE4.1)
 /// loads them. Each group of 64 values is then formatted back. Whether
 /// it ran and found the data valid (false, doing nothing, when `ends` do
 /// not cover `data` in values of `n`); valid `data` ends as it was.

@@ -73,13 +73,8 @@ impl Dec256 {
     }
 
     /// NUM of both halves of every value in `data` (values of `n` numerals
-    /// back to back, each numeral below 10) into `a` and `b`, which take
-    /// the count rounded up to 4 (zeros past the last value).
-    pub(crate) fn parse(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
-        self.parse_checked(data, a, b);
-    }
-
-    /// As [`Dec256::parse`] for any numerals, checking them from the
+    /// back to back) into `a` and `b`, which take the count rounded up to
+    /// 4 (zeros past the last value), checking the numerals from the
     /// vectors the parse loads (no pass of its own): whether every numeral
     /// of `data` is below 10. When not, `a` and `b` hold garbage.
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
@@ -88,7 +83,7 @@ impl Dec256 {
     }
 
     /// STR of both halves of every value back into `data` (the inverse of
-    /// [`Dec256::parse`]); every half must be below 10^its length.
+    /// [`Dec256::parse_checked`]); every half must be below 10^its length.
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         // SAFETY: as in `parse`.
         unsafe { self.format_avx2(a, b, data) }
@@ -294,17 +289,6 @@ impl Decimal {
         wide.map(Decimal::Avx512).or_else(|| Dec256::new(n, u, be).map(Decimal::Avx2)).or_else(narrow)
     }
 
-    /// As [`Dec256::parse`].
-    pub(crate) fn parse(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
-        match self {
-            Decimal::Avx512(d) => d.parse(data, a, b),
-            Decimal::Avx2(d) => d.parse(data, a, b),
-            Decimal::Sse41(d) => {
-                d.parse_checked(data, a, b);
-            }
-        }
-    }
-
     /// As [`Dec256::parse_checked`].
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         match self {
@@ -377,7 +361,7 @@ mod tests {
             for count in 1..=9usize {
                 for data in cases(n, count, &mut next) {
                     let (mut a, mut b) = ([7u64; 12], [7u64; 12]);
-                    dec.parse(&data, &mut a, &mut b);
+                    assert!(dec.parse_checked(&data, &mut a, &mut b));
                     for j in 0..count {
                         let (xa, xb) = data[j * n..(j + 1) * n].split_at(u);
                         let want =

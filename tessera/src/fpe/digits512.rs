@@ -66,13 +66,8 @@ impl Dec512 {
     }
 
     /// NUM of both halves of every value in `data` (values of `n` numerals
-    /// back to back, each numeral below 10) into `a` and `b`, which take
-    /// the count rounded up to 4 (zeros past the last value).
-    pub(crate) fn parse(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) {
-        self.parse_checked(data, a, b);
-    }
-
-    /// As [`Dec512::parse`] for any numerals, checking them from the
+    /// back to back) into `a` and `b`, which take the count rounded up to
+    /// 4 (zeros past the last value), checking the numerals from the
     /// vectors the parse loads (each numeral is read once): whether every
     /// numeral of `data` is below 10. When not, `a` and `b` hold garbage.
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
@@ -81,7 +76,7 @@ impl Dec512 {
     }
 
     /// STR of both halves of every value back into `data` (the inverse of
-    /// [`Dec512::parse`]); every half must be below 10^its length.
+    /// [`Dec512::parse_checked`]); every half must be below 10^its length.
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         // SAFETY: as in `parse`.
         unsafe { self.format_avx512(a, b, data) }

@@ -6,7 +6,7 @@
 //! error returns: on any error the batch is as the caller gave it, and the
 //! error names the first bad value, as when the whole batch was checked
 //! first. The slab's ends and tweaks are checked before it is processed,
-//! its numerals as they are parsed (the decimal parses, AVX-512 and AVX2,
+//! its numerals as they are parsed (the decimal parses, AVX-512, AVX2 and SSE4.1,
 //! check the vectors they load, so each numeral is read once).
 
 use super::batch::{MIN_RUN, check_ends, for_each_run};
