@@ -112,6 +112,8 @@ impl Plan<'_> {
         mut bases: Bases<F>,
         dir: Direction,
     ) -> Option<usize> {
+        // The kernels' f64 estimates need round-to-nearest, whatever the host set.
+        let _nearest = super::rounding::Nearest::enter();
         let mut g = Group { a: [0; GROUP], b: [0; GROUP], bases: [[[0; 2]; GROUP]; 2], blocks: [[0; 16]; GROUP] };
         let rounds = self.terms.len();
         assert!(rounds <= MAX_ROUNDS, "at most {MAX_ROUNDS} rounds");

@@ -57,6 +57,8 @@ const VECTOR_MODULI: core::ops::Range<u64> = 1 << 16..1 << 52;
 impl BatchMod {
     pub(crate) fn new(m: Mod64) -> Self {
         let mm = m.modulus();
+        // 1/m rounded to nearest, as the estimates assume, whatever the host set.
+        let _nearest = super::rounding::Nearest::enter();
         BatchMod { m, inv: 1.0 / mm as f64, limbs: (mm <= LIMB_MODULI).then(|| limb_residues(mm)) }
     }
 

@@ -51,6 +51,7 @@ mod ff3;
 mod format;
 mod keyed;
 mod num;
+mod rounding;
 #[cfg(target_arch = "x86_64")]
 mod single_ni;
 mod slab;
@@ -380,3 +381,6 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod batch_levels_tests;

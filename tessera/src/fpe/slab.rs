@@ -238,7 +238,9 @@ mod tests {
                     if at + 1 < count {
                         d[ends[count - 1] - 1] = 0xffff;
                     }
+                    let given = d.clone();
                     let r = run(&mut d, tw, &ends);
+                    assert!(d == given, "{what} bad numeral at {at}: buffer changed");
                     d[pos] = input[pos];
                     if at + 1 < count {
                         d[ends[count - 1] - 1] = input[ends[count - 1] - 1];
