@@ -15,7 +15,7 @@
 
 use core::arch::x86_64::*;
 
-use super::digits256::shuffle;
+use super::digits256::{in_reach, load_quad, shuffle, store_quad};
 
 /// Lanes kept when a half fills the last (`KEEP_LAST[k..k + 8]`) or first
 /// (`KEEP_FIRST[8 - k..16 - k]`) `k` of eight.
@@ -168,10 +168,6 @@ fn put_sse2<const BE: bool>(x: &mut [u16], start: usize, m: usize, v: u64) {
     }
 }
 
-/// A group's numerals with room for its loads and stores: four values of
-/// up to 16 numerals, the last one's B window reaching 3 * 16 + 8 + 8.
-const PAD: usize = 4 * 16;
-
 /// Decimal NUM and STR of whole batch groups with SSSE3 and SSE4.1 (every
 /// CPU with AES-NI has both), for values of at most 16 digits (both halves
 /// of at most 8): each half is loaded as eight numerals from its start and
@@ -224,12 +220,6 @@ impl Dec128 {
         unsafe { self.format_sse41(a, b, data) }
     }
 
-    /// Whether the four values from numeral `at` of `len` are whole and
-    /// in reach of eight-numeral loads and stores (B's from `at + u`).
-    fn in_reach(&self, at: usize, len: usize) -> bool {
-        at + 3 * self.n + self.u + 8 <= len
-    }
-
     /// The four values from numeral `at` of `src`: their A halves, then
     /// their B halves, each shuffled into digit slots (the numerals read
     /// past a half are dropped); `top` keeps the lane-wise largest numeral
@@ -237,7 +227,7 @@ impl Dec128 {
     #[inline]
     #[target_feature(enable = "ssse3,sse4.1")]
     fn load4(&self, src: &[u16], at: usize, ctl: [__m128i; 2], top: &mut __m128i) -> [[__m128i; 4]; 2] {
-        assert!(self.in_reach(at, src.len()));
+        assert!(in_reach((self.n, self.u), at, src.len()));
         [0, 1].map(|h| {
             [0, 1, 2, 3].map(|i| {
                 // SAFETY: src[s..s + 8] is in bounds for s = at + i * n + h * u,
@@ -257,7 +247,7 @@ impl Dec128 {
     #[inline]
     #[target_feature(enable = "ssse3,sse4.1")]
     fn store4(&self, dst: &mut [u16], at: usize, h: [[__m128i; 4]; 2]) {
-        assert!(self.in_reach(at, dst.len()));
+        assert!(in_reach((self.n, self.u), at, dst.len()));
         for i in 0..4 {
             for (half, x) in h.iter().enumerate() {
                 // SAFETY: dst[s..s + 8] is in bounds for s = at + i * n + half * u,
@@ -277,16 +267,7 @@ impl Dec128 {
         // The largest numeral loaded (lane-wise; the padded copy adds zeros).
         let mut top = _mm_setzero_si128();
         for j in (0..count).step_by(4) {
-            let at = j * self.n;
-            let v = if self.in_reach(at, data.len()) {
-                self.load4(data, at, ctl, &mut top)
-            } else {
-                // The last values, from a zero-padded copy (fewer than
-                // 3 * 16 + 8 + 8 numerals left); zeros past the last value.
-                let mut pad = [0u16; PAD];
-                pad[..data.len() - at].copy_from_slice(&data[at..]);
-                self.load4(&pad, 0, ctl, &mut top)
-            };
+            let v = load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4(src, at, ctl, &mut top));
             for (x, out) in v.into_iter().zip([&mut a[j..j + 4], &mut b[j..j + 4]]) {
                 let r = num4(x);
                 // SAFETY: four u64 (bounds checked by the slicing); unaligned stores.
@@ -318,15 +299,7 @@ impl Dec128 {
                 [d0, d1, d2, d3]
             });
             let h = [0, 1].map(|i| h[i].map(|d| _mm_shuffle_epi8(d, ctl[i])));
-            let at = j * self.n;
-            if self.in_reach(at, data.len()) {
-                self.store4(data, at, h);
-            } else {
-                let mut pad = [0u16; PAD];
-                self.store4(&mut pad, 0, h);
-                let end = data.len().min(at + 4 * self.n);
-                data[at..end].copy_from_slice(&pad[..end - at]);
-            }
+            store_quad((self.n, self.u), data, j * self.n, |dst, at| self.store4(dst, at, h));
         }
     }
 }

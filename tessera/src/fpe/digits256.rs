@@ -21,6 +21,40 @@ use super::digits512::Dec512;
 /// up to 16 numerals, the last one's B window reaching 3 * 16 + 8 + 8.
 const PAD: usize = 4 * 16;
 
+/// Whether the four values of `n` numerals (halves split at `u`) from
+/// numeral `at` of `len` are whole and in reach of eight-numeral loads and
+/// stores (B's from `at + u`): the geometry [`Dec128`] and [`Dec256`] share.
+pub(super) fn in_reach((n, u): (usize, usize), at: usize, len: usize) -> bool {
+    at + 3 * n + u + 8 <= len
+}
+
+/// `load` on the four values from numeral `at` of `data`: in place when in
+/// reach, else on a zero-padded copy of the last values (fewer than
+/// 3 * 16 + 8 + 8 numerals left; zeros past the last value).
+#[inline(always)]
+pub(super) fn load_quad<R>(nu: (usize, usize), data: &[u16], at: usize, load: impl FnOnce(&[u16], usize) -> R) -> R {
+    if in_reach(nu, at, data.len()) {
+        return load(data, at);
+    }
+    let mut pad = [0u16; PAD];
+    pad[..data.len() - at].copy_from_slice(&data[at..]);
+    load(&pad, 0)
+}
+
+/// `store` of the four values from numeral `at` of `data`: in place when in
+/// reach, else into a padded copy whose whole values are copied back (the
+/// stores' spill past the last value stays in the copy).
+#[inline(always)]
+pub(super) fn store_quad(nu: (usize, usize), data: &mut [u16], at: usize, store: impl FnOnce(&mut [u16], usize)) {
+    if in_reach(nu, at, data.len()) {
+        return store(data, at);
+    }
+    let mut pad = [0u16; PAD];
+    store(&mut pad, 0);
+    let end = data.len().min(at + 4 * nu.0);
+    data[at..end].copy_from_slice(&pad[..end - at]);
+}
+
 /// The shuffles for one value length `n` and first-half length `u`.
 pub(crate) struct Dec256 {
     n: usize,
@@ -89,12 +123,6 @@ impl Dec256 {
         unsafe { self.format_avx2(a, b, data) }
     }
 
-    /// Whether the four values from numeral `at` of `len` are whole and
-    /// in reach of eight-numeral loads and stores (B's from `at + u`).
-    fn in_reach(&self, at: usize, len: usize) -> bool {
-        at + 3 * self.n + self.u + 8 <= len
-    }
-
     /// The four values from numeral `at` of `src`, each as numerals
     /// `s..s + 8` in the low lane and `s + u..s + u + 8` in the high lane,
     /// shuffled into digit slots (the numerals read past a value are
@@ -103,7 +131,7 @@ impl Dec256 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn load4(&self, src: &[u16], at: usize, ctl: __m256i, top: &mut __m256i) -> [__m256i; 4] {
-        assert!(self.in_reach(at, src.len()));
+        assert!(in_reach((self.n, self.u), at, src.len()));
         [0, 1, 2, 3].map(|i| {
             // SAFETY: src[s..s + 8] and src[s + u..s + u + 8] are in bounds
             // for s = at + i * n, i < 4 (asserted above); unaligned loads.
@@ -124,7 +152,7 @@ impl Dec256 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn store4(&self, dst: &mut [u16], at: usize, h: [(__m128i, __m128i); 4]) {
-        assert!(self.in_reach(at, dst.len()));
+        assert!(in_reach((self.n, self.u), at, dst.len()));
         for (i, (x, y)) in h.into_iter().enumerate() {
             // SAFETY: dst[s..s + 8] and dst[s + u..s + u + 8] are in bounds
             // for s = at + i * n, i < 4 (asserted above); unaligned stores.
@@ -146,16 +174,7 @@ impl Dec256 {
         // The largest numeral loaded (lane-wise; the padded copy adds zeros).
         let mut top = _mm256_setzero_si256();
         for j in (0..count).step_by(4) {
-            let at = j * self.n;
-            let v = if self.in_reach(at, data.len()) {
-                self.load4(data, at, ctl, &mut top)
-            } else {
-                // The last values, from a zero-padded copy (fewer than
-                // 3 * 16 + 8 + 8 numerals left); zeros past the last value.
-                let mut pad = [0u16; PAD];
-                pad[..data.len() - at].copy_from_slice(&data[at..]);
-                self.load4(&pad, 0, ctl, &mut top)
-            };
+            let v = load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4(src, at, ctl, &mut top));
             let r = num4(v);
             let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
             // SAFETY: four u64 in each (bounds checked by the slicing).
@@ -187,15 +206,7 @@ impl Dec256 {
             let [b02, b13] = digits4(bv).map(|d| _mm256_shuffle_epi8(d, ctl[1]));
             let (lo, hi) = (_mm256_castsi256_si128, _mm256_extracti128_si256::<1>);
             let h = [(lo(a02), lo(b02)), (lo(a13), lo(b13)), (hi(a02), hi(b02)), (hi(a13), hi(b13))];
-            let at = j * self.n;
-            if self.in_reach(at, data.len()) {
-                self.store4(data, at, h);
-            } else {
-                let mut pad = [0u16; PAD];
-                self.store4(&mut pad, 0, h);
-                let end = data.len().min(at + 4 * self.n);
-                data[at..end].copy_from_slice(&pad[..end - at]);
-            }
+            store_quad((self.n, self.u), data, j * self.n, |dst, at| self.store4(dst, at, h));
         }
     }
 }
