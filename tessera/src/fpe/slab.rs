@@ -65,7 +65,7 @@ pub(crate) fn drive(
         Tweaks::Same(_) => None,
     };
     if ends.len() < MIN_RUN {
-        return match tiny(data, ends, dir, one) {
+        return match tiny(data, ends, dir, one, &mut f) {
             Ok(()) => Ok(()),
             // The values before the bad one are undone: the exact error.
             Err(e) => slow(data, ends.len()).and(Err(e)),
@@ -105,13 +105,15 @@ pub(crate) fn drive(
 /// counted, a shared tweak checked) one at a time by `one`: no batch check,
 /// so a batch of n costs about n single calls. On the first value that
 /// `one` refuses (or whose end is out of order), the values before it are
-/// undone by the inverse and its error returned; the caller then names the
-/// first bad value with the value-by-value check.
+/// undone by the inverse ([`undo`] through the batch's `f`) and its error
+/// returned; the caller then names the first bad value with the
+/// value-by-value check.
 fn tiny(
     data: &mut [u16],
     ends: &[usize],
     dir: Direction,
     mut one: impl FnMut(usize, &mut [u16], Direction) -> Result<(), Error>,
+    f: &mut impl FnMut(usize, &mut [u16], usize, Direction, &[u16]) -> Result<Option<usize>, Error>,
 ) -> Result<(), Error> {
     let mut start = 0;
     for (i, &end) in ends.iter().enumerate() {
@@ -120,13 +122,7 @@ fn tiny(
             None => Err(Error::Format("batch ends are not increasing within the data")),
         };
         if let Err(e) = done {
-            let mut s = 0;
-            for (j, &t) in ends[..i].iter().enumerate() {
-                // Checked and done above: the inverse cannot fail.
-                let undone = one(j, &mut data[s..t], dir.reverse());
-                debug_assert!(undone.is_ok(), "undoing a value done");
-                s = t;
-            }
+            undo(f, data, &ends[..i], dir)?;
             return Err(e);
         }
         start = end;
