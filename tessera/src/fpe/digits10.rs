@@ -277,10 +277,8 @@ impl Dec128 {
                 }
             }
         }
-        // Every numeral was loaded (each half from its start). Above 9
-        // anywhere: not all zero.
-        let over = _mm_subs_epu16(top, _mm_set1_epi16(9));
-        _mm_testz_si128(over, over) == 1
+        // Every numeral was loaded (each half from its start).
+        all_below_ten(top)
     }
 
     #[target_feature(enable = "ssse3,sse4.1")]
@@ -302,6 +300,15 @@ impl Dec128 {
             store_quad((self.n, self.u), data, j * self.n, |dst, at| self.store4(dst, at, h));
         }
     }
+}
+
+/// Whether every u16 lane of `top` is below 10: above 9 anywhere leaves
+/// the saturated difference not all zero (`ptest`, no branch).
+#[inline]
+#[target_feature(enable = "sse4.1")]
+pub(crate) fn all_below_ten(top: __m128i) -> bool {
+    let over = _mm_subs_epu16(top, _mm_set1_epi16(9));
+    _mm_testz_si128(over, over) == 1
 }
 
 /// NUM_10 of four halves, each eight numerals (below 10) in digit slots,

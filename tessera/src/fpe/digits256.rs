@@ -184,9 +184,8 @@ impl Dec256 {
             }
         }
         // Each value's halves were loaded whole (A from its start, B from
-        // `u` on): every numeral was loaded. Above 9 anywhere: not all zero.
-        let over = _mm256_subs_epu16(top, _mm256_set1_epi16(9));
-        _mm256_testz_si256(over, over) == 1
+        // `u` on): every numeral was loaded.
+        all_below_ten(top)
     }
 
     #[target_feature(enable = "avx2")]
@@ -209,6 +208,15 @@ impl Dec256 {
             store_quad((self.n, self.u), data, j * self.n, |dst, at| self.store4(dst, at, h));
         }
     }
+}
+
+/// Whether every u16 lane of `top` is below 10 (as
+/// [`digits10::all_below_ten`](super::digits10::all_below_ten), 256 bits).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn all_below_ten(top: __m256i) -> bool {
+    let over = _mm256_subs_epu16(top, _mm256_set1_epi16(9));
+    _mm256_testz_si256(over, over) == 1
 }
 
 /// NUM_10 of four values' halves: each 128-bit lane of `v[i]` holds eight

@@ -104,7 +104,7 @@ impl Dec512 {
             self.parse4(data, whole, self.masks(data.len(), whole), [idx, pick_a, pick_b], &mut top, a, b);
         }
         // The windows tile `data`: every numeral was loaded once.
-        _mm512_cmpgt_epu16_mask(top, _mm512_set1_epi16(9)) == 0
+        all_below_ten(top)
     }
 
     /// Values `j..j + 4` of [`Dec512::parse_avx512`] with the window masks `masks`.
@@ -202,6 +202,14 @@ impl Dec512 {
             };
         }
     }
+}
+
+/// Whether every u16 lane of `top` is below 10 (one mask compare, tested
+/// whole: no branch).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) fn all_below_ten(top: __m512i) -> bool {
+    _mm512_cmpgt_epu16_mask(top, _mm512_set1_epi16(9)) == 0
 }
 
 /// NUM_10 of each 128-bit lane's eight numerals (most significant first),
