@@ -1,7 +1,10 @@
 //! Line and CSV streaming in batches: values are gathered into flat buffers,
 //! handed to a [`Transform`] in one call (so the library's batch paths see
 //! thousands of values at once), and written back. Memory is bounded by the
-//! batch size, whatever the input size.
+//! batch size, whatever the input size: a batch ends at [`BATCH`] records or
+//! once it holds [`BATCH_BYTES`] bytes of input, whichever comes first. A
+//! record longer than that is a batch of its own, held whole: about four
+//! times its size (its bytes, its values, their outputs, the output record).
 //!
 //! Each batch goes through three steps: [`BatchReader::fill`] cuts it from
 //! the input, [`Layout::render`] transforms its values and lays out its
@@ -71,8 +74,14 @@ impl RecordArgs {
     }
 }
 
-/// Values per batch.
-const BATCH: usize = tessera::BATCH_SIZE;
+/// The most records in a batch.
+pub const BATCH: usize = tessera::BATCH_SIZE;
+
+/// A batch takes no more records once it holds this many bytes of input
+/// (records and values). 1 MiB keeps the many batches in flight on many
+/// threads in tens of MiB whatever the record length, and still holds
+/// 8,192 records of up to 128 bytes, so typical batches are cut by count.
+pub const BATCH_BYTES: usize = 1 << 20;
 
 /// A batch of input values, back to back in `data`.
 #[derive(Default, Debug)]
@@ -166,6 +175,14 @@ pub enum Layout {
     Csv(Columns),
 }
 
+/// A record of a batch: where it is in [`Batch::raw`] and its first line.
+#[derive(Debug, Clone, Copy)]
+struct Rec {
+    start: usize,
+    end: usize,
+    line: u64,
+}
+
 /// One batch on its way through: the values, what surrounds them, and the
 /// output bytes once rendered. Its buffers are reused from batch to batch.
 #[derive(Default, Debug)]
@@ -173,11 +190,11 @@ pub struct Batch {
     vals: Values,
     /// Lines: each line's terminator; CSV: each record as read.
     raw: Vec<u8>,
-    /// Each record's span in `raw` and its first line number.
-    recs: Vec<(usize, usize, u64)>,
+    recs: Vec<Rec>,
+    /// CSV: each record's raw field spans in `raw`, one record after the
+    /// other (each has as many fields as the header).
+    fields: Vec<(usize, usize)>,
     outs: Outputs,
-    /// Field spans of the record at hand (scratch).
-    spans: Vec<(usize, usize)>,
     /// The output bytes of the batch, once rendered.
     rendered: Vec<u8>,
 }
@@ -185,22 +202,36 @@ pub struct Batch {
 impl Batch {
     fn clear(&mut self) {
         self.vals.clear();
-        self.raw.clear();
         self.recs.clear();
-        self.outs.clear();
-        self.rendered.clear();
+        self.fields.clear();
+        self.outs.ends.clear();
+        for v in [&mut self.vals.data, &mut self.raw, &mut self.outs.data, &mut self.rendered] {
+            v.clear();
+            // A huge record's buffers are not kept for the batches after it.
+            if v.capacity() > 2 * BATCH_BYTES {
+                v.shrink_to(BATCH_BYTES);
+            }
+        }
+    }
+
+    /// The bytes of input it holds.
+    fn input_bytes(&self) -> usize {
+        self.raw.len() + self.vals.data.len()
     }
 }
 
-/// Cuts the input into batches of up to [`tessera::BATCH_SIZE`] records.
+/// Cuts the input into batches of up to [`BATCH`] records and about
+/// [`BATCH_BYTES`] bytes.
 pub struct BatchReader<'a, R: ?Sized> {
     input: &'a mut R,
     layout: &'a Layout,
     /// The number of the next line to read.
     line_no: u64,
-    rec: Vec<u8>,
     spans: Vec<(usize, usize)>,
     tmp: Vec<u8>,
+    /// A reading error met after some records of a batch: reported by the
+    /// next [`BatchReader::fill`], after the batch (and its own errors).
+    pending: Option<anyhow::Error>,
 }
 
 impl<R: ?Sized> std::fmt::Debug for BatchReader<'_, R> {
@@ -212,8 +243,11 @@ impl<R: ?Sized> std::fmt::Debug for BatchReader<'_, R> {
 impl<'a, R: BufRead + ?Sized> BatchReader<'a, R> {
     /// Reads records of `layout` from `input` (after the CSV header).
     pub fn new(input: &'a mut R, layout: &'a Layout) -> Self {
-        let line_no = if matches!(layout, Layout::Lines) { 1 } else { 2 };
-        BatchReader { input, layout, line_no, rec: Vec::new(), spans: Vec::new(), tmp: Vec::new() }
+        let line_no = match layout {
+            Layout::Lines => 1,
+            Layout::Csv(cols) => 1 + cols.header_lines,
+        };
+        BatchReader { input, layout, line_no, spans: Vec::new(), tmp: Vec::new(), pending: None }
     }
 
     /// The number of lines read so far (the header included).
@@ -222,69 +256,74 @@ impl<'a, R: BufRead + ?Sized> BatchReader<'a, R> {
     }
 
     /// Refills `b` with the next records; `false` at the end of the input.
+    /// A reading error after some records ends the batch there and is
+    /// returned by the next call, so that errors come in input order.
     pub fn fill(&mut self, b: &mut Batch) -> Result<bool> {
         b.clear();
-        while b.recs.len() < BATCH {
+        if let Some(e) = self.pending.take() {
+            return Err(e);
+        }
+        while b.recs.len() < BATCH && b.input_bytes() < BATCH_BYTES {
             let more = match self.layout {
-                Layout::Lines => self.read_line(b)?,
-                Layout::Csv(cols) => self.read_csv_record(cols, b)?,
+                Layout::Lines => self.read_line(b),
+                Layout::Csv(cols) => self.read_csv_record(cols, b),
             };
-            if !more {
-                break;
+            match more {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) if b.recs.is_empty() => return Err(e),
+                Err(e) => {
+                    self.pending = Some(e);
+                    break;
+                }
             }
         }
         Ok(!b.recs.is_empty())
     }
 
+    /// Reads a line straight into the batch's values; its terminator goes
+    /// to `raw`.
     fn read_line(&mut self, b: &mut Batch) -> Result<bool> {
-        self.rec.clear();
-        if self.input.read_until(b'\n', &mut self.rec).context("cannot read input")? == 0 {
+        let a = b.vals.data.len();
+        if self.input.read_until(b'\n', &mut b.vals.data).context("cannot read input")? == 0 {
             return Ok(false);
         }
-        let (body, term) = csv::strip_terminator(&self.rec);
-        b.vals.push(body);
-        let a = b.raw.len();
+        let (body, term) = csv::strip_terminator(&b.vals.data[a..]);
+        let (z, start) = (a + body.len(), b.raw.len());
         b.raw.extend_from_slice(term);
-        b.recs.push((a, b.raw.len(), self.line_no));
+        b.vals.data.truncate(z);
+        b.vals.spans.push((a, z));
+        b.recs.push(Rec { start, end: b.raw.len(), line: self.line_no });
         self.line_no += 1;
         Ok(true)
     }
 
+    /// Reads a CSV record straight into the batch's `raw`, and copies its
+    /// target fields' values (and tweak) to the batch's values.
     fn read_csv_record(&mut self, cols: &Columns, b: &mut Batch) -> Result<bool> {
-        let n = csv::read_record(self.input, &mut self.rec, self.line_no)?;
-        if n == 0 {
+        let start = b.raw.len();
+        let Some(lines) = csv::read_record(self.input, &mut b.raw, &mut self.spans, self.line_no)? else {
             return Ok(false);
+        };
+        if self.spans.len() != cols.names.len() {
+            bail!("line {}: the record has {} fields, the header {}", self.line_no, self.spans.len(), cols.names.len());
         }
-        let (body, _) = csv::strip_terminator(&self.rec);
-        csv::split_fields(body, &mut self.spans);
-        let field = |c: usize, what: &str| match self.spans.get(c) {
-            Some(&(a, z)) => Ok(&body[a..z]),
-            None => Err(anyhow!(
-                "line {}: the record has {} fields; {what}column {:?} is field {}",
-                self.line_no,
-                self.spans.len(),
-                cols.names[c],
-                c + 1
-            )),
-        };
-        let tweak = match cols.tweak {
-            Some(c) => {
-                self.tmp.clear();
-                csv::unquote(field(c, "the tweak ")?, &mut self.tmp);
-                Some(b.vals.append(&self.tmp))
-            }
-            None => None,
-        };
-        for &c in &cols.targets {
+        let tweak = cols.tweak.map(|c| {
+            let (a, z) = self.spans[c];
             self.tmp.clear();
-            csv::unquote(field(c, "")?, &mut self.tmp);
+            csv::unquote(&b.raw[a..z], &mut self.tmp);
+            b.vals.append(&self.tmp)
+        });
+        for &c in &cols.targets {
+            let (a, z) = self.spans[c];
+            self.tmp.clear();
+            csv::unquote(&b.raw[a..z], &mut self.tmp);
             b.vals.push(&self.tmp);
             b.vals.tweaks.extend(tweak);
         }
-        let a = b.raw.len();
-        b.raw.extend_from_slice(&self.rec);
-        b.recs.push((a, b.raw.len(), self.line_no));
-        self.line_no += n;
+        b.fields.extend_from_slice(&self.spans);
+        b.recs.push(Rec { start, end: b.raw.len(), line: self.line_no });
+        self.line_no += lines;
         Ok(true)
     }
 }
@@ -318,9 +357,9 @@ impl Layout {
         t.apply(&b.vals, &mut b.outs).map_err(|e| self.locate(b, e))?;
         match self {
             Layout::Lines => {
-                for (i, &(a, z, _)) in b.recs.iter().enumerate() {
+                for (i, r) in b.recs.iter().enumerate() {
                     b.rendered.extend_from_slice(b.outs.get(i));
-                    b.rendered.extend_from_slice(&b.raw[a..z]);
+                    b.rendered.extend_from_slice(&b.raw[r.start..r.end]);
                 }
             }
             Layout::Csv(cols) => cols.render(b),
@@ -331,9 +370,9 @@ impl Layout {
     /// The error of value `e.index`, prefixed with where the value is.
     fn locate(&self, b: &Batch, e: ValueError) -> anyhow::Error {
         match self {
-            Layout::Lines => anyhow!("line {}: {:#}", b.recs[e.index].2, e.error),
+            Layout::Lines => anyhow!("line {}: {:#}", b.recs[e.index].line, e.error),
             Layout::Csv(cols) => {
-                let line = b.recs[e.index / cols.targets.len()].2;
+                let line = b.recs[e.index / cols.targets.len()].line;
                 anyhow!("line {line}, column {:?}: {:#}", cols.name_of_value(e.index), e.error)
             }
         }
@@ -344,23 +383,19 @@ impl Columns {
     /// Puts each record back together with its target fields replaced.
     fn render(&self, b: &mut Batch) {
         let mut v = 0;
-        for &(ra, rz, _) in &b.recs {
-            let (body, term) = csv::strip_terminator(&b.raw[ra..rz]);
-            csv::split_fields(body, &mut b.spans);
+        for (r, fields) in b.recs.iter().zip(b.fields.chunks_exact(self.names.len())) {
             let mut next_target = self.targets.iter().peekable();
-            for (f, &(a, z)) in b.spans.iter().enumerate() {
-                if f > 0 {
-                    b.rendered.push(b',');
-                }
+            let mut copied = r.start;
+            for (f, &(a, z)) in fields.iter().enumerate() {
                 if next_target.peek() == Some(&&f) {
                     next_target.next();
-                    csv::write_field(b.outs.get(v), body.get(a) == Some(&b'"'), &mut b.rendered);
+                    b.rendered.extend_from_slice(&b.raw[copied..a]);
+                    csv::write_field(b.outs.get(v), b.raw.get(a) == Some(&b'"') && a < z, &mut b.rendered);
+                    copied = z;
                     v += 1;
-                } else {
-                    b.rendered.extend_from_slice(&body[a..z]);
                 }
             }
-            b.rendered.extend_from_slice(term);
+            b.rendered.extend_from_slice(&b.raw[copied..r.end]);
         }
     }
 }
