@@ -141,6 +141,15 @@ fn threads_give_the_same_output_and_errors() {
     let mut open_quote = mixed_csv(BATCH + 1);
     open_quote.extend_from_slice(b"1,\"never closed,x\n");
     cases.push((open_quote, true, vec!["card"]));
+    // Batches cut by bytes: records of about a third of the cap, CR and
+    // CRLF endings, quotes inside unquoted fields.
+    let mut long = b"id,name,card\r".to_vec();
+    for i in 0..40 {
+        let name = "n".repeat(BATCH_BYTES / 3);
+        let end = if i % 2 == 0 { "\r" } else { "\r\n" };
+        long.extend_from_slice(format!("{i},{name}\"{i},y{i}{end}").as_bytes());
+    }
+    cases.push((long.clone(), true, vec!["card", "name"]));
 
     for (input, is_csv, cols) in &cases {
         let one = run_threads(input, *is_csv, cols, 1);
@@ -162,6 +171,29 @@ fn threads_give_the_same_output_and_errors() {
     // Without errors the output is the transformed input.
     let (out, err) = run_threads(&cases[0].0, false, &[], 4);
     assert_eq!((out, err), (cases[0].0.to_ascii_uppercase(), None));
+    // The quote inside the unquoted name is kept as it was.
+    let (out, err) = run_threads(&long, true, &["card"], 3);
+    let expected = String::from_utf8(long).unwrap().replace(",y", ",Y");
+    assert!(err.is_none() && out == expected.as_bytes(), "{err:?}");
+}
+
+#[test]
+fn a_batch_ends_at_the_byte_cap_and_a_longer_record_goes_alone() {
+    let mut quarter = vec![b'a'; BATCH_BYTES / 4 - 1];
+    quarter.push(b'\n');
+    let mut input = quarter.repeat(8);
+    input.extend_from_slice(&[b'b'; 3 * BATCH_BYTES]);
+    input.push(b'\n');
+    input.extend_from_slice(&quarter);
+    let mut source = &input[..];
+    let mut reader = BatchReader::new(&mut source, &Layout::Lines);
+    let (mut b, mut sizes) = (Batch::default(), Vec::new());
+    while reader.fill(&mut b).unwrap() {
+        sizes.push(b.recs.len());
+    }
+    assert_eq!(sizes, [4, 4, 1, 1]);
+    // The huge record's buffer was not kept for the batch after it.
+    assert!(b.vals.data.capacity() <= 2 * BATCH_BYTES, "{}", b.vals.data.capacity());
 }
 
 #[test]
