@@ -218,8 +218,10 @@ fn stdout_file() -> Option<File> {
 
 /// Where results go: stdout, or a temporary file beside `--output` that is
 /// renamed into place by [`Output::commit`] ([`tessera::fs::AtomicFile`]:
-/// mode 0600 on Unix). Dropped without commit, the temporary file is
-/// removed and no output file appears.
+/// mode 0600 on Unix; through a symbolic link, the file it names). Dropped
+/// without commit, the temporary file is removed and no output file
+/// appears. An `--output` that is a FIFO, a device or a socket is written
+/// directly, as stdout is: a stream, whose writes cannot be taken back.
 #[derive(Debug)]
 pub struct Output {
     inner: Sink,
@@ -228,7 +230,8 @@ pub struct Output {
 #[derive(Debug)]
 enum Sink {
     Stdout(io::BufWriter<io::Stdout>),
-    StdoutFile(io::BufWriter<File>),
+    /// Standard output's descriptor, or an `--output` that is not a regular file.
+    Stream(io::BufWriter<File>),
     File(AtomicFile),
 }
 
@@ -237,15 +240,26 @@ impl Output {
     pub fn create(path: Option<&Path>) -> Result<Self> {
         let inner = match path {
             None => match stdout_file() {
-                Some(f) => Sink::StdoutFile(io::BufWriter::with_capacity(CHUNK_BUFFER, f)),
+                Some(f) => Sink::Stream(io::BufWriter::with_capacity(CHUNK_BUFFER, f)),
                 None => Sink::Stdout(io::BufWriter::with_capacity(CHUNK_BUFFER, io::stdout())),
             },
+            Some(p) if is_special(p) => Sink::Stream(io::BufWriter::with_capacity(
+                CHUNK_BUFFER,
+                File::options().write(true).open(p).with_context(|| format!("cannot open {}", p.display()))?,
+            )),
             Some(p) => Sink::File(
                 AtomicFile::create(p)
                     .with_context(|| format!("cannot create a temporary file beside {}", p.display()))?,
             ),
         };
         Ok(Output { inner })
+    }
+
+    /// Whether writes go out as they are made (stdout, a FIFO, a device):
+    /// output that must not be seen before it is verified has to be held
+    /// back by the caller ([`tessera::fs::Spool`]).
+    pub fn is_stream(&self) -> bool {
+        !matches!(self.inner, Sink::File(_))
     }
 
     /// Like [`Output::create`], for binary data: refused when it would go
@@ -274,13 +288,19 @@ impl Output {
     pub fn commit(self) -> Result<()> {
         match self.inner {
             Sink::Stdout(mut w) => w.flush().context("cannot write to stdout"),
-            Sink::StdoutFile(mut w) => w.flush().context("cannot write to stdout"),
+            Sink::Stream(mut w) => w.flush().context("cannot write the output"),
             Sink::File(f) => {
                 let path = f.path().to_path_buf();
                 f.commit().with_context(|| format!("cannot write {}", path.display()))
             }
         }
     }
+}
+
+/// Whether `path` exists (links followed) and is neither a regular file
+/// nor a directory: a FIFO, a device or a socket, written in place.
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// Binary output to a terminal would garble it and could leave it in a
@@ -296,21 +316,21 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.inner {
             Sink::Stdout(w) => w.write(buf),
-            Sink::StdoutFile(w) => w.write(buf),
+            Sink::Stream(w) => w.write(buf),
             Sink::File(f) => f.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.inner {
             Sink::Stdout(w) => w.write_all(buf),
-            Sink::StdoutFile(w) => w.write_all(buf),
+            Sink::Stream(w) => w.write_all(buf),
             Sink::File(f) => f.write_all(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.inner {
             Sink::Stdout(w) => w.flush(),
-            Sink::StdoutFile(w) => w.flush(),
+            Sink::Stream(w) => w.flush(),
             Sink::File(f) => f.flush(),
         }
     }

@@ -265,16 +265,16 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     }
     let input = open_input(a.input.as_deref())?;
     // v1 messages stream only into a temporary file (renamed on success, or
-    // copied to stdout once the MDC verifies).
+    // copied to stdout or another stream once the MDC verifies).
     let opts = DecryptOptions { v1_stream_unauthenticated: true, keys, threads: a.threads, ..a.limits.options() };
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
     let out = Output::create(a.output.as_deref())?;
     if !a.verify_with.is_empty() {
-        return crate::sig_cmd::decrypt_verify(&a.verify_with, input, &pw, &opts, out, a.output.is_some())?.commit();
+        return crate::sig_cmd::decrypt_verify(&a.verify_with, input, &pw, &opts, out)?.commit();
     }
     let mut out = out;
     let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(explain)?;
-    let copied = if a.output.is_none() && dec.seipd_version() == SeipdVersion::V1 {
+    let copied = if out.is_stream() && dec.seipd_version() == SeipdVersion::V1 {
         Spool::copy(&mut dec, &mut out)
     } else {
         copy(&mut dec, &mut out)
