@@ -117,7 +117,7 @@ pub const MAX_THREADS: usize = 1024;
 pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
     match s.trim().parse::<u64>() {
         Ok(n) if n <= MAX_THREADS as u64 => Ok(n as usize),
-        _ => Err(format!("{s:?} is not a thread count: 0 (one per core) to {MAX_THREADS}")),
+        _ => Err(format!("a thread count is 0 (one per core) to {MAX_THREADS}")),
     }
 }
 

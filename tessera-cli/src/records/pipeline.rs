@@ -110,9 +110,9 @@ pub fn run<R: BufRead + Send + 'static>(
         let reading = {
             let (layout, close, done_tx) = (layout.clone(), CloseOnDrop(Arc::clone(&work_tx)), done_tx.clone());
             let mut input = input;
-            Builder::new().name("tessera-records-reader".into()).spawn(move || {
-                read(BatchReader::new(&mut input, &layout), limit, free_rx, &close.0, done_tx)
-            })
+            Builder::new()
+                .name("tessera-records-reader".into())
+                .spawn(move || read(BatchReader::new(&mut input, &layout), limit, free_rx, &close.0, done_tx))
         };
         let reading = match reading {
             Ok(h) => h,

@@ -220,7 +220,9 @@ fn run_tweaked(input: &[u8], columns: &[&str], tweak: &str, threads: usize) -> R
     let (mut out, mut input) = (Vec::new(), input);
     let mut layout = Layout::start(true, &columns, &mut input, &mut out)?;
     layout.tweak_column(tweak)?;
-    run(&layout, std::io::Cursor::new(input.to_vec()), &mut out, threads, || Ok(Box::new(WithTweak) as Box<dyn Transform + Send>))?;
+    run(&layout, std::io::Cursor::new(input.to_vec()), &mut out, threads, || {
+        Ok(Box::new(WithTweak) as Box<dyn Transform + Send>)
+    })?;
     Ok(String::from_utf8(out).unwrap())
 }
 
