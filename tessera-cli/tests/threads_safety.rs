@@ -77,6 +77,7 @@ fn a_refused_thread_is_an_error_not_a_panic() {
     let script = "ulimit -v 1000000; exec \"$0\" fpe encrypt --key-file \"$1\" --threads 1024";
     let out = std::process::Command::new("sh")
         .args(["-c", script, env!("CARGO_BIN_EXE_tessera"), key.to_str().unwrap()])
+        .env_remove("RUST_MIN_STACK")
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
