@@ -101,6 +101,26 @@ pub fn env_bytes(var: &str) -> Option<Vec<u8>> {
     std::env::var_os(var).map(std::ffi::OsString::into_encoded_bytes)
 }
 
+/// The most threads `--threads` takes. Far above any core count, yet low
+/// enough that every thread count a pipeline derives from it (two buffers
+/// per thread, a name each) stays small.
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses `--threads`: 0 (one per core) to [`MAX_THREADS`].
+///
+/// ```
+/// use tessera_cli::io::parse_threads;
+/// assert_eq!(parse_threads("0"), Ok(0));
+/// assert_eq!(parse_threads("1024"), Ok(1024));
+/// assert!(parse_threads("1025").is_err());
+/// ```
+pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n <= MAX_THREADS as u64 => Ok(n as usize),
+        _ => Err(format!("a thread count is 0 (one per core) to {MAX_THREADS}")),
+    }
+}
+
 /// Parses a size: a number with an optional binary suffix K, M, G or T
 /// (`256M` = 256 MiB).
 pub fn parse_size(s: &str) -> std::result::Result<u64, String> {

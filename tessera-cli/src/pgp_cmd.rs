@@ -23,7 +23,7 @@ use tessera::openpgp::{
 use tessera_cli::named;
 use tessera_cli::signing::read_all_certs;
 
-use crate::io::{Output, PasswordArgs, open_input, parse_size};
+use crate::io::{Output, PasswordArgs, open_input, parse_size, parse_threads};
 
 /// The names of a library type, for clap's help and errors.
 fn names(names: &'static [&'static str]) -> impl Iterator<Item = PossibleValue> {
@@ -77,8 +77,9 @@ pub struct EncryptArgs {
     #[arg(long, value_name = "HASH", requires = "sign_with",
           value_parser = hash_parser())]
     pub hash: Option<HashAlg>,
-    /// Threads sealing chunks (0 = one per core; 1 = all on one thread). The output is the same.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Threads sealing chunks (0 = one per core, the default; 1 = all on one thread; at most 1024).
+    /// The output is the same.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Output file (default stdout); written only if everything succeeds.
     #[arg(short = 'o', long = "output")]
@@ -144,8 +145,8 @@ pub struct DecryptArgs {
     /// Limits.
     #[command(flatten)]
     pub limits: LimitArgs,
-    /// Threads opening chunks (0 = one per core; 1 = all on one thread).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Threads opening chunks (0 = one per core, the default; 1 = all on one thread; at most 1024).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Output file (default stdout); created only after the whole message verifies.
     #[arg(short = 'o', long = "output")]

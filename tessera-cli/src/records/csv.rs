@@ -91,7 +91,7 @@ pub(super) fn strip_terminator(rec: &[u8]) -> (&[u8], &[u8]) {
 }
 
 /// The columns to transform, found in the header.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Columns {
     /// Every column's name, as the header has it (unquoted, trimmed).
     pub(super) names: Vec<String>,
