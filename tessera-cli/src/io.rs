@@ -101,6 +101,26 @@ pub fn env_bytes(var: &str) -> Option<Vec<u8>> {
     std::env::var_os(var).map(std::ffi::OsString::into_encoded_bytes)
 }
 
+/// The most threads `--threads` takes. Far above any core count, yet low
+/// enough that every thread count a pipeline derives from it (two buffers
+/// per thread, a name each) stays small.
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses `--threads`: 0 (one per core) to [`MAX_THREADS`].
+///
+/// ```
+/// use tessera_cli::io::parse_threads;
+/// assert_eq!(parse_threads("0"), Ok(0));
+/// assert_eq!(parse_threads("1024"), Ok(1024));
+/// assert!(parse_threads("1025").is_err());
+/// ```
+pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n <= MAX_THREADS as u64 => Ok(n as usize),
+        _ => Err(format!("a thread count is 0 (one per core) to {MAX_THREADS}")),
+    }
+}
+
 /// Parses a size: a number with an optional binary suffix K, M, G or T
 /// (`256M` = 256 MiB).
 pub fn parse_size(s: &str) -> std::result::Result<u64, String> {
@@ -218,8 +238,10 @@ fn stdout_file() -> Option<File> {
 
 /// Where results go: stdout, or a temporary file beside `--output` that is
 /// renamed into place by [`Output::commit`] ([`tessera::fs::AtomicFile`]:
-/// mode 0600 on Unix). Dropped without commit, the temporary file is
-/// removed and no output file appears.
+/// mode 0600 on Unix; through a symbolic link, the file it names). Dropped
+/// without commit, the temporary file is removed and no output file
+/// appears. An `--output` that is a FIFO, a device or a socket is written
+/// directly, as stdout is: a stream, whose writes cannot be taken back.
 #[derive(Debug)]
 pub struct Output {
     inner: Sink,
@@ -228,7 +250,8 @@ pub struct Output {
 #[derive(Debug)]
 enum Sink {
     Stdout(io::BufWriter<io::Stdout>),
-    StdoutFile(io::BufWriter<File>),
+    /// Standard output's descriptor, or an `--output` that is not a regular file.
+    Stream(io::BufWriter<File>),
     File(AtomicFile),
 }
 
@@ -237,15 +260,26 @@ impl Output {
     pub fn create(path: Option<&Path>) -> Result<Self> {
         let inner = match path {
             None => match stdout_file() {
-                Some(f) => Sink::StdoutFile(io::BufWriter::with_capacity(CHUNK_BUFFER, f)),
+                Some(f) => Sink::Stream(io::BufWriter::with_capacity(CHUNK_BUFFER, f)),
                 None => Sink::Stdout(io::BufWriter::with_capacity(CHUNK_BUFFER, io::stdout())),
             },
+            Some(p) if is_special(p) => Sink::Stream(io::BufWriter::with_capacity(
+                CHUNK_BUFFER,
+                File::options().write(true).open(p).with_context(|| format!("cannot open {}", p.display()))?,
+            )),
             Some(p) => Sink::File(
                 AtomicFile::create(p)
                     .with_context(|| format!("cannot create a temporary file beside {}", p.display()))?,
             ),
         };
         Ok(Output { inner })
+    }
+
+    /// Whether writes go out as they are made (stdout, a FIFO, a device):
+    /// output that must not be seen before it is verified has to be held
+    /// back by the caller ([`tessera::fs::Spool`]).
+    pub fn is_stream(&self) -> bool {
+        !matches!(self.inner, Sink::File(_))
     }
 
     /// Like [`Output::create`], for binary data: refused when it would go
@@ -274,13 +308,19 @@ impl Output {
     pub fn commit(self) -> Result<()> {
         match self.inner {
             Sink::Stdout(mut w) => w.flush().context("cannot write to stdout"),
-            Sink::StdoutFile(mut w) => w.flush().context("cannot write to stdout"),
+            Sink::Stream(mut w) => w.flush().context("cannot write the output"),
             Sink::File(f) => {
                 let path = f.path().to_path_buf();
                 f.commit().with_context(|| format!("cannot write {}", path.display()))
             }
         }
     }
+}
+
+/// Whether `path` exists (links followed) and is neither a regular file
+/// nor a directory: a FIFO, a device or a socket, written in place.
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// Binary output to a terminal would garble it and could leave it in a
@@ -296,21 +336,21 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.inner {
             Sink::Stdout(w) => w.write(buf),
-            Sink::StdoutFile(w) => w.write(buf),
+            Sink::Stream(w) => w.write(buf),
             Sink::File(f) => f.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.inner {
             Sink::Stdout(w) => w.write_all(buf),
-            Sink::StdoutFile(w) => w.write_all(buf),
+            Sink::Stream(w) => w.write_all(buf),
             Sink::File(f) => f.write_all(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.inner {
             Sink::Stdout(w) => w.flush(),
-            Sink::StdoutFile(w) => w.flush(),
+            Sink::Stream(w) => w.flush(),
             Sink::File(f) => f.flush(),
         }
     }

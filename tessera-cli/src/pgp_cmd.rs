@@ -23,7 +23,7 @@ use tessera::openpgp::{
 use tessera_cli::named;
 use tessera_cli::signing::read_all_certs;
 
-use crate::io::{Output, PasswordArgs, open_input, parse_size};
+use crate::io::{Output, PasswordArgs, open_input, parse_size, parse_threads};
 
 /// The names of a library type, for clap's help and errors.
 fn names(names: &'static [&'static str]) -> impl Iterator<Item = PossibleValue> {
@@ -77,8 +77,9 @@ pub struct EncryptArgs {
     #[arg(long, value_name = "HASH", requires = "sign_with",
           value_parser = hash_parser())]
     pub hash: Option<HashAlg>,
-    /// Threads sealing chunks (0 = one per core; 1 = all on one thread). The output is the same.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Threads sealing chunks (0 = one per core, the default; 1 = all on one thread; at most 1024).
+    /// The output is the same.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Output file (default stdout); written only if everything succeeds.
     #[arg(short = 'o', long = "output")]
@@ -144,8 +145,8 @@ pub struct DecryptArgs {
     /// Limits.
     #[command(flatten)]
     pub limits: LimitArgs,
-    /// Threads opening chunks (0 = one per core; 1 = all on one thread).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Threads opening chunks (0 = one per core, the default; 1 = all on one thread; at most 1024).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Output file (default stdout); created only after the whole message verifies.
     #[arg(short = 'o', long = "output")]
@@ -265,16 +266,16 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     }
     let input = open_input(a.input.as_deref())?;
     // v1 messages stream only into a temporary file (renamed on success, or
-    // copied to stdout once the MDC verifies).
+    // copied to stdout or another stream once the MDC verifies).
     let opts = DecryptOptions { v1_stream_unauthenticated: true, keys, threads: a.threads, ..a.limits.options() };
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
     let out = Output::create(a.output.as_deref())?;
     if !a.verify_with.is_empty() {
-        return crate::sig_cmd::decrypt_verify(&a.verify_with, input, &pw, &opts, out, a.output.is_some())?.commit();
+        return crate::sig_cmd::decrypt_verify(&a.verify_with, input, &pw, &opts, out)?.commit();
     }
     let mut out = out;
     let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(explain)?;
-    let copied = if a.output.is_none() && dec.seipd_version() == SeipdVersion::V1 {
+    let copied = if out.is_stream() && dec.seipd_version() == SeipdVersion::V1 {
         Spool::copy(&mut dec, &mut out)
     } else {
         copy(&mut dec, &mut out)

@@ -115,20 +115,20 @@ fn signing_keys<'a>(
 }
 
 /// Decrypts and verifies: the data is kept only if a signature from
-/// `certs` is good. With `to_file` (-o), `out` is already a temporary file
-/// renamed into place only on success, so the data goes straight into it;
-/// on stdout it is spooled first, and released once verified.
+/// `certs` is good. When `out` is a file (-o), it is already a temporary
+/// file renamed into place only on success, so the data goes straight into
+/// it; to a stream (stdout, a FIFO) it is spooled first, and released once
+/// verified.
 pub fn decrypt_verify(
     certs: &[PathBuf],
     input: Box<dyn BufRead>,
     pw: &[&[u8]],
     opts: &DecryptOptions,
     mut out: Output,
-    to_file: bool,
 ) -> Result<Output> {
     let signers: Vec<Cert> = read_all_certs(certs)?.iter().map(Cert::to_public).collect();
     let mut dec = VerifyingDecryptor::new(input, pw, opts, &signers, now()).map_err(crate::pgp_cmd::explain)?;
-    let spool = if to_file {
+    let spool = if !out.is_stream() {
         copy(&mut dec, &mut out).map_err(crate::pgp_cmd::explain_copy)?;
         None
     } else {

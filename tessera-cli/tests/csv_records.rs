@@ -218,7 +218,7 @@ fn long_records_on_four_threads_take_a_bounded_amount_of_memory() {
         let base = counting::NOW.load(Ordering::Relaxed);
         counting::PEAK.store(base, Ordering::Relaxed);
         let make = || Ok(Box::new(Copy) as Box<dyn Transform + Send>);
-        let read = records::run(&layout, &mut input, &mut out, 4, make).unwrap();
+        let read = records::run(&layout, input, &mut out, 4, make).unwrap();
         assert_eq!(read, (INPUT / len) as u64 + u64::from(csv));
         let peak = counting::PEAK.load(Ordering::Relaxed) - base;
         // 10 batches in flight (2N + 2), each of about 1 MiB of input with

@@ -164,7 +164,7 @@ fn copy_bom<R: BufRead + ?Sized>(input: &mut R, out: &mut dyn Write) -> Result<(
 }
 
 /// The columns to transform, found in the header.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Columns {
     /// Every column's name, as the header has it (unquoted, trimmed).
     pub(super) names: Vec<String>,

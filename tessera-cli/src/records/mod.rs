@@ -28,7 +28,7 @@
 //! }
 //! let mut out = Vec::new();
 //! let make = || Ok(Box::new(Upper) as Box<dyn Transform + Send>);
-//! records::run(&Layout::Lines, &mut &b"ab\r\ncd"[..], &mut out, 2, make).unwrap();
+//! records::run(&Layout::Lines, &b"ab\r\ncd"[..], &mut out, 2, make).unwrap();
 //! assert_eq!(out, b"AB\r\nCD");
 //! ```
 
@@ -63,15 +63,19 @@ pub struct RecordArgs {
     /// Output file (default: stdout); written only if everything succeeds.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
-    /// Worker threads for lines and CSV (default: all cores); output keeps the input order.
-    #[arg(long, value_name = "N")]
-    pub threads: Option<NonZeroUsize>,
+    /// Worker threads for lines and CSV (0 = one per core, the default; at most 1024); output
+    /// keeps the input order. `siv` without --lines or --csv reads one message and ignores it.
+    #[arg(long, value_name = "N", value_parser = crate::io::parse_threads)]
+    pub threads: Option<usize>,
 }
 
 impl RecordArgs {
-    /// `--threads`, or every core the system offers.
+    /// `--threads`, or every core the system offers if it is 0 or not given.
     pub fn threads(&self) -> usize {
-        self.threads.or_else(|| std::thread::available_parallelism().ok()).map_or(1, NonZeroUsize::get)
+        match self.threads {
+            Some(n) if n > 0 => n,
+            _ => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        }
     }
 }
 
@@ -167,7 +171,7 @@ pub trait Transform {
 }
 
 /// What a record is: a line, or a CSV record with some columns transformed.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Layout {
     /// One value per line; terminators (`\n`, `\r\n`, none at the end) are kept.
     Lines,
@@ -402,17 +406,16 @@ impl Columns {
 /// `out` on `threads` threads: with one, reading, transforming and writing
 /// take turns on this thread; with more, see [`pipeline::run`]. The output
 /// and any error are the same either way. Returns the number of lines read.
-pub fn run<'a, R, F>(layout: &Layout, input: &mut R, out: &mut dyn Write, threads: usize, mut make: F) -> Result<u64>
+pub fn run<'a, R, F>(layout: &Layout, mut input: R, out: &mut dyn Write, threads: usize, mut make: F) -> Result<u64>
 where
-    R: BufRead + Send + ?Sized,
+    R: BufRead + Send + 'static,
     F: FnMut() -> Result<Box<dyn Transform + Send + 'a>>,
 {
-    let reader = BatchReader::new(input, layout);
     if threads <= 1 {
-        return sequential(layout, reader, out, &mut *make()?);
+        return sequential(layout, BatchReader::new(&mut input, layout), out, &mut *make()?);
     }
     let workers = (0..threads).map(|_| make()).collect::<Result<Vec<_>>>()?;
-    Ok(pipeline::run(layout, reader, out, workers)?.lines)
+    Ok(pipeline::run(layout, input, out, workers)?.lines)
 }
 
 /// Reads, transforms and writes one batch after the other on this thread.
@@ -465,6 +468,6 @@ where
         layout.tweak_column(name)?;
     }
     let make = || first.take().map_or_else(&mut make, Ok);
-    run(&layout, &mut input, &mut out, args.threads(), make)?;
+    run(&layout, input, &mut out, args.threads(), make)?;
     out.commit()
 }

@@ -71,7 +71,7 @@ fn run_threads(input: &[u8], csv: bool, columns: &[&str], threads: usize) -> (Ve
     let mut out = Vec::new();
     let mut input = input;
     let r = Layout::start(csv, &columns, &mut input, &mut out)
-        .and_then(|layout| run(&layout, &mut input, &mut out, threads, upper));
+        .and_then(|layout| run(&layout, std::io::Cursor::new(input.to_vec()), &mut out, threads, upper));
     (out, r.err().map(|e| format!("{e:#}")))
 }
 
@@ -203,9 +203,8 @@ fn a_large_input_keeps_a_bounded_number_of_batches_in_flight() {
     for threads in [2, 3] {
         let workers = (0..threads).map(|_| upper()).collect::<Result<Vec<_>>>().unwrap();
         let mut out = Vec::new();
-        let mut source = &input[..];
-        let reader = BatchReader::new(&mut source, &Layout::Lines);
-        let report = pipeline::run(&Layout::Lines, reader, &mut out, workers).unwrap();
+        let source = std::io::Cursor::new(input.clone());
+        let report = pipeline::run(&Layout::Lines, source, &mut out, workers).unwrap();
         assert_eq!(report.batches, batches as u64);
         assert_eq!(report.lines, (batches * BATCH) as u64);
         assert!(report.buffers <= pipeline::in_flight_limit(threads), "{report:?}");
@@ -229,7 +228,7 @@ fn a_failing_writer_stops_every_thread() {
         }
     }
     let input = b"value\n".repeat(20 * BATCH);
-    let e = run(&Layout::Lines, &mut &input[..], &mut Full(3 * BATCH * 6), 3, upper).unwrap_err();
+    let e = run(&Layout::Lines, std::io::Cursor::new(input), &mut Full(3 * BATCH * 6), 3, upper).unwrap_err();
     assert_eq!(format!("{e:#}"), "cannot write output: disk full");
 }
 
@@ -254,7 +253,9 @@ fn run_tweaked(input: &[u8], columns: &[&str], tweak: &str, threads: usize) -> R
     let (mut out, mut input) = (Vec::new(), input);
     let mut layout = Layout::start(true, &columns, &mut input, &mut out)?;
     layout.tweak_column(tweak)?;
-    run(&layout, &mut input, &mut out, threads, || Ok(Box::new(WithTweak) as Box<dyn Transform + Send>))?;
+    run(&layout, std::io::Cursor::new(input.to_vec()), &mut out, threads, || {
+        Ok(Box::new(WithTweak) as Box<dyn Transform + Send>)
+    })?;
     Ok(String::from_utf8(out).unwrap())
 }
 

@@ -159,6 +159,33 @@ impl Staged {
     }
 }
 
+/// Symbolic links followed from `path` before giving up: Linux's own
+/// limit (`ELOOP`).
+const MAX_LINKS: usize = 40;
+
+/// Where a commit onto `path` puts the file: `path` with the symbolic links
+/// of its last component followed (a link's relative target is read from
+/// the link's directory; the directories on the way are the system's to
+/// resolve). Refuses a destination that exists and is not a regular file,
+/// and a chain of more than [`MAX_LINKS`] links.
+fn destination(path: &Path) -> io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..=MAX_LINKS {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => p = dir_of(&p).join(std::fs::read_link(&p)?),
+            Ok(m) if !m.is_file() => {
+                let what = format!("{} is not a regular file; it is never replaced", p.display());
+                return Err(io::Error::new(io::ErrorKind::InvalidInput, what));
+            }
+            Ok(_) => return Ok(p),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(p),
+            Err(e) => return Err(e),
+        }
+    }
+    let what = format!("{}: more than {MAX_LINKS} symbolic links", path.display());
+    Err(io::Error::new(io::ErrorKind::InvalidInput, what))
+}
+
 /// Syncs the directory `dir` (on Unix: a rename or link is durable only
 /// once its directory is). A failure is a [`DirSyncError`] inside the
 /// [`io::Error`], of the failure's kind.
@@ -214,16 +241,26 @@ impl Write for Staged {
 impl AtomicFile {
     /// Creates the file in the directory of `path` (which must exist and be
     /// writable). `path` itself is not touched until the commit.
+    ///
+    /// When `path` is a symbolic link (or a chain of them), the destination
+    /// is the file it leads to (which need not exist yet): the commit
+    /// replaces that file and the link stays. A destination that exists
+    /// and is not a regular file (a directory, a FIFO, a device, a socket)
+    /// is refused with [`InvalidInput`](io::ErrorKind::InvalidInput):
+    /// renaming a file over it would replace the FIFO or the device itself
+    /// rather than write to it (write to such a destination directly).
     pub fn create(path: &Path) -> io::Result<Self> {
         Self::create_with(path, true)
     }
 
     fn create_with(path: &Path, unnamed: bool) -> io::Result<Self> {
-        let staged = Staged::create(dir_of(path), unnamed)?;
-        Ok(AtomicFile { tmp: Buffered(Some(BufWriter::with_capacity(IO_BUFFER, staged))), path: path.to_path_buf() })
+        let path = destination(path)?;
+        let staged = Staged::create(dir_of(&path), unnamed)?;
+        Ok(AtomicFile { tmp: Buffered(Some(BufWriter::with_capacity(IO_BUFFER, staged))), path })
     }
 
-    /// The destination.
+    /// The destination: the path given, or the file its symbolic links
+    /// lead to.
     pub fn path(&self) -> &Path {
         &self.path
     }

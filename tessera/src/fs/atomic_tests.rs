@@ -100,11 +100,64 @@ fn errors_for_a_missing_directory_or_a_directory_destination() {
         let sub = dir.path().join("sub");
         std::fs::create_dir(&sub).unwrap();
         std::fs::write(sub.join("x"), b"").unwrap();
-        let f = AtomicFile::create_with(&sub, unnamed).unwrap();
-        assert!(f.commit().is_err(), "cannot rename a file onto a non-empty directory");
-        assert_eq!(entries(dir.path()), ["file", "sub"], "the temporary file is gone after a failed commit");
+        let e = AtomicFile::create_with(&sub, unnamed).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "a directory is never a destination: {e}");
+        assert_eq!(entries(dir.path()), ["file", "sub"], "nothing staged");
         assert_eq!(entries(&sub), ["x"]);
     }
+}
+
+/// A destination reached through symbolic links (relative, absolute,
+/// chained, dangling) is the file they lead to: the commit replaces or
+/// creates it and every link stays a link.
+#[test]
+#[cfg(unix)]
+fn symbolic_links_lead_to_the_file_they_name() {
+    use std::os::unix::fs::symlink;
+    for unnamed in KINDS {
+        let dir = tempfile::tempdir().unwrap();
+        let (d, real) = (dir.path(), dir.path().join("sub/real"));
+        std::fs::create_dir(d.join("sub")).unwrap();
+        std::fs::write(&real, b"old").unwrap();
+        symlink("sub/real", d.join("rel")).unwrap();
+        symlink(&real, d.join("abs")).unwrap();
+        symlink("rel", d.join("chain")).unwrap();
+        for (i, link) in ["rel", "abs", "chain"].into_iter().enumerate() {
+            let mut f = AtomicFile::create_with(&d.join(link), unnamed).unwrap();
+            assert_eq!(std::fs::canonicalize(f.path()).unwrap(), std::fs::canonicalize(&real).unwrap());
+            write!(f, "new {i}").unwrap();
+            f.commit().unwrap();
+            assert_eq!(std::fs::read(&real).unwrap(), format!("new {i}").as_bytes(), "through {link}");
+            assert!(std::fs::symlink_metadata(d.join(link)).unwrap().file_type().is_symlink(), "{link} stays a link");
+        }
+        symlink("sub/missing", d.join("dangling")).unwrap();
+        let mut f = AtomicFile::create_with(&d.join("dangling"), unnamed).unwrap();
+        f.write_all(b"created").unwrap();
+        f.commit().unwrap();
+        assert_eq!(std::fs::read(d.join("sub/missing")).unwrap(), b"created");
+        symlink("loop", d.join("loop")).unwrap();
+        assert_eq!(AtomicFile::create_with(&d.join("loop"), unnamed).unwrap_err().kind(), io::ErrorKind::InvalidInput);
+    }
+}
+
+/// A FIFO or a device, directly or through a link, is refused before
+/// anything is written: renaming over it would replace the node itself.
+#[test]
+#[cfg(target_os = "linux")]
+fn special_files_are_never_replaced() {
+    use rustix::fs::{CWD, FileType, Mode};
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    rustix::fs::mknodat(CWD, &fifo, FileType::Fifo, Mode::RUSR | Mode::WUSR, 0).unwrap();
+    std::os::unix::fs::symlink("fifo", dir.path().join("to-fifo")).unwrap();
+    for path in [fifo.clone(), dir.path().join("to-fifo"), PathBuf::from("/dev/null")] {
+        let e = AtomicFile::create(&path).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{}: {e}", path.display());
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
+    assert_eq!(entries(dir.path()), ["fifo", "to-fifo"], "nothing staged");
 }
 
 /// The directory sync after the rename: a directory syncs; a failure is a

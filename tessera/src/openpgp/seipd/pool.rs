@@ -20,16 +20,21 @@ use crate::aead::{Aad, Aead, AeadInPlace};
 /// sixteen), so that peak memory stays well under 8 MiB.
 pub(crate) const BUFFER_BUDGET: usize = 4 << 20;
 
-/// How many threads `threads` asks for: 0 means one per core.
+/// The most workers one message gets, whatever it asks for.
+pub(crate) const MAX_WORKERS: usize = 1024;
+
+/// How many threads `threads` asks for: 0 means one per core; at most
+/// [`MAX_WORKERS`].
 pub(crate) fn thread_count(threads: usize) -> usize {
-    if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads }
+    let n = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
+    n.min(MAX_WORKERS)
 }
 
 /// How many chunk buffers of `buf_len` octets `threads` workers get (two
 /// per worker within [`BUFFER_BUDGET`]); fewer than two means the chunks
 /// are too large to gain from threads.
 pub(crate) fn buffer_count(threads: usize, buf_len: usize) -> usize {
-    (2 * threads).min(BUFFER_BUDGET / buf_len.max(1))
+    threads.saturating_mul(2).min(BUFFER_BUDGET / buf_len.max(1))
 }
 
 /// Sealing or opening.

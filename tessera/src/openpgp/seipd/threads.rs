@@ -174,6 +174,10 @@ pub(crate) struct ParOpener<R: Read> {
     fill: usize,
     /// `inner` has ended; what `cur` holds is the last chunk and final tag.
     ended: bool,
+    /// A read error of `inner`, held back until the chunks read before it
+    /// are released (as the one-thread opener released them before it read
+    /// further); not final, as there.
+    pending: Option<io::Error>,
     /// The chunk being released to the caller.
     out: Wiped,
     out_pos: usize,
@@ -205,6 +209,7 @@ impl<R: Read> ParOpener<R> {
             cur,
             fill: 0,
             ended: false,
+            pending: None,
             out: Wiped::default(),
             out_pos: 0,
             out_end: 0,
@@ -217,6 +222,9 @@ impl<R: Read> ParOpener<R> {
     /// a free buffer takes the look-ahead; stops at the end of input or
     /// when every buffer is in flight.
     fn pump(&mut self) -> io::Result<()> {
+        if self.pending.is_some() {
+            return self.pending_error();
+        }
         let full = self.chunk + 2 * TAG_LEN;
         while !self.ended {
             while self.fill < full {
@@ -227,7 +235,10 @@ impl<R: Read> ParOpener<R> {
                     }
                     Ok(n) => self.fill += n,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
+                    Err(e) => {
+                        self.pending = Some(e);
+                        return self.pending_error();
+                    }
                 }
             }
             // A whole chunk and its tag, with more input after them.
@@ -238,6 +249,14 @@ impl<R: Read> ParOpener<R> {
             self.fill = TAG_LEN;
         }
         Ok(())
+    }
+
+    /// The held-back read error once no chunk read before it is in flight.
+    fn pending_error(&mut self) -> io::Result<()> {
+        if self.pool.in_flight() > 0 {
+            return Ok(());
+        }
+        self.pending.take().map_or(Ok(()), Err)
     }
 
     /// The next chunk to release: a finished one from the workers, or at

@@ -39,8 +39,8 @@ fn seal(h: &V2Header, data: &[u8], threads: usize, piece: usize) -> Vec<u8> {
 
 /// Reads with `threads` in reads of `piece` octets: what was released,
 /// and the error that ended it (if any).
-fn open(h: &V2Header, ct: &[u8], threads: usize, piece: usize) -> (Vec<u8>, Option<std::io::Error>) {
-    let mut r: Box<dyn Read + '_> = if threads == 1 {
+fn open<'a>(h: &V2Header, ct: impl Read + 'a, threads: usize, piece: usize) -> (Vec<u8>, Option<std::io::Error>) {
+    let mut r: Box<dyn Read + 'a> = if threads == 1 {
         Box::new(ChunkOpener::new(ct, h, &KEY).unwrap())
     } else {
         Box::new(ParOpener::new(ct, h, &KEY, threads).unwrap())
@@ -70,7 +70,7 @@ fn same_bytes_for_one_two_and_four_threads() {
                         assert_eq!(seal(&h, &data, threads, piece), one, "{aead:?} c={c} n={n} t={threads}");
                     }
                     for piece in [1, 100, 8192] {
-                        let (out, err) = open(&h, &one, threads, piece);
+                        let (out, err) = open(&h, &one[..], threads, piece);
                         assert!(err.is_none(), "{aead:?} n={n} t={threads}: {err:?}");
                         assert_eq!(out, data);
                     }
@@ -100,7 +100,7 @@ fn every_bit_flip_is_rejected() {
             for bit in 0..8 {
                 let mut bad = ct.clone();
                 bad[pos] ^= 1 << bit;
-                let (out, err) = open(&h, &bad, threads, 50);
+                let (out, err) = open(&h, &bad[..], threads, 50);
                 assert!(err.is_some(), "flip at {pos}.{bit} accepted with {threads} threads");
                 released_only_verified(&h, &data, &out, pos);
             }
@@ -121,7 +121,7 @@ fn truncation_and_extension_are_detected() {
         }
         let mut longer = ct.clone();
         longer.extend_from_slice(&[0; 17]);
-        assert!(open(&h, &longer, threads, 64).1.is_some());
+        assert!(open(&h, &longer[..], threads, 64).1.is_some());
     }
 }
 
@@ -136,4 +136,42 @@ fn an_error_is_final() {
     assert_eq!(sink.len(), 3 * 64);
     let mut buf = [0u8; 64];
     assert_eq!(r.read(&mut buf).unwrap_err().to_string(), first);
+}
+
+/// The octets of `data`, then a read error (a packet's framing broken there).
+struct BreaksAfter<'a>(&'a [u8]);
+
+impl Read for BreaksAfter<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.0.is_empty() {
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "framing broken"));
+        }
+        let n = self.0.read(buf)?;
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_read_error_comes_after_the_same_verified_chunks_at_any_thread_count() {
+    let h = header(Mode::Ocb, 0);
+    let data = plain(9 * 64 + 5);
+    let ct = seal(&h, &data, 1, 64);
+    for len in 0..=ct.len() {
+        let (one, err) = open(&h, BreaksAfter(&ct[..len]), 1, 64);
+        assert_eq!(err.unwrap().to_string(), "framing broken", "cut at {len}");
+        for threads in [2, 4] {
+            let (many, err) = open(&h, BreaksAfter(&ct[..len]), threads, 64);
+            assert_eq!(err.unwrap().to_string(), "framing broken", "cut at {len}, {threads} threads");
+            assert!(one == many, "cut at {len}: {} octets at one thread, {} at {threads}", one.len(), many.len());
+            released_only_verified(&h, &data, &many, len);
+        }
+    }
+}
+
+#[test]
+fn the_largest_thread_count_is_bounded() {
+    use super::super::pool::{BUFFER_BUDGET, MAX_WORKERS, buffer_count, thread_count};
+    assert_eq!(thread_count(usize::MAX), MAX_WORKERS);
+    assert_eq!(buffer_count(usize::MAX, 64), BUFFER_BUDGET / 64);
+    assert_eq!(buffer_count(usize::MAX / 2 + 1, 0), BUFFER_BUDGET);
 }
