@@ -217,8 +217,9 @@ impl<W: Write> Write for ChunkSealer<W> {
 
 /// Reads a SEIPD v2 body (after its header) and yields the plaintext, each
 /// chunk only after its tag verifies, and the end of input only after the
-/// final tag verifies. The last chunk is released only together with the
-/// final tag.
+/// final tag verifies (a truncated message can thus end after a whole
+/// chunk that verified: the missing final tag is then the error that
+/// `read` returns instead of the end of input).
 ///
 /// An I/O error of `inner` keeps what was read so far: the next `read`
 /// continues. A failed tag or a truncated input is final: every later
