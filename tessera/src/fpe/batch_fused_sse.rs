@@ -63,11 +63,7 @@ pub fn step<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
     src: &[__m128i; N],
     dst: [__m128i; N],
 ) -> [__m128i; N] {
-    let [lo, hi] = place32(FF3).map(|[l, h]| _mm_set_epi64x(h, l));
-    let mut blk = [[_mm_setzero_si128(); 2]; N];
-    for (b, &x) in blk.iter_mut().zip(src) {
-        *b = [_mm_xor_si128(_mm_shuffle_epi8(x, lo), cb), _mm_xor_si128(_mm_shuffle_epi8(x, hi), cb)];
-    }
+    let mut blk = src.map(|x| build::<FF3>(x, cb));
     for key in &rk[1..NR] {
         for b in blk.as_flattened_mut() {
             *b = _mm_aesenc_si128(*b, *key);
@@ -75,16 +71,63 @@ pub fn step<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
     }
     let mut out = dst;
     for (b, d) in blk.iter().zip(&mut out) {
-        let (o0, o1) = (_mm_aesenclast_si128(b[0], rk[NR]), _mm_aesenclast_si128(b[1], rk[NR]));
-        let y = if FF3 {
-            limbs2(_mm_unpacklo_epi64(o0, o1), _mm_unpackhi_epi64(o0, o1), &k.r)
-        } else {
-            // Each value's first 8 bytes, reversed.
-            _mm_shuffle_epi8(_mm_unpacklo_epi64(o0, o1), _mm_set_epi64x(BSWAP_HI, BSWAP_LO))
-        };
-        *d = update2::<ENC>(*d, y, k);
+        *d = finish::<FF3, ENC>(b.map(|b| _mm_aesenclast_si128(b, rk[NR])), k, *d);
     }
     out
+}
+
+/// The blocks `cb ^ half` of the two halves of `x`.
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn build<const FF3: bool>(x: __m128i, cb: __m128i) -> [__m128i; 2] {
+    place32(FF3).map(|[l, h]| _mm_xor_si128(_mm_shuffle_epi8(x, _mm_set_epi64x(h, l)), cb))
+}
+
+/// `d ± y mod m` for the two values of `d`, y read from their enciphered
+/// blocks `o`.
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn finish<const FF3: bool, const ENC: bool>(o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i {
+    let y = if FF3 {
+        limbs2(_mm_unpacklo_epi64(o[0], o[1]), _mm_unpackhi_epi64(o[0], o[1]), &k.r)
+    } else {
+        // Each value's first 8 bytes, reversed.
+        _mm_shuffle_epi8(_mm_unpacklo_epi64(o[0], o[1]), _mm_set_epi64x(BSWAP_HI, BSWAP_LO))
+    };
+    update2::<ENC>(d, y, k)
+}
+
+/// One stage of the two-group pipeline (as `batch_fused_ni`'s): enciphers
+/// `blk` (one group's blocks, built) through every AES round and finishes
+/// the other group's enciphered blocks `done` into `dst`, one vector after
+/// each of the first W rounds.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    blk: [[__m128i; 2]; W],
+    done: &[[__m128i; 2]; W],
+    k: &ModSse,
+    dst: &mut [__m128i; W],
+) -> [[__m128i; 2]; W] {
+    let mut blk = blk;
+    let mut go = |r: usize| {
+        for b in blk.as_flattened_mut() {
+            *b = _mm_aesenc_si128(*b, rk[r + 1]);
+        }
+        dst[r] = finish::<FF3, ENC>(done[r], k, dst[r]);
+    };
+    go(0);
+    go(1);
+    go(2);
+    go(3);
+    const _: () = assert!(W == 4, "one go per vector");
+    for key in &rk[W + 1..NR] {
+        for b in blk.as_flattened_mut() {
+            *b = _mm_aesenc_si128(*b, *key);
+        }
+    }
+    blk.map(|b| b.map(|b| _mm_aesenclast_si128(b, rk[NR])))
 }
 
 /// `y0 + y1·r32 + y2·r64 + y3·r96` for the 32-bit limbs y0..y3 of
@@ -183,10 +226,10 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
     crate::wipe::wipe_vectors(&mut cbk);
 }
 
-/// All rounds for 2·W·N values of `a` and `b` (at least that many each), as
-/// N groups of W vectors run one after another in every round. `cbk`
-/// holds each round's block constant ^ `rk[0]` in run order, `ks` the
-/// moduli of the first round's parity and the other, `p` that parity.
+/// All rounds for 2·W·N values of `a` and `b` (at least that many each):
+/// two groups ([`pipeline`]) or one ([`step`] by step). `cbk` holds each
+/// round's block constant ^ `rk[0]` in run order, `ks` the moduli of the
+/// first round's parity and the other, `p` that parity.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 fn chunk<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
@@ -206,16 +249,23 @@ fn chunk<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
             core::array::from_fn(|v| unsafe { _mm_loadu_si128(s[2 * (W * g + v)..].as_ptr().cast()) })
         })
     };
-    let (mut x, mut y) = (load(xs), load(ys));
-    for pair in cbk.chunks_exact(2) {
-        for (x, y) in x.iter_mut().zip(&y) {
-            *x = step::<W, FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);
-        }
-        for (y, x) in y.iter_mut().zip(&x) {
-            *y = step::<W, FF3, NR, ENC>(rk, pair[1], &ks[1], x, *y);
+    let mut h = [load(xs), load(ys)];
+    if N == 2 {
+        // (N - 1 is 1 here, and in bounds in the code compiled for N = 1.)
+        let v = pipeline::<FF3, NR, ENC>(rk, cbk, ks, [[h[0][0], h[0][N - 1]], [h[1][0], h[1][N - 1]]]);
+        [h[0][0], h[0][N - 1], h[1][0], h[1][N - 1]] = [v[0][0], v[0][1], v[1][0], v[1][1]];
+    } else {
+        let [x, y] = &mut h;
+        for pair in cbk.chunks_exact(2) {
+            for (x, y) in x.iter_mut().zip(&*y) {
+                *x = step::<W, FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);
+            }
+            for (y, x) in y.iter_mut().zip(&*x) {
+                *y = step::<W, FF3, NR, ENC>(rk, pair[1], &ks[1], x, *y);
+            }
         }
     }
-    for (h, s) in [(x, xs), (y, ys)] {
+    for (h, s) in h.iter().zip([xs, ys]) {
         for (j, v) in h.as_flattened().iter().enumerate() {
             // The halves are the low 32 bits.
             let v = _mm_and_si128(*v, _mm_set1_epi64x(u32::MAX as i64));
@@ -223,6 +273,48 @@ fn chunk<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
             unsafe { _mm_storeu_si128(s[2 * j..].as_mut_ptr().cast(), v) };
         }
     }
+}
+
+/// All rounds for two groups, `h[i][g]` the halves (returned updated) of group g that round
+/// i's parity updates, as a pipeline of [`stage`]s (faster than the groups
+/// one after another by [`step`] on FF1, the same on FF3-1; see
+/// BENCHMARKS.md, "sse10"): stage s enciphers round s / 2 of group s % 2
+/// (its source, h\[1 - t % 2\]\[g\] for t = s / 2, was finished by the stage
+/// before) and finishes stage s - 1.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn pipeline<const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    cbk: &[__m128i],
+    ks: &[ModSse; 2],
+    h: [[[__m128i; W]; 2]; 2],
+) -> [[[__m128i; W]; 2]; 2] {
+    let mut v = h;
+    let blocks = |v: &[[[__m128i; W]; 2]; 2], s: usize| v[1 - (s / 2) % 2][s % 2].map(|x| build::<FF3>(x, cbk[s / 2]));
+    let mut done = encipher::<NR>(rk, blocks(&v, 0));
+    for s in 1..2 * cbk.len() {
+        let blk = blocks(&v, s);
+        let t = (s - 1) / 2;
+        done = stage::<FF3, NR, ENC>(rk, blk, &done, &ks[t % 2], &mut v[t % 2][(s - 1) % 2]);
+    }
+    let t = cbk.len() - 1;
+    for (o, d) in done.iter().zip(&mut v[t % 2][1]) {
+        *d = finish::<FF3, ENC>(*o, &ks[t % 2], *d);
+    }
+    v
+}
+
+/// Blocks through every AES round.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn encipher<const NR: usize>(rk: &[__m128i; 15], blk: [[__m128i; 2]; W]) -> [[__m128i; 2]; W] {
+    let mut blk = blk;
+    for key in &rk[1..NR] {
+        for b in blk.as_flattened_mut() {
+            *b = _mm_aesenc_si128(*b, *key);
+        }
+    }
+    blk.map(|b| b.map(|b| _mm_aesenclast_si128(b, rk[NR])))
 }
 
 #[cfg(test)]
