@@ -244,9 +244,11 @@ fn chunk<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
     // x: the halves the first round updates; y: the others.
     let (xs, ys) = if p == 0 { (a, b) } else { (b, a) };
     let load = |s: &[u64]| -> [[__m128i; W]; N] {
-        // SAFETY: 2·W·N u64 are readable (checked above); unaligned loads.
         core::array::from_fn(|g| {
-            core::array::from_fn(|v| unsafe { _mm_loadu_si128(s[2 * (W * g + v)..].as_ptr().cast()) })
+            core::array::from_fn(|v| {
+                // SAFETY: 2·W·N u64 are readable (checked above); unaligned loads.
+                unsafe { _mm_loadu_si128(s[2 * (W * g + v)..].as_ptr().cast()) }
+            })
         })
     };
     let mut h = [load(xs), load(ys)];
