@@ -4,13 +4,14 @@
 //! on two values per 128-bit vector, where `batch_fused_ni.rs` (kept for
 //! larger moduli) updates one value at a time in scalar registers. A
 //! vector of two halves gives its two blocks by one byte shuffle each
-//! ([`place32`]), eight blocks are in flight per `aesenc` (four vectors
-//! per group, groups run one after another in every round so that a
-//! group's update overlaps the next group's AES), y comes back two values
-//! per vector: FF1's first 8 bytes byte-reversed, FF3's four 32-bit limbs
-//! times 2^32k mod m (three `pmuludq`). The halves are kept in their
-//! lanes' low 32 bits. Straight-line vector code (`scripts/check-ct`
-//! compiles [`step`] for FF1 and FF3, both directions).
+//! ([`place32`]), eight blocks are in flight per `aesenc`, y comes back two
+//! values per vector: FF1's first 8 bytes byte-reversed, FF3's four 32-bit
+//! limbs times 2^32k mod m (three `pmuludq`). Two groups of eight values
+//! run as a pipeline of [`stage`]s (as in `batch_fused_ni.rs`): one
+//! group's update between the other group's AES rounds. The halves are
+//! kept in their lanes' low 32 bits. Straight-line vector code
+//! (`scripts/check-ct` compiles [`step`] and [`stage`] for FF1 and FF3,
+//! both directions).
 
 #![allow(unsafe_code)]
 
@@ -278,9 +279,9 @@ fn chunk<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
 }
 
 /// All rounds for two groups, `h[i][g]` the halves (returned updated) of group g that round
-/// i's parity updates, as a pipeline of [`stage`]s (faster than the groups
-/// one after another by [`step`] on FF1, the same on FF3-1; see
-/// BENCHMARKS.md, "sse10"): stage s enciphers round s / 2 of group s % 2
+/// i's parity updates, as a pipeline of [`stage`]s (in CPU time faster
+/// than the groups one after another by [`step`] on FF1, no slower on
+/// FF3-1, though 6-13% more instructions; see BENCHMARKS.md, "sse10"): stage s enciphers round s / 2 of group s % 2
 /// (its source, h\[1 - t % 2\]\[g\] for t = s / 2, was finished by the stage
 /// before) and finishes stage s - 1.
 #[inline]
