@@ -1,6 +1,7 @@
 //! The fused kernel for CPUs with AES-NI and SSE4.1 but no AVX2, for
-//! moduli up to [`MAX_NARROW`] (16-digit FF1's 10^8, every FF3-1
-//! modulus): the AVX2 kernels' 32-bit update ([`update32`](super::batch_fused256::update32))
+//! FF1 moduli up to [`MAX_NARROW`] (16-digit FF1's 10^8) and FF3 moduli up
+//! to `MAX_FF3` (2^30: FF3's limb fold; every FF3-1 modulus the fused
+//! kernels take): the AVX2 kernels' 32-bit update ([`update32`](super::batch_fused256::update32))
 //! on two values per 128-bit vector, where `batch_fused_ni.rs` (kept for
 //! larger moduli) updates one value at a time in scalar registers. A
 //! vector of two halves gives its two blocks by one byte shuffle each
@@ -192,7 +193,8 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
 /// # Safety
 /// The CPU must have AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
 /// of 8; an even number of rounds, at most ten; every half below its
-/// round's modulus, each modulus in 2^16..=[`MAX_NARROW`].
+/// round's modulus, each modulus in 2^16..=[`MAX_NARROW`] (FF1) or in
+/// 2^16..=`MAX_FF3` (FF3).
 #[target_feature(enable = "aes,sse4.1")]
 pub unsafe fn rounds_sse41<const FF3: bool>(
     keys: &[__m128i; 15],

@@ -248,8 +248,8 @@ impl Kernel {
                     }
                 },
                 // SAFETY: as above; the 32-bit update needs moduli up to
-                // MAX_NARROW (2^16 and up: VECTOR_MODULI).
-                Kernel::AesNi if c.below(fused256::MAX_NARROW) => unsafe {
+                // MAX_NARROW (2^16 and up: VECTOR_MODULI), FF3's limb fold up to MAX_FF3.
+                Kernel::AesNi if c.below(max(fused256::MAX_NARROW)) => unsafe {
                     if ff3 {
                         fused_sse::rounds_sse41::<true>(rk, nr, c, a, b, dir)
                     } else {
