@@ -326,20 +326,26 @@ impl Mod256 {
     #[target_feature(enable = "avx2")]
     fn with(m: u64, r: [u64; 3]) -> Self {
         let v = |x: u64| _mm256_set1_epi64x(x as i64);
-        // inv = 2^12 / m rounded; c = 2^52 - 2^52·inv, rounded once (the
-        // product is exact), so (2^52 + Y)·inv + c is 2^52 + Y·inv.
-        let inv = 4096.0 / m as f64;
-        let two52 = (1u64 << 52) as f64;
+        let [inv, c] = quotient_consts(m);
         // `rem4` reads q·m + (0x4330_0000·m mod 2^32)·2^32 for q·m.
         let k = (0x4330_0000u64.wrapping_mul(m) & u64::from(u32::MAX)) << 32;
         Mod256 {
             m: v(m),
             inv: _mm256_set1_pd(inv),
-            c: _mm256_set1_pd(two52 - two52 * inv),
+            c: _mm256_set1_pd(c),
             off: [v(k.wrapping_add(m)), v(m.wrapping_sub(k))],
             r: r.map(v),
         }
     }
+}
+
+/// [`rem4`]'s f64 constants for m: inv = 2^12 / m rounded, and c =
+/// 2^52 - 2^52·inv rounded once (the product is exact), so
+/// (2^52 + Y)·inv + c is 2^52 + Y·inv.
+pub(super) fn quotient_consts(m: u64) -> [f64; 2] {
+    let inv = 4096.0 / m as f64;
+    let two52 = (1u64 << 52) as f64;
+    [inv, two52 - two52 * inv]
 }
 
 /// `y - q·m + m` (`dec` false) or `m - (y - q·m)` (`dec` true), both in

@@ -34,7 +34,7 @@ const CG: usize = 8;
 
 /// The largest modulus the VAES-256 kernel's 32-bit update ([`update32`])
 /// takes: its fold adds m to sums below 2m, which must stay below 2^32.
-const MAX_NARROW: u64 = u32::MAX as u64 / 3;
+pub(super) const MAX_NARROW: u64 = u32::MAX as u64 / 3;
 const _: () = assert!(MAX_FF3 <= MAX_NARROW, "FF3 runs the 32-bit update only");
 
 /// One round for 4·W values (W vectors of four halves) with VAES on 256-bit
@@ -83,20 +83,21 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn blocks32<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
-    let z = 0x8080_8080_8080_8080u64 as i64; // zero bytes
-    // FF3: bytes 0..4 of value 0 (`lo`) or 1 (`hi`) of the lane to the
-    // block's bytes 0..4; FF1: reversed to its bytes 12..16.
-    let (lo, hi) = if FF3 {
-        (0x8080_8080_0302_0100u64 as i64, 0x8080_8080_0b0a_0908u64 as i64)
-    } else {
-        (0x0001_0203_8080_8080, 0x0809_0a0b_8080_8080)
-    };
-    let (lo, hi) = if FF3 {
-        (_mm256_set_epi64x(z, lo, z, lo), _mm256_set_epi64x(z, hi, z, hi))
-    } else {
-        (_mm256_set_epi64x(lo, z, lo, z), _mm256_set_epi64x(hi, z, hi, z))
-    };
+    let [lo, hi] = place32(FF3).map(|[l, h]| _mm256_set_epi64x(h, l, h, l));
     [_mm256_xor_si256(_mm256_shuffle_epi8(x, lo), cb), _mm256_xor_si256(_mm256_shuffle_epi8(x, hi), cb)]
+}
+
+/// The byte shuffles (`pshufb`, one 128-bit lane as its low and high
+/// 64 bits) that place the low 32 bits of a lane's value 0 (the first) or
+/// 1 (the second) in a block and zero the rest: FF3 in the block's bytes
+/// 0..4, FF1 reversed to its bytes 12..16.
+pub(super) const fn place32(ff3: bool) -> [[i64; 2]; 2] {
+    let z = 0x8080_8080_8080_8080u64 as i64; // zero bytes
+    if ff3 {
+        [[0x8080_8080_0302_0100u64 as i64, z], [0x8080_8080_0b0a_0908u64 as i64, z]]
+    } else {
+        [[z, 0x0001_0203_8080_8080], [z, 0x0809_0a0b_8080_8080]]
+    }
 }
 
 /// `d + y mod m` (`ENC`) or `d - y mod m` in the low 32 bits of each lane

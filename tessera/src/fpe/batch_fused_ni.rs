@@ -165,17 +165,8 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
     b: &mut [u64],
     dir: Direction,
 ) {
-    assert!(a.len() == b.len() && a.len().is_multiple_of(W), "whole groups");
-    let rounds = c.blocks.len();
-    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
-    // Each round's constant block ^ rk[0], in the order the rounds run
-    // (copies of rk[0]: wiped below).
-    let mut cbk = [_mm_setzero_si128(); MAX_ROUNDS];
-    for (r, v) in cbk[..rounds].iter_mut().enumerate() {
-        *v = _mm_xor_si128(const_block(c, dir.round(r, rounds)), rk[0]);
-    }
-    // The moduli of the first round's parity and the other; p that parity.
-    let p = dir.round(0, rounds) % 2;
+    let (mut cbk, rounds, p) = round_blocks(rk[0], c, a.len(), b.len(), dir);
+    // The moduli of the first round's parity and the other.
     let ks = [p, 1 - p].map(|i| Red::new::<FF3>(c.m[i], c.r[i]).expect("moduli in range (the caller's contract)"));
     let mut j = 0;
     while j + 2 * W <= a.len() {
@@ -186,6 +177,29 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
         chunk::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
     }
     crate::wipe::wipe_vectors(&mut cbk);
+}
+
+/// What the chunks of a run on halves of `la` and `lb` values (as many,
+/// whole groups of eight) share: each round's constant block ^ `rk0` in
+/// the order the rounds run (copies of rk0: the caller wipes them), the
+/// round count, and the parity of the first round (0: it updates A).
+#[inline]
+#[target_feature(enable = "sse4.1")]
+pub(super) fn round_blocks(
+    rk0: __m128i,
+    c: &Consts<'_>,
+    la: usize,
+    lb: usize,
+    dir: Direction,
+) -> ([__m128i; MAX_ROUNDS], usize, usize) {
+    assert!(la == lb && la.is_multiple_of(W), "whole groups");
+    let rounds = c.blocks.len();
+    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
+    let mut cbk = [_mm_setzero_si128(); MAX_ROUNDS];
+    for (r, v) in cbk[..rounds].iter_mut().enumerate() {
+        *v = _mm_xor_si128(const_block(c, dir.round(r, rounds)), rk0);
+    }
+    (cbk, rounds, dir.round(0, rounds) % 2)
 }
 
 /// All rounds for `W`·G values of `a` and `b` (at least that many each).

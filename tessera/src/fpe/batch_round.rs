@@ -10,7 +10,8 @@
 //! and correct the remainder once in each direction with masks; the
 //! portable kernel uses [`Mod64`] ([`round_scalar`]). With one tweak for a
 //! run, the fused kernels ([`Kernel::fused`]: `batch_fused.rs`,
-//! `batch_fused256.rs` and, on AES-NI without AVX2, `batch_fused_ni.rs`) do
+//! `batch_fused256.rs` and, on AES-NI without AVX2, `batch_fused_sse.rs` or,
+//! for moduli above its 32-bit update's, `batch_fused_ni.rs`) do
 //! all three steps of every round in registers instead. No branch or memory index depends on
 //! a value (`scripts/check-ct` checks the compiled kernels).
 
@@ -20,6 +21,8 @@
 use super::batch_fused as fused;
 #[cfg(target_arch = "x86_64")]
 use super::batch_fused_ni as fused_ni;
+#[cfg(target_arch = "x86_64")]
+use super::batch_fused_sse as fused_sse;
 #[cfg(target_arch = "x86_64")]
 use super::batch_fused256 as fused256;
 #[cfg(target_arch = "x86_64")]
@@ -242,6 +245,15 @@ impl Kernel {
                         fused256::rounds_ni::<true>(rk, nr, c, a, b, dir)
                     } else {
                         fused256::rounds_ni::<false>(rk, nr, c, a, b, dir)
+                    }
+                },
+                // SAFETY: as above; the 32-bit update needs moduli up to
+                // MAX_NARROW (2^16 and up: VECTOR_MODULI), FF3's limb fold up to MAX_FF3.
+                Kernel::AesNi if c.below(max(fused256::MAX_NARROW)) => unsafe {
+                    if ff3 {
+                        fused_sse::rounds_sse41::<true>(rk, nr, c, a, b, dir)
+                    } else {
+                        fused_sse::rounds_sse41::<false>(rk, nr, c, a, b, dir)
                     }
                 },
                 // SAFETY: as above; FF3's limb fold needs moduli below 2^30

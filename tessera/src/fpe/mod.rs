@@ -33,6 +33,8 @@ mod batch_fused;
 mod batch_fused256;
 #[cfg(target_arch = "x86_64")]
 mod batch_fused_ni;
+#[cfg(target_arch = "x86_64")]
+mod batch_fused_sse;
 mod batch_round;
 #[cfg(target_arch = "x86_64")]
 mod batch_x86;

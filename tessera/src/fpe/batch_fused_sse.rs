@@ -1,0 +1,410 @@
+//! The fused kernel for CPUs with AES-NI and SSE4.1 but no AVX2, for
+//! FF1 moduli up to [`MAX_NARROW`] (16-digit FF1's 10^8) and FF3 moduli up
+//! to `MAX_FF3` (2^30: FF3's limb fold; every FF3-1 modulus the fused
+//! kernels take): the AVX2 kernels' 32-bit update ([`update32`](super::batch_fused256::update32))
+//! on two values per 128-bit vector, where `batch_fused_ni.rs` (kept for
+//! larger moduli) updates one value at a time in scalar registers. A
+//! vector of two halves gives its two blocks by one byte shuffle each
+//! ([`place32`]), eight blocks are in flight per `aesenc`, y comes back two
+//! values per vector: FF1's first 8 bytes byte-reversed, FF3's four 32-bit
+//! limbs times 2^32k mod m (three `pmuludq`). Two groups of eight values
+//! run as a pipeline of [`stage`]s (as in `batch_fused_ni.rs`): one
+//! group's update between the other group's AES rounds. The halves are
+//! kept in their lanes' low 32 bits. Straight-line vector code
+//! (`scripts/check-ct` compiles [`step`] and [`stage`] for FF1 and FF3,
+//! both directions).
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use super::batch_fused::{by_rounds, quotient_consts};
+use super::batch_fused_ni::round_blocks;
+use super::batch_fused256::{MAX_NARROW, place32};
+use super::batch_round::Consts;
+use super::batch_x86::{BSWAP_HI, BSWAP_LO};
+use crate::Direction;
+
+/// Vectors (of two values) per group: eight blocks in flight.
+const W: usize = 4;
+/// Groups per chunk.
+const G: usize = 2;
+
+/// One modulus in both 64-bit lanes: m, [`rem4`](super::batch_fused::rem4)'s
+/// f64 constants, and 2^32, 2^64, 2^96 mod m (FF3's limb weights).
+pub struct ModSse {
+    m: __m128i,
+    inv: __m128d,
+    c: __m128d,
+    r: [__m128i; 3],
+}
+
+impl ModSse {
+    /// The vectors for modulus `m` and its limb residues `r` (2^32, 2^64
+    /// and 2^96 mod m); m must be in 2^16..=[`MAX_NARROW`].
+    #[inline]
+    #[target_feature(enable = "sse4.1")]
+    pub fn new(m: u64, r: [u64; 3]) -> Self {
+        assert!((1 << 16..=MAX_NARROW).contains(&m), "a narrow modulus");
+        let [inv, c] = quotient_consts(m);
+        let v = |x: u64| _mm_set1_epi64x(x as i64);
+        ModSse { m: v(m), inv: _mm_set1_pd(inv), c: _mm_set1_pd(c), r: [v(r[0]), v(r[1]), v(r[2])] }
+    }
+}
+
+/// One round for 2·N values (N vectors of two halves, each in its lane's
+/// low 32 bits: the high ones are ignored and come out undefined): blocks
+/// `cb ^ half` (`cb`: the round's constant block ^ `rk[0]`) enciphered
+/// together, then `dst ± y mod m`.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub fn step<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    cb: __m128i,
+    k: &ModSse,
+    src: &[__m128i; N],
+    dst: [__m128i; N],
+) -> [__m128i; N] {
+    let mut blk = src.map(|x| build::<FF3>(x, cb));
+    for key in &rk[1..NR] {
+        for b in blk.as_flattened_mut() {
+            *b = _mm_aesenc_si128(*b, *key);
+        }
+    }
+    let mut out = dst;
+    for (b, d) in blk.iter().zip(&mut out) {
+        *d = finish::<FF3, ENC>(b.map(|b| _mm_aesenclast_si128(b, rk[NR])), k, *d);
+    }
+    out
+}
+
+/// The blocks `cb ^ half` of the two halves of `x`.
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn build<const FF3: bool>(x: __m128i, cb: __m128i) -> [__m128i; 2] {
+    place32(FF3).map(|[l, h]| _mm_xor_si128(_mm_shuffle_epi8(x, _mm_set_epi64x(h, l)), cb))
+}
+
+/// `d ± y mod m` for the two values of `d`, y read from their enciphered
+/// blocks `o`.
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn finish<const FF3: bool, const ENC: bool>(o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i {
+    let y = if FF3 {
+        limbs2(_mm_unpacklo_epi64(o[0], o[1]), _mm_unpackhi_epi64(o[0], o[1]), &k.r)
+    } else {
+        // Each value's first 8 bytes, reversed.
+        _mm_shuffle_epi8(_mm_unpacklo_epi64(o[0], o[1]), _mm_set_epi64x(BSWAP_HI, BSWAP_LO))
+    };
+    update2::<ENC>(d, y, k)
+}
+
+/// One stage of the two-group pipeline (as `batch_fused_ni`'s): enciphers
+/// `blk` (one group's blocks, built) through every AES round and finishes
+/// the other group's enciphered blocks `done` into `dst`, one vector after
+/// each of the first W rounds.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    blk: [[__m128i; 2]; W],
+    done: &[[__m128i; 2]; W],
+    k: &ModSse,
+    dst: &mut [__m128i; W],
+) -> [[__m128i; 2]; W] {
+    let mut blk = blk;
+    let mut go = |r: usize| {
+        for b in blk.as_flattened_mut() {
+            *b = _mm_aesenc_si128(*b, rk[r + 1]);
+        }
+        dst[r] = finish::<FF3, ENC>(done[r], k, dst[r]);
+    };
+    go(0);
+    go(1);
+    go(2);
+    go(3);
+    const _: () = assert!(W == 4, "one go per vector");
+    for key in &rk[W + 1..NR] {
+        for b in blk.as_flattened_mut() {
+            *b = _mm_aesenc_si128(*b, *key);
+        }
+    }
+    blk.map(|b| b.map(|b| _mm_aesenclast_si128(b, rk[NR])))
+}
+
+/// `y0 + y1·r32 + y2·r64 + y3·r96` for the 32-bit limbs y0..y3 of
+/// `hi·2^64 + lo` in each lane: congruent to it modulo m, and below 2^64
+/// (every `r` is below m <= 2^30).
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn limbs2(lo: __m128i, hi: __m128i, r: &[__m128i; 3]) -> __m128i {
+    let down = |x| _mm_shuffle_epi32::<0b11_11_01_01>(x);
+    let y0 = _mm_and_si128(lo, _mm_set1_epi64x(u32::MAX as i64));
+    let y1 = _mm_mul_epu32(down(lo), r[0]);
+    let y23 = _mm_add_epi64(_mm_mul_epu32(hi, r[1]), _mm_mul_epu32(down(hi), r[2]));
+    _mm_add_epi64(_mm_add_epi64(y0, y1), y23)
+}
+
+/// `d + y mod m` (`ENC`) or `d - y mod m` in the low 32 bits of each lane
+/// (the high ones ignored in `d` and undefined in the result), for d < m,
+/// y < 2^64 and 2^16 <= m <= [`MAX_NARROW`]: [`update32`](super::batch_fused256::update32)
+/// without FMA. The quotient estimate is [`rem4`](super::batch_fused::rem4)'s
+/// multiply and add, in that form: `(2^52 + Y)·inv + c`, each rounded to
+/// nearest (`rounding::Nearest` holds for every batch run), is within
+/// (y/m - 0.41, y/m + 0.35), so the sum, in [2^52, 2^53) where the unit
+/// is 1, holds q = floor(y/m) or q + 1 in its mantissa (q < 2^48) and
+/// y - q·m is in [-m, m). Only q's low 32 bits are read (the mantissa's
+/// low word; 2^52's bits are above it), so one `pmuludq` gives q·m mod
+/// 2^32 and t = y - q·m mod 2^32 is that exact value in two's complement.
+/// `d + t` or `d - t` is in [-m, 2m), also exact modulo 2^32. Two unsigned
+/// 32-bit minimums fold it: with `s + m` (where s < 0: 2^32 + s >=
+/// 2^32 - m > s + m; where s >= 0, s + m < 3m <= 2^32 - 1 does not wrap,
+/// and s is the smaller), then with `s - m` (where s >= m it is smaller;
+/// where s < m it wraps to 2^32 + s - m > s, as m < 2^31).
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn update2<const ENC: bool>(d: __m128i, y: __m128i, k: &ModSse) -> __m128i {
+    let k52 = _mm_set1_epi64x(0x4330_0000_0000_0000);
+    let yf = _mm_castsi128_pd(_mm_or_si128(_mm_srli_epi64::<12>(y), k52));
+    let q = _mm_castpd_si128(_mm_add_pd(_mm_mul_pd(yf, k.inv), k.c));
+    let t = _mm_sub_epi32(y, mul_lo32(q, k.m));
+    let s = if ENC { _mm_add_epi32(d, t) } else { _mm_sub_epi32(d, t) };
+    let s = _mm_min_epu32(s, _mm_add_epi32(s, k.m));
+    _mm_min_epu32(s, _mm_sub_epi32(s, k.m))
+}
+
+/// `pmuludq`, written out for the reason [`update32`](super::batch_fused256::update32)'s
+/// is: where only the products' low 32 bits are used, LLVM widens
+/// `_mm_mul_epu32` into a 64-bit multiply (three multiplies, shifts, adds).
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
+    let mut r = a;
+    // SAFETY: one SSE2 instruction on registers only: no memory, stack or flags.
+    unsafe {
+        core::arch::asm!("pmuludq {r}, {b}", r = inout(xmm_reg) r, b = in(xmm_reg) b,
+            options(pure, nomem, nostack, preserves_flags));
+    }
+    r
+}
+
+/// The SSE4.1 kernel: all rounds for every value of `a` and `b`.
+///
+/// # Safety
+/// The CPU must have AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
+/// of 8; an even number of rounds, at most ten; every half below its
+/// round's modulus, each modulus in 2^16..=[`MAX_NARROW`] (FF1) or in
+/// 2^16..=`MAX_FF3` (FF3).
+#[target_feature(enable = "aes,sse4.1")]
+pub unsafe fn rounds_sse41<const FF3: bool>(
+    keys: &[__m128i; 15],
+    nr: usize,
+    c: &Consts<'_>,
+    a: &mut [u64],
+    b: &mut [u64],
+    dir: Direction,
+) {
+    by_rounds!(run::<FF3>(nr, dir; keys, c, a, b, dir));
+}
+
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn run<const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    c: &Consts<'_>,
+    a: &mut [u64],
+    b: &mut [u64],
+    dir: Direction,
+) {
+    let (mut cbk, rounds, p) = round_blocks(rk[0], c, a.len(), b.len(), dir);
+    let ks = [ModSse::new(c.m[p], c.r[p]), ModSse::new(c.m[1 - p], c.r[1 - p])];
+    let mut j = 0;
+    while j + 2 * W * G <= a.len() {
+        chunk::<G, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        j += 2 * W * G;
+    }
+    if j < a.len() {
+        chunk::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+    }
+    crate::wipe::wipe_vectors(&mut cbk);
+}
+
+/// All rounds for 2·W·N values of `a` and `b` (at least that many each):
+/// two groups ([`pipeline`]) or one ([`step`] by step). `cbk` holds each
+/// round's block constant ^ `rk[0]` in run order, `ks` the moduli of the
+/// first round's parity and the other, `p` that parity.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn chunk<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    cbk: &[__m128i],
+    ks: &[ModSse; 2],
+    a: &mut [u64],
+    b: &mut [u64],
+    p: usize,
+) {
+    assert!(a.len() >= 2 * W * N && b.len() >= 2 * W * N, "whole groups");
+    // x: the halves the first round updates; y: the others.
+    let (xs, ys) = if p == 0 { (a, b) } else { (b, a) };
+    let load = |s: &[u64]| -> [[__m128i; W]; N] {
+        core::array::from_fn(|g| {
+            core::array::from_fn(|v| {
+                // SAFETY: 2·W·N u64 are readable (checked above); unaligned loads.
+                unsafe { _mm_loadu_si128(s[2 * (W * g + v)..].as_ptr().cast()) }
+            })
+        })
+    };
+    let mut h = [load(xs), load(ys)];
+    if N == 2 {
+        // (N - 1 is 1 here, and in bounds in the code compiled for N = 1.)
+        let v = pipeline::<FF3, NR, ENC>(rk, cbk, ks, [[h[0][0], h[0][N - 1]], [h[1][0], h[1][N - 1]]]);
+        [h[0][0], h[0][N - 1], h[1][0], h[1][N - 1]] = [v[0][0], v[0][1], v[1][0], v[1][1]];
+    } else {
+        let [x, y] = &mut h;
+        for pair in cbk.chunks_exact(2) {
+            for (x, y) in x.iter_mut().zip(&*y) {
+                *x = step::<W, FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);
+            }
+            for (y, x) in y.iter_mut().zip(&*x) {
+                *y = step::<W, FF3, NR, ENC>(rk, pair[1], &ks[1], x, *y);
+            }
+        }
+    }
+    for (h, s) in h.iter().zip([xs, ys]) {
+        for (j, v) in h.as_flattened().iter().enumerate() {
+            // The halves are the low 32 bits.
+            let v = _mm_and_si128(*v, _mm_set1_epi64x(u32::MAX as i64));
+            // SAFETY: as above, unaligned stores.
+            unsafe { _mm_storeu_si128(s[2 * j..].as_mut_ptr().cast(), v) };
+        }
+    }
+}
+
+/// All rounds for two groups, `h[i][g]` the halves (returned updated) of group g that round
+/// i's parity updates, as a pipeline of [`stage`]s (in CPU time faster
+/// than the groups one after another by [`step`] on FF1, no slower on
+/// FF3-1, though 6-13% more instructions; see BENCHMARKS.md, "sse10"): stage s enciphers round s / 2 of group s % 2
+/// (its source, h\[1 - t % 2\]\[g\] for t = s / 2, was finished by the stage
+/// before) and finishes stage s - 1.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn pipeline<const FF3: bool, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    cbk: &[__m128i],
+    ks: &[ModSse; 2],
+    h: [[[__m128i; W]; 2]; 2],
+) -> [[[__m128i; W]; 2]; 2] {
+    let mut v = h;
+    let blocks = |v: &[[[__m128i; W]; 2]; 2], s: usize| v[1 - (s / 2) % 2][s % 2].map(|x| build::<FF3>(x, cbk[s / 2]));
+    let mut done = encipher::<NR>(rk, blocks(&v, 0));
+    for s in 1..2 * cbk.len() {
+        let blk = blocks(&v, s);
+        let t = (s - 1) / 2;
+        done = stage::<FF3, NR, ENC>(rk, blk, &done, &ks[t % 2], &mut v[t % 2][(s - 1) % 2]);
+    }
+    let t = cbk.len() - 1;
+    for (o, d) in done.iter().zip(&mut v[t % 2][1]) {
+        *d = finish::<FF3, ENC>(*o, &ks[t % 2], *d);
+    }
+    v
+}
+
+/// Blocks through every AES round.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn encipher<const NR: usize>(rk: &[__m128i; 15], blk: [[__m128i; 2]; W]) -> [[__m128i; 2]; W] {
+    let mut blk = blk;
+    for key in &rk[1..NR] {
+        for b in blk.as_flattened_mut() {
+            *b = _mm_aesenc_si128(*b, *key);
+        }
+    }
+    blk.map(|b| b.map(|b| _mm_aesenclast_si128(b, rk[NR])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vec(x: [u64; 2]) -> __m128i {
+        // SAFETY: [u64; 2] and __m128i have the same size, and every bit
+        // pattern is valid for both.
+        unsafe { core::mem::transmute::<[u64; 2], __m128i>(x) }
+    }
+    fn arr(v: __m128i) -> [u64; 2] {
+        // SAFETY: as in `vec`.
+        unsafe { core::mem::transmute::<__m128i, [u64; 2]>(v) }
+    }
+
+    /// [`update2`] against u128 arithmetic, both directions, for moduli
+    /// 2^16 to [`MAX_NARROW`]: y at 0, around multiples of m, near 2^64, at
+    /// 2^30, 2^32 (± 1), 2^52, 2^63 and random, halves d of 0, m - 1 and
+    /// random, each with garbage in its high 32 bits (which must not
+    /// matter).
+    #[test]
+    fn update2_matches_u128() {
+        if !crate::cpu::has(crate::cpu::Features::AES_NI) {
+            return;
+        }
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            seed
+        };
+        for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, 1 << 30, MAX_NARROW - 1, MAX_NARROW] {
+            // SAFETY: the test machine has SSE4.1 (checked above with AES-NI).
+            let k = unsafe { ModSse::new(m, super::super::num::limb_residues(m)) };
+            for i in 0..4000u64 {
+                let y: [u64; 2] = core::array::from_fn(|j| match (i as usize + j) % 6 {
+                    0 => u64::MAX - next() % 5,
+                    1 => ((u64::MAX / m - next() % 4) * m).wrapping_add(next() % 3),
+                    2 => (next() >> (next() % 64)) / m * m,
+                    3 => next() % (2 * m),
+                    4 => [1 << 30, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, 1 << 52, 1 << 63][next() as usize % 6],
+                    _ => next(),
+                });
+                let d: [u64; 2] = core::array::from_fn(|j| [0, m - 1, next() % m, next() % m][(i as usize + j) % 4]);
+                let dirty = vec(d.map(|d| d | (next() << 32)));
+                // SAFETY: SSE4.1 was detected above.
+                let (enc, dec) = unsafe { (update2::<true>(dirty, vec(y), &k), update2::<false>(dirty, vec(y), &k)) };
+                let (enc, dec) = (arr(enc), arr(dec));
+                for j in 0..2 {
+                    let r = y[j] % m;
+                    assert_eq!(enc[j] as u32 as u64, (d[j] + r) % m, "enc m {m} y {:#x} d {}", y[j], d[j]);
+                    assert_eq!(dec[j] as u32 as u64, (d[j] + m - r) % m, "dec m {m} y {:#x} d {}", y[j], d[j]);
+                }
+            }
+        }
+    }
+
+    /// [`limbs2`] is congruent to the 128-bit y modulo m and below 2^64,
+    /// for y of all ones, 0, 2^64 ± 1 and random, m up to 2^30.
+    #[test]
+    fn limbs2_is_congruent() {
+        if !crate::cpu::has(crate::cpu::Features::AES_NI) {
+            return;
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            seed
+        };
+        for m in [1u64 << 16, 99_991, 100_000_000, (1 << 30) - 1, 1 << 30] {
+            let r = super::super::num::limb_residues(m);
+            // SAFETY: SSE2 is part of every x86-64 CPU.
+            let rv = r.map(|x| unsafe { _mm_set1_epi64x(x as i64) });
+            for i in 0..2000 {
+                let y: [u128; 2] = core::array::from_fn(|j| match (i + j) % 4 {
+                    0 => [u128::MAX, 0, 1 << 64, (1 << 64) - 1][next() as usize % 4],
+                    _ => (u128::from(next()) << 64) | u128::from(next()),
+                });
+                let (lo, hi) = (vec(y.map(|y| y as u64)), vec(y.map(|y| (y >> 64) as u64)));
+                // SAFETY: the test machine has SSE4.1 (checked above with AES-NI).
+                let got = arr(unsafe { limbs2(lo, hi, &rv) });
+                for j in 0..2 {
+                    assert_eq!(u128::from(got[j]) % u128::from(m), y[j] % u128::from(m), "m {m} y {:#x}", y[j]);
+                }
+            }
+        }
+    }
+}
