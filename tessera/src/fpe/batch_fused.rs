@@ -49,6 +49,16 @@ pub(super) const MAX_ROUNDS: usize = 10;
 /// rounds for LLVM to schedule the AES of one vector around (it then runs
 /// the vectors of a chunk one after another).
 macro_rules! by_rounds {
+    ($run:ident($nr:expr, $dir:expr; $($arg:expr),*)) => {
+        match ($nr, $dir.is_encrypt()) {
+            (10, true) => $run::<10, true>($($arg),*),
+            (10, false) => $run::<10, false>($($arg),*),
+            (12, true) => $run::<12, true>($($arg),*),
+            (12, false) => $run::<12, false>($($arg),*),
+            (_, true) => $run::<14, true>($($arg),*),
+            (_, false) => $run::<14, false>($($arg),*),
+        }
+    };
     ($run:ident::<$ff3:ident>($nr:expr, $dir:expr; $($arg:expr),*)) => {
         match ($nr, $dir.is_encrypt()) {
             (10, true) => $run::<$ff3, 10, true>($($arg),*),

@@ -247,14 +247,10 @@ impl Kernel {
                         fused256::rounds_ni::<false>(rk, nr, c, a, b, dir)
                     }
                 },
-                // SAFETY: as above; the 32-bit update needs moduli up to
-                // MAX_NARROW (2^16 and up: VECTOR_MODULI), FF3's limb fold up to MAX_FF3.
-                Kernel::AesNi if c.below(max(fused256::MAX_NARROW)) => unsafe {
-                    if ff3 {
-                        fused_sse::rounds_sse41::<true>(rk, nr, c, a, b, dir)
-                    } else {
-                        fused_sse::rounds_sse41::<false>(rk, nr, c, a, b, dir)
-                    }
+                // SAFETY: as above; FF1 only (FF3 measured slower there), the
+                // 32-bit update needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
+                Kernel::AesNi if !ff3 && c.below(fused256::MAX_NARROW) => unsafe {
+                    fused_sse::rounds_sse41(rk, nr, c, a, b, dir)
                 },
                 // SAFETY: as above; FF3's limb fold needs moduli below 2^30
                 // (FF1's, in VECTOR_MODULI, are far below 2^64 / 3).
