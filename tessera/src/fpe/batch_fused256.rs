@@ -363,6 +363,42 @@ fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     crate::wipe::wipe_vectors(&mut cbk);
 }
 
+/// Checks a 32-bit update on `L` lanes against u128 arithmetic:
+/// `update(m, d, y)` returns the lanes of `d + y mod m` and `d - y mod m`
+/// (their low 32 bits are checked), for moduli 2^16 to [`MAX_NARROW`], y at
+/// 0, around multiples of m, near 2^64, at 2^30, 2^32 (± 1), 2^52, 2^63 and
+/// random, halves of 0, m - 1 and random, each with garbage in its high 32
+/// bits (which must not matter).
+#[cfg(test)]
+pub(super) fn check_narrow_update<const L: usize>(
+    mut update: impl FnMut(u64, [u64; L], [u64; L]) -> ([u64; L], [u64; L]),
+) {
+    let mut seed = 0x0123_4567_89ab_cdefu64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        seed
+    };
+    for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, 1 << 30, MAX_NARROW - 1, MAX_NARROW] {
+        for i in 0..4000u64 {
+            let y: [u64; L] = core::array::from_fn(|j| match (i as usize + j) % 6 {
+                0 => u64::MAX - next() % 5,
+                1 => ((u64::MAX / m - next() % 4) * m).wrapping_add(next() % 3),
+                2 => (next() >> (next() % 64)) / m * m,
+                3 => next() % (2 * m),
+                4 => [1 << 30, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, 1 << 52, 1 << 63][next() as usize % 6],
+                _ => next(),
+            });
+            let d: [u64; L] = core::array::from_fn(|j| [0, m - 1, next() % m, next() % m][(i as usize + j) % 4]);
+            let (enc, dec) = update(m, d.map(|d| d | (next() << 32)), y);
+            for j in 0..L {
+                let r = y[j] % m;
+                assert_eq!(enc[j] as u32 as u64, (d[j] + r) % m, "enc m {m} y {:#x} d {}", y[j], d[j]);
+                assert_eq!(dec[j] as u32 as u64, (d[j] + m - r) % m, "dec m {m} y {:#x} d {}", y[j], d[j]);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,47 +415,22 @@ mod tests {
         unsafe { core::mem::transmute::<__m256i, [u64; 4]>(v) }
     }
 
-    /// [`update32`] against u128 arithmetic, both directions, for moduli
-    /// 2^16 to [`MAX_NARROW`]: y at 0, around multiples of m, near 2^64, at
-    /// 2^30, 2^32 (± 1), 2^52, 2^63 and random, halves d of 0, m - 1 and
-    /// random, each with garbage in its high 32 bits (which must not
-    /// matter).
+    /// [`update32`] against u128 arithmetic, both directions, on the edge
+    /// values of [`check_narrow_update`](super::check_narrow_update).
     #[test]
     fn update32_matches_u128() {
         if !crate::cpu::has(crate::cpu::Features::AVX2 | crate::cpu::Features::FMA) {
             return;
         }
-        let mut seed = 0x0123_4567_89ab_cdefu64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            seed
-        };
-        for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, 1 << 30, MAX_NARROW - 1, MAX_NARROW] {
+        super::check_narrow_update::<4>(|m, d, y| {
             let bm = BatchMod::new(Mod64::new(m));
             let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
-            // SAFETY: AVX2 was detected above.
-            let k = unsafe { Mod256::new(&c, 0) };
-            for i in 0..4000u64 {
-                let y: [u64; 4] = core::array::from_fn(|j| match (i as usize + j) % 6 {
-                    0 => u64::MAX - next() % 5,
-                    1 => ((u64::MAX / m - next() % 4) * m).wrapping_add(next() % 3),
-                    2 => (next() >> (next() % 64)) / m * m,
-                    3 => next() % (2 * m),
-                    4 => [1 << 30, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, 1 << 52, 1 << 63][next() as usize % 6],
-                    _ => next(),
-                });
-                let d: [u64; 4] = core::array::from_fn(|j| [0, m - 1, next() % m, next() % m][(i as usize + j) % 4]);
-                let dirty = vec(d.map(|d| d | (next() << 32)));
-                // SAFETY: AVX2 and FMA were detected above.
-                let (enc, dec) = unsafe { (update32::<true>(dirty, vec(y), &k), update32::<false>(dirty, vec(y), &k)) };
-                let (enc, dec) = (arr(enc), arr(dec));
-                for j in 0..4 {
-                    let r = y[j] % m;
-                    assert_eq!(enc[j] as u32 as u64, (d[j] + r) % m, "enc m {m} y {:#x} d {}", y[j], d[j]);
-                    assert_eq!(dec[j] as u32 as u64, (d[j] + m - r) % m, "dec m {m} y {:#x} d {}", y[j], d[j]);
-                }
+            // SAFETY: AVX2 and FMA were detected above.
+            unsafe {
+                let k = Mod256::new(&c, 0);
+                (arr(update32::<true>(vec(d), vec(y), &k)), arr(update32::<false>(vec(d), vec(y), &k)))
             }
-        }
+        });
     }
 
     /// [`blocks32`] gives [`blocks4`]'s blocks for halves below 2^32, with

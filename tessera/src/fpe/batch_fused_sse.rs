@@ -316,44 +316,19 @@ mod tests {
         unsafe { core::mem::transmute::<__m128i, [u64; 2]>(v) }
     }
 
-    /// [`update2`] against u128 arithmetic, both directions, for moduli
-    /// 2^16 to [`MAX_NARROW`]: y at 0, around multiples of m, near 2^64, at
-    /// 2^30, 2^32 (± 1), 2^52, 2^63 and random, halves d of 0, m - 1 and
-    /// random, each with garbage in its high 32 bits (which must not
-    /// matter).
+    /// [`update2`] against u128 arithmetic, both directions, on the edge
+    /// values of [`check_narrow_update`](super::super::batch_fused256::check_narrow_update).
     #[test]
     fn update2_matches_u128() {
         if !crate::cpu::has(crate::cpu::Features::AES_NI) {
             return;
         }
-        let mut seed = 0x0123_4567_89ab_cdefu64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            seed
-        };
-        for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, 1 << 30, MAX_NARROW - 1, MAX_NARROW] {
+        super::super::batch_fused256::check_narrow_update::<2>(|m, d, y| {
             // SAFETY: the test machine has SSE4.1 (checked above with AES-NI).
-            let k = unsafe { ModSse::new(m) };
-            for i in 0..4000u64 {
-                let y: [u64; 2] = core::array::from_fn(|j| match (i as usize + j) % 6 {
-                    0 => u64::MAX - next() % 5,
-                    1 => ((u64::MAX / m - next() % 4) * m).wrapping_add(next() % 3),
-                    2 => (next() >> (next() % 64)) / m * m,
-                    3 => next() % (2 * m),
-                    4 => [1 << 30, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, 1 << 52, 1 << 63][next() as usize % 6],
-                    _ => next(),
-                });
-                let d: [u64; 2] = core::array::from_fn(|j| [0, m - 1, next() % m, next() % m][(i as usize + j) % 4]);
-                let dirty = vec(d.map(|d| d | (next() << 32)));
-                // SAFETY: SSE4.1 was detected above.
-                let (enc, dec) = unsafe { (update2::<true>(dirty, vec(y), &k), update2::<false>(dirty, vec(y), &k)) };
-                let (enc, dec) = (arr(enc), arr(dec));
-                for j in 0..2 {
-                    let r = y[j] % m;
-                    assert_eq!(enc[j] as u32 as u64, (d[j] + r) % m, "enc m {m} y {:#x} d {}", y[j], d[j]);
-                    assert_eq!(dec[j] as u32 as u64, (d[j] + m - r) % m, "dec m {m} y {:#x} d {}", y[j], d[j]);
-                }
+            unsafe {
+                let k = ModSse::new(m);
+                (arr(update2::<true>(vec(d), vec(y), &k)), arr(update2::<false>(vec(d), vec(y), &k)))
             }
-        }
+        });
     }
 }
