@@ -51,7 +51,9 @@ use crate::io::{Output, open_input};
 #[derive(clap::Args, Debug)]
 pub struct RecordArgs {
     /// Read CSV with a header and transform only the columns named by --columns
-    /// (other bytes are kept byte for byte).
+    /// (other bytes are kept byte for byte). Read as Python's csv reads it: a quote
+    /// opens a field only at its start; LF, CRLF and CR end a record; a record
+    /// whose field count differs from the header's is refused.
     #[arg(long, requires = "columns")]
     pub csv: bool,
     /// Comma-separated column names (with --csv).
