@@ -44,29 +44,20 @@ pub(crate) const MAX_FF3: u64 = 1 << 30;
 /// The most rounds a run has (FF1's ten).
 pub(super) const MAX_ROUNDS: usize = 10;
 
-/// Calls `run::<FF3, NR, ENC>(args)` for the AES round count `nr` (10,
-/// 12, else 14) and the direction `dir` as constants: no branch in the
-/// rounds for LLVM to schedule the AES of one vector around (it then runs
-/// the vectors of a chunk one after another).
+/// Calls `run::<FF3, NR, ENC>(args)` (or `run::<NR, ENC>(args)` for a
+/// kernel of one layout) for the AES round count `nr` (10, 12, else 14)
+/// and the direction `dir` as constants: no branch in the rounds for LLVM
+/// to schedule the AES of one vector around (it then runs the vectors of a
+/// chunk one after another).
 macro_rules! by_rounds {
-    ($run:ident($nr:expr, $dir:expr; $($arg:expr),*)) => {
+    ($run:ident $(::<$ff3:ident>)? ($nr:expr, $dir:expr; $($arg:expr),*)) => {
         match ($nr, $dir.is_encrypt()) {
-            (10, true) => $run::<10, true>($($arg),*),
-            (10, false) => $run::<10, false>($($arg),*),
-            (12, true) => $run::<12, true>($($arg),*),
-            (12, false) => $run::<12, false>($($arg),*),
-            (_, true) => $run::<14, true>($($arg),*),
-            (_, false) => $run::<14, false>($($arg),*),
-        }
-    };
-    ($run:ident::<$ff3:ident>($nr:expr, $dir:expr; $($arg:expr),*)) => {
-        match ($nr, $dir.is_encrypt()) {
-            (10, true) => $run::<$ff3, 10, true>($($arg),*),
-            (10, false) => $run::<$ff3, 10, false>($($arg),*),
-            (12, true) => $run::<$ff3, 12, true>($($arg),*),
-            (12, false) => $run::<$ff3, 12, false>($($arg),*),
-            (_, true) => $run::<$ff3, 14, true>($($arg),*),
-            (_, false) => $run::<$ff3, 14, false>($($arg),*),
+            (10, true) => $run::<$($ff3,)? 10, true>($($arg),*),
+            (10, false) => $run::<$($ff3,)? 10, false>($($arg),*),
+            (12, true) => $run::<$($ff3,)? 12, true>($($arg),*),
+            (12, false) => $run::<$($ff3,)? 12, false>($($arg),*),
+            (_, true) => $run::<$($ff3,)? 14, true>($($arg),*),
+            (_, false) => $run::<$($ff3,)? 14, false>($($arg),*),
         }
     };
 }
