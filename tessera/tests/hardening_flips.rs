@@ -170,8 +170,12 @@ fn reference_dearmor(text: &[u8]) -> Option<Vec<u8>> {
         let raw = lines.next()?;
         let l = trim(raw);
         if l.first() == Some(&b'=') {
-            // The CRC24 line, content ignored; the END line must follow.
-            if !lines.next()?.starts_with(b"-----END PGP ") {
+            // The CRC24 line, content ignored; blank lines, then the END line.
+            let mut next = lines.next()?;
+            while trim(next).is_empty() {
+                next = lines.next()?;
+            }
+            if !next.starts_with(b"-----END PGP ") {
                 return None;
             }
             break;

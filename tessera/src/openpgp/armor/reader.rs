@@ -49,6 +49,8 @@ struct BodyDecoder {
     line_start: bool,
     padded: bool,
     in_crc: bool,
+    /// The CRC24 line has ended: only blank lines and the `END` line may follow.
+    after_crc: bool,
 }
 
 impl BodyDecoder {
@@ -62,6 +64,7 @@ impl BodyDecoder {
             line_start: true,
             padded: false,
             in_crc: false,
+            after_crc: false,
         }
     }
 
@@ -84,7 +87,7 @@ impl BodyDecoder {
     fn decode_chunk(&mut self, buf: &[u8], dst: &mut [u8], written: &mut usize) -> Result<(usize, bool)> {
         let mut i = 0;
         while i < buf.len() && !self.has_pending() && *written < dst.len() {
-            if self.quad_len == 0 && !self.in_crc && !self.padded {
+            if self.quad_len == 0 && !self.in_crc && !self.after_crc && !self.padded {
                 i += self.decode_whole_quads(&buf[i..], dst, written);
                 if i >= buf.len() || *written >= dst.len() {
                     break;
@@ -123,14 +126,21 @@ impl BodyDecoder {
     }
 
     /// One character of the body: whitespace, padding, the CRC24 line, the
-    /// start of the `END` line or a base64 digit.
+    /// start of the `END` line or a base64 digit. The CRC24 line's content
+    /// is not checked (RFC 9580, section 6.1: a wrong checksum must not be
+    /// rejected), but it ends the body: nothing but blank lines and the
+    /// `END` line may follow it.
     fn decode_char(&mut self, ch: u8) -> Result<Step> {
         if self.in_crc {
             if ch == b'\n' {
                 self.in_crc = false;
+                self.after_crc = true;
                 self.line_start = true;
             }
             return Ok(Step::Next);
+        }
+        if self.after_crc && !matches!(ch, b'\n' | b'\r' | b' ' | b'\t' | b'-') {
+            return Err(Error::Malformed("data after the armor checksum line"));
         }
         match ch {
             b'\n' => self.line_start = true,

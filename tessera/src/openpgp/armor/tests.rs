@@ -97,3 +97,21 @@ fn headers_and_bad_input() {
         Err(Error::Truncated(_))
     ));
 }
+
+#[test]
+fn the_checksum_line_ends_the_body() {
+    // Its content is not checked, and blank lines may follow it (a bit
+    // flip that turns the checksum's last character into a line break).
+    for crc in ["=abcd", "=abc", "=", "=!!!!!"] {
+        let text = format!("-----BEGIN PGP MESSAGE-----\n\nAAEC\n{crc}\n\n \r\n-----END PGP MESSAGE-----\n");
+        assert_eq!(dearmor(text.as_bytes(), 10).unwrap(), [0, 1, 2], "{crc}");
+    }
+    // Base64 after it is not more data.
+    for after in ["AAEC\n", "A", "=\n", "AA==\n"] {
+        let text = format!("-----BEGIN PGP MESSAGE-----\n\nAAEC\n=abcd\n{after}-----END PGP MESSAGE-----\n");
+        assert!(
+            matches!(dearmor(text.as_bytes(), 10), Err(Error::Malformed("data after the armor checksum line"))),
+            "{after:?}"
+        );
+    }
+}
