@@ -24,10 +24,12 @@
 //! printed). Every other flip in the BEGIN line, the blank line and the
 //! base64 body (line ends and padding included) must be rejected.
 
+mod armor_reference;
 mod common;
 
 use std::io::{Read, Write};
 
+use armor_reference::{chars_before, reference_dearmor};
 use common::{bits, flip, pattern};
 use tessera::aead::Mode;
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
@@ -145,103 +147,6 @@ fn analyse_v2(bin: &[u8], plain: &[u8]) -> Analysis {
     assert!(n >= 3 && released[1] > 0, "the message spans several chunks: {released:?}");
     let exact = inner[0] & 0x3f == tag::LITERAL;
     Analysis { released, bound, exact }
-}
-
-/// A strict armor decoder (see the module documentation for what it leaves
-/// open); `None` when `text` is not armor of that form.
-fn reference_dearmor(text: &[u8]) -> Option<Vec<u8>> {
-    let trim = |l: &[u8]| -> Vec<u8> { l.iter().copied().filter(|&b| !matches!(b, b'\r' | b' ' | b'\t')).collect() };
-    let mut lines = text.split(|&b| b == b'\n');
-    let begin = lines.next()?;
-    if !(begin.len() >= 20 && begin.starts_with(b"-----BEGIN PGP ") && begin.ends_with(b"-----")) {
-        return None;
-    }
-    loop {
-        let l = trim(lines.next()?);
-        if l.is_empty() {
-            break;
-        }
-        if !l.contains(&b':') {
-            return None;
-        }
-    }
-    let mut chars = Vec::new();
-    loop {
-        let raw = lines.next()?;
-        let l = trim(raw);
-        if l.first() == Some(&b'=') {
-            // The CRC24 line, content ignored; blank lines, then the END line.
-            let mut next = lines.next()?;
-            while trim(next).is_empty() {
-                next = lines.next()?;
-            }
-            if !next.starts_with(b"-----END PGP ") {
-                return None;
-            }
-            break;
-        }
-        if l.first() == Some(&b'-') {
-            if !raw.starts_with(b"-----END PGP ") {
-                return None;
-            }
-            break;
-        }
-        chars.extend_from_slice(&l);
-    }
-    if chars.len() % 4 != 0 {
-        return None;
-    }
-    let pad = chars.iter().rev().take_while(|&&c| c == b'=').count();
-    if pad > 2 {
-        return None;
-    }
-    let val = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let mut out = Vec::new();
-    let body = &chars[..chars.len() - pad];
-    for g in body.chunks(4) {
-        let mut v = 0u32;
-        for (k, &c) in g.iter().enumerate() {
-            v |= val(c)? << (18 - 6 * k);
-        }
-        let b = v.to_be_bytes();
-        out.extend_from_slice(&b[1..g.len()]);
-    }
-    Some(out)
-}
-
-/// For each octet of an armored text, how many base64 characters of the
-/// body precede it (0 before the body; all of them from the CRC/END line on).
-fn chars_before(text: &[u8]) -> Vec<usize> {
-    let mut out = Vec::with_capacity(text.len());
-    let (mut count, mut line, mut line_start) = (0usize, 0usize, true);
-    let mut in_body = false;
-    let mut done = false;
-    for &b in text {
-        out.push(count);
-        if line_start && line == 2 {
-            in_body = true;
-        }
-        if in_body && line_start && (b == b'=' || b == b'-') {
-            done = true;
-        }
-        if in_body && !done && b != b'\n' {
-            count += 1;
-        }
-        line_start = b == b'\n';
-        if line_start {
-            line += 1;
-        }
-    }
-    out
 }
 
 struct Case {
