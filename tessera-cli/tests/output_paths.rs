@@ -46,12 +46,13 @@ fn drain(p: &Path) -> std::thread::JoinHandle<Vec<u8>> {
 }
 
 /// What the `drain` thread read from the FIFO `p`, once tessera has exited.
-/// If tessera failed before opening the FIFO, the reader is still waiting
-/// in `open` for a writer, or has not reached it yet (its thread may not
-/// have run at all while tessera ran): a non-blocking open for writing
-/// succeeds only while a reader waits, and fails at once otherwise, so it
-/// is repeated until the reader has ended. (Opening once, right after
-/// tessera exited, left a reader that came later waiting for ever.)
+/// tessera opens the FIFO before it reads its input (a failing decrypt
+/// too), waiting for the reader; if it failed before that (a bad argument,
+/// a regression), the reader is still waiting in `open` for a writer, or
+/// has not reached it yet: a non-blocking open for writing succeeds only
+/// while a reader waits and fails at once otherwise, so it is repeated
+/// until the reader has ended. (Opening once could leave a late reader
+/// waiting for ever: a hang instead of the failure.)
 fn release(p: &Path, reader: std::thread::JoinHandle<Vec<u8>>) -> Vec<u8> {
     use std::os::unix::fs::OpenOptionsExt;
     const O_NONBLOCK: i32 = 0o4000; // Linux's value
