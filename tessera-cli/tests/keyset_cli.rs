@@ -388,8 +388,9 @@ fn fpe_tweak_from_a_csv_field() {
     let csv = ["--csv", "--columns", "card"];
     let t1 = stdout_of(with_keyset(&d, "fpe", "encrypt", &csv, ACCOUNTS.as_bytes()));
     let rows: Vec<Vec<&str>> = t1.lines().map(|l| l.split(',').collect()).collect();
-    // The same card under two customers: two tokens, each the library's with that field as tweak.
-    assert_ne!(rows[1][1], rows[2][1]);
+    // The same card under two customers: each row's token is the library's
+    // with that row's field as tweak. (Not asserted unequal: with a random
+    // key the two tweaks give the same six middle digits once in 10^6.)
     let ks = tessera::keyset::Keyset::open(&d.path("ks.tks"), tessera::keyset::Protection::Password(b"correct horse"));
     let fpe = ks.unwrap().fpe("acct").unwrap();
     assert_eq!(rows[1][1], fpe.encrypt(Some(b"c-17"), "4111-1111-1111-1111").unwrap());

@@ -45,13 +45,22 @@ fn drain(p: &Path) -> std::thread::JoinHandle<Vec<u8>> {
     })
 }
 
-/// Ends a reader still waiting on the FIFO `p` for a writer (if tessera
-/// failed before opening it): a non-blocking open for writing succeeds only
-/// while a reader waits, and fails at once otherwise.
-fn release(p: &Path) {
+/// What the `drain` thread read from the FIFO `p`, once tessera has exited.
+/// tessera opens the FIFO before it reads its input (a failing decrypt
+/// too), waiting for the reader; if it failed before that (a bad argument,
+/// a regression), the reader is still waiting in `open` for a writer, or
+/// has not reached it yet: a non-blocking open for writing succeeds only
+/// while a reader waits and fails at once otherwise, so it is repeated
+/// until the reader has ended. (Opening once could leave a late reader
+/// waiting for ever: a hang instead of the failure.)
+fn release(p: &Path, reader: std::thread::JoinHandle<Vec<u8>>) -> Vec<u8> {
     use std::os::unix::fs::OpenOptionsExt;
     const O_NONBLOCK: i32 = 0o4000; // Linux's value
-    let _ = std::fs::File::options().write(true).custom_flags(O_NONBLOCK).open(p);
+    while !reader.is_finished() {
+        let _ = std::fs::File::options().write(true).custom_flags(O_NONBLOCK).open(p);
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    reader.join().unwrap()
 }
 
 #[test]
@@ -75,10 +84,10 @@ fn a_fifo_output_is_written_in_place() {
     let fifo = fifo(dir.path());
     let reader = drain(&fifo);
     let out = tessera(&["fpe", "encrypt", "--key-file", s(&key), "--output", s(&fifo)], b"1234567890\n");
-    release(&fifo);
+    let got = release(&fifo, reader);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let want = tessera(&["fpe", "encrypt", "--key-file", s(&key)], b"1234567890\n").stdout;
-    assert_eq!(reader.join().unwrap(), want, "the reader got the tokens");
+    assert_eq!(got, want, "the reader got the tokens");
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
 }
 
@@ -103,8 +112,7 @@ fn a_v1_message_reaches_a_fifo_only_once_verified() {
         let ct = write(dir.path(), "ct", &ct);
         let reader = drain(&fifo);
         let out = tessera(&["decrypt", "--password-file", s(&pw), "--output", s(&fifo), s(&ct)], b"");
-        release(&fifo);
-        let got = reader.join().unwrap();
+        let got = release(&fifo, reader);
         assert_eq!(out.status.success(), !tamper, "{}", String::from_utf8_lossy(&out.stderr));
         assert_eq!(got, if tamper { Vec::new() } else { plain.clone() }, "tampered: {tamper}");
         assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");

@@ -88,7 +88,9 @@ def test_fpe_tweak_per_row_from_another_field(cli, tmp_path):
     cards = pa.array(["4111-1111-1111-1111", "4111-1111-1111-1111", None, "5500 0000 0000 0004"])
     customers = pa.array(["c-17", "c-42", None, "c-17"])
     enc = t.encrypt_batch(cards, tweaks=customers)
-    assert enc[0].as_py() != enc[1].as_py() and enc[2].as_py() is None
+    # Each row's own tweak (not asserted unequal: with a random key the two
+    # tweaks give the same six middle digits once in 10^6).
+    assert enc[0].as_py() == t.encrypt("4111-1111-1111-1111", tweak=b"c-17") and enc[2].as_py() is None
     assert enc[1].as_py() == t.encrypt("4111-1111-1111-1111", tweak=b"c-42")
     assert t.decrypt_batch(enc, tweaks=customers).to_pylist() == cards.to_pylist()
     csv = "card,customer\n4111-1111-1111-1111,c-17\n4111-1111-1111-1111,c-42\n5500 0000 0000 0004,c-17\n"

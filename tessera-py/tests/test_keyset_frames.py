@@ -132,8 +132,10 @@ def test_polars_tweaks_from_another_column(cli, acct_keyset):
     df = pl.DataFrame(ACCOUNTS)
     enc = df.lazy().with_columns(tp.encrypt("card", **opts)).collect()
     assert enc.columns == ["card", "customer"] and enc["customer"].to_list() == ACCOUNTS["customer"]
+    # Each row's own tweak: acct_tokens (not asserted unequal for the shared
+    # card: with a random key the two tweaks agree once in 10^6).
     assert enc["card"].to_list() == acct_tokens(ks)
-    assert enc["card"][0] != enc["card"][1] and enc["card"][2] is None
+    assert enc["card"][2] is None
     back = enc.lazy().with_columns(tp.decrypt(pl.col("card"), **opts)).collect()
     assert back["card"].to_list() == ACCOUNTS["card"]
     # Rotation: each row rewrapped with its own tweak, from version 1 (external mode).

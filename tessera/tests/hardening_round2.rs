@@ -10,6 +10,8 @@
 //!
 //! The adversarial `Read`/`Write` property tests are in `hardening_io.rs`.
 
+mod common;
+
 use std::io::{self, Read, Write};
 
 use tessera::aead::Mode;
@@ -156,6 +158,12 @@ fn every_candidate_key_is_tried_in_any_order() {
         // a candidate) and two (each wraps the session key).
         for written in [&[b"right".as_slice()][..], &[b"other", b"right"]] {
             let msg = encrypt(b"secret", written, profile);
+            // v1: a wrong password whose key passes the quick check (1 in
+            // 65,536) hides the right one after it, as documented.
+            let wrong = match profile {
+                Profile::Rfc4880 => common::quick_check::failing_password(&msg, "wrong"),
+                _ => b"wrong".to_vec(),
+            };
             for quick_check in [true, false] {
                 for stream in [false, true] {
                     let opts = DecryptOptions {
@@ -163,7 +171,7 @@ fn every_candidate_key_is_tried_in_any_order() {
                         v1_stream_unauthenticated: stream,
                         ..DecryptOptions::default()
                     };
-                    for order in [[b"right".as_slice(), b"wrong"], [b"wrong", b"right"]] {
+                    for order in [[b"right".as_slice(), &wrong], [&wrong, b"right"]] {
                         let got = read_all(&msg, &order, &opts);
                         assert_eq!(got.unwrap(), b"secret", "{profile:?} {written:?} qc={quick_check} {order:?}");
                     }

@@ -31,6 +31,7 @@ use super::IO_BUFFER;
 /// use std::io::Write;
 /// use tessera::fs::AtomicFile;
 /// let dir = std::env::temp_dir().join(format!("tessera-doc-{}", std::process::id()));
+/// # let _ = std::fs::remove_dir_all(&dir); // left by an earlier run under this process ID
 /// std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("out.txt");
 ///
@@ -208,6 +209,7 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
 /// use std::io::Write;
 /// use tessera::fs::{AtomicFile, DirSyncError};
 /// let dir = std::env::temp_dir().join(format!("tessera-doc-sync-{}", std::process::id()));
+/// # let _ = std::fs::remove_dir_all(&dir); // left by an earlier run under this process ID
 /// std::fs::create_dir_all(&dir)?;
 /// let mut out = AtomicFile::create(&dir.join("out.txt"))?;
 /// out.write_all(b"data")?;
@@ -283,6 +285,7 @@ impl AtomicFile {
     /// use std::io::Write;
     /// use tessera::fs::AtomicFile;
     /// let dir = std::env::temp_dir().join(format!("tessera-doc-new-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir); // left by an earlier run under this process ID
     /// std::fs::create_dir_all(&dir)?;
     /// let path = dir.join("new.txt");
     /// let mut out = AtomicFile::create(&path)?;

@@ -143,3 +143,5 @@ pub fn config(cases: u32) -> proptest::prelude::ProptestConfig {
 pub fn bytes(max: usize) -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
     proptest::collection::vec(proptest::prelude::any::<u8>(), 0..=max)
 }
+
+pub mod quick_check;
