@@ -23,10 +23,8 @@ def test_file_round_trip(tmp_path, aead, armor):
 
 def v1_wrong_password(message, out):
     """A wrong password for a SEIPD v1 message that its "quick check" refuses
-    ("wrong", unless its key passes the check: 1 message in 65,536). A wrong
-    password that passes it is used, the MDC fails and a right password after
-    it is not tried (DecryptOptions::v1_quick_check), so the test failed
-    that often."""
+    ("wrong", unless its key passes the check: 1 message in 65,536; such a
+    password fails on the MDC, not as a wrong password)."""
     for candidate in ["wrong"] + [f"wrong{i}" for i in range(2, 100)]:
         with pytest.raises(tessera.AuthenticationError) as e:
             tessera.decrypt_file(message, out, candidate)

@@ -158,8 +158,9 @@ fn every_candidate_key_is_tried_in_any_order() {
         // a candidate) and two (each wraps the session key).
         for written in [&[b"right".as_slice()][..], &[b"other", b"right"]] {
             let msg = encrypt(b"secret", written, profile);
-            // v1: a wrong password whose key passes the quick check (1 in
-            // 65,536) hides the right one after it, as documented.
+            // v1 streamed: a wrong password whose key passes the quick check
+            // (1 in 65,536) is used and the right one after it is not tried,
+            // as documented (buffered, each key that passes is tried).
             let wrong = match profile {
                 Profile::Rfc4880 => common::quick_check::failing_password(&msg, "wrong"),
                 _ => b"wrong".to_vec(),

@@ -16,7 +16,8 @@ pub use super::plain::LiteralInfo;
 use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
 use super::seipd::{
-    ChunkOpener, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, chunk_size, thread_count, worth_it,
+    ChunkOpener, MDC_LEN, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, chunk_size, thread_count,
+    worth_it,
 };
 use super::session::{SessionPackets, candidate_keys, read_session_packets};
 use super::skesk::SessionKey;
@@ -287,18 +288,33 @@ fn open_v1<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, opts: &DecryptOpt
     // length matches.
     let named: Vec<SessionKey> =
         keys.into_iter().filter(|k| k.alg.is_some_and(|a| a.key_len() == k.key.len())).collect();
-    let sk = match named.iter().position(|k| quick_check(&k.key, &prefix)) {
-        Some(i) => named[i].clone(),
-        None if opts.v1_quick_check => return Err(Error::WrongPassword),
-        None => named.first().cloned().ok_or(Error::WrongPassword)?,
-    };
-    let mut opener = MdcOpener::without_quick_check(body, &sk.key, &prefix)?;
+    // Every distinct key that passes the quick check (a wrong one does 1
+    // time in 65,536), else (without the check) the first.
+    let mut passing: Vec<SessionKey> = Vec::new();
+    for k in named.iter().filter(|k| quick_check(&k.key, &prefix)) {
+        if !passing.iter().any(|p| bool::from(p.key.as_slice().ct_eq(k.key.as_slice()))) {
+            passing.push(k.clone());
+        }
+    }
+    if passing.is_empty() {
+        if opts.v1_quick_check {
+            return Err(Error::WrongPassword);
+        }
+        passing.extend(named.first().cloned());
+    }
+    let Some(first) = passing.first().cloned() else { return Err(Error::WrongPassword) };
     if opts.v1_stream_unauthenticated {
+        let opener = MdcOpener::without_quick_check(body, &first.key, &prefix)?;
         let shared = SharedMdc(Rc::new(RefCell::new(opener)));
         let plain = Box::new(SharedMdc(Rc::clone(&shared.0)));
-        return Ok(Opened { plain, session_key: sk, version: SeipdVersion::V1, v1: Some(shared), recipient: None });
+        return Ok(Opened { plain, session_key: first, version: SeipdVersion::V1, v1: Some(shared), recipient: None });
     }
-    let all = buffer_v1(&mut opener, opts.v1_buffer_limit)?;
+    let (sk, all) = if passing.len() == 1 {
+        let all = buffer_v1(&mut MdcOpener::without_quick_check(body, &first.key, &prefix)?, opts.v1_buffer_limit)?;
+        (first, all)
+    } else {
+        first_whose_mdc_verifies(body, &prefix, passing, opts.v1_buffer_limit)?
+    };
     Ok(Opened {
         plain: Box::new(io::Cursor::new(all)),
         session_key: sk,
@@ -306,6 +322,32 @@ fn open_v1<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, opts: &DecryptOpt
         v1: None,
         recipient: None,
     })
+}
+
+/// Several keys pass SEIPD v1's quick check: the ciphertext is held whole
+/// (within `limit` and the MDC) and each key is tried in turn until one's
+/// MDC verifies, so a wrong password that passes the check by chance does
+/// not hide a right one given after it. None verifies: the first key's error.
+fn first_whose_mdc_verifies(
+    mut body: SeipdBody<'_>,
+    prefix: &[u8; V1_PREFIX_LEN],
+    keys: Vec<SessionKey>,
+    limit: usize,
+) -> Result<(SessionKey, zeroize::Zeroizing<Vec<u8>>)> {
+    let sealed = buffer_v1(&mut body, limit.saturating_add(MDC_LEN))?;
+    let mut first_error = None;
+    for k in keys {
+        match MdcOpener::without_quick_check(sealed.as_slice(), &k.key, prefix)
+            .and_then(|mut o| buffer_v1(&mut o, limit))
+        {
+            Ok(all) => return Ok((k, all)),
+            Err(e @ Error::Authentication(_)) => {
+                first_error.get_or_insert(e);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(first_error.unwrap_or(Error::WrongPassword))
 }
 
 /// Reads a v1 plaintext whole (its end verifies the MDC). Every buffer it

@@ -328,9 +328,12 @@ pub struct DecryptOptions {
     /// candidate key is then used without the check and the MDC alone
     /// decides, so both failures end in the same [`Error::Authentication`]. With
     /// several candidate keys (several passwords or v4 password packets),
-    /// the first whose quick check passes is used, else the first; a wrong
-    /// key passes the check with probability 2^-16 and would then hide a
-    /// right one behind it. Default `true` (what GnuPG does; SEIPD v2 has
+    /// the keys whose quick check passes are used, else the first. A wrong
+    /// key passes the check with probability 2^-16; when more than one
+    /// passes, the ciphertext is held (within `v1_buffer_limit`) and each is
+    /// tried until one's MDC verifies, so a right key after a lucky wrong
+    /// one still opens the message (with `v1_stream_unauthenticated`, only
+    /// the first is tried). Default `true` (what GnuPG does; SEIPD v2 has
     /// no quick check).
     pub v1_quick_check: bool,
     /// Threads opening SEIPD v2 chunks (default 1: on the caller's thread,

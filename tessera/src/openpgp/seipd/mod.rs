@@ -23,6 +23,7 @@ mod v2;
 pub(crate) use pool::thread_count;
 pub(crate) use threads::{ParOpener, ParSealer, worth_it};
 pub use v1::{MdcOpener, MdcSealer};
+pub(crate) use v1::MDC_LEN;
 pub use v2::{ChunkOpener, ChunkSealer, V2Header};
 
 /// Octets of a SEIPD v2 header after the version octet: cipher, AEAD mode,

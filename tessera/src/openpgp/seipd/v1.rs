@@ -126,7 +126,7 @@ const SHA1_LEN: usize = 20;
 const MDC_HEADER: [u8; 2] = [new_header(tag::MDC), SHA1_LEN as u8];
 
 /// Octets of the MDC packet: its header and a SHA-1.
-const MDC_LEN: usize = MDC_HEADER.len() + SHA1_LEN;
+pub(crate) const MDC_LEN: usize = MDC_HEADER.len() + SHA1_LEN;
 
 /// Octets encrypted or decrypted at a time by the v1 sealer and opener.
 const MDC_SCRATCH: usize = 1 << 16;
