@@ -10,9 +10,9 @@
 //! A chunk of values runs all its rounds before the next chunk starts, two
 //! rounds per loop turn (the first updates one half, the second the other),
 //! so both halves stay in registers. A chunk is split in groups (on
-//! AVX-512 two of four vectors each: 16 AES vectors in flight, which AMD
-//! Zen 5's VAES-512 needs at four rounds' latency and two per cycle,
-//! where two of two left it waiting; with AES-NI two of 8 values, on VAES-256
+//! AVX-512 two of four vectors each: 16 AES vectors in flight, as AMD
+//! Zen 5 needs, where a VAES-512 round's latency is ~7.5 times its issue
+//! interval and two of two left it waiting; with AES-NI two of 8 values, on VAES-256
 //! eight of one vector), each round running one group's AES while the
 //! others' y is reduced. FF3-1's 128-bit y is first folded
 //! below 2^64 (m <= 2^30):
