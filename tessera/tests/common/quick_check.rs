@@ -3,12 +3,14 @@
 //! wrong password or session key that fails it.
 //!
 //! A wrong key passes the check with probability 2^-16. The decryptor then
-//! uses it, the MDC fails, and a right key given after it is never tried
-//! (documented at `DecryptOptions::v1_quick_check`); a wrong password is
-//! reported as a modified message. Tests that assert "a wrong password is
-//! refused as such" or "a wrong key before the right one still decrypts"
-//! on a fresh (random) v1 message failed 1 run in 65,536 each; with the
-//! inputs below they are exact. Shared by the library's and the CLI's tests.
+//! tries it, the MDC fails, and a wrong password alone is reported as a
+//! modified message; streamed (`v1_stream_unauthenticated`), a right key
+//! given after it is not tried (documented at
+//! `DecryptOptions::v1_quick_check`). Tests that assert "a wrong password
+//! is refused as such" or "a wrong key before the right one still
+//! decrypts" on a fresh (random) v1 message failed 1 run in 65,536 each;
+//! with the inputs below they are exact. Shared by the library's and the
+//! CLI's tests.
 #![allow(dead_code)]
 
 use std::io::Read;
