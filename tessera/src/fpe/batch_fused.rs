@@ -218,7 +218,7 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const NR: usize, co
     // in registers, where a loop over the groups kept them in memory (and
     // each step waited on a store forwarded to a load). FF1's kernel alone
     // went from 1.46x to 1.36x the AES floor on Zen 5, FF3-1 1.79x to 1.70x.
-    assert!(G <= 2, "at most two groups");
+    const { assert!(G <= 2, "at most two groups") };
     for pair in cbk.chunks_exact(2) {
         x[0] = step512::<H, FF3, NR, ENC>(rk, pair[0], &ks[0], &y[0], x[0]);
         if G > 1 {
