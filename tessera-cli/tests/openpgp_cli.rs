@@ -182,10 +182,7 @@ fn failures_name_the_problem_and_write_nothing() {
         let ct = std::fs::read(d.p("ct")).unwrap();
         // v1: a wrong password whose key passes the quick check (1 in
         // 65,536) is reported as a modified message (quick_check.rs).
-        let mut wrong = match profile {
-            "rfc4880" => quick_check::failing_password(&ct, "hunter3"),
-            _ => b"hunter3".to_vec(),
-        };
+        let mut wrong = quick_check::failing_password(&ct, "hunter3");
         wrong.push(b'\n');
         let wrong = d.write("wrong", &wrong);
         assert_fails_without_output(&d, &d.p("ct"), &wrong, "wrong password");
@@ -399,10 +396,7 @@ fn sop_subset_and_exit_codes() {
         assert_eq!(sop(&["decrypt", &w], &nb.stdout).stdout, plain);
         // v1: "nope" unless its key passes the quick check (1 in 65,536; then
         // the error is bad data, 41, as for a modified message).
-        let nope = match profile {
-            "rfc4880" => quick_check::failing_password(&ct.stdout, "nope"),
-            _ => b"nope".to_vec(),
-        };
+        let nope = quick_check::failing_password(&ct.stdout, "nope");
         let wrong = d.write("wrong", &nope);
         let o = sop(&["decrypt", &format!("--with-password={}", wrong.display())], &ct.stdout);
         assert_eq!(o.status.code(), Some(29), "{profile}: cannot decrypt");

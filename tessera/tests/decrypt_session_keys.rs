@@ -37,20 +37,8 @@ fn decrypt(msg: &[u8], passwords: &[&[u8]], session_keys: Vec<SessionKey>) -> Re
 /// A wrong session key: `fill` octets, or for a SEIPD v1 message the first
 /// fill after it that fails the quick check (a wrong key passing it, 1 in
 /// 65,536, fails on its MDC instead of as a wrong key: `common::quick_check`).
-fn other_key(msg: &[u8], profile: Profile, alg: SymAlg, fill: u8) -> SessionKey {
-    let key = match profile {
-        Profile::Rfc4880 => quick_check::failing_key(msg, alg.key_len(), fill),
-        _ => vec![fill; alg.key_len()],
-    };
-    SessionKey { alg: Some(alg), key: key.into() }
-}
-
-/// "wrong", or for a SEIPD v1 message a wrong password failing its quick check.
-fn wrong_password(msg: &[u8], profile: Profile) -> Vec<u8> {
-    match profile {
-        Profile::Rfc4880 => quick_check::failing_password(msg, "wrong"),
-        _ => b"wrong".to_vec(),
-    }
+fn other_key(msg: &[u8], alg: SymAlg, fill: u8) -> SessionKey {
+    SessionKey { alg: Some(alg), key: quick_check::failing_key(msg, alg.key_len(), fill).into() }
 }
 
 #[test]
@@ -59,8 +47,8 @@ fn session_keys_and_passwords_in_one_pass() {
         let msg = encrypt(profile, b"right", b"hello");
         let sk = session_key_of(&msg, b"right");
         // A wrong password, then the right session key among others.
-        let wrong_pw = wrong_password(&msg, profile);
-        let keys = vec![other_key(&msg, profile, SymAlg::Aes128, 0x42), sk.clone()];
+        let wrong_pw = quick_check::failing_password(&msg, "wrong");
+        let keys = vec![other_key(&msg, SymAlg::Aes128, 0x42), sk.clone()];
         assert_eq!(decrypt(&msg, &[&wrong_pw], keys).unwrap(), b"hello", "{profile:?}");
         // The right password, and a wrong session key of the same cipher:
         // the password's key (proven by its packet) comes first.
@@ -69,7 +57,7 @@ fn session_keys_and_passwords_in_one_pass() {
         // Session keys alone.
         assert_eq!(decrypt(&msg, &[], vec![sk]).unwrap(), b"hello", "{profile:?}");
         // Nothing fits.
-        assert!(decrypt(&msg, &[b"wrong"], vec![other_key(&msg, profile, SymAlg::Aes128, 0x42)]).is_err());
+        assert!(decrypt(&msg, &[b"wrong"], vec![other_key(&msg, SymAlg::Aes128, 0x42)]).is_err());
     }
 }
 
@@ -77,7 +65,7 @@ fn session_keys_and_passwords_in_one_pass() {
 fn v1_quick_check_picks_the_right_session_key() {
     let msg = encrypt(Profile::Rfc4880, b"pw", b"data");
     let sk = session_key_of(&msg, b"pw");
-    let wrong = other_key(&msg, Profile::Rfc4880, sk.alg.unwrap(), 0x17);
+    let wrong = other_key(&msg, sk.alg.unwrap(), 0x17);
     assert_eq!(decrypt(&msg, &[], vec![wrong, sk]).unwrap(), b"data");
 }
 

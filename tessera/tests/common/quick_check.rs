@@ -22,8 +22,9 @@ use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::skesk::Skesk;
 
 /// The password packets of `msg` (binary or armored) and the 18-octet
-/// prefix of its SEIPD v1 packet.
-fn parts(msg: &[u8]) -> (Vec<Skesk>, [u8; 18]) {
+/// prefix of its SEIPD v1 packet; None for a SEIPD v2 message (no quick
+/// check).
+fn parts(msg: &[u8]) -> Option<(Vec<Skesk>, [u8; 18])> {
     let mut bin = msg.to_vec();
     if msg.starts_with(b"-----BEGIN PGP MESSAGE-----") {
         bin.clear();
@@ -37,8 +38,7 @@ fn parts(msg: &[u8]) -> (Vec<Skesk>, [u8; 18]) {
         if h.tag == tag::SEIPD {
             let mut head = [0u8; 19];
             body.read_exact(&mut head).expect("SEIPD prefix");
-            assert_eq!(head[0], 1, "a SEIPD v1 message");
-            return (skesks, head[1..].try_into().unwrap());
+            return (head[0] == 1).then(|| (skesks, head[1..].try_into().unwrap()));
         }
         let mut b = Vec::new();
         body.read_to_end(&mut b).expect("packet body");
@@ -59,20 +59,22 @@ fn passes(key: &[u8], prefix: &[u8; 18]) -> bool {
     [prefix[14] ^ e0[14], prefix[15] ^ e0[15]] == [prefix[16] ^ e1[0], prefix[17] ^ e1[1]]
 }
 
-/// Whether the session key `key` passes the quick check of v1 message `msg`.
+/// Whether the session key `key` passes the quick check of `msg` (never
+/// for a SEIPD v2 message, which has none).
 pub fn key_passes(msg: &[u8], key: &[u8]) -> bool {
-    passes(key, &parts(msg).1)
+    parts(msg).is_some_and(|(_, prefix)| passes(key, &prefix))
 }
 
 /// Whether any key that `password` recovers from the password packets of
-/// v1 message `msg` passes its quick check.
+/// `msg` passes its quick check (never for a SEIPD v2 message).
 pub fn password_passes(msg: &[u8], password: &[u8]) -> bool {
-    let (skesks, prefix) = parts(msg);
-    skesks.iter().filter_map(|s| s.decrypt(password, &S2kLimits::default()).ok()).any(|k| passes(&k.key, &prefix))
+    parts(msg).is_some_and(|(skesks, prefix)| {
+        skesks.iter().filter_map(|s| s.decrypt(password, &S2kLimits::default()).ok()).any(|k| passes(&k.key, &prefix))
+    })
 }
 
-/// `base`, or (1 message in 65,536) `base` followed by the first of 2, 3,
-/// ... that recovers no key passing the quick check of v1 message `msg`.
+/// `base`, or (1 SEIPD v1 message in 65,536) `base` followed by the first
+/// of 2, 3, ... that recovers no key passing the quick check of `msg`.
 pub fn failing_password(msg: &[u8], base: &str) -> Vec<u8> {
     std::iter::once(base.to_string())
         .chain((2..).map(|i| format!("{base}{i}")))
@@ -81,8 +83,8 @@ pub fn failing_password(msg: &[u8], base: &str) -> Vec<u8> {
         .unwrap()
 }
 
-/// `len` octets of `fill`, or of the first value after it whose key fails
-/// the quick check of v1 message `msg`.
+/// `len` octets of `fill`, or (SEIPD v1) of the first value after it whose
+/// key fails the quick check of `msg`.
 pub fn failing_key(msg: &[u8], len: usize, fill: u8) -> Vec<u8> {
     (0..=255u8).map(|i| vec![fill.wrapping_add(i); len]).find(|k| !key_passes(msg, k)).unwrap()
 }
