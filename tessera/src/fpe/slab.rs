@@ -9,7 +9,7 @@
 //! its numerals as they are parsed (the decimal parses, AVX-512, AVX2 and SSE4.1,
 //! check the vectors they load, so each numeral is read once).
 
-use super::batch::{MIN_RUN, check_ends, for_each_run};
+use super::batch::{Ahead, MIN_RUN, check_ends, for_each_run};
 use super::{Tweaks, check_batch, check_value};
 use crate::Direction;
 use crate::Error;
@@ -47,7 +47,7 @@ pub(crate) fn drive(
         impl FnMut(usize, &mut [u16], Direction) -> Result<(), Error>,
     ),
     dir: Direction,
-    mut f: impl FnMut(usize, &mut [u16], usize, Direction, &[u16]) -> Result<Option<usize>, Error>,
+    mut f: impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Result<Option<usize>, Error>,
 ) -> Result<(), Error> {
     let (radix, min, max) = domain;
     // The value-by-value check of the first `upto` values: the exact error.
@@ -82,12 +82,17 @@ pub(crate) fn drive(
             return Err(e);
         }
         let s1 = ends[i1 - 1];
-        // The numerals after the slab, as many as in it: the next slab's.
+        // The numerals and ends after the slab, as many as in it: the next slab's.
         let (head, tail) = data.split_at_mut(s1);
-        let ahead = &tail[..(s1 - s0).min(tail.len())];
+        let next =
+            Ahead { numerals: &tail[..(s1 - s0).min(tail.len())], ends: &ends[i1..(2 * i1 - i0).min(ends.len())] };
         let stopped = for_each_run(&mut head[s0..], &ends[i0..i1], (s0, i0), |first, run, len| {
             let at = first.checked_sub(1).map_or(0, |p| ends[p]) - s0;
-            f(first, run, len, dir, ahead.get(at..).unwrap_or_default())
+            let ahead = Ahead {
+                numerals: next.numerals.get(at..).unwrap_or_default(),
+                ends: next.ends.get(first - i0..).unwrap_or_default(),
+            };
+            f(first, run, len, dir, ahead)
         })?;
         if let Some(done) = stopped {
             // A numeral out of range in value `done` or after, within this slab.
@@ -113,7 +118,7 @@ fn tiny(
     ends: &[usize],
     dir: Direction,
     mut one: impl FnMut(usize, &mut [u16], Direction) -> Result<(), Error>,
-    f: &mut impl FnMut(usize, &mut [u16], usize, Direction, &[u16]) -> Result<Option<usize>, Error>,
+    f: &mut impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Result<Option<usize>, Error>,
 ) -> Result<(), Error> {
     let mut start = 0;
     for (i, &end) in ends.iter().enumerate() {
@@ -134,14 +139,15 @@ fn tiny(
 /// done in direction `dir`) by the inverse: they are valid, so `f` does
 /// them all.
 fn undo(
-    f: &mut impl FnMut(usize, &mut [u16], usize, Direction, &[u16]) -> Result<Option<usize>, Error>,
+    f: &mut impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Result<Option<usize>, Error>,
     data: &mut [u16],
     ends: &[usize],
     dir: Direction,
 ) -> Result<(), Error> {
     let end = ends.last().copied().unwrap_or(0);
-    let stopped =
-        for_each_run(&mut data[..end], ends, (0, 0), |first, run, len| f(first, run, len, dir.reverse(), &[]))?;
+    let stopped = for_each_run(&mut data[..end], ends, (0, 0), |first, run, len| {
+        f(first, run, len, dir.reverse(), Ahead::default())
+    })?;
     // The values were checked before they were done: none can stop the inverse.
     debug_assert!(stopped.is_none(), "undoing stopped at a checked value");
     Ok(())
