@@ -319,7 +319,7 @@ pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
 /// One modulus broadcast for the AVX2 kernels' steps: m, the f64 constants of
 /// [`rem4`], the integer offsets that turn its product into `y - q·m + m`
 /// (encrypting) or `m - (y - q·m)` (decrypting), and 2^32, 2^64, 2^96 mod m
-/// (FF3).
+/// and 2^63 + (2^63 mod m) (FF3).
 #[derive(Clone, Copy)]
 pub struct Mod256 {
     pub(super) m: __m256i,
@@ -327,6 +327,9 @@ pub struct Mod256 {
     pub(super) c: __m256d,
     off: [__m256i; 2],
     pub(super) r: [__m256i; 3],
+    /// 2^63 + (2^63 mod m) for FF3's fold on VAES-256 (`fold_top4`),
+    /// set by [`Mod256::with_top`]; zero otherwise.
+    pub(super) top: __m256i,
 }
 
 impl Mod256 {
@@ -335,6 +338,15 @@ impl Mod256 {
     #[target_feature(enable = "avx2")]
     pub fn new(c: &Consts<'_>, p: usize) -> Self {
         Self::with(c.m[p], c.r[p])
+    }
+
+    /// As [`Mod256::new`], with `top` set for FF3's fold on VAES-256
+    /// (`fold_top4`).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn with_top(c: &Consts<'_>, p: usize) -> Self {
+        let top = (1u64 << 63) | ((1u64 << 63) % c.m[p]);
+        Mod256 { top: _mm256_set1_epi64x(top as i64), ..Self::new(c, p) }
     }
 
     /// The vectors for modulus `m` and FF3's limb residues `r`.
@@ -351,6 +363,7 @@ impl Mod256 {
             c: _mm256_set1_pd(c),
             off: [v(k.wrapping_add(m)), v(m.wrapping_sub(k))],
             r: r.map(v),
+            top: _mm256_setzero_si256(),
         }
     }
 }

@@ -65,7 +65,7 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
     for (b, d) in blk.iter().zip(&mut out) {
         let (o0, o1) = (_mm256_aesenclast_epi128(b[0], rk[NR]), _mm256_aesenclast_epi128(b[1], rk[NR]));
         let y = if FF3 {
-            limbs4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), &k.r)
+            fold_top4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), k)
         } else {
             // Each value's first 8 bytes, reversed (the unpack written out:
             // LLVM turns it and the shuffle into two shuffles and a blend).
@@ -76,6 +76,24 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
     }
     out
 }
+
+/// A number below 2^64 congruent to `hi·2^64 + lo` modulo m, for
+/// 2^16 <= m <= [`MAX_FF3`] (`k` from [`Mod256::with_top`]), with two multiplies (where [`limbs4`] has
+/// three): `lo` less its top bit b, plus b·(2^63 mod m), plus
+/// `h0·(2^64 mod m) + h1·(2^96 mod m)` for the 32-bit halves h0, h1 of
+/// `hi`. b is taken by a signed compare with 0 (port 5 on Intel, where
+/// the AES rounds keep ports 0 and 1 busy) and `k.top` = 2^63 + (2^63 mod
+/// m) adds b's share and takes 2^63 off in one add. The sum is below
+/// 2^63 + (m - 1)·(2^33 - 1), below 2^64 for m <= 2^30 + 1.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn fold_top4(lo: __m256i, hi: __m256i, k: &Mod256) -> __m256i {
+    let h1 = _mm256_shuffle_epi32::<0b11_11_01_01>(hi);
+    let h = _mm256_add_epi64(_mm256_mul_epu32(hi, k.r[1]), _mm256_mul_epu32(h1, k.r[2]));
+    let b = _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), lo), k.top);
+    _mm256_add_epi64(_mm256_add_epi64(lo, b), h)
+}
+const _: () = assert!(((MAX_FF3 - 1) as u128) * ((1 << 33) - 1) < 1 << 63, "fold_top4's sum must stay below 2^64");
 
 /// As [`blocks4`] from the low 32 bits of each half (the high ones
 /// ignored): one byte shuffle per block pair places them and zeroes the
@@ -226,7 +244,10 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     b: &mut [u64],
     dir: Direction,
 ) {
-    let (mut cbk, rounds, ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, a.len(), b.len(), dir);
+    let (mut cbk, rounds, mut ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, a.len(), b.len(), dir);
+    if FF3 {
+        ks = [Mod256::with_top(c, p), Mod256::with_top(c, 1 - p)];
+    }
     // Chunks of 32 values, the last 8 alone.
     macro_rules! chunks {
         ($narrow:literal) => {{

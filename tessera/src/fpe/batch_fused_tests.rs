@@ -152,3 +152,56 @@ fn rem4_is_y_mod_m_plus_at_most_m() {
         }
     }
 }
+
+/// [`fold_top4`](super::super::batch_fused256::fold_top4) against u128
+/// arithmetic: the fold is congruent to y modulo m (so its sum did not
+/// wrap past 2^64) for moduli from 2^16 to [`MAX_FF3`], among them the
+/// one just below [`MAX_FF3`] whose 2^64 and 2^96 residues are largest
+/// (the fold's largest sum), with y's low word at and around 2^63 (its
+/// top bit folded), near 2^64 and y near 2^128.
+#[test]
+fn fold_top4_matches_u128() {
+    use super::super::batch_fused256::fold_top4;
+    use super::super::batch_round::{BatchMod, Layout};
+    use super::super::num::Mod64;
+    if !crate::cpu::has(crate::cpu::Features::AVX2) {
+        return;
+    }
+    let mut seed = 0x5851_f42d_4c95_7f2du64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        seed ^ (seed >> 31)
+    };
+    // SAFETY: [u64; 4] and __m256i have the same size, and every bit
+    // pattern is valid for both.
+    let vec = |x: [u64; 4]| unsafe { core::mem::transmute::<[u64; 4], __m256i>(x) };
+    // SAFETY: as above.
+    let arr = |v: __m256i| unsafe { core::mem::transmute::<__m256i, [u64; 4]>(v) };
+    // The modulus near the bound with the largest sum for y = 2^128 - 1.
+    let res = |m: u64, e: u32| (1u128 << e) % u128::from(m);
+    let sum = |m: u64| res(m, 63) + (res(m, 64) + res(m, 96)) * u128::from(u32::MAX);
+    let worst = (MAX_FF3 - 5000..=MAX_FF3).max_by_key(|&m| sum(m)).expect("a modulus");
+    for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, worst, MAX_FF3 - 1, MAX_FF3] {
+        let bm = BatchMod::new(Mod64::new(m));
+        let c = Consts::new(&[], (&bm, &bm), Layout::Ff3);
+        // SAFETY: AVX2 was detected above.
+        let k = unsafe { Mod256::with_top(&c, 0) };
+        for i in 0..4000u64 {
+            let y: [u128; 4] = core::array::from_fn(|j| match (i as usize + j) % 7 {
+                0 => u128::MAX - u128::from(next() % 5),
+                1 => (u128::from(u64::MAX) << 64) | u128::from((1u64 << 63) + next() % 3 - 1),
+                2 => (u128::from(next()) << 64) | u128::from(u64::MAX - next() % 7),
+                3 => (u128::from(u64::MAX - next() % 3) << 64) | u128::from(next() | (1 << 63)),
+                4 => u128::from(next() % (2 * m)),
+                5 => u128::from(next() >> 1) << 64,
+                _ => (u128::from(next()) << 64) | u128::from(next()),
+            });
+            let (lo, hi) = (vec(y.map(|y| y as u64)), vec(y.map(|y| (y >> 64) as u64)));
+            // SAFETY: AVX2 was detected above.
+            let f = arr(unsafe { fold_top4(lo, hi, &k) });
+            for j in 0..4 {
+                assert_eq!(u128::from(f[j] % m), y[j] % u128::from(m), "m {m} y {:#x}", y[j]);
+            }
+        }
+    }
+}
