@@ -157,13 +157,13 @@ fn rem4_is_y_mod_m_plus_at_most_m() {
 
 /// [`pre8`] and [`fix8`] against u128 arithmetic at the ends of FF3's
 /// bounds: moduli 2^16 (and 2^16 + 1), 10^8, 2^30 - 1, 2^30, and some
-/// with large 2^64, 2^96 residues (where the folded Y nears 2^64 + 2^63);
+/// with large 2^64, 2^96 residues (where the folded Y is largest);
 /// y at 0, near 2^128 - 1, at and one below multiples of m (the quotient
-/// estimate's two edges) and at random; d at 0, m - 1 and at random. The
-/// remainder inside [`pre8`]'s result must be in [0, 2m) exactly, not
-/// only congruent: the bound its doc comment proves.
+/// estimate's two edges) and at random; d at 0, m - 1 and at random.
+/// [`pre8`]'s result must be in [0, 2m) exactly, not only congruent: the
+/// bound its doc comment proves.
 #[test]
-fn pre8_remainder_below_2m() {
+fn pre8_below_2m() {
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
     if !crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512IFMA) {
@@ -214,11 +214,12 @@ fn pre8_remainder_below_2m() {
             let (enc, dec, enc_f, dec_f) = (arr(enc), arr(dec), arr(enc_f), arr(dec_f));
             for j in 0..8 {
                 let want = (y[j] % m128) as u64;
-                // enc = d + r, dec = d + 2m - r for the remainder r.
-                let r_enc = enc[j].wrapping_sub(d[j]);
-                let r_dec = (d[j] + 2 * m).wrapping_sub(dec[j]);
-                assert!(r_enc < 2 * m && r_enc % m == want, "enc m {m} y {:#x} d {}: {}", y[j], d[j], enc[j]);
-                assert!(r_dec < 2 * m && r_dec % m == want, "dec m {m} y {:#x} d {}: {}", y[j], d[j], dec[j]);
+                // enc is the remainder ρ of y + d, dec 2m - 1 - ρ for
+                // that of y + m - 1 - d: a wrong quotient puts either
+                // outside [0, 2m).
+                let (want_enc, want_dec) = ((d[j] + want) % m, (d[j] + m - want) % m);
+                assert!(enc[j] < 2 * m && enc[j] % m == want_enc, "enc m {m} y {:#x} d {}: {}", y[j], d[j], enc[j]);
+                assert!(dec[j] < 2 * m && dec[j] % m == want_dec, "dec m {m} y {:#x} d {}: {}", y[j], d[j], dec[j]);
                 assert_eq!(enc_f[j], (d[j] + want) % m, "enc m {m} y {:#x}", y[j]);
                 assert_eq!(dec_f[j], (d[j] + m - want) % m, "dec m {m} y {:#x}", y[j]);
             }
