@@ -144,12 +144,9 @@ pub fn update8<const ENC: bool>(d: __m512i, r: __m512i, k: &Mod512) -> __m512i {
 ///   [0, 2m), ≡ -(y + m - 1 - d) - 1 ≡ d - y). Both are below 2^52, so the
 ///   low 52 bits are exact.
 ///
-/// No compare into a mask for the wrap past 2^64 (the fold before it
-/// added 2^64 mod m back where the sum wrapped, then shifted the sum for
-/// a Barrett step on floor(2^64 / m)); d' enters beside the first product
-/// (while the second, one shuffle later, is still in the multiplier), so
-/// one correction is left where there were two; the two shifts are the
-/// only ops bound to the AES port on Sapphire Rapids (see BENCHMARKS.md).
+/// No compare into a mask for the wrap past 2^64, and d' enters beside the
+/// first product (the second is one shuffle later), so one correction is
+/// left of two (BENCHMARKS.md, helper `ff3z`).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn pre8<const ENC: bool>(lo: __m512i, hi: __m512i, d: __m512i, k: &Mod512) -> __m512i {
