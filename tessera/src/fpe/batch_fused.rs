@@ -14,13 +14,14 @@
 //! Zen 5 needs, where a VAES-512 round's latency is ~7.5 times its issue
 //! interval and two of two left it waiting; with AES-NI two of 8 values, on VAES-256
 //! eight of one vector), each round running one group's AES while the
-//! others' y is reduced. FF3-1's 128-bit y is first folded
-//! below 2^64 (m <= 2^30):
-//! on AVX-512 as `lo + h0·(2^64 mod m) + h1·(2^96 mod m)` with the wrap
-//! past 2^64 added back ([`fold8`]), on AVX2 with its four 32-bit limbs
+//! others' y is reduced. FF3-1's 128-bit y is first folded (m <= 2^30):
+//! on AVX-512 to `lo + h0·(2^64 mod m) + h1·(2^96 mod m)`, below 2^64 +
+//! 2^63, whose wrap past 2^64 neither its quotient estimate nor its low 52
+//! bits need ([`pre8`]), on AVX2 below 2^64 with its four 32-bit limbs
 //! ([`limbs4`]). On AVX-512 the remainder is a Barrett step on IFMA's
-//! 52-bit multiplier (in [0, 3m)), and the update folds `d ± y` into
-//! [0, m) with two unsigned minimums; the AVX2 kernel rounds an f64
+//! 52-bit multiplier: for FF1 in [0, 3m), then the update folds `d ± y`
+//! into [0, m) with two unsigned minimums; for FF3, whose d enters before
+//! the quotient, `d ± y` in [0, 2m) and one minimum; the AVX2 kernel rounds an f64
 //! quotient estimate from y's top 52 bits (remainder in [-m, m), see
 //! [`rem4`]) and folds `d ± y + m` into [0, m) with two sign blends (on
 //! VAES-256, for m <= (2^32 - 1) / 3, the fold works modulo 2^32 with two
@@ -72,8 +73,9 @@ pub(super) fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
     unsafe { _mm_set_epi64x(c.blocks[i][1] as i64, c.blocks[i][0] as i64) }
 }
 
-/// One modulus broadcast for [`step512`]: m, 2m, 3m, the Barrett factor
-/// floor(2^64 / m), 2^52 - m, and 2^64, 2^96 mod m.
+/// One modulus broadcast for [`step512`]: m, 2m, 3m (FF1) or m, m - 1,
+/// 2m - 1 (FF3), the Barrett factor (floor(2^64 / m) for FF1,
+/// floor(2^65 / m) for FF3: see [`pre8`]), 2^52 - m, and 2^64, 2^96 mod m.
 #[derive(Clone, Copy)]
 pub struct Mod512 {
     m: [__m512i; 3],
@@ -83,31 +85,17 @@ pub struct Mod512 {
 }
 
 impl Mod512 {
-    /// The vectors for parity `p` of `c`.
+    /// The vectors for parity `p` of `c`, for FF3's reduction (`FF3`) or FF1's.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    pub fn new(c: &Consts<'_>, p: usize) -> Self {
+    pub fn new<const FF3: bool>(c: &Consts<'_>, p: usize) -> Self {
         let v = |x: u64| _mm512_set1_epi64(x as i64);
         let m = c.m[p];
-        Mod512 { m: [v(m), v(2 * m), v(3 * m)], mu: v(c.mu[p]), neg: v((1 << 52) - m), r: [v(c.r[p][1]), v(c.r[p][2])] }
+        // The moduli are public (radix powers): a plain division is fine here.
+        let mu = if FF3 { ((1u128 << 65) / u128::from(m)) as u64 } else { c.mu[p] };
+        let ms = if FF3 { [m, m - 1, 2 * m - 1] } else { [m, 2 * m, 3 * m] };
+        Mod512 { m: ms.map(v), mu: v(mu), neg: v((1 << 52) - m), r: [v(c.r[p][1]), v(c.r[p][2])] }
     }
-}
-
-/// A number below 2^64 congruent to `hi·2^64 + lo` modulo m, from
-/// `r` = 2^64 and 2^96 mod m (each below 2^30): `lo + h0·r64 + h1·r96`
-/// for the 32-bit halves h0, h1 of `hi` (the products sum below 2^63),
-/// plus r64 where that sum wrapped past 2^64 (it is then below the
-/// products' sum, so adding r64 < 2^30 does not wrap again). Two
-/// multiplies, not three: `lo` is not split.
-#[inline]
-#[target_feature(enable = "avx512f")]
-pub fn fold8(lo: __m512i, hi: __m512i, r: &[__m512i; 2]) -> __m512i {
-    // h1 moved down by a shuffle (port 5), not a shift (port 0, which the
-    // AES rounds keep busy); `mul_epu32` reads the low 32 bits of a lane.
-    let h1 = _mm512_shuffle_epi32::<_MM_PERM_DDBB>(hi);
-    let t = _mm512_add_epi64(_mm512_mul_epu32(hi, r[0]), _mm512_mul_epu32(h1, r[1]));
-    let s = _mm512_add_epi64(lo, t);
-    _mm512_mask_add_epi64(s, _mm512_cmplt_epu64_mask(s, t), s, r[0])
 }
 
 /// `y mod m` up to 2m more (in [0, 3m)) for 2^12 <= m <= 2^50: the
@@ -127,6 +115,60 @@ pub fn barrett8(y: __m512i, k: &Mod512) -> __m512i {
 pub fn update8<const ENC: bool>(d: __m512i, r: __m512i, k: &Mod512) -> __m512i {
     let s = if ENC { _mm512_add_epi64(d, r) } else { _mm512_sub_epi64(_mm512_add_epi64(d, k.m[2]), r) };
     let s = _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[1]));
+    _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[0]))
+}
+
+/// FF3's `d + y mod m` (`ENC`) or `d - y mod m` up to m more (in
+/// [0, 2m)), for the 128-bit `y = hi·2^64 + lo`, d < m and
+/// 2^16 <= m <= 2^30; [`fix8`] finishes it.
+///
+/// With d' = d (encrypting) or m - 1 - d (decrypting), both below m, y + d'
+/// is first folded to `Y = lo + t`, t = h0·(2^64 mod m) + d' +
+/// h1·(2^96 mod m) for the 32-bit halves h0, h1 of `hi` (the residues are
+/// below m, so t < 2·2^32·m + m <= 2^33·m <= 2^63, and Y < 2^64 + 2^33·m).
+/// Y itself may not fit 64 bits, but only two things are read from it,
+/// neither needing the carry past 2^64:
+/// - the quotient estimate q = floor(e·mu / 2^52), e = (lo >> 13) +
+///   (t >> 13), mu = floor(2^65 / m) (IFMA's high half). e is below
+///   2^51 + 2^50 < 2^52 (IFMA reads 52 bits) and in (Y/2^13 - 2, Y/2^13];
+///   mu is at most 2^49 (m >= 2^16) and in (2^65/m - 1, 2^65/m]. So
+///   e·mu/2^52 <= Y/m (q is never above floor(Y/m): no negative
+///   remainder), and e·mu > (Y/2^13 - 2)(2^65/m - 1) >=
+///   Y·2^52/m - Y/2^13 - 2^66/m, so e·mu/2^52 > Y/m - Y/2^65 - 2^14/m,
+///   where Y/2^65 < 1/2 + m/2^32 <= 3/4 (m <= 2^30) and 2^14/m <= 1/4
+///   (m >= 2^16): q > Y/m - 2, and the remainder ρ = Y - q·m is in
+///   [0, 2m);
+/// - ρ's low 52 bits, from Y's (the wrapped sum's) low 52 bits: IFMA's
+///   low half adds q·(2^52 - m) to `lo + t` (encrypting: ρ itself, ≡ y + d),
+///   or q·m to `(2m - 1 - lo) - t` (decrypting: 2m - 1 - ρ, also in
+///   [0, 2m), ≡ -(y + m - 1 - d) - 1 ≡ d - y). Both are below 2^52, so the
+///   low 52 bits are exact.
+///
+/// No compare into a mask for the wrap past 2^64, and d' enters beside the
+/// first product (the second is one shuffle later), so one correction is
+/// left of two (BENCHMARKS.md, helper `ff3z`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn pre8<const ENC: bool>(lo: __m512i, hi: __m512i, d: __m512i, k: &Mod512) -> __m512i {
+    // h1 moved down by a shuffle (port 5), not a shift (port 0, which the
+    // AES rounds keep busy); `mul_epu32` reads the low 32 bits of a lane.
+    let h1 = _mm512_shuffle_epi32::<_MM_PERM_DDBB>(hi);
+    let d = if ENC { d } else { _mm512_sub_epi64(k.m[1], d) };
+    let t = _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(hi, k.r[0]), d), _mm512_mul_epu32(h1, k.r[1]));
+    let e = _mm512_add_epi64(_mm512_srli_epi64::<13>(lo), _mm512_srli_epi64::<13>(t));
+    let q = _mm512_madd52hi_epu64(_mm512_setzero_si512(), e, k.mu);
+    let s = if ENC {
+        _mm512_madd52lo_epu64(_mm512_add_epi64(lo, t), q, k.neg)
+    } else {
+        _mm512_madd52lo_epu64(_mm512_sub_epi64(_mm512_sub_epi64(k.m[2], lo), t), q, k.m[0])
+    };
+    _mm512_and_si512(s, _mm512_set1_epi64((1 << 52) - 1))
+}
+
+/// `s mod m` for s < 2m: less m where that does not wrap.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub fn fix8(s: __m512i, k: &Mod512) -> __m512i {
     _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[0]))
 }
 
@@ -176,14 +218,14 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
     let mut out = dst;
     for (b, d) in blk.iter().zip(&mut out) {
         let (o0, o1) = (_mm512_aesenclast_epi128(b[0], rk[NR]), _mm512_aesenclast_epi128(b[1], rk[NR]));
-        let y = if FF3 {
-            fold8(_mm512_unpacklo_epi64(o0, o1), _mm512_unpackhi_epi64(o0, o1), &k.r)
+        *d = if FF3 {
+            fix8(pre8::<ENC>(_mm512_unpacklo_epi64(o0, o1), _mm512_unpackhi_epi64(o0, o1), *d, k), k)
         } else {
             // o0's first 8 bytes reversed in each lane's low half, o1's in
             // its high half.
-            _mm512_mask_shuffle_epi8(_mm512_shuffle_epi8(o0, y_be), 0xff00_ff00_ff00_ff00, o1, y_be)
+            let y = _mm512_mask_shuffle_epi8(_mm512_shuffle_epi8(o0, y_be), 0xff00_ff00_ff00_ff00, o1, y_be);
+            update8::<ENC>(*d, barrett8(y, k), k)
         };
-        *d = update8::<ENC>(*d, barrett8(y, k), k);
     }
     out
 }
@@ -281,7 +323,7 @@ fn run512<const FF3: bool, const NR: usize, const ENC: bool>(
         *v = _mm512_xor_si512(_mm512_broadcast_i32x4(const_block(c, dir.round(r, rounds))), rk[0]);
     }
     let p = dir.round(0, rounds) % 2;
-    let ks = [Mod512::new(c, p), Mod512::new(c, 1 - p)];
+    let ks = [Mod512::new::<FF3>(c, p), Mod512::new::<FF3>(c, 1 - p)];
     // 64 values a chunk (the batch path's group): on Zen 5 the kernel alone
     // went from 1.9x to 1.5x the AES floor (FF1) and 2.2x to 1.8x (FF3-1)
     // against 32; the rest in 32, then 8.

@@ -2,11 +2,12 @@
 
 use super::*;
 
-/// [`fold8`], [`barrett8`] and [`update8`] against u128 arithmetic for
-/// FF3's moduli bounds (2^16 to [`MAX_FF3`]): y near 0, 2^64 (where the
-/// fold's sum wraps) and 2^128, and halves d of m - 1 and at random.
+/// [`barrett8`] then [`update8`] (FF1's reduction) against u128
+/// arithmetic from 2^16 to [`MAX_FF1_512`]: y near 0, at and one below
+/// multiples of m, near 2^64 and at random; halves d of 0, m - 1 and at
+/// random.
 #[test]
-fn fold_barrett_update_match_u128() {
+fn barrett_update_match_u128() {
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
     if !crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512IFMA) {
@@ -24,35 +25,36 @@ fn fold_barrett_update_match_u128() {
     let vec = |x: [u64; 8]| unsafe { core::mem::transmute::<[u64; 8], __m512i>(x) };
     // SAFETY: as above.
     let arr = |v: __m512i| unsafe { core::mem::transmute::<__m512i, [u64; 8]>(v) };
-    for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, MAX_FF3 - 1, MAX_FF3] {
+    for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, 1 << 40, MAX_FF1_512 - 1, MAX_FF1_512] {
         let bm = BatchMod::new(Mod64::new(m));
-        let c = Consts::new(&[], (&bm, &bm), Layout::Ff3);
+        let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
         // SAFETY: AVX-512 F and IFMA were detected above.
-        let k = unsafe { Mod512::new(&c, 0) };
+        let k = unsafe { Mod512::new::<false>(&c, 0) };
         for i in 0..2000u64 {
-            let y: [u128; 8] = core::array::from_fn(|j| match (i as usize + j) % 6 {
-                0 => u128::MAX - u128::from(next() % 5),
-                1 => (u128::from(next()) << 64) | u128::from(u64::MAX - next() % 7),
-                2 => (u128::from(u64::MAX) << 64) | u128::from(next()),
-                3 => u128::from(next() % (2 * m)),
-                _ => (u128::from(next()) << 64) | u128::from(next()),
+            let y: [u64; 8] = core::array::from_fn(|j| {
+                let q = next() % (u64::MAX / m);
+                match (i as usize + j) % 5 {
+                    0 => u64::MAX - next() % 5,
+                    1 => q * m,
+                    2 => (q * m).saturating_sub(1),
+                    3 => next() % (2 * m),
+                    _ => next(),
+                }
             });
-            let d: [u64; 8] = core::array::from_fn(|j| if j % 3 == 0 { m - 1 } else { next() % m });
-            let (lo, hi) = (vec(y.map(|y| y as u64)), vec(y.map(|y| (y >> 64) as u64)));
+            let d: [u64; 8] = core::array::from_fn(|j| match j % 3 {
+                0 => m - 1,
+                1 => 0,
+                _ => next() % m,
+            });
             // SAFETY: AVX-512 F and IFMA were detected above.
-            let (f, r) = unsafe {
-                let f = fold8(lo, hi, &k.r);
-                (f, barrett8(f, &k))
-            };
+            let r = unsafe { barrett8(vec(y), &k) };
             // SAFETY: as above.
             let (enc, dec) = unsafe { (update8::<true>(vec(d), r, &k), update8::<false>(vec(d), r, &k)) };
-            let (f, r, enc, dec) = (arr(f), arr(r), arr(enc), arr(dec));
+            let (enc, dec) = (arr(enc), arr(dec));
             for j in 0..8 {
-                let want = (y[j] % u128::from(m)) as u64;
-                assert_eq!(f[j] % m, want, "fold m {m} y {:#x}", y[j]);
-                assert!(r[j] < 3 * m && r[j] % m == want, "barrett m {m} y {:#x}: {}", y[j], r[j]);
-                assert_eq!(enc[j], (d[j] + want) % m, "enc m {m}");
-                assert_eq!(dec[j], (d[j] + m - want) % m, "dec m {m}");
+                let want = y[j] % m;
+                assert_eq!(enc[j], (d[j] + want) % m, "enc m {m} y {:#x}", y[j]);
+                assert_eq!(dec[j], (d[j] + m - want) % m, "dec m {m} y {:#x}", y[j]);
             }
         }
     }
@@ -86,7 +88,7 @@ fn barrett_is_y_mod_m_below_3m() {
         let bm = BatchMod::new(Mod64::new(m));
         let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
         // SAFETY: AVX-512 F, BW and IFMA were detected above.
-        let k = unsafe { Mod512::new(&c, 0) };
+        let k = unsafe { Mod512::new::<false>(&c, 0) };
         for i in 0..4000u64 {
             let y: [u64; 8] = core::array::from_fn(|j| {
                 let q = next() % (u64::MAX / m);
@@ -201,6 +203,78 @@ fn fold_top4_matches_u128() {
             let f = arr(unsafe { fold_top4(lo, hi, &k) });
             for j in 0..4 {
                 assert_eq!(u128::from(f[j] % m), y[j] % u128::from(m), "m {m} y {:#x}", y[j]);
+            }
+        }
+    }
+}
+
+/// [`pre8`] and [`fix8`] against u128 arithmetic at the ends of FF3's
+/// bounds: moduli 2^16 (and 2^16 + 1), 10^8, 2^30 - 1, 2^30, and some
+/// with large 2^64, 2^96 residues (where the folded Y is largest);
+/// y at 0, near 2^128 - 1, at and one below multiples of m (the quotient
+/// estimate's two edges) and at random; d at 0, m - 1 and at random.
+/// [`pre8`]'s result must be in [0, 2m) exactly, not only congruent: the
+/// bound its doc comment proves.
+#[test]
+fn pre8_below_2m() {
+    use super::super::batch_round::{BatchMod, Layout};
+    use super::super::num::Mod64;
+    if !crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512IFMA) {
+        return;
+    }
+    let mut seed = 0x6a09_e667_f3bc_c908u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        seed ^ (seed >> 29)
+    };
+    // SAFETY: [u64; 8] and __m512i have the same size, and every bit
+    // pattern is valid for both.
+    let vec = |x: [u64; 8]| unsafe { core::mem::transmute::<[u64; 8], __m512i>(x) };
+    // SAFETY: as above.
+    let arr = |v: __m512i| unsafe { core::mem::transmute::<__m512i, [u64; 8]>(v) };
+    let moduli = [1 << 16, (1 << 16) + 1, 100_000_000, 387_420_489, 999_999_937, 1_073_741_823, 1 << 30, 1_073_741_789];
+    for m in moduli {
+        let bm = BatchMod::new(Mod64::new(m));
+        let c = Consts::new(&[], (&bm, &bm), Layout::Ff3);
+        // SAFETY: AVX-512 F and IFMA were detected above.
+        let k = unsafe { Mod512::new::<true>(&c, 0) };
+        let m128 = u128::from(m);
+        let top = u128::MAX / m128;
+        for i in 0..6000u64 {
+            let y: [u128; 8] = core::array::from_fn(|j| {
+                let q = ((u128::from(next()) << 64) | u128::from(next())) % top;
+                match (i as usize + j) % 8 {
+                    0 => u128::MAX - u128::from(next() % 3),
+                    1 => u128::from(i % 3),
+                    2 => q * m128,
+                    3 => (q * m128).saturating_sub(1),
+                    4 => (top - u128::from(next() % 4)) * m128 - u128::from(j as u64 % 2),
+                    5 => (u128::from(u64::MAX) << 64) | u128::from(next()),
+                    6 => (u128::from(next() | 0xffff_ffff_0000_0000) << 64) | u128::from(u64::MAX - next() % 9),
+                    _ => (u128::from(next()) << 64) | u128::from(next()),
+                }
+            });
+            let d: [u64; 8] = core::array::from_fn(|j| match j % 3 {
+                0 => m - 1,
+                1 => 0,
+                _ => next() % m,
+            });
+            let (lo, hi) = (vec(y.map(|y| y as u64)), vec(y.map(|y| (y >> 64) as u64)));
+            // SAFETY: AVX-512 F and IFMA were detected above.
+            let (enc, dec) = unsafe { (pre8::<true>(lo, hi, vec(d), &k), pre8::<false>(lo, hi, vec(d), &k)) };
+            // SAFETY: as above.
+            let (enc_f, dec_f) = unsafe { (fix8(enc, &k), fix8(dec, &k)) };
+            let (enc, dec, enc_f, dec_f) = (arr(enc), arr(dec), arr(enc_f), arr(dec_f));
+            for j in 0..8 {
+                let want = (y[j] % m128) as u64;
+                // enc is the remainder ρ of y + d, dec 2m - 1 - ρ for
+                // that of y + m - 1 - d: a wrong quotient puts either
+                // outside [0, 2m).
+                let (want_enc, want_dec) = ((d[j] + want) % m, (d[j] + m - want) % m);
+                assert!(enc[j] < 2 * m && enc[j] % m == want_enc, "enc m {m} y {:#x} d {}: {}", y[j], d[j], enc[j]);
+                assert!(dec[j] < 2 * m && dec[j] % m == want_dec, "dec m {m} y {:#x} d {}: {}", y[j], d[j], dec[j]);
+                assert_eq!(enc_f[j], (d[j] + want) % m, "enc m {m} y {:#x}", y[j]);
+                assert_eq!(dec_f[j], (d[j] + m - want) % m, "dec m {m} y {:#x}", y[j]);
             }
         }
     }
