@@ -2,6 +2,40 @@
 
 use super::*;
 
+/// A deterministic stream of test values: an LCG from `seed`, its state
+/// xored with itself shifted right by `fold` (its low bits are weak).
+fn lcg(mut seed: u64, fold: u32) -> impl FnMut() -> u64 {
+    move || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        seed ^ (seed >> fold)
+    }
+}
+
+/// Eight u64 lanes as a vector.
+fn v512(x: [u64; 8]) -> __m512i {
+    // SAFETY: [u64; 8] and __m512i have the same size, and every bit
+    // pattern is valid for both.
+    unsafe { core::mem::transmute::<[u64; 8], __m512i>(x) }
+}
+
+/// A vector's eight u64 lanes.
+fn a512(v: __m512i) -> [u64; 8] {
+    // SAFETY: as in `v512`.
+    unsafe { core::mem::transmute::<__m512i, [u64; 8]>(v) }
+}
+
+/// Four u64 lanes as a vector.
+fn v256(x: [u64; 4]) -> __m256i {
+    // SAFETY: as in `v512`, for 256 bits.
+    unsafe { core::mem::transmute::<[u64; 4], __m256i>(x) }
+}
+
+/// A vector's four u64 lanes.
+fn a256(v: __m256i) -> [u64; 4] {
+    // SAFETY: as in `v512`, for 256 bits.
+    unsafe { core::mem::transmute::<__m256i, [u64; 4]>(v) }
+}
+
 /// [`barrett8`] then [`update8`] (FF1's reduction) against u128
 /// arithmetic from 2^16 to [`MAX_FF1_512`]: y near 0, at and one below
 /// multiples of m, near 2^64 and at random; halves d of 0, m - 1 and at
@@ -20,11 +54,7 @@ fn barrett_update_match_u128() {
         seed ^= seed << 17;
         seed
     };
-    // SAFETY: [u64; 8] and __m512i have the same size, and every bit
-    // pattern is valid for both.
-    let vec = |x: [u64; 8]| unsafe { core::mem::transmute::<[u64; 8], __m512i>(x) };
-    // SAFETY: as above.
-    let arr = |v: __m512i| unsafe { core::mem::transmute::<__m512i, [u64; 8]>(v) };
+    let (vec, arr) = (v512, a512);
     for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, 1 << 40, MAX_FF1_512 - 1, MAX_FF1_512] {
         let bm = BatchMod::new(Mod64::new(m));
         let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
@@ -72,16 +102,8 @@ fn barrett_is_y_mod_m_below_3m() {
     ) {
         return;
     }
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        seed ^ (seed >> 29)
-    };
-    // SAFETY: [u64; 8] and __m512i have the same size, and every bit
-    // pattern is valid for both.
-    let vec = |x: [u64; 8]| unsafe { core::mem::transmute::<[u64; 8], __m512i>(x) };
-    // SAFETY: as above.
-    let arr = |v: __m512i| unsafe { core::mem::transmute::<__m512i, [u64; 8]>(v) };
+    let mut next = lcg(0x9e37_79b9_7f4a_7c15, 29);
+    let (vec, arr) = (v512, a512);
     let moduli =
         [1 << 16, (1 << 16) + 1, (1 << 17) - 1, 100_000_000, 1 << 40, (1 << 40) + 3, MAX_FF1_512 - 1, MAX_FF1_512];
     for m in moduli {
@@ -116,11 +138,7 @@ fn rem4_is_y_mod_m_plus_at_most_m() {
     if !crate::cpu::has(crate::cpu::Features::AVX2) {
         return;
     }
-    let mut seed = 0x0123_4567_89ab_cdefu64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        seed ^ (seed >> 29)
-    };
+    let mut next = lcg(0x0123_4567_89ab_cdef, 29);
     for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 1 << 30, (1 << 31) + 11, (1 << 32) - 1] {
         // SAFETY: AVX2 was detected above.
         let k = unsafe { Mod256::with(m, [0; 3]) };
@@ -137,15 +155,8 @@ fn rem4_is_y_mod_m_plus_at_most_m() {
             };
             let ys = [y >> 1, !y, y ^ 1, y];
             for dec in [false, true] {
-                // SAFETY: AVX2 was detected above; [u64; 4] and __m256i
-                // have the same size and every bit pattern is valid.
-                let got = unsafe {
-                    core::mem::transmute::<__m256i, [u64; 4]>(rem4(
-                        core::mem::transmute::<[u64; 4], __m256i>(ys),
-                        &k,
-                        dec,
-                    ))
-                };
+                // SAFETY: AVX2 was detected above.
+                let got = a256(unsafe { rem4(v256(ys), &k, dec) });
                 for (g, y) in got.into_iter().zip(ys) {
                     let want = if dec { (m - y % m) % m } else { y % m };
                     assert!(g <= 2 * m && g % m == want, "m {m} y {y} dec {dec}: {g}");
@@ -169,16 +180,8 @@ fn fold_top4_matches_u128() {
     if !crate::cpu::has(crate::cpu::Features::AVX2) {
         return;
     }
-    let mut seed = 0x5851_f42d_4c95_7f2du64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        seed ^ (seed >> 31)
-    };
-    // SAFETY: [u64; 4] and __m256i have the same size, and every bit
-    // pattern is valid for both.
-    let vec = |x: [u64; 4]| unsafe { core::mem::transmute::<[u64; 4], __m256i>(x) };
-    // SAFETY: as above.
-    let arr = |v: __m256i| unsafe { core::mem::transmute::<__m256i, [u64; 4]>(v) };
+    let mut next = lcg(0x5851_f42d_4c95_7f2d, 31);
+    let (vec, arr) = (v256, a256);
     // The modulus near the bound with the largest sum for y = 2^128 - 1.
     let res = |m: u64, e: u32| (1u128 << e) % u128::from(m);
     let sum = |m: u64| res(m, 63) + (res(m, 64) + res(m, 96)) * u128::from(u32::MAX);
@@ -222,16 +225,8 @@ fn pre8_below_2m() {
     if !crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512IFMA) {
         return;
     }
-    let mut seed = 0x6a09_e667_f3bc_c908u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        seed ^ (seed >> 29)
-    };
-    // SAFETY: [u64; 8] and __m512i have the same size, and every bit
-    // pattern is valid for both.
-    let vec = |x: [u64; 8]| unsafe { core::mem::transmute::<[u64; 8], __m512i>(x) };
-    // SAFETY: as above.
-    let arr = |v: __m512i| unsafe { core::mem::transmute::<__m512i, [u64; 8]>(v) };
+    let mut next = lcg(0x6a09_e667_f3bc_c908, 29);
+    let (vec, arr) = (v512, a512);
     let moduli = [1 << 16, (1 << 16) + 1, 100_000_000, 387_420_489, 999_999_937, 1_073_741_823, 1 << 30, 1_073_741_789];
     for m in moduli {
         let bm = BatchMod::new(Mod64::new(m));
