@@ -1,7 +1,7 @@
 //! The fused kernels on AVX2 (see `batch_fused.rs` for the scheme and
 //! the shared arithmetic): values in vectors of four halves, their blocks
 //! built in 256-bit pairs, y reduced with the f64 quotient estimate of
-//! [`rem4`](super::batch_fused::rem4). The AES-NI kernel ([`rounds_ni`])
+//! [`rem4`](super::batch_fused_avx2::rem4). The AES-NI kernel ([`rounds_ni`])
 //! splits the pairs and runs one block per `aesenc`, 8 values per step,
 //! and folds with sign blends. The VAES-256 kernel ([`rounds_vaes256`],
 //! for CPUs with VAES but without the AVX-512 kernel: Intel Alder Lake and
@@ -16,9 +16,8 @@
 
 use core::arch::x86_64::*;
 
-use super::batch_fused::{
-    MAX_FF3, MAX_ROUNDS, Mod256, blocks4, by_rounds, const_block, limbs4, load_halves, store_halves, update4,
-};
+use super::batch_fused::{MAX_FF3, MAX_ROUNDS, by_rounds, const_block};
+use super::batch_fused_avx2::{Mod256, blocks4, fold_top4, limbs4, load_halves, store_halves, update4};
 use super::batch_round::Consts;
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
 use super::digits256::ymm_op;
@@ -77,24 +76,6 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
     out
 }
 
-/// A number below 2^64 congruent to `hi·2^64 + lo` modulo m, for
-/// 2^16 <= m <= [`MAX_FF3`] (`k` from [`Mod256::with_top`]), with two multiplies (where [`limbs4`] has
-/// three): `lo` less its top bit b, plus b·(2^63 mod m), plus
-/// `h0·(2^64 mod m) + h1·(2^96 mod m)` for the 32-bit halves h0, h1 of
-/// `hi`. b is taken by a signed compare with 0 (port 5 on Intel, where
-/// the AES rounds keep ports 0 and 1 busy) and `k.top` = 2^63 + (2^63 mod
-/// m) adds b's share and takes 2^63 off in one add. The sum is below
-/// 2^63 + (m - 1)·(2^33 - 1), below 2^64 for m <= 2^30 + 1.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub fn fold_top4(lo: __m256i, hi: __m256i, k: &Mod256) -> __m256i {
-    let h1 = _mm256_shuffle_epi32::<0b11_11_01_01>(hi);
-    let h = _mm256_add_epi64(_mm256_mul_epu32(hi, k.r[1]), _mm256_mul_epu32(h1, k.r[2]));
-    let b = _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), lo), k.top);
-    _mm256_add_epi64(_mm256_add_epi64(lo, b), h)
-}
-const _: () = assert!(((MAX_FF3 - 1) as u128) * ((1 << 33) - 1) < 1 << 63, "fold_top4's sum must stay below 2^64");
-
 /// As [`blocks4`] from the low 32 bits of each half (the high ones
 /// ignored): one byte shuffle per block pair places them and zeroes the
 /// rest.
@@ -121,7 +102,7 @@ pub(super) const fn place32(ff3: bool) -> [[i64; 2]; 2] {
 /// `d + y mod m` (`ENC`) or `d - y mod m` in the low 32 bits of each lane
 /// (the high ones ignored in `d` and undefined in the result), for d < m,
 /// y < 2^64 and 2^16 <= m <= [`MAX_NARROW`]. The quotient estimate is
-/// [`rem4`](super::batch_fused::rem4)'s (y - q·m in [-m, m)); the rest
+/// [`rem4`](super::batch_fused_avx2::rem4)'s (y - q·m in [-m, m)); the rest
 /// runs modulo 2^32, where `d ± (y - q·m)`, in [-m, 2m), is exact, so one
 /// multiply gives q·m's low bits, and two unsigned 32-bit minimums fold
 /// the sum: with `s + m` (below 3m, so it does not wrap) where s is

@@ -18,7 +18,8 @@
 
 use core::arch::x86_64::*;
 
-use super::batch_fused::{by_rounds, quotient_consts};
+use super::batch_fused::by_rounds;
+use super::batch_fused_avx2::quotient_consts;
 use super::batch_fused_ni::round_blocks;
 use super::batch_fused256::{MAX_NARROW, place32};
 use super::batch_round::Consts;
@@ -30,7 +31,7 @@ const W: usize = 4;
 /// Groups per chunk.
 const G: usize = 2;
 
-/// One modulus in both 64-bit lanes: m and [`rem4`](super::batch_fused::rem4)'s
+/// One modulus in both 64-bit lanes: m and [`rem4`](super::batch_fused_avx2::rem4)'s
 /// f64 constants.
 pub struct ModSse {
     m: __m128i,
@@ -129,7 +130,7 @@ pub fn stage<const NR: usize, const ENC: bool>(
 /// `d + y mod m` (`ENC`) or `d - y mod m` in the low 32 bits of each lane
 /// (the high ones ignored in `d` and undefined in the result), for d < m,
 /// y < 2^64 and 2^16 <= m <= [`MAX_NARROW`]: [`update32`](super::batch_fused256::update32)
-/// without FMA. The quotient estimate is [`rem4`](super::batch_fused::rem4)'s
+/// without FMA. The quotient estimate is [`rem4`](super::batch_fused_avx2::rem4)'s
 /// multiply and add, in that form: `(2^52 + Y)·inv + c`, each rounded to
 /// nearest (`rounding::Nearest` holds for every batch run), is within
 /// (y/m - 0.41, y/m + 0.35), so the sum, in [2^52, 2^53) where the unit

@@ -1,5 +1,6 @@
 //! Tests of the fused kernels' arithmetic helpers against u128 arithmetic.
 
+use super::super::batch_fused_avx2::{Mod256, fold_top4, rem4};
 use super::*;
 
 /// A deterministic stream of test values: an LCG from `seed`, its state
@@ -166,7 +167,7 @@ fn rem4_is_y_mod_m_plus_at_most_m() {
     }
 }
 
-/// [`fold_top4`](super::super::batch_fused256::fold_top4) against u128
+/// [`fold_top4`] against u128
 /// arithmetic: the fold is congruent to y modulo m (so its sum did not
 /// wrap past 2^64) for moduli from 2^16 to [`MAX_FF3`], among them the
 /// one just below [`MAX_FF3`] whose 2^64 and 2^96 residues are largest
@@ -174,7 +175,6 @@ fn rem4_is_y_mod_m_plus_at_most_m() {
 /// top bit folded), near 2^64 and y near 2^128.
 #[test]
 fn fold_top4_matches_u128() {
-    use super::super::batch_fused256::fold_top4;
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
     if !crate::cpu::has(crate::cpu::Features::AVX2) {

@@ -32,6 +32,8 @@ mod batch_fused;
 #[cfg(target_arch = "x86_64")]
 mod batch_fused256;
 #[cfg(target_arch = "x86_64")]
+mod batch_fused_avx2;
+#[cfg(target_arch = "x86_64")]
 mod batch_fused_ni;
 #[cfg(target_arch = "x86_64")]
 mod batch_fused_sse;

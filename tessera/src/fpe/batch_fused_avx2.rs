@@ -1,0 +1,198 @@
+//! The AVX2 arithmetic of the fused kernels in `batch_fused256.rs`
+//! (AES-NI + AVX2, and VAES-256): four values per vector. FF3's 128-bit y
+//! folded below 2^64 ([`limbs4`] with its four 32-bit limbs, [`fold_top4`]
+//! with two multiplies), the remainder from an f64 quotient estimate
+//! ([`rem4`]), the update ([`update4`]), the block pairs ([`blocks4`]) and
+//! the halves' loads and stores. Straight-line vector code (`scripts/check-ct`
+//! compiles the kernels' steps that use it).
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use super::batch_fused::MAX_FF3;
+use super::batch_round::Consts;
+use super::batch_x86::{BSWAP_HI, BSWAP_LO};
+
+/// `y0 + y1·r32 + y2·r64 + y3·r96` for the 32-bit limbs y0..y3 of
+/// `hi·2^64 + lo`: congruent to it modulo m, and below 2^64 when every
+/// `r` is below 2^30. `mul_epu32` reads the low 32 bits of each lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
+    // The high limbs moved down by a shuffle (port 5), not a shift (ports
+    // 0 and 1, which the AES rounds keep busy).
+    let down = |x| _mm256_shuffle_epi32::<0b11_11_01_01>(x);
+    let y0 = _mm256_and_si256(lo, _mm256_set1_epi64x(u32::MAX as i64));
+    let y1 = _mm256_mul_epu32(down(lo), r[0]);
+    let y23 = _mm256_add_epi64(_mm256_mul_epu32(hi, r[1]), _mm256_mul_epu32(down(hi), r[2]));
+    _mm256_add_epi64(_mm256_add_epi64(y0, y1), y23)
+}
+
+/// A number below 2^64 congruent to `hi·2^64 + lo` modulo m, for
+/// 2^16 <= m <= [`MAX_FF3`] (`k` from [`Mod256::with_top`]), with two multiplies (where [`limbs4`] has
+/// three): `lo` less its top bit b, plus b·(2^63 mod m), plus
+/// `h0·(2^64 mod m) + h1·(2^96 mod m)` for the 32-bit halves h0, h1 of
+/// `hi`. b is taken by a signed compare with 0 (port 5 on Intel, where
+/// the AES rounds keep ports 0 and 1 busy) and `k.top` = 2^63 + (2^63 mod
+/// m) adds b's share and takes 2^63 off in one add. The sum is below
+/// 2^63 + (m - 1)·(2^33 - 1), below 2^64 for m <= 2^30 + 1.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn fold_top4(lo: __m256i, hi: __m256i, k: &Mod256) -> __m256i {
+    let h1 = _mm256_shuffle_epi32::<0b11_11_01_01>(hi);
+    let h = _mm256_add_epi64(_mm256_mul_epu32(hi, k.r[1]), _mm256_mul_epu32(h1, k.r[2]));
+    let b = _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), lo), k.top);
+    _mm256_add_epi64(_mm256_add_epi64(lo, b), h)
+}
+const _: () = assert!(((MAX_FF3 - 1) as u128) * ((1 << 33) - 1) < 1 << 63, "fold_top4's sum must stay below 2^64");
+
+/// One modulus broadcast for the AVX2 kernels' steps: m, the f64 constants of
+/// [`rem4`], the integer offsets that turn its product into `y - q·m + m`
+/// (encrypting) or `m - (y - q·m)` (decrypting), and 2^32, 2^64, 2^96 mod m
+/// and 2^63 + (2^63 mod m) (FF3).
+#[derive(Clone, Copy)]
+pub struct Mod256 {
+    pub(super) m: __m256i,
+    pub(super) inv: __m256d,
+    pub(super) c: __m256d,
+    off: [__m256i; 2],
+    pub(super) r: [__m256i; 3],
+    /// 2^63 + (2^63 mod m) for FF3's fold on VAES-256 (`fold_top4`),
+    /// set by [`Mod256::with_top`]; zero otherwise.
+    pub(super) top: __m256i,
+}
+
+impl Mod256 {
+    /// The vectors for parity `p` of `c`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn new(c: &Consts<'_>, p: usize) -> Self {
+        Self::with(c.m[p], c.r[p])
+    }
+
+    /// As [`Mod256::new`], with `top` set for FF3's fold on VAES-256
+    /// (`fold_top4`).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn with_top(c: &Consts<'_>, p: usize) -> Self {
+        let top = (1u64 << 63) | ((1u64 << 63) % c.m[p]);
+        Mod256 { top: _mm256_set1_epi64x(top as i64), ..Self::new(c, p) }
+    }
+
+    /// The vectors for modulus `m` and FF3's limb residues `r`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn with(m: u64, r: [u64; 3]) -> Self {
+        let v = |x: u64| _mm256_set1_epi64x(x as i64);
+        let [inv, c] = quotient_consts(m);
+        // `rem4` reads q·m + (0x4330_0000·m mod 2^32)·2^32 for q·m.
+        let k = (0x4330_0000u64.wrapping_mul(m) & u64::from(u32::MAX)) << 32;
+        Mod256 {
+            m: v(m),
+            inv: _mm256_set1_pd(inv),
+            c: _mm256_set1_pd(c),
+            off: [v(k.wrapping_add(m)), v(m.wrapping_sub(k))],
+            r: r.map(v),
+            top: _mm256_setzero_si256(),
+        }
+    }
+}
+
+/// [`rem4`]'s f64 constants for m: inv = 2^12 / m rounded, and c =
+/// 2^52 - 2^52·inv rounded once (the product is exact), so
+/// (2^52 + Y)·inv + c is 2^52 + Y·inv.
+pub(super) fn quotient_consts(m: u64) -> [f64; 2] {
+    let inv = 4096.0 / m as f64;
+    let two52 = (1u64 << 52) as f64;
+    [inv, two52 - two52 * inv]
+}
+
+/// `y - q·m + m` (`dec` false) or `m - (y - q·m)` (`dec` true), both in
+/// [0, 2m], for y < 2^64 and 2^16 <= m < 2^32, where q is y / m rounded
+/// to nearest from an f64 estimate: within one of floor(y / m) above it.
+/// The estimate multiplies y's top 52 bits (exact as 2^52 + Y) by
+/// 2^12 / m and adds c: dropping 12 bits costs under 1/16, the reciprocal
+/// and product under 1/32 and 1/16, c's rounding 1/4, so the sum is in
+/// (y/m - 0.41, y/m + 0.35) and rounds (adding near 2^52) to q* or q* + 1.
+/// The quotient's bits are those of the sum minus 2^52's; the product's
+/// cross term from 2^52's exponent bits is the constant in `off`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn rem4(y: __m256i, k: &Mod256, dec: bool) -> __m256i {
+    let k52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+    let yf = _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64::<12>(y), k52));
+    let q = _mm256_castpd_si256(_mm256_add_pd(_mm256_mul_pd(yf, k.inv), k.c));
+    let qm = _mm256_add_epi64(
+        _mm256_mul_epu32(q, k.m),
+        _mm256_slli_epi64::<32>(_mm256_mul_epu32(_mm256_srli_epi64::<32>(q), k.m)),
+    );
+    if dec {
+        _mm256_add_epi64(_mm256_sub_epi64(k.off[1], y), qm)
+    } else {
+        _mm256_sub_epi64(_mm256_add_epi64(y, k.off[0]), qm)
+    }
+}
+
+/// `s - m` where that is not negative, else `s` (s < 2^63).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn fold4(s: __m256i, m: __m256i) -> __m256i {
+    let t = _mm256_sub_epi64(s, m);
+    _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(t), _mm256_castsi256_pd(s), _mm256_castsi256_pd(t)))
+}
+
+/// The two block pairs of 4 halves `x` (values 0, 2 and 1, 3), each
+/// xored with `cb`: the half placed as [`Layout::Ff3`](super::batch_round::Layout)
+/// (`FF3`) or FF1 places it.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn blocks4<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
+    let zero = _mm256_setzero_si256();
+    let (lo, hi) = if FF3 {
+        (_mm256_unpacklo_epi64(x, zero), _mm256_unpackhi_epi64(x, zero))
+    } else {
+        let bx = _mm256_shuffle_epi8(x, _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO));
+        (_mm256_unpacklo_epi64(zero, bx), _mm256_unpackhi_epi64(zero, bx))
+    };
+    [_mm256_xor_si256(lo, cb), _mm256_xor_si256(hi, cb)]
+}
+
+/// `d + y mod m` (`ENC`) or `d - y mod m` for d < m, y < 2^64.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn update4<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i {
+    // d ± y + m (mod m) in [0, 3m), less m twice where that stays >= 0.
+    let s = _mm256_add_epi64(d, rem4(y, k, !ENC));
+    fold4(fold4(s, k.m), k.m)
+}
+
+/// The first 4·W·G halves of `a` and `b` as G groups of W vectors, the
+/// half the first round updates (A when its parity `p` is 0) first.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn load_halves<const W: usize, const G: usize>(a: &[u64], b: &[u64], p: usize) -> [[[__m256i; W]; G]; 2] {
+    assert!(a.len() >= 4 * W * G && b.len() >= 4 * W * G, "whole vectors");
+    let mut h = [[[_mm256_setzero_si256(); W]; G]; 2];
+    for (half, x) in h.iter_mut().zip([a, b]) {
+        for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
+            // SAFETY: 4·W·G u64 are readable (checked above); unaligned loads.
+            *v = unsafe { _mm256_loadu_si256(x.as_ptr().add(4 * k).cast()) };
+        }
+    }
+    if p == 0 { h } else { [h[1], h[0]] }
+}
+
+/// Stores what [`load_halves`] loaded (with the same `p`) back.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn store_halves<const W: usize, const G: usize>(h: [[[__m256i; W]; G]; 2], a: &mut [u64], b: &mut [u64], p: usize) {
+    assert!(a.len() >= 4 * W * G && b.len() >= 4 * W * G, "whole vectors");
+    let h = if p == 0 { h } else { [h[1], h[0]] };
+    for (half, x) in h.iter().zip([a, b]) {
+        for (k, v) in half.as_flattened().iter().enumerate() {
+            // SAFETY: 4·W·G u64 are writable (checked above); unaligned stores.
+            unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(4 * k).cast(), *v) };
+        }
+    }
+}
