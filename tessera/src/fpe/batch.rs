@@ -63,6 +63,23 @@ pub(crate) struct Ahead<'a> {
     pub(crate) ends: &'a [usize],
 }
 
+impl<'a> Ahead<'a> {
+    /// Its shares for consecutive groups of [`GROUP`] values of `n`
+    /// numerals (empty ones once it runs out).
+    fn groups(self, n: usize) -> impl Iterator<Item = Ahead<'a>> {
+        let (mut numerals, mut ends) = (self.numerals.chunks(GROUP * n), self.ends.chunks(GROUP));
+        core::iter::from_fn(move || {
+            Some(Ahead { numerals: numerals.next().unwrap_or_default(), ends: ends.next().unwrap_or_default() })
+        })
+    }
+
+    /// Asks for all of it in L2 (see [`prefetch`]).
+    fn prefetch(&self) {
+        prefetch(self.numerals);
+        prefetch(self.ends);
+    }
+}
+
 /// Each value's constant block words for even and odd rounds: one pair
 /// for the whole run, or a function of the value's index in the run.
 pub(crate) enum Bases<F> {
@@ -151,10 +168,8 @@ impl Plan<'_> {
         if !checks && !wide(|| numerals_below(data, self.rx.radix)) {
             return Some(0);
         }
-        let (mut ahead_numerals, mut ahead_ends) = (ahead.numerals.chunks(GROUP * self.n), ahead.ends.chunks(GROUP));
-        for (k, chunk) in data.chunks_mut(GROUP * self.n).enumerate() {
+        for ((k, chunk), next) in data.chunks_mut(GROUP * self.n).enumerate().zip(ahead.groups(self.n)) {
             let count = chunk.len() / self.n;
-            let next = (ahead_numerals.next().unwrap_or_default(), ahead_ends.next().unwrap_or_default());
             if let Bases::Each(f) = &mut bases {
                 for j in 0..count {
                     [g.bases[0][j], g.bases[1][j]] = f(k * GROUP + j);
@@ -167,15 +182,13 @@ impl Plan<'_> {
                 }
                 // After the parse, whose loads then do not queue behind
                 // the prefetches' misses.
-                prefetch(next.0);
-                prefetch(next.1);
+                next.prefetch();
                 self.rounds(&mut g, count, same.then_some(&consts), dir);
                 dec.format(&g.a, &g.b, chunk);
                 continue;
             }
             self.parse(chunk, &mut g);
-            prefetch(next.0);
-            prefetch(next.1);
+            next.prefetch();
             self.rounds(&mut g, count, same.then_some(&consts), dir);
             self.format(chunk, &g);
         }
