@@ -6,7 +6,7 @@ use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use tessera::fs::{AtomicFile, CHUNK_BUFFER, IO_BUFFER};
+use tessera::fs::{AtomicFile, IO_BUFFER};
 use zeroize::Zeroizing;
 
 /// Input files larger than this get a progress bar (on a terminal).
@@ -148,12 +148,12 @@ pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>> {
 
 /// Opens `--input` (or stdin), with a progress bar on a terminal for files.
 pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead + Send>> {
-    Ok(Box::new(BufReader::with_capacity(IO_BUFFER, open_raw(path)?.0)))
+    Ok(Box::new(BufReader::with_capacity(IO_BUFFER, open_sized(path)?.0)))
 }
 
 /// Opens `--input` (or stdin) unbuffered, and says how many bytes it holds
 /// if it is a regular file (0 if unknown).
-fn open_raw(path: Option<&Path>) -> Result<(Box<dyn Read + Send>, u64)> {
+pub fn open_sized(path: Option<&Path>) -> Result<(Box<dyn Read + Send>, u64)> {
     let Some(p) = path else {
         return Ok(match stdin_file() {
             Some(f) => {
@@ -192,7 +192,7 @@ impl std::fmt::Debug for WholeInput {
 impl WholeInput {
     /// Opens `--input` (or stdin).
     pub fn open(path: Option<&Path>) -> Result<Self> {
-        let (inner, len) = open_raw(path)?;
+        let (inner, len) = open_sized(path)?;
         Ok(WholeInput { inner, len })
     }
 
@@ -258,13 +258,15 @@ enum Sink {
 impl Output {
     /// Output to the file `path`, or to stdout.
     pub fn create(path: Option<&Path>) -> Result<Self> {
+        // Smaller than a chunk: an OpenPGP chunk's octets (up to 256 KiB) go
+        // out in one write, not copied into the buffer first.
         let inner = match path {
             None => match stdout_file() {
-                Some(f) => Sink::Stream(io::BufWriter::with_capacity(CHUNK_BUFFER, f)),
-                None => Sink::Stdout(io::BufWriter::with_capacity(CHUNK_BUFFER, io::stdout())),
+                Some(f) => Sink::Stream(io::BufWriter::with_capacity(IO_BUFFER, f)),
+                None => Sink::Stdout(io::BufWriter::with_capacity(IO_BUFFER, io::stdout())),
             },
             Some(p) if is_special(p) => Sink::Stream(io::BufWriter::with_capacity(
-                CHUNK_BUFFER,
+                IO_BUFFER,
                 File::options().write(true).open(p).with_context(|| format!("cannot open {}", p.display()))?,
             )),
             Some(p) => Sink::File(

@@ -13,7 +13,7 @@ use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use clap::builder::PossibleValue;
 use tessera::aead::Mode;
-use tessera::fs::{CopyError, Spool, copy};
+use tessera::fs::{CHUNK_BUFFER, CopyError, Spool, copy};
 use tessera::openpgp::crypto::HashAlg;
 use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
 use tessera::openpgp::{
@@ -23,7 +23,7 @@ use tessera::openpgp::{
 use tessera_cli::named;
 use tessera_cli::signing::read_all_certs;
 
-use crate::io::{Output, PasswordArgs, open_input, parse_size, parse_threads};
+use crate::io::{Output, PasswordArgs, open_input, open_sized, parse_size, parse_threads};
 
 /// The names of a library type, for clap's help and errors.
 fn names(names: &'static [&'static str]) -> impl Iterator<Item = PossibleValue> {
@@ -238,7 +238,7 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
         threads: a.threads,
         ..defaults
     };
-    let mut input = open_input(a.input.as_deref())?;
+    let (mut input, len) = open_sized(a.input.as_deref())?;
     let out = Output::create(a.output.as_deref())?;
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
     if !a.sign_with.is_empty() {
@@ -246,11 +246,10 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
         return signers.encrypt(&mut input, &pw, &opts, a.hash, out)?.commit();
     }
     let mut enc = Encryptor::new(out, &pw, &opts).map_err(explain)?;
-    // 256 KiB reads, straight into the chunk buffer (std's copy would use 8 KiB).
-    copy(&mut input, &mut enc).map_err(|e| match e {
-        CopyError::Read(e) => anyhow!("cannot read input: {e}"),
-        e => anyhow!("cannot encrypt: {e}"),
-    })?;
+    // A regular file's length is read straight into the chunk buffers (a
+    // pseudo-file whose size is only a guess, as in /sys, is small: copied).
+    let len = if len >= CHUNK_BUFFER as u64 { len } else { 0 };
+    enc.copy_from(&mut input, len).map_err(explain_encrypt_copy)?;
     let out = enc.finish().map_err(explain)?;
     out.commit()
 }
@@ -282,6 +281,14 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     };
     copied.map_err(explain_copy)?;
     out.commit()
+}
+
+/// Maps a failed copy into an encryptor.
+pub fn explain_encrypt_copy(e: CopyError) -> anyhow::Error {
+    match e {
+        CopyError::Read(e) => anyhow!("cannot read input: {e}"),
+        e => anyhow!("cannot encrypt: {e}"),
+    }
 }
 
 /// Maps a failed copy out of a decryptor: a read error carries the

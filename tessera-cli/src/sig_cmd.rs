@@ -91,7 +91,8 @@ impl Signers {
         let signing = signing_keys(&self.0, now, &opts.recipients, hash)?;
         let signer = Signer::new(&signing, SigType::Binary, now as u32)?;
         let mut enc = SigningEncryptor::new(out, pw, opts, signer).map_err(crate::pgp_cmd::explain)?;
-        std::io::copy(input, &mut enc).context("cannot encrypt")?;
+        // 256 KiB reads (std's copy through `dyn Read` would use 8 KiB).
+        copy(input, &mut enc).map_err(crate::pgp_cmd::explain_encrypt_copy)?;
         enc.finish().map_err(crate::pgp_cmd::explain)
     }
 }

@@ -20,11 +20,12 @@ mod atomic;
 pub use atomic::{AtomicFile, DirSyncError};
 
 /// Buffer of buffered file and stream I/O in the front ends and of
-/// [`AtomicFile`]: 64 KiB.
+/// [`AtomicFile`]: 64 KiB, less than a chunk, so that a chunk written
+/// whole bypasses it instead of being copied into it.
 pub const IO_BUFFER: usize = 1 << 16;
 
-/// Buffer of [`copy`], and of inputs and outputs that carry OpenPGP
-/// chunks: a chunk of the default size (256 KiB) in one read or write.
+/// Buffer of [`copy`]: a chunk of the default size (256 KiB) in one read
+/// or write.
 pub const CHUNK_BUFFER: usize = 1 << 18;
 
 /// Which side of a [`copy`] failed.

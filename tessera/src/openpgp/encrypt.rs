@@ -1,6 +1,6 @@
 //! The streaming [`Encryptor`].
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 
 use zeroize::Zeroizing;
 
@@ -9,9 +9,10 @@ use super::key::EncryptionPlan;
 use super::options::{EMPTY_PASSWORD, EncryptOptions, MAX_FILENAME_LEN, Profile, S2kChoice};
 use super::packet::{PartialWriter, tag, write_packet};
 use super::s2k::{HashAlg, S2k};
-use super::seipd::{ChunkSealer, MAX_CHUNK_OCTET, MdcSealer, ParSealer, V2Header, thread_count, worth_it};
+use super::seipd::{ChunkSealer, MAX_CHUNK_OCTET, MdcSealer, ParSealer, Room, V2Header, thread_count, worth_it};
 use super::skesk::Skesk;
 use super::{Error, Result, random};
+use crate::fs::{CopyError, copy};
 
 // One per message, built once: boxing the large variant would only add an allocation.
 #[allow(clippy::large_enum_variant)]
@@ -77,6 +78,23 @@ impl<W: Write> Write for Body<W> {
             Body::V2(w) => w.flush(),
             Body::V2Threads(w) => w.flush(),
             Body::V1(w) => w.flush(),
+        }
+    }
+}
+
+impl<W: Write> Room for Body<W> {
+    fn room(&mut self) -> io::Result<&mut [u8]> {
+        match self {
+            Body::V2(w) => w.room(),
+            Body::V2Threads(w) => w.room(),
+            Body::V1(w) => w.room(),
+        }
+    }
+    fn advance(&mut self, n: usize) -> io::Result<()> {
+        match self {
+            Body::V2(w) => w.advance(n),
+            Body::V2Threads(w) => w.advance(n),
+            Body::V1(w) => w.advance(n),
         }
     }
 }
@@ -292,6 +310,41 @@ impl<W: Write> Encryptor<W> {
     /// ```
     pub fn finish(self) -> Result<W> {
         close_seipd(self.lit.finish()?)
+    }
+
+    /// Encrypts everything `from` yields until it ends, as
+    /// [`copy`]`(from, self)` would, with the same output, but reads its
+    /// first `len` octets straight into the chunk buffers: one copy of the
+    /// data fewer. `len` is what `from` is known to hold (a regular file's
+    /// length; 0 when unknown); more is then copied as usual. Returns the
+    /// octets read.
+    ///
+    /// An input that ends before `len` octets is a [`CopyError::Read`] of
+    /// kind `UnexpectedEof` (the file shrank while being read). That, or
+    /// any other error while the `len` octets are read, leaves the message
+    /// cut short: every later call fails.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice};
+    /// let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..EncryptOptions::default() };
+    /// let data = vec![7u8; 300_000];
+    /// let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+    /// assert_eq!(enc.copy_from(&mut data.as_slice(), data.len() as u64).unwrap(), 300_000);
+    /// let message = enc.finish()?;
+    /// let mut out = Vec::new();
+    /// Decryptor::new(message.as_slice(), &[b"pw".as_slice()])?.read_to_end(&mut out)?;
+    /// assert_eq!(out, data);
+    ///
+    /// // Said to hold more than it does: refused, nothing more is written.
+    /// let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+    /// assert!(enc.copy_from(&mut &data[..1000], 2000).is_err());
+    /// assert!(enc.finish().is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
+    pub fn copy_from(&mut self, from: &mut dyn Read, len: u64) -> std::result::Result<u64, CopyError> {
+        self.lit.read_into(from, len)?;
+        Ok(len + copy(from, self)?)
     }
 }
 

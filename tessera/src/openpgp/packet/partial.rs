@@ -1,9 +1,11 @@
 //! Writing a packet of unknown length as partial body lengths
 //! (RFC 9580 §4.2.1.4).
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 
 use super::super::poison::Poison;
+use super::super::seipd::{Room, read_into, read_some};
+use crate::fs::CopyError;
 use super::{MIN_PARTIAL, PARTIAL_LEN, encode_len, new_header};
 
 /// Writes one packet of unknown length as a stream of partial body lengths
@@ -105,6 +107,49 @@ impl<W: Write> PartialWriter<W> {
         }
         self.held[..data.len()].copy_from_slice(data);
         self.held_len = data.len();
+        Ok(())
+    }
+}
+
+impl<W: Write> PartialWriter<W> {
+    /// Writes `n` octets read from `from`, in the pieces `write_all` would
+    /// make of them, reading each piece straight into `inner`'s buffers
+    /// (what is left under 512 octets is held, as there). An error
+    /// poisons the writer: a piece may have been announced and not filled.
+    pub(crate) fn read_into(&mut self, from: &mut dyn Read, n: u64) -> Result<(), CopyError>
+    where
+        W: Room,
+    {
+        self.poison.check().map_err(CopyError::Write)?;
+        let r = self.read_pieces(from, n);
+        if let Err(e) = &r {
+            let (CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e)) = e;
+            let _ = self.poison.record::<()>(Err(io::Error::new(e.kind(), e.to_string())));
+        }
+        r
+    }
+
+    fn read_pieces(&mut self, from: &mut dyn Read, n: u64) -> Result<(), CopyError>
+    where
+        W: Room,
+    {
+        let mut total = self.held_len as u64 + n;
+        if total >= MIN_PARTIAL as u64 {
+            self.start().map_err(CopyError::Write)?;
+        }
+        while total >= MIN_PARTIAL as u64 {
+            let log = (u64::BITS - 1 - total.leading_zeros()).min(30);
+            let piece = 1u64 << log;
+            self.inner.write_all(&[PARTIAL_LEN | log as u8]).map_err(CopyError::Write)?;
+            let from_held = self.held_len;
+            self.inner.write_all(&self.held[..from_held]).map_err(CopyError::Write)?;
+            self.held_len = 0;
+            read_into(&mut self.inner, from, piece - from_held as u64)?;
+            total -= piece;
+        }
+        while self.held_len < total as usize {
+            self.held_len += read_some(from, &mut self.held[self.held_len..total as usize])?;
+        }
         Ok(())
     }
 }

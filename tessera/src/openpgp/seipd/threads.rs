@@ -11,7 +11,7 @@ use zeroize::Zeroize;
 
 use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
 use super::v2::ChunkNonce;
-use super::{V2Header, chunk_size};
+use super::{Room, V2Header, chunk_size, write_through};
 use crate::TAG_LEN;
 use crate::aead::{Aad, Aead, AeadInPlace};
 use crate::openpgp::poison::{Poison, read_checked};
@@ -135,26 +135,32 @@ impl<W: Write> Write for ParSealer<W> {
         Ok(data.len())
     }
 
-    fn write_all(&mut self, mut data: &[u8]) -> io::Result<()> {
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
         self.poison.check()?;
-        while !data.is_empty() {
-            // A full chunk goes out only once more data arrives, so the
-            // last chunk is never empty unless the whole plaintext is.
-            if self.fill == self.chunk {
-                self.submit()?;
-            }
-            let k = (self.chunk - self.fill).min(data.len());
-            self.cur.0[self.fill..self.fill + k].copy_from_slice(&data[..k]);
-            self.fill += k;
-            data = &data[k..];
-        }
-        Ok(())
+        write_through(self, data)
     }
 
     fn flush(&mut self) -> io::Result<()> {
         self.poison.check()?;
         let r = self.inner.flush();
         self.poison.record(r)
+    }
+}
+
+impl<W: Write> Room for ParSealer<W> {
+    fn room(&mut self) -> io::Result<&mut [u8]> {
+        self.poison.check()?;
+        // A full chunk goes out only once more data arrives, so the last
+        // chunk is never empty unless the whole plaintext is.
+        if self.fill == self.chunk {
+            self.submit()?;
+        }
+        Ok(&mut self.cur.0[self.fill..self.chunk])
+    }
+
+    fn advance(&mut self, n: usize) -> io::Result<()> {
+        self.fill += n;
+        Ok(())
     }
 }
 

@@ -7,7 +7,7 @@ use sha1::{Digest, Sha1};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use super::V1_PREFIX_LEN;
+use super::{Room, V1_PREFIX_LEN, write_through};
 use crate::aes::Aes;
 use crate::openpgp::cfb::Cfb;
 use crate::openpgp::packet::{new_header, tag};
@@ -70,20 +70,28 @@ impl<W: Write> Write for MdcSealer<W> {
     }
     fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
         self.poison.check()?;
-        self.sha.update(data);
-        for piece in data.chunks(self.scratch.len()) {
-            let s = &mut self.scratch[..piece.len()];
-            s.copy_from_slice(piece);
-            self.cfb.encrypt(s);
-            let written = self.inner.write_all(s);
-            self.poison.record(written)?;
-        }
-        Ok(())
+        write_through(self, data)
     }
     fn flush(&mut self) -> io::Result<()> {
         self.poison.check()?;
         let r = self.inner.flush();
         self.poison.record(r)
+    }
+}
+
+impl<W: Write> Room for MdcSealer<W> {
+    fn room(&mut self) -> io::Result<&mut [u8]> {
+        self.poison.check()?;
+        Ok(&mut self.scratch[..])
+    }
+
+    /// Hashes, encrypts and writes the first `n` octets of the scratch buffer.
+    fn advance(&mut self, n: usize) -> io::Result<()> {
+        let s = &mut self.scratch[..n];
+        self.sha.update(&*s);
+        self.cfb.encrypt(s);
+        let written = self.inner.write_all(s);
+        self.poison.record(written)
     }
 }
 

@@ -7,7 +7,7 @@ use hkdf::Hkdf;
 use sha2::Sha256;
 use zeroize::{Zeroize, Zeroizing};
 
-use super::{MAX_CHUNK_OCTET, V2_HEADER_LEN, chunk_size};
+use super::{MAX_CHUNK_OCTET, Room, V2_HEADER_LEN, chunk_size, write_through};
 use crate::TAG_LEN;
 use crate::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 use crate::openpgp::packet::{new_header, tag};
@@ -192,26 +192,32 @@ impl<W: Write> Write for ChunkSealer<W> {
         Ok(data.len())
     }
 
-    fn write_all(&mut self, mut data: &[u8]) -> io::Result<()> {
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
         self.poison.check()?;
-        while !data.is_empty() {
-            // A full chunk is sealed only once more data arrives, so the last
-            // chunk is never empty unless the whole plaintext is.
-            if self.fill == self.st.chunk {
-                self.seal_chunk()?;
-            }
-            let k = (self.st.chunk - self.fill).min(data.len());
-            self.buf[self.fill..self.fill + k].copy_from_slice(&data[..k]);
-            self.fill += k;
-            data = &data[k..];
-        }
-        Ok(())
+        write_through(self, data)
     }
 
     fn flush(&mut self) -> io::Result<()> {
         self.poison.check()?;
         let r = self.inner.flush();
         self.poison.record(r)
+    }
+}
+
+impl<W: Write> Room for ChunkSealer<W> {
+    fn room(&mut self) -> io::Result<&mut [u8]> {
+        self.poison.check()?;
+        // A full chunk is sealed only once more data arrives, so the last
+        // chunk is never empty unless the whole plaintext is.
+        if self.fill == self.st.chunk {
+            self.seal_chunk()?;
+        }
+        Ok(&mut self.buf[self.fill..self.st.chunk])
+    }
+
+    fn advance(&mut self, n: usize) -> io::Result<()> {
+        self.fill += n;
+        Ok(())
     }
 }
 
