@@ -151,16 +151,32 @@ pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(BufReader::with_capacity(IO_BUFFER, open_sized(path)?.0)))
 }
 
-/// Opens `--input` (or stdin) unbuffered, and says how many bytes it holds
-/// if it is a regular file (0 if unknown).
-pub fn open_sized(path: Option<&Path>) -> Result<(Box<dyn Read + Send>, u64)> {
+/// An input opened unbuffered.
+pub enum Input {
+    /// A file (stdin's descriptor, or `--input`): the library may read it
+    /// at offsets ([`tessera::openpgp::Encryptor::copy_from_file`]).
+    File(File),
+    /// A stream (a pipe, or a file behind a progress bar), with the length
+    /// of the file behind it (0 if unknown).
+    Stream(Box<dyn Read + Send>, u64),
+}
+
+impl std::fmt::Debug for Input {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Input::File(file) => f.debug_tuple("File").field(file).finish(),
+            Input::Stream(_, len) => f.debug_tuple("Stream").field(len).finish(),
+        }
+    }
+}
+
+/// Opens `--input` (or stdin) unbuffered; a file larger than 8 MiB gets a
+/// progress bar when stderr is a terminal.
+pub fn open_unbuffered(path: Option<&Path>) -> Result<Input> {
     let Some(p) = path else {
         return Ok(match stdin_file() {
-            Some(f) => {
-                let len = f.metadata().ok().filter(std::fs::Metadata::is_file).map_or(0, |m| m.len());
-                (Box::new(f), len)
-            }
-            None => (Box::new(io::stdin()), 0),
+            Some(f) => Input::File(f),
+            None => Input::Stream(Box::new(io::stdin()), 0),
         });
     };
     let f = File::open(p).with_context(|| format!("cannot open input {}", p.display()))?;
@@ -170,9 +186,21 @@ pub fn open_sized(path: Option<&Path>) -> Result<(Box<dyn Read + Send>, u64)> {
             indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
                 .expect("valid template"),
         );
-        return Ok((Box::new(bar.wrap_read(f)), len));
+        return Ok(Input::Stream(Box::new(bar.wrap_read(f)), len));
     }
-    Ok((Box::new(f), len))
+    Ok(Input::File(f))
+}
+
+/// Opens `--input` (or stdin) unbuffered, and says how many bytes it holds
+/// if it is a regular file (0 if unknown).
+fn open_sized(path: Option<&Path>) -> Result<(Box<dyn Read + Send>, u64)> {
+    Ok(match open_unbuffered(path)? {
+        Input::File(f) => {
+            let len = f.metadata().ok().filter(std::fs::Metadata::is_file).map_or(0, |m| m.len());
+            (Box::new(f), len)
+        }
+        Input::Stream(r, len) => (r, len),
+    })
 }
 
 /// An input read whole (AES-SIV needs all of a message before it can

@@ -23,7 +23,7 @@ use tessera::openpgp::{
 use tessera_cli::named;
 use tessera_cli::signing::read_all_certs;
 
-use crate::io::{Output, PasswordArgs, open_input, open_sized, parse_size, parse_threads};
+use crate::io::{Input, Output, PasswordArgs, open_input, open_unbuffered, parse_size, parse_threads};
 
 /// The names of a library type, for clap's help and errors.
 fn names(names: &'static [&'static str]) -> impl Iterator<Item = PossibleValue> {
@@ -238,18 +238,24 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
         threads: a.threads,
         ..defaults
     };
-    let (mut input, len) = open_sized(a.input.as_deref())?;
+    let input = open_unbuffered(a.input.as_deref())?;
     let out = Output::create(a.output.as_deref())?;
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
     if !a.sign_with.is_empty() {
         let signers = crate::sig_cmd::Signers::load(&a.sign_with, &a.sign_key_password_file)?;
+        let mut input: Box<dyn io::Read> = match input {
+            Input::File(f) => Box::new(f),
+            Input::Stream(r, _) => r,
+        };
         return signers.encrypt(&mut input, &pw, &opts, a.hash, out)?.commit();
     }
     let mut enc = Encryptor::new(out, &pw, &opts).map_err(explain)?;
-    // A regular file's length is read straight into the chunk buffers (a
-    // pseudo-file whose size is only a guess, as in /sys, is small: copied).
-    let len = if len >= CHUNK_BUFFER as u64 { len } else { 0 };
-    enc.copy_from(&mut input, len).map_err(explain_encrypt_copy)?;
+    // Straight into the chunk buffers; a file is read by every chunk worker.
+    match input {
+        Input::File(f) => enc.copy_from_file(&f),
+        Input::Stream(mut r, len) => enc.copy_from(&mut r, if len >= CHUNK_BUFFER as u64 { len } else { 0 }),
+    }
+    .map_err(explain_encrypt_copy)?;
     let out = enc.finish().map_err(explain)?;
     out.commit()
 }

@@ -117,6 +117,58 @@ fn every_option_round_trips_through_files_and_pipes() {
     }
 }
 
+/// A file on stdin is read at offsets, by every chunk worker, from where
+/// stdin's position is (what a shell that read part of it left), and the
+/// same from a path, from a pipe and on one thread.
+#[test]
+fn files_on_stdin_from_their_position_on_every_thread_count() {
+    use std::io::{Seek, SeekFrom};
+    let d = Dir::new();
+    let plain = data(3_000_017);
+    let input = d.write("in.bin", &plain);
+    for threads in ["1", "2", "4"] {
+        for skip in [0u64, 1000] {
+            let mut stdin = std::fs::File::open(&input).unwrap();
+            stdin.seek(SeekFrom::Start(skip)).unwrap();
+            let o = tessera()
+                .args(["encrypt", "--password-file"])
+                .arg(d.p("pw"))
+                .args(CHEAP)
+                .args(["--threads", threads])
+                .stdin(stdin)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let ct = d.write("ct", &o.stdout);
+            let o = ok(tessera().args(["decrypt", "--password-file"]).arg(d.p("pw")).arg(&ct));
+            assert!(o.stdout == plain[skip as usize..], "threads={threads} skip={skip}");
+        }
+    }
+    let mut c = tessera();
+    c.args(["encrypt", "--password-file"]).arg(d.p("pw")).args(CHEAP).arg(&input);
+    let by_path = ok(&mut c).stdout;
+    let mut child = tessera()
+        .args(["encrypt", "--password-file"])
+        .arg(d.p("pw"))
+        .args(CHEAP)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn({
+        let plain = plain.clone();
+        move || std::io::Write::write_all(&mut pipe, &plain).unwrap()
+    });
+    let by_pipe = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(by_pipe.status.success());
+    for ct in [by_path, by_pipe.stdout] {
+        let ct = d.write("ct", &ct);
+        assert!(ok(tessera().args(["decrypt", "--password-file"]).arg(d.p("pw")).arg(&ct)).stdout == plain);
+    }
+}
+
 fn assert_fails_without_output(d: &Dir, ct: &Path, pw: &Path, needle: &str) {
     let out = d.p("should-not-exist");
     let o = run(tessera().args(["decrypt", "--password-file"]).arg(pw).arg("-o").arg(&out).arg(ct));

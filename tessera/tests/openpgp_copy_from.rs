@@ -1,11 +1,13 @@
-//! `Encryptor::copy_from`, which reads an input of known length straight
-//! into the chunk buffers: the literal packet is framed in the same pieces
-//! as one `write_all` of the same data, every path round trips (one
-//! thread, chunk workers, SEIPD v1, armor), an input that grows is
-//! copied whole, and one that ends before its announced length is refused
-//! and leaves no usable message.
+//! `Encryptor::copy_from` and `copy_from_file`, which read an input of
+//! known length straight into the chunk buffers (from a file, on every
+//! chunk worker): the literal packet is framed in the same pieces as one
+//! `write_all` of the same data, every path round trips (one thread, chunk
+//! workers, SEIPD v1, armor), an input that grows is copied whole, and one
+//! that ends before its announced length is refused and leaves no usable
+//! message.
 
-use std::io::{self, Read, Write};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use proptest::prelude::*;
 use tessera::aead::Mode;
@@ -204,6 +206,97 @@ fn read_errors_and_broken_readers_are_errors() {
     }
     let mut enc = Encryptor::new(Vec::new(), &[PW], &opts(Profile::Rfc9580, 12, 1, false)).unwrap();
     assert!(matches!(enc.copy_from(&mut Liar, 1 << 20), Err(CopyError::Read(_))));
+}
+
+fn temp_file(plain: &[u8]) -> File {
+    let mut f = tempfile::tempfile().unwrap();
+    f.write_all(plain).unwrap();
+    f.rewind().unwrap();
+    f
+}
+
+#[test]
+fn files_on_every_path_from_their_position() {
+    let c = chunk_size(12);
+    for n in [0, 1000, c - 1, c, c + 1, 5 * c, 9 * c + 333, (1 << 22) + 1] {
+        let plain = data(n);
+        for threads in [1, 2, 3] {
+            for skip in [0, 1000] {
+                let o = opts(Profile::Rfc9580, 12, threads, false);
+                let mut f = temp_file(&plain);
+                f.seek(SeekFrom::Start(skip.min(n) as u64)).unwrap();
+                let mut enc = Encryptor::new(Vec::new(), &[PW], &o).unwrap();
+                let read = enc.copy_from_file(&f).unwrap();
+                let msg = enc.finish().unwrap();
+                let rest = &plain[skip.min(n)..];
+                assert_eq!(read, rest.len() as u64);
+                assert_eq!(f.stream_position().unwrap(), n as u64, "the position is left at the end");
+                assert_eq!(decrypt(&msg), rest, "n={n} threads={threads} skip={skip}");
+                assert_eq!(literal_pieces(&msg), literal_pieces(&by_one_write(rest, &o)), "n={n} threads={threads}");
+            }
+        }
+    }
+    for profile in [Profile::Rfc4880, Profile::Rfc9580] {
+        let plain = data(3 * c + 7);
+        let mut enc = Encryptor::new(Vec::new(), &[PW], &opts(profile, 12, 2, true)).unwrap();
+        enc.copy_from_file(&temp_file(&plain)).unwrap();
+        assert_eq!(decrypt(&enc.finish().unwrap()), plain, "{profile:?} armored");
+    }
+}
+
+/// An output (kept in `out`) that changes the input file once `after`
+/// octets are written: truncates it to `to` octets, or appends `to` octets.
+struct Meddler {
+    file: File,
+    out: Vec<u8>,
+    after: usize,
+    truncate: bool,
+    to: usize,
+}
+
+impl Write for Meddler {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        let written = self.out.len();
+        if written < self.after && written + b.len() >= self.after {
+            if self.truncate {
+                self.file.set_len(self.to as u64)?;
+            } else {
+                self.file.write_all(&data(self.to))?;
+            }
+        }
+        self.out.extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_file_that_shrinks_while_read_is_refused_and_one_that_grows_is_read_whole() {
+    let plain = data(64 << 20);
+    for threads in [1, 2] {
+        let f = temp_file(&plain);
+        let file = f.try_clone().unwrap();
+        let meddler = Meddler { file, out: Vec::new(), after: 1 << 20, truncate: true, to: 3 << 20 };
+        let mut enc = Encryptor::new(meddler, &[PW], &opts(Profile::Rfc9580, 12, threads, false)).unwrap();
+        match enc.copy_from_file(&f) {
+            Err(CopyError::Read(e)) => assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof, "{e}"),
+            r => panic!("threads={threads}: {r:?}"),
+        }
+        assert!(enc.finish().is_err(), "no final tag after a short file");
+
+        // Appended to (through its own descriptor) while it is read.
+        let named = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(named.path(), &plain[..8 << 20]).unwrap();
+        let file = File::options().append(true).open(named.path()).unwrap();
+        let meddler = Meddler { file, out: Vec::new(), after: 1 << 20, truncate: false, to: 5000 };
+        let mut enc = Encryptor::new(meddler, &[PW], &opts(Profile::Rfc9580, 12, threads, false)).unwrap();
+        assert_eq!(enc.copy_from_file(&File::open(named.path()).unwrap()).unwrap(), (8 << 20) + 5000);
+        let mut want = plain[..8 << 20].to_vec();
+        want.extend_from_slice(&data(5000));
+        assert_eq!(decrypt(&enc.finish().unwrap().out), want, "threads={threads}");
+    }
 }
 
 proptest! {

@@ -1,6 +1,7 @@
 //! The streaming [`Encryptor`].
 
-use std::io::{self, Read, Write};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use zeroize::Zeroizing;
 
@@ -9,10 +10,12 @@ use super::key::EncryptionPlan;
 use super::options::{EMPTY_PASSWORD, EncryptOptions, MAX_FILENAME_LEN, Profile, S2kChoice};
 use super::packet::{PartialWriter, tag, write_packet};
 use super::s2k::{HashAlg, S2k};
-use super::seipd::{ChunkSealer, MAX_CHUNK_OCTET, MdcSealer, ParSealer, Room, V2Header, thread_count, worth_it};
+use super::seipd::{
+    ChunkSealer, MAX_CHUNK_OCTET, MdcSealer, ParSealer, Room, Source, V2Header, thread_count, worth_it,
+};
 use super::skesk::Skesk;
 use super::{Error, Result, random};
-use crate::fs::{CopyError, copy};
+use crate::fs::{CHUNK_BUFFER, CopyError, copy};
 
 // One per message, built once: boxing the large variant would only add an allocation.
 #[allow(clippy::large_enum_variant)]
@@ -95,6 +98,13 @@ impl<W: Write> Room for Body<W> {
             Body::V2(w) => w.advance(n),
             Body::V2Threads(w) => w.advance(n),
             Body::V1(w) => w.advance(n),
+        }
+    }
+    fn fill_from(&mut self, from: &mut Source<'_>, n: u64) -> std::result::Result<(), CopyError> {
+        match self {
+            Body::V2(w) => w.fill_from(from, n),
+            Body::V2Threads(w) => w.fill_from(from, n),
+            Body::V1(w) => w.fill_from(from, n),
         }
     }
 }
@@ -343,8 +353,46 @@ impl<W: Write> Encryptor<W> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn copy_from(&mut self, from: &mut dyn Read, len: u64) -> std::result::Result<u64, CopyError> {
-        self.lit.read_into(from, len)?;
+        self.lit.fill_from(&mut Source::Stream(from), len)?;
         Ok(len + copy(from, self)?)
+    }
+
+    /// Encrypts the rest of `file`, from its position to its end, as
+    /// [`Encryptor::copy_from`] does with the file's length, and leaves the
+    /// position at the end. With chunk workers ([`EncryptOptions::threads`]),
+    /// each worker reads the chunks it seals itself (positioned reads), so
+    /// reading runs on every core as well. A file under
+    /// [`CHUNK_BUFFER`](crate::fs::CHUNK_BUFFER) octets, or not a regular
+    /// file, is copied as a stream (pseudo-files, as in `/sys`, give a size
+    /// that is only a guess). Returns the octets read.
+    ///
+    /// ```
+    /// use std::io::{Read, Seek, Write};
+    /// use tessera::openpgp::{Decryptor, EncryptOptions, Encryptor, S2kChoice};
+    /// let mut file = tempfile::tempfile()?;
+    /// file.write_all(&vec![9u8; 1 << 20])?;
+    /// file.rewind()?;
+    /// let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, threads: 2, ..EncryptOptions::default() };
+    /// let mut enc = Encryptor::new(Vec::new(), &[b"pw".as_slice()], &opts)?;
+    /// assert_eq!(enc.copy_from_file(&file).unwrap(), 1 << 20);
+    /// let message = enc.finish()?;
+    /// let mut out = Vec::new();
+    /// Decryptor::new(message.as_slice(), &[b"pw".as_slice()])?.read_to_end(&mut out)?;
+    /// assert_eq!(out, vec![9u8; 1 << 20]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn copy_from_file(&mut self, file: &File) -> std::result::Result<u64, CopyError> {
+        let mut reader = file;
+        let start = reader.stream_position().ok();
+        let size = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+        let (Some(start), Some(size)) = (start, size) else { return copy(&mut reader, self) };
+        let len = size.saturating_sub(start);
+        if len < CHUNK_BUFFER as u64 {
+            return copy(&mut reader, self);
+        }
+        self.lit.fill_from(&mut Source::File(file, start), len)?;
+        reader.seek(SeekFrom::Start(start + len)).map_err(CopyError::Read)?;
+        Ok(len + copy(&mut reader, self)?)
     }
 }
 

@@ -1,10 +1,10 @@
 //! Writing a packet of unknown length as partial body lengths
 //! (RFC 9580 §4.2.1.4).
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 use super::super::poison::Poison;
-use super::super::seipd::{Room, read_into, read_some};
+use super::super::seipd::{Room, Source};
 use crate::fs::CopyError;
 use super::{MIN_PARTIAL, PARTIAL_LEN, encode_len, new_header};
 
@@ -116,12 +116,12 @@ impl<W: Write> PartialWriter<W> {
     /// make of them, reading each piece straight into `inner`'s buffers
     /// (what is left under 512 octets is held, as there). An error
     /// poisons the writer: a piece may have been announced and not filled.
-    pub(crate) fn read_into(&mut self, from: &mut dyn Read, n: u64) -> Result<(), CopyError>
+    pub(crate) fn fill_from(&mut self, from: &mut Source<'_>, n: u64) -> Result<(), CopyError>
     where
         W: Room,
     {
         self.poison.check().map_err(CopyError::Write)?;
-        let r = self.read_pieces(from, n);
+        let r = self.fill_pieces(from, n);
         if let Err(e) = &r {
             let (CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e)) = e;
             let _ = self.poison.record::<()>(Err(io::Error::new(e.kind(), e.to_string())));
@@ -129,7 +129,7 @@ impl<W: Write> PartialWriter<W> {
         r
     }
 
-    fn read_pieces(&mut self, from: &mut dyn Read, n: u64) -> Result<(), CopyError>
+    fn fill_pieces(&mut self, from: &mut Source<'_>, n: u64) -> Result<(), CopyError>
     where
         W: Room,
     {
@@ -144,12 +144,12 @@ impl<W: Write> PartialWriter<W> {
             let from_held = self.held_len;
             self.inner.write_all(&self.held[..from_held]).map_err(CopyError::Write)?;
             self.held_len = 0;
-            read_into(&mut self.inner, from, piece - from_held as u64)?;
+            self.inner.fill_from(from, piece - from_held as u64)?;
             total -= piece;
         }
-        while self.held_len < total as usize {
-            self.held_len += read_some(from, &mut self.held[self.held_len..total as usize])?;
-        }
+        let end = total as usize;
+        from.read_exact(&mut self.held[self.held_len..end])?;
+        self.held_len = end;
         Ok(())
     }
 }

@@ -1,18 +1,23 @@
 //! Worker threads that seal or open SEIPD v2 chunks for one message.
 //!
-//! The caller's thread does all the I/O; it hands a chunk buffer (with room
-//! for its tag) to the pool and takes buffers back **in index order**.
+//! The caller's thread does all the I/O but positioned reads of a file; it
+//! hands a chunk buffer (with room for its tag), filled or to be filled
+//! from a file offset, to the pool and takes buffers back **in index
+//! order**.
 //! The number of buffers is fixed when the pool is made, so the memory of a
 //! message does not depend on its size or on how fast the workers are: a
 //! caller with no free buffer must first take the next finished one.
 
+use std::fs::File;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use zeroize::Zeroize;
 
+use super::Source;
 use super::v2::ChunkNonce;
+use crate::fs::CopyError;
 use crate::TAG_LEN;
 use crate::aead::{Aad, Aead, AeadInPlace};
 
@@ -79,11 +84,13 @@ impl ChunkKey {
     }
 }
 
-/// A chunk handed to a worker: `len` octets of data, then room for the tag.
+/// A chunk handed to a worker: `len` octets of data, then room for the
+/// tag; with `src`, the worker first reads the data from that file offset.
 struct Job {
     index: u64,
     buf: Vec<u8>,
     len: usize,
+    src: Option<(Arc<File>, u64)>,
 }
 
 /// A chunk back from a worker, sealed (tag after the data) or opened.
@@ -91,8 +98,10 @@ pub(crate) struct Done {
     pub(crate) index: u64,
     pub(crate) buf: Vec<u8>,
     pub(crate) len: usize,
-    /// `false`: the tag did not verify (or sealing failed); the data is wiped.
+    /// `false`: the tag did not verify (or sealing or reading failed); the data is wiped.
     pub(crate) ok: bool,
+    /// Why reading the chunk's data failed, if it did.
+    pub(crate) read_error: Option<std::io::Error>,
 }
 
 /// The workers of one message and its fixed set of chunk buffers.
@@ -171,9 +180,10 @@ impl ChunkPool {
         self.submitted
     }
 
-    /// Hands `buf[..len]` to the workers as the next chunk.
-    pub(crate) fn submit(&mut self, buf: Vec<u8>, len: usize) {
-        let job = Job { index: self.submitted, buf, len };
+    /// Hands `buf[..len]` to the workers as the next chunk; with `src`,
+    /// a worker reads those `len` octets from that file offset first.
+    pub(crate) fn submit(&mut self, buf: Vec<u8>, len: usize, src: Option<(Arc<File>, u64)>) {
+        let job = Job { index: self.submitted, buf, len, src };
         self.submitted += 1;
         // The workers outlive the sender; a send fails only if one
         // panicked, and then `take` reports it.
@@ -207,12 +217,17 @@ fn work(key: &ChunkKey, op: Op, jobs: &Mutex<Receiver<Job>>, done: &SyncSender<D
             Ok(job) => job,
             Err(_) => return,
         };
-        let Job { index, mut buf, len } = job;
-        let ok = match op {
-            Op::Seal => key.seal(index, &mut buf, len),
-            Op::Open => key.open(index, &mut buf, len),
-        };
-        if done.send(Done { index, buf, len, ok }).is_err() {
+        let Job { index, mut buf, len, src } = job;
+        let read_error = src.and_then(|(file, at)| Source::File(&file, at).read_exact(&mut buf[..len]).err());
+        let ok = read_error.is_none()
+            && match op {
+                Op::Seal => key.seal(index, &mut buf, len),
+                Op::Open => key.open(index, &mut buf, len),
+            };
+        let read_error = read_error.map(|e| match e {
+            CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e) => e,
+        });
+        if done.send(Done { index, buf, len, ok, read_error }).is_err() {
             return;
         }
     }

@@ -11,7 +11,9 @@ use zeroize::Zeroize;
 
 use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
 use super::v2::ChunkNonce;
-use super::{Room, V2Header, chunk_size, write_through};
+use super::room::fill_in_order;
+use super::{Room, Source, V2Header, chunk_size, write_through};
+use crate::fs::CopyError;
 use crate::TAG_LEN;
 use crate::aead::{Aad, Aead, AeadInPlace};
 use crate::openpgp::poison::{Poison, read_checked};
@@ -79,31 +81,41 @@ impl<W: Write> ParSealer<W> {
         Ok(ParSealer { inner, key, pool, chunk, cur, fill: 0, total: 0, poison: Poison::default() })
     }
 
-    /// Writes the next sealed chunk out.
-    fn write_next(&mut self) -> io::Result<()> {
+    /// Writes the next sealed chunk out. A worker's failure to read its
+    /// chunk from a file is a [`CopyError::Read`].
+    fn write_next(&mut self) -> std::result::Result<(), CopyError> {
         let Some(d) = self.pool.take() else {
-            return Err(self.poison.set(Error::InvalidOption("a chunk worker stopped")));
+            return Err(CopyError::Write(self.poison.set(Error::InvalidOption("a chunk worker stopped"))));
         };
+        if let Some(e) = d.read_error {
+            self.pool.recycle(d.buf);
+            return Err(CopyError::Read(self.poison.record::<()>(Err(e)).unwrap_err()));
+        }
         if !d.ok {
-            return Err(self.poison.set(Error::InvalidOption("sealing a chunk failed")));
+            return Err(CopyError::Write(self.poison.set(Error::InvalidOption("sealing a chunk failed"))));
         }
         let written = self.inner.write_all(&d.buf[..d.len + TAG_LEN]);
         self.total += d.len as u64;
         self.pool.recycle(d.buf);
-        self.poison.record(written)
+        self.poison.record(written).map_err(CopyError::Write)
+    }
+
+    /// A free chunk buffer, writing finished chunks out until one is.
+    fn free_buffer(&mut self) -> std::result::Result<Vec<u8>, CopyError> {
+        loop {
+            if let Some(b) = self.pool.buffer() {
+                return Ok(b);
+            }
+            self.write_next()?;
+        }
     }
 
     /// Hands the current chunk to the workers and gets a fresh buffer,
     /// writing finished chunks out until one is free.
     fn submit(&mut self) -> io::Result<()> {
-        let next = loop {
-            if let Some(b) = self.pool.buffer() {
-                break b;
-            }
-            self.write_next()?;
-        };
+        let next = self.free_buffer().map_err(io_error)?;
         let full = std::mem::replace(&mut self.cur.0, next);
-        self.pool.submit(full, self.fill);
+        self.pool.submit(full, self.fill, None);
         self.fill = 0;
         Ok(())
     }
@@ -118,7 +130,7 @@ impl<W: Write> ParSealer<W> {
             self.submit()?;
         }
         while self.pool.in_flight() > 0 {
-            self.write_next()?;
+            self.write_next().map_err(io_error)?;
         }
         let mut nonces = self.key.nonce.clone();
         let ad = final_ad(&self.key, self.total);
@@ -162,6 +174,43 @@ impl<W: Write> Room for ParSealer<W> {
         self.fill += n;
         Ok(())
     }
+
+    /// From a file, each whole chunk is read by the worker that seals it
+    /// (positioned reads, so reading runs on every worker too); the
+    /// chunk being filled and the rest are read here. Returns once every
+    /// chunk handed out is written, so that a failed read is reported here.
+    fn fill_from(&mut self, from: &mut Source<'_>, mut n: u64) -> std::result::Result<(), CopyError> {
+        let Source::File(file, at) = from else { return fill_in_order(self, from, n) };
+        let shared = Arc::new(file.try_clone().map_err(CopyError::Read)?);
+        let chunk = self.chunk as u64;
+        while n > 0 {
+            if self.fill == self.chunk {
+                self.submit().map_err(CopyError::Write)?;
+            }
+            if self.fill == 0 && n >= chunk {
+                let buf = self.free_buffer()?;
+                self.pool.submit(buf, self.chunk, Some((shared.clone(), *at)));
+                (*at, n) = (*at + chunk, n - chunk);
+                continue;
+            }
+            let room = self.room().map_err(CopyError::Write)?;
+            let k = room.len().min(usize::try_from(n).unwrap_or(usize::MAX));
+            let mut src = Source::File(file, *at);
+            src.read_exact(&mut room[..k])?;
+            self.fill += k;
+            (*at, n) = (*at + k as u64, n - k as u64);
+        }
+        while self.pool.in_flight() > 0 {
+            self.write_next()?;
+        }
+        Ok(())
+    }
+}
+
+/// A [`CopyError`] as the `io::Error` inside it.
+fn io_error(e: CopyError) -> io::Error {
+    let (CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e)) = e;
+    e
 }
 
 /// Reads a SEIPD v2 body (after its header), opening chunks on `threads`
@@ -251,7 +300,7 @@ impl<R: Read> ParOpener<R> {
             let Some(mut next) = self.pool.buffer() else { return Ok(()) };
             next[..TAG_LEN].copy_from_slice(&self.cur.0[full - TAG_LEN..full]);
             let ready = std::mem::replace(&mut self.cur.0, next);
-            self.pool.submit(ready, self.chunk);
+            self.pool.submit(ready, self.chunk, None);
             self.fill = TAG_LEN;
         }
         Ok(())

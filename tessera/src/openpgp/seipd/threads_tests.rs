@@ -175,3 +175,31 @@ fn the_largest_thread_count_is_bounded() {
     assert_eq!(buffer_count(usize::MAX, 64), BUFFER_BUDGET / 64);
     assert_eq!(buffer_count(usize::MAX / 2 + 1, 0), BUFFER_BUDGET);
 }
+
+/// From a file, whole chunks are read by the workers: the same bytes as
+/// writing the data, and a file shorter than announced is a read error
+/// even when only the workers' reads meet its end.
+#[test]
+fn workers_read_files_at_offsets() {
+    use super::super::{Room, Source};
+    use crate::fs::CopyError;
+    let h = header(Mode::Ocb, 6);
+    let c = chunk_size(6);
+    let data = plain(7 * c + 100);
+    let mut file = tempfile::tempfile().unwrap();
+    file.write_all(&data).unwrap();
+    for (head, threads) in [(0, 2), (5, 2), (c + 3, 3)] {
+        let mut s = ParSealer::new(Vec::new(), &h, &KEY, threads).unwrap();
+        s.write_all(&data[..head]).unwrap();
+        s.fill_from(&mut Source::File(&file, head as u64), (data.len() - head) as u64).unwrap();
+        assert_eq!(s.finish().unwrap(), seal(&h, &data, 1, data.len()), "head={head} threads={threads}");
+    }
+    // Chunks 0..7 are whole: the workers read them all; 3 and later are past the end.
+    file.set_len(3 * c as u64 + 10).unwrap();
+    let mut s = ParSealer::new(Vec::new(), &h, &KEY, 2).unwrap();
+    match s.fill_from(&mut Source::File(&file, 0), 7 * c as u64) {
+        Err(CopyError::Read(e)) => assert_eq!(e.kind(), std::io::ErrorKind::UnexpectedEof),
+        r => panic!("{r:?}"),
+    }
+    assert!(s.write_all(b"x").is_err() && s.finish().is_err(), "poisoned");
+}
