@@ -311,11 +311,12 @@ fn file_run(dir: &std::path::Path, mib: usize) -> Result<()> {
     peak_mib(true);
     let opts = EncryptOptions { threads: 0, ..EncryptOptions::default() };
     let t0 = Instant::now();
-    let mut input = BufReader::new(std::fs::File::open(&plain)?);
+    let input = std::fs::File::open(&plain)?;
     let mut e = Encryptor::new(BufWriter::new(std::fs::File::create(&enc)?), pw, &opts)?;
     let kdf = t0.elapsed().as_secs_f64();
     phase_peak(&mut kdf_peaks);
-    std::io::copy(&mut input, &mut e)?;
+    // As `tessera encrypt` does: every chunk worker reads its own chunks.
+    e.copy_from_file(&input)?;
     e.finish()?.flush()?;
     let enc_time = t0.elapsed().as_secs_f64();
     phase_peak(&mut stream_peaks);
@@ -326,7 +327,7 @@ fn file_run(dir: &std::path::Path, mib: usize) -> Result<()> {
     let dec_kdf = t0.elapsed().as_secs_f64();
     phase_peak(&mut kdf_peaks);
     let mut out = BufWriter::new(std::fs::File::create(&dec)?);
-    std::io::copy(&mut d, &mut out)?;
+    tessera::fs::copy(&mut d, &mut out)?;
     out.flush()?;
     let dec_time = t0.elapsed().as_secs_f64();
     phase_peak(&mut stream_peaks);

@@ -77,8 +77,8 @@ pub struct EncryptArgs {
     #[arg(long, value_name = "HASH", requires = "sign_with",
           value_parser = hash_parser())]
     pub hash: Option<HashAlg>,
-    /// Threads sealing chunks (0 = one per core, the default; 1 = all on one thread; at most 1024).
-    /// The output is the same.
+    /// Threads sealing chunks, each reading its own from a file input (0 = one per core, the
+    /// default; 1 = all on one thread; at most 1024). The output is the same.
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Output file (default stdout); written only if everything succeeds.
