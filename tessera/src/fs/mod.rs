@@ -43,6 +43,26 @@ pub enum CopyError {
     Spool(io::Error),
 }
 
+impl CopyError {
+    /// The I/O error inside, whichever side failed.
+    ///
+    /// ```
+    /// use tessera::fs::CopyError;
+    /// let e = CopyError::Read(std::io::ErrorKind::UnexpectedEof.into());
+    /// assert_eq!(e.io().kind(), std::io::ErrorKind::UnexpectedEof);
+    /// ```
+    pub fn io(&self) -> &io::Error {
+        let (CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e)) = self;
+        e
+    }
+
+    /// The I/O error inside, owned.
+    pub fn into_io(self) -> io::Error {
+        let (CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e)) = self;
+        e
+    }
+}
+
 /// Copies everything from `from` to `to` in pieces of up to
 /// [`CHUNK_BUFFER`] octets (one decrypted chunk per read), retrying
 /// interrupted reads, and says which side failed. Returns the number of

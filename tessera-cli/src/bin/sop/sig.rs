@@ -5,7 +5,7 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
-use tessera::fs::{CopyError, IO_BUFFER, Spool};
+use tessera::fs::{IO_BUFFER, Spool};
 use tessera::openpgp::Error as PgpError;
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
 use tessera::openpgp::sig::{
@@ -194,9 +194,7 @@ pub fn inline_verify(rest: &[String]) -> R<()> {
         super::write_new_file(path, &lines)?;
     }
     let mut stdout = io::stdout().lock();
-    spool.release(&mut stdout).map_err(|e| match e {
-        CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e) => io_fail(e),
-    })?;
+    spool.release(&mut stdout).map_err(|e| io_fail(e.into_io()))?;
     stdout.flush().map_err(io_fail)
 }
 

@@ -123,7 +123,7 @@ impl<W: Write> PartialWriter<W> {
         self.poison.check().map_err(CopyError::Write)?;
         let r = self.fill_pieces(from, n);
         if let Err(e) = &r {
-            let (CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e)) = e;
+            let e = e.io();
             let _ = self.poison.record::<()>(Err(io::Error::new(e.kind(), e.to_string())));
         }
         r

@@ -224,9 +224,7 @@ fn work(key: &ChunkKey, op: Op, jobs: &Mutex<Receiver<Job>>, done: &SyncSender<D
                 Op::Seal => key.seal(index, &mut buf, len),
                 Op::Open => key.open(index, &mut buf, len),
             };
-        let read_error = read_error.map(|e| match e {
-            CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e) => e,
-        });
+        let read_error = read_error.map(CopyError::into_io);
         if done.send(Done { index, buf, len, ok, read_error }).is_err() {
             return;
         }

@@ -113,7 +113,7 @@ impl<W: Write> ParSealer<W> {
     /// Hands the current chunk to the workers and gets a fresh buffer,
     /// writing finished chunks out until one is free.
     fn submit(&mut self) -> io::Result<()> {
-        let next = self.free_buffer().map_err(io_error)?;
+        let next = self.free_buffer().map_err(CopyError::into_io)?;
         let full = std::mem::replace(&mut self.cur.0, next);
         self.pool.submit(full, self.fill, None);
         self.fill = 0;
@@ -130,7 +130,7 @@ impl<W: Write> ParSealer<W> {
             self.submit()?;
         }
         while self.pool.in_flight() > 0 {
-            self.write_next().map_err(io_error)?;
+            self.write_next().map_err(CopyError::into_io)?;
         }
         let mut nonces = self.key.nonce.clone();
         let ad = final_ad(&self.key, self.total);
@@ -205,12 +205,6 @@ impl<W: Write> Room for ParSealer<W> {
         }
         Ok(())
     }
-}
-
-/// A [`CopyError`] as the `io::Error` inside it.
-fn io_error(e: CopyError) -> io::Error {
-    let (CopyError::Read(e) | CopyError::Write(e) | CopyError::Spool(e)) = e;
-    e
 }
 
 /// Reads a SEIPD v2 body (after its header), opening chunks on `threads`
