@@ -286,8 +286,8 @@ enum Sink {
 impl Output {
     /// Output to the file `path`, or to stdout.
     pub fn create(path: Option<&Path>) -> Result<Self> {
-        // Smaller than a chunk: an OpenPGP chunk's octets (up to 256 KiB) go
-        // out in one write, not copied into the buffer first.
+        // 64 KiB: an OpenPGP chunk of 64 KiB or more (256 KiB by default)
+        // goes out in one write, not copied into the buffer first.
         let inner = match path {
             None => match stdout_file() {
                 Some(f) => Sink::Stream(io::BufWriter::with_capacity(IO_BUFFER, f)),

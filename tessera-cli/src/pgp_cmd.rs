@@ -13,7 +13,7 @@ use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use clap::builder::PossibleValue;
 use tessera::aead::Mode;
-use tessera::fs::{CHUNK_BUFFER, CopyError, Spool, copy};
+use tessera::fs::{CopyError, Spool, copy};
 use tessera::openpgp::crypto::HashAlg;
 use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
 use tessera::openpgp::{
@@ -77,8 +77,9 @@ pub struct EncryptArgs {
     #[arg(long, value_name = "HASH", requires = "sign_with",
           value_parser = hash_parser())]
     pub hash: Option<HashAlg>,
-    /// Threads sealing chunks, each reading its own from a file input (0 = one per core, the
-    /// default; 1 = all on one thread; at most 1024). The output is the same.
+    /// Threads sealing chunks, each reading its own from a file input unless a progress bar
+    /// shows (0 = one per core, the default; 1 = all on one thread; at most 1024). The output
+    /// is the same.
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Output file (default stdout); written only if everything succeeds.
@@ -253,7 +254,8 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
     // Straight into the chunk buffers; a file is read by every chunk worker.
     match input {
         Input::File(f) => enc.copy_from_file(&f),
-        Input::Stream(mut r, len) => enc.copy_from(&mut r, if len >= CHUNK_BUFFER as u64 { len } else { 0 }),
+        // Behind a progress bar: a file of more than 8 MiB, read here.
+        Input::Stream(mut r, len) => enc.copy_from(&mut r, len),
     }
     .map_err(explain_encrypt_copy)?;
     let out = enc.finish().map_err(explain)?;

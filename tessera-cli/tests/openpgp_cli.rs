@@ -144,6 +144,14 @@ fn files_on_stdin_from_their_position_on_every_thread_count() {
             assert!(o.stdout == plain[skip as usize..], "threads={threads} skip={skip}");
         }
     }
+    // stdin is left at its end: what follows in the shell reads nothing more.
+    let script = format!(
+        "{{ \"$0\" encrypt --password-file {} --s2k iterated --s2k-count 0 >/dev/null; wc -c; }} < {}",
+        d.p("pw").display(),
+        input.display()
+    );
+    let o = ok(Command::new("sh").arg("-c").arg(&script).arg(env!("CARGO_BIN_EXE_tessera")));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "0");
     let mut c = tessera();
     c.args(["encrypt", "--password-file"]).arg(d.p("pw")).args(CHEAP).arg(&input);
     let by_path = ok(&mut c).stdout;

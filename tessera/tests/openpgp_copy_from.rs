@@ -162,9 +162,9 @@ fn an_input_that_grows_is_copied_whole() {
 fn an_input_shorter_than_announced_is_refused_and_poisons() {
     // Short inside a piece, and short in the tail under 512 octets.
     for (have, announced) in [(0, 10_000), (100, 2000), (700, 800), (300_000, 300_001), (600_000, 1 << 20)] {
-        for profile in [Profile::Rfc9580, Profile::Rfc4880] {
+        for (profile, threads) in [(Profile::Rfc9580, 1), (Profile::Rfc9580, 2), (Profile::Rfc4880, 1)] {
             let plain = data(have);
-            let mut enc = Encryptor::new(Vec::new(), &[PW], &opts(profile, 12, 1, false)).unwrap();
+            let mut enc = Encryptor::new(Vec::new(), &[PW], &opts(profile, 12, threads, false)).unwrap();
             match enc.copy_from(&mut trickle(&plain, 4096), announced) {
                 Err(CopyError::Read(e)) => {
                     assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
@@ -206,6 +206,67 @@ fn read_errors_and_broken_readers_are_errors() {
     }
     let mut enc = Encryptor::new(Vec::new(), &[PW], &opts(Profile::Rfc9580, 12, 1, false)).unwrap();
     assert!(matches!(enc.copy_from(&mut Liar, 1 << 20), Err(CopyError::Read(_))));
+    assert!(enc.finish().is_err());
+
+    // All or nothing: a failure after the announced length poisons too.
+    let mut enc = Encryptor::new(Vec::new(), &[PW], &opts(Profile::Rfc9580, 12, 2, false)).unwrap();
+    assert!(matches!(enc.copy_from(&mut Failing(5000), 1000), Err(CopyError::Read(_))));
+    assert!(enc.write_all(b"more").is_err() && enc.finish().is_err());
+
+    // A length no input can have is an error, not an overflow.
+    for len in [u64::MAX, u64::MAX - 3] {
+        let mut enc = Encryptor::new(Vec::new(), &[PW], &opts(Profile::Rfc9580, 12, 1, false)).unwrap();
+        match enc.copy_from(&mut &b"abc"[..], len) {
+            Err(CopyError::Read(e)) => assert_eq!(e.kind(), io::ErrorKind::InvalidInput),
+            r => panic!("{r:?}"),
+        }
+    }
+}
+
+/// An output whose `write_all` is interrupted once: the chunk was sealed
+/// in place, so the encryptor must not seal it again on the next call
+/// (with GCM that would write the plaintext out in the clear).
+#[test]
+fn an_interrupted_write_is_final() {
+    struct Hiccup {
+        out: Vec<u8>,
+        hiccups: usize,
+    }
+    impl Write for Hiccup {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.write_all(b).map(|()| b.len())
+        }
+        fn write_all(&mut self, b: &[u8]) -> io::Result<()> {
+            if b.len() > 1000 && self.hiccups > 0 {
+                self.hiccups -= 1;
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            self.out.extend_from_slice(b);
+            Ok(())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let pattern = b"PLAINTEXT-PATTERN-".repeat(1000);
+    for (mode, profile) in [(Mode::Gcm, Profile::Rfc9580), (Mode::Eax, Profile::Rfc9580), (Mode::Ocb, Profile::Rfc4880)]
+    {
+        for threads in [1, 2] {
+            let o = EncryptOptions { aead: mode, ..opts(profile, 6, threads, false) };
+            let mut out = Hiccup { out: Vec::new(), hiccups: 1 };
+            {
+                let mut enc = Encryptor::new(&mut out, &[PW], &o).unwrap();
+                let mut failed = false;
+                for _ in 0..4 {
+                    failed |= enc.write_all(&pattern).is_err();
+                }
+                failed |= enc.finish().is_err();
+                assert!(failed, "{mode:?} {profile:?} threads={threads}");
+            }
+            let leaked = out.out.windows(18).any(|w| w == b"PLAINTEXT-PATTERN-");
+            assert!(!leaked, "plaintext written out: {mode:?} {profile:?} threads={threads}");
+        }
+    }
 }
 
 fn temp_file(plain: &[u8]) -> File {
@@ -275,11 +336,11 @@ impl Write for Meddler {
 #[test]
 fn a_file_that_shrinks_while_read_is_refused_and_one_that_grows_is_read_whole() {
     let plain = data(64 << 20);
-    for threads in [1, 2] {
+    for (profile, threads) in [(Profile::Rfc9580, 1), (Profile::Rfc9580, 2), (Profile::Rfc4880, 1)] {
         let f = temp_file(&plain);
         let file = f.try_clone().unwrap();
         let meddler = Meddler { file, out: Vec::new(), after: 1 << 20, truncate: true, to: 3 << 20 };
-        let mut enc = Encryptor::new(meddler, &[PW], &opts(Profile::Rfc9580, 12, threads, false)).unwrap();
+        let mut enc = Encryptor::new(meddler, &[PW], &opts(profile, 12, threads, false)).unwrap();
         match enc.copy_from_file(&f) {
             Err(CopyError::Read(e)) => assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof, "{e}"),
             r => panic!("threads={threads}: {r:?}"),
@@ -310,8 +371,13 @@ proptest! {
         threads in 1usize..3,
     ) {
         let plain = data(n);
-        let announced = announced.min(n) as u64;
-        let msg = by_copy_from(&plain, announced, most, &opts(Profile::Rfc9580, chunk_octet, threads, false));
-        prop_assert_eq!(decrypt(&msg), plain);
+        let o = opts(Profile::Rfc9580, chunk_octet, threads, false);
+        if announced <= n {
+            prop_assert_eq!(decrypt(&by_copy_from(&plain, announced as u64, most, &o)), plain);
+        } else {
+            let mut enc = Encryptor::new(Vec::new(), &[PW], &o).unwrap();
+            prop_assert!(enc.copy_from(&mut trickle(&plain, most), announced as u64).is_err());
+            prop_assert!(enc.finish().is_err());
+        }
     }
 }

@@ -20,12 +20,13 @@ mod atomic;
 pub use atomic::{AtomicFile, DirSyncError};
 
 /// Buffer of buffered file and stream I/O in the front ends and of
-/// [`AtomicFile`]: 64 KiB, less than a chunk, so that a chunk written
-/// whole bypasses it instead of being copied into it.
+/// [`AtomicFile`]: 64 KiB, so that a chunk of 64 KiB or more (256 KiB by
+/// default) written whole bypasses it instead of being copied into it.
 pub const IO_BUFFER: usize = 1 << 16;
 
 /// Buffer of [`copy`]: a chunk of the default size (256 KiB) in one read
-/// or write.
+/// or write. Files shorter than this are copied as streams by
+/// [`crate::openpgp::Encryptor::copy_from_file`].
 pub const CHUNK_BUFFER: usize = 1 << 18;
 
 /// Which side of a [`copy`] failed.
@@ -77,7 +78,8 @@ impl CopyError {
 /// assert!(matches!(copy(&mut &b"data"[..], &mut &mut full[..]), Err(CopyError::Write(_))));
 /// ```
 pub fn copy(from: &mut dyn Read, to: &mut dyn Write) -> Result<u64, CopyError> {
-    let mut buf = vec![0u8; CHUNK_BUFFER];
+    // Plaintext passes through it: wiped when dropped.
+    let mut buf = zeroize::Zeroizing::new(vec![0u8; CHUNK_BUFFER]);
     let mut total = 0u64;
     loop {
         let n = match from.read(&mut buf) {

@@ -11,7 +11,8 @@ use super::options::{EMPTY_PASSWORD, EncryptOptions, MAX_FILENAME_LEN, Profile, 
 use super::packet::{PartialWriter, tag, write_packet};
 use super::s2k::{HashAlg, S2k};
 use super::seipd::{
-    ChunkSealer, MAX_CHUNK_OCTET, MdcSealer, ParSealer, Room, Source, V2Header, thread_count, worth_it,
+    ChunkSealer, MAX_CHUNK_OCTET, MdcSealer, POSITIONED_READS, ParSealer, Room, Source, V2Header, thread_count,
+    worth_it,
 };
 use super::skesk::Skesk;
 use super::{Error, Result, random};
@@ -323,16 +324,17 @@ impl<W: Write> Encryptor<W> {
     }
 
     /// Encrypts everything `from` yields until it ends, as
-    /// [`copy`]`(from, self)` would, with the same output, but reads its
-    /// first `len` octets straight into the chunk buffers: one copy of the
-    /// data fewer. `len` is what `from` is known to hold (a regular file's
-    /// length; 0 when unknown); more is then copied as usual. Returns the
-    /// octets read.
+    /// [`copy`]`(from, self)` would, but reads its first `len` octets
+    /// straight into the chunk buffers: one copy of the data fewer. `len`
+    /// is what `from` is known to hold (a regular file's length; 0 when
+    /// unknown); more is then copied as usual. The plaintext is the same;
+    /// the literal packet's pieces are those of one `write_all` of the
+    /// `len` octets. Returns the octets read.
     ///
-    /// An input that ends before `len` octets is a [`CopyError::Read`] of
-    /// kind `UnexpectedEof` (the file shrank while being read). That, or
-    /// any other error while the `len` octets are read, leaves the message
-    /// cut short: every later call fails.
+    /// All or nothing: an input that ends before `len` octets is a
+    /// [`CopyError::Read`] of kind `UnexpectedEof` (the file shrank while
+    /// being read), and after that or any other error the message is cut
+    /// short: every later call fails.
     ///
     /// ```
     /// use std::io::Read;
@@ -353,18 +355,29 @@ impl<W: Write> Encryptor<W> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn copy_from(&mut self, from: &mut dyn Read, len: u64) -> std::result::Result<u64, CopyError> {
-        self.lit.fill_from(&mut Source::Stream(from), len)?;
-        Ok(len + copy(from, self)?)
+        let r = self.lit.fill_from(&mut Source::Stream(from), len).and_then(|()| copy(from, self));
+        self.all_or_nothing(r).map(|more| len + more)
+    }
+
+    /// Poisons the encryptor when `r` failed: the octets read are lost
+    /// with the error, so no caller could resume where it stopped.
+    fn all_or_nothing(&mut self, r: std::result::Result<u64, CopyError>) -> std::result::Result<u64, CopyError> {
+        if let Err(e) = &r {
+            self.lit.poison_with(e.io());
+        }
+        r
     }
 
     /// Encrypts the rest of `file`, from its position to its end, as
     /// [`Encryptor::copy_from`] does with the file's length, and leaves the
     /// position at the end. With chunk workers ([`EncryptOptions::threads`]),
     /// each worker reads the chunks it seals itself (positioned reads), so
-    /// reading runs on every core as well. A file under
-    /// [`CHUNK_BUFFER`](crate::fs::CHUNK_BUFFER) octets, or not a regular
-    /// file, is copied as a stream (pseudo-files, as in `/sys`, give a size
-    /// that is only a guess). Returns the octets read.
+    /// reading runs on every core as well. Less than
+    /// [`CHUNK_BUFFER`](crate::fs::CHUNK_BUFFER) octets from the position,
+    /// or not a regular file, is copied as a stream (pseudo-files, as in
+    /// `/sys`, give a size that is only a guess); so is everything on a
+    /// platform without positioned reads. Returns the octets read; all or
+    /// nothing, as [`Encryptor::copy_from`].
     ///
     /// ```
     /// use std::io::{Read, Seek, Write};
@@ -385,14 +398,19 @@ impl<W: Write> Encryptor<W> {
         let mut reader = file;
         let start = reader.stream_position().ok();
         let size = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
-        let (Some(start), Some(size)) = (start, size) else { return copy(&mut reader, self) };
+        let (Some(start), Some(size)) = (start, size) else { return self.copy_from(&mut reader, 0) };
         let len = size.saturating_sub(start);
         if len < CHUNK_BUFFER as u64 {
-            return copy(&mut reader, self);
+            return self.copy_from(&mut reader, 0);
         }
-        self.lit.fill_from(&mut Source::File(file, start), len)?;
-        reader.seek(SeekFrom::Start(start + len)).map_err(CopyError::Read)?;
-        Ok(len + copy(&mut reader, self)?)
+        if !POSITIONED_READS {
+            return self.copy_from(&mut reader, len);
+        }
+        let r = self.lit.fill_from(&mut Source::File(file, start), len).and_then(|()| {
+            reader.seek(SeekFrom::Start(start + len)).map_err(CopyError::Read)?;
+            copy(&mut reader, self)
+        });
+        self.all_or_nothing(r).map(|more| len + more)
     }
 }
 

@@ -37,6 +37,16 @@ impl Poison {
         })
     }
 
+    /// As [`Poison::record`], but an `Interrupted` error is recorded too:
+    /// for a write after which the state has moved on (a chunk sealed in
+    /// place, a piece announced), where a retry would repeat the step.
+    pub(crate) fn record_final<T>(&mut self, r: io::Result<T>) -> io::Result<T> {
+        self.record(r.map_err(|e| match e.kind() {
+            io::ErrorKind::Interrupted => io::Error::other(format!("{e} (where the stream cannot resume)")),
+            _ => e,
+        }))
+    }
+
     /// Records a typed error and returns it as an `io::Error`.
     pub(crate) fn set(&mut self, e: Error) -> io::Error {
         self.record::<()>(Err(e.into_io())).unwrap_err()

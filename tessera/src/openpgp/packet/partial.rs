@@ -3,6 +3,8 @@
 
 use std::io::{self, Write};
 
+use zeroize::Zeroizing;
+
 use super::super::poison::Poison;
 use super::super::seipd::{Room, Source};
 use crate::fs::CopyError;
@@ -20,7 +22,9 @@ pub struct PartialWriter<W: Write> {
     inner: W,
     tag: u8,
     started: bool,
-    held: [u8; MIN_PARTIAL],
+    /// Up to 511 octets of the packet (plaintext, for a literal packet):
+    /// wiped when dropped.
+    held: Zeroizing<[u8; MIN_PARTIAL]>,
     held_len: usize,
     poison: Poison,
 }
@@ -34,7 +38,7 @@ impl<W: Write> std::fmt::Debug for PartialWriter<W> {
 impl<W: Write> PartialWriter<W> {
     /// Starts a packet of type `tag`; nothing is written yet.
     pub fn new(inner: W, tag: u8) -> Self {
-        PartialWriter { inner, tag, started: false, held: [0; MIN_PARTIAL], held_len: 0, poison: Poison::default() }
+        PartialWriter { inner, tag, started: false, held: Zeroizing::new([0; MIN_PARTIAL]), held_len: 0, poison: Poison::default() }
     }
 
     // Only the fuzz harness and the tests use this.
@@ -123,17 +127,22 @@ impl<W: Write> PartialWriter<W> {
         self.poison.check().map_err(CopyError::Write)?;
         let r = self.fill_pieces(from, n);
         if let Err(e) = &r {
-            let e = e.io();
-            let _ = self.poison.record::<()>(Err(io::Error::new(e.kind(), e.to_string())));
+            self.poison_with(e.io());
         }
         r
+    }
+
+    /// Makes every later call fail with (a copy of) `e`.
+    pub(crate) fn poison_with(&mut self, e: &io::Error) {
+        let _ = self.poison.record_final::<()>(Err(io::Error::new(e.kind(), e.to_string())));
     }
 
     fn fill_pieces(&mut self, from: &mut Source<'_>, n: u64) -> Result<(), CopyError>
     where
         W: Room,
     {
-        let mut total = self.held_len as u64 + n;
+        let too_long = || CopyError::Read(io::Error::new(io::ErrorKind::InvalidInput, "input length too large"));
+        let mut total = n.checked_add(self.held_len as u64).ok_or_else(too_long)?;
         if total >= MIN_PARTIAL as u64 {
             self.start().map_err(CopyError::Write)?;
         }

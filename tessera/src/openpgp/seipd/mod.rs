@@ -22,7 +22,7 @@ mod v1;
 mod v2;
 
 pub(crate) use pool::thread_count;
-pub(crate) use room::{Room, Source, write_through};
+pub(crate) use room::{POSITIONED_READS, Room, Source, write_through};
 pub(crate) use threads::{ParOpener, ParSealer, worth_it};
 pub use v1::{MdcOpener, MdcSealer};
 pub(crate) use v1::MDC_LEN;

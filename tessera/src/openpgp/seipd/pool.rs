@@ -98,7 +98,8 @@ pub(crate) struct Done {
     pub(crate) index: u64,
     pub(crate) buf: Vec<u8>,
     pub(crate) len: usize,
-    /// `false`: the tag did not verify (or sealing or reading failed); the data is wiped.
+    /// `false`: the tag did not verify, or sealing or reading failed; the
+    /// data is wiped when a tag did not verify (the caller wipes the rest).
     pub(crate) ok: bool,
     /// Why reading the chunk's data failed, if it did.
     pub(crate) read_error: Option<std::io::Error>,

@@ -4,6 +4,7 @@
 //! plaintext released only after its tag verifies, the last chunk only
 //! with the final tag, and a fixed number of chunk buffers per message.
 
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
 use super::v2::ChunkNonce;
 use super::room::fill_in_order;
 use super::{Room, Source, V2Header, chunk_size, write_through};
-use crate::fs::CopyError;
+use crate::fs::{CopyError, IO_BUFFER};
 use crate::TAG_LEN;
 use crate::aead::{Aad, Aead, AeadInPlace};
 use crate::openpgp::poison::{Poison, read_checked};
@@ -87,17 +88,20 @@ impl<W: Write> ParSealer<W> {
         let Some(d) = self.pool.take() else {
             return Err(CopyError::Write(self.poison.set(Error::InvalidOption("a chunk worker stopped"))));
         };
-        if let Some(e) = d.read_error {
-            self.pool.recycle(d.buf);
-            return Err(CopyError::Read(self.poison.record::<()>(Err(e)).unwrap_err()));
-        }
         if !d.ok {
-            return Err(CopyError::Write(self.poison.set(Error::InvalidOption("sealing a chunk failed"))));
+            let mut buf = d.buf;
+            buf.zeroize();
+            self.pool.recycle(buf);
+            return Err(match d.read_error {
+                Some(e) => CopyError::Read(self.poison.record_final::<()>(Err(e)).unwrap_err()),
+                None => CopyError::Write(self.poison.set(Error::InvalidOption("sealing a chunk failed"))),
+            });
         }
         let written = self.inner.write_all(&d.buf[..d.len + TAG_LEN]);
         self.total += d.len as u64;
         self.pool.recycle(d.buf);
-        self.poison.record(written).map_err(CopyError::Write)
+        // The chunk's index is used: a retry must not write it again.
+        self.poison.record_final(written).map_err(CopyError::Write)
     }
 
     /// A free chunk buffer, writing finished chunks out until one is.
@@ -175,12 +179,28 @@ impl<W: Write> Room for ParSealer<W> {
         Ok(())
     }
 
-    /// From a file, each whole chunk is read by the worker that seals it
-    /// (positioned reads, so reading runs on every worker too); the
-    /// chunk being filled and the rest are read here. Returns once every
-    /// chunk handed out is written, so that a failed read is reported here.
-    fn fill_from(&mut self, from: &mut Source<'_>, mut n: u64) -> std::result::Result<(), CopyError> {
-        let Source::File(file, at) = from else { return fill_in_order(self, from, n) };
+    /// From a file, each whole chunk of 64 KiB or more is read by the
+    /// worker that seals it (positioned reads, so reading runs on every
+    /// worker too); the chunk being filled and the rest are read here. On
+    /// success every chunk handed out has been written, so that a failed
+    /// read is reported here. Any error poisons the sealer.
+    fn fill_from(&mut self, from: &mut Source<'_>, n: u64) -> std::result::Result<(), CopyError> {
+        self.poison.check().map_err(CopyError::Write)?;
+        let r = match from {
+            Source::File(file, at) if self.chunk >= IO_BUFFER => self.fill_on_workers(file, at, n),
+            _ => fill_in_order(self, from, n),
+        };
+        if let Err(e) = &r {
+            let e = e.io();
+            let _ = self.poison.record_final::<()>(Err(io::Error::new(e.kind(), e.to_string())));
+        }
+        r
+    }
+}
+
+impl<W: Write> ParSealer<W> {
+    /// [`Room::fill_from`] from `file` at `*at`, whole chunks read by the workers.
+    fn fill_on_workers(&mut self, file: &File, at: &mut u64, mut n: u64) -> std::result::Result<(), CopyError> {
         let shared = Arc::new(file.try_clone().map_err(CopyError::Read)?);
         let chunk = self.chunk as u64;
         while n > 0 {
@@ -195,8 +215,7 @@ impl<W: Write> Room for ParSealer<W> {
             }
             let room = self.room().map_err(CopyError::Write)?;
             let k = room.len().min(usize::try_from(n).unwrap_or(usize::MAX));
-            let mut src = Source::File(file, *at);
-            src.read_exact(&mut room[..k])?;
+            Source::File(file, *at).read_exact(&mut room[..k])?;
             self.fill += k;
             (*at, n) = (*at + k as u64, n - k as u64);
         }

@@ -90,8 +90,9 @@ impl<W: Write> Room for MdcSealer<W> {
         let s = &mut self.scratch[..n];
         self.sha.update(&*s);
         self.cfb.encrypt(s);
+        // The CFB state and the hash have moved on: a retry would repeat them.
         let written = self.inner.write_all(s);
-        self.poison.record(written)
+        self.poison.record_final(written)
     }
 }
 

@@ -122,7 +122,8 @@ impl ChunkState {
 pub struct ChunkSealer<W: Write> {
     inner: W,
     st: ChunkState,
-    buf: Vec<u8>,
+    /// Plaintext until sealed: wiped when dropped.
+    buf: Zeroizing<Vec<u8>>,
     fill: usize,
     empty_chunk_when_empty: bool,
     /// After an error of `inner` the chunk may be sealed but not written:
@@ -140,7 +141,7 @@ impl<W: Write> ChunkSealer<W> {
     /// Seals with the message key derived from `session_key` and `header`.
     pub fn new(inner: W, header: &V2Header, session_key: &[u8]) -> Result<Self> {
         let st = ChunkState::new(header, session_key)?;
-        let buf = vec![0u8; st.chunk + TAG_LEN];
+        let buf = Zeroizing::new(vec![0u8; st.chunk + TAG_LEN]);
         Ok(ChunkSealer { inner, st, buf, fill: 0, empty_chunk_when_empty: true, poison: Poison::default() })
     }
 
@@ -162,8 +163,9 @@ impl<W: Write> ChunkSealer<W> {
             .seal_in_place_separate_tag(nonce, Aad::new(&self.st.ad[..5]), &mut self.buf[..n])
             .map_err(Error::from)?;
         self.buf[n..n + TAG_LEN].copy_from_slice(&tag);
+        // Sealed in place: a retry would seal the chunk again under its nonce.
         let written = self.inner.write_all(&self.buf[..n + TAG_LEN]);
-        self.poison.record(written)?;
+        self.poison.record_final(written)?;
         self.st.index += 1;
         self.st.total += n as u64;
         self.fill = 0;
@@ -181,7 +183,6 @@ impl<W: Write> ChunkSealer<W> {
         let nonce = self.st.nonce.at(index);
         let tag = self.st.aead.seal_in_place_separate_tag(nonce, Aad::new(&ad), &mut []).map_err(Error::from)?;
         self.inner.write_all(&tag)?;
-        self.buf.zeroize();
         Ok(self.inner)
     }
 }
