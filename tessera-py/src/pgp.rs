@@ -178,8 +178,15 @@ fn encrypt_paths(
     keys: &EncryptKeys,
 ) -> Result<(), Fail> {
     let signers = keys.load(&mut opts)?;
-    let mut input = BufReader::with_capacity(CHUNK_BUFFER, File::open(src).map_err(Fail::Io)?);
+    let file = File::open(src).map_err(Fail::Io)?;
     let out = AtomicFile::create(dst).map_err(Fail::Io)?;
+    if signers.is_empty() {
+        // Straight into the chunk buffers, read by every chunk worker.
+        let mut enc = Encryptor::new(out, pw, &opts)?;
+        enc.copy_from_file(&file).map_err(|e| from_io(e.into_io()))?;
+        return enc.finish()?.commit().map_err(Fail::Io);
+    }
+    let mut input = BufReader::with_capacity(CHUNK_BUFFER, file);
     encrypt_into(&mut input, out, pw, &opts, &signers)?.commit().map_err(Fail::Io)
 }
 
