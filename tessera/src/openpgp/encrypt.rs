@@ -373,7 +373,7 @@ impl<W: Write> Encryptor<W> {
     /// position at the end. With chunk workers ([`EncryptOptions::threads`]),
     /// each worker reads the chunks it seals itself (positioned reads), so
     /// reading runs on every core as well. Less than
-    /// [`CHUNK_BUFFER`](crate::fs::CHUNK_BUFFER) octets from the position,
+    /// [`CHUNK_BUFFER`] octets from the position,
     /// or not a regular file, is copied as a stream (pseudo-files, as in
     /// `/sys`, give a size that is only a guess); so is everything on a
     /// platform without positioned reads. Returns the octets read; all or
