@@ -18,6 +18,7 @@ use core::arch::x86_64::*;
 
 use super::batch_fused::{MAX_FF3, MAX_ROUNDS, by_rounds, const_block};
 use super::batch_fused_avx2::{Mod256, blocks4, fold_top4, limbs4, load_halves, store_halves, update4};
+use super::batch_piped256::{PW, chunk_piped};
 use super::batch_round::Consts;
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
 use super::digits256::ymm_op;
@@ -233,6 +234,13 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     macro_rules! chunks {
         ($narrow:literal) => {{
             let mut j = 0;
+            if FF3 {
+                // FF3 as a pipeline of two groups (batch_piped256.rs).
+                while j + 8 * PW <= a.len() {
+                    chunk_piped::<NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+                    j += 8 * PW;
+                }
+            }
             while j + 4 * CW * CG <= a.len() {
                 chunk256::<CW, CG, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
                 j += 4 * CW * CG;

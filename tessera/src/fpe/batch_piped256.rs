@@ -1,0 +1,124 @@
+//! FF3's VAES-256 chunks as a two-group pipeline (as the AES-NI kernel's
+//! [`stage`](super::batch_fused_ni::stage)s): each [`stage`] enciphers one
+//! group's block pairs (four vectors of halves: eight chains of `vaesenc
+//! ymm`) and, written between its first four AES rounds, reduces the other
+//! group's outputs of the stage before (FF3's fold and the 32-bit update,
+//! one vector after each round). [`chunk256`](super::batch_fused256)'s
+//! eight groups of one vector put each group's reduction after its own two
+//! AES chains in program order, so the reduction's uops wait in the
+//! scheduler ahead of later groups' AES; here they sit among eight AES
+//! chains already under way. On a Xeon capped at `vaes256` FF3-1's kernel
+//! alone went from ~2.1x to ~1.95x of its AES floor (FF1 through the same
+//! stages did not gain: it keeps `chunk256`; groups of 1, 2, 3 and 5
+//! vectors were slower than 4: BENCHMARKS.md, "ff3v"). Same arithmetic as
+//! [`step256`](super::batch_fused256::step256), so the same results;
+//! straight-line vector code apart from loops over rounds and chunks
+//! (`scripts/check-ct` compiles [`finish`], the arithmetic between the
+//! AES rounds; the stage's loop counts rounds).
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use super::batch_fused_avx2::{Mod256, fold_top4, load_halves, store_halves};
+use super::batch_fused256::{blocks32, update32};
+
+/// Vectors of four halves per group: a chunk is 8·`PW` = 32 values.
+pub(super) const PW: usize = 4;
+
+/// `d ± y mod m` (`ENC`: +) for the y of FF3's enciphered block pairs `o`
+/// (values 0, 2 and 1, 3 of `d`'s four), in the low 32 bits of each lane.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn finish<const ENC: bool>(o: [__m256i; 2], d: __m256i, k: &Mod256) -> __m256i {
+    let y = fold_top4(_mm256_unpacklo_epi64(o[0], o[1]), _mm256_unpackhi_epi64(o[0], o[1]), k);
+    update32::<ENC>(d, y, k)
+}
+
+/// AES rounds 1..=NR of the block pairs `blk` (built: xored with round
+/// key 0).
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+fn encipher<const NR: usize>(rk: &[__m256i; 15], blk: [[__m256i; 2]; PW]) -> [[__m256i; 2]; PW] {
+    let mut blk = blk;
+    for key in &rk[1..NR] {
+        for b in &mut blk {
+            *b = [_mm256_aesenc_epi128(b[0], *key), _mm256_aesenc_epi128(b[1], *key)];
+        }
+    }
+    blk.map(|b| [_mm256_aesenclast_epi128(b[0], rk[NR]), _mm256_aesenclast_epi128(b[1], rk[NR])])
+}
+
+/// One stage: enciphers `blk` (built) and, vector `r` after AES round
+/// `r + 1` (NR >= 10 > `PW`), updates `dst` from the other group's
+/// enciphered pairs `done` under `k`. The test `r < PW` counts rounds,
+/// not values. (Written out as four calls, the stage ran 5% slower on the
+/// Xeon capped at `vaes256`: LLVM then unrolls every round of every
+/// stage.)
+#[inline]
+#[target_feature(enable = "avx2,vaes,fma")]
+pub(super) fn stage<const NR: usize, const ENC: bool>(
+    rk: &[__m256i; 15],
+    blk: [[__m256i; 2]; PW],
+    done: &[[__m256i; 2]; PW],
+    k: &Mod256,
+    dst: &mut [__m256i; PW],
+) -> [[__m256i; 2]; PW] {
+    let mut blk = blk;
+    for (r, key) in rk[1..NR].iter().enumerate() {
+        for b in &mut blk {
+            *b = [_mm256_aesenc_epi128(b[0], *key), _mm256_aesenc_epi128(b[1], *key)];
+        }
+        if r < PW {
+            dst[r] = finish::<ENC>(done[r], dst[r], k);
+        }
+    }
+    blk.map(|b| [_mm256_aesenclast_epi128(b[0], rk[NR]), _mm256_aesenclast_epi128(b[1], rk[NR])])
+}
+
+/// Each half of `src` (its low 32 bits) as FF3's block pairs ^ `cb`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn build(src: &[__m256i; PW], cb: __m256i) -> [[__m256i; 2]; PW] {
+    src.map(|v| blocks32::<true>(v, cb))
+}
+
+/// All FF3 rounds for the first 8·[`PW`] values of `a` and `b`, as two
+/// groups (A and B) of [`PW`] vectors: `cbk` holds each round's block
+/// constant ^ `rk[0]` in the order they run, `ks` the moduli of the first
+/// round's parity and the other, `p` that parity. x are the halves the
+/// even rounds update (from y), y those the odd ones update. Stage by
+/// stage: A's round 0 alone, then per pair of rounds 2i, 2i + 1: B's
+/// round 2i enciphered while A's is finished into x, A's round 2i + 1
+/// (from that x) while B's round 2i is finished, B's round 2i + 1 while
+/// A's is finished into y, A's round 2i + 2 while B's round 2i + 1 is.
+#[inline]
+#[target_feature(enable = "avx2,vaes,fma")]
+pub(super) fn chunk_piped<const NR: usize, const ENC: bool>(
+    rk: &[__m256i; 15],
+    cbk: &[__m256i],
+    ks: &[Mod256; 2],
+    a: &mut [u64],
+    b: &mut [u64],
+    p: usize,
+) {
+    let [[mut xa, mut xb], [mut ya, mut yb]] = load_halves::<PW, 2>(a, b, p);
+    let n = cbk.len() / 2;
+    let mut oa = encipher::<NR>(rk, build(&ya, cbk[0]));
+    for i in 0..n {
+        let (c0, c1) = (cbk[2 * i], cbk[2 * i + 1]);
+        let ob = stage::<NR, ENC>(rk, build(&yb, c0), &oa, &ks[0], &mut xa);
+        oa = stage::<NR, ENC>(rk, build(&xa, c1), &ob, &ks[0], &mut xb);
+        let ob = stage::<NR, ENC>(rk, build(&xb, c1), &oa, &ks[1], &mut ya);
+        if i + 1 < n {
+            oa = stage::<NR, ENC>(rk, build(&ya, cbk[2 * i + 2]), &ob, &ks[1], &mut yb);
+        } else {
+            for (d, o) in yb.iter_mut().zip(&ob) {
+                *d = finish::<ENC>(*o, *d, &ks[1]);
+            }
+        }
+    }
+    // The halves are the low 32 bits.
+    let low = |v: [__m256i; PW]| v.map(|v| _mm256_and_si256(v, _mm256_set1_epi64x(u32::MAX as i64)));
+    store_halves([[low(xa), low(xb)], [low(ya), low(yb)]], a, b, p);
+}
