@@ -131,7 +131,7 @@ pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i 
 /// an add.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
+pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
     ymm_op!("vpmuludq", a, b)
 }
 
@@ -227,8 +227,10 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     dir: Direction,
 ) {
     let (mut cbk, rounds, mut ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, a.len(), b.len(), dir);
+    let mut cz = [_mm256_setzero_si256(); 2];
     if FF3 {
         ks = [Mod256::with_top(c, p), Mod256::with_top(c, 1 - p)];
+        cz = [p, 1 - p].map(|i| _mm256_set1_epi64x(super::batch_piped256::dec_offset(c.m[i]) as i64));
     }
     // Chunks of 32 values, the last 8 alone.
     macro_rules! chunks {
@@ -237,7 +239,7 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
             if FF3 {
                 // FF3 as a pipeline of two groups (batch_piped256.rs).
                 while j + 8 * PW <= a.len() {
-                    chunk_piped::<NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+                    chunk_piped::<NR, ENC>(rk, &cbk[..rounds], &ks, &cz, &mut a[j..], &mut b[j..], p);
                     j += 8 * PW;
                 }
             }
