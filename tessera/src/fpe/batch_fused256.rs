@@ -18,6 +18,7 @@ use core::arch::x86_64::*;
 
 use super::batch_fused::{MAX_FF3, MAX_ROUNDS, by_rounds, const_block};
 use super::batch_fused_avx2::{Mod256, blocks4, fold_top4, limbs4, load_halves, store_halves, update4};
+use super::batch_piped256::{PW, chunk_piped};
 use super::batch_round::Consts;
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
 use super::digits256::ymm_op;
@@ -130,7 +131,7 @@ pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i 
 /// an add.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
+pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
     ymm_op!("vpmuludq", a, b)
 }
 
@@ -226,13 +227,22 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     dir: Direction,
 ) {
     let (mut cbk, rounds, mut ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, a.len(), b.len(), dir);
+    let mut cz = [_mm256_setzero_si256(); 2];
     if FF3 {
         ks = [Mod256::with_top(c, p), Mod256::with_top(c, 1 - p)];
+        cz = [p, 1 - p].map(|i| _mm256_set1_epi64x(super::batch_piped256::dec_offset(c.m[i]) as i64));
     }
     // Chunks of 32 values, the last 8 alone.
     macro_rules! chunks {
         ($narrow:literal) => {{
             let mut j = 0;
+            if FF3 {
+                // FF3 as a pipeline of two groups (batch_piped256.rs).
+                while j + 8 * PW <= a.len() {
+                    chunk_piped::<NR, ENC>(rk, &cbk[..rounds], &ks, &cz, &mut a[j..], &mut b[j..], p);
+                    j += 8 * PW;
+                }
+            }
             while j + 4 * CW * CG <= a.len() {
                 chunk256::<CW, CG, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
                 j += 4 * CW * CG;

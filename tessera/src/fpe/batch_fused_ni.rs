@@ -7,7 +7,10 @@
 //! folded to 64 bits in the vector: its four 32-bit limbs times 2^32k mod m
 //! by two `pmuludq`. Then the single-value path's arithmetic ([`Fast`]) on
 //! 64-bit scalars: one Barrett multiply pair and the Feistel add or
-//! subtract left in [0, 3m), reduced by two `cmov`s. Two groups of eight
+//! subtract left in [0, 3m), reduced by two `cmov`s; FF3's folded y leaves
+//! room below 2^64 for the other half, so the add or subtract goes into
+//! the quotient instead and one `cmov` reduces [0, 2m)
+//! ([`Fast::step_folded`]). Two groups of eight
 //! values alternate in every round, so one group's reduction overlaps the
 //! other's AES. Straight-line code with `cmov`s, no branch on a value
 //! (`scripts/check-ct` compiles [`step`]: FF1 on eight values, FF3 on
@@ -93,7 +96,13 @@ fn build<const N: usize, const FF3: bool>(cb: __m128i, src: &[u64; N]) -> [__m12
 fn finish<const FF3: bool, const ENC: bool>(o: __m128i, k: &Red, d: &mut u64) {
     // FF3: y folded to 64 bits (congruent mod m); FF1: the output's first 8 bytes, big-endian.
     let y = if FF3 { k.fold(o) } else { (_mm_cvtsi128_si64(o) as u64).swap_bytes() };
-    *d = if ENC { k.f.step::<false>(*d, y) } else { k.f.step::<true>(*d, y) };
+    *d = match (FF3, ENC) {
+        // The fold is below FOLD_BOUND: the update with d in the quotient.
+        (true, true) => k.f.step_folded::<false>(*d, y),
+        (true, false) => k.f.step_folded::<true>(*d, y),
+        (false, true) => k.f.step::<false>(*d, y),
+        (false, false) => k.f.step::<true>(*d, y),
+    };
 }
 
 /// One stage of the two-group pipeline: enciphers `blk` (built) through

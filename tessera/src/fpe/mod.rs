@@ -37,6 +37,8 @@ mod batch_fused_avx2;
 mod batch_fused_ni;
 #[cfg(target_arch = "x86_64")]
 mod batch_fused_sse;
+#[cfg(target_arch = "x86_64")]
+mod batch_piped256;
 mod batch_round;
 #[cfg(target_arch = "x86_64")]
 mod batch_x86;

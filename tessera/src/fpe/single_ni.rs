@@ -69,17 +69,28 @@ pub(crate) struct Fast {
     inv: u64,
     /// 2^32, 2^64 and 2^96 mod m, to fold a 128-bit y into 64 bits (m < 2^30).
     r: [u64; 3],
+    /// The least multiple of m above [`FOLD_BOUND`] (moduli from
+    /// [`Fast::new_folded`]; 0 otherwise): `x + c - y` is congruent to
+    /// x - y, not negative and below 2^64 for x < m and any folded y.
+    c: u64,
 }
+
+/// Every folded y ([`Fast::fold`], and the AES-NI batch kernel's vector
+/// fold) is below this: four 32-bit limbs, three of them times residues
+/// below m < 2^30, sum to at most (2^32 - 1)·(3m - 2) < 3·2^62.
+pub(crate) const FOLD_BOUND: u64 = 3 << 62;
+const _: () = assert!(((1u128 << 32) - 1) * (3 * ((1 << 30) - 1) - 2) < FOLD_BOUND as u128);
 
 impl Fast {
     /// For moduli with 3m < 2^64 (FF1's y of 8 bytes).
     pub(crate) fn new(m: u64) -> Option<Self> {
-        (2..=u64::MAX / 3).contains(&m).then(|| Fast { m, m2: 2 * m, inv: u64::MAX / m, r: limb_residues(m) })
+        (2..=u64::MAX / 3).contains(&m).then(|| Fast { m, m2: 2 * m, inv: u64::MAX / m, r: limb_residues(m), c: 0 })
     }
 
     /// For moduli below 2^30, which can also reduce a 128-bit y (FF3's).
     pub(crate) fn new_folded(m: u64) -> Option<Self> {
-        Self::new(m).filter(|_| m < 1 << 30)
+        // c + x < 3·2^62 + 2m < 2^64.
+        Self::new(m).filter(|_| m < 1 << 30).map(|f| Fast { c: (FOLD_BOUND / m + 1) * m, ..f })
     }
 
     /// A 64-bit value congruent to `lo + hi * 2^64` mod m: four 32-bit limbs
@@ -106,6 +117,41 @@ impl Fast {
         };
         reduce3(t, self.m, self.m2)
     }
+}
+
+impl Fast {
+    /// One Feistel update for a folded y (below [`FOLD_BOUND`]; moduli from
+    /// [`Fast::new_folded`]): x + y, or x + c - y (c a multiple of m), is
+    /// congruent to the result and below 2^64, so it goes into Barrett's
+    /// quotient itself, which leaves it in [0, 2m): one `cmov` where
+    /// [`Fast::step`] has two, and no add after the multiplies.
+    #[inline(always)]
+    pub(crate) fn step_folded<const DEC: bool>(&self, x: u64, y: u64) -> u64 {
+        debug_assert!(self.c != 0 && y < FOLD_BOUND && x < self.m);
+        // x + c first: off the path from y.
+        let s = if DEC { x.wrapping_add(self.c).wrapping_sub(y) } else { x.wrapping_add(y) };
+        let q = ((s as u128 * self.inv as u128) >> 64) as u64;
+        reduce2(s.wrapping_sub(q.wrapping_mul(self.m)), self.m)
+    }
+}
+
+/// `t` mod m for `t` < 2m, by one `cmov` (written out, as [`reduce3`]).
+#[inline(always)]
+fn reduce2(mut t: u64, m: u64) -> u64 {
+    // SAFETY: register-only arithmetic and a conditional move; no memory,
+    // stack or control flow.
+    unsafe {
+        core::arch::asm!(
+            "mov {a}, {t}",
+            "sub {a}, {m}",
+            "cmovae {t}, {a}",
+            t = inout(reg) t,
+            m = in(reg) m,
+            a = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    t
 }
 
 /// `t` mod m for `t` < 3m, by two `cmov`s (written out: the compiler may turn
@@ -239,6 +285,15 @@ mod tests {
             let f = Fast::new_folded(m).unwrap();
             prop_assert_eq!(f.fold(y as u64, (y >> 64) as u64) % m, (y % m as u128) as u64);
         }
+
+        #[test]
+        fn step_folded_matches_u128(m in 2u64..1 << 30, x: u64, y: u128) {
+            let f = Fast::new_folded(m).unwrap();
+            let (x, z) = (x % m, f.fold(y as u64, (y >> 64) as u64));
+            let r = (y % m as u128) as u64;
+            prop_assert_eq!(f.step_folded::<false>(x, z), (x + r) % m);
+            prop_assert_eq!(f.step_folded::<true>(x, z), (x + m - r) % m);
+        }
     }
 
     #[test]
@@ -255,5 +310,30 @@ mod tests {
         }
         assert!(Fast::new(u64::MAX / 3 + 1).is_none() && Fast::new(1).is_none());
         assert!(Fast::new_folded(1 << 30).is_none());
+    }
+
+    /// [`Fast::step_folded`] against u128 arithmetic at its bound's edges:
+    /// moduli 2^16 (+ 1), 10^8 and the largest below 2^30 (among them the
+    /// one within 5000 of 2^30 whose fold of 2^128 - 1 is largest), y of
+    /// 0, m - 1, m, the largest fold ([`Fast::fold`] of 2^128 - 1: below
+    /// [`FOLD_BOUND`]), FOLD_BOUND - 1 and the multiples of m around it,
+    /// x of 0, 1 and m - 1, both directions.
+    #[test]
+    fn step_folded_on_the_edges() {
+        let top = |f: &Fast| f.fold(u64::MAX, u64::MAX);
+        let worst = ((1 << 30) - 5000..1 << 30).max_by_key(|&m| top(&Fast::new_folded(m).unwrap())).unwrap();
+        for m in [1 << 16, (1 << 16) + 1, 100_000_000, worst, (1 << 30) - 1] {
+            let f = Fast::new_folded(m).unwrap();
+            let last = FOLD_BOUND - 1 - (FOLD_BOUND - 1) % m;
+            for y in [0, 1, m - 1, m, top(&f), FOLD_BOUND - 1, last - 1, last, last + 1, last - m] {
+                assert!(y < FOLD_BOUND, "m {m} y {y}");
+                let r = (y % m) as u128;
+                for x in [0, 1, m - 1] {
+                    assert_eq!(f.step_folded::<false>(x, y) as u128, (x as u128 + r) % m as u128, "m {m} x {x} y {y}");
+                    let want = (x as u128 + m as u128 - r) % m as u128;
+                    assert_eq!(f.step_folded::<true>(x, y) as u128, want, "dec m {m} x {x} y {y}");
+                }
+            }
+        }
     }
 }

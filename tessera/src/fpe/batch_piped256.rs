@@ -1,0 +1,219 @@
+//! FF3's VAES-256 chunks as a two-group pipeline (as the AES-NI kernel's
+//! [`stage`](super::batch_fused_ni::stage)s): each [`stage`] enciphers one
+//! group's block pairs (four vectors of halves: eight chains of `vaesenc
+//! ymm`) and, written between its first four AES rounds, reduces the other
+//! group's outputs of the stage before (FF3's fold and the 32-bit update,
+//! one vector after each round). [`chunk256`](super::batch_fused256)'s
+//! eight groups of one vector put each group's reduction after its own two
+//! AES chains in program order, so the reduction's uops wait in the
+//! scheduler ahead of later groups' AES; here they sit among eight AES
+//! chains already under way. On a Xeon capped at `vaes256` FF3-1's kernel
+//! alone went from ~2.1x to ~1.9x of its AES floor (FF1 through the same
+//! stages did not gain: it keeps `chunk256`; groups of 1, 2, 3 and 5
+//! vectors were slower than 4: BENCHMARKS.md, "ff3v"). The reduction is
+//! `step256`'s (`fold_top4`, the f64 quotient estimate, the 32-bit
+//! remainder) with the other half d added before the estimate, as the
+//! AES-NI kernel's FF3 update does ([`finish`]): one unsigned minimum
+//! where [`update32`](super::batch_fused256::update32) has an add and two.
+//! Straight-line vector code apart from loops over rounds and chunks
+//! (`scripts/check-ct` compiles [`finish`], the arithmetic between the
+//! AES rounds; the stage's loop counts rounds).
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use super::batch_fused_avx2::{Mod256, load_halves, store_halves};
+use super::batch_fused256::{blocks32, mul_lo32};
+
+/// Vectors of four halves per group: a chunk is 8·`PW` = 32 values.
+pub(super) const PW: usize = 4;
+
+/// `d ± y mod m` (`ENC`: +) for the y of FF3's enciphered block pairs `o`
+/// (values 0, 2 and 1, 3 of `d`'s four), in the low 32 bits of each lane,
+/// with d in the quotient: z = y' + d or (cz + d) - y' for `fold_top4`'s
+/// y' (cz from [`dec_offset`]), below 2^64, so z - q·m is in [-m, m) and
+/// one unsigned minimum with z - q·m + m folds it.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn finish<const ENC: bool>(o: [__m256i; 2], d: __m256i, k: &Mod256, cz: __m256i) -> __m256i {
+    let (lo, hi) = (_mm256_unpacklo_epi64(o[0], o[1]), _mm256_unpackhi_epi64(o[0], o[1]));
+    let h1 = _mm256_shuffle_epi32::<0b11_11_01_01>(hi);
+    let h = _mm256_add_epi64(_mm256_mul_epu32(hi, k.r[1]), _mm256_mul_epu32(h1, k.r[2]));
+    let lb = _mm256_add_epi64(lo, _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), lo), k.top));
+    let d = _mm256_and_si256(d, _mm256_set1_epi64x(u32::MAX as i64));
+    let z = if ENC {
+        _mm256_add_epi64(_mm256_add_epi64(lb, d), h)
+    } else {
+        _mm256_sub_epi64(_mm256_sub_epi64(_mm256_add_epi64(cz, d), lb), h)
+    };
+    let k52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
+    let zf = _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64::<12>(z), k52));
+    let q = _mm256_castpd_si256(_mm256_fmadd_pd(zf, k.inv, k.c));
+    let t = _mm256_sub_epi32(z, mul_lo32(q, k.m));
+    _mm256_min_epu32(t, _mm256_add_epi32(t, k.m))
+}
+
+/// The least multiple of m at least 2^63 + (m - 1)·(2^33 - 1), above every
+/// `fold_top4` sum: cz + d - y' is not negative and, for m <= 2^30, below
+/// 2^64.
+pub(super) fn dec_offset(m: u64) -> u64 {
+    let b = (1u128 << 63) + u128::from(m - 1) * ((1 << 33) - 1);
+    (b.div_ceil(u128::from(m)) * u128::from(m)) as u64
+}
+
+/// AES rounds 1..=NR of the block pairs `blk` (built: xored with round
+/// key 0).
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+fn encipher<const NR: usize>(rk: &[__m256i; 15], blk: [[__m256i; 2]; PW]) -> [[__m256i; 2]; PW] {
+    let mut blk = blk;
+    for key in &rk[1..NR] {
+        for b in &mut blk {
+            *b = [_mm256_aesenc_epi128(b[0], *key), _mm256_aesenc_epi128(b[1], *key)];
+        }
+    }
+    blk.map(|b| [_mm256_aesenclast_epi128(b[0], rk[NR]), _mm256_aesenclast_epi128(b[1], rk[NR])])
+}
+
+/// One stage: enciphers `blk` (built) and, vector `r` after AES round
+/// `r + 1` (NR >= 10 > `PW`), updates `dst` from the other group's
+/// enciphered pairs `done` under `k`. The test `r < PW` counts rounds,
+/// not values. (Written out as four calls, the stage ran 5% slower on the
+/// Xeon capped at `vaes256`: LLVM then unrolls every round of every
+/// stage.)
+#[inline]
+#[target_feature(enable = "avx2,vaes,fma")]
+pub(super) fn stage<const NR: usize, const ENC: bool>(
+    rk: &[__m256i; 15],
+    blk: [[__m256i; 2]; PW],
+    done: &[[__m256i; 2]; PW],
+    k: &Mod256,
+    cz: __m256i,
+    dst: &mut [__m256i; PW],
+) -> [[__m256i; 2]; PW] {
+    let mut blk = blk;
+    for (r, key) in rk[1..NR].iter().enumerate() {
+        for b in &mut blk {
+            *b = [_mm256_aesenc_epi128(b[0], *key), _mm256_aesenc_epi128(b[1], *key)];
+        }
+        if r < PW {
+            dst[r] = finish::<ENC>(done[r], dst[r], k, cz);
+        }
+    }
+    blk.map(|b| [_mm256_aesenclast_epi128(b[0], rk[NR]), _mm256_aesenclast_epi128(b[1], rk[NR])])
+}
+
+/// Each half of `src` (its low 32 bits) as FF3's block pairs ^ `cb`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn build(src: &[__m256i; PW], cb: __m256i) -> [[__m256i; 2]; PW] {
+    src.map(|v| blocks32::<true>(v, cb))
+}
+
+/// All FF3 rounds for the first 8·[`PW`] values of `a` and `b`, as two
+/// groups (A and B) of [`PW`] vectors: `cbk` holds each round's block
+/// constant ^ `rk[0]` in the order they run, `ks` the moduli of the first
+/// round's parity and the other, `p` that parity. x are the halves the
+/// even rounds update (from y), y those the odd ones update. Stage by
+/// stage: A's round 0 alone, then per pair of rounds 2i, 2i + 1: B's
+/// round 2i enciphered while A's is finished into x, A's round 2i + 1
+/// (from that x) while B's round 2i is finished, B's round 2i + 1 while
+/// A's is finished into y, A's round 2i + 2 while B's round 2i + 1 is.
+#[inline]
+#[target_feature(enable = "avx2,vaes,fma")]
+pub(super) fn chunk_piped<const NR: usize, const ENC: bool>(
+    rk: &[__m256i; 15],
+    cbk: &[__m256i],
+    ks: &[Mod256; 2],
+    cz: &[__m256i; 2],
+    a: &mut [u64],
+    b: &mut [u64],
+    p: usize,
+) {
+    let [[mut xa, mut xb], [mut ya, mut yb]] = load_halves::<PW, 2>(a, b, p);
+    let n = cbk.len() / 2;
+    let mut oa = encipher::<NR>(rk, build(&ya, cbk[0]));
+    for i in 0..n {
+        let (c0, c1) = (cbk[2 * i], cbk[2 * i + 1]);
+        let ob = stage::<NR, ENC>(rk, build(&yb, c0), &oa, &ks[0], cz[0], &mut xa);
+        oa = stage::<NR, ENC>(rk, build(&xa, c1), &ob, &ks[0], cz[0], &mut xb);
+        let ob = stage::<NR, ENC>(rk, build(&xb, c1), &oa, &ks[1], cz[1], &mut ya);
+        if i + 1 < n {
+            oa = stage::<NR, ENC>(rk, build(&ya, cbk[2 * i + 2]), &ob, &ks[1], cz[1], &mut yb);
+        } else {
+            for (d, o) in yb.iter_mut().zip(&ob) {
+                *d = finish::<ENC>(*o, *d, &ks[1], cz[1]);
+            }
+        }
+    }
+    // The halves are the low 32 bits.
+    let low = |v: [__m256i; PW]| v.map(|v| _mm256_and_si256(v, _mm256_set1_epi64x(u32::MAX as i64)));
+    store_halves([[low(xa), low(xb)], [low(ya), low(yb)]], a, b, p);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fpe::batch_fused::MAX_FF3;
+    use crate::fpe::batch_round::{BatchMod, Consts, Layout};
+    use crate::fpe::num::Mod64;
+
+    fn vec(x: [u64; 4]) -> __m256i {
+        // SAFETY: [u64; 4] and __m256i have the same size, and every bit
+        // pattern is valid for both.
+        unsafe { core::mem::transmute::<[u64; 4], __m256i>(x) }
+    }
+
+    /// [`finish`] against u128 arithmetic at the ends of its bounds: moduli
+    /// 2^16 (+ 1), 10^8, [`MAX_FF3`] (- 1) and the one within 5000 below it
+    /// whose `fold_top4` sum for y = 2^128 - 1 is largest (where z = cz + d -
+    /// y' is nearest 2^64 and y' nearest cz); y near 2^128 - 1, with the low
+    /// word's top bit set or not, small and random; d of 0, m - 1 and
+    /// random, with garbage in its high 32 bits; both directions.
+    #[test]
+    fn finish_matches_u128() {
+        if !crate::cpu::has(crate::cpu::Features::AVX2 | crate::cpu::Features::FMA) {
+            return;
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            seed
+        };
+        let res = |m: u64, e: u32| (1u128 << e) % u128::from(m);
+        let sum = |m: u64| res(m, 63) + (res(m, 64) + res(m, 96)) * u128::from(u32::MAX);
+        let worst = (MAX_FF3 - 5000..=MAX_FF3).max_by_key(|&m| sum(m)).expect("a modulus");
+        for m in [1 << 16, (1 << 16) + 1, 100_000_000, worst, MAX_FF3 - 1, MAX_FF3] {
+            let bm = BatchMod::new(Mod64::new(m));
+            let c = Consts::new(&[], (&bm, &bm), Layout::Ff3);
+            // SAFETY: AVX2 was detected above.
+            let (k, cz) = unsafe { (Mod256::with_top(&c, 0), _mm256_set1_epi64x(dec_offset(m) as i64)) };
+            for i in 0..3000u64 {
+                let y: [u128; 4] = core::array::from_fn(|j| match (i as usize + j) % 6 {
+                    0 => u128::MAX - u128::from(next() % 5),
+                    1 => (u128::from(u64::MAX - next() % 3) << 64) | u128::from(next() | (1 << 63)),
+                    2 => (u128::from(u64::MAX) << 64) | u128::from(next() >> 1),
+                    3 => u128::from(next() % (2 * m)),
+                    _ => (u128::from(next()) << 64) | u128::from(next()),
+                });
+                let d: [u64; 4] = core::array::from_fn(|j| [0, m - 1, next() % m][(i as usize + j) % 3]);
+                let w = |v: u128| [v as u64, (v >> 64) as u64];
+                let o = [
+                    vec([w(y[0]), w(y[2])].concat().try_into().unwrap()),
+                    vec([w(y[1]), w(y[3])].concat().try_into().unwrap()),
+                ];
+                let dv = vec(d.map(|d| d | (next() << 32)));
+                // SAFETY: AVX2 and FMA were detected above.
+                let (enc, dec) = unsafe { (finish::<true>(o, dv, &k, cz), finish::<false>(o, dv, &k, cz)) };
+                // SAFETY: as in `vec`.
+                let (enc, dec) = unsafe { core::mem::transmute::<[__m256i; 2], [[u64; 4]; 2]>([enc, dec]) }.into();
+                for j in 0..4 {
+                    let r = (y[j] % u128::from(m)) as u64;
+                    assert_eq!(enc[j] as u32 as u64, (d[j] + r) % m, "enc m {m} y {:#x} d {}", y[j], d[j]);
+                    assert_eq!(dec[j] as u32 as u64, (d[j] + m - r) % m, "dec m {m} y {:#x} d {}", y[j], d[j]);
+                }
+            }
+        }
+    }
+}
