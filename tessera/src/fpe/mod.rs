@@ -24,6 +24,7 @@
 //! radix^len >= 1,000,000, FF3-1 length at most 2*floor(log_radix(2^96)),
 //! FF3-1 tweaks of exactly 7 bytes and FF3 tweaks of 8.
 
+mod ahead;
 mod algorithm;
 mod alphabet;
 mod batch;

@@ -9,7 +9,8 @@
 //! its numerals as they are parsed (the decimal parses, AVX-512, AVX2 and SSE4.1,
 //! check the vectors they load, so each numeral is read once).
 
-use super::batch::{Ahead, MIN_RUN, check_ends, for_each_run};
+use super::ahead::Ahead;
+use super::batch::{MIN_RUN, check_ends, for_each_run};
 use super::{Tweaks, check_batch, check_value};
 use crate::Direction;
 use crate::Error;
