@@ -274,3 +274,53 @@ fn pre8_below_2m() {
         }
     }
 }
+
+/// [`finish`](super::super::batch_piped256::finish) (FF3's VAES-256 pipeline) against u128 arithmetic at the ends of its bounds: moduli
+/// 2^16 (+ 1), 10^8, [`MAX_FF3`] (- 1) and the one within 5000 below it
+/// whose `fold_top4` sum for y = 2^128 - 1 is largest (where z = cz + d -
+/// y' is nearest 2^64 and y' nearest cz); y near 2^128 - 1, with the low
+/// word's top bit set or not, small and random; d of 0, m - 1 and
+/// random, with garbage in its high 32 bits; both directions.
+#[test]
+fn finish_matches_u128() {
+    if !crate::cpu::has(crate::cpu::Features::AVX2 | crate::cpu::Features::FMA) {
+        return;
+    }
+    use super::super::batch_piped256::{dec_offset, finish};
+    use super::super::batch_round::{BatchMod, Consts, Layout};
+    use super::super::num::Mod64;
+    let mut next = lcg(0x2545_f491_4f6c_dd1d, 33);
+    let res = |m: u64, e: u32| (1u128 << e) % u128::from(m);
+    let sum = |m: u64| res(m, 63) + (res(m, 64) + res(m, 96)) * u128::from(u32::MAX);
+    let worst = (MAX_FF3 - 5000..=MAX_FF3).max_by_key(|&m| sum(m)).expect("a modulus");
+    for m in [1 << 16, (1 << 16) + 1, 100_000_000, worst, MAX_FF3 - 1, MAX_FF3] {
+        let bm = BatchMod::new(Mod64::new(m));
+        let c = Consts::new(&[], (&bm, &bm), Layout::Ff3);
+        // SAFETY: AVX2 was detected above.
+        let (k, cz) = unsafe { (Mod256::with_top(&c, 0), _mm256_set1_epi64x(dec_offset(m) as i64)) };
+        for i in 0..3000u64 {
+            let y: [u128; 4] = core::array::from_fn(|j| match (i as usize + j) % 6 {
+                0 => u128::MAX - u128::from(next() % 5),
+                1 => (u128::from(u64::MAX - next() % 3) << 64) | u128::from(next() | (1 << 63)),
+                2 => (u128::from(u64::MAX) << 64) | u128::from(next() >> 1),
+                3 => u128::from(next() % (2 * m)),
+                _ => (u128::from(next()) << 64) | u128::from(next()),
+            });
+            let d: [u64; 4] = core::array::from_fn(|j| [0, m - 1, next() % m][(i as usize + j) % 3]);
+            let w = |v: u128| [v as u64, (v >> 64) as u64];
+            let o = [
+                v256([w(y[0]), w(y[2])].concat().try_into().unwrap()),
+                v256([w(y[1]), w(y[3])].concat().try_into().unwrap()),
+            ];
+            let dv = v256(d.map(|d| d | (next() << 32)));
+            // SAFETY: AVX2 and FMA were detected above.
+            let (enc, dec) = unsafe { (finish::<true>(o, dv, &k, cz), finish::<false>(o, dv, &k, cz)) };
+            let (enc, dec) = (a256(enc), a256(dec));
+            for j in 0..4 {
+                let r = (y[j] % u128::from(m)) as u64;
+                assert_eq!(enc[j] as u32 as u64, (d[j] + r) % m, "enc m {m} y {:#x} d {}", y[j], d[j]);
+                assert_eq!(dec[j] as u32 as u64, (d[j] + m - r) % m, "dec m {m} y {:#x} d {}", y[j], d[j]);
+            }
+        }
+    }
+}
