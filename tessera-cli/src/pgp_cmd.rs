@@ -6,14 +6,14 @@
 //! output file exists. To stdout, v2 chunks stream as they verify; a v1
 //! message is held in a temporary file until its MDC verifies.
 
-use std::io;
+use std::io::{self, BufReader};
 use std::path::PathBuf;
 
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use clap::builder::PossibleValue;
 use tessera::aead::Mode;
-use tessera::fs::{CopyError, Spool, copy};
+use tessera::fs::{CopyError, IO_BUFFER, Spool, copy};
 use tessera::openpgp::crypto::HashAlg;
 use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
 use tessera::openpgp::{
@@ -271,17 +271,27 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
             k.unlock(&kp, &KEY_UNLOCK_LIMITS).map_err(explain)?;
         }
     }
-    let input = open_input(a.input.as_deref())?;
     // v1 messages stream only into a temporary file (renamed on success, or
     // copied to stdout or another stream once the MDC verifies).
     let opts = DecryptOptions { v1_stream_unauthenticated: true, keys, threads: a.threads, ..a.limits.options() };
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
-    let out = Output::create(a.output.as_deref())?;
     if !a.verify_with.is_empty() {
+        let input = open_input(a.input.as_deref())?;
+        let out = Output::create(a.output.as_deref())?;
         return crate::sig_cmd::decrypt_verify(&a.verify_with, input, &pw, &opts, out)?.commit();
     }
-    let mut out = out;
-    let mut dec = Decryptor::with_options(input, &pw, &opts).map_err(explain)?;
+    let input = open_unbuffered(a.input.as_deref())?;
+    let mut out = Output::create(a.output.as_deref())?;
+    let file;
+    let mut dec = match input {
+        // A file: read at offsets, by every chunk worker.
+        Input::File(f) => {
+            file = f;
+            Decryptor::from_file(&file, &pw, &opts)
+        }
+        Input::Stream(r, _) => Decryptor::with_options(BufReader::with_capacity(IO_BUFFER, r), &pw, &opts),
+    }
+    .map_err(explain)?;
     let copied = if out.is_stream() && dec.seipd_version() == SeipdVersion::V1 {
         Spool::copy(&mut dec, &mut out)
     } else {

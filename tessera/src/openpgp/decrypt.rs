@@ -9,6 +9,7 @@ use std::rc::Rc;
 use subtle::ConstantTimeEq;
 
 use super::armor::{ArmorReader, is_armored};
+use super::file_input::FileAt;
 use super::key::Fingerprint;
 use super::options::{DecryptOptions, SeipdVersion};
 use super::packet::{BodyReader, push_zeroizing, read_exact, read_full};
@@ -16,8 +17,8 @@ pub use super::plain::LiteralInfo;
 use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
 use super::seipd::{
-    ChunkOpener, MDC_LEN, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, chunk_size, thread_count,
-    worth_it,
+    ChunkOpener, ChunkSource, MDC_LEN, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, chunk_size,
+    thread_count, worth_it,
 };
 use super::session::{SessionPackets, candidate_keys, read_session_packets};
 use super::skesk::SessionKey;
@@ -112,7 +113,18 @@ impl<'a> Decryptor<'a> {
     /// assert!(matches!(err, Error::LimitExceeded { asked: 2_097_152, allowed: 262_144, .. })); // KiB
     /// ```
     pub fn with_options<R: BufRead + 'a>(input: R, passwords: &[&[u8]], opts: &DecryptOptions) -> Result<Self> {
-        let opened = open_message(input, passwords, opts, opts.threads)?;
+        Self::open(input, None, passwords, opts)
+    }
+
+    /// [`Decryptor::with_options`] of `input`, which is `at`'s file read at
+    /// offsets if `at` is given.
+    pub(crate) fn open<R: BufRead + 'a>(
+        input: R,
+        at: Option<FileAt<'a>>,
+        passwords: &[&[u8]],
+        opts: &DecryptOptions,
+    ) -> Result<Self> {
+        let opened = open_message(input, at, passwords, opts, opts.threads)?;
         let (info, body) = match open_literal(opened.plain, opts.max_decompressed_size) {
             Ok(found) => found,
             Err(e) => return Err(settle(opened.v1.as_ref(), e)),
@@ -181,15 +193,19 @@ impl<'a> Decryptor<'a> {
 
 /// Reads the session key packets and opens the SEIPD packet: the
 /// decrypted packet stream, whose end verifies the final tag (or MDC).
+/// With `at`, `input` reads that file at offsets (a binary message's
+/// SEIPD v2 body may then be read by the chunk workers).
 pub(crate) fn open_message<'a, R: BufRead + 'a>(
     mut input: R,
+    at: Option<FileAt<'a>>,
     passwords: &[&[u8]],
     opts: &DecryptOptions,
     chunk_threads: usize,
 ) -> Result<Opened<'a>> {
-    let mut src: Src<'a> = if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
+    let armored = is_armored(&mut input)?;
+    let mut src: Src<'a> = if armored { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
     let packets = read_session_packets(&mut src)?;
-    let mut body = SeipdBody::new(BodyReader::new(src, packets.seipd_len));
+    let mut body = SeipdBody::new(BodyReader::new(src, packets.seipd_len), at.filter(|_| !armored));
     let mut version = [0u8; 1];
     read_exact(&mut body, &mut version, "SEIPD packet")?;
     if !matches!(version[0], 1 | 2) {
@@ -242,7 +258,7 @@ fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, threads: usize) -
         .into_iter()
         .filter(|k| k.key.len() == header.cipher.key_len() && k.alg.is_none_or(|a| a == header.cipher))
         .collect();
-    let (sk, body): (SessionKey, Box<dyn Read + 'a>) = match fit.len() {
+    let (sk, body): (SessionKey, Box<dyn ChunkSource + 'a>) = match fit.len() {
         0 => return Err(Error::WrongPassword),
         1 => (fit.remove(0), Box::new(body)),
         _ => pick_by_first_chunk(body, &header, fit)?,
@@ -266,7 +282,7 @@ fn pick_by_first_chunk<'a>(
     mut body: SeipdBody<'a>,
     header: &V2Header,
     keys: Vec<SessionKey>,
-) -> Result<(SessionKey, Box<dyn Read + 'a>)> {
+) -> Result<(SessionKey, Box<dyn ChunkSource + 'a>)> {
     let mut first = vec![0u8; chunk_size(header.chunk_octet) + 2 * TAG_LEN];
     let n = read_full(&mut body, &mut first)?;
     first.truncate(n);

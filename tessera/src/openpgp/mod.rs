@@ -56,6 +56,7 @@ pub mod crypto;
 mod decrypt;
 mod encrypt;
 mod error;
+mod file_input;
 pub mod key;
 mod names;
 mod options;

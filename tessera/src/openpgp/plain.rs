@@ -3,12 +3,17 @@
 //! the packets that may follow it, read to the end so that the end of the
 //! encrypted data (its final tag or MDC) is always checked.
 
+use std::cell::Cell;
 use std::io::{self, Read};
+use std::rc::Rc;
+use std::sync::Arc;
 
 use flate2::read::{DeflateDecoder, ZlibDecoder};
 
+use super::file_input::FileAt;
 use super::packet::{BodyReader, read_exact, read_header, tag};
 use super::poison::Poison;
+use super::seipd::{ChunkSource, MIN_FIRST_PIECE, PieceMap};
 use super::{Error, Result};
 
 /// A boxed reader: the decrypted stream, or a layer above it.
@@ -122,21 +127,57 @@ impl Read for Compressed<'_> {
 /// input has been read and holds nothing but packets that may be skipped
 /// (for armor, this also reads and checks the END line): no trailing data
 /// after the encrypted data is ignored.
+///
+/// In a file read at offsets, the body may instead be handed out as runs
+/// of the file ([`ChunkSource::pieces`]); once they are all taken, reading
+/// goes on after the body.
 pub(crate) struct SeipdBody<'a> {
     body: BodyReader<Src<'a>>,
+    /// The file below, until [`ChunkSource::pieces`] is first asked.
+    at: Option<FileAt<'a>>,
+    map: Option<PieceMap>,
+    /// The file's stream offset, to move past the body read at offsets.
+    pos: Option<Rc<Cell<u64>>>,
     ended: bool,
     poison: Poison,
 }
 
 impl<'a> SeipdBody<'a> {
-    pub(crate) fn new(body: BodyReader<Src<'a>>) -> Self {
-        SeipdBody { body, ended: false, poison: Poison::default() }
+    /// The body `body`; with `at`, the file it reads at offsets.
+    pub(crate) fn new(body: BodyReader<Src<'a>>, at: Option<FileAt<'a>>) -> Self {
+        SeipdBody { body, at, map: None, pos: None, ended: false, poison: Poison::default() }
+    }
+}
+
+impl ChunkSource for SeipdBody<'_> {
+    fn pieces(&mut self) -> Option<&mut PieceMap> {
+        // Decided on the first call: the current piece must be the last or
+        // large enough that reading each length header alone pays.
+        if let Some(at) = self.at.take() {
+            let framing = self.body.framing().filter(|&(left, more)| !more || left >= MIN_FIRST_PIECE);
+            if let (Some((left, more)), Ok(file)) = (framing, at.file.try_clone()) {
+                self.map = PieceMap::new(Arc::new(file), at.pos.get(), left.into(), more).ok();
+                self.pos = Some(at.pos);
+            }
+        }
+        self.map.as_mut()
     }
 }
 
 impl Read for SeipdBody<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.poison.check()?;
+        if let Some(map) = self.map.take() {
+            if !map.ended() {
+                self.map = Some(map);
+                return Err(self.poison.set(Error::InvalidOption("the SEIPD body is being read at offsets")));
+            }
+            // Taken whole at offsets: the stream goes on after it.
+            if let Some(pos) = self.pos.take() {
+                pos.set(map.end());
+            }
+            self.body.skip_to_end();
+        }
         let n = self.body.read(buf)?;
         if n == 0 && !buf.is_empty() && !self.ended {
             drain_packets(self.body.get_mut()).map_err(|e| self.poison.set(e))?;

@@ -277,7 +277,7 @@ impl<'a> VerifyingDecryptor<'a> {
     ) -> Result<Self> {
         // As for signing: with threads, the hash gets one and the caller's
         // thread opens the chunks.
-        let opened = open_message(input, passwords, opts, 1)?;
+        let opened = open_message(input, None, passwords, opts, 1)?;
         let plain = BufReader::new(opened.plain);
         let mut inner = match InlineVerifier::with_max_decompressed(plain, certs, now, opts.max_decompressed_size) {
             Ok(inner) => inner,

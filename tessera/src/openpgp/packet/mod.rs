@@ -105,7 +105,7 @@ pub(crate) fn push_zeroizing(buf: &mut zeroize::Zeroizing<Vec<u8>>, data: &[u8])
 }
 
 /// Octets of a new-format body length whose first octet is `o1`.
-fn new_len_size(o1: u8) -> usize {
+pub(crate) fn new_len_size(o1: u8) -> usize {
     match o1 {
         192..=223 => 2,
         255 => 5,
@@ -131,7 +131,7 @@ const MIN_PARTIAL: usize = 512;
 const SKIP_SCRATCH: usize = 512;
 
 /// Decodes a whole new-format body length (RFC 9580 §4.2.1).
-fn decode_new_len(b: &[u8]) -> BodyLen {
+pub(crate) fn decode_new_len(b: &[u8]) -> BodyLen {
     match b[0] {
         o1 @ 0..=191 => BodyLen::Fixed(o1 as u32),
         o1 @ 192..=223 => BodyLen::Fixed(((o1 as u32 - 192) << 8) + b[1] as u32 + 192),
@@ -244,6 +244,20 @@ impl<R: Read> BodyReader<R> {
     /// The underlying reader (positioned after the body if it was read to the end).
     pub fn into_inner(self) -> R {
         self.inner
+    }
+
+    /// The octets left in the current piece and whether pieces follow it,
+    /// when the body has a length (not read to the end of the input) and
+    /// no length header is half read: what a reader of the body at file
+    /// offsets starts from.
+    pub(crate) fn framing(&self) -> Option<(u32, bool)> {
+        (!self.to_eof && self.len_have == 0).then_some((self.remaining, self.more))
+    }
+
+    /// Marks the body as read to its end, after it was read by other means
+    /// (see [`BodyReader::framing`]) and the input moved past it.
+    pub(crate) fn skip_to_end(&mut self) {
+        (self.remaining, self.more, self.to_eof) = (0, false, false);
     }
 
     /// Whether the whole body has been read.

@@ -15,15 +15,22 @@
 //! one or two tags, sealed or opened in place; the nonce is updated in
 //! place. Nothing else is allocated per message.
 
+mod par_open;
+mod pieces;
 mod pool;
 mod room;
 mod threads;
 mod v1;
 mod v2;
 
+#[cfg(all(test, any(unix, windows)))]
+mod at_offsets_tests;
+
 pub(crate) use pool::thread_count;
-pub(crate) use room::{POSITIONED_READS, Room, Source, write_through};
-pub(crate) use threads::{ParOpener, ParSealer, worth_it};
+pub(crate) use par_open::{ChunkSource, ParOpener};
+pub(crate) use pieces::{MIN_FIRST_PIECE, PieceMap};
+pub(crate) use room::{POSITIONED_READS, Room, Source, read_at, write_through};
+pub(crate) use threads::{ParSealer, worth_it};
 pub use v1::{MdcOpener, MdcSealer};
 pub(crate) use v1::MDC_LEN;
 pub use v2::{ChunkOpener, ChunkSealer, V2Header};

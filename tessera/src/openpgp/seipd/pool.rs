@@ -2,7 +2,7 @@
 //!
 //! The caller's thread does all the I/O but positioned reads of a file; it
 //! hands a chunk buffer (with room for its tag), filled or to be filled
-//! from a file offset, to the pool and takes buffers back **in index
+//! from runs of a file, to the pool and takes buffers back **in index
 //! order**.
 //! The number of buffers is fixed when the pool is made, so the memory of a
 //! message does not depend on its size or on how fast the workers are: a
@@ -15,7 +15,7 @@ use std::thread::JoinHandle;
 
 use zeroize::Zeroize;
 
-use super::Source;
+use super::pieces::Segments;
 use super::v2::ChunkNonce;
 use crate::fs::CopyError;
 use crate::TAG_LEN;
@@ -85,12 +85,13 @@ impl ChunkKey {
 }
 
 /// A chunk handed to a worker: `len` octets of data, then room for the
-/// tag; with `src`, the worker first reads the data from that file offset.
+/// tag; with `src`, the worker first reads the buffer's start from those
+/// runs of the file (the data, and when opening its tag too).
 struct Job {
     index: u64,
     buf: Vec<u8>,
     len: usize,
-    src: Option<(Arc<File>, u64)>,
+    src: Option<(Arc<File>, Segments)>,
 }
 
 /// A chunk back from a worker, sealed (tag after the data) or opened.
@@ -182,8 +183,8 @@ impl ChunkPool {
     }
 
     /// Hands `buf[..len]` to the workers as the next chunk; with `src`,
-    /// a worker reads those `len` octets from that file offset first.
-    pub(crate) fn submit(&mut self, buf: Vec<u8>, len: usize, src: Option<(Arc<File>, u64)>) {
+    /// a worker first reads the buffer's start from those runs of the file.
+    pub(crate) fn submit(&mut self, buf: Vec<u8>, len: usize, src: Option<(Arc<File>, Segments)>) {
         let job = Job { index: self.submitted, buf, len, src };
         self.submitted += 1;
         // The workers outlive the sender; a send fails only if one
@@ -219,7 +220,7 @@ fn work(key: &ChunkKey, op: Op, jobs: &Mutex<Receiver<Job>>, done: &SyncSender<D
             Err(_) => return,
         };
         let Job { index, mut buf, len, src } = job;
-        let read_error = src.and_then(|(file, at)| Source::File(&file, at).read_exact(&mut buf[..len]).err());
+        let read_error = src.and_then(|(file, runs)| runs.read_into(&file, &mut buf).err());
         let ok = read_error.is_none()
             && match op {
                 Op::Seal => key.seal(index, &mut buf, len),

@@ -5,30 +5,31 @@
 //! with the final tag, and a fixed number of chunk buffers per message.
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::sync::Arc;
 
 use zeroize::Zeroize;
 
-use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
+use super::pieces::Segments;
+use super::pool::{ChunkKey, ChunkPool, Op, buffer_count};
 use super::v2::ChunkNonce;
 use super::room::fill_in_order;
 use super::{Room, Source, V2Header, chunk_size, write_through};
 use crate::fs::{CopyError, IO_BUFFER};
 use crate::TAG_LEN;
 use crate::aead::{Aad, Aead, AeadInPlace};
-use crate::openpgp::poison::{Poison, read_checked};
+use crate::openpgp::poison::Poison;
 use crate::openpgp::{Error, Result};
 
 /// The message key, IV and associated data of `header`.
-fn chunk_key(header: &V2Header, session_key: &[u8]) -> Result<Arc<ChunkKey>> {
+pub(super) fn chunk_key(header: &V2Header, session_key: &[u8]) -> Result<Arc<ChunkKey>> {
     let (key, iv) = header.message_key(session_key)?;
     Ok(Arc::new(ChunkKey { aead: Aead::new(header.aead, &key)?, nonce: ChunkNonce::new(&iv), ad: header.ad() }))
 }
 
 /// The final tag's nonce index and associated data: the chunk associated
 /// data, then the total plaintext length.
-fn final_ad(key: &ChunkKey, total: u64) -> [u8; 13] {
+pub(super) fn final_ad(key: &ChunkKey, total: u64) -> [u8; 13] {
     let mut ad = [0u8; 13];
     ad[..5].copy_from_slice(&key.ad);
     ad[5..].copy_from_slice(&total.to_be_bytes());
@@ -57,7 +58,7 @@ pub(crate) struct ParSealer<W: Write> {
 
 /// A chunk buffer outside the pool, wiped on drop.
 #[derive(Default)]
-struct Wiped(Vec<u8>);
+pub(super) struct Wiped(pub(super) Vec<u8>);
 
 impl Drop for Wiped {
     fn drop(&mut self) {
@@ -209,7 +210,7 @@ impl<W: Write> ParSealer<W> {
             }
             if self.fill == 0 && n >= chunk {
                 let buf = self.free_buffer()?;
-                self.pool.submit(buf, self.chunk, Some((shared.clone(), *at)));
+                self.pool.submit(buf, self.chunk, Some((shared.clone(), Segments::one(*at, self.chunk))));
                 (*at, n) = (*at + chunk, n - chunk);
                 continue;
             }
@@ -223,189 +224,6 @@ impl<W: Write> ParSealer<W> {
             self.write_next()?;
         }
         Ok(())
-    }
-}
-
-/// Reads a SEIPD v2 body (after its header), opening chunks on `threads`
-/// workers; yields each chunk after its tag verifies, in order, and the
-/// end of input only after the final tag verifies. Errors behave as the
-/// one-thread opener's: an I/O error of `inner` can be retried, a failed
-/// tag or truncation is final.
-pub(crate) struct ParOpener<R: Read> {
-    inner: R,
-    key: Arc<ChunkKey>,
-    pool: ChunkPool,
-    chunk: usize,
-    /// The buffer being filled from `inner`: chunk, tag, and the next
-    /// tag's worth of look-ahead.
-    cur: Wiped,
-    fill: usize,
-    /// `inner` has ended; what `cur` holds is the last chunk and final tag.
-    ended: bool,
-    /// A read error of `inner`, held back until the chunks read before it
-    /// are released (as the one-thread opener released them before it read
-    /// further); not final, as there.
-    pending: Option<io::Error>,
-    /// The chunk being released to the caller.
-    out: Wiped,
-    out_pos: usize,
-    out_end: usize,
-    done: bool,
-    poison: Poison,
-}
-
-impl<R: Read> std::fmt::Debug for ParOpener<R> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ParOpener").field("chunk", &self.chunk).field("pool", &self.pool).finish()
-    }
-}
-
-impl<R: Read> ParOpener<R> {
-    /// Opens with the message key of `session_key` and `header`.
-    pub(crate) fn new(inner: R, header: &V2Header, session_key: &[u8], threads: usize) -> Result<Self> {
-        let key = chunk_key(header, session_key)?;
-        let chunk = chunk_size(header.chunk_octet);
-        let len = chunk + 2 * TAG_LEN;
-        let buffers = buffer_count(threads, len);
-        let mut pool = ChunkPool::new(key.clone(), Op::Open, threads.min(buffers), buffers, len)?;
-        let cur = Wiped(pool.buffer().ok_or(Error::InvalidOption("no chunk buffer"))?);
-        Ok(ParOpener {
-            inner,
-            key,
-            pool,
-            chunk,
-            cur,
-            fill: 0,
-            ended: false,
-            pending: None,
-            out: Wiped::default(),
-            out_pos: 0,
-            out_end: 0,
-            done: false,
-            poison: Poison::default(),
-        })
-    }
-
-    /// Reads into `cur` and hands every whole chunk to the workers while
-    /// a free buffer takes the look-ahead; stops at the end of input or
-    /// when every buffer is in flight.
-    fn pump(&mut self) -> io::Result<()> {
-        if self.pending.is_some() {
-            return self.pending_error();
-        }
-        let full = self.chunk + 2 * TAG_LEN;
-        while !self.ended {
-            while self.fill < full {
-                match read_checked(&mut self.inner, &mut self.cur.0[self.fill..]) {
-                    Ok(0) => {
-                        self.ended = true;
-                        return Ok(());
-                    }
-                    Ok(n) => self.fill += n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => {
-                        self.pending = Some(e);
-                        return self.pending_error();
-                    }
-                }
-            }
-            // A whole chunk and its tag, with more input after them.
-            let Some(mut next) = self.pool.buffer() else { return Ok(()) };
-            next[..TAG_LEN].copy_from_slice(&self.cur.0[full - TAG_LEN..full]);
-            let ready = std::mem::replace(&mut self.cur.0, next);
-            self.pool.submit(ready, self.chunk, None);
-            self.fill = TAG_LEN;
-        }
-        Ok(())
-    }
-
-    /// The held-back read error once no chunk read before it is in flight.
-    fn pending_error(&mut self) -> io::Result<()> {
-        if self.pool.in_flight() > 0 {
-            return Ok(());
-        }
-        self.pending.take().map_or(Ok(()), Err)
-    }
-
-    /// The next chunk to release: a finished one from the workers, or at
-    /// the end of input the last chunk with the final tag.
-    fn next_chunk(&mut self) -> Result<()> {
-        if let Some(d) = self.pool.take() {
-            return self.release(d);
-        }
-        if !self.ended {
-            return Err(Error::InvalidOption("a chunk worker stopped"));
-        }
-        let n = self.fill;
-        if n < TAG_LEN || (n > TAG_LEN && n < 2 * TAG_LEN) {
-            return Err(Error::Truncated("SEIPD v2 chunk or final tag missing"));
-        }
-        let index = self.pool.next_index();
-        let before = self.total_before_last();
-        let mut last = 0;
-        let buf = &mut self.cur.0;
-        if n >= 2 * TAG_LEN {
-            last = n - 2 * TAG_LEN;
-            if !self.key.open(index, buf, last) {
-                return Err(Error::Authentication("chunk"));
-            }
-        }
-        let total = before + last as u64;
-        let final_index = index + u64::from(n >= 2 * TAG_LEN);
-        let final_tag: [u8; TAG_LEN] = buf[n - TAG_LEN..n].try_into().expect("16");
-        let mut nonces = self.key.nonce.clone();
-        let ad = final_ad(&self.key, total);
-        if self.key.aead.open_in_place_separate_tag(nonces.at(final_index), Aad::new(&ad), &mut [], &final_tag).is_err()
-        {
-            buf[..last].zeroize();
-            return Err(Error::Authentication("final tag: the message was truncated or modified"));
-        }
-        std::mem::swap(&mut self.out.0, &mut self.cur.0);
-        self.out_pos = 0;
-        self.out_end = last;
-        self.done = true;
-        Ok(())
-    }
-
-    /// Plaintext octets of the chunks before the last one (all whole).
-    fn total_before_last(&self) -> u64 {
-        self.pool.next_index() * self.chunk as u64
-    }
-
-    fn release(&mut self, d: Done) -> Result<()> {
-        if !d.ok {
-            self.pool.recycle(d.buf);
-            return Err(Error::Authentication("chunk"));
-        }
-        let old = std::mem::replace(&mut self.out.0, d.buf);
-        if !old.is_empty() {
-            self.pool.recycle(old);
-        }
-        self.out_pos = 0;
-        self.out_end = d.len;
-        Ok(())
-    }
-}
-
-impl<R: Read> Read for ParOpener<R> {
-    fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
-        self.poison.check()?;
-        while self.out_pos == self.out_end {
-            if self.done || dst.is_empty() {
-                return Ok(0);
-            }
-            // The released chunk's buffer goes back before reading more.
-            if !self.out.0.is_empty() {
-                let old = std::mem::take(&mut self.out.0);
-                self.pool.recycle(old);
-            }
-            self.pump()?;
-            self.next_chunk().map_err(|e| self.poison.set(e))?;
-        }
-        let k = (self.out_end - self.out_pos).min(dst.len());
-        dst[..k].copy_from_slice(&self.out.0[self.out_pos..self.out_pos + k]);
-        self.out_pos += k;
-        Ok(k)
     }
 }
 

@@ -3,7 +3,8 @@
 
 use std::io::{Read, Write};
 
-use super::{ParOpener, ParSealer};
+use super::ParSealer;
+use crate::openpgp::seipd::{ChunkSource, ParOpener};
 use crate::TAG_LEN;
 use crate::aead::Mode;
 use crate::openpgp::SymAlg;
@@ -39,7 +40,7 @@ fn seal(h: &V2Header, data: &[u8], threads: usize, piece: usize) -> Vec<u8> {
 
 /// Reads with `threads` in reads of `piece` octets: what was released,
 /// and the error that ended it (if any).
-fn open<'a>(h: &V2Header, ct: impl Read + 'a, threads: usize, piece: usize) -> (Vec<u8>, Option<std::io::Error>) {
+fn open<'a>(h: &V2Header, ct: impl ChunkSource + 'a, threads: usize, piece: usize) -> (Vec<u8>, Option<std::io::Error>) {
     let mut r: Box<dyn Read + 'a> = if threads == 1 {
         Box::new(ChunkOpener::new(ct, h, &KEY).unwrap())
     } else {
@@ -140,6 +141,8 @@ fn an_error_is_final() {
 
 /// The octets of `data`, then a read error (a packet's framing broken there).
 struct BreaksAfter<'a>(&'a [u8]);
+
+impl ChunkSource for BreaksAfter<'_> {}
 
 impl Read for BreaksAfter<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {

@@ -1,0 +1,269 @@
+//! A SEIPD v2 body opened on several threads ([`super::pool`]), with the
+//! same guarantees as the one-thread `ChunkOpener`: chunks released in
+//! order, each only after its tag verifies, the last only with the final
+//! tag. The body comes from a stream the caller's thread reads, or, in a
+//! file read at offsets ([`ChunkSource::pieces`]), from runs of the file
+//! that each worker reads for the chunks it opens.
+
+use std::io::{self, Read};
+use std::sync::Arc;
+
+use zeroize::Zeroize;
+
+use super::pieces::PieceMap;
+use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
+use super::threads::{Wiped, chunk_key, final_ad};
+use super::{V2Header, chunk_size};
+use crate::TAG_LEN;
+use crate::aead::{Aad, AeadInPlace};
+use crate::openpgp::poison::{Poison, read_checked};
+use crate::openpgp::{Error, Result};
+
+#[cfg(test)]
+thread_local! {
+    /// Chunks this thread handed to workers from a body read at offsets.
+    pub(crate) static AT_OFFSETS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// What a [`ParOpener`] reads a SEIPD v2 body from: a stream, which may be
+/// a file read at offsets.
+pub(crate) trait ChunkSource: Read {
+    /// The rest of the body as runs of a file, if it can be read at
+    /// offsets; decided when first asked, before anything is read. Once
+    /// all its octets are taken, `read` goes on after the body.
+    fn pieces(&mut self) -> Option<&mut PieceMap> {
+        None
+    }
+}
+
+impl ChunkSource for &[u8] {}
+
+impl<A: Read, B: Read> ChunkSource for io::Chain<A, B> {}
+
+impl<T: ChunkSource + ?Sized> ChunkSource for Box<T> {
+    fn pieces(&mut self) -> Option<&mut PieceMap> {
+        (**self).pieces()
+    }
+}
+
+/// Reads a SEIPD v2 body (after its header), opening chunks on `threads`
+/// workers; yields each chunk after its tag verifies, in order, and the
+/// end of input only after the final tag verifies. Errors behave as the
+/// one-thread opener's: an I/O error of `inner` can be retried, a failed
+/// tag or truncation is final.
+pub(crate) struct ParOpener<R: ChunkSource> {
+    inner: R,
+    /// `inner` is a file whose runs the workers read.
+    at_offsets: bool,
+    key: Arc<ChunkKey>,
+    pool: ChunkPool,
+    chunk: usize,
+    /// The buffer being filled from `inner`: chunk, tag, and the next
+    /// tag's worth of look-ahead.
+    cur: Wiped,
+    fill: usize,
+    /// `inner` has ended; what `cur` holds is the last chunk and final tag.
+    ended: bool,
+    /// A read error of `inner`, held back until the chunks read before it
+    /// are released (as the one-thread opener released them before it read
+    /// further); not final, as there.
+    pending: Option<io::Error>,
+    /// The chunk being released to the caller.
+    out: Wiped,
+    out_pos: usize,
+    out_end: usize,
+    done: bool,
+    poison: Poison,
+}
+
+impl<R: ChunkSource> std::fmt::Debug for ParOpener<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParOpener").field("chunk", &self.chunk).field("pool", &self.pool).finish()
+    }
+}
+
+impl<R: ChunkSource> ParOpener<R> {
+    /// Opens with the message key of `session_key` and `header`.
+    pub(crate) fn new(mut inner: R, header: &V2Header, session_key: &[u8], threads: usize) -> Result<Self> {
+        let at_offsets = inner.pieces().is_some();
+        let key = chunk_key(header, session_key)?;
+        let chunk = chunk_size(header.chunk_octet);
+        let len = chunk + 2 * TAG_LEN;
+        let buffers = buffer_count(threads, len);
+        let mut pool = ChunkPool::new(key.clone(), Op::Open, threads.min(buffers), buffers, len)?;
+        let cur = Wiped(pool.buffer().ok_or(Error::InvalidOption("no chunk buffer"))?);
+        Ok(ParOpener {
+            inner,
+            at_offsets,
+            key,
+            pool,
+            chunk,
+            cur,
+            fill: 0,
+            ended: false,
+            pending: None,
+            out: Wiped::default(),
+            out_pos: 0,
+            out_end: 0,
+            done: false,
+            poison: Poison::default(),
+        })
+    }
+
+    /// Reads into `cur` and hands every whole chunk to the workers while
+    /// a free buffer takes the look-ahead; stops at the end of input or
+    /// when every buffer is in flight.
+    fn pump(&mut self) -> io::Result<()> {
+        if self.at_offsets {
+            return self.pump_runs().map_err(|e| self.poison.set(e));
+        }
+        if self.pending.is_some() {
+            return self.pending_error();
+        }
+        let full = self.chunk + 2 * TAG_LEN;
+        while !self.ended {
+            while self.fill < full {
+                match read_checked(&mut self.inner, &mut self.cur.0[self.fill..]) {
+                    Ok(0) => {
+                        self.ended = true;
+                        return Ok(());
+                    }
+                    Ok(n) => self.fill += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        self.pending = Some(e);
+                        return self.pending_error();
+                    }
+                }
+            }
+            // A whole chunk and its tag, with more input after them.
+            let Some(mut next) = self.pool.buffer() else { return Ok(()) };
+            next[..TAG_LEN].copy_from_slice(&self.cur.0[full - TAG_LEN..full]);
+            let ready = std::mem::replace(&mut self.cur.0, next);
+            self.pool.submit(ready, self.chunk, None);
+            self.fill = TAG_LEN;
+        }
+        Ok(())
+    }
+
+    /// [`ParOpener::pump`] of a body read at offsets: hands every whole
+    /// chunk (and its tag) to the workers as runs of the file while a free
+    /// buffer is left and the next tag's worth follows it; then reads the
+    /// last chunk and final tag into `cur` on this thread.
+    fn pump_runs(&mut self) -> Result<()> {
+        let full = self.chunk + TAG_LEN;
+        while !self.ended {
+            let Some(map) = self.inner.pieces() else { return Err(Error::InvalidOption("the SEIPD body's runs")) };
+            if !map.has((full + TAG_LEN) as u64)? {
+                // The rest: the last chunk and the final tag, or the final
+                // tag alone; then the stream goes on after the body.
+                self.fill = map.read_into(full + TAG_LEN, &mut self.cur.0)?;
+                if read_checked(&mut self.inner, &mut [0u8; 1]).map_err(Error::from_io)? != 0 {
+                    return Err(Error::InvalidOption("the SEIPD body read at offsets went on"));
+                }
+                self.ended = true;
+                return Ok(());
+            }
+            let Some(mut buf) = self.pool.buffer() else { return Ok(()) };
+            let (runs, n) = map.take(full, &mut buf)?;
+            debug_assert_eq!(n, full);
+            let src = runs.map(|r| (Arc::clone(map.file()), r));
+            self.pool.submit(buf, self.chunk, src);
+            #[cfg(test)]
+            AT_OFFSETS.with(|c| c.set(c.get() + 1));
+        }
+        Ok(())
+    }
+
+    /// The held-back read error once no chunk read before it is in flight.
+    fn pending_error(&mut self) -> io::Result<()> {
+        if self.pool.in_flight() > 0 {
+            return Ok(());
+        }
+        self.pending.take().map_or(Ok(()), Err)
+    }
+
+    /// The next chunk to release: a finished one from the workers, or at
+    /// the end of input the last chunk with the final tag.
+    fn next_chunk(&mut self) -> Result<()> {
+        if let Some(d) = self.pool.take() {
+            return self.release(d);
+        }
+        if !self.ended {
+            return Err(Error::InvalidOption("a chunk worker stopped"));
+        }
+        let n = self.fill;
+        if n < TAG_LEN || (n > TAG_LEN && n < 2 * TAG_LEN) {
+            return Err(Error::Truncated("SEIPD v2 chunk or final tag missing"));
+        }
+        let index = self.pool.next_index();
+        let before = self.total_before_last();
+        let mut last = 0;
+        let buf = &mut self.cur.0;
+        if n >= 2 * TAG_LEN {
+            last = n - 2 * TAG_LEN;
+            if !self.key.open(index, buf, last) {
+                return Err(Error::Authentication("chunk"));
+            }
+        }
+        let total = before + last as u64;
+        let final_index = index + u64::from(n >= 2 * TAG_LEN);
+        let final_tag: [u8; TAG_LEN] = buf[n - TAG_LEN..n].try_into().expect("16");
+        let mut nonces = self.key.nonce.clone();
+        let ad = final_ad(&self.key, total);
+        if self.key.aead.open_in_place_separate_tag(nonces.at(final_index), Aad::new(&ad), &mut [], &final_tag).is_err()
+        {
+            buf[..last].zeroize();
+            return Err(Error::Authentication("final tag: the message was truncated or modified"));
+        }
+        std::mem::swap(&mut self.out.0, &mut self.cur.0);
+        self.out_pos = 0;
+        self.out_end = last;
+        self.done = true;
+        Ok(())
+    }
+
+    /// Plaintext octets of the chunks before the last one (all whole).
+    fn total_before_last(&self) -> u64 {
+        self.pool.next_index() * self.chunk as u64
+    }
+
+    fn release(&mut self, d: Done) -> Result<()> {
+        if !d.ok {
+            let mut buf = d.buf;
+            buf.zeroize();
+            self.pool.recycle(buf);
+            return Err(d.read_error.map_or(Error::Authentication("chunk"), Error::from_io));
+        }
+        let old = std::mem::replace(&mut self.out.0, d.buf);
+        if !old.is_empty() {
+            self.pool.recycle(old);
+        }
+        self.out_pos = 0;
+        self.out_end = d.len;
+        Ok(())
+    }
+}
+
+impl<R: ChunkSource> Read for ParOpener<R> {
+    fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
+        self.poison.check()?;
+        while self.out_pos == self.out_end {
+            if self.done || dst.is_empty() {
+                return Ok(0);
+            }
+            // The released chunk's buffer goes back before reading more.
+            if !self.out.0.is_empty() {
+                let old = std::mem::take(&mut self.out.0);
+                self.pool.recycle(old);
+            }
+            self.pump()?;
+            self.next_chunk().map_err(|e| self.poison.set(e))?;
+        }
+        let k = (self.out_end - self.out_pos).min(dst.len());
+        dst[..k].copy_from_slice(&self.out.0[self.out_pos..self.out_pos + k]);
+        self.out_pos += k;
+        Ok(k)
+    }
+}
+
