@@ -177,6 +177,54 @@ fn files_on_stdin_from_their_position_on_every_thread_count() {
     }
 }
 
+#[test]
+fn decrypts_files_on_stdin_from_their_position_on_every_thread_count() {
+    use std::io::{Seek, SeekFrom};
+    let d = Dir::new();
+    let plain = data(3_000_017);
+    let input = d.write("in.bin", &plain);
+    let ct = ok(tessera().args(["encrypt", "--password-file"]).arg(d.p("pw")).args(CHEAP).arg(&input)).stdout;
+    let prefixed = d.write("prefixed", &[&b"something else first"[..], &ct].concat());
+    let ct_path = d.write("ct", &ct);
+    for threads in ["1", "2", "4"] {
+        let mut stdin = std::fs::File::open(&prefixed).unwrap();
+        stdin.seek(SeekFrom::Start(20)).unwrap();
+        let mut c = tessera();
+        let o = c.args(["decrypt", "--password-file"]).arg(d.p("pw")).args(["--threads", threads]).stdin(stdin);
+        let o = o.output().unwrap();
+        assert!(o.status.success() && o.stdout == plain, "stdin, threads={threads}");
+        let mut c = tessera();
+        c.args(["decrypt", "--password-file"]).arg(d.p("pw")).args(["--threads", threads]).arg(&ct_path);
+        assert!(ok(&mut c).stdout == plain, "--input, threads={threads}");
+        // Cut anywhere: an error, and no output file.
+        for cut in [40, ct.len() / 2, ct.len() - 17, ct.len() - 1] {
+            let cut_path = d.write("cut", &ct[..cut]);
+            assert_fails_without_output(&d, &cut_path, &d.p("pw"), "");
+        }
+    }
+    // stdin is left at the message's end.
+    let script = format!(
+        "{{ \"$0\" decrypt --password-file {} >/dev/null; wc -c; }} < {}",
+        d.p("pw").display(),
+        ct_path.display()
+    );
+    let o = ok(Command::new("sh").arg("-c").arg(&script).arg(env!("CARGO_BIN_EXE_tessera")));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "0");
+    // A pipe is read as a stream.
+    let mut child = tessera()
+        .args(["decrypt", "--password-file"])
+        .arg(d.p("pw"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || std::io::Write::write_all(&mut pipe, &ct).unwrap());
+    let o = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(o.status.success() && o.stdout == plain, "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 fn assert_fails_without_output(d: &Dir, ct: &Path, pw: &Path, needle: &str) {
     let out = d.p("should-not-exist");
     let o = run(tessera().args(["decrypt", "--password-file"]).arg(pw).arg("-o").arg(&out).arg(ct));
