@@ -53,7 +53,7 @@ pub struct RecordArgs {
     /// Read CSV with a header and transform only the columns named by --columns
     /// (other bytes are kept byte for byte). Read as Python's csv reads it: a quote
     /// opens a field only at its start; LF, CRLF and CR end a record; a record
-    /// whose field count differs from the header's is refused.
+    /// whose field count differs from the header's is refused; a blank line (no fields) is copied as it is.
     #[arg(long, requires = "columns")]
     pub csv: bool,
     /// Comma-separated column names (with --csv).
@@ -188,6 +188,9 @@ struct Rec {
     start: usize,
     end: usize,
     line: u64,
+    /// A CSV record that is a blank line: no fields (as Python's `csv`
+    /// reads it), copied through unchanged.
+    blank: bool,
 }
 
 /// One batch on its way through: the values, what surrounds them, and the
@@ -300,7 +303,7 @@ impl<'a, R: BufRead + ?Sized> BatchReader<'a, R> {
         b.raw.extend_from_slice(term);
         b.vals.data.truncate(z);
         b.vals.spans.push((a, z));
-        b.recs.push(Rec { start, end: b.raw.len(), line: self.line_no });
+        b.recs.push(Rec { start, end: b.raw.len(), line: self.line_no, blank: false });
         self.line_no += 1;
         Ok(true)
     }
@@ -312,6 +315,13 @@ impl<'a, R: BufRead + ?Sized> BatchReader<'a, R> {
         let Some(lines) = csv::read_record(self.input, &mut b.raw, &mut self.spans, self.line_no)? else {
             return Ok(false);
         };
+        // Nothing before the line end: a blank line, with no fields.
+        let blank = matches!(self.spans[..], [(a, z)] if a == start && z == a);
+        if blank {
+            b.recs.push(Rec { start, end: b.raw.len(), line: self.line_no, blank });
+            self.line_no += lines;
+            return Ok(true);
+        }
         if self.spans.len() != cols.names.len() {
             bail!("line {}: the record has {} fields, the header {}", self.line_no, self.spans.len(), cols.names.len());
         }
@@ -329,7 +339,7 @@ impl<'a, R: BufRead + ?Sized> BatchReader<'a, R> {
             b.vals.tweaks.extend(tweak);
         }
         b.fields.extend_from_slice(&self.spans);
-        b.recs.push(Rec { start, end: b.raw.len(), line: self.line_no });
+        b.recs.push(Rec { start, end: b.raw.len(), line: self.line_no, blank });
         self.line_no += lines;
         Ok(true)
     }
@@ -379,7 +389,9 @@ impl Layout {
         match self {
             Layout::Lines => anyhow!("line {}: {:#}", b.recs[e.index].line, e.error),
             Layout::Csv(cols) => {
-                let line = b.recs[e.index / cols.targets.len()].line;
+                // The record of that value, blank lines (no values) skipped.
+                let nth = e.index / cols.targets.len();
+                let line = b.recs.iter().filter(|r| !r.blank).nth(nth).map_or(0, |r| r.line);
                 anyhow!("line {line}, column {:?}: {:#}", cols.name_of_value(e.index), e.error)
             }
         }
@@ -387,10 +399,18 @@ impl Layout {
 }
 
 impl Columns {
-    /// Puts each record back together with its target fields replaced.
+    /// Puts each record back together with its target fields replaced;
+    /// blank lines are copied as they are.
     fn render(&self, b: &mut Batch) {
         let mut v = 0;
-        for (r, fields) in b.recs.iter().zip(b.fields.chunks_exact(self.names.len())) {
+        let mut fields = b.fields.chunks_exact(self.names.len());
+        for r in &b.recs {
+            if r.blank {
+                b.rendered.extend_from_slice(&b.raw[r.start..r.end]);
+                continue;
+            }
+            // Every other record has the header's number of fields.
+            let Some(fields) = fields.next() else { break };
             // The bytes up to each target field are copied, then its output.
             let mut copied = r.start;
             for &t in &self.targets {

@@ -45,6 +45,21 @@ fn csv_keeps_other_bytes() {
 }
 
 #[test]
+fn csv_blank_lines_have_no_fields_and_are_copied() {
+    // LF, CRLF and CR blank lines, several in a row, at the end, and in a
+    // one-column file; line numbers still count them.
+    let input = "id,card\n\n1,a\r\n\r\n\r2,b\r\r\n\n3,c\n\n";
+    assert_eq!(run_csv(input, &["card"]).unwrap(), "id,card\n\n1,A\r\n\r\n\r2,B\r\r\n\n3,C\n\n");
+    assert_eq!(run_csv("card\n\nx\n\ny", &["card"]).unwrap(), "card\n\nX\n\nY");
+    let e = run_csv("id,card\n\n\r\n1,bad\n", &["card"]).unwrap_err().to_string();
+    assert_eq!(e, "line 4, column \"card\": bad value");
+    // A quoted empty field is a field, not a blank line.
+    assert_eq!(run_csv("card\n\"\"\n", &["card"]).unwrap(), "card\n\"\"\n");
+    let e = run_csv("id,card\n\"\"\n", &["card"]).unwrap_err().to_string();
+    assert_eq!(e, "line 2: the record has 1 fields, the header 2");
+}
+
+#[test]
 fn csv_errors_name_line_and_column() {
     let e = run_csv("id,card\n1,a\n2,\"x\ny\"\n3,bad\n", &["card"]).unwrap_err().to_string();
     assert_eq!(e, "line 5, column \"card\": bad value");
@@ -99,7 +114,7 @@ fn mixed_csv(n: usize) -> Vec<u8> {
         let rec = match i % 4 {
             0 => format!("{i},\"a, \"\"q\"\"\",y{i}\r\n"),
             1 => format!("{i},plain,\"x\n{i}\"\n"),
-            2 => format!("{i},,\r\n"),
+            2 => format!("{i},,\r\n\n"),
             _ => format!("{i},\"\",\"z,{i}\"\n"),
         };
         s.extend_from_slice(rec.as_bytes());
