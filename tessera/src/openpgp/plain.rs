@@ -129,8 +129,8 @@ impl Read for Compressed<'_> {
 /// after the encrypted data is ignored.
 ///
 /// In a file read at offsets, the body may instead be handed out as runs
-/// of the file ([`ChunkSource::pieces`]); once they are all taken, reading
-/// goes on after the body.
+/// of the file ([`ChunkSource::pieces`]); reading goes on after the runs
+/// taken once [`ChunkSource::stream_after_pieces`] is called.
 pub(crate) struct SeipdBody<'a> {
     body: BodyReader<Src<'a>>,
     /// The file below, until [`ChunkSource::pieces`] is first asked.
@@ -156,27 +156,27 @@ impl ChunkSource for SeipdBody<'_> {
         if let Some(at) = self.at.take() {
             let framing = self.body.framing().filter(|&(left, more)| !more || left >= MIN_FIRST_PIECE);
             if let (Some((left, more)), Ok(file)) = (framing, at.file.try_clone()) {
-                self.map = PieceMap::new(Arc::new(file), at.pos.get(), left.into(), more).ok();
+                self.map = PieceMap::new(Arc::new(file), at.pos.get(), left, more).ok();
                 self.pos = Some(at.pos);
             }
         }
         self.map.as_mut()
+    }
+
+    fn stream_after_pieces(&mut self) {
+        if let (Some(map), Some(pos)) = (self.map.take(), self.pos.take()) {
+            let (at, left, more) = map.place();
+            pos.set(at);
+            self.body.resume_at(left, more);
+        }
     }
 }
 
 impl Read for SeipdBody<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.poison.check()?;
-        if let Some(map) = self.map.take() {
-            if !map.ended() {
-                self.map = Some(map);
-                return Err(self.poison.set(Error::InvalidOption("the SEIPD body is being read at offsets")));
-            }
-            // Taken whole at offsets: the stream goes on after it.
-            if let Some(pos) = self.pos.take() {
-                pos.set(map.end());
-            }
-            self.body.skip_to_end();
+        if self.map.is_some() {
+            return Err(self.poison.set(Error::InvalidOption("the SEIPD body is being read at offsets")));
         }
         let n = self.body.read(buf)?;
         if n == 0 && !buf.is_empty() && !self.ended {

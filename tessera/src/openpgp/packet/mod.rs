@@ -254,10 +254,11 @@ impl<R: Read> BodyReader<R> {
         (!self.to_eof && self.len_have == 0).then_some((self.remaining, self.more))
     }
 
-    /// Marks the body as read to its end, after it was read by other means
-    /// (see [`BodyReader::framing`]) and the input moved past it.
-    pub(crate) fn skip_to_end(&mut self) {
-        (self.remaining, self.more, self.to_eof) = (0, false, false);
+    /// Goes on with `remaining` octets left in the current piece and, if
+    /// `more`, pieces after it: after part of the body was read by other
+    /// means (see [`BodyReader::framing`]) and the input moved past it.
+    pub(crate) fn resume_at(&mut self, remaining: u32, more: bool) {
+        (self.remaining, self.more, self.to_eof, self.len_have) = (remaining, more, false, 0);
     }
 
     /// Whether the whole body has been read.

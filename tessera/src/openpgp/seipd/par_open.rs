@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use zeroize::Zeroize;
 
-use super::pieces::PieceMap;
+use super::pieces::{Ahead, PieceMap};
 use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
 use super::threads::{Wiped, chunk_key, final_ad};
 use super::{V2Header, chunk_size};
@@ -29,11 +29,13 @@ thread_local! {
 /// a file read at offsets.
 pub(crate) trait ChunkSource: Read {
     /// The rest of the body as runs of a file, if it can be read at
-    /// offsets; decided when first asked, before anything is read. Once
-    /// all its octets are taken, `read` goes on after the body.
+    /// offsets; decided when first asked, before anything is read.
     fn pieces(&mut self) -> Option<&mut PieceMap> {
         None
     }
+
+    /// Ends [`ChunkSource::pieces`]: `read` goes on after the runs taken.
+    fn stream_after_pieces(&mut self) {}
 }
 
 impl ChunkSource for &[u8] {}
@@ -43,6 +45,10 @@ impl<A: Read, B: Read> ChunkSource for io::Chain<A, B> {}
 impl<T: ChunkSource + ?Sized> ChunkSource for Box<T> {
     fn pieces(&mut self) -> Option<&mut PieceMap> {
         (**self).pieces()
+    }
+
+    fn stream_after_pieces(&mut self) {
+        (**self).stream_after_pieces();
     }
 }
 
@@ -115,7 +121,10 @@ impl<R: ChunkSource> ParOpener<R> {
     /// when every buffer is in flight.
     fn pump(&mut self) -> io::Result<()> {
         if self.at_offsets {
-            return self.pump_runs().map_err(|e| self.poison.set(e));
+            self.pump_runs().map_err(|e| self.poison.set(e))?;
+            if self.at_offsets {
+                return Ok(());
+            }
         }
         if self.pending.is_some() {
             return self.pending_error();
@@ -149,26 +158,34 @@ impl<R: ChunkSource> ParOpener<R> {
     /// [`ParOpener::pump`] of a body read at offsets: hands every whole
     /// chunk (and its tag) to the workers as runs of the file while a free
     /// buffer is left and the next tag's worth follows it; then reads the
-    /// last chunk and final tag into `cur` on this thread.
+    /// last chunk and final tag into `cur` on this thread. Pieces too small
+    /// for a job's runs: the rest is read as a stream.
     fn pump_runs(&mut self) -> Result<()> {
         let full = self.chunk + TAG_LEN;
         while !self.ended {
             let Some(map) = self.inner.pieces() else { return Err(Error::InvalidOption("the SEIPD body's runs")) };
-            if !map.has((full + TAG_LEN) as u64)? {
-                // The rest: the last chunk and the final tag, or the final
-                // tag alone; then the stream goes on after the body.
-                self.fill = map.read_into(full + TAG_LEN, &mut self.cur.0)?;
-                if read_checked(&mut self.inner, &mut [0u8; 1]).map_err(Error::from_io)? != 0 {
-                    return Err(Error::InvalidOption("the SEIPD body read at offsets went on"));
+            match map.ahead((full + TAG_LEN) as u64)? {
+                Ahead::Whole => {}
+                Ahead::Fragmented => {
+                    self.inner.stream_after_pieces();
+                    self.at_offsets = false;
+                    return Ok(());
                 }
-                self.ended = true;
-                return Ok(());
+                Ahead::Short => {
+                    // The last chunk and the final tag, or the final tag
+                    // alone; then the stream goes on after the body.
+                    self.fill = map.read_into(full + TAG_LEN, &mut self.cur.0)?;
+                    self.inner.stream_after_pieces();
+                    if read_checked(&mut self.inner, &mut [0u8; 1]).map_err(Error::from_io)? != 0 {
+                        return Err(Error::InvalidOption("the SEIPD body read at offsets went on"));
+                    }
+                    self.ended = true;
+                    return Ok(());
+                }
             }
-            let Some(mut buf) = self.pool.buffer() else { return Ok(()) };
-            let (runs, n) = map.take(full, &mut buf)?;
-            debug_assert_eq!(n, full);
-            let src = runs.map(|r| (Arc::clone(map.file()), r));
-            self.pool.submit(buf, self.chunk, src);
+            let Some(buf) = self.pool.buffer() else { return Ok(()) };
+            let (runs, _) = map.take(full)?;
+            self.pool.submit(buf, self.chunk, Some((Arc::clone(map.file()), runs)));
             #[cfg(test)]
             AT_OFFSETS.with(|c| c.set(c.get() + 1));
         }

@@ -18,8 +18,8 @@ use crate::openpgp::{Error, Result};
 /// writes pieces of at least a chunk, 64 KiB or more for large messages.)
 pub(crate) const MIN_FIRST_PIECE: u32 = 1 << 15;
 
-/// Most runs of a file one job names; a chunk spread over more pieces
-/// than this is read by the caller's thread.
+/// Most runs of a file one job names; a body whose chunks spread over
+/// more pieces than this is read as a stream from there on.
 pub(crate) const MAX_SEGMENTS: usize = 8;
 
 /// The runs of a file a job's octets come from, `(offset, length)` in
@@ -64,13 +64,21 @@ fn overflow() -> std::io::Error {
     std::io::Error::other("a packet body's runs do not fit the chunk buffer")
 }
 
+/// What [`PieceMap::ahead`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ahead {
+    Whole,
+    Short,
+    Fragmented,
+}
+
 /// A place in the body: the file offset of the next body octet (or, with
 /// none left in this piece, of the next length header), the octets left
 /// in this piece, and whether pieces follow it.
 #[derive(Clone, Copy, Debug)]
 struct Place {
     at: u64,
-    left: u64,
+    left: u32,
     more: bool,
 }
 
@@ -87,7 +95,7 @@ pub(crate) struct PieceMap {
 impl PieceMap {
     /// The body whose next octet is at `at`, with `left` octets left in the
     /// current piece and, if `more`, pieces after it.
-    pub(crate) fn new(file: Arc<File>, at: u64, left: u64, more: bool) -> std::io::Result<Self> {
+    pub(crate) fn new(file: Arc<File>, at: u64, left: u32, more: bool) -> std::io::Result<Self> {
         let file_len = Cell::new(file.metadata()?.len());
         Ok(PieceMap { file, file_len, place: Place { at, left, more } })
     }
@@ -97,56 +105,52 @@ impl PieceMap {
         &self.file
     }
 
-    /// Whether every octet of the body has been taken.
-    pub(crate) fn ended(&self) -> bool {
-        self.place.left == 0 && !self.place.more
-    }
-
-    /// The file offset just past the body, once [`PieceMap::ended`].
-    pub(crate) fn end(&self) -> u64 {
-        self.place.at
-    }
-
-    /// Whether at least `n` octets of the body are left.
-    pub(crate) fn has(&self, n: u64) -> Result<bool> {
-        let (_, walked) = self.walk(self.place, n, &mut |_, _| Ok(()))?;
-        Ok(walked == n)
-    }
-
-    /// Takes the next `n` octets (fewer at the end of the body): their runs
-    /// if at most [`MAX_SEGMENTS`], else `None` after reading them into
-    /// `buf` here. Returns the runs and how many octets were taken.
-    pub(crate) fn take(&mut self, n: usize, buf: &mut [u8]) -> Result<(Option<Segments>, usize)> {
-        let mut segs = Segments::default();
-        let mut spilled = 0;
-        let file = Arc::clone(&self.file);
-        let mut each = |at: u64, len: usize| -> Result<()> {
-            if spilled == 0 && segs.push(at, len) {
-                return Ok(());
-            }
-            if spilled == 0 {
-                segs.read_into(&file, buf).map_err(|e| Error::from_io(e.into_io()))?;
-                spilled = segs.parts.iter().map(|p| p.1).sum();
-            }
-            let dst = buf.get_mut(spilled..spilled + len).ok_or_else(|| Error::from_io(overflow()))?;
-            Source::File(&file, at).read_exact(dst).map_err(|e| Error::from_io(e.into_io()))?;
-            spilled += len;
-            Ok(())
+    /// What the next `n` octets of the body are: [`Ahead::Whole`] in at
+    /// most [`MAX_SEGMENTS`] runs, [`Ahead::Short`] (the body ends first,
+    /// in at most that many runs too), or [`Ahead::Fragmented`] (more runs:
+    /// pieces so small that the body is better read as a stream; the walk
+    /// stops there, so tiny pieces cost no more than a few reads here).
+    pub(crate) fn ahead(&self, n: u64) -> Result<Ahead> {
+        let mut runs = 0;
+        let mut count = |_: u64, _: usize| -> Result<()> {
+            runs += 1;
+            // Stops the walk; told apart from a real error by `runs`.
+            if runs > MAX_SEGMENTS { Err(Error::Limit("runs of a job")) } else { Ok(()) }
         };
-        let (place, walked) = self.walk(self.place, n as u64, &mut each)?;
-        let spilled_any = spilled > 0;
-        self.place = place;
-        Ok(((!spilled_any).then_some(segs), walked as usize))
+        match self.walk(self.place, n, &mut count) {
+            Ok((_, walked)) => Ok(if walked == n { Ahead::Whole } else { Ahead::Short }),
+            Err(_) if runs > MAX_SEGMENTS => Ok(Ahead::Fragmented),
+            Err(e) => Err(e),
+        }
     }
 
-    /// Takes the next `n` octets (fewer at the end of the body) and reads
-    /// them into the start of `buf` here; returns how many.
+    /// Takes the next `n` octets (fewer at the end of the body), which
+    /// [`PieceMap::ahead`] found in at most [`MAX_SEGMENTS`] runs: the runs
+    /// and how many octets they hold.
+    pub(crate) fn take(&mut self, n: usize) -> Result<(Segments, usize)> {
+        let mut segs = Segments::default();
+        let mut push = |at: u64, len: usize| {
+            if segs.push(at, len) { Ok(()) } else { Err(Error::InvalidOption("more runs than a job names")) }
+        };
+        let (place, walked) = self.walk(self.place, n as u64, &mut push)?;
+        self.place = place;
+        Ok((segs, walked as usize))
+    }
+
+    /// Takes the next `n` octets as [`PieceMap::take`] does and reads them
+    /// into the start of `buf` here; returns how many.
     pub(crate) fn read_into(&mut self, n: usize, buf: &mut [u8]) -> Result<usize> {
-        let (runs, k) = self.take(n, buf)?;
-        if let Some(r) = runs {
-            r.read_into(&self.file, buf).map_err(|e| Error::from_io(e.into_io()))?;
-        }
+        let (runs, k) = self.take(n)?;
+        runs.read_into(&self.file, buf).map_err(|e| Error::from_io(e.into_io()))?;
         Ok(k)
+    }
+
+    /// Where the body goes on, to read the rest as a stream: the file
+    /// offset of its next octet (or length header), the octets left in
+    /// the current piece and whether pieces follow (none left and none
+    /// following: the body ended).
+    pub(crate) fn place(&self) -> (u64, u32, bool) {
+        (self.place.at, self.place.left, self.place.more)
     }
 
     /// Walks up to `n` octets from `from`, handing each run to `each`;
@@ -163,10 +167,11 @@ impl PieceMap {
                 p = self.next_piece(p.at)?;
                 continue;
             }
-            let k = p.left.min(n - walked);
+            let k = u64::from(p.left).min(n - walked);
             self.check_within(p.at, k, "packet body")?;
             each(p.at, k as usize)?;
-            (p.at, p.left, walked) = (p.at + k, p.left - k, walked + k);
+            // k <= p.left, a u32.
+            (p.at, p.left, walked) = (p.at + k, p.left - k as u32, walked + k);
         }
         Ok((p, walked))
     }
@@ -181,8 +186,8 @@ impl PieceMap {
         self.read_header(&mut h[1..need], at + 1)?;
         let at = at + need as u64;
         Ok(match decode_new_len(&h) {
-            BodyLen::Fixed(n) => Place { at, left: n.into(), more: false },
-            BodyLen::Partial(n) => Place { at, left: n.into(), more: true },
+            BodyLen::Fixed(n) => Place { at, left: n, more: false },
+            BodyLen::Partial(n) => Place { at, left: n, more: true },
             BodyLen::Indeterminate => return Err(Error::Malformed("indeterminate length inside a body")),
         })
     }

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use super::{MAX_SEGMENTS, PieceMap};
+use super::{Ahead, MAX_SEGMENTS, PieceMap};
 use crate::openpgp::Error;
 
 /// A piece of a framed body: partial (2^k octets) or the final one, its
@@ -58,22 +58,23 @@ fn file_with(skip: usize, framed: &[u8]) -> Arc<std::fs::File> {
     Arc::new(f)
 }
 
-/// Reads the whole body through `map` in steps of the given sizes (cycled),
-/// checking `has` before each step; returns what was read.
-fn read_all(map: &mut PieceMap, steps: &[usize]) -> crate::openpgp::Result<Vec<u8>> {
-    let mut got = Vec::new();
+/// Reads the whole body through `map` in steps of the given sizes (cycled);
+/// a step over more runs than a job names is taken an octet at a time.
+/// Returns what was read and whether any step was fragmented.
+fn read_all(map: &mut PieceMap, steps: &[usize]) -> crate::openpgp::Result<(Vec<u8>, bool)> {
+    let (mut got, mut fragmented) = (Vec::new(), false);
     for &step in steps.iter().cycle() {
+        let ahead = map.ahead(step as u64)?;
+        let step = if ahead == Ahead::Fragmented { 1 } else { step };
+        fragmented |= ahead == Ahead::Fragmented;
         let mut buf = vec![0u8; step];
-        let more = map.has(step as u64)?;
-        let (runs, n) = map.take(step, &mut buf)?;
-        assert_eq!(more, n == step, "has({step}) against what take found");
-        if let Some(r) = runs {
-            r.read_into(map.file(), &mut buf).unwrap();
-        }
+        let n = map.read_into(step, &mut buf)?;
+        assert_eq!(ahead == Ahead::Short, n < step, "ahead({step}) against what take found");
         got.extend_from_slice(&buf[..n]);
         if n < step {
-            assert!(map.ended());
-            return Ok(got);
+            let (_, left, more) = map.place();
+            assert!(left == 0 && !more, "a short take ends the body");
+            return Ok((got, fragmented));
         }
     }
     unreachable!()
@@ -106,28 +107,27 @@ fn runs_give_the_body_the_framing_holds() {
             for steps in [&[1usize][..], &[16], &[17, 5, 300], &[4096], &[1 << 18]] {
                 let file = file_with(skip, &framed);
                 let mut map = PieceMap::new(file, skip as u64, 0, true).unwrap();
-                let got = read_all(&mut map, steps).unwrap();
+                let (got, fragmented) = read_all(&mut map, steps).unwrap();
                 assert_eq!(got, b, "{n} octets, steps {steps:?}");
-                assert_eq!(map.end(), (skip + framed.len()) as u64, "the end of {n} octets");
+                assert_eq!(map.place().0, (skip + framed.len()) as u64, "the end of {n} octets");
+                let tiny = pieces.iter().filter(|p| matches!(p, Piece::Partial(0))).count();
+                assert_eq!(fragmented, tiny > 0 && steps[0] > MAX_SEGMENTS, "{n} octets, steps {steps:?}");
             }
         }
     }
 }
 
 #[test]
-fn a_step_over_more_runs_than_a_job_takes_is_read_here() {
+fn a_step_over_more_runs_than_a_job_names_is_fragmented() {
     let b = body(512 + 40 + 3);
     let pieces = [vec![Piece::Partial(9)], vec![Piece::Partial(0); 40], vec![Piece::Final { octets: 1 }]].concat();
     let file = file_with(0, &frame(&b, &pieces));
-    let mut map = PieceMap::new(file, 0, 0, true).unwrap();
-    let mut buf = vec![0u8; 520];
-    // 512 octets in one run, then eight one-octet runs: a job's worth.
-    let (runs, n) = map.take(512 + MAX_SEGMENTS - 1, &mut buf).unwrap();
-    assert!(runs.is_some() && n == 512 + MAX_SEGMENTS - 1);
-    // Nine runs: read here, into the buffer.
-    let (runs, n) = map.take(MAX_SEGMENTS + 1, &mut buf).unwrap();
-    assert!(runs.is_none(), "more runs than a job names are read by the caller");
-    assert_eq!(&buf[..n], &b[512 + MAX_SEGMENTS - 1..512 + 2 * MAX_SEGMENTS]);
+    let map = PieceMap::new(file, 0, 0, true).unwrap();
+    // 512 octets in one run, then one-octet runs: a job names eight.
+    assert_eq!(map.ahead(512 + MAX_SEGMENTS as u64 - 1).unwrap(), Ahead::Whole);
+    assert_eq!(map.ahead(512 + MAX_SEGMENTS as u64).unwrap(), Ahead::Fragmented);
+    // Asking does not move it.
+    assert_eq!(map.place(), (0, 0, true));
 }
 
 #[test]
@@ -137,7 +137,7 @@ fn a_cut_file_is_a_truncated_body() {
     for cut in 0..framed.len() {
         let file = file_with(3, &framed[..cut]);
         let mut map = PieceMap::new(file, 3, 0, true).unwrap();
-        match read_all(&mut map, &[100]) {
+        match read_all(&mut map, &[100]).map(|r| r.0) {
             Err(Error::Truncated(_)) => {}
             other => panic!("cut at {cut}: {:?}", other.map(|v| v.len())),
         }
@@ -151,5 +151,5 @@ fn a_body_that_starts_inside_a_piece() {
     let framed = frame(&b, &[Piece::Partial(10), Piece::Final { octets: 1 }]);
     let file = file_with(0, &framed);
     let mut map = PieceMap::new(file, 11, 1024 - 10, true).unwrap();
-    assert_eq!(read_all(&mut map, &[64]).unwrap(), &b[10..]);
+    assert_eq!(read_all(&mut map, &[64]).unwrap().0, &b[10..]);
 }
