@@ -323,7 +323,9 @@ fn file_run(dir: &std::path::Path, mib: usize) -> Result<()> {
 
     let t0 = Instant::now();
     let opts = DecryptOptions { threads: 0, ..DecryptOptions::default() };
-    let mut d = Decryptor::with_options(BufReader::new(std::fs::File::open(&enc)?), pw, &opts)?;
+    // As `tessera decrypt` does: every chunk worker reads its own chunks.
+    let sealed = std::fs::File::open(&enc)?;
+    let mut d = Decryptor::from_file(&sealed, pw, &opts)?;
     let dec_kdf = t0.elapsed().as_secs_f64();
     phase_peak(&mut kdf_peaks);
     let mut out = BufWriter::new(std::fs::File::create(&dec)?);

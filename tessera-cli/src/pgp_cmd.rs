@@ -284,7 +284,7 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     let mut out = Output::create(a.output.as_deref())?;
     let file;
     let mut dec = match input {
-        // A file: read at offsets, by every chunk worker.
+        // A file (not behind a progress bar): read at offsets, by every chunk worker.
         Input::File(f) => {
             file = f;
             Decryptor::from_file(&file, &pw, &opts)

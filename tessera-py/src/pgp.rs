@@ -195,9 +195,16 @@ fn decrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]], limits: &Limits, keys: &D
     // so a v1 message may stream before its MDC is checked.
     let mut opts = DecryptOptions { v1_stream_unauthenticated: true, ..decrypt_options(limits) };
     let certs = keys.load(&mut opts)?;
-    let input = BufReader::with_capacity(CHUNK_BUFFER, File::open(src).map_err(Fail::Io)?);
+    let file = File::open(src).map_err(Fail::Io)?;
     let mut out = AtomicFile::create(dst).map_err(Fail::Io)?;
-    let results = decrypt_into(input, &mut out, pw, &opts, certs.as_deref())?;
+    let results = match certs.as_deref() {
+        // Read at offsets, by every chunk worker.
+        None => {
+            io::copy(&mut Decryptor::from_file(&file, pw, &opts)?, &mut out).map_err(from_io)?;
+            None
+        }
+        verify => decrypt_into(BufReader::with_capacity(CHUNK_BUFFER, &file), &mut out, pw, &opts, verify)?,
+    };
     out.commit().map_err(Fail::Io)?;
     Ok(Decrypted::new(results))
 }

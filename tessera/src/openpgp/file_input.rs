@@ -93,11 +93,15 @@ impl Drop for FileCursor<'_> {
 
 impl<'a> Decryptor<'a> {
     /// Opens the message in `file`, from its position, with `passwords`
-    /// and `opts` as [`Decryptor::with_options`] does. A regular file is
-    /// read at offsets: with [`DecryptOptions::threads`] other than 1 each
-    /// chunk worker reads the chunks it opens (a SEIPD v2 body in pieces
-    /// of 64 KiB or more), so reading runs on every core too. Anything else
-    /// (a pipe, a terminal) is read as a stream.
+    /// and `opts` as [`Decryptor::with_options`] does: the same plaintext,
+    /// released in the same steps, and the same errors. A regular file is
+    /// read at offsets, and with [`DecryptOptions::threads`] other than 1
+    /// each chunk worker reads the chunks it opens, so reading runs on every
+    /// core too, when the message is binary (not armored) SEIPD v2 opened
+    /// by one candidate session key, and its body comes in pieces of 32 KiB
+    /// or more (tessera writes such pieces; pieces so small that a chunk
+    /// spans more than 16 are read as a stream from there on). Anything
+    /// else, and any other file (a pipe, a terminal), is read as a stream.
     ///
     /// ```
     /// use std::io::{Read, Seek, Write};

@@ -10,7 +10,8 @@ use std::sync::Arc;
 
 use zeroize::Zeroize;
 
-use super::pieces::{Ahead, PieceMap};
+use super::pieces::{Ahead, PieceMap, read_error};
+use crate::fs::CopyError;
 use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
 use super::threads::{Wiped, chunk_key, final_ad};
 use super::{V2Header, chunk_size};
@@ -21,7 +22,8 @@ use crate::openpgp::{Error, Result};
 
 #[cfg(test)]
 thread_local! {
-    /// Chunks this thread handed to workers from a body read at offsets.
+    /// Chunks of a body read at offsets that this thread handed to the
+    /// workers, or read itself (the last chunk and final tag).
     pub(crate) static AT_OFFSETS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
@@ -58,11 +60,16 @@ impl<T: ChunkSource + ?Sized> ChunkSource for Box<T> {
 /// one-thread opener's: an I/O error of `inner` can be retried, a failed
 /// tag or truncation is final.
 pub(crate) struct ParOpener<R: ChunkSource> {
+    /// Declared (so dropped) before `inner`: the workers stop reading a
+    /// file before `inner` leaves its position where reading stopped.
+    pool: ChunkPool,
     inner: R,
     /// `inner` is a file whose runs the workers read.
     at_offsets: bool,
+    /// An error reading the runs, held back (as `pending`) until the chunks
+    /// handed out before it are released; final.
+    failed: Option<Error>,
     key: Arc<ChunkKey>,
-    pool: ChunkPool,
     chunk: usize,
     /// The buffer being filled from `inner`: chunk, tag, and the next
     /// tag's worth of look-ahead.
@@ -101,6 +108,7 @@ impl<R: ChunkSource> ParOpener<R> {
         Ok(ParOpener {
             inner,
             at_offsets,
+            failed: None,
             key,
             pool,
             chunk,
@@ -121,8 +129,13 @@ impl<R: ChunkSource> ParOpener<R> {
     /// when every buffer is in flight.
     fn pump(&mut self) -> io::Result<()> {
         if self.at_offsets {
-            self.pump_runs().map_err(|e| self.poison.set(e))?;
-            if self.at_offsets {
+            if self.failed.is_none() {
+                self.failed = self.pump_runs().err();
+            }
+            if let Some(e) = self.failed.take_if(|_| self.pool.in_flight() == 0) {
+                return Err(self.poison.set(e));
+            }
+            if self.at_offsets || self.failed.is_some() {
                 return Ok(());
             }
         }
@@ -164,9 +177,9 @@ impl<R: ChunkSource> ParOpener<R> {
         let full = self.chunk + TAG_LEN;
         while !self.ended {
             let Some(map) = self.inner.pieces() else { return Err(Error::InvalidOption("the SEIPD body's runs")) };
-            match map.ahead((full + TAG_LEN) as u64)? {
+            match map.ahead(full as u64, TAG_LEN as u64)? {
                 Ahead::Whole => {}
-                Ahead::Fragmented => {
+                Ahead::Stream => {
                     self.inner.stream_after_pieces();
                     self.at_offsets = false;
                     return Ok(());
@@ -175,6 +188,8 @@ impl<R: ChunkSource> ParOpener<R> {
                     // The last chunk and the final tag, or the final tag
                     // alone; then the stream goes on after the body.
                     self.fill = map.read_into(full + TAG_LEN, &mut self.cur.0)?;
+                    #[cfg(test)]
+                    AT_OFFSETS.with(|c| c.set(c.get() + 1));
                     self.inner.stream_after_pieces();
                     if read_checked(&mut self.inner, &mut [0u8; 1]).map_err(Error::from_io)? != 0 {
                         return Err(Error::InvalidOption("the SEIPD body read at offsets went on"));
@@ -184,7 +199,11 @@ impl<R: ChunkSource> ParOpener<R> {
                 }
             }
             let Some(buf) = self.pool.buffer() else { return Ok(()) };
-            let (runs, _) = map.take(full)?;
+            let (runs, n) = map.take(full)?;
+            if n != full {
+                self.pool.recycle(buf);
+                return Err(Error::Truncated("packet body"));
+            }
             self.pool.submit(buf, self.chunk, Some((Arc::clone(map.file()), runs)));
             #[cfg(test)]
             AT_OFFSETS.with(|c| c.set(c.get() + 1));
@@ -248,9 +267,9 @@ impl<R: ChunkSource> ParOpener<R> {
     fn release(&mut self, d: Done) -> Result<()> {
         if !d.ok {
             let mut buf = d.buf;
-            buf.zeroize();
+            buf.as_mut_slice().zeroize();
             self.pool.recycle(buf);
-            return Err(d.read_error.map_or(Error::Authentication("chunk"), Error::from_io));
+            return Err(d.read_error.map_or(Error::Authentication("chunk"), |e| read_error(CopyError::Read(e))));
         }
         let old = std::mem::replace(&mut self.out.0, d.buf);
         if !old.is_empty() {

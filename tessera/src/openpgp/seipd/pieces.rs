@@ -20,7 +20,7 @@ pub(crate) const MIN_FIRST_PIECE: u32 = 1 << 15;
 
 /// Most runs of a file one job names; a body whose chunks spread over
 /// more pieces than this is read as a stream from there on.
-pub(crate) const MAX_SEGMENTS: usize = 8;
+pub(crate) const MAX_SEGMENTS: usize = 16;
 
 /// The runs of a file a job's octets come from, `(offset, length)` in
 /// order: the first fills the start of the buffer, the next goes on from
@@ -69,7 +69,7 @@ fn overflow() -> std::io::Error {
 pub(crate) enum Ahead {
     Whole,
     Short,
-    Fragmented,
+    Stream,
 }
 
 /// A place in the body: the file offset of the next body octet (or, with
@@ -86,8 +86,8 @@ struct Place {
 #[derive(Debug)]
 pub(crate) struct PieceMap {
     file: Arc<File>,
-    /// The file's length as last seen: a run beyond it is a truncated
-    /// body (after one more look, in case the file grew).
+    /// The file's length as last seen: a body that goes past it (after
+    /// one more look, in case the file grew) is left to the stream reader.
     file_len: Cell<u64>,
     place: Place,
 }
@@ -105,43 +105,52 @@ impl PieceMap {
         &self.file
     }
 
-    /// What the next `n` octets of the body are: [`Ahead::Whole`] in at
-    /// most [`MAX_SEGMENTS`] runs, [`Ahead::Short`] (the body ends first,
-    /// in at most that many runs too), or [`Ahead::Fragmented`] (more runs:
-    /// pieces so small that the body is better read as a stream; the walk
-    /// stops there, so tiny pieces cost no more than a few reads here).
-    pub(crate) fn ahead(&self, n: u64) -> Result<Ahead> {
-        let mut runs = 0;
-        let mut count = |_: u64, _: usize| -> Result<()> {
-            runs += 1;
-            // Stops the walk; told apart from a real error by `runs`.
-            if runs > MAX_SEGMENTS { Err(Error::Limit("runs of a job")) } else { Ok(()) }
+    /// What the next `job + extra` octets of the body are: [`Ahead::Whole`]
+    /// with the first `job` in at most [`MAX_SEGMENTS`] runs,
+    /// [`Ahead::Short`] (the body ends first, all of it in at most that many
+    /// runs), or [`Ahead::Stream`]: pieces so small that the body is better
+    /// read as a stream (the walk stops there, so tiny pieces cost only a
+    /// few reads here), or a body that goes past the file's length as last
+    /// seen (the stream reader then decides, by the end of the input).
+    pub(crate) fn ahead(&self, job: u64, extra: u64) -> Result<Ahead> {
+        let (mut job_runs, mut runs, mut seen) = (0, 0, 0);
+        // The extra octets add at most `extra` runs: a walk stopped after
+        // more could not have been whole.
+        let limit = MAX_SEGMENTS + usize::try_from(extra).unwrap_or(usize::MAX);
+        let mut count = |_: u64, len: usize| {
+            job_runs += usize::from(seen < job);
+            (runs, seen) = (runs + 1, seen + len as u64);
+            job_runs <= MAX_SEGMENTS && runs <= limit
         };
-        match self.walk(self.place, n, &mut count) {
-            Ok((_, walked)) => Ok(if walked == n { Ahead::Whole } else { Ahead::Short }),
-            Err(_) if runs > MAX_SEGMENTS => Ok(Ahead::Fragmented),
-            Err(e) => Err(e),
-        }
+        let n = job + extra;
+        Ok(match self.walk(self.place, n, &mut count)? {
+            Walked::Done(_, walked) if walked == n => Ahead::Whole,
+            Walked::Done(..) if runs <= MAX_SEGMENTS => Ahead::Short,
+            _ => Ahead::Stream,
+        })
     }
 
-    /// Takes the next `n` octets (fewer at the end of the body), which
-    /// [`PieceMap::ahead`] found in at most [`MAX_SEGMENTS`] runs: the runs
-    /// and how many octets they hold.
+    /// Takes the next `n` octets, which [`PieceMap::ahead`] found in at most
+    /// [`MAX_SEGMENTS`] runs (fewer octets only at the end of the body): the
+    /// runs and how many octets they hold.
     pub(crate) fn take(&mut self, n: usize) -> Result<(Segments, usize)> {
         let mut segs = Segments::default();
-        let mut push = |at: u64, len: usize| {
-            if segs.push(at, len) { Ok(()) } else { Err(Error::InvalidOption("more runs than a job names")) }
-        };
-        let (place, walked) = self.walk(self.place, n as u64, &mut push)?;
-        self.place = place;
-        Ok((segs, walked as usize))
+        let mut push = |at: u64, len: usize| segs.push(at, len);
+        match self.walk(self.place, n as u64, &mut push)? {
+            Walked::Done(place, walked) => {
+                self.place = place;
+                Ok((segs, walked as usize))
+            }
+            // The file changed since `ahead` looked.
+            Walked::Stopped | Walked::Beyond => Err(Error::Truncated("packet body")),
+        }
     }
 
     /// Takes the next `n` octets as [`PieceMap::take`] does and reads them
     /// into the start of `buf` here; returns how many.
     pub(crate) fn read_into(&mut self, n: usize, buf: &mut [u8]) -> Result<usize> {
         let (runs, k) = self.take(n)?;
-        runs.read_into(&self.file, buf).map_err(|e| Error::from_io(e.into_io()))?;
+        runs.read_into(&self.file, buf).map_err(read_error)?;
         Ok(k)
     }
 
@@ -153,10 +162,9 @@ impl PieceMap {
         (self.place.at, self.place.left, self.place.more)
     }
 
-    /// Walks up to `n` octets from `from`, handing each run to `each`;
-    /// returns the place after them and how many there were (fewer than
-    /// `n` only at the end of the body).
-    fn walk(&self, from: Place, n: u64, each: &mut dyn FnMut(u64, usize) -> Result<()>) -> Result<(Place, u64)> {
+    /// Walks up to `n` octets from `from`, handing each run to `each`
+    /// while it says to go on.
+    fn walk(&self, from: Place, n: u64, each: &mut dyn FnMut(u64, usize) -> bool) -> Result<Walked> {
         let mut p = from;
         let mut walked = 0;
         while walked < n {
@@ -164,48 +172,77 @@ impl PieceMap {
                 if !p.more {
                     break;
                 }
-                p = self.next_piece(p.at)?;
+                match self.next_piece(p.at)? {
+                    Some(next) => p = next,
+                    None => return Ok(Walked::Beyond),
+                }
                 continue;
             }
             let k = u64::from(p.left).min(n - walked);
-            self.check_within(p.at, k, "packet body")?;
-            each(p.at, k as usize)?;
+            if !self.within(p.at, k)? {
+                return Ok(Walked::Beyond);
+            }
+            if !each(p.at, k as usize) {
+                return Ok(Walked::Stopped);
+            }
             // k <= p.left, a u32.
             (p.at, p.left, walked) = (p.at + k, p.left - k as u32, walked + k);
         }
-        Ok((p, walked))
+        Ok(Walked::Done(p, walked))
     }
 
-    /// Reads the length header at `at`: the place of the piece after it.
-    fn next_piece(&self, at: u64) -> Result<Place> {
+    /// Reads the length header at `at`: the place of the piece after it
+    /// (`None` if the header goes past the file's end).
+    fn next_piece(&self, at: u64) -> Result<Option<Place>> {
         let mut h = [0u8; 5];
-        self.check_within(at, 1, "packet length")?;
+        if !self.within(at, 1)? {
+            return Ok(None);
+        }
         self.read_header(&mut h[..1], at)?;
         let need = new_len_size(h[0]);
-        self.check_within(at, need as u64, "packet length")?;
+        if !self.within(at, need as u64)? {
+            return Ok(None);
+        }
         self.read_header(&mut h[1..need], at + 1)?;
         let at = at + need as u64;
-        Ok(match decode_new_len(&h) {
+        Ok(Some(match decode_new_len(&h) {
             BodyLen::Fixed(n) => Place { at, left: n, more: false },
             BodyLen::Partial(n) => Place { at, left: n, more: true },
+            // Not a new-format length; never decoded from one.
             BodyLen::Indeterminate => return Err(Error::Malformed("indeterminate length inside a body")),
-        })
+        }))
     }
 
     fn read_header(&self, dst: &mut [u8], at: u64) -> Result<()> {
-        Source::File(&self.file, at).read_exact(dst).map_err(|e| Error::from_io(e.into_io()))
+        Source::File(&self.file, at).read_exact(dst).map_err(read_error)
     }
 
-    /// `Ok` if the file holds `k` octets at `at`, else the body is
-    /// truncated (`what` names the part that is missing).
-    fn check_within(&self, at: u64, k: u64, what: &'static str) -> Result<()> {
-        let end = at.checked_add(k).ok_or(Error::Truncated(what))?;
+    /// Whether the file holds `k` octets at `at` (looking again at its
+    /// length before saying no, in case it grew).
+    fn within(&self, at: u64, k: u64) -> Result<bool> {
+        let Some(end) = at.checked_add(k) else { return Ok(false) };
         if end <= self.file_len.get() {
-            return Ok(());
+            return Ok(true);
         }
-        let now = self.file.metadata().map_err(Error::from_io)?.len();
-        self.file_len.set(now);
-        if end <= now { Ok(()) } else { Err(Error::Truncated(what)) }
+        self.file_len.set(self.file.metadata().map_err(Error::from_io)?.len());
+        Ok(end <= self.file_len.get())
+    }
+}
+
+/// How a walk ended: done (at the end of the body or after the octets
+/// asked for), stopped by its caller, or at a run past the file's end.
+enum Walked {
+    Done(Place, u64),
+    Stopped,
+    Beyond,
+}
+
+/// The error of a positioned read of the body: the file ending early (it
+/// shrank while being read) is a truncated body, as for a stream.
+pub(crate) fn read_error(e: CopyError) -> Error {
+    match e.into_io() {
+        e if e.kind() == std::io::ErrorKind::UnexpectedEof => Error::Truncated("packet body"),
+        e => Error::from_io(e),
     }
 }
 

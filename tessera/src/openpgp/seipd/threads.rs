@@ -91,7 +91,7 @@ impl<W: Write> ParSealer<W> {
         };
         if !d.ok {
             let mut buf = d.buf;
-            buf.zeroize();
+            buf.as_mut_slice().zeroize();
             self.pool.recycle(buf);
             return Err(match d.read_error {
                 Some(e) => CopyError::Read(self.poison.record_final::<()>(Err(e)).unwrap_err()),
