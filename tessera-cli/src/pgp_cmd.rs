@@ -146,7 +146,8 @@ pub struct DecryptArgs {
     /// Limits.
     #[command(flatten)]
     pub limits: LimitArgs,
-    /// Threads opening chunks (0 = one per core, the default; 1 = all on one thread; at most 1024).
+    /// Threads opening chunks, each reading its own from a file input unless a progress bar
+    /// shows (0 = one per core, the default; 1 = all on one thread; at most 1024).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Output file (default stdout); created only after the whole message verifies.
