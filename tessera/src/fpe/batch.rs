@@ -9,7 +9,7 @@
 //! AVX-512 or AVX2 ([`Decimal`]).
 
 use super::ahead::Ahead;
-use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout};
+use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout, Prefetch};
 #[cfg(target_arch = "x86_64")]
 use super::digits10;
 #[cfg(target_arch = "x86_64")]
@@ -105,7 +105,10 @@ impl Plan<'_> {
     /// from the vectors they load; otherwise the whole run is checked first.
     /// While each group goes through its rounds, the same length of
     /// `ahead` (numerals the batch reads next, from main memory) is
-    /// prefetched into L2, so the next slab finds it there.
+    /// prefetched into L2, so the next slab finds it there: at once before
+    /// the rounds, or by the VAES-256 kernel a line between its stages (a
+    /// burst of 40 prefetches waited for line fill buffers: BENCHMARKS.md,
+    /// "ff3w").
     pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(
         &self,
         data: &mut [u16],
@@ -155,15 +158,13 @@ impl Plan<'_> {
                     return Some(k * GROUP);
                 }
                 // After the parse, whose loads then do not queue behind
-                // the prefetches' misses.
-                next.prefetch();
-                self.rounds(&mut g, count, same.then_some(&consts), dir);
+                // the prefetches' misses (some kernels spread them out).
+                self.rounds(&mut g, count, same.then_some(&consts), dir, next);
                 dec.format(&g.a, &g.b, chunk);
                 continue;
             }
             self.parse(chunk, &mut g);
-            next.prefetch();
-            self.rounds(&mut g, count, same.then_some(&consts), dir);
+            self.rounds(&mut g, count, same.then_some(&consts), dir, next);
             self.format(chunk, &g);
         }
         None
@@ -207,13 +208,14 @@ impl Plan<'_> {
     /// rounds in registers, on whole vectors of eight values: the halves
     /// after the `n`th are left over from earlier groups of this run (or
     /// zero), so they are below their moduli and only cost work.
-    fn rounds(&self, g: &mut Group, n: usize, same: Option<&Consts<'_>>, dir: Direction) {
+    fn rounds(&self, g: &mut Group, n: usize, same: Option<&Consts<'_>>, dir: Direction, mut next: Ahead<'_>) {
         let whole = n.next_multiple_of(8);
         if let Some(c) = same
-            && self.kernel.fused(self.ni, c, &mut g.a[..whole], &mut g.b[..whole], dir)
+            && self.kernel.fused(self.ni, c, &mut g.a[..whole], &mut g.b[..whole], dir, &mut next)
         {
             return;
         }
+        next.rest();
         let rounds = self.terms.len();
         for r in 0..rounds {
             let i = dir.round(r, rounds);

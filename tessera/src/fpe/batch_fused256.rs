@@ -19,7 +19,7 @@ use core::arch::x86_64::*;
 use super::batch_fused::{MAX_FF3, MAX_ROUNDS, by_rounds, const_block};
 use super::batch_fused_avx2::{Mod256, blocks4, fold_top4, limbs4, load_halves, store_halves, update4};
 use super::batch_piped256::{PW, chunk_piped};
-use super::batch_round::Consts;
+use super::batch_round::{Consts, Prefetch};
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
 use super::digits256::ymm_op;
 use crate::Direction;
@@ -135,7 +135,9 @@ pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
     ymm_op!("vpmuludq", a, b)
 }
 
-/// The VAES-256 kernel: all rounds for every value of `a` and `b`.
+/// The VAES-256 kernel: all rounds for every value of `a` and `b`, asking
+/// `pf` for what the batch reads next a line at a time between its steps
+/// (whatever is left is the caller's).
 ///
 /// # Safety
 /// The CPU must have AVX2, AES-NI, VAES and FMA; `a.len() == b.len()`, a
@@ -150,12 +152,13 @@ pub unsafe fn rounds_vaes256<const FF3: bool>(
     a: &mut [u64],
     b: &mut [u64],
     dir: Direction,
+    pf: &mut impl Prefetch,
 ) {
     let mut rk = [_mm256_setzero_si256(); 15];
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm256_broadcastsi128_si256(*k);
     }
-    by_rounds!(run256::<FF3>(nr, dir; &rk, c, a, b, dir));
+    by_rounds!(run256::<FF3>(nr, dir; &rk, c, a, b, dir, pf));
     crate::wipe::wipe_vectors(&mut rk);
 }
 
@@ -188,7 +191,8 @@ fn setup(
 /// as G groups of W vectors run one after another in every round, so a
 /// group's reduction overlaps the next group's AES. `cbk` holds each
 /// round's block constant ^ `rk[0]` in the order they run, `ks` the moduli of
-/// the first round's parity and the other, `p` that parity.
+/// the first round's parity and the other, `p` that parity. After every
+/// fourth group's step `pf` asks for one line of what the batch reads next.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(
@@ -198,14 +202,21 @@ fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, co
     a: &mut [u64],
     b: &mut [u64],
     p: usize,
+    pf: &mut impl Prefetch,
 ) {
     let [mut x, mut y] = load_halves::<W, G>(a, b, p);
     for pair in cbk.chunks_exact(2) {
-        for (x, y) in x.iter_mut().zip(&y) {
+        for (j, (x, y)) in x.iter_mut().zip(&y).enumerate() {
             *x = step256::<W, FF3, NR, ENC, NARROW>(rk, pair[0], &ks[0], y, *x);
+            if j % 4 == 3 {
+                pf.line();
+            }
         }
-        for (y, x) in y.iter_mut().zip(&x) {
+        for (j, (y, x)) in y.iter_mut().zip(&x).enumerate() {
             *y = step256::<W, FF3, NR, ENC, NARROW>(rk, pair[1], &ks[1], x, *y);
+            if j % 4 == 3 {
+                pf.line();
+            }
         }
     }
     if NARROW {
@@ -225,6 +236,7 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     a: &mut [u64],
     b: &mut [u64],
     dir: Direction,
+    pf: &mut impl Prefetch,
 ) {
     let (mut cbk, rounds, mut ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, a.len(), b.len(), dir);
     let mut cz = [_mm256_setzero_si256(); 2];
@@ -239,16 +251,16 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
             if FF3 {
                 // FF3 as a pipeline of two groups (batch_piped256.rs).
                 while j + 8 * PW <= a.len() {
-                    chunk_piped::<NR, ENC>(rk, &cbk[..rounds], &ks, &cz, &mut a[j..], &mut b[j..], p);
+                    chunk_piped::<NR, ENC>(rk, &cbk[..rounds], (&ks, &cz), &mut a[j..], &mut b[j..], p, pf);
                     j += 8 * PW;
                 }
             }
             while j + 4 * CW * CG <= a.len() {
-                chunk256::<CW, CG, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+                chunk256::<CW, CG, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p, pf);
                 j += 4 * CW * CG;
             }
             while j < a.len() {
-                chunk256::<2, 1, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+                chunk256::<2, 1, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p, &mut ());
                 j += 8;
             }
         }};

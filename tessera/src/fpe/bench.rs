@@ -93,7 +93,7 @@ pub fn fused_rounds(key: &[u8], ff3: bool, a: &mut [u64], b: &mut [u64]) -> bool
     let kernel = Kernel::detect();
     a.chunks_exact_mut(64)
         .zip(b.chunks_exact_mut(64))
-        .all(|(a, b)| kernel.fused(keys.as_ref(), &c, a, b, Direction::Encrypt))
+        .all(|(a, b)| kernel.fused(keys.as_ref(), &c, a, b, Direction::Encrypt, &mut ()))
 }
 
 #[cfg(test)]
