@@ -339,13 +339,25 @@ pub(crate) fn each_value(
     Ok(None)
 }
 
+/// How a slab's values tile its data ([`check_ends`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tiling {
+    /// A length out of range, an end out of order or past the data.
+    Bad,
+    /// Good, every value of one length: one run ([`for_each_run`] has
+    /// nothing to find).
+    OneLength,
+    /// Good, with values of different lengths (or none).
+    Lengths,
+}
+
 /// Whether the values `ends` (positions in the batch, the first starting
 /// at `origin`) have lengths in `min..=max` and tile `data[origin..]` from
-/// its start: one pass over the ends, vectorised ([`wide`]). A failure
-/// says nothing of which value is bad: the value-by-value check names it.
-/// (The numerals are checked as the decimal parses load them, else a run
-/// at a time: [`each_value`].)
-pub(crate) fn check_ends(data: &[u16], ends: &[usize], origin: usize, (min, max): (usize, usize)) -> bool {
+/// its start, and whether all have one length: one pass over the ends,
+/// vectorised ([`wide`]). A failure says nothing of which value is bad:
+/// the value-by-value check names it. (The numerals are checked as the
+/// decimal parses load them, else a run at a time: [`each_value`].)
+pub(crate) fn check_ends(data: &[u16], ends: &[usize], origin: usize, (min, max): (usize, usize)) -> Tiling {
     wide(|| ends_tile(data.len(), ends, origin, min, max))
 }
 
@@ -356,18 +368,25 @@ fn ends_end(ends: &[usize], origin: usize) -> usize {
 
 /// See [`check_ends`]; `len` is the data's length.
 #[inline(always)]
-fn ends_tile(len: usize, ends: &[usize], origin: usize, min: usize, max: usize) -> bool {
+fn ends_tile(len: usize, ends: &[usize], origin: usize, min: usize, max: usize) -> Tiling {
     // Every length in range and every end at or after the one before (so
     // all are at most the last, checked against data.len()).
     let span = max.saturating_sub(min);
+    let first = ends.first().map(|&e| e.wrapping_sub(origin));
     let first_ok = ends.first().is_none_or(|&e| e >= origin && (e - origin).wrapping_sub(min) <= span);
-    let steps_bad = ends[1.min(ends.len())..]
-        .iter()
-        .zip(ends)
-        .fold(false, |bad, (&e, &s)| bad | (e < s) | (e.wrapping_sub(s).wrapping_sub(min) > span));
+    let first = first.unwrap_or_default();
+    let (steps_bad, other) =
+        ends[1.min(ends.len())..].iter().zip(ends).fold((false, false), |(bad, other), (&e, &s)| {
+            let step = e.wrapping_sub(s);
+            (bad | (e < s) | (step.wrapping_sub(min) > span), other | (step != first))
+        });
     let end = ends_end(ends, origin);
     // Values then tile data[origin..end]: checking those numerals checks every value's.
-    first_ok && !steps_bad && end <= len && origin <= end && min <= max
+    match first_ok && !steps_bad && end <= len && origin <= end && min <= max {
+        false => Tiling::Bad,
+        true if other || ends.is_empty() => Tiling::Lengths,
+        true => Tiling::OneLength,
+    }
 }
 
 /// `f()`, compiled for AVX2 when the CPU has it (its loops vectorise wider).
@@ -439,7 +458,8 @@ mod tests {
         ];
         // The batch path's check: the ends, then the numerals (as parsed).
         let slab = |d: &[u16], ends: &[usize], origin: usize| {
-            check_ends(d, ends, origin, (min, max)) && numerals_below(&d[origin..ends_end(ends, origin)], radix)
+            check_ends(d, ends, origin, (min, max)) != Tiling::Bad
+                && numerals_below(&d[origin..ends_end(ends, origin)], radix)
         };
         let slow = |d: &[u16], ends: &[usize]| {
             check_batch(&Tweaks::Same(b""), d, ends, |_, x| check_value(x, radix, min, max)).is_ok()
@@ -448,7 +468,8 @@ mod tests {
             for ends in ends_cases {
                 let want = slow(d, ends);
                 assert_eq!(slab(d, ends, 0), want, "ends {ends:?}");
-                let portable = ends_tile(d.len(), ends, 0, min, max) && numerals_below(&d[..ends_end(ends, 0)], radix);
+                let portable = ends_tile(d.len(), ends, 0, min, max) != Tiling::Bad
+                    && numerals_below(&d[..ends_end(ends, 0)], radix);
                 assert_eq!(portable, want, "portable, ends {ends:?}");
             }
         }
@@ -459,5 +480,31 @@ mod tests {
         assert!(slab(&bad_digit, &[24, 30], 18) && slab(&bad_digit, &[], 18));
         assert!(!slab(&data, &[6, 12], 8) && !slab(&data, &[9, 12], 8) && !slab(&data, &[40], 30));
         assert!(!slab(&data, &[37], 36) && slab(&data, &[40], 38) && !slab(&data, &[42], 38));
+    }
+}
+
+#[cfg(test)]
+mod tiling_tests {
+    use super::*;
+
+    /// One length only when the first value (from `origin`) and every
+    /// step after it have it; bad tilings stay bad, none is not one run.
+    #[test]
+    fn one_length_needs_every_value() {
+        let data = [0u16; 40];
+        let check = |ends: &[usize], origin| check_ends(&data, ends, origin, (2, 6));
+        assert_eq!(check(&[6, 12, 18, 24], 0), Tiling::OneLength);
+        assert_eq!(check(&[10, 14, 18], 6), Tiling::OneLength);
+        assert_eq!(check(&[4], 0), Tiling::OneLength);
+        // The first value alone differs (from the origin), or one step.
+        assert_eq!(check(&[4, 10, 16, 22], 0), Tiling::Lengths);
+        assert_eq!(check(&[10, 14, 18], 5), Tiling::Lengths);
+        assert_eq!(check(&[6, 12, 17, 23], 0), Tiling::Lengths);
+        assert_eq!(check(&[6, 12, 18, 23], 0), Tiling::Lengths);
+        assert_eq!(check(&[], 0), Tiling::Lengths);
+        // Bad: past the data, a length out of range, an end going back.
+        assert_eq!(check(&[36, 42], 30), Tiling::Bad);
+        assert_eq!(check(&[7, 14], 0), Tiling::Bad);
+        assert_eq!(check(&[6, 4, 10], 0), Tiling::Bad);
     }
 }
