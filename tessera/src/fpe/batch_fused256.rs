@@ -163,8 +163,10 @@ pub unsafe fn rounds_vaes256<const FF3: bool>(
 }
 
 /// What the chunks of a run share, for `rk0` the first round key and
-/// halves of `la` and `lb` values: each round's constant block ^ rk0 in
-/// both lanes, in the order the rounds run (copies of rk0: [`wipe_vectors`](crate::wipe::wipe_vectors) them),
+/// halves of `la` and `lb` values: into `cbk` each round's constant block
+/// ^ rk0 in both lanes, in the order the rounds run (copies of rk0:
+/// [`wipe_vectors`](crate::wipe::wipe_vectors) them; written in place,
+/// since returned LLVM copied them with a `memcpy` call per group); back
 /// the round count, the moduli of the first round's parity and the other,
 /// and that parity.
 #[inline]
@@ -172,19 +174,18 @@ pub unsafe fn rounds_vaes256<const FF3: bool>(
 fn setup(
     rk0: __m128i,
     c: &Consts<'_>,
-    la: usize,
-    lb: usize,
+    (la, lb): (usize, usize),
     dir: Direction,
-) -> ([__m256i; MAX_ROUNDS], usize, [Mod256; 2], usize) {
+    cbk: &mut [__m256i; MAX_ROUNDS],
+) -> (usize, [Mod256; 2], usize) {
     assert!(la == lb && la.is_multiple_of(8), "whole vectors");
     let rounds = c.blocks.len();
     assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
-    let mut cbk = [_mm256_setzero_si256(); MAX_ROUNDS];
     for (r, v) in cbk[..rounds].iter_mut().enumerate() {
         *v = _mm256_broadcastsi128_si256(_mm_xor_si128(const_block(c, dir.round(r, rounds)), rk0));
     }
     let p = dir.round(0, rounds) % 2;
-    (cbk, rounds, [Mod256::new(c, p), Mod256::new(c, 1 - p)], p)
+    (rounds, [Mod256::new(c, p), Mod256::new(c, 1 - p)], p)
 }
 
 /// All rounds for 4·W·G values of `a` and `b` (at least that many each),
@@ -238,7 +239,8 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     dir: Direction,
     pf: &mut impl Prefetch,
 ) {
-    let (mut cbk, rounds, mut ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, a.len(), b.len(), dir);
+    let mut cbk = [_mm256_setzero_si256(); MAX_ROUNDS];
+    let (rounds, mut ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, (a.len(), b.len()), dir, &mut cbk);
     let mut cz = [_mm256_setzero_si256(); 2];
     if FF3 {
         ks = [Mod256::with_top(c, p), Mod256::with_top(c, 1 - p)];
@@ -375,7 +377,8 @@ fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     b: &mut [u64],
     dir: Direction,
 ) {
-    let (mut cbk, rounds, ks, p) = setup(rk[0], c, a.len(), b.len(), dir);
+    let mut cbk = [_mm256_setzero_si256(); MAX_ROUNDS];
+    let (rounds, ks, p) = setup(rk[0], c, (a.len(), b.len()), dir, &mut cbk);
     let mut j = 0;
     while j + 16 <= a.len() {
         chunk_ni::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
