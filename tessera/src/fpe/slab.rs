@@ -10,7 +10,8 @@
 //! check the vectors they load, so each numeral is read once).
 
 use super::ahead::Ahead;
-use super::batch::{MIN_RUN, Tiling, check_ends, for_each_run};
+use super::batch::{MIN_RUN, for_each_run};
+use super::ends::{Tiling, check_ends};
 use super::{Tweaks, check_batch, check_value};
 use crate::Direction;
 use crate::Error;
