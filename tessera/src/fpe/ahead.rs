@@ -1,7 +1,9 @@
 //! What an FPE batch reads next, and asking for it early: the next slab's
-//! numerals and ends, prefetched a group's share at a time.
+//! numerals and ends, prefetched a group's share at a time, by the
+//! VAES-256 kernel a line at a time between its stages.
 
 use super::batch::GROUP;
+use super::batch_round::Prefetch;
 
 /// What the batch reads after the slab being processed: its numerals and
 /// its ends, prefetched a group's share at a time while the slab's groups
@@ -30,6 +32,28 @@ impl<'a> Ahead<'a> {
     }
 }
 
+/// A kernel's share of what comes next, asked for a line at a time (the
+/// numerals, then the ends) or all that is left at once; each line once.
+impl Prefetch for Ahead<'_> {
+    #[inline(always)]
+    fn line(&mut self) {
+        if !self.numerals.is_empty() {
+            let line = self.numerals.len().min(64 / size_of::<u16>());
+            prefetch(&self.numerals[..1]);
+            self.numerals = &self.numerals[line..];
+        } else if !self.ends.is_empty() {
+            let line = self.ends.len().min(64 / size_of::<usize>());
+            prefetch(&self.ends[..1]);
+            self.ends = &self.ends[line..];
+        }
+    }
+
+    fn rest(&mut self) {
+        self.prefetch();
+        *self = Ahead::default();
+    }
+}
+
 /// Asks for `next` in L2, one software prefetch per 64 bytes: the loads
 /// start while the caller computes, and nothing waits for them.
 #[inline(always)]
@@ -44,4 +68,26 @@ fn prefetch<T>(next: &[T]) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = next;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `line` walks the numerals and then the ends a 64-byte line at a
+    /// time (short tails included) and then does nothing; `rest` empties.
+    #[test]
+    fn lines_walk_numerals_then_ends() {
+        let (numerals, ends) = ([0u16; 70], [0usize; 10]);
+        let mut a = Ahead { numerals: &numerals, ends: &ends };
+        let mut seen = Vec::new();
+        for _ in 0..7 {
+            a.line();
+            seen.push((a.numerals.len(), a.ends.len()));
+        }
+        assert_eq!(seen, [(38, 10), (6, 10), (0, 10), (0, 2), (0, 0), (0, 0), (0, 0)]);
+        let mut b = Ahead { numerals: &numerals, ends: &ends };
+        b.rest();
+        assert!(b.numerals.is_empty() && b.ends.is_empty());
+    }
 }

@@ -9,7 +9,7 @@
 //! AVX-512 or AVX2 ([`Decimal`]).
 
 use super::ahead::Ahead;
-use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout};
+use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout, Prefetch};
 #[cfg(target_arch = "x86_64")]
 use super::digits10;
 #[cfg(target_arch = "x86_64")]
@@ -105,7 +105,10 @@ impl Plan<'_> {
     /// from the vectors they load; otherwise the whole run is checked first.
     /// While each group goes through its rounds, the same length of
     /// `ahead` (numerals the batch reads next, from main memory) is
-    /// prefetched into L2, so the next slab finds it there.
+    /// prefetched into L2, so the next slab finds it there: at once before
+    /// the rounds, or by the VAES-256 kernel a line between its stages (a
+    /// burst of 40 prefetches waited for line fill buffers: BENCHMARKS.md,
+    /// "ff3w").
     pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(
         &self,
         data: &mut [u16],
@@ -155,15 +158,13 @@ impl Plan<'_> {
                     return Some(k * GROUP);
                 }
                 // After the parse, whose loads then do not queue behind
-                // the prefetches' misses.
-                next.prefetch();
-                self.rounds(&mut g, count, same.then_some(&consts), dir);
+                // the prefetches' misses (some kernels spread them out).
+                self.rounds(&mut g, count, same.then_some(&consts), dir, next);
                 dec.format(&g.a, &g.b, chunk);
                 continue;
             }
             self.parse(chunk, &mut g);
-            next.prefetch();
-            self.rounds(&mut g, count, same.then_some(&consts), dir);
+            self.rounds(&mut g, count, same.then_some(&consts), dir, next);
             self.format(chunk, &g);
         }
         None
@@ -207,13 +208,14 @@ impl Plan<'_> {
     /// rounds in registers, on whole vectors of eight values: the halves
     /// after the `n`th are left over from earlier groups of this run (or
     /// zero), so they are below their moduli and only cost work.
-    fn rounds(&self, g: &mut Group, n: usize, same: Option<&Consts<'_>>, dir: Direction) {
+    fn rounds(&self, g: &mut Group, n: usize, same: Option<&Consts<'_>>, dir: Direction, mut next: Ahead<'_>) {
         let whole = n.next_multiple_of(8);
         if let Some(c) = same
-            && self.kernel.fused(self.ni, c, &mut g.a[..whole], &mut g.b[..whole], dir)
+            && self.kernel.fused(self.ni, c, &mut g.a[..whole], &mut g.b[..whole], dir, &mut next)
         {
             return;
         }
+        next.rest();
         let rounds = self.terms.len();
         for r in 0..rounds {
             let i = dir.round(r, rounds);
@@ -285,7 +287,7 @@ pub(crate) fn str_halves<const BE: bool>(
 /// length)` for each run of consecutive values of one length. `data`
 /// starts at numeral `origin` of the batch and holds the values `ends`
 /// (positions in the batch, increasing within `data`: checked by
-/// [`check_ends`]), the first of which is value `first` of the batch.
+/// [`check_ends`](super::ends::check_ends)), the first of which is value `first` of the batch.
 /// `f` returns `Some(k)` when it did only the run's first `k` values:
 /// then no further run is called and the result is the batch index of
 /// the first value not done (`None`: all were done).
@@ -337,41 +339,10 @@ pub(crate) fn each_value(
     Ok(None)
 }
 
-/// Whether the values `ends` (positions in the batch, the first starting
-/// at `origin`) have lengths in `min..=max` and tile `data[origin..]` from
-/// its start: one pass over the ends, vectorised ([`wide`]). A failure
-/// says nothing of which value is bad: the value-by-value check names it.
-/// (The numerals are checked as the decimal parses load them, else a run
-/// at a time: [`each_value`].)
-pub(crate) fn check_ends(data: &[u16], ends: &[usize], origin: usize, (min, max): (usize, usize)) -> bool {
-    wide(|| ends_tile(data.len(), ends, origin, min, max))
-}
-
-/// Where the values `ends` end (`origin` when there are none).
-fn ends_end(ends: &[usize], origin: usize) -> usize {
-    ends.last().copied().unwrap_or(origin)
-}
-
-/// See [`check_ends`]; `len` is the data's length.
-#[inline(always)]
-fn ends_tile(len: usize, ends: &[usize], origin: usize, min: usize, max: usize) -> bool {
-    // Every length in range and every end at or after the one before (so
-    // all are at most the last, checked against data.len()).
-    let span = max.saturating_sub(min);
-    let first_ok = ends.first().is_none_or(|&e| e >= origin && (e - origin).wrapping_sub(min) <= span);
-    let steps_bad = ends[1.min(ends.len())..]
-        .iter()
-        .zip(ends)
-        .fold(false, |bad, (&e, &s)| bad | (e < s) | (e.wrapping_sub(s).wrapping_sub(min) > span));
-    let end = ends_end(ends, origin);
-    // Values then tile data[origin..end]: checking those numerals checks every value's.
-    first_ok && !steps_bad && end <= len && origin <= end && min <= max
-}
-
 /// `f()`, compiled for AVX2 when the CPU has it (its loops vectorise wider).
 #[inline(always)]
 #[allow(unsafe_code)]
-fn wide<R>(f: impl FnOnce() -> R) -> R {
+pub(super) fn wide<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx2")]
@@ -389,7 +360,6 @@ fn wide<R>(f: impl FnOnce() -> R) -> R {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fpe::{check_batch, check_value};
 
     /// A run done one value at a time checks all its numerals first: a
     /// numeral at the radix (or 0xffff) anywhere does nothing and says
@@ -412,50 +382,5 @@ mod tests {
                 assert_eq!(each_value(&mut run, 5, 7, |_, _| panic!("a value was done")), Ok(Some(0)));
             }
         }
-    }
-
-    /// The one-pass check accepts exactly the batches the value-by-value
-    /// check accepts: lengths at and past both limits, ends that go back or
-    /// past the data, numerals at and above the radix, empty batches.
-    #[test]
-    fn fast_check_agrees_with_value_by_value() {
-        let (radix, min, max) = (10u32, 2usize, 6usize);
-        let data: Vec<u16> = (0..40).map(|i| (i % 10) as u16).collect();
-        let mut bad_digit = data.clone();
-        bad_digit[17] = 10;
-        let ends_cases: [&[usize]; 10] = [
-            &[],
-            &[2, 8, 12, 18, 24],
-            &[1, 5],
-            &[6, 13],
-            &[3, 2],
-            &[4, 8, 6, 10],
-            &[4, 8, 38, 42],
-            &[6, 12, 18, 24, 30, 36, 40],
-            &[usize::MAX, 3],
-            &[4, usize::MAX],
-        ];
-        // The batch path's check: the ends, then the numerals (as parsed).
-        let slab = |d: &[u16], ends: &[usize], origin: usize| {
-            check_ends(d, ends, origin, (min, max)) && numerals_below(&d[origin..ends_end(ends, origin)], radix)
-        };
-        let slow = |d: &[u16], ends: &[usize]| {
-            check_batch(&Tweaks::Same(b""), d, ends, |_, x| check_value(x, radix, min, max)).is_ok()
-        };
-        for d in [&data, &bad_digit] {
-            for ends in ends_cases {
-                let want = slow(d, ends);
-                assert_eq!(slab(d, ends, 0), want, "ends {ends:?}");
-                let portable = ends_tile(d.len(), ends, 0, min, max) && numerals_below(&d[..ends_end(ends, 0)], radix);
-                assert_eq!(portable, want, "portable, ends {ends:?}");
-            }
-        }
-        assert!(!slow(&bad_digit, &[2, 8, 12, 18, 24]) && slow(&data, &[2, 8, 12, 18, 24]), "cases hit both answers");
-        // A slab starting at `origin`: its first value starts there, and
-        // only its own numerals count.
-        assert!(slab(&data, &[12, 18, 24], 8) && !slab(&bad_digit, &[12, 18, 24], 8));
-        assert!(slab(&bad_digit, &[24, 30], 18) && slab(&bad_digit, &[], 18));
-        assert!(!slab(&data, &[6, 12], 8) && !slab(&data, &[9, 12], 8) && !slab(&data, &[40], 30));
-        assert!(!slab(&data, &[37], 36) && slab(&data, &[40], 38) && !slab(&data, &[42], 38));
     }
 }

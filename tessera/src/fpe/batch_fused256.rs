@@ -19,7 +19,7 @@ use core::arch::x86_64::*;
 use super::batch_fused::{MAX_FF3, MAX_ROUNDS, by_rounds, const_block};
 use super::batch_fused_avx2::{Mod256, blocks4, fold_top4, limbs4, load_halves, store_halves, update4};
 use super::batch_piped256::{PW, chunk_piped};
-use super::batch_round::Consts;
+use super::batch_round::{Consts, Prefetch};
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
 use super::digits256::ymm_op;
 use crate::Direction;
@@ -135,7 +135,9 @@ pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
     ymm_op!("vpmuludq", a, b)
 }
 
-/// The VAES-256 kernel: all rounds for every value of `a` and `b`.
+/// The VAES-256 kernel: all rounds for every value of `a` and `b`, asking
+/// `pf` for what the batch reads next a line at a time between its steps
+/// (whatever is left is the caller's).
 ///
 /// # Safety
 /// The CPU must have AVX2, AES-NI, VAES and FMA; `a.len() == b.len()`, a
@@ -150,18 +152,21 @@ pub unsafe fn rounds_vaes256<const FF3: bool>(
     a: &mut [u64],
     b: &mut [u64],
     dir: Direction,
+    pf: &mut impl Prefetch,
 ) {
     let mut rk = [_mm256_setzero_si256(); 15];
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm256_broadcastsi128_si256(*k);
     }
-    by_rounds!(run256::<FF3>(nr, dir; &rk, c, a, b, dir));
+    by_rounds!(run256::<FF3>(nr, dir; &rk, c, a, b, dir, pf));
     crate::wipe::wipe_vectors(&mut rk);
 }
 
 /// What the chunks of a run share, for `rk0` the first round key and
-/// halves of `la` and `lb` values: each round's constant block ^ rk0 in
-/// both lanes, in the order the rounds run (copies of rk0: [`wipe_vectors`](crate::wipe::wipe_vectors) them),
+/// halves of `la` and `lb` values: into `cbk` each round's constant block
+/// ^ rk0 in both lanes, in the order the rounds run (copies of rk0:
+/// [`wipe_vectors`](crate::wipe::wipe_vectors) them; written in place,
+/// since returned LLVM copied them with a `memcpy` call per group); back
 /// the round count, the moduli of the first round's parity and the other,
 /// and that parity.
 #[inline]
@@ -169,26 +174,26 @@ pub unsafe fn rounds_vaes256<const FF3: bool>(
 fn setup(
     rk0: __m128i,
     c: &Consts<'_>,
-    la: usize,
-    lb: usize,
+    (la, lb): (usize, usize),
     dir: Direction,
-) -> ([__m256i; MAX_ROUNDS], usize, [Mod256; 2], usize) {
+    cbk: &mut [__m256i; MAX_ROUNDS],
+) -> (usize, [Mod256; 2], usize) {
     assert!(la == lb && la.is_multiple_of(8), "whole vectors");
     let rounds = c.blocks.len();
     assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
-    let mut cbk = [_mm256_setzero_si256(); MAX_ROUNDS];
     for (r, v) in cbk[..rounds].iter_mut().enumerate() {
         *v = _mm256_broadcastsi128_si256(_mm_xor_si128(const_block(c, dir.round(r, rounds)), rk0));
     }
     let p = dir.round(0, rounds) % 2;
-    (cbk, rounds, [Mod256::new(c, p), Mod256::new(c, 1 - p)], p)
+    (rounds, [Mod256::new(c, p), Mod256::new(c, 1 - p)], p)
 }
 
 /// All rounds for 4·W·G values of `a` and `b` (at least that many each),
 /// as G groups of W vectors run one after another in every round, so a
 /// group's reduction overlaps the next group's AES. `cbk` holds each
 /// round's block constant ^ `rk[0]` in the order they run, `ks` the moduli of
-/// the first round's parity and the other, `p` that parity.
+/// the first round's parity and the other, `p` that parity. After every
+/// fourth group's step `pf` asks for one line of what the batch reads next.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(
@@ -198,14 +203,21 @@ fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, co
     a: &mut [u64],
     b: &mut [u64],
     p: usize,
+    pf: &mut impl Prefetch,
 ) {
     let [mut x, mut y] = load_halves::<W, G>(a, b, p);
     for pair in cbk.chunks_exact(2) {
-        for (x, y) in x.iter_mut().zip(&y) {
+        for (j, (x, y)) in x.iter_mut().zip(&y).enumerate() {
             *x = step256::<W, FF3, NR, ENC, NARROW>(rk, pair[0], &ks[0], y, *x);
+            if j % 4 == 3 {
+                pf.line();
+            }
         }
-        for (y, x) in y.iter_mut().zip(&x) {
+        for (j, (y, x)) in y.iter_mut().zip(&x).enumerate() {
             *y = step256::<W, FF3, NR, ENC, NARROW>(rk, pair[1], &ks[1], x, *y);
+            if j % 4 == 3 {
+                pf.line();
+            }
         }
     }
     if NARROW {
@@ -225,8 +237,10 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     a: &mut [u64],
     b: &mut [u64],
     dir: Direction,
+    pf: &mut impl Prefetch,
 ) {
-    let (mut cbk, rounds, mut ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, a.len(), b.len(), dir);
+    let mut cbk = [_mm256_setzero_si256(); MAX_ROUNDS];
+    let (rounds, mut ks, p) = setup(_mm256_castsi256_si128(rk[0]), c, (a.len(), b.len()), dir, &mut cbk);
     let mut cz = [_mm256_setzero_si256(); 2];
     if FF3 {
         ks = [Mod256::with_top(c, p), Mod256::with_top(c, 1 - p)];
@@ -239,16 +253,16 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
             if FF3 {
                 // FF3 as a pipeline of two groups (batch_piped256.rs).
                 while j + 8 * PW <= a.len() {
-                    chunk_piped::<NR, ENC>(rk, &cbk[..rounds], &ks, &cz, &mut a[j..], &mut b[j..], p);
+                    chunk_piped::<NR, ENC>(rk, &cbk[..rounds], (&ks, &cz), &mut a[j..], &mut b[j..], p, pf);
                     j += 8 * PW;
                 }
             }
             while j + 4 * CW * CG <= a.len() {
-                chunk256::<CW, CG, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+                chunk256::<CW, CG, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p, pf);
                 j += 4 * CW * CG;
             }
             while j < a.len() {
-                chunk256::<2, 1, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+                chunk256::<2, 1, FF3, NR, ENC, $narrow>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p, &mut ());
                 j += 8;
             }
         }};
@@ -363,7 +377,8 @@ fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     b: &mut [u64],
     dir: Direction,
 ) {
-    let (mut cbk, rounds, ks, p) = setup(rk[0], c, a.len(), b.len(), dir);
+    let mut cbk = [_mm256_setzero_si256(); MAX_ROUNDS];
+    let (rounds, ks, p) = setup(rk[0], c, (a.len(), b.len()), dir, &mut cbk);
     let mut j = 0;
     while j + 16 <= a.len() {
         chunk_ni::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);

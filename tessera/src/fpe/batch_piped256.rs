@@ -25,6 +25,7 @@ use core::arch::x86_64::*;
 
 use super::batch_fused_avx2::{Mod256, load_halves, store_halves};
 use super::batch_fused256::{blocks32, mul_lo32};
+use super::batch_round::Prefetch;
 
 /// Vectors of four halves per group: a chunk is 8·`PW` = 32 values.
 pub(super) const PW: usize = 4;
@@ -114,22 +115,24 @@ fn build(src: &[__m256i; PW], cb: __m256i) -> [[__m256i; 2]; PW] {
 /// All FF3 rounds for the first 8·[`PW`] values of `a` and `b`, as two
 /// groups (A and B) of [`PW`] vectors: `cbk` holds each round's block
 /// constant ^ `rk[0]` in the order they run, `ks` the moduli of the first
-/// round's parity and the other, `p` that parity. x are the halves the
+/// round's parity and the other (`cz` their [`dec_offset`]s), `p` that
+/// parity. x are the halves the
 /// even rounds update (from y), y those the odd ones update. Stage by
 /// stage: A's round 0 alone, then per pair of rounds 2i, 2i + 1: B's
 /// round 2i enciphered while A's is finished into x, A's round 2i + 1
 /// (from that x) while B's round 2i is finished, B's round 2i + 1 while
 /// A's is finished into y, A's round 2i + 2 while B's round 2i + 1 is.
+/// After each stage `pf` asks for one line of what the batch reads next.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 pub(super) fn chunk_piped<const NR: usize, const ENC: bool>(
     rk: &[__m256i; 15],
     cbk: &[__m256i],
-    ks: &[Mod256; 2],
-    cz: &[__m256i; 2],
+    (ks, cz): (&[Mod256; 2], &[__m256i; 2]),
     a: &mut [u64],
     b: &mut [u64],
     p: usize,
+    pf: &mut impl Prefetch,
 ) {
     let [[mut xa, mut xb], [mut ya, mut yb]] = load_halves::<PW, 2>(a, b, p);
     let n = cbk.len() / 2;
@@ -137,10 +140,14 @@ pub(super) fn chunk_piped<const NR: usize, const ENC: bool>(
     for i in 0..n {
         let (c0, c1) = (cbk[2 * i], cbk[2 * i + 1]);
         let ob = stage::<NR, ENC>(rk, build(&yb, c0), &oa, &ks[0], cz[0], &mut xa);
+        pf.line();
         oa = stage::<NR, ENC>(rk, build(&xa, c1), &ob, &ks[0], cz[0], &mut xb);
+        pf.line();
         let ob = stage::<NR, ENC>(rk, build(&xb, c1), &oa, &ks[1], cz[1], &mut ya);
+        pf.line();
         if i + 1 < n {
             oa = stage::<NR, ENC>(rk, build(&ya, cbk[2 * i + 2]), &ob, &ks[1], cz[1], &mut yb);
+            pf.line();
         } else {
             for (d, o) in yb.iter_mut().zip(&ob) {
                 *d = finish::<ENC>(*o, *d, &ks[1], cz[1]);

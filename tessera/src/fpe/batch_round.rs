@@ -30,6 +30,22 @@ use super::batch_x86 as x86;
 use super::num::{Mod64, limb_residues};
 use crate::Direction;
 
+/// What a fused kernel asks for in L2 while it runs (the numerals and ends
+/// the batch reads next: `ahead.rs`): a 64-byte line at a time between its
+/// stages where it spreads them out, everything left at once otherwise.
+pub(crate) trait Prefetch {
+    /// Asks for the next line, if any is left.
+    fn line(&mut self);
+    /// Asks for everything left.
+    fn rest(&mut self);
+}
+
+/// Nothing to ask for.
+impl Prefetch for () {
+    fn line(&mut self) {}
+    fn rest(&mut self) {}
+}
+
 /// The AES-NI key schedule the fused kernels run on (nothing elsewhere).
 #[cfg(target_arch = "x86_64")]
 pub(crate) type AesKeys = crate::aes::ni::Keys;
@@ -214,7 +230,9 @@ impl Kernel {
     /// (as many, a multiple of 8), with the blocks built, enciphered under
     /// `keys` and read back in registers, if this kernel has a fused form
     /// for the layout and both moduli of `c`; returns false, having done
-    /// nothing, otherwise. Every half must be below its modulus.
+    /// nothing, otherwise. Every half must be below its modulus. When it
+    /// runs, all of `pf` is asked for: by the VAES-256 kernel a line at a
+    /// time between its steps, by the others before they start.
     #[allow(unused_variables)]
     pub(crate) fn fused(
         self,
@@ -223,12 +241,17 @@ impl Kernel {
         a: &mut [u64],
         b: &mut [u64],
         dir: Direction,
+        pf: &mut impl Prefetch,
     ) -> bool {
         #[cfg(target_arch = "x86_64")]
         if let Some(keys) = keys.filter(|_| c.vector) {
             assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
             let (rk, nr, ff3) = (keys.schedule(), keys.rounds(), c.layout == Layout::Ff3);
             let max = |ff1| if ff3 { fused::MAX_FF3 } else { ff1 };
+            // Only the VAES-256 kernel spreads the prefetches between its stages.
+            if self != Kernel::Vaes256 {
+                pf.rest();
+            }
             match self {
                 // SAFETY: these kernels are only returned by `available` after
                 // their CPU features were detected; lengths and moduli checked.
@@ -264,13 +287,14 @@ impl Kernel {
                 // SAFETY: as above.
                 Kernel::Vaes256 if c.below(max(u32::MAX as u64)) => unsafe {
                     if ff3 {
-                        fused256::rounds_vaes256::<true>(rk, nr, c, a, b, dir)
+                        fused256::rounds_vaes256::<true>(rk, nr, c, a, b, dir, pf)
                     } else {
-                        fused256::rounds_vaes256::<false>(rk, nr, c, a, b, dir)
+                        fused256::rounds_vaes256::<false>(rk, nr, c, a, b, dir, pf)
                     }
                 },
                 _ => return false,
             }
+            pf.rest();
             return true;
         }
         false

@@ -218,7 +218,7 @@ fn fused_kernels_match_portable() {
                     }
                     for kernel in Kernel::available() {
                         let (mut ga, mut gb) = (a.clone(), b.clone());
-                        if kernel.fused(Some(&keys), &c, &mut ga, &mut gb, dir) {
+                        if kernel.fused(Some(&keys), &c, &mut ga, &mut gb, dir, &mut ()) {
                             assert_eq!((&ga, &gb), (&wa, &wb), "{kernel:?} {layout:?} {mu} {mv} len {len} {dir:?}");
                             ran.insert(format!("{kernel:?}"));
                         } else {

@@ -54,7 +54,7 @@ pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool) 
         let (step, mut ok) = (super::slab::SLAB_NUMERALS / n.max(1), true);
         for i0 in (0..ends.len()).step_by(step.max(1)) {
             let (i1, s0) = ((i0 + step).min(ends.len()), i0 * n);
-            ok &= super::batch::check_ends(data, &ends[i0..i1], s0, (n, n));
+            ok &= super::ends::check_ends(data, &ends[i0..i1], s0, (n, n)) != super::ends::Tiling::Bad;
             for chunk in data[s0..i1 * n].chunks_mut(GROUP * n) {
                 ok &= dec.parse_checked(chunk, &mut a, &mut b);
                 dec.format(&a, &b, chunk);
@@ -93,7 +93,7 @@ pub fn fused_rounds(key: &[u8], ff3: bool, a: &mut [u64], b: &mut [u64]) -> bool
     let kernel = Kernel::detect();
     a.chunks_exact_mut(64)
         .zip(b.chunks_exact_mut(64))
-        .all(|(a, b)| kernel.fused(keys.as_ref(), &c, a, b, Direction::Encrypt))
+        .all(|(a, b)| kernel.fused(keys.as_ref(), &c, a, b, Direction::Encrypt, &mut ()))
 }
 
 #[cfg(test)]

@@ -258,8 +258,14 @@ pub(crate) fn digits4(x: __m256i) -> [__m256i; 2] {
         let v2 = _mm256_unpacklo_epi16(v1, v1);
         let v2 = _mm256_unpacklo_epi32(v2, v2);
         let v4 = mulhi16(mulhi16(v2, recip), shifts);
-        // Each lane minus ten times the lane before it: the digits.
-        _mm256_sub_epi16(v4, _mm256_slli_epi64::<16>(_mm256_mullo_epi16(v4, _mm256_set1_epi16(10))))
+        // Each lane minus ten times the lane before it within its group
+        // of four: the digits. The products move up a lane by a byte
+        // shift of the 128-bit lane (`vpslldq`, a shuffle port), not a
+        // 64-bit shift (the multiply's ports, which the AES rounds of the
+        // VAES-256 kernel use); the group's last lane is multiplied by 0,
+        // so nothing crosses into the next group.
+        let ten = _mm256_set1_epi64x(0x0000_000a_000a_000a);
+        _mm256_sub_epi16(v4, _mm256_bslli_epi128::<2>(_mm256_mullo_epi16(v4, ten)))
     })
 }
 

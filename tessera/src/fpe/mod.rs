@@ -52,6 +52,7 @@ mod digits10;
 mod digits256;
 #[cfg(target_arch = "x86_64")]
 mod digits512;
+mod ends;
 mod feistel;
 mod ff1;
 mod ff3;

@@ -10,7 +10,8 @@
 //! check the vectors they load, so each numeral is read once).
 
 use super::ahead::Ahead;
-use super::batch::{MIN_RUN, check_ends, for_each_run};
+use super::batch::{MIN_RUN, for_each_run};
+use super::ends::{Tiling, check_ends};
 use super::{Tweaks, check_batch, check_value};
 use crate::Direction;
 use crate::Error;
@@ -76,8 +77,9 @@ pub(crate) fn drive(
     let (mut i0, mut s0) = (0, 0);
     while i0 < ends.len() {
         let i1 = (i0 + step).min(ends.len());
-        let good = per_value.is_none_or(|ts| ts[i0..i1].iter().all(|t| check_tweak(t).is_ok()))
-            && check_ends(data, &ends[i0..i1], s0, (min, max));
+        let tiling = check_ends(data, &ends[i0..i1], s0, (min, max));
+        let good =
+            per_value.is_none_or(|ts| ts[i0..i1].iter().all(|t| check_tweak(t).is_ok())) && tiling != Tiling::Bad;
         if !good && let Err(e) = slow(data, i1) {
             undo(&mut f, data, &ends[..i0], dir)?;
             return Err(e);
@@ -87,14 +89,20 @@ pub(crate) fn drive(
         let (head, tail) = data.split_at_mut(s1);
         let next =
             Ahead { numerals: &tail[..(s1 - s0).min(tail.len())], ends: &ends[i1..(2 * i1 - i0).min(ends.len())] };
-        let stopped = for_each_run(&mut head[s0..], &ends[i0..i1], (s0, i0), |first, run, len| {
+        let mut run = |first: usize, run: &mut [u16], len| {
             let at = first.checked_sub(1).map_or(0, |p| ends[p]) - s0;
             let ahead = Ahead {
                 numerals: next.numerals.get(at..).unwrap_or_default(),
                 ends: next.ends.get(first - i0..).unwrap_or_default(),
             };
             f(first, run, len, dir, ahead)
-        })?;
+        };
+        // One length: the whole slab is one run (no second pass over its ends).
+        let stopped = if tiling == Tiling::OneLength {
+            run(i0, &mut head[s0..], ends[i0] - s0)?.map(|k| i0 + k)
+        } else {
+            for_each_run(&mut head[s0..], &ends[i0..i1], (s0, i0), run)?
+        };
         if let Some(done) = stopped {
             // A numeral out of range in value `done` or after, within this slab.
             let e = slow(data, i1).err();
