@@ -11,11 +11,11 @@ use std::sync::Arc;
 use zeroize::Zeroize;
 
 use super::pieces::{Ahead, PieceMap, read_error};
-use crate::fs::CopyError;
 use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
 use super::threads::{Wiped, chunk_key, final_ad};
 use super::{V2Header, chunk_size};
 use crate::TAG_LEN;
+use crate::fs::CopyError;
 use crate::aead::{Aad, AeadInPlace};
 use crate::openpgp::poison::{Poison, read_checked};
 use crate::openpgp::{Error, Result};
@@ -58,7 +58,7 @@ impl<T: ChunkSource + ?Sized> ChunkSource for Box<T> {
 /// workers; yields each chunk after its tag verifies, in order, and the
 /// end of input only after the final tag verifies. Errors behave as the
 /// one-thread opener's: an I/O error of `inner` can be retried, a failed
-/// tag or truncation is final.
+/// tag or truncation is final; so is any error reading a file at offsets.
 pub(crate) struct ParOpener<R: ChunkSource> {
     /// Declared (so dropped) before `inner`: the workers stop reading a
     /// file before `inner` leaves its position where reading stopped.

@@ -20,21 +20,21 @@ pub(crate) const MIN_FIRST_PIECE: u32 = 1 << 15;
 
 /// Most runs of a file one job names; a body whose chunks spread over
 /// more pieces than this is read as a stream from there on.
-pub(crate) const MAX_SEGMENTS: usize = 16;
+pub(crate) const MAX_RUNS: usize = 16;
 
 /// The runs of a file a job's octets come from, `(offset, length)` in
 /// order: the first fills the start of the buffer, the next goes on from
 /// there. A fixed array, so that a job allocates nothing.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Segments {
-    parts: [(u64, usize); MAX_SEGMENTS],
+pub(crate) struct Runs {
+    parts: [(u64, usize); MAX_RUNS],
     count: usize,
 }
 
-impl Segments {
+impl Runs {
     /// One run of `len` octets at `at`.
     pub(crate) fn one(at: u64, len: usize) -> Self {
-        let mut s = Segments::default();
+        let mut s = Runs::default();
         s.parts[0] = (at, len);
         s.count = 1;
         s
@@ -106,7 +106,7 @@ impl PieceMap {
     }
 
     /// What the next `job + extra` octets of the body are: [`Ahead::Whole`]
-    /// with the first `job` in at most [`MAX_SEGMENTS`] runs,
+    /// with the first `job` in at most [`MAX_RUNS`] runs,
     /// [`Ahead::Short`] (the body ends first, all of it in at most that many
     /// runs), or [`Ahead::Stream`]: pieces so small that the body is better
     /// read as a stream (the walk stops there, so tiny pieces cost only a
@@ -116,30 +116,30 @@ impl PieceMap {
         let (mut job_runs, mut runs, mut seen) = (0, 0, 0);
         // The extra octets add at most `extra` runs: a walk stopped after
         // more could not have been whole.
-        let limit = MAX_SEGMENTS + usize::try_from(extra).unwrap_or(usize::MAX);
+        let limit = MAX_RUNS + usize::try_from(extra).unwrap_or(usize::MAX);
         let mut count = |_: u64, len: usize| {
             job_runs += usize::from(seen < job);
             (runs, seen) = (runs + 1, seen + len as u64);
-            job_runs <= MAX_SEGMENTS && runs <= limit
+            job_runs <= MAX_RUNS && runs <= limit
         };
         let n = job + extra;
         Ok(match self.walk(self.place, n, &mut count)? {
             Walked::Done(_, walked) if walked == n => Ahead::Whole,
-            Walked::Done(..) if runs <= MAX_SEGMENTS => Ahead::Short,
+            Walked::Done(..) if runs <= MAX_RUNS => Ahead::Short,
             _ => Ahead::Stream,
         })
     }
 
     /// Takes the next `n` octets, which [`PieceMap::ahead`] found in at most
-    /// [`MAX_SEGMENTS`] runs (fewer octets only at the end of the body): the
+    /// [`MAX_RUNS`] runs (fewer octets only at the end of the body): the
     /// runs and how many octets they hold.
-    pub(crate) fn take(&mut self, n: usize) -> Result<(Segments, usize)> {
-        let mut segs = Segments::default();
-        let mut push = |at: u64, len: usize| segs.push(at, len);
+    pub(crate) fn take(&mut self, n: usize) -> Result<(Runs, usize)> {
+        let mut runs = Runs::default();
+        let mut push = |at: u64, len: usize| runs.push(at, len);
         match self.walk(self.place, n as u64, &mut push)? {
             Walked::Done(place, walked) => {
                 self.place = place;
-                Ok((segs, walked as usize))
+                Ok((runs, walked as usize))
             }
             // The file changed since `ahead` looked.
             Walked::Stopped | Walked::Beyond => Err(Error::Truncated("packet body")),

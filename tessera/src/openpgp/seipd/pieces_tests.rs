@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use super::{Ahead, MAX_SEGMENTS, PieceMap};
+use super::{Ahead, MAX_RUNS, PieceMap};
 use crate::openpgp::Error;
 
 /// A piece of a framed body: partial (2^k octets) or the final one, its
@@ -111,7 +111,7 @@ fn runs_give_the_body_the_framing_holds() {
                 assert_eq!(got, b, "{n} octets, steps {steps:?}");
                 assert_eq!(map.place().0, (skip + framed.len()) as u64, "the end of {n} octets");
                 let tiny = pieces.iter().filter(|p| matches!(p, Piece::Partial(0))).count();
-                assert_eq!(fragmented, tiny > 0 && steps[0] > MAX_SEGMENTS, "{n} octets, steps {steps:?}");
+                assert_eq!(fragmented, tiny > 0 && steps[0] > MAX_RUNS, "{n} octets, steps {steps:?}");
             }
         }
     }
@@ -125,7 +125,7 @@ fn a_step_over_more_runs_than_a_job_names_is_read_as_a_stream() {
     let map = PieceMap::new(file, 0, 0, true).unwrap();
     // 512 octets in one run, then one-octet runs: a job names sixteen; the
     // extra octets after a job may take more.
-    let most = 512 + MAX_SEGMENTS as u64 - 1;
+    let most = 512 + MAX_RUNS as u64 - 1;
     assert_eq!(map.ahead(most, 0).unwrap(), Ahead::Whole);
     assert_eq!(map.ahead(most, 16).unwrap(), Ahead::Whole);
     assert_eq!(map.ahead(most + 1, 0).unwrap(), Ahead::Stream);

@@ -15,7 +15,7 @@ use std::thread::JoinHandle;
 
 use zeroize::Zeroize;
 
-use super::pieces::Segments;
+use super::pieces::Runs;
 use super::v2::ChunkNonce;
 use crate::fs::CopyError;
 use crate::TAG_LEN;
@@ -91,7 +91,7 @@ struct Job {
     index: u64,
     buf: Vec<u8>,
     len: usize,
-    src: Option<(Arc<File>, Segments)>,
+    src: Option<(Arc<File>, Runs)>,
 }
 
 /// A chunk back from a worker, sealed (tag after the data) or opened.
@@ -184,7 +184,7 @@ impl ChunkPool {
 
     /// Hands `buf[..len]` to the workers as the next chunk; with `src`,
     /// a worker first reads the buffer's start from those runs of the file.
-    pub(crate) fn submit(&mut self, buf: Vec<u8>, len: usize, src: Option<(Arc<File>, Segments)>) {
+    pub(crate) fn submit(&mut self, buf: Vec<u8>, len: usize, src: Option<(Arc<File>, Runs)>) {
         let job = Job { index: self.submitted, buf, len, src };
         self.submitted += 1;
         // The workers outlive the sender; a send fails only if one

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use zeroize::Zeroize;
 
-use super::pieces::Segments;
+use super::pieces::Runs;
 use super::pool::{ChunkKey, ChunkPool, Op, buffer_count};
 use super::v2::ChunkNonce;
 use super::room::fill_in_order;
@@ -210,7 +210,7 @@ impl<W: Write> ParSealer<W> {
             }
             if self.fill == 0 && n >= chunk {
                 let buf = self.free_buffer()?;
-                self.pool.submit(buf, self.chunk, Some((shared.clone(), Segments::one(*at, self.chunk))));
+                self.pool.submit(buf, self.chunk, Some((shared.clone(), Runs::one(*at, self.chunk))));
                 (*at, n) = (*at + chunk, n - chunk);
                 continue;
             }
