@@ -133,19 +133,27 @@ impl Read for Compressed<'_> {
 /// taken once [`ChunkSource::stream_after_pieces`] is called.
 pub(crate) struct SeipdBody<'a> {
     body: BodyReader<Src<'a>>,
-    /// The file below, until [`ChunkSource::pieces`] is first asked.
-    at: Option<FileAt<'a>>,
-    map: Option<PieceMap>,
-    /// The file's stream offset, to move past the body read at offsets.
-    pos: Option<Rc<Cell<u64>>>,
+    offsets: Offsets<'a>,
     ended: bool,
     poison: Poison,
+}
+
+/// Whether a [`SeipdBody`] is read at offsets.
+enum Offsets<'a> {
+    /// The file below, until [`ChunkSource::pieces`] is first asked.
+    Undecided(FileAt<'a>),
+    /// Handed out as runs; `pos` is the file's stream offset, moved past
+    /// the runs taken when the stream goes on.
+    Pieces { map: PieceMap, pos: Rc<Cell<u64>> },
+    /// Read as a stream.
+    No,
 }
 
 impl<'a> SeipdBody<'a> {
     /// The body `body`; with `at`, the file it reads at offsets.
     pub(crate) fn new(body: BodyReader<Src<'a>>, at: Option<FileAt<'a>>) -> Self {
-        SeipdBody { body, at, map: None, pos: None, ended: false, poison: Poison::default() }
+        let offsets = at.map_or(Offsets::No, Offsets::Undecided);
+        SeipdBody { body, offsets, ended: false, poison: Poison::default() }
     }
 }
 
@@ -153,18 +161,24 @@ impl ChunkSource for SeipdBody<'_> {
     fn pieces(&mut self) -> Option<&mut PieceMap> {
         // Decided on the first call: the current piece must be the last or
         // large enough that reading each length header alone pays.
-        if let Some(at) = self.at.take() {
+        if matches!(self.offsets, Offsets::Undecided(_))
+            && let Offsets::Undecided(at) = std::mem::replace(&mut self.offsets, Offsets::No)
+        {
             let framing = self.body.framing().filter(|&(left, more)| !more || left >= MIN_FIRST_PIECE);
-            if let (Some((left, more)), Ok(file)) = (framing, at.file.try_clone()) {
-                self.map = PieceMap::new(Arc::new(file), at.pos.get(), left, more).ok();
-                self.pos = Some(at.pos);
+            if let (Some((left, more)), Ok(file)) = (framing, at.file.try_clone())
+                && let Ok(map) = PieceMap::new(Arc::new(file), at.pos.get(), left, more)
+            {
+                self.offsets = Offsets::Pieces { map, pos: at.pos };
             }
         }
-        self.map.as_mut()
+        match &mut self.offsets {
+            Offsets::Pieces { map, .. } => Some(map),
+            _ => None,
+        }
     }
 
     fn stream_after_pieces(&mut self) {
-        if let (Some(map), Some(pos)) = (self.map.take(), self.pos.take()) {
+        if let Offsets::Pieces { map, pos } = std::mem::replace(&mut self.offsets, Offsets::No) {
             let (at, left, more) = map.place();
             pos.set(at);
             self.body.resume_at(left, more);
@@ -175,7 +189,7 @@ impl ChunkSource for SeipdBody<'_> {
 impl Read for SeipdBody<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.poison.check()?;
-        if self.map.is_some() {
+        if matches!(self.offsets, Offsets::Pieces { .. }) {
             return Err(self.poison.set(Error::InvalidOption("the SEIPD body is being read at offsets")));
         }
         let n = self.body.read(buf)?;
