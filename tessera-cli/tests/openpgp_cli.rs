@@ -145,13 +145,7 @@ fn files_on_stdin_from_their_position_on_every_thread_count() {
         }
     }
     // stdin is left at its end: what follows in the shell reads nothing more.
-    let script = format!(
-        "{{ \"$0\" encrypt --password-file {} --s2k iterated --s2k-count 0 >/dev/null; wc -c; }} < {}",
-        d.p("pw").display(),
-        input.display()
-    );
-    let o = ok(Command::new("sh").arg("-c").arg(&script).arg(env!("CARGO_BIN_EXE_tessera")));
-    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "0");
+    assert_stdin_left_at_end(&d, "encrypt --s2k iterated --s2k-count 0", &input);
     let mut c = tessera();
     c.args(["encrypt", "--password-file"]).arg(d.p("pw")).args(CHEAP).arg(&input);
     let by_path = ok(&mut c).stdout;
@@ -203,13 +197,7 @@ fn decrypts_files_on_stdin_from_their_position_on_every_thread_count() {
         assert_fails_without_output(&d, &cut_path, &d.p("pw"), "");
     }
     // stdin is left at the message's end.
-    let script = format!(
-        "{{ \"$0\" decrypt --password-file {} >/dev/null; wc -c; }} < {}",
-        d.p("pw").display(),
-        ct_path.display()
-    );
-    let o = ok(Command::new("sh").arg("-c").arg(&script).arg(env!("CARGO_BIN_EXE_tessera")));
-    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "0");
+    assert_stdin_left_at_end(&d, "decrypt", &ct_path);
     // A pipe is read as a stream.
     let mut child = tessera()
         .args(["decrypt", "--password-file"])
@@ -223,6 +211,18 @@ fn decrypts_files_on_stdin_from_their_position_on_every_thread_count() {
     let o = child.wait_with_output().unwrap();
     feeder.join().unwrap();
     assert!(o.status.success() && o.stdout == plain, "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Runs `tessera SUBCOMMAND --password-file pw` in a shell with stdin from
+/// `input`, then `wc -c` on the same stdin: tessera must leave it at its end.
+fn assert_stdin_left_at_end(d: &Dir, subcommand: &str, input: &Path) {
+    let script = format!(
+        "{{ \"$0\" {subcommand} --password-file {} >/dev/null; wc -c; }} < {}",
+        d.p("pw").display(),
+        input.display()
+    );
+    let o = ok(Command::new("sh").arg("-c").arg(&script).arg(env!("CARGO_BIN_EXE_tessera")));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "0", "{subcommand}");
 }
 
 fn assert_fails_without_output(d: &Dir, ct: &Path, pw: &Path, needle: &str) {
