@@ -242,21 +242,29 @@ pub(crate) fn num4(v: [__m256i; 4]) -> __m256i {
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn digits4(x: __m256i) -> [__m256i; 2] {
-    // abcd = x / 10^4 (exact for x < 10^8), efgh = x mod 10^4, both times 4.
+    // abcd = x / 10^4 (exact for x < 10^8), then w = x + abcd * (2^32 -
+    // 10^4) = efgh + abcd * 2^32 with efgh = x mod 10^4: one multiply
+    // gives the remainder with both numbers apart in each lane, times 4
+    // below 2^16 each.
     let abcd = _mm256_srli_epi64::<45>(_mm256_mul_epu32(x, _mm256_set1_epi32(0xd1b7_1759_u32 as i32)));
-    let efgh = _mm256_sub_epi32(x, _mm256_mul_epu32(abcd, _mm256_set1_epi32(10_000)));
-    let (abcd, efgh) = (_mm256_slli_epi64::<2>(abcd), _mm256_slli_epi64::<2>(efgh));
-    let pairs = [_mm256_unpacklo_epi16(abcd, efgh), _mm256_unpackhi_epi16(abcd, efgh)];
+    let w = _mm256_add_epi64(x, _mm256_mul_epu32(abcd, _mm256_set1_epi32(0u32.wrapping_sub(10_000) as i32)));
+    let w = _mm256_slli_epi64::<2>(w);
+    // Per 128-bit lane, from its first (then second) 64-bit lane: [abcd *
+    // 4] x4 (bytes 4 and 5), [efgh * 4] x4 (bytes 0 and 1).
+    let spread = |lane: i64| {
+        let at = lane * 0x0808_0808_0808_0808;
+        let (abcd, efgh) = (0x0504_0504_0504_0504 + at, 0x0100_0100_0100_0100 + at);
+        _mm256_set_epi64x(efgh, abcd, efgh, abcd)
+    };
+    let pairs = [_mm256_shuffle_epi8(w, spread(0)), _mm256_shuffle_epi8(w, spread(1))];
     let c = |p: [i16; 4]| {
         _mm256_setr_epi16(
             p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3],
         )
     };
     let (recip, shifts) = (c([8389, 5243, 13108, -32768]), c([1 << 7, 1 << 11, 1 << 13, -32768]));
-    pairs.map(|v1| {
-        // [abcd * 4] x4, [efgh * 4] x4, then [a, ab, abc, abcd, e, ef, efg, efgh].
-        let v2 = _mm256_unpacklo_epi16(v1, v1);
-        let v2 = _mm256_unpacklo_epi32(v2, v2);
+    pairs.map(|v2| {
+        // [a, ab, abc, abcd, e, ef, efg, efgh].
         let v4 = mulhi16(mulhi16(v2, recip), shifts);
         // Each lane minus ten times the lane before it within its group
         // of four: the digits. The products move up a lane by a byte
