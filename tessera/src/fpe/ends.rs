@@ -40,11 +40,14 @@ fn ends_tile(len: usize, ends: &[usize], origin: usize, min: usize, max: usize) 
     let first = ends.first().map(|&e| e.wrapping_sub(origin));
     let first_ok = ends.first().is_none_or(|&e| e >= origin && (e - origin).wrapping_sub(min) <= span);
     let first = first.unwrap_or_default();
+    // Folded as 64-bit words (a mask, the xor with the first length), not
+    // bools: the vectorised loop then only ors its lanes together.
     let (steps_bad, other) =
-        ends[1.min(ends.len())..].iter().zip(ends).fold((false, false), |(bad, other), (&e, &s)| {
+        ends[1.min(ends.len())..].iter().zip(ends).fold((0u64, 0usize), |(bad, other), (&e, &s)| {
             let step = e.wrapping_sub(s);
-            (bad | (e < s) | (step.wrapping_sub(min) > span), other | (step != first))
+            (bad | u64::from((e < s) | (step.wrapping_sub(min) > span)), other | (step ^ first))
         });
+    let (steps_bad, other) = (steps_bad != 0, other != 0);
     let end = ends_end(ends, origin);
     // Values then tile data[origin..end]: checking those numerals checks every value's.
     match first_ok && !steps_bad && end <= len && origin <= end && min <= max {
