@@ -289,6 +289,23 @@ pub(crate) fn num4<const REV: bool>(v: [__m256i; 4]) -> __m256i {
     _mm256_madd_epi16(_mm256_packs_epi32(s01, s23), w(10_000))
 }
 
+/// `$op r, a, b` on 256-bit registers: one AVX2 instruction, in a function
+/// that enables AVX2, written out where LLVM would rewrite its intrinsic
+/// into slower code.
+macro_rules! ymm_op {
+    ($op:literal, $a:expr, $b:expr) => {{
+        let r: __m256i;
+        // SAFETY: one AVX2 instruction (enabled for the calling function)
+        // on registers only: no memory, stack or flags.
+        unsafe {
+            core::arch::asm!(concat!($op, " {r}, {a}, {b}"), r = lateout(ymm_reg) r, a = in(ymm_reg) $a,
+                b = in(ymm_reg) $b, options(pure, nomem, nostack, preserves_flags));
+        }
+        r
+    }};
+}
+pub(super) use ymm_op;
+
 /// STR^8_10 of the four u64 of `x` (each below 10^8) as eight u16 lanes,
 /// most significant first (last when `REV`): values 0 and 2 in the first
 /// vector's lanes, 1 and 3 in the second's (W. Muła's conversion, as
@@ -312,7 +329,8 @@ pub(crate) fn digits4<const REV: bool>(x: __m256i) -> [__m256i; 2] {
         let (first, second) = if REV { (efgh, abcd) } else { (abcd, efgh) };
         _mm256_set_epi64x(second, first, second, first)
     };
-    let pairs = [_mm256_shuffle_epi8(w, spread(0)), _mm256_shuffle_epi8(w, spread(1))];
+    // `vpshufb` written out: LLVM splits each into two word shuffles.
+    let pairs = [ymm_op!("vpshufb", w, spread(0)), ymm_op!("vpshufb", w, spread(1))];
     // Each group of four lanes in the order [a, ab, abc, abcd], or reversed.
     let c = |p: [i16; 4]| {
         let p = if REV { [p[3], p[2], p[1], p[0]] } else { p };
@@ -340,23 +358,6 @@ pub(crate) fn digits4<const REV: bool>(x: __m256i) -> [__m256i; 2] {
         }
     })
 }
-
-/// `$op r, a, b` on 256-bit registers: one AVX2 instruction, in a function
-/// that enables AVX2, written out where LLVM would rewrite its intrinsic
-/// into slower code.
-macro_rules! ymm_op {
-    ($op:literal, $a:expr, $b:expr) => {{
-        let r: __m256i;
-        // SAFETY: one AVX2 instruction (enabled for the calling function)
-        // on registers only: no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(concat!($op, " {r}, {a}, {b}"), r = lateout(ymm_reg) r, a = in(ymm_reg) $a,
-                b = in(ymm_reg) $b, options(pure, nomem, nostack, preserves_flags));
-        }
-        r
-    }};
-}
-pub(super) use ymm_op;
 
 /// `vpmulhuw`: the high halves of the 16-bit products. Written out because
 /// LLVM rewrites `_mm256_mulhi_epu16` by constants (or chains of it) into
