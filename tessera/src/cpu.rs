@@ -199,6 +199,11 @@ impl Features {
     pub(crate) const AVX512: Features =
         Features(Self::AVX512F.0 | Self::AVX512BW.0 | Self::AVX512DQ.0 | Self::AVX512VL.0);
 
+    /// These features and `other`'s (`|` in constants).
+    pub(crate) const fn union(self, other: Features) -> Features {
+        Features(self.0 | other.0)
+    }
+
     fn contains(self, other: Features) -> bool {
         self.0 & other.0 == other.0
     }

@@ -197,7 +197,7 @@ mod tests {
     use super::*;
     use crate::aes::Aes;
     use crate::aes::ni::Keys;
-    use crate::aes::ni_ctr::{Width, ctr_with};
+    use crate::aes::ni_ctr::{Width, ctr_vaes256_vl, ctr_vaes512_lanes, ctr_with, lanes};
 
     fn block(x: __m128i) -> Block {
         let mut b = [0u8; 16];
@@ -228,6 +228,25 @@ mod tests {
         let mut v: Vec<Block> = b.prefix.chunks_exact(16).map(|c| c.try_into().unwrap()).collect();
         v.extend_from_slice(b.tail);
         v
+    }
+
+    /// [`ctr_vaes512_lanes`] (`wide`) or [`ctr_vaes256_vl`] for a
+    /// `kl`-byte key's schedule.
+    ///
+    /// # Safety
+    /// The CPU must have [`Width::VAES512_NEEDS`] and AES-NI.
+    unsafe fn ctr_lanes(k: &[__m128i; 15], kl: usize, wide: bool, c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+        // SAFETY: the caller vouches for the features.
+        unsafe {
+            match (kl, wide) {
+                (16, false) => ctr_vaes256_vl::<10>(k, c, src, dst),
+                (24, false) => ctr_vaes256_vl::<12>(k, c, src, dst),
+                (_, false) => ctr_vaes256_vl::<14>(k, c, src, dst),
+                (16, true) => ctr_vaes512_lanes::<10>(k, c, src, dst),
+                (24, true) => ctr_vaes512_lanes::<12>(k, c, src, dst),
+                (_, true) => ctr_vaes512_lanes::<14>(k, c, src, dst),
+            }
+        }
     }
 
     /// Every kernel against the `aes` crate one block at a time: every key
@@ -300,7 +319,7 @@ mod tests {
             let widths = [
                 (Width::Ni, true),
                 (Width::Vaes256, has(F::AVX2 | F::VAES)),
-                (Width::Vaes512, has(F::AVX512F | F::AVX512BW | F::VAES)),
+                (Width::Vaes512, has(Width::VAES512_NEEDS)),
             ];
             for n in (0..300).chain([511, 512, 513, 1023, 1024, 1025]) {
                 let src = (0..n).map(|i| (i * 13) as u8).collect::<Vec<u8>>();
@@ -315,6 +334,17 @@ mod tests {
                             unsafe { ctr_with(sc, kl / 4 + 6, *width, q, src, dst) };
                         }
                         assert!(out == want && inplace == want, "ctr ({width:?}), {n} bytes, q {q:x}");
+                    }
+                    // The kernels that start from a counter in a register (AES-SIV's seal).
+                    if has(Width::VAES512_NEEDS) {
+                        for (wide, name) in [(false, "ctr_vaes256_vl"), (true, "ctr_vaes512_lanes")] {
+                            let (mut out, mut inplace) = (vec![0u8; n], src.clone());
+                            for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
+                                // SAFETY: `VAES512_NEEDS` was detected, AES-NI with `Keys`.
+                                unsafe { ctr_lanes(sc, kl, wide, lanes(q), src, dst) };
+                            }
+                            assert!(out == want && inplace == want, "{name}, {n} bytes, q {q:x}");
+                        }
                     }
                 }
             }

@@ -29,9 +29,13 @@ use core::arch::x86_64::__m128i;
 
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_ctr::{Width, ctr_with};
+use crate::aes::ni_ctr::{Width, ctr_vaes256_vl, ctr_vaes512_lanes, ctr_with, siv_counter};
 use crate::aes::ni_mac::{Blocks, cbc_mac};
 use crate::aes::ni_s2v::{open_last, s2v_last, seal_last};
+
+/// Longest message whose seal runs CTR on 256-bit vectors with VAES-512
+/// ([`SivNi::seal_vaes512`]).
+const SHORT: usize = 1024;
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
 #[derive(Clone)]
@@ -134,15 +138,54 @@ impl SivNi {
         if s.len() < 16 {
             return self.chain([0; 16], Job::last(&siv.mac, &siv.fold_d(nonce, ad), s).tail_ni());
         }
+        block(self.s2v_long(siv, nonce, ad, s))
+    }
+
+    /// [`Self::s2v`] for a last component `s` of at least 16 bytes, V in a
+    /// register.
+    #[inline]
+    fn s2v_long(&self, siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> __m128i {
         let k = self.k1.schedule();
         // SAFETY: a `Keys` value exists only on CPUs with AES-NI and SSE4.1; `s` has 16 bytes.
-        block(Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
+        Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
             match self.k1.rounds() {
                 10 => s2v_last::<10>(k, s, side, d, sub),
                 12 => s2v_last::<12>(k, s, side, d, sub),
                 _ => s2v_last::<14>(k, s, side, d, sub),
             }
-        }))
+        })
+    }
+
+    /// With VAES-512: S2V, V kept in a register, then CTR from the counter
+    /// block made from it there (no trip through memory): up to
+    /// [`SHORT`] bytes on 256-bit vectors with the 32 registers of AVX-512
+    /// (measured faster there than 512-bit vectors, BENCHMARKS.md, siv9),
+    /// longer on 512-bit vectors.
+    fn seal_vaes512(
+        &self,
+        siv: &AesSiv,
+        nonce: Option<&[u8]>,
+        ad: &[&[u8]],
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> __m128i {
+        let v = self.s2v_long(siv, nonce, ad, src.unwrap_or(dst));
+        let k = self.k2.schedule();
+        // SAFETY: `width` is `Vaes512` only where AVX-512F, AVX-512BW and VAES
+        // were detected (AVX-512VL and AVX2 come with them on every such CPU:
+        // `Width::detect` checks them too), AES-NI and SSSE3 with `Keys`.
+        unsafe {
+            let c = siv_counter(v);
+            match (self.k2.rounds(), dst.len() <= SHORT) {
+                (10, true) => ctr_vaes256_vl::<10>(k, c, src, dst),
+                (12, true) => ctr_vaes256_vl::<12>(k, c, src, dst),
+                (_, true) => ctr_vaes256_vl::<14>(k, c, src, dst),
+                (10, false) => ctr_vaes512_lanes::<10>(k, c, src, dst),
+                (12, false) => ctr_vaes512_lanes::<12>(k, c, src, dst),
+                (_, false) => ctr_vaes512_lanes::<14>(k, c, src, dst),
+            }
+        }
+        v
     }
 
     /// Encrypts into `dst` (from `src`, as long, or in place) and returns
@@ -159,10 +202,13 @@ impl SivNi {
         src: Option<&[u8]>,
         dst: &mut [u8],
     ) -> Option<Block> {
+        assert!(src.is_none_or(|s| s.len() == dst.len()));
+        if self.width == Width::Vaes512 && dst.len() >= 16 {
+            return Some(block(self.seal_vaes512(siv, nonce, ad, src, dst)));
+        }
         if self.width != Width::Ni || !(16..1024).contains(&dst.len()) {
             return None;
         }
-        assert!(src.is_none_or(|s| s.len() == dst.len()));
         let (km, kc) = (self.k1.schedule(), self.k2.schedule());
         // SAFETY: as in `s2v`; `dst` has 16 bytes, `src` (if any) as many (checked above).
         Some(block(Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
@@ -342,11 +388,8 @@ mod tests {
         use crate::aes::ni_ctr::Width;
         use crate::cpu::{Features as F, has};
         let data: Vec<u8> = (0..5000u32).map(|i| (i * 29 + 1) as u8).collect();
-        let widths = [
-            (Width::Ni, true),
-            (Width::Vaes256, has(F::AVX2 | F::VAES)),
-            (Width::Vaes512, has(F::AVX512F | F::AVX512BW | F::VAES)),
-        ];
+        let widths =
+            [(Width::Ni, true), (Width::Vaes256, has(F::AVX2 | F::VAES)), (Width::Vaes512, has(Width::VAES512_NEEDS))];
         let edges = [127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 1100, 4096 + 33];
         for (kl, &(width, _)) in
             [32usize, 48, 64].into_iter().flat_map(|k| widths.iter().filter(|w| w.1).map(move |w| (k, w)))
