@@ -288,21 +288,6 @@ pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Opti
     }
 }
 
-/// [`ctr_vaes512`] from the counter block `c` in a register ([`lanes`]):
-/// AES-SIV's seal makes it from V without a trip through memory.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
-pub(crate) fn ctr_vaes512_lanes<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
-    assert!(src.is_none_or(|s| s.len() == dst.len()));
-    if !no_carry(c, dst.len().div_ceil(16)) {
-        let q = (_mm_extract_epi64::<1>(c) as u64 as u128) << 64 | _mm_cvtsi128_si64(c) as u64 as u128;
-        return ctr_vaes512::<NR>(k, q, src, dst);
-    }
-    let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
-    let c = _mm512_add_epi64(_mm512_broadcast_i32x4(c), _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0));
-    ctr_steps::<NR, false>(&rk, c, src, dst);
-}
-
 /// The steps of [`ctr_vaes512`] from the counters `c` over `dst`.
 #[inline(always)]
 fn ctr_steps<const NR: usize, const CARRY: bool>(
@@ -412,10 +397,9 @@ fn ctr_step256<const NR: usize, const W: usize>(
 /// bytes are neither read nor written). From a counter whose low half may
 /// wrap on the way (never AES-SIV's), [`ctr`].
 ///
-/// AES-SIV's seal of a short message runs its CTR here rather than on
-/// 512-bit vectors: both issue four blocks a cycle, but right after S2V's
-/// chain (and before the next call's chain) this measured faster
-/// (BENCHMARKS.md, siv9).
+/// AES-SIV's seal runs its CTR here rather than on 512-bit vectors: both
+/// issue four blocks a cycle, but right after S2V's chain (and before the
+/// next call's chain) this measured faster (BENCHMARKS.md, siv9).
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
 pub(crate) fn ctr_vaes256_vl<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {

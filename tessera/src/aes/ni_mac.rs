@@ -197,7 +197,7 @@ mod tests {
     use super::*;
     use crate::aes::Aes;
     use crate::aes::ni::Keys;
-    use crate::aes::ni_ctr::{Width, ctr_vaes256_vl, ctr_vaes512_lanes, ctr_with, lanes};
+    use crate::aes::ni_ctr::{Width, ctr_vaes256_vl, ctr_with, lanes};
 
     fn block(x: __m128i) -> Block {
         let mut b = [0u8; 16];
@@ -230,21 +230,17 @@ mod tests {
         v
     }
 
-    /// [`ctr_vaes512_lanes`] (`wide`) or [`ctr_vaes256_vl`] for a
-    /// `kl`-byte key's schedule.
+    /// [`ctr_vaes256_vl`] for a `kl`-byte key's schedule.
     ///
     /// # Safety
     /// The CPU must have [`Width::VAES512_NEEDS`] and AES-NI.
-    unsafe fn ctr_lanes(k: &[__m128i; 15], kl: usize, wide: bool, c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+    unsafe fn ctr_vl(k: &[__m128i; 15], kl: usize, c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
         // SAFETY: the caller vouches for the features.
         unsafe {
-            match (kl, wide) {
-                (16, false) => ctr_vaes256_vl::<10>(k, c, src, dst),
-                (24, false) => ctr_vaes256_vl::<12>(k, c, src, dst),
-                (_, false) => ctr_vaes256_vl::<14>(k, c, src, dst),
-                (16, true) => ctr_vaes512_lanes::<10>(k, c, src, dst),
-                (24, true) => ctr_vaes512_lanes::<12>(k, c, src, dst),
-                (_, true) => ctr_vaes512_lanes::<14>(k, c, src, dst),
+            match kl {
+                16 => ctr_vaes256_vl::<10>(k, c, src, dst),
+                24 => ctr_vaes256_vl::<12>(k, c, src, dst),
+                _ => ctr_vaes256_vl::<14>(k, c, src, dst),
             }
         }
     }
@@ -335,16 +331,14 @@ mod tests {
                         }
                         assert!(out == want && inplace == want, "ctr ({width:?}), {n} bytes, q {q:x}");
                     }
-                    // The kernels that start from a counter in a register (AES-SIV's seal).
+                    // The kernel that starts from a counter in a register (AES-SIV's seal).
                     if has(Width::VAES512_NEEDS) {
-                        for (wide, name) in [(false, "ctr_vaes256_vl"), (true, "ctr_vaes512_lanes")] {
-                            let (mut out, mut inplace) = (vec![0u8; n], src.clone());
-                            for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
-                                // SAFETY: `VAES512_NEEDS` was detected, AES-NI with `Keys`.
-                                unsafe { ctr_lanes(sc, kl, wide, lanes(q), src, dst) };
-                            }
-                            assert!(out == want && inplace == want, "{name}, {n} bytes, q {q:x}");
+                        let (mut out, mut inplace) = (vec![0u8; n], src.clone());
+                        for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
+                            // SAFETY: `VAES512_NEEDS` was detected, AES-NI with `Keys`.
+                            unsafe { ctr_vl(sc, kl, lanes(q), src, dst) };
                         }
+                        assert!(out == want && inplace == want, "ctr_vaes256_vl, {n} bytes, q {q:x}");
                     }
                 }
             }

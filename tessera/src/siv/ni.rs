@@ -12,9 +12,11 @@
 //! - decryption runs CTR, the chain over the plaintext and the associated
 //!   data's CMAC side by side (`ctr_cbc_mac`, which EAX's body uses too):
 //!   the chain's latency alone sets the pace, the rest is free;
-//! - encryption's CTR, which must wait for V, runs 32 blocks in flight on
-//!   VAES-512 (16 on VAES-256, eight on AES-NI elsewhere) with no keystream
-//!   through memory: the `aes` crate takes a short message's blocks one at
+//! - encryption's CTR, which must wait for V, runs from V's register 16
+//!   blocks in flight on 256-bit vectors with AVX-512's 32 registers on
+//!   VAES-512 CPUs (measured faster there than 512-bit vectors; 16 on
+//!   VAES-256, eight on AES-NI elsewhere) with no keystream through
+//!   memory: the `aes` crate takes a short message's blocks one at
 //!   a time (a partial batch of its backend), and a long one's through a
 //!   keystream buffer, at about a third of the speed with VAES-512
 //!   (BENCHMARKS.md, siv8; with AES-NI alone it keeps whole 1 KiB batches).
@@ -29,13 +31,9 @@ use core::arch::x86_64::__m128i;
 
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_ctr::{Width, ctr_vaes256_vl, ctr_vaes512_lanes, ctr_with, siv_counter};
+use crate::aes::ni_ctr::{Width, ctr_vaes256_vl, ctr_with, siv_counter};
 use crate::aes::ni_mac::{Blocks, cbc_mac};
 use crate::aes::ni_s2v::{open_last, s2v_last, seal_last};
-
-/// Longest message whose seal runs CTR on 256-bit vectors with VAES-512
-/// ([`SivNi::seal_vaes512`]).
-const SHORT: usize = 1024;
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
 #[derive(Clone)]
@@ -157,10 +155,10 @@ impl SivNi {
     }
 
     /// With VAES-512: S2V, V kept in a register, then CTR from the counter
-    /// block made from it there (no trip through memory): up to
-    /// [`SHORT`] bytes on 256-bit vectors with the 32 registers of AVX-512
-    /// (measured faster there than 512-bit vectors, BENCHMARKS.md, siv9),
-    /// longer on 512-bit vectors.
+    /// block made from it there (no trip through memory), on 256-bit vectors
+    /// with the 32 registers of AVX-512 (`ctr_vaes256_vl`): right after the
+    /// chain, and before the next call's chain, that measured faster than
+    /// 512-bit vectors (BENCHMARKS.md, siv9), and as fast from 64 KiB to 1 MiB.
     fn seal_vaes512(
         &self,
         siv: &AesSiv,
@@ -171,18 +169,14 @@ impl SivNi {
     ) -> __m128i {
         let v = self.s2v_long(siv, nonce, ad, src.unwrap_or(dst));
         let k = self.k2.schedule();
-        // SAFETY: `width` is `Vaes512` only where AVX-512F, AVX-512BW and VAES
-        // were detected (AVX-512VL and AVX2 come with them on every such CPU:
-        // `Width::detect` checks them too), AES-NI and SSSE3 with `Keys`.
+        // SAFETY: `width` is `Vaes512` only where `Width::VAES512_NEEDS` (AVX-512
+        // F, BW, VL, AVX2, VAES) were detected; AES-NI and SSSE3 with `Keys`.
         unsafe {
             let c = siv_counter(v);
-            match (self.k2.rounds(), dst.len() <= SHORT) {
-                (10, true) => ctr_vaes256_vl::<10>(k, c, src, dst),
-                (12, true) => ctr_vaes256_vl::<12>(k, c, src, dst),
-                (_, true) => ctr_vaes256_vl::<14>(k, c, src, dst),
-                (10, false) => ctr_vaes512_lanes::<10>(k, c, src, dst),
-                (12, false) => ctr_vaes512_lanes::<12>(k, c, src, dst),
-                (_, false) => ctr_vaes512_lanes::<14>(k, c, src, dst),
+            match self.k2.rounds() {
+                10 => ctr_vaes256_vl::<10>(k, c, src, dst),
+                12 => ctr_vaes256_vl::<12>(k, c, src, dst),
+                _ => ctr_vaes256_vl::<14>(k, c, src, dst),
             }
         }
         v
