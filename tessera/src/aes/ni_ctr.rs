@@ -469,3 +469,11 @@ fn ctr_step256_vl<const NR: usize, const W: usize>(
     }
     n
 }
+
+/// [`ctr_vaes256_vl`] from AES-SIV's V in a register (its counter block by
+/// [`siv_counter`], inlined here).
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
+pub(crate) fn siv_ctr_vaes256_vl<const NR: usize>(k: &[__m128i; 15], v: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+    ctr_vaes256_vl::<NR>(k, siv_counter(v), src, dst)
+}

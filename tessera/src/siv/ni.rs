@@ -31,9 +31,9 @@ use core::arch::x86_64::__m128i;
 
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_ctr::{Width, ctr_vaes256_vl, ctr_with, siv_counter};
+use crate::aes::ni_ctr::{Width, ctr_with, siv_ctr_vaes256_vl};
 use crate::aes::ni_mac::{Blocks, cbc_mac};
-use crate::aes::ni_s2v::{open_last, s2v_last, seal_last};
+use crate::aes::ni_s2v::{cmac_last, open_last, s2v_last, seal_last};
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
 #[derive(Clone)]
@@ -121,12 +121,20 @@ impl SivNi {
         ad: &[&[u8]],
         f: impl FnOnce(Blocks<'_>, __m128i, [__m128i; 2]) -> R,
     ) -> R {
+        let sub = [ld(siv.mac.k1()), ld(siv.mac.k2())];
         let (job, d) = match one_component(nonce, ad) {
+            Some(c) if c.len() >= 16 => {
+                // The CMAC's last block made in a register (`cmac_last`).
+                // SAFETY: a `Keys` value exists only on CPUs with AES-NI and SSE4.1 (SSSE3 with it).
+                let last = block(unsafe { cmac_last(c, sub) });
+                let full = (c.len() - 1) / 16 * 16;
+                (Some(Job { prefix: &c[..full], tail: [last, [0; 16]], ntail: 1 }), siv.d0_dbl)
+            }
             Some(c) => (Some(Job::cmac(&siv.mac, c)), siv.d0_dbl),
             None => (None, siv.fold_d(nonce, ad)),
         };
         let side = job.as_ref().map_or(Blocks::NONE, Job::blocks_ni);
-        f(side, ld(&d), [ld(siv.mac.k1()), ld(siv.mac.k2())])
+        f(side, ld(&d), sub)
     }
 
     /// S2V: the plaintext's chain beside the associated data's CMAC (round
@@ -156,8 +164,8 @@ impl SivNi {
 
     /// With VAES-512: S2V, V kept in a register, then CTR from the counter
     /// block made from it there (no trip through memory), on 256-bit vectors
-    /// with the 32 registers of AVX-512 (`ctr_vaes256_vl`): right after the
-    /// chain, and before the next call's chain, that measured faster than
+    /// with the 32 registers of AVX-512 (`siv_ctr_vaes256_vl`): right after
+    /// the chain, and before the next call's chain, that measured faster than
     /// 512-bit vectors (BENCHMARKS.md, siv9), and as fast from 64 KiB to 1 MiB.
     fn seal_vaes512(
         &self,
@@ -172,11 +180,10 @@ impl SivNi {
         // SAFETY: `width` is `Vaes512` only where `Width::VAES512_NEEDS` (AVX-512
         // F, BW, VL, AVX2, VAES) were detected; AES-NI and SSSE3 with `Keys`.
         unsafe {
-            let c = siv_counter(v);
             match self.k2.rounds() {
-                10 => ctr_vaes256_vl::<10>(k, c, src, dst),
-                12 => ctr_vaes256_vl::<12>(k, c, src, dst),
-                _ => ctr_vaes256_vl::<14>(k, c, src, dst),
+                10 => siv_ctr_vaes256_vl::<10>(k, v, src, dst),
+                12 => siv_ctr_vaes256_vl::<12>(k, v, src, dst),
+                _ => siv_ctr_vaes256_vl::<14>(k, v, src, dst),
             }
         }
         v
