@@ -35,7 +35,7 @@
 
 use core::arch::x86_64::*;
 
-use super::batch_round::Consts;
+use super::batch_round::{Consts, Prefetch};
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
 use crate::Direction;
 
@@ -281,7 +281,8 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const NR: usize, co
     }
 }
 
-/// The VAES-512 kernel: all rounds for every value of `a` and `b`.
+/// The VAES-512 kernel: all rounds for every value of `a` and `b`, after
+/// asking `pf` for all of what the batch reads next.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F, BW and IFMA and VAES; `a.len() ==
@@ -296,7 +297,9 @@ pub unsafe fn rounds_vaes512<const FF3: bool>(
     a: &mut [u64],
     b: &mut [u64],
     dir: Direction,
+    pf: &mut impl Prefetch,
 ) {
+    pf.rest();
     let mut rk = [_mm512_setzero_si512(); 15];
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm512_broadcast_i32x4(*k);

@@ -322,7 +322,8 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 }
 
 /// The AES-NI + AVX2 kernel: all rounds for every value of `a` and `b`,
-/// eight values at a time.
+/// eight values at a time, after asking `pf` for all of what the batch
+/// reads next.
 ///
 /// # Safety
 /// The CPU must have AVX2 and AES-NI; `a.len() == b.len()`, a multiple
@@ -336,7 +337,9 @@ pub unsafe fn rounds_ni<const FF3: bool>(
     a: &mut [u64],
     b: &mut [u64],
     dir: Direction,
+    pf: &mut impl Prefetch,
 ) {
+    pf.rest();
     by_rounds!(run_ni::<FF3>(nr, dir; keys, c, a, b, dir));
 }
 

@@ -22,7 +22,7 @@ use super::batch_fused::by_rounds;
 use super::batch_fused_avx2::quotient_consts;
 use super::batch_fused_ni::round_blocks;
 use super::batch_fused256::{MAX_NARROW, place32};
-use super::batch_round::Consts;
+use super::batch_round::{Consts, Prefetch};
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
 use crate::Direction;
 
@@ -170,7 +170,8 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
     r
 }
 
-/// The SSE4.1 kernel: all rounds for every value of `a` and `b`.
+/// The SSE4.1 kernel: all rounds for every value of `a` and `b`, after
+/// asking `pf` for all of what the batch reads next.
 ///
 /// # Safety
 /// The CPU must have AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
@@ -184,7 +185,9 @@ pub unsafe fn rounds_sse41(
     a: &mut [u64],
     b: &mut [u64],
     dir: Direction,
+    pf: &mut impl Prefetch,
 ) {
+    pf.rest();
     by_rounds!(run(nr, dir; keys, c, a, b, dir));
 }
 

@@ -253,33 +253,30 @@ impl Kernel {
             assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
             let (rk, nr, ff3) = (keys.schedule(), keys.rounds(), c.layout == Layout::Ff3);
             let max = |ff1| if ff3 { fused::MAX_FF3 } else { ff1 };
-            // The VAES-256 kernel spreads the prefetches between its
-            // stages, FF3's AES-NI kernel between its chunks.
-            if self != Kernel::Vaes256 && !(self == Kernel::AesNi && ff3) {
-                pf.rest();
-            }
+            // Each kernel asks `pf` for what the batch reads next itself:
+            // all before its rounds, or spread between its steps.
             match self {
                 // SAFETY: these kernels are only returned by `available` after
                 // their CPU features were detected; lengths and moduli checked.
                 Kernel::Vaes512 if c.below(max(fused::MAX_FF1_512)) => unsafe {
                     if ff3 {
-                        fused::rounds_vaes512::<true>(rk, nr, c, a, b, dir)
+                        fused::rounds_vaes512::<true>(rk, nr, c, a, b, dir, pf)
                     } else {
-                        fused::rounds_vaes512::<false>(rk, nr, c, a, b, dir)
+                        fused::rounds_vaes512::<false>(rk, nr, c, a, b, dir, pf)
                     }
                 },
                 // SAFETY: as above; the AVX2 arithmetic needs moduli below 2^32.
                 Kernel::Avx2Ni if c.below(max(u32::MAX as u64)) => unsafe {
                     if ff3 {
-                        fused256::rounds_ni::<true>(rk, nr, c, a, b, dir)
+                        fused256::rounds_ni::<true>(rk, nr, c, a, b, dir, pf)
                     } else {
-                        fused256::rounds_ni::<false>(rk, nr, c, a, b, dir)
+                        fused256::rounds_ni::<false>(rk, nr, c, a, b, dir, pf)
                     }
                 },
                 // SAFETY: as above; FF1 only (FF3 measured slower there), the
                 // 32-bit update needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
                 Kernel::AesNi if !ff3 && c.below(fused256::MAX_NARROW) => unsafe {
-                    fused_sse::rounds_sse41(rk, nr, c, a, b, dir)
+                    fused_sse::rounds_sse41(rk, nr, c, a, b, dir, pf)
                 },
                 // SAFETY: as above; FF3's limb fold needs moduli below 2^30
                 // (FF1's, in VECTOR_MODULI, are far below 2^64 / 3).
