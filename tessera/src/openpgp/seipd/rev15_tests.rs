@@ -234,3 +234,116 @@ fn rev15_from_file_matches_the_one_thread_stream() {
     assert!(at_offsets > 0, "no case read at offsets");
     assert!(failures.is_empty(), "{} differences:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// A file cut after it was opened, a few octets after a chunk's tag: the
+/// stream reader cannot read that chunk's look-ahead and stops before it
+/// with a truncated body; read at offsets, the chunk workers judge the
+/// look-ahead by the file's length as first seen, so that chunk is
+/// released too before the same error.
+#[test]
+fn rev15_a_file_cut_after_opening_releases_what_the_stream_releases() {
+    let chunk = 1 << 16;
+    let mut rng = Rng(7);
+    let plain = data(&mut rng, 12 * chunk + 100);
+    let (head, body) = split(&encrypt(&plain, 10));
+    // One piece of a fixed (5-octet) length.
+    let mut msg = [head, vec![0xC0 | tag::SEIPD, 255]].concat();
+    msg.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    let body_at = msg.len();
+    msg.extend_from_slice(&body);
+    // Eight octets after chunk 9's tag.
+    let cut = body_at + 36 + 10 * (chunk + 16) + 8;
+    let reference = stream(&msg[..cut]).0;
+    assert_eq!(reference.1.as_deref(), Some("the message is truncated: packet body"));
+    let mut failures = Vec::new();
+    for threads in [1, 2, 4] {
+        let f = file(0, &msg);
+        let dec = Decryptor::from_file(&f, &[PW], &DecryptOptions { threads, ..Default::default() });
+        f.set_len(cut as u64).unwrap();
+        let got = released(dec);
+        if got != reference {
+            failures.push(format!(
+                "{threads} threads: released {} octets, {:?}; the stream released {} octets, {:?}",
+                got.0.len(),
+                got.1,
+                reference.0.len(),
+                reference.1
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A file cut after it was opened, right at a partial-length header: the
+/// stream reader reports a truncated packet length; read at offsets, the
+/// header is read as the body's octets (the length as first seen says it
+/// is there) and the error is a truncated packet body.
+#[test]
+fn rev15_a_file_cut_at_a_length_header_after_opening_fails_as_the_stream_does() {
+    let chunk = 1 << 16;
+    let mut rng = Rng(9);
+    let plain = data(&mut rng, 12 * chunk + 100);
+    let (head, body) = split(&encrypt(&plain, 10));
+    // Pieces of 2^17 octets, then the rest in a final piece.
+    let mut msg = [head, vec![0xC0 | tag::SEIPD]].concat();
+    let mut heads = Vec::new();
+    let mut rest = &body[..];
+    while rest.len() >= 1 << 17 {
+        heads.push(msg.len());
+        msg.push(224 + 17);
+        msg.extend_from_slice(&rest[..1 << 17]);
+        rest = &rest[1 << 17..];
+    }
+    heads.push(msg.len());
+    msg.push(255);
+    msg.extend_from_slice(&(rest.len() as u32).to_be_bytes());
+    msg.extend_from_slice(rest);
+    // The fifth piece's header, well past what opening reads.
+    let cut = heads[5];
+    let reference = stream(&msg[..cut]).0;
+    let mut failures = Vec::new();
+    for threads in [1, 2, 4] {
+        let f = file(0, &msg);
+        let dec = Decryptor::from_file(&f, &[PW], &DecryptOptions { threads, ..Default::default() });
+        f.set_len(cut as u64).unwrap();
+        let got = released(dec);
+        if got != reference {
+            failures.push(format!(
+                "{threads} threads: released {} octets, {:?}; the stream released {} octets, {:?}",
+                got.0.len(),
+                got.1,
+                reference.0.len(),
+                reference.1
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Where a failed decryption leaves the file's position: the same for
+/// every thread count (what a script reading on from stdin finds).
+#[test]
+fn rev15_a_failed_file_is_left_at_the_same_position_for_every_thread_count() {
+    let chunk = 1 << 16;
+    let mut rng = Rng(11);
+    let plain = data(&mut rng, 6 * chunk + 100);
+    let (head, body) = split(&encrypt(&plain, 10));
+    let mut msg = [head, vec![0xC0 | tag::SEIPD, 255]].concat();
+    msg.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    let body_at = msg.len();
+    msg.extend_from_slice(&body);
+    // Chunk 3 changed.
+    msg[body_at + 36 + 3 * (chunk + 16) + 5] ^= 1;
+    let (reference, consumed) = stream(&msg);
+    let mut seen = Vec::new();
+    for threads in [1, 2, 4] {
+        let f = file(0, &msg);
+        let got = released(Decryptor::from_file(&f, &[PW], &DecryptOptions { threads, ..Default::default() }));
+        assert_eq!(got, reference, "{threads} threads");
+        seen.push((threads, (&f).stream_position().unwrap()));
+    }
+    assert!(
+        seen.iter().all(|&(_, p)| p == consumed as u64),
+        "the stream consumed {consumed} octets (the body starts at {body_at}); left at {seen:?}"
+    );
+}
