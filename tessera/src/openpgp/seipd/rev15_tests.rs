@@ -61,6 +61,16 @@ fn frame(rng: &mut Rng, body: &[u8], first: u32, small: &[u32]) -> (Vec<u8>, Vec
         rest = &rest[1 << k..];
         k = small[rng.below(small.len())];
     }
+    if rng.below(3) == 0 {
+        // The rest in pieces of falling powers of two, then an empty final piece.
+        while !rest.is_empty() {
+            let k = usize::BITS - 1 - rest.len().leading_zeros();
+            heads.push(out.len());
+            out.push(224 + k as u8);
+            out.extend_from_slice(&rest[..1 << k]);
+            rest = &rest[1 << k..];
+        }
+    }
     heads.push(out.len());
     let n = rest.len();
     if n < 192 && rng.below(2) == 0 {
@@ -148,7 +158,8 @@ fn case(rng: &mut Rng) -> (String, Vec<u8>) {
         body.drain(v2_header + a * s..v2_header + (a + 1) * s);
         what += &format!(", chunk {a} dropped");
     }
-    let (first, small): (u32, &[u32]) = match rng.below(4) {
+    let (first, small): (u32, &[u32]) = match rng.below(5) {
+        4 => ([0, 3, 5][rng.below(3)], &[16, 17]),
         0 => (15 + rng.below(3) as u32, &[15, 16, 17]),
         1 => (15 + rng.below(2) as u32, &[0, 1, 4, 9, 12, 16]),
         2 => (9, &[9, 10, 16]),
