@@ -17,6 +17,9 @@
 //! each, so a drift in the machine's speed moves them all alike; the
 //! median and best of each and the ratios of medians and of bests.
 //!
+//! Last (alone with `siv-wall`) the same three in short wall-clock samples
+//! (2001 rounds of ~200 us): see [`siv_wall`].
+//!
 //! `... aead_cputime -- siv-parts`: the parts of that shape, sampled in
 //! turn the same way: seal, S2V alone (seal less its CTR), open, one chain
 //! of 63 blocks (S2V of 1008 bytes), and seal and open of 1 MiB.
@@ -157,6 +160,7 @@ fn siv() {
     });
     println!("{:<18} {:.3} us", "aes-siv-0.8", t * 1e6);
     siv_mix();
+    siv_wall();
 }
 
 /// CPU seconds per call of each of `fs`, sampled in turn `rounds` times
@@ -243,6 +247,74 @@ fn siv_mix() {
     );
 }
 
+/// The `siv-mix` shape (tessera, `aes-siv`, the floor) sampled in turn in
+/// short wall-clock samples: 2001 rounds of ~200 us each. Thread CPU time
+/// moves in steps of milliseconds on the VM measured, which leaves a 50 ms
+/// sample a few percent uncertain; a 200 us sample is read to the
+/// nanosecond, and one that the scheduler interrupted is an outlier that
+/// the quartiles drop. Prints each one's lower quartile and median, and the
+/// median of the per-round ratios (each round's samples are adjacent).
+fn siv_wall() {
+    let key = [0x2bu8; 32];
+    let (pt, ad) = (vec![0x5au8; 1000], vec![0xa5u8; 100]);
+    let (mut ct, mut back) = (vec![0u8; 1016], vec![0u8; 1000]);
+    let (mut ct2, mut back2) = (ct.clone(), back.clone());
+    let ours = AesSiv::new(&key).unwrap();
+    let mut peer = Aes128Siv::new_from_slice(&key).unwrap();
+    let long = vec![0x5au8; 2016];
+    let mut tessera = || {
+        let n = ours.seal_into(None, &[&ad], black_box(&pt), &mut ct).unwrap();
+        ours.open_into(None, &[&ad], &ct[..n], &mut back).unwrap();
+    };
+    let mut aes_siv = || {
+        let (v, c) = ct2.split_at_mut(16);
+        let tag = peer.encrypt_inout_detached([&ad], InOutBuf::new(black_box(&pt), c).unwrap()).unwrap();
+        v.copy_from_slice(&tag);
+        peer.decrypt_inout_detached([&ad], InOutBuf::new(c, &mut back2).unwrap(), &tag).unwrap();
+    };
+    let mut floor = || {
+        black_box(ours.s2v(None, &[], black_box(&long)).unwrap());
+    };
+    let fs: &mut [&mut dyn FnMut()] = &mut [&mut tessera, &mut aes_siv, &mut floor];
+    let (t0, rounds) = (std::time::Instant::now(), 2001);
+    let now = || t0.elapsed().as_secs_f64();
+    let reps: Vec<usize> = fs
+        .iter_mut()
+        .map(|f| {
+            let (start, mut calls) = (now(), 0usize);
+            while now() - start < 0.02 {
+                for _ in 0..100 {
+                    f();
+                }
+                calls += 100;
+            }
+            (200e-6 / ((now() - start) / calls as f64)) as usize
+        })
+        .collect();
+    let mut t = vec![Vec::with_capacity(rounds); fs.len()];
+    for _ in 0..rounds {
+        for ((f, &n), o) in fs.iter_mut().zip(&reps).zip(&mut t) {
+            let start = now();
+            for _ in 0..n {
+                f();
+            }
+            o.push((now() - start) / n as f64 * 1e9);
+        }
+    }
+    let quartiles = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        (v[v.len() / 4], v[v.len() / 2])
+    };
+    let ratio = |a: usize, b: usize| quartiles(&(0..rounds).map(|r| t[a][r] / t[b][r]).collect::<Vec<_>>()).1;
+    println!("wall clock, {rounds} rounds of ~200 us samples each, ns per seal + open (lower quartile / median):");
+    for (name, v) in ["tessera", "aes-siv-0.8", "floor: 126 blocks"].iter().zip(&t) {
+        let (low, med) = quartiles(v);
+        println!("{name:<18} {low:.1} / {med:.1}");
+    }
+    println!("median of per-round ratios: aes-siv / tessera {:.3}x, tessera / floor {:.3}", ratio(1, 0), ratio(0, 2));
+}
+
 /// Medians and bests of [`interleaved`] samples, in microseconds.
 fn medians(mut t: Vec<Vec<f64>>) -> Vec<(f64, f64)> {
     t.iter_mut()
@@ -304,7 +376,8 @@ fn main() {
         Some("siv") => siv(),
         Some("siv-mix") => siv_mix(),
         Some("siv-parts") => siv_parts(),
+        Some("siv-wall") => siv_wall(),
         Some("siv-calls") => siv_calls(std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(10_000)),
-        _ => eprintln!("usage: aead_cputime ocb|siv|siv-mix|siv-parts|siv-calls [N]"),
+        _ => eprintln!("usage: aead_cputime ocb|siv|siv-mix|siv-parts|siv-wall|siv-calls [N]"),
     }
 }

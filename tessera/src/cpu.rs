@@ -25,7 +25,7 @@
 //! | call site | kernel | features asked, before and after |
 //! |---|---|---|
 //! | `aes::ni::Keys::new` (FF1/FF3 single values, SIV, EAX, OCB's VAES schedules) | AES-NI schedule | aes, sse4.1 |
-//! | `aes::ni_ctr::Width::detect` (AES-SIV CTR, through `siv::ni::SivNi::new`) | CTR on VAES-512 / on VAES-256 (added with it: before it, AES-NI) | avx512f, avx512bw, vaes / avx2, vaes |
+//! | `aes::ni_ctr::Width::detect` (AES-SIV CTR, through `siv::ni::SivNi::new`) | CTR on VAES-512 (its seal on 256-bit vectors with 32 registers) / on VAES-256 (added with it: before it, AES-NI) | avx512f, avx512bw, vaes (and avx512dq, avx512vl, avx2, added with the seal's 256-bit CTR) / avx2, vaes |
 //! | `aead::ocb::kernel::Kernel::available`, `aead::ocb_vaes::Vaes::new` | OCB `Vaes256` | aes, sse4.1, vaes, avx2 |
 //! | same | OCB `Vaes512` | aes, sse4.1, vaes, avx512f |
 //! | `fpe::batch_round::Kernel::available` | `AesNi` (added with it: before it, the portable rounds) | aes, sse4.1 |
@@ -198,6 +198,11 @@ impl Features {
     /// AVX-512 F, BW, DQ and VL.
     pub(crate) const AVX512: Features =
         Features(Self::AVX512F.0 | Self::AVX512BW.0 | Self::AVX512DQ.0 | Self::AVX512VL.0);
+
+    /// These features and `other`'s (`|` in constants).
+    pub(crate) const fn union(self, other: Features) -> Features {
+        Features(self.0 | other.0)
+    }
 
     fn contains(self, other: Features) -> bool {
         self.0 & other.0 == other.0

@@ -207,10 +207,15 @@ pub(crate) enum Width {
 }
 
 impl Width {
+    /// What [`Width::Vaes512`] takes: AVX-512 F and BW ([`ctr_vaes512`]),
+    /// VL and AVX2 ([`ctr_vaes256_vl`], AES-SIV's short seals), and VAES.
+    pub(crate) const VAES512_NEEDS: crate::cpu::Features =
+        crate::cpu::Features::AVX512.union(crate::cpu::Features::AVX2).union(crate::cpu::Features::VAES);
+
     /// The widest this CPU has (under the `crate::cpu` cap), given AES-NI.
     pub(crate) fn detect() -> Width {
         use crate::cpu::{Features as F, has};
-        if has(F::AVX512F | F::AVX512BW | F::VAES) {
+        if has(Self::VAES512_NEEDS) {
             Width::Vaes512
         } else if has(F::AVX2 | F::VAES) {
             Width::Vaes256
@@ -382,4 +387,93 @@ fn ctr_step256<const NR: usize, const W: usize>(
         }
     }
     n
+}
+
+/// AES-CTR on 256-bit vectors (two blocks each, as [`ctr_vaes256`]) for
+/// CPUs with AVX-512 (F, VL, BW) and VAES, from the counter block `c` in a
+/// register ([`lanes`]): with 32 vector registers the broadcast schedule and
+/// the vectors in flight stay in registers (nothing reaches the stack), and a
+/// last partial vector is read and written through byte masks (masked-off
+/// bytes are neither read nor written). From a counter whose low half may
+/// wrap on the way (never AES-SIV's), [`ctr`].
+///
+/// AES-SIV's seal runs its CTR here rather than on 512-bit vectors: both
+/// issue four blocks a cycle, but right after S2V's chain (and before the
+/// next call's chain) this measured faster (BENCHMARKS.md, siv9).
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
+pub(crate) fn ctr_vaes256_vl<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+    assert!(src.is_none_or(|s| s.len() == dst.len()));
+    if !no_carry(c, dst.len().div_ceil(16)) {
+        return ctr::<NR>(k, c, src, dst);
+    }
+    let rk: [__m256i; 15] = core::array::from_fn(|r| _mm256_broadcastsi128_si256(k[r]));
+    // Blocks q (low lane) and q + 1 (high lane).
+    let mut c = _mm256_add_epi64(_mm256_broadcastsi128_si256(c), _mm256_set_epi64x(0, 1, 0, 0));
+    let mut off = 0;
+    while off < dst.len() {
+        off += match dst.len() - off {
+            33.. => ctr_step256_vl::<NR, 4>(&rk, &mut c, src, dst, off),
+            _ => ctr_step256_vl::<NR, 1>(&rk, &mut c, src, dst, off),
+        };
+    }
+}
+
+/// One step of [`ctr_vaes256_vl`]: `W` vectors (2W blocks) of keystream from
+/// the counters `c` (no low half wraps), XORed into `dst` from byte `off`
+/// on, as far as `dst` goes (a last partial vector through byte masks).
+/// Returns the bytes done.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
+fn ctr_step256_vl<const NR: usize, const W: usize>(
+    rk: &[__m256i; 15],
+    c: &mut __m256i,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+    off: usize,
+) -> usize {
+    let reverse = _mm256_broadcastsi128_si256(reverse());
+    let mut b: [__m256i; W] = core::array::from_fn(|v| {
+        let step = _mm256_set_epi64x(0, 2 * v as i64, 0, 2 * v as i64);
+        _mm256_xor_si256(_mm256_shuffle_epi8(_mm256_add_epi64(*c, step), reverse), rk[0])
+    });
+    *c = _mm256_add_epi64(*c, _mm256_set_epi64x(0, 2 * W as i64, 0, 2 * W as i64));
+    for kr in &rk[1..NR] {
+        for x in &mut b {
+            *x = _mm256_aesenc_epi128(*x, *kr);
+        }
+    }
+    let n = (dst.len() - off).min(32 * W);
+    let d = dst.as_mut_ptr();
+    let s = src.map_or(d.cast_const(), <[u8]>::as_ptr);
+    for (v, x) in b.iter().enumerate() {
+        let len = n.saturating_sub(32 * v).min(32);
+        if len == 0 {
+            break;
+        }
+        let y = _mm256_aesenclast_epi128(*x, rk[NR]);
+        let p = off + 32 * v;
+        // SAFETY: bytes p .. p + len are within `dst` (and `src`, as long:
+        // checked by `ctr_vaes256_vl`); a partial vector moves through a byte
+        // mask, as in `ctr_step`.
+        unsafe {
+            if len == 32 {
+                let input = _mm256_loadu_si256(s.add(p).cast());
+                _mm256_storeu_si256(d.add(p).cast(), _mm256_xor_si256(input, y));
+            } else {
+                let mask = (1u32 << len) - 1;
+                let input = _mm256_maskz_loadu_epi8(mask, s.add(p).cast());
+                _mm256_mask_storeu_epi8(d.add(p).cast(), mask, _mm256_xor_si256(input, y));
+            }
+        }
+    }
+    n
+}
+
+/// [`ctr_vaes256_vl`] from AES-SIV's V in a register (its counter block by
+/// [`siv_counter`], inlined here).
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
+pub(crate) fn siv_ctr_vaes256_vl<const NR: usize>(k: &[__m128i; 15], v: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+    ctr_vaes256_vl::<NR>(k, siv_counter(v), src, dst)
 }

@@ -197,7 +197,7 @@ mod tests {
     use super::*;
     use crate::aes::Aes;
     use crate::aes::ni::Keys;
-    use crate::aes::ni_ctr::{Width, ctr_with};
+    use crate::aes::ni_ctr::{Width, ctr_vaes256_vl, ctr_with, lanes};
 
     fn block(x: __m128i) -> Block {
         let mut b = [0u8; 16];
@@ -228,6 +228,21 @@ mod tests {
         let mut v: Vec<Block> = b.prefix.chunks_exact(16).map(|c| c.try_into().unwrap()).collect();
         v.extend_from_slice(b.tail);
         v
+    }
+
+    /// [`ctr_vaes256_vl`] for a `kl`-byte key's schedule.
+    ///
+    /// # Safety
+    /// The CPU must have [`Width::VAES512_NEEDS`] and AES-NI.
+    unsafe fn ctr_vl(k: &[__m128i; 15], kl: usize, c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+        // SAFETY: the caller vouches for the features.
+        unsafe {
+            match kl {
+                16 => ctr_vaes256_vl::<10>(k, c, src, dst),
+                24 => ctr_vaes256_vl::<12>(k, c, src, dst),
+                _ => ctr_vaes256_vl::<14>(k, c, src, dst),
+            }
+        }
     }
 
     /// Every kernel against the `aes` crate one block at a time: every key
@@ -300,7 +315,7 @@ mod tests {
             let widths = [
                 (Width::Ni, true),
                 (Width::Vaes256, has(F::AVX2 | F::VAES)),
-                (Width::Vaes512, has(F::AVX512F | F::AVX512BW | F::VAES)),
+                (Width::Vaes512, has(Width::VAES512_NEEDS)),
             ];
             for n in (0..300).chain([511, 512, 513, 1023, 1024, 1025]) {
                 let src = (0..n).map(|i| (i * 13) as u8).collect::<Vec<u8>>();
@@ -315,6 +330,15 @@ mod tests {
                             unsafe { ctr_with(sc, kl / 4 + 6, *width, q, src, dst) };
                         }
                         assert!(out == want && inplace == want, "ctr ({width:?}), {n} bytes, q {q:x}");
+                    }
+                    // The kernel that starts from a counter in a register (AES-SIV's seal).
+                    if has(Width::VAES512_NEEDS) {
+                        let (mut out, mut inplace) = (vec![0u8; n], src.clone());
+                        for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
+                            // SAFETY: `VAES512_NEEDS` was detected, AES-NI with `Keys`.
+                            unsafe { ctr_vl(sc, kl, lanes(q), src, dst) };
+                        }
+                        assert!(out == want && inplace == want, "ctr_vaes256_vl, {n} bytes, q {q:x}");
                     }
                 }
             }

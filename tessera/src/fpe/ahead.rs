@@ -1,6 +1,7 @@
 //! What an FPE batch reads next, and asking for it early: the next slab's
 //! numerals and ends, prefetched a group's share at a time, by the
-//! VAES-256 kernel a line at a time between its stages.
+//! VAES-256 kernel a line at a time between its stages, by FF3's AES-NI
+//! kernel a share per chunk.
 
 use super::batch::GROUP;
 use super::batch_round::Prefetch;
@@ -52,6 +53,14 @@ impl Prefetch for Ahead<'_> {
         self.prefetch();
         *self = Ahead::default();
     }
+
+    fn part(&mut self, parts: usize) {
+        let lines = |bytes: usize| bytes.div_ceil(64);
+        let left = lines(size_of_val(self.numerals)) + lines(size_of_val(self.ends));
+        for _ in 0..left.div_ceil(parts.max(1)) {
+            self.line();
+        }
+    }
 }
 
 /// Asks for `next` in L2, one software prefetch per 64 bytes: the loads
@@ -89,5 +98,25 @@ mod tests {
         let mut b = Ahead { numerals: &numerals, ends: &ends };
         b.rest();
         assert!(b.numerals.is_empty() && b.ends.is_empty());
+    }
+
+    /// `part(k)` asks for a k-th of the lines left, rounded up: 5 lines
+    /// (3 of numerals, 2 of ends) in thirds take 2, 2 and the last one;
+    /// a part of 1 (or 0) takes everything.
+    #[test]
+    fn parts_split_the_lines_left() {
+        let (numerals, ends) = ([0u16; 70], [0usize; 10]);
+        let mut a = Ahead { numerals: &numerals, ends: &ends };
+        let mut seen = Vec::new();
+        for k in [3, 2, 1] {
+            a.part(k);
+            seen.push((a.numerals.len(), a.ends.len()));
+        }
+        assert_eq!(seen, [(6, 10), (0, 2), (0, 0)]);
+        for k in [0, 1] {
+            let mut b = Ahead { numerals: &numerals, ends: &ends };
+            b.part(k);
+            assert!(b.numerals.is_empty() && b.ends.is_empty(), "part({k})");
+        }
     }
 }

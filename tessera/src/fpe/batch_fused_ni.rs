@@ -22,7 +22,7 @@
 use core::arch::x86_64::*;
 
 use super::batch_fused::{MAX_ROUNDS, by_rounds, const_block};
-use super::batch_round::Consts;
+use super::batch_round::{Consts, Prefetch};
 use super::single_ni::Fast;
 use crate::Direction;
 
@@ -146,7 +146,10 @@ pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
 }
 
 /// The AES-NI kernel: all rounds for every value of `a` and `b`, eight
-/// values at a time.
+/// values at a time; before each chunk `pf` asks for the chunk's share of
+/// what the batch reads next (a burst of the whole share before the first
+/// chunk waited on line fill buffers; a line after each stage cost more
+/// than it saved).
 ///
 /// # Safety
 /// The CPU must have AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
@@ -161,8 +164,9 @@ pub unsafe fn rounds_aesni<const FF3: bool>(
     a: &mut [u64],
     b: &mut [u64],
     dir: Direction,
+    pf: &mut impl Prefetch,
 ) {
-    by_rounds!(run::<FF3>(nr, dir; keys, c, a, b, dir));
+    by_rounds!(run::<FF3>(nr, dir; keys, c, a, b, dir, pf));
 }
 
 #[inline]
@@ -173,16 +177,19 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
     a: &mut [u64],
     b: &mut [u64],
     dir: Direction,
+    pf: &mut impl Prefetch,
 ) {
     let (mut cbk, rounds, p) = round_blocks(rk[0], c, a.len(), b.len(), dir);
     // The moduli of the first round's parity and the other.
     let ks = [p, 1 - p].map(|i| Red::new::<FF3>(c.m[i], c.r[i]).expect("moduli in range (the caller's contract)"));
     let mut j = 0;
     while j + 2 * W <= a.len() {
+        pf.part((a.len() - j).div_ceil(2 * W));
         chunk::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
         j += 2 * W;
     }
     if j < a.len() {
+        pf.rest();
         chunk::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
     }
     crate::wipe::wipe_vectors(&mut cbk);

@@ -38,12 +38,16 @@ pub(crate) trait Prefetch {
     fn line(&mut self);
     /// Asks for everything left.
     fn rest(&mut self);
+    /// Asks for one `parts`-th of what is left, in whole lines rounded up
+    /// (all of it when `parts` is 1 or 0).
+    fn part(&mut self, parts: usize);
 }
 
 /// Nothing to ask for.
 impl Prefetch for () {
     fn line(&mut self) {}
     fn rest(&mut self) {}
+    fn part(&mut self, _: usize) {}
 }
 
 /// The AES-NI key schedule the fused kernels run on (nothing elsewhere).
@@ -232,7 +236,8 @@ impl Kernel {
     /// for the layout and both moduli of `c`; returns false, having done
     /// nothing, otherwise. Every half must be below its modulus. When it
     /// runs, all of `pf` is asked for: by the VAES-256 kernel a line at a
-    /// time between its steps, by the others before they start.
+    /// time between its steps, by FF3's AES-NI kernel a share before each
+    /// chunk of 16 values, by the others before they start.
     #[allow(unused_variables)]
     pub(crate) fn fused(
         self,
@@ -248,8 +253,9 @@ impl Kernel {
             assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
             let (rk, nr, ff3) = (keys.schedule(), keys.rounds(), c.layout == Layout::Ff3);
             let max = |ff1| if ff3 { fused::MAX_FF3 } else { ff1 };
-            // Only the VAES-256 kernel spreads the prefetches between its stages.
-            if self != Kernel::Vaes256 {
+            // The VAES-256 kernel spreads the prefetches between its
+            // stages, FF3's AES-NI kernel between its chunks.
+            if self != Kernel::Vaes256 && !(self == Kernel::AesNi && ff3) {
                 pf.rest();
             }
             match self {
@@ -279,9 +285,9 @@ impl Kernel {
                 // (FF1's, in VECTOR_MODULI, are far below 2^64 / 3).
                 Kernel::AesNi if !ff3 || c.below(LIMB_MODULI - 1) => unsafe {
                     if ff3 {
-                        fused_ni::rounds_aesni::<true>(rk, nr, c, a, b, dir)
+                        fused_ni::rounds_aesni::<true>(rk, nr, c, a, b, dir, pf)
                     } else {
-                        fused_ni::rounds_aesni::<false>(rk, nr, c, a, b, dir)
+                        fused_ni::rounds_aesni::<false>(rk, nr, c, a, b, dir, pf)
                     }
                 },
                 // SAFETY: as above.

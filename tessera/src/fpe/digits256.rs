@@ -65,6 +65,11 @@ pub(crate) struct Dec256 {
     /// Per lane: byte of the eight numerals from the half's start -> slot
     /// byte (STR): A's in both lanes, then B's in both lanes.
     str_ctl: [[u8; 32]; 2],
+    /// Values of 16 numerals split in the middle, most significant first
+    /// (`Some(false)`) or last (`Some(true)`): one 32-byte load or store
+    /// per value, and the conversions work in the numerals' order, so no
+    /// shuffle.
+    whole: Option<bool>,
 }
 
 /// The byte shuffle taking eight right-aligned digit slots (most
@@ -103,6 +108,7 @@ impl Dec256 {
             u,
             num_ctl: join(shuffle(u, be, true), shuffle(n - u, be, true)),
             str_ctl: [join(sa, sa), join(sb, sb)],
+            whole: (n == 16 && u == 8).then_some(!be),
         })
     }
 
@@ -126,21 +132,22 @@ impl Dec256 {
     /// The four values from numeral `at` of `src`, each as numerals
     /// `s..s + 8` in the low lane and `s + u..s + u + 8` in the high lane,
     /// shuffled into digit slots (the numerals read past a value are
-    /// dropped); `top` keeps the lane-wise largest numeral loaded (those
+    /// dropped; `WHOLE`: as loaded, see [`Dec256::whole`]); `top` keeps the lane-wise largest numeral loaded (those
     /// past a value too: all are in `src`).
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn load4(&self, src: &[u16], at: usize, ctl: __m256i, top: &mut __m256i) -> [__m256i; 4] {
+    fn load4<const WHOLE: bool>(&self, src: &[u16], at: usize, ctl: __m256i, top: &mut __m256i) -> [__m256i; 4] {
         assert!(in_reach((self.n, self.u), at, src.len()));
         [0, 1, 2, 3].map(|i| {
             // SAFETY: src[s..s + 8] and src[s + u..s + u + 8] are in bounds
-            // for s = at + i * n, i < 4 (asserted above); unaligned loads.
+            // for s = at + i * n, i < 4 (asserted above); unaligned loads
+            // (one of 16 numerals when `WHOLE`: u = 8).
             let x = unsafe {
                 let p = src.as_ptr().add(at + i * self.n);
-                _mm256_loadu2_m128i(p.add(self.u).cast(), p.cast())
+                if WHOLE { _mm256_loadu_si256(p.cast()) } else { _mm256_loadu2_m128i(p.add(self.u).cast(), p.cast()) }
             };
             *top = _mm256_max_epu16(*top, x);
-            _mm256_shuffle_epi8(x, ctl)
+            if WHOLE { x } else { _mm256_shuffle_epi8(x, ctl) }
         })
     }
 
@@ -166,6 +173,18 @@ impl Dec256 {
 
     #[target_feature(enable = "avx2")]
     fn parse_avx2(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+        match self.whole {
+            Some(true) => self.parse_with::<true, true>(data, a, b),
+            Some(false) => self.parse_with::<true, false>(data, a, b),
+            None => self.parse_with::<false, false>(data, a, b),
+        }
+    }
+
+    /// [`Dec256::parse_checked`]; `WHOLE`: values of 16 numerals split in
+    /// the middle, least significant first when `REV` ([`Dec256::whole`]).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn parse_with<const WHOLE: bool, const REV: bool>(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
@@ -174,8 +193,9 @@ impl Dec256 {
         // The largest numeral loaded (lane-wise; the padded copy adds zeros).
         let mut top = _mm256_setzero_si256();
         for j in (0..count).step_by(4) {
-            let v = load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4(src, at, ctl, &mut top));
-            let r = num4(v);
+            let v =
+                load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4::<WHOLE>(src, at, ctl, &mut top));
+            let r = num4::<REV>(v);
             let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
             // SAFETY: four u64 in each (bounds checked by the slicing).
             unsafe {
@@ -190,6 +210,17 @@ impl Dec256 {
 
     #[target_feature(enable = "avx2")]
     fn format_avx2(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        match self.whole {
+            Some(true) => self.format_with::<true, true>(a, b, data),
+            Some(false) => self.format_with::<true, false>(a, b, data),
+            None => self.format_with::<false, false>(a, b, data),
+        }
+    }
+
+    /// [`Dec256::format`]; `WHOLE` and `REV` as in [`Dec256::parse_with`].
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn format_with<const WHOLE: bool, const REV: bool>(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
@@ -201,12 +232,32 @@ impl Dec256 {
                 (_mm256_loadu_si256(a[j..j + 4].as_ptr().cast()), _mm256_loadu_si256(b[j..j + 4].as_ptr().cast()))
             };
             // Digits of values (j, j + 2) and (j + 1, j + 3), one per lane.
-            let [a02, a13] = digits4(av).map(|d| _mm256_shuffle_epi8(d, ctl[0]));
-            let [b02, b13] = digits4(bv).map(|d| _mm256_shuffle_epi8(d, ctl[1]));
+            let ([a02, a13], [b02, b13]) = (digits4::<REV>(av), digits4::<REV>(bv));
+            if WHOLE {
+                // Value i's A and B side by side: one 32-byte store.
+                let (lo, hi) = (_mm256_permute2x128_si256::<0x20>, _mm256_permute2x128_si256::<0x31>);
+                let v = [lo(a02, b02), lo(a13, b13), hi(a02, b02), hi(a13, b13)];
+                store_quad((self.n, self.u), data, j * self.n, |dst, at| store4_whole(dst, at, v));
+                continue;
+            }
+            let [a02, a13] = [a02, a13].map(|d| _mm256_shuffle_epi8(d, ctl[0]));
+            let [b02, b13] = [b02, b13].map(|d| _mm256_shuffle_epi8(d, ctl[1]));
             let (lo, hi) = (_mm256_castsi256_si128, _mm256_extracti128_si256::<1>);
             let h = [(lo(a02), lo(b02)), (lo(a13), lo(b13)), (hi(a02), hi(b02)), (hi(a13), hi(b13))];
             store_quad((self.n, self.u), data, j * self.n, |dst, at| self.store4(dst, at, h));
         }
+    }
+}
+
+/// Writes the four values of 16 numerals `v` from numeral `at` of `dst` on.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store4_whole(dst: &mut [u16], at: usize, v: [__m256i; 4]) {
+    let dst = &mut dst[at..at + 64];
+    for (i, v) in v.into_iter().enumerate() {
+        // SAFETY: dst[16 * i..16 * i + 16] is in bounds (sliced above); an
+        // unaligned store.
+        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(16 * i).cast(), v) };
     }
 }
 
@@ -220,53 +271,22 @@ pub(crate) fn all_below_ten(top: __m256i) -> bool {
 }
 
 /// NUM_10 of four values' halves: each 128-bit lane of `v[i]` holds eight
-/// numerals (below 10), most significant first; the result's low lane
+/// numerals (below 10), most significant first (last when `REV`); the result's low lane
 /// holds the four low-lane values as dwords, its high lane the four
 /// high-lane ones (as [`super::digits10::num8`], with each packing step
 /// merging two vectors).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn num4(v: [__m256i; 4]) -> __m256i {
-    let w = |hi: i16| _mm256_setr_epi16(hi, 1, hi, 1, hi, 1, hi, 1, hi, 1, hi, 1, hi, 1, hi, 1);
+pub(crate) fn num4<const REV: bool>(v: [__m256i; 4]) -> __m256i {
+    let w = |hi: i16| {
+        let (a, b) = if REV { (1, hi) } else { (hi, 1) };
+        _mm256_setr_epi16(a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b)
+    };
     // Pairs (below 100), fours (below 10^4, so they pack into i16), eights.
     let t = v.map(|x| _mm256_madd_epi16(x, w(10)));
     let s01 = _mm256_madd_epi16(_mm256_packs_epi32(t[0], t[1]), w(100));
     let s23 = _mm256_madd_epi16(_mm256_packs_epi32(t[2], t[3]), w(100));
     _mm256_madd_epi16(_mm256_packs_epi32(s01, s23), w(10_000))
-}
-
-/// STR^8_10 of the four u64 of `x` (each below 10^8) as eight u16 lanes,
-/// most significant first: values 0 and 2 in the first vector's lanes,
-/// 1 and 3 in the second's (W. Muła's conversion, as
-/// [`super::digits10::digits8`]).
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn digits4(x: __m256i) -> [__m256i; 2] {
-    // abcd = x / 10^4 (exact for x < 10^8), efgh = x mod 10^4, both times 4.
-    let abcd = _mm256_srli_epi64::<45>(_mm256_mul_epu32(x, _mm256_set1_epi32(0xd1b7_1759_u32 as i32)));
-    let efgh = _mm256_sub_epi32(x, _mm256_mul_epu32(abcd, _mm256_set1_epi32(10_000)));
-    let (abcd, efgh) = (_mm256_slli_epi64::<2>(abcd), _mm256_slli_epi64::<2>(efgh));
-    let pairs = [_mm256_unpacklo_epi16(abcd, efgh), _mm256_unpackhi_epi16(abcd, efgh)];
-    let c = |p: [i16; 4]| {
-        _mm256_setr_epi16(
-            p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3],
-        )
-    };
-    let (recip, shifts) = (c([8389, 5243, 13108, -32768]), c([1 << 7, 1 << 11, 1 << 13, -32768]));
-    pairs.map(|v1| {
-        // [abcd * 4] x4, [efgh * 4] x4, then [a, ab, abc, abcd, e, ef, efg, efgh].
-        let v2 = _mm256_unpacklo_epi16(v1, v1);
-        let v2 = _mm256_unpacklo_epi32(v2, v2);
-        let v4 = mulhi16(mulhi16(v2, recip), shifts);
-        // Each lane minus ten times the lane before it within its group
-        // of four: the digits. The products move up a lane by a byte
-        // shift of the 128-bit lane (`vpslldq`, a shuffle port), not a
-        // 64-bit shift (the multiply's ports, which the AES rounds of the
-        // VAES-256 kernel use); the group's last lane is multiplied by 0,
-        // so nothing crosses into the next group.
-        let ten = _mm256_set1_epi64x(0x0000_000a_000a_000a);
-        _mm256_sub_epi16(v4, _mm256_bslli_epi128::<2>(_mm256_mullo_epi16(v4, ten)))
-    })
 }
 
 /// `$op r, a, b` on 256-bit registers: one AVX2 instruction, in a function
@@ -285,6 +305,59 @@ macro_rules! ymm_op {
     }};
 }
 pub(super) use ymm_op;
+
+/// STR^8_10 of the four u64 of `x` (each below 10^8) as eight u16 lanes,
+/// most significant first (last when `REV`): values 0 and 2 in the first
+/// vector's lanes, 1 and 3 in the second's (W. Muła's conversion, as
+/// [`super::digits10::digits8`]).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn digits4<const REV: bool>(x: __m256i) -> [__m256i; 2] {
+    // abcd = x / 10^4 (exact for x < 10^8), then w = x + abcd * (2^32 -
+    // 10^4) = efgh + abcd * 2^32 with efgh = x mod 10^4: one multiply
+    // gives the remainder with both numbers apart in each lane, times 4
+    // below 2^16 each.
+    let abcd = _mm256_srli_epi64::<45>(_mm256_mul_epu32(x, _mm256_set1_epi32(0xd1b7_1759_u32 as i32)));
+    let w = _mm256_add_epi64(x, _mm256_mul_epu32(abcd, _mm256_set1_epi32(0u32.wrapping_sub(10_000) as i32)));
+    let w = _mm256_slli_epi64::<2>(w);
+    // Per 128-bit lane, from its first (then second) 64-bit lane: [abcd *
+    // 4] x4 (bytes 4 and 5), [efgh * 4] x4 (bytes 0 and 1); efgh's first
+    // when `REV`.
+    let spread = |lane: i64| {
+        let at = lane * 0x0808_0808_0808_0808;
+        let (abcd, efgh) = (0x0504_0504_0504_0504 + at, 0x0100_0100_0100_0100 + at);
+        let (first, second) = if REV { (efgh, abcd) } else { (abcd, efgh) };
+        _mm256_set_epi64x(second, first, second, first)
+    };
+    // `vpshufb` written out: LLVM splits each into two word shuffles.
+    let pairs = [ymm_op!("vpshufb", w, spread(0)), ymm_op!("vpshufb", w, spread(1))];
+    // Each group of four lanes in the order [a, ab, abc, abcd], or reversed.
+    let c = |p: [i16; 4]| {
+        let p = if REV { [p[3], p[2], p[1], p[0]] } else { p };
+        _mm256_setr_epi16(
+            p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3],
+        )
+    };
+    let (recip, shifts) = (c([8389, 5243, 13108, -32768]), c([1 << 7, 1 << 11, 1 << 13, -32768]));
+    pairs.map(|v2| {
+        // [a, ab, abc, abcd, e, ef, efg, efgh] (REV: [efgh, efg, ef, e,
+        // abcd, abc, ab, a]).
+        let v4 = mulhi16(mulhi16(v2, recip), shifts);
+        // Each lane minus ten times the lane before it within its group
+        // of four (REV: after it): the digits. The products move a lane by
+        // a byte shift of the 128-bit lane (`vpslldq`, a shuffle port),
+        // not a 64-bit shift (the multiply's ports, which the AES rounds
+        // of the VAES-256 kernel use); the group's last (REV: first) lane
+        // is multiplied by 0, so nothing crosses into the next group.
+        if REV {
+            let ten = _mm256_set1_epi64x(0x000a_000a_000a_0000);
+            _mm256_sub_epi16(v4, _mm256_bsrli_epi128::<2>(_mm256_mullo_epi16(v4, ten)))
+        } else {
+            let ten = _mm256_set1_epi64x(0x0000_000a_000a_000a);
+            _mm256_sub_epi16(v4, _mm256_bslli_epi128::<2>(_mm256_mullo_epi16(v4, ten)))
+        }
+    })
+}
 
 /// `vpmulhuw`: the high halves of the 16-bit products. Written out because
 /// LLVM rewrites `_mm256_mulhi_epu16` by constants (or chains of it) into
@@ -334,144 +407,5 @@ impl Decimal {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fpe::{FF1, FF3_1, Fpe, Tweaks};
-
-    /// Random numerals, all zeros and all nines (each half at 0 and at its
-    /// maximum), for `count` values of `n`.
-    fn cases(n: usize, count: usize, next: &mut impl FnMut() -> u64) -> [Vec<u16>; 3] {
-        [(0..count * n).map(|_| (next() % 10) as u16).collect(), vec![0; count * n], vec![9; count * n]]
-    }
-
-    /// Both whole-group conversions this CPU has (AVX2, AVX-512 BW) for
-    /// values of `n` numerals split at `u`, in FF1's digit order when `be`.
-    fn converters(n: usize, u: usize, be: bool) -> Vec<Decimal> {
-        let avx512 = Dec512::new(n, u, be).map(Decimal::Avx512);
-        Dec256::new(n, u, be).map(Decimal::Avx2).into_iter().chain(avx512).collect()
-    }
-
-    /// Every split `u` of every length `n` from 2 to 16, both digit orders
-    /// (`be`), each with every conversion this CPU has.
-    fn every_shape() -> impl Iterator<Item = (usize, usize, bool, Decimal)> {
-        (2usize..=16).flat_map(|n| {
-            (n.saturating_sub(8).max(1)..=8.min(n - 1)).flat_map(move |u| {
-                [true, false]
-                    .into_iter()
-                    .flat_map(move |be| converters(n, u, be).into_iter().map(move |d| (n, u, be, d)))
-            })
-        })
-    }
-
-    /// Every split of every length up to 16, both digit orders, value
-    /// counts 1 to 9 (partial groups, loads and stores at the data's end),
-    /// in each conversion against the scalar ones; format writes only
-    /// inside `data`.
-    #[test]
-    fn whole_groups_match_scalar() {
-        if !crate::cpu::has(crate::cpu::Features::AVX2) {
-            return;
-        }
-        let rx = super::super::num::Radix::new(10);
-        let mut seed = 0x0123_4567_89ab_cdefu64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            seed >> 11
-        };
-        for (n, u) in [(17, 8), (10, 1), (17, 9), (19, 10)] {
-            assert!(converters(n, u, true).is_empty() && converters(n, u, false).is_empty(), "{n} {u}");
-        }
-        for (n, u, be, dec) in every_shape() {
-            let wide = matches!(dec, Decimal::Avx512(_));
-            for count in 1..=9usize {
-                for data in cases(n, count, &mut next) {
-                    let (mut a, mut b) = ([7u64; 12], [7u64; 12]);
-                    assert!(dec.parse_checked(&data, &mut a, &mut b));
-                    for j in 0..count {
-                        let (xa, xb) = data[j * n..(j + 1) * n].split_at(u);
-                        let want =
-                            if be { (rx.num_be64(xa), rx.num_be64(xb)) } else { (rx.num_le64(xa), rx.num_le64(xb)) };
-                        assert_eq!((a[j], b[j]), want, "512 {wide} n {n} u {u} be {be} count {count} value {j}");
-                    }
-                    assert!(a[count..count.next_multiple_of(4)].iter().all(|&x| x == 0));
-                    let mut buf = vec![5u16; count * n + 16];
-                    dec.format(&a, &b, &mut buf[8..8 + count * n]);
-                    assert_eq!(buf[8..8 + count * n], data[..], "512 {wide} n {n} u {u} be {be} count {count}");
-                    assert!(buf[..8].iter().chain(&buf[8 + count * n..]).all(|&d| d == 5), "wrote outside");
-                }
-            }
-        }
-    }
-
-    /// The check fused into both parses (AVX2, AVX-512 BW): every length
-    /// and split up to 16, both digit orders, 1 to 9 values (windows cut
-    /// at the data's end, AVX2's padded last group), a bad numeral (10,
-    /// 11, 0x7fff, 0x8000, 0xffff: negative as i16) at every position in
-    /// turn, and the same data with only digits; the parse of good data
-    /// gives each value's halves as the scalar NUM.
-    #[test]
-    fn parse_checked_finds_every_bad_numeral() {
-        if !crate::cpu::has(crate::cpu::Features::AVX2) {
-            return;
-        }
-        let rx = super::super::num::Radix::new(10);
-        for (n, u, be, dec) in every_shape() {
-            let wide = matches!(dec, Decimal::Avx512(_));
-            for count in 1..=9 {
-                let data: Vec<u16> = (0..count * n).map(|i| (i * 7 % 10) as u16).collect();
-                let (mut a, mut b) = ([0u64; 12], [0u64; 12]);
-                assert!(dec.parse_checked(&data, &mut a, &mut b), "512 {wide} {n} {u} {be} {count}");
-                for j in 0..count {
-                    let (xa, xb) = data[j * n..(j + 1) * n].split_at(u);
-                    let want = if be { (rx.num_be64(xa), rx.num_be64(xb)) } else { (rx.num_le64(xa), rx.num_le64(xb)) };
-                    assert_eq!((a[j], b[j]), want, "{wide} {n} {u} {be} {count} value {j}");
-                }
-                for at in 0..data.len() {
-                    for bad in [10, 11, 0x7fff, 0x8000, 0xffff] {
-                        let mut d = data.clone();
-                        d[at] = bad;
-                        let ok = dec.parse_checked(&d, &mut a, &mut b);
-                        assert!(!ok, "512 {wide} {n} {u} {be} {count} {at} {bad}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// Batches through the AVX2 conversions (the portable kernel never
-    /// takes the AVX-512 ones) against value-by-value encryption, for FF1
-    /// and FF3-1, lengths 2 to 19 (17 to 19 take the per-value path), and
-    /// back: ragged counts, zeros and nines.
-    #[test]
-    fn batches_round_trip_through_avx2() {
-        let key = [0x2bu8; 16];
-        let ciphers: [(Box<dyn Fpe>, &[u8]); 2] = [
-            (Box::new(FF1::with_radix(&key, 10).unwrap().without_aes_ni()), b"tweak"),
-            (Box::new(FF3_1::with_radix(&key, 10).unwrap().without_aes_ni()), &[1, 2, 3, 4, 5, 6, 7]),
-        ];
-        let mut seed = 0x9e37_79b9u64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            seed >> 11
-        };
-        for (fpe, tweak) in &ciphers {
-            let (min, max) = fpe.len_range();
-            for n in min.max(2)..=max.min(19) {
-                for count in [5usize, 70] {
-                    for data in cases(n, count, &mut next) {
-                        let ends: Vec<usize> = (1..=count).map(|j| j * n).collect();
-                        let mut got = data.clone();
-                        fpe.encrypt_batch(Tweaks::Same(tweak), &mut got, &ends).unwrap();
-                        let mut want = data.clone();
-                        for x in want.chunks_mut(n) {
-                            fpe.encrypt_numerals(tweak, x).unwrap();
-                        }
-                        assert_eq!(got, want, "n {n} count {count}");
-                        fpe.decrypt_batch(Tweaks::Same(tweak), &mut got, &ends).unwrap();
-                        assert_eq!(got, data, "n {n} count {count}");
-                    }
-                }
-            }
-        }
-    }
-}
+#[path = "digits256_tests.rs"]
+mod tests;

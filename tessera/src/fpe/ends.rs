@@ -23,7 +23,11 @@ pub(crate) enum Tiling {
 /// the value-by-value check names it. (The numerals are checked as the
 /// decimal parses load them, else a run at a time: [`each_value`](super::batch::each_value).)
 pub(crate) fn check_ends(data: &[u16], ends: &[usize], origin: usize, (min, max): (usize, usize)) -> Tiling {
-    wide(|| ends_tile(data.len(), ends, origin, min, max))
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has(crate::cpu::Features::AVX2) {
+        return wide(|| ends_tile::<true>(data.len(), ends, origin, min, max));
+    }
+    ends_tile::<false>(data.len(), ends, origin, min, max)
 }
 
 /// Where the values `ends` end (`origin` when there are none).
@@ -31,20 +35,32 @@ fn ends_end(ends: &[usize], origin: usize) -> usize {
     ends.last().copied().unwrap_or(origin)
 }
 
-/// See [`check_ends`]; `len` is the data's length.
+/// See [`check_ends`]; `len` is the data's length. `WORDS`: the steps'
+/// checks folded as 64-bit words (a 0 or 1, the xor with the first
+/// length), not bools: vectorised with AVX2 the loop then only ors its
+/// lanes together (29 instead of 35 instructions per 8 ends); without
+/// AVX2 the bools' loop measured a little faster.
 #[inline(always)]
-fn ends_tile(len: usize, ends: &[usize], origin: usize, min: usize, max: usize) -> Tiling {
+fn ends_tile<const WORDS: bool>(len: usize, ends: &[usize], origin: usize, min: usize, max: usize) -> Tiling {
     // Every length in range and every end at or after the one before (so
     // all are at most the last, checked against data.len()).
     let span = max.saturating_sub(min);
     let first = ends.first().map(|&e| e.wrapping_sub(origin));
     let first_ok = ends.first().is_none_or(|&e| e >= origin && (e - origin).wrapping_sub(min) <= span);
     let first = first.unwrap_or_default();
-    let (steps_bad, other) =
-        ends[1.min(ends.len())..].iter().zip(ends).fold((false, false), |(bad, other), (&e, &s)| {
+    let steps = ends[1.min(ends.len())..].iter().zip(ends);
+    let (steps_bad, other) = if WORDS {
+        let (bad, other) = steps.fold((0u64, 0usize), |(bad, other), (&e, &s)| {
+            let step = e.wrapping_sub(s);
+            (bad | u64::from((e < s) | (step.wrapping_sub(min) > span)), other | (step ^ first))
+        });
+        (bad != 0, other != 0)
+    } else {
+        steps.fold((false, false), |(bad, other), (&e, &s)| {
             let step = e.wrapping_sub(s);
             (bad | (e < s) | (step.wrapping_sub(min) > span), other | (step != first))
-        });
+        })
+    };
     let end = ends_end(ends, origin);
     // Values then tile data[origin..end]: checking those numerals checks every value's.
     match first_ok && !steps_bad && end <= len && origin <= end && min <= max {
@@ -92,9 +108,12 @@ mod tests {
             for ends in ends_cases {
                 let want = slow(d, ends);
                 assert_eq!(slab(d, ends, 0), want, "ends {ends:?}");
-                let portable = ends_tile(d.len(), ends, 0, min, max) != Tiling::Bad
-                    && numerals_below(&d[..ends_end(ends, 0)], radix);
-                assert_eq!(portable, want, "portable, ends {ends:?}");
+                for tiling in
+                    [ends_tile::<false>(d.len(), ends, 0, min, max), ends_tile::<true>(d.len(), ends, 0, min, max)]
+                {
+                    let portable = tiling != Tiling::Bad && numerals_below(&d[..ends_end(ends, 0)], radix);
+                    assert_eq!(portable, want, "portable, ends {ends:?}");
+                }
             }
         }
         assert!(!slow(&bad_digit, &[2, 8, 12, 18, 24]) && slow(&data, &[2, 8, 12, 18, 24]), "cases hit both answers");

@@ -12,9 +12,11 @@
 //! - decryption runs CTR, the chain over the plaintext and the associated
 //!   data's CMAC side by side (`ctr_cbc_mac`, which EAX's body uses too):
 //!   the chain's latency alone sets the pace, the rest is free;
-//! - encryption's CTR, which must wait for V, runs 32 blocks in flight on
-//!   VAES-512 (16 on VAES-256, eight on AES-NI elsewhere) with no keystream
-//!   through memory: the `aes` crate takes a short message's blocks one at
+//! - encryption's CTR, which must wait for V, runs from V's register 16
+//!   blocks in flight on 256-bit vectors with AVX-512's 32 registers on
+//!   VAES-512 CPUs (measured faster there than 512-bit vectors; 16 on
+//!   VAES-256, eight on AES-NI elsewhere) with no keystream through
+//!   memory: the `aes` crate takes a short message's blocks one at
 //!   a time (a partial batch of its backend), and a long one's through a
 //!   keystream buffer, at about a third of the speed with VAES-512
 //!   (BENCHMARKS.md, siv8; with AES-NI alone it keeps whole 1 KiB batches).
@@ -29,9 +31,9 @@ use core::arch::x86_64::__m128i;
 
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_ctr::{Width, ctr_with};
+use crate::aes::ni_ctr::{Width, ctr_with, siv_ctr_vaes256_vl};
 use crate::aes::ni_mac::{Blocks, cbc_mac};
-use crate::aes::ni_s2v::{open_last, s2v_last, seal_last};
+use crate::aes::ni_s2v::{cmac_last, open_last, s2v_last, seal_last};
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
 #[derive(Clone)]
@@ -119,12 +121,20 @@ impl SivNi {
         ad: &[&[u8]],
         f: impl FnOnce(Blocks<'_>, __m128i, [__m128i; 2]) -> R,
     ) -> R {
+        let sub = [ld(siv.mac.k1()), ld(siv.mac.k2())];
         let (job, d) = match one_component(nonce, ad) {
+            Some(c) if c.len() >= 16 => {
+                // The CMAC's last block made in a register (`cmac_last`).
+                // SAFETY: a `Keys` value exists only on CPUs with AES-NI and SSE4.1 (SSSE3 with it).
+                let last = block(unsafe { cmac_last(c, sub) });
+                let full = (c.len() - 1) / 16 * 16;
+                (Some(Job { prefix: &c[..full], tail: [last, [0; 16]], ntail: 1 }), siv.d0_dbl)
+            }
             Some(c) => (Some(Job::cmac(&siv.mac, c)), siv.d0_dbl),
             None => (None, siv.fold_d(nonce, ad)),
         };
         let side = job.as_ref().map_or(Blocks::NONE, Job::blocks_ni);
-        f(side, ld(&d), [ld(siv.mac.k1()), ld(siv.mac.k2())])
+        f(side, ld(&d), sub)
     }
 
     /// S2V: the plaintext's chain beside the associated data's CMAC (round
@@ -134,15 +144,49 @@ impl SivNi {
         if s.len() < 16 {
             return self.chain([0; 16], Job::last(&siv.mac, &siv.fold_d(nonce, ad), s).tail_ni());
         }
+        block(self.s2v_long(siv, nonce, ad, s))
+    }
+
+    /// [`Self::s2v`] for a last component `s` of at least 16 bytes, V in a
+    /// register.
+    #[inline]
+    fn s2v_long(&self, siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> __m128i {
         let k = self.k1.schedule();
         // SAFETY: a `Keys` value exists only on CPUs with AES-NI and SSE4.1; `s` has 16 bytes.
-        block(Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
+        Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
             match self.k1.rounds() {
                 10 => s2v_last::<10>(k, s, side, d, sub),
                 12 => s2v_last::<12>(k, s, side, d, sub),
                 _ => s2v_last::<14>(k, s, side, d, sub),
             }
-        }))
+        })
+    }
+
+    /// With VAES-512: S2V, V kept in a register, then CTR from the counter
+    /// block made from it there (no trip through memory), on 256-bit vectors
+    /// with the 32 registers of AVX-512 (`siv_ctr_vaes256_vl`): right after
+    /// the chain, and before the next call's chain, that measured faster than
+    /// 512-bit vectors (BENCHMARKS.md, siv9), and as fast from 64 KiB to 1 MiB.
+    fn seal_vaes512(
+        &self,
+        siv: &AesSiv,
+        nonce: Option<&[u8]>,
+        ad: &[&[u8]],
+        src: Option<&[u8]>,
+        dst: &mut [u8],
+    ) -> __m128i {
+        let v = self.s2v_long(siv, nonce, ad, src.unwrap_or(dst));
+        let k = self.k2.schedule();
+        // SAFETY: `width` is `Vaes512` only where `Width::VAES512_NEEDS` (AVX-512
+        // F, BW, VL, AVX2, VAES) were detected; AES-NI and SSSE3 with `Keys`.
+        unsafe {
+            match self.k2.rounds() {
+                10 => siv_ctr_vaes256_vl::<10>(k, v, src, dst),
+                12 => siv_ctr_vaes256_vl::<12>(k, v, src, dst),
+                _ => siv_ctr_vaes256_vl::<14>(k, v, src, dst),
+            }
+        }
+        v
     }
 
     /// Encrypts into `dst` (from `src`, as long, or in place) and returns
@@ -159,10 +203,13 @@ impl SivNi {
         src: Option<&[u8]>,
         dst: &mut [u8],
     ) -> Option<Block> {
+        assert!(src.is_none_or(|s| s.len() == dst.len()));
+        if self.width == Width::Vaes512 && dst.len() >= 16 {
+            return Some(block(self.seal_vaes512(siv, nonce, ad, src, dst)));
+        }
         if self.width != Width::Ni || !(16..1024).contains(&dst.len()) {
             return None;
         }
-        assert!(src.is_none_or(|s| s.len() == dst.len()));
         let (km, kc) = (self.k1.schedule(), self.k2.schedule());
         // SAFETY: as in `s2v`; `dst` has 16 bytes, `src` (if any) as many (checked above).
         Some(block(Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
@@ -342,11 +389,8 @@ mod tests {
         use crate::aes::ni_ctr::Width;
         use crate::cpu::{Features as F, has};
         let data: Vec<u8> = (0..5000u32).map(|i| (i * 29 + 1) as u8).collect();
-        let widths = [
-            (Width::Ni, true),
-            (Width::Vaes256, has(F::AVX2 | F::VAES)),
-            (Width::Vaes512, has(F::AVX512F | F::AVX512BW | F::VAES)),
-        ];
+        let widths =
+            [(Width::Ni, true), (Width::Vaes256, has(F::AVX2 | F::VAES)), (Width::Vaes512, has(Width::VAES512_NEEDS))];
         let edges = [127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 1100, 4096 + 33];
         for (kl, &(width, _)) in
             [32usize, 48, 64].into_iter().flat_map(|k| widths.iter().filter(|w| w.1).map(move |w| (k, w)))
