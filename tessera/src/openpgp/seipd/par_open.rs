@@ -225,7 +225,9 @@ impl<R: ChunkSource> ParOpener<R> {
         if let Some(d) = self.pool.take() {
             return self.release(d);
         }
-        if !self.ended {
+        // Every worker gone with chunks in flight: never the end of input,
+        // or the last chunk would follow chunks never released.
+        if !self.ended || self.pool.in_flight() > 0 {
             return Err(Error::InvalidOption("a chunk worker stopped"));
         }
         let n = self.fill;
@@ -269,7 +271,11 @@ impl<R: ChunkSource> ParOpener<R> {
             let mut buf = d.buf;
             buf.as_mut_slice().zeroize();
             self.pool.recycle(buf);
-            return Err(d.read_error.map_or(Error::Authentication("chunk"), |e| read_error(CopyError::Read(e))));
+            return Err(match d.read_error {
+                _ if d.panicked => Error::InvalidOption("a chunk worker panicked"),
+                Some(e) => read_error(CopyError::Read(e)),
+                None => Error::Authentication("chunk"),
+            });
         }
         let old = std::mem::replace(&mut self.out.0, d.buf);
         if !old.is_empty() {

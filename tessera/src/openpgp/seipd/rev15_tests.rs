@@ -9,12 +9,12 @@ use super::par_open::AT_OFFSETS;
 use crate::openpgp::packet::{BodyReader, read_header, tag};
 use crate::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, S2kChoice};
 
-const PW: &[u8] = b"rev15";
+pub(super) const PW: &[u8] = b"rev15";
 
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         // xorshift64*
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -26,7 +26,7 @@ impl Rng {
     }
 }
 
-fn encrypt(data: &[u8], chunk_octet: u8) -> Vec<u8> {
+pub(super) fn encrypt(data: &[u8], chunk_octet: u8) -> Vec<u8> {
     let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 0 }, chunk_octet, ..EncryptOptions::default() };
     let mut enc = Encryptor::new(Vec::new(), &[PW], &opts).unwrap();
     enc.write_all(data).unwrap();
@@ -34,7 +34,7 @@ fn encrypt(data: &[u8], chunk_octet: u8) -> Vec<u8> {
 }
 
 /// The packets before the SEIPD packet, and the SEIPD body.
-fn split(msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
+pub(super) fn split(msg: &[u8]) -> (Vec<u8>, Vec<u8>) {
     let mut r = Cursor::new(msg);
     loop {
         let start = r.position() as usize;
@@ -85,7 +85,7 @@ fn frame(rng: &mut Rng, body: &[u8], first: u32, small: &[u32]) -> (Vec<u8>, Vec
     (out, heads)
 }
 
-fn released(dec: crate::openpgp::Result<Decryptor<'_>>) -> (Vec<u8>, Option<String>) {
+pub(super) fn released(dec: crate::openpgp::Result<Decryptor<'_>>) -> (Vec<u8>, Option<String>) {
     let mut dec = match dec {
         Ok(d) => d,
         Err(e) => return (Vec::new(), Some(e.to_string())),
@@ -102,13 +102,13 @@ fn released(dec: crate::openpgp::Result<Decryptor<'_>>) -> (Vec<u8>, Option<Stri
 
 /// The one-thread stream reader: what it released, its error, and how
 /// many octets of the input it consumed.
-fn stream(msg: &[u8]) -> ((Vec<u8>, Option<String>), usize) {
+pub(super) fn stream(msg: &[u8]) -> ((Vec<u8>, Option<String>), usize) {
     let mut rest = msg;
     let got = released(Decryptor::with_options(&mut rest, &[PW], &DecryptOptions { threads: 1, ..Default::default() }));
     (got, msg.len() - rest.len())
 }
 
-fn file(skip: usize, msg: &[u8]) -> std::fs::File {
+pub(super) fn file(skip: usize, msg: &[u8]) -> std::fs::File {
     let mut f = tempfile::tempfile().unwrap();
     f.write_all(&vec![0x55; skip]).unwrap();
     f.write_all(msg).unwrap();
@@ -116,7 +116,7 @@ fn file(skip: usize, msg: &[u8]) -> std::fs::File {
     f
 }
 
-fn data(rng: &mut Rng, n: usize) -> Vec<u8> {
+pub(super) fn data(rng: &mut Rng, n: usize) -> Vec<u8> {
     (0..n).map(|_| rng.next() as u8).collect()
 }
 
@@ -358,3 +358,4 @@ fn rev15_a_failed_file_is_left_at_the_same_position_for_every_thread_count() {
         "the stream consumed {consumed} octets (the body starts at {body_at}); left at {seen:?}"
     );
 }
+
