@@ -134,6 +134,8 @@ impl Read for Compressed<'_> {
 pub(crate) struct SeipdBody<'a> {
     body: BodyReader<Src<'a>>,
     offsets: Offsets<'a>,
+    /// The file, if the body is in one: where reading it stopped.
+    file: Option<FileAt<'a>>,
     ended: bool,
     poison: Poison,
 }
@@ -152,8 +154,9 @@ enum Offsets<'a> {
 impl<'a> SeipdBody<'a> {
     /// The body `body`; with `at`, the file it reads at offsets.
     pub(crate) fn new(body: BodyReader<Src<'a>>, at: Option<FileAt<'a>>) -> Self {
+        let file = at.clone();
         let offsets = at.map_or(Offsets::No, Offsets::Undecided);
-        SeipdBody { body, offsets, ended: false, poison: Poison::default() }
+        SeipdBody { body, offsets, file, ended: false, poison: Poison::default() }
     }
 }
 
@@ -182,6 +185,17 @@ impl ChunkSource for SeipdBody<'_> {
             let (at, left, more) = map.place();
             pos.set(at);
             self.body.resume_at(left, more);
+        }
+    }
+
+    fn offset(&self) -> Option<u64> {
+        self.file.as_ref().map(|f| f.pos.get())
+    }
+
+    fn fail_at(&mut self, at: u64) {
+        if let Some(f) = &self.file {
+            let end = f.file.metadata().map_or(at, |m| m.len());
+            f.pos.set(at.min(end));
         }
     }
 }
