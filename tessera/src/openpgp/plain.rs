@@ -215,6 +215,49 @@ impl Read for SeipdBody<'_> {
     }
 }
 
+/// A SEIPD body whose first octets were read ahead (to pick a session key
+/// by its first chunk): those octets, then the rest of the body. The
+/// octets read ahead are freed once read (into the opener's buffer), so
+/// that opening holds one chunk's worth of them at most for that long.
+pub(crate) struct ReadAhead<'a> {
+    first: Vec<u8>,
+    at: usize,
+    body: SeipdBody<'a>,
+}
+
+impl<'a> ReadAhead<'a> {
+    /// `first`, read from `body`, then the rest of `body`.
+    pub(crate) fn new(first: Vec<u8>, body: SeipdBody<'a>) -> Self {
+        ReadAhead { first, at: 0, body }
+    }
+}
+
+impl Read for ReadAhead<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.first.len() {
+            return self.body.read(buf);
+        }
+        let n = (self.first.len() - self.at).min(buf.len());
+        buf[..n].copy_from_slice(&self.first[self.at..self.at + n]);
+        self.at += n;
+        if self.at == self.first.len() {
+            (self.first, self.at) = (Vec::new(), 0);
+        }
+        Ok(n)
+    }
+}
+
+impl ChunkSource for ReadAhead<'_> {
+    fn offset(&self) -> Option<u64> {
+        // Known once the octets read ahead are (they came before it).
+        self.first.is_empty().then(|| self.body.offset()).flatten()
+    }
+
+    fn fail_at(&mut self, at: u64) {
+        self.body.fail_at(at);
+    }
+}
+
 /// The literal data packet's metadata.
 ///
 /// ```

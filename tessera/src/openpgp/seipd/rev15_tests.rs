@@ -359,3 +359,31 @@ fn rev15_a_failed_file_is_left_at_the_same_position_for_every_thread_count() {
     );
 }
 
+/// As above, with the session key picked among several candidates by the
+/// first chunk (read ahead, then put back in front of the body).
+#[test]
+fn rev15_a_failed_file_opened_by_its_first_chunk_is_left_where_the_stream_stops() {
+    use crate::openpgp::SessionKey;
+    let chunk = 1 << 16;
+    let plain = data(&mut Rng(12), 6 * chunk + 100);
+    let (head, body) = split(&encrypt(&plain, 10));
+    let mut msg = [head, vec![0xC0 | tag::SEIPD, 255]].concat();
+    msg.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    let body_at = msg.len();
+    msg.extend_from_slice(&body);
+    let right = Decryptor::new(msg.as_slice(), &[PW]).unwrap().session_key().clone();
+    let wrong = SessionKey { alg: None, key: zeroize::Zeroizing::new(vec![0x11; right.key.len()]) };
+    let opts = |threads| DecryptOptions { threads, session_keys: vec![wrong.clone(), right.clone()], ..Default::default() };
+    msg[body_at + 36 + 3 * (chunk + 16) + 5] ^= 1;
+    let mut rest = msg.as_slice();
+    let reference = released(Decryptor::with_options(&mut rest, &[], &opts(1)));
+    let consumed = msg.len() - rest.len();
+    assert_eq!(reference.1.as_deref(), Some("authentication failed (chunk): the message was modified or damaged"));
+    let mut seen = Vec::new();
+    for threads in [1, 2, 4] {
+        let f = file(0, &msg);
+        assert_eq!(released(Decryptor::from_file(&f, &[], &opts(threads))), reference, "{threads} threads");
+        seen.push((threads, (&f).stream_position().unwrap()));
+    }
+    assert!(seen.iter().all(|&(_, p)| p == consumed as u64), "the stream consumed {consumed} octets; left at {seen:?}");
+}
