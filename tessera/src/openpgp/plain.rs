@@ -326,3 +326,19 @@ fn find_literal(
         }
     }
 }
+
+#[cfg(test)]
+#[test]
+fn read_ahead_frees_its_octets_once_read() {
+    use super::packet::BodyLen;
+    let rest: Src<'_> = Box::new(&b"rest"[..]);
+    let mut r = ReadAhead::new(b"first".to_vec(), SeipdBody::new(BodyReader::new(rest, BodyLen::Fixed(4)), None));
+    let mut out = [0u8; 16];
+    assert_eq!(r.read(&mut out[..3]).unwrap(), 3);
+    assert_eq!(r.first.capacity(), 5, "held while some is unread");
+    assert_eq!(r.read(&mut out[3..]).unwrap(), 2);
+    assert_eq!(r.first.capacity(), 0, "freed once read");
+    assert_eq!(r.read(&mut out[5..]).unwrap(), 4);
+    assert_eq!(r.read(&mut out[9..]).unwrap(), 0);
+    assert_eq!(&out[..9], b"firstrest");
+}

@@ -89,6 +89,9 @@ pub(crate) struct ParOpener<R: ChunkSource> {
     /// An error reading the runs, held back (as `pending`) until the chunks
     /// handed out before it are released; final.
     failed: Option<Error>,
+    /// `failed` came from walking the file's runs (not from reading on
+    /// after them as a stream).
+    failed_walking: bool,
     key: Arc<ChunkKey>,
     chunk: usize,
     /// The buffer being filled from `inner`: chunk, tag, and the next
@@ -133,6 +136,7 @@ impl<R: ChunkSource> ParOpener<R> {
             inner,
             at_offsets,
             failed: None,
+            failed_walking: false,
             key,
             pool,
             chunk,
@@ -156,13 +160,14 @@ impl<R: ChunkSource> ParOpener<R> {
         if self.at_offsets {
             if self.failed.is_none() {
                 self.failed = self.pump_runs().err();
-                // Walking the file failed (a cut length header, say): the
-                // stream reader would have read to its end.
-                if self.failed.is_some() && self.inner.pieces().is_some() {
-                    self.inner.fail_at(u64::MAX);
-                }
+                self.failed_walking = self.failed.is_some() && self.inner.pieces().is_some();
             }
             if let Some(e) = self.failed.take_if(|_| self.pool.in_flight() == 0) {
+                // Walking the file failed (a cut length header, say): the
+                // stream reader would have read to its end.
+                if self.failed_walking {
+                    self.inner.fail_at(u64::MAX);
+                }
                 return Err(self.poison.set(e));
             }
             if self.at_offsets || self.failed.is_some() {

@@ -264,7 +264,8 @@ fn rev15_a_file_cut_after_opening_releases_what_the_stream_releases() {
     msg.extend_from_slice(&body);
     // Eight octets after chunk 9's tag.
     let cut = body_at + 36 + 10 * (chunk + 16) + 8;
-    let reference = stream(&msg[..cut]).0;
+    let (reference, consumed) = stream(&msg[..cut]);
+    assert_eq!(consumed, cut);
     assert_eq!(reference.1.as_deref(), Some("the message is truncated: packet body"));
     let mut failures = Vec::new();
     for threads in [1, 2, 4] {
@@ -272,6 +273,10 @@ fn rev15_a_file_cut_after_opening_releases_what_the_stream_releases() {
         let dec = Decryptor::from_file(&f, &[PW], &DecryptOptions { threads, ..Default::default() });
         f.set_len(cut as u64).unwrap();
         let got = released(dec);
+        let pos = (&f).stream_position().unwrap();
+        if pos != consumed as u64 {
+            failures.push(format!("{threads} threads: left at {pos}, the stream consumed {consumed}"));
+        }
         if got != reference {
             failures.push(format!(
                 "{threads} threads: released {} octets, {:?}; the stream released {} octets, {:?}",
@@ -311,13 +316,18 @@ fn rev15_a_file_cut_at_a_length_header_after_opening_fails_as_the_stream_does() 
     msg.extend_from_slice(rest);
     // The fifth piece's header, well past what opening reads.
     let cut = heads[5];
-    let reference = stream(&msg[..cut]).0;
+    let (reference, consumed) = stream(&msg[..cut]);
+    assert_eq!(consumed, cut);
     let mut failures = Vec::new();
     for threads in [1, 2, 4] {
         let f = file(0, &msg);
         let dec = Decryptor::from_file(&f, &[PW], &DecryptOptions { threads, ..Default::default() });
         f.set_len(cut as u64).unwrap();
         let got = released(dec);
+        let pos = (&f).stream_position().unwrap();
+        if pos != consumed as u64 {
+            failures.push(format!("{threads} threads: left at {pos}, the stream consumed {consumed}"));
+        }
         if got != reference {
             failures.push(format!(
                 "{threads} threads: released {} octets, {:?}; the stream released {} octets, {:?}",
