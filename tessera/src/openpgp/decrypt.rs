@@ -14,7 +14,7 @@ use super::key::Fingerprint;
 use super::options::{DecryptOptions, SeipdVersion};
 use super::packet::{BodyReader, push_zeroizing, read_exact, read_full};
 pub use super::plain::LiteralInfo;
-use super::plain::{SeipdBody, Src, drain_packets, is_typed, open_literal};
+use super::plain::{ReadAhead, SeipdBody, Src, drain_packets, is_typed, open_literal};
 use super::poison::Poison;
 use super::seipd::{
     ChunkOpener, ChunkSource, MDC_LEN, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, chunk_size,
@@ -276,7 +276,9 @@ fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, threads: usize) -
 /// Several candidate keys for a SEIPD v2 body, none proven: reads the
 /// first chunk, its tag and the next tag's worth (or the whole body, if
 /// shorter), and keeps the first candidate under which that much
-/// authenticates. The octets read are put back in front of the rest.
+/// authenticates. The octets read are put back in front of the rest
+/// (freed once the opener has read them: no second chunk buffer held
+/// while the message is read).
 /// None fits: [`Error::WrongPassword`].
 fn pick_by_first_chunk<'a>(
     mut body: SeipdBody<'a>,
@@ -289,7 +291,7 @@ fn pick_by_first_chunk<'a>(
     for k in keys {
         let mut probe = zeroize::Zeroizing::new([0u8; 1]);
         if ChunkOpener::new(first.as_slice(), header, &k.key)?.read(&mut probe[..]).is_ok() {
-            return Ok((k, Box::new(io::Cursor::new(first).chain(body))));
+            return Ok((k, Box::new(ReadAhead::new(first, body))));
         }
     }
     Err(Error::WrongPassword)

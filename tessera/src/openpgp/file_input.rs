@@ -103,6 +103,12 @@ impl<'a> Decryptor<'a> {
     /// spans more than 16 are read as a stream from there on). Anything
     /// else, and any other file (a pipe, a terminal), is read as a stream.
     ///
+    /// When the decryptor is dropped, the file's position is where the
+    /// one-thread stream reader would have stopped, whatever the thread
+    /// count: after the message and any packets that may follow it once
+    /// it is read to the end, and after a failure where that reader found
+    /// it (chunk workers read ahead of it, which does not move the file).
+    ///
     /// ```
     /// use std::io::{Read, Seek, Write};
     /// use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, S2kChoice};

@@ -291,8 +291,9 @@ pub struct DecryptOptions {
     /// packets prove. A session key is not proven by anything before the
     /// data: SEIPD v1 picks the first that passes the quick check; SEIPD v2,
     /// when several candidates fit the message's cipher, the first under
-    /// which the first chunk authenticates (that chunk is read ahead, one
-    /// chunk of memory more). Ignored when `session_key` is set.
+    /// which the first chunk authenticates (that chunk is read ahead: one
+    /// chunk of memory more while the candidates are tried and until the
+    /// opener has read it). Ignored when `session_key` is set.
     pub session_keys: Vec<SessionKey>,
     /// Secret keys to open the message's PKESK packets with (unlocked:
     /// see [`Cert::unlock`]); packets that name one of them are tried

@@ -134,6 +134,8 @@ impl Read for Compressed<'_> {
 pub(crate) struct SeipdBody<'a> {
     body: BodyReader<Src<'a>>,
     offsets: Offsets<'a>,
+    /// The file, if the body is in one: where reading it stopped.
+    file: Option<FileAt<'a>>,
     ended: bool,
     poison: Poison,
 }
@@ -152,8 +154,9 @@ enum Offsets<'a> {
 impl<'a> SeipdBody<'a> {
     /// The body `body`; with `at`, the file it reads at offsets.
     pub(crate) fn new(body: BodyReader<Src<'a>>, at: Option<FileAt<'a>>) -> Self {
+        let file = at.clone();
         let offsets = at.map_or(Offsets::No, Offsets::Undecided);
-        SeipdBody { body, offsets, ended: false, poison: Poison::default() }
+        SeipdBody { body, offsets, file, ended: false, poison: Poison::default() }
     }
 }
 
@@ -184,6 +187,17 @@ impl ChunkSource for SeipdBody<'_> {
             self.body.resume_at(left, more);
         }
     }
+
+    fn offset(&self) -> Option<u64> {
+        self.file.as_ref().map(|f| f.pos.get())
+    }
+
+    fn fail_at(&mut self, at: u64) {
+        if let Some(f) = &self.file {
+            let end = f.file.metadata().map_or(at, |m| m.len());
+            f.pos.set(at.min(end));
+        }
+    }
 }
 
 impl Read for SeipdBody<'_> {
@@ -198,6 +212,49 @@ impl Read for SeipdBody<'_> {
             self.ended = true;
         }
         Ok(n)
+    }
+}
+
+/// A SEIPD body whose first octets were read ahead (to pick a session key
+/// by its first chunk): those octets, then the rest of the body. The
+/// octets read ahead are freed once read (into the opener's buffer), so
+/// that opening holds one chunk's worth of them at most for that long.
+pub(crate) struct ReadAhead<'a> {
+    first: Vec<u8>,
+    at: usize,
+    body: SeipdBody<'a>,
+}
+
+impl<'a> ReadAhead<'a> {
+    /// `first`, read from `body`, then the rest of `body`.
+    pub(crate) fn new(first: Vec<u8>, body: SeipdBody<'a>) -> Self {
+        ReadAhead { first, at: 0, body }
+    }
+}
+
+impl Read for ReadAhead<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.first.len() {
+            return self.body.read(buf);
+        }
+        let n = (self.first.len() - self.at).min(buf.len());
+        buf[..n].copy_from_slice(&self.first[self.at..self.at + n]);
+        self.at += n;
+        if self.at == self.first.len() {
+            (self.first, self.at) = (Vec::new(), 0);
+        }
+        Ok(n)
+    }
+}
+
+impl ChunkSource for ReadAhead<'_> {
+    fn offset(&self) -> Option<u64> {
+        // Known once the octets read ahead are (they came before it).
+        self.first.is_empty().then(|| self.body.offset()).flatten()
+    }
+
+    fn fail_at(&mut self, at: u64) {
+        self.body.fail_at(at);
     }
 }
 
@@ -268,4 +325,20 @@ fn find_literal(
             _ => return Err(Error::Malformed("unexpected packet in the encrypted data")),
         }
     }
+}
+
+#[cfg(test)]
+#[test]
+fn read_ahead_frees_its_octets_once_read() {
+    use super::packet::BodyLen;
+    let rest: Src<'_> = Box::new(&b"rest"[..]);
+    let mut r = ReadAhead::new(b"first".to_vec(), SeipdBody::new(BodyReader::new(rest, BodyLen::Fixed(4)), None));
+    let mut out = [0u8; 16];
+    assert_eq!(r.read(&mut out[..3]).unwrap(), 3);
+    assert_eq!(r.first.capacity(), 5, "held while some is unread");
+    assert_eq!(r.read(&mut out[3..]).unwrap(), 2);
+    assert_eq!(r.first.capacity(), 0, "freed once read");
+    assert_eq!(r.read(&mut out[5..]).unwrap(), 4);
+    assert_eq!(r.read(&mut out[9..]).unwrap(), 0);
+    assert_eq!(&out[..9], b"firstrest");
 }

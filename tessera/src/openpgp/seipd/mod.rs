@@ -25,6 +25,10 @@ mod v2;
 
 #[cfg(all(test, any(unix, windows)))]
 mod at_offsets_tests;
+#[cfg(all(test, any(unix, windows)))]
+mod rev15_tests;
+#[cfg(all(test, any(unix, windows)))]
+mod worker_fault_tests;
 
 pub(crate) use pool::thread_count;
 pub(crate) use par_open::{ChunkSource, ParOpener};

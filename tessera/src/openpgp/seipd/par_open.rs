@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use zeroize::Zeroize;
 
-use super::pieces::{Ahead, PieceMap, read_error};
+use super::pieces::{Ahead, PieceMap, Runs, read_error};
 use super::pool::{ChunkKey, ChunkPool, Done, Op, buffer_count};
 use super::threads::{Wiped, chunk_key, final_ad};
 use super::{V2Header, chunk_size};
@@ -38,6 +38,18 @@ pub(crate) trait ChunkSource: Read {
 
     /// Ends [`ChunkSource::pieces`]: `read` goes on after the runs taken.
     fn stream_after_pieces(&mut self) {}
+
+    /// For a file: the offset after the octets read so far (as a stream,
+    /// or the runs taken).
+    fn offset(&self) -> Option<u64> {
+        None
+    }
+
+    /// For a file: decryption failed after the octets up to offset `at`
+    /// (what the one-thread reader had read when it failed); the file is
+    /// left there (at most at its end) rather than where reading ahead
+    /// stopped.
+    fn fail_at(&mut self, _at: u64) {}
 }
 
 impl ChunkSource for &[u8] {}
@@ -51,6 +63,14 @@ impl<T: ChunkSource + ?Sized> ChunkSource for Box<T> {
 
     fn stream_after_pieces(&mut self) {
         (**self).stream_after_pieces();
+    }
+
+    fn offset(&self) -> Option<u64> {
+        (**self).offset()
+    }
+
+    fn fail_at(&mut self, at: u64) {
+        (**self).fail_at(at);
     }
 }
 
@@ -69,6 +89,9 @@ pub(crate) struct ParOpener<R: ChunkSource> {
     /// An error reading the runs, held back (as `pending`) until the chunks
     /// handed out before it are released; final.
     failed: Option<Error>,
+    /// `failed` came from walking the file's runs (not from reading on
+    /// after them as a stream).
+    failed_walking: bool,
     key: Arc<ChunkKey>,
     chunk: usize,
     /// The buffer being filled from `inner`: chunk, tag, and the next
@@ -81,6 +104,10 @@ pub(crate) struct ParOpener<R: ChunkSource> {
     /// are released (as the one-thread opener released them before it read
     /// further); not final, as there.
     pending: Option<io::Error>,
+    /// For a file, where each chunk in flight ends with the next tag's
+    /// worth after it (the offset the one-thread reader has read to when
+    /// it opens that chunk), in slot `index % buffers`.
+    ends: Vec<Option<u64>>,
     /// The chunk being released to the caller.
     out: Wiped,
     out_pos: usize,
@@ -109,6 +136,7 @@ impl<R: ChunkSource> ParOpener<R> {
             inner,
             at_offsets,
             failed: None,
+            failed_walking: false,
             key,
             pool,
             chunk,
@@ -116,6 +144,7 @@ impl<R: ChunkSource> ParOpener<R> {
             fill: 0,
             ended: false,
             pending: None,
+            ends: vec![None; buffers.max(1)],
             out: Wiped::default(),
             out_pos: 0,
             out_end: 0,
@@ -131,8 +160,14 @@ impl<R: ChunkSource> ParOpener<R> {
         if self.at_offsets {
             if self.failed.is_none() {
                 self.failed = self.pump_runs().err();
+                self.failed_walking = self.failed.is_some() && self.inner.pieces().is_some();
             }
             if let Some(e) = self.failed.take_if(|_| self.pool.in_flight() == 0) {
+                // Walking the file failed (a cut length header, say): the
+                // stream reader would have read to its end.
+                if self.failed_walking {
+                    self.inner.fail_at(u64::MAX);
+                }
                 return Err(self.poison.set(e));
             }
             if self.at_offsets || self.failed.is_some() {
@@ -162,7 +197,8 @@ impl<R: ChunkSource> ParOpener<R> {
             let Some(mut next) = self.pool.buffer() else { return Ok(()) };
             next[..TAG_LEN].copy_from_slice(&self.cur.0[full - TAG_LEN..full]);
             let ready = std::mem::replace(&mut self.cur.0, next);
-            self.pool.submit(ready, self.chunk, None);
+            let end = self.inner.offset();
+            self.submit(ready, None, end);
             self.fill = TAG_LEN;
         }
         Ok(())
@@ -199,16 +235,29 @@ impl<R: ChunkSource> ParOpener<R> {
                 }
             }
             let Some(buf) = self.pool.buffer() else { return Ok(()) };
-            let (runs, n) = map.take(full)?;
-            if n != full {
-                self.pool.recycle(buf);
-                return Err(Error::Truncated("packet body"));
-            }
-            self.pool.submit(buf, self.chunk, Some((Arc::clone(map.file()), runs)));
+            // The job reads the next tag's worth too: the stream reader
+            // reads it before it releases the chunk.
+            let runs = match map.take_ahead(full, TAG_LEN) {
+                Ok((runs, n)) if n == full + TAG_LEN => runs,
+                taken => {
+                    self.pool.recycle(buf);
+                    return Err(taken.err().unwrap_or(Error::Truncated("packet body")));
+                }
+            };
+            let src = Some((Arc::clone(map.file()), runs));
+            self.submit(buf, src, Some(runs.end()));
             #[cfg(test)]
             AT_OFFSETS.with(|c| c.set(c.get() + 1));
         }
         Ok(())
+    }
+
+    /// Hands `buf` to the workers as the next whole chunk, which ends at
+    /// `end` of the file (look-ahead included), if known.
+    fn submit(&mut self, buf: Vec<u8>, src: Option<(Arc<std::fs::File>, Runs)>, end: Option<u64>) {
+        let slots = self.ends.len() as u64;
+        self.ends[(self.pool.next_index() % slots) as usize] = end;
+        self.pool.submit(buf, self.chunk, src);
     }
 
     /// The held-back read error once no chunk read before it is in flight.
@@ -225,7 +274,9 @@ impl<R: ChunkSource> ParOpener<R> {
         if let Some(d) = self.pool.take() {
             return self.release(d);
         }
-        if !self.ended {
+        // Every worker gone with chunks in flight: never the end of input,
+        // or the last chunk would follow chunks never released.
+        if !self.ended || self.pool.in_flight() > 0 {
             return Err(Error::InvalidOption("a chunk worker stopped"));
         }
         let n = self.fill;
@@ -269,7 +320,14 @@ impl<R: ChunkSource> ParOpener<R> {
             let mut buf = d.buf;
             buf.as_mut_slice().zeroize();
             self.pool.recycle(buf);
-            return Err(d.read_error.map_or(Error::Authentication("chunk"), |e| read_error(CopyError::Read(e))));
+            if let Some(at) = self.ends[(d.index % self.ends.len() as u64) as usize] {
+                self.inner.fail_at(at);
+            }
+            return Err(match d.read_error {
+                _ if d.panicked => Error::InvalidOption("a chunk worker panicked"),
+                Some(e) => read_error(CopyError::Read(e)),
+                None => Error::Authentication("chunk"),
+            });
         }
         let old = std::mem::replace(&mut self.out.0, d.buf);
         if !old.is_empty() {

@@ -8,6 +8,7 @@ use std::fs::File;
 use std::sync::Arc;
 
 use super::room::Source;
+use crate::TAG_LEN;
 use crate::fs::CopyError;
 use crate::openpgp::packet::{BodyLen, decode_new_len, new_len_size};
 use crate::openpgp::{Error, Result};
@@ -22,13 +23,24 @@ pub(crate) const MIN_FIRST_PIECE: u32 = 1 << 15;
 /// more pieces than this is read as a stream from there on.
 pub(crate) const MAX_RUNS: usize = 16;
 
+/// Most runs a job names: its octets in at most [`MAX_RUNS`], and the
+/// look-ahead after them ([`PieceMap::take_ahead`], a tag's worth) in at
+/// most one run an octet.
+const RUNS_CAP: usize = MAX_RUNS + TAG_LEN;
+
 /// The runs of a file a job's octets come from, `(offset, length)` in
 /// order: the first fills the start of the buffer, the next goes on from
 /// there. A fixed array, so that a job allocates nothing.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Runs {
-    parts: [(u64, usize); MAX_RUNS],
+    parts: [(u64, usize); RUNS_CAP],
     count: usize,
+}
+
+impl Default for Runs {
+    fn default() -> Self {
+        Runs { parts: [(0, 0); RUNS_CAP], count: 0 }
+    }
 }
 
 impl Runs {
@@ -40,12 +52,24 @@ impl Runs {
         s
     }
 
-    /// Appends a run; `false` (and nothing appended) when full.
+    /// Appends a run (to the last one, if it goes on from there); `false`
+    /// (and nothing appended) when full.
     fn push(&mut self, at: u64, len: usize) -> bool {
+        if let Some(last) = self.count.checked_sub(1).map(|i| &mut self.parts[i])
+            && last.0 + last.1 as u64 == at
+        {
+            last.1 += len;
+            return true;
+        }
         let Some(slot) = self.parts.get_mut(self.count) else { return false };
         *slot = (at, len);
         self.count += 1;
         true
+    }
+
+    /// The file offset after the last run (0 for none).
+    pub(crate) fn end(&self) -> u64 {
+        self.count.checked_sub(1).map_or(0, |i| self.parts[i].0 + self.parts[i].1 as u64)
     }
 
     /// Reads every run of `file`, one after the other, into the start of `buf`.
@@ -146,6 +170,22 @@ impl PieceMap {
         }
     }
 
+    /// Takes the next `n` octets as [`PieceMap::take`] does, with the runs
+    /// of the `extra` octets after them too (named, not taken: the next
+    /// take starts with them), which [`PieceMap::ahead`] found whole: the
+    /// runs and how many octets they hold. A chunk's job reads the next
+    /// tag's worth after it, as the stream reader does before it releases
+    /// that chunk (so a file cut there fails the same way).
+    pub(crate) fn take_ahead(&mut self, n: usize, extra: usize) -> Result<(Runs, usize)> {
+        let (mut runs, k) = self.take(n)?;
+        let mut push = |at: u64, len: usize| runs.push(at, len);
+        match self.walk(self.place, extra as u64, &mut push)? {
+            Walked::Done(_, walked) => Ok((runs, k + walked as usize)),
+            // The file changed since `ahead` looked.
+            Walked::Stopped | Walked::Beyond => Err(Error::Truncated("packet body")),
+        }
+    }
+
     /// Takes the next `n` octets as [`PieceMap::take`] does and reads them
     /// into the start of `buf` here; returns how many.
     pub(crate) fn read_into(&mut self, n: usize, buf: &mut [u8]) -> Result<usize> {
@@ -213,8 +253,13 @@ impl PieceMap {
         }))
     }
 
+    /// Reads (part of) a length header: a file that ends first (it shrank
+    /// since its length was seen) is a truncated length, as for a stream.
     fn read_header(&self, dst: &mut [u8], at: u64) -> Result<()> {
-        Source::File(&self.file, at).read_exact(dst).map_err(read_error)
+        Source::File(&self.file, at).read_exact(dst).map_err(|e| match read_error(e) {
+            Error::Truncated(_) => Error::Truncated("packet length"),
+            e => e,
+        })
     }
 
     /// Whether the file holds `k` octets at `at` (looking again at its

@@ -158,3 +158,24 @@ fn a_body_that_starts_inside_a_piece() {
     let mut map = PieceMap::new(file, 11, 1024 - 10, true).unwrap();
     assert_eq!(read_all(&mut map, &[64]).unwrap().0, &b[10..]);
 }
+
+/// A job's look-ahead: named by runs (one an octet over one-octet pieces,
+/// past the sixteen of the job's own), read but not taken.
+#[test]
+fn take_ahead_names_the_look_ahead_without_taking_it() {
+    let b = body(512 + 40 + 3);
+    let pieces = [vec![Piece::Partial(9)], vec![Piece::Partial(0); 40], vec![Piece::Final { octets: 1 }]].concat();
+    let file = file_with(5, &frame(&b, &pieces));
+    let mut map = PieceMap::new(file.clone(), 5, 0, true).unwrap();
+    let job = 512 + MAX_RUNS - 1;
+    assert_eq!(map.ahead(job as u64, 16).unwrap(), Ahead::Whole);
+    let (runs, n) = map.take_ahead(job, 16).unwrap();
+    assert_eq!(n, job + 16);
+    let mut buf = vec![0u8; n];
+    runs.read_into(&file, &mut buf).unwrap();
+    assert!(buf == b[..n], "the job's octets and the sixteen after them");
+    // The next take starts with the look-ahead.
+    let mut next = vec![0u8; 16];
+    assert_eq!(map.read_into(16, &mut next).unwrap(), 16);
+    assert_eq!(next, b[job..job + 16]);
+}

@@ -9,6 +9,7 @@
 //! caller with no free buffer must first take the next finished one.
 
 use std::fs::File;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -104,6 +105,28 @@ pub(crate) struct Done {
     pub(crate) ok: bool,
     /// Why reading the chunk's data failed, if it did.
     pub(crate) read_error: Option<std::io::Error>,
+    /// The worker panicked on this chunk (a bug): not ok, whatever the
+    /// buffer holds.
+    pub(crate) panicked: bool,
+}
+
+/// A fault the workers of the pools made on this thread fake, for tests of
+/// what the caller does when a worker fails.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// Panic while working on the chunk of this index.
+    PanicAt(u64),
+    /// End the worker, with no answer, at the first chunk of this index or
+    /// later (as a thread that died outside the panic guard would).
+    ExitFrom(u64),
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The fault the workers of pools made on this thread fake (copied to
+    /// each worker when it starts).
+    pub(crate) static FAULT: std::cell::Cell<Option<Fault>> = const { std::cell::Cell::new(None) };
 }
 
 /// The workers of one message and its fixed set of chunk buffers.
@@ -152,11 +175,15 @@ impl ChunkPool {
             submitted: 0,
             taken: 0,
         };
+        #[cfg(test)]
+        let fault = FAULT.get();
         for i in 0..threads {
             let (key, rx, tx) = (key.clone(), job_rx.clone(), done_tx.clone());
-            let handle = std::thread::Builder::new()
-                .name(format!("tessera-chunks-{i}"))
-                .spawn(move || work(&key, op, &rx, &tx))?;
+            let handle = std::thread::Builder::new().name(format!("tessera-chunks-{i}")).spawn(move || {
+                #[cfg(test)]
+                FAULT.set(fault);
+                work(&key, op, &rx, &tx)
+            })?;
             pool.workers.push(handle);
         }
         Ok(pool)
@@ -195,7 +222,8 @@ impl ChunkPool {
     }
 
     /// The next chunk in index order, waiting for it; `None` when none is
-    /// in flight or a worker died.
+    /// in flight or every worker died (then chunks may still be in flight:
+    /// [`ChunkPool::in_flight`]).
     pub(crate) fn take(&mut self) -> Option<Done> {
         if self.in_flight() == 0 {
             return None;
@@ -220,17 +248,43 @@ fn work(key: &ChunkKey, op: Op, jobs: &Mutex<Receiver<Job>>, done: &SyncSender<D
             Err(_) => return,
         };
         let Job { index, mut buf, len, src } = job;
-        let read_error = src.and_then(|(file, runs)| runs.read_into(&file, &mut buf).err());
-        let ok = read_error.is_none()
-            && match op {
-                Op::Seal => key.seal(index, &mut buf, len),
-                Op::Open => key.open(index, &mut buf, len),
-            };
-        let read_error = read_error.map(CopyError::into_io);
-        if done.send(Done { index, buf, len, ok, read_error }).is_err() {
+        #[cfg(test)]
+        if matches!(FAULT.get(), Some(Fault::ExitFrom(from)) if index >= from) {
+            return;
+        }
+        // A panic (a bug) fails this chunk, which comes back not ok: the
+        // caller then fails, instead of waiting for it forever or, once
+        // every worker is gone, missing it.
+        let worked = catch_unwind(AssertUnwindSafe(|| work_on(key, op, index, &mut buf, len, src)));
+        let panicked = worked.is_err();
+        let (ok, read_error) = worked.unwrap_or((false, None));
+        if done.send(Done { index, buf, len, ok, read_error, panicked }).is_err() {
             return;
         }
     }
+}
+
+/// Reads (with `src`) and seals or opens one chunk: whether that worked,
+/// and why reading failed, if it did.
+fn work_on(
+    key: &ChunkKey,
+    op: Op,
+    index: u64,
+    buf: &mut [u8],
+    len: usize,
+    src: Option<(Arc<File>, Runs)>,
+) -> (bool, Option<std::io::Error>) {
+    #[cfg(test)]
+    if FAULT.get() == Some(Fault::PanicAt(index)) {
+        panic!("a worker panic faked at chunk {index}");
+    }
+    let read_error = src.and_then(|(file, runs)| runs.read_into(&file, buf).err());
+    let ok = read_error.is_none()
+        && match op {
+            Op::Seal => key.seal(index, buf, len),
+            Op::Open => key.open(index, buf, len),
+        };
+    (ok, read_error.map(CopyError::into_io))
 }
 
 impl Drop for ChunkPool {

@@ -94,6 +94,7 @@ impl<W: Write> ParSealer<W> {
             buf.as_mut_slice().zeroize();
             self.pool.recycle(buf);
             return Err(match d.read_error {
+                _ if d.panicked => CopyError::Write(self.poison.set(Error::InvalidOption("a chunk worker panicked"))),
                 Some(e) => CopyError::Read(self.poison.record_final::<()>(Err(e)).unwrap_err()),
                 None => CopyError::Write(self.poison.set(Error::InvalidOption("sealing a chunk failed"))),
             });
