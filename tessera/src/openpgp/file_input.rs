@@ -106,8 +106,13 @@ impl<'a> Decryptor<'a> {
     /// When the decryptor is dropped, the file's position is where the
     /// one-thread stream reader would have stopped, whatever the thread
     /// count: after the message and any packets that may follow it once
-    /// it is read to the end, and after a failure where that reader found
-    /// it (chunk workers read ahead of it, which does not move the file).
+    /// it is read to the end, and after a failure in the encrypted data (a
+    /// chunk or tag that does not verify, a cut or unreadable file) where
+    /// that reader found it (chunk workers read ahead of it, which does not
+    /// move the file). After an armored message, or a failure found in the
+    /// decrypted packets (a malformed literal data packet, the
+    /// decompression limit), more threads may leave it further on, by at
+    /// most the chunks they read ahead.
     ///
     /// ```
     /// use std::io::{Read, Seek, Write};

@@ -193,9 +193,11 @@ impl ChunkSource for SeipdBody<'_> {
     }
 
     fn fail_at(&mut self, at: u64) {
-        if let Some(f) = &self.file {
-            let end = f.file.metadata().map_or(at, |m| m.len());
-            f.pos.set(at.min(end));
+        // Without the file's length (metadata failed) the position stays.
+        if let Some(f) = &self.file
+            && let Ok(m) = f.file.metadata()
+        {
+            f.pos.set(at.min(m.len()));
         }
     }
 }

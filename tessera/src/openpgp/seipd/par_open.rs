@@ -39,8 +39,8 @@ pub(crate) trait ChunkSource: Read {
     /// Ends [`ChunkSource::pieces`]: `read` goes on after the runs taken.
     fn stream_after_pieces(&mut self) {}
 
-    /// For a file: the offset after the octets read so far (as a stream,
-    /// or the runs taken).
+    /// For a file: the offset after the octets read so far as a stream
+    /// (reading at offsets does not move it).
     fn offset(&self) -> Option<u64> {
         None
     }
@@ -53,8 +53,6 @@ pub(crate) trait ChunkSource: Read {
 }
 
 impl ChunkSource for &[u8] {}
-
-impl<A: Read, B: Read> ChunkSource for io::Chain<A, B> {}
 
 impl<T: ChunkSource + ?Sized> ChunkSource for Box<T> {
     fn pieces(&mut self) -> Option<&mut PieceMap> {
@@ -163,8 +161,8 @@ impl<R: ChunkSource> ParOpener<R> {
                 self.failed_walking = self.failed.is_some() && self.inner.pieces().is_some();
             }
             if let Some(e) = self.failed.take_if(|_| self.pool.in_flight() == 0) {
-                // Walking the file failed (a cut length header, say): the
-                // stream reader would have read to its end.
+                // Walking the file's length headers failed (a cut header,
+                // an I/O error): the stream reader would have read to its end.
                 if self.failed_walking {
                     self.inner.fail_at(u64::MAX);
                 }

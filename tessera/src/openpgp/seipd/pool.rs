@@ -87,12 +87,19 @@ impl ChunkKey {
 
 /// A chunk handed to a worker: `len` octets of data, then room for the
 /// tag; with `src`, the worker first reads the buffer's start from those
-/// runs of the file (the data, and when opening its tag too).
+/// runs of the file (the data, and when opening its tag too). Its buffer
+/// is wiped if the job is dropped unworked (every worker gone).
 struct Job {
     index: u64,
     buf: Vec<u8>,
     len: usize,
     src: Option<(Arc<File>, Runs)>,
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        self.buf.zeroize();
+    }
 }
 
 /// A chunk back from a worker, sealed (tag after the data) or opened.
@@ -214,8 +221,8 @@ impl ChunkPool {
     pub(crate) fn submit(&mut self, buf: Vec<u8>, len: usize, src: Option<(Arc<File>, Runs)>) {
         let job = Job { index: self.submitted, buf, len, src };
         self.submitted += 1;
-        // The workers outlive the sender; a send fails only if one
-        // panicked, and then `take` reports it.
+        // The workers outlive the sender; a send fails only once every
+        // worker is gone (the job's buffer is wiped), and `take` says so.
         if let Some(jobs) = &self.jobs {
             let _ = jobs.send(job);
         }
@@ -243,15 +250,15 @@ impl ChunkPool {
 
 fn work(key: &ChunkKey, op: Op, jobs: &Mutex<Receiver<Job>>, done: &SyncSender<Done>) {
     loop {
-        let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
+        let mut job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
             Ok(job) => job,
             Err(_) => return,
         };
-        let Job { index, mut buf, len, src } = job;
         #[cfg(test)]
-        if matches!(FAULT.get(), Some(Fault::ExitFrom(from)) if index >= from) {
+        if matches!(FAULT.get(), Some(Fault::ExitFrom(from)) if job.index >= from) {
             return;
         }
+        let (index, len, src, mut buf) = (job.index, job.len, job.src.take(), std::mem::take(&mut job.buf));
         // A panic (a bug) fails this chunk, which comes back not ok: the
         // caller then fails, instead of waiting for it forever or, once
         // every worker is gone, missing it.
