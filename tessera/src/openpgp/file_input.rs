@@ -109,10 +109,11 @@ impl<'a> Decryptor<'a> {
     /// it is read to the end, and after a failure in the encrypted data (a
     /// chunk or tag that does not verify, a cut or unreadable file) where
     /// that reader found it (chunk workers read ahead of it, which does not
-    /// move the file). After an armored message, or a failure found in the
-    /// decrypted packets (a malformed literal data packet, the
-    /// decompression limit), more threads may leave it further on, by at
-    /// most the chunks they read ahead.
+    /// move the file), and after the last chunk released when the
+    /// decryptor is dropped part way (a packet inside the plaintext failed,
+    /// or the caller stopped reading). After an armored message more
+    /// threads may leave it further on, by at most the chunks they read
+    /// ahead.
     ///
     /// ```
     /// use std::io::{Read, Seek, Write};

@@ -106,6 +106,10 @@ pub(crate) struct ParOpener<R: ChunkSource> {
     /// worth after it (the offset the one-thread reader has read to when
     /// it opens that chunk), in slot `index % buffers`.
     ends: Vec<Option<u64>>,
+    /// For a file, the end (as in `ends`) of the last chunk released.
+    released_end: Option<u64>,
+    /// A read returned an error (the file was placed then, if at all).
+    errored: bool,
     /// The chunk being released to the caller.
     out: Wiped,
     out_pos: usize,
@@ -143,6 +147,8 @@ impl<R: ChunkSource> ParOpener<R> {
             ended: false,
             pending: None,
             ends: vec![None; buffers.max(1)],
+            released_end: None,
+            errored: false,
             out: Wiped::default(),
             out_pos: 0,
             out_end: 0,
@@ -327,6 +333,7 @@ impl<R: ChunkSource> ParOpener<R> {
                 None => Error::Authentication("chunk"),
             });
         }
+        self.released_end = self.ends[(d.index % self.ends.len() as u64) as usize];
         let old = std::mem::replace(&mut self.out.0, d.buf);
         if !old.is_empty() {
             self.pool.recycle(old);
@@ -337,8 +344,29 @@ impl<R: ChunkSource> ParOpener<R> {
     }
 }
 
+impl<R: ChunkSource> Drop for ParOpener<R> {
+    /// Dropped part way (the caller stopped reading, or a packet inside
+    /// the plaintext failed) with no error of its own: the file is left
+    /// where the one-thread reader stopped, after the last chunk released.
+    fn drop(&mut self) {
+        if let Some(at) = self.released_end.filter(|_| !self.done && !self.errored) {
+            self.inner.fail_at(at);
+        }
+    }
+}
+
 impl<R: ChunkSource> Read for ParOpener<R> {
     fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
+        let read = self.read_released(dst);
+        self.errored |= read.is_err();
+        read
+    }
+}
+
+impl<R: ChunkSource> ParOpener<R> {
+    /// [`Read::read`]: the released chunk's octets, releasing the next
+    /// chunk when it is used up.
+    fn read_released(&mut self, dst: &mut [u8]) -> io::Result<usize> {
         self.poison.check()?;
         while self.out_pos == self.out_end {
             if self.done || dst.is_empty() {

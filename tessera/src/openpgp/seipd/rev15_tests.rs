@@ -397,3 +397,32 @@ fn rev15_a_failed_file_opened_by_its_first_chunk_is_left_where_the_stream_stops(
     }
     assert!(seen.iter().all(|&(_, p)| p == consumed as u64), "the stream consumed {consumed} octets; left at {seen:?}");
 }
+
+/// A decryptor dropped part way (the caller stopped reading, or a packet
+/// inside the plaintext failed) leaves the file where the one-thread
+/// reader stopped: after the window of the last chunk it released.
+#[test]
+fn rev15_a_decryptor_dropped_part_way_leaves_the_file_where_the_stream_stopped() {
+    let chunk = 1 << 16;
+    let mut rng = Rng(11);
+    let plain = data(&mut rng, 8 * chunk + 100);
+    let msg = encrypt(&plain, 10);
+    let mut failures = Vec::new();
+    for take in [1, chunk + 1, 3 * chunk + 5] {
+        let mut at = Vec::new();
+        for threads in [1, 2, 4] {
+            let f = file(3, &msg);
+            let opts = DecryptOptions { threads, ..Default::default() };
+            let mut dec = Decryptor::from_file(&f, &[PW], &opts).unwrap();
+            let mut got = vec![0u8; take];
+            dec.read_exact(&mut got).unwrap();
+            assert!(got == plain[..take], "plaintext");
+            drop(dec);
+            at.push((&f).stream_position().unwrap());
+        }
+        if at.iter().any(|&p| p != at[0]) {
+            failures.push(format!("{take} octets read: left at {at:?} with 1, 2, 4 threads"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
