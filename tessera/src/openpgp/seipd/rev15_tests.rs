@@ -108,6 +108,17 @@ pub(super) fn stream(msg: &[u8]) -> ((Vec<u8>, Option<String>), usize) {
     (got, msg.len() - rest.len())
 }
 
+/// `msg` with its SEIPD body reframed as one piece of a fixed (5-octet)
+/// length: the message, and the offset of the body's first octet.
+pub(super) fn one_piece(msg: &[u8]) -> (Vec<u8>, usize) {
+    let (head, body) = split(msg);
+    let mut out = [head, vec![0xC0 | tag::SEIPD, 255]].concat();
+    out.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    let body_at = out.len();
+    out.extend_from_slice(&body);
+    (out, body_at)
+}
+
 pub(super) fn file(skip: usize, msg: &[u8]) -> std::fs::File {
     let mut f = tempfile::tempfile().unwrap();
     f.write_all(&vec![0x55; skip]).unwrap();
@@ -256,12 +267,7 @@ fn rev15_a_file_cut_after_opening_releases_what_the_stream_releases() {
     let chunk = 1 << 16;
     let mut rng = Rng(7);
     let plain = data(&mut rng, 12 * chunk + 100);
-    let (head, body) = split(&encrypt(&plain, 10));
-    // One piece of a fixed (5-octet) length.
-    let mut msg = [head, vec![0xC0 | tag::SEIPD, 255]].concat();
-    msg.extend_from_slice(&(body.len() as u32).to_be_bytes());
-    let body_at = msg.len();
-    msg.extend_from_slice(&body);
+    let (msg, body_at) = one_piece(&encrypt(&plain, 10));
     // Eight octets after chunk 9's tag.
     let cut = body_at + 36 + 10 * (chunk + 16) + 8;
     let (reference, consumed) = stream(&msg[..cut]);
@@ -348,11 +354,7 @@ fn rev15_a_failed_file_is_left_at_the_same_position_for_every_thread_count() {
     let chunk = 1 << 16;
     let mut rng = Rng(11);
     let plain = data(&mut rng, 6 * chunk + 100);
-    let (head, body) = split(&encrypt(&plain, 10));
-    let mut msg = [head, vec![0xC0 | tag::SEIPD, 255]].concat();
-    msg.extend_from_slice(&(body.len() as u32).to_be_bytes());
-    let body_at = msg.len();
-    msg.extend_from_slice(&body);
+    let (mut msg, body_at) = one_piece(&encrypt(&plain, 10));
     // Chunk 3 changed.
     msg[body_at + 36 + 3 * (chunk + 16) + 5] ^= 1;
     let (reference, consumed) = stream(&msg);
@@ -376,11 +378,7 @@ fn rev15_a_failed_file_opened_by_its_first_chunk_is_left_where_the_stream_stops(
     use crate::openpgp::SessionKey;
     let chunk = 1 << 16;
     let plain = data(&mut Rng(12), 6 * chunk + 100);
-    let (head, body) = split(&encrypt(&plain, 10));
-    let mut msg = [head, vec![0xC0 | tag::SEIPD, 255]].concat();
-    msg.extend_from_slice(&(body.len() as u32).to_be_bytes());
-    let body_at = msg.len();
-    msg.extend_from_slice(&body);
+    let (mut msg, body_at) = one_piece(&encrypt(&plain, 10));
     let right = Decryptor::new(msg.as_slice(), &[PW]).unwrap().session_key().clone();
     let wrong = SessionKey { alg: None, key: zeroize::Zeroizing::new(vec![0x11; right.key.len()]) };
     let opts = |threads| DecryptOptions { threads, session_keys: vec![wrong.clone(), right.clone()], ..Default::default() };

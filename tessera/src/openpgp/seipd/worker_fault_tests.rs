@@ -6,11 +6,10 @@ use std::sync::Arc;
 
 use super::V2Header;
 use super::pool::{ChunkPool, FAULT, Fault, Op};
-use super::rev15_tests::{PW, Rng, data, encrypt, file, released, split, stream};
+use super::rev15_tests::{PW, Rng, data, encrypt, file, one_piece, released, stream};
 use super::threads::chunk_key;
 use crate::TAG_LEN;
 use crate::aead::Mode;
-use crate::openpgp::packet::tag;
 use crate::openpgp::{DecryptOptions, Decryptor, SymAlg};
 
 const CHUNK: usize = 1 << 16;
@@ -36,11 +35,7 @@ impl Drop for Faulty {
 /// `i`'s first octet for each `i`.
 fn message(chunks: usize, seed: u64) -> (Vec<u8>, impl Fn(usize) -> usize) {
     let plain = data(&mut Rng(seed), chunks * CHUNK + 100);
-    let (head, body) = split(&encrypt(&plain, 10));
-    let mut msg = [head, vec![0xC0 | tag::SEIPD, 255]].concat();
-    msg.extend_from_slice(&(body.len() as u32).to_be_bytes());
-    let body_at = msg.len();
-    msg.extend_from_slice(&body);
+    let (msg, body_at) = one_piece(&encrypt(&plain, 10));
     (msg, move |i| body_at + 36 + i * (CHUNK + TAG_LEN))
 }
 
