@@ -102,5 +102,6 @@ pub fn describe(r: &SigResult) -> String {
         Outcome::UnknownSigner => format!("signature{when} by a key none of the given certificates holds"),
         Outcome::KeyNotValid { cert, why } => format!("signature{when} by {cert} does not count: {why}"),
         Outcome::WeakHash(h) => format!("signature{when} refused: its hash {h:?} is too weak"),
+        Outcome::Unchecked(why) => format!("signature{when} not checked: {why}"),
     }
 }

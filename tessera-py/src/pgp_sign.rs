@@ -90,6 +90,10 @@ impl Verification {
                 v.status = "weak-hash";
                 format!("signature refused: its hash {h:?} is too weak")
             }
+            Outcome::Unchecked(why) => {
+                v.status = "unchecked";
+                format!("signature not checked: {why}")
+            }
         };
         v
     }

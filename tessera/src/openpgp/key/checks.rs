@@ -1,21 +1,21 @@
-//! Bounded, cached self-signature checks for [`super::Cert::validate`].
+//! Budgeted, cached self-signature checks for [`super::Cert::validate`].
 //!
 //! A certificate fetched from a key server may carry thousands of
 //! signatures that anyone could have added. Validation therefore:
 //!
 //! - skips, before any cryptography, signatures that name an issuer other
-//!   than the key expected to have made them;
-//! - checks a component's candidates newest first until one verifies,
-//!   at most [`MAX_CHECKS_PER_VALIDATION`] signatures in one call to
-//!   `validate` (a signature whose digest prefix does not match fails
-//!   before any public-key operation). There is no smaller cap per
-//!   component: forged copies of a real signature with a later creation
-//!   time would otherwise hide it (a handful of unsigned packets making a
-//!   certificate unusable). Hiding a signature now takes more forged
-//!   packets than the whole budget; beyond the budget, anything unchecked
-//!   counts as not verifying, which fails closed for bindings and
-//!   certifications, and for revocations does no more than whoever
-//!   delivers the certificate could do by leaving the revocation out;
+//!   than the key expected to have made them, and refuses before any
+//!   public-key operation a signature whose policy or digest prefix fails;
+//! - pays for every check by its cost ([`crate::openpgp::sig::cost`]): the
+//!   hashing of what is signed and, when it gets that far, the public-key
+//!   operation weighted by algorithm and key size, from two budgets per
+//!   validation: one for bindings (direct key signatures, certifications,
+//!   subkey bindings, back-signatures) and one for revocations, checked
+//!   only for components found valid. Forged revocations thus cannot use
+//!   up what finds the bindings. Beyond a budget, anything unchecked counts
+//!   as not verifying: this fails closed for bindings, and for revocations
+//!   does no more than whoever delivers the certificate could do by
+//!   leaving the revocation out;
 //! - remembers each outcome by content (the signer's key, what is signed and
 //!   the signature octets), so validating the same certificate again, for
 //!   every message, repeats no public-key operation.
@@ -27,10 +27,12 @@ use std::sync::Mutex;
 use sha2::{Digest, Sha256};
 
 use super::PublicKey;
-use crate::openpgp::sig::Signature;
+use crate::openpgp::sig::cost::{Budget, VALIDATION_BUDGET, hash_cost, verify_cost};
+use crate::openpgp::sig::{SigType, Signature};
 
-/// Most public-key checks made by one call to [`super::Cert::validate`]
-/// (outcomes already cached cost nothing).
+/// Most public-key checks one call to [`super::Cert::validate`] can make:
+/// its budgets spent on the cheapest checks there are (outcomes already
+/// cached need none).
 ///
 /// ```
 /// use tessera::openpgp::key::{Cert, MAX_CHECKS_PER_VALIDATION};
@@ -45,7 +47,8 @@ use crate::openpgp::sig::Signature;
 /// assert!(first <= MAX_CHECKS_PER_VALIDATION as u64);
 /// # Ok::<(), tessera::openpgp::Error>(())
 /// ```
-pub const MAX_CHECKS_PER_VALIDATION: usize = 4096;
+pub const MAX_CHECKS_PER_VALIDATION: usize =
+    ((VALIDATION_BUDGET.bindings + VALIDATION_BUDGET.revocations) / crate::openpgp::sig::cost::CHEAPEST) as usize;
 
 /// Outcomes kept per certificate; the cache is emptied when it is full.
 const MAX_CACHED: usize = 2 * MAX_CHECKS_PER_VALIDATION;
@@ -67,7 +70,7 @@ pub(crate) enum Rule {
 #[derive(Debug, Default, Clone)]
 struct Outcomes {
     by_content: HashMap<[u8; 32], bool>,
-    /// Public-key checks run (cache misses), for tests and diagnostics.
+    /// Public-key checks run, for tests and diagnostics.
     checks: u64,
 }
 
@@ -100,51 +103,111 @@ impl std::fmt::Debug for CheckCache {
 }
 
 /// The content a check outcome depends on.
-fn content_key(rule: Rule, signer: &PublicKey, subject: &[u8], sig: &Signature) -> [u8; 32] {
+fn content_key(rule: Rule, signer: &PublicKey, subject: &[u8], sig: &[u8]) -> [u8; 32] {
     let mut h = Sha256::new();
     let signer = signer.body();
-    let sig = sig.to_bytes();
     h.update([rule as u8]);
-    for part in [signer, subject, &sig] {
+    for part in [signer, subject, sig] {
         h.update((part.len() as u64).to_be_bytes());
         h.update(part);
     }
     h.finalize().into()
 }
 
-/// The checks of one validation: the cache and what remains of the budget.
+/// What a check may spend before its public-key operation: the budgets to
+/// charge, and what became of the charge (a refused one leaves the outcome
+/// unknown, not "does not verify", and it is not remembered).
+pub(crate) struct Charge<'b> {
+    pool: &'b Budget,
+    outer: Option<&'b Budget>,
+    state: Cell<Paid>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Paid {
+    Nothing,
+    Paid,
+    Refused,
+}
+
+impl<'b> Charge<'b> {
+    /// Charges `pool` and, when given, `outer` too.
+    pub(crate) fn new(pool: &'b Budget, outer: Option<&'b Budget>) -> Self {
+        Charge { pool, outer, state: Cell::new(Paid::Nothing) }
+    }
+
+    /// Pays for one public-key check by `signer`; false when too little is
+    /// left.
+    pub(crate) fn pay_for(&self, signer: &PublicKey) -> bool {
+        let ok = self.pool.spend_with(self.outer, verify_cost(signer));
+        self.state.set(if ok { Paid::Paid } else { Paid::Refused });
+        ok
+    }
+
+    /// Whether a charge was refused.
+    pub(crate) fn refused(&self) -> bool {
+        self.state.get() == Paid::Refused
+    }
+
+    /// Whether a public-key check was paid for.
+    pub(crate) fn paid(&self) -> bool {
+        self.state.get() == Paid::Paid
+    }
+}
+
+/// The checks of one validation: the cache and what remains of its budgets
+/// (and of the message's, when it runs for one).
 pub(crate) struct Checker<'a> {
     cache: &'a CheckCache,
-    budget: Cell<usize>,
+    bindings: Budget,
+    revocations: Budget,
+    message: Option<&'a Budget>,
 }
 
 impl<'a> Checker<'a> {
-    pub(crate) fn new(cache: &'a CheckCache) -> Self {
-        Checker { cache, budget: Cell::new(MAX_CHECKS_PER_VALIDATION) }
+    /// The checks of one validation drawing on `message` too, when given.
+    pub(crate) fn new(cache: &'a CheckCache, message: Option<&'a Budget>) -> Self {
+        Checker {
+            cache,
+            bindings: Budget::new(VALIDATION_BUDGET.bindings),
+            revocations: Budget::new(VALIDATION_BUDGET.revocations),
+            message,
+        }
     }
 
     /// Whether `sig` by `signer` over `subject` verifies (`verify` runs the
-    /// check): from the cache, else by running it while the budget lasts.
+    /// check, paying through the [`Charge`] it is given before its
+    /// public-key operation): from the cache, else by running it while the
+    /// budget lasts. Revocations pay from their own budget.
     pub(crate) fn verified(
         &self,
         rule: Rule,
         signer: &PublicKey,
         subject: &[u8],
         sig: &Signature,
-        verify: impl FnOnce() -> bool,
+        verify: impl FnOnce(&Charge<'_>) -> bool,
     ) -> bool {
-        let key = content_key(rule, signer, subject, sig);
+        let revocation = matches!(
+            sig.sig_type(),
+            SigType::KeyRevocation | SigType::SubkeyRevocation | SigType::CertificationRevocation
+        );
+        let pool = if revocation { &self.revocations } else { &self.bindings };
+        let octets = sig.to_bytes();
+        // The cache's key and the digest each hash what is signed.
+        if !pool.spend_with(self.message, 1 + hash_cost(2 * (subject.len() + octets.len()))) {
+            return false;
+        }
+        let key = content_key(rule, signer, subject, &octets);
         if let Some(&ok) = self.cache.lock().by_content.get(&key) {
             return ok;
         }
-        let left = self.budget.get();
-        if left == 0 {
+        let charge = Charge::new(pool, self.message);
+        let ok = verify(&charge);
+        if charge.refused() {
             return false;
         }
-        self.budget.set(left - 1);
-        let ok = verify();
         let mut o = self.cache.lock();
-        o.checks += 1;
+        o.checks += u64::from(charge.paid());
         if o.by_content.len() >= MAX_CACHED {
             o.by_content.clear();
         }

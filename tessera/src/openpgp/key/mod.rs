@@ -27,6 +27,7 @@ mod session;
 mod validity;
 
 pub use cert::{Cert, CertKey, Subkey, UserId, key_tag};
+pub(crate) use checks::Charge;
 pub use checks::MAX_CHECKS_PER_VALIDATION;
 pub use error::KeyError;
 pub use generate::{GenerateOptions, KeyProfile, generate};

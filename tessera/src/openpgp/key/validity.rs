@@ -4,6 +4,7 @@
 //! signing subkey needs; key flags; expiration; revocation.
 
 use super::super::crypto::PublicKeyAlg;
+use super::super::sig::cost::Budget;
 use super::super::sig::{SigType, Signature};
 use super::super::{Error, Result};
 use super::checks::{Checker, Rule};
@@ -221,20 +222,21 @@ impl Cert {
         let pk = self.primary.public();
         let fp = pk.fingerprint();
         let sub = key.public();
-        let checker = Checker::new(&self.checked);
+        let checker = Checker::new(&self.checked, None);
         let made_after = |s: &Signature| s.created().is_some_and(|c| c >= sub.created());
         let grants = |s: &Signature, primary: bool| {
             s.key_flags().unwrap_or_else(|| implied_flags(sub.alg(), primary)) & flags::ENCRYPT != 0
         };
         if sub.fingerprint() == fp {
-            let newest_direct =
-                candidates(&self.direct_sigs, &fp, |s| s.sig_type() == SigType::DirectKey && made_after(s))
-                    .find(|s| checker.verified(Rule::DirectKey, pk, &[], s, || s.verify_direct_key(pk).is_ok()));
+            let newest_direct = candidates(&self.direct_sigs, &fp, |s| {
+                s.sig_type() == SigType::DirectKey && made_after(s)
+            })
+            .find(|s| checker.verified(Rule::DirectKey, pk, &[], s, |c| s.verify_direct_key_paid(pk, Some(c)).is_ok()));
             let certified = self.user_ids.iter().filter_map(|uid| {
                 candidates(&uid.sigs, &fp, |s| matches!(s.sig_type(), SigType::Certification(_)) && made_after(s)).find(
                     |s| {
-                        checker.verified(Rule::Certification, pk, &uid.value, s, || {
-                            s.verify_certification(pk, &uid.value).is_ok()
+                        checker.verified(Rule::Certification, pk, &uid.value, s, |c| {
+                            s.verify_certification_paid(pk, &uid.value, Some(c)).is_ok()
                         })
                     },
                 )
@@ -250,7 +252,9 @@ impl Cert {
         };
         candidates(&sk.sigs, &fp, |s| s.sig_type() == SigType::SubkeyBinding && made_after(s))
             .find(|s| {
-                checker.verified(Rule::SubkeyBinding, pk, sub.body(), s, || s.verify_subkey_binding(pk, sub).is_ok())
+                checker.verified(Rule::SubkeyBinding, pk, sub.body(), s, |c| {
+                    s.verify_subkey_binding_paid(pk, sub, Some(c)).is_ok()
+                })
             })
             .is_some_and(|s| grants(s, false))
     }
@@ -272,11 +276,28 @@ impl Cert {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn validate(&self, at: u64) -> Result<ValidCert<'_>> {
+        self.validate_in(at, None)
+    }
+
+    /// [`Cert::validate`], its checks also paid from `message` (the budget
+    /// of the message whose signatures need this validation) when given.
+    pub(crate) fn validate_in(&self, at: u64, message: Option<&Budget>) -> Result<ValidCert<'_>> {
         let pk = self.primary.public();
         let fp = pk.fingerprint();
-        let checker = Checker::new(&self.checked);
-        let direct_ok =
-            |s: &Signature| checker.verified(Rule::DirectKey, pk, &[], s, || s.verify_direct_key(pk).is_ok());
+        let checker = Checker::new(&self.checked, message);
+        let direct_ok = |s: &Signature| {
+            checker.verified(Rule::DirectKey, pk, &[], s, |c| s.verify_direct_key_paid(pk, Some(c)).is_ok())
+        };
+        // Bindings first, revocations after, each from its own budget.
+        let direct = newest_valid(&self.direct_sigs, at, pk, &fp, |s| s.sig_type() == SigType::DirectKey, direct_ok);
+        let best = self.primary_user_id(&checker, at);
+        // v6 keys take their properties from the direct key signature, v4
+        // keys from the primary User ID's (RFC 9580 §5.2.3.10).
+        let uid_sig = best.map(|(_, s)| s);
+        let self_sig = match pk.version() {
+            KeyVersion::V6 => direct.or(uid_sig),
+            KeyVersion::V4 => uid_sig.or(direct),
+        };
         if let Some(r) = revoked(&self.direct_sigs, at, SigType::KeyRevocation, &fp, direct_ok) {
             let reason = r
                 .revocation_reason()
@@ -284,41 +305,7 @@ impl Cert {
                 .unwrap_or_default();
             return Err(KeyError::Revoked { fingerprint: fp, reason }.into());
         }
-        let direct = newest_valid(&self.direct_sigs, at, pk, &fp, |s| s.sig_type() == SigType::DirectKey, direct_ok);
-        // The primary User ID: among User IDs with a live, verified,
-        // unrevoked certification, the one flagged primary, else the newest.
-        let mut best: Option<(&[u8], &Signature)> = None;
-        for uid in &self.user_ids {
-            let verify = |s: &Signature| {
-                checker
-                    .verified(Rule::Certification, pk, &uid.value, s, || s.verify_certification(pk, &uid.value).is_ok())
-            };
-            let certification = |s: &Signature| matches!(s.sig_type(), SigType::Certification(_));
-            let Some(cert) = newest_valid(&uid.sigs, at, pk, &fp, certification, verify) else { continue };
-            let revocation = |s: &Signature| {
-                s.sig_type() == SigType::CertificationRevocation
-                    && s.created() >= cert.created()
-                    && revocation_applies(s, at)
-            };
-            if candidates(&uid.sigs, &fp, revocation).any(verify) {
-                continue;
-            }
-            let better = match best {
-                None => true,
-                Some((_, b)) => (cert.primary_user_id(), cert.created()) > (b.primary_user_id(), b.created()),
-            };
-            if better {
-                best = Some((&uid.value, cert));
-            }
-        }
-        // v6 keys take their properties from the direct key signature, v4
-        // keys from the primary User ID's (RFC 9580 §5.2.3.10).
-        let uid_sig = best.map(|(_, s)| s);
-        let self_sig = match pk.version() {
-            KeyVersion::V6 => direct.or(uid_sig),
-            KeyVersion::V4 => uid_sig.or(direct),
-        }
-        .ok_or(KeyError::NoValidSelfSignature {
+        let self_sig = self_sig.ok_or(KeyError::NoValidSelfSignature {
             fingerprint: fp,
             why: "no live, verifying self-signature at this time",
         })?;
@@ -353,6 +340,37 @@ impl Cert {
         })
     }
 
+    /// The primary User ID at `at` and its certification: among User IDs
+    /// with a live, verified, unrevoked certification, the one flagged
+    /// primary, else the newest.
+    fn primary_user_id(&self, checker: &Checker<'_>, at: u64) -> Option<(&[u8], &Signature)> {
+        let pk = self.primary.public();
+        let fp = pk.fingerprint();
+        let mut best: Option<(&[u8], &Signature)> = None;
+        for uid in &self.user_ids {
+            let verify = |s: &Signature| {
+                checker.verified(Rule::Certification, pk, &uid.value, s, |c| {
+                    s.verify_certification_paid(pk, &uid.value, Some(c)).is_ok()
+                })
+            };
+            let certification = |s: &Signature| matches!(s.sig_type(), SigType::Certification(_));
+            let Some(cert) = newest_valid(&uid.sigs, at, pk, &fp, certification, verify) else { continue };
+            let better = match best {
+                None => true,
+                Some((_, b)) => (cert.primary_user_id(), cert.created()) > (b.primary_user_id(), b.created()),
+            };
+            let revocation = |s: &Signature| {
+                s.sig_type() == SigType::CertificationRevocation
+                    && s.created() >= cert.created()
+                    && revocation_applies(s, at)
+            };
+            if better && !candidates(&uid.sigs, &fp, revocation).any(verify) {
+                best = Some((&uid.value, cert));
+            }
+        }
+        best
+    }
+
     fn validate_subkey<'a>(
         &'a self,
         checker: &Checker<'_>,
@@ -367,26 +385,28 @@ impl Cert {
         }
         let fp = pk.fingerprint();
         let verify = |s: &Signature| {
-            checker.verified(Rule::SubkeyBinding, pk, sub.body(), s, || s.verify_subkey_binding(pk, sub).is_ok())
+            checker.verified(Rule::SubkeyBinding, pk, sub.body(), s, |c| {
+                s.verify_subkey_binding_paid(pk, sub, Some(c)).is_ok()
+            })
         };
+        let binding = newest_valid(&sk.sigs, at, sub, &fp, |s| s.sig_type() == SigType::SubkeyBinding, verify);
         if revoked(&sk.sigs, at, SigType::SubkeyRevocation, &fp, verify).is_some() {
             return Err("revoked");
         }
-        let binding = newest_valid(&sk.sigs, at, sub, &fp, |s| s.sig_type() == SigType::SubkeyBinding, verify)
-            .ok_or("no live, verifying binding signature at this time")?;
+        let binding = binding.ok_or("no live, verifying binding signature at this time")?;
         let f = binding.key_flags().unwrap_or_else(|| implied_flags(sub.alg(), false));
         if f & (flags::SIGN | flags::CERTIFY) != 0 {
             let back = binding
                 .embedded_signatures()
                 .filter_map(|r| r.ok())
-                .filter(|b| b.sig_type() == SigType::PrimaryKeyBinding)
+                .filter(|b| b.sig_type() == SigType::PrimaryKeyBinding && b.is_live_at(at))
                 .any(|b| {
-                    checker.verified(Rule::PrimaryKeyBinding, sub, pk.body(), &b, || {
-                        b.verify_primary_key_binding(pk, sub).is_ok()
+                    checker.verified(Rule::PrimaryKeyBinding, sub, pk.body(), &b, |c| {
+                        b.verify_primary_key_binding_paid(pk, sub, Some(c)).is_ok()
                     })
                 });
             if !back {
-                return Err("a signing subkey without a valid primary key binding (back-signature)");
+                return Err("a signing subkey without a live, valid primary key binding (back-signature)");
             }
         }
         let expires = expiry(sub, binding).into_iter().chain(primary_expires).min();

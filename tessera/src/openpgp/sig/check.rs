@@ -19,9 +19,9 @@
 //! # Ok::<(), tessera::openpgp::Error>(())
 //! ```
 
-use super::super::Error;
 use super::super::crypto::{HashAlg, PublicKeyAlg};
-use super::super::key::{Cert, Fingerprint, KeyError, KeyVersion, PublicKey, ValidCert};
+use super::super::key::{Cert, Charge, Fingerprint, KeyVersion, PublicKey, ValidCert};
+use super::cost::{Budget, MESSAGE_BUDGET};
 use super::packet::{SigType, Signature};
 
 /// What one signature amounts to.
@@ -66,6 +66,9 @@ pub enum Outcome {
     },
     /// Its hash algorithm is refused for data signatures (SHA-1).
     WeakHash(HashAlg),
+    /// It was not checked: the message's budget for signature checks was
+    /// spent (see [`DocumentChecker`]).
+    Unchecked(String),
 }
 
 impl Outcome {
@@ -135,22 +138,25 @@ fn data_policy(sig: &Signature) -> Option<Outcome> {
 /// between signer and verifier), in seconds.
 const MAX_CLOCK_SKEW: u64 = 5 * 60;
 
-/// Checks the signing key against the certificate's state at `created`.
-fn key_valid_at(cert: &Cert, key: &PublicKey, sig: &Signature, now: u64) -> Result<Option<String>, String> {
+/// Checks the signing key against the certificate's state at the
+/// signature's creation time: a hard revocation applies there whenever it
+/// was made, a soft one only from its creation on (RFC 9580 §5.2.3.31).
+fn key_valid_at(
+    cert: &Cert,
+    key: &PublicKey,
+    sig: &Signature,
+    now: u64,
+    budget: &Budget,
+) -> Result<Option<String>, String> {
     let created = u64::from(sig.created().ok_or("it has no creation time")?);
     if created > now.saturating_add(MAX_CLOCK_SKEW) {
         return Err("it was made in the future (its creation time is after now)".into());
     }
-    let valid: ValidCert<'_> = cert.validate(created).map_err(|e| format!("at signing time: {e}"))?;
+    let valid: ValidCert<'_> = cert.validate_in(created, Some(budget)).map_err(|e| format!("at signing time: {e}"))?;
     let fp = key.fingerprint();
     if !valid.signing_keys().iter().any(|k| k.public().fingerprint() == fp) {
         let why = valid.refused.iter().find(|(f, _)| *f == fp).map(|(_, w)| *w).unwrap_or("not flagged for signing");
         return Err(format!("key {fp} could not sign at signing time: {why}"));
-    }
-    // A revocation applies whenever it was made: a hard revocation of the
-    // certificate now also voids old signatures.
-    if let Err(e @ Error::Key(KeyError::Revoked { .. })) = cert.validate(now.max(created)) {
-        return Err(e.to_string());
     }
     if !sig.is_live_at(now.max(created)) {
         return Err("the signature has expired".into());
@@ -158,9 +164,155 @@ fn key_valid_at(cert: &Cert, key: &PublicKey, sig: &Signature, now: u64) -> Resu
     Ok(valid.user_id.map(|u| String::from_utf8_lossy(u).into_owned()))
 }
 
-/// Judges a document signature whose data hashed to `digest` (computed by
-/// [`super::DocumentHasher`] over the signature's own fields) against
-/// `certs`, at time `now` (seconds since the epoch).
+/// Most signatures naming no issuer that one message may have tried
+/// against every key that could have made them; further ones count as by
+/// an unknown signer.
+///
+/// ```
+/// use tessera::openpgp::sig::check::MAX_ISSUERLESS;
+/// assert_eq!(MAX_ISSUERLESS, 4);
+/// ```
+pub const MAX_ISSUERLESS: usize = 4;
+
+/// Judges the document signatures of one message against `certs` at `now`
+/// (seconds since the epoch), within one budget for the whole message
+/// ([`MESSAGE_BUDGET`], certificate validations included), so that what a
+/// message costs to check does not grow with signatures times keys.
+///
+/// Cheap checks come before any cryptography: a signature is tried only
+/// against keys it names as issuer, of its algorithm; one naming no issuer
+/// (at most [`MAX_ISSUERLESS`] per message) only against keys valid and
+/// flagged for signing at its creation time.
+///
+/// ```
+/// use tessera::openpgp::key::{GenerateOptions, generate};
+/// use tessera::openpgp::sig::check::DocumentChecker;
+/// use tessera::openpgp::sig::{DocumentHasher, SigType, Signer, SigningKey};
+/// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+/// let mut signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+/// signer.update(b"data");
+/// let sig = signer.finish()?.remove(0);
+/// let f = sig.hashed_fields();
+/// let mut h = DocumentHasher::new(&f);
+/// h.update(b"data");
+/// let certs = [key.to_public()];
+/// let mut checker = DocumentChecker::new(&certs, 1_700_000_002);
+/// assert!(checker.check(&sig, &h.finish(&f)).is_good());
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct DocumentChecker<'c> {
+    certs: &'c [Cert],
+    now: u64,
+    budget: Budget,
+    issuerless: usize,
+}
+
+impl<'c> DocumentChecker<'c> {
+    /// A checker for one message's signatures.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::check::DocumentChecker;
+    /// let checker = DocumentChecker::new(&[], 1_700_000_000);
+    /// # let _ = checker;
+    /// ```
+    pub fn new(certs: &'c [Cert], now: u64) -> Self {
+        DocumentChecker { certs, now, budget: Budget::new(MESSAGE_BUDGET), issuerless: 0 }
+    }
+
+    /// Judges `sig`, whose data hashed to `digest` (computed by
+    /// [`super::DocumentHasher`] over the signature's own fields).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::check::DocumentChecker;
+    /// use tessera::openpgp::sig::{Outcome, SigType, Signer, SigningKey};
+    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
+    /// let mut signer = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?;
+    /// signer.update(b"data");
+    /// let sig = signer.finish()?.remove(0);
+    /// // The wrong digest.
+    /// let outcome = DocumentChecker::new(&[key.to_public()], 1_700_000_002).check(&sig, &[0; 64]);
+    /// assert!(matches!(outcome, Outcome::Bad(_)));
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
+    pub fn check(&mut self, sig: &Signature, digest: &[u8]) -> Outcome {
+        if let Some(o) = data_policy(sig) {
+            return o;
+        }
+        if sig.issuer_key_ids().next().is_some() {
+            return self.check_named(sig, digest);
+        }
+        if self.issuerless == MAX_ISSUERLESS {
+            return Outcome::UnknownSigner;
+        }
+        self.issuerless += 1;
+        self.check_issuerless(sig, digest)
+    }
+
+    fn spent() -> Outcome {
+        Outcome::Unchecked("the budget for this message's signature checks is spent".into())
+    }
+
+    /// Verifies `sig` by `key`, paid from the message's budget: `None` when
+    /// too little is left.
+    fn verify(&self, sig: &Signature, key: &PublicKey, digest: &[u8]) -> Option<Result<(), String>> {
+        let charge = Charge::new(&self.budget, None);
+        let r = sig.verify_digest_paid(key, digest, Some(&charge)).map_err(|e| e.to_string());
+        (!charge.refused()).then_some(r)
+    }
+
+    fn judged(&self, cert: &Cert, key: &PublicKey, sig: &Signature) -> Outcome {
+        match key_valid_at(cert, key, sig, self.now, &self.budget) {
+            Ok(user_id) => Outcome::Good { cert: cert.fingerprint(), key: key.fingerprint(), user_id },
+            Err(_) if self.budget.ran_short() => Self::spent(),
+            Err(why) => Outcome::KeyNotValid { cert: cert.fingerprint(), why },
+        }
+    }
+
+    /// A signature naming its issuer: tried against the keys it names.
+    fn check_named(&self, sig: &Signature, digest: &[u8]) -> Outcome {
+        let mut found = None;
+        for cert in self.certs {
+            for key in cert.keys().map(|k| k.public()).filter(|k| sig.may_be_issued_by(&k.fingerprint())) {
+                match self.verify(sig, key, digest) {
+                    None => return Self::spent(),
+                    Some(Ok(())) => return self.judged(cert, key, sig),
+                    Some(Err(why)) => found = Some(Outcome::Bad(why)),
+                }
+            }
+        }
+        found.unwrap_or(Outcome::UnknownSigner)
+    }
+
+    /// A signature naming no issuer: tried only against keys of its
+    /// algorithm and version that were valid and flagged for signing when
+    /// it was made.
+    fn check_issuerless(&self, sig: &Signature, digest: &[u8]) -> Outcome {
+        let Some(created) = sig.created() else { return Outcome::Bad("it has no creation time".into()) };
+        let fits = |k: &PublicKey| k.alg() == sig.pk_alg() && k.version().id() == sig.version;
+        let mut found = None;
+        for cert in self.certs.iter().filter(|c| c.keys().any(|k| fits(k.public()))) {
+            let Ok(valid) = cert.validate_in(u64::from(created), Some(&self.budget)) else {
+                if self.budget.ran_short() {
+                    return Self::spent();
+                }
+                continue;
+            };
+            for key in valid.signing_keys().into_iter().map(|k| k.public()).filter(|k| fits(k)) {
+                match self.verify(sig, key, digest) {
+                    None => return Self::spent(),
+                    Some(Ok(())) => return self.judged(cert, key, sig),
+                    Some(Err(why)) => found = Some(Outcome::Bad(why)),
+                }
+            }
+        }
+        found.unwrap_or(Outcome::UnknownSigner)
+    }
+}
+
+/// Judges one document signature whose data hashed to `digest` against
+/// `certs` at `now`: a [`DocumentChecker`] for a message of one signature.
 ///
 /// ```
 /// use tessera::openpgp::key::{GenerateOptions, generate};
@@ -180,28 +332,7 @@ fn key_valid_at(cert: &Cert, key: &PublicKey, sig: &Signature, now: u64) -> Resu
 /// # Ok::<(), tessera::openpgp::Error>(())
 /// ```
 pub fn check_document(sig: &Signature, digest: &[u8], certs: &[Cert], now: u64) -> Outcome {
-    if let Some(o) = data_policy(sig) {
-        return o;
-    }
-    let mut found = None;
-    for cert in certs {
-        for k in cert.keys() {
-            let key = k.public();
-            if !sig.may_be_issued_by(&key.fingerprint()) {
-                continue;
-            }
-            match sig.verify_digest(key, digest) {
-                Ok(()) => {
-                    return match key_valid_at(cert, key, sig, now) {
-                        Ok(user_id) => Outcome::Good { cert: cert.fingerprint(), key: key.fingerprint(), user_id },
-                        Err(why) => Outcome::KeyNotValid { cert: cert.fingerprint(), why },
-                    };
-                }
-                Err(e) => found = Some(Outcome::Bad(e.to_string())),
-            }
-        }
-    }
-    found.unwrap_or(Outcome::UnknownSigner)
+    DocumentChecker::new(certs, now).check(sig, digest)
 }
 
 /// The shortest digest `key` signs with: 64 octets for Ed448 (RFC 9580

@@ -12,7 +12,7 @@ use super::super::key::{Cert, Fingerprint, KeyError, KeyVersion, PublicKey};
 use super::super::packet::{BodyReader, read_header, tag};
 use super::super::{Error, Result, random};
 use super::builder::SignatureBuilder;
-use super::check::{Outcome, SigResult, check_document, hash_acceptable, negotiate_hash};
+use super::check::{DocumentChecker, Outcome, SigResult, hash_acceptable, negotiate_hash};
 use super::hash_thread::Hashing;
 use super::hashing::{DocumentHasher, HashedFields};
 use super::packet::{SigType, Signature};
@@ -389,12 +389,12 @@ impl<'c> Verifier<'c> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn finish(self) -> Vec<SigResult> {
-        let (certs, now) = (self.certs, self.now);
+        let mut checker = DocumentChecker::new(self.certs, self.now);
         self.sigs
             .into_iter()
             .map(|(sig, h)| {
                 let outcome = match h {
-                    Some(h) => check_document(&sig, &h.finish(&sig.hashed_fields()), certs, now),
+                    Some(h) => checker.check(&sig, &h.finish(&sig.hashed_fields())),
                     None => Outcome::Bad("not a document signature".into()),
                 };
                 SigResult { signature: Some(sig), outcome }

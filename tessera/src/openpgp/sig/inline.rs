@@ -30,7 +30,7 @@ use super::super::key::Cert;
 use super::super::packet::{BodyLen, BodyReader, PartialWriter, read_exact, read_header, tag, write_packet};
 use super::super::poison::Poison;
 use super::super::{DecryptOptions, Error, LiteralInfo, Result};
-use super::check::{Outcome, SigResult, check_document};
+use super::check::{DocumentChecker, Outcome, SigResult};
 use super::document::{Signer, read_sig_body};
 use super::hash_thread::Hashing;
 use super::hashing::{DocumentHasher, HashedFields, crlf_pieces};
@@ -394,7 +394,7 @@ impl<'a> InlineVerifier<'a> {
                 _ => return Err(Error::Malformed("unexpected packet after the literal data")),
             }
         }
-        let (certs, now) = (self.certs, self.now);
+        let mut checker = DocumentChecker::new(self.certs, self.now);
         let mut results = Vec::new();
         let mut ops: Vec<Option<(OnePassSig, DocumentHasher)>> = Vec::new();
         let hashers = std::mem::replace(&mut self.hashing, Hashing::Here(Vec::new())).finish()?;
@@ -402,7 +402,7 @@ impl<'a> InlineVerifier<'a> {
             match e {
                 Expected::OnePass(o) => ops.push(Some((o, h))),
                 Expected::Before(s) => {
-                    let outcome = check_document(&s, &h.finish(&s.hashed_fields()), certs, now);
+                    let outcome = checker.check(&s, &h.finish(&s.hashed_fields()));
                     results.push(SigResult { signature: Some(s), outcome });
                 }
             }
@@ -411,7 +411,7 @@ impl<'a> InlineVerifier<'a> {
         for sig in trailing {
             let slot = ops.iter_mut().rev().find(|o| o.as_ref().is_some_and(|(o, _)| o.matches(&sig)));
             let outcome = match slot.and_then(Option::take) {
-                Some((_, h)) => check_document(&sig, &h.finish(&sig.hashed_fields()), certs, now),
+                Some((_, h)) => checker.check(&sig, &h.finish(&sig.hashed_fields())),
                 None => Outcome::Bad("a signature without a matching one-pass signature".into()),
             };
             results.push(SigResult { signature: Some(sig), outcome });

@@ -20,6 +20,7 @@
 mod builder;
 pub mod check;
 mod cleartext;
+pub mod cost;
 mod document;
 mod fields;
 mod hash_thread;

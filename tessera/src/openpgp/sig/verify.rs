@@ -9,7 +9,7 @@
 
 use super::super::Result;
 use super::super::crypto::{self, HashAlg};
-use super::super::key::{KeyError, PublicKey};
+use super::super::key::{Charge, KeyError, PublicKey};
 use super::hashing::{binding_digest, certification_digest, direct_key_digest};
 use super::packet::{SigType, Signature};
 
@@ -58,6 +58,17 @@ impl Signature {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn verify_digest(&self, signer: &PublicKey, digest: &[u8]) -> Result<()> {
+        self.verify_digest_paid(signer, digest, None)
+    }
+
+    /// [`Signature::verify_digest`], paying through `charge` (when given)
+    /// once the checks that need no public-key operation pass.
+    pub(crate) fn verify_digest_paid(
+        &self,
+        signer: &PublicKey,
+        digest: &[u8],
+        charge: Option<&Charge<'_>>,
+    ) -> Result<()> {
         if self.unknown_critical().is_some() {
             return Err(bad("it has a critical subpacket that is not understood"));
         }
@@ -76,6 +87,9 @@ impl Signature {
         }
         if digest.get(..2) != Some(&self.digest_prefix[..]) {
             return Err(bad("the digest does not match"));
+        }
+        if charge.is_some_and(|c| !c.pay_for(signer)) {
+            return Err(bad("not checked: the budget for signature checks is spent"));
         }
         crypto::verify(signer.material(), self.hash_alg, digest, &self.material)
             .map_err(|_| bad("the signature does not verify"))
@@ -97,8 +111,12 @@ impl Signature {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn verify_direct_key(&self, primary: &PublicKey) -> Result<()> {
+        self.verify_direct_key_paid(primary, None)
+    }
+
+    pub(crate) fn verify_direct_key_paid(&self, primary: &PublicKey, charge: Option<&Charge<'_>>) -> Result<()> {
         self.expect_type(matches!(self.sig_type, SigType::DirectKey | SigType::KeyRevocation))?;
-        self.verify_digest(primary, &direct_key_digest(&self.hashed_fields(), primary))
+        self.verify_digest_paid(primary, &direct_key_digest(&self.hashed_fields(), primary), charge)
     }
 
     /// A certification (0x10-0x13) or certification revocation (0x30) of
@@ -114,8 +132,17 @@ impl Signature {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn verify_certification(&self, primary: &PublicKey, user_id: &[u8]) -> Result<()> {
+        self.verify_certification_paid(primary, user_id, None)
+    }
+
+    pub(crate) fn verify_certification_paid(
+        &self,
+        primary: &PublicKey,
+        user_id: &[u8],
+        charge: Option<&Charge<'_>>,
+    ) -> Result<()> {
         self.expect_type(matches!(self.sig_type, SigType::Certification(_) | SigType::CertificationRevocation))?;
-        self.verify_digest(primary, &certification_digest(&self.hashed_fields(), primary, user_id))
+        self.verify_digest_paid(primary, &certification_digest(&self.hashed_fields(), primary, user_id), charge)
     }
 
     /// A subkey binding (0x18) or subkey revocation (0x28) by `primary`.
@@ -129,8 +156,17 @@ impl Signature {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn verify_subkey_binding(&self, primary: &PublicKey, subkey: &PublicKey) -> Result<()> {
+        self.verify_subkey_binding_paid(primary, subkey, None)
+    }
+
+    pub(crate) fn verify_subkey_binding_paid(
+        &self,
+        primary: &PublicKey,
+        subkey: &PublicKey,
+        charge: Option<&Charge<'_>>,
+    ) -> Result<()> {
         self.expect_type(matches!(self.sig_type, SigType::SubkeyBinding | SigType::SubkeyRevocation))?;
-        self.verify_digest(primary, &binding_digest(&self.hashed_fields(), primary, subkey))
+        self.verify_digest_paid(primary, &binding_digest(&self.hashed_fields(), primary, subkey), charge)
     }
 
     /// A primary key binding (0x19, the back-signature embedded in a signing
@@ -150,8 +186,17 @@ impl Signature {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn verify_primary_key_binding(&self, primary: &PublicKey, subkey: &PublicKey) -> Result<()> {
+        self.verify_primary_key_binding_paid(primary, subkey, None)
+    }
+
+    pub(crate) fn verify_primary_key_binding_paid(
+        &self,
+        primary: &PublicKey,
+        subkey: &PublicKey,
+        charge: Option<&Charge<'_>>,
+    ) -> Result<()> {
         self.expect_type(self.sig_type == SigType::PrimaryKeyBinding)?;
-        self.verify_digest(subkey, &binding_digest(&self.hashed_fields(), primary, subkey))
+        self.verify_digest_paid(subkey, &binding_digest(&self.hashed_fields(), primary, subkey), charge)
     }
 
     /// Whether the signature has expired at `now` (or was made after it).

@@ -1,0 +1,200 @@
+//! What checking a signature costs, and the budgets that bound it.
+//!
+//! Certificates and signed messages come from whoever sends them, so the
+//! work they cause is bounded by cost, not by count: one RSA-16384 check
+//! with a 64-bit public exponent costs as much as a few hundred Ed25519
+//! checks. Costs are estimates in microseconds of one core
+//! ([`verify_cost`], [`hash_cost`]); a [`Budget`] is an amount of them that
+//! checks draw from until it is spent. Certificate validation draws from
+//! two budgets of its own (bindings and revocations, so that a flood of
+//! forged revocations cannot starve the bindings) and, inside a message,
+//! from the message's budget too ([`MESSAGE_BUDGET`]).
+
+use std::cell::Cell;
+
+use super::super::crypto::{Curve, PublicKeyAlg, PublicMaterial};
+use super::super::key::PublicKey;
+
+/// Estimated microseconds of one core one public-key signature check by
+/// `key` costs: an upper bound measured for each algorithm (`cargo bench
+/// --bench cert_validation -- costs` prints the measured figures beside
+/// these), RSA scaled by the modulus squared and the exponent's length.
+///
+/// ```
+/// use tessera::openpgp::crypto::{KeyType, generate};
+/// use tessera::openpgp::key::{KeyVersion, PublicKey};
+/// use tessera::openpgp::sig::cost::verify_cost;
+/// let (ed, _) = generate(KeyType::Ed25519)?;
+/// let (rsa, _) = generate(KeyType::Rsa(3072))?;
+/// let ed = PublicKey::new(KeyVersion::V6, 1_700_000_000, ed)?;
+/// let rsa = PublicKey::new(KeyVersion::V4, 1_700_000_000, rsa)?;
+/// assert!(verify_cost(&rsa) > verify_cost(&ed));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
+pub fn verify_cost(key: &PublicKey) -> u64 {
+    match (key.alg(), key.material()) {
+        (_, PublicMaterial::Rsa { n, e }) => {
+            // Square-and-multiply over the exponent's bits, each step a
+            // multiplication of the modulus' size.
+            let words = (n.bits() as u64).div_ceil(64).max(1);
+            let steps = (e.bits() as u64).max(2) + 1;
+            RSA_BASE + (words * words * steps).div_ceil(RSA_PER_US)
+        }
+        (PublicKeyAlg::Ed25519 | PublicKeyAlg::EdDsaLegacy, _) => ED25519,
+        (PublicKeyAlg::Ed448, _) => ED448,
+        (_, m) => match m.curve() {
+            Some(Curve::NistP256) => P256,
+            Some(Curve::NistP384) => P384,
+            Some(Curve::NistP521) => P521,
+            _ => UNKNOWN,
+        },
+    }
+}
+
+/// Ed25519 and the legacy EdDSA over it.
+const ED25519: u64 = 60;
+/// Ed448.
+const ED448: u64 = 250;
+/// ECDSA over NIST P-256, P-384 and P-521.
+const P256: u64 = 200;
+const P384: u64 = 700;
+const P521: u64 = 1_500;
+/// Anything else that might verify (never cheaper than the dearest curve).
+const UNKNOWN: u64 = 1_500;
+/// RSA: a fixed part, and word-steps (64-bit words squared, times the
+/// exponent's steps) per microsecond.
+const RSA_BASE: u64 = 10;
+const RSA_PER_US: u64 = 400;
+
+/// The cheapest public-key check [`verify_cost`] estimates (RSA-1024 with
+/// a small exponent, the smallest key checked at all).
+///
+/// ```
+/// use tessera::openpgp::sig::cost::{CHEAPEST, MESSAGE_BUDGET};
+/// assert!(MESSAGE_BUDGET / CHEAPEST < 100_000);
+/// ```
+pub const CHEAPEST: u64 = RSA_BASE + (16 * 16 * 3u64).div_ceil(RSA_PER_US);
+
+/// Estimated microseconds of hashing `octets` octets (digests and the
+/// outcome cache's keys), at 1 GB/s or more.
+///
+/// ```
+/// use tessera::openpgp::sig::cost::hash_cost;
+/// assert_eq!(hash_cost(100), 0);
+/// assert_eq!(hash_cost(1 << 20), 1_048);
+/// ```
+pub fn hash_cost(octets: usize) -> u64 {
+    octets as u64 / 1_000
+}
+
+/// Estimated microseconds one message's signatures may cost to check, with
+/// every certificate validation they need: under a second of one core.
+///
+/// ```
+/// use tessera::openpgp::sig::cost::{MESSAGE_BUDGET, VALIDATION_BUDGET};
+/// assert!(VALIDATION_BUDGET.bindings + VALIDATION_BUDGET.revocations <= MESSAGE_BUDGET);
+/// ```
+pub const MESSAGE_BUDGET: u64 = 900_000;
+
+/// What one validation of a certificate may spend, in estimated
+/// microseconds: on bindings (direct key signatures, certifications,
+/// subkey bindings and back-signatures) and apart from them on
+/// revocations, so that forged revocations cannot use up what finds the
+/// bindings.
+///
+/// ```
+/// use tessera::openpgp::sig::cost::VALIDATION_BUDGET;
+/// assert!(VALIDATION_BUDGET.bindings > VALIDATION_BUDGET.revocations);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValidationBudget {
+    /// For the signatures that make keys and User IDs valid.
+    pub bindings: u64,
+    /// For the revocations of the components found valid.
+    pub revocations: u64,
+}
+
+/// The budget of one call to [`crate::openpgp::key::Cert::validate`].
+pub const VALIDATION_BUDGET: ValidationBudget = ValidationBudget { bindings: 600_000, revocations: 200_000 };
+
+/// An amount of estimated work that checks draw from until it is spent.
+///
+/// ```
+/// use tessera::openpgp::sig::cost::Budget;
+/// let b = Budget::new(100);
+/// assert!(b.spend(60));
+/// assert!(!b.spend(60)); // not enough left: nothing is taken
+/// assert_eq!(b.left(), 40);
+/// ```
+#[derive(Debug)]
+pub struct Budget {
+    left: Cell<u64>,
+    short: Cell<bool>,
+}
+
+impl Budget {
+    /// A budget of `units` estimated microseconds.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::cost::{Budget, MESSAGE_BUDGET};
+    /// assert_eq!(Budget::new(MESSAGE_BUDGET).left(), MESSAGE_BUDGET);
+    /// ```
+    pub fn new(units: u64) -> Self {
+        Budget { left: Cell::new(units), short: Cell::new(false) }
+    }
+
+    /// What is left.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::cost::Budget;
+    /// let b = Budget::new(10);
+    /// b.spend(3);
+    /// assert_eq!(b.left(), 7);
+    /// ```
+    pub fn left(&self) -> u64 {
+        self.left.get()
+    }
+
+    /// Whether a charge was ever refused for want of what was left.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::cost::Budget;
+    /// let b = Budget::new(5);
+    /// assert!(b.spend(5) && !b.ran_short());
+    /// assert!(!b.spend(1) && b.ran_short());
+    /// ```
+    pub fn ran_short(&self) -> bool {
+        self.short.get()
+    }
+
+    /// Takes `units` if that much is left; otherwise takes nothing and
+    /// says so.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::cost::Budget;
+    /// let b = Budget::new(1);
+    /// assert!(b.spend(1) && !b.spend(1));
+    /// ```
+    pub fn spend(&self, units: u64) -> bool {
+        match self.left.get().checked_sub(units) {
+            Some(left) => {
+                self.left.set(left);
+                true
+            }
+            None => {
+                self.short.set(true);
+                false
+            }
+        }
+    }
+
+    /// Takes `units` from both `self` and `outer` (when given), or from
+    /// neither.
+    pub(crate) fn spend_with(&self, outer: Option<&Budget>, units: u64) -> bool {
+        match outer {
+            Some(o) if o.left() < units => o.spend(units),
+            Some(o) => self.spend(units) && o.spend(units),
+            None => self.spend(units),
+        }
+    }
+}
