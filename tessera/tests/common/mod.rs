@@ -144,4 +144,5 @@ pub fn bytes(max: usize) -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
     proptest::collection::vec(proptest::prelude::any::<u8>(), 0..=max)
 }
 
+pub mod hostile;
 pub mod quick_check;

@@ -45,7 +45,7 @@ pub use rsa_prepared::PreparedRsa;
 pub use secret::SecretMaterial;
 pub use session::{decrypt_session_key, encrypt_session_key};
 pub use sigmat::SigMaterial;
-pub use sign::{sign, verify};
+pub use sign::{sign, verifications_on_this_thread, verify};
 
 #[cfg(test)]
 mod tests;

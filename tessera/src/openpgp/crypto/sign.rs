@@ -46,6 +46,7 @@ fn legacy_native(point: &Mpi) -> Result<[u8; 32]> {
 /// ```
 pub fn verify(public: &PublicMaterial, hash: HashAlg, digest: &[u8], sig: &SigMaterial) -> Result<()> {
     check_digest(hash, digest)?;
+    VERIFICATIONS.with(|v| v.set(v.get() + 1));
     match (public, sig) {
         (PublicMaterial::Rsa { n, e }, SigMaterial::Rsa { s }) => pkcs1::verify(n, e, hash, digest, s),
         (PublicMaterial::Ecdsa { curve, point }, SigMaterial::Ecdsa { r, s }) => {
@@ -58,6 +59,27 @@ pub fn verify(public: &PublicMaterial, hash: HashAlg, digest: &[u8], sig: &SigMa
         (PublicMaterial::Ed448(k), SigMaterial::Ed448(s)) => edwards::ed448_verify(k, digest, s),
         _ => Err(Error::BadSignature),
     }
+}
+
+thread_local! {
+    static VERIFICATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many public-key signature checks [`verify`] has run on this thread:
+/// what tests and diagnostics count to see that the work a certificate or
+/// message causes is bounded.
+///
+/// ```
+/// use tessera::openpgp::crypto::{generate, sign, verify, verifications_on_this_thread, HashAlg, Hasher, KeyType};
+/// let (public, secret) = generate(KeyType::Ed25519).unwrap();
+/// let digest = Hasher::digest(HashAlg::Sha256, b"data");
+/// let sig = sign(&secret, &public, HashAlg::Sha256, &digest).unwrap();
+/// let before = verifications_on_this_thread();
+/// verify(&public, HashAlg::Sha256, &digest, &sig).unwrap();
+/// assert_eq!(verifications_on_this_thread(), before + 1);
+/// ```
+pub fn verifications_on_this_thread() -> u64 {
+    VERIFICATIONS.with(|v| v.get())
 }
 
 /// Signs `digest` (made with `hash`) with `secret`, whose public half is

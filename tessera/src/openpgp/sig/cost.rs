@@ -37,7 +37,8 @@ pub fn verify_cost(key: &PublicKey) -> u64 {
             // Square-and-multiply over the exponent's bits, each step a
             // multiplication of the modulus' size.
             let words = (n.bits() as u64).div_ceil(64).max(1);
-            let steps = (e.bits() as u64).max(2) + 1;
+            let ones: u32 = e.as_bytes().iter().map(|b| b.count_ones()).sum();
+            let steps = e.bits() as u64 + u64::from(ones);
             RSA_BASE + (words * words * steps).div_ceil(RSA_PER_US)
         }
         (PublicKeyAlg::Ed25519 | PublicKeyAlg::EdDsaLegacy, _) => ED25519,
@@ -62,7 +63,7 @@ const P521: u64 = 1_500;
 /// Anything else that might verify (never cheaper than the dearest curve).
 const UNKNOWN: u64 = 1_500;
 /// RSA: a fixed part, and word-steps (64-bit words squared, times the
-/// exponent's steps) per microsecond.
+/// exponent's squarings and multiplications) per microsecond.
 const RSA_BASE: u64 = 10;
 const RSA_PER_US: u64 = 400;
 
@@ -73,7 +74,7 @@ const RSA_PER_US: u64 = 400;
 /// use tessera::openpgp::sig::cost::{CHEAPEST, MESSAGE_BUDGET};
 /// assert!(MESSAGE_BUDGET / CHEAPEST < 100_000);
 /// ```
-pub const CHEAPEST: u64 = RSA_BASE + (16 * 16 * 3u64).div_ceil(RSA_PER_US);
+pub const CHEAPEST: u64 = RSA_BASE + (16 * 16 * 4u64).div_ceil(RSA_PER_US);
 
 /// Estimated microseconds of hashing `octets` octets (digests and the
 /// outcome cache's keys), at 1 GB/s or more.
