@@ -6,6 +6,8 @@
 //!                              beside sig::cost::verify_cost's estimate
 //! hostile_certs write DIR      writes the inputs (see `write`)
 //! hostile_certs run DIR CASE   times one case on them: prints `<seconds> <verdict>`
+//! hostile_certs seeds DIR      writes small hostile certificates as fuzz seeds
+//!                              (fuzz/seeds/cert_parse)
 //! ```
 
 #[path = "../tests/common/hostile.rs"]
@@ -27,8 +29,9 @@ fn main() {
         ["costs"] => costs(),
         ["write", dir] => write(Path::new(dir)),
         ["run", dir, case] => run(Path::new(dir), case),
+        ["seeds", dir] => seeds(Path::new(dir)),
         _ => {
-            eprintln!("usage: hostile_certs costs | write DIR | run DIR CASE");
+            eprintln!("usage: hostile_certs costs | write DIR | run DIR CASE | seeds DIR");
             std::process::exit(2);
         }
     }
@@ -151,4 +154,27 @@ fn run(dir: &Path, case: &str) {
         _ => panic!("unknown case {case}"),
     };
     println!("{:.3} {verdict}", t.elapsed().as_secs_f64());
+}
+
+/// Hostile certificates small enough for the `cert_parse` fuzz target
+/// (16 KiB): each flood, a huge RSA key, an expiring back-signature.
+fn seeds(dir: &Path) {
+    std::fs::create_dir_all(dir).expect("dir");
+    let v6 = victim(KeyProfile::Rfc9580);
+    let v4 = victim(KeyProfile::Rfc4880);
+    let cases = [
+        ("hostile_key_revocations_v6", flood_key_revocations(&v6, 60)),
+        ("hostile_key_revocations_v4", flood_key_revocations(&v4, 60)),
+        ("hostile_subkey_revocations", flood_subkey_revocations(&v6, 60)),
+        ("hostile_newer_bindings", flood_bindings(&v6, 30)),
+        ("hostile_user_ids", flood_user_ids(&v4, 40)),
+        ("hostile_bare_subkeys", with_bare_subkeys(&v6, 150)),
+        ("hostile_rsa_16384", rsa_flood(&rsa_key(16384, (1 << 33) - 1), 1)),
+        ("hostile_expiring_backsig", signing_subkey_with_expiring_backsig(1000).0.to_public()),
+    ];
+    for (name, cert) in cases {
+        let bytes = cert.to_bytes().expect("serialize");
+        assert!(bytes.len() <= 16 << 10, "{name}: {} octets", bytes.len());
+        std::fs::write(dir.join(format!("{name}.bin")), &bytes[..]).expect("write");
+    }
 }
