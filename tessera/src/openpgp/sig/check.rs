@@ -179,10 +179,12 @@ pub const MAX_ISSUERLESS: usize = 4;
 /// ([`MESSAGE_BUDGET`], certificate validations included), so that what a
 /// message costs to check does not grow with signatures times keys.
 ///
-/// Cheap checks come before any cryptography: a signature is tried only
-/// against keys it names as issuer, of its algorithm; one naming no issuer
-/// (at most [`MAX_ISSUERLESS`] per message) only against keys valid and
-/// flagged for signing at its creation time.
+/// Cheap checks come before any cryptography: a signature is checked only
+/// against keys that were valid and flagged for signing at its creation
+/// time (their certificates validated within the budget, outcomes cached),
+/// among them the keys it names as issuer; one naming no issuer (at most
+/// [`MAX_ISSUERLESS`] per message) against those of its algorithm and
+/// version.
 ///
 /// ```
 /// use tessera::openpgp::key::{GenerateOptions, generate};
@@ -262,23 +264,43 @@ impl<'c> DocumentChecker<'c> {
         (!charge.refused()).then_some(r)
     }
 
-    fn judged(&self, cert: &Cert, key: &PublicKey, sig: &Signature) -> Outcome {
-        match key_valid_at(cert, key, sig, self.now, &self.budget) {
-            Ok(user_id) => Outcome::Good { cert: cert.fingerprint(), key: key.fingerprint(), user_id },
-            Err(_) if self.budget.ran_short() => Self::spent(),
-            Err(why) => Outcome::KeyNotValid { cert: cert.fingerprint(), why },
+    /// Whether `key` of `cert` could make `sig` (valid and flagged for
+    /// signing at its creation; see [`key_valid_at`]) before its check:
+    /// the verdict when it could not or the budget ran out, else the
+    /// certificate's primary User ID then.
+    fn may_have_signed(&self, cert: &Cert, key: &PublicKey, sig: &Signature) -> Result<Option<String>, Outcome> {
+        key_valid_at(cert, key, sig, self.now, &self.budget).map_err(|why| {
+            if self.budget.ran_short() {
+                Self::spent()
+            } else {
+                Outcome::KeyNotValid { cert: cert.fingerprint(), why }
+            }
+        })
+    }
+
+    /// Checks `sig` by `key` of `cert` once cheaper checks let it through.
+    fn judged(&self, cert: &Cert, key: &PublicKey, sig: &Signature, digest: &[u8], user_id: Option<String>) -> Outcome {
+        match self.verify(sig, key, digest) {
+            None => Self::spent(),
+            Some(Ok(())) => Outcome::Good { cert: cert.fingerprint(), key: key.fingerprint(), user_id },
+            Some(Err(why)) => Outcome::Bad(why),
         }
     }
 
-    /// A signature naming its issuer: tried against the keys it names.
+    /// A signature naming its issuer: checked against the keys it names
+    /// that could sign when it was made.
     fn check_named(&self, sig: &Signature, digest: &[u8]) -> Outcome {
         let mut found = None;
         for cert in self.certs {
             for key in cert.keys().map(|k| k.public()).filter(|k| sig.may_be_issued_by(&k.fingerprint())) {
-                match self.verify(sig, key, digest) {
-                    None => return Self::spent(),
-                    Some(Ok(())) => return self.judged(cert, key, sig),
-                    Some(Err(why)) => found = Some(Outcome::Bad(why)),
+                let outcome = match self.may_have_signed(cert, key, sig) {
+                    Ok(user_id) => self.judged(cert, key, sig, digest, user_id),
+                    Err(o) => o,
+                };
+                match outcome {
+                    Outcome::Good { .. } | Outcome::Unchecked(_) => return outcome,
+                    Outcome::Bad(_) => found = Some(outcome),
+                    _ => found = found.or(Some(outcome)),
                 }
             }
         }
@@ -300,10 +322,13 @@ impl<'c> DocumentChecker<'c> {
                 continue;
             };
             for key in valid.signing_keys().into_iter().map(|k| k.public()).filter(|k| fits(k)) {
-                match self.verify(sig, key, digest) {
-                    None => return Self::spent(),
-                    Some(Ok(())) => return self.judged(cert, key, sig),
-                    Some(Err(why)) => found = Some(Outcome::Bad(why)),
+                let outcome = match self.may_have_signed(cert, key, sig) {
+                    Ok(user_id) => self.judged(cert, key, sig, digest, user_id),
+                    Err(o) => o,
+                };
+                match outcome {
+                    Outcome::Good { .. } | Outcome::Unchecked(_) => return outcome,
+                    _ => found = Some(outcome),
                 }
             }
         }
