@@ -55,17 +55,17 @@ pub fn verify_cost(key: &PublicKey) -> u64 {
 /// Ed25519 and the legacy EdDSA over it.
 const ED25519: u64 = 60;
 /// Ed448.
-const ED448: u64 = 250;
+const ED448: u64 = 2_000;
 /// ECDSA over NIST P-256, P-384 and P-521.
-const P256: u64 = 200;
-const P384: u64 = 700;
-const P521: u64 = 1_500;
+const P256: u64 = 450;
+const P384: u64 = 1_200;
+const P521: u64 = 1_000;
 /// Anything else that might verify (never cheaper than the dearest curve).
-const UNKNOWN: u64 = 1_500;
+const UNKNOWN: u64 = 2_000;
 /// RSA: a fixed part, and word-steps (64-bit words squared, times the
 /// exponent's squarings and multiplications) per microsecond.
-const RSA_BASE: u64 = 10;
-const RSA_PER_US: u64 = 400;
+const RSA_BASE: u64 = 50;
+const RSA_PER_US: u64 = 120;
 
 /// The cheapest public-key check [`verify_cost`] estimates (RSA-1024 with
 /// a small exponent, the smallest key checked at all).
