@@ -7,7 +7,7 @@
 use super::super::crypto::{self, KeyType};
 use super::super::sig::{SigType, SignatureBuilder, Subpacket, SubpacketValue};
 use super::super::{Error, Result};
-use super::validity::{features, flags};
+use super::valid::{features, flags};
 use super::{Cert, CertKey, KeyVersion, PublicKey, SecretKey, Subkey, UserId};
 
 /// Which kind of key to make.

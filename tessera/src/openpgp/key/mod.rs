@@ -24,6 +24,7 @@ mod packet;
 mod recipients;
 mod secret;
 mod session;
+mod valid;
 mod validity;
 
 pub use cert::{Cert, CertKey, Subkey, UserId, key_tag};
@@ -36,4 +37,4 @@ pub use recipients::EncryptionPlan;
 pub use secret::{KEY_UNLOCK_LIMITS, SecretKey};
 pub use session::decrypt_pkesks;
 pub(crate) use session::decrypt_pkesks_for;
-pub use validity::{ValidCert, ValidKey, features, flags};
+pub use valid::{ValidCert, ValidKey, features, flags};

@@ -3,7 +3,7 @@
 //! and the most preferred algorithms every recipient accepts.
 
 use super::super::{Result, SymAlg};
-use super::validity::{ValidCert, features};
+use super::valid::{ValidCert, features};
 use super::{Fingerprint, PublicKey};
 use crate::aead::Mode;
 

@@ -183,8 +183,8 @@ pub const MAX_ISSUERLESS: usize = 4;
 /// against keys that were valid and flagged for signing at its creation
 /// time (their certificates validated within the budget, outcomes cached),
 /// among them the keys it names as issuer; one naming no issuer (at most
-/// [`MAX_ISSUERLESS`] per message) against those of its algorithm and
-/// version.
+/// [`MAX_ISSUERLESS`] per message) against the keys of its algorithm and
+/// version that claim to sign, their validity checked once one verifies.
 ///
 /// ```
 /// use tessera::openpgp::key::{GenerateOptions, generate};
@@ -270,11 +270,7 @@ impl<'c> DocumentChecker<'c> {
     /// certificate's primary User ID then.
     fn may_have_signed(&self, cert: &Cert, key: &PublicKey, sig: &Signature) -> Result<Option<String>, Outcome> {
         key_valid_at(cert, key, sig, self.now, &self.budget).map_err(|why| {
-            if self.budget.ran_short() {
-                Self::spent()
-            } else {
-                Outcome::KeyNotValid { cert: cert.fingerprint(), why }
-            }
+            if self.budget.ran_short() { Self::spent() } else { Outcome::KeyNotValid { cert: cert.fingerprint(), why } }
         })
     }
 
@@ -307,28 +303,25 @@ impl<'c> DocumentChecker<'c> {
         found.unwrap_or(Outcome::UnknownSigner)
     }
 
-    /// A signature naming no issuer: tried only against keys of its
-    /// algorithm and version that were valid and flagged for signing when
-    /// it was made.
+    /// A signature naming no issuer: checked only against keys of its
+    /// algorithm and version that claim to sign (without a public-key
+    /// operation: a primary key of a signing algorithm, or a subkey with a
+    /// binding that grants signing and carries a back-signature), and judged
+    /// by the validity of the key that verifies it.
     fn check_issuerless(&self, sig: &Signature, digest: &[u8]) -> Outcome {
-        let Some(created) = sig.created() else { return Outcome::Bad("it has no creation time".into()) };
         let fits = |k: &PublicKey| k.alg() == sig.pk_alg() && k.version().id() == sig.version;
         let mut found = None;
-        for cert in self.certs.iter().filter(|c| c.keys().any(|k| fits(k.public()))) {
-            let Ok(valid) = cert.validate_in(u64::from(created), Some(&self.budget)) else {
-                if self.budget.ran_short() {
-                    return Self::spent();
-                }
-                continue;
-            };
-            for key in valid.signing_keys().into_iter().map(|k| k.public()).filter(|k| fits(k)) {
-                let outcome = match self.may_have_signed(cert, key, sig) {
-                    Ok(user_id) => self.judged(cert, key, sig, digest, user_id),
-                    Err(o) => o,
-                };
-                match outcome {
-                    Outcome::Good { .. } | Outcome::Unchecked(_) => return outcome,
-                    _ => found = Some(outcome),
+        for cert in self.certs {
+            for key in cert.keys().map(|k| k.public()).filter(|k| fits(k) && cert.claims_signing(k)) {
+                match self.verify(sig, key, digest) {
+                    None => return Self::spent(),
+                    Some(Err(why)) => found = Some(Outcome::Bad(why)),
+                    Some(Ok(())) => {
+                        return match self.may_have_signed(cert, key, sig) {
+                            Ok(user_id) => Outcome::Good { cert: cert.fingerprint(), key: key.fingerprint(), user_id },
+                            Err(o) => o,
+                        };
+                    }
                 }
             }
         }
