@@ -25,7 +25,13 @@ fn failure(e: KsError, index: Option<usize>) -> Failure {
         KsError::Malformed(_) | KsError::Io(_) => Kind::Value,
         _ => Kind::Parameter,
     };
-    Failure::new(kind, e.to_string(), index)
+    let message = match &e {
+        KsError::VersionAmbiguous { .. } | KsError::RewrapSourceUnknown { .. } | KsError::RewrapFromPrimary { .. } => {
+            format!("{e} (version=N)")
+        }
+        _ => e.to_string(),
+    };
+    Failure::new(kind, message, index)
 }
 
 /// A keyset file, opened with its password (or as cleartext JSON when
@@ -388,7 +394,7 @@ impl PyTransform {
     }
 
     /// Decrypts one value under the version that made it (FPE external
-    /// mode: `version`, default the primary).
+    /// mode: `version`, required while several versions are enabled).
     #[pyo3(signature = (value, *, tweak = None, version = None, ad = Vec::new()))]
     fn decrypt(
         &self,
@@ -401,7 +407,8 @@ impl PyTransform {
         self.scalar(py, Op::Decrypt, value, &Opts { tweak: tweak.as_deref(), tweaks: None, version, ad: &ad })
     }
 
-    /// Re-encrypts one value under the primary key.
+    /// Re-encrypts one value under the primary key (FPE external mode:
+    /// `version`, the one that made it, is required and is not the primary).
     #[pyo3(signature = (value, *, tweak = None, version = None, ad = Vec::new()))]
     fn rewrap(
         &self,
