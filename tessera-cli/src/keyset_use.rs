@@ -30,9 +30,10 @@ pub struct KeysetUse {
     /// The transformation to use (default: the keyset's only one of this kind).
     #[arg(long, value_name = "NAME", requires = "keyset")]
     pub transform: Option<String>,
-    /// FPE: the key version that made the input tokens (decrypt and rewrap).
-    /// External versions: required by rewrap, and by decrypt while several
-    /// versions are enabled; embedded versions: checked against each token.
+    /// FPE: the key version that made the input tokens (decrypt and rewrap;
+    /// refused on encrypt and on AES-SIV). External versions: required by
+    /// rewrap, and by decrypt while several versions are enabled; embedded
+    /// versions: checked against each token.
     #[arg(long, value_name = "N", requires = "keyset")]
     pub version: Option<u32>,
 }
@@ -137,6 +138,9 @@ pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
     // Refuse a decryption or rewrap that cannot know the tokens' key version
     // before any input is read.
     let version = args.keyset.version;
+    if op == Op::Encrypt && version.is_some() {
+        bail!("encryption always uses the primary key version ({}): give no --version", first.primary());
+    }
     match op {
         Op::Encrypt => Ok(()),
         Op::Decrypt => first.check_decrypt(version),
@@ -222,6 +226,9 @@ impl Transform for SivValues {
 pub fn siv(args: &SivArgs, op: Op) -> Result<()> {
     if args.ad.len() > 1 || args.nonce.is_some() {
         bail!("with --keyset, AES-SIV takes one --ad (Tink's associated data) and no --nonce");
+    }
+    if args.keyset.version.is_some() {
+        bail!("AES-SIV ciphertexts name their key (TINK prefix) or are tried with every RAW key: give no --version");
     }
     let ad = args.ad.first().map(|a| parse_hex("--ad", a)).transpose()?.unwrap_or_default();
     let (ks, name) = args.keyset.open(true)?;

@@ -79,6 +79,10 @@ fn external_decrypt_without_version_is_refused_while_two_versions_are_enabled() 
         assert!(!e.contains("line 1"), "refused before reading the input: {e}");
         assert_eq!(d.ok(&["fpe", "decrypt"], &["--version", "1"], t1.as_bytes()), CARDS);
     }
+    // Encryption always uses the primary: --version is refused rather than ignored.
+    let (d, _) = rotated("external", true);
+    let e = d.fails(&["fpe", "encrypt"], &["--version", "1"], CARDS.as_bytes());
+    assert!(e.contains("primary key version (2)") && e.contains("give no --version"), "{e}");
     // One enabled version: decrypt needs no --version.
     let (d, t1) = rotated("external", false);
     d.ok(&["keyset", "disable"], &["--transform", "cards", "--version", "2"], b"");
@@ -145,6 +149,9 @@ fn raw_siv_keys_each_tried_and_a_failure_names_them() {
     assert_eq!(d.ok(&["siv", "decrypt"], &["--lines"], both.as_bytes()), "alice\nbob\n");
     let moved = d.ok(&["siv", "rewrap"], &["--lines"], both.as_bytes());
     assert_eq!(moved, d.ok(&lines, &["--lines"], b"alice\nbob\n"));
+    // --version means nothing to AES-SIV: refused rather than ignored.
+    let e = d.fails(&["siv", "decrypt"], &["--lines", "--version", "1"], both.as_bytes());
+    assert!(e.contains("give no --version"), "{e}");
     let e = d.fails(&["siv", "decrypt"], &["--lines", "--ad", "01"], both.as_bytes());
     assert!(e.contains("line 1") && e.contains("no enabled key") && e.contains(&format!("RAW key {}", k2.trim())), "{e}");
 }
