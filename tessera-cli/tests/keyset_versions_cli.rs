@@ -153,5 +153,8 @@ fn raw_siv_keys_each_tried_and_a_failure_names_them() {
     let e = d.fails(&["siv", "decrypt"], &["--lines", "--version", "1"], both.as_bytes());
     assert!(e.contains("give no --version"), "{e}");
     let e = d.fails(&["siv", "decrypt"], &["--lines", "--ad", "01"], both.as_bytes());
-    assert!(e.contains("line 1") && e.contains("no enabled key") && e.contains(&format!("RAW key {}", k2.trim())), "{e}");
+    assert!(
+        e.contains("line 1") && e.contains("no enabled key") && e.contains(&format!("RAW key {}", k2.trim())),
+        "{e}"
+    );
 }

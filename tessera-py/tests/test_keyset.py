@@ -96,9 +96,13 @@ def test_siv_values_and_columns(keyset):
     assert t.decrypt(ct, ad=b"users") == b"alice@example.com"
     with pytest.raises(tessera.AuthenticationError):
         t.decrypt(ct, ad=b"other")
+    with pytest.raises(tessera.InvalidParameterError, match="give no version="):
+        t.decrypt(ct, ad=b"users", version=1)
     col = t.encrypt_batch(pa.array(["a", "bb", None]))
     assert col.type == pa.string() and col[2].as_py() is None
     assert t.decrypt_batch(col).to_pylist() == ["a", "bb", None]
+    with pytest.raises(tessera.InvalidParameterError, match="give no version="):
+        t.rewrap_batch(col, version=1)
 
 
 def test_wrong_password_and_unknown_names(keyset):
