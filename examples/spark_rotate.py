@@ -4,7 +4,7 @@
     tessera keyset add --keyset ks.tks --keyset-password-file pw --transform cards
     tessera keyset promote --keyset ks.tks --keyset-password-file pw --transform cards --version 2
     python examples/spark_rotate.py --keyset ks.tks --keyset-password-file pw \
-        --transform cards --columns card --input tokens.parquet --output rotated.parquet
+        --transform cards --version 1 --columns card --input tokens.parquet --output rotated.parquet
 
 Each value is decrypted under the key version that made it and encrypted
 again under the primary, on the executors (the plaintext never leaves their
@@ -36,7 +36,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     pw = p.add_mutually_exclusive_group(required=True)
     pw.add_argument("--keyset-password-file", help="file holding the keyset's password")
     pw.add_argument("--keyset-password-env", help="environment variable holding it (on the executors)")
-    p.add_argument("--version", type=int, help="FPE external mode: the key version the values were made with")
+    p.add_argument("--version", type=int, help="the key version the values were made with (required with external FPE versions)")
     p.add_argument("--tweaks", help="column holding each row's tweak (a transformation made with --tweak-field)")
     p.add_argument("--master", default=os.environ.get("SPARK_MASTER", "local[2]"))
     return p.parse_args(argv)

@@ -119,6 +119,7 @@ fn keyset_demo(bob: &Cert, carol: &Cert) -> Result<()> {
     ks.promote("cards", v2)?;
     let fpe = ks.fpe("cards")?;
     let rewrapped: Vec<String> = v1.iter().map(|t| fpe.rewrap(None, t, None)).collect::<Result<_, _>>()?;
+    ks.disable("cards", 1)?;
     ks.destroy("cards", 1)?;
     let fpe = ks.fpe("cards")?;
     for ((card, t1), t2) in cards.iter().zip(&v1).zip(&rewrapped) {

@@ -127,7 +127,7 @@ pub enum KeysetOp {
     Enable(VersionArgs),
     /// Disable a version (not the primary): its values are refused until enabled.
     Disable(VersionArgs),
-    /// Destroy a version (not the primary): its key bytes leave the file for good.
+    /// Destroy a disabled version (not the primary): its key bytes leave the file for good.
     Destroy(VersionArgs),
     /// List transformations and key versions (never key bytes).
     List(ListArgs),
@@ -352,7 +352,12 @@ fn rotate(a: &VersionArgs, op: &str) -> Result<()> {
         "promote" => ks.promote(name, version()?)?,
         "enable" => ks.enable(name, version()?)?,
         "disable" => ks.disable(name, version()?)?,
-        _ => ks.destroy(name, version()?)?,
+        _ => ks.destroy(name, version()?).map_err(|e| match e {
+            tessera::keyset::Error::DestroyEnabled { version, .. } => {
+                anyhow::anyhow!("{e} (tessera keyset disable --transform {name:?} --version {version})")
+            }
+            e => e.into(),
+        })?,
     }
     a.file.protect.save(&ks, &a.file.keyset)
 }

@@ -30,8 +30,10 @@ pub struct KeysetUse {
     /// The transformation to use (default: the keyset's only one of this kind).
     #[arg(long, value_name = "NAME", requires = "keyset")]
     pub transform: Option<String>,
-    /// FPE with external key versions: the version that made the input tokens
-    /// (decrypt and rewrap; default: the primary).
+    /// FPE: the key version that made the input tokens (decrypt and rewrap;
+    /// refused on encrypt and on AES-SIV). External versions: required by
+    /// rewrap, and by decrypt while several versions are enabled; embedded
+    /// versions: checked against each token.
     #[arg(long, value_name = "N", requires = "keyset")]
     pub version: Option<u32>,
 }
@@ -76,14 +78,25 @@ fn as_str(v: &[u8], index: usize) -> Result<&str, ValueError> {
     std::str::from_utf8(v).map_err(|_| ValueError { index, error: anyhow!("value is not valid UTF-8") })
 }
 
+/// A library error, with the flag that resolves it where there is one.
+fn with_flag(e: tessera::keyset::Error) -> anyhow::Error {
+    use tessera::keyset::Error;
+    match e {
+        Error::VersionAmbiguous { .. } | Error::RewrapSourceUnknown { .. } | Error::RewrapFromPrimary { .. } => {
+            anyhow!("{e} (--version N)")
+        }
+        e => e.into(),
+    }
+}
+
 /// A library error about one value of a batch (or about the whole batch:
 /// reported at its first value).
 fn value_error(e: tessera::keyset::Error) -> ValueError {
     use tessera::keyset::Error;
     match e {
         Error::Crypto(tessera::Error::Batch { index, source }) => ValueError { index, error: anyhow!("{source}") },
-        Error::Batch { index, source } => ValueError { index, error: anyhow!("{source}") },
-        e => ValueError { index: 0, error: e.into() },
+        Error::Batch { index, source } => ValueError { index, error: with_flag(*source) },
+        e => ValueError { index: 0, error: with_flag(e) },
     }
 }
 
@@ -121,7 +134,20 @@ impl Transform for FpeValues {
 pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
     let (ks, name) = args.keyset.open(false)?;
     let tweak = if args.tweak.is_empty() { None } else { Some(parse_hex("--tweak", &args.tweak)?) };
-    let field = ks.fpe(&name)?.tweak_field().map(str::to_owned);
+    let first = ks.fpe(&name)?;
+    // Refuse a decryption or rewrap that cannot know the tokens' key version
+    // before any input is read.
+    let version = args.keyset.version;
+    if op == Op::Encrypt && version.is_some() {
+        bail!("encryption always uses the primary key version ({}): give no --version", first.primary());
+    }
+    match op {
+        Op::Encrypt => Ok(()),
+        Op::Decrypt => first.check_decrypt(version),
+        Op::Rewrap => first.check_rewrap(version),
+    }
+    .map_err(with_flag)?;
+    let field = first.tweak_field().map(str::to_owned);
     if let Some(f) = &field {
         let what = format!("transformation {name:?} takes its tweak from the field {f:?} of each record");
         if tweak.is_some() {
@@ -133,7 +159,7 @@ pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
     }
     let make = || {
         let fpe = ks.fpe(&name)?;
-        Ok(Box::new(FpeValues { fpe, tweak: tweak.clone(), version: args.keyset.version, op }) as Box<_>)
+        Ok(Box::new(FpeValues { fpe, tweak: tweak.clone(), version, op }) as Box<_>)
     };
     records::process(&args.records, field.as_deref(), make)
 }
@@ -200,6 +226,9 @@ impl Transform for SivValues {
 pub fn siv(args: &SivArgs, op: Op) -> Result<()> {
     if args.ad.len() > 1 || args.nonce.is_some() {
         bail!("with --keyset, AES-SIV takes one --ad (Tink's associated data) and no --nonce");
+    }
+    if args.keyset.version.is_some() {
+        bail!("AES-SIV ciphertexts name their key (TINK prefix) or are tried with every RAW key: give no --version");
     }
     let ad = args.ad.first().map(|a| parse_hex("--ad", a)).transpose()?.unwrap_or_default();
     let (ks, name) = args.keyset.open(true)?;

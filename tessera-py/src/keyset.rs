@@ -25,7 +25,13 @@ fn failure(e: KsError, index: Option<usize>) -> Failure {
         KsError::Malformed(_) | KsError::Io(_) => Kind::Value,
         _ => Kind::Parameter,
     };
-    Failure::new(kind, e.to_string(), index)
+    let message = match &e {
+        KsError::VersionAmbiguous { .. } | KsError::RewrapSourceUnknown { .. } | KsError::RewrapFromPrimary { .. } => {
+            format!("{e} (version=N)")
+        }
+        _ => e.to_string(),
+    };
+    Failure::new(kind, message, index)
 }
 
 /// A keyset file, opened with its password (or as cleartext JSON when
@@ -299,6 +305,10 @@ impl RowTweaks {
     }
 }
 
+/// The refusal of `version=` on AES-SIV, where it would mean nothing.
+const SIV_VERSION: &str =
+    "AES-SIV ciphertexts name their key (TINK prefix) or are tried with every RAW key: give no version=";
+
 /// One transformation of a keyset: FPE on `str`, AES-SIV on `bytes`
 /// (AES-SIV on `str` columns reads and writes unpadded base64url).
 #[pyclass(module = "tessera", name = "KeysetTransform", frozen)]
@@ -341,6 +351,7 @@ impl PyTransform {
                 None,
             )),
             Ready::Siv(_) if o.tweaks.is_some() => Err(Failure::new(Kind::Parameter, "tweaks= is for FPE", None)),
+            Ready::Siv(_) if o.version.is_some() => Err(Failure::new(Kind::Parameter, SIV_VERSION, None)),
             Ready::Siv(s) => siv_column(s, op, col, o.ad, text),
             Ready::Fpe(f) => fpe_column(f, op, col, o),
         }
@@ -349,6 +360,9 @@ impl PyTransform {
     fn scalar<'py>(&self, py: Python<'py>, op: Op, value: &Bound<'py, PyAny>, o: &Opts<'_>) -> PyResult<Py<PyAny>> {
         let text = value.is_instance_of::<PyString>();
         let bytes: Vec<u8> = if text { value.extract::<String>()?.into_bytes() } else { value.extract::<Vec<u8>>()? };
+        if o.version.is_some() && matches!(self.inner, Ready::Siv(_)) {
+            return Err(Failure::new(Kind::Parameter, SIV_VERSION, None).into_py(py));
+        }
         let mut out = Vec::new();
         py.detach(|| self.one(op, &bytes, o, &mut out)).map_err(|e| failure(e, None).into_py(py))?;
         if text && matches!(self.inner, Ready::Fpe(_)) {
@@ -388,7 +402,7 @@ impl PyTransform {
     }
 
     /// Decrypts one value under the version that made it (FPE external
-    /// mode: `version`, default the primary).
+    /// mode: `version`, required while several versions are enabled).
     #[pyo3(signature = (value, *, tweak = None, version = None, ad = Vec::new()))]
     fn decrypt(
         &self,
@@ -401,7 +415,8 @@ impl PyTransform {
         self.scalar(py, Op::Decrypt, value, &Opts { tweak: tweak.as_deref(), tweaks: None, version, ad: &ad })
     }
 
-    /// Re-encrypts one value under the primary key.
+    /// Re-encrypts one value under the primary key (FPE external mode:
+    /// `version`, the one that made it, is required and is not the primary).
     #[pyo3(signature = (value, *, tweak = None, version = None, ad = Vec::new()))]
     fn rewrap(
         &self,

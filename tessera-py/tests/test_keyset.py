@@ -50,6 +50,44 @@ def test_fpe_rotation_and_rewrap_of_a_column(cli, keyset):
     assert t2.rewrap(v1[0].as_py()) == v2[0].as_py()
 
 
+def test_external_versions_are_never_guessed(cli, tmp_path):
+    """External FPE versions: with two enabled versions, decrypt and rewrap
+    without version= are refused (the message names version=N), as is a
+    rewrap from the primary; with version=1 both work."""
+    ks, pw = tmp_path / "ks.tks", tmp_path / "pw"
+    pw.write_text("s3cret\n")
+    base = ["--keyset", str(ks), "--keyset-password-file", str(pw)]
+    run(cli, "keyset", "new", "-o", str(ks), "--keyset-password-file", str(pw), "--transform", "cards",
+        "--template", "card")
+    v1 = tessera.Keyset.open(ks, password="s3cret").transform("cards").encrypt_batch(pa.array(CARDS))
+    run(cli, "keyset", "add", *base, "--transform", "cards")
+    run(cli, "keyset", "promote", *base, "--transform", "cards", "--version", "2")
+    t = tessera.Keyset.open(ks, password="s3cret").transform("cards")
+    token = v1[0].as_py()
+    with pytest.raises(tessera.InvalidParameterError, match=r"several enabled key versions \(1, 2\).*version=N"):
+        t.decrypt(token)
+    with pytest.raises(tessera.InvalidParameterError, match="several enabled key versions"):
+        t.decrypt_batch(v1)
+    with pytest.raises(tessera.InvalidParameterError, match="rewrap needs the version that made the tokens"):
+        t.rewrap(token)
+    with pytest.raises(tessera.InvalidParameterError, match="rewrap needs the version"):
+        t.rewrap_batch(v1)
+    with pytest.raises(tessera.InvalidParameterError, match="is the primary"):
+        t.rewrap_batch(v1, version=2)
+    assert t.decrypt_batch(v1, version=1).to_pylist() == CARDS
+    v2 = t.rewrap_batch(v1, version=1)
+    assert v2.to_pylist() == t.encrypt_batch(pa.array(CARDS)).to_pylist()
+    assert t.decrypt(v2[0].as_py(), version=2) == CARDS[0]
+    # Destroy takes a disabled version only; then one enabled version is left.
+    out = subprocess.run([cli, "keyset", "destroy", *base, "--transform", "cards", "--version", "1"],
+                         capture_output=True)
+    assert out.returncode != 0 and b"disable it first" in out.stderr
+    run(cli, "keyset", "disable", *base, "--transform", "cards", "--version", "1")
+    run(cli, "keyset", "destroy", *base, "--transform", "cards", "--version", "1")
+    t = tessera.Keyset.open(ks, password="s3cret").transform("cards")
+    assert t.decrypt_batch(v2).to_pylist() == CARDS
+
+
 def test_siv_values_and_columns(keyset):
     ks, _, _ = keyset
     t = tessera.Keyset.open(ks, password="s3cret").transform("emails")
@@ -58,9 +96,13 @@ def test_siv_values_and_columns(keyset):
     assert t.decrypt(ct, ad=b"users") == b"alice@example.com"
     with pytest.raises(tessera.AuthenticationError):
         t.decrypt(ct, ad=b"other")
+    with pytest.raises(tessera.InvalidParameterError, match="give no version="):
+        t.decrypt(ct, ad=b"users", version=1)
     col = t.encrypt_batch(pa.array(["a", "bb", None]))
     assert col.type == pa.string() and col[2].as_py() is None
     assert t.decrypt_batch(col).to_pylist() == ["a", "bb", None]
+    with pytest.raises(tessera.InvalidParameterError, match="give no version="):
+        t.rewrap_batch(col, version=1)
 
 
 def test_wrong_password_and_unknown_names(keyset):

@@ -126,7 +126,7 @@ fn rewrap_batch_equals_rewrap_across_rotation() {
         // Rewrapped tokens decrypt under the primary.
         let refs: Vec<&str> = new.iter().map(String::as_str).collect();
         let (mut back, mut back_ends) = (Vec::new(), Vec::new());
-        fpe.decrypt_batch(BatchTweaks::Fixed, &refs, None, &mut back, &mut back_ends).unwrap();
+        fpe.decrypt_batch(BatchTweaks::Fixed, &refs, Some(v2), &mut back, &mut back_ends).unwrap();
         assert_eq!(split(&back, &back_ends), cards);
         // Embedded versions: a batch mixing versions (one at a time) and one
         // of a single version (through the batch) decrypt alike.

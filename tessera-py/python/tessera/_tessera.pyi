@@ -361,7 +361,8 @@ class KeysetTransform:
     """FPE on ``str`` values, or Tink-compatible AES-SIV on ``bytes`` (on
     ``str`` columns, unpadded base64url). Encrypts under the primary key,
     decrypts under the version that made the value (FPE external mode:
-    ``version``, default the primary), rewraps to the primary. FPE batch
+    ``version``, required while several versions are enabled), rewraps to
+    the primary (FPE external mode: ``version`` required, not the primary). FPE batch
     calls take ``tweak=`` (one for every row) or ``tweaks=`` (a column of
     one per row, for a transformation whose tweak is another field)."""
 

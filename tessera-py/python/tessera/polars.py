@@ -23,7 +23,7 @@ serialized lazy frame holds only the path and the password's source::
 
     ks = dict(keyset="ks.tks", transform="cards", keyset_password_file="pw")
     df = df.with_columns(tp.encrypt("card", **ks))
-    df = df.with_columns(tp.rewrap("card", **ks))   # to the new primary key
+    df = df.with_columns(tp.rewrap("card", **ks, version=1))   # from version 1 to the new primary
 
 A transformation whose tweak is another field of the record (``tessera
 keyset new --tweak-field``) takes ``tweaks=``: the column (a name or an

@@ -27,7 +27,8 @@ executors, e.g. ``spark.executorEnv.NAME``) or ``keyset_password=`` (a
 ``pyspark.Broadcast``). The executors open the keyset (once per Python
 worker); the plan holds only the path and the password's source. Options
 ``tweak``, ``ad`` (bytes, or a dict from column to bytes) and ``version``
-(FPE external mode: the key version that made the values) go to the
+(FPE external mode: the key version that made the values, required by
+rewrap and by decrypt while several versions are enabled) go to the
 transformation's batch methods. ``tweaks`` names a column holding each
 row's tweak (or is a dict from column to such a column), for an FPE
 transformation whose tweak is another field of the record (``tessera keyset
@@ -37,7 +38,7 @@ the primary key::
 
     opts = dict(keyset="/secrets/ks.tks", keyset_password_file="/secrets/pw", transform="cards")
     tokens = ts.encrypt(df, ["card"], **opts)
-    rotated = ts.rewrap(tokens, ["card"], **opts)   # after `tessera keyset promote`
+    rotated = ts.rewrap(tokens, ["card"], **opts, version=1)   # after `tessera keyset promote`
     accts = ts.encrypt(df, ["account"], keyset="/secrets/ks.tks", keyset_password_file="/secrets/pw",
                        transform="acct", tweaks="customer")   # each row's tweak: its customer field
 

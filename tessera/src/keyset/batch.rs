@@ -110,8 +110,9 @@ impl FpeTransform {
         self.run_batch(&Job { dir: Direction::Encrypt, tweaks, values, version: None }, out, ends)
     }
 
-    /// Decrypts `values` (all made by `version`, or by the primary when it is
-    /// `None`; in embedded mode each token's own version), appending each
+    /// Decrypts `values` (all made by `version`, or when it is `None` by the
+    /// only enabled version; in embedded mode each token's own version; see
+    /// [`version_of`](Self::version_of)), appending each
     /// plaintext to `out` and its end to `ends`. See
     /// [`encrypt_batch`](Self::encrypt_batch).
     pub fn decrypt_batch(
@@ -125,9 +126,9 @@ impl FpeTransform {
         self.run_batch(&Job { dir: Direction::Decrypt, tweaks, values, version }, out, ends)
     }
 
-    /// Re-encrypts `values` (made by `from`, by the primary when it is
-    /// `None`, or by the version each carries in embedded mode) under the
-    /// primary, as [`rewrap_into`](Self::rewrap_into) on each: a
+    /// Re-encrypts `values` (made by `from`, or by the version each carries
+    /// in embedded mode) under the primary, as
+    /// [`rewrap_into`](Self::rewrap_into) on each (refused as it refuses): a
     /// [`decrypt_batch`](Self::decrypt_batch) then an
     /// [`encrypt_batch`](Self::encrypt_batch). The plaintexts pass through
     /// one buffer, sized up front (tokens are as long as their plaintexts
@@ -155,6 +156,7 @@ impl FpeTransform {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
+        self.check_rewrap(from)?;
         let size = values.iter().map(|v| v.len()).sum();
         let (mut plain, mut plain_ends) = (Zeroizing::new(Vec::with_capacity(size)), Vec::with_capacity(values.len()));
         self.decrypt_batch(tweaks, values, from, &mut plain, &mut plain_ends)?;
@@ -208,8 +210,10 @@ impl FpeTransform {
                 Some(v) => v,
                 None => return self.each(job, out, ends),
             }
+        } else if dir == Direction::Decrypt {
+            self.external_version(version)?
         } else {
-            version.unwrap_or(self.primary())
+            self.primary()
         };
         let texts: Vec<&str>;
         let values = if plain_ends.is_empty() {

@@ -129,7 +129,8 @@ impl SivTransform {
         for k in self.keys.iter().filter(|k| k.prefix == OutputPrefix::Raw) {
             if k.cipher.is_none() {
                 // Nothing tells whether this key made the ciphertext: say so.
-                tried.push(format!("not RAW key {} ({:?})", k.id, k.status).to_lowercase());
+                let status = if k.status == KeyStatus::Disabled { "disabled" } else { "destroyed" };
+                tried.push(format!("RAW key {} not tried ({status})", k.id));
                 continue;
             }
             if let Some(pt) = self.try_key(k, ad, ciphertext, &mut refused) {

@@ -46,6 +46,50 @@ pub enum Error {
         /// The destroyed version.
         version: u32,
     },
+    /// FPE tokens with external key versions do not say which version made
+    /// them, no version was named, and several versions are enabled: any of
+    /// them would decrypt the token, to different values.
+    #[error(
+        "transformation {transform:?} has several enabled key versions ({}) and its tokens do not say which made them: name the version that made the tokens",
+        list(.enabled)
+    )]
+    VersionAmbiguous {
+        /// The transformation.
+        transform: String,
+        /// Its enabled versions.
+        enabled: Vec<u32>,
+    },
+    /// A rewrap of FPE tokens with external key versions that does not name
+    /// the version that made them: nothing else can tell.
+    #[error(
+        "transformation {transform:?} has external key versions: a rewrap needs the version that made the tokens (they go to the primary, version {primary})"
+    )]
+    RewrapSourceUnknown {
+        /// The transformation.
+        transform: String,
+        /// Its primary version.
+        primary: u32,
+    },
+    /// A rewrap from the primary: it would give the tokens back unchanged.
+    #[error(
+        "key version {version} of {transform:?} is the primary: a rewrap from it gives the tokens back unchanged; name the version that made them, or promote the new version first"
+    )]
+    RewrapFromPrimary {
+        /// The transformation.
+        transform: String,
+        /// The primary version, named as the source.
+        version: u32,
+    },
+    /// A version must be disabled before it is destroyed.
+    #[error(
+        "key version {version} of {transform:?} is enabled: disable it first, and destroy it once nothing needs it"
+    )]
+    DestroyEnabled {
+        /// The transformation.
+        transform: String,
+        /// The enabled version.
+        version: u32,
+    },
     /// An AES-SIV ciphertext that no key of the transformation opens.
     #[error("no enabled key of {transform:?} opens this ciphertext ({detail})")]
     NoMatchingKey {
@@ -127,6 +171,11 @@ pub enum Error {
     /// The operating system's random generator failed.
     #[error("the system random number generator failed")]
     Random,
+}
+
+/// `1, 2, 3`.
+fn list(ids: &[u32]) -> String {
+    ids.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
 }
 
 impl Error {

@@ -6,18 +6,25 @@
 //! enabled, disabled or destroyed, one of them the primary. Encryption
 //! always uses the primary; decryption finds the version that made the
 //! value; `rewrap` moves a value from any enabled version to the primary,
-//! with the plaintext held only in buffers that are zeroized.
+//! with the plaintext held only in buffers that are zeroized. A version is
+//! disabled before it is destroyed, and the primary is neither.
 //!
 //! ```
-//! use tessera::keyset::{Keyset, Template};
+//! use tessera::keyset::{Error, Keyset, Template};
 //! let mut ks = Keyset::new();
 //! ks.add_transform("ssn", Template::Ssn.params()).unwrap();
 //! let old = ks.fpe("ssn").unwrap().encrypt(None, "123-45-6789").unwrap();
 //! let v2 = ks.add_key("ssn").unwrap();
 //! ks.promote("ssn", v2).unwrap();
 //! let fpe = ks.fpe("ssn").unwrap();
-//! let new = fpe.rewrap(None, &old, Some(1)).unwrap(); // external mode: name the old version
-//! assert_eq!(fpe.decrypt(None, &new, None).unwrap().as_str(), "123-45-6789");
+//! // External versions: the token does not say which version made it.
+//! assert!(matches!(fpe.rewrap(None, &old, None), Err(Error::RewrapSourceUnknown { .. })));
+//! let new = fpe.rewrap(None, &old, Some(1)).unwrap(); // name the old version
+//! assert!(matches!(fpe.decrypt(None, &new, None), Err(Error::VersionAmbiguous { .. })));
+//! assert_eq!(fpe.decrypt(None, &new, Some(v2)).unwrap().as_str(), "123-45-6789");
+//! ks.disable("ssn", 1).unwrap(); // one enabled version left: no ambiguity
+//! assert_eq!(ks.fpe("ssn").unwrap().decrypt(None, &new, None).unwrap().as_str(), "123-45-6789");
+//! ks.destroy("ssn", 1).unwrap();
 //! ```
 //!
 //! # AES-SIV: Tink's format
@@ -33,7 +40,14 @@
 //! # FPE key versions
 //!
 //! *External* mode: the token is plain FF1/FF3-1 and the caller says
-//! which version made it (per table or column). *Embedded* mode: the
+//! which version made it (per table or column). FPE has no integrity: a
+//! token deciphers under any version, to a wrong value under the wrong one,
+//! so nothing is guessed. Decryption without a named version is refused
+//! while several versions are enabled ([`Error::VersionAmbiguous`]); with
+//! one enabled version it uses that one (a token of a disabled or
+//! destroyed version then deciphers to a wrong value, as above). A rewrap
+//! must name the version that made the tokens, and not the primary
+//! ([`FpeTransform::check_rewrap`]). *Embedded* mode: the
 //! token carries the version without changing its length, as follows.
 //! Let `A` be the alphabet (radix `r`) and `E` an extended alphabet of
 //! `s * r` distinct characters (`s >= 2` slots; by default `A` followed by
@@ -237,7 +251,19 @@ impl Keyset {
         self.transform_mut(name)?.disable(id)
     }
 
-    /// Destroys a version that is not the primary: its bytes leave the keyset.
+    /// Destroys a disabled version (not the primary): its bytes leave the
+    /// keyset. An enabled version must be [disabled](Self::disable) first.
+    ///
+    /// ```
+    /// use tessera::keyset::{Error, Keyset, Template};
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform("ssn", Template::Ssn.params()).unwrap();
+    /// let v2 = ks.add_key("ssn").unwrap();
+    /// ks.promote("ssn", v2).unwrap();
+    /// assert!(matches!(ks.destroy("ssn", 1), Err(Error::DestroyEnabled { version: 1, .. })));
+    /// ks.disable("ssn", 1).unwrap();
+    /// ks.destroy("ssn", 1).unwrap();
+    /// ```
     pub fn destroy(&mut self, name: &str, id: u32) -> Result<()> {
         self.transform_mut(name)?.destroy(id)
     }

@@ -280,11 +280,18 @@ impl Transform {
         Ok(())
     }
 
-    /// Destroys a version other than the primary: its bytes are wiped and
-    /// dropped from the keyset, its number kept so errors can name it.
+    /// Destroys a disabled version (never the primary): its bytes are wiped
+    /// and dropped from the keyset, its number kept so errors can name it.
+    /// An enabled version is refused ([`Error::DestroyEnabled`]): disabling
+    /// it first shows, while it can still be undone, whether anything still
+    /// needs it. Destroying a destroyed version changes nothing.
     pub fn destroy(&mut self, id: u32) -> Result<()> {
         self.refuse_primary(id, "destroy")?;
+        let transform = self.name.clone();
         let k = self.key_mut(id)?;
+        if k.status == KeyStatus::Enabled {
+            return Err(Error::DestroyEnabled { transform, version: id });
+        }
         k.status = KeyStatus::Destroyed;
         k.material = None; // KeyMaterial zeroizes on drop
         Ok(())

@@ -206,11 +206,27 @@ impl FpeTransform {
     }
 
     /// The key version that made `token`: read from the token in embedded
-    /// mode (where `version` must be `None` or agree), else `version`, or
-    /// the primary when it is `None`.
+    /// mode (where `version` must be `None` or agree); in external mode
+    /// `version`, or when it is `None` the only enabled version. With
+    /// several enabled versions and none named, nothing tells which made
+    /// the token (any of them would decrypt it, to different values):
+    /// [`Error::VersionAmbiguous`].
+    ///
+    /// ```
+    /// use tessera::keyset::{Error, Keyset, Template};
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform("ssn", Template::Ssn.params()).unwrap();
+    /// let token = ks.fpe("ssn").unwrap().encrypt(None, "123-45-6789").unwrap();
+    /// assert_eq!(ks.fpe("ssn").unwrap().version_of(&token, None).unwrap(), 1);
+    /// let v2 = ks.add_key("ssn").unwrap();
+    /// ks.promote("ssn", v2).unwrap();
+    /// let fpe = ks.fpe("ssn").unwrap();
+    /// assert!(matches!(fpe.version_of(&token, None), Err(Error::VersionAmbiguous { .. })));
+    /// assert_eq!(fpe.decrypt(None, &token, Some(1)).unwrap().as_str(), "123-45-6789");
+    /// ```
     pub fn version_of(&self, token: &str, version: Option<u32>) -> Result<u32> {
         let Some(e) = &self.embedding else {
-            return Ok(version.unwrap_or(self.transform.primary));
+            return self.external_version(version);
         };
         let (head, _) = self.split(token);
         let found = match self.first_encrypted(head) {
@@ -233,6 +249,72 @@ impl FpeTransform {
                 Err(Error::Rotation(format!("the token carries key version {found} of {:?}, not {v}", self.name)))
             }
             _ => Ok(found),
+        }
+    }
+
+    /// External mode: `given`, or the only enabled version.
+    pub(crate) fn external_version(&self, given: Option<u32>) -> Result<u32> {
+        match (given, self.ciphers.as_slice()) {
+            (Some(v), _) => Ok(v),
+            (None, [(only, _)]) => Ok(*only),
+            (None, several) => Err(Error::VersionAmbiguous {
+                transform: self.name.clone(),
+                enabled: several.iter().map(|(id, _)| *id).collect(),
+            }),
+        }
+    }
+
+    /// Checks, before any token is read, that a decryption naming `version`
+    /// (or none) can tell which key version made each token: always in
+    /// embedded mode; in external mode when `version` is given or only one
+    /// version is enabled ([`Error::VersionAmbiguous`] otherwise). Whether
+    /// that version is usable is checked with the first token.
+    ///
+    /// ```
+    /// use tessera::keyset::{Error, Keyset, Template};
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform("ssn", Template::Ssn.params()).unwrap();
+    /// ks.fpe("ssn").unwrap().check_decrypt(None).unwrap(); // one version
+    /// ks.add_key("ssn").unwrap();
+    /// let fpe = ks.fpe("ssn").unwrap();
+    /// assert!(matches!(fpe.check_decrypt(None), Err(Error::VersionAmbiguous { .. })));
+    /// fpe.check_decrypt(Some(1)).unwrap();
+    /// ```
+    pub fn check_decrypt(&self, version: Option<u32>) -> Result<()> {
+        match self.embedding {
+            Some(_) => Ok(()),
+            None => self.external_version(version).map(drop),
+        }
+    }
+
+    /// Checks, before any token is read, that a rewrap from `from` can do
+    /// what it is for: move tokens of another version to the primary. In
+    /// external mode the version that made the tokens must be named
+    /// ([`Error::RewrapSourceUnknown`]: nothing else tells); in both modes
+    /// naming the primary is refused ([`Error::RewrapFromPrimary`]: the
+    /// tokens would come back unchanged, as when the new version was not
+    /// promoted). In embedded mode without `from`, a token that already
+    /// carries the primary comes back unchanged, so a rewrap can be run
+    /// again over a column that is partly done.
+    ///
+    /// ```
+    /// use tessera::keyset::{Error, Keyset, Template};
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform("ssn", Template::Ssn.params()).unwrap();
+    /// let v2 = ks.add_key("ssn").unwrap();
+    /// let fpe = ks.fpe("ssn").unwrap(); // version 2 added, not promoted
+    /// assert!(matches!(fpe.check_rewrap(Some(1)), Err(Error::RewrapFromPrimary { version: 1, .. })));
+    /// ks.promote("ssn", v2).unwrap();
+    /// let fpe = ks.fpe("ssn").unwrap();
+    /// assert!(matches!(fpe.check_rewrap(None), Err(Error::RewrapSourceUnknown { primary: 2, .. })));
+    /// fpe.check_rewrap(Some(1)).unwrap();
+    /// ```
+    pub fn check_rewrap(&self, from: Option<u32>) -> Result<()> {
+        let (transform, primary) = (self.name.clone(), self.transform.primary);
+        match from {
+            Some(v) if v == primary => Err(Error::RewrapFromPrimary { transform, version: v }),
+            None if self.embedding.is_none() => Err(Error::RewrapSourceUnknown { transform, primary }),
+            _ => Ok(()),
         }
     }
 
@@ -284,8 +366,11 @@ impl FpeTransform {
 
     /// Re-encrypts `token` (made by `from`, or by the version it carries in
     /// embedded mode) under the primary, into `out`. The plaintext stays in
-    /// a buffer that is zeroized before this returns.
+    /// a buffer that is zeroized before this returns. A rewrap that cannot
+    /// know the token's version, or that names the primary, is refused (see
+    /// [`check_rewrap`](Self::check_rewrap)).
     pub fn rewrap_into(&self, tweak: Option<&[u8]>, token: &str, from: Option<u32>, out: &mut String) -> Result<()> {
+        self.check_rewrap(from)?;
         let plain = self.decrypt(tweak, token, from)?;
         self.encrypt_into(tweak, &plain, out)
     }
