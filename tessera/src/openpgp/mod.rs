@@ -57,8 +57,11 @@ mod decrypt;
 mod encrypt;
 mod error;
 mod file_input;
+#[cfg(feature = "internals")]
+pub mod hostile;
 pub mod key;
 mod names;
+mod message;
 mod options;
 mod plain;
 mod poison;

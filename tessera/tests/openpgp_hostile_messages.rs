@@ -1,0 +1,163 @@
+//! Hostile messages (built by `tessera::openpgp::hostile`) through every
+//! reader of message contents: the `Decryptor`, the `VerifyingDecryptor`
+//! (read to the end, `finish`, `finish_results`), at one and several
+//! threads, SEIPD v1 buffered and streamed, and the `InlineVerifier`.
+//! Whatever the plaintext holds, a damaged end of the encrypted data fails,
+//! and a packet sequence outside RFC 9580 §10.3's grammar is refused.
+
+use std::io::Read;
+use std::process::Command;
+
+use tessera::openpgp::hostile::{PASSWORD, Shape, Signed, Tamper, encrypt, packet};
+use tessera::openpgp::key::{Cert, GenerateOptions, generate};
+use tessera::openpgp::sig::InlineVerifier;
+use tessera::openpgp::{DecryptOptions, Decryptor, Error, VerifyingDecryptor};
+
+const NOW: u64 = 1_700_000_002;
+
+fn signer() -> Cert {
+    generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() }).unwrap()
+}
+
+/// The reading options to try: threads 1 and 4; for v1, buffered and streamed.
+fn options(version: u8) -> Vec<DecryptOptions> {
+    let mut all = Vec::new();
+    for threads in [1, 4] {
+        all.push(DecryptOptions { threads, ..Default::default() });
+        if version == 1 {
+            all.push(DecryptOptions { threads, v1_stream_unauthenticated: true, ..Default::default() });
+        }
+    }
+    all
+}
+
+/// Decrypts `msg` every way; `Ok` with the data only if every way agrees
+/// that it is well formed and authenticated, and the signature is good.
+fn every_way(msg: &[u8], version: u8, certs: &[Cert], now: u64, what: &str) -> Result<Vec<u8>, String> {
+    let mut outcomes = Vec::new();
+    for opts in options(version) {
+        let plain = Decryptor::with_options(msg, &[PASSWORD], &opts).and_then(|mut d| {
+            let mut out = Vec::new();
+            d.read_to_end(&mut out).map_err(Error::from_io)?;
+            Ok(out)
+        });
+        let verified = VerifyingDecryptor::new(msg, &[PASSWORD], &opts, certs, now).and_then(|mut d| {
+            let mut out = Vec::new();
+            d.read_to_end(&mut out).map_err(Error::from_io)?;
+            d.finish().map(|_| out)
+        });
+        let results = VerifyingDecryptor::new(msg, &[PASSWORD], &opts, certs, now).and_then(|d| d.finish_results());
+        let summary = |r: Result<Vec<u8>, Error>| r.map(|d| d.len()).map_err(|e| e.to_string());
+        outcomes.push((plain, summary(verified), results.is_ok()));
+    }
+    let first = outcomes[0].0.as_ref().map(Vec::clone).map_err(Error::to_string);
+    let outcomes: Vec<_> = outcomes.into_iter().map(|(p, v, r)| (p.map(|d| d.len()).map_err(|e| e.to_string()), v, r)).collect();
+    for (plain, verified, results) in &outcomes {
+        assert_eq!(plain.is_ok(), first.is_ok(), "{what}: the Decryptor differs between options: {outcomes:?}");
+        assert_eq!(verified.is_ok(), first.is_ok(), "{what}: decrypting and verifying differ: {outcomes:?}");
+        assert_eq!(*results, first.is_ok(), "{what}: finish_results differs: {outcomes:?}");
+    }
+    first
+}
+
+#[test]
+fn a_damaged_end_fails_whatever_the_plaintext_holds() {
+    let key = signer();
+    let certs = [key.to_public()];
+    let signed = Signed::new(&key, b"signed data", NOW - 1).unwrap();
+    for version in [1, 2] {
+        for shape in Shape::ALL.into_iter().filter(|s| s.is_valid()) {
+            for tamper in Tamper::ALL {
+                let what = format!("SEIPD v{version}, {}, {}", shape.name(), tamper.name());
+                let r = every_way(&encrypt(&shape.build(&signed), version, tamper), version, &certs, NOW, &what);
+                match tamper {
+                    Tamper::None => assert_eq!(r.unwrap(), b"signed data", "{what}"),
+                    _ => assert!(r.is_err(), "{what}: accepted"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn packet_sequences_outside_the_grammar_are_refused() {
+    let key = signer();
+    let certs = [key.to_public()];
+    let signed = Signed::new(&key, b"signed data", NOW - 1).unwrap();
+    for shape in Shape::ALL {
+        let plain = shape.build(&signed);
+        let inline = InlineVerifier::new(plain.as_slice(), &certs, NOW).and_then(|v| v.verify_to(&mut Vec::new()));
+        if shape.is_valid() {
+            assert!(inline.unwrap()[0].is_good(), "{}", shape.name());
+        } else {
+            let e = inline.expect_err(shape.name());
+            assert!(matches!(e, Error::Malformed(_) | Error::Unsupported(_)), "{}: {e}", shape.name());
+        }
+        for version in [1, 2] {
+            let what = format!("SEIPD v{version}, {}", shape.name());
+            let r = every_way(&encrypt(&plain, version, Tamper::None), version, &certs, NOW, &what);
+            assert_eq!(r.is_ok(), shape.is_valid(), "{what}: {r:?}");
+        }
+    }
+}
+
+/// What GnuPG 2.2 makes with `--sign` (a compressed data packet holding the
+/// one-pass signature, the literal data and the signature), sealed in
+/// SEIPD v2 and v1 and damaged at the end.
+#[test]
+fn a_damaged_end_fails_around_gnupg_compressed_signed_data() {
+    if !Command::new("gpg").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        assert!(std::env::var_os("TESSERA_REQUIRE_PEERS").is_none(), "TESSERA_REQUIRE_PEERS is set but gpg is missing");
+        return eprintln!("skipped: gpg not installed");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    std::fs::set_permissions(&home, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let key = generate(&GenerateOptions {
+        profile: tessera::openpgp::key::KeyProfile::Rfc4880,
+        user_ids: vec!["Peer <peer@example.org>".into()],
+        ..Default::default()
+    })
+    .unwrap();
+    let mut sk = Vec::new();
+    key.write_armored(&mut sk).unwrap();
+    std::fs::write(dir.path().join("k.asc"), sk).unwrap();
+    std::fs::write(dir.path().join("data"), b"signed by gpg\n".repeat(50)).unwrap();
+    let gpg = |args: &[&str]| {
+        let o = Command::new("gpg")
+            .arg("--homedir")
+            .arg(&home)
+            .args(["--batch", "--yes", "--quiet", "--pinentry-mode", "loopback", "--trust-model", "always"])
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "gpg {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    };
+    gpg(&["--import", "k.asc"]);
+    gpg(&["-o", "signed.gpg", "--sign", "data"]);
+    let signed = std::fs::read(dir.path().join("signed.gpg")).unwrap();
+    assert_eq!(signed[0], 0xa3, "gpg compressed by default (old-format tag 8, to the end of the input)");
+    let certs = [key.to_public()];
+    check_peer_made(&signed, &certs, "gpg --sign");
+    // The same compressed data packet with a length, then a padding packet
+    // (as RFC 9580 writers pad): the packet ends before the plaintext does.
+    let framed = [packet(8, &signed[1..]), packet(21, &[0; 32])].concat();
+    check_peer_made(&framed, &certs, "gpg --sign, framed and padded");
+}
+
+fn check_peer_made(signed: &[u8], certs: &[Cert], who: &str) {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() + 60;
+    let want = b"signed by gpg\n".repeat(50);
+    for version in [1, 2] {
+        for tamper in Tamper::ALL {
+            let what = format!("{who}, SEIPD v{version}, {}", tamper.name());
+            let r = every_way(&encrypt(signed, version, tamper), version, certs, now, &what);
+            match tamper {
+                Tamper::None => assert_eq!(r.unwrap(), want, "{what}"),
+                _ => assert!(r.is_err(), "{what}: accepted"),
+            }
+        }
+    }
+}
