@@ -161,3 +161,30 @@ fn check_peer_made(signed: &[u8], certs: &[Cert], who: &str) {
         }
     }
 }
+
+#[test]
+fn cleartext_framework_leniencies_are_refused() {
+    use tessera::openpgp::hostile::{Clear, cleartext};
+    use tessera::openpgp::key::KeyProfile;
+    use tessera::openpgp::sig::read_cleartext;
+    let mut accepted = Vec::new();
+    for profile in [KeyProfile::Rfc9580, KeyProfile::Rfc4880] {
+        let user_ids = vec!["Signer <signer@example.org>".into()];
+        let key = generate(&GenerateOptions { profile, user_ids, created: Some(1_700_000_000), ..Default::default() })
+            .unwrap();
+        let certs = [key.to_public()];
+        let signed = cleartext(&key, NOW - 1).unwrap();
+        for c in Clear::ALL {
+            let what = format!("{profile:?}, {}", c.name());
+            let mut text = Vec::new();
+            let r = read_cleartext(c.build(&signed).as_slice(), &mut text, &certs, NOW);
+            if c.is_valid() {
+                assert!(r.unwrap()[0].is_good(), "{what}");
+                assert_eq!(text, b"first line\nsecond line", "{what}");
+            } else if !matches!(r, Err(Error::Malformed(_))) {
+                accepted.push(what);
+            }
+        }
+    }
+    assert!(accepted.is_empty(), "not refused as malformed: {accepted:?}");
+}
