@@ -34,7 +34,7 @@ fn now() -> u64 {
 /// A signer, its certificate in `a.cert`, a stranger's in `b.cert`, the
 /// password in `pw`; the parts of `DATA` signed.
 fn setup(d: &Path) -> Signed {
-    let opts = GenerateOptions { created: Some(now() - 100), ..Default::default() };
+    let opts = GenerateOptions { created: Some(now() as u32 - 100), ..Default::default() };
     let (a, b) = (generate(&opts).unwrap(), generate(&opts).unwrap());
     for (k, name) in [(&a, "a.cert"), (&b, "b.cert")] {
         let mut out = Vec::new();
@@ -159,5 +159,35 @@ fn verify_releases_nothing_to_a_fifo_or_stdout_unless_a_signature_is_good() {
         assert!(!o.stdout.windows(DATA.len()).any(|w| w == DATA), "{}: released to stdout", shape.name());
         let o = run(T, &["verify", "--signer", "a.cert", "-o", "/dev/stdout", "m"], d, None);
         assert!(o.status.success() && o.stdout.windows(DATA.len()).any(|w| w == DATA));
+    }
+}
+
+#[test]
+fn cleartext_framework_leniencies_are_refused_by_every_command() {
+    use tessera::openpgp::hostile::{Clear, cleartext};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    setup(d);
+    let opts = GenerateOptions { created: Some(now() as u32 - 100), ..Default::default() };
+    let key = generate(&opts).unwrap();
+    let mut cert = Vec::new();
+    key.to_public().write_armored(&mut cert).unwrap();
+    std::fs::write(d.join("c.cert"), cert).unwrap();
+    let signed = cleartext(&key, now() - 10).unwrap();
+    for c in Clear::ALL {
+        std::fs::write(d.join("m.txt"), c.build(&signed)).unwrap();
+        let o = run(T, &["verify", "--signer", "c.cert", "-o", "out", "m.txt"], d, None);
+        let s = run(SOP, &["inline-verify", "c.cert"], d, Some(Path::new("m.txt")));
+        if c.is_valid() {
+            assert!(o.status.success(), "{}: {}", c.name(), String::from_utf8_lossy(&o.stderr));
+            assert_eq!(std::fs::read(d.join("out")).unwrap(), b"first line\nsecond line");
+            std::fs::remove_file(d.join("out")).unwrap();
+            assert!(s.status.success(), "{}: {}", c.name(), String::from_utf8_lossy(&s.stderr));
+        } else {
+            refused(&o, c.name());
+            assert!(!d.join("out").exists(), "{}: output file left", c.name());
+            assert_eq!(s.status.code(), Some(BAD_DATA), "{}: {}", c.name(), String::from_utf8_lossy(&s.stderr));
+            assert!(s.stdout.is_empty(), "{}: sop inline-verify wrote the text", c.name());
+        }
     }
 }

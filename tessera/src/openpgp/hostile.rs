@@ -126,10 +126,12 @@ fn split(mut stream: &[u8]) -> Vec<(u8, Vec<u8>)> {
 /// which the grammar allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
-    /// One-pass signature, literal data, signature, then a padding packet.
+    /// One-pass signature, literal data, signature, then a padding packet
+    /// (longer than a chunk).
     Signed,
     /// A compressed data packet holding one-pass signature, literal data and
-    /// signature, then a padding packet (how GnuPG signs by default).
+    /// signature (how GnuPG signs by default), then a padding packet
+    /// (longer than a chunk).
     CompressedSigned,
     /// The signature before the literal data, no one-pass signature.
     SignatureFirst,
@@ -221,7 +223,9 @@ impl Shape {
     /// ```
     pub fn build(self, s: &Signed) -> Vec<u8> {
         let (o, l, g) = (s.one_pass.as_slice(), s.literal.as_slice(), s.signature.as_slice());
-        let padding = packet(tag::PADDING, &[0u8; 16]);
+        // Longer than a chunk of [`encrypt`]'s messages: the data ends in an
+        // earlier chunk than the final tag.
+        let padding = packet(tag::PADDING, &[0u8; 200]);
         let all = [o, l, g].concat();
         match self {
             Shape::Signed => [o, l, g, &padding].concat(),
