@@ -51,7 +51,8 @@ fn every_way(msg: &[u8], version: u8, certs: &[Cert], now: u64, what: &str) -> R
         outcomes.push((plain, summary(verified), results.is_ok()));
     }
     let first = outcomes[0].0.as_ref().map(Vec::clone).map_err(Error::to_string);
-    let outcomes: Vec<_> = outcomes.into_iter().map(|(p, v, r)| (p.map(|d| d.len()).map_err(|e| e.to_string()), v, r)).collect();
+    let outcomes: Vec<_> =
+        outcomes.into_iter().map(|(p, v, r)| (p.map(|d| d.len()).map_err(|e| e.to_string()), v, r)).collect();
     for (plain, verified, results) in &outcomes {
         assert_eq!(plain.is_ok(), first.is_ok(), "{what}: the Decryptor differs between options: {outcomes:?}");
         assert_eq!(verified.is_ok(), first.is_ok(), "{what}: decrypting and verifying differ: {outcomes:?}");

@@ -5,13 +5,13 @@
 
 use std::io::{Read, Write};
 
+use tessera::openpgp::Error;
 use tessera::openpgp::crypto::HashAlg;
 use tessera::openpgp::key::{Cert, GenerateOptions, KeyProfile, generate};
 use tessera::openpgp::sig::{
     ClearSigner, InlineSigner, InlineVerifier, Outcome, SigType, Signer, SigningKey, Verifier, read_cleartext,
     read_signatures, write_signatures,
 };
-use tessera::openpgp::Error;
 
 const VEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp");
 const T0: u32 = 1_700_000_000;

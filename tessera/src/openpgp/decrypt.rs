@@ -11,10 +11,10 @@ use subtle::ConstantTimeEq;
 use super::armor::{ArmorReader, is_armored};
 use super::file_input::FileAt;
 use super::key::Fingerprint;
+use super::message::{Message, Signatures};
 use super::options::{DecryptOptions, SeipdVersion};
 use super::packet::{BodyReader, push_zeroizing, read_exact, read_full};
 pub use super::plain::LiteralInfo;
-use super::message::{Message, Signatures};
 use super::plain::{ReadAhead, SeipdBody, Src, is_typed};
 use super::poison::Poison;
 use super::seipd::{
@@ -66,7 +66,10 @@ pub struct Decryptor<'a> {
 
 impl std::fmt::Debug for Decryptor<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Decryptor").field("literal", self.message.literal()).field("version", &self.version).finish_non_exhaustive()
+        f.debug_struct("Decryptor")
+            .field("literal", self.message.literal())
+            .field("version", &self.version)
+            .finish_non_exhaustive()
     }
 }
 

@@ -60,8 +60,8 @@ mod file_input;
 #[cfg(feature = "internals")]
 pub mod hostile;
 pub mod key;
-mod names;
 mod message;
+mod names;
 mod options;
 mod plain;
 mod poison;
