@@ -35,10 +35,26 @@ use super::skesk::Skesk;
 use super::{Result, SymAlg};
 use crate::aead::Mode;
 
+mod clear;
+pub use clear::{Clear, ClearSigned, cleartext};
+
 /// The password of the messages [`encrypt`] makes.
+///
+/// ```
+/// assert_eq!(tessera::openpgp::hostile::PASSWORD, b"password");
+/// ```
 pub const PASSWORD: &[u8] = b"password";
 
 /// The session key of the messages [`encrypt`] makes (AES-128).
+///
+/// ```
+/// use tessera::openpgp::hostile::{SESSION_KEY, Tamper, encrypt, literal};
+/// use tessera::openpgp::{DecryptOptions, Decryptor};
+/// let m = encrypt(&literal(b"hi"), 2, Tamper::None);
+/// let dec = Decryptor::with_options(m.as_slice(), &[b"password".as_slice()], &DecryptOptions::default())?;
+/// assert_eq!(dec.session_key().key.as_slice(), SESSION_KEY);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 pub const SESSION_KEY: [u8; 16] = [0x42; 16];
 
 /// One packet: a new-format header with a fixed length, then `body`.
@@ -79,6 +95,12 @@ pub fn literal(data: &[u8]) -> Vec<u8> {
 }
 
 /// The three packets of a message signed by one key, each whole.
+///
+/// ```
+/// use tessera::openpgp::hostile::{Shape, Signed};
+/// let s = Signed { one_pass: vec![1], literal: vec![2], signature: vec![3] };
+/// assert_eq!(Shape::Signed.build(&s)[..3], [1, 2, 3]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Signed {
     /// The one-pass signature packet.
@@ -124,6 +146,12 @@ fn split(mut stream: &[u8]) -> Vec<(u8, Vec<u8>)> {
 
 /// The layouts of a signed message's packets: [`Shape::is_valid`] tells
 /// which the grammar allows.
+///
+/// ```
+/// use tessera::openpgp::hostile::{Shape, Signed};
+/// let s = Signed { one_pass: vec![1], literal: vec![2], signature: vec![3] };
+/// assert_eq!(Shape::SignatureFirst.build(&s), [3, 2]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
     /// One-pass signature, literal data, signature, then a padding packet
@@ -245,6 +273,12 @@ impl Shape {
 }
 
 /// What [`encrypt`] does to the end of the encrypted data.
+///
+/// ```
+/// use tessera::openpgp::hostile::{Tamper, encrypt, literal};
+/// let intact = encrypt(&literal(b"x"), 2, Tamper::None);
+/// assert_eq!(encrypt(&literal(b"x"), 2, Tamper::DropEnd).len(), intact.len() - 16);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tamper {
     /// Nothing: a well-formed message.
@@ -332,134 +366,4 @@ fn tamper_end(body: &mut Vec<u8>, version: u8, tamper: Tamper) {
         Tamper::LastChunk => body[n - 33] ^= 1,
         Tamper::Truncate => body.truncate(n / 2),
     }
-}
-
-/// The ways [`Clear::build`] lays out a cleartext-signed message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Clear {
-    /// As signed.
-    AsSigned,
-    /// Without its `Hash` header (RFC 9580 §7.1 makes it optional).
-    NoHashHeader,
-    /// With a `NotDashEscaped` header.
-    NotDashEscaped,
-    /// With a carriage return inside the first line of text.
-    BareCr,
-    /// With text after the signature block.
-    TextAfterEnd,
-    /// Followed by a second cleartext-signed message.
-    SecondMessage,
-    /// With a binary (type 0x00) signature over the same text instead.
-    BinarySignature,
-}
-
-impl Clear {
-    /// Every layout.
-    ///
-    /// ```
-    /// use tessera::openpgp::hostile::Clear;
-    /// assert_eq!(Clear::ALL.iter().filter(|c| c.is_valid()).count(), 2);
-    /// ```
-    pub const ALL: [Clear; 7] = [
-        Clear::AsSigned,
-        Clear::NoHashHeader,
-        Clear::NotDashEscaped,
-        Clear::BareCr,
-        Clear::TextAfterEnd,
-        Clear::SecondMessage,
-        Clear::BinarySignature,
-    ];
-
-    /// Whether RFC 9580 §7 allows the layout.
-    ///
-    /// ```
-    /// assert!(!tessera::openpgp::hostile::Clear::BareCr.is_valid());
-    /// ```
-    pub fn is_valid(self) -> bool {
-        matches!(self, Clear::AsSigned | Clear::NoHashHeader)
-    }
-
-    /// A file-name-friendly name.
-    ///
-    /// ```
-    /// assert_eq!(tessera::openpgp::hostile::Clear::TextAfterEnd.name(), "text_after_end");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Clear::AsSigned => "as_signed",
-            Clear::NoHashHeader => "no_hash_header",
-            Clear::NotDashEscaped => "not_dash_escaped",
-            Clear::BareCr => "bare_cr",
-            Clear::TextAfterEnd => "text_after_end",
-            Clear::SecondMessage => "second_message",
-            Clear::BinarySignature => "binary_signature",
-        }
-    }
-
-    /// `signed` (made by [`cleartext`]) laid out this way.
-    ///
-    /// ```
-    /// use tessera::openpgp::hostile::{Clear, cleartext};
-    /// use tessera::openpgp::key::{GenerateOptions, generate};
-    /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
-    /// let signed = cleartext(&key, 1_700_000_001)?;
-    /// assert!(Clear::TextAfterEnd.build(&signed).ends_with(b"unsigned\n"));
-    /// # Ok::<(), tessera::openpgp::Error>(())
-    /// ```
-    pub fn build(self, signed: &ClearSigned) -> Vec<u8> {
-        let text = String::from_utf8(signed.message.clone()).expect("cleartext is text");
-        let (head, rest) = text.split_once("\n\n").expect("a header and the text");
-        let mut head_lines: Vec<&str> = head.lines().collect();
-        let out = match self {
-            Clear::AsSigned => text.clone(),
-            Clear::NoHashHeader => {
-                head_lines.retain(|l| !l.starts_with("Hash: "));
-                format!("{}\n\n{rest}", head_lines.join("\n"))
-            }
-            Clear::NotDashEscaped => format!("{head}\nNotDashEscaped: yes\n\n{rest}"),
-            Clear::BareCr => text.replacen(CLEAR_TEXT_FIRST, &CLEAR_TEXT_FIRST.replace(' ', "\r"), 1),
-            Clear::TextAfterEnd => format!("{text}unsigned\n"),
-            Clear::SecondMessage => format!("{text}{}", text.replace("first line", "other line")),
-            Clear::BinarySignature => {
-                let at = text.find("-----BEGIN PGP SIGNATURE-----").expect("a signature block");
-                format!("{}{}", &text[..at], String::from_utf8_lossy(&signed.binary_block))
-            }
-        };
-        out.into_bytes()
-    }
-}
-
-const CLEAR_TEXT_FIRST: &str = "first line";
-
-/// A cleartext-signed message and, to swap in, an armored binary signature
-/// over the same text.
-#[derive(Debug, Clone)]
-pub struct ClearSigned {
-    /// The message as the [`super::sig::ClearSigner`] wrote it.
-    pub message: Vec<u8>,
-    /// A `SIGNATURE` armor block holding a binary signature of the signed
-    /// text (its lines joined by CR LF).
-    pub binary_block: Vec<u8>,
-}
-
-/// Two lines of text signed by `key` at `now`, in the Cleartext Signature
-/// Framework (see [`Clear::build`]).
-///
-/// ```
-/// use tessera::openpgp::hostile::cleartext;
-/// use tessera::openpgp::key::{GenerateOptions, generate};
-/// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
-/// assert!(cleartext(&key, 1_700_000_001)?.message.starts_with(b"-----BEGIN PGP SIGNED MESSAGE-----\n"));
-/// # Ok::<(), tessera::openpgp::Error>(())
-/// ```
-pub fn cleartext(key: &Cert, now: u64) -> Result<ClearSigned> {
-    let keys = SigningKey::from_cert(key, now)?;
-    let text = format!("{CLEAR_TEXT_FIRST}\nsecond line\n");
-    let mut w = super::sig::ClearSigner::new(Vec::new(), Signer::new(&keys, SigType::Text, now as u32)?)?;
-    w.write_all(text.as_bytes()).map_err(super::Error::from_io)?;
-    let message = w.finish()?;
-    let mut s = Signer::new(&keys, SigType::Binary, now as u32)?;
-    s.update(format!("{CLEAR_TEXT_FIRST}\r\nsecond line").as_bytes());
-    let binary_block = super::sig::write_signatures(Vec::new(), &s.finish()?, true)?;
-    Ok(ClearSigned { message, binary_block })
 }
