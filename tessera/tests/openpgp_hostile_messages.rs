@@ -2,13 +2,17 @@
 //! reader of message contents: the `Decryptor`, the `VerifyingDecryptor`
 //! (read to the end, `finish`, `finish_results`), at one and several
 //! threads, SEIPD v1 buffered and streamed, and the `InlineVerifier`.
-//! Whatever the plaintext holds, a damaged end of the encrypted data fails,
-//! and a packet sequence outside RFC 9580 §10.3's grammar is refused.
+//! Whatever the plaintext holds (made by tessera, GnuPG or Sequoia), a
+//! damaged end of the encrypted data fails, a packet sequence outside
+//! RFC 9580 §10.3's grammar is refused, and so is each leniency of the
+//! Cleartext Signature Framework that RFC 9580 §7 does not allow.
+
+mod common;
 
 use std::io::Read;
 use std::process::Command;
 
-use tessera::openpgp::hostile::{PASSWORD, Shape, Signed, Tamper, encrypt, packet};
+use tessera::openpgp::hostile::{PASSWORD, Shape, Signed, Tamper, compressed, encrypt, packet};
 use tessera::openpgp::key::{Cert, GenerateOptions, generate};
 use tessera::openpgp::sig::InlineVerifier;
 use tessera::openpgp::{DecryptOptions, Decryptor, Error, VerifyingDecryptor};
@@ -102,6 +106,9 @@ fn packet_sequences_outside_the_grammar_are_refused() {
     }
 }
 
+/// The data the peers sign, 50 times over.
+const PEER_DATA: &[u8] = b"signed by a peer\n";
+
 /// What GnuPG 2.2 makes with `--sign` (a compressed data packet holding the
 /// one-pass signature, the literal data and the signature), sealed in
 /// SEIPD v2 and v1 and damaged at the end.
@@ -124,7 +131,7 @@ fn a_damaged_end_fails_around_gnupg_compressed_signed_data() {
     let mut sk = Vec::new();
     key.write_armored(&mut sk).unwrap();
     std::fs::write(dir.path().join("k.asc"), sk).unwrap();
-    std::fs::write(dir.path().join("data"), b"signed by gpg\n".repeat(50)).unwrap();
+    std::fs::write(dir.path().join("data"), PEER_DATA.repeat(50)).unwrap();
     let gpg = |args: &[&str]| {
         let o = Command::new("gpg")
             .arg("--homedir")
@@ -150,7 +157,7 @@ fn a_damaged_end_fails_around_gnupg_compressed_signed_data() {
 
 fn check_peer_made(signed: &[u8], certs: &[Cert], who: &str) {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() + 60;
-    let want = b"signed by gpg\n".repeat(50);
+    let want = PEER_DATA.repeat(50);
     for version in [1, 2] {
         for tamper in Tamper::ALL {
             let what = format!("{who}, SEIPD v{version}, {}", tamper.name());
@@ -188,4 +195,72 @@ fn cleartext_framework_leniencies_are_refused() {
         }
     }
     assert!(accepted.is_empty(), "not refused as malformed: {accepted:?}");
+}
+
+const SEQUOIA: &str = r#"
+import sys, json, base64, warnings
+warnings.simplefilter("ignore")
+import pysequoia as ps
+req = json.load(sys.stdin)
+tsk = ps.Tsk.from_bytes(base64.b64decode(req["key"]))
+data = base64.b64decode(req["data"])
+e = lambda s: base64.b64encode(s).decode()
+print(json.dumps({
+    "inline": e(ps.sign(tsk.signer(), data, mode=ps.SignatureMode.INLINE)),
+    "encrypted": e(ps.encrypt(data, recipients=[tsk.extract_certificate()], signer=tsk.signer())),
+}))
+"#;
+
+/// Binary packets, from armor if armored.
+fn dearmor(m: Vec<u8>) -> Vec<u8> {
+    if !m.starts_with(b"-----") {
+        return m;
+    }
+    let mut out = Vec::new();
+    tessera::openpgp::armor::ArmorReader::new(m.as_slice()).read_to_end(&mut out).unwrap();
+    out
+}
+
+/// Sequoia's inline-signed data sealed here and damaged at the end, and
+/// Sequoia's own signed and encrypted message (SEIPD v2 for a v6 key) with
+/// its final tag zeroed or its last chunk changed (same length: its
+/// partial body lengths stay right).
+#[test]
+fn a_damaged_end_fails_around_sequoia_signed_data() {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD as B64;
+    let Some(py) = common::peer_python("pysequoia") else { return };
+    let key = generate(&GenerateOptions::default()).unwrap();
+    let mut sk = Vec::new();
+    key.write_armored(&mut sk).unwrap();
+    let req = serde_json::json!({"key": B64.encode(&sk), "data": B64.encode(PEER_DATA.repeat(50))});
+    let made = common::run_python(&py, SEQUOIA, &req);
+    let field = |n: &str| dearmor(B64.decode(made[n].as_str().unwrap()).unwrap());
+    let certs = [key.to_public()];
+    check_peer_made(&field("inline"), &certs, "pysequoia inline");
+    let framed = [field("inline"), packet(21, &[0; 200])].concat();
+    check_peer_made(&framed, &certs, "pysequoia inline, padded");
+    // Sequoia does not compress: its packets compressed here, then padded.
+    let packed = [compressed(&field("inline"), b""), packet(21, &[0; 200])].concat();
+    check_peer_made(&packed, &certs, "pysequoia inline, compressed and padded");
+    let encrypted = field("encrypted");
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() + 60;
+    let n = encrypted.len();
+    let mut zeroed = encrypted.clone();
+    zeroed[n - 16..].fill(0);
+    let mut changed = encrypted.clone();
+    changed[n - 33] ^= 1;
+    for (what, m, good) in
+        [("intact", &encrypted, true), ("zeroed tag", &zeroed, false), ("last chunk", &changed, false)]
+    {
+        for threads in [1, 4] {
+            let opts = DecryptOptions { keys: vec![key.clone()], threads, ..Default::default() };
+            let r = VerifyingDecryptor::new(m.as_slice(), &[], &opts, &certs, now).and_then(|mut d| {
+                let mut out = Vec::new();
+                d.read_to_end(&mut out).map_err(Error::from_io)?;
+                d.finish().map(|_| out)
+            });
+            assert_eq!(r.is_ok(), good, "pysequoia encrypted, {what}, {threads} threads: {:?}", r.err());
+        }
+    }
 }
