@@ -206,14 +206,19 @@ pub fn verify(a: &VerifyArgs) -> Result<()> {
         std::io::copy(&mut input, &mut v).context("cannot read the input")?;
         return report(&v.finish());
     }
-    let mut out = match &a.output {
-        Some(p) => Some(Output::create(Some(p))?),
-        None => None,
+    let mut out = a.output.as_deref().map(|p| Output::create(Some(p))).transpose()?;
+    // A stream (a FIFO, a device, stdout's descriptor) shows what is written
+    // at once: the data is held back until a signature is good. A file is a
+    // temporary one renamed into place only then.
+    let mut spool = match &out {
+        Some(o) if o.is_stream() => Some(Spool::new().context("cannot create a temporary file")?),
+        _ => None,
     };
     let mut sink = std::io::sink();
-    let w: &mut dyn Write = match &mut out {
-        Some(o) => o,
-        None => &mut sink,
+    let w: &mut dyn Write = match (&mut spool, &mut out) {
+        (Some(s), _) => s,
+        (None, Some(o)) => o,
+        (None, None) => &mut sink,
     };
     let results = if is_cleartext(&mut input)? {
         read_cleartext(input, w, &certs, now)?
@@ -221,7 +226,10 @@ pub fn verify(a: &VerifyArgs) -> Result<()> {
         InlineVerifier::new(input, &certs, now)?.verify_to(w)?
     };
     report(&results)?;
-    if let Some(o) = out {
+    if let Some(mut o) = out {
+        if let Some(spool) = spool {
+            spool.release(&mut o).map_err(crate::pgp_cmd::explain_copy)?;
+        }
         o.commit()?;
     }
     Ok(())

@@ -5,6 +5,7 @@
 //! to run: salts, IVs and CFB prefixes are random).
 
 mod data;
+mod hostile;
 mod keys;
 mod messages;
 mod openpgp;
@@ -37,6 +38,12 @@ impl Out {
     fn new(root: &Path, target: &str) -> Out {
         let dir = root.join(target);
         let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("mkdir");
+        Out { dir, count: 0, bytes: 0 }
+    }
+    /// Adds to `target`'s seeds, keeping those already there.
+    fn keep(root: &Path, target: &str) -> Out {
+        let dir = root.join(target);
         fs::create_dir_all(&dir).expect("mkdir");
         Out { dir, count: 0, bytes: 0 }
     }
@@ -151,6 +158,10 @@ fn main() {
         keys::sig_parse(&root, &vectors);
     }
     if !only.is_empty() {
+        // `gen_seeds hostile` adds only the hostile seeds.
+        if wanted("hostile") {
+            hostile::seeds(&root);
+        }
         return;
     }
     let rfc = messages::rfc_messages(&vectors);
@@ -161,6 +172,7 @@ fn main() {
     openpgp::decrypt_session_key(&root, &made);
     data::fpe_text(&root, &vectors);
     data::siv_decrypt(&root, &vectors);
+    hostile::seeds(&root);
 }
 
 /// The binary packets of `data` (armored or not), each with its header.

@@ -1,6 +1,6 @@
 //! The streaming [`Decryptor`]: finds the session key ([`super::session`]),
 //! opens the SEIPD packet by its version, and reads the literal data
-//! through the adapters of [`super::plain`].
+//! through [`super::message`].
 
 use std::cell::RefCell;
 use std::io::{self, BufRead, Read};
@@ -11,10 +11,11 @@ use subtle::ConstantTimeEq;
 use super::armor::{ArmorReader, is_armored};
 use super::file_input::FileAt;
 use super::key::Fingerprint;
+use super::message::{Message, Signatures};
 use super::options::{DecryptOptions, SeipdVersion};
 use super::packet::{BodyReader, push_zeroizing, read_exact, read_full};
 pub use super::plain::LiteralInfo;
-use super::plain::{ReadAhead, SeipdBody, Src, drain_packets, is_typed, open_literal};
+use super::plain::{ReadAhead, SeipdBody, Src, is_typed};
 use super::poison::Poison;
 use super::seipd::{
     ChunkOpener, ChunkSource, MDC_LEN, MdcOpener, ParOpener, V1_PREFIX_LEN, V2_HEADER_LEN, V2Header, chunk_size,
@@ -54,8 +55,7 @@ use crate::aes::Aes;
 /// assert_eq!(out, b"data");
 /// ```
 pub struct Decryptor<'a> {
-    info: LiteralInfo,
-    body: Option<BodyReader<Src<'a>>>,
+    message: Message<'a>,
     session_key: SessionKey,
     version: SeipdVersion,
     /// A streamed v1 message's MDC reader, to finish and check when a
@@ -66,7 +66,10 @@ pub struct Decryptor<'a> {
 
 impl std::fmt::Debug for Decryptor<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Decryptor").field("literal", &self.info).field("version", &self.version).finish_non_exhaustive()
+        f.debug_struct("Decryptor")
+            .field("literal", self.message.literal())
+            .field("version", &self.version)
+            .finish_non_exhaustive()
     }
 }
 
@@ -125,13 +128,12 @@ impl<'a> Decryptor<'a> {
         opts: &DecryptOptions,
     ) -> Result<Self> {
         let opened = open_message(input, at, passwords, opts, opts.threads)?;
-        let (info, body) = match open_literal(opened.plain, opts.max_decompressed_size) {
+        let message = match Message::open(opened.plain, opts.max_decompressed_size, Signatures::Skip) {
             Ok(found) => found,
             Err(e) => return Err(settle(opened.v1.as_ref(), e)),
         };
         Ok(Decryptor {
-            info,
-            body: Some(body),
+            message,
             session_key: opened.session_key,
             version: opened.version,
             v1: opened.v1,
@@ -153,7 +155,7 @@ impl<'a> Decryptor<'a> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn literal(&self) -> &LiteralInfo {
-        &self.info
+        self.message.literal()
     }
 
     /// The session key that opened the message, with its cipher.
@@ -433,24 +435,14 @@ pub(crate) fn finish_v1(v1: Option<&SharedMdc<'_>>) -> Result<()> {
 impl Read for Decryptor<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.poison.check()?;
-        let Some(body) = self.body.as_mut() else { return Ok(0) };
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        match body.read(buf) {
-            Ok(0) => {}
-            Ok(n) => return Ok(n),
+        // The end comes only after the rest of the plaintext stream has
+        // been read, which verifies the final tag (or MDC).
+        match self.message.read(buf) {
+            Ok(n) => Ok(n),
             // An I/O error of the input below leaves every layer intact (those
             // that cannot resume replay their own typed error): retryable.
-            Err(e) if !is_typed(&e) => return Err(e),
-            Err(e) => return Err(self.fail(Error::from_io(e))),
+            Err(e) if !is_typed(&e) => Err(e),
+            Err(e) => Err(self.fail(Error::from_io(e))),
         }
-        // The literal data ended: read the rest of the plaintext stream,
-        // which verifies the final tag (or MDC).
-        if let Err(e) = drain_packets(body.get_mut()) {
-            return Err(self.fail(e));
-        }
-        self.body = None;
-        Ok(0)
     }
 }

@@ -57,7 +57,10 @@ mod decrypt;
 mod encrypt;
 mod error;
 mod file_input;
+#[cfg(feature = "internals")]
+pub mod hostile;
 pub mod key;
+mod message;
 mod names;
 mod options;
 mod plain;

@@ -1,17 +1,14 @@
-//! The packet stream inside the encrypted data, as `Read` adapters: the
-//! literal data packet (through at most one compressed data packet) and
-//! the packets that may follow it, read to the end so that the end of the
-//! encrypted data (its final tag or MDC) is always checked.
+//! The encrypted data packet's body as `Read` adapters, read to the end of
+//! the input so that nothing after the encrypted data is ignored; the
+//! packets inside it are read by [`super::message`].
 
 use std::cell::Cell;
 use std::io::{self, Read};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use flate2::read::{DeflateDecoder, ZlibDecoder};
-
 use super::file_input::FileAt;
-use super::packet::{BodyReader, read_exact, read_header, tag};
+use super::packet::{BodyReader, read_header, tag};
 use super::poison::Poison;
 use super::seipd::{ChunkSource, MIN_FIRST_PIECE, PieceMap};
 use super::{Error, Result};
@@ -19,28 +16,13 @@ use super::{Error, Result};
 /// A boxed reader: the decrypted stream, or a layer above it.
 pub(crate) type Src<'a> = Box<dyn Read + 'a>;
 
-/// Compression algorithm ids (RFC 9580 §9.4).
-mod compression {
-    pub const UNCOMPRESSED: u8 = 0;
-    pub const ZIP: u8 = 1;
-    pub const ZLIB: u8 = 2;
-    pub const BZIP2: u8 = 3;
-}
-
-/// Packets that may accompany the literal data and are skipped.
-fn skippable(t: u8) -> bool {
-    matches!(t, tag::MARKER | tag::PADDING | tag::SIGNATURE | tag::ONE_PASS_SIGNATURE)
-}
-
-/// Reads packets to the end of `r`, accepting only skippable ones. For an
-/// encrypted stream, reaching the end is what verifies the final tag.
+/// Reads packets to the end of `r`, accepting only marker and padding
+/// packets: what may follow the encrypted data packet. For an encrypted
+/// stream, reaching the end is what verifies the final tag.
 pub(crate) fn drain_packets(r: &mut dyn Read) -> Result<()> {
     while let Some(h) = read_header(r)? {
-        if h.tag == tag::LITERAL {
-            return Err(Error::Malformed("more than one literal data packet"));
-        }
-        if !skippable(h.tag) {
-            return Err(Error::Malformed("unexpected packet after the literal data"));
+        if !matches!(h.tag, tag::MARKER | tag::PADDING) {
+            return Err(Error::Malformed("unexpected packet after the encrypted data"));
         }
         BodyReader::new(&mut *r, h.len).skip_rest()?;
     }
@@ -50,77 +32,6 @@ pub(crate) fn drain_packets(r: &mut dyn Read) -> Result<()> {
 /// Whether an `io::Error` carries one of this module's typed errors.
 pub(crate) fn is_typed(e: &io::Error) -> bool {
     e.get_ref().is_some_and(|i| i.is::<Error>())
-}
-
-enum Decompress<'a> {
-    Stored(BodyReader<Src<'a>>),
-    Zip(DeflateDecoder<BodyReader<Src<'a>>>),
-    Zlib(ZlibDecoder<BodyReader<Src<'a>>>),
-}
-
-impl<'a> Decompress<'a> {
-    fn body(&mut self) -> &mut BodyReader<Src<'a>> {
-        match self {
-            Decompress::Stored(b) => b,
-            Decompress::Zip(d) => d.get_mut(),
-            Decompress::Zlib(d) => d.get_mut(),
-        }
-    }
-}
-
-/// A compressed data packet's contents, at most `max` octets when
-/// decompressed; its end is reported only after the rest of the enclosing
-/// stream has been read (and so verified).
-struct Compressed<'a> {
-    dec: Decompress<'a>,
-    produced: u64,
-    max: Option<u64>,
-    ended: bool,
-    poison: Poison,
-}
-
-impl Compressed<'_> {
-    fn read_some(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let r = match &mut self.dec {
-            Decompress::Stored(b) => return b.read(buf),
-            Decompress::Zip(d) => d.read(buf),
-            Decompress::Zlib(d) => d.read(buf),
-        };
-        // The decoder reports a corrupt stream as InvalidInput/InvalidData;
-        // other I/O errors come from below and leave it intact.
-        r.map_err(|e| match e.kind() {
-            io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData if !is_typed(&e) => {
-                Error::Malformed("compressed data").into_io()
-            }
-            _ => e,
-        })
-    }
-}
-
-impl Read for Compressed<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.poison.check()?;
-        if self.ended {
-            return Ok(0);
-        }
-        let n = match self.read_some(buf) {
-            Err(e) if is_typed(&e) => return Err(self.poison.set(Error::from_io(e))),
-            r => r?,
-        };
-        self.produced += n as u64;
-        if let Some(max) = self.max.filter(|&m| self.produced > m && !matches!(self.dec, Decompress::Stored(_))) {
-            let e =
-                Error::LimitExceeded { limit: "max_decompressed_size (octets)", asked: self.produced, allowed: max };
-            return Err(self.poison.set(e));
-        }
-        if n == 0 && !buf.is_empty() {
-            let body = self.dec.body();
-            let r = body.skip_rest().and_then(|()| drain_packets(body.get_mut()));
-            r.map_err(|e| self.poison.set(e))?;
-            self.ended = true;
-        }
-        Ok(n)
-    }
 }
 
 /// The SEIPD packet's body. Its end is reported only after the rest of the
@@ -277,56 +188,6 @@ pub struct LiteralInfo {
     pub filename: Vec<u8>,
     /// Stored date (seconds since 1970; 0 = none).
     pub date: u32,
-}
-
-/// Finds the literal data packet at the start of a plaintext packet stream,
-/// through at most one compressed data packet whose output is limited to
-/// `max_decompressed` octets.
-pub(crate) fn open_literal(
-    plain: Src<'_>,
-    max_decompressed: Option<u64>,
-) -> Result<(LiteralInfo, BodyReader<Src<'_>>)> {
-    find_literal(plain, max_decompressed, true)
-}
-
-fn find_literal(
-    mut plain: Src<'_>,
-    max: Option<u64>,
-    may_decompress: bool,
-) -> Result<(LiteralInfo, BodyReader<Src<'_>>)> {
-    loop {
-        let h = read_header(&mut plain)?.ok_or(Error::Malformed("the encrypted data holds no literal data"))?;
-        match h.tag {
-            tag::LITERAL => {
-                let mut body = BodyReader::new(plain, h.len);
-                let mut head = [0u8; 2];
-                read_exact(&mut body, &mut head, "literal data header")?;
-                let mut filename = vec![0u8; head[1] as usize];
-                read_exact(&mut body, &mut filename, "literal data header")?;
-                let mut date = [0u8; 4];
-                read_exact(&mut body, &mut date, "literal data header")?;
-                let info = LiteralInfo { format: head[0], filename, date: u32::from_be_bytes(date) };
-                return Ok((info, body));
-            }
-            tag::COMPRESSED if may_decompress => {
-                let mut body = BodyReader::new(plain, h.len);
-                let mut alg = [0u8; 1];
-                read_exact(&mut body, &mut alg, "compressed data header")?;
-                let dec = match alg[0] {
-                    compression::UNCOMPRESSED => Decompress::Stored(body),
-                    compression::ZIP => Decompress::Zip(DeflateDecoder::new(body)),
-                    compression::ZLIB => Decompress::Zlib(ZlibDecoder::new(body)),
-                    compression::BZIP2 => return Err(Error::Unsupported("BZip2 compressed data")),
-                    _ => return Err(Error::Unsupported("compression algorithm")),
-                };
-                let inner = Compressed { dec, produced: 0, max, ended: false, poison: Poison::default() };
-                return find_literal(Box::new(inner), max, false);
-            }
-            tag::COMPRESSED => return Err(Error::Unsupported("nested compressed data")),
-            t if skippable(t) => BodyReader::new(&mut plain, h.len).skip_rest()?,
-            _ => return Err(Error::Malformed("unexpected packet in the encrypted data")),
-        }
-    }
 }
 
 #[cfg(test)]

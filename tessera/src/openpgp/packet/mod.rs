@@ -239,8 +239,6 @@ impl<R: Read> BodyReader<R> {
         &mut self.inner
     }
 
-    // Only the fuzz harness and the tests use this.
-    #[cfg(feature = "internals")]
     /// The underlying reader (positioned after the body if it was read to the end).
     pub fn into_inner(self) -> R {
         self.inner

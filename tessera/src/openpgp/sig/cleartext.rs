@@ -197,10 +197,16 @@ fn line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Option<()>> {
     while buf.last().is_some_and(|&b| is_ws(b)) {
         buf.pop();
     }
+    // A CR ends a line only before its LF: one inside a line would show
+    // the text differently from what was signed.
+    if buf.contains(&b'\r') {
+        return Err(Error::Malformed("a carriage return inside a cleartext line"));
+    }
     Ok(Some(()))
 }
 
-/// The `Hash` header's algorithms (`None` for no header).
+/// The `Hash` header's algorithms (`None` for no header). RFC 9580 §7.1:
+/// the only header allowed there is `Hash`, which is optional (legacy).
 fn read_header_lines<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Option<Vec<HashAlg>>> {
     let mut hashes: Option<Vec<HashAlg>> = None;
     loop {
@@ -211,13 +217,30 @@ fn read_header_lines<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Opt
         let text = std::str::from_utf8(buf).map_err(|_| Error::Malformed("cleartext header"))?;
         let (name, value) = text.split_once(": ").ok_or(Error::Malformed("cleartext header line"))?;
         if name != "Hash" {
-            continue;
+            return Err(Error::Malformed("a cleartext header other than Hash"));
         }
         for v in value.split(',').map(str::trim) {
             let known = (1u8..=14).filter_map(|id| HashAlg::from_id(id).ok());
             let h = known.into_iter().find(|h| h.name() == v).ok_or(Error::Unsupported("hash in Hash header"))?;
             hashes.get_or_insert_with(Vec::new).push(h);
         }
+    }
+}
+
+/// Reads the rest of `input` after the signature block: only whitespace
+/// may follow it (not text that would look signed, nor a second signed
+/// message).
+fn only_whitespace_left<R: BufRead>(input: &mut R) -> Result<()> {
+    loop {
+        let rest = input.fill_buf().map_err(Error::from_io)?;
+        if rest.is_empty() {
+            return Ok(());
+        }
+        if !rest.iter().all(|b| b.is_ascii_whitespace()) {
+            return Err(Error::Malformed("data after the cleartext signature block"));
+        }
+        let n = rest.len();
+        input.consume(n);
     }
 }
 
@@ -239,6 +262,11 @@ pub fn is_cleartext<R: BufRead + ?Sized>(input: &mut R) -> Result<bool> {
 /// Reads a cleartext-signed message: writes the text (lines joined by LF,
 /// dash-escaping undone, trailing whitespace removed) to `out` and returns
 /// one result per signature, judged against `certs` at `now`.
+///
+/// Refused as [`Error::Malformed`] (RFC 9580 §7.1): a header other than
+/// `Hash` (which may be absent), a carriage return inside a line, a
+/// signature that is not a text signature, and anything but whitespace
+/// after the signature block (such as a second signed message).
 ///
 /// ```
 /// use tessera::openpgp::key::Cert;
@@ -289,8 +317,12 @@ pub fn read_cleartext<R: BufRead>(
             return Err(Error::Limit("cleartext-signed text larger than 64 MiB"));
         }
     }
-    let block = io::Cursor::new(format!("{BEGIN_SIG}\n").into_bytes()).chain(input);
-    let sigs = read_signatures(io::BufReader::new(block))?;
+    let block = io::Cursor::new(format!("{BEGIN_SIG}\n").into_bytes()).chain(&mut input);
+    let sigs = read_signatures(block)?;
+    if sigs.iter().any(|s| s.sig_type() != SigType::Text) {
+        return Err(Error::Malformed("a cleartext signature that is not a text signature"));
+    }
+    only_whitespace_left(&mut input)?;
     let declared: Vec<bool> =
         sigs.iter().map(|s| s.version() == 6 || hashes.as_ref().is_none_or(|h| h.contains(&s.hash_alg()))).collect();
     let mut v = Verifier::new(sigs, certs, now);

@@ -23,15 +23,15 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use flate2::read::{DeflateDecoder, ZlibDecoder};
-
 use super::super::armor::{ArmorReader, is_armored};
 use super::super::key::Cert;
-use super::super::packet::{BodyLen, BodyReader, PartialWriter, read_exact, read_header, tag, write_packet};
+use super::super::message::{Leading, Message, Signatures};
+use super::super::packet::{PartialWriter, tag, write_packet};
+use super::super::plain::Src;
 use super::super::poison::Poison;
 use super::super::{DecryptOptions, Error, LiteralInfo, Result};
 use super::check::{DocumentChecker, Outcome, SigResult};
-use super::document::{Signer, read_sig_body};
+use super::document::Signer;
 use super::hash_thread::Hashing;
 use super::hashing::{DocumentHasher, HashedFields, crlf_pieces};
 use super::ops::OnePassSig;
@@ -140,8 +140,6 @@ impl<W: Write> Write for InlineSigner<'_, W> {
     }
 }
 
-type Src<'a> = Box<dyn Read + 'a>;
-
 /// A signature expected after the data (announced by a one-pass signature)
 /// or met before it (old-style signed messages); its running hash is in
 /// [`InlineVerifier::hashing`], in the same order.
@@ -174,10 +172,9 @@ enum Expected {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct InlineVerifier<'a> {
-    body: BodyReader<Src<'a>>,
+    message: Message<'a>,
     expected: Vec<Expected>,
     hashing: Hashing,
-    literal: LiteralInfo,
     certs: &'a [Cert],
     now: u64,
     results: Option<Vec<SigResult>>,
@@ -186,59 +183,8 @@ pub struct InlineVerifier<'a> {
 
 impl std::fmt::Debug for InlineVerifier<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("InlineVerifier").field("literal", &self.literal).finish_non_exhaustive()
+        f.debug_struct("InlineVerifier").field("literal", self.message.literal()).finish_non_exhaustive()
     }
-}
-
-fn decompress<'a>(mut body: BodyReader<Src<'a>>, max: Option<u64>) -> Result<Src<'a>> {
-    let mut alg = [0u8; 1];
-    read_exact(&mut body, &mut alg, "compressed data header")?;
-    let inner: Src<'a> = match alg[0] {
-        0 => return Ok(Box::new(body)),
-        1 => Box::new(DeflateDecoder::new(body)),
-        2 => Box::new(ZlibDecoder::new(body)),
-        _ => return Err(Error::Unsupported("compression algorithm (uncompressed, ZIP and ZLIB are read)")),
-    };
-    Ok(match max {
-        Some(max) => Box::new(Bounded { inner, produced: 0, max }),
-        None => inner,
-    })
-}
-
-/// Decompressed output, refused past `max` octets.
-struct Bounded<'a> {
-    inner: Src<'a>,
-    produced: u64,
-    max: u64,
-}
-
-impl Read for Bounded<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.produced += n as u64;
-        if self.produced > self.max {
-            let limit = "max_decompressed_size (octets)";
-            return Err(Error::LimitExceeded { limit, asked: self.produced, allowed: self.max }.into_io());
-        }
-        Ok(n)
-    }
-}
-
-fn read_literal_header(body: &mut BodyReader<Src<'_>>) -> Result<LiteralInfo> {
-    let mut head = [0u8; 2];
-    read_exact(body, &mut head, "literal data header")?;
-    let mut filename = vec![0u8; head[1] as usize];
-    read_exact(body, &mut filename, "literal data header")?;
-    let mut date = [0u8; 4];
-    read_exact(body, &mut date, "literal data header")?;
-    Ok(LiteralInfo { format: head[0], filename, date: u32::from_be_bytes(date) })
-}
-
-/// Reads a small packet body (a one-pass signature).
-fn small_body(src: &mut Src<'_>, len: BodyLen) -> Result<Vec<u8>> {
-    let mut buf = [0u8; 128];
-    let n = super::super::packet::read_small_body(src, len, &mut buf, "one-pass signature packet too long")?;
-    Ok(buf[..n].to_vec())
 }
 
 impl<'a> InlineVerifier<'a> {
@@ -281,19 +227,13 @@ impl<'a> InlineVerifier<'a> {
         now: u64,
         max: Option<u64>,
     ) -> Result<Self> {
-        let mut src: Src<'a> =
-            if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
+        let src: Src<'a> = if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
+        let mut message = Message::open(src, max, Signatures::Keep)?;
         let mut expected = Vec::new();
         let mut hashers = Vec::new();
-        let mut decompressed = false;
-        loop {
-            let h = read_header(&mut src)?.ok_or(Error::Malformed("the message holds no literal data"))?;
-            match h.tag {
-                tag::ONE_PASS_SIGNATURE | tag::SIGNATURE if expected.len() == super::MAX_SIGNATURES => {
-                    return Err(super::too_many_signatures());
-                }
-                tag::ONE_PASS_SIGNATURE => {
-                    let ops = OnePassSig::parse(&small_body(&mut src, h.len)?)?;
+        for l in message.take_leading() {
+            match l {
+                Leading::OnePass(ops) => {
                     let fields = HashedFields {
                         version: if ops.version == 6 { 6 } else { 4 },
                         sig_type: ops.sig_type,
@@ -305,25 +245,14 @@ impl<'a> InlineVerifier<'a> {
                     hashers.push(DocumentHasher::new(&fields));
                     expected.push(Expected::OnePass(ops));
                 }
-                tag::SIGNATURE => {
-                    let sig = read_sig_body(&mut src, h.len)?;
+                Leading::Signature(sig) => {
                     hashers.push(DocumentHasher::new(&sig.hashed_fields()));
                     expected.push(Expected::Before(sig));
                 }
-                tag::COMPRESSED if !decompressed => {
-                    decompressed = true;
-                    src = decompress(BodyReader::new(src, h.len), max)?;
-                }
-                tag::MARKER | tag::PADDING => BodyReader::new(&mut src, h.len).skip_rest()?,
-                tag::LITERAL => {
-                    let mut body = BodyReader::new(src, h.len);
-                    let literal = read_literal_header(&mut body)?;
-                    let (poison, hashing) = (Poison::default(), Hashing::Here(hashers));
-                    return Ok(InlineVerifier { body, expected, hashing, literal, certs, now, results: None, poison });
-                }
-                _ => return Err(Error::Malformed("unexpected packet in a signed message")),
             }
         }
+        let (poison, hashing) = (Poison::default(), Hashing::Here(hashers));
+        Ok(InlineVerifier { message, expected, hashing, certs, now, results: None, poison })
     }
 
     /// Hashes the data on a thread of its own from now on (see
@@ -342,7 +271,7 @@ impl<'a> InlineVerifier<'a> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn literal(&self) -> &LiteralInfo {
-        &self.literal
+        self.message.literal()
     }
 
     /// One result per signature, once the whole message has been read
@@ -381,19 +310,9 @@ impl<'a> InlineVerifier<'a> {
         Ok(self.results.unwrap_or_default())
     }
 
-    /// Reads the signatures after the literal data and judges each.
+    /// Judges each signature, once the message has been read to its end.
     fn finish(&mut self) -> Result<Vec<SigResult>> {
-        let src = self.body.get_mut();
-        let mut trailing = Vec::new();
-        while let Some(h) = read_header(src)? {
-            match h.tag {
-                tag::SIGNATURE if trailing.len() == super::MAX_SIGNATURES => return Err(super::too_many_signatures()),
-                tag::SIGNATURE => trailing.push(read_sig_body(&mut *src, h.len)?),
-                tag::MARKER | tag::PADDING => BodyReader::new(&mut *src, h.len).skip_rest()?,
-                tag::LITERAL => return Err(Error::Malformed("more than one literal data packet")),
-                _ => return Err(Error::Malformed("unexpected packet after the literal data")),
-            }
-        }
+        let trailing = self.message.take_trailing();
         let mut checker = DocumentChecker::new(self.certs, self.now);
         let mut results = Vec::new();
         let mut ops: Vec<Option<(OnePassSig, DocumentHasher)>> = Vec::new();
@@ -427,7 +346,7 @@ impl<'a> InlineVerifier<'a> {
 impl Read for InlineVerifier<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.poison.check()?;
-        let n = self.poison.record(self.body.read(buf))?;
+        let n = self.poison.record(self.message.read(buf))?;
         self.hashing.update(&buf[..n]);
         if n == 0 && !buf.is_empty() && self.results.is_none() {
             let r = self.finish().map_err(|e| self.poison.set(e))?;
