@@ -110,3 +110,26 @@ fn signatures_naming_no_issuer_are_judged_against_the_keyring() {
     let hostile = sig_file(&d, "hostile.sig", &sigs);
     assert_eq!(verify_codes(&d, &hostile, &ring), (Some(1), Some(3)));
 }
+
+/// An RSA-16384 key with e = 2^33 - 1 and forged self-signatures: refused
+/// as a recipient and as a signer, each with one line (SOP: 17 and 3),
+/// within the validation budget.
+#[test]
+fn a_huge_rsa_certificate_is_refused_with_one_line() {
+    let d = Dir::new();
+    let cert = certs_file(&d, "rsa.cert", &[rsa_flood(&rsa_key(16384, (1 << 33) - 1), 200)]);
+    let enc = common::run_with_stdin(T, &["encrypt", "-r", &cert, "-o", &d.p("m.pgp")], DATA);
+    assert_eq!(enc.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&enc.stderr).trim_end().lines().count(),
+        1,
+        "{}",
+        String::from_utf8_lossy(&enc.stderr)
+    );
+    assert!(!std::path::Path::new(&d.p("m.pgp")).exists());
+    assert_eq!(sop(&["encrypt", &cert], DATA).status.code(), Some(17));
+    let stranger = victim_key(KeyProfile::Rfc9580);
+    let keys = SigningKey::from_cert(&stranger, NOW).expect("signing key");
+    let sig = sig_file(&d, "s.sig", &[signature(&keys, CREATED + 1)]);
+    assert_eq!(verify_codes(&d, &sig, &cert), (Some(1), Some(3)));
+}

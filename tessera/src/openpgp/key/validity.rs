@@ -151,31 +151,30 @@ impl Cert {
             .is_some_and(|s| grants(s, false))
     }
 
-    /// Whether `key` (this certificate's primary key or one of its
-    /// subkeys) claims to sign, judged without any public-key operation:
-    /// the primary key if its algorithm signs; a subkey if one of its
-    /// binding signatures grants signing (or, without key flags, its
-    /// algorithm signs) and embeds a back-signature. A bare subkey never
-    /// does. The cheap filter before checking a signature that names no
-    /// issuer; [`Cert::validate`] decides.
+    /// The keys that claim to sign, judged without any public-key
+    /// operation: the primary key if its algorithm signs; each subkey with a
+    /// binding signature that grants signing (or, without key flags, whose
+    /// algorithm signs) and embeds a back-signature. Never a bare subkey.
+    /// The cheap filter before checking a signature that names no issuer;
+    /// [`Cert::validate`] decides.
     ///
     /// ```
     /// use tessera::openpgp::key::{generate, GenerateOptions};
     /// let key = generate(&GenerateOptions::default()).unwrap();
-    /// assert!(key.claims_signing(key.primary.public()));
-    /// assert!(!key.claims_signing(key.subkeys[0].key.public())); // encryption only
+    /// let claimed: Vec<_> = key.keys_claiming_to_sign().map(|k| k.fingerprint()).collect();
+    /// assert_eq!(claimed, [key.fingerprint()]); // the subkey only encrypts
     /// ```
-    pub fn claims_signing(&self, key: &PublicKey) -> bool {
-        let fp = key.fingerprint();
-        if fp == self.fingerprint() {
-            return key.alg().can_sign();
-        }
-        let Some(sk) = self.subkeys.iter().find(|s| s.key.public().fingerprint() == fp) else { return false };
-        sk.sigs.iter().any(|s| {
-            s.sig_type() == SigType::SubkeyBinding
-                && s.key_flags().unwrap_or_else(|| implied_flags(key.alg(), false)) & flags::SIGN != 0
-                && s.embedded_signatures().next().is_some()
-        })
+    pub fn keys_claiming_to_sign(&self) -> impl Iterator<Item = &PublicKey> {
+        let primary = self.primary.public();
+        let subkeys = self.subkeys.iter().filter(|sk| {
+            let alg = sk.key.public().alg();
+            sk.sigs.iter().any(|s| {
+                s.sig_type() == SigType::SubkeyBinding
+                    && s.key_flags().unwrap_or_else(|| implied_flags(alg, false)) & flags::SIGN != 0
+                    && s.embedded_signatures().next().is_some()
+            })
+        });
+        primary.alg().can_sign().then_some(primary).into_iter().chain(subkeys.map(|sk| sk.key.public()))
     }
 
     /// Decides what of this certificate is valid at `at` (seconds since the

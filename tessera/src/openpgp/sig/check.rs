@@ -312,7 +312,7 @@ impl<'c> DocumentChecker<'c> {
         let fits = |k: &PublicKey| k.alg() == sig.pk_alg() && k.version().id() == sig.version;
         let mut found = None;
         for cert in self.certs {
-            for key in cert.keys().map(|k| k.public()).filter(|k| fits(k) && cert.claims_signing(k)) {
+            for key in cert.keys_claiming_to_sign().filter(|k| fits(k)) {
                 match self.verify(sig, key, digest) {
                     None => return Self::spent(),
                     Some(Err(why)) => found = Some(Outcome::Bad(why)),

@@ -9,6 +9,14 @@
 //! two budgets of its own (bindings and revocations, so that a flood of
 //! forged revocations cannot starve the bindings) and, inside a message,
 //! from the message's budget too ([`MESSAGE_BUDGET`]).
+//!
+//! ```
+//! use tessera::openpgp::key::{generate, GenerateOptions};
+//! use tessera::openpgp::sig::cost::{MESSAGE_BUDGET, verify_cost};
+//! let key = generate(&GenerateOptions::default()).unwrap(); // Ed25519
+//! // One message may check about 15,000 Ed25519 signatures' worth.
+//! assert_eq!(MESSAGE_BUDGET / verify_cost(key.primary.public()), 15_000);
+//! ```
 
 use std::cell::Cell;
 
@@ -116,6 +124,12 @@ pub struct ValidationBudget {
 }
 
 /// The budget of one call to [`crate::openpgp::key::Cert::validate`].
+///
+/// ```
+/// use tessera::openpgp::sig::cost::VALIDATION_BUDGET;
+/// // Under a second of one core for any certificate.
+/// assert!(VALIDATION_BUDGET.bindings + VALIDATION_BUDGET.revocations < 1_000_000);
+/// ```
 pub const VALIDATION_BUDGET: ValidationBudget = ValidationBudget { bindings: 600_000, revocations: 200_000 };
 
 /// An amount of estimated work that checks draw from until it is spent.
