@@ -120,11 +120,12 @@ fn content_key(rule: Rule, signer: &PublicKey, subject: &[u8], sig: &[u8]) -> [u
 pub(crate) struct Charge<'b> {
     pool: &'b Budget,
     outer: Option<&'b Budget>,
-    state: Cell<Paid>,
+    state: Cell<Charged>,
 }
 
+/// What became of a [`Charge`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Paid {
+enum Charged {
     Nothing,
     Paid,
     Refused,
@@ -133,25 +134,25 @@ enum Paid {
 impl<'b> Charge<'b> {
     /// Charges `pool` and, when given, `outer` too.
     pub(crate) fn new(pool: &'b Budget, outer: Option<&'b Budget>) -> Self {
-        Charge { pool, outer, state: Cell::new(Paid::Nothing) }
+        Charge { pool, outer, state: Cell::new(Charged::Nothing) }
     }
 
     /// Pays for one public-key check by `signer`; false when too little is
     /// left.
     pub(crate) fn pay_for(&self, signer: &PublicKey) -> bool {
         let ok = self.pool.spend_with(self.outer, verify_cost(signer));
-        self.state.set(if ok { Paid::Paid } else { Paid::Refused });
+        self.state.set(if ok { Charged::Paid } else { Charged::Refused });
         ok
     }
 
     /// Whether a charge was refused.
     pub(crate) fn refused(&self) -> bool {
-        self.state.get() == Paid::Refused
+        self.state.get() == Charged::Refused
     }
 
     /// Whether a public-key check was paid for.
     pub(crate) fn paid(&self) -> bool {
-        self.state.get() == Paid::Paid
+        self.state.get() == Charged::Paid
     }
 }
 
