@@ -13,7 +13,7 @@ use common::sop::{Dir, sop};
 use hostile::*;
 use tessera::openpgp::crypto::HashAlg;
 use tessera::openpgp::key::{Cert, KeyProfile};
-use tessera::openpgp::sig::{SigType, Signature, Signer, SigningKey, Subpacket, SubpacketValue, write_signatures};
+use tessera::openpgp::sig::{SigType, Signature, Signer, SigningKey, write_signatures};
 
 const T: &str = env!("CARGO_BIN_EXE_tessera");
 const DATA: &[u8] = b"signed data\n";
@@ -69,13 +69,7 @@ fn a_soft_revocation_leaves_earlier_signatures_good_a_hard_one_does_not() {
     for (code, expected) in [(1u8, (Some(0), Some(0))), (2, (Some(1), Some(3)))] {
         let d = Dir::new();
         let key = victim_key(KeyProfile::Rfc9580);
-        let (pk, secret) = (key.primary.public(), key.primary.secret().expect("secret").secret().expect("unlocked"));
-        let revocation = tessera::openpgp::sig::SignatureBuilder::new(SigType::KeyRevocation, CREATED + 200)
-            .subpacket(Subpacket::new(SubpacketValue::RevocationReason { code, text: b"".to_vec() }))
-            .sign_direct_key(pk, secret)
-            .expect("revocation");
-        let mut cert = key.to_public();
-        cert.direct_sigs.push(revocation);
+        let cert = revoked_by_owner(&key, code, CREATED + 200);
         let cert = certs_file(&d, "revoked.cert", &[cert]);
         let keys = SigningKey::from_cert(&key, u64::from(CREATED) + 100).expect("signing key");
         let sig = sig_file(&d, "before.sig", &[signature(&keys, CREATED + 100)]);

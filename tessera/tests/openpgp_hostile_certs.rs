@@ -96,13 +96,7 @@ fn an_expired_back_signature_does_not_validate_a_signing_subkey() {
 fn only_hard_revocations_reach_back_in_time() {
     for (code, earlier_good) in [(1, true), (3, true), (2, false), (0, false)] {
         let key = victim_key(KeyProfile::Rfc9580);
-        let (pk, secret) = (key.primary.public(), key.primary.secret().expect("secret").secret().expect("unlocked"));
-        let revocation = tessera::openpgp::sig::SignatureBuilder::new(SigType::KeyRevocation, CREATED + 200)
-            .subpacket(Subpacket::new(SubpacketValue::RevocationReason { code, text: b"".to_vec() }))
-            .sign_direct_key(pk, secret)
-            .expect("revocation");
-        let mut cert = key.to_public();
-        cert.direct_sigs.push(revocation);
+        let cert = revoked_by_owner(&key, code, CREATED + 200);
         let certs = [cert];
         let before = sign(&key, b"data", CREATED + 100);
         let after = sign(&key, b"data", CREATED + 300);

@@ -43,18 +43,6 @@ fn signed(key: &Cert, at: u32) -> Signature {
     sign_at(&SigningKey::from_cert(key, u64::from(at)).expect("signing key"), at)
 }
 
-/// `key`'s certificate with a key revocation of reason `code` made at `at`.
-fn revoked(key: &Cert, code: u8, at: u32) -> Cert {
-    let (pk, secret) = (key.primary.public(), key.primary.secret().expect("secret").secret().expect("unlocked"));
-    let r = SignatureBuilder::new(SigType::KeyRevocation, at)
-        .subpacket(Subpacket::new(SubpacketValue::RevocationReason { code, text: Vec::new() }))
-        .sign_direct_key(pk, secret)
-        .expect("revocation");
-    let mut c = key.to_public();
-    c.direct_sigs.push(r);
-    c
-}
-
 fn floods(cases: &mut Vec<Case>) {
     for profile in [KeyProfile::Rfc9580, KeyProfile::Rfc4880] {
         let key = victim_key(profile);
@@ -79,7 +67,7 @@ fn revocations(cases: &mut Vec<Case>) {
         for (when, rev_at) in [("after", CREATED + 200), ("before", CREATED + 50)] {
             cases.push(Case {
                 name: format!("revocation ({what}) made {when} the signature"),
-                certs: vec![revoked(&key, code, rev_at)],
+                certs: vec![revoked_by_owner(&key, code, rev_at)],
                 sig: signed(&key, CREATED + 100),
             });
         }

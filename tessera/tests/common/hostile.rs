@@ -26,13 +26,7 @@ pub const NOW: u64 = 1_700_100_000;
 /// A fresh certificate of `profile` with one User ID (a signing primary and
 /// an encryption subkey), public part only.
 pub fn victim(profile: KeyProfile) -> Cert {
-    let opts = GenerateOptions {
-        profile,
-        created: Some(CREATED),
-        user_ids: vec!["Victim <victim@example.org>".into()],
-        ..Default::default()
-    };
-    generate(&opts).expect("generate").to_public()
+    victim_key(profile).to_public()
 }
 
 /// The same, with its secret parts (to sign with).
@@ -142,6 +136,19 @@ pub fn forged(primary: &PublicKey, ty: SigType, over: Over<'_>, created: u32, ex
 /// A Reason for Revocation subpacket.
 pub fn reason(code: u8) -> Subpacket {
     Subpacket::new(SubpacketValue::RevocationReason { code, text: b"forged".to_vec() })
+}
+
+/// `key`'s certificate with a real key revocation of reason `code` made at
+/// `at` (signed by its primary key).
+pub fn revoked_by_owner(key: &Cert, code: u8, at: u32) -> Cert {
+    let (pk, secret) = (key.primary.public(), key.primary.secret().expect("secret").secret().expect("unlocked"));
+    let revocation = SignatureBuilder::new(SigType::KeyRevocation, at)
+        .subpacket(Subpacket::new(SubpacketValue::RevocationReason { code, text: Vec::new() }))
+        .sign_direct_key(pk, secret)
+        .expect("revocation");
+    let mut c = key.to_public();
+    c.direct_sigs.push(revocation);
+    c
 }
 
 /// `cert` with `n` forged "key compromised" key revocations, each made at
