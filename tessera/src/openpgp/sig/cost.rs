@@ -66,7 +66,7 @@ const ED25519: u64 = 60;
 const ED448: u64 = 2_000;
 /// ECDSA over NIST P-256, P-384 and P-521.
 const P256: u64 = 450;
-const P384: u64 = 1_200;
+const P384: u64 = 1_600;
 const P521: u64 = 1_000;
 /// Anything else that might verify (never cheaper than the dearest curve).
 const UNKNOWN: u64 = 2_000;
