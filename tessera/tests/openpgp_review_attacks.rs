@@ -2,126 +2,156 @@
 //! public data, checked for what they must not achieve: hide a valid
 //! certificate's bindings or a real revocation behind garbage, or make a
 //! good signature by a valid key count as anything but good because other
-//! certificates sit beside the signer's in the keyring.
+//! certificates sit beside the signer's in the keyring. Where Sequoia
+//! (pysequoia) is at hand, it judges the same cases the same way.
 
 mod common;
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as B64;
 use common::hostile::*;
 use tessera::openpgp::Error;
 use tessera::openpgp::crypto::{KeyType, generate as keypair};
 use tessera::openpgp::key::{Cert, CertKey, KeyError, KeyProfile, KeyVersion, PublicKey, Subkey};
 use tessera::openpgp::sig::{
-    Outcome, SigType, Signature, SignatureBuilder, Signer, SigningKey, Subpacket, SubpacketValue, Verifier,
+    DocumentHasher, Outcome, SigType, Signature, SignatureBuilder, Signer, SigningKey, Subpacket, SubpacketValue,
+    Verifier, write_signatures,
 };
 
-/// A binary signature over `data` by `key` made at `at` (naming its issuer).
-fn sign(key: &Cert, data: &[u8], at: u32) -> Signature {
+const DATA: &[u8] = b"signed data\n";
+
+/// A binary signature over [`DATA`] by `key` made at `at` (naming its issuer).
+fn sign(key: &Cert, at: u32) -> Signature {
     let keys = SigningKey::from_cert(key, u64::from(at)).expect("signing key");
     let mut s = Signer::new(&keys[..1], SigType::Binary, at).expect("signer");
-    s.update(data);
+    s.update(DATA);
     s.finish().expect("signature").remove(0)
 }
 
-fn verify(sigs: Vec<Signature>, data: &[u8], certs: &[Cert], now: u64) -> Vec<Outcome> {
-    let mut v = Verifier::new(sigs, certs, now);
-    v.update(data);
-    v.finish().into_iter().map(|r| r.outcome).collect()
+fn verify(sig: &Signature, certs: &[Cert]) -> Outcome {
+    let mut v = Verifier::new(vec![sig.clone()], certs, NOW);
+    v.update(DATA);
+    v.finish().remove(0).outcome
+}
+
+/// A harmless hashed subpacket that makes the `i`th forged signature differ
+/// from the others (identical copies would be checked once).
+fn distinct(i: u32) -> Subpacket {
+    Subpacket::new(SubpacketValue::SignersUserId(format!("copy {i}").into_bytes()))
+}
+
+/// A v4 certificate with 5,200 forged direct key signatures and 5,200
+/// forged certifications of its User ID (about 1.1 MB), all made a second
+/// after its real certification (so live whenever it is), and a signature
+/// by it.
+fn v4_with_forged_bindings() -> (Cert, Signature) {
+    let key = victim_key(KeyProfile::Rfc4880);
+    let mut flooded = key.to_public();
+    let pk = key.primary.public();
+    let uid = flooded.user_ids[0].value.clone();
+    for i in 0..5200 {
+        let tag = [distinct(i)];
+        let certification = forged(pk, SigType::Certification(0x13), Over::UserId(&uid), CREATED + 1, &tag);
+        flooded.user_ids[0].sigs.push(certification);
+        flooded.direct_sigs.push(forged(pk, SigType::DirectKey, Over::Direct, CREATED + 1, &tag));
+    }
+    (flooded, sign(&key, CREATED + 50))
 }
 
 /// Forged direct key signatures and certifications (correct digest prefix,
-/// garbage value, newer than the real self-signatures) are as much garbage
-/// as forged revocations: enough of them must not make a valid v4
+/// garbage value, newer than the real self-signatures) are garbage as
+/// forged revocations are: enough of them must not make a valid v4
 /// certificate lose its only self-signature.
 #[test]
 fn forged_newer_bindings_beyond_the_budget_do_not_hide_the_real_ones() {
-    let key = victim_key(KeyProfile::Rfc4880);
-    // 2 × 5,200 forged signatures, about 1.1 MB.
-    let flooded = flood_bindings(&key.to_public(), 5200);
+    let (flooded, sig) = v4_with_forged_bindings();
     let valid = flooded.validate(NOW);
     assert!(valid.is_ok(), "the real certification is not found: {:?}", valid.err());
-    let sig = sign(&key, b"data", CREATED + 50);
-    let outcomes = verify(vec![sig], b"data", &[flooded], NOW);
-    assert!(outcomes[0].is_good(), "{outcomes:?}");
+    let outcome = verify(&sig, &[flooded]);
+    assert!(outcome.is_good(), "{outcome:?}");
 }
 
-/// A valid RSA-3072 certificate (one User ID, one real certification) and
-/// its signing secret.
-fn rsa_victim() -> (Cert, tessera::openpgp::crypto::SecretMaterial) {
+/// A valid RSA-3072 certificate (one User ID, one real certification, no
+/// validation run yet: a clone carries the outcomes cached so far) and a
+/// signature by it.
+fn rsa_victim() -> (Cert, Signature) {
     let (public, secret) = keypair(KeyType::Rsa(3072)).expect("RSA keypair");
     let pk = PublicKey::new(KeyVersion::V4, CREATED, public).expect("key");
     let uid = b"RSA Victim <rsa@example.org>".to_vec();
-    let cert_sig = SignatureBuilder::new(SigType::Certification(0x13), CREATED)
+    let certification = SignatureBuilder::new(SigType::Certification(0x13), CREATED)
         .subpacket(Subpacket::new(SubpacketValue::KeyFlags(vec![0x0f])))
         .sign_certification(&pk, &secret, &uid)
         .expect("certification");
     let mut packets = Vec::new();
     put(&mut packets, 6, pk.body());
     put(&mut packets, 13, &uid);
-    put(&mut packets, 2, &cert_sig.to_bytes());
-    (Cert::from_bytes(&packets).expect("parses"), secret)
-}
-
-/// An RSA-3072 certificate is locked out by about 1,500 forged
-/// certifications (620 KB): each is charged as an RSA check, so the
-/// bindings budget runs out before the real, older certification.
-#[test]
-fn forged_certifications_do_not_lock_out_an_rsa_certificate() {
-    let (cert, secret) = rsa_victim();
-    let pk = cert.primary.public().clone();
-    let uid = cert.user_ids[0].value.clone();
-    // Cloned before any validation: a clone carries the outcomes cached so far.
-    let mut flooded = cert.clone();
-    assert!(cert.validate(NOW).is_ok(), "the certificate is valid before the flood");
-    for i in 0..1500 {
-        flooded.user_ids[0].sigs.push(forged(
-            &pk,
-            SigType::Certification(0x13),
-            Over::UserId(&uid),
-            CREATED + 10 + i,
-            &[],
-        ));
-    }
-    let valid = flooded.validate(NOW);
-    assert!(valid.is_ok(), "the real certification is not found: {:?}", valid.err());
+    put(&mut packets, 2, &certification.to_bytes());
     let doc = SignatureBuilder::new(SigType::Binary, CREATED + 50)
         .sign_with(&pk, &secret, |f| {
-            let mut h = tessera::openpgp::sig::DocumentHasher::new(f);
-            h.update(b"data");
+            let mut h = DocumentHasher::new(f);
+            h.update(DATA);
             h.finish(f)
         })
         .expect("document signature");
-    let outcomes = verify(vec![doc], b"data", &[flooded], NOW);
-    assert!(outcomes[0].is_good(), "{outcomes:?}");
+    (Cert::from_bytes(&packets).expect("parses"), doc)
 }
 
-/// The same 4,200 forged "key compromised" revocations that no longer lock
-/// a certificate out must not hide the owner's real revocation either:
-/// merged with a copy that carries them, a revoked certificate would
-/// validate again and its signatures count as good.
+/// `cert` with 1,500 forged certifications of its first User ID, made a
+/// second after the real one (about 620 KB for an RSA-3072 key).
+fn with_forged_certifications(cert: &Cert) -> Cert {
+    let pk = cert.primary.public().clone();
+    let uid = cert.user_ids[0].value.clone();
+    let mut flooded = cert.clone();
+    flooded.user_ids[0].sigs.extend(
+        (0..1500).map(|i| forged(&pk, SigType::Certification(0x13), Over::UserId(&uid), CREATED + 1, &[distinct(i)])),
+    );
+    flooded
+}
+
+/// An RSA-3072 certificate must not be locked out by 1,500 forged
+/// certifications: each is charged as an RSA check, far fewer than the
+/// Ed25519 floods the budget was sized for.
 #[test]
-fn forged_key_revocations_do_not_hide_a_real_revocation() {
+fn forged_certifications_do_not_lock_out_an_rsa_certificate() {
+    let (cert, sig) = rsa_victim();
+    let flooded = with_forged_certifications(&cert);
+    assert!(cert.validate(NOW).is_ok(), "the certificate is valid before the flood");
+    let valid = flooded.validate(NOW);
+
+    assert!(valid.is_ok(), "the real certification is not found: {:?}", valid.err());
+    let outcome = verify(&sig, &[flooded]);
+    assert!(outcome.is_good(), "{outcome:?}");
+}
+
+/// A certificate revoked by its owner ("key compromised") and carrying
+/// 4,200 forged revocations newer than the real one, and a signature made
+/// before the revocation.
+fn revoked_with_forged_revocations() -> (Cert, Cert, Signature) {
     let key = victim_key(KeyProfile::Rfc9580);
     let (pk, secret) = (key.primary.public().clone(), key.primary.secret().unwrap().secret().unwrap().clone());
-    let real = SignatureBuilder::new(SigType::KeyRevocation, CREATED + 100)
-        .subpacket(reason(2))
-        .sign_direct_key(&pk, &secret)
-        .expect("revocation");
+    let real =
+        SignatureBuilder::new(SigType::KeyRevocation, CREATED + 100).subpacket(reason(2)).sign_direct_key(&pk, &secret);
     let mut revoked = key.to_public();
-    revoked.direct_sigs.push(real);
-    assert!(matches!(revoked.validate(NOW), Err(Error::Key(KeyError::Revoked { .. }))));
+    revoked.direct_sigs.push(real.expect("revocation"));
     let mut flooded = revoked.clone();
     flooded
         .direct_sigs
         .extend((0..4200).map(|i| forged(&pk, SigType::KeyRevocation, Over::Direct, CREATED + 200 + i, &[reason(2)])));
-    let r = flooded.validate(NOW);
-    assert!(
-        matches!(r, Err(Error::Key(KeyError::Revoked { .. }))),
-        "a revoked certificate validates: {:?}",
-        r.map(|_| ())
-    );
-    let sig = sign(&key, b"data", CREATED + 50);
-    let outcomes = verify(vec![sig], b"data", &[flooded], NOW);
-    assert!(!outcomes[0].is_good(), "a signature by a hard-revoked key counts as good: {outcomes:?}");
+    (revoked, flooded, sign(&key, CREATED + 50))
+}
+
+/// The same 4,200 forged "key compromised" revocations that no longer lock
+/// a certificate out must not hide the owner's real revocation either: a
+/// keyring that merges the owner's update with a copy carrying them would
+/// hold a revoked certificate that validates, its signatures good.
+#[test]
+fn forged_key_revocations_do_not_hide_a_real_revocation() {
+    let (revoked, flooded, sig) = revoked_with_forged_revocations();
+    assert!(matches!(revoked.validate(NOW), Err(Error::Key(KeyError::Revoked { .. }))));
+    let r = flooded.validate(NOW).map(|_| ());
+    assert!(matches!(r, Err(Error::Key(KeyError::Revoked { .. }))), "a revoked certificate validates: {r:?}");
+    let outcome = verify(&sig, &[flooded]);
+    assert!(!outcome.is_good(), "a signature by a hard-revoked key counts as good: {outcome:?}");
 }
 
 /// `holder` with `key` (another certificate's key) appended as a subkey
@@ -129,16 +159,11 @@ fn forged_key_revocations_do_not_hide_a_real_revocation() {
 fn holding_as_claimed_signer(holder: &Cert, key: &PublicKey) -> Cert {
     let hp = holder.primary.public();
     let back = forged(key, SigType::PrimaryKeyBinding, Over::Subkey(key), CREATED, &[]);
-    let binding = forged(
-        hp,
-        SigType::SubkeyBinding,
-        Over::Subkey(key),
-        CREATED + 1,
-        &[
-            Subpacket::new(SubpacketValue::KeyFlags(vec![0x02])),
-            Subpacket::new(SubpacketValue::EmbeddedSignature(back.to_bytes())),
-        ],
-    );
+    let claims = [
+        Subpacket::new(SubpacketValue::KeyFlags(vec![0x02])),
+        Subpacket::new(SubpacketValue::EmbeddedSignature(back.to_bytes())),
+    ];
+    let binding = forged(hp, SigType::SubkeyBinding, Over::Subkey(key), CREATED + 1, &claims);
     let mut c = holder.clone();
     c.subkeys.push(Subkey { key: CertKey::Public(key.clone()), sigs: vec![binding] });
     c
@@ -151,13 +176,28 @@ fn holding_as_claimed_signer(holder: &Cert, key: &PublicKey) -> Cert {
 #[test]
 fn an_issuerless_signature_is_good_when_another_certificate_also_lists_its_key() {
     let signer = victim_key(KeyProfile::Rfc9580);
-    let other = victim(KeyProfile::Rfc9580);
-    let squatter = holding_as_claimed_signer(&other, signer.primary.public());
-    let sig = issuerless_signature(&signer, b"data", CREATED + 50);
+    let squatter = holding_as_claimed_signer(&victim(KeyProfile::Rfc9580), signer.primary.public());
+    let sig = issuerless_signature(&signer, DATA, CREATED + 50);
     // Alone, the signer's certificate makes it good.
-    assert!(verify(vec![sig.clone()], b"data", &[signer.to_public()], NOW)[0].is_good());
-    let outcomes = verify(vec![sig], b"data", &[squatter, signer.to_public()], NOW);
-    assert!(matches!(&outcomes[0], Outcome::Good { cert, .. } if *cert == signer.fingerprint()), "{outcomes:?}");
+    assert!(verify(&sig, &[signer.to_public()]).is_good());
+    let outcome = verify(&sig, &[squatter, signer.to_public()]);
+    assert!(matches!(&outcome, Outcome::Good { cert, .. } if *cert == signer.fingerprint()), "{outcome:?}");
+}
+
+/// Two certificates of huge RSA keys with forged self-signatures (each
+/// costing its whole validation budget) that list `signer`'s primary key
+/// as a bare subkey, then `signer`'s certificate; and a signature by it.
+fn keyring_with_squatters() -> (Vec<Cert>, Signature) {
+    let signer = victim_key(KeyProfile::Rfc9580);
+    let mut ring: Vec<Cert> = (0..2)
+        .map(|i| {
+            let mut c = rsa_flood(&rsa_key(16384, (1 << 33) - 1 - 2 * i), 60);
+            c.subkeys.push(Subkey { key: CertKey::Public(signer.primary.public().clone()), sigs: Vec::new() });
+            c
+        })
+        .collect();
+    ring.push(signer.to_public());
+    (ring, sign(&signer, CREATED + 50))
 }
 
 /// A signature naming its issuer, by a valid key, is good whatever else the
@@ -166,17 +206,63 @@ fn an_issuerless_signature_is_good_when_another_certificate_also_lists_its_key()
 /// unchecked.
 #[test]
 fn certificates_listing_the_signers_key_do_not_leave_its_signature_unchecked() {
-    let signer = victim_key(KeyProfile::Rfc9580);
-    let squatters: Vec<Cert> = (0..2)
-        .map(|i| {
-            let mut c = rsa_flood(&rsa_key(16384, (1 << 33) - 1 - 2 * i), 60);
-            c.subkeys.push(Subkey { key: CertKey::Public(signer.primary.public().clone()), sigs: Vec::new() });
-            c
+    let (ring, sig) = keyring_with_squatters();
+    let signer = ring.last().expect("signer").fingerprint();
+    let outcome = verify(&sig, &ring);
+    assert!(matches!(&outcome, Outcome::Good { cert, .. } if *cert == signer), "{outcome:?}");
+}
+
+const SEQUOIA: &str = r#"
+import sys, json, base64, warnings
+warnings.simplefilter("ignore")
+import pysequoia as ps
+b = lambda s: base64.b64decode(s)
+out = []
+for case in json.load(sys.stdin):
+    try:
+        certs = ps.Cert.split_bytes(b(case["certs"]))
+        r = ps.verify(bytes=b(case["data"]), store=lambda ids: certs, signature=ps.Sig.from_bytes(b(case["sig"])))
+        out.append(len(r.valid_sigs) > 0)
+    except Exception:
+        out.append(False)
+print(json.dumps(out))
+"#;
+
+/// Sequoia verifies the signatures by the flooded and squatted-on
+/// certificates and refuses the one by the revoked certificate; tessera
+/// must decide each the same way.
+#[test]
+fn sequoia_and_tessera_agree_on_flooded_revoked_and_squatted_certificates() {
+    let Some(py) = common::peer_python("pysequoia") else { return };
+    let mut cases: Vec<(&str, Vec<Cert>, Signature)> = Vec::new();
+    let (cert, sig) = v4_with_forged_bindings();
+    cases.push(("v4 certificate with 10,400 forged newer bindings", vec![cert], sig));
+    let (cert, sig) = rsa_victim();
+    cases.push(("RSA-3072 certificate with 1,500 forged certifications", vec![with_forged_certifications(&cert)], sig));
+    let (_, cert, sig) = revoked_with_forged_revocations();
+    cases.push(("revoked certificate with 4,200 forged revocations", vec![cert], sig));
+    let (ring, sig) = keyring_with_squatters();
+    cases.push(("signer after two certificates listing its key", ring, sig));
+    let input: Vec<_> = cases
+        .iter()
+        .map(|(_, certs, sig)| {
+            let mut bytes = Vec::new();
+            for c in certs {
+                bytes.extend_from_slice(&c.to_bytes().expect("serialize"));
+            }
+            let sig = write_signatures(Vec::new(), std::slice::from_ref(sig), false).expect("write");
+            serde_json::json!({"certs": B64.encode(bytes), "sig": B64.encode(sig), "data": B64.encode(DATA)})
         })
         .collect();
-    let sig = sign(&signer, b"data", CREATED + 50);
-    let mut ring = squatters;
-    ring.push(signer.to_public());
-    let outcomes = verify(vec![sig], b"data", &ring, NOW);
-    assert!(matches!(&outcomes[0], Outcome::Good { cert, .. } if *cert == signer.fingerprint()), "{outcomes:?}");
+    let sequoia = common::run_python(&py, SEQUOIA, &serde_json::Value::Array(input));
+    let mut report = Vec::new();
+    for ((name, certs, sig), theirs) in cases.iter().zip(sequoia.as_array().expect("list")) {
+        let ours = verify(sig, certs).is_good();
+        let theirs = theirs.as_bool().expect("bool");
+        eprintln!("{name}: tessera {ours}, Sequoia {theirs}");
+        if ours != theirs {
+            report.push(format!("{name}: tessera {ours}, Sequoia {theirs}"));
+        }
+    }
+    assert!(report.is_empty(), "tessera and Sequoia disagree:\n{}", report.join("\n"));
 }
