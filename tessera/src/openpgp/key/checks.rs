@@ -8,14 +8,14 @@
 //!   public-key operation a signature whose policy or digest prefix fails;
 //! - pays for every check by its cost ([`crate::openpgp::sig::cost`]): the
 //!   hashing of what is signed and, when it gets that far, the public-key
-//!   operation weighted by algorithm and key size, from two budgets per
-//!   validation: one for bindings (direct key signatures, certifications,
-//!   subkey bindings, back-signatures) and one for revocations, checked
-//!   only for components found valid. Forged revocations thus cannot use
-//!   up what finds the bindings. Beyond a budget, anything unchecked counts
-//!   as not verifying: this fails closed for bindings, and for revocations
-//!   does no more than whoever delivers the certificate could do by
-//!   leaving the revocation out;
+//!   operation weighted by algorithm and key size, from three budgets per
+//!   validation that grow with the certificate's size: the primary key's
+//!   bindings (direct key signatures, certifications), the subkeys'
+//!   bindings (and back-signatures), and revocations, checked only for
+//!   components found valid. A flood in one cannot use up another, and a
+//!   flood whose checks cost less per octet than the budgets grow is
+//!   checked in full. Beyond a budget, anything unchecked counts as not
+//!   verifying;
 //! - remembers each outcome by content (the signer's key, what is signed and
 //!   the signature octets), so validating the same certificate again, for
 //!   every message, repeats no public-key operation.
@@ -26,13 +26,15 @@ use std::sync::Mutex;
 
 use sha2::{Digest, Sha256};
 
-use super::PublicKey;
+use super::{Cert, PublicKey};
+use crate::openpgp::crypto::SigMaterial;
 use crate::openpgp::sig::cost::{Budget, VALIDATION_BUDGET, hash_cost, verify_cost};
 use crate::openpgp::sig::{SigType, Signature};
 
-/// Most public-key checks one call to [`super::Cert::validate`] can make:
-/// its budgets spent on the cheapest checks there are (outcomes already
-/// cached need none).
+/// Most public-key checks one call to [`super::Cert::validate`] can make
+/// on a certificate of up to 200,000 octets (larger ones get budgets in
+/// proportion to their size): its budgets spent on the cheapest checks
+/// there are (outcomes already cached need none).
 ///
 /// ```
 /// use tessera::openpgp::key::{Cert, MAX_CHECKS_PER_VALIDATION};
@@ -48,7 +50,8 @@ use crate::openpgp::sig::{SigType, Signature};
 /// # Ok::<(), tessera::openpgp::Error>(())
 /// ```
 pub const MAX_CHECKS_PER_VALIDATION: usize =
-    ((VALIDATION_BUDGET.bindings + VALIDATION_BUDGET.revocations) / crate::openpgp::sig::cost::CHEAPEST) as usize;
+    ((VALIDATION_BUDGET.primary + VALIDATION_BUDGET.subkeys + VALIDATION_BUDGET.revocations)
+        / crate::openpgp::sig::cost::CHEAPEST) as usize;
 
 /// Outcomes kept per certificate; the cache is emptied when it is full.
 const MAX_CACHED: usize = 2 * MAX_CHECKS_PER_VALIDATION;
@@ -160,18 +163,43 @@ impl<'b> Charge<'b> {
 /// (and of the message's, when it runs for one).
 pub(crate) struct Checker<'a> {
     cache: &'a CheckCache,
-    bindings: Budget,
+    primary: Budget,
+    subkeys: Budget,
     revocations: Budget,
     message: Option<&'a Budget>,
 }
 
+/// About how many octets a signature packet takes (its header included).
+pub(crate) fn signature_octets(sig: &Signature) -> u64 {
+    let material = match &sig.material {
+        SigMaterial::Rsa { s } => 2 + s.as_bytes().len(),
+        SigMaterial::Ecdsa { r, s } | SigMaterial::EdDsaLegacy { r, s } => 4 + r.as_bytes().len() + s.as_bytes().len(),
+        SigMaterial::Ed25519(_) => 64,
+        SigMaterial::Ed448(_) => 114,
+    };
+    (20 + sig.hashed_area.len() + sig.unhashed_area.len() + sig.salt.len() + material) as u64
+}
+
+/// About how many octets `cert` takes encoded: what its budgets grow with.
+pub(crate) fn cert_octets(cert: &Cert) -> u64 {
+    let sigs = |s: &[Signature]| s.iter().map(signature_octets).sum::<u64>();
+    let key = |k: &super::CertKey| 6 + k.public().body().len() as u64;
+    key(&cert.primary)
+        + sigs(&cert.direct_sigs)
+        + cert.user_ids.iter().map(|u| 6 + u.value.len() as u64 + sigs(&u.sigs)).sum::<u64>()
+        + cert.subkeys.iter().map(|k| key(&k.key) + sigs(&k.sigs)).sum::<u64>()
+}
+
 impl<'a> Checker<'a> {
-    /// The checks of one validation drawing on `message` too, when given.
-    pub(crate) fn new(cache: &'a CheckCache, message: Option<&'a Budget>) -> Self {
+    /// The checks of one validation of `cert`, drawing on `message` too,
+    /// when given.
+    pub(crate) fn new(cert: &'a Cert, message: Option<&'a Budget>) -> Self {
+        let [primary, subkeys, revocations] = VALIDATION_BUDGET.for_octets(cert_octets(cert));
         Checker {
-            cache,
-            bindings: Budget::new(VALIDATION_BUDGET.bindings),
-            revocations: Budget::new(VALIDATION_BUDGET.revocations),
+            cache: &cert.checked,
+            primary: Budget::new(primary),
+            subkeys: Budget::new(subkeys),
+            revocations: Budget::new(revocations),
             message,
         }
     }
@@ -179,7 +207,8 @@ impl<'a> Checker<'a> {
     /// Whether `sig` by `signer` over `subject` verifies (`verify` runs the
     /// check, paying through the [`Charge`] it is given before its
     /// public-key operation): from the cache, else by running it while the
-    /// budget lasts. Revocations pay from their own budget.
+    /// budget lasts. Revocations, the primary key's bindings and the
+    /// subkeys' each pay from their own budget.
     pub(crate) fn verified(
         &self,
         rule: Rule,
@@ -192,7 +221,11 @@ impl<'a> Checker<'a> {
             sig.sig_type(),
             SigType::KeyRevocation | SigType::SubkeyRevocation | SigType::CertificationRevocation
         );
-        let pool = if revocation { &self.revocations } else { &self.bindings };
+        let pool = match rule {
+            _ if revocation => &self.revocations,
+            Rule::DirectKey | Rule::Certification => &self.primary,
+            Rule::SubkeyBinding | Rule::PrimaryKeyBinding => &self.subkeys,
+        };
         let octets = sig.to_bytes();
         // The cache's key and the digest each hash what is signed.
         if !pool.spend_with(self.message, 1 + hash_cost(2 * (subject.len() + octets.len()))) {

@@ -28,8 +28,8 @@ mod valid;
 mod validity;
 
 pub use cert::{Cert, CertKey, Subkey, UserId, key_tag};
-pub(crate) use checks::Charge;
 pub use checks::MAX_CHECKS_PER_VALIDATION;
+pub(crate) use checks::{Charge, cert_octets};
 pub use error::KeyError;
 pub use generate::{GenerateOptions, KeyProfile, generate};
 pub use packet::{Fingerprint, KeyId, KeyVersion, PublicKey};

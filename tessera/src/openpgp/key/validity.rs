@@ -114,7 +114,7 @@ impl Cert {
         let pk = self.primary.public();
         let fp = pk.fingerprint();
         let sub = key.public();
-        let checker = Checker::new(&self.checked, None);
+        let checker = Checker::new(self, None);
         let made_after = |s: &Signature| s.created().is_some_and(|c| c >= sub.created());
         let grants = |s: &Signature, primary: bool| {
             s.key_flags().unwrap_or_else(|| implied_flags(sub.alg(), primary)) & flags::ENCRYPT != 0
@@ -202,16 +202,18 @@ impl Cert {
     pub(crate) fn validate_in(&self, at: u64, message: Option<&Budget>) -> Result<ValidCert<'_>> {
         let pk = self.primary.public();
         let fp = pk.fingerprint();
-        let checker = Checker::new(&self.checked, message);
+        let checker = Checker::new(self, message);
         let direct_ok = |s: &Signature| {
             checker.verified(Rule::DirectKey, pk, &[], s, |c| s.verify_direct_key_paid(pk, Some(c)).is_ok())
         };
         // Bindings first, revocations after, each from its own budget.
         let direct = newest_valid(&self.direct_sigs, at, pk, &fp, |s| s.sig_type() == SigType::DirectKey, direct_ok);
-        let best = self.primary_user_id(&checker, at);
+        let (best, revoked_uid_sig) = self.primary_user_id(&checker, at);
         // v6 keys take their properties from the direct key signature, v4
-        // keys from the primary User ID's (RFC 9580 §5.2.3.10).
-        let uid_sig = best.map(|(_, s)| s);
+        // keys from the primary User ID's (RFC 9580 §5.2.3.10); revoking a
+        // User ID does not revoke the key, so with every User ID revoked the
+        // newest of their certifications still binds it.
+        let uid_sig = best.map(|(_, s)| s).or(revoked_uid_sig);
         let self_sig = match pk.version() {
             KeyVersion::V6 => direct.or(uid_sig),
             KeyVersion::V4 => uid_sig.or(direct),
@@ -260,11 +262,13 @@ impl Cert {
 
     /// The primary User ID at `at` and its certification: among User IDs
     /// with a live, verified, unrevoked certification, the one flagged
-    /// primary, else the newest.
-    fn primary_user_id(&self, checker: &Checker<'_>, at: u64) -> Option<(&[u8], &Signature)> {
+    /// primary, else the newest. Beside it, the newest live, verified
+    /// certification of a revoked User ID.
+    fn primary_user_id(&self, checker: &Checker<'_>, at: u64) -> (Option<(&[u8], &Signature)>, Option<&Signature>) {
         let pk = self.primary.public();
         let fp = pk.fingerprint();
         let mut best: Option<(&[u8], &Signature)> = None;
+        let mut revoked: Option<&Signature> = None;
         for uid in &self.user_ids {
             let verify = |s: &Signature| {
                 checker.verified(Rule::Certification, pk, &uid.value, s, |c| {
@@ -282,11 +286,18 @@ impl Cert {
                     && s.created() >= cert.created()
                     && revocation_applies(s, at)
             };
-            if better && !candidates(&uid.sigs, &fp, revocation).any(verify) {
+            if !better {
+                continue;
+            }
+            if candidates(&uid.sigs, &fp, revocation).any(verify) {
+                if revoked.is_none_or(|r| cert.created() > r.created()) {
+                    revoked = Some(cert);
+                }
+            } else {
                 best = Some((&uid.value, cert));
             }
         }
-        best
+        (best, revoked)
     }
 
     fn validate_subkey<'a>(

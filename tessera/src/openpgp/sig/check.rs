@@ -20,8 +20,8 @@
 //! ```
 
 use super::super::crypto::{HashAlg, PublicKeyAlg};
-use super::super::key::{Cert, Charge, Fingerprint, KeyVersion, PublicKey, ValidCert};
-use super::cost::{Budget, MESSAGE_BUDGET};
+use super::super::key::{Cert, Charge, Fingerprint, KeyVersion, PublicKey, ValidCert, cert_octets};
+use super::cost::{Budget, MESSAGE_BUDGET, VALIDATION_BUDGET};
 use super::packet::{SigType, Signature};
 
 /// What one signature amounts to.
@@ -176,15 +176,19 @@ pub const MAX_ISSUERLESS: usize = 4;
 
 /// Judges the document signatures of one message against `certs` at `now`
 /// (seconds since the epoch), within one budget for the whole message
-/// ([`MESSAGE_BUDGET`], certificate validations included), so that what a
-/// message costs to check does not grow with signatures times keys.
+/// ([`MESSAGE_BUDGET`], or more in proportion to the certificates' size;
+/// certificate validations included), so that what a message costs to
+/// check does not grow with signatures times keys.
 ///
 /// Cheap checks come before any cryptography: a signature is checked only
-/// against keys that were valid and flagged for signing at its creation
-/// time (their certificates validated within the budget, outcomes cached),
-/// among them the keys it names as issuer; one naming no issuer (at most
-/// [`MAX_ISSUERLESS`] per message) against the keys of its algorithm and
-/// version that claim to sign, their validity checked once one verifies.
+/// against keys that claim to sign (the primary key of a signing
+/// algorithm, subkeys whose bindings grant signing and carry a
+/// back-signature: no bare subkey), each distinct key once: the keys it
+/// names as issuer, or for one naming no issuer (at most [`MAX_ISSUERLESS`]
+/// per message) those of its algorithm and version. A certificate is
+/// validated (within its budget, outcomes cached) only for a key that
+/// verifies the signature, and every certificate holding that key is
+/// tried until one makes it good.
 ///
 /// ```
 /// use tessera::openpgp::key::{GenerateOptions, generate};
@@ -219,7 +223,9 @@ impl<'c> DocumentChecker<'c> {
     /// # let _ = checker;
     /// ```
     pub fn new(certs: &'c [Cert], now: u64) -> Self {
-        DocumentChecker { certs, now, budget: Budget::new(MESSAGE_BUDGET), issuerless: 0 }
+        let octets: u64 = certs.iter().map(cert_octets).sum();
+        let budget = MESSAGE_BUDGET.max(octets.saturating_mul(3 * VALIDATION_BUDGET.per_octet));
+        DocumentChecker { certs, now, budget: Budget::new(budget), issuerless: 0 }
     }
 
     /// Judges `sig`, whose data hashed to `digest` (computed by
@@ -274,58 +280,80 @@ impl<'c> DocumentChecker<'c> {
         })
     }
 
-    /// Checks `sig` by `key` of `cert` once cheaper checks let it through.
-    fn judged(&self, cert: &Cert, key: &PublicKey, sig: &Signature, digest: &[u8], user_id: Option<String>) -> Outcome {
-        match self.verify(sig, key, digest) {
-            None => Self::spent(),
-            Some(Ok(())) => Outcome::Good { cert: cert.fingerprint(), key: key.fingerprint(), user_id },
-            Some(Err(why)) => Outcome::Bad(why),
+    /// The verdict on `sig` by `key` of `cert`, whose check verified it:
+    /// good if the key could sign when the signature was made.
+    fn judged(&self, cert: &Cert, key: &PublicKey, sig: &Signature) -> Outcome {
+        match self.may_have_signed(cert, key, sig) {
+            Ok(user_id) => Outcome::Good { cert: cert.fingerprint(), key: key.fingerprint(), user_id },
+            Err(o) => o,
         }
+    }
+
+    /// Checks `sig` against each key of `candidates` (a certificate and one
+    /// of its keys that claims to sign), each distinct key once: the first
+    /// good verdict, else the most telling (bad over key not valid).
+    fn first_good<'k>(
+        &self,
+        sig: &Signature,
+        digest: &[u8],
+        candidates: impl Iterator<Item = (&'k Cert, &'k PublicKey)>,
+    ) -> Option<Outcome> {
+        let mut found = None;
+        let mut verified: Vec<(Fingerprint, bool)> = Vec::new();
+        for (cert, key) in candidates {
+            let fp = key.fingerprint();
+            let ok = match verified.iter().find(|(f, _)| *f == fp) {
+                Some(&(_, ok)) => ok,
+                None => match self.verify(sig, key, digest) {
+                    None => return Some(Self::spent()),
+                    Some(r) => {
+                        if let Err(why) = &r {
+                            found = Some(Outcome::Bad(why.clone()));
+                        }
+                        verified.push((fp, r.is_ok()));
+                        r.is_ok()
+                    }
+                },
+            };
+            if !ok {
+                continue;
+            }
+            match self.judged(cert, key, sig) {
+                o @ (Outcome::Good { .. } | Outcome::Unchecked(_)) => return Some(o),
+                o => found = found.filter(|f| matches!(f, Outcome::Bad(_))).or(Some(o)),
+            }
+        }
+        found
     }
 
     /// A signature naming its issuer: checked against the keys it names
-    /// that could sign when it was made.
+    /// that claim to sign (no public-key operation to tell), then judged by
+    /// the validity of a key that verifies it; a named key that does not
+    /// even claim to sign is not valid for it.
     fn check_named(&self, sig: &Signature, digest: &[u8]) -> Outcome {
-        let mut found = None;
-        for cert in self.certs {
-            for key in cert.keys().map(|k| k.public()).filter(|k| sig.may_be_issued_by(&k.fingerprint())) {
-                let outcome = match self.may_have_signed(cert, key, sig) {
-                    Ok(user_id) => self.judged(cert, key, sig, digest, user_id),
-                    Err(o) => o,
-                };
-                match outcome {
-                    Outcome::Good { .. } | Outcome::Unchecked(_) => return outcome,
-                    Outcome::Bad(_) => found = Some(outcome),
-                    _ => found = found.or(Some(outcome)),
-                }
-            }
+        let named = |k: &PublicKey| sig.may_be_issued_by(&k.fingerprint());
+        let candidates =
+            self.certs.iter().flat_map(|c| c.keys_claiming_to_sign().filter(|k| named(k)).map(move |k| (c, k)));
+        if let Some(o) = self.first_good(sig, digest, candidates) {
+            return o;
         }
-        found.unwrap_or(Outcome::UnknownSigner)
+        match self.certs.iter().find_map(|c| c.keys().map(|k| k.public()).find(|k| named(k)).map(|k| (c, k))) {
+            Some((cert, key)) => Outcome::KeyNotValid {
+                cert: cert.fingerprint(),
+                why: format!("key {} is not bound for signing", key.fingerprint()),
+            },
+            None => Outcome::UnknownSigner,
+        }
     }
 
     /// A signature naming no issuer: checked only against keys of its
-    /// algorithm and version that claim to sign (without a public-key
-    /// operation: a primary key of a signing algorithm, or a subkey with a
-    /// binding that grants signing and carries a back-signature), and judged
-    /// by the validity of the key that verifies it.
+    /// algorithm and version that claim to sign, and judged by the validity
+    /// of a key that verifies it.
     fn check_issuerless(&self, sig: &Signature, digest: &[u8]) -> Outcome {
         let fits = |k: &PublicKey| k.alg() == sig.pk_alg() && k.version().id() == sig.version;
-        let mut found = None;
-        for cert in self.certs {
-            for key in cert.keys_claiming_to_sign().filter(|k| fits(k)) {
-                match self.verify(sig, key, digest) {
-                    None => return Self::spent(),
-                    Some(Err(why)) => found = Some(Outcome::Bad(why)),
-                    Some(Ok(())) => {
-                        return match self.may_have_signed(cert, key, sig) {
-                            Ok(user_id) => Outcome::Good { cert: cert.fingerprint(), key: key.fingerprint(), user_id },
-                            Err(o) => o,
-                        };
-                    }
-                }
-            }
-        }
-        found.unwrap_or(Outcome::UnknownSigner)
+        let candidates =
+            self.certs.iter().flat_map(|c| c.keys_claiming_to_sign().filter(|k| fits(k)).map(move |k| (c, k)));
+        self.first_good(sig, digest, candidates).unwrap_or(Outcome::UnknownSigner)
     }
 }
 

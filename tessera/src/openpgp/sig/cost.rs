@@ -6,16 +6,17 @@
 //! checks. Costs are estimates in microseconds of one core
 //! ([`verify_cost`], [`hash_cost`]); a [`Budget`] is an amount of them that
 //! checks draw from until it is spent. Certificate validation draws from
-//! two budgets of its own (bindings and revocations, so that a flood of
-//! forged revocations cannot starve the bindings) and, inside a message,
-//! from the message's budget too ([`MESSAGE_BUDGET`]).
+//! three budgets of its own that grow with the certificate's size
+//! ([`VALIDATION_BUDGET`]: primary key, subkeys, revocations, so that a
+//! flood in one cannot starve another) and, inside a message, from the
+//! message's budget too ([`MESSAGE_BUDGET`]).
 //!
 //! ```
 //! use tessera::openpgp::key::{generate, GenerateOptions};
 //! use tessera::openpgp::sig::cost::{MESSAGE_BUDGET, verify_cost};
 //! let key = generate(&GenerateOptions::default()).unwrap(); // Ed25519
-//! // One message may check about 15,000 Ed25519 signatures' worth.
-//! assert_eq!(MESSAGE_BUDGET / verify_cost(key.primary.public()), 15_000);
+//! // One message may check about 16,000 Ed25519 signatures' worth.
+//! assert_eq!(MESSAGE_BUDGET / verify_cost(key.primary.public()), 16_666);
 //! ```
 
 use std::cell::Cell;
@@ -72,8 +73,8 @@ const P521: u64 = 1_000;
 const UNKNOWN: u64 = 2_000;
 /// RSA: a fixed part, and word-steps (64-bit words squared, times the
 /// exponent's squarings and multiplications) per microsecond.
-const RSA_BASE: u64 = 50;
-const RSA_PER_US: u64 = 120;
+const RSA_BASE: u64 = 20;
+const RSA_PER_US: u64 = 140;
 
 /// The cheapest public-key check [`verify_cost`] estimates (RSA-1024 with
 /// a small exponent, the smallest key checked at all).
@@ -85,52 +86,80 @@ const RSA_PER_US: u64 = 120;
 pub const CHEAPEST: u64 = RSA_BASE + (16 * 16 * 4u64).div_ceil(RSA_PER_US);
 
 /// Estimated microseconds of hashing `octets` octets (digests and the
-/// outcome cache's keys), at 1 GB/s or more.
+/// outcome cache's keys), at 400 MB/s or more (SHA2-512 and SHA3 in
+/// software; the signer picks the hash).
 ///
 /// ```
 /// use tessera::openpgp::sig::cost::hash_cost;
 /// assert_eq!(hash_cost(100), 0);
-/// assert_eq!(hash_cost(1 << 20), 1_048);
+/// assert_eq!(hash_cost(1 << 20), 2_621);
 /// ```
 pub fn hash_cost(octets: usize) -> u64 {
-    octets as u64 / 1_000
+    octets as u64 / 400
 }
 
 /// Estimated microseconds one message's signatures may cost to check, with
-/// every certificate validation they need: under a second of one core.
+/// every certificate validation they need: under a second of one core, or
+/// [`ValidationBudget::per_octet`] times three per octet of the
+/// certificates given when that is more (so that validating a large
+/// certificate in full is never cut short by the message).
 ///
 /// ```
 /// use tessera::openpgp::sig::cost::{MESSAGE_BUDGET, VALIDATION_BUDGET};
-/// assert!(VALIDATION_BUDGET.bindings + VALIDATION_BUDGET.revocations <= MESSAGE_BUDGET);
+/// assert!(VALIDATION_BUDGET.primary + VALIDATION_BUDGET.subkeys + VALIDATION_BUDGET.revocations <= MESSAGE_BUDGET);
 /// ```
-pub const MESSAGE_BUDGET: u64 = 900_000;
+pub const MESSAGE_BUDGET: u64 = 1_000_000;
 
 /// What one validation of a certificate may spend, in estimated
-/// microseconds: on bindings (direct key signatures, certifications,
-/// subkey bindings and back-signatures) and apart from them on
-/// revocations, so that forged revocations cannot use up what finds the
-/// bindings.
+/// microseconds, from three budgets: the primary key's bindings (direct key
+/// signatures and certifications), the subkeys' bindings (with their
+/// back-signatures), and revocations, so that garbage in one cannot use up
+/// another. Each is the larger of its fixed amount and
+/// [`ValidationBudget::per_octet`] per octet of the certificate: a flood of
+/// forged signatures whose checks cost less per octet than that is checked
+/// in full, whatever its size.
 ///
 /// ```
 /// use tessera::openpgp::sig::cost::VALIDATION_BUDGET;
-/// assert!(VALIDATION_BUDGET.bindings > VALIDATION_BUDGET.revocations);
+/// assert_eq!(VALIDATION_BUDGET.for_octets(1_000), [400_000, 400_000, 200_000]);
+/// assert_eq!(VALIDATION_BUDGET.for_octets(1 << 20), [1 << 20; 3]);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ValidationBudget {
-    /// For the signatures that make keys and User IDs valid.
-    pub bindings: u64,
+    /// For direct key signatures and certifications of User IDs.
+    pub primary: u64,
+    /// For subkey bindings and their back-signatures.
+    pub subkeys: u64,
     /// For the revocations of the components found valid.
     pub revocations: u64,
+    /// Each budget is at least this much per octet of the certificate.
+    pub per_octet: u64,
+}
+
+impl ValidationBudget {
+    /// The three budgets (primary, subkeys, revocations) for a certificate
+    /// of `octets` octets.
+    ///
+    /// ```
+    /// use tessera::openpgp::sig::cost::VALIDATION_BUDGET;
+    /// let [primary, _, revocations] = VALIDATION_BUDGET.for_octets(300_000);
+    /// assert_eq!((primary, revocations), (400_000, 300_000));
+    /// ```
+    pub fn for_octets(&self, octets: u64) -> [u64; 3] {
+        let scaled = octets.saturating_mul(self.per_octet);
+        [self.primary.max(scaled), self.subkeys.max(scaled), self.revocations.max(scaled)]
+    }
 }
 
 /// The budget of one call to [`crate::openpgp::key::Cert::validate`].
 ///
 /// ```
 /// use tessera::openpgp::sig::cost::VALIDATION_BUDGET;
-/// // Under a second of one core for any certificate.
-/// assert!(VALIDATION_BUDGET.bindings + VALIDATION_BUDGET.revocations < 1_000_000);
+/// // Under a second of one core for a certificate under 330 KB.
+/// assert!(VALIDATION_BUDGET.for_octets(330_000).iter().sum::<u64>() < 1_000_000);
 /// ```
-pub const VALIDATION_BUDGET: ValidationBudget = ValidationBudget { bindings: 600_000, revocations: 200_000 };
+pub const VALIDATION_BUDGET: ValidationBudget =
+    ValidationBudget { primary: 400_000, subkeys: 400_000, revocations: 200_000, per_octet: 1 };
 
 /// An amount of estimated work that checks draw from until it is spent.
 ///
