@@ -146,6 +146,20 @@ pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>> {
         .map_err(|_| anyhow::anyhow!("{what} must be hex (an even number of 0-9a-f digits), got {s:?}"))
 }
 
+/// The one place that decides what `-` means: a path of `-` (input or
+/// output, of any command) names stdin or stdout, as no path does.
+///
+/// ```
+/// use std::path::Path;
+/// use tessera_cli::io::file_path;
+/// assert_eq!(file_path(Some(Path::new("-"))), None);
+/// assert_eq!(file_path(Some(Path::new("./-"))), Some(Path::new("./-")));
+/// assert_eq!(file_path(None), None);
+/// ```
+pub fn file_path(path: Option<&Path>) -> Option<&Path> {
+    path.filter(|p| p.as_os_str() != "-")
+}
+
 /// Opens `--input` (or stdin), with a progress bar on a terminal for files.
 pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(BufReader::with_capacity(IO_BUFFER, open_sized(path)?.0)))
@@ -173,7 +187,7 @@ impl std::fmt::Debug for Input {
 /// Opens `--input` (or stdin) unbuffered; a file larger than 8 MiB gets a
 /// progress bar when stderr is a terminal.
 pub fn open_unbuffered(path: Option<&Path>) -> Result<Input> {
-    let Some(p) = path else {
+    let Some(p) = file_path(path) else {
         return Ok(match stdin_file() {
             Some(f) => Input::File(f),
             None => Input::Stream(Box::new(io::stdin()), 0),
@@ -288,7 +302,7 @@ impl Output {
     pub fn create(path: Option<&Path>) -> Result<Self> {
         // 64 KiB: an OpenPGP chunk of 64 KiB or more (256 KiB by default)
         // goes out in one write, not copied into the buffer first.
-        let inner = match path {
+        let inner = match file_path(path) {
             None => match stdout_file() {
                 Some(f) => Sink::Stream(io::BufWriter::with_capacity(IO_BUFFER, f)),
                 None => Sink::Stdout(io::BufWriter::with_capacity(IO_BUFFER, io::stdout())),
@@ -356,7 +370,7 @@ fn is_special(path: &Path) -> bool {
 /// Binary output to a terminal would garble it and could leave it in a
 /// strange state: refuse, and say how to get a file.
 fn refuse_terminal(path: Option<&Path>, stdout_is_terminal: bool) -> Result<()> {
-    if path.is_none() && stdout_is_terminal {
+    if file_path(path).is_none() && stdout_is_terminal {
         bail!("the output is binary and stdout is a terminal; give --output FILE or redirect stdout");
     }
     Ok(())

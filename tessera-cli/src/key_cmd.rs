@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use tessera::openpgp::key::{GenerateOptions, KeyProfile, ValidKey, flags, generate};
 
-use tessera_cli::io::{Output, PasswordArgs};
+use tessera_cli::io::{Output, PasswordArgs, file_path};
 use tessera_cli::signing::{date, now, read_certs};
 
 #[derive(Subcommand, Debug)]
@@ -72,7 +72,7 @@ pub fn run(op: &KeyOp) -> Result<()> {
 }
 
 fn generate_cmd(a: &GenerateArgs) -> Result<()> {
-    if let Some(p) = &a.output
+    if let Some(p) = file_path(a.output.as_deref())
         && std::fs::symlink_metadata(p).is_ok()
     {
         bail!("{} exists; it is never replaced", p.display());

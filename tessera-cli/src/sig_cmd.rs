@@ -15,7 +15,7 @@ use tessera::openpgp::sig::{
     read_cleartext, read_signatures, write_signatures,
 };
 use tessera::openpgp::{DecryptOptions, EncryptOptions, SigningEncryptor, VerifyingDecryptor};
-use tessera_cli::io::{Output, PasswordArgs, open_input};
+use tessera_cli::io::{Output, PasswordArgs, file_path, open_input};
 use tessera_cli::signing::{describe, now, read_all_certs, read_secret_keys};
 
 #[derive(Args, Debug)]
@@ -185,10 +185,13 @@ pub fn sign(a: &SignArgs) -> Result<()> {
     out.commit()
 }
 
-fn report(results: &[SigResult]) -> Result<()> {
-    let mut stdout = std::io::stdout().lock();
+/// Prints a line per signature: to stdout, unless the signed data goes
+/// there (`-o -`), then to stderr.
+fn report(results: &[SigResult], data_to_stdout: bool) -> Result<()> {
+    let mut w: Box<dyn Write> =
+        if data_to_stdout { Box::new(std::io::stderr().lock()) } else { Box::new(std::io::stdout().lock()) };
     for r in results {
-        writeln!(stdout, "{}", describe(r))?;
+        writeln!(w, "{}", describe(r))?;
     }
     if !results.iter().any(SigResult::is_good) {
         bail!("no good signature from the given signers");
@@ -204,7 +207,7 @@ pub fn verify(a: &VerifyArgs) -> Result<()> {
         let sigs = read_signatures(open_input(Some(sig))?).with_context(|| format!("cannot read {}", sig.display()))?;
         let mut v = Verifier::new(sigs, &certs, now);
         std::io::copy(&mut input, &mut v).context("cannot read the input")?;
-        return report(&v.finish());
+        return report(&v.finish(), false);
     }
     let mut out = a.output.as_deref().map(|p| Output::create(Some(p))).transpose()?;
     // A stream (a FIFO, a device, stdout's descriptor) shows what is written
@@ -225,7 +228,7 @@ pub fn verify(a: &VerifyArgs) -> Result<()> {
     } else {
         InlineVerifier::new(input, &certs, now)?.verify_to(w)?
     };
-    report(&results)?;
+    report(&results, out.as_ref().is_some_and(|_| file_path(a.output.as_deref()).is_none()))?;
     if let Some(mut o) = out {
         if let Some(spool) = spool {
             spool.release(&mut o).map_err(crate::pgp_cmd::explain_copy)?;
