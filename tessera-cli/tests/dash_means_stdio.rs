@@ -45,7 +45,8 @@ fn password_encryption_reads_and_writes_a_dash() {
     assert!(!sealed.is_empty());
     assert_eq!(ok(d, &["decrypt", "--password-file", "pw", "-o", "-", "-"], &sealed), plain);
     // Armored as well; `--output -` spelled long.
-    let armored = ok(d, &["encrypt", "--password-file", "pw", "--s2k", "iterated", "--armor", "--output", "-", "-"], &plain);
+    let armored =
+        ok(d, &["encrypt", "--password-file", "pw", "--s2k", "iterated", "--armor", "--output", "-", "-"], &plain);
     assert!(armored.starts_with(b"-----BEGIN PGP MESSAGE-----"));
     assert_eq!(ok(d, &["decrypt", "--password-file", "pw", "--output", "-", "-"], &armored), plain);
 }
@@ -94,7 +95,8 @@ fn fpe_siv_and_keygen_take_a_dash() {
     let fpe_key = ok(d, &["keygen", "--bytes", "32", "-o", "-"], b"");
     assert_eq!(fpe_key.len(), 65, "64 hex digits and a newline");
     std::fs::write(d.join("fpe.key"), &fpe_key).unwrap();
-    let tokens = ok(d, &["fpe", "encrypt", "--key-file", "fpe.key", "--input", "-", "--output", "-"], b"4111111111111111\n");
+    let tokens =
+        ok(d, &["fpe", "encrypt", "--key-file", "fpe.key", "--input", "-", "--output", "-"], b"4111111111111111\n");
     assert_eq!(tokens.len(), 17);
     let back = ok(d, &["fpe", "decrypt", "--key-file", "fpe.key", "--input", "-", "--output", "-"], &tokens);
     assert_eq!(back, b"4111111111111111\n");
@@ -102,7 +104,10 @@ fn fpe_siv_and_keygen_take_a_dash() {
     std::fs::write(d.join("siv.key"), String::from_utf8(ok(d, &["keygen", "--bytes", "64"], b"")).unwrap()).unwrap();
     let sealed = ok(d, &["siv", "encrypt", "--key-file", "siv.key", "--input", "-", "--output", "-"], b"secret");
     assert_eq!(sealed.len(), 16 + 6);
-    assert_eq!(ok(d, &["siv", "decrypt", "--key-file", "siv.key", "--input", "-", "--output", "-"], &sealed), b"secret");
+    assert_eq!(
+        ok(d, &["siv", "decrypt", "--key-file", "siv.key", "--input", "-", "--output", "-"], &sealed),
+        b"secret"
+    );
 }
 
 #[test]
