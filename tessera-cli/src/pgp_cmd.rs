@@ -241,7 +241,7 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
         ..defaults
     };
     let input = open_unbuffered(a.input.as_deref())?;
-    let out = Output::create(a.output.as_deref())?;
+    let out = if a.armor { Output::create(a.output.as_deref())? } else { Output::create_binary(a.output.as_deref())? };
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
     if !a.sign_with.is_empty() {
         let signers = crate::sig_cmd::Signers::load(&a.sign_with, &a.sign_key_password_file)?;
@@ -278,11 +278,11 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
     if !a.verify_with.is_empty() {
         let input = open_input(a.input.as_deref())?;
-        let out = Output::create(a.output.as_deref())?;
+        let out = Output::create_plaintext(a.output.as_deref())?;
         return crate::sig_cmd::decrypt_verify(&a.verify_with, input, &pw, &opts, out)?.commit();
     }
     let input = open_unbuffered(a.input.as_deref())?;
-    let mut out = Output::create(a.output.as_deref())?;
+    let mut out = Output::create_plaintext(a.output.as_deref())?;
     let file;
     let mut dec = match input {
         // A file (not behind a progress bar): read at offsets, by every chunk worker.

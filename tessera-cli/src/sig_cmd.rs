@@ -209,7 +209,7 @@ pub fn verify(a: &VerifyArgs) -> Result<()> {
         std::io::copy(&mut input, &mut v).context("cannot read the input")?;
         return report(&v.finish(), false);
     }
-    let mut out = a.output.as_deref().map(|p| Output::create(Some(p))).transpose()?;
+    let mut out = a.output.as_deref().map(|p| Output::create_plaintext(Some(p))).transpose()?;
     // A stream (a FIFO, a device, stdout's descriptor) shows what is written
     // at once: the data is held back until a signature is good. A file is a
     // temporary one renamed into place only then.
