@@ -21,7 +21,7 @@ use tessera::openpgp::{
     S2kKind, S2kLimits, SeipdVersion, SymAlg,
 };
 use tessera_cli::named;
-use tessera_cli::signing::read_all_certs;
+use tessera_cli::signing::{read_all_certs, read_decryption_keys};
 
 use crate::io::{Input, Output, PasswordArgs, open_input, open_unbuffered, parse_size, parse_threads};
 
@@ -265,7 +265,7 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
 
 pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     let pws = read_password(&a.password, !a.keys.is_empty(), "--key")?;
-    let mut keys = read_all_certs(&a.keys)?;
+    let mut keys = read_decryption_keys(&a.keys)?;
     if let Some(f) = &a.key_password_file {
         let kp = PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?;
         for k in &mut keys {

@@ -4,7 +4,7 @@
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Args;
 use tessera::fs::{Spool, copy};
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
@@ -16,7 +16,7 @@ use tessera::openpgp::sig::{
 };
 use tessera::openpgp::{DecryptOptions, EncryptOptions, SigningEncryptor, VerifyingDecryptor};
 use tessera_cli::io::{Output, PasswordArgs, file_path, open_input};
-use tessera_cli::signing::{describe, now, read_all_certs, read_secret_keys};
+use tessera_cli::signing::{describe, now, read_all_certs, read_secret_keys, require_good};
 
 #[derive(Args, Debug)]
 pub struct SignArgs {
@@ -137,8 +137,10 @@ pub fn decrypt_verify(
         spool.fill(&mut dec).map_err(crate::pgp_cmd::explain_copy)?;
         Some(spool)
     };
-    let verified = dec.finish().map_err(crate::pgp_cmd::explain)?;
-    for r in verified.good() {
+    let results = dec.finish_results().map_err(crate::pgp_cmd::explain)?;
+    // A failure is one line; the good signatures are said on success.
+    require_good(&results)?;
+    for r in results.iter().filter(|r| r.is_good()) {
         eprintln!("{}", describe(r));
     }
     if let Some(spool) = spool {
@@ -193,10 +195,7 @@ fn report(results: &[SigResult], data_to_stdout: bool) -> Result<()> {
     for r in results {
         writeln!(w, "{}", describe(r))?;
     }
-    if !results.iter().any(SigResult::is_good) {
-        bail!("no good signature from the given signers");
-    }
-    Ok(())
+    require_good(results)
 }
 
 pub fn verify(a: &VerifyArgs) -> Result<()> {
