@@ -65,7 +65,7 @@ pub struct EncryptArgs {
     #[arg(long, default_value = "rfc9580", value_parser = named::<Profile>(names(Profile::NAMES)))]
     pub profile: Profile,
     /// ASCII-armored output.
-    #[arg(long)]
+    #[arg(short = 'a', long)]
     pub armor: bool,
     /// Also sign with this secret key (repeat for more): one pass, signatures inside the encryption.
     #[arg(long, value_name = "KEY")]

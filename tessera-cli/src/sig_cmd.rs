@@ -27,16 +27,16 @@ pub struct SignArgs {
     #[arg(long, value_name = "FILE")]
     pub key_password_file: Option<PathBuf>,
     /// Write a detached signature instead of a signed message.
-    #[arg(long)]
+    #[arg(short = 'b', long, visible_alias = "detach-sign")]
     pub detached: bool,
     /// ASCII-armor the output.
-    #[arg(long)]
+    #[arg(short = 'a', long)]
     pub armor: bool,
     /// Make a text signature (line endings do not matter).
-    #[arg(long)]
+    #[arg(long, visible_alias = "textmode")]
     pub text: bool,
     /// Write a cleartext-signed message (text, readable without OpenPGP).
-    #[arg(long, conflicts_with = "detached")]
+    #[arg(long, visible_alias = "clearsign", conflicts_with = "detached")]
     pub cleartext: bool,
     /// Hash to sign with (default: the strongest the key prefers).
     #[arg(long, value_name = "HASH", value_parser = crate::pgp_cmd::hash_parser())]
