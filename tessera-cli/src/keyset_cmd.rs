@@ -14,7 +14,7 @@ use tessera::openpgp::key::Cert;
 use zeroize::Zeroizing;
 
 use crate::io::{Output, PasswordArgs, WholeInput};
-use tessera_cli::signing::{read_all_certs, read_secret_keys};
+use tessera_cli::signing::{read_all_certs, read_secret_keys, timestamp};
 
 /// How the keyset file is protected: a password (file or environment
 /// variable), certificates (a team's keyset: encrypted to each member's
@@ -402,7 +402,7 @@ fn list(a: &ListArgs) -> Result<()> {
                 Some(OutputPrefix::Raw) => " RAW",
                 None => "",
             };
-            writeln!(out, "  version {} {status}{primary}{prefix} created {} (unix time)", k.id, k.created)?;
+            writeln!(out, "  version {} {status}{primary}{prefix} created {}", k.id, timestamp(k.created))?;
         }
     }
     Ok(())

@@ -28,6 +28,20 @@ pub fn date(t: u64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// `YYYY-MM-DDTHH:MM:SSZ`: a Unix time as ISO 8601 in UTC, the form every
+/// time a person reads is printed in.
+///
+/// ```
+/// use tessera_cli::signing::timestamp;
+/// assert_eq!(timestamp(0), "1970-01-01T00:00:00Z");
+/// assert_eq!(timestamp(1_796_530_689), "2026-12-06T04:18:09Z");
+/// assert_eq!(timestamp(951_782_400), "2000-02-29T00:00:00Z");
+/// ```
+pub fn timestamp(t: u64) -> String {
+    let s = t % 86_400;
+    format!("{}T{:02}:{:02}:{:02}Z", date(t), s / 3600, s / 60 % 60, s % 60)
+}
+
 /// Reads every certificate or key in `path` (binary or armored). A path
 /// that names no file is said to be one: keys and certificates are files,
 /// never looked up by user ID or address.
@@ -138,7 +152,12 @@ pub fn require_good(results: &[SigResult]) -> Result<()> {
 
 /// One line about a verification result.
 pub fn describe(r: &SigResult) -> String {
-    let when = r.signature.as_ref().and_then(|s| s.created()).map(|t| format!(" made at {t}")).unwrap_or_default();
+    let when = r
+        .signature
+        .as_ref()
+        .and_then(|s| s.created())
+        .map(|t| format!(" made at {}", timestamp(t.into())))
+        .unwrap_or_default();
     match &r.outcome {
         Outcome::Good { cert, key, user_id } => {
             let uid = user_id.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();
