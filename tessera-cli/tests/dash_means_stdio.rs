@@ -122,3 +122,26 @@ fn a_file_named_dash_is_reached_as_dot_slash_dash() {
     let o = run_with_stdin(T, &["decrypt", "--password-file", d.join("pw").to_str().unwrap(), "-"], &sealed);
     assert_eq!(o.stdout, b"x", "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn stdin_holds_one_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let key = ok(d, &["key", "generate", "--userid", "A <a@example.org>", "-o", "-"], b"");
+    std::fs::write(d.join("a.key"), &key).unwrap();
+    let cert = ok(d, &["key", "cert", "a.key"], b"");
+    // Stdin holds the key or certificate, read whole: the data has no stdin left.
+    let want =
+        "tessera: error: stdin can hold only one input: give the others as files (only one may be - or left out)\n";
+    for (args, stdin) in [
+        (&["encrypt", "-r", "-"][..], &cert),
+        (&["encrypt", "-r", "-", "-"], &cert),
+        (&["verify", "--signer", "-", "-"], &cert),
+        (&["sign", "-i", "-", "-"], &key),
+        (&["sign", "-i", "-"], &key),
+    ] {
+        let o = run_in(d, args, stdin);
+        assert_eq!((o.status.code(), String::from_utf8_lossy(&o.stderr).as_ref()), (Some(1), want), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}

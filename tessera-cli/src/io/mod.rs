@@ -163,6 +163,16 @@ pub fn file_path(path: Option<&Path>) -> Option<&Path> {
     path.filter(|p| p.as_os_str() != "-")
 }
 
+/// Standard input holds one input: a second one asked of it (`-r -` with
+/// the data on stdin too) would find it already read, and quietly be empty.
+fn take_stdin() -> Result<()> {
+    static TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if TAKEN.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        bail!("stdin can hold only one input: give the others as files (only one may be - or left out)");
+    }
+    Ok(())
+}
+
 /// Opens `--input` (or stdin), with a progress bar on a terminal for files.
 pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(BufReader::with_capacity(IO_BUFFER, open_sized(path)?.0)))
@@ -191,6 +201,7 @@ impl std::fmt::Debug for Input {
 /// progress bar when stderr is a terminal.
 pub fn open_unbuffered(path: Option<&Path>) -> Result<Input> {
     let Some(p) = file_path(path) else {
+        take_stdin()?;
         return Ok(match stdin_file() {
             Some(f) => Input::File(f),
             None => Input::Stream(Box::new(io::stdin()), 0),
