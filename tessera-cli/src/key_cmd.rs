@@ -7,8 +7,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use tessera::openpgp::key::{GenerateOptions, KeyProfile, ValidKey, flags, generate};
 
-use tessera_cli::io::{Output, PasswordArgs};
-use tessera_cli::signing::{date, now, read_certs};
+use tessera_cli::io::{Output, PasswordArgs, file_path};
+use tessera_cli::signing::{now, read_certs, timestamp};
 
 #[derive(Subcommand, Debug)]
 pub enum KeyOp {
@@ -72,7 +72,7 @@ pub fn run(op: &KeyOp) -> Result<()> {
 }
 
 fn generate_cmd(a: &GenerateArgs) -> Result<()> {
-    if let Some(p) = &a.output
+    if let Some(p) = file_path(a.output.as_deref())
         && std::fs::symlink_metadata(p).is_ok()
     {
         bail!("{} exists; it is never replaced", p.display());
@@ -120,7 +120,7 @@ fn flag_names(f: u8) -> String {
 }
 
 fn describe(k: &ValidKey<'_>) -> String {
-    let exp = k.expires.map(|e| format!(", expires {}", date(e))).unwrap_or_default();
+    let exp = k.expires.map(|e| format!(", expires {}", timestamp(e))).unwrap_or_default();
     format!("flags {}{exp}, valid", flag_names(k.flags))
 }
 
@@ -137,7 +137,7 @@ fn key_line(w: &mut impl Write, what: &str, k: &tessera::openpgp::key::CertKey, 
         p.fingerprint(),
         p.version().id(),
         p.alg(),
-        date(p.created().into())
+        timestamp(p.created().into())
     )?;
     writeln!(w, "         {status}")
 }

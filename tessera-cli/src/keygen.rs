@@ -30,7 +30,7 @@ pub fn run(args: &KeygenArgs) -> Result<()> {
     }
     let key = random_key(args.bytes)?;
     let line = Zeroizing::new([tessera::hex::encode_key(&key).as_bytes(), b"\n"].concat());
-    match &args.output {
+    match tessera_cli::io::file_path(args.output.as_deref()) {
         None => std::io::stdout().write_all(&line).context("cannot write to stdout"),
         Some(path) => write_key_file(path, &line),
     }

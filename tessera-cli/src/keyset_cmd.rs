@@ -13,8 +13,8 @@ use tessera::keyset::{
 use tessera::openpgp::key::Cert;
 use zeroize::Zeroizing;
 
-use crate::io::{Output, PasswordArgs};
-use tessera_cli::signing::{read_all_certs, read_secret_keys};
+use crate::io::{Output, PasswordArgs, WholeInput};
+use tessera_cli::signing::{read_all_certs, read_secret_keys, timestamp};
 
 /// How the keyset file is protected: a password (file or environment
 /// variable), certificates (a team's keyset: encrypted to each member's
@@ -402,7 +402,7 @@ fn list(a: &ListArgs) -> Result<()> {
                 Some(OutputPrefix::Raw) => " RAW",
                 None => "",
             };
-            writeln!(out, "  version {} {status}{primary}{prefix} created {} (unix time)", k.id, k.created)?;
+            writeln!(out, "  version {} {status}{primary}{prefix} created {}", k.id, timestamp(k.created))?;
         }
     }
     Ok(())
@@ -410,8 +410,7 @@ fn list(a: &ListArgs) -> Result<()> {
 
 fn import(a: &ImportArgs) -> Result<()> {
     let (mut ks, path) = a.target.load(&a.protect)?;
-    let json =
-        Zeroizing::new(std::fs::read(&a.cleartext).with_context(|| format!("cannot read {}", a.cleartext.display()))?);
+    let json = Zeroizing::new(WholeInput::open(Some(&a.cleartext))?.read(0)?);
     ks.import_tink(&a.transform, &json).with_context(|| format!("cannot import {}", a.cleartext.display()))?;
     a.protect.save(&ks, path)
 }

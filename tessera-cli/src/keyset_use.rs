@@ -241,7 +241,7 @@ pub fn siv(args: &SivArgs, op: Op) -> Result<()> {
     }
     let siv = ks.siv(&name)?;
     let path = args.records.output.as_deref();
-    let mut out = if op == Op::Decrypt { Output::create(path)? } else { Output::create_binary(path)? };
+    let mut out = if op == Op::Decrypt { Output::create_plaintext(path)? } else { Output::create_binary(path)? };
     let data = zeroize::Zeroizing::new(WholeInput::open(args.records.input.as_deref())?.read(0)?);
     let result = match op {
         Op::Encrypt => zeroize::Zeroizing::new(siv.encrypt(&ad, &data)?),

@@ -21,7 +21,7 @@ use tessera::openpgp::{
     S2kKind, S2kLimits, SeipdVersion, SymAlg,
 };
 use tessera_cli::named;
-use tessera_cli::signing::read_all_certs;
+use tessera_cli::signing::{read_all_certs, read_decryption_keys};
 
 use crate::io::{Input, Output, PasswordArgs, open_input, open_unbuffered, parse_size, parse_threads};
 
@@ -65,7 +65,7 @@ pub struct EncryptArgs {
     #[arg(long, default_value = "rfc9580", value_parser = named::<Profile>(names(Profile::NAMES)))]
     pub profile: Profile,
     /// ASCII-armored output.
-    #[arg(long)]
+    #[arg(short = 'a', long)]
     pub armor: bool,
     /// Also sign with this secret key (repeat for more): one pass, signatures inside the encryption.
     #[arg(long, value_name = "KEY")]
@@ -241,7 +241,7 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
         ..defaults
     };
     let input = open_unbuffered(a.input.as_deref())?;
-    let out = Output::create(a.output.as_deref())?;
+    let out = if a.armor { Output::create(a.output.as_deref())? } else { Output::create_binary(a.output.as_deref())? };
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
     if !a.sign_with.is_empty() {
         let signers = crate::sig_cmd::Signers::load(&a.sign_with, &a.sign_key_password_file)?;
@@ -265,7 +265,7 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
 
 pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     let pws = read_password(&a.password, !a.keys.is_empty(), "--key")?;
-    let mut keys = read_all_certs(&a.keys)?;
+    let mut keys = read_decryption_keys(&a.keys)?;
     if let Some(f) = &a.key_password_file {
         let kp = PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?;
         for k in &mut keys {
@@ -278,11 +278,11 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     let pw: Vec<&[u8]> = pws.iter().map(|p| &p[..]).collect();
     if !a.verify_with.is_empty() {
         let input = open_input(a.input.as_deref())?;
-        let out = Output::create(a.output.as_deref())?;
+        let out = Output::create_plaintext(a.output.as_deref())?;
         return crate::sig_cmd::decrypt_verify(&a.verify_with, input, &pw, &opts, out)?.commit();
     }
     let input = open_unbuffered(a.input.as_deref())?;
-    let mut out = Output::create(a.output.as_deref())?;
+    let mut out = Output::create_plaintext(a.output.as_deref())?;
     let file;
     let mut dec = match input {
         // A file (not behind a progress bar): read at offsets, by every chunk worker.

@@ -4,7 +4,7 @@
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Args;
 use tessera::fs::{Spool, copy};
 use tessera::openpgp::armor::{ArmorWriter, MESSAGE};
@@ -15,8 +15,8 @@ use tessera::openpgp::sig::{
     read_cleartext, read_signatures, write_signatures,
 };
 use tessera::openpgp::{DecryptOptions, EncryptOptions, SigningEncryptor, VerifyingDecryptor};
-use tessera_cli::io::{Output, PasswordArgs, open_input};
-use tessera_cli::signing::{describe, now, read_all_certs, read_secret_keys};
+use tessera_cli::io::{Output, PasswordArgs, file_path, open_input};
+use tessera_cli::signing::{describe, now, read_all_certs, read_secret_keys, require_good};
 
 #[derive(Args, Debug)]
 pub struct SignArgs {
@@ -27,16 +27,16 @@ pub struct SignArgs {
     #[arg(long, value_name = "FILE")]
     pub key_password_file: Option<PathBuf>,
     /// Write a detached signature instead of a signed message.
-    #[arg(long)]
+    #[arg(short = 'b', long, visible_alias = "detach-sign")]
     pub detached: bool,
     /// ASCII-armor the output.
-    #[arg(long)]
+    #[arg(short = 'a', long)]
     pub armor: bool,
     /// Make a text signature (line endings do not matter).
-    #[arg(long)]
+    #[arg(long, visible_alias = "textmode")]
     pub text: bool,
     /// Write a cleartext-signed message (text, readable without OpenPGP).
-    #[arg(long, conflicts_with = "detached")]
+    #[arg(long, visible_alias = "clearsign", conflicts_with = "detached")]
     pub cleartext: bool,
     /// Hash to sign with (default: the strongest the key prefers).
     #[arg(long, value_name = "HASH", value_parser = crate::pgp_cmd::hash_parser())]
@@ -137,8 +137,10 @@ pub fn decrypt_verify(
         spool.fill(&mut dec).map_err(crate::pgp_cmd::explain_copy)?;
         Some(spool)
     };
-    let verified = dec.finish().map_err(crate::pgp_cmd::explain)?;
-    for r in verified.good() {
+    let results = dec.finish_results().map_err(crate::pgp_cmd::explain)?;
+    // A failure is one line; the good signatures are said on success.
+    require_good(&results)?;
+    for r in results.iter().filter(|r| r.is_good()) {
         eprintln!("{}", describe(r));
     }
     if let Some(spool) = spool {
@@ -185,15 +187,15 @@ pub fn sign(a: &SignArgs) -> Result<()> {
     out.commit()
 }
 
-fn report(results: &[SigResult]) -> Result<()> {
-    let mut stdout = std::io::stdout().lock();
+/// Prints a line per signature: to stdout, unless the signed data goes
+/// there (`-o -`), then to stderr.
+fn report(results: &[SigResult], data_to_stdout: bool) -> Result<()> {
+    let mut w: Box<dyn Write> =
+        if data_to_stdout { Box::new(std::io::stderr().lock()) } else { Box::new(std::io::stdout().lock()) };
     for r in results {
-        writeln!(stdout, "{}", describe(r))?;
+        writeln!(w, "{}", describe(r))?;
     }
-    if !results.iter().any(SigResult::is_good) {
-        bail!("no good signature from the given signers");
-    }
-    Ok(())
+    require_good(results)
 }
 
 pub fn verify(a: &VerifyArgs) -> Result<()> {
@@ -204,9 +206,9 @@ pub fn verify(a: &VerifyArgs) -> Result<()> {
         let sigs = read_signatures(open_input(Some(sig))?).with_context(|| format!("cannot read {}", sig.display()))?;
         let mut v = Verifier::new(sigs, &certs, now);
         std::io::copy(&mut input, &mut v).context("cannot read the input")?;
-        return report(&v.finish());
+        return report(&v.finish(), false);
     }
-    let mut out = a.output.as_deref().map(|p| Output::create(Some(p))).transpose()?;
+    let mut out = a.output.as_deref().map(|p| Output::create_plaintext(Some(p))).transpose()?;
     // A stream (a FIFO, a device, stdout's descriptor) shows what is written
     // at once: the data is held back until a signature is good. A file is a
     // temporary one renamed into place only then.
@@ -225,7 +227,7 @@ pub fn verify(a: &VerifyArgs) -> Result<()> {
     } else {
         InlineVerifier::new(input, &certs, now)?.verify_to(w)?
     };
-    report(&results)?;
+    report(&results, out.as_ref().is_some_and(|_| file_path(a.output.as_deref()).is_none()))?;
     if let Some(mut o) = out {
         if let Some(spool) = spool {
             spool.release(&mut o).map_err(crate::pgp_cmd::explain_copy)?;

@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS, KeyError};
 use tessera::openpgp::sig::{Outcome, SigResult};
 
-use crate::io::open_input;
+use crate::io::{file_path, open_input};
 
 /// Seconds since the epoch.
 pub fn now() -> u64 {
@@ -28,8 +28,33 @@ pub fn date(t: u64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// Reads every certificate or key in `path` (binary or armored).
+/// `YYYY-MM-DDTHH:MM:SSZ`: a Unix time as ISO 8601 in UTC, the form every
+/// time a person reads is printed in.
+///
+/// ```
+/// use tessera_cli::signing::timestamp;
+/// assert_eq!(timestamp(0), "1970-01-01T00:00:00Z");
+/// assert_eq!(timestamp(1_796_530_689), "2026-12-06T04:18:09Z");
+/// assert_eq!(timestamp(951_782_400), "2000-02-29T00:00:00Z");
+/// ```
+pub fn timestamp(t: u64) -> String {
+    let s = t % 86_400;
+    format!("{}T{:02}:{:02}:{:02}Z", date(t), s / 3600, s / 60 % 60, s % 60)
+}
+
+/// Reads every certificate or key in `path` (binary or armored). A path
+/// that names no file is said to be one: keys and certificates are files,
+/// never looked up by user ID or address.
 pub fn read_certs(path: &Path) -> Result<Vec<Cert>> {
+    if let Some(p) = file_path(Some(path))
+        && std::fs::metadata(p).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    {
+        bail!(
+            "no such key or certificate file: {}; keys and certificates are given as files \
+             (a user ID or an address is not looked up)",
+            p.display()
+        );
+    }
     let input = open_input(Some(path))?;
     Cert::read_all(input).with_context(|| format!("cannot read keys from {}", path.display()))
 }
@@ -50,7 +75,7 @@ pub fn read_secret_keys(path: &Path, password: Option<&[u8]>, password_flag: &st
     let mut keys = read_certs(path)?;
     keys.retain(Cert::is_secret);
     if keys.is_empty() {
-        bail!("{} holds no secret key (it is a certificate?)", path.display());
+        bail!(no_secret_key(path));
     }
     for k in &mut keys {
         match (is_locked(k), password) {
@@ -62,6 +87,29 @@ pub fn read_secret_keys(path: &Path, password: Option<&[u8]>, password_flag: &st
         }
     }
     Ok(keys)
+}
+
+/// Reads every key in each of `paths` for decryption: each file must hold
+/// a secret key (certificates beside it are kept, as in a keyring).
+pub fn read_decryption_keys(paths: &[PathBuf]) -> Result<Vec<Cert>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let keys = read_certs(p)?;
+        if !keys.iter().any(Cert::is_secret) {
+            bail!(no_secret_key(p));
+        }
+        out.extend(keys);
+    }
+    Ok(out)
+}
+
+/// The error for a file that holds certificates where a secret key is needed.
+fn no_secret_key(path: &Path) -> String {
+    format!(
+        "{} holds no secret key, only certificates (public keys); give the secret key file \
+         (as `tessera key generate` writes it)",
+        path.display()
+    )
 }
 
 /// Whether any secret part of `key` is locked.
@@ -90,9 +138,26 @@ pub fn unlock_with_any(key: &mut Cert, passwords: &[&[u8]]) -> tessera::openpgp:
     Err(last)
 }
 
+/// Succeeds if one of `results` is good; else the one error every command
+/// gives (`verify`, `decrypt --verify-with`).
+pub fn require_good(results: &[SigResult]) -> Result<()> {
+    if results.is_empty() {
+        bail!("no signature found: the data is not signed");
+    }
+    if !results.iter().any(SigResult::is_good) {
+        bail!("no good signature from the given signers");
+    }
+    Ok(())
+}
+
 /// One line about a verification result.
 pub fn describe(r: &SigResult) -> String {
-    let when = r.signature.as_ref().and_then(|s| s.created()).map(|t| format!(" made at {t}")).unwrap_or_default();
+    let when = r
+        .signature
+        .as_ref()
+        .and_then(|s| s.created())
+        .map(|t| format!(" made at {}", timestamp(t.into())))
+        .unwrap_or_default();
     match &r.outcome {
         Outcome::Good { cert, key, user_id } => {
             let uid = user_id.as_deref().map(|u| format!(" ({u})")).unwrap_or_default();

@@ -133,7 +133,7 @@ pub fn run(args: &SivArgs, direction: Direction) -> Result<()> {
     let input = WholeInput::open(args.records.input.as_deref())?;
     // V || C is binary: refused on a terminal before any input is read.
     let path = args.records.output.as_deref();
-    let mut out = if direction.is_encrypt() { Output::create_binary(path)? } else { Output::create(path)? };
+    let mut out = if direction.is_encrypt() { Output::create_binary(path)? } else { Output::create_plaintext(path)? };
     let refs: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
     // In place: V goes in the room in front of the plaintext; the
     // plaintext is what follows V.

@@ -180,7 +180,7 @@ fn cleartext_framework_leniencies_are_refused_by_every_command() {
         let s = run(SOP, &["inline-verify", "c.cert"], d, Some(Path::new("m.txt")));
         if c.is_valid() {
             assert!(o.status.success(), "{}: {}", c.name(), String::from_utf8_lossy(&o.stderr));
-            assert_eq!(std::fs::read(d.join("out")).unwrap(), b"first line\nsecond line");
+            assert_eq!(std::fs::read(d.join("out")).unwrap(), b"first line\nsecond line\n");
             std::fs::remove_file(d.join("out")).unwrap();
             assert!(s.status.success(), "{}: {}", c.name(), String::from_utf8_lossy(&s.stderr));
         } else {

@@ -100,7 +100,7 @@ fn failures_name_the_problem_and_write_nothing() {
     std::fs::write(p("junk"), b"not a key").unwrap();
     std::fs::write(p("empty"), b"").unwrap();
     fails(tessera().args(["key", "cert"]).arg(p("junk")).arg("-o").arg(p("out")), "cannot read keys from");
-    fails(tessera().args(["key", "show"]).arg(p("missing")), "cannot open input");
+    fails(tessera().args(["key", "show"]).arg(p("missing")), "no such key or certificate file");
     fails(
         tessera()
             .args(["key", "generate", "--userid", "X <x@example.org>", "--password-file"])

@@ -188,7 +188,7 @@ fn cleartext_framework_leniencies_are_refused() {
             let r = read_cleartext(c.build(&signed).as_slice(), &mut text, &certs, NOW);
             if c.is_valid() {
                 assert!(r.unwrap()[0].is_good(), "{what}");
-                assert_eq!(text, b"first line\nsecond line", "{what}");
+                assert_eq!(text, b"first line\nsecond line\n", "{what}");
             } else if !matches!(r, Err(Error::Malformed(_))) {
                 accepted.push(what);
             }

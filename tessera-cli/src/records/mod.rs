@@ -63,7 +63,7 @@ pub struct RecordArgs {
     #[arg(long)]
     pub input: Option<std::path::PathBuf>,
     /// Output file (default: stdout); written only if everything succeeds.
-    #[arg(long)]
+    #[arg(short = 'o', long)]
     pub output: Option<std::path::PathBuf>,
     /// Worker threads for lines and CSV (0 = one per core, the default; at most 1024); output
     /// keeps the input order. `siv` without --lines or --csv reads one message and ignores it.

@@ -159,18 +159,34 @@ pub enum Error {
     /// Something in a Tink keyset that tessera does not support.
     #[error("unsupported Tink keyset: {0}")]
     TinkUnsupported(String),
-    /// The OpenPGP layer that protects the file at rest (a wrong password shows here).
+    /// The OpenPGP layer that protects the file at rest (a wrong password
+    /// shows here). The message includes the OpenPGP error's, which is
+    /// therefore not also given as its `source` (a chain printer would
+    /// repeat it).
     #[error("keyset file: {0}")]
-    Sealed(#[from] crate::openpgp::Error),
+    Sealed(crate::openpgp::Error),
     /// The FPE or AES-SIV operation failed (bad value, wrong key...).
     #[error(transparent)]
     Crypto(#[from] crate::Error),
-    /// Reading or writing the keyset file.
+    /// Reading or writing the keyset file (the message includes the I/O
+    /// error's, which is not also its `source`).
     #[error("keyset file: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
     /// The operating system's random generator failed.
     #[error("the system random number generator failed")]
     Random,
+}
+
+impl From<crate::openpgp::Error> for Error {
+    fn from(e: crate::openpgp::Error) -> Self {
+        Error::Sealed(e)
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Self {
+        Error::Io(e)
+    }
 }
 
 /// `1, 2, 3`.

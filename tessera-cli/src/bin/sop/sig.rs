@@ -12,7 +12,7 @@ use tessera::openpgp::sig::{
     ClearSigner, InlineSigner, InlineVerifier, Outcome, SigResult, SigType, Signer, Verifier, is_cleartext,
     read_cleartext, read_signatures, write_signatures,
 };
-use tessera_cli::signing::{date, now};
+use tessera_cli::signing::{now, timestamp};
 
 use super::keys::{all_certs, key_passwords, secret_keys, signing_keys};
 use super::{
@@ -101,12 +101,6 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// `YYYY-MM-DDTHH:MM:SSZ` of a Unix time.
-fn iso(t: u64) -> String {
-    let s = t % 86_400;
-    format!("{}T{:02}:{:02}:{:02}Z", date(t), s / 3600, s / 60 % 60, s % 60)
-}
-
 /// A SOP DATE: `-` (no limit), `now`, or ISO 8601 `YYYY-MM-DD[THH:MM:SS[Z]]`.
 fn parse_date(s: &str, none: u64) -> R<u64> {
     match s {
@@ -138,7 +132,7 @@ pub fn verification_lines(results: &[SigResult], (not_before, not_after): (u64, 
             continue;
         }
         let mode = if sig.sig_type() == SigType::Text { "text" } else { "binary" };
-        writeln!(out, "{} {key} {cert} mode:{mode}", iso(created)).map_err(io_fail)?;
+        writeln!(out, "{} {key} {cert} mode:{mode}", timestamp(created)).map_err(io_fail)?;
     }
     Ok(out)
 }

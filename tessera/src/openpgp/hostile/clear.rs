@@ -152,7 +152,7 @@ pub fn cleartext(key: &Cert, now: u64) -> Result<ClearSigned> {
     w.write_all(text.as_bytes()).map_err(Error::from_io)?;
     let message = w.finish()?;
     let mut s = Signer::new(&keys, SigType::Binary, now as u32)?;
-    s.update(format!("{CLEAR_TEXT_FIRST}\r\nsecond line").as_bytes());
+    s.update(format!("{CLEAR_TEXT_FIRST}\r\nsecond line\r\n").as_bytes());
     let binary_block = write_signatures(Vec::new(), &s.finish()?, true)?;
     Ok(ClearSigned { message, binary_block })
 }

@@ -1,7 +1,12 @@
 //! The Cleartext Signature Framework (RFC 9580 §7): text signed so that it
 //! stays readable. The signed text is the lines with trailing spaces and
 //! tabs removed, joined by CR LF, without the line ending before the
-//! signature block; lines starting with `-` are dash-escaped (`- `).
+//! signature block (RFC 9580 §7.2: that one is framing); lines starting
+//! with `-` are dash-escaped (`- `). A text that ends with a line ending
+//! is written with that ending and then the framing one, so the final line
+//! ending is signed and given back: signing then reading returns the text
+//! as it was (line endings included, LF or CR LF as in the message),
+//! unless a line had trailing whitespace, which is never signed.
 //!
 //! Writing streams. Reading holds the text in memory (up to
 //! [`MAX_CLEARTEXT`] octets): the salts of v6 signatures come after the
@@ -16,12 +21,12 @@
 //! let mut w = ClearSigner::new(Vec::new(), Signer::new(&keys, SigType::Text, 1_700_000_001).unwrap()).unwrap();
 //! w.write_all(b"-dash\nsecond line  \n").unwrap();
 //! let signed = w.finish().unwrap();
-//! assert!(String::from_utf8_lossy(&signed).contains("\n- -dash\nsecond line\n-----BEGIN PGP SIGNATURE"));
+//! assert!(String::from_utf8_lossy(&signed).contains("\n- -dash\nsecond line\n\n-----BEGIN PGP SIGNATURE"));
 //!
 //! let certs = [key.to_public()];
 //! let mut text = Vec::new();
 //! let results = read_cleartext(signed.as_slice(), &mut text, &certs, 1_700_000_002).unwrap();
-//! assert_eq!(text, b"-dash\nsecond line");
+//! assert_eq!(text, b"-dash\nsecond line\n");
 //! assert!(results[0].is_good());
 //! ```
 
@@ -68,8 +73,8 @@ fn is_ws(b: u8) -> bool {
 /// let certs = [key.to_public()];
 /// let mut text = Vec::new();
 /// assert!(read_cleartext(message.as_slice(), &mut text, &certs, 1_700_000_002)?[0].is_good());
-/// // The line ending before the signature block is not part of the text.
-/// assert_eq!(text, b"- dash-escaped\nplain");
+/// // The final line ending is signed and given back; without one, none is added.
+/// assert_eq!(text, b"- dash-escaped\nplain\n");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -77,7 +82,8 @@ pub struct ClearSigner<'a, W: Write> {
     out: W,
     signer: Signer<'a>,
     line_start: bool,
-    pending_eol: bool,
+    /// The line ending just read, not yet written: CR LF (`Some(true)`) or LF.
+    pending_eol: Option<bool>,
     held: Vec<u8>,
     emit: Vec<u8>,
     hashed: Vec<u8>,
@@ -115,18 +121,23 @@ impl<'a, W: Write> ClearSigner<'a, W> {
         head.push('\n');
         out.write_all(head.as_bytes()).map_err(Error::from_io)?;
         let (held, emit, hashed) = (Vec::new(), Vec::new(), Vec::new());
-        Ok(ClearSigner { out, signer, line_start: true, pending_eol: false, held, emit, hashed })
+        Ok(ClearSigner { out, signer, line_start: true, pending_eol: None, held, emit, hashed })
+    }
+
+    /// Writes the pending line ending as it was in the input (CR LF or LF);
+    /// it is hashed as CR LF.
+    fn end_line(&mut self) {
+        if let Some(crlf) = self.pending_eol.take() {
+            self.emit.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+            self.hashed.extend_from_slice(b"\r\n");
+        }
     }
 
     fn put(&mut self, b: u8) {
-        if self.pending_eol {
-            self.emit.push(b'\n');
-            self.hashed.extend_from_slice(b"\r\n");
-            self.pending_eol = false;
-        }
+        self.end_line();
         if b == b'\n' {
+            self.pending_eol = Some(self.held.last() == Some(&b'\r'));
             self.held.clear();
-            self.pending_eol = true;
             self.line_start = true;
             return;
         }
@@ -160,7 +171,11 @@ impl<'a, W: Write> ClearSigner<'a, W> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn finish(mut self) -> Result<W> {
-        self.out.write_all(b"\n").map_err(Error::from_io)?;
+        // The text's own final line ending (signed), then the framing one.
+        self.end_line();
+        self.emit.push(b'\n');
+        self.out.write_all(&self.emit).map_err(Error::from_io)?;
+        self.signer.update(&self.hashed);
         let sigs = self.signer.finish()?;
         write_signatures(self.out, &sigs, true)
     }
@@ -182,8 +197,9 @@ impl<W: Write> Write for ClearSigner<'_, W> {
     }
 }
 
-/// Reads one line (without its line feed); `None` at the end.
-fn line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Option<()>> {
+/// Reads one line (without its line ending or trailing whitespace); `None`
+/// at the end, else whether it ended with CR LF.
+fn line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Option<bool>> {
     buf.clear();
     let n = input.by_ref().take(MAX_LINE).read_until(b'\n', buf).map_err(Error::from_io)?;
     if n == 0 {
@@ -194,6 +210,7 @@ fn line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Option<()>> {
     } else if n as u64 == MAX_LINE {
         return Err(Error::Limit("cleartext line longer than 1 MiB"));
     }
+    let crlf = buf.last() == Some(&b'\r');
     while buf.last().is_some_and(|&b| is_ws(b)) {
         buf.pop();
     }
@@ -202,7 +219,7 @@ fn line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Option<()>> {
     if buf.contains(&b'\r') {
         return Err(Error::Malformed("a carriage return inside a cleartext line"));
     }
-    Ok(Some(()))
+    Ok(Some(crlf))
 }
 
 /// The `Hash` header's algorithms (`None` for no header). RFC 9580 §7.1:
@@ -259,8 +276,10 @@ pub fn is_cleartext<R: BufRead + ?Sized>(input: &mut R) -> Result<bool> {
     Ok(head.starts_with(BEGIN_SIGNED.as_bytes()))
 }
 
-/// Reads a cleartext-signed message: writes the text (lines joined by LF,
-/// dash-escaping undone, trailing whitespace removed) to `out` and returns
+/// Reads a cleartext-signed message: writes the text (each line with the
+/// line ending it has in the message, LF or CR LF, but for the framing one
+/// before the signature block; dash-escaping undone, trailing whitespace
+/// removed) to `out` and returns
 /// one result per signature, judged against `certs` at `now`.
 ///
 /// Refused as [`Error::Malformed`] (RFC 9580 §7.1): a header other than
@@ -301,17 +320,19 @@ pub fn read_cleartext<R: BufRead>(
     }
     let hashes = read_header_lines(&mut input, &mut buf)?;
     let mut text = Vec::new();
-    let mut first = true;
+    // The line ending of each text line but the last (that one is framing).
+    let mut crlf: Vec<bool> = Vec::new();
+    let mut ending = None;
     loop {
-        line(&mut input, &mut buf)?.ok_or(Error::Truncated("cleartext signature block"))?;
+        let this = line(&mut input, &mut buf)?.ok_or(Error::Truncated("cleartext signature block"))?;
         if buf == BEGIN_SIG.as_bytes() {
             break;
         }
         let l = buf.strip_prefix(b"- ").unwrap_or(&buf);
-        if !first {
+        if let Some(previous) = ending.replace(this) {
             text.extend_from_slice(b"\r\n");
+            crlf.push(previous);
         }
-        first = false;
         text.extend_from_slice(l);
         if text.len() > MAX_CLEARTEXT {
             return Err(Error::Limit("cleartext-signed text larger than 64 MiB"));
@@ -333,11 +354,19 @@ pub fn read_cleartext<R: BufRead>(
             r.outcome = Outcome::Bad("its hash is not named by the Hash header".into());
         }
     }
+    write_text(out, &text, &crlf)?;
+    Ok(results)
+}
+
+/// Writes the signed `text` (lines joined by CR LF) with the line endings
+/// the message had: `crlf[i]` says whether line `i` ended with CR LF.
+fn write_text(out: &mut dyn Write, text: &[u8], crlf: &[bool]) -> Result<()> {
     for (i, piece) in text.split(|&b| b == b'\n').enumerate() {
         if i > 0 {
-            out.write_all(b"\n").map_err(Error::from_io)?;
+            let eol: &[u8] = if crlf[i - 1] { b"\r\n" } else { b"\n" };
+            out.write_all(eol).map_err(Error::from_io)?;
         }
         out.write_all(piece.strip_suffix(b"\r").unwrap_or(piece)).map_err(Error::from_io)?;
     }
-    Ok(results)
+    Ok(())
 }

@@ -2,12 +2,15 @@
 //! outputs that appear only on success. Shared by `tessera` and `tessera-sop`.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use tessera::fs::{AtomicFile, IO_BUFFER};
+use tessera::fs::IO_BUFFER;
 use zeroize::Zeroizing;
+
+mod output;
+pub use output::{Output, is_text};
 
 /// Input files larger than this get a progress bar (on a terminal).
 const PROGRESS_FROM: u64 = 8 << 20;
@@ -146,6 +149,30 @@ pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>> {
         .map_err(|_| anyhow::anyhow!("{what} must be hex (an even number of 0-9a-f digits), got {s:?}"))
 }
 
+/// The one place that decides what `-` means: a path of `-` (input or
+/// output, of any command) names stdin or stdout, as no path does.
+///
+/// ```
+/// use std::path::Path;
+/// use tessera_cli::io::file_path;
+/// assert_eq!(file_path(Some(Path::new("-"))), None);
+/// assert_eq!(file_path(Some(Path::new("./-"))), Some(Path::new("./-")));
+/// assert_eq!(file_path(None), None);
+/// ```
+pub fn file_path(path: Option<&Path>) -> Option<&Path> {
+    path.filter(|p| p.as_os_str() != "-")
+}
+
+/// Standard input holds one input: a second one asked of it (`-r -` with
+/// the data on stdin too) would find it already read, and quietly be empty.
+fn take_stdin() -> Result<()> {
+    static TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if TAKEN.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        bail!("stdin can hold only one input: give the others as files (only one may be - or left out)");
+    }
+    Ok(())
+}
+
 /// Opens `--input` (or stdin), with a progress bar on a terminal for files.
 pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(BufReader::with_capacity(IO_BUFFER, open_sized(path)?.0)))
@@ -173,7 +200,8 @@ impl std::fmt::Debug for Input {
 /// Opens `--input` (or stdin) unbuffered; a file larger than 8 MiB gets a
 /// progress bar when stderr is a terminal.
 pub fn open_unbuffered(path: Option<&Path>) -> Result<Input> {
-    let Some(p) = path else {
+    let Some(p) = file_path(path) else {
+        take_stdin()?;
         return Ok(match stdin_file() {
             Some(f) => Input::File(f),
             None => Input::Stream(Box::new(io::stdin()), 0),
@@ -248,144 +276,6 @@ fn stdin_file() -> Option<File> {
     None
 }
 
-/// Standard output as a file of its own (a duplicate of descriptor 1):
-/// binary writes then skip `Stdout`'s line buffering, which searches every
-/// write for a newline and splits it there.
-#[cfg(unix)]
-fn stdout_file() -> Option<File> {
-    use std::os::fd::AsFd;
-    // Anything printed before goes first.
-    io::stdout().flush().ok()?;
-    io::stdout().as_fd().try_clone_to_owned().ok().map(File::from)
-}
-
-#[cfg(not(unix))]
-fn stdout_file() -> Option<File> {
-    None
-}
-
-/// Where results go: stdout, or a temporary file beside `--output` that is
-/// renamed into place by [`Output::commit`] ([`tessera::fs::AtomicFile`]:
-/// mode 0600 on Unix; through a symbolic link, the file it names). Dropped
-/// without commit, the temporary file is removed and no output file
-/// appears. An `--output` that is a FIFO, a device or a socket is written
-/// directly, as stdout is: a stream, whose writes cannot be taken back.
-#[derive(Debug)]
-pub struct Output {
-    inner: Sink,
-}
-
-#[derive(Debug)]
-enum Sink {
-    Stdout(io::BufWriter<io::Stdout>),
-    /// Standard output's descriptor, or an `--output` that is not a regular file.
-    Stream(io::BufWriter<File>),
-    File(AtomicFile),
-}
-
-impl Output {
-    /// Output to the file `path`, or to stdout.
-    pub fn create(path: Option<&Path>) -> Result<Self> {
-        // 64 KiB: an OpenPGP chunk of 64 KiB or more (256 KiB by default)
-        // goes out in one write, not copied into the buffer first.
-        let inner = match path {
-            None => match stdout_file() {
-                Some(f) => Sink::Stream(io::BufWriter::with_capacity(IO_BUFFER, f)),
-                None => Sink::Stdout(io::BufWriter::with_capacity(IO_BUFFER, io::stdout())),
-            },
-            Some(p) if is_special(p) => Sink::Stream(io::BufWriter::with_capacity(
-                IO_BUFFER,
-                File::options().write(true).open(p).with_context(|| format!("cannot open {}", p.display()))?,
-            )),
-            Some(p) => Sink::File(
-                AtomicFile::create(p)
-                    .with_context(|| format!("cannot create a temporary file beside {}", p.display()))?,
-            ),
-        };
-        Ok(Output { inner })
-    }
-
-    /// Whether writes go out as they are made (stdout, a FIFO, a device):
-    /// output that must not be seen before it is verified has to be held
-    /// back by the caller ([`tessera::fs::Spool`]).
-    pub fn is_stream(&self) -> bool {
-        !matches!(self.inner, Sink::File(_))
-    }
-
-    /// Like [`Output::create`], for binary data: refused when it would go
-    /// to stdout and stdout is a terminal.
-    pub fn create_binary(path: Option<&Path>) -> Result<Self> {
-        refuse_terminal(path, io::stdout().is_terminal())?;
-        Output::create(path)
-    }
-
-    /// As [`Output::commit`], but a file never replaces one that exists by
-    /// then: that is an error (naming it), and nothing is written.
-    pub fn commit_new(self) -> Result<()> {
-        match self.inner {
-            Sink::File(f) => {
-                let path = f.path().to_path_buf();
-                f.commit_new().map_err(|e| match e.kind() {
-                    io::ErrorKind::AlreadyExists => anyhow::anyhow!("{} exists; it is never replaced", path.display()),
-                    _ => anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
-                })
-            }
-            inner => Output { inner }.commit(),
-        }
-    }
-
-    /// Flushes and, for a file, renames it into place.
-    pub fn commit(self) -> Result<()> {
-        match self.inner {
-            Sink::Stdout(mut w) => w.flush().context("cannot write to stdout"),
-            Sink::Stream(mut w) => w.flush().context("cannot write the output"),
-            Sink::File(f) => {
-                let path = f.path().to_path_buf();
-                f.commit().with_context(|| format!("cannot write {}", path.display()))
-            }
-        }
-    }
-}
-
-/// Whether `path` exists (links followed) and is neither a regular file
-/// nor a directory: a FIFO, a device or a socket, written in place.
-fn is_special(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
-}
-
-/// Binary output to a terminal would garble it and could leave it in a
-/// strange state: refuse, and say how to get a file.
-fn refuse_terminal(path: Option<&Path>, stdout_is_terminal: bool) -> Result<()> {
-    if path.is_none() && stdout_is_terminal {
-        bail!("the output is binary and stdout is a terminal; give --output FILE or redirect stdout");
-    }
-    Ok(())
-}
-
-impl Write for Output {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.inner {
-            Sink::Stdout(w) => w.write(buf),
-            Sink::Stream(w) => w.write(buf),
-            Sink::File(f) => f.write(buf),
-        }
-    }
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match &mut self.inner {
-            Sink::Stdout(w) => w.write_all(buf),
-            Sink::Stream(w) => w.write_all(buf),
-            Sink::File(f) => f.write_all(buf),
-        }
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        match &mut self.inner {
-            Sink::Stdout(w) => w.flush(),
-            Sink::Stream(w) => w.flush(),
-            Sink::File(f) => f.flush(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,32 +324,5 @@ mod tests {
         assert_eq!(parse_hex("--ad", "").unwrap(), Vec::<u8>::new());
         let e = parse_hex("--nonce", "abc").unwrap_err().to_string();
         assert_eq!(e, "--nonce must be hex (an even number of 0-9a-f digits), got \"abc\"");
-    }
-
-    #[test]
-    fn output_files_appear_on_commit_and_binary_is_kept_off_terminals() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out");
-        let mut out = Output::create(Some(&path)).unwrap();
-        out.write_all(b"data").unwrap();
-        assert!(!path.exists());
-        out.commit().unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"data");
-        assert!(refuse_terminal(None, true).unwrap_err().to_string().contains("stdout is a terminal"));
-        assert!(refuse_terminal(None, false).is_ok());
-        assert!(refuse_terminal(Some(&path), true).is_ok());
-        let e = Output::create(Some(&dir.path().join("no/dir/out"))).unwrap_err().to_string();
-        assert!(e.starts_with("cannot create a temporary file beside"), "{e}");
-        // commit_new: a file that appeared meanwhile is kept, and named.
-        let mut out = Output::create(Some(&path)).unwrap();
-        out.write_all(b"other").unwrap();
-        let e = out.commit_new().unwrap_err().to_string();
-        assert!(e.contains("exists; it is never replaced"), "{e}");
-        assert_eq!(std::fs::read(&path).unwrap(), b"data");
-        let new = dir.path().join("new");
-        let mut out = Output::create(Some(&new)).unwrap();
-        out.write_all(b"new").unwrap();
-        out.commit_new().unwrap();
-        assert_eq!(std::fs::read(&new).unwrap(), b"new");
     }
 }
