@@ -23,7 +23,7 @@ const DATA: &[u8] = b"the same data for both\n";
 /// Cases where tessera and Sequoia disagree on purpose, and why.
 const DIFFERENCES: &[(&str, &str)] = &[(
     "issuer-less signature by a keyring certificate",
-    "tessera tries a signature naming no issuer against the keys valid for signing at its creation \
+    "tessera tries a signature naming no issuer against the keys that claim to sign \
      (at most 4 such signatures per message); Sequoia looks keys up by issuer only",
 )];
 
