@@ -11,8 +11,8 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use hostile::*;
-use tessera::openpgp::key::{Cert, CertKey, KeyProfile, Subkey, UserId};
-use tessera::openpgp::sig::{SigType, Signer, SigningKey, Subpacket, SubpacketValue, write_signatures};
+use tessera::openpgp::key::{Cert, CertKey, KeyProfile, Subkey};
+use tessera::openpgp::sig::{SigType, Signer, SigningKey, write_signatures};
 
 const T: &str = env!("CARGO_BIN_EXE_tessera");
 const SOP: &str = env!("CARGO_BIN_EXE_tessera-sop");
@@ -28,23 +28,6 @@ fn run(exe: &str, args: &[&str], dir: &Path, stdin: Option<&Path>) -> Output {
 
 fn write_cert(d: &Path, name: &str, cert: &Cert) {
     std::fs::write(d.join(name), cert.to_bytes().expect("serialize")).unwrap();
-}
-
-/// `cert` with a User ID of almost 1 MB appended, carrying 300 distinct
-/// forged certifications.
-fn with_huge_forged_user_id(cert: &Cert) -> Cert {
-    let mut c = cert.clone();
-    let pk = cert.primary.public();
-    let mut value = b"Huge <huge@example.org> ".to_vec();
-    value.resize((1 << 20) - 64, b'x');
-    let sigs = (0..300)
-        .map(|i| {
-            let tag = Subpacket::new(SubpacketValue::SignersUserId(format!("copy {i}").into_bytes()));
-            forged(pk, SigType::Certification(0x13), Over::UserId(&value), CREATED + 1, &[tag])
-        })
-        .collect();
-    c.user_ids.push(UserId { value, sigs });
-    c
 }
 
 /// A valid certificate with an appended 1 MB User ID and forged

@@ -198,6 +198,27 @@ pub fn flood_user_ids(cert: &Cert, n: u32) -> Cert {
     c
 }
 
+/// A harmless hashed subpacket that makes the `i`-th forged copy distinct
+/// (identical copies are checked once).
+pub fn distinct(i: u32) -> Subpacket {
+    Subpacket::new(SubpacketValue::SignersUserId(format!("copy {i}").into_bytes()))
+}
+
+/// `cert` with a User ID of almost 1 MB (the largest packet a certificate
+/// may hold) appended, with 300 distinct forged certifications: each costs
+/// the hashing of the User ID again.
+pub fn with_huge_forged_user_id(cert: &Cert) -> Cert {
+    let mut c = cert.clone();
+    let pk = cert.primary.public();
+    let mut value = b"Huge <huge@example.org> ".to_vec();
+    value.resize((1 << 20) - 64, b'x');
+    let sigs = (0..300)
+        .map(|i| forged(pk, SigType::Certification(0x13), Over::UserId(&value), CREATED + 1, &[distinct(i)]))
+        .collect();
+    c.user_ids.push(UserId { value, sigs });
+    c
+}
+
 /// `n` fresh public keys of `ty`, made at [`CREATED`].
 pub fn bare_keys(version: KeyVersion, ty: KeyType, n: usize) -> Vec<PublicKey> {
     (0..n).map(|_| PublicKey::new(version, CREATED, keypair(ty).expect("keypair").0).expect("key")).collect()

@@ -117,6 +117,47 @@ pub fn run_python(python: &std::path::Path, script: &str, input: &serde_json::Va
     serde_json::from_slice(&out.stdout).expect("python printed JSON")
 }
 
+/// Whether Sequoia (pysequoia, under `python`) finds a good signature
+/// among each `(certificates, signature)` pair over `data`: one verdict per
+/// pair, from one interpreter.
+pub fn sequoia_verifies(
+    python: &std::path::Path,
+    cases: &[(&[tessera::openpgp::key::Cert], &tessera::openpgp::sig::Signature)],
+    data: &[u8],
+) -> Vec<bool> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD as B64;
+    const SCRIPT: &str = r#"
+import sys, json, base64, warnings
+warnings.simplefilter("ignore")
+import pysequoia as ps
+b = lambda s: base64.b64decode(s)
+out = []
+for case in json.load(sys.stdin):
+    try:
+        certs = ps.Cert.split_bytes(b(case["certs"]))
+        r = ps.verify(bytes=b(case["data"]), store=lambda ids: certs, signature=ps.Sig.from_bytes(b(case["sig"])))
+        out.append(len(r.valid_sigs) > 0)
+    except Exception:
+        out.append(False)
+print(json.dumps(out))
+"#;
+    let input: Vec<_> = cases
+        .iter()
+        .map(|(certs, sig)| {
+            let mut bytes = Vec::new();
+            for c in certs.iter() {
+                bytes.extend_from_slice(&c.to_bytes().expect("serialize"));
+            }
+            let sig =
+                tessera::openpgp::sig::write_signatures(Vec::new(), std::slice::from_ref(*sig), false).expect("write");
+            serde_json::json!({"certs": B64.encode(bytes), "sig": B64.encode(sig), "data": B64.encode(data)})
+        })
+        .collect();
+    let out = run_python(python, SCRIPT, &serde_json::Value::Array(input));
+    out.as_array().expect("a list").iter().map(|v| v.as_bool().expect("a verdict")).collect()
+}
+
 /// `n` bytes of a fixed pattern that differs with `seed`.
 pub fn pattern(n: usize, seed: u8) -> Vec<u8> {
     (0..n).map(|i| (i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed as u32).rotate_left(9) as u8).collect()
