@@ -155,8 +155,10 @@ impl ValidationBudget {
 ///
 /// ```
 /// use tessera::openpgp::sig::cost::VALIDATION_BUDGET;
-/// // Under a second of one core for a certificate under 330 KB.
-/// assert!(VALIDATION_BUDGET.for_octets(330_000).iter().sum::<u64>() < 1_000_000);
+/// // A second of one core for a certificate up to 200 KB, 3 units per
+/// // octet from 400 KB on.
+/// assert_eq!(VALIDATION_BUDGET.for_octets(200_000).iter().sum::<u64>(), 1_000_000);
+/// assert_eq!(VALIDATION_BUDGET.for_octets(1_000_000).iter().sum::<u64>(), 3_000_000);
 /// ```
 pub const VALIDATION_BUDGET: ValidationBudget =
     ValidationBudget { primary: 400_000, subkeys: 400_000, revocations: 200_000, per_octet: 1 };
