@@ -23,6 +23,7 @@ def main(directory, case):
     files = {
         "validate-flood": "flood.cert",
         "validate-subkeys": "subkeys.cert",
+        "validate-uid": "uid.cert",
         "validate-rsa": "rsa.cert",
         "validate-ring": "ring.certs",
     }

@@ -88,7 +88,9 @@ fn save(dir: &Path, name: &str, certs: &[Cert]) {
 
 /// The inputs: `flood.cert` (1 MB: forged key revocations, bindings and
 /// User IDs on a valid v6 certificate), `subkeys.cert` (a valid
-/// certificate with 20,000 bare subkeys), `rsa.cert` (an RSA-16384 key with
+/// certificate with 20,000 bare subkeys), `uid.cert` (a valid certificate
+/// with a 1 MB User ID and 300 forged certifications of it, each hashing
+/// it again), `rsa.cert` (an RSA-16384 key with
 /// e = 2^33 - 1 and forged signatures), `ring.certs` (2,000 certificates,
 /// one of them the signer's), `data`, `good.sig` (a signature by the
 /// flooded certificate's key), `issuerless.sig` (64 signatures naming no
@@ -101,6 +103,7 @@ fn write(dir: &Path) {
     let flood = flood_user_ids(&flood_bindings(&flood_key_revocations(&key.to_public(), 4200), 1500), 300);
     save(dir, "flood.cert", &[flood]);
     save(dir, "subkeys.cert", &[with_bare_subkeys(&key.to_public(), 20_000)]);
+    save(dir, "uid.cert", &[with_huge_forged_user_id(&key.to_public())]);
     save(dir, "rsa.cert", &[rsa_flood(&rsa_key(16384, (1 << 33) - 1), 200)]);
     let mut ring = keyring(1999);
     ring.push(key.to_public());
@@ -117,7 +120,7 @@ fn write(dir: &Path) {
     std::fs::write(dir.join("issuerless.sig"), sigs).expect("write");
 }
 
-/// Cases: `validate-flood`, `validate-subkeys`, `validate-rsa`,
+/// Cases: `validate-flood`, `validate-subkeys`, `validate-uid`, `validate-rsa`,
 /// `validate-ring` (every certificate of the keyring), `verify-flood`
 /// (good.sig against flood.cert), `verify-ring-issuerless`
 /// (issuerless.sig against ring.certs), `verify-subkeys-issuerless`.
@@ -127,10 +130,11 @@ fn run(dir: &Path, case: &str) {
     let t = Instant::now();
     let certs = |name: &str| Cert::read_all(read(name).as_slice()).expect("certificates");
     let verdict = match case {
-        "validate-flood" | "validate-subkeys" | "validate-rsa" | "validate-ring" => {
+        "validate-flood" | "validate-subkeys" | "validate-uid" | "validate-rsa" | "validate-ring" => {
             let file = match case {
                 "validate-flood" => "flood.cert",
                 "validate-subkeys" => "subkeys.cert",
+                "validate-uid" => "uid.cert",
                 "validate-rsa" => "rsa.cert",
                 _ => "ring.certs",
             };
