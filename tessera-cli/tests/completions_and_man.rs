@@ -97,10 +97,8 @@ fn man_writes_one_page_per_subcommand() {
     for name in &expected {
         check_page(&dir, name);
     }
-    let mut written: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
+    let mut written: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     written.sort();
     let mut want: Vec<String> = expected.iter().map(|n| format!("{n}.1")).collect();
     want.sort();

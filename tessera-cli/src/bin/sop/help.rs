@@ -4,7 +4,11 @@
 
 /// Each subcommand: its name, its options and arguments, what it does.
 const SUBCOMMANDS: &[(&str, &str, &str)] = &[
-    ("version", "[--backend|--extended|--sop-spec]", "Print the version of tessera-sop, of its backend or of the SOP draft it follows."),
+    (
+        "version",
+        "[--backend|--extended|--sop-spec]",
+        "Print the version of tessera-sop, of its backend or of the SOP draft it follows.",
+    ),
     ("list-profiles", "generate-key|encrypt", "List the profiles a subcommand takes with --profile."),
     (
         "generate-key",
@@ -63,11 +67,10 @@ F: a new file or @FD:N (Linux); other @ designators exit 71.";
 
 /// The usage of every subcommand.
 pub fn all() -> String {
-    let mut s = String::from(
-        "tessera-sop SUBCOMMAND [OPTIONS] [ARGS]: Stateless OpenPGP (draft-dkg-openpgp-stateless-cli)\n",
-    );
+    let mut s =
+        String::from("tessera-sop SUBCOMMAND [OPTIONS] [ARGS]: Stateless OpenPGP (draft-dkg-openpgp-stateless-cli)\n");
     for (name, usage, _) in SUBCOMMANDS {
-        s.push_str(&format!("  {name} {usage}").trim_end().to_string());
+        s.push_str(format!("  {name} {usage}").trim_end());
         s.push('\n');
     }
     s.push_str("  help [SUBCOMMAND] | SUBCOMMAND --help: the usage of every subcommand, or of one\n");
