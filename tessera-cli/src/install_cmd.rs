@@ -26,9 +26,12 @@ pub struct ManArgs {
 
 /// Writes the completion script of `cmd` (named `bin`) for `args.shell` to stdout.
 pub fn completions(args: &CompletionsArgs, mut cmd: clap::Command, bin: &str) -> Result<()> {
+    // Generated into memory: clap_complete panics when its writer fails
+    // (a closed pipe), while a write here fails with one line.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, bin, &mut script);
     let mut out = std::io::stdout().lock();
-    clap_complete::generate(args.shell, &mut cmd, bin, &mut out);
-    out.flush().context("cannot write the completion script")
+    out.write_all(&script).and_then(|()| out.flush()).context("cannot write the completion script")
 }
 
 /// Writes the manual pages of `cmd` and of every subcommand into `args.output`

@@ -69,6 +69,26 @@ fn bash_script_parses_and_completes() {
     assert_eq!(complete("tessera fpe encrypt --al", 3), ["--algorithm", "--alphabet"]);
 }
 
+#[test]
+fn a_closed_pipe_is_one_error_line_not_a_panic() {
+    // The bash script is larger than a pipe's buffer, so writing it to a
+    // pipe whose reader is gone fails.
+    let mut child = Command::new(T)
+        .args(["completions", "bash"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tessera");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("tessera: error: cannot write the completion script"), "{err}");
+}
+
 fn check_page(dir: &Path, name: &str) {
     let page = std::fs::read_to_string(dir.join(format!("{name}.1"))).unwrap_or_else(|e| panic!("{name}.1: {e}"));
     let th = page.lines().find(|l| l.starts_with(".TH ")).unwrap_or_else(|| panic!("{name}.1 has no .TH"));
