@@ -54,9 +54,30 @@ pub fn man(args: &ManArgs, cmd: clap::Command) -> Result<()> {
 /// The page of `cmd`, then those of its visible subcommands, depth first.
 fn write_pages(cmd: &clap::Command, dir: &Path, written: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let page = clap_mangen::Man::new(cmd.clone()).source(concat!("tessera ", env!("CARGO_PKG_VERSION")));
-    written.push(page.generate_to(dir)?);
+    let path = dir.join(page.get_filename());
+    let mut text = Vec::new();
+    page.render(&mut text)?;
+    write_whole(&path, &text)?;
+    written.push(path);
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
         write_pages(sub, dir, written)?;
     }
+    Ok(())
+}
+
+/// Writes `data` to a temporary file beside `path` and renames it over
+/// `path`: a page is there whole or not at all. Pages are readable by
+/// everyone (0644 on Unix), as installed man pages are.
+fn write_whole(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(data)?;
+    tmp.as_file().sync_all()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file().set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    }
+    tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

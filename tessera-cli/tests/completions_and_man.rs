@@ -90,7 +90,14 @@ fn a_closed_pipe_is_one_error_line_not_a_panic() {
 }
 
 fn check_page(dir: &Path, name: &str) {
-    let page = std::fs::read_to_string(dir.join(format!("{name}.1"))).unwrap_or_else(|e| panic!("{name}.1: {e}"));
+    let path = dir.join(format!("{name}.1"));
+    let page = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}.1: {e}"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "{name}.1 is readable by everyone, as man pages are");
+    }
     let th = page.lines().find(|l| l.starts_with(".TH ")).unwrap_or_else(|| panic!("{name}.1 has no .TH"));
     assert!(th.starts_with(&format!(".TH {name} 1 ")), "{name}.1: {th}");
     assert!(th.contains(concat!("\"tessera ", env!("CARGO_PKG_VERSION"), "\"")), "{name}.1: {th}");
@@ -102,6 +109,8 @@ fn man_writes_one_page_per_subcommand() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("share/man/man1");
     let listed = ok(&["man", "-o", dir.to_str().unwrap()]);
+    // A second run replaces the pages it wrote.
+    assert_eq!(ok(&["man", "-o", dir.to_str().unwrap()]), listed);
 
     let mut expected = vec!["tessera".to_string()];
     for sub in subcommands(&[]) {
@@ -125,4 +134,18 @@ fn man_writes_one_page_per_subcommand() {
     assert_eq!(written, want, "one page per subcommand and nothing else");
     assert_eq!(listed.lines().count(), expected.len(), "stdout lists each page: {listed}");
     assert!(listed.lines().all(|l| Path::new(l).starts_with(&dir)), "{listed}");
+}
+
+#[test]
+fn man_into_a_file_is_one_error_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("taken");
+    std::fs::write(&file, b"not a directory").unwrap();
+    let o = tessera(&["man", "-o", file.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("tessera: error: cannot create"), "{err}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"not a directory");
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1, "nothing else written");
 }
