@@ -5,6 +5,7 @@
 mod demo;
 mod demo_keys;
 mod fpe_cmd;
+mod install_cmd;
 mod key_cmd;
 mod keygen;
 mod keyset_cmd;
@@ -15,7 +16,7 @@ mod siv_cmd;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use tessera::Direction;
 use tessera_cli::io;
 
@@ -60,6 +61,10 @@ enum Command {
     },
     /// Run the features on bundled sample data and print throughput.
     Demo(demo::DemoArgs),
+    /// Write the shell completion script for bash, zsh, fish, powershell or elvish to stdout.
+    Completions(install_cmd::CompletionsArgs),
+    /// Write man pages (tessera.1 and one per subcommand) into a directory.
+    Man(install_cmd::ManArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -96,6 +101,8 @@ fn main() -> ExitCode {
         Command::Sign(a) => sig_cmd::sign(a),
         Command::Verify(a) => sig_cmd::verify(a),
         Command::Demo(a) => demo::run(a),
+        Command::Completions(a) => install_cmd::completions(a, Cli::command(), "tessera"),
+        Command::Man(a) => install_cmd::man(a, Cli::command()),
         Command::Keyset { op } => keyset_cmd::run(op),
         Command::Fpe { op: FpeOp::Rewrap(a) } => keyset_use::fpe(a, keyset_use::Op::Rewrap),
         Command::Siv { op: SivOp::Rewrap(a) } => keyset_use::siv(a, keyset_use::Op::Rewrap),

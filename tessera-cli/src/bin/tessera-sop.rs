@@ -4,7 +4,8 @@
 //! certificates and/or passwords, optionally signing), `decrypt` (with
 //! keys, passwords and session keys at once, optionally verifying),
 //! `sign`, `verify`, `inline-sign`, `inline-verify`, `inline-detach`,
-//! `armor`, `dearmor`. The certificate-management subcommands
+//! `armor`, `dearmor`; `help [SUBCOMMAND]` and `SUBCOMMAND --help` print
+//! the usage on stdout and exit 0. The certificate-management subcommands
 //! (`revoke-key`, `merge-certs`, `update-key`, `certify-userid`,
 //! `validate-userid`) exit 69; unsupported options 37. Every failure exits
 //! with SOP's code (19 missing argument, 29 cannot decrypt, 41 bad data,
@@ -16,6 +17,8 @@ mod armor;
 mod decrypt;
 #[path = "sop/encrypt.rs"]
 mod encrypt;
+#[path = "sop/help.rs"]
+mod help;
 #[path = "sop/keys.rs"]
 mod keys;
 #[path = "sop/sig.rs"]
@@ -311,6 +314,9 @@ fn run(args: &[String]) -> R<()> {
     let Some((cmd, rest)) = args.split_first() else {
         return fail(UNSUPPORTED_SUBCOMMAND, "no subcommand given (see tessera-sop help)");
     };
+    if help::asked(rest) && cmd != "help" {
+        return print_help(Some(cmd));
+    }
     match cmd.as_str() {
         "version" => version(rest),
         "list-profiles" => list_profiles(rest),
@@ -329,32 +335,27 @@ fn run(args: &[String]) -> R<()> {
         "revoke-key" | "merge-certs" | "update-key" | "certify-userid" | "validate-userid" => {
             fail(UNSUPPORTED_SUBCOMMAND, format!("{cmd}: certificate management is not supported"))
         }
-        "--help" | "help" => {
-            println!("{HELP}");
-            Ok(())
-        }
+        "--help" => print_help(None),
+        "help" => match rest {
+            [] => print_help(None),
+            [sub] => print_help(Some(sub)),
+            _ => fail(UNSUPPORTED_OPTION, "help takes at most one subcommand"),
+        },
         other => fail(UNSUPPORTED_SUBCOMMAND, format!("unsupported subcommand {other}")),
     }
 }
 
-const HELP: &str = "tessera-sop SUBCOMMAND [OPTIONS] [ARGS]: Stateless OpenPGP (draft-dkg-openpgp-stateless-cli)
-  version [--backend|--extended|--sop-spec]
-  list-profiles generate-key|encrypt
-  generate-key [--no-armor] [--profile=rfc9580|rfc4880] [--with-key-password=PW] [--signing-only] [USERID...]
-  extract-cert [--no-armor] < KEYS
-  change-key-password [--no-armor] [--old-key-password=PW...] [--new-key-password=PW] < KEYS
-  encrypt [--no-armor] [--as=binary|text] [--profile=P] [--with-password=PW...] [--sign-with=KEYS...]
-          [--with-key-password=PW...] [CERTS...]
-  decrypt [--with-password=PW...] [--with-session-key=SK...] [--session-key-out=F] [--with-key-password=PW...]
-          [--verifications-out=F --verify-with=CERTS...] [--verify-not-before=D] [--verify-not-after=D] [KEYS...]
-  sign [--no-armor] [--as=binary|text] [--micalg-out=F] [--with-key-password=PW...] KEYS...
-  verify [--not-before=D] [--not-after=D] SIGNATURES CERTS...
-  inline-sign [--no-armor] [--as=binary|text|clearsigned] [--with-key-password=PW...] KEYS...
-  inline-verify [--not-before=D] [--not-after=D] [--verifications-out=F] CERTS...
-  inline-detach [--no-armor] --signatures-out=F
-  armor | dearmor
-PW, SK, KEYS, CERTS: a file name, @ENV:NAME or @FD:N (Linux);
-F: a new file or @FD:N (Linux); other @ designators exit 71.";
+/// Prints the usage of `sub`, or of every subcommand; a subcommand
+/// tessera-sop does not implement is 69.
+fn print_help(sub: Option<&str>) -> R<()> {
+    let text = match sub {
+        None => help::all(),
+        Some(name) => help::one(name)
+            .ok_or(Fail(UNSUPPORTED_SUBCOMMAND, format!("{name}: not a subcommand tessera-sop implements")))?,
+    };
+    println!("{text}");
+    Ok(())
+}
 
 pub type Stdout = io::BufWriter<io::StdoutLock<'static>>;
 
