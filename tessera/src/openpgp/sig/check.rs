@@ -270,22 +270,15 @@ impl<'c> DocumentChecker<'c> {
         (!charge.refused()).then_some(r)
     }
 
-    /// Whether `key` of `cert` could make `sig` (valid and flagged for
-    /// signing at its creation; see [`key_valid_at`]) before its check:
-    /// the verdict when it could not or the budget ran out, else the
-    /// certificate's primary User ID then.
-    fn may_have_signed(&self, cert: &Cert, key: &PublicKey, sig: &Signature) -> Result<Option<String>, Outcome> {
-        key_valid_at(cert, key, sig, self.now, &self.budget).map_err(|why| {
-            if self.budget.ran_short() { Self::spent() } else { Outcome::KeyNotValid { cert: cert.fingerprint(), why } }
-        })
-    }
-
     /// The verdict on `sig` by `key` of `cert`, whose check verified it:
-    /// good if the key could sign when the signature was made.
+    /// good if the key was valid and flagged for signing when the signature
+    /// was made ([`key_valid_at`]), "not checked" if the budget ran out
+    /// deciding that.
     fn judged(&self, cert: &Cert, key: &PublicKey, sig: &Signature) -> Outcome {
-        match self.may_have_signed(cert, key, sig) {
+        match key_valid_at(cert, key, sig, self.now, &self.budget) {
             Ok(user_id) => Outcome::Good { cert: cert.fingerprint(), key: key.fingerprint(), user_id },
-            Err(o) => o,
+            Err(_) if self.budget.ran_short() => Self::spent(),
+            Err(why) => Outcome::KeyNotValid { cert: cert.fingerprint(), why },
         }
     }
 
