@@ -19,23 +19,9 @@ fn fails(args: &[&str], stdin: &[u8]) -> String {
     one_line_error(tessera(args, stdin))
 }
 
-struct Dir {
-    dir: tempfile::TempDir,
-}
+use common::KeysetDir as Dir;
 
 impl Dir {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("pw"), "correct horse\n").unwrap();
-        std::fs::write(dir.path().join("bad"), "wrong\n").unwrap();
-        Dir { dir }
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-    fn s(&self, name: &str) -> String {
-        self.path(name).to_str().unwrap().to_string()
-    }
     /// `keyset OP --keyset ks.tks --keyset-password-file pw` followed by `rest`.
     fn ks(&self, op: &str, rest: &[&str]) -> Vec<String> {
         self.on("ks.tks", op, rest)

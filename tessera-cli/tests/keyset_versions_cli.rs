@@ -5,29 +5,15 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Output;
 
 fn tessera(args: &[&str], stdin: &[u8]) -> Output {
     common::run_with_stdin(env!("CARGO_BIN_EXE_tessera"), args, stdin)
 }
 
-struct Dir {
-    dir: tempfile::TempDir,
-}
+use common::KeysetDir as Dir;
 
 impl Dir {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("pw"), "correct horse\n").unwrap();
-        Dir { dir }
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-    fn s(&self, name: &str) -> String {
-        self.path(name).to_str().unwrap().to_string()
-    }
     /// `tessera CMD OP --keyset ks.tks --keyset-password-file pw REST...`.
     fn run(&self, cmd: &[&str], rest: &[&str], stdin: &[u8]) -> Output {
         let (ks, pw) = (self.s("ks.tks"), self.s("pw"));

@@ -61,3 +61,27 @@ if cmd == "generate":
     open(sys.argv[3], "w").write(str(t))
     open(sys.argv[4], "w").write(str(t.extract_certificate()))
 "#;
+
+/// A temporary directory for keyset tests, holding the keyset password
+/// file `pw` ("correct horse") and a wrong one, `bad`.
+#[allow(dead_code)]
+pub struct KeysetDir {
+    pub dir: tempfile::TempDir,
+}
+
+#[allow(dead_code)]
+impl KeysetDir {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("pw"), "correct horse\n").unwrap();
+        std::fs::write(dir.path().join("bad"), "wrong\n").unwrap();
+        KeysetDir { dir }
+    }
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+    /// The path of `name` in the directory, as a string.
+    pub fn s(&self, name: &str) -> String {
+        self.path(name).to_str().unwrap().to_string()
+    }
+}
