@@ -16,7 +16,7 @@ use tessera::openpgp::sig::{
 };
 
 /// About how many octets `cert` takes encoded.
-fn rsa_octets(cert: &Cert) -> u64 {
+fn encoded_octets(cert: &Cert) -> u64 {
     cert.to_bytes().expect("serialize").len() as u64
 }
 
@@ -78,7 +78,7 @@ fn a_huge_rsa_key_costs_what_the_validation_budget_allows() {
     let (r, n) = checks(|| cert.validate(NOW));
     assert!(r.is_err(), "nobody can sign with this key");
     let spent = n * cost;
-    let budget: u64 = VALIDATION_BUDGET.for_octets(rsa_octets(&cert)).iter().sum();
+    let budget: u64 = VALIDATION_BUDGET.for_octets(encoded_octets(&cert)).iter().sum();
     assert!(spent <= budget, "{n} checks of {cost} units: {spent} > {budget}");
     assert!(n >= 10, "{n}: the budget was not used at all");
 }
@@ -189,7 +189,7 @@ fn one_message_costs_at_most_its_budget() {
             .collect::<Vec<_>>()
     });
     // The budget grows with the certificates' size (three units per octet).
-    let budget = MESSAGE_BUDGET.max(3 * ring.iter().map(rsa_octets).sum::<u64>());
+    let budget = MESSAGE_BUDGET.max(3 * ring.iter().map(encoded_octets).sum::<u64>());
     assert_eq!(budget, MESSAGE_BUDGET, "small certificates, large keys");
     assert!(costs <= budget + budget / 50, "{costs} units > {budget}");
     assert!(outcomes.iter().any(|o| matches!(o, Outcome::Unchecked(_))), "{outcomes:?}");
