@@ -10,8 +10,9 @@ use crate::errors::{Failure, Kind, lib_err, py_err};
 
 /// What the three classes share: the cipher and the token format.
 pub struct Core {
-    cipher: Box<dyn Fpe>,
-    format: TokenFormat,
+    pub(crate) cipher: Box<dyn Fpe>,
+    pub(crate) format: TokenFormat,
+    algorithm: Algorithm,
     name: &'static str,
     alphabet: String,
     passthrough: String,
@@ -44,6 +45,7 @@ impl Core {
         Ok(Core {
             cipher,
             format,
+            algorithm: alg,
             name,
             alphabet: alphabet.to_owned(),
             passthrough: passthrough.to_owned(),
@@ -67,7 +69,20 @@ impl Core {
         Ok(s + ")")
     }
 
+    /// Making tokens with a withdrawn method: a `DeprecationWarning`
+    /// naming the status (shown once per call site by Python's filters).
+    fn warn_withdrawn(&self, py: Python<'_>, dir: Direction) -> PyResult<()> {
+        match self.algorithm.withdrawn() {
+            Some(note) if dir == Direction::Encrypt => {
+                let category = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
+                PyErr::warn(py, &category, &std::ffi::CString::new(note).expect("no NUL"), 2)
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn one(&self, py: Python<'_>, value: &str, tweak: &[u8], dir: Direction) -> PyResult<String> {
+        self.warn_withdrawn(py, dir)?;
         let mut out = String::with_capacity(value.len());
         let r = if self.format.is_plain() {
             self.cipher.transform_into(dir, tweak, value, &mut out)
@@ -79,6 +94,7 @@ impl Core {
     }
 
     fn batch(&self, py: Python<'_>, values: &Bound<'_, PyAny>, tweak: &[u8], dir: Direction) -> PyResult<Py<PyAny>> {
+        self.warn_withdrawn(py, dir)?;
         let col = column(values)?;
         if col.flavor()? != Flavor::Text {
             return Err(pyo3::exceptions::PyTypeError::new_err("FPE batches take strings, not bytes"));
@@ -235,3 +251,17 @@ macro_rules! fpe_class {
 fpe_class!(PyFF1, "FF1", Algorithm::Ff1, "FF1 (NIST SP 800-38G Rev 1) over an alphabet.");
 fpe_class!(PyFF3_1, "FF3_1", Algorithm::Ff3_1, "FF3-1 (NIST SP 800-38G Rev 1): 7-byte tweaks.");
 fpe_class!(PyFF3, "FF3", Algorithm::Ff3, "Legacy FF3 (withdrawn by NIST; to read old tokens): 8-byte tweaks.");
+
+/// Runs `f` on the cipher of a `tessera.FF1`, `FF3_1` or `FF3` object.
+pub fn with_core<T>(obj: &Bound<'_, PyAny>, f: impl FnOnce(&Core) -> PyResult<T>) -> PyResult<T> {
+    if let Ok(c) = obj.cast::<PyFF1>() {
+        return f(&c.get().0);
+    }
+    if let Ok(c) = obj.cast::<PyFF3_1>() {
+        return f(&c.get().0);
+    }
+    if let Ok(c) = obj.cast::<PyFF3>() {
+        return f(&c.get().0);
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err("source must be a tessera.FF1, tessera.FF3_1 or tessera.FF3"))
+}

@@ -198,6 +198,20 @@ struct FpeBatch {
 /// An FPE column through the library's batch calls, `BATCH_SIZE` values
 /// at a time.
 fn fpe_column(f: &FpeTransform, op: Op, col: &Column, o: &Opts<'_>) -> Result<Output, Failure> {
+    fpe_column_with(col, o, |tweaks, values, res, ends| match op {
+        Op::Encrypt => f.encrypt_batch(tweaks, values, res, ends),
+        Op::Decrypt => f.decrypt_batch(tweaks, values, o.version, res, ends),
+        Op::Rewrap => f.rewrap_batch(tweaks, values, o.version, res, ends),
+    })
+}
+
+/// The values of an FPE column through `call`, one batch call per
+/// `BATCH_SIZE` values (nulls skipped and kept).
+pub(crate) fn fpe_column_with(
+    col: &Column,
+    o: &Opts<'_>,
+    call: impl Fn(BatchTweaks<'_>, &[&str], &mut Vec<u8>, &mut Vec<usize>) -> Result<(), KsError>,
+) -> Result<Output, Failure> {
     let mut out = Output::with_capacity(col.len(), 0);
     let mut b = FpeBatch::default();
     let (mut res, mut ends) = (Zeroizing::new(Vec::new()), Vec::new());
@@ -217,12 +231,7 @@ fn fpe_column(f: &FpeTransform, op: Op, col: &Column, o: &Opts<'_>) -> Result<Ou
             .collect();
         res.clear();
         ends.clear();
-        let done = match op {
-            Op::Encrypt => f.encrypt_batch(tweaks, &values, &mut res, &mut ends),
-            Op::Decrypt => f.decrypt_batch(tweaks, &values, o.version, &mut res, &mut ends),
-            Op::Rewrap => f.rewrap_batch(tweaks, &values, o.version, &mut res, &mut ends),
-        };
-        done.map_err(|e| batch_failure(e, &b.rows))?;
+        call(tweaks, &values, &mut res, &mut ends).map_err(|e| batch_failure(e, &b.rows))?;
         Rows::new(&b.rows).all(out, &res, &ends, |r, data| data.extend_from_slice(r));
         b.text.clear();
         b.ends.clear();
@@ -264,11 +273,11 @@ enum Op {
 
 /// Per-call options: FPE tweak (or one per row) and version, AES-SIV
 /// associated data.
-struct Opts<'a> {
-    tweak: Option<&'a [u8]>,
-    tweaks: Option<&'a Column>,
-    version: Option<u32>,
-    ad: &'a [u8],
+pub(crate) struct Opts<'a> {
+    pub(crate) tweak: Option<&'a [u8]>,
+    pub(crate) tweaks: Option<&'a Column>,
+    pub(crate) version: Option<u32>,
+    pub(crate) ad: &'a [u8],
 }
 
 /// `tweaks=`: each row's tweak bytes, `None` for a null.
@@ -479,6 +488,29 @@ impl PyTransform {
     ) -> PyResult<Py<PyAny>> {
         let tweaks = tweaks.map(column).transpose()?;
         self.batch(py, Op::Rewrap, values, &Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version, ad: &ad })
+    }
+
+    /// Moves a column of tokens made by `source` (a `tessera.FF1`,
+    /// `FF3_1` or `FF3` with the old key, alphabet and format; `source_tweak`
+    /// their tweak) to this FPE transformation's primary version: FF3-1
+    /// tokens to FF1 in one pass, the plaintexts never leaving Rust. No
+    /// warning: migrating off a withdrawn method is what it is for.
+    #[pyo3(signature = (values, source, *, source_tweak = Vec::new(), tweak = None, tweaks = None))]
+    fn migrate_batch(
+        &self,
+        py: Python<'_>,
+        values: &Bound<'_, PyAny>,
+        source: &Bound<'_, PyAny>,
+        source_tweak: Vec<u8>,
+        tweak: Option<Vec<u8>>,
+        tweaks: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let Ready::Fpe(f) = &self.inner else {
+            return Err(Failure::new(Kind::Parameter, "migrate_batch is for FPE transformations", None).into_py(py));
+        };
+        let tweaks = tweaks.map(column).transpose()?;
+        let o = Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version: None, ad: &[] };
+        crate::fpe::with_core(source, |core| crate::keyset_migrate::migrate(py, f, core, &source_tweak, values, &o))
     }
 
     /// The primary key version.

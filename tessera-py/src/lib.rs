@@ -8,6 +8,7 @@ mod columns;
 mod errors;
 mod fpe;
 mod keyset;
+mod keyset_migrate;
 mod pgp;
 mod pgp_io;
 mod pgp_keys;
