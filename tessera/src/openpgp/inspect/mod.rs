@@ -87,7 +87,8 @@ pub struct Report {
 pub struct Cleartext {
     /// The algorithms of the `Hash` header (empty without one).
     pub hashes: Vec<HashAlg>,
-    /// Lines of signed text.
+    /// Lines between the header and the signature block (text ending in
+    /// a line ending has an empty last line).
     pub lines: u64,
 }
 
