@@ -13,7 +13,7 @@ use tessera::openpgp::inspect::{
     inspect, key_flag_names, pk_alg_name, sig_type_name, subpacket_name, tag_name,
 };
 use tessera::openpgp::key::PublicKey;
-use tessera::openpgp::sig::{OnePassSig, OpsIssuer, Signature};
+use tessera::openpgp::sig::{OnePassSig, OpsIssuer, Signature, SubpacketValue};
 use tessera_cli::io::{file_path, open_input};
 use tessera_cli::signing::timestamp;
 
@@ -134,12 +134,16 @@ fn signature(s: &Signature) -> Vec<String> {
         let exp = exp.map(|e| format!(", expires {}", timestamp(u64::from(c) + u64::from(e)))).unwrap_or_default();
         v.push(format!("created {}{exp}", timestamp(c.into())));
     }
-    for fp in s.issuer_fingerprints() {
-        v.push(format!("issuer fingerprint {fp}"));
-    }
-    if s.issuer_fingerprints().next().is_none() {
-        for id in s.issuer_key_ids() {
-            v.push(format!("issuer key ID {id}"));
+    for p in s.hashed().iter().chain(s.unhashed()) {
+        match &p.value {
+            SubpacketValue::IssuerFingerprint(fp) => v.push(format!("issuer fingerprint {fp}")),
+            SubpacketValue::Issuer(id) => v.push(format!("issuer key ID {id}")),
+            SubpacketValue::IntendedRecipient(fp) => v.push(format!("intended recipient {fp}")),
+            SubpacketValue::SignersUserId(u) => v.push(format!("signer's user ID \"{}\"", escape(u))),
+            SubpacketValue::RevocationReason { code, text } => {
+                v.push(format!("reason for revocation {code}: \"{}\"", escape(text)));
+            }
+            _ => {}
         }
     }
     if let Some(f) = s.key_flags() {
