@@ -9,8 +9,8 @@ use anyhow::{Context, Result};
 use clap::Args;
 use tessera::openpgp::crypto::PublicKeyAlg;
 use tessera::openpgp::inspect::{
-    Detail, Framing, KeyHandle, KeyInfo, Limits, Packet, Protection, S2kInfo, Summary, compression_name, escape,
-    inspect, key_flag_names, pk_alg_name, sig_type_name, subpacket_name, tag_name,
+    Detail, Framing, KeyFacts, KeyHandle, KeyInfo, KeySummary, Limits, Packet, Protection, S2kInfo, Summary,
+    compression_name, escape, inspect, key_flag_names, pk_alg_name, sig_type_name, subpacket_name, tag_name,
 };
 use tessera::openpgp::key::PublicKey;
 use tessera::openpgp::sig::{OnePassSig, OpsIssuer, Signature, SubpacketValue};
@@ -224,20 +224,22 @@ fn summary(w: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     }
 }
 
-fn key_summary(w: &mut impl Write, what: &str, k: &tessera::openpgp::inspect::KeySummary) -> std::io::Result<()> {
-    let exp = |e: Option<u64>| e.map_or("does not expire".into(), |e| format!("expires {}", timestamp(e)));
-    let caps = |f: Option<u8>| f.map_or("no key flags".into(), flags);
-    writeln!(w, "{what} {}", k.fingerprint)?;
-    let (alg, bits, created) = (pk_alg_name(k.alg), k.bits, timestamp(k.created.into()));
-    writeln!(w, "  primary key: {alg} ({bits} bits), created {created}")?;
-    writeln!(w, "    {}; {}", caps(k.flags), exp(k.expires))?;
+fn key_summary(w: &mut impl Write, what: &str, k: &KeySummary) -> std::io::Result<()> {
+    writeln!(w, "{what} {}", k.primary.fingerprint)?;
+    facts(w, "primary key", &k.primary)?;
     for u in &k.user_ids {
         writeln!(w, "  user ID \"{}\"", escape(u))?;
     }
     for s in &k.subkeys {
-        let (alg, bits, created) = (pk_alg_name(s.alg), s.bits, timestamp(s.created.into()));
-        writeln!(w, "  subkey {}: {alg} ({bits} bits), created {created}", s.fingerprint)?;
-        writeln!(w, "    {}; {}", caps(s.flags), exp(s.expires))?;
+        facts(w, &format!("subkey {}", s.fingerprint), s)?;
     }
     writeln!(w, "  (flags and expiry as the self-signatures say; not verified)")
+}
+
+fn facts(w: &mut impl Write, what: &str, k: &KeyFacts) -> std::io::Result<()> {
+    let (alg, bits, created) = (pk_alg_name(k.alg), k.bits, timestamp(k.created.into()));
+    writeln!(w, "  {what}: {alg} ({bits} bits), created {created}")?;
+    let caps = k.flags.map_or("no key flags".into(), flags);
+    let exp = k.expires.map_or("does not expire".into(), |e| format!("expires {}", timestamp(e)));
+    writeln!(w, "    {caps}; {exp}")
 }

@@ -15,7 +15,7 @@
 //! let cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
 //! let report = inspect(cert.as_slice(), &Limits::default())?;
 //! let Summary::Certificates(keys) = &report.summary else { panic!("a certificate") };
-//! assert_eq!(keys[0].fingerprint.to_hex(), "CB186C4F0609A697E4D52DFA6C722B0C1F1E27C18A56708F6525EC27BAD9ACC9");
+//! assert_eq!(keys[0].primary.fingerprint.to_hex(), "CB186C4F0609A697E4D52DFA6C722B0C1F1E27C18A56708F6525EC27BAD9ACC9");
 //! assert_eq!(report.armor.as_deref(), Some("PUBLIC KEY BLOCK"));
 //! # Ok::<(), tessera::openpgp::Error>(())
 //! ```
@@ -29,7 +29,7 @@ mod walk;
 use std::io::BufRead;
 
 pub use names::{compression_name, escape, key_flag_names, pk_alg_name, sig_type_name, subpacket_name, tag_name};
-pub use summary::{KeySummary, SubkeySummary, Summary};
+pub use summary::{KeyFacts, KeySummary, Summary};
 
 use super::crypto::{HashAlg, PublicKeyAlg};
 use super::key::{Fingerprint, KeyId, PublicKey};

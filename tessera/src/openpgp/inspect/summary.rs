@@ -44,10 +44,21 @@ pub enum Summary {
     Other,
 }
 
-/// A primary key with what its self-signatures say (not verified).
+/// A certificate or secret key: its primary key, user IDs and subkeys.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySummary {
-    /// The primary key's fingerprint.
+    /// The primary key, with what its newest self-signatures say.
+    pub primary: KeyFacts,
+    /// The user IDs (escape them before printing: see [`super::escape`]).
+    pub user_ids: Vec<Vec<u8>>,
+    /// The subkeys, with what their binding signatures say.
+    pub subkeys: Vec<KeyFacts>,
+}
+
+/// A key and what its self-signatures say of it (not verified).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyFacts {
+    /// The key's fingerprint.
     pub fingerprint: Fingerprint,
     /// Its algorithm.
     pub alg: PublicKeyAlg,
@@ -60,27 +71,13 @@ pub struct KeySummary {
     pub expires: Option<u64>,
     /// Its key flags, by the newest self-signature that has them.
     pub flags: Option<u8>,
-    /// The user IDs (escape them before printing: see [`super::escape`]).
-    pub user_ids: Vec<Vec<u8>>,
-    /// The subkeys.
-    pub subkeys: Vec<SubkeySummary>,
 }
 
-/// A subkey with what its binding signature says (not verified).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SubkeySummary {
-    /// The subkey's fingerprint.
-    pub fingerprint: Fingerprint,
-    /// Its algorithm.
-    pub alg: PublicKeyAlg,
-    /// Its size in bits.
-    pub bits: usize,
-    /// When it was made (seconds since 1970).
-    pub created: u32,
-    /// When it expires (seconds since 1970).
-    pub expires: Option<u64>,
-    /// Its key flags.
-    pub flags: Option<u8>,
+impl KeyFacts {
+    fn of(k: &PublicKey) -> Self {
+        let (fingerprint, alg, bits, created) = (k.fingerprint(), k.alg(), k.material().bits(), k.created());
+        KeyFacts { fingerprint, alg, bits, created, expires: None, flags: None }
+    }
 }
 
 /// The expiry and flags a self-signature gives, with its creation time so
@@ -167,29 +164,13 @@ fn keys(packets: &[Packet]) -> Summary {
                 finish(&mut out, &mut primary_sigs, &mut sub_sigs);
                 secret |= k.secret.is_some();
                 (current, current_sub) = (Some(&k.public), None);
-                out.push(KeySummary {
-                    fingerprint: k.public.fingerprint(),
-                    alg: k.public.alg(),
-                    bits: k.public.material().bits(),
-                    created: k.public.created(),
-                    expires: None,
-                    flags: None,
-                    user_ids: Vec::new(),
-                    subkeys: Vec::new(),
-                });
+                out.push(KeySummary { primary: KeyFacts::of(&k.public), user_ids: Vec::new(), subkeys: Vec::new() });
             }
             Detail::Key(k) => {
                 let Some(primary) = out.last_mut() else { continue };
                 set_subkey(primary, &mut sub_sigs);
                 current_sub = Some(&k.public);
-                primary.subkeys.push(SubkeySummary {
-                    fingerprint: k.public.fingerprint(),
-                    alg: k.public.alg(),
-                    bits: k.public.material().bits(),
-                    created: k.public.created(),
-                    expires: None,
-                    flags: None,
-                });
+                primary.subkeys.push(KeyFacts::of(&k.public));
             }
             Detail::UserId(uid) => {
                 if let Some(primary) = out.last_mut() {
@@ -224,6 +205,6 @@ fn finish(out: &mut [KeySummary], primary_sigs: &mut Newest, sub_sigs: &mut Newe
     let n = std::mem::take(primary_sigs);
     if let Some(primary) = out.last_mut() {
         set_subkey(primary, sub_sigs);
-        (primary.expires, primary.flags) = (n.expires, n.flags);
+        (primary.primary.expires, primary.primary.flags) = (n.expires, n.flags);
     }
 }
