@@ -12,7 +12,7 @@ use super::super::sig::SigType;
 /// ```
 /// use tessera::openpgp::inspect::tag_name;
 /// assert_eq!(tag_name(3), "Symmetric-Key Encrypted Session Key");
-/// assert_eq!(tag_name(60), "Unknown");
+/// assert_eq!(tag_name(50), "Unknown");
 /// ```
 pub fn tag_name(tag: u8) -> &'static str {
     match tag {

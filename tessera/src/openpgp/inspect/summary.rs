@@ -9,6 +9,15 @@ use super::super::sig::{SigType, Signature};
 use super::{Detail, KeyHandle, Packet};
 
 /// What the inspected data is.
+///
+/// ```
+/// use tessera::openpgp::inspect::{KeyHandle, Limits, Summary, inspect};
+/// # let sig = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a2_v4_signature.asc"));
+/// let report = inspect(sig.as_slice(), &Limits::default())?; // RFC 9580 A.2
+/// let Summary::DetachedSignatures { signers } = &report.summary else { panic!("{:?}", report.summary) };
+/// assert!(matches!(signers[..], [KeyHandle::Fingerprint(_) | KeyHandle::KeyId(_)]));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Summary {
@@ -45,6 +54,16 @@ pub enum Summary {
 }
 
 /// A certificate or secret key: its primary key, user IDs and subkeys.
+///
+/// ```
+/// use tessera::openpgp::inspect::{Limits, Summary, inspect};
+/// # let cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+/// let report = inspect(cert.as_slice(), &Limits::default())?; // the OpenPGP samples' Alice
+/// let Summary::Certificates(keys) = &report.summary else { panic!("a certificate") };
+/// assert_eq!(keys[0].user_ids, [b"Alice Lovelace <alice@openpgp.example>".to_vec()]);
+/// assert_eq!(keys[0].subkeys.len(), 1);
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySummary {
     /// The primary key, with what its newest self-signatures say.
@@ -56,6 +75,17 @@ pub struct KeySummary {
 }
 
 /// A key and what its self-signatures say of it (not verified).
+///
+/// ```
+/// use tessera::openpgp::inspect::{Limits, Summary, inspect, key_flag_names};
+/// # let cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a3_v6_cert.asc"));
+/// let report = inspect(cert.as_slice(), &Limits::default())?; // RFC 9580 A.3
+/// let Summary::Certificates(keys) = &report.summary else { panic!("a certificate") };
+/// let sub = &keys[0].subkeys[0];
+/// assert_eq!(key_flag_names(sub.flags.unwrap()), ["encrypt communications", "encrypt storage"]);
+/// assert_eq!((sub.bits, sub.created, sub.expires), (255, 1_669_824_483, None));
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyFacts {
     /// The key's fingerprint.
