@@ -296,3 +296,46 @@ fn hostile_inputs_end_in_typed_errors() {
         let _ = inspect(common::flip(&binary, i, m).as_slice(), &Limits::default());
     }
 }
+
+#[test]
+fn compressed_data_is_walked_within_the_size_cap() {
+    use flate2::{Compression, write::ZlibEncoder};
+    let mut literal = PartialWriter::new(Vec::new(), tag::LITERAL);
+    literal.write_all(&[b'b', 0, 0, 0, 0, 0]).unwrap();
+    literal.write_all(&vec![0u8; 4 << 20]).unwrap();
+    let mut z = ZlibEncoder::new(vec![2u8], Compression::best());
+    z.write_all(&literal.finish().unwrap()).unwrap();
+    let mut packet = PartialWriter::new(Vec::new(), tag::COMPRESSED);
+    packet.write_all(&z.finish().unwrap()).unwrap();
+    let packed = packet.finish().unwrap();
+    let r = look(&packed);
+    assert!(matches!(r.packets[0].detail, Detail::Compressed(2)));
+    assert!(matches!(r.packets[1].detail, Detail::Literal { data_len, .. } if data_len == 4 << 20));
+    assert_eq!((r.packets[1].depth, r.summary.clone()), (1, Summary::LiteralMessage));
+    let capped = Limits { max_decompressed_size: Some(1 << 20), ..Limits::default() };
+    assert!(matches!(inspect(packed.as_slice(), &capped), Err(Error::LimitExceeded { .. })));
+    // An algorithm that is not read: reported, not walked.
+    let bzip2 = [0xc8, 3, 3, 0x42, 0x5a];
+    assert!(matches!(look(&bzip2).packets[0].detail, Detail::Unreadable(Error::Unsupported(_))));
+}
+
+#[test]
+fn unknown_marker_and_padding_packets_are_named_and_skipped() {
+    let sig = Cert::from_bytes(&read("keys/rfc9580_a3_v6_cert.asc")).unwrap().direct_sigs[0].to_bytes();
+    let mut data = vec![0xca, 3, b'P', b'G', b'P', 0xc0 | 50, 2, 1, 2, 0xd5, 1, 0];
+    data.extend_from_slice(&[0xc2, sig.len() as u8]);
+    data.extend_from_slice(&sig);
+    let r = look(&data);
+    let kinds: Vec<&str> = r
+        .packets
+        .iter()
+        .map(|p| match p.detail {
+            Detail::Opaque => "opaque",
+            Detail::Unknown => "unknown",
+            Detail::Signature(_) => "signature",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["opaque", "unknown", "opaque", "signature"]);
+    assert!(matches!(r.summary, Summary::Other), "{:?}", r.summary);
+}
