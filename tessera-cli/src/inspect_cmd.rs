@@ -29,7 +29,7 @@ pub fn run(a: &InspectArgs) -> Result<()> {
     let report = inspect(input, &Limits::default()).with_context(|| format!("{name} is not readable OpenPGP data"))?;
     let mut w = std::io::stdout().lock();
     match &report.armor {
-        Some(kind) => writeln!(w, "{name}: armored ({kind})")?,
+        Some(kind) => writeln!(w, "{name}: armored ({})", escape(kind.as_bytes()))?,
         None => writeln!(w, "{name}: binary")?,
     }
     if let Some(c) = &report.cleartext {

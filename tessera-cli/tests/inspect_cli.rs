@@ -164,6 +164,20 @@ fn garbage_and_damage_fail_with_one_line() {
     }
 }
 
+#[test]
+fn hostile_text_cannot_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let uid = "Mallory \u{1b}[2J\u{1b}]0;title\u{7}\u{202e} <m@example.org>";
+    ok(&["key", "generate", "--userid", uid, "-o", "m.key"], d);
+    let out = inspect("m.key", d);
+    assert!(out.contains("user ID \"Mallory \\u{1b}[2J\\u{1b}]0;title\\u{7}\\u{202e} <m@example.org>\""), "{out}");
+    // An armor header line with an escape sequence in its kind: a marker packet.
+    let armored = "-----BEGIN PGP \u{1b}[31mX-----\n\nygNQR1A=\n-----END PGP \u{1b}[31mX-----\n";
+    std::fs::write(d.join("kind.asc"), armored).unwrap();
+    assert!(inspect("kind.asc", d).starts_with("kind.asc: armored (\\u{1b}[31mX)"));
+}
+
 fn gpg(home: &Path) -> Command {
     let mut c = Command::new("gpg");
     c.arg("--homedir").arg(home).args(["--batch", "--yes", "--quiet", "--pinentry-mode", "loopback"]);
