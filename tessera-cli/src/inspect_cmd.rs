@@ -21,6 +21,9 @@ use tessera_cli::signing::timestamp;
 pub struct InspectArgs {
     /// The file to look into (binary, armored or cleartext-signed; `-` or nothing: stdin).
     pub file: Option<PathBuf>,
+    /// Print the report as one JSON object (times as ISO 8601 UTC strings).
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(a: &InspectArgs) -> Result<()> {
@@ -28,6 +31,10 @@ pub fn run(a: &InspectArgs) -> Result<()> {
     let input = open_input(a.file.as_deref())?;
     let report = inspect(input, &Limits::default()).with_context(|| format!("{name} is not readable OpenPGP data"))?;
     let mut w = std::io::stdout().lock();
+    if a.json {
+        writeln!(w, "{:#}", crate::inspect_json::report(&name, &report))?;
+        return Ok(());
+    }
     match &report.armor {
         Some(kind) => writeln!(w, "{name}: armored ({})", escape(kind.as_bytes()))?,
         None => writeln!(w, "{name}: binary")?,

@@ -6,6 +6,7 @@ mod demo;
 mod demo_keys;
 mod fpe_cmd;
 mod inspect_cmd;
+mod inspect_json;
 mod install_cmd;
 mod key_cmd;
 mod keygen;

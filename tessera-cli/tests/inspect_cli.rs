@@ -104,6 +104,11 @@ fn messages_and_signatures() {
         assert!(named, "{cert}'s subkey is not named:\n{out}");
     }
 
+    let v: serde_json::Value = serde_json::from_str(&ok(&["inspect", "--json", "pk.asc"], d)).unwrap();
+    assert_eq!(v["summary"]["kind"], "encrypted message");
+    assert_eq!(v["summary"]["recipients"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["packets"][0]["name"], "Public-Key Encrypted Session Key");
+
     ok(&["sign", "-i", "a.key", "-o", "signed", "data"], d);
     let out = inspect("signed", d);
     assert!(out.contains("One-Pass Signature (tag 4)") && out.contains("Literal Data (tag 11)"), "{out}");
@@ -141,6 +146,14 @@ fn certificates_and_secret_keys() {
     let out = inspect("b.key", d);
     assert!(out.contains("secret fields: locked (S2K usage 25"), "{out}");
     no_secret_in(&out, &d.join("b.key"));
+    for key in ["a.key", "b.key"] {
+        let json = ok(&["inspect", "--json", key], d);
+        no_secret_in(&json, &d.join(key));
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["summary"]["kind"], "secret keys");
+        assert_eq!(v["packets"][0]["secret"]["locked"], key == "b.key");
+        assert!(v["packets"][0]["created"].as_str().is_some_and(|t| t.ends_with('Z')), "{json}");
+    }
 
     // `-` is stdin.
     let cert = std::fs::read(d.join("a.cert")).unwrap();
