@@ -74,7 +74,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     let k2 = random_key(16)?;
     let ff1 = || FF1::new(&k1, Alphabet::digits());
     let ff1_alnum = || FF1::new(&k1, Alphabet::alphanumeric());
-    let ff3 = || FF3_1::new(&k2, Alphabet::digits());
+    let ff1_128 = || FF1::new(&k2, Alphabet::digits());
     let card_fmt = TokenFormat::new().passthrough("-").keep_prefix(6).keep_suffix(4);
     let ssn_fmt = TokenFormat::new().passthrough("-");
     let tweak7 = b"tessera";
@@ -83,18 +83,18 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     println!("1. Tokenize {rows} rows of bundled fake customer data (tessera-cli/data/customers.csv):");
     println!("   card_number: FF1/AES-256, dashes kept, first 6 and last 4 digits in clear");
     println!("   account_id:  FF1/AES-256 over 0-9a-zA-Z");
-    println!("   ssn:         FF3-1/AES-128, tweak \"tessera\", dashes kept\n");
+    println!("   ssn:         FF1/AES-128, tweak \"tessera\", dashes kept\n");
     let t0 = Instant::now();
     let plain = TokenFormat::new();
     let a = pass(SAMPLE.as_bytes(), "card_number", &ff1()?, &card_fmt, b"card", Direction::Encrypt)?;
     let b = pass(&a, "account_id", &ff1_alnum()?, &plain, b"acct", Direction::Encrypt)?;
-    let tokens = pass(&b, "ssn", &ff3()?, &ssn_fmt, tweak7, Direction::Encrypt)?;
+    let tokens = pass(&b, "ssn", &ff1_128()?, &ssn_fmt, tweak7, Direction::Encrypt)?;
     let enc_time = t0.elapsed();
     show("before", SAMPLE.as_bytes());
     show("after", &tokens);
 
     let t0 = Instant::now();
-    let a = pass(&tokens, "ssn", &ff3()?, &ssn_fmt, tweak7, Direction::Decrypt)?;
+    let a = pass(&tokens, "ssn", &ff1_128()?, &ssn_fmt, tweak7, Direction::Decrypt)?;
     let b = pass(&a, "account_id", &ff1_alnum()?, &plain, b"acct", Direction::Decrypt)?;
     let back = pass(&b, "card_number", &ff1()?, &card_fmt, b"card", Direction::Decrypt)?;
     let dec_time = t0.elapsed();
@@ -119,7 +119,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     let data: Vec<u16> = (0..n * 16).map(|_| (next() % 10) as u16).collect();
     let ends: Vec<usize> = (1..=n).map(|i| i * 16).collect();
     let ciphers: [(&str, Box<dyn Fpe>, &[u8]); 2] =
-        [("FF1  ", Box::new(FF1::new(&k2, Alphabet::digits())?), b""), ("FF3-1", Box::new(ff3()?), tweak7)];
+        [("FF1  ", Box::new(ff1_128()?), b""), ("FF3-1", Box::new(FF3_1::new(&k2, Alphabet::digits())?), tweak7)];
     for (name, c, tweak) in ciphers {
         let mut work = data.clone();
         let t0 = Instant::now();
@@ -143,7 +143,9 @@ pub fn run(args: &DemoArgs) -> Result<()> {
             single / batched
         );
     }
-    println!("\n   all values decrypted back to the originals.\n");
+    println!("\n   all values decrypted back to the originals.");
+    println!("   FF3-1 is withdrawn (NIST SP 800-38G Rev 1, second draft): shown for the speed of reading");
+    println!("   old tokens; `tessera fpe rewrap --from-algorithm ff3-1 ...` moves them to FF1.\n");
     siv_demo(n)?;
     openpgp_demo(args.file_mib)
 }

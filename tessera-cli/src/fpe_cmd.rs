@@ -43,6 +43,22 @@ pub struct FpeArgs {
     pub records: RecordArgs,
     #[command(flatten)]
     pub keyset: crate::keyset_use::KeysetUse,
+    /// Encrypt with FF3-1 or FF3 although NIST withdrew them (decrypting and rewrapping never need this).
+    #[arg(long)]
+    pub allow_withdrawn: bool,
+    #[command(flatten)]
+    pub from: crate::fpe_migrate::MigrateFrom,
+}
+
+/// Refuses to make new tokens with a withdrawn method unless `allowed`,
+/// and says once on stderr that it is withdrawn when it is allowed.
+pub fn check_withdrawn(algorithm: Algorithm, allowed: bool) -> Result<()> {
+    let Some(note) = algorithm.withdrawn() else { return Ok(()) };
+    if !allowed {
+        anyhow::bail!("{note}; give --allow-withdrawn to make tokens with it anyway");
+    }
+    eprintln!("tessera: warning: {note}");
+    Ok(())
 }
 
 /// Tokenizes batches of text values with the library's [`TextBatch`].
@@ -99,12 +115,18 @@ pub fn run(args: &FpeArgs, direction: Direction) -> Result<()> {
         use crate::keyset_use::fpe;
         return fpe(args, direction.into());
     }
+    if args.from.given() {
+        anyhow::bail!("--from-* options name the tokens that `tessera fpe rewrap --keyset` moves");
+    }
     let key = args.key.read()?;
     let tweak = parse_hex("--tweak", &args.tweak)?;
     let alphabet = Alphabet::new(&args.alphabet).context("--alphabet")?;
     let cipher = args.algorithm.cipher(&key, alphabet).context("key")?;
     // Reject a bad tweak before reading any input.
     cipher.check_tweak(&tweak).context("--tweak")?;
+    if direction == Direction::Encrypt {
+        check_withdrawn(args.algorithm, args.allow_withdrawn)?;
+    }
     let format =
         TokenFormat::new().passthrough(&args.passthrough).keep_prefix(args.keep_prefix).keep_suffix(args.keep_suffix);
     let make = || Ok(Box::new(FpeTransform::new(&*cipher, &format, tweak.clone(), direction)?) as Box<_>);

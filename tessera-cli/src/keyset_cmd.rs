@@ -193,9 +193,12 @@ pub struct NewArgs {
     /// AES-SIV: new keys write no prefix (Tink RAW) instead of 0x01 + key ID.
     #[arg(long, requires = "siv")]
     pub raw: bool,
-    /// FPE algorithm (default ff1).
+    /// FPE algorithm (default ff1; ff3-1 is withdrawn by NIST and needs --allow-withdrawn).
     #[arg(long, value_enum)]
     pub algorithm: Option<Algorithm>,
+    /// Create an FF3-1 transformation although NIST withdrew the method.
+    #[arg(long, requires = "algorithm")]
+    pub allow_withdrawn: bool,
     /// FPE alphabet (the i-th character is numeral i).
     #[arg(long, value_name = "CHARS")]
     pub alphabet: Option<String>,
@@ -305,6 +308,7 @@ fn params(a: &NewArgs) -> Result<TransformParams> {
             Algorithm::Ff1 => FpeAlgorithm::Ff1,
             Algorithm::Ff3_1 => FpeAlgorithm::Ff3_1,
         };
+        crate::fpe_cmd::check_withdrawn(p.algorithm.algorithm(), a.allow_withdrawn)?;
         if matches!(alg, Algorithm::Ff3_1) && a.tweak.is_none() && !a.tweak_per_call && a.tweak_field.is_none() {
             p.tweak = TweakPolicy::Fixed { hex: "00".repeat(7) };
         }

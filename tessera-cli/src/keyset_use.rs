@@ -11,6 +11,7 @@ use tessera::keyset::{BatchTweaks, FpeTransform, Keyset, SivTransform, Transform
 use tessera::siv::{MessageBatch, base64url};
 
 use crate::fpe_cmd::FpeArgs;
+use crate::fpe_migrate::Source;
 use crate::io::{Output, WholeInput, parse_hex};
 use crate::keyset_cmd::Protect;
 use crate::siv_cmd::SivArgs;
@@ -100,14 +101,16 @@ fn value_error(e: tessera::keyset::Error) -> ValueError {
     }
 }
 
-struct FpeValues {
+struct FpeValues<'a> {
     fpe: FpeTransform,
     tweak: Option<Vec<u8>>,
     version: Option<u32>,
     op: Op,
+    /// Rewrap: the tokens' source when it is not `fpe`'s own older versions.
+    from: Option<&'a Source>,
 }
 
-impl Transform for FpeValues {
+impl Transform for FpeValues<'_> {
     fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
         let values = (0..input.len()).map(|i| as_str(input.get(i), i)).collect::<Result<Vec<&str>, _>>()?;
         // Tweak policy `field`: each value's tweak is its record's field.
@@ -122,7 +125,10 @@ impl Transform for FpeValues {
         match self.op {
             Op::Encrypt => self.fpe.encrypt_batch(tweaks, &values, data, ends),
             Op::Decrypt => self.fpe.decrypt_batch(tweaks, &values, self.version, data, ends),
-            Op::Rewrap => self.fpe.rewrap_batch(tweaks, &values, self.version, data, ends),
+            Op::Rewrap => match self.from {
+                Some(from) => self.fpe.migrate_batch(&from.tokens(), tweaks, &values, data, ends),
+                None => self.fpe.rewrap_batch(tweaks, &values, self.version, data, ends),
+            },
         }
         .map_err(value_error)
     }
@@ -141,12 +147,27 @@ pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
     if op == Op::Encrypt && version.is_some() {
         bail!("encryption always uses the primary key version ({}): give no --version", first.primary());
     }
+    if args.from.given() && op != Op::Rewrap {
+        bail!("--from-* options name the tokens that `tessera fpe rewrap` moves");
+    }
+    let from = if args.from.given() {
+        if version.is_some() {
+            bail!("--version names the target's own tokens; the source's version is --from-version");
+        }
+        Some(args.from.open(&ks)?)
+    } else {
+        None
+    };
     match op {
         Op::Encrypt => Ok(()),
         Op::Decrypt => first.check_decrypt(version),
+        Op::Rewrap if from.is_some() => Ok(()),
         Op::Rewrap => first.check_rewrap(version),
     }
     .map_err(with_flag)?;
+    if op != Op::Decrypt {
+        crate::fpe_cmd::check_withdrawn(first.params().algorithm.algorithm(), args.allow_withdrawn)?;
+    }
     let field = first.tweak_field().map(str::to_owned);
     if let Some(f) = &field {
         let what = format!("transformation {name:?} takes its tweak from the field {f:?} of each record");
@@ -159,7 +180,7 @@ pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
     }
     let make = || {
         let fpe = ks.fpe(&name)?;
-        Ok(Box::new(FpeValues { fpe, tweak: tweak.clone(), version, op }) as Box<_>)
+        Ok(Box::new(FpeValues { fpe, tweak: tweak.clone(), version, op, from: from.as_ref() }) as Box<_>)
     };
     records::process(&args.records, field.as_deref(), make)
 }

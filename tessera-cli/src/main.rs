@@ -5,6 +5,7 @@
 mod demo;
 mod demo_keys;
 mod fpe_cmd;
+mod fpe_migrate;
 mod inspect_cmd;
 mod inspect_json;
 mod install_cmd;
@@ -29,6 +30,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per run: the size of its largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Write a fresh random key as hex.

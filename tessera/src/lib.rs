@@ -91,3 +91,8 @@ pub use cmac::Cmac;
 pub use direction::Direction;
 pub use error::Error;
 pub use siv::AesSiv;
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

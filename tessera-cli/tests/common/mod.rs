@@ -32,11 +32,19 @@ pub fn run_with_stdin(exe: &str, args: &[&str], stdin: &[u8]) -> Output {
 /// repository's `.venv`), if there is one.
 #[allow(dead_code)]
 pub fn pysequoia() -> Option<PathBuf> {
+    python_with("pysequoia")
+}
+
+/// The peers' Python interpreter (`TESSERA_PYTHON`, else the repository's
+/// `.venv`) if it can import `module`.
+#[allow(dead_code)]
+pub fn python_with(module: &str) -> Option<PathBuf> {
     let p: PathBuf = match std::env::var_os("TESSERA_PYTHON") {
         Some(p) => p.into(),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python"),
     };
-    Command::new(&p).args(["-c", "import pysequoia"]).output().is_ok_and(|o| o.status.success()).then_some(p)
+    let import = format!("import {module}");
+    Command::new(&p).args(["-c", &import]).output().is_ok_and(|o| o.status.success()).then_some(p)
 }
 
 /// Skips a test whose peer `what` is missing, unless `TESSERA_REQUIRE_PEERS` is set.

@@ -46,6 +46,32 @@ impl Algorithm {
         }
     }
 
+    /// Why the method is no longer approved for new tokens, or `None` for
+    /// FF1. NIST's second public draft of SP 800-38G Revision 1 (February
+    /// 2025) keeps FF1 as the only approved FPE method: FF3-1 is removed
+    /// after Beyne's 2021 linear attack on its tweak schedule, as FF3 was
+    /// after Durak and Vaudenay's. Such a method is for decrypting and
+    /// migrating existing tokens ([`crate::keyset::TokenSource`]).
+    ///
+    /// ```
+    /// use tessera::fpe::Algorithm;
+    /// assert!(Algorithm::Ff1.withdrawn().is_none());
+    /// assert!(Algorithm::Ff3_1.withdrawn().unwrap().contains("SP 800-38G"));
+    /// ```
+    pub fn withdrawn(self) -> Option<&'static str> {
+        match self {
+            Algorithm::Ff1 => None,
+            Algorithm::Ff3_1 => Some(
+                "FF3-1 is withdrawn: NIST SP 800-38G Rev 1 second public draft (February 2025) approves FF1 only \
+                 (Beyne's 2021 attack on the FF3-1 tweak schedule); use it to decrypt or migrate old tokens",
+            ),
+            Algorithm::Ff3 => Some(
+                "FF3 is withdrawn: NIST removed it in SP 800-38G Rev 1 (Durak and Vaudenay's 2017 attack) and its \
+                 second public draft (February 2025) approves FF1 only; use it to decrypt or migrate old tokens",
+            ),
+        }
+    }
+
     /// Builds the cipher from a 16, 24 or 32-byte AES key and an alphabet.
     ///
     /// ```

@@ -68,7 +68,7 @@ struct Job<'a> {
 
 /// An error about value `index` of a batch: an [`Error::Crypto`] of a
 /// [`crate::Error::Batch`], or an [`Error::Batch`].
-fn at(index: usize) -> impl Fn(Error) -> Error {
+pub(super) fn at(index: usize) -> impl Fn(Error) -> Error {
     move |e| match e {
         Error::Crypto(c) => Error::Crypto(crate::Error::Batch { index, source: Box::new(c) }),
         e => Error::Batch { index, source: Box::new(e) },
@@ -77,7 +77,7 @@ fn at(index: usize) -> impl Fn(Error) -> Error {
 
 /// The values that `text` holds back to back, value `i` ending at `ends[i]`
 /// (each end on a character boundary: the batch calls append whole values).
-fn split<'t>(text: &'t str, ends: &[usize]) -> Vec<&'t str> {
+pub(super) fn split<'t>(text: &'t str, ends: &[usize]) -> Vec<&'t str> {
     let starts = std::iter::once(0).chain(ends.iter().copied());
     starts.zip(ends).map(|(start, &end)| &text[start..end]).collect()
 }

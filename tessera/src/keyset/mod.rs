@@ -108,6 +108,7 @@ mod deterministic;
 mod embed;
 mod error;
 mod material;
+mod migrate;
 mod model;
 mod store;
 mod template;
@@ -117,6 +118,7 @@ mod tokenize;
 pub use batch::BatchTweaks;
 pub use deterministic::{SivTransform, TINK_PREFIX_LEN, TINK_START_BYTE};
 pub use error::{Error, Result};
+pub use migrate::TokenSource;
 pub use model::{
     FpeAlgorithm, FpeParams, KeyStatus, KeyVersion, KeyVersionMode, OutputPrefix, SivParams, Transform,
     TransformParams, TweakPolicy,

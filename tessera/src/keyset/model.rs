@@ -71,6 +71,22 @@ pub enum FpeAlgorithm {
     Ff3_1,
 }
 
+impl FpeAlgorithm {
+    /// The method as [`crate::fpe`] names it (for its
+    /// [`withdrawn`](crate::fpe::Algorithm::withdrawn) status, say).
+    ///
+    /// ```
+    /// use tessera::keyset::FpeAlgorithm;
+    /// assert!(FpeAlgorithm::Ff3_1.algorithm().withdrawn().is_some());
+    /// ```
+    pub fn algorithm(self) -> crate::fpe::Algorithm {
+        match self {
+            FpeAlgorithm::Ff1 => crate::fpe::Algorithm::Ff1,
+            FpeAlgorithm::Ff3_1 => crate::fpe::Algorithm::Ff3_1,
+        }
+    }
+}
+
 /// Where an FPE transformation's tweak comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "policy", rename_all = "lowercase", deny_unknown_fields)]
