@@ -41,8 +41,9 @@ declare -A max_len=(
     [cert_parse]=16384
     [decrypt_key]=16384
     [sig_parse]=16384
+    [inspect]=16384
 )
-all=(packet_parse armor_decode decrypt_password decrypt_session_key fpe_text siv_decrypt cert_parse decrypt_key sig_parse)
+all=(packet_parse armor_decode decrypt_password decrypt_session_key fpe_text siv_decrypt cert_parse decrypt_key sig_parse inspect)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all[@]}")
 for t in "${targets[@]}"; do

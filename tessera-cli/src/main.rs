@@ -6,6 +6,8 @@ mod demo;
 mod demo_keys;
 mod fpe_cmd;
 mod fpe_migrate;
+mod inspect_cmd;
+mod inspect_json;
 mod install_cmd;
 mod key_cmd;
 mod keygen;
@@ -52,6 +54,8 @@ enum Command {
     Sign(sig_cmd::SignArgs),
     /// Verify OpenPGP signatures by the given certificates (exit 0 only if one is good).
     Verify(sig_cmd::VerifyArgs),
+    /// Show the packets of OpenPGP data and what it is (never a secret, never message content).
+    Inspect(inspect_cmd::InspectArgs),
     /// OpenPGP keys: generate, extract the certificate, show.
     Key {
         #[command(subcommand)]
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
         Command::Encrypt(a) => pgp_cmd::encrypt(a),
         Command::Decrypt(a) => pgp_cmd::decrypt(a),
         Command::Key { op } => key_cmd::run(op),
+        Command::Inspect(a) => inspect_cmd::run(a),
         Command::Sign(a) => sig_cmd::sign(a),
         Command::Verify(a) => sig_cmd::verify(a),
         Command::Demo(a) => demo::run(a),

@@ -99,6 +99,15 @@ fn sig_parse_seeds() {
 }
 
 #[test]
+fn inspect_seeds() {
+    for target in ["inspect", "sig_parse", "cert_parse", "decrypt_password"] {
+        for (_, data) in seeds(target) {
+            harness::inspect(&data);
+        }
+    }
+}
+
+#[test]
 fn fpe_text_seeds() {
     for (_, data) in seeds("fpe_text") {
         harness::fpe_text(&data);
@@ -123,5 +132,6 @@ fn empty_and_tiny_inputs() {
         harness::siv_decrypt(data);
         assert!(!harness::decrypt_key(data));
         harness::sig_parse(data);
+        harness::inspect(data);
     }
 }

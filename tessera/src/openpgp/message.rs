@@ -22,11 +22,20 @@ use super::sig::{MAX_SIGNATURES, OnePassSig, Signature, read_sig_body, too_many_
 use super::{Error, Result};
 
 /// Compression algorithm ids (RFC 9580 §9.4).
-mod compression {
+pub(crate) mod compression {
     pub const UNCOMPRESSED: u8 = 0;
     pub const ZIP: u8 = 1;
     pub const ZLIB: u8 = 2;
     pub const BZIP2: u8 = 3;
+
+    /// Whether compressed data of algorithm `alg` can be read.
+    pub fn check(alg: u8) -> super::Result<()> {
+        match alg {
+            UNCOMPRESSED | ZIP | ZLIB => Ok(()),
+            BZIP2 => Err(super::Error::Unsupported("BZip2 compressed data")),
+            _ => Err(super::Error::Unsupported("compression algorithm (uncompressed, ZIP and ZLIB are read)")),
+        }
+    }
 }
 
 /// A signature packet met before the literal data, in message order.
@@ -76,7 +85,7 @@ enum Decoder<'a> {
 
 /// A compressed data packet's contents, at most `max` octets when
 /// decompressed.
-struct Compressed<'a> {
+pub(crate) struct Compressed<'a> {
     dec: Decoder<'a>,
     produced: u64,
     max: Option<u64>,
@@ -86,20 +95,25 @@ impl<'a> Compressed<'a> {
     fn open(mut body: BodyReader<Src<'a>>, max: Option<u64>) -> Result<Self> {
         let mut alg = [0u8; 1];
         read_exact(&mut body, &mut alg, "compressed data header")?;
-        let dec = match alg[0] {
-            compression::UNCOMPRESSED => Decoder::Stored(body),
+        compression::check(alg[0])?;
+        Ok(Self::with_alg(body, alg[0], max))
+    }
+
+    /// The contents of a compressed data packet whose algorithm octet,
+    /// `alg`, was read from `body` and passed [`compression::check`].
+    pub(crate) fn with_alg(body: BodyReader<Src<'a>>, alg: u8, max: Option<u64>) -> Self {
+        let dec = match alg {
             compression::ZIP => Decoder::Zip(DeflateDecoder::new(BufReader::new(body))),
             compression::ZLIB => Decoder::Zlib(ZlibDecoder::new(BufReader::new(body))),
-            compression::BZIP2 => return Err(Error::Unsupported("BZip2 compressed data")),
-            _ => return Err(Error::Unsupported("compression algorithm (uncompressed, ZIP and ZLIB are read)")),
+            _ => Decoder::Stored(body),
         };
-        Ok(Compressed { dec, produced: 0, max })
+        Compressed { dec, produced: 0, max }
     }
 
     /// After the compressed stream's end: checks that nothing follows it
     /// in the packet, and returns the stream the packet was read from,
     /// positioned after it.
-    fn close(self) -> Result<Src<'a>> {
+    pub(crate) fn close(self) -> Result<Src<'a>> {
         let mut packed = match self.dec {
             Decoder::Stored(body) => return Ok(body.into_inner()),
             Decoder::Zip(d) => d.into_inner(),
@@ -281,7 +295,8 @@ fn skip(r: &mut Layer<'_>, len: BodyLen) -> Result<()> {
     BodyReader::new(r, len).skip_rest()
 }
 
-fn read_literal_header<R: Read>(body: &mut BodyReader<R>) -> Result<LiteralInfo> {
+/// Reads the literal data packet's metadata at the start of its body.
+pub(crate) fn read_literal_header<R: Read>(body: &mut BodyReader<R>) -> Result<LiteralInfo> {
     let mut head = [0u8; 2];
     read_exact(body, &mut head, "literal data header")?;
     let mut filename = vec![0u8; head[1] as usize];

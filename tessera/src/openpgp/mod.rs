@@ -59,6 +59,7 @@ mod error;
 mod file_input;
 #[cfg(feature = "internals")]
 pub mod hostile;
+pub mod inspect;
 pub mod key;
 mod message;
 mod names;

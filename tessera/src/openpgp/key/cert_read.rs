@@ -24,7 +24,7 @@ const MAX_PACKETS: usize = 100_000;
 
 /// Reads one packet body (bounded by [`MAX_PACKET`]) into a zeroizing
 /// buffer: it may be a secret key.
-fn read_body<R: Read>(r: &mut R, len: BodyLen) -> Result<Zeroizing<Vec<u8>>> {
+pub(crate) fn read_body<R: Read>(r: &mut R, len: BodyLen) -> Result<Zeroizing<Vec<u8>>> {
     let mut body = BodyReader::new(r, len);
     let mut v = Zeroizing::new(Vec::new());
     let mut chunk = Zeroizing::new([0u8; READ_CHUNK]);

@@ -28,6 +28,7 @@ mod valid;
 mod validity;
 
 pub use cert::{Cert, CertKey, Subkey, UserId, key_tag};
+pub(crate) use cert_read::read_body;
 pub use checks::MAX_CHECKS_PER_VALIDATION;
 pub(crate) use checks::{Charge, cert_octets};
 pub use error::KeyError;

@@ -309,6 +309,15 @@ impl SecretKey {
         }
     }
 
+    /// How the secret fields are stored: the S2K usage octet, cipher, AEAD
+    /// mode and S2K of a locked key; `None` in the clear.
+    pub(crate) fn protection(&self) -> Option<(u8, SymAlg, Option<Mode>, &S2k)> {
+        match &self.secret {
+            SecretPart::Plain(_) => None,
+            SecretPart::Locked(l) => Some((l.usage, l.cipher, l.aead, &l.s2k)),
+        }
+    }
+
     fn tag(&self) -> u8 {
         if self.subkey { 0xc7 } else { 0xc5 }
     }

@@ -51,7 +51,7 @@ pub const MAX_CLEARTEXT: usize = 64 << 20;
 const MAX_LINE: u64 = 1 << 20;
 
 const BEGIN_SIGNED: &str = "-----BEGIN PGP SIGNED MESSAGE-----";
-const BEGIN_SIG: &str = "-----BEGIN PGP SIGNATURE-----";
+pub(crate) const BEGIN_SIG: &str = "-----BEGIN PGP SIGNATURE-----";
 
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r')
@@ -309,16 +309,7 @@ pub fn read_cleartext<R: BufRead>(
     now: u64,
 ) -> Result<Vec<SigResult>> {
     let mut buf = Vec::new();
-    loop {
-        line(&mut input, &mut buf)?.ok_or(Error::Malformed("no cleartext-signed message"))?;
-        if buf == BEGIN_SIGNED.as_bytes() {
-            break;
-        }
-        if !buf.is_empty() {
-            return Err(Error::Malformed("text before the cleartext-signed message"));
-        }
-    }
-    let hashes = read_header_lines(&mut input, &mut buf)?;
+    let hashes = read_framing(&mut input, &mut buf)?;
     let mut text = Vec::new();
     // The line ending of each text line but the last (that one is framing).
     let mut crlf: Vec<bool> = Vec::new();
@@ -356,6 +347,38 @@ pub fn read_cleartext<R: BufRead>(
     }
     write_text(out, &text, &crlf)?;
     Ok(results)
+}
+
+/// Reads the `BEGIN PGP SIGNED MESSAGE` line and the header lines after
+/// it; returns the `Hash` header's algorithms (`None` for no header).
+fn read_framing<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> Result<Option<Vec<HashAlg>>> {
+    loop {
+        line(input, buf)?.ok_or(Error::Malformed("no cleartext-signed message"))?;
+        if buf == BEGIN_SIGNED.as_bytes() {
+            break;
+        }
+        if !buf.is_empty() {
+            return Err(Error::Malformed("text before the cleartext-signed message"));
+        }
+    }
+    read_header_lines(input, buf)
+}
+
+/// Reads a cleartext-signed message up to and with its `BEGIN PGP
+/// SIGNATURE` line, keeping one line at a time: returns the `Hash` header's
+/// algorithms (empty for none) and the number of text lines. The signature
+/// block's armor follows (from its first header line on).
+pub(crate) fn skip_cleartext<R: BufRead>(input: &mut R) -> Result<(Vec<HashAlg>, u64)> {
+    let mut buf = Vec::new();
+    let hashes = read_framing(input, &mut buf)?.unwrap_or_default();
+    let mut lines = 0u64;
+    loop {
+        line(input, &mut buf)?.ok_or(Error::Truncated("cleartext signature block"))?;
+        if buf == BEGIN_SIG.as_bytes() {
+            return Ok((hashes, lines));
+        }
+        lines += 1;
+    }
 }
 
 /// Writes the signed `text` (lines joined by CR LF) with the line endings

@@ -33,6 +33,7 @@ mod verify;
 
 pub use builder::SignatureBuilder;
 pub use check::{Outcome, SigResult};
+pub(crate) use cleartext::{BEGIN_SIG, skip_cleartext};
 pub use cleartext::{ClearSigner, MAX_CLEARTEXT, is_cleartext, read_cleartext};
 pub(crate) use document::read_sig_body;
 pub use document::{Signer, SigningKey, Verifier, read_signatures, write_signatures};
