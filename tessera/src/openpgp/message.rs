@@ -9,7 +9,9 @@
 //! the MDC.
 //!
 //! Marker and padding packets may appear between any two packets of a
-//! layer and are skipped.
+//! layer and are skipped. Signatures and one-pass signatures of a version
+//! this implementation does not read are counted for the grammar and
+//! otherwise skipped (RFC 9580 §5.2, §5.4), so the others still count.
 
 use std::io::{self, BufRead, BufReader, Read};
 
@@ -18,7 +20,7 @@ use flate2::bufread::{DeflateDecoder, ZlibDecoder};
 use super::packet::{BodyLen, BodyReader, read_exact, read_header, read_small_body, tag};
 use super::plain::{LiteralInfo, Src, is_typed};
 use super::poison::Poison;
-use super::sig::{MAX_SIGNATURES, OnePassSig, Signature, read_sig_body, too_many_signatures};
+use super::sig::{MAX_SIGNATURES, OnePassSig, SigPacket, Signature, read_sig_body, too_many_signatures};
 use super::{Error, Result};
 
 /// Compression algorithm ids (RFC 9580 §9.4).
@@ -176,14 +178,20 @@ impl<'a> Message<'a> {
                     *one_pass.last_mut().expect("a layer") += 1;
                     let mut buf = [0u8; 128];
                     let n = read_small_body(&mut layer, h.len, &mut buf, "one-pass signature packet too long")?;
-                    if sigs == Signatures::Keep {
+                    // One of a version other than 3 and 6 still asks for
+                    // its signature after the data, which is skipped too.
+                    if sigs == Signatures::Keep && matches!(buf[..n].first(), Some(3 | 6)) {
                         leading.push(Leading::OnePass(OnePassSig::parse(&buf[..n])?));
                     }
                 }
                 tag::SIGNATURE => {
                     seen += 1;
                     match sigs {
-                        Signatures::Keep => leading.push(Leading::Signature(read_sig_body(&mut layer, h.len)?)),
+                        Signatures::Keep => {
+                            if let SigPacket::Read(sig) = read_sig_body(&mut layer, h.len)? {
+                                leading.push(Leading::Signature(sig));
+                            }
+                        }
                         Signatures::Skip => skip(&mut layer, h.len)?,
                     }
                 }
@@ -237,7 +245,11 @@ impl<'a> Message<'a> {
                     tag::SIGNATURE => {
                         found += 1;
                         match self.sigs {
-                            Signatures::Keep => self.trailing.push(read_sig_body(&mut layer, h.len)?),
+                            Signatures::Keep => {
+                                if let SigPacket::Read(sig) = read_sig_body(&mut layer, h.len)? {
+                                    self.trailing.push(sig);
+                                }
+                            }
                             Signatures::Skip => skip(&mut layer, h.len)?,
                         }
                     }

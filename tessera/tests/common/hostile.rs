@@ -303,13 +303,19 @@ pub fn keyring(n: usize) -> Vec<Cert> {
 /// A binary signature over `data` by `key`'s primary key (its secret
 /// present) that names no issuer: neither Issuer nor Issuer Fingerprint.
 pub fn issuerless_signature(key: &Cert, data: &[u8], created: u32) -> Signature {
+    signature_with(key, data, &[Subpacket::critical(SubpacketValue::CreationTime(created))])
+}
+
+/// A binary signature over `data` by `key`'s primary key (its secret
+/// present) with exactly the hashed subpackets `hashed`.
+pub fn signature_with(key: &Cert, data: &[u8], hashed: &[Subpacket]) -> Signature {
     let (public, secret) = (key.primary.public(), key.primary.secret().expect("secret").secret().expect("unlocked"));
     raw_sig(
         public.version().id(),
         SigType::Binary,
         public.alg(),
         hash_for(public),
-        &[Subpacket::critical(SubpacketValue::CreationTime(created))],
+        hashed,
         |f| {
             let mut h = DocumentHasher::new(f);
             h.update(data);

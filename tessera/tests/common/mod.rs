@@ -125,6 +125,27 @@ pub fn sequoia_verifies(
     cases: &[(&[tessera::openpgp::key::Cert], &tessera::openpgp::sig::Signature)],
     data: &[u8],
 ) -> Vec<bool> {
+    let encoded: Vec<_> = cases
+        .iter()
+        .map(|(certs, sig)| {
+            let mut bytes = Vec::new();
+            for c in certs.iter() {
+                bytes.extend_from_slice(&c.to_bytes().expect("serialize"));
+            }
+            let sig =
+                tessera::openpgp::sig::write_signatures(Vec::new(), std::slice::from_ref(*sig), false).expect("write");
+            (bytes, sig, data.to_vec())
+        })
+        .collect();
+    sequoia_verifies_bytes(python, &encoded)
+}
+
+/// Whether Sequoia (pysequoia, under `python`) finds a good signature in
+/// each `(certificates, signature, data)` case, all given as bytes: the
+/// certificates as one keyring, the signature as a detached signature file
+/// over `data`, or, when empty, `data` as an inline-signed message. A
+/// keyring or signature Sequoia does not read is `false`.
+pub fn sequoia_verifies_bytes(python: &std::path::Path, cases: &[(Vec<u8>, Vec<u8>, Vec<u8>)]) -> Vec<bool> {
     use base64::Engine as _;
     use base64::engine::general_purpose::STANDARD as B64;
     const SCRIPT: &str = r#"
@@ -136,7 +157,8 @@ out = []
 for case in json.load(sys.stdin):
     try:
         certs = ps.Cert.split_bytes(b(case["certs"]))
-        r = ps.verify(bytes=b(case["data"]), store=lambda ids: certs, signature=ps.Sig.from_bytes(b(case["sig"])))
+        sig = ps.Sig.from_bytes(b(case["sig"])) if case["sig"] else None
+        r = ps.verify(bytes=b(case["data"]), store=lambda ids: certs, signature=sig)
         out.append(len(r.valid_sigs) > 0)
     except Exception:
         out.append(False)
@@ -144,14 +166,8 @@ print(json.dumps(out))
 "#;
     let input: Vec<_> = cases
         .iter()
-        .map(|(certs, sig)| {
-            let mut bytes = Vec::new();
-            for c in certs.iter() {
-                bytes.extend_from_slice(&c.to_bytes().expect("serialize"));
-            }
-            let sig =
-                tessera::openpgp::sig::write_signatures(Vec::new(), std::slice::from_ref(*sig), false).expect("write");
-            serde_json::json!({"certs": B64.encode(bytes), "sig": B64.encode(sig), "data": B64.encode(data)})
+        .map(|(certs, sig, data)| {
+            serde_json::json!({"certs": B64.encode(certs), "sig": B64.encode(sig), "data": B64.encode(data)})
         })
         .collect();
     let out = run_python(python, SCRIPT, &serde_json::Value::Array(input));
