@@ -174,6 +174,27 @@ print(json.dumps(out))
     out.as_array().expect("a list").iter().map(|v| v.as_bool().expect("a verdict")).collect()
 }
 
+/// A ZIP stream of `head` then `mib` MiB of zeros, about 1000:1: one sync
+/// flushed MiB repeated (it decodes the same after any run of zeros).
+pub fn deflate_bomb(head: &[u8], mib: usize) -> Vec<u8> {
+    use std::io::Write;
+    let zeros = vec![0u8; 1 << 20];
+    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    e.write_all(head).unwrap();
+    e.write_all(&zeros).unwrap();
+    e.flush().unwrap();
+    let first = e.get_ref().len();
+    e.write_all(&zeros).unwrap();
+    e.flush().unwrap();
+    let next = e.get_ref()[first..].to_vec();
+    let mut out = e.get_ref()[..first].to_vec();
+    for _ in 1..mib {
+        out.extend_from_slice(&next);
+    }
+    out.extend_from_slice(&[0x03, 0x00]); // a final, empty, fixed-Huffman block
+    out
+}
+
 /// `n` bytes of a fixed pattern that differs with `seed`.
 pub fn pattern(n: usize, seed: u8) -> Vec<u8> {
     (0..n).map(|i| (i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed as u32).rotate_left(9) as u8).collect()
