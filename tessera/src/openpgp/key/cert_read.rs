@@ -216,8 +216,16 @@ impl Cert {
     pub fn read_all<R: BufRead>(mut input: R) -> Result<Vec<Cert>> {
         let mut asm = Assembler::default();
         if is_armored(&mut input)? {
+            // Text after the last block (a mail's signature line) is not
+            // another block.
+            let mut first = true;
             loop {
-                read_packets(&mut ArmorReader::new(&mut input), &mut asm)?;
+                let mut block = ArmorReader::new(&mut input);
+                if !first && !block.has_block()? {
+                    break;
+                }
+                read_packets(&mut block, &mut asm)?;
+                first = false;
                 if !is_armored(&mut input)? || input.fill_buf().map_err(Error::from_io)?.is_empty() {
                     break;
                 }
