@@ -89,24 +89,9 @@ fn two_layers_of_mixed_algorithms_are_read_as_sequoia_reads_them() {
     // decrypt() any number: Sequoia reads the layers of the same messages
     // encrypted with a password.
     let Some(python) = common::peer_python("pysequoia") else { return };
-    const SCRIPT: &str = r#"
-import sys, json, base64, warnings
-warnings.simplefilter("ignore")
-import pysequoia as ps
-out = []
-for m in json.load(sys.stdin):
-    try:
-        out.append(base64.b64encode(ps.decrypt(base64.b64decode(m), passwords=["password"]).bytes).decode())
-    except Exception as e:
-        out.append(None)
-print(json.dumps(out))
-"#;
-    use base64::Engine as _;
-    let b64 = base64::engine::general_purpose::STANDARD;
-    let encrypted: Vec<_> = messages.iter().map(|m| b64.encode(encrypt(m, 2, Tamper::None))).collect();
-    let out = common::run_python(&python, SCRIPT, &serde_json::json!(encrypted));
-    for (algs, plain) in mixes.iter().zip(out.as_array().expect("a list")) {
-        let plain = plain.as_str().map(|p| b64.decode(p).expect("base64"));
+    let encrypted: Vec<_> = messages.iter().map(|m| encrypt(m, 2, Tamper::None)).collect();
+    let plain = common::sequoia_decrypts(&python, &encrypted, "password");
+    for (algs, plain) in mixes.iter().zip(plain) {
         assert_eq!(plain.as_deref(), Some(DATA), "Sequoia on {algs:?}");
     }
 }

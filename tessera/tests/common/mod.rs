@@ -195,6 +195,30 @@ pub fn deflate_bomb(head: &[u8], mib: usize) -> Vec<u8> {
     out
 }
 
+/// What Sequoia (pysequoia, under `python`) decrypts out of each message
+/// with the password `password` (`None` where it fails).
+pub fn sequoia_decrypts(python: &std::path::Path, messages: &[Vec<u8>], password: &str) -> Vec<Option<Vec<u8>>> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD as B64;
+    const SCRIPT: &str = r#"
+import sys, json, base64, warnings
+warnings.simplefilter("ignore")
+import pysequoia as ps
+req = json.load(sys.stdin)
+out = []
+for m in req["messages"]:
+    try:
+        plain = ps.decrypt(base64.b64decode(m), passwords=[req["password"]]).bytes
+        out.append(base64.b64encode(plain).decode())
+    except Exception:
+        out.append(None)
+print(json.dumps(out))
+"#;
+    let messages: Vec<_> = messages.iter().map(|m| B64.encode(m)).collect();
+    let out = run_python(python, SCRIPT, &serde_json::json!({"messages": messages, "password": password}));
+    out.as_array().expect("a list").iter().map(|p| p.as_str().map(|p| B64.decode(p).expect("base64"))).collect()
+}
+
 /// `n` bytes of a fixed pattern that differs with `seed`.
 pub fn pattern(n: usize, seed: u8) -> Vec<u8> {
     (0..n).map(|i| (i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed as u32).rotate_left(9) as u8).collect()
