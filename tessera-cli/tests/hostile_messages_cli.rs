@@ -85,7 +85,7 @@ fn a_damaged_end_fails_in_every_decrypting_command() {
     let d = dir.path();
     let signed = setup(d);
     for version in [1, 2] {
-        for shape in [Shape::CompressedSigned, Shape::Signed] {
+        for shape in [Shape::CompressedSigned, Shape::Signed, Shape::NestedCompressed] {
             for tamper in Tamper::ALL {
                 std::fs::write(d.join("m.pgp"), encrypt(&shape.build(&signed), version, tamper)).unwrap();
                 let what = format!("SEIPD v{version}, {}, {}", shape.name(), tamper.name());
