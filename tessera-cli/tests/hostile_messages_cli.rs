@@ -85,7 +85,7 @@ fn a_damaged_end_fails_in_every_decrypting_command() {
     let d = dir.path();
     let signed = setup(d);
     for version in [1, 2] {
-        for shape in [Shape::CompressedSigned, Shape::Signed] {
+        for shape in [Shape::CompressedSigned, Shape::Signed, Shape::NestedCompressed] {
             for tamper in Tamper::ALL {
                 std::fs::write(d.join("m.pgp"), encrypt(&shape.build(&signed), version, tamper)).unwrap();
                 let what = format!("SEIPD v{version}, {}, {}", shape.name(), tamper.name());
@@ -108,16 +108,10 @@ fn packet_sequences_outside_the_grammar_are_refused_by_every_command() {
         assert!(!d.join("out").exists(), "{what}: output file left");
         let o = run(SOP, &["inline-verify", "a.cert"], d, Some(Path::new("m")));
         assert!(o.stdout.is_empty(), "{what}: sop inline-verify wrote the data");
-        if shape != Shape::NestedCompressed {
-            assert_eq!(o.status.code(), Some(BAD_DATA), "{what}: {}", String::from_utf8_lossy(&o.stderr));
-        } else {
-            assert!(!o.status.success(), "{what}: accepted");
-        }
+        assert_eq!(o.status.code(), Some(BAD_DATA), "{what}: {}", String::from_utf8_lossy(&o.stderr));
         for version in [1, 2] {
             std::fs::write(d.join("m.pgp"), encrypt(&shape.build(&signed), version, Tamper::None)).unwrap();
-            if shape != Shape::NestedCompressed {
-                decrypt_every_way(d, false, &format!("SEIPD v{version}, {what}"));
-            }
+            decrypt_every_way(d, false, &format!("SEIPD v{version}, {what}"));
         }
     }
 }

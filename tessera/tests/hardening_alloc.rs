@@ -218,26 +218,6 @@ fn armor_with_enormous_lines_is_read_in_constant_memory() {
     run("one 16 MiB base64 line", joined, b'A', &|e| matches!(e, Error::Authentication(_)));
 }
 
-/// A ZIP stream of `head` then `mib` MiB of zeros, about 1000:1: one sync
-/// flushed MiB repeated (it decodes the same after any run of zeros).
-fn deflate_bomb(head: &[u8], mib: usize) -> Vec<u8> {
-    let zeros = vec![0u8; 1 << 20];
-    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-    e.write_all(head).unwrap();
-    e.write_all(&zeros).unwrap();
-    e.flush().unwrap();
-    let first = e.get_ref().len();
-    e.write_all(&zeros).unwrap();
-    e.flush().unwrap();
-    let next = e.get_ref()[first..].to_vec();
-    let mut out = e.get_ref()[..first].to_vec();
-    for _ in 1..mib {
-        out.extend_from_slice(&next);
-    }
-    out.extend_from_slice(&[0x03, 0x00]); // a final, empty, fixed-Huffman block
-    out
-}
-
 #[test]
 fn zip_bomb_streams_in_constant_memory() {
     const MIB: usize = 64;
@@ -245,7 +225,7 @@ fn zip_bomb_streams_in_constant_memory() {
     let mut lit_head = vec![0xc0 | tag::LITERAL, 0xff];
     lit_head.extend_from_slice(&(6 + total as u32).to_be_bytes());
     lit_head.extend_from_slice(&[b'b', 0, 0, 0, 0, 0]);
-    let bomb = deflate_bomb(&lit_head, MIB);
+    let bomb = common::deflate_bomb(&lit_head, MIB);
     let mut inner = Vec::new();
     write_packet(&mut inner, tag::COMPRESSED, &[&[1u8][..], &bomb].concat()).unwrap();
     let m = message(12, &inner);
@@ -262,7 +242,8 @@ fn zip_bomb_streams_in_constant_memory() {
     lit_head.extend_from_slice(&GIB4);
     lit_head.extend_from_slice(&[b'b', 0, 0, 0, 0, 0]);
     let mut inner = Vec::new();
-    write_packet(&mut inner, tag::COMPRESSED, &[&[2u8][..], &zlib_wrap(&deflate_bomb(&lit_head, 8))].concat()).unwrap();
+    write_packet(&mut inner, tag::COMPRESSED, &[&[2u8][..], &zlib_wrap(&common::deflate_bomb(&lit_head, 8))].concat())
+        .unwrap();
     // The ZLIB stream (with a dummy checksum) ends first: an error either way.
     check("zlib bomb with a 4 GiB literal", &message(12, &inner), 12, |e| {
         matches!(e, Error::Truncated(_) | Error::Malformed(_))

@@ -1,7 +1,8 @@
 //! The packet grammar of a message's contents (RFC 9580 §10.3), read as a
 //! stream: signatures and one-pass signatures, then the literal data
-//! (through at most one compressed data packet), then one signature per
-//! one-pass signature of the same layer. Every decrypting and verifying
+//! (through compressed data packets nested at most
+//! [`MAX_COMPRESSION_DEPTH`] deep), then one signature per one-pass
+//! signature of the same layer. Every decrypting and verifying
 //! reader goes through [`Message`], which reports the end of the literal
 //! data only after it has read everything that follows it: the signatures,
 //! the rest of the compressed data packet, and the rest of the stream
@@ -9,16 +10,20 @@
 //! the MDC.
 //!
 //! Marker and padding packets may appear between any two packets of a
-//! layer and are skipped.
+//! layer and are skipped. Signatures and one-pass signatures of a version
+//! this implementation does not read are counted for the grammar and
+//! otherwise skipped (RFC 9580 §5.2, §5.4), so the others still count.
 
+use std::cell::Cell;
 use std::io::{self, BufRead, BufReader, Read};
+use std::rc::Rc;
 
 use flate2::bufread::{DeflateDecoder, ZlibDecoder};
 
 use super::packet::{BodyLen, BodyReader, read_exact, read_header, read_small_body, tag};
 use super::plain::{LiteralInfo, Src, is_typed};
 use super::poison::Poison;
-use super::sig::{MAX_SIGNATURES, OnePassSig, Signature, read_sig_body, too_many_signatures};
+use super::sig::{MAX_SIGNATURES, OnePassSig, SigPacket, Signature, read_sig_body, too_many_signatures};
 use super::{Error, Result};
 
 /// Compression algorithm ids (RFC 9580 §9.4).
@@ -37,6 +42,10 @@ pub(crate) mod compression {
         }
     }
 }
+
+/// Most compressed data packets nested in one another (Sequoia reads
+/// nested containers up to 16 deep too); deeper is [`Error::Limit`].
+pub(crate) const MAX_COMPRESSION_DEPTH: usize = 16;
 
 /// A signature packet met before the literal data, in message order.
 #[derive(Debug)]
@@ -58,8 +67,8 @@ pub(crate) enum Signatures {
 }
 
 /// The layer the packets are read from: the stream given, or the contents
-/// of the one compressed data packet in it.
-enum Layer<'a> {
+/// of a compressed data packet read from the layer around it.
+pub(crate) enum Layer<'a> {
     Outer(Src<'a>),
     Compressed(Box<Compressed<'a>>),
 }
@@ -75,45 +84,47 @@ impl Read for Layer<'_> {
 
 /// The compressed data packet's body, buffered so that what follows the
 /// end of the compressed stream inside the packet can be checked.
-type Packed<'a> = BufReader<BodyReader<Src<'a>>>;
+type Packed<'a> = BufReader<BodyReader<Layer<'a>>>;
 
 enum Decoder<'a> {
-    Stored(BodyReader<Src<'a>>),
+    Stored(BodyReader<Layer<'a>>),
     Zip(DeflateDecoder<Packed<'a>>),
     Zlib(ZlibDecoder<Packed<'a>>),
 }
 
-/// A compressed data packet's contents, at most `max` octets when
-/// decompressed.
+/// A compressed data packet's contents. `produced` counts the octets
+/// decompressed by every layer of the message together, at most `max`
+/// (what a nested zip bomb makes at each layer counts).
 pub(crate) struct Compressed<'a> {
     dec: Decoder<'a>,
-    produced: u64,
+    produced: Rc<Cell<u64>>,
     max: Option<u64>,
 }
 
 impl<'a> Compressed<'a> {
-    fn open(mut body: BodyReader<Src<'a>>, max: Option<u64>) -> Result<Self> {
+    /// Opens the packet `body`; `produced` is shared by every layer.
+    fn open(mut body: BodyReader<Layer<'a>>, produced: Rc<Cell<u64>>, max: Option<u64>) -> Result<Self> {
         let mut alg = [0u8; 1];
         read_exact(&mut body, &mut alg, "compressed data header")?;
         compression::check(alg[0])?;
-        Ok(Self::with_alg(body, alg[0], max))
+        Ok(Self::with_alg(body, alg[0], produced, max))
     }
 
     /// The contents of a compressed data packet whose algorithm octet,
     /// `alg`, was read from `body` and passed [`compression::check`].
-    pub(crate) fn with_alg(body: BodyReader<Src<'a>>, alg: u8, max: Option<u64>) -> Self {
+    pub(crate) fn with_alg(body: BodyReader<Layer<'a>>, alg: u8, produced: Rc<Cell<u64>>, max: Option<u64>) -> Self {
         let dec = match alg {
             compression::ZIP => Decoder::Zip(DeflateDecoder::new(BufReader::new(body))),
             compression::ZLIB => Decoder::Zlib(ZlibDecoder::new(BufReader::new(body))),
             _ => Decoder::Stored(body),
         };
-        Compressed { dec, produced: 0, max }
+        Compressed { dec, produced, max }
     }
 
     /// After the compressed stream's end: checks that nothing follows it
-    /// in the packet, and returns the stream the packet was read from,
+    /// in the packet, and returns the layer the packet was read from,
     /// positioned after it.
-    pub(crate) fn close(self) -> Result<Src<'a>> {
+    pub(crate) fn close(self) -> Result<Layer<'a>> {
         let mut packed = match self.dec {
             Decoder::Stored(body) => return Ok(body.into_inner()),
             Decoder::Zip(d) => d.into_inner(),
@@ -143,10 +154,11 @@ impl Read for Compressed<'_> {
             io::ErrorKind::UnexpectedEof => Error::Truncated("compressed data").into_io(),
             _ => e,
         })?;
-        self.produced += n as u64;
-        if let Some(max) = self.max.filter(|&m| self.produced > m) {
+        let produced = self.produced.get() + n as u64;
+        self.produced.set(produced);
+        if let Some(max) = self.max.filter(|&m| produced > m) {
             let limit = "max_decompressed_size (octets)";
-            return Err(Error::LimitExceeded { limit, asked: self.produced, allowed: max }.into_io());
+            return Err(Error::LimitExceeded { limit, asked: produced, allowed: max }.into_io());
         }
         Ok(n)
     }
@@ -179,6 +191,7 @@ impl<'a> Message<'a> {
     pub(crate) fn open(src: Src<'a>, max: Option<u64>, sigs: Signatures) -> Result<Self> {
         let mut layer = Layer::Outer(src);
         let (mut leading, mut one_pass, mut seen) = (Vec::new(), vec![0usize], 0usize);
+        let produced = Rc::new(Cell::new(0u64));
         loop {
             let h = read_header(&mut layer)?.ok_or(Error::Malformed("the message holds no literal data"))?;
             match h.tag {
@@ -190,22 +203,29 @@ impl<'a> Message<'a> {
                     *one_pass.last_mut().expect("a layer") += 1;
                     let mut buf = [0u8; 128];
                     let n = read_small_body(&mut layer, h.len, &mut buf, "one-pass signature packet too long")?;
-                    if sigs == Signatures::Keep {
+                    // One of a version other than 3 and 6 still asks for
+                    // its signature after the data, which is skipped too.
+                    if sigs == Signatures::Keep && matches!(buf[..n].first(), Some(3 | 6)) {
                         leading.push(Leading::OnePass(OnePassSig::parse(&buf[..n])?));
                     }
                 }
                 tag::SIGNATURE => {
                     seen += 1;
                     match sigs {
-                        Signatures::Keep => leading.push(Leading::Signature(read_sig_body(&mut layer, h.len)?)),
+                        Signatures::Keep => {
+                            if let SigPacket::Read(sig) = read_sig_body(&mut layer, h.len)? {
+                                leading.push(Leading::Signature(sig));
+                            }
+                        }
                         Signatures::Skip => skip(&mut layer, h.len)?,
                     }
                 }
                 tag::COMPRESSED => {
-                    let Layer::Outer(src) = layer else {
-                        return Err(Error::Unsupported("nested compressed data"));
-                    };
-                    layer = Layer::Compressed(Box::new(Compressed::open(BodyReader::new(src, h.len), max)?));
+                    if one_pass.len() > MAX_COMPRESSION_DEPTH {
+                        return Err(Error::Limit("compressed data packets nested more than 16 deep"));
+                    }
+                    let body = BodyReader::new(layer, h.len);
+                    layer = Layer::Compressed(Box::new(Compressed::open(body, produced.clone(), max)?));
                     one_pass.push(0);
                 }
                 tag::MARKER | tag::PADDING => skip(&mut layer, h.len)?,
@@ -251,7 +271,11 @@ impl<'a> Message<'a> {
                     tag::SIGNATURE => {
                         found += 1;
                         match self.sigs {
-                            Signatures::Keep => self.trailing.push(read_sig_body(&mut layer, h.len)?),
+                            Signatures::Keep => {
+                                if let SigPacket::Read(sig) = read_sig_body(&mut layer, h.len)? {
+                                    self.trailing.push(sig);
+                                }
+                            }
                             Signatures::Skip => skip(&mut layer, h.len)?,
                         }
                     }
@@ -265,7 +289,7 @@ impl<'a> Message<'a> {
             }
             layer = match layer {
                 Layer::Outer(_) => return Ok(()),
-                Layer::Compressed(c) => Layer::Outer(c.close()?),
+                Layer::Compressed(c) => c.close()?,
             };
         }
     }

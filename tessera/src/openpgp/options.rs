@@ -299,8 +299,9 @@ pub struct DecryptOptions {
     /// see [`Cert::unlock`]); packets that name one of them are tried
     /// first, then anonymous ones against every key, then the passwords.
     pub keys: Vec<Cert>,
-    /// Most octets a compressed data packet may decompress to (`None`: no
-    /// limit). Exceeding it is [`Error::LimitExceeded`]. The command-line
+    /// Most octets the compressed data packets of a message may decompress
+    /// to, every nested layer counted (`None`: no limit). Exceeding it is
+    /// [`Error::LimitExceeded`]. The command-line
     /// tools set a finite default; a library caller writing to disk should
     /// too, since a small message can decompress to about a thousand times
     /// its size.

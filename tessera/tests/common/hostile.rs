@@ -277,20 +277,43 @@ pub fn put(out: &mut Vec<u8>, tag: u8, body: &[u8]) {
 /// expires at `CREATED + back_life` while its binding does not, and the
 /// subkey's secret.
 pub fn signing_subkey_with_expiring_backsig(back_life: u32) -> (Cert, SecretMaterial) {
+    subkey_bound_with(Some(0x02), BackSig::Expiring(back_life))
+}
+
+/// The primary-key binding signature (back-signature) a subkey's binding
+/// embeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackSig {
+    /// None at all.
+    Missing,
+    /// One that does not expire.
+    Lasting,
+    /// One that expires this many seconds after [`CREATED`].
+    Expiring(u32),
+}
+
+/// A key (secret parts kept) with an Ed25519 subkey (an algorithm that can
+/// sign) bound with key flags `key_flags` (`None`: no Key Flags subpacket)
+/// and the back-signature `back`, and the subkey's secret.
+pub fn subkey_bound_with(key_flags: Option<u8>, back: BackSig) -> (Cert, SecretMaterial) {
     let mut key = victim_key(KeyProfile::Rfc9580);
     let primary = key.primary.public().clone();
     let primary_secret = key.primary.secret().expect("secret").secret().expect("unlocked").clone();
     let (sub_public, sub_secret) = keypair(KeyType::Ed25519).expect("keypair");
     let sub = PublicKey::new(KeyVersion::V6, CREATED, sub_public).expect("key");
-    let back = SignatureBuilder::new(SigType::PrimaryKeyBinding, CREATED)
-        .subpacket(Subpacket::new(SubpacketValue::SigExpiration(back_life)))
-        .sign_primary_key_binding(&primary, &sub, &sub_secret)
-        .expect("back-signature");
-    let binding = SignatureBuilder::new(SigType::SubkeyBinding, CREATED)
-        .subpacket(Subpacket::new(SubpacketValue::KeyFlags(vec![0x02])))
-        .subpacket(Subpacket::new(SubpacketValue::EmbeddedSignature(back.to_bytes())))
-        .sign_subkey_binding(&primary, &primary_secret, &sub)
-        .expect("binding");
+    let mut binding = SignatureBuilder::new(SigType::SubkeyBinding, CREATED);
+    if let Some(f) = key_flags {
+        binding = binding.subpacket(Subpacket::new(SubpacketValue::KeyFlags(vec![f])));
+    }
+    if back != BackSig::Missing {
+        let mut builder = SignatureBuilder::new(SigType::PrimaryKeyBinding, CREATED);
+        if let BackSig::Expiring(life) = back {
+            builder = builder.subpacket(Subpacket::new(SubpacketValue::SigExpiration(life)));
+        }
+        let back = builder.sign_primary_key_binding(&primary, &sub, &sub_secret).expect("back-signature");
+        binding = binding.subpacket(Subpacket::new(SubpacketValue::EmbeddedSignature(back.to_bytes())));
+    }
+    let binding = binding.sign_subkey_binding(&primary, &primary_secret, &sub).expect("binding");
     key.subkeys.push(Subkey { key: CertKey::Public(sub), sigs: vec![binding] });
     (key, sub_secret)
 }
@@ -303,13 +326,19 @@ pub fn keyring(n: usize) -> Vec<Cert> {
 /// A binary signature over `data` by `key`'s primary key (its secret
 /// present) that names no issuer: neither Issuer nor Issuer Fingerprint.
 pub fn issuerless_signature(key: &Cert, data: &[u8], created: u32) -> Signature {
+    signature_with(key, data, &[Subpacket::critical(SubpacketValue::CreationTime(created))])
+}
+
+/// A binary signature over `data` by `key`'s primary key (its secret
+/// present) with exactly the hashed subpackets `hashed`.
+pub fn signature_with(key: &Cert, data: &[u8], hashed: &[Subpacket]) -> Signature {
     let (public, secret) = (key.primary.public(), key.primary.secret().expect("secret").secret().expect("unlocked"));
     raw_sig(
         public.version().id(),
         SigType::Binary,
         public.alg(),
         hash_for(public),
-        &[Subpacket::critical(SubpacketValue::CreationTime(created))],
+        hashed,
         |f| {
             let mut h = DocumentHasher::new(f);
             h.update(data);

@@ -125,6 +125,27 @@ pub fn sequoia_verifies(
     cases: &[(&[tessera::openpgp::key::Cert], &tessera::openpgp::sig::Signature)],
     data: &[u8],
 ) -> Vec<bool> {
+    let encoded: Vec<_> = cases
+        .iter()
+        .map(|(certs, sig)| {
+            let mut bytes = Vec::new();
+            for c in certs.iter() {
+                bytes.extend_from_slice(&c.to_bytes().expect("serialize"));
+            }
+            let sig =
+                tessera::openpgp::sig::write_signatures(Vec::new(), std::slice::from_ref(*sig), false).expect("write");
+            (bytes, sig, data.to_vec())
+        })
+        .collect();
+    sequoia_verifies_bytes(python, &encoded)
+}
+
+/// Whether Sequoia (pysequoia, under `python`) finds a good signature in
+/// each `(certificates, signature, data)` case, all given as bytes: the
+/// certificates as one keyring, the signature as a detached signature file
+/// over `data`, or, when empty, `data` as an inline-signed message. A
+/// keyring or signature Sequoia does not read is `false`.
+pub fn sequoia_verifies_bytes(python: &std::path::Path, cases: &[(Vec<u8>, Vec<u8>, Vec<u8>)]) -> Vec<bool> {
     use base64::Engine as _;
     use base64::engine::general_purpose::STANDARD as B64;
     const SCRIPT: &str = r#"
@@ -136,7 +157,8 @@ out = []
 for case in json.load(sys.stdin):
     try:
         certs = ps.Cert.split_bytes(b(case["certs"]))
-        r = ps.verify(bytes=b(case["data"]), store=lambda ids: certs, signature=ps.Sig.from_bytes(b(case["sig"])))
+        sig = ps.Sig.from_bytes(b(case["sig"])) if case["sig"] else None
+        r = ps.verify(bytes=b(case["data"]), store=lambda ids: certs, signature=sig)
         out.append(len(r.valid_sigs) > 0)
     except Exception:
         out.append(False)
@@ -144,18 +166,57 @@ print(json.dumps(out))
 "#;
     let input: Vec<_> = cases
         .iter()
-        .map(|(certs, sig)| {
-            let mut bytes = Vec::new();
-            for c in certs.iter() {
-                bytes.extend_from_slice(&c.to_bytes().expect("serialize"));
-            }
-            let sig =
-                tessera::openpgp::sig::write_signatures(Vec::new(), std::slice::from_ref(*sig), false).expect("write");
-            serde_json::json!({"certs": B64.encode(bytes), "sig": B64.encode(sig), "data": B64.encode(data)})
+        .map(|(certs, sig, data)| {
+            serde_json::json!({"certs": B64.encode(certs), "sig": B64.encode(sig), "data": B64.encode(data)})
         })
         .collect();
     let out = run_python(python, SCRIPT, &serde_json::Value::Array(input));
     out.as_array().expect("a list").iter().map(|v| v.as_bool().expect("a verdict")).collect()
+}
+
+/// A ZIP stream of `head` then `mib` MiB of zeros, about 1000:1: one sync
+/// flushed MiB repeated (it decodes the same after any run of zeros).
+pub fn deflate_bomb(head: &[u8], mib: usize) -> Vec<u8> {
+    use std::io::Write;
+    let zeros = vec![0u8; 1 << 20];
+    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    e.write_all(head).unwrap();
+    e.write_all(&zeros).unwrap();
+    e.flush().unwrap();
+    let first = e.get_ref().len();
+    e.write_all(&zeros).unwrap();
+    e.flush().unwrap();
+    let next = e.get_ref()[first..].to_vec();
+    let mut out = e.get_ref()[..first].to_vec();
+    for _ in 1..mib {
+        out.extend_from_slice(&next);
+    }
+    out.extend_from_slice(&[0x03, 0x00]); // a final, empty, fixed-Huffman block
+    out
+}
+
+/// What Sequoia (pysequoia, under `python`) decrypts out of each message
+/// with the password `password` (`None` where it fails).
+pub fn sequoia_decrypts(python: &std::path::Path, messages: &[Vec<u8>], password: &str) -> Vec<Option<Vec<u8>>> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD as B64;
+    const SCRIPT: &str = r#"
+import sys, json, base64, warnings
+warnings.simplefilter("ignore")
+import pysequoia as ps
+req = json.load(sys.stdin)
+out = []
+for m in req["messages"]:
+    try:
+        plain = ps.decrypt(base64.b64decode(m), passwords=[req["password"]]).bytes
+        out.append(base64.b64encode(plain).decode())
+    except Exception:
+        out.append(None)
+print(json.dumps(out))
+"#;
+    let messages: Vec<_> = messages.iter().map(|m| B64.encode(m)).collect();
+    let out = run_python(python, SCRIPT, &serde_json::json!({"messages": messages, "password": password}));
+    out.as_array().expect("a list").iter().map(|p| p.as_str().map(|p| B64.decode(p).expect("base64"))).collect()
 }
 
 /// `n` bytes of a fixed pattern that differs with `seed`.

@@ -1,11 +1,16 @@
 //! ASCII armor (RFC 9580 §6), streaming in both directions.
 //!
-//! The reader accepts text before the `BEGIN` line, any armor headers, lines
-//! of any length (it never buffers a line), CR LF or LF, and an optional
-//! CRC24 line, which it ignores as §6.1 requires ("MUST NOT reject ... when
-//! the CRC24 footer is present, missing, malformed, or disagrees"). The
-//! writer emits 76-column lines and, only when asked (for RFC 4880 peers),
-//! the CRC24.
+//! The reader accepts text before the `BEGIN` line, any armor headers
+//! (`Key: Value`), lines of any length (it never buffers a line), CR LF, LF
+//! or both, trailing whitespace, extra blank lines, a block indented or
+//! quoted as in a mail reply (`> `, `>> `: what stands before the `BEGIN`
+//! line's dashes, whitespace and `>` only, is skipped on every line), no
+//! blank line after a `BEGIN` line that has no headers (as Sequoia), and an
+//! optional CRC24 line, which it ignores as §6.1 requires ("MUST NOT reject
+//! ... when the CRC24 footer is present, missing, malformed, or
+//! disagrees"). It is strict about the rest: the `BEGIN` and `END` lines'
+//! case, and every character of the base64 data. The writer emits
+//! 76-column lines and, only when asked (for RFC 4880 peers), the CRC24.
 //!
 //! ```
 //! use std::io::{Read, Write};

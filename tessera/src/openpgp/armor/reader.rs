@@ -51,6 +51,9 @@ struct BodyDecoder {
     in_crc: bool,
     /// The CRC24 line has ended: only blank lines and the `END` line may follow.
     after_crc: bool,
+    /// The block is quoted as in a mail reply: `>` at the start of a line
+    /// (before any base64 digit) is part of the quoting.
+    quoted: bool,
 }
 
 impl BodyDecoder {
@@ -65,6 +68,7 @@ impl BodyDecoder {
             padded: false,
             in_crc: false,
             after_crc: false,
+            quoted: false,
         }
     }
 
@@ -139,12 +143,14 @@ impl BodyDecoder {
             }
             return Ok(Step::Next);
         }
-        if self.after_crc && !matches!(ch, b'\n' | b'\r' | b' ' | b'\t' | b'-') {
+        let quote = ch == b'>' && self.quoted && self.line_start;
+        if self.after_crc && !quote && !matches!(ch, b'\n' | b'\r' | b' ' | b'\t' | b'-') {
             return Err(Error::Malformed("data after the armor checksum line"));
         }
         match ch {
             b'\n' => self.line_start = true,
             b'\r' | b' ' | b'\t' => {}
+            b'>' if quote => {}
             b'=' if self.line_start && self.quad_len == 0 => self.in_crc = true,
             b'=' => self.pad()?,
             b'-' if self.line_start => {
@@ -231,6 +237,28 @@ pub struct ArmorReader<R> {
     body: BodyDecoder,
     kind: [u8; 32],
     kind_len: usize,
+    /// The first body line when no blank line follows the `BEGIN` line
+    /// (read as a line, decoded before the rest of the body).
+    replay: [u8; MAX_LINE + 1],
+    replay_len: usize,
+    replay_pos: usize,
+}
+
+/// Where the `BEGIN` line's dashes start in `l`, when `l` is one: what
+/// stands before them may only be indentation or mail quoting (`>`).
+fn begin_line(l: &[u8]) -> Option<usize> {
+    let at = l.iter().position(|&b| !matches!(b, b' ' | b'\t' | b'>'))?;
+    let rest = &l[at..];
+    (rest.len() >= 20 && rest.starts_with(b"-----BEGIN PGP ") && rest.ends_with(b"-----")).then_some(at)
+}
+
+/// Whether `l` is an armor header line, `Key: Value` (or `Key:` with no
+/// value), RFC 9580 §6.2.2.
+fn is_header(l: &[u8]) -> bool {
+    match l.iter().position(|&b| b == b':') {
+        Some(0) | None => false,
+        Some(i) => matches!(l.get(i + 1), None | Some(b' ')),
+    }
 }
 
 /// Longest armor line kept (BEGIN line, header line); longer lines are
@@ -256,7 +284,40 @@ impl<R: BufRead> ArmorReader<R> {
             body: BodyDecoder::new(),
             kind: [0; 32],
             kind_len: 0,
+            replay: [0; MAX_LINE + 1],
+            replay_len: 0,
+            replay_pos: 0,
         }
+    }
+
+    /// Looks for the next `BEGIN` line: `false` when the input ends first
+    /// (text after the last armored block of a file).
+    ///
+    /// ```
+    /// use tessera::openpgp::armor::ArmorReader;
+    /// assert!(!ArmorReader::new("Cheers,\nAlice\n".as_bytes()).has_block()?);
+    /// let text = "-----BEGIN PGP MESSAGE-----\n\nAQID\n-----END PGP MESSAGE-----\n";
+    /// assert!(ArmorReader::new(text.as_bytes()).has_block()?);
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
+    pub fn has_block(&mut self) -> Result<bool> {
+        let mut line = [0u8; MAX_LINE];
+        while self.state == State::Preamble {
+            let (n, long, eof) = self.read_line(&mut line)?;
+            if let Some(at) = begin_line(&line[..n]).filter(|_| !long) {
+                let kind = &line[at + 15..n - 5];
+                if kind.len() > self.kind.len() {
+                    return Err(Error::Malformed("armor BEGIN line"));
+                }
+                self.kind[..kind.len()].copy_from_slice(kind);
+                self.kind_len = kind.len();
+                self.body.quoted = line[..at].contains(&b'>');
+                self.state = State::Headers;
+            } else if eof {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The block kind (`MESSAGE`, ...) of the `BEGIN` line.
@@ -307,32 +368,34 @@ impl<R: BufRead> ArmorReader<R> {
         }
     }
 
+    /// Reads up to the body: the `BEGIN` line, then the header lines up to
+    /// a blank line. Indentation and the mail quoting of the `BEGIN` line
+    /// are skipped on each line. Without any header, the blank line may be
+    /// missing: a first line that is no header is the body's first line.
     fn skip_to_body(&mut self) -> Result<()> {
-        let mut line = [0u8; MAX_LINE];
-        while self.state == State::Preamble {
-            let (n, long, eof) = self.read_line(&mut line)?;
-            let l = &line[..n];
-            if !long && n >= 20 && l.starts_with(b"-----BEGIN PGP ") && l.ends_with(b"-----") {
-                let kind = &l[15..n - 5];
-                if kind.len() > self.kind.len() {
-                    return Err(Error::Malformed("armor BEGIN line"));
-                }
-                self.kind[..kind.len()].copy_from_slice(kind);
-                self.kind_len = kind.len();
-                self.state = State::Headers;
-            } else if eof {
-                return Err(Error::Malformed("no armor BEGIN line"));
-            }
+        if !self.has_block()? {
+            return Err(Error::Malformed("no armor BEGIN line"));
         }
+        let mut line = [0u8; MAX_LINE];
+        let mut headers = 0usize;
         while self.state == State::Headers {
             let (n, long, eof) = self.read_line(&mut line)?;
             if eof {
                 return Err(Error::Truncated("armor"));
             }
-            if n == 0 && !long {
+            let quoting = |b: &u8| matches!(b, b' ' | b'\t') || *b == b'>' && self.body.quoted;
+            let l = &line[line[..n].iter().take_while(|b| quoting(b)).count()..n];
+            if l.is_empty() && !long {
                 self.state = State::Body;
-            } else if !long && !line[..n].contains(&b':') {
-                return Err(Error::Malformed("armor header line without ':' (or missing blank line)"));
+            } else if long || is_header(l) {
+                headers += 1;
+            } else if headers == 0 && l[0] != b'-' {
+                self.replay[..l.len()].copy_from_slice(l);
+                self.replay[l.len()] = b'\n';
+                (self.replay_pos, self.replay_len) = (0, l.len() + 1);
+                self.state = State::Body;
+            } else {
+                return Err(Error::Malformed("armor header line without ': ' (or missing blank line)"));
             }
         }
         Ok(())
@@ -349,6 +412,15 @@ impl<R: BufRead> ArmorReader<R> {
             }
             if self.state == State::Done {
                 break;
+            }
+            if self.replay_pos < self.replay_len {
+                let line = &self.replay[self.replay_pos..self.replay_len];
+                let (used, end_line) = self.body.decode_chunk(line, dst, &mut written)?;
+                self.replay_pos += used;
+                if end_line {
+                    return Err(Error::Malformed("armor END line"));
+                }
+                continue;
             }
             let buf = match self.inner.fill_buf() {
                 Ok(buf) => buf,

@@ -182,7 +182,8 @@ pub enum Shape {
     /// A signed compressed data packet with octets after the end of its
     /// deflate stream.
     DataAfterDeflate,
-    /// A compressed data packet inside a compressed data packet.
+    /// A compressed data packet inside a compressed data packet, holding
+    /// one-pass signature, literal data and signature.
     NestedCompressed,
 }
 
@@ -191,7 +192,7 @@ impl Shape {
     ///
     /// ```
     /// use tessera::openpgp::hostile::Shape;
-    /// assert_eq!(Shape::ALL.iter().filter(|s| s.is_valid()).count(), 3);
+    /// assert_eq!(Shape::ALL.iter().filter(|s| s.is_valid()).count(), 4);
     /// ```
     pub const ALL: [Shape; 12] = [
         Shape::Signed,
@@ -208,16 +209,14 @@ impl Shape {
         Shape::NestedCompressed,
     ];
 
-    /// Whether RFC 9580 §10.3 allows the shape (a compressed data packet
-    /// inside another is allowed by the grammar but not read here: refused
-    /// as unsupported).
+    /// Whether RFC 9580 §10.3 allows the shape.
     ///
     /// ```
     /// use tessera::openpgp::hostile::Shape;
     /// assert!(Shape::CompressedSigned.is_valid() && !Shape::OnePassOutside.is_valid());
     /// ```
     pub fn is_valid(self) -> bool {
-        matches!(self, Shape::Signed | Shape::CompressedSigned | Shape::SignatureFirst)
+        matches!(self, Shape::Signed | Shape::CompressedSigned | Shape::SignatureFirst | Shape::NestedCompressed)
     }
 
     /// A file-name-friendly name.

@@ -6,7 +6,7 @@
 use std::io::Read;
 
 use super::super::key::{key_tag, read_body};
-use super::super::message::{Compressed, compression, read_literal_header};
+use super::super::message::{Compressed, Layer, compression, read_literal_header};
 use super::super::packet::{BodyLen, BodyReader, Header, read_exact, read_full, read_header, tag};
 use super::super::plain::Src;
 use super::super::seipd::{V2_HEADER_LEN, V2Header, chunk_size};
@@ -90,7 +90,7 @@ impl<'l> Walker<'l> {
             _ => None,
         };
         let src: Src<'_> = Box::new(r);
-        let mut body = BodyReader::new(src, len);
+        let mut body = BodyReader::new(Layer::Outer(src), len);
         let mut alg = [0u8; 1];
         read_exact(&mut body, &mut alg, "compressed data header")?;
         if let Err(e) = compression::check(alg[0]) {
@@ -100,7 +100,8 @@ impl<'l> Walker<'l> {
         if depth >= self.limits.max_depth {
             return Err(Error::Limit("compressed data nested deeper than the inspection allows (Limits::max_depth)"));
         }
-        let mut inner = Compressed::with_alg(body, alg[0], self.limits.max_decompressed_size);
+        let produced = std::rc::Rc::new(std::cell::Cell::new(0));
+        let mut inner = Compressed::with_alg(body, alg[0], produced, self.limits.max_decompressed_size);
         self.walk(&mut inner, depth + 1)?;
         inner.close()?;
         Ok((Detail::Compressed(alg[0]), fixed))

@@ -49,11 +49,28 @@ enum Slot {
     Skip,
 }
 
+/// Packet types 40 to 63 are not critical (RFC 9580 §4.3): one of them
+/// that is unknown is skipped with the signatures that follow it; an
+/// unknown type below 40 makes the input malformed.
+const FIRST_NON_CRITICAL_TAG: u8 = 40;
+
+/// Whether a key packet body is of a version other than 4 and 6 (and so
+/// skipped with what belongs to it, RFC 9580 §5.5.2).
+fn unknown_key_version(body: &[u8]) -> bool {
+    !matches!(body.first(), Some(4 | 6))
+}
+
 /// Builds certificates from a packet sequence.
 #[derive(Default)]
 struct Assembler {
     certs: Vec<Cert>,
     slot: Option<Slot>,
+    /// Set after a primary key of an unknown version: everything up to the
+    /// next primary key belongs to it and is skipped.
+    skipping_cert: bool,
+    /// Why the first skipped primary key was skipped (the error when no
+    /// certificate is left).
+    skipped: Option<Error>,
 }
 
 impl Assembler {
@@ -61,24 +78,49 @@ impl Assembler {
         self.certs.last_mut().ok_or(Error::Malformed("key material before any primary key"))
     }
 
-    fn add(&mut self, t: u8, body: &[u8]) -> Result<()> {
-        match t {
-            key_tag::PUBLIC_KEY | key_tag::SECRET_KEY => {
-                let primary = if t == key_tag::SECRET_KEY {
-                    CertKey::Secret(SecretKey::parse(body, false)?)
-                } else {
-                    CertKey::Public(PublicKey::parse_packet(body)?)
-                };
-                self.certs.push(Cert {
-                    primary,
-                    direct_sigs: Vec::new(),
-                    user_ids: Vec::new(),
-                    subkeys: Vec::new(),
-                    checked: CheckCache::default(),
-                    unsupported_subkey: None,
-                });
-                self.slot = Some(Slot::Direct);
+    /// Starts a certificate at its primary key packet; one of an unknown
+    /// version is skipped with everything that belongs to it.
+    fn start_cert(&mut self, t: u8, body: &[u8]) -> Result<()> {
+        let parsed = if t == key_tag::SECRET_KEY {
+            SecretKey::parse(body, false).map(CertKey::Secret)
+        } else {
+            PublicKey::parse_packet(body).map(CertKey::Public)
+        };
+        self.skipping_cert = false;
+        let primary = match parsed {
+            Ok(key) => key,
+            Err(e) if unknown_key_version(body) => {
+                self.skipped = self.skipped.take().or(Some(e));
+                self.skipping_cert = true;
+                self.slot = Some(Slot::Skip);
+                return Ok(());
             }
+            Err(e) => return Err(e),
+        };
+        self.certs.push(Cert {
+            primary,
+            direct_sigs: Vec::new(),
+            user_ids: Vec::new(),
+            subkeys: Vec::new(),
+            checked: CheckCache::default(),
+            unsupported_subkey: None,
+        });
+        self.slot = Some(Slot::Direct);
+        Ok(())
+    }
+
+    fn add(&mut self, t: u8, body: &[u8]) -> Result<()> {
+        let primary = matches!(t, key_tag::PUBLIC_KEY | key_tag::SECRET_KEY);
+        if self.skipping_cert && !primary {
+            return match t {
+                key_tag::PUBLIC_SUBKEY | key_tag::SECRET_SUBKEY | key_tag::USER_ID | key_tag::USER_ATTRIBUTE => Ok(()),
+                tag::SIGNATURE | key_tag::TRUST | tag::MARKER | tag::PADDING => Ok(()),
+                _ if t >= FIRST_NON_CRITICAL_TAG => Ok(()),
+                _ => Err(Error::Malformed("unexpected packet in a certificate or key")),
+            };
+        }
+        match t {
+            key_tag::PUBLIC_KEY | key_tag::SECRET_KEY => self.start_cert(t, body)?,
             key_tag::PUBLIC_SUBKEY | key_tag::SECRET_SUBKEY => {
                 let parsed = if t == key_tag::SECRET_SUBKEY {
                     SecretKey::parse(body, true).map(CertKey::Secret)
@@ -95,7 +137,9 @@ impl Assembler {
                     // (Elgamal, DSA, v3...) is skipped with its signatures.
                     Err(Error::Unsupported(_) | Error::UnsupportedPublicKeyAlg(_) | Error::UnsupportedCurve) => {
                         // Version, creation time, then the algorithm (v4 and v6).
-                        cert.unsupported_subkey = cert.unsupported_subkey.or(body.get(5).copied());
+                        if !unknown_key_version(body) {
+                            cert.unsupported_subkey = cert.unsupported_subkey.or(body.get(5).copied());
+                        }
                         self.slot = Some(Slot::Skip)
                     }
                     Err(e) => return Err(e),
@@ -130,6 +174,10 @@ impl Assembler {
                 }
             }
             key_tag::TRUST | tag::MARKER | tag::PADDING => {}
+            _ if t >= FIRST_NON_CRITICAL_TAG => {
+                self.current()?;
+                self.slot = Some(Slot::Skip);
+            }
             _ => return Err(Error::Malformed("unexpected packet in a certificate or key")),
         }
         Ok(())
@@ -168,8 +216,16 @@ impl Cert {
     pub fn read_all<R: BufRead>(mut input: R) -> Result<Vec<Cert>> {
         let mut asm = Assembler::default();
         if is_armored(&mut input)? {
+            // Text after the last block (a mail's signature line) is not
+            // another block.
+            let mut first = true;
             loop {
-                read_packets(&mut ArmorReader::new(&mut input), &mut asm)?;
+                let mut block = ArmorReader::new(&mut input);
+                if !first && !block.has_block()? {
+                    break;
+                }
+                read_packets(&mut block, &mut asm)?;
+                first = false;
                 if !is_armored(&mut input)? || input.fill_buf().map_err(Error::from_io)?.is_empty() {
                     break;
                 }
@@ -178,7 +234,7 @@ impl Cert {
             read_packets(&mut input, &mut asm)?;
         }
         if asm.certs.is_empty() {
-            return Err(KeyError::NoKey.into());
+            return Err(asm.skipped.unwrap_or(KeyError::NoKey.into()));
         }
         Ok(asm.certs)
     }

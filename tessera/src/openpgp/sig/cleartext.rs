@@ -36,8 +36,9 @@ use super::super::crypto::HashAlg;
 use super::super::key::Cert;
 use super::super::{Error, Result};
 use super::check::{Outcome, SigResult};
-use super::document::{Signer, Verifier, read_signatures, write_signatures};
+use super::document::{Signer, Verifier};
 use super::packet::SigType;
+use super::stream::{read_signatures, write_signatures};
 
 /// Largest cleartext-signed text read (64 MiB).
 ///

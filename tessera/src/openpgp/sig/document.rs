@@ -4,12 +4,10 @@
 //! v6) and sign or judge at the end. Memory does not depend on the size of
 //! the data.
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Write};
 
-use super::super::armor::{ArmorReader, is_armored};
 use super::super::crypto::{HashAlg, SecretMaterial};
 use super::super::key::{Cert, Fingerprint, KeyError, KeyVersion, PublicKey};
-use super::super::packet::{BodyReader, read_header, tag};
 use super::super::{Error, Result, random};
 use super::builder::SignatureBuilder;
 use super::check::{DocumentChecker, Outcome, SigResult, hash_acceptable, negotiate_hash};
@@ -411,80 +409,4 @@ impl Write for Verifier<'_> {
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
-}
-
-/// Largest signature packet accepted (an RSA-16384 signature with many
-/// subpackets fits many times over).
-pub(crate) const MAX_SIG_PACKET: usize = 1 << 16;
-
-/// Reads one signature packet body of at most [`MAX_SIG_PACKET`] octets.
-pub(crate) fn read_sig_body<R: Read>(r: R, len: super::super::packet::BodyLen) -> Result<Signature> {
-    let mut body = Vec::new();
-    BodyReader::new(r, len).take(MAX_SIG_PACKET as u64 + 1).read_to_end(&mut body).map_err(Error::from_io)?;
-    if body.len() > MAX_SIG_PACKET {
-        return Err(Error::Limit("signature packet too large"));
-    }
-    Signature::parse(&body)
-}
-
-/// Reads the signature packets of a detached signature (binary or armored);
-/// marker and padding packets are skipped, anything else is an error.
-///
-/// ```
-/// use tessera::openpgp::sig::{SigType, read_signatures};
-/// let detached = "-----BEGIN PGP SIGNATURE-----\n\n\
-/// wpgGARsKAAAAKQWCY5ijYyIhBssYbE8GCaaX5NUt+mxyKwwfHifBilZwj2Ul7Ce6\n\
-/// 2azJAAAAAGk2IHZJX1AhiJD39eLuPBgiUU9wUA9VHYblySHkBONKU/usJ9BvuAqo\n\
-/// /FvLFuGWMbKAdA+epq7V4HOtAPlBWmU8QOd6aud+aSunHQaaEJ+iTFjP2OMW0KBr\n\
-/// NK2ay45cX1IVAQ==\n-----END PGP SIGNATURE-----\n";
-/// let sigs = read_signatures(detached.as_bytes())?; // RFC 9580 A.6's signature
-/// assert_eq!((sigs.len(), sigs[0].sig_type()), (1, SigType::Text));
-/// # Ok::<(), tessera::openpgp::Error>(())
-/// ```
-pub fn read_signatures<R: BufRead>(mut input: R) -> Result<Vec<Signature>> {
-    let mut src: Box<dyn Read + '_> =
-        if is_armored(&mut input)? { Box::new(ArmorReader::new(input)) } else { Box::new(input) };
-    let mut out = Vec::new();
-    while let Some(h) = read_header(&mut src)? {
-        match h.tag {
-            tag::SIGNATURE if out.len() == super::MAX_SIGNATURES => return Err(super::too_many_signatures()),
-            tag::SIGNATURE => out.push(read_sig_body(&mut src, h.len)?),
-            tag::MARKER | tag::PADDING => BodyReader::new(&mut src, h.len).skip_rest()?,
-            _ => return Err(Error::Malformed("a detached signature holds only signature packets")),
-        }
-    }
-    if out.is_empty() {
-        return Err(Error::Malformed("no signature packet"));
-    }
-    Ok(out)
-}
-
-/// Writes signature packets, armored (`SIGNATURE` block) or binary.
-///
-/// ```
-/// use tessera::openpgp::key::{GenerateOptions, generate};
-/// use tessera::openpgp::sig::{SigType, Signer, SigningKey, read_signatures, write_signatures};
-/// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
-/// let sigs = Signer::new(&SigningKey::from_cert(&key, 1_700_000_001)?, SigType::Binary, 1_700_000_001)?.finish()?;
-/// let armored = write_signatures(Vec::new(), &sigs, true)?;
-/// assert!(armored.starts_with(b"-----BEGIN PGP SIGNATURE-----"));
-/// assert_eq!(read_signatures(armored.as_slice())?, sigs);
-/// # Ok::<(), tessera::openpgp::Error>(())
-/// ```
-pub fn write_signatures<W: Write>(out: W, sigs: &[Signature], armor: bool) -> Result<W> {
-    let mut body = Vec::new();
-    for s in sigs {
-        super::super::packet::write_packet(&mut body, tag::SIGNATURE, &s.to_bytes()).map_err(Error::from_io)?;
-    }
-    let mut out = out;
-    if armor {
-        let v6 = sigs.iter().all(|s| s.version() == 6);
-        let mut w =
-            super::super::armor::ArmorWriter::new(out, super::super::armor::SIGNATURE, !v6).map_err(Error::from_io)?;
-        w.write_all(&body).map_err(Error::from_io)?;
-        out = w.finish().map_err(Error::from_io)?;
-    } else {
-        out.write_all(&body).map_err(Error::from_io)?;
-    }
-    Ok(out)
 }

@@ -28,6 +28,7 @@ pub mod hashing;
 mod inline;
 mod ops;
 mod packet;
+mod stream;
 pub mod subpacket;
 mod verify;
 
@@ -35,12 +36,13 @@ pub use builder::SignatureBuilder;
 pub use check::{Outcome, SigResult};
 pub(crate) use cleartext::{BEGIN_SIG, skip_cleartext};
 pub use cleartext::{ClearSigner, MAX_CLEARTEXT, is_cleartext, read_cleartext};
-pub(crate) use document::read_sig_body;
-pub use document::{Signer, SigningKey, Verifier, read_signatures, write_signatures};
+pub use document::{Signer, SigningKey, Verifier};
 pub use hashing::{DocumentHasher, HashedFields};
 pub use inline::{InlineSigner, InlineVerifier};
 pub use ops::{OnePassSig, OpsIssuer};
 pub use packet::{SigType, Signature};
+pub(crate) use stream::{SigPacket, read_sig_body};
+pub use stream::{read_signatures, write_signatures};
 pub use subpacket::{Subpacket, SubpacketValue};
 pub use verify::SHA1_BINDING_CUTOFF;
 

@@ -250,6 +250,9 @@ impl Subpacket {
             kind::SIG_EXPIRATION => V::SigExpiration(u32_of(body)?),
             kind::KEY_EXPIRATION => V::KeyExpiration(u32_of(body)?),
             kind::ISSUER => V::Issuer(KeyId(body.try_into().map_err(|_| bad)?)),
+            // One of a key version not known here names no key this
+            // implementation could hold: kept as it is, uninterpreted.
+            kind::ISSUER_FINGERPRINT if !matches!(body.first(), Some(4 | 6)) => V::Other { kind, body: body.to_vec() },
             kind::ISSUER_FINGERPRINT => V::IssuerFingerprint(Fingerprint::from_versioned(body)?),
             kind::INTENDED_RECIPIENT => V::IntendedRecipient(Fingerprint::from_versioned(body)?),
             kind::KEY_FLAGS => V::KeyFlags(body.to_vec()),
