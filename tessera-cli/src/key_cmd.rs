@@ -149,8 +149,19 @@ fn flag_names(f: u8) -> String {
 }
 
 fn describe(k: &ValidKey<'_>) -> String {
-    let exp = k.expires.map(|e| format!(", expires {}", timestamp(e))).unwrap_or_default();
-    format!("flags {}{exp}, valid", flag_names(k.flags))
+    let exp = k.expires.map(|e| format!("expires {}", timestamp(e))).unwrap_or_else(|| "never expires".into());
+    format!("flags {}, {exp}, valid", flag_names(k.flags))
+}
+
+/// The algorithm's strength as a person reads it: its curve and size in
+/// bits ("Ed25519Legacy, 255 bits"), or the size alone (RSA, and the
+/// algorithms named after their curve).
+fn strength(p: &tessera::openpgp::key::PublicKey) -> String {
+    let m = p.material();
+    match m.curve() {
+        Some(c) => format!("{}, {} bits", c.name(), m.bits()),
+        None => format!("{} bits", m.bits()),
+    }
 }
 
 fn key_line(w: &mut impl Write, what: &str, k: &tessera::openpgp::key::CertKey, status: &str) -> std::io::Result<()> {
@@ -162,10 +173,11 @@ fn key_line(w: &mut impl Write, what: &str, k: &tessera::openpgp::key::CertKey, 
     };
     writeln!(
         w,
-        "{what} {} v{} {:?} created {}{secret}",
+        "{what} {} v{} {:?} ({}) created {}{secret}",
         p.fingerprint(),
         p.version().id(),
         p.alg(),
+        strength(p),
         timestamp(p.created().into())
     )?;
     writeln!(w, "         {status}")

@@ -7,6 +7,8 @@
 //! get a warning, as ssh gives.
 #![cfg(unix)]
 
+mod common;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -64,11 +66,6 @@ fn refused(dir: &Path, args: &[&str]) -> String {
     err
 }
 
-fn private_file(path: &Path, data: &str) {
-    std::fs::write(path, data).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).unwrap();
-}
-
 const NEW_KEY: &str = "Enter a password for the new key: ";
 const REPEAT_KEY: &str = "Repeat a password for the new key: ";
 
@@ -108,7 +105,7 @@ fn key_generate_asks_twice_and_the_key_works() {
     let (said, code) = finish(p);
     assert_eq!(code, 0, "{said}");
     assert_eq!(std::fs::read(dir.join("doc.out")).unwrap(), b"signed on a terminal\n");
-    private_file(&dir.join("kpw"), &format!("{SECRET}\n"));
+    common::write_private(&dir.join("kpw"), &format!("{SECRET}\n"));
     ok(dir, &["decrypt", "-i", "a.key", "--key-password-file", "kpw", "-o", "doc.again", "m.pgp"]);
 }
 
@@ -138,7 +135,7 @@ fn password_messages_ask_twice_to_encrypt_and_once_to_decrypt() {
     assert_eq!(code, 0, "{said}");
     assert_eq!(std::fs::read(dir.join("out")).unwrap(), b"for a typed password\n");
     // What was typed is the password a file gives.
-    private_file(&dir.join("pw"), SECRET);
+    common::write_private(&dir.join("pw"), SECRET);
     ok(dir, &["decrypt", "--password-file", "pw", "-o", "out2", "m.pgp"]);
 }
 
@@ -146,7 +143,7 @@ fn password_messages_ask_twice_to_encrypt_and_once_to_decrypt() {
 fn without_a_terminal_one_line_names_the_flag() {
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
-    private_file(&dir.join("kpw"), "key password");
+    common::write_private(&dir.join("kpw"), "key password");
     let err = refused(dir, &["key", "generate", "--userid", "A <a@example.org>", "-o", "a.key"]);
     assert!(err.contains("--password-file") && err.contains("--no-password"), "{err}");
     assert!(!dir.join("a.key").exists());
