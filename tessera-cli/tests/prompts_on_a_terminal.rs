@@ -140,6 +140,35 @@ fn password_messages_ask_twice_to_encrypt_and_once_to_decrypt() {
 }
 
 #[test]
+fn a_new_keyset_asks_twice_and_an_existing_one_once() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let new = ["keyset", "new", "-o", "ks.tks", "--transform", "cards", "--template", "card"];
+    let mut p = on_terminal(dir, &new);
+    answer(&mut p, "Enter a password for the new keyset: ", SECRET);
+    answer(&mut p, "Repeat a password for the new keyset: ", "other");
+    let (said, code) = finish(p);
+    assert_eq!(code, 1, "{said}");
+    assert!(!dir.join("ks.tks").exists());
+    let mut p = on_terminal(dir, &new);
+    answer(&mut p, "Enter a password for the new keyset: ", SECRET);
+    answer(&mut p, "Repeat a password for the new keyset: ", SECRET);
+    let (said, code) = finish(p);
+    assert_eq!(code, 0, "{said}");
+    // Opened and written back: asked once.
+    let mut p = on_terminal(dir, &["keyset", "add", "--keyset", "ks.tks", "--transform", "cards"]);
+    answer(&mut p, "Enter the keyset's password: ", SECRET);
+    let (said, code) = finish(p);
+    assert_eq!(code, 0, "{said}");
+    assert!(!said.contains("Enter the keyset's password"), "asked twice: {said}");
+    common::write_private(&dir.join("pw"), SECRET);
+    let listed = ok(dir, &["keyset", "list", "--keyset", "ks.tks", "--keyset-password-file", "pw"]);
+    assert!(listed.contains("cards"), "{listed}");
+    let err = refused(dir, &["keyset", "list", "--keyset", "ks.tks"]);
+    assert!(err.contains("--keyset-password-file"), "{err}");
+}
+
+#[test]
 fn without_a_terminal_one_line_names_the_flag() {
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
