@@ -105,7 +105,7 @@ fn key_generate_asks_twice_and_the_key_works() {
     let (said, code) = finish(p);
     assert_eq!(code, 0, "{said}");
     assert_eq!(std::fs::read(dir.join("doc.out")).unwrap(), b"signed on a terminal\n");
-    common::write_private(&dir.join("kpw"), &format!("{SECRET}\n"));
+    common::write_private(&dir.join("kpw"), format!("{SECRET}\n"));
     ok(dir, &["decrypt", "-i", "a.key", "--key-password-file", "kpw", "-o", "doc.again", "m.pgp"]);
 }
 
@@ -185,6 +185,8 @@ fn without_a_terminal_one_line_names_the_flag() {
     assert!(err.contains("is locked") && err.contains("--key-password-file"), "{err}");
     let err = refused(dir, &["sign", "-i", "a.key", "doc"]);
     assert!(err.contains("--key-password-file"), "{err}");
+    let err = refused(dir, &["encrypt", "-r", "a.cert", "--sign-with", "a.key", "doc"]);
+    assert!(err.contains("--sign-key-password-file"), "{err}");
     let err = refused(dir, &["encrypt", "doc"]);
     assert!(err.contains("--password-file") && err.contains("--recipient"), "{err}");
     let err = refused(dir, &["decrypt", "m.pgp"]);
