@@ -5,14 +5,15 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
-use tessera::openpgp::key::{GenerateOptions, KeyProfile, ValidKey, flags, generate};
+use tessera::openpgp::key::{Cert, GenerateOptions, KeyLifetime, KeyProfile, ValidKey, flags, generate};
+use zeroize::Zeroizing;
 
-use tessera_cli::io::{Output, PasswordArgs, file_path};
+use tessera_cli::io::{Output, PasswordArgs, file_path, prompt};
 use tessera_cli::signing::{now, read_certs, timestamp};
 
 #[derive(Subcommand, Debug)]
 pub enum KeyOp {
-    /// Generate a secret key (v6 Ed25519 + X25519 by default).
+    /// Generate a secret key (v4 for GnuPG 2.2 and everyone by default; v6 with --profile rfc9580).
     Generate(GenerateArgs),
     /// Extract the certificate (public key) from a secret key.
     Cert(CertArgs),
@@ -22,26 +23,36 @@ pub enum KeyOp {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProfileArg {
-    /// v6 key: Ed25519 primary, X25519 subkey, SEIPD v2.
-    Rfc9580,
-    /// v4 key for GnuPG 2.2: EdDSALegacy primary, ECDH Curve25519Legacy subkey.
+    /// v4 key (EdDSALegacy primary, ECDH Curve25519Legacy subkey): read by GnuPG 2.2 and every
+    /// RFC 9580 implementation; it announces SEIPD v2, so tessera and Sequoia encrypt to it with AEAD.
     Rfc4880,
+    /// v6 key (Ed25519 primary, X25519 subkey): read by RFC 9580 implementations (Sequoia,
+    /// OpenPGP.js 6, GopenPGP 3), not by GnuPG ("unknown version 6").
+    Rfc9580,
 }
 
+/// Generate a secret key: a User ID, a signing primary key and an encryption subkey, valid for
+/// three years unless --expires says otherwise, locked with a password (asked for on a terminal)
+/// unless --no-password.
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
     /// User ID, e.g. "Alice <alice@example.org>" (repeat for more; the first is primary).
     #[arg(long = "userid", required = true)]
     pub userids: Vec<String>,
-    /// Key profile.
-    #[arg(long, value_enum, default_value = "rfc9580")]
+    /// Key profile: rfc4880 for GnuPG 2.2 and everyone (as Sequoia's `sq key generate`),
+    /// rfc9580 for a v6 key.
+    #[arg(long, value_enum, default_value = "rfc4880")]
     pub profile: ProfileArg,
-    /// Lock the secret key with the password in this file.
+    /// Lock the secret key with the password in this file (without it, asked for on a terminal).
     #[arg(long, value_name = "FILE")]
     pub password_file: Option<PathBuf>,
-    /// Expire after this many days.
-    #[arg(long, value_name = "DAYS")]
-    pub expires: Option<u32>,
+    /// Leave the secret key unprotected (anyone who reads the file can use it).
+    #[arg(long, conflicts_with = "password_file")]
+    pub no_password: bool,
+    /// Expire after this many days, or never.
+    #[arg(long, value_name = "DAYS|never", default_value = "1095",
+          value_parser = |s: &str| s.parse::<KeyLifetime>())]
+    pub expires: KeyLifetime,
     /// Write the secret key here (armored; created only on success, and
     /// never replacing an existing file).
     #[arg(short = 'o', long = "output")]
@@ -77,23 +88,41 @@ fn generate_cmd(a: &GenerateArgs) -> Result<()> {
     {
         bail!("{} exists; it is never replaced", p.display());
     }
+    let password = new_key_password(a)?;
+    let mut key = generate(&generate_options(a)).context("key generation failed")?;
+    if let Some(pw) = password {
+        key.lock(&pw).context("cannot lock the key")?;
+    }
+    write_key(&key, a)
+}
+
+/// What the flags ask of the library's key generation.
+fn generate_options(a: &GenerateArgs) -> GenerateOptions {
     let profile = match a.profile {
         ProfileArg::Rfc9580 => KeyProfile::Rfc9580,
         ProfileArg::Rfc4880 => KeyProfile::Rfc4880,
     };
-    let expires_in = match a.expires {
-        Some(d) => Some(d.checked_mul(86_400).context("--expires is too large")?),
-        None => None,
-    };
-    let password = match &a.password_file {
-        Some(p) => Some(PasswordArgs { password_file: Some(p.clone()), password_env: None }.read()?),
-        None => None,
-    };
-    let opts = GenerateOptions { profile, user_ids: a.userids.clone(), expires_in, created: None };
-    let mut key = generate(&opts).context("key generation failed")?;
-    if let Some(pw) = password {
-        key.lock(&pw).context("cannot lock the key")?;
+    GenerateOptions { profile, user_ids: a.userids.clone(), expires_in: a.expires.seconds(), created: None }
+}
+
+/// The password that locks the new key: from --password-file, typed twice
+/// on a terminal, or none when --no-password asks for an unprotected key.
+fn new_key_password(a: &GenerateArgs) -> Result<Option<Zeroizing<Vec<u8>>>> {
+    if a.no_password {
+        return Ok(None);
     }
+    match &a.password_file {
+        Some(p) => Ok(Some(PasswordArgs { password_file: Some(p.clone()), password_env: None }.read()?)),
+        None => prompt::ask_new(
+            "a password for the new key",
+            "--password-file FILE, or --no-password for an unprotected key",
+        )
+        .map(Some),
+    }
+}
+
+/// Writes the armored secret key to -o (created only now) or stdout.
+fn write_key(key: &Cert, a: &GenerateArgs) -> Result<()> {
     let mut out = Output::create(a.output.as_deref())?;
     key.write_armored(&mut out).context("cannot write the key")?;
     out.commit_new()
@@ -120,8 +149,19 @@ fn flag_names(f: u8) -> String {
 }
 
 fn describe(k: &ValidKey<'_>) -> String {
-    let exp = k.expires.map(|e| format!(", expires {}", timestamp(e))).unwrap_or_default();
-    format!("flags {}{exp}, valid", flag_names(k.flags))
+    let exp = k.expires.map(|e| format!("expires {}", timestamp(e))).unwrap_or_else(|| "never expires".into());
+    format!("flags {}, {exp}, valid", flag_names(k.flags))
+}
+
+/// The algorithm's strength as a person reads it: its curve and size in
+/// bits ("Ed25519Legacy, 255 bits"), or the size alone (RSA, and the
+/// algorithms named after their curve).
+fn strength(p: &tessera::openpgp::key::PublicKey) -> String {
+    let m = p.material();
+    match m.curve() {
+        Some(c) => format!("{}, {} bits", c.name(), m.bits()),
+        None => format!("{} bits", m.bits()),
+    }
 }
 
 fn key_line(w: &mut impl Write, what: &str, k: &tessera::openpgp::key::CertKey, status: &str) -> std::io::Result<()> {
@@ -133,10 +173,11 @@ fn key_line(w: &mut impl Write, what: &str, k: &tessera::openpgp::key::CertKey, 
     };
     writeln!(
         w,
-        "{what} {} v{} {:?} created {}{secret}",
+        "{what} {} v{} {:?} ({}) created {}{secret}",
         p.fingerprint(),
         p.version().id(),
         p.alg(),
+        strength(p),
         timestamp(p.created().into())
     )?;
     writeln!(w, "         {status}")

@@ -13,7 +13,7 @@ use tessera::keyset::{
 use tessera::openpgp::key::Cert;
 use zeroize::Zeroizing;
 
-use crate::io::{Output, PasswordArgs, WholeInput};
+use crate::io::{Output, PasswordArgs, WholeInput, prompt};
 use tessera_cli::signing::{read_all_certs, read_secret_keys, timestamp};
 
 /// How the keyset file is protected: a password (file or environment
@@ -50,8 +50,27 @@ enum Sealing {
     Certificates { recipients: Vec<Cert>, keys: Vec<Cert> },
 }
 
+/// The keyset password typed on a terminal, asked for once a run: a
+/// command that opens the keyset and writes it back uses the same one. A
+/// keyset written without being opened first is new, and its password is
+/// asked twice.
+fn typed_keyset_password(new: bool) -> Result<Zeroizing<Vec<u8>>> {
+    static TYPED: std::sync::OnceLock<Zeroizing<Vec<u8>>> = std::sync::OnceLock::new();
+    if let Some(pw) = TYPED.get() {
+        return Ok(pw.clone());
+    }
+    let flags = "--keyset-password-file, --keyset-password-env, --keyset-key/--keyset-recipient \
+                 or (for a cleartext one) --insecure-cleartext";
+    let pw = if new {
+        prompt::ask_new("a password for the new keyset", flags)?
+    } else {
+        prompt::ask("the keyset's password", flags)?
+    };
+    Ok(TYPED.get_or_init(|| pw).clone())
+}
+
 impl Protect {
-    fn read(&self) -> Result<Sealing> {
+    fn read(&self, new: bool) -> Result<Sealing> {
         if self.insecure_cleartext {
             return Ok(Sealing::Cleartext);
         }
@@ -70,10 +89,7 @@ impl Protect {
             return Ok(Sealing::Certificates { recipients, keys });
         }
         if self.keyset_password_file.is_none() && self.keyset_password_env.is_none() {
-            bail!(
-                "the keyset needs --keyset-password-file, --keyset-password-env, --keyset-key/--keyset-recipient \
-                 or (for a cleartext one) --insecure-cleartext"
-            );
+            return typed_keyset_password(new).map(Sealing::Password);
         }
         let args = PasswordArgs {
             password_file: self.keyset_password_file.clone(),
@@ -85,9 +101,10 @@ impl Protect {
     /// Runs `f` with the protection these flags ask for.
     fn with<R>(
         &self,
+        new: bool,
         f: impl FnOnce(Protection<'_>) -> tessera::keyset::Result<R>,
     ) -> Result<tessera::keyset::Result<R>> {
-        Ok(match &self.read()? {
+        Ok(match &self.read(new)? {
             Sealing::Cleartext => f(Protection::InsecureCleartext),
             Sealing::Password(p) => f(Protection::Password(p)),
             Sealing::Certificates { recipients, keys } => f(Protection::Certificates { recipients, keys }),
@@ -96,12 +113,12 @@ impl Protect {
 
     /// Opens the keyset at `path`.
     pub fn open(&self, path: &Path) -> Result<Keyset> {
-        self.with(|p| Keyset::open(path, p))?.with_context(|| format!("cannot open keyset {}", path.display()))
+        self.with(false, |p| Keyset::open(path, p))?.with_context(|| format!("cannot open keyset {}", path.display()))
     }
 
     /// Writes the keyset to `path` atomically (0600; the old file stays on error).
     pub fn save(&self, ks: &Keyset, path: &Path) -> Result<()> {
-        self.with(|p| ks.save(path, p))?.with_context(|| format!("cannot write keyset {}", path.display()))
+        self.with(true, |p| ks.save(path, p))?.with_context(|| format!("cannot write keyset {}", path.display()))
     }
 }
 

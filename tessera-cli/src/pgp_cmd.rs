@@ -9,19 +9,19 @@
 use std::io::{self, BufReader};
 use std::path::PathBuf;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use clap::Args;
 use clap::builder::PossibleValue;
 use tessera::aead::Mode;
 use tessera::fs::{CopyError, IO_BUFFER, Spool, copy};
 use tessera::openpgp::crypto::HashAlg;
-use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
+use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS, KeyError};
 use tessera::openpgp::{
     DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, MAX_CHUNK_OCTET, Profile, S2kChoice,
     S2kKind, S2kLimits, SeipdVersion, SymAlg,
 };
 use tessera_cli::named;
-use tessera_cli::signing::{read_all_certs, read_decryption_keys};
+use tessera_cli::signing::{is_locked, read_all_certs, read_decryption_keys};
 
 use crate::io::{Input, Output, PasswordArgs, open_input, open_unbuffered, parse_size, parse_threads};
 
@@ -61,7 +61,10 @@ pub struct EncryptArgs {
     /// Coded count octet of the iterated S2K (255 = 65011712 bytes hashed).
     #[arg(long, default_value_t = S2kChoice::DEFAULT_COUNT_OCTET)]
     pub s2k_count: u8,
-    /// rfc9580: SKESK v6 + SEIPD v2 (AEAD); rfc4880: SKESK v4 + SEIPD v1 (for GnuPG 2.2).
+    /// rfc9580: SKESK v6 + SEIPD v2 (AEAD; to certificates, when every recipient announces it);
+    /// rfc4880: SKESK v4 + SEIPD v1. GnuPG 2.2 reads only rfc4880: password messages for it need
+    /// --profile rfc4880, and so do messages to a tessera or Sequoia key its owner uses in GnuPG 2.2
+    /// (such keys announce SEIPD v2; GnuPG's own keys do not, and get SEIPD v1 anyway).
     #[arg(long, default_value = "rfc9580", value_parser = named::<Profile>(names(Profile::NAMES)))]
     pub profile: Profile,
     /// ASCII-armored output.
@@ -174,6 +177,9 @@ pub fn explain(e: PgpError) -> anyhow::Error {
         PgpError::NoPasswordPacket => {
             anyhow!("the message is not password-encrypted (it is for a public key, or not encrypted)")
         }
+        PgpError::Key(KeyError::Locked(fp)) => {
+            anyhow!("the secret key {fp} is locked: give its password with --key-password-file FILE")
+        }
         PgpError::Io(e) => anyhow!("I/O error: {e}"),
         e @ PgpError::LimitExceeded { limit, .. } => {
             let flag = LIMIT_FLAGS.iter().find(|(name, _)| limit.starts_with(name)).map(|(_, flag)| *flag);
@@ -212,20 +218,40 @@ pub struct OptionalPassword {
     pub password_env: Option<String>,
 }
 
-/// The password, when given (one is needed unless keys are).
-fn read_password(p: &OptionalPassword, keys_given: bool, what: &str) -> Result<Vec<zeroize::Zeroizing<Vec<u8>>>> {
+/// Whether a password is asked for a new message (typed twice) or for one
+/// that exists (typed once).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Secret {
+    New,
+    Existing,
+}
+
+/// The password, when given (one is needed unless keys are): from the
+/// file or variable, else typed on a terminal; without one, the error names
+/// the flags, `what` among them.
+fn read_password(
+    p: &OptionalPassword,
+    keys_given: bool,
+    what: &str,
+    secret: Secret,
+) -> Result<Vec<zeroize::Zeroizing<Vec<u8>>>> {
     if p.password_file.is_none() && p.password_env.is_none() {
         if keys_given {
             return Ok(Vec::new());
         }
-        bail!("no password: give --password-file, --password-env or {what}");
+        let flags = format!("--password-file FILE, --password-env VAR or {what}");
+        let pw = match secret {
+            Secret::New => crate::io::prompt::ask_new("a password for the message", &flags),
+            Secret::Existing => crate::io::prompt::ask("the message's password", &flags),
+        };
+        return Ok(vec![pw?]);
     }
     let args = PasswordArgs { password_file: p.password_file.clone(), password_env: p.password_env.clone() };
     Ok(vec![args.read()?])
 }
 
 pub fn encrypt(a: &EncryptArgs) -> Result<()> {
-    let pws = read_password(&a.password, !a.recipients.is_empty(), "--recipient")?;
+    let pws = read_password(&a.password, !a.recipients.is_empty(), "--recipient CERT", Secret::New)?;
     let recipients = read_all_certs(&a.recipients)?;
     let defaults = EncryptOptions::for_profile(a.profile, a.s2k, a.s2k_count).map_err(|_| {
         anyhow!("--s2k argon2 needs --profile rfc9580 (GnuPG 2.2 cannot read Argon2); use --s2k iterated")
@@ -264,14 +290,9 @@ pub fn encrypt(a: &EncryptArgs) -> Result<()> {
 }
 
 pub fn decrypt(a: &DecryptArgs) -> Result<()> {
-    let pws = read_password(&a.password, !a.keys.is_empty(), "--key")?;
+    let pws = read_password(&a.password, !a.keys.is_empty(), "--key KEY", Secret::Existing)?;
     let mut keys = read_decryption_keys(&a.keys)?;
-    if let Some(f) = &a.key_password_file {
-        let kp = PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?;
-        for k in &mut keys {
-            k.unlock(&kp, &KEY_UNLOCK_LIMITS).map_err(explain)?;
-        }
-    }
+    unlock_keys(&mut keys, a.key_password_file.as_ref())?;
     // v1 messages stream only into a temporary file (renamed on success, or
     // copied to stdout or another stream once the MDC verifies).
     let opts = DecryptOptions { v1_stream_unauthenticated: true, keys, threads: a.threads, ..a.limits.options() };
@@ -300,6 +321,26 @@ pub fn decrypt(a: &DecryptArgs) -> Result<()> {
     };
     copied.map_err(explain_copy)?;
     out.commit()
+}
+
+/// Unlocks the locked keys among `keys` with the password in `file`, else
+/// one typed on a terminal. Without either they stay locked, and the
+/// message's decryption says to give --key-password-file if it needs them.
+fn unlock_keys(keys: &mut [Cert], file: Option<&PathBuf>) -> Result<()> {
+    if !keys.iter().any(is_locked) {
+        return Ok(());
+    }
+    let kp = match file {
+        Some(f) => PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?,
+        None if crate::io::prompt::can_ask() => {
+            crate::io::prompt::ask("the password of the secret keys", "--key-password-file FILE")?
+        }
+        None => return Ok(()),
+    };
+    for k in keys {
+        k.unlock(&kp, &KEY_UNLOCK_LIMITS).map_err(explain)?;
+    }
+    Ok(())
 }
 
 /// Maps a failed copy into an encryptor.

@@ -72,7 +72,7 @@ impl Signers {
         let pw = password(password_file)?;
         let mut keys = Vec::new();
         for p in paths {
-            keys.extend(read_secret_keys(p, pw.as_deref().map(|p| p.as_slice()), "--key-password-file")?);
+            keys.extend(read_secret_keys(p, pw.as_deref().map(|p| p.as_slice()), "--sign-key-password-file")?);
         }
         Ok(Signers(keys))
     }

@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS, KeyError};
 use tessera::openpgp::sig::{Outcome, SigResult};
 
-use crate::io::{file_path, open_input};
+use crate::io::{file_path, open_input, prompt};
 
 /// Seconds since the epoch.
 pub fn now() -> u64 {
@@ -69,22 +69,29 @@ pub fn read_all_certs(paths: &[PathBuf]) -> Result<Vec<Cert>> {
     Ok(out)
 }
 
-/// The secret keys in `path`, unlocked with `password` where locked (a
-/// locked key without one names `password_flag`, the option that gives it).
+/// The secret keys in `path`, unlocked with `password` where locked, else
+/// with one typed on a terminal (without a terminal, the error names
+/// `password_flag`, the option that gives it).
 pub fn read_secret_keys(path: &Path, password: Option<&[u8]>, password_flag: &str) -> Result<Vec<Cert>> {
     let mut keys = read_certs(path)?;
     keys.retain(Cert::is_secret);
     if keys.is_empty() {
         bail!(no_secret_key(path));
     }
+    prompt::warn_if_open(path, "secret key file");
     for k in &mut keys {
-        match (is_locked(k), password) {
-            (false, _) => {}
-            (true, None) => bail!("the key {} is locked; give {password_flag}", k.fingerprint()),
-            (true, Some(pw)) => {
-                unlock_with_any(k, &[pw]).with_context(|| format!("cannot unlock the key {}", k.fingerprint()))?
-            }
+        if !is_locked(k) {
+            continue;
         }
+        let typed;
+        let pw = match password {
+            Some(pw) => pw,
+            None => {
+                typed = prompt::ask(&format!("the password of the key {}", k.fingerprint()), password_flag)?;
+                &typed[..]
+            }
+        };
+        unlock_with_any(k, &[pw]).with_context(|| format!("cannot unlock the key {}", k.fingerprint()))?;
     }
     Ok(keys)
 }
@@ -98,6 +105,7 @@ pub fn read_decryption_keys(paths: &[PathBuf]) -> Result<Vec<Cert>> {
         if !keys.iter().any(Cert::is_secret) {
             bail!(no_secret_key(p));
         }
+        prompt::warn_if_open(p, "secret key file");
         out.extend(keys);
     }
     Ok(out)

@@ -4,6 +4,8 @@
 //! same line and exit 1; `-o -` names the terminal and writes anyway; text
 //! (armor, a text plaintext) goes to the terminal as always.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -66,10 +68,10 @@ fn every_binary_output_follows_one_rule() {
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("pw"), "pw\n").unwrap();
+    common::write_private(&d.join("pw"), "pw\n");
     std::fs::write(d.join("text"), "hello\n").unwrap();
     std::fs::write(d.join("bin"), [0u8, 1, 2, 0x1b, b'[', b'2', b'J', 0xff]).unwrap();
-    ok(d, &["key", "generate", "--userid", "A <a@example.org>", "-o", "a.key"]);
+    ok(d, &["key", "generate", "--no-password", "--userid", "A <a@example.org>", "-o", "a.key"]);
     ok(d, &["key", "cert", "a.key", "-o", "a.cert"]);
     ok(d, &["keygen", "--bytes", "32", "-o", "siv.key"]);
     let pw = ["--password-file", "pw", "--s2k", "iterated"];

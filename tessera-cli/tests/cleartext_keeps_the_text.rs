@@ -38,9 +38,10 @@ fn ok(o: Output, what: &str) -> Vec<u8> {
 }
 
 fn keys(d: &Path) {
-    ok(run(T, &["key", "generate", "--userid", "A <a@example.org>", "-o", "a.key"], d), "generate v6");
+    ok(run(T, &["key", "generate", "--no-password", "--userid", "A <a@example.org>", "-o", "a.key"], d), "generate v6");
     ok(run(T, &["key", "cert", "a.key", "-o", "a.cert"], d), "cert v6");
-    let v4 = ["key", "generate", "--profile", "rfc4880", "--userid", "B <b@example.org>", "-o", "b.key"];
+    let v4 =
+        ["key", "generate", "--no-password", "--profile", "rfc4880", "--userid", "B <b@example.org>", "-o", "b.key"];
     ok(run(T, &v4, d), "generate v4");
     ok(run(T, &["key", "cert", "b.key", "-o", "b.cert"], d), "cert v4");
 }

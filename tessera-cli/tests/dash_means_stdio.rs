@@ -39,7 +39,7 @@ fn ok(dir: &Path, args: &[&str], stdin: &[u8]) -> Vec<u8> {
 fn password_encryption_reads_and_writes_a_dash() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("pw"), "pw\n").unwrap();
+    common::write_private(&d.join("pw"), "pw\n");
     let plain = b"stdin data\n".repeat(1000);
     let sealed = ok(d, &["encrypt", "--password-file", "pw", "--s2k", "iterated", "-o", "-", "-"], &plain);
     assert!(!sealed.is_empty());
@@ -55,7 +55,7 @@ fn password_encryption_reads_and_writes_a_dash() {
 fn keys_signatures_and_certificates_read_and_write_a_dash() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let key = ok(d, &["key", "generate", "--userid", "A <a@example.org>", "-o", "-"], b"");
+    let key = ok(d, &["key", "generate", "--no-password", "--userid", "A <a@example.org>", "-o", "-"], b"");
     assert!(key.starts_with(b"-----BEGIN PGP PRIVATE KEY BLOCK-----"));
     std::fs::write(d.join("a.key"), &key).unwrap();
     // The key from stdin, the certificate to stdout.
@@ -114,7 +114,7 @@ fn fpe_siv_and_keygen_take_a_dash() {
 fn a_file_named_dash_is_reached_as_dot_slash_dash() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("pw"), "pw\n").unwrap();
+    common::write_private(&d.join("pw"), "pw\n");
     let o = run_in(d, &["encrypt", "--password-file", "pw", "--s2k", "iterated", "-o", "./-", "-"], b"x");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(o.stdout.is_empty());
@@ -127,7 +127,7 @@ fn a_file_named_dash_is_reached_as_dot_slash_dash() {
 fn stdin_holds_one_input() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let key = ok(d, &["key", "generate", "--userid", "A <a@example.org>", "-o", "-"], b"");
+    let key = ok(d, &["key", "generate", "--no-password", "--userid", "A <a@example.org>", "-o", "-"], b"");
     std::fs::write(d.join("a.key"), &key).unwrap();
     let cert = ok(d, &["key", "cert", "a.key"], b"");
     // Stdin holds the key or certificate, read whole: the data has no stdin left.

@@ -3,6 +3,8 @@
 //! password (said once), and `decrypt --verify-with` the wrong signer
 //! (said as `verify` says it, with no output file).
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -28,9 +30,9 @@ fn error(d: &Path, args: &[&str]) -> String {
 }
 
 fn keys(d: &Path) {
-    ok(d, &["key", "generate", "--userid", "A <a@example.org>", "-o", "a.key"]);
+    ok(d, &["key", "generate", "--no-password", "--userid", "A <a@example.org>", "-o", "a.key"]);
     ok(d, &["key", "cert", "a.key", "-o", "a.cert"]);
-    ok(d, &["key", "generate", "--userid", "B <b@example.org>", "-o", "b.key"]);
+    ok(d, &["key", "generate", "--no-password", "--userid", "B <b@example.org>", "-o", "b.key"]);
     ok(d, &["key", "cert", "b.key", "-o", "b.cert"]);
     std::fs::write(d.join("text"), "hello\n").unwrap();
 }
@@ -77,8 +79,8 @@ fn a_certificate_is_not_a_secret_key() {
 fn a_wrong_keyset_password_is_said_once() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("pw"), "right\n").unwrap();
-    std::fs::write(d.join("wrong"), "wrong\n").unwrap();
+    common::write_private(&d.join("pw"), "right\n");
+    common::write_private(&d.join("wrong"), "wrong\n");
     ok(d, &["keyset", "new", "--transform", "t", "--siv", "-o", "ks.tks", "--keyset-password-file", "pw"]);
     let e = error(d, &["keyset", "list", "--keyset", "ks.tks", "--keyset-password-file", "wrong"]);
     assert_eq!(e.matches("wrong password").count(), 1, "{e}");

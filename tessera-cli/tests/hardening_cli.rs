@@ -56,7 +56,7 @@ fn v1_message(inner: &[u8]) -> (Vec<u8>, usize) {
 fn v1_modifications_give_one_answer_in_both_binaries() {
     let dir = tempfile::tempdir().unwrap();
     let pw_file = dir.path().join("pw");
-    std::fs::write(&pw_file, PW).unwrap();
+    common::write_private(&pw_file, PW);
     let pw_file = pw_file.to_str().unwrap();
     let plain = vec![0x61u8; 150_000];
     let (msg, start) = v1_message(&literal(&plain));
@@ -98,7 +98,7 @@ fn encrypt_default(plain: &[u8]) -> Vec<u8> {
 fn s2k_limits_are_flags_and_name_themselves() {
     let dir = tempfile::tempdir().unwrap();
     let pw_file = dir.path().join("pw");
-    std::fs::write(&pw_file, PW).unwrap();
+    common::write_private(&pw_file, PW);
     let pw_file = pw_file.to_str().unwrap();
     let msg = encrypt_default(b"hello");
     assert_eq!(tessera(&["decrypt", "--password-file", pw_file], &msg).stdout, b"hello");
@@ -116,7 +116,7 @@ fn s2k_limits_are_flags_and_name_themselves() {
 fn decompressed_size_has_a_flag() {
     let dir = tempfile::tempdir().unwrap();
     let pw_file = dir.path().join("pw");
-    std::fs::write(&pw_file, PW).unwrap();
+    common::write_private(&pw_file, PW);
     let pw_file = pw_file.to_str().unwrap();
     let mut z = flate2::write::ZlibEncoder::new(vec![2u8], flate2::Compression::best());
     z.write_all(&literal(&vec![0; 3 << 20])).unwrap();
@@ -135,14 +135,14 @@ fn decompressed_size_has_a_flag() {
 fn session_key_out_appears_private_and_only_after_success() {
     let dir = tempfile::tempdir().unwrap();
     let pw_file = dir.path().join("pw");
-    std::fs::write(&pw_file, PW).unwrap();
+    common::write_private(&pw_file, PW);
     let with = format!("--with-password={}", pw_file.display());
     let msg = encrypt_default(&[7; 100_000]);
     let sk = dir.path().join("sk");
     let sk_arg = format!("--session-key-out={}", sk.display());
     // Failures: wrong password, a modified message (after the key opened it).
     let wrong = dir.path().join("wrong");
-    std::fs::write(&wrong, b"nope").unwrap();
+    common::write_private(&wrong, b"nope");
     let o = sop(&["decrypt", &format!("--with-password={}", wrong.display()), &sk_arg], &msg);
     assert_eq!(o.status.code(), Some(29));
     let mut bad = msg.clone();
@@ -173,7 +173,7 @@ fn empty_passwords_are_refused_with_one_message() {
     assert!(o.stdout.is_empty());
     assert!(String::from_utf8_lossy(&o.stderr).contains(EMPTY_PASSWORD));
     let empty = dir.path().join("empty");
-    std::fs::write(&empty, b"\n").unwrap();
+    common::write_private(&empty, b"\n");
     let o = tessera(&["encrypt", "--password-file", empty.to_str().unwrap()], b"data");
     assert!(String::from_utf8_lossy(&o.stderr).contains(EMPTY_PASSWORD));
     // The library refuses it too.

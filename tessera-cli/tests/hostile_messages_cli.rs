@@ -6,6 +6,8 @@
 //! exit code for bad data. `tessera verify` to a FIFO or to stdout writes
 //! nothing unless a signature is good.
 
+mod common;
+
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -41,7 +43,7 @@ fn setup(d: &Path) -> Signed {
         Cert::to_public(k).write_armored(&mut out).unwrap();
         std::fs::write(d.join(name), out).unwrap();
     }
-    std::fs::write(d.join("pw"), "password").unwrap();
+    common::write_private(&d.join("pw"), "password");
     Signed::new(&a, DATA, now() - 10).unwrap()
 }
 

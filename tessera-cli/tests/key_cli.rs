@@ -2,6 +2,8 @@
 //! password-locked key, the certificate extracted, what `show` prints, and
 //! failures that leave no output file.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
@@ -35,7 +37,7 @@ fn vector(name: &str) -> PathBuf {
 fn generate_cert_and_show_both_profiles() {
     let d = tempfile::tempdir().unwrap();
     let p = |n: &str| d.path().join(n);
-    std::fs::write(p("pw"), "key password\n").unwrap();
+    common::write_private(&p("pw"), "key password\n");
     for (profile, version, algs) in
         [("rfc9580", "v6", ["Ed25519", "X25519"]), ("rfc4880", "v4", ["EdDsaLegacy", "Ecdh"])]
     {
@@ -98,7 +100,7 @@ fn failures_name_the_problem_and_write_nothing() {
     let d = tempfile::tempdir().unwrap();
     let p = |n: &str| d.path().join(n);
     std::fs::write(p("junk"), b"not a key").unwrap();
-    std::fs::write(p("empty"), b"").unwrap();
+    common::write_private(&p("empty"), b"");
     fails(tessera().args(["key", "cert"]).arg(p("junk")).arg("-o").arg(p("out")), "cannot read keys from");
     fails(tessera().args(["key", "show"]).arg(p("missing")), "no such key or certificate file");
     fails(
@@ -119,9 +121,12 @@ fn failures_name_the_problem_and_write_nothing() {
 fn generate_never_replaces_an_existing_key() {
     let d = tempfile::tempdir().unwrap();
     let key = d.path().join("alice.key");
-    ok(tessera().args(["key", "generate", "--userid", "Alice <alice@example.org>", "-o"]).arg(&key));
+    ok(tessera().args(["key", "generate", "--no-password", "--userid", "Alice <alice@example.org>", "-o"]).arg(&key));
     let first = std::fs::read(&key).unwrap();
-    fails(tessera().args(["key", "generate", "--userid", "Alice <alice@example.org>", "-o"]).arg(&key), "exists");
+    fails(
+        tessera().args(["key", "generate", "--no-password", "--userid", "Alice <alice@example.org>", "-o"]).arg(&key),
+        "exists",
+    );
     assert_eq!(std::fs::read(&key).unwrap(), first, "the first key was replaced");
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1, "a temporary file was left behind");
 }

@@ -309,7 +309,7 @@ fn keyset_sealed_to_a_team_of_certificates() {
     let d = Dir::new();
     for (name, profile) in [("alice", "rfc9580"), ("bob", "rfc4880"), ("eve", "rfc9580")] {
         let (key, cert) = (d.s(&format!("{name}.key")), d.s(&format!("{name}.cert")));
-        ok(&["key", "generate", "--profile", profile, "--userid", name, "-o", &key], b"");
+        ok(&["key", "generate", "--no-password", "--profile", profile, "--userid", name, "-o", &key], b"");
         ok(&["key", "cert", &key, "-o", &cert], b"");
     }
     let (ks, a_cert, b_cert) = (d.s("ks.tks"), d.s("alice.cert"), d.s("bob.cert"));

@@ -34,7 +34,7 @@ struct Dir {
 impl Dir {
     fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("pw"), b"hunter2 with spaces\n").unwrap();
+        common::write_private(&dir.path().join("pw"), b"hunter2 with spaces\n");
         Dir { dir }
     }
     fn p(&self, name: &str) -> PathBuf {
@@ -42,7 +42,7 @@ impl Dir {
     }
     fn write(&self, name: &str, content: &[u8]) -> PathBuf {
         let p = self.p(name);
-        std::fs::write(&p, content).unwrap();
+        common::write_private(&p, content);
         p
     }
 }

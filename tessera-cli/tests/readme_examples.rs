@@ -49,11 +49,12 @@ printf 'a password for messages\n' > pw.txt
 printf 'a password for keys\n' > kpw
 printf 'another password for keys\n' > kpw2
 printf 'a password for keysets\n' > pw
+chmod 600 pw.txt kpw kpw2 pw
 tessera encrypt --password-file pw.txt -o in.pgp secret.bin
 tessera keygen --bytes 16 -o old.key
 tessera fpe encrypt --key-file old.key --algorithm ff3-1 --allow-withdrawn --tweak 00112233445566 \
     < cards.txt > ff3_tokens.txt 2> /dev/null
-tessera key generate --userid "Bob <bob@example.org>" -o bob.key
+tessera key generate --userid "Bob <bob@example.org>" --no-password -o bob.key
 tessera key cert bob.key -o bob.cert
 cat > tink.json <<'EOF'
 {"primaryKeyId": 1234567, "key": [{"keyData": {"typeUrl": "type.googleapis.com/google.crypto.tink.AesSivKey",

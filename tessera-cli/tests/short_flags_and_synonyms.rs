@@ -21,7 +21,7 @@ fn read(d: &Path, name: &str) -> Vec<u8> {
 fn gpg_spellings_work_as_the_long_forms() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    ok(d, &["key", "generate", "--userid", "A <a@example.org>", "-o", "a.key"]);
+    ok(d, &["key", "generate", "--no-password", "--userid", "A <a@example.org>", "-o", "a.key"]);
     ok(d, &["key", "cert", "a.key", "-o", "a.cert"]);
     std::fs::write(d.join("text"), "hello\n").unwrap();
 

@@ -22,9 +22,13 @@ const T: &str = env!("CARGO_BIN_EXE_tessera");
 const SOP: &str = env!("CARGO_BIN_EXE_tessera-sop");
 
 fn keys(d: &Path) {
-    ok(T, &["key", "generate", "--userid", "Alice <a@example.org>", "-o", "a.key"], d);
+    ok(T, &["key", "generate", "--no-password", "--userid", "Alice <a@example.org>", "-o", "a.key"], d);
     ok(T, &["key", "cert", "a.key", "-o", "a.cert"], d);
-    ok(T, &["key", "generate", "--profile", "rfc4880", "--userid", "Bob <b@example.org>", "-o", "b.key"], d);
+    ok(
+        T,
+        &["key", "generate", "--no-password", "--profile", "rfc4880", "--userid", "Bob <b@example.org>", "-o", "b.key"],
+        d,
+    );
     ok(T, &["key", "cert", "b.key", "-o", "b.cert"], d);
     std::fs::write(d.join("data"), "some data\n- with a dash\n").unwrap();
 }
@@ -112,7 +116,7 @@ fn sop_signing_subcommands_and_exit_codes() {
     let det = sop(&["inline-detach", &format!("--signatures-out={}", sigs.display())], b"garbage", d);
     assert_eq!(det.status.code(), Some(41));
     assert!(!sigs.exists(), "no signatures file after a failure");
-    std::fs::write(d.join("pw"), "pw\n").unwrap();
+    common::write_private(&d.join("pw"), "pw\n");
     ok(T, &["key", "generate", "--userid", "L <l@x>", "--password-file", "pw", "-o", "l.key"], d);
     assert_eq!(sop(&["sign", "l.key"], data, d).status.code(), Some(67));
     let pw = d.join("pw");

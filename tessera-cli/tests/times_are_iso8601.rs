@@ -2,6 +2,8 @@
 //! never a raw Unix number: `verify`'s and `decrypt --verify-with`'s
 //! "made at", `key show`'s creation and expiry, `keyset list`'s creation.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -40,7 +42,7 @@ fn today() -> Option<String> {
 fn people_read_iso_8601_times() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    ok(d, &["key", "generate", "--userid", "A <a@example.org>", "--expires", "365", "-o", "a.key"]);
+    ok(d, &["key", "generate", "--no-password", "--userid", "A <a@example.org>", "--expires", "365", "-o", "a.key"]);
     ok(d, &["key", "cert", "a.key", "-o", "a.cert"]);
     std::fs::write(d.join("text"), "hello\n").unwrap();
 
@@ -56,7 +58,7 @@ fn people_read_iso_8601_times() {
     ok(d, &["encrypt", "-r", "a.cert", "--sign-with", "a.key", "-o", "m.pgp", "text"]);
     times_after(&ok(d, &["decrypt", "-i", "a.key", "--verify-with", "a.cert", "-o", "out", "m.pgp"]), "made at");
 
-    std::fs::write(d.join("pw"), "pw\n").unwrap();
+    common::write_private(&d.join("pw"), "pw\n");
     ok(d, &["keyset", "new", "--transform", "t", "--siv", "-o", "ks.tks", "--keyset-password-file", "pw"]);
     let listed = ok(d, &["keyset", "list", "--keyset", "ks.tks", "--keyset-password-file", "pw"]);
     times_after(&listed, "created");

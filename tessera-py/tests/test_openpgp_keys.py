@@ -74,7 +74,7 @@ def test_encrypt_to_certificates_file_round_trip(tmp_path, alice, bob, carol):
         res = openpgp.decrypt_file(tmp_path / "enc", tmp_path / "out", keys=key, key_password=pw)
         assert (tmp_path / "out").read_bytes() == data
         assert not res.verified and res.verifications == []
-    # A v4 recipient: SEIPD v1, read with the key given as a path.
+    # A v4 recipient (announcing SEIPD v2, as tessera's keys do), read with the key given as a path.
     (tmp_path / "carol.key").write_bytes(carol)
     openpgp.encrypt_file(tmp_path / "in", tmp_path / "enc4", "and a password", recipients=tmp_path / "carol.key", **FAST)
     openpgp.decrypt_file(tmp_path / "enc4", tmp_path / "out4", keys=str(tmp_path / "carol.key"))

@@ -10,6 +10,7 @@ use tessera::fs::IO_BUFFER;
 use zeroize::Zeroizing;
 
 mod output;
+pub mod prompt;
 pub use output::{Output, is_text};
 
 /// Input files larger than this get a progress bar (on a terminal).
@@ -74,6 +75,7 @@ impl PasswordArgs {
     pub fn read(&self) -> Result<Zeroizing<Vec<u8>>> {
         let pw = match (&self.password_file, &self.password_env) {
             (Some(path), _) => {
+                prompt::warn_if_open(path, "password file");
                 let mut pw = Zeroizing::new(
                     std::fs::read(path).with_context(|| format!("cannot read password file {}", path.display()))?,
                 );

@@ -70,6 +70,27 @@ if cmd == "generate":
     open(sys.argv[4], "w").write(str(t.extract_certificate()))
 "#;
 
+/// After [`SEQUOIA_GENERATE`]: `encrypt CERTS...` and `decrypt KEY [PASSWORD]`.
+#[allow(dead_code)]
+pub const SEQUOIA_ENCRYPT_DECRYPT: &str = r#"
+elif cmd == "encrypt":
+    certs = [ps.Cert.from_file(f) for f in sys.argv[2:]]
+    sys.stdout.buffer.write(ps.encrypt(recipients=certs, bytes=sys.stdin.buffer.read(), armor=False))
+else:
+    t = ps.Tsk.from_file(sys.argv[2])
+    pw = sys.argv[3] if len(sys.argv) > 3 else None
+    sys.stdout.buffer.write(ps.decrypt(decryptor=t.decryptor(pw), bytes=sys.stdin.buffer.read()).bytes)
+"#;
+
+/// Writes a password file as one should be: readable by its owner only
+/// (one open to others gets a warning on stderr).
+#[allow(dead_code)]
+pub fn write_private(path: &std::path::Path, data: impl AsRef<[u8]>) {
+    std::fs::write(path, data).unwrap();
+    #[cfg(unix)]
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+}
+
 /// A temporary directory for keyset tests, holding the keyset password
 /// file `pw` ("correct horse") and a wrong one, `bad`.
 #[allow(dead_code)]
@@ -81,8 +102,8 @@ pub struct KeysetDir {
 impl KeysetDir {
     pub fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("pw"), "correct horse\n").unwrap();
-        std::fs::write(dir.path().join("bad"), "wrong\n").unwrap();
+        write_private(&dir.path().join("pw"), "correct horse\n");
+        write_private(&dir.path().join("bad"), "wrong\n");
         KeysetDir { dir }
     }
     pub fn path(&self, name: &str) -> PathBuf {

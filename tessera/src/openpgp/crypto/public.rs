@@ -245,6 +245,8 @@ impl PublicMaterial {
     /// use tessera::openpgp::crypto::{Curve, KeyType, generate};
     /// let (p384, _) = generate(KeyType::Ecdsa(Curve::NistP384))?;
     /// assert_eq!(p384.bits(), 384);
+    /// let (cv25519, _) = generate(KeyType::EcdhCurve25519Legacy)?;
+    /// assert_eq!(cv25519.bits(), 255);
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn bits(&self) -> usize {
@@ -252,6 +254,7 @@ impl PublicMaterial {
             PublicMaterial::Rsa { n, .. } => n.bits(),
             PublicMaterial::Ecdh { curve, .. } | PublicMaterial::Ecdsa { curve, .. } => match curve {
                 Curve::NistP521 => 521,
+                Curve::Curve25519Legacy | Curve::Ed25519Legacy => 255,
                 c => c.field_len() * 8,
             },
             PublicMaterial::EdDsaLegacy { .. } => 255,

@@ -2,7 +2,9 @@
 //! default, or a v4 key for RFC 4880 peers such as GnuPG 2.2 (EdDSALegacy
 //! primary, ECDH Curve25519Legacy subkey), with a User ID, self-signatures
 //! carrying the usual subpackets, an optional expiration and an optional
-//! password.
+//! password. Both kinds announce SEIPD v2 and AEAD ciphersuites, as
+//! Sequoia's keys do: RFC 9580 peers encrypt to them with AEAD, RFC 4880
+//! peers ignore what they do not know.
 
 use super::super::crypto::{self, KeyType};
 use super::super::sig::{SigType, SignatureBuilder, Subpacket, SubpacketValue};
@@ -27,8 +29,9 @@ pub enum KeyProfile {
     /// v6 key, Ed25519 + X25519, SEIPD v2 announced (RFC 9580).
     #[default]
     Rfc9580,
-    /// v4 key, EdDSALegacy + ECDH Curve25519Legacy, SEIPD v1 only (RFC 4880,
-    /// GnuPG 2.2).
+    /// v4 key, EdDSALegacy + ECDH Curve25519Legacy (RFC 4880: GnuPG 2.2
+    /// imports it), still announcing SEIPD v2 and AEAD ciphersuites for
+    /// RFC 9580 peers (as Sequoia's `rfc4880` profile does).
     Rfc4880,
 }
 
@@ -70,20 +73,17 @@ fn now() -> u32 {
 }
 
 /// The subpackets of the self-signature that carries the key's properties.
-fn key_properties(builder: SignatureBuilder, profile: KeyProfile, expires_in: Option<u32>) -> SignatureBuilder {
-    let features = match profile {
-        KeyProfile::Rfc9580 => features::SEIPD_V1 | features::SEIPD_V2,
-        KeyProfile::Rfc4880 => features::SEIPD_V1,
-    };
+/// Both profiles announce SEIPD v1 and v2, and AEAD ciphersuites: a v4 key
+/// read by an RFC 4880 peer keeps its meaning (the peer ignores the v2 bit
+/// and the unknown subpacket), one read by an RFC 9580 peer gets AEAD.
+fn key_properties(builder: SignatureBuilder, expires_in: Option<u32>) -> SignatureBuilder {
     let mut b = builder
         .subpacket(Subpacket::critical(SubpacketValue::KeyFlags(vec![flags::CERTIFY | flags::SIGN])))
         .subpacket(Subpacket::new(SubpacketValue::PreferredSymmetric(PREF_SYM.to_vec())))
         .subpacket(Subpacket::new(SubpacketValue::PreferredHash(PREF_HASH.to_vec())))
         .subpacket(Subpacket::new(SubpacketValue::PreferredCompression(vec![0])))
-        .subpacket(Subpacket::new(SubpacketValue::Features(vec![features])));
-    if profile == KeyProfile::Rfc9580 {
-        b = b.subpacket(Subpacket::new(SubpacketValue::PreferredAead(PREF_AEAD.to_vec())));
-    }
+        .subpacket(Subpacket::new(SubpacketValue::Features(vec![features::SEIPD_V1 | features::SEIPD_V2])))
+        .subpacket(Subpacket::new(SubpacketValue::PreferredAead(PREF_AEAD.to_vec())));
     if let Some(e) = expires_in {
         b = b.subpacket(Subpacket::new(SubpacketValue::KeyExpiration(e)));
     }
@@ -116,13 +116,12 @@ pub fn generate(opts: &GenerateOptions) -> Result<Cert> {
 
     let mut direct_sigs = Vec::new();
     if version == KeyVersion::V6 {
-        let b = key_properties(SignatureBuilder::new(SigType::DirectKey, created), opts.profile, opts.expires_in);
+        let b = key_properties(SignatureBuilder::new(SigType::DirectKey, created), opts.expires_in);
         direct_sigs.push(b.sign_direct_key(&primary, &ps)?);
     }
     let mut user_ids = Vec::new();
     for (i, uid) in opts.user_ids.iter().enumerate() {
-        let mut b =
-            key_properties(SignatureBuilder::new(SigType::Certification(0x13), created), opts.profile, opts.expires_in);
+        let mut b = key_properties(SignatureBuilder::new(SigType::Certification(0x13), created), opts.expires_in);
         if i == 0 {
             b = b.subpacket(Subpacket::new(SubpacketValue::PrimaryUserId(true)));
         }

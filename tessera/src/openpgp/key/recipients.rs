@@ -10,7 +10,7 @@ use crate::aead::Mode;
 /// How a message to some recipients is to be encrypted.
 ///
 /// ```
-/// use tessera::openpgp::key::{generate, EncryptionPlan, GenerateOptions, KeyProfile};
+/// use tessera::openpgp::key::{generate, Cert, EncryptionPlan, GenerateOptions, KeyProfile};
 /// use tessera::aead::Mode;
 /// use tessera::openpgp::SymAlg;
 /// let t = 1_700_000_000u32;
@@ -24,9 +24,15 @@ use crate::aead::Mode;
 /// .unwrap();
 /// let plan = EncryptionPlan::new(&[v6.validate(t.into()).unwrap()], true).unwrap();
 /// assert_eq!((plan.cipher, plan.aead), (SymAlg::Aes256, Some(Mode::Ocb)));
-/// // A v4 recipient without SEIPD v2 in its features: v1 for everyone.
+/// // tessera's v4 keys announce SEIPD v2 too: AEAD for both.
 /// let plan = EncryptionPlan::new(&[v6.validate(t.into()).unwrap(), v4.validate(t.into()).unwrap()], true).unwrap();
-/// assert_eq!((plan.cipher, plan.aead, plan.keys.len()), (SymAlg::Aes256, None, 2));
+/// assert_eq!((plan.cipher, plan.aead, plan.keys.len()), (SymAlg::Aes256, Some(Mode::Ocb), 2));
+/// // A recipient without SEIPD v2 in its features (the OpenPGP samples'
+/// // Alice, an RFC 4880 key): v1 for everyone.
+/// # let alice_cert = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/alice_cert.asc"));
+/// let (alice, now) = (Cert::from_bytes(alice_cert).unwrap(), 1_717_200_000);
+/// let plan = EncryptionPlan::new(&[v6.validate(now).unwrap(), alice.validate(now).unwrap()], true).unwrap();
+/// assert_eq!((plan.aead, plan.keys.len()), (None, 2));
 /// ```
 #[derive(Debug, Clone)]
 pub struct EncryptionPlan {
