@@ -230,7 +230,15 @@ impl Cert {
             fingerprint: fp,
             why: "no live, verifying self-signature at this time",
         })?;
-        let expires = expiry(pk, self_sig).into_iter().chain(direct.and_then(|d| expiry(pk, d))).min();
+        // The key's expiry comes from the governing self-signature (the
+        // newest live one, so a renewal makes an expired key valid again),
+        // or, when that one has no Key Expiration Time subpacket, from the
+        // direct key signature, as Sequoia reads it.
+        let governing = match direct {
+            Some(d) if self_sig.key_expiration().is_none() => d,
+            _ => self_sig,
+        };
+        let expires = expiry(pk, governing);
         if let Some(e) = expires
             && e <= at
         {
