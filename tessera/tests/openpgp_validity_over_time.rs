@@ -254,3 +254,39 @@ fn renewals_by_direct_key_signatures_and_v6_keys_agree_with_sequoia() {
     assert_eq!(verdicts, [true, false, true, true, false, true, true, true], "tessera");
     judge(&cases);
 }
+
+#[test]
+fn a_gnupg_key_renewed_after_it_expired_agrees_with_sequoia() {
+    if !common::have_gpg() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
+    let at = |t: &str| format!("--faked-system-time={t}!");
+    let gpg = |t: &str, args: &[&str]| common::gpg(home, &[&[at(t).as_str()], args].concat());
+    // Made on 2023-01-01 to expire a day later; renewed on 2023-02-01 for two years.
+    gpg("20230101T000000", &["--quick-gen-key", "Renewed <renewed@example.org>", "ed25519", "sign", "1d"]);
+    let listing =
+        String::from_utf8(common::gpg(home, &["--with-colons", "--list-keys", "renewed@example.org"])).unwrap();
+    let fpr = listing.lines().find_map(|l| l.strip_prefix("fpr:::::::::")).unwrap().trim_end_matches(':').to_string();
+    let data = home.join("data");
+    std::fs::write(&data, DATA).unwrap();
+    let sign = |t: &str| {
+        let sig = gpg(t, &["--local-user", &fpr, "--detach-sign", "-o", "-", data.to_str().unwrap()]);
+        tessera::openpgp::sig::read_signatures(sig.as_slice()).unwrap().remove(0)
+    };
+    let before = sign("20230101T120000");
+    gpg("20230201T000000", &["--quick-set-expire", &fpr, "2y"]);
+    let between = sign("20230115T000000");
+    let after = sign("20230301T000000");
+    let cert = Cert::from_bytes(&common::gpg(home, &["--export", &fpr])).unwrap();
+    // GnuPG keeps only the renewed self-signature: the key is valid from it on.
+    assert!(cert.validate(1_677_628_800).is_ok(), "2023-03-01");
+    assert!(tessera_good(&cert, &after));
+    let cases: Vec<_> =
+        [("signed before it expired", before), ("signed while expired", between), ("signed after", after)]
+            .into_iter()
+            .map(|(what, sig)| (what.to_string(), cert.clone(), sig.clone(), tessera_good(&cert, &sig)))
+            .collect();
+    judge(&cases);
+}
