@@ -325,3 +325,26 @@ fn rfc6979_dsa_2048_256_vectors_verify_with_truncated_digests() {
     assert!(crypto::verify(&key, HashAlg::Sha256, &digest, &sig(RFC6979_Q, s)).is_err());
     assert!(crypto::verify(&key, HashAlg::Sha256, &digest, &sig(&"FF".repeat(40), s)).is_err());
 }
+
+#[test]
+fn damaged_elgamal_session_keys_are_refused_without_panics() {
+    let message = data("to-elg2048.gpg");
+    let k = key("dsa2048");
+    // The PKESK packet comes first (old-format header, two-octet length):
+    // version, key ID, algorithm, then the MPIs c1 and c2. Flip bits
+    // across both values and the key ID (an MPI's bit count may be
+    // sloppy without changing the value, so its length octets are left).
+    assert_eq!(message[0] & 0xfc, 0x84, "an old-format PKESK with a two-octet length");
+    let mpi_len = |at: usize| usize::from(u16::from_be_bytes([message[at], message[at + 1]])).div_ceil(8);
+    let c1 = 15..15 + mpi_len(13);
+    let c2 = c1.end + 2..c1.end + 2 + mpi_len(c1.end);
+    assert_eq!(c2.end, 3 + usize::from(u16::from_be_bytes([message[1], message[2]])), "the packet ends after c2");
+    let positions = (4..12).chain(c1.clone().step_by(11)).chain(c2.clone().step_by(11)).chain([c1.end - 1, c2.end - 1]);
+    for i in positions {
+        for bit in [0x01, 0x80] {
+            let damaged = common::flip(&message, i, bit);
+            assert!(decrypt(vec![k.clone()], &damaged).is_err(), "octet {i} ^ {bit:#x}");
+        }
+    }
+    assert_eq!(decrypt(vec![k], &message).unwrap(), data("message.txt"));
+}
