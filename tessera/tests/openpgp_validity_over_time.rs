@@ -11,7 +11,11 @@ mod common;
 
 use std::io::Write;
 
-use tessera::openpgp::key::{Cert, GenerateOptions, KeyError, KeyId, KeyProfile, generate};
+use tessera::openpgp::crypto::{self, KeyType, SecretMaterial};
+use tessera::openpgp::key::generate;
+use tessera::openpgp::key::{
+    Cert, CertKey, GenerateOptions, KeyError, KeyId, KeyProfile, KeyVersion, PublicKey, Subkey,
+};
 use tessera::openpgp::sig::{DocumentHasher, SigType, Signature, SignatureBuilder, Subpacket, SubpacketValue};
 use tessera::openpgp::sig::{Verifier, subpacket::kind};
 use tessera::openpgp::{Error, key::flags};
@@ -119,8 +123,13 @@ fn revoked(key: &Cert, code: Option<u8>, at: u32, uid: bool) -> Cert {
 /// A binary signature over [`DATA`] by `key`'s primary key made at `at`.
 fn signed_at(key: &Cert, at: u32) -> Signature {
     let (pk, secret) = (key.primary.public(), key.primary.secret().unwrap().secret().unwrap());
+    signed_by(pk, secret, at)
+}
+
+/// A binary signature over [`DATA`] by `signer` made at `at`.
+fn signed_by(signer: &PublicKey, secret: &SecretMaterial, at: u32) -> Signature {
     SignatureBuilder::new(SigType::Binary, at)
-        .sign_with(pk, secret, |f| {
+        .sign_with(signer, secret, |f| {
             let mut h = DocumentHasher::new(f);
             h.update(DATA);
             h.finish(f)
@@ -288,5 +297,64 @@ fn a_gnupg_key_renewed_after_it_expired_agrees_with_sequoia() {
             .into_iter()
             .map(|(what, sig)| (what.to_string(), cert.clone(), sig.clone(), tessera_good(&cert, &sig)))
             .collect();
+    judge(&cases);
+}
+
+/// `key` with a signing subkey made at `T0`, bound at `at` (expiring
+/// `expires_in` after its creation if given, with its back-signature), and
+/// the subkey's secret.
+fn with_signing_subkey(key: &Cert, at: u32, expires_in: Option<u32>) -> (Cert, PublicKey, SecretMaterial) {
+    let (sub_public, sub_secret) = crypto::generate(KeyType::EdDsaLegacy).unwrap();
+    let sub = PublicKey::new(KeyVersion::V4, T0, sub_public).unwrap();
+    let mut k = key.clone();
+    k.subkeys.push(Subkey { key: CertKey::Public(sub.clone()), sigs: vec![] });
+    let k = rebound(&k, &sub, &sub_secret, at, expires_in);
+    (k, sub, sub_secret)
+}
+
+/// `key` with a further binding of its signing subkey `sub` made at `at`.
+fn rebound(key: &Cert, sub: &PublicKey, sub_secret: &SecretMaterial, at: u32, expires_in: Option<u32>) -> Cert {
+    let (pk, secret) = (key.primary.public(), key.primary.secret().unwrap().secret().unwrap());
+    let back =
+        SignatureBuilder::new(SigType::PrimaryKeyBinding, at).sign_primary_key_binding(pk, sub, sub_secret).unwrap();
+    let mut b = SignatureBuilder::new(SigType::SubkeyBinding, at)
+        .subpacket(Subpacket::new(SubpacketValue::KeyFlags(vec![flags::SIGN])))
+        .subpacket(Subpacket::new(SubpacketValue::EmbeddedSignature(back.to_bytes())));
+    if let Some(e) = expires_in {
+        b = b.subpacket(Subpacket::new(SubpacketValue::KeyExpiration(e)));
+    }
+    let mut k = key.clone();
+    let slot = k.subkeys.iter_mut().find(|s| s.key.public().fingerprint() == sub.fingerprint()).unwrap();
+    slot.sigs.push(b.sign_subkey_binding(pk, secret, sub).unwrap());
+    k
+}
+
+#[test]
+fn signing_subkeys_renewed_and_revoked_over_time_agree_with_sequoia() {
+    let (k, sub, sub_secret) = with_signing_subkey(&key(None), T0, Some(1_000));
+    let again = rebound(&k, &sub, &sub_secret, T0 + 5_000, Some(100_000));
+    let mut cases = Vec::new();
+    for (t, good) in [(500, true), (2_000, false), (6_000, true), (200_000, false)] {
+        cases.push((
+            format!("renewed subkey, signature at +{t}"),
+            again.clone(),
+            signed_by(&sub, &sub_secret, T0 + t),
+            good,
+        ));
+    }
+    let (k, sub, sub_secret) = with_signing_subkey(&key(None), T0, None);
+    let (pk, secret) = (k.primary.public(), k.primary.secret().unwrap().secret().unwrap());
+    for (code, soft) in [(Some(1), true), (Some(3), true), (Some(2), false), (None, false), (Some(0), false)] {
+        let mut b = SignatureBuilder::new(SigType::SubkeyRevocation, T0 + 5_000);
+        if let Some(code) = code {
+            b = b.subpacket(Subpacket::new(SubpacketValue::RevocationReason { code, text: b"why".to_vec() }));
+        }
+        let mut r = k.clone();
+        r.subkeys[1].sigs.push(b.sign_subkey_binding(pk, secret, &sub).unwrap());
+        for (t, before) in [(1_000, true), (6_000, false)] {
+            let what = format!("subkey revocation {code:?}, signature at +{t}");
+            cases.push((what, r.clone(), signed_by(&sub, &sub_secret, T0 + t), soft && before));
+        }
+    }
     judge(&cases);
 }
