@@ -13,9 +13,10 @@ use crate::openpgp::{Error, Result};
 /// too small, and the `dsa` crate knows no others.
 const SIZES: [(usize, usize); 3] = [(2048, 224), (2048, 256), (3072, 256)];
 
-fn uint(m: &Mpi, bits: u32) -> Result<BoxedUint> {
+/// `m` as an integer of `bits` precision; larger is `too_large`.
+fn uint(m: &Mpi, bits: u32, too_large: Error) -> Result<BoxedUint> {
     if m.bits() > bits as usize {
-        return Err(Error::BadSignature);
+        return Err(too_large);
     }
     Ok(BoxedUint::from_be_slice_vartime(m.as_bytes()).resize(bits))
 }
@@ -39,8 +40,11 @@ pub(crate) fn verify(key: [&Mpi; 4], hash: HashAlg, digest: &[u8], r: &Mpi, s: &
         return Err(Error::Malformed("DSA subgroup order is even"));
     }
     let malformed = |_| Error::Malformed("DSA public key");
-    let components = dsa::Components::from_components(pp.resize(lp), qq.resize(lq), uint(g, lp)?).map_err(malformed)?;
-    let key = dsa::VerifyingKey::from_components(components, uint(y, lp)?).map_err(malformed)?;
-    let sig = dsa::Signature::from_components(uint(r, lq)?, uint(s, lq)?).ok_or(Error::BadSignature)?;
+    let key_part = || Error::Malformed("DSA public value larger than its modulus");
+    let g = uint(g, lp, key_part())?;
+    let components = dsa::Components::from_components(pp.resize(lp), qq.resize(lq), g).map_err(malformed)?;
+    let key = dsa::VerifyingKey::from_components(components, uint(y, lp, key_part())?).map_err(malformed)?;
+    let (r, s) = (uint(r, lq, Error::BadSignature)?, uint(s, lq, Error::BadSignature)?);
+    let sig = dsa::Signature::from_components(r, s).ok_or(Error::BadSignature)?;
     key.verify_prehash(digest, &sig).map_err(|_| Error::BadSignature)
 }

@@ -148,7 +148,8 @@ impl<'a> ValidCert<'a> {
 
     /// The encryption keys, or an error naming the certificate and why none
     /// qualifies ([`Error::UnsupportedPublicKeyAlg`] when the only other
-    /// subkeys are of algorithms not supported here).
+    /// subkeys are of algorithms not supported here, or Elgamal keys, which
+    /// are only decrypted with).
     ///
     /// ```
     /// use tessera::openpgp::Error;
