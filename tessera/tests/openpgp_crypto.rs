@@ -173,9 +173,12 @@ fn algorithm_ids_round_trip_and_refusals() {
             assert_eq!(Hasher::new(h).finalize().len(), h.digest_len());
         }
     }
-    for refused in [16, 17, 20, 0, 100] {
+    for refused in [20, 0, 100] {
         assert!(PublicKeyAlg::from_id(refused).is_err());
     }
+    // Elgamal and DSA are read (decryption and verification only).
+    assert!(PublicKeyAlg::from_id(16).unwrap().can_decrypt() && !PublicKeyAlg::from_id(16).unwrap().can_encrypt());
+    assert!(PublicKeyAlg::from_id(17).unwrap().can_sign());
     assert!(HashAlg::from_id(1).is_err(), "MD5");
     assert!(HashAlg::from_id(3).is_err(), "RIPEMD-160");
 }

@@ -299,7 +299,9 @@ fn pgp_fail(e: PgpError) -> Fail {
         PgpError::WrongPassword | PgpError::NoPasswordPacket | PgpError::SessionKeyDecryption => {
             Fail(CANNOT_DECRYPT, e.to_string())
         }
-        PgpError::Key(KeyError::NoDecryptionKey { .. }) => Fail(CANNOT_DECRYPT, e.to_string()),
+        PgpError::Key(KeyError::NoDecryptionKey { .. }) | PgpError::KeyTooSmall { .. } => {
+            Fail(CANNOT_DECRYPT, e.to_string())
+        }
         PgpError::Key(KeyError::Locked(_) | KeyError::WrongKeyPassword(_)) => Fail(KEY_IS_PROTECTED, e.to_string()),
         PgpError::UnsupportedCipher(_)
         | PgpError::UnsupportedAead(_)

@@ -66,9 +66,19 @@ pub enum Error {
     /// Invalid options given by the caller.
     #[error("invalid option: {0}")]
     InvalidOption(&'static str),
-    /// A public-key algorithm that is unknown or refused (Elgamal, DSA).
+    /// A public-key algorithm that is unknown or refused.
     #[error("unsupported public-key algorithm id {0}")]
     UnsupportedPublicKeyAlg(u8),
+    /// An RSA, DSA or Elgamal key whose modulus is smaller than `min`
+    /// bits: refused for every use (signing, verifying, encrypting and
+    /// decrypting), as Sequoia's standard policy refuses it.
+    #[error("key too small: {bits} bits, at least {min} are needed")]
+    KeyTooSmall {
+        /// The modulus size of the key.
+        bits: usize,
+        /// The smallest size accepted.
+        min: usize,
+    },
     /// A hash algorithm that is unknown or refused (MD5, RIPEMD-160).
     #[error("unsupported hash algorithm id {0}")]
     UnsupportedHash(u8),
@@ -136,6 +146,7 @@ impl Error {
             Error::Malformed(w) => Error::Malformed(w),
             Error::InvalidOption(w) => Error::InvalidOption(w),
             Error::UnsupportedPublicKeyAlg(id) => Error::UnsupportedPublicKeyAlg(*id),
+            Error::KeyTooSmall { bits, min } => Error::KeyTooSmall { bits: *bits, min: *min },
             Error::UnsupportedHash(id) => Error::UnsupportedHash(*id),
             Error::UnsupportedCurve => Error::UnsupportedCurve,
             Error::BadSignature => Error::BadSignature,

@@ -219,6 +219,32 @@ print(json.dumps(out))
     out.as_array().expect("a list").iter().map(|p| p.as_str().map(|p| B64.decode(p).expect("base64"))).collect()
 }
 
+/// Whether GnuPG (`gpg`) is installed; when it is not, says so and
+/// returns false, or fails with `TESSERA_REQUIRE_PEERS` set.
+pub fn have_gpg() -> bool {
+    if std::process::Command::new("gpg").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        return true;
+    }
+    assert!(std::env::var_os("TESSERA_REQUIRE_PEERS").is_none(), "TESSERA_REQUIRE_PEERS is set but gpg is missing");
+    eprintln!("skipped: gpg not installed");
+    false
+}
+
+/// Runs gpg with its home in `home` (batch, empty passphrases, no trust
+/// questions) and `args`; its stdout, or a panic with its stderr.
+pub fn gpg(home: &std::path::Path, args: &[&str]) -> Vec<u8> {
+    let out = std::process::Command::new("gpg")
+        .arg("--homedir")
+        .arg(home)
+        .args(["--batch", "--yes", "--quiet", "--trust-model", "always", "--pinentry-mode", "loopback"])
+        .args(["--passphrase", ""])
+        .args(args)
+        .output()
+        .expect("run gpg");
+    assert!(out.status.success(), "gpg {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
 /// `n` bytes of a fixed pattern that differs with `seed`.
 pub fn pattern(n: usize, seed: u8) -> Vec<u8> {
     (0..n).map(|i| (i as u32).wrapping_mul(2_654_435_761).wrapping_add(seed as u32).rotate_left(9) as u8).collect()

@@ -22,8 +22,8 @@ pub const PROFILES: [(&str, &str); 2] = [
     ("rfc4880", "SEIPD v1 (CFB + MDC), v3 PKESK, v4 SKESK with iterated S2K, for GnuPG 2.2 and older peers"),
 ];
 
-/// A certificate that cannot be encrypted to is 17, one whose algorithm is
-/// not supported 13; anything else as usual.
+/// A certificate that cannot be encrypted to is 17 (a key under 2048 bits
+/// too), one whose algorithm is not supported 13; anything else as usual.
 fn encrypt_fail(e: PgpError) -> Fail {
     match e {
         PgpError::Key(
@@ -31,7 +31,8 @@ fn encrypt_fail(e: PgpError) -> Fail {
             | KeyError::Expired { .. }
             | KeyError::Revoked { .. }
             | KeyError::NoValidSelfSignature { .. },
-        ) => Fail(CERT_CANNOT_ENCRYPT, e.to_string()),
+        )
+        | PgpError::KeyTooSmall { .. } => Fail(CERT_CANNOT_ENCRYPT, e.to_string()),
         PgpError::UnsupportedPublicKeyAlg(_) | PgpError::UnsupportedCurve => {
             Fail(UNSUPPORTED_ASYMMETRIC_ALGO, e.to_string())
         }

@@ -5,13 +5,15 @@ use crate::openpgp::{Error, Result};
 
 /// Public-key algorithms (RFC 9580 §9.1).
 ///
-/// Elgamal (16) and DSA (17) are recognised only to be refused with
-/// [`Error::UnsupportedPublicKeyAlg`].
+/// Elgamal (16) and DSA (17) are read only: DSA signatures are verified
+/// and Elgamal session keys decrypted, but neither kind of key is made,
+/// signed with or encrypted to.
 ///
 /// ```
 /// use tessera::openpgp::crypto::PublicKeyAlg;
 /// assert_eq!(PublicKeyAlg::from_id(27).unwrap(), PublicKeyAlg::Ed25519);
-/// assert!(PublicKeyAlg::from_id(17).is_err());
+/// assert_eq!(PublicKeyAlg::from_id(17).unwrap(), PublicKeyAlg::Dsa);
+/// assert!(PublicKeyAlg::from_id(20).is_err()); // Elgamal sign-or-encrypt, withdrawn
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PublicKeyAlg {
@@ -21,6 +23,10 @@ pub enum PublicKeyAlg {
     RsaEncryptOnly,
     /// RSA sign-only (3, deprecated: read only).
     RsaSignOnly,
+    /// Elgamal encrypt-only (16, deprecated: decryption only).
+    Elgamal,
+    /// DSA (17, deprecated: verification only).
+    Dsa,
     /// ECDH (18, RFC 6637 as updated by RFC 9580 §11.5).
     Ecdh,
     /// ECDSA (19).
@@ -38,13 +44,13 @@ pub enum PublicKeyAlg {
 }
 
 impl PublicKeyAlg {
-    /// Parses an algorithm id; Elgamal, DSA and unknown ids are errors.
+    /// Parses an algorithm id; unknown and withdrawn ids are errors.
     ///
     /// ```
     /// use tessera::openpgp::Error;
     /// use tessera::openpgp::crypto::PublicKeyAlg;
     /// assert_eq!(PublicKeyAlg::from_id(25)?, PublicKeyAlg::X25519);
-    /// assert!(matches!(PublicKeyAlg::from_id(16), Err(Error::UnsupportedPublicKeyAlg(16)))); // Elgamal
+    /// assert!(matches!(PublicKeyAlg::from_id(20), Err(Error::UnsupportedPublicKeyAlg(20)))); // withdrawn
     /// # Ok::<(), Error>(())
     /// ```
     pub fn from_id(id: u8) -> Result<Self> {
@@ -52,6 +58,8 @@ impl PublicKeyAlg {
             1 => PublicKeyAlg::Rsa,
             2 => PublicKeyAlg::RsaEncryptOnly,
             3 => PublicKeyAlg::RsaSignOnly,
+            16 => PublicKeyAlg::Elgamal,
+            17 => PublicKeyAlg::Dsa,
             18 => PublicKeyAlg::Ecdh,
             19 => PublicKeyAlg::Ecdsa,
             22 => PublicKeyAlg::EdDsaLegacy,
@@ -74,6 +82,8 @@ impl PublicKeyAlg {
             PublicKeyAlg::Rsa => 1,
             PublicKeyAlg::RsaEncryptOnly => 2,
             PublicKeyAlg::RsaSignOnly => 3,
+            PublicKeyAlg::Elgamal => 16,
+            PublicKeyAlg::Dsa => 17,
             PublicKeyAlg::Ecdh => 18,
             PublicKeyAlg::Ecdsa => 19,
             PublicKeyAlg::EdDsaLegacy => 22,
@@ -96,6 +106,7 @@ impl PublicKeyAlg {
             self,
             PublicKeyAlg::Rsa
                 | PublicKeyAlg::RsaSignOnly
+                | PublicKeyAlg::Dsa
                 | PublicKeyAlg::Ecdsa
                 | PublicKeyAlg::EdDsaLegacy
                 | PublicKeyAlg::Ed25519
@@ -103,12 +114,14 @@ impl PublicKeyAlg {
         )
     }
 
-    /// Whether keys of this algorithm can encrypt session keys.
+    /// Whether session keys can be encrypted to keys of this algorithm
+    /// (Elgamal keys only decrypt: see [`PublicKeyAlg::can_decrypt`]).
     ///
     /// ```
     /// use tessera::openpgp::crypto::PublicKeyAlg;
     /// assert!(PublicKeyAlg::Ecdh.can_encrypt());
     /// assert!(!PublicKeyAlg::Ecdsa.can_encrypt());
+    /// assert!(!PublicKeyAlg::Elgamal.can_encrypt());
     /// ```
     pub fn can_encrypt(self) -> bool {
         matches!(
@@ -119,6 +132,18 @@ impl PublicKeyAlg {
                 | PublicKeyAlg::X25519
                 | PublicKeyAlg::X448
         )
+    }
+
+    /// Whether keys of this algorithm can decrypt session keys: those that
+    /// [`can_encrypt`](PublicKeyAlg::can_encrypt), and Elgamal.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::PublicKeyAlg;
+    /// assert!(PublicKeyAlg::Elgamal.can_decrypt());
+    /// assert!(!PublicKeyAlg::Dsa.can_decrypt());
+    /// ```
+    pub fn can_decrypt(self) -> bool {
+        self.can_encrypt() || self == PublicKeyAlg::Elgamal
     }
 
     /// Whether this is one of the RSA ids (1, 2, 3).

@@ -4,7 +4,7 @@
 use zeroize::Zeroizing;
 
 use super::{Curve, HashAlg, Mpi, PreparedRsa, PublicMaterial, SecretMaterial};
-use super::{edwards, nist, pkcs1};
+use super::{edwards, modulus, nist, pkcs1};
 use crate::openpgp::{Result, SymAlg, random};
 
 /// What [`generate`] makes.
@@ -155,6 +155,8 @@ pub(crate) fn derive_public(secret: &SecretMaterial, public: &PublicMaterial) ->
             pkcs1::private_key(n, e, d, p, q)?;
             true
         }
+        (SecretMaterial::Elgamal { x }, PublicMaterial::Elgamal { p, g, y })
+        | (SecretMaterial::Dsa { x }, PublicMaterial::Dsa { p, g, y, .. }) => modulus::secret_matches(p, g, y, x)?,
         (SecretMaterial::Ecdh { scalar }, PublicMaterial::Ecdh { curve: Curve::Curve25519Legacy, point, .. }) => {
             let native = curve25519_legacy_secret(scalar)?;
             legacy_point(&edwards::x25519_public(&native)) == *point

@@ -8,7 +8,8 @@
 //! The arithmetic is not ours: `ed25519-dalek`, `x25519-dalek`,
 //! `ed448-goldilocks`/`x448`, `p256`/`p384`/`p521`, `rsa` (public
 //! operations and signing) and `aws-lc-rs` (RSA PKCS#1 v1.5 decryption,
-//! constant time; see SECURITY.md), `sha1`/`sha2`/`sha3`, `aes-kw`.
+//! constant time; see SECURITY.md), `dsa` (DSA verification),
+//! `crypto-bigint` (Elgamal decryption), `sha1`/`sha2`/`sha3`, `aes-kw`.
 //!
 //! ```
 //! use tessera::openpgp::crypto::{self, HashAlg, Hasher, KeyType};
@@ -20,10 +21,14 @@
 //! ```
 
 mod algs;
+mod dsa;
 mod edwards;
+mod elgamal;
+mod eme;
 mod hash;
 mod keys;
 pub mod kw;
+pub(crate) mod modulus;
 pub(crate) mod mpi;
 mod nist;
 mod payload;

@@ -59,6 +59,14 @@ pub enum PkeskPayload {
         /// The ciphertext.
         c: Mpi,
     },
+    /// Elgamal (§5.1.3 of RFC 4880's successor keeps it for decryption):
+    /// `(g^k mod p, m·y^k mod p)`.
+    Elgamal {
+        /// g^k mod p.
+        c1: Mpi,
+        /// m·y^k mod p.
+        c2: Mpi,
+    },
     /// ECDH (§5.1.4): the ephemeral point and the AES-wrapped, padded
     /// session key.
     Ecdh {
@@ -122,6 +130,7 @@ impl PkeskPayload {
     pub fn parse(alg: PublicKeyAlg, version: PkeskVersion, input: &mut &[u8]) -> Result<PkeskPayload> {
         Ok(match alg {
             PublicKeyAlg::Rsa | PublicKeyAlg::RsaEncryptOnly => PkeskPayload::Rsa { c: Mpi::parse(input)? },
+            PublicKeyAlg::Elgamal => PkeskPayload::Elgamal { c1: Mpi::parse(input)?, c2: Mpi::parse(input)? },
             PublicKeyAlg::Ecdh => {
                 let ephemeral = Mpi::parse(input)?;
                 let wrapped = take_len_prefixed(input, "ECDH wrapped key")?;
@@ -159,6 +168,10 @@ impl PkeskPayload {
     pub fn serialize(&self, out: &mut Vec<u8>) {
         match self {
             PkeskPayload::Rsa { c } => c.serialize(out),
+            PkeskPayload::Elgamal { c1, c2 } => {
+                c1.serialize(out);
+                c2.serialize(out);
+            }
             PkeskPayload::Ecdh { ephemeral, wrapped } => {
                 ephemeral.serialize(out);
                 put_len_prefixed(out, wrapped);
@@ -186,6 +199,7 @@ impl PkeskPayload {
     pub fn alg(&self) -> PublicKeyAlg {
         match self {
             PkeskPayload::Rsa { .. } => PublicKeyAlg::Rsa,
+            PkeskPayload::Elgamal { .. } => PublicKeyAlg::Elgamal,
             PkeskPayload::Ecdh { .. } => PublicKeyAlg::Ecdh,
             PkeskPayload::X25519 { .. } => PublicKeyAlg::X25519,
             PkeskPayload::X448 { .. } => PublicKeyAlg::X448,

@@ -10,16 +10,16 @@ use rsa::BoxedUint;
 use rsa::traits::{PrivateKeyParts as _, PublicKeyParts as _};
 use zeroize::Zeroizing;
 
+use super::modulus::{MIN_BITS, require_min};
 use super::rsa_prepared::cached;
 use super::{HashAlg, Mpi, PreparedRsa};
 use crate::openpgp::{Error, Result};
 
 /// Largest modulus accepted, in bits.
 const MAX_BITS: usize = 16384;
-/// Smallest modulus accepted to verify or decrypt (old keys), in bits.
-const MIN_BITS_OLD: usize = 1024;
-/// Smallest modulus accepted to encrypt to or sign with (RFC 9580 §12.4).
-pub(crate) const MIN_BITS_NEW: usize = 2048;
+/// Smallest modulus whose secret key is read (and then refused for every
+/// use: [`MIN_BITS`]), in bits.
+const MIN_BITS_READ: usize = 1024;
 
 /// Largest modulus generated, or used to decrypt, in bits.
 const MAX_BITS_PRIVATE: usize = 8192;
@@ -62,6 +62,7 @@ fn uint(m: &Mpi) -> BoxedUint {
 /// The `rsa` crate's public key for (n, e), with size checks.
 pub(crate) fn public_key(n: &Mpi, e: &Mpi, min_bits: usize) -> Result<rsa::PublicKey> {
     if n.bits() < min_bits {
+        require_min(n.bits())?;
         return Err(Error::Unsupported("RSA key too small"));
     }
     if n.bits() > MAX_BITS || e.bits() > 64 {
@@ -73,7 +74,7 @@ pub(crate) fn public_key(n: &Mpi, e: &Mpi, min_bits: usize) -> Result<rsa::Publi
 
 /// The `rsa` crate's private key, checked against the public key.
 pub(crate) fn private_key(n: &Mpi, e: &Mpi, d: &Mpi, p: &Mpi, q: &Mpi) -> Result<rsa::PrivateKey> {
-    public_key(n, e, MIN_BITS_OLD)?;
+    public_key(n, e, MIN_BITS_READ)?;
     let primes = vec![uint(p), uint(q)];
     let key = rsa::PrivateKey::from_components(uint(n), uint(e), uint(d), primes).map_err(|_| Error::KeyMismatch)?;
     key.validate().map_err(|_| Error::KeyMismatch)?;
@@ -90,7 +91,7 @@ fn signed_block(alg: HashAlg, digest: &[u8]) -> Result<Vec<u8>> {
 
 /// Verifies an RSA PKCS#1 v1.5 signature over `digest`.
 pub(crate) fn verify(n: &Mpi, e: &Mpi, alg: HashAlg, digest: &[u8], s: &Mpi) -> Result<()> {
-    let key = public_key(n, e, MIN_BITS_OLD)?;
+    let key = public_key(n, e, MIN_BITS)?;
     let sig = s.to_padded(key.size(), "RSA signature larger than the modulus").map_err(|_| Error::BadSignature)?;
     let block = signed_block(alg, digest)?;
     key.verify(rsa::Pkcs1v15Sign::new_unprefixed(), &block, &sig).map_err(|_| Error::BadSignature)
@@ -103,9 +104,7 @@ pub(crate) fn sign(cache: &PreparedRsa, fields: [&Mpi; 5], alg: HashAlg, digest:
     let [n, e, d, p, q] = fields;
     let mut fresh = None;
     let key = cached(&cache.1, &mut fresh, n, e, || private_key(n, e, d, p, q))?;
-    if key.n().bit_width() < MIN_BITS_NEW as u32 {
-        return Err(Error::Unsupported("RSA key too small to sign with (2048 bits at least)"));
-    }
+    require_min(key.n().bit_width() as usize)?;
     let block = signed_block(alg, digest)?;
     let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
     let sig = key
@@ -116,7 +115,7 @@ pub(crate) fn sign(cache: &PreparedRsa, fields: [&Mpi; 5], alg: HashAlg, digest:
 
 /// Encrypts `m` (a padded session key) to (n, e) with PKCS#1 v1.5.
 pub(crate) fn encrypt(n: &Mpi, e: &Mpi, m: &[u8]) -> Result<Mpi> {
-    let key = public_key(n, e, MIN_BITS_NEW)?;
+    let key = public_key(n, e, MIN_BITS)?;
     let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
     let c =
         key.encrypt(&mut rng, rsa::Pkcs1v15Encrypt, m).map_err(|_| Error::InvalidOption("RSA encryption failed"))?;
@@ -147,7 +146,8 @@ fn prepare([n, e, d, p, q]: [&Mpi; 5]) -> Result<aws_lc_rs::rsa::Pkcs1PrivateDec
     use rsa::pkcs8::EncodePrivateKey as _;
 
     let key = private_key(n, e, d, p, q)?;
-    if !(MIN_BITS_NEW as u32..=MAX_BITS_PRIVATE as u32).contains(&key.n().bit_width()) {
+    require_min(key.n().bit_width() as usize)?;
+    if !(MIN_BITS as u32..=MAX_BITS_PRIVATE as u32).contains(&key.n().bit_width()) {
         return Err(Error::Unsupported("RSA decryption with a key outside 2048..=8192 bits"));
     }
     let der = key.to_pkcs8_der().map_err(|_| Error::KeyMismatch)?;
@@ -164,7 +164,7 @@ pub(crate) fn decrypt(_cache: &PreparedRsa, _fields: [&Mpi; 5], _c: &Mpi) -> Res
 /// Generates an RSA key of `bits` (e = 65537) as OpenPGP fields
 /// (n, e, d, p, q, u) with p < q and u = p⁻¹ mod q.
 pub(crate) fn generate(bits: usize) -> Result<[Mpi; 6]> {
-    if !(MIN_BITS_NEW..=MAX_BITS_PRIVATE).contains(&bits) {
+    if !(MIN_BITS..=MAX_BITS_PRIVATE).contains(&bits) {
         return Err(Error::InvalidOption("RSA key size must be 2048..=8192 bits"));
     }
     let mut rng = rand_core::UnwrapErr(getrandom::SysRng);

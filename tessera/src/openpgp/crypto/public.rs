@@ -26,6 +26,26 @@ pub enum PublicMaterial {
         /// Public exponent.
         e: Mpi,
     },
+    /// Elgamal encrypt-only key (16): decryption only.
+    Elgamal {
+        /// The prime modulus.
+        p: Mpi,
+        /// The group generator.
+        g: Mpi,
+        /// The public value g^x mod p.
+        y: Mpi,
+    },
+    /// DSA key (17): verification only.
+    Dsa {
+        /// The prime modulus.
+        p: Mpi,
+        /// The prime order of the subgroup.
+        q: Mpi,
+        /// The subgroup generator.
+        g: Mpi,
+        /// The public value g^x mod p.
+        y: Mpi,
+    },
     /// ECDH key (18) with its KDF parameters.
     Ecdh {
         /// The curve.
@@ -99,6 +119,14 @@ impl PublicMaterial {
                 let e = Mpi::parse(input)?;
                 PublicMaterial::Rsa { n, e }
             }
+            PublicKeyAlg::Elgamal => {
+                let [p, g, y] = [Mpi::parse(input)?, Mpi::parse(input)?, Mpi::parse(input)?];
+                PublicMaterial::Elgamal { p, g, y }
+            }
+            PublicKeyAlg::Dsa => {
+                let [p, q, g, y] = [Mpi::parse(input)?, Mpi::parse(input)?, Mpi::parse(input)?, Mpi::parse(input)?];
+                PublicMaterial::Dsa { p, q, g, y }
+            }
             PublicKeyAlg::Ecdsa => {
                 let curve = parse_curve(input)?;
                 if !curve.is_nist() {
@@ -152,6 +180,8 @@ impl PublicMaterial {
                 n.serialize(out);
                 e.serialize(out);
             }
+            PublicMaterial::Elgamal { p, g, y } => [p, g, y].iter().for_each(|m| m.serialize(out)),
+            PublicMaterial::Dsa { p, q, g, y } => [p, q, g, y].iter().for_each(|m| m.serialize(out)),
             PublicMaterial::Ecdh { curve, point, kdf_hash, kdf_sym } => {
                 put_len_prefixed(out, curve.oid());
                 point.serialize(out);
@@ -211,6 +241,8 @@ impl PublicMaterial {
     pub fn alg(&self) -> PublicKeyAlg {
         match self {
             PublicMaterial::Rsa { .. } => PublicKeyAlg::Rsa,
+            PublicMaterial::Elgamal { .. } => PublicKeyAlg::Elgamal,
+            PublicMaterial::Dsa { .. } => PublicKeyAlg::Dsa,
             PublicMaterial::Ecdh { .. } => PublicKeyAlg::Ecdh,
             PublicMaterial::Ecdsa { .. } => PublicKeyAlg::Ecdsa,
             PublicMaterial::EdDsaLegacy { .. } => PublicKeyAlg::EdDsaLegacy,
@@ -239,7 +271,27 @@ impl PublicMaterial {
         }
     }
 
-    /// Key size in bits: the RSA modulus size, or the curve's size.
+    /// Refuses RSA, DSA and Elgamal material under 2048 bits with
+    /// [`Error::KeyTooSmall`] (every use of such a key is refused).
+    ///
+    /// ```
+    /// use tessera::openpgp::Error;
+    /// use tessera::openpgp::crypto::{Mpi, PublicMaterial};
+    /// let small = PublicMaterial::Rsa { n: Mpi::new(&[0xff; 128]), e: Mpi::new(&[1, 0, 1]) };
+    /// assert!(matches!(small.require_size(), Err(Error::KeyTooSmall { bits: 1024, min: 2048 })));
+    /// assert!(PublicMaterial::Ed25519([1; 32]).require_size().is_ok());
+    /// ```
+    pub fn require_size(&self) -> Result<()> {
+        match self {
+            PublicMaterial::Rsa { .. } | PublicMaterial::Dsa { .. } | PublicMaterial::Elgamal { .. } => {
+                super::modulus::require_min(self.bits())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Key size in bits: the modulus size of RSA, DSA and Elgamal keys, or
+    /// the curve's size.
     ///
     /// ```
     /// use tessera::openpgp::crypto::{Curve, KeyType, generate};
@@ -252,6 +304,7 @@ impl PublicMaterial {
     pub fn bits(&self) -> usize {
         match self {
             PublicMaterial::Rsa { n, .. } => n.bits(),
+            PublicMaterial::Elgamal { p, .. } | PublicMaterial::Dsa { p, .. } => p.bits(),
             PublicMaterial::Ecdh { curve, .. } | PublicMaterial::Ecdsa { curve, .. } => match curve {
                 Curve::NistP521 => 521,
                 Curve::Curve25519Legacy | Curve::Ed25519Legacy => 255,

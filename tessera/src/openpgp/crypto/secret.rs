@@ -38,6 +38,16 @@ pub enum SecretMaterial {
         /// with `PreparedRsa::default()`).
         prepared: PreparedRsa,
     },
+    /// Elgamal secret exponent (decryption only).
+    Elgamal {
+        /// x, with y = g^x mod p.
+        x: Mpi,
+    },
+    /// DSA secret exponent (never used to sign here).
+    Dsa {
+        /// x, with y = g^x mod p.
+        x: Mpi,
+    },
     /// ECDH secret scalar.
     Ecdh {
         /// The scalar as the packet holds it.
@@ -67,6 +77,8 @@ impl std::fmt::Debug for SecretMaterial {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let name = match self {
             SecretMaterial::Rsa { .. } => "Rsa",
+            SecretMaterial::Elgamal { .. } => "Elgamal",
+            SecretMaterial::Dsa { .. } => "Dsa",
             SecretMaterial::Ecdh { .. } => "Ecdh",
             SecretMaterial::Ecdsa { .. } => "Ecdsa",
             SecretMaterial::EdDsaLegacy { .. } => "EdDsaLegacy",
@@ -101,6 +113,8 @@ impl SecretMaterial {
                 let u = Mpi::parse(input)?;
                 SecretMaterial::Rsa { d, p, q, u, prepared: PreparedRsa::default() }
             }
+            PublicMaterial::Elgamal { .. } => SecretMaterial::Elgamal { x: Mpi::parse(input)? },
+            PublicMaterial::Dsa { .. } => SecretMaterial::Dsa { x: Mpi::parse(input)? },
             PublicMaterial::Ecdh { .. } => SecretMaterial::Ecdh { scalar: Mpi::parse(input)? },
             PublicMaterial::Ecdsa { .. } => SecretMaterial::Ecdsa { scalar: Mpi::parse(input)? },
             PublicMaterial::EdDsaLegacy { .. } => SecretMaterial::EdDsaLegacy { seed: Mpi::parse(input)? },
@@ -129,6 +143,7 @@ impl SecretMaterial {
                 }
             }
             SecretMaterial::Ecdh { scalar } | SecretMaterial::Ecdsa { scalar } => scalar.serialize(out),
+            SecretMaterial::Elgamal { x } | SecretMaterial::Dsa { x } => x.serialize(out),
             SecretMaterial::EdDsaLegacy { seed } => seed.serialize(out),
             SecretMaterial::X25519(k) | SecretMaterial::Ed25519(k) => out.extend_from_slice(k),
             SecretMaterial::X448(k) => out.extend_from_slice(k),

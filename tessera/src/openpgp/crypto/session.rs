@@ -1,5 +1,6 @@
 //! Encrypting and decrypting session keys for PKESK packets (RFC 9580 §5.1):
-//! X25519 and X448 (§5.1.6, §5.1.7), ECDH (§5.1.4, §11.5) and RSA (§5.1.3).
+//! X25519 and X448 (§5.1.6, §5.1.7), ECDH (§5.1.4, §11.5), RSA (§5.1.3),
+//! and Elgamal (decryption only).
 
 use hkdf::Hkdf;
 use subtle::ConstantTimeEq as _;
@@ -7,7 +8,7 @@ use zeroize::Zeroizing;
 
 use super::keys::curve25519_legacy_secret;
 use super::{Curve, HashAlg, Hasher, Mpi, PkeskPayload, PkeskVersion, PublicKeyAlg, PublicMaterial, SecretMaterial};
-use super::{edwards, kw, nist, pkcs1};
+use super::{edwards, elgamal, kw, nist, pkcs1};
 use crate::openpgp::{Error, Result, SessionKey, SymAlg, random};
 
 /// The two-octet checksum of RSA and ECDH session keys: the sum of the key
@@ -109,6 +110,10 @@ pub fn encrypt_session_key(
             let m = frame(version, sym, session_key);
             Ok(PkeskPayload::Rsa { c: pkcs1::encrypt(n, e, &m)? })
         }
+        PublicMaterial::Elgamal { p, .. } => {
+            super::modulus::require_min(p.bits())?;
+            Err(Error::Unsupported("encrypting to Elgamal keys (decryption only)"))
+        }
         _ => Err(Error::InvalidOption("this key cannot encrypt")),
     }
 }
@@ -154,6 +159,10 @@ pub fn decrypt_session_key(
         }
         (SecretMaterial::Ecdh { scalar }, PublicMaterial::Ecdh { .. }, PkeskPayload::Ecdh { ephemeral, wrapped }) => {
             let m = ecdh_decrypt(scalar, public, recipient_fingerprint, ephemeral, wrapped)?;
+            unframe(version, &m)
+        }
+        (SecretMaterial::Elgamal { x }, PublicMaterial::Elgamal { p, .. }, PkeskPayload::Elgamal { c1, c2 }) => {
+            let m = elgamal::decrypt(p, x, c1, c2)?;
             unframe(version, &m)
         }
         (SecretMaterial::Rsa { d, p, q, prepared, .. }, PublicMaterial::Rsa { n, e }, PkeskPayload::Rsa { c }) => {

@@ -22,6 +22,13 @@ pub enum SigMaterial {
         /// The signature value.
         s: Mpi,
     },
+    /// DSA (r, s).
+    Dsa {
+        /// r.
+        r: Mpi,
+        /// s.
+        s: Mpi,
+    },
     /// ECDSA (r, s).
     Ecdsa {
         /// r.
@@ -46,6 +53,7 @@ impl std::fmt::Debug for SigMaterial {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let name = match self {
             SigMaterial::Rsa { .. } => "Rsa",
+            SigMaterial::Dsa { .. } => "Dsa",
             SigMaterial::Ecdsa { .. } => "Ecdsa",
             SigMaterial::EdDsaLegacy { .. } => "EdDsaLegacy",
             SigMaterial::Ed25519(_) => "Ed25519",
@@ -74,6 +82,11 @@ impl SigMaterial {
                 let s = Mpi::parse(input)?;
                 SigMaterial::Ecdsa { r, s }
             }
+            PublicKeyAlg::Dsa => {
+                let r = Mpi::parse(input)?;
+                let s = Mpi::parse(input)?;
+                SigMaterial::Dsa { r, s }
+            }
             PublicKeyAlg::EdDsaLegacy => {
                 let r = Mpi::parse(input)?;
                 let s = Mpi::parse(input)?;
@@ -84,7 +97,11 @@ impl SigMaterial {
             }
             PublicKeyAlg::Ed25519 => SigMaterial::Ed25519(take_array(input, "Ed25519 signature")?),
             PublicKeyAlg::Ed448 => SigMaterial::Ed448(take_array(input, "Ed448 signature")?),
-            PublicKeyAlg::RsaEncryptOnly | PublicKeyAlg::Ecdh | PublicKeyAlg::X25519 | PublicKeyAlg::X448 => {
+            PublicKeyAlg::RsaEncryptOnly
+            | PublicKeyAlg::Elgamal
+            | PublicKeyAlg::Ecdh
+            | PublicKeyAlg::X25519
+            | PublicKeyAlg::X448 => {
                 return Err(Error::Malformed("signature by an encryption-only algorithm"));
             }
         })
@@ -104,7 +121,7 @@ impl SigMaterial {
     pub fn serialize(&self, out: &mut Vec<u8>) {
         match self {
             SigMaterial::Rsa { s } => s.serialize(out),
-            SigMaterial::Ecdsa { r, s } | SigMaterial::EdDsaLegacy { r, s } => {
+            SigMaterial::Dsa { r, s } | SigMaterial::Ecdsa { r, s } | SigMaterial::EdDsaLegacy { r, s } => {
                 r.serialize(out);
                 s.serialize(out);
             }

@@ -3,7 +3,7 @@
 
 use super::keys::eddsa_legacy_seed;
 use super::{HashAlg, Mpi, PublicMaterial, SecretMaterial, SigMaterial};
-use super::{edwards, nist, pkcs1};
+use super::{dsa, edwards, nist, pkcs1};
 use crate::openpgp::{Error, Result};
 
 fn check_digest(hash: HashAlg, digest: &[u8]) -> Result<()> {
@@ -31,7 +31,8 @@ fn legacy_native(point: &Mpi) -> Result<[u8; 32]> {
 /// Verifies `sig` over `digest` (made with `hash`) with `public`.
 ///
 /// A signature that does not verify, or that is for another algorithm, is
-/// [`Error::BadSignature`]; a malformed key is [`Error::Malformed`].
+/// [`Error::BadSignature`]; a malformed key is [`Error::Malformed`]; an
+/// RSA or DSA key under 2048 bits is [`Error::KeyTooSmall`].
 /// Whether `hash` is acceptable (SHA-1...) is the caller's policy; the
 /// digest length must match `hash`.
 ///
@@ -49,6 +50,9 @@ pub fn verify(public: &PublicMaterial, hash: HashAlg, digest: &[u8], sig: &SigMa
     VERIFICATIONS.with(|v| v.set(v.get() + 1));
     match (public, sig) {
         (PublicMaterial::Rsa { n, e }, SigMaterial::Rsa { s }) => pkcs1::verify(n, e, hash, digest, s),
+        (PublicMaterial::Dsa { p, q, g, y }, SigMaterial::Dsa { r, s }) => {
+            dsa::verify([p, q, g, y], hash, digest, r, s)
+        }
         (PublicMaterial::Ecdsa { curve, point }, SigMaterial::Ecdsa { r, s }) => {
             (nist::ops(*curve)?.verify)(point.as_bytes(), digest, r.as_bytes(), s.as_bytes())
         }
@@ -116,6 +120,7 @@ pub fn sign(secret: &SecretMaterial, public: &PublicMaterial, hash: HashAlg, dig
         (SecretMaterial::Ed448(seed), PublicMaterial::Ed448(_)) => {
             SigMaterial::Ed448(edwards::ed448_sign(seed, digest))
         }
+        (SecretMaterial::Dsa { .. }, _) => return Err(Error::Unsupported("signing with DSA (verification only)")),
         _ => return Err(Error::InvalidOption("this key cannot sign")),
     })
 }

@@ -182,8 +182,8 @@ pub struct Cert {
     pub subkeys: Vec<Subkey>,
     /// Outcomes of the self-signature checks made by [`Cert::validate`].
     pub(crate) checked: CheckCache,
-    /// The algorithm of the first subkey skipped as unsupported (Elgamal,
-    /// DSA...), if any: a certificate that cannot encrypt only because of
+    /// The algorithm of the first subkey skipped as unsupported (unknown
+    /// algorithms or curves...), if any: a certificate that cannot encrypt only because of
     /// it is reported as [`Error::UnsupportedPublicKeyAlg`](super::super::Error::UnsupportedPublicKeyAlg).
     pub(crate) unsupported_subkey: Option<u8>,
 }

@@ -134,7 +134,7 @@ impl Assembler {
                         self.slot = Some(Slot::Subkey);
                     }
                     // A subkey of an algorithm or version not supported here
-                    // (Elgamal, DSA, v3...) is skipped with its signatures.
+                    // (unknown algorithms or curves, v3...) is skipped with its signatures.
                     Err(Error::Unsupported(_) | Error::UnsupportedPublicKeyAlg(_) | Error::UnsupportedCurve) => {
                         // Version, creation time, then the algorithm (v4 and v6).
                         if !unknown_key_version(body) {

@@ -173,7 +173,9 @@ pub(crate) struct Checker<'a> {
 pub(crate) fn signature_octets(sig: &Signature) -> u64 {
     let material = match &sig.material {
         SigMaterial::Rsa { s } => 2 + s.as_bytes().len(),
-        SigMaterial::Ecdsa { r, s } | SigMaterial::EdDsaLegacy { r, s } => 4 + r.as_bytes().len() + s.as_bytes().len(),
+        SigMaterial::Dsa { r, s } | SigMaterial::Ecdsa { r, s } | SigMaterial::EdDsaLegacy { r, s } => {
+            4 + r.as_bytes().len() + s.as_bytes().len()
+        }
         SigMaterial::Ed25519(_) => 64,
         SigMaterial::Ed448(_) => 114,
     };

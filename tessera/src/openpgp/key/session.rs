@@ -71,7 +71,7 @@ fn describe(p: &Pkesk) -> String {
 fn decryption_keys(keys: &[Cert]) -> impl Iterator<Item = (&Cert, &CertKey)> {
     keys.iter().flat_map(|c| {
         c.keys()
-            .filter(move |k| k.secret().is_some() && k.public().alg().can_encrypt() && c.may_decrypt_with(k))
+            .filter(move |k| k.secret().is_some() && k.public().alg().can_decrypt() && c.may_decrypt_with(k))
             .map(move |k| (c, k))
     })
 }

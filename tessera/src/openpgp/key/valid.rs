@@ -2,6 +2,7 @@
 //! one time, its valid keys with their flags, and the questions the
 //! encryptor, decryptor and verifier ask of it.
 
+use super::super::crypto::PublicKeyAlg;
 use super::super::sig::Signature;
 use super::super::{Error, Result};
 use super::Cert;
@@ -137,9 +138,18 @@ impl<'a> ValidCert<'a> {
             .collect()
     }
 
+    /// The Elgamal keys flagged for encryption: they decrypt what was sent
+    /// to them, but nothing is encrypted to them here.
+    fn elgamal_keys(&self) -> impl Iterator<Item = &ValidKey<'a>> {
+        std::iter::once(&self.primary)
+            .chain(&self.subkeys)
+            .filter(|k| k.flags & flags::ENCRYPT != 0 && k.public().alg() == PublicKeyAlg::Elgamal)
+    }
+
     /// The encryption keys, or an error naming the certificate and why none
     /// qualifies ([`Error::UnsupportedPublicKeyAlg`] when the only other
-    /// subkeys are of algorithms not supported here).
+    /// subkeys are of algorithms not supported here, or Elgamal keys, which
+    /// are only decrypted with).
     ///
     /// ```
     /// use tessera::openpgp::Error;
@@ -157,6 +167,9 @@ impl<'a> ValidCert<'a> {
             // The only other subkeys are of algorithms not supported here.
             if let (true, Some(alg)) = (self.refused.is_empty(), self.cert.unsupported_subkey) {
                 return Err(Error::UnsupportedPublicKeyAlg(alg));
+            }
+            if self.refused.is_empty() && self.elgamal_keys().next().is_some() {
+                return Err(Error::UnsupportedPublicKeyAlg(PublicKeyAlg::Elgamal.id()));
             }
             let why = if self.refused.is_empty() {
                 "no subkey is flagged for encryption".to_string()

@@ -17,7 +17,7 @@ pub(super) fn implied_flags(alg: PublicKeyAlg, primary: bool) -> u8 {
     if alg.can_sign() {
         f |= flags::SIGN | if primary { flags::CERTIFY } else { 0 };
     }
-    if alg.can_encrypt() {
+    if alg.can_decrypt() {
         f |= flags::ENCRYPT;
     }
     f
@@ -201,6 +201,7 @@ impl Cert {
     /// of the message whose signatures need this validation) when given.
     pub(crate) fn validate_in(&self, at: u64, message: Option<&Budget>) -> Result<ValidCert<'_>> {
         let pk = self.primary.public();
+        pk.material().require_size()?;
         let fp = pk.fingerprint();
         let checker = Checker::new(self, message);
         let direct_ok = |s: &Signature| {
@@ -229,7 +230,15 @@ impl Cert {
             fingerprint: fp,
             why: "no live, verifying self-signature at this time",
         })?;
-        let expires = expiry(pk, self_sig).into_iter().chain(direct.and_then(|d| expiry(pk, d))).min();
+        // The key's expiry comes from the governing self-signature (the
+        // newest live one, so a renewal makes an expired key valid again),
+        // or, when that one has no Key Expiration Time subpacket, from the
+        // direct key signature, as Sequoia reads it.
+        let governing = match direct {
+            Some(d) if self_sig.key_expiration().is_none() => d,
+            _ => self_sig,
+        };
+        let expires = expiry(pk, governing);
         if let Some(e) = expires
             && e <= at
         {
@@ -311,6 +320,9 @@ impl Cert {
         let sub = sk.key.public();
         if sub.version() != pk.version() {
             return Err("its version differs from the primary key's");
+        }
+        if sub.material().require_size().is_err() {
+            return Err("too small (RSA, DSA and Elgamal keys need 2048 bits)");
         }
         let fp = pk.fingerprint();
         let verify = |s: &Signature| {
