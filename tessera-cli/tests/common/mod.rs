@@ -1,6 +1,7 @@
 //! Shared by the CLI tests: run a binary with bytes on stdin; find the
 //! interop peers (or skip when they are missing).
 
+pub mod gnupg;
 pub mod sop;
 
 use std::io::Write;
@@ -61,6 +62,16 @@ if cmd == "generate":
     open(sys.argv[3], "w").write(str(t))
     open(sys.argv[4], "w").write(str(t.extract_certificate()))
 "#;
+
+/// Runs the `pysequoia` script [`SEQUOIA_GENERATE`] followed by the
+/// `elif` branches `more` with `args`, expecting success; its stdout.
+#[allow(dead_code)]
+pub fn run_sequoia(py: &std::path::Path, more: &str, args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let script = format!("{SEQUOIA_GENERATE}{more}");
+    let o = run_with_stdin(py.to_str().unwrap(), &[&["-c", &script][..], args].concat(), stdin);
+    assert!(o.status.success(), "pysequoia {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    o.stdout
+}
 
 /// A temporary directory for keyset tests, holding the keyset password
 /// file `pw` ("correct horse") and a wrong one, `bad`.
