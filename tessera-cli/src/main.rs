@@ -7,6 +7,7 @@ mod demo_keys;
 mod fpe_cmd;
 mod install_cmd;
 mod key_cmd;
+mod key_manage;
 mod keygen;
 mod keyset_cmd;
 mod keyset_use;

@@ -1,6 +1,7 @@
 //! Shared by the CLI tests: run a binary with bytes on stdin; find the
 //! interop peers (or skip when they are missing).
 
+pub mod cli;
 pub mod gnupg;
 pub mod sop;
 

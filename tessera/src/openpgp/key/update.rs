@@ -75,6 +75,18 @@ fn current(
     (!revoked).then_some(newest)
 }
 
+/// Adds `new`, the replacement of `old` (one of `sigs`, of which `out` is
+/// a copy with signatures appended), to `out`. Made in the same second as
+/// `old`, it takes `old`'s place: two self-signatures of one time leave
+/// readers to choose between them.
+fn replace(out: &mut Vec<Signature>, sigs: &[Signature], old: &Signature, new: Signature) {
+    let at = sigs.iter().position(|s| std::ptr::eq(s, old));
+    match at {
+        Some(i) if old.created() == new.created() => out[i] = new,
+        _ => out.push(new),
+    }
+}
+
 /// What a refreshed self-signature changes.
 struct Refresh {
     at: u32,
@@ -174,7 +186,8 @@ impl Cert {
             current(&self.direct_sigs, is(SigType::DirectKey), SigType::KeyRevocation, opts.at, direct_ok)
             && refresh.needed(old)
         {
-            out.direct_sigs.push(refresh.builder(old).sign_direct_key(pk, secret)?);
+            let new = refresh.builder(old).sign_direct_key(pk, secret)?;
+            replace(&mut out.direct_sigs, &self.direct_sigs, old, new);
         }
         let uid_refresh = Refresh { add_features: 0, ..refresh };
         for (i, u) in self.user_ids.iter().enumerate() {
@@ -185,7 +198,8 @@ impl Cert {
                 current(&u.sigs, certification, revocation, opts.at, |s| s.may_be_issued_by(&pk.fingerprint()) && ok(s))
                 && uid_refresh.needed(old)
             {
-                out.user_ids[i].sigs.push(uid_refresh.builder(old).sign_certification(pk, secret, &u.value)?);
+                let new = uid_refresh.builder(old).sign_certification(pk, secret, &u.value)?;
+                replace(&mut out.user_ids[i].sigs, &u.sigs, old, new);
             }
         }
         for (i, sk) in self.subkeys.iter().enumerate() {
@@ -197,7 +211,7 @@ impl Cert {
                 && sub_refresh.needed(old)
             {
                 let b = with_back_signature(sub_refresh.builder(old), old, pk, sk, opts.at)?;
-                out.subkeys[i].sigs.push(b.sign_subkey_binding(pk, secret, sub)?);
+                replace(&mut out.subkeys[i].sigs, &sk.sigs, old, b.sign_subkey_binding(pk, secret, sub)?);
             }
         }
         if opts.add_capabilities && !opts.signing_only {
