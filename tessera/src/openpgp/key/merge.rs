@@ -128,3 +128,23 @@ pub fn merge_certs(base: &[Cert], updates: &[Cert]) -> Result<Vec<Cert>> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::sig::{Subpacket, SubpacketValue, subpacket};
+    use super::super::{GenerateOptions, generate};
+
+    /// Signatures equal but for their unhashed area (which anyone may
+    /// change) count once; the first copy seen stays.
+    #[test]
+    fn signatures_differing_only_in_the_unhashed_area_merge_into_one() {
+        let key = generate(&GenerateOptions::default()).unwrap().to_public();
+        let mut other = key.clone();
+        let sig = &mut other.direct_sigs[0];
+        sig.unhashed.push(Subpacket::new(SubpacketValue::Other { kind: 101, body: vec![1, 2, 3] }));
+        sig.unhashed_area = subpacket::write_area(&sig.unhashed);
+        let merged = key.merge(&other).unwrap();
+        assert_eq!(merged.direct_sigs.len(), 1);
+        assert_eq!(merged.direct_sigs[0], key.direct_sigs[0]);
+    }
+}

@@ -10,6 +10,11 @@ use super::valid::{features, flags};
 use super::{Cert, CertKey, KeyError, KeyVersion, PublicKey, SecretKey, Subkey};
 
 /// A self-signature that expires sooner than this (seconds) is made again.
+///
+/// ```
+/// use tessera::openpgp::key::REFRESH_MARGIN;
+/// assert_eq!(REFRESH_MARGIN, 30 * 86_400); // 30 days
+/// ```
 pub const REFRESH_MARGIN: u32 = 30 * 86_400;
 
 /// What to do with the key's expiry.
