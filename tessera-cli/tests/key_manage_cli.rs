@@ -181,6 +181,11 @@ elif cmd == "status":
     c = ps.Cert.from_bytes(open(sys.argv[2], "rb").read())
     e = c.expiration
     print(c.is_revoked, int(e.timestamp()) if e else None)
+elif cmd == "expire":
+    import datetime
+    k = ps.Cert.from_bytes(open(sys.argv[2], "rb").read())
+    when = datetime.datetime.fromtimestamp(int(sys.argv[3]), datetime.timezone.utc)
+    sys.stdout.write(str(k.set_expiration(when, k.secrets.certifier())))
 "#;
 
 #[test]
@@ -196,7 +201,14 @@ fn sequoia_reads_revocations_and_expiry() {
         let seen = status("tee.upd");
         let (revoked, at) = seen.trim().split_once(' ').unwrap();
         assert_eq!((revoked, at.parse::<u64>().ok()), ("False", expiry(&k.p("tee.upd"))), "{profile}");
-        for f in ["tee.key", "tee.key.rev", "tee.cert", "tee.upd"] {
+        // Sequoia's new expiry, merged here.
+        let when = (now() + 3 * 86_400).to_string();
+        let sq_cert = common::run_sequoia(&py, SEQUOIA, &["expire", &k.s("tee.key"), &when], b"");
+        std::fs::write(k.p("tee.sq"), sq_cert).unwrap();
+        ok(tessera().args(["key", "merge", &k.s("tee.cert"), &k.s("tee.sq"), "-o", &k.s("tee.merged")]));
+        assert!(about(expiry(&k.p("tee.merged")), now() + 3 * 86_400), "{profile}: {}", k.show("tee.merged"));
+        std::fs::remove_file(k.p("tee.merged")).unwrap();
+        for f in ["tee.key", "tee.key.rev", "tee.cert", "tee.upd", "tee.sq"] {
             std::fs::remove_file(k.p(f)).unwrap();
         }
     }
@@ -225,7 +237,14 @@ fn openpgp_js_reads_revocations_and_expiry() {
         let want = format!("\"expiration\":{}", expiry(&k.p("tee.upd.cert")).unwrap());
         let seen = inspect("tee.upd.cert");
         assert!(seen.contains("\"revoked\":false") && seen.contains(&want), "{profile}: {seen} {want}");
-        for f in ["tee.key", "tee.key.rev", "tee.cert", "tee.upd", "tee.upd.cert"] {
+        // OpenPGP.js's re-signed key with an expiry, merged here.
+        let o = Command::new("node").arg(&js).args(["expire", &k.s("tee.key"), "86400"]).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::write(k.p("tee.js"), o.stdout).unwrap();
+        ok(tessera().args(["key", "merge", &k.s("tee.cert"), &k.s("tee.js"), "-o", &k.s("tee.merged")]));
+        let created = Cert::from_bytes(&std::fs::read(k.p("tee.cert")).unwrap()).unwrap().primary.public().created();
+        assert_eq!(expiry(&k.p("tee.merged")), Some(u64::from(created) + 86_400), "{profile}");
+        for f in ["tee.key", "tee.key.rev", "tee.cert", "tee.upd", "tee.upd.cert", "tee.js", "tee.merged"] {
             std::fs::remove_file(k.p(f)).unwrap();
         }
     }

@@ -38,7 +38,6 @@ if (cmd === 'inspect') {
     privateKey: key,
     userIDs: key.users.map((u) => u.userID).filter(Boolean).map((u) => ({ name: u.name, email: u.email })),
     keyExpirationTime: Number(rest[1]),
-    date: key.getCreationTime(),
     format: 'object',
   });
   process.stdout.write(privateKey.toPublic().armor());
