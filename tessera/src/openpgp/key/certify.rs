@@ -74,14 +74,13 @@ impl Cert {
         let mut out = target.clone();
         for uid in &opts.user_ids {
             let value = uid.as_bytes();
-            let bound =
-                target.user_ids.iter().find(|u| u.value == value).map(|u| target.self_bound(u, u64::from(opts.at)));
-            if opts.require_self_sig && !matches!(bound, Some(Ok(()))) {
-                let why = match bound {
-                    None => "the certificate does not carry it".to_string(),
-                    Some(Err(why)) => why.to_string(),
-                    Some(Ok(())) => unreachable!("checked above"),
-                };
+            let why_unbound = match target.user_ids.iter().find(|u| u.value == value) {
+                None => Some("the certificate does not carry it".to_string()),
+                Some(u) => target.self_bound(u, u64::from(opts.at)).err().map(str::to_string),
+            };
+            if opts.require_self_sig
+                && let Some(why) = why_unbound
+            {
                 return Err(
                     KeyError::UserIdNotBound { fingerprint: target.fingerprint(), user_id: uid.clone(), why }.into()
                 );
