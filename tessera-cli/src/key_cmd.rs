@@ -1,4 +1,5 @@
-//! `tessera key generate|cert|show`: OpenPGP keys and certificates.
+//! `tessera key generate|cert|show` (and the certificate management of
+//! `key_manage.rs`): OpenPGP keys and certificates.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,6 +20,16 @@ pub enum KeyOp {
     Cert(CertArgs),
     /// Show fingerprints, algorithms, subkeys, flags and validity.
     Show(ShowArgs),
+    /// Write a revocation certificate for a secret key.
+    Revoke(crate::key_manage::RevokeArgs),
+    /// Merge copies of a certificate (revocations, certifications, new subkeys).
+    Merge(crate::key_manage::MergeArgs),
+    /// Renew a key's self-signatures and expiry; add an encryption subkey if it has none.
+    Update(crate::key_manage::UpdateArgs),
+    /// Certify User IDs of another certificate with a secret key.
+    Certify(crate::key_manage::CertifyArgs),
+    /// Check that certificates bind a User ID, certified by given authorities.
+    Validate(crate::key_manage::ValidateArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +90,11 @@ pub fn run(op: &KeyOp) -> Result<()> {
         KeyOp::Generate(a) => generate_cmd(a),
         KeyOp::Cert(a) => cert_cmd(a),
         KeyOp::Show(a) => show_cmd(a),
+        KeyOp::Revoke(a) => crate::key_manage::revoke(a),
+        KeyOp::Merge(a) => crate::key_manage::merge(a),
+        KeyOp::Update(a) => crate::key_manage::update(a),
+        KeyOp::Certify(a) => crate::key_manage::certify(a),
+        KeyOp::Validate(a) => crate::key_manage::validate(a),
     }
 }
 
@@ -90,10 +106,13 @@ fn generate_cmd(a: &GenerateArgs) -> Result<()> {
     }
     let password = new_key_password(a)?;
     let mut key = generate(&generate_options(a)).context("key generation failed")?;
+    // Beside an -o key file: F.rev, an emergency revocation certificate.
+    let revocation = crate::key_manage::emergency_revocation(&key, a.output.as_deref())?;
     if let Some(pw) = password {
         key.lock(&pw).context("cannot lock the key")?;
     }
-    write_key(&key, a)
+    write_key(&key, a)?;
+    revocation.map_or(Ok(()), |r| r.commit())
 }
 
 /// What the flags ask of the library's key generation.

@@ -10,6 +10,7 @@ mod inspect_cmd;
 mod inspect_json;
 mod install_cmd;
 mod key_cmd;
+mod key_manage;
 mod keygen;
 mod keyset_cmd;
 mod keyset_use;

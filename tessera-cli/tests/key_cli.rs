@@ -128,5 +128,6 @@ fn generate_never_replaces_an_existing_key() {
         "exists",
     );
     assert_eq!(std::fs::read(&key).unwrap(), first, "the first key was replaced");
-    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1, "a temporary file was left behind");
+    // The key and its emergency revocation certificate, alice.key.rev.
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 2, "a temporary file was left behind");
 }

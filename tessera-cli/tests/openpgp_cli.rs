@@ -511,7 +511,6 @@ fn sop_subset_and_exit_codes() {
         assert!(o.stdout.is_empty());
     }
     assert_eq!(sop(&["sign"], b"").status.code(), Some(19), "sign needs a key");
-    assert_eq!(sop(&["revoke-key"], b"").status.code(), Some(69));
     assert_eq!(sop(&["frobnicate"], b"").status.code(), Some(69));
     assert_eq!(sop(&["encrypt", "--frob"], b"").status.code(), Some(37));
     assert_eq!(sop(&["encrypt"], b"x").status.code(), Some(19));

@@ -117,7 +117,7 @@ pub enum UserIds {
     Many(Vec<String>),
 }
 
-fn serialize(certs: &[Cert], armor: bool) -> Result<Zeroizing<Vec<u8>>, Fail> {
+pub(crate) fn serialize(certs: &[Cert], armor: bool) -> Result<Zeroizing<Vec<u8>>, Fail> {
     let mut out = Zeroizing::new(Vec::new());
     for c in certs {
         if armor {

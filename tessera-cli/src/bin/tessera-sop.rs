@@ -4,15 +4,18 @@
 //! certificates and/or passwords, optionally signing), `decrypt` (with
 //! keys, passwords and session keys at once, optionally verifying),
 //! `sign`, `verify`, `inline-sign`, `inline-verify`, `inline-detach`,
-//! `armor`, `dearmor`; `help [SUBCOMMAND]` and `SUBCOMMAND --help` print
-//! the usage on stdout and exit 0. The certificate-management subcommands
-//! (`revoke-key`, `merge-certs`, `update-key`, `certify-userid`,
-//! `validate-userid`) exit 69; unsupported options 37. Every failure exits
-//! with SOP's code (19 missing argument, 29 cannot decrypt, 41 bad data,
-//! 67 key is protected, ...).
+//! `armor`, `dearmor`, and certificate management (`revoke-key`,
+//! `merge-certs`, `update-key`, `certify-userid`, `validate-userid`);
+//! `help [SUBCOMMAND]` and `SUBCOMMAND --help` print the usage on stdout
+//! and exit 0. Unsupported options exit 37. Every failure exits with SOP's
+//! code (19 missing argument, 29 cannot decrypt, 41 bad data, 67 key is
+//! protected, 103 primary key bad, 107 User ID not bound, 109 key cannot
+//! certify, ...).
 
 #[path = "sop/armor.rs"]
 mod armor;
+#[path = "sop/certs.rs"]
+mod certs;
 #[path = "sop/decrypt.rs"]
 mod decrypt;
 #[path = "sop/encrypt.rs"]
@@ -334,9 +337,11 @@ fn run(args: &[String]) -> R<()> {
         "inline-sign" => sig::inline_sign(rest),
         "inline-verify" => sig::inline_verify(rest),
         "inline-detach" => sig::inline_detach(rest),
-        "revoke-key" | "merge-certs" | "update-key" | "certify-userid" | "validate-userid" => {
-            fail(UNSUPPORTED_SUBCOMMAND, format!("{cmd}: certificate management is not supported"))
-        }
+        "revoke-key" => certs::revoke_key(rest),
+        "merge-certs" => certs::merge_certs(rest),
+        "update-key" => certs::update_key(rest),
+        "certify-userid" => certs::certify_userid(rest),
+        "validate-userid" => certs::validate_userid(rest),
         "--help" => print_help(None),
         "help" => match rest {
             [] => print_help(None),
@@ -372,7 +377,7 @@ fn flush(mut out: Stdout) -> R<()> {
 fn version(rest: &[String]) -> R<()> {
     let o = parse(rest, &[], &["backend", "extended", "sop-spec"])?;
     if o.has("sop-spec") {
-        println!("~draft-dkg-openpgp-stateless-cli-11");
+        println!("~draft-dkg-openpgp-stateless-cli-16");
     } else if o.has("backend") {
         println!("tessera {}", env!("CARGO_PKG_VERSION"));
     } else if o.has("extended") {

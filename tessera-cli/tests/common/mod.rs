@@ -1,6 +1,8 @@
 //! Shared by the CLI tests: run a binary with bytes on stdin; find the
 //! interop peers (or skip when they are missing).
 
+pub mod cli;
+pub mod gnupg;
 pub mod sop;
 
 use std::io::Write;
@@ -89,6 +91,16 @@ pub fn write_private(path: &std::path::Path, data: impl AsRef<[u8]>) {
     std::fs::write(path, data).unwrap();
     #[cfg(unix)]
     std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+}
+
+/// Runs the `pysequoia` script [`SEQUOIA_GENERATE`] followed by the
+/// `elif` branches `more` with `args`, expecting success; its stdout.
+#[allow(dead_code)]
+pub fn run_sequoia(py: &std::path::Path, more: &str, args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let script = format!("{SEQUOIA_GENERATE}{more}");
+    let o = run_with_stdin(py.to_str().unwrap(), &[&["-c", &script][..], args].concat(), stdin);
+    assert!(o.status.success(), "pysequoia {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    o.stdout
 }
 
 /// A temporary directory for keyset tests, holding the keyset password

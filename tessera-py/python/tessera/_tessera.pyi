@@ -299,6 +299,67 @@ def extract_cert(key: _Keys, *, armor: bool = True) -> bytes:
 def inspect_keys(data: _Keys) -> list[KeyInfo]:
     """Describes every key or certificate in ``data``."""
 
+def revoke_key(
+    key: _Keys,
+    *,
+    key_password: _Passwords | None = None,
+    reason: Literal["unspecified", "compromised", "superseded", "retired"] = "unspecified",
+    message: str = "",
+    armor: bool = True,
+) -> bytes:
+    """Revocation certificates of the secret keys in ``key``: each key's
+    certificate with a key revocation added (``unspecified`` and
+    ``compromised`` are hard revocations: signatures made before them no
+    longer count either). Merged into a copy of the certificate (or
+    imported by any OpenPGP implementation), it revokes it."""
+
+def merge_certs(certs: _Keys, updates: _Keys, *, armor: bool = True) -> bytes:
+    """The certificates of ``certs`` with every User ID, subkey and signature
+    that the copies in ``updates`` hold of them added, each once; updates of
+    other certificates are left out."""
+
+def update_key(
+    key: _Keys,
+    *,
+    key_password: str | bytes | None = None,
+    expires_in: int | None = None,
+    signing_only: bool = False,
+    add_capabilities: bool = True,
+    armor: bool = True,
+) -> bytes:
+    """The secret keys in ``key`` with stale self-signatures made again
+    (SHA-1, soon expiring, or a new expiry: ``expires_in`` seconds from now,
+    ``0`` for never), an encryption subkey added when none is valid (unless
+    ``signing_only`` or ``add_capabilities=False``). A locked key is locked
+    again with ``key_password``. A revoked key raises ``InvalidKeyError``."""
+
+def certify_userid(
+    key: _Keys,
+    cert: _Keys,
+    userid: str | list[str],
+    *,
+    key_password: _Passwords | None = None,
+    require_self_sig: bool = True,
+    armor: bool = True,
+) -> bytes:
+    """The certificates of ``cert`` with ``userid`` certified by every secret
+    key in ``key``. Unless ``require_self_sig=False``, a User ID the
+    certificate does not bind itself raises ``InvalidKeyError``; a key that
+    cannot certify (revoked, expired) too."""
+
+def validate_userid(
+    cert: _Keys,
+    userid: str,
+    authorities: _Keys,
+    *,
+    email: bool = False,
+    at: int | None = None,
+) -> bool:
+    """Whether every certificate of ``cert`` binds ``userid`` (an e-mail
+    address with ``email=True``), certified at ``at`` (Unix seconds; now by
+    default) by one of ``authorities`` (a certificate counts for its own
+    self-signatures)."""
+
 def sign(
     data: bytes,
     key: _Keys,

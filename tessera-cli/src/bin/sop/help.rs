@@ -58,6 +58,32 @@ const SUBCOMMANDS: &[(&str, &str, &str)] = &[
         "[--no-armor] --signatures-out=F",
         "Split an inline-signed message into its text (stdout) and its signatures.",
     ),
+    (
+        "revoke-key",
+        "[--no-armor] [--with-key-password=PW...] < KEYS",
+        "Write the certificates of the secret keys on stdin, revoked (a hard revocation).",
+    ),
+    (
+        "merge-certs",
+        "[--no-armor] CERTS... < CERTS",
+        "Write the certificates on stdin with what CERTS hold of them merged in.",
+    ),
+    (
+        "update-key",
+        "[--no-armor] [--signing-only] [--no-added-capabilities] [--with-key-password=PW...]\n          \
+         [--merge-certs=CERTS...] < KEYS",
+        "Renew stale self-signatures of the keys on stdin; add an encryption subkey if none.",
+    ),
+    (
+        "certify-userid",
+        "[--no-armor] --userid=USERID... [--with-key-password=PW...] [--no-require-self-sig] KEYS... < CERTS",
+        "Certify the User IDs of the certificates on stdin with KEYS.",
+    ),
+    (
+        "validate-userid",
+        "[--addr-spec-only] [--validate-at=D] USERID CERTS... < CERTS",
+        "Exit 0 if the certificates on stdin bind USERID, certified by one of CERTS (else 107).",
+    ),
     ("armor", "", "ASCII-armor the OpenPGP data on stdin."),
     ("dearmor", "", "Remove the ASCII armor of the OpenPGP data on stdin."),
 ];
@@ -74,7 +100,6 @@ pub fn all() -> String {
         s.push('\n');
     }
     s.push_str("  help [SUBCOMMAND] | SUBCOMMAND --help: the usage of every subcommand, or of one\n");
-    s.push_str("Not supported (exit 69): revoke-key, merge-certs, update-key, certify-userid, validate-userid.\n");
     s.push_str(DESIGNATORS);
     s
 }

@@ -21,7 +21,7 @@ pub const PROFILES: [(&str, &str); 2] = [
 ];
 
 /// Every key or certificate in `raw` (binary or armored); none is 41.
-fn read_all(what: &str, raw: &[u8]) -> R<Vec<Cert>> {
+pub fn read_all(what: &str, raw: &[u8]) -> R<Vec<Cert>> {
     let certs = Cert::read_all(raw).map_err(|e| Fail(BAD_DATA, format!("{what}: {e}")))?;
     if certs.is_empty() {
         return fail(BAD_DATA, format!("{what}: no key or certificate"));
@@ -48,14 +48,14 @@ pub fn all_certs(specs: &[String]) -> R<Vec<Cert>> {
 }
 
 /// Reads all of stdin.
-fn stdin_bytes() -> R<Zeroizing<Vec<u8>>> {
+pub fn stdin_bytes() -> R<Zeroizing<Vec<u8>>> {
     let mut raw = Zeroizing::new(Vec::new());
     io::copy(&mut BufReader::new(io::stdin().lock()), &mut *raw).map_err(io_fail)?;
     Ok(raw)
 }
 
 /// Secret keys only: a certificate among them is 41.
-fn secret_only(what: &str, keys: Vec<Cert>) -> R<Vec<Cert>> {
+pub fn secret_only(what: &str, keys: Vec<Cert>) -> R<Vec<Cert>> {
     if let Some(c) = keys.iter().find(|k| !k.is_secret()) {
         return fail(BAD_DATA, format!("{what} holds the certificate {}, not a secret key", c.fingerprint()));
     }
@@ -107,7 +107,7 @@ pub fn key_passwords(o: &Opts) -> R<Vec<Zeroizing<Vec<u8>>>> {
 }
 
 /// Writes `keys` to stdout, armored (one block) or binary.
-fn write_keys(keys: &[Cert], armor: bool) -> R<()> {
+pub fn write_keys(keys: &[Cert], armor: bool) -> R<()> {
     let mut bytes = Zeroizing::new(Vec::new());
     for k in keys {
         bytes.extend_from_slice(&Zeroizing::new(k.to_bytes().map_err(pgp_fail)?));

@@ -102,7 +102,7 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 }
 
 /// A SOP DATE: `-` (no limit), `now`, or ISO 8601 `YYYY-MM-DD[THH:MM:SS[Z]]`.
-fn parse_date(s: &str, none: u64) -> R<u64> {
+pub fn parse_date(s: &str, none: u64) -> R<u64> {
     match s {
         "-" => return Ok(none),
         "now" => return Ok(now()),

@@ -58,6 +58,8 @@ pub fn pk_alg_name(alg: PublicKeyAlg) -> &'static str {
         PublicKeyAlg::X448 => "X448",
         PublicKeyAlg::Ed25519 => "Ed25519",
         PublicKeyAlg::Ed448 => "Ed448",
+        PublicKeyAlg::Elgamal => "Elgamal (encrypt only)",
+        PublicKeyAlg::Dsa => "DSA",
     }
 }
 

@@ -73,4 +73,41 @@ pub enum KeyError {
     /// The input holds no key or certificate.
     #[error("no OpenPGP key or certificate found in the input")]
     NoKey,
+    /// Two certificates with different primary keys cannot be merged.
+    #[error("cannot merge certificate {other} into {base}: their primary keys differ")]
+    DifferentCertificates {
+        /// The certificate merged into.
+        base: Fingerprint,
+        /// The certificate that was to be merged.
+        other: Fingerprint,
+    },
+    /// The key cannot make certifications now (revoked, expired, or without
+    /// the certify flag).
+    #[error("the key {fingerprint} cannot certify: {why}")]
+    CannotCertify {
+        /// The certifying key's primary key.
+        fingerprint: Fingerprint,
+        /// Why not.
+        why: String,
+    },
+    /// The primary key of a secret key cannot be kept up to date (revoked,
+    /// or expired without a new expiry given).
+    #[error("the primary key {fingerprint} cannot be updated: {why}")]
+    PrimaryKeyBad {
+        /// The primary key.
+        fingerprint: Fingerprint,
+        /// Why not.
+        why: String,
+    },
+    /// A User ID is not on the certificate with a valid self-signature, or
+    /// not certified by any of the given authorities.
+    #[error("certificate {fingerprint}: the User ID {user_id:?} is not bound: {why}")]
+    UserIdNotBound {
+        /// The certificate.
+        fingerprint: Fingerprint,
+        /// The User ID (or address) asked for, lossily decoded.
+        user_id: String,
+        /// Why not.
+        why: String,
+    },
 }

@@ -17,27 +17,37 @@
 
 mod cert;
 mod cert_read;
+mod certify;
 mod checks;
 mod error;
 mod generate;
 mod lifetime;
+mod merge;
 mod packet;
 mod recipients;
+mod revoke;
 mod secret;
 mod session;
+mod update;
+mod user_id_binding;
 mod valid;
 mod validity;
 
 pub use cert::{Cert, CertKey, Subkey, UserId, key_tag};
 pub(crate) use cert_read::read_body;
+pub use certify::CertifyOptions;
 pub use checks::MAX_CHECKS_PER_VALIDATION;
 pub(crate) use checks::{Charge, cert_octets};
 pub use error::KeyError;
 pub use generate::{GenerateOptions, KeyProfile, generate};
 pub use lifetime::{DEFAULT_KEY_DAYS, KeyLifetime};
+pub use merge::merge_certs;
 pub use packet::{Fingerprint, KeyId, KeyVersion, PublicKey};
 pub use recipients::EncryptionPlan;
+pub use revoke::RevocationReason;
 pub use secret::{KEY_UNLOCK_LIMITS, SecretKey};
 pub use session::decrypt_pkesks;
 pub(crate) use session::decrypt_pkesks_for;
+pub use update::{ExpiryChange, REFRESH_MARGIN, UpdateOptions};
+pub use user_id_binding::UserIdQuery;
 pub use valid::{ValidCert, ValidKey, features, flags};

@@ -245,6 +245,30 @@ impl SignatureBuilder {
         self.sign_with(primary, secret, |f| certification_digest(f, primary, user_id))
     }
 
+    /// A certification (or certification revocation) of `user_id` on
+    /// `target`, by another key `signer` (RFC 9580 §5.2.4: the hash covers
+    /// the certified key and the User ID).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{SigType, SignatureBuilder};
+    /// let (alice, bob) = (generate(&GenerateOptions::default())?, generate(&GenerateOptions::default())?);
+    /// let (signer, secret) = (alice.primary.public(), alice.primary.secret().expect("secret").secret()?);
+    /// let sig = SignatureBuilder::new(SigType::Certification(0x10), 1_700_000_000)
+    ///     .sign_third_party_certification(signer, secret, bob.primary.public(), b"Bob <bob@example.org>")?;
+    /// sig.verify_third_party_certification(signer, bob.primary.public(), b"Bob <bob@example.org>")?;
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
+    pub fn sign_third_party_certification(
+        self,
+        signer: &PublicKey,
+        secret: &SecretMaterial,
+        target: &PublicKey,
+        user_id: &[u8],
+    ) -> Result<Signature> {
+        self.sign_with(signer, secret, |f| certification_digest(f, target, user_id))
+    }
+
     /// A subkey binding or revocation of `subkey`, by `primary`.
     ///
     /// ```

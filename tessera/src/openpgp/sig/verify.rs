@@ -145,6 +145,30 @@ impl Signature {
         self.verify_digest_paid(primary, &certification_digest(&self.hashed_fields(), primary, user_id), charge)
     }
 
+    /// A certification (0x10-0x13) or certification revocation (0x30) of
+    /// `user_id` on `target`, made by another key `signer`.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, generate};
+    /// use tessera::openpgp::sig::{SigType, SignatureBuilder};
+    /// let (alice, bob) = (generate(&GenerateOptions::default())?, generate(&GenerateOptions::default())?);
+    /// let (signer, secret) = (alice.primary.public(), alice.primary.secret().expect("secret").secret()?);
+    /// let sig = SignatureBuilder::new(SigType::Certification(0x10), 1_700_000_000)
+    ///     .sign_third_party_certification(signer, secret, bob.primary.public(), b"Bob")?;
+    /// sig.verify_third_party_certification(signer, bob.primary.public(), b"Bob")?;
+    /// assert!(sig.verify_third_party_certification(signer, bob.primary.public(), b"Mallory").is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
+    pub fn verify_third_party_certification(
+        &self,
+        signer: &PublicKey,
+        target: &PublicKey,
+        user_id: &[u8],
+    ) -> Result<()> {
+        self.expect_type(matches!(self.sig_type, SigType::Certification(_) | SigType::CertificationRevocation))?;
+        self.verify_digest_paid(signer, &certification_digest(&self.hashed_fields(), target, user_id), None)
+    }
+
     /// A subkey binding (0x18) or subkey revocation (0x28) by `primary`.
     ///
     /// ```
