@@ -82,3 +82,36 @@ def test_spark_bad_value_fails_the_job(spark, tmp_path):
     df = spark.createDataFrame([(1, "123456"), (2, "12a456")], "id long, card string").coalesce(1)
     with pytest.raises(Exception, match="row 1"):
         ts.encrypt(df, ["card"], "ff1", key_file=str(tmp_path / "k")).collect()
+
+
+def test_spark_migrates_ff3_1_tokens_of_the_ff3_package(spark, cli, tmp_path):
+    """FF3-1 tokens as a Spark notebook with the `ff3` package made them move
+    to a keyset's FF1 transformation, and decrypt to the original cards."""
+    import subprocess
+
+    from tessera import spark as ts
+
+    ff3 = pytest.importorskip("ff3")
+    n = min(ROWS, 200_000)
+    key, tweak = bytes(range(16)), bytes.fromhex("d8e7920afa330a")
+    (tmp_path / "old.key").write_text(key.hex())
+    (tmp_path / "pw").write_text("s3cret\n")
+    ks = str(tmp_path / "ks.tks")
+    subprocess.run([cli, "keyset", "new", "-o", ks, "--keyset-password-file", str(tmp_path / "pw"),
+                    "--transform", "cards", "--template", "digits"], check=True, capture_output=True)
+    rng = random.Random(9)
+    cards = [None if i % 101 == 0 else "".join(rng.choices("0123456789", k=16)) for i in range(n)]
+    old = ff3.FF3Cipher(key.hex(), tweak.hex())
+    table = pa.table({"id": pa.array(range(n), pa.int64()),
+                      "card": pa.array([None if c is None else old.encrypt(c) for c in cards])})
+    pq.write_table(table, tmp_path / "ff3.parquet")
+
+    opts = dict(keyset=ks, keyset_password_file=str(tmp_path / "pw"), transform="cards")
+    moved = ts.migrate(spark.read.parquet(str(tmp_path / "ff3.parquet")), ["card"], from_algorithm="ff3-1",
+                       from_key_file=str(tmp_path / "old.key"), from_tweak=tweak, **opts)
+    ts.decrypt(moved, ["card"], **opts).write.parquet(str(tmp_path / "back"))
+    back = pq.read_table(tmp_path / "back").sort_by("id")
+    assert back["card"].to_pylist() == cards
+    with pytest.raises(ValueError, match="FPE"):
+        ts.migrate(spark.read.parquet(str(tmp_path / "ff3.parquet")), ["card"], from_algorithm="aes-siv",
+                   from_key_file=str(tmp_path / "old.key"), **opts)

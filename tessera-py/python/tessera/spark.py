@@ -34,13 +34,16 @@ row's tweak (or is a dict from column to such a column), for an FPE
 transformation whose tweak is another field of the record (``tessera keyset
 new --tweak-field``); that column is read, not transformed, and a null
 tweak beside a value is an error. :func:`rewrap_columns` moves values to
-the primary key::
+the primary key, and :func:`migrate_columns` moves tokens made with a key
+file (FF3-1 tokens of the ``ff3`` package, say) to a keyset transformation::
 
     opts = dict(keyset="/secrets/ks.tks", keyset_password_file="/secrets/pw", transform="cards")
     tokens = ts.encrypt(df, ["card"], **opts)
     rotated = ts.rewrap(tokens, ["card"], **opts, version=1)   # after `tessera keyset promote`
     accts = ts.encrypt(df, ["account"], keyset="/secrets/ks.tks", keyset_password_file="/secrets/pw",
                        transform="acct", tweaks="customer")   # each row's tweak: its customer field
+    ff1 = ts.migrate(old, ["card"], from_algorithm="ff3-1", from_key_file="/secrets/old.key",
+                     from_tweak=bytes.fromhex("00112233445566"), **opts)  # FF3-1 tokens -> FF1
 
 Example::
 
@@ -78,6 +81,8 @@ __all__ = [
     "encrypt_columns",
     "decrypt_columns",
     "rewrap_columns",
+    "migrate",
+    "migrate_columns",
     "ColumnCipher",
     "KeysetColumns",
 ]
@@ -169,7 +174,7 @@ class ColumnCipher:
         return f(values, ad=self._ad_for(column), nonce=self.nonce)
 
 
-def _check_columns(df: DataFrame, columns: Sequence[str], spec: ColumnCipher | KeysetColumns) -> list[int]:
+def _check_columns(df: DataFrame, columns: Sequence[str], spec: ColumnCipher | KeysetColumns | MigrateColumns) -> list[int]:
     from pyspark.sql.types import BinaryType, StringType
 
     names = df.columns
@@ -262,6 +267,36 @@ class KeysetColumns:
         return f(values, tweak=self.tweak, tweaks=tweaks, version=self.version, ad=ad)
 
 
+@dataclass(frozen=True)
+class MigrateColumns:
+    """Tokens made by ``source`` (an FPE cipher with its key file or
+    broadcast key) moved to the keyset transformations of ``target``. Holds
+    no key and no password."""
+
+    source: ColumnCipher
+    target: KeysetColumns
+    algorithm: str = "migrate"
+    is_fpe: bool = True
+
+    def tweak_columns(self) -> list[str]:
+        return self.target.tweak_columns()
+
+    def build(self) -> Any:
+        return self.source.build(), self.target.build()
+
+    def apply(
+        self, built: Any, column: str, values: pyarrow.Array, mode: str, batch: pyarrow.RecordBatch
+    ) -> pyarrow.Array:
+        """Moves one Arrow column of ``batch`` to the target transformation."""
+        cipher, keyset = built
+        t = self.target
+        by_row = t._tweak_column(column)
+        tweaks = None if by_row is None else batch.column(by_row)
+        return keyset.transform(t._name(column)).migrate_batch(
+            values, cipher, source_tweak=self.source.tweak, tweak=t.tweak, tweaks=tweaks
+        )
+
+
 def _spec(algorithm: str | None, options: dict[str, Any]) -> ColumnCipher | KeysetColumns:
     if "keyset" in options:
         if algorithm not in (None, "keyset"):
@@ -272,7 +307,9 @@ def _spec(algorithm: str | None, options: dict[str, Any]) -> ColumnCipher | Keys
     return ColumnCipher(algorithm, **options)
 
 
-def _batch_function(spec: ColumnCipher | KeysetColumns, names: list[str], idx: list[int], mode: str) -> Any:
+def _batch_function(
+    spec: ColumnCipher | KeysetColumns | MigrateColumns, names: list[str], idx: list[int], mode: str
+) -> Any:
     """The function Spark pickles and runs on each partition's Arrow batches."""
 
     def run(batches: Iterator[pyarrow.RecordBatch]) -> Iterator[pyarrow.RecordBatch]:
@@ -289,7 +326,9 @@ def _batch_function(spec: ColumnCipher | KeysetColumns, names: list[str], idx: l
     return run
 
 
-def _transform(df: DataFrame, columns: Sequence[str] | str, spec: ColumnCipher | KeysetColumns, mode: str) -> DataFrame:
+def _transform(
+    df: DataFrame, columns: Sequence[str] | str, spec: ColumnCipher | KeysetColumns | MigrateColumns, mode: str
+) -> DataFrame:
     if isinstance(columns, str):
         columns = [columns]
     idx = _check_columns(df, columns, spec)
@@ -315,6 +354,45 @@ def rewrap_columns(df: DataFrame, columns: Sequence[str] | str, **options: Any) 
     return _transform(df, columns, _spec("keyset", options), "rewrap")
 
 
+def migrate_columns(
+    df: DataFrame,
+    columns: Sequence[str] | str,
+    *,
+    from_algorithm: str,
+    from_key_file: str | None = None,
+    from_key: Any = None,
+    from_alphabet: str = "0123456789",
+    from_tweak: bytes = b"",
+    from_passthrough: str = "",
+    from_keep_prefix: int = 0,
+    from_keep_suffix: int = 0,
+    **options: Any,
+) -> DataFrame:
+    """Moves tokens of the named columns, made by ``from_algorithm``
+    (``ff1``, ``ff3-1``, ``ff3``) with ``from_key_file=`` or ``from_key=``
+    (a Broadcast) and the ``from_*`` parameters, to the keyset
+    transformation of ``keyset=``/``transform=`` (with the keyset options of
+    :func:`encrypt_columns`). The plaintexts stay in executor memory; a
+    token the source cannot decrypt, or a value the target cannot hold,
+    fails the job."""
+    source = ColumnCipher(
+        from_algorithm,
+        key_file=from_key_file,
+        key=from_key,
+        alphabet=from_alphabet,
+        tweak=from_tweak,
+        passthrough=from_passthrough,
+        keep_prefix=from_keep_prefix,
+        keep_suffix=from_keep_suffix,
+    )
+    if not source.is_fpe:
+        raise ValueError(f"from_algorithm {from_algorithm!r}: migration is for FPE tokens (ff1, ff3-1, ff3)")
+    target = _spec("keyset", options)
+    assert isinstance(target, KeysetColumns)
+    return _transform(df, columns, MigrateColumns(source, target), "migrate")
+
+
 encrypt = encrypt_columns
 decrypt = decrypt_columns
 rewrap = rewrap_columns
+migrate = migrate_columns

@@ -4,6 +4,10 @@
 use super::super::{Error, Result};
 
 /// The days a new key is valid unless asked otherwise: three years.
+///
+/// ```
+/// assert_eq!(tessera::openpgp::key::DEFAULT_KEY_DAYS, 3 * 365);
+/// ```
 pub const DEFAULT_KEY_DAYS: u32 = 1095;
 
 /// How long a new key is valid, from its creation.
@@ -33,11 +37,22 @@ impl Default for KeyLifetime {
 
 impl KeyLifetime {
     /// The most days a key's expiration (seconds in 32 bits) can say.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::KeyLifetime;
+    /// assert!(u64::from(KeyLifetime::MAX_DAYS) * 86_400 <= u64::from(u32::MAX));
+    /// ```
     pub const MAX_DAYS: u32 = u32::MAX / 86_400;
 
     /// Seconds from creation to expiration, as
     /// [`GenerateOptions::expires_in`](super::GenerateOptions::expires_in)
     /// takes them (`None`: never).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::KeyLifetime;
+    /// assert_eq!(KeyLifetime::Days(2).seconds(), Some(172_800));
+    /// assert_eq!(KeyLifetime::Never.seconds(), None);
+    /// ```
     pub fn seconds(self) -> Option<u32> {
         match self {
             KeyLifetime::Never => None,
