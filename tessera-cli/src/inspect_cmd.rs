@@ -157,7 +157,7 @@ fn signature(s: &Signature) -> Vec<String> {
         v.push(format!("key flags: {}", flags(f)));
     }
     if let Some(e) = s.key_expiration().filter(|&e| e != 0) {
-        v.push(format!("key expires {e} seconds after its creation"));
+        v.push(format!("key validity period: {} from the key's creation", period(e)));
     }
     for (area, subs) in [("hashed", s.hashed()), ("unhashed", s.unhashed())] {
         let names: Vec<String> = subs
@@ -169,6 +169,11 @@ fn signature(s: &Signature) -> Vec<String> {
         }
     }
     v
+}
+
+/// A key expiration time (seconds after the key's creation) in words.
+fn period(secs: u32) -> String {
+    if secs % 86_400 == 0 { format!("{} days", secs / 86_400) } else { format!("{secs} seconds") }
 }
 
 fn flags(f: u8) -> String {

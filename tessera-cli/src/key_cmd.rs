@@ -211,7 +211,7 @@ fn show_cmd(a: &ShowArgs) -> Result<()> {
             Ok(v) => {
                 key_line(&mut w, "primary", &c.primary, &describe(&v.primary))?;
                 if let Some(u) = v.user_id {
-                    writeln!(w, "uid      {}", String::from_utf8_lossy(u))?;
+                    writeln!(w, "uid      {}", tessera::openpgp::inspect::escape(u))?;
                 }
                 for sk in &c.subkeys {
                     let fp = sk.key.public().fingerprint();
@@ -228,7 +228,7 @@ fn show_cmd(a: &ShowArgs) -> Result<()> {
             Err(e) => {
                 key_line(&mut w, "primary", &c.primary, &format!("not valid: {e}"))?;
                 for u in &c.user_ids {
-                    writeln!(w, "uid      {}", String::from_utf8_lossy(&u.value))?;
+                    writeln!(w, "uid      {}", tessera::openpgp::inspect::escape(&u.value))?;
                 }
                 for sk in &c.subkeys {
                     key_line(&mut w, "subkey ", &sk.key, "not valid (certificate not valid)")?;

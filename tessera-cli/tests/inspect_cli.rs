@@ -72,7 +72,7 @@ fn no_secret_in(out: &str, key: &Path) {
 }
 
 fn setup(d: &Path) {
-    ok(&["key", "generate", "--userid", "Alice <a@example.org>", "-o", "a.key"], d);
+    ok(&["key", "generate", "--no-password", "--userid", "Alice <a@example.org>", "-o", "a.key"], d);
     ok(&["key", "cert", "a.key", "-o", "a.cert"], d);
     std::fs::write(d.join("kpw"), "key password\n").unwrap();
     let v4 = ["key", "generate", "--profile", "rfc4880", "--userid", "Bob <b@example.org>"];
@@ -182,7 +182,7 @@ fn hostile_text_cannot_reach_the_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let uid = "Mallory \u{1b}[2J\u{1b}]0;title\u{7}\u{202e} <m@example.org>";
-    ok(&["key", "generate", "--userid", uid, "-o", "m.key"], d);
+    ok(&["key", "generate", "--no-password", "--userid", uid, "-o", "m.key"], d);
     let out = inspect("m.key", d);
     assert!(out.contains("user ID \"Mallory \\u{1b}[2J\\u{1b}]0;title\\u{7}\\u{202e} <m@example.org>\""), "{out}");
     // An armor header line with an escape sequence in its kind: a marker packet.

@@ -32,6 +32,7 @@ impl Keys {
         ok(tessera().args([
             "key",
             "generate",
+            "--no-password",
             "--userid",
             &uid,
             "--profile",
@@ -63,7 +64,7 @@ fn generate_writes_an_emergency_revocation_beside_the_key() {
     assert!(k.show("merged").contains("is revoked"));
     // An existing F.rev is never replaced, and then no key is written either.
     std::fs::write(k.p("bob.key.rev"), "keep me").unwrap();
-    let uid = ["--userid", "bob <bob@example.org>"];
+    let uid = ["--no-password", "--userid", "bob <bob@example.org>"];
     fails(tessera().args(["key", "generate"]).args(uid).args(["-o", &k.s("bob.key")]), "bob.key.rev exists");
     assert!(!k.p("bob.key").exists());
     assert_eq!(std::fs::read(k.p("bob.key.rev")).unwrap(), b"keep me");

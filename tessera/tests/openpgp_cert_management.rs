@@ -150,3 +150,50 @@ fn merging_needs_the_same_primary_key_and_keeps_secrets() {
     assert!(merged.is_secret() && merged.subkeys[0].key.secret().is_some());
     assert_eq!(*merged.to_bytes().unwrap(), *a.to_bytes().unwrap());
 }
+
+#[test]
+fn a_user_id_counts_only_while_its_owner_binds_it() {
+    let alice = key(KeyProfile::Rfc9580, None);
+    let bob = key(KeyProfile::Rfc4880, None);
+    let opts = CertifyOptions { user_ids: vec![UID.into()], at: T0 + 100, ..Default::default() };
+    let mut certified = alice.certify(&bob.to_public(), &opts).unwrap();
+    let query = UserIdQuery::Exact(UID);
+    let authority = [alice.to_public()];
+    certified.validate_user_id(&query, &authority, u64::from(T0) + 150).unwrap();
+    // Bob retires the User ID (a self-made certification revocation, reason 32):
+    // Alice's certification no longer binds it.
+    let (pk, sk) = (bob.primary.public(), bob.primary.secret().unwrap().secret().unwrap());
+    let retired = SignatureBuilder::new(SigType::CertificationRevocation, T0 + 200)
+        .subpacket(Subpacket::new(SubpacketValue::RevocationReason { code: 32, text: b"moved on".to_vec() }))
+        .sign_certification(pk, sk, UID.as_bytes())
+        .unwrap();
+    certified.user_ids[0].sigs.push(retired);
+    let err = certified.validate_user_id(&query, &authority, u64::from(T0) + 250).unwrap_err();
+    assert!(matches!(err, Error::Key(KeyError::UserIdNotBound { .. })), "{err}");
+}
+
+#[test]
+fn the_trusted_copy_of_an_authority_keeps_its_revocation() {
+    let bob = key(KeyProfile::Rfc9580, None);
+    let revoked = bob.revoke(RevocationReason::Compromised, "stolen", T0 + 100).unwrap();
+    // An older copy without the revocation, checked against the trusted, revoked one.
+    let stale = bob.to_public();
+    let query = UserIdQuery::Exact(UID);
+    stale.validate_user_id(&query, &[stale.clone()], u64::from(T0) + 200).unwrap();
+    assert!(stale.validate_user_id(&query, &[revoked], u64::from(T0) + 200).is_err());
+}
+
+#[test]
+fn sha1_third_party_certifications_are_refused_whatever_their_date() {
+    let alice = key(KeyProfile::Rfc4880, None);
+    let bob = key(KeyProfile::Rfc4880, None).to_public();
+    let (pk, sk) = (alice.primary.public(), alice.primary.secret().unwrap().secret().unwrap());
+    let mut certified = bob.clone();
+    let sha1 = SignatureBuilder::new(SigType::Certification(0x10), T0 + 100)
+        .hash(HashAlg::Sha1)
+        .sign_third_party_certification(pk, sk, bob.primary.public(), UID.as_bytes())
+        .unwrap();
+    certified.user_ids[0].sigs.push(sha1);
+    let err = certified.validate_user_id(&UserIdQuery::Exact(UID), &[alice.to_public()], u64::from(T0) + 200);
+    assert!(err.is_err(), "a 2020 SHA-1 certification counted");
+}

@@ -387,8 +387,12 @@ impl<R: BufRead> ArmorReader<R> {
             let l = &line[line[..n].iter().take_while(|b| quoting(b)).count()..n];
             if l.is_empty() && !long {
                 self.state = State::Body;
-            } else if long || is_header(l) {
+            } else if is_header(l) {
+                // A long header is kept only as far as its start.
                 headers += 1;
+            } else if long {
+                // Not a header: a body line longer than any armor writes.
+                return Err(Error::Malformed("armor line too long"));
             } else if headers == 0 && l[0] != b'-' {
                 self.replay[..l.len()].copy_from_slice(l);
                 self.replay[l.len()] = b'\n';

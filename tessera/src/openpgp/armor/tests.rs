@@ -115,3 +115,22 @@ fn the_checksum_line_ends_the_body() {
         );
     }
 }
+
+#[test]
+fn a_long_body_line_is_never_taken_for_a_header() {
+    use base64::Engine as _;
+    let long = base64::engine::general_purpose::STANDARD.encode([7u8; 90]); // 120 characters
+    let short = base64::engine::general_purpose::STANDARD.encode([9u8; 30]);
+    // Without a blank line, and with one before a second part: refused,
+    // where skipping the long line as a header would read only `short`.
+    for text in [
+        format!("-----BEGIN PGP MESSAGE-----\n{long}\n-----END PGP MESSAGE-----\n"),
+        format!("-----BEGIN PGP MESSAGE-----\n{long}\n\n{short}\n-----END PGP MESSAGE-----\n"),
+    ] {
+        assert!(matches!(dearmor(text.as_bytes(), 7), Err(Error::Malformed(_))), "{text}");
+    }
+    // A long header is still a header.
+    let header = format!("Comment: {long}");
+    let text = format!("-----BEGIN PGP MESSAGE-----\n{header}\n\n{short}\n-----END PGP MESSAGE-----\n");
+    assert_eq!(dearmor(text.as_bytes(), 7).unwrap(), [9u8; 30]);
+}

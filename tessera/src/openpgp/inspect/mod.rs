@@ -44,7 +44,7 @@ use super::{Error, Result};
 /// use tessera::openpgp::inspect::Limits;
 /// let l = Limits::default();
 /// assert_eq!((l.max_packets, l.max_depth), (100_000, 4));
-/// assert_eq!(l.max_decompressed_size, Some(1 << 34));
+/// assert_eq!(l.max_decompressed_size, Some(64 << 20));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -52,18 +52,16 @@ pub struct Limits {
     pub max_packets: usize,
     /// Most compressed data packets nested in one another.
     pub max_depth: usize,
-    /// Most octets one compressed data packet may decompress to (`None`:
-    /// no limit); exceeding it is [`Error::LimitExceeded`].
+    /// Most octets all compressed data packets of the input together may
+    /// decompress to (`None`: no limit); exceeding it is
+    /// [`Error::LimitExceeded`]. Packets inside are reported, not kept whole,
+    /// but their headers and metadata are: 64 MiB by default.
     pub max_decompressed_size: Option<u64>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_packets: 100_000,
-            max_depth: 4,
-            max_decompressed_size: Some(super::DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE),
-        }
+        Limits { max_packets: 100_000, max_depth: 4, max_decompressed_size: Some(64 << 20) }
     }
 }
 

@@ -20,11 +20,13 @@ const SCRATCH: usize = 8192;
 pub(super) struct Walker<'l> {
     limits: &'l Limits,
     packets: Vec<Packet>,
+    /// Octets decompressed so far, by every compressed packet together.
+    produced: std::rc::Rc<std::cell::Cell<u64>>,
 }
 
 impl<'l> Walker<'l> {
     pub(super) fn new(limits: &'l Limits) -> Self {
-        Walker { limits, packets: Vec::new() }
+        Walker { limits, packets: Vec::new(), produced: Default::default() }
     }
 
     pub(super) fn into_packets(self) -> Vec<Packet> {
@@ -100,7 +102,7 @@ impl<'l> Walker<'l> {
         if depth >= self.limits.max_depth {
             return Err(Error::Limit("compressed data nested deeper than the inspection allows (Limits::max_depth)"));
         }
-        let produced = std::rc::Rc::new(std::cell::Cell::new(0));
+        let produced = self.produced.clone();
         let mut inner = Compressed::with_alg(body, alg[0], produced, self.limits.max_decompressed_size);
         self.walk(&mut inner, depth + 1)?;
         inner.close()?;

@@ -124,10 +124,22 @@ impl Cert {
         if candidates.is_empty() {
             return Err(not_bound("the certificate carries no such User ID".into()).into());
         }
+        // Only a User ID its owner binds counts: one the owner never
+        // self-signed, or revoked, is not bound whoever certified it.
+        let candidates: Vec<&UserId> = candidates.into_iter().filter(|u| self.self_bound(u, at).is_ok()).collect();
+        if candidates.is_empty() {
+            return Err(not_bound("the certificate carries no such User ID with a live self-signature".into()).into());
+        }
         let target = self.primary.public();
         for a in authorities {
             if a.fingerprint() == fingerprint {
-                if candidates.iter().any(|u| self.self_bound(u, at).is_ok()) {
+                // The trusted copy counts too: a revocation it holds
+                // applies even when the copy given to check lacks it.
+                let trusted = self.merge(a)?;
+                let bound = |u: &UserId| {
+                    trusted.user_ids.iter().any(|t| t.value == u.value && trusted.self_bound(t, at).is_ok())
+                };
+                if trusted.validate(at).is_ok() && candidates.iter().any(|u| bound(u)) {
                     return Ok(());
                 }
                 continue;

@@ -222,7 +222,7 @@ impl Cert {
         if let Some(r) = revoked(&self.direct_sigs, at, SigType::KeyRevocation, &fp, direct_ok) {
             let reason = r
                 .revocation_reason()
-                .map(|(c, t)| format!(": reason {c}: {}", String::from_utf8_lossy(t)))
+                .map(|(c, t)| format!(": reason {c}: {}", crate::openpgp::inspect::escape(t)))
                 .unwrap_or_default();
             return Err(KeyError::Revoked { fingerprint: fp, reason }.into());
         }

@@ -161,7 +161,7 @@ fn key_valid_at(
     if !sig.is_live_at(now.max(created)) {
         return Err("the signature has expired".into());
     }
-    Ok(valid.user_id.map(|u| String::from_utf8_lossy(u).into_owned()))
+    Ok(valid.user_id.map(crate::openpgp::inspect::escape))
 }
 
 /// Most signatures naming no issuer that one message may have tried

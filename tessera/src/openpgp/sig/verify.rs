@@ -166,6 +166,12 @@ impl Signature {
         user_id: &[u8],
     ) -> Result<()> {
         self.expect_type(matches!(self.sig_type, SigType::Certification(_) | SigType::CertificationRevocation))?;
+        // A third party's certification needs collision resistance (the
+        // 2020 SHA-1 chosen-prefix collision moved one to another key):
+        // SHA-1 is refused here whatever its date, as Sequoia's policy does.
+        if self.hash_alg == HashAlg::Sha1 {
+            return Err(bad("SHA-1 is refused for third-party certifications"));
+        }
         self.verify_digest_paid(signer, &certification_digest(&self.hashed_fields(), target, user_id), None)
     }
 
