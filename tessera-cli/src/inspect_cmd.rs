@@ -173,7 +173,7 @@ fn signature(s: &Signature) -> Vec<String> {
 
 /// A key expiration time (seconds after the key's creation) in words.
 fn period(secs: u32) -> String {
-    if secs % 86_400 == 0 { format!("{} days", secs / 86_400) } else { format!("{secs} seconds") }
+    if secs.is_multiple_of(86_400) { format!("{} days", secs / 86_400) } else { format!("{secs} seconds") }
 }
 
 fn flags(f: u8) -> String {
