@@ -72,7 +72,20 @@ fn no_secret_in(out: &str, key: &Path) {
 }
 
 fn setup(d: &Path) {
-    ok(&["key", "generate", "--no-password", "--userid", "Alice <a@example.org>", "-o", "a.key"], d);
+    ok(
+        &[
+            "key",
+            "generate",
+            "--no-password",
+            "--profile",
+            "rfc9580",
+            "--userid",
+            "Alice <a@example.org>",
+            "-o",
+            "a.key",
+        ],
+        d,
+    );
     ok(&["key", "cert", "a.key", "-o", "a.cert"], d);
     std::fs::write(d.join("kpw"), "key password\n").unwrap();
     let v4 = ["key", "generate", "--profile", "rfc4880", "--userid", "Bob <b@example.org>"];

@@ -33,6 +33,8 @@ impl Keys {
             "key",
             "generate",
             "--no-password",
+            "--expires",
+            "never",
             "--userid",
             &uid,
             "--profile",
@@ -95,7 +97,7 @@ fn revoke_update_certify_validate_and_merge() {
         .args(["key", "generate", "--userid", "c <c@example.org>", "--password-file", &k.s("pw")])
         .args(["-o", &k.s("c.key")]));
     let locked = ["key", "update", "-i", &k.s("c.key")];
-    fails(tessera().args(locked).args(days), "is locked");
+    fails(tessera().args(locked).args(days), "--key-password-file");
     let pwf = ["--key-password-file", &k.s("pw")];
     ok(tessera().args(locked).args(days).args(pwf).args(["-o", &k.s("c.upd")]));
     assert!(k.show("c.upd").contains("[secret, locked]"));

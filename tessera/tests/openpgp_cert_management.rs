@@ -179,7 +179,7 @@ fn the_trusted_copy_of_an_authority_keeps_its_revocation() {
     // An older copy without the revocation, checked against the trusted, revoked one.
     let stale = bob.to_public();
     let query = UserIdQuery::Exact(UID);
-    stale.validate_user_id(&query, &[stale.clone()], u64::from(T0) + 200).unwrap();
+    stale.validate_user_id(&query, std::slice::from_ref(&stale), u64::from(T0) + 200).unwrap();
     assert!(stale.validate_user_id(&query, &[revoked], u64::from(T0) + 200).is_err());
 }
 

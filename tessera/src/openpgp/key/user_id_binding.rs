@@ -3,6 +3,7 @@
 //! `validate-userid`).
 
 use super::super::Result;
+use super::super::sig::cost::{Budget, VALIDATION_BUDGET, verify_cost};
 use super::super::sig::{SigType, Signature};
 use super::cert::UserId;
 use super::valid::flags;
@@ -61,34 +62,72 @@ impl UserIdQuery<'_> {
     }
 }
 
-/// Whether some certification of `sigs` by `signer`, live at `at` and
-/// passing `verify`, is not revoked by a later revocation from the same
-/// signer (also passing `verify`) made by `at`.
-fn certified(sigs: &[Signature], signer: &PublicKey, at: u64, verify: impl Fn(&Signature) -> bool) -> bool {
+/// The estimated work one User ID check may spend on signature checks:
+/// what one certificate validation may ([`VALIDATION_BUDGET`]). Past it,
+/// what is left unchecked does not bind (a certificate crafted with many
+/// costly, bogus certifications cannot make a check run for hours).
+fn certification_budget() -> Budget {
+    Budget::new(VALIDATION_BUDGET.primary + VALIDATION_BUDGET.subkeys + VALIDATION_BUDGET.revocations)
+}
+
+/// Whether the newest certification of `sigs` by `signer` live at `at` and
+/// passing `verify` is not revoked by a later revocation from the same
+/// signer (also passing `verify`) made by `at`. Each check is paid from
+/// `budget`; when it runs out, the answer is no.
+fn certified(
+    sigs: &[Signature],
+    signer: &PublicKey,
+    at: u64,
+    budget: &Budget,
+    verify: impl Fn(&Signature) -> bool,
+) -> bool {
     let fp = signer.fingerprint();
+    let cost = verify_cost(signer);
     let by_signer = |s: &&Signature| s.may_be_issued_by(&fp);
-    let newest = sigs
+    let mut certifications: Vec<&Signature> = sigs
         .iter()
         .filter(by_signer)
         .filter(|s| matches!(s.sig_type(), SigType::Certification(_)) && s.is_live_at(at))
-        .filter(|s| verify(s))
-        .max_by_key(|s| s.created());
-    let Some(c) = newest else { return false };
-    !sigs.iter().filter(by_signer).any(|r| {
+        .collect();
+    certifications.sort_by_key(|s| std::cmp::Reverse(s.created()));
+    let Some(c) = certifications.into_iter().find(|s| budget.spend(cost) && verify(s)) else { return false };
+    let revocations = sigs.iter().filter(by_signer).filter(|r| {
         r.sig_type() == SigType::CertificationRevocation
             && r.created() >= c.created()
             && r.created().is_some_and(|t| u64::from(t) <= at)
-            && verify(r)
-    })
+    });
+    for r in revocations {
+        if !budget.spend(cost) || verify(r) {
+            return false;
+        }
+    }
+    true
 }
 
 impl Cert {
     /// Whether `uid` carries a live, verifying self-certification at `at`
     /// that no later self-revocation undoes.
     pub(crate) fn self_bound(&self, uid: &UserId, at: u64) -> std::result::Result<(), &'static str> {
+        self.self_bound_within(uid, at, &certification_budget())
+    }
+
+    /// Whether the owner revoked `uid` by `at` (a verifying certification
+    /// revocation by the primary key; also when the budget runs out).
+    fn self_revoked(&self, uid: &UserId, at: u64, budget: &Budget) -> bool {
+        let pk = self.primary.public();
+        let fp = pk.fingerprint();
+        let cost = verify_cost(pk);
+        uid.sigs
+            .iter()
+            .filter(|r| r.sig_type() == SigType::CertificationRevocation && r.may_be_issued_by(&fp))
+            .filter(|r| r.created().is_some_and(|t| u64::from(t) <= at))
+            .any(|r| !budget.spend(cost) || r.verify_certification(pk, &uid.value).is_ok())
+    }
+
+    fn self_bound_within(&self, uid: &UserId, at: u64, budget: &Budget) -> std::result::Result<(), &'static str> {
         let pk = self.primary.public();
         let verify = |s: &Signature| s.verify_certification(pk, &uid.value).is_ok();
-        if certified(&uid.sigs, pk, at, verify) {
+        if certified(&uid.sigs, pk, at, budget, verify) {
             Ok(())
         } else {
             Err("it has no live, valid, unrevoked self-signature at this time")
@@ -124,11 +163,16 @@ impl Cert {
         if candidates.is_empty() {
             return Err(not_bound("the certificate carries no such User ID".into()).into());
         }
-        // Only a User ID its owner binds counts: one the owner never
-        // self-signed, or revoked, is not bound whoever certified it.
-        let candidates: Vec<&UserId> = candidates.into_iter().filter(|u| self.self_bound(u, at).is_ok()).collect();
+        // A User ID its owner revoked (and did not bind again) is not bound,
+        // whoever certified it; one the owner never self-signed can still
+        // be certified by an authority (SOP's --no-require-self-sig).
+        let budget = certification_budget();
+        let candidates: Vec<&UserId> = candidates
+            .into_iter()
+            .filter(|u| self.self_bound_within(u, at, &budget).is_ok() || !self.self_revoked(u, at, &budget))
+            .collect();
         if candidates.is_empty() {
-            return Err(not_bound("the certificate carries no such User ID with a live self-signature".into()).into());
+            return Err(not_bound("its owner revoked every such User ID".into()).into());
         }
         let target = self.primary.public();
         for a in authorities {
@@ -137,7 +181,10 @@ impl Cert {
                 // applies even when the copy given to check lacks it.
                 let trusted = self.merge(a)?;
                 let bound = |u: &UserId| {
-                    trusted.user_ids.iter().any(|t| t.value == u.value && trusted.self_bound(t, at).is_ok())
+                    trusted
+                        .user_ids
+                        .iter()
+                        .any(|t| t.value == u.value && trusted.self_bound_within(t, at, &budget).is_ok())
                 };
                 if trusted.validate(at).is_ok() && candidates.iter().any(|u| bound(u)) {
                     return Ok(());
@@ -148,7 +195,7 @@ impl Cert {
             let signer = a.primary.public();
             let verify =
                 |u: &UserId, s: &Signature| s.verify_third_party_certification(signer, target, &u.value).is_ok();
-            if may_certify && candidates.iter().any(|u| certified(&u.sigs, signer, at, |s| verify(u, s))) {
+            if may_certify && candidates.iter().any(|u| certified(&u.sigs, signer, at, &budget, |s| verify(u, s))) {
                 return Ok(());
             }
         }
