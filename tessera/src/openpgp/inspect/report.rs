@@ -130,7 +130,7 @@ pub enum Detail {
     Literal {
         /// Format octet (`b`, `t`, `u`).
         format: u8,
-        /// Stored file name (escape it before printing: see [`escape`]).
+        /// Stored file name (escape it before printing: see [`escape`](super::escape)).
         file_name: Vec<u8>,
         /// Stored date (seconds since 1970; 0: none).
         date: u32,
@@ -139,7 +139,7 @@ pub enum Detail {
     },
     /// Public key, public subkey, secret key or secret subkey.
     Key(Box<KeyInfo>),
-    /// User ID (escape it before printing: see [`escape`]).
+    /// User ID (escape it before printing: see [`escape`](super::escape)).
     UserId(Vec<u8>),
     /// A packet that carries nothing to report: user attribute, marker,
     /// padding, trust, MDC.
