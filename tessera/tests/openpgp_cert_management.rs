@@ -197,3 +197,27 @@ fn sha1_third_party_certifications_are_refused_whatever_their_date() {
     let err = certified.validate_user_id(&UserIdQuery::Exact(UID), &[alice.to_public()], u64::from(T0) + 200);
     assert!(err.is_err(), "a 2020 SHA-1 certification counted");
 }
+
+#[test]
+fn user_id_checks_stop_when_their_budget_is_spent() {
+    use tessera::openpgp::sig::cost::{VALIDATION_BUDGET, verify_cost};
+    let alice = key(KeyProfile::Rfc9580, None);
+    let bob = key(KeyProfile::Rfc4880, None).to_public();
+    let opts = CertifyOptions { user_ids: vec![UID.into()], at: T0 + 100, ..Default::default() };
+    let mut certified = alice.certify(&bob, &opts).unwrap();
+    let query = UserIdQuery::Exact(UID);
+    let authority = [alice.to_public()];
+    certified.validate_user_id(&query, &authority, u64::from(T0) + 200).unwrap();
+    // Newer certifications by Alice that do not verify (over another User
+    // ID), more than one check's budget pays for: the good one behind
+    // them is never reached, and the answer is no rather than hours of work.
+    let (pk, sk) = (alice.primary.public(), alice.primary.secret().unwrap().secret().unwrap());
+    let bogus = SignatureBuilder::new(SigType::Certification(0x10), T0 + 150)
+        .sign_third_party_certification(pk, sk, bob.primary.public(), b"Eve <eve@example.org>")
+        .unwrap();
+    let budget = VALIDATION_BUDGET.primary + VALIDATION_BUDGET.subkeys + VALIDATION_BUDGET.revocations;
+    let enough = (budget / verify_cost(pk)) as usize + 1;
+    certified.user_ids[0].sigs.extend(std::iter::repeat_n(bogus, enough));
+    let err = certified.validate_user_id(&query, &authority, u64::from(T0) + 200).unwrap_err();
+    assert!(matches!(err, Error::Key(KeyError::UserIdNotBound { .. })), "{err}");
+}
