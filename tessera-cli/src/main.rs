@@ -25,7 +25,7 @@ use tessera::Direction;
 use tessera_cli::io;
 
 #[derive(Parser, Debug)]
-#[command(name = "tessera", version, about = "AES-based data protection: FF1/FF3-1 tokenization, AES-SIV, OpenPGP")]
+#[command(name = "tessera", version, about = "AES-based data protection: FF1 tokenization, AES-SIV, OpenPGP")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -37,7 +37,7 @@ struct Cli {
 enum Command {
     /// Write a fresh random key as hex.
     Keygen(keygen::KeygenArgs),
-    /// Format-preserving encryption (FF1, FF3-1; FF3 to read old tokens), one value per line.
+    /// Format-preserving encryption (FF1; FF3-1 and FF3 to read and migrate old tokens), one value per line.
     Fpe {
         #[command(subcommand)]
         op: FpeOp,
@@ -57,7 +57,7 @@ enum Command {
     Verify(sig_cmd::VerifyArgs),
     /// Show the packets of OpenPGP data and what it is (never a secret, never message content).
     Inspect(inspect_cmd::InspectArgs),
-    /// OpenPGP keys: generate, extract the certificate, show.
+    /// OpenPGP keys: generate, extract the certificate, show, revoke, merge, update, certify, validate.
     Key {
         #[command(subcommand)]
         op: key_cmd::KeyOp,
