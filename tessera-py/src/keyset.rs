@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use tessera::BATCH_SIZE;
-use tessera::keyset::{BatchTweaks, Error as KsError, FpeTransform, Keyset, Protection, SivTransform};
+use tessera::keyset::{Error as KsError, FpeTransform, Keyset, Protection, SivTransform};
 use tessera::siv::{MessageBatch, base64url};
 use zeroize::Zeroizing;
 
@@ -17,7 +17,7 @@ use crate::errors::{Failure, Kind, kind_of};
 use crate::pgp_io::Password;
 
 /// A keyset error as a Python exception, naming the row of a batch.
-fn failure(e: KsError, index: Option<usize>) -> Failure {
+pub(crate) fn failure(e: KsError, index: Option<usize>) -> Failure {
     let kind = match &e {
         KsError::Crypto(c) => kind_of(c),
         KsError::NoMatchingKey { .. } => Kind::Authentication,
@@ -81,7 +81,7 @@ impl PyKeyset {
 }
 
 /// A batch error: the row of the value it names, if any.
-fn batch_failure(e: KsError, rows: &[Option<usize>]) -> Failure {
+pub(crate) fn batch_failure(e: KsError, rows: &[Option<usize>]) -> Failure {
     let row = |index: usize| rows.iter().flatten().nth(index).copied();
     match e {
         KsError::Batch { index, source } => failure(*source, row(index)),
@@ -92,12 +92,12 @@ fn batch_failure(e: KsError, rows: &[Option<usize>]) -> Failure {
 
 /// Writes a flushed batch's values into the output column in row order,
 /// with a null wherever `rows` has one.
-struct Rows<'r> {
+pub(crate) struct Rows<'r> {
     rows: std::slice::Iter<'r, Option<usize>>,
 }
 
 impl<'r> Rows<'r> {
-    fn new(rows: &'r [Option<usize>]) -> Self {
+    pub(crate) fn new(rows: &'r [Option<usize>]) -> Self {
         Rows { rows: rows.iter() }
     }
 
@@ -116,7 +116,7 @@ impl<'r> Rows<'r> {
     }
 
     /// Every value of `res` (split at `ends`), as `put` writes it.
-    fn all(mut self, out: &mut Output, res: &[u8], ends: &[usize], put: impl Fn(&[u8], &mut Vec<u8>)) {
+    pub(crate) fn all(mut self, out: &mut Output, res: &[u8], ends: &[usize], put: impl Fn(&[u8], &mut Vec<u8>)) {
         let mut start = 0;
         for &end in ends {
             self.value(out, |data| put(&res[start..end], data));
@@ -186,75 +186,7 @@ fn siv_column(s: &SivTransform, op: Op, col: &Column, ad: &[u8], text: bool) -> 
     Ok(out)
 }
 
-/// Values gathered for one FPE batch call: their text back to back.
-#[derive(Default)]
-struct FpeBatch {
-    text: Zeroizing<String>,
-    ends: Vec<usize>,
-    /// One entry per row since the last flush: the row of a value, or None for a null.
-    rows: Vec<Option<usize>>,
-}
-
-/// An FPE column through the library's batch calls, `BATCH_SIZE` values
-/// at a time.
-fn fpe_column(f: &FpeTransform, op: Op, col: &Column, o: &Opts<'_>) -> Result<Output, Failure> {
-    fpe_column_with(col, o, |tweaks, values, res, ends| match op {
-        Op::Encrypt => f.encrypt_batch(tweaks, values, res, ends),
-        Op::Decrypt => f.decrypt_batch(tweaks, values, o.version, res, ends),
-        Op::Rewrap => f.rewrap_batch(tweaks, values, o.version, res, ends),
-    })
-}
-
-/// The values of an FPE column through `call`, one batch call per
-/// `BATCH_SIZE` values (nulls skipped and kept).
-pub(crate) fn fpe_column_with(
-    col: &Column,
-    o: &Opts<'_>,
-    call: impl Fn(BatchTweaks<'_>, &[&str], &mut Vec<u8>, &mut Vec<usize>) -> Result<(), KsError>,
-) -> Result<Output, Failure> {
-    let mut out = Output::with_capacity(col.len(), 0);
-    let mut b = FpeBatch::default();
-    let (mut res, mut ends) = (Zeroizing::new(Vec::new()), Vec::new());
-    let row_tweaks = o.tweaks.map(|t| RowTweaks::read(t, col.len())).transpose()?;
-    let mut flush = |b: &mut FpeBatch, out: &mut Output| {
-        let per_row = row_tweaks.as_ref().map(|t| t.of(&b.rows)).transpose()?;
-        let tweaks = per_row.as_deref().map_or(o.tweak.into(), BatchTweaks::PerValue);
-        let mut start = 0;
-        let values: Vec<&str> = b
-            .ends
-            .iter()
-            .map(|&end| {
-                let v = &b.text[start..end];
-                start = end;
-                v
-            })
-            .collect();
-        res.clear();
-        ends.clear();
-        call(tweaks, &values, &mut res, &mut ends).map_err(|e| batch_failure(e, &b.rows))?;
-        Rows::new(&b.rows).all(out, &res, &ends, |r, data| data.extend_from_slice(r));
-        b.text.clear();
-        b.ends.clear();
-        b.rows.clear();
-        Ok::<(), Failure>(())
-    };
-    col.for_each(|row, v| {
-        match v {
-            None => b.rows.push(None),
-            Some(v) => {
-                let v = std::str::from_utf8(v).map_err(|_| failure(not_text(), Some(row)))?;
-                b.text.push_str(v);
-                b.ends.push(b.text.len());
-                b.rows.push(Some(row));
-            }
-        }
-        if b.ends.len() == BATCH_SIZE { flush(&mut b, &mut out) } else { Ok(()) }
-    })?;
-    flush(&mut b, &mut out)?;
-    Ok(out)
-}
-
-fn not_text() -> KsError {
+pub(crate) fn not_text() -> KsError {
     KsError::Crypto(tessera::Error::Format("FPE values are text"))
 }
 
@@ -265,7 +197,7 @@ enum Ready {
 
 /// What to do with each value.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub(crate) enum Op {
     Encrypt,
     Decrypt,
     Rewrap,
@@ -281,13 +213,13 @@ pub(crate) struct Opts<'a> {
 }
 
 /// `tweaks=`: each row's tweak bytes, `None` for a null.
-struct RowTweaks {
+pub(crate) struct RowTweaks {
     data: Vec<u8>,
     spans: Vec<Option<(usize, usize)>>,
 }
 
 impl RowTweaks {
-    fn read(col: &Column, rows: usize) -> Result<Self, Failure> {
+    pub(crate) fn read(col: &Column, rows: usize) -> Result<Self, Failure> {
         if col.len() != rows {
             let msg = format!("tweaks= has {} rows; the values have {rows}", col.len());
             return Err(Failure::new(Kind::Parameter, msg, None));
@@ -305,7 +237,7 @@ impl RowTweaks {
     }
 
     /// The tweaks of the value rows among `rows`; a null one is an error naming its row.
-    fn of<'t>(&'t self, rows: &[Option<usize>]) -> Result<Vec<&'t [u8]>, Failure> {
+    pub(crate) fn of<'t>(&'t self, rows: &[Option<usize>]) -> Result<Vec<&'t [u8]>, Failure> {
         let tweak = |r: usize| match self.spans[r] {
             Some((a, z)) => Ok(&self.data[a..z]),
             None => Err(Failure::new(Kind::Parameter, "the tweak of this row is null", Some(r))),
@@ -362,7 +294,7 @@ impl PyTransform {
             Ready::Siv(_) if o.tweaks.is_some() => Err(Failure::new(Kind::Parameter, "tweaks= is for FPE", None)),
             Ready::Siv(_) if o.version.is_some() => Err(Failure::new(Kind::Parameter, SIV_VERSION, None)),
             Ready::Siv(s) => siv_column(s, op, col, o.ad, text),
-            Ready::Fpe(f) => fpe_column(f, op, col, o),
+            Ready::Fpe(f) => crate::keyset_fpe::fpe_column(f, op, col, o),
         }
     }
 
@@ -510,7 +442,7 @@ impl PyTransform {
         };
         let tweaks = tweaks.map(column).transpose()?;
         let o = Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version: None, ad: &[] };
-        crate::fpe::with_core(source, |core| crate::keyset_migrate::migrate(py, f, core, &source_tweak, values, &o))
+        crate::fpe::with_core(source, |core| crate::keyset_fpe::migrate(py, f, core, &source_tweak, values, &o))
     }
 
     /// The primary key version.

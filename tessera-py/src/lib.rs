@@ -8,7 +8,7 @@ mod columns;
 mod errors;
 mod fpe;
 mod keyset;
-mod keyset_migrate;
+mod keyset_fpe;
 mod pgp;
 mod pgp_certs;
 mod pgp_io;
