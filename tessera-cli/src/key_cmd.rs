@@ -131,7 +131,7 @@ fn new_key_password(a: &GenerateArgs) -> Result<Option<Zeroizing<Vec<u8>>>> {
         return Ok(None);
     }
     match &a.password_file {
-        Some(p) => Ok(Some(PasswordArgs { password_file: Some(p.clone()), password_env: None }.read()?)),
+        Some(p) => Ok(Some(PasswordArgs::read_file(p)?)),
         None => prompt::ask_new(
             "a password for the new key",
             "--password-file FILE, or --no-password for an unprotected key",

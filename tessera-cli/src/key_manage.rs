@@ -11,7 +11,7 @@ use tessera::openpgp::key::{
     Cert, CertifyOptions, ExpiryChange, RevocationReason, UpdateOptions, UserIdQuery, merge_certs,
 };
 use tessera_cli::io::{Output, PasswordArgs, file_path};
-use tessera_cli::signing::{is_locked, now, read_all_certs, read_certs, read_secret_keys};
+use tessera_cli::signing::{is_locked, now, now32, read_all_certs, read_certs, read_secret_keys};
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReasonArg {
@@ -121,21 +121,12 @@ pub struct ValidateArgs {
     pub certs: Vec<PathBuf>,
 }
 
-/// Seconds since the epoch now, as signatures store them.
-fn now32() -> u32 {
-    now().min(u64::from(u32::MAX)) as u32
-}
-
 /// A password read from a file, if one was given.
 type Password = Option<zeroize::Zeroizing<Vec<u8>>>;
 
-fn password(p: &Option<PathBuf>) -> Result<Password> {
-    p.as_ref().map(|p| PasswordArgs { password_file: Some(p.clone()), password_env: None }.read()).transpose()
-}
-
 /// The secret keys of `path`, unlocked with the password in `password_file`.
 fn keys(path: &Path, password_file: &Option<PathBuf>) -> Result<(Vec<Cert>, Password)> {
-    let pw = password(password_file)?;
+    let pw = PasswordArgs::read_optional_file(password_file.as_deref())?;
     let keys = read_secret_keys(path, pw.as_deref().map(|p| p.as_slice()), "--key-password-file")?;
     Ok((keys, pw))
 }

@@ -77,7 +77,7 @@ impl Protect {
         if !self.keyset_recipient.is_empty() || self.keyset_key.is_some() {
             let recipients = read_all_certs(&self.keyset_recipient)?;
             let password = match &self.keyset_key_password_file {
-                Some(f) => Some(PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?),
+                Some(f) => Some(PasswordArgs::read_file(f)?),
                 None => None,
             };
             let keys = match &self.keyset_key {

@@ -147,16 +147,13 @@ pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
     if op == Op::Encrypt && version.is_some() {
         bail!("encryption always uses the primary key version ({}): give no --version", first.primary());
     }
-    if args.from.given() && op != Op::Rewrap {
-        bail!("--from-* options name the tokens that `tessera fpe rewrap` moves");
-    }
-    let from = if args.from.given() {
-        if version.is_some() {
-            bail!("--version names the target's own tokens; the source's version is --from-version");
+    let from = match (args.from.given(), op) {
+        (false, _) => None,
+        (true, Op::Rewrap) if version.is_some() => {
+            bail!("--version names the target's own tokens; the source's version is --from-version")
         }
-        Some(args.from.open(&ks)?)
-    } else {
-        None
+        (true, Op::Rewrap) => Some(args.from.open(&ks)?),
+        (true, _) => bail!("--from-* options name the tokens that `tessera fpe rewrap` moves"),
     };
     match op {
         Op::Encrypt => Ok(()),

@@ -331,7 +331,7 @@ fn unlock_keys(keys: &mut [Cert], file: Option<&PathBuf>) -> Result<()> {
         return Ok(());
     }
     let kp = match file {
-        Some(f) => PasswordArgs { password_file: Some(f.clone()), password_env: None }.read()?,
+        Some(f) => PasswordArgs::read_file(f)?,
         None if crate::io::prompt::can_ask() => {
             crate::io::prompt::ask("the password of the secret keys", "--key-password-file FILE")?
         }

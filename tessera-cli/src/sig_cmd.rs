@@ -69,7 +69,7 @@ pub struct Signers(Vec<Cert>);
 impl Signers {
     /// Reads and unlocks the keys.
     pub fn load(paths: &[PathBuf], password_file: &Option<PathBuf>) -> Result<Self> {
-        let pw = password(password_file)?;
+        let pw = PasswordArgs::read_optional_file(password_file.as_deref())?;
         let mut keys = Vec::new();
         for p in paths {
             keys.extend(read_secret_keys(p, pw.as_deref().map(|p| p.as_slice()), "--sign-key-password-file")?);
@@ -149,12 +149,8 @@ pub fn decrypt_verify(
     Ok(out)
 }
 
-fn password(p: &Option<PathBuf>) -> Result<Option<zeroize::Zeroizing<Vec<u8>>>> {
-    p.as_ref().map(|p| PasswordArgs { password_file: Some(p.clone()), password_env: None }.read()).transpose()
-}
-
 pub fn sign(a: &SignArgs) -> Result<()> {
-    let pw = password(&a.key_password_file)?;
+    let pw = PasswordArgs::read_optional_file(a.key_password_file.as_deref())?;
     let keys = read_secret_keys(&a.key, pw.as_deref().map(|p| p.as_slice()), "--key-password-file")?;
     let now = now();
     let signing = signing_keys(&keys, now, &[], a.hash)?;

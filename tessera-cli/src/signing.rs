@@ -14,6 +14,11 @@ pub fn now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
+/// Seconds since the epoch, as signatures store them (32 bits).
+pub fn now32() -> u32 {
+    now().min(u64::from(u32::MAX)) as u32
+}
+
 /// `YYYY-MM-DD` (UTC) of a Unix time.
 pub fn date(t: u64) -> String {
     let days = (t / 86_400) as i64 + 719_468;

@@ -71,6 +71,17 @@ pub struct PasswordArgs {
 }
 
 impl PasswordArgs {
+    /// The password in the file `path` (as a `--…-password-file` option
+    /// names one), read as [`read`](Self::read) reads it.
+    pub fn read_file(path: &Path) -> Result<Zeroizing<Vec<u8>>> {
+        PasswordArgs { password_file: Some(path.to_path_buf()), password_env: None }.read()
+    }
+
+    /// The password in the file `path` when one is named.
+    pub fn read_optional_file(path: Option<&Path>) -> Result<Option<Zeroizing<Vec<u8>>>> {
+        path.map(Self::read_file).transpose()
+    }
+
     /// Reads the password. Its contents never appear in an error.
     pub fn read(&self) -> Result<Zeroizing<Vec<u8>>> {
         let pw = match (&self.password_file, &self.password_env) {

@@ -1,12 +1,13 @@
 //! Many FPE values at once through the interleaved batch path
 //! ([`crate::fpe::TextBatch`]), with the same results as one at a time.
 
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroize;
 
 use crate::Direction;
 use crate::fpe::{TextBatch, Tweaks};
 
 use super::error::{Error, Result};
+use super::migrate::TokenSource;
 use super::tokenize::FpeTransform;
 
 /// The tweaks of a batch call on an [`FpeTransform`], as its tweak policy
@@ -130,11 +131,11 @@ impl FpeTransform {
     /// in embedded mode) under the primary, as
     /// [`rewrap_into`](Self::rewrap_into) on each (refused as it refuses): a
     /// [`decrypt_batch`](Self::decrypt_batch) then an
-    /// [`encrypt_batch`](Self::encrypt_batch). The plaintexts pass through
-    /// one buffer, sized up front (tokens are as long as their plaintexts
-    /// when every character of the alphabet has one UTF-8 length) and
-    /// zeroized before this returns; the batch's working numerals are not
-    /// wiped (SECURITY.md: plaintext buffers are not).
+    /// [`encrypt_batch`](Self::encrypt_batch), through
+    /// [`migrate_batch`](Self::migrate_batch) with this transformation as
+    /// the source: the plaintexts pass through one buffer, sized up front
+    /// and zeroized before this returns; the batch's working numerals are
+    /// not wiped (SECURITY.md: plaintext buffers are not).
     ///
     /// ```
     /// use tessera::keyset::{BatchTweaks, Keyset, Template};
@@ -157,11 +158,8 @@ impl FpeTransform {
         ends: &mut Vec<usize>,
     ) -> Result<()> {
         self.check_rewrap(from)?;
-        let size = values.iter().map(|v| v.len()).sum();
-        let (mut plain, mut plain_ends) = (Zeroizing::new(Vec::with_capacity(size)), Vec::with_capacity(values.len()));
-        self.decrypt_batch(tweaks, values, from, &mut plain, &mut plain_ends)?;
-        let text = std::str::from_utf8(&plain).map_err(|_| crate::Error::Format("a plaintext is not UTF-8"))?;
-        self.encrypt_batch(tweaks, &split(text, &plain_ends), out, ends)
+        let own = TokenSource::Transform { fpe: self, tweaks, version: from };
+        self.migrate_batch(&own, tweaks, values, out, ends)
     }
 
     /// The batch call's tweaks, checked against the policy (and, for

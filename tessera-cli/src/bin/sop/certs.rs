@@ -7,7 +7,7 @@ use tessera::openpgp::Error as PgpError;
 use tessera::openpgp::key::{
     Cert, CertifyOptions, KeyError, RevocationReason, UpdateOptions, UserIdQuery, merge_certs as merge,
 };
-use tessera_cli::signing::now;
+use tessera_cli::signing::{now, now32};
 use zeroize::Zeroizing;
 
 use super::keys::{certs_from, key_passwords, read_all, secret_keys, secret_only, stdin_bytes, unlock, write_keys};
@@ -29,11 +29,6 @@ fn cert_fail(e: PgpError) -> Fail {
         PgpError::Key(KeyError::CannotCertify { .. }) => Fail(KEY_CANNOT_CERTIFY, e.to_string()),
         e => pgp_fail(e),
     }
-}
-
-/// Seconds since the epoch now, as signatures store them.
-fn now32() -> u32 {
-    now().min(u64::from(u32::MAX)) as u32
 }
 
 /// The certificates on stdin (secret parts dropped).

@@ -90,6 +90,17 @@ fn key_properties(builder: SignatureBuilder, expires_in: Option<u32>) -> Signatu
     b
 }
 
+/// The binding of an encryption subkey made at `at`, the subkey expiring
+/// `expires_in` seconds after its creation (`None`: never).
+pub(super) fn encryption_subkey_binding(at: u32, expires_in: Option<u32>) -> SignatureBuilder {
+    let b = SignatureBuilder::new(SigType::SubkeyBinding, at)
+        .subpacket(Subpacket::new(SubpacketValue::KeyFlags(vec![flags::ENCRYPT])));
+    match expires_in {
+        Some(e) => b.subpacket(Subpacket::new(SubpacketValue::KeyExpiration(e))),
+        None => b,
+    }
+}
+
 /// Generates a new secret key (unlocked; see [`Cert::lock`]).
 ///
 /// ```
@@ -128,12 +139,7 @@ pub fn generate(opts: &GenerateOptions) -> Result<Cert> {
         let sig = b.sign_certification(&primary, &ps, uid.as_bytes())?;
         user_ids.push(UserId { value: uid.as_bytes().to_vec(), sigs: vec![sig] });
     }
-    let mut b = SignatureBuilder::new(SigType::SubkeyBinding, created)
-        .subpacket(Subpacket::new(SubpacketValue::KeyFlags(vec![flags::ENCRYPT])));
-    if let Some(e) = opts.expires_in {
-        b = b.subpacket(Subpacket::new(SubpacketValue::KeyExpiration(e)));
-    }
-    let binding = b.sign_subkey_binding(&primary, &ps, &sub)?;
+    let binding = encryption_subkey_binding(created, opts.expires_in).sign_subkey_binding(&primary, &ps, &sub)?;
     Ok(Cert {
         primary: CertKey::Secret(SecretKey::from_parts(primary, ps, false)),
         direct_sigs,

@@ -255,11 +255,7 @@ impl Cert {
         let (material, sub_secret) = crypto::generate(kind)?;
         let sub = PublicKey::new(self.version(), at, material)?;
         let (pk, secret) = self.primary_signer()?;
-        let mut b = SignatureBuilder::new(SigType::SubkeyBinding, at)
-            .subpacket(Subpacket::new(SubpacketValue::KeyFlags(vec![flags::ENCRYPT])));
-        if let Some(e) = expires {
-            b = b.subpacket(Subpacket::new(SubpacketValue::KeyExpiration(e.max(1))));
-        }
+        let b = super::generate::encryption_subkey_binding(at, expires.map(|e| e.max(1)));
         let binding = b.sign_subkey_binding(pk, secret, &sub)?;
         let key = CertKey::Secret(SecretKey::from_parts(sub, sub_secret, true));
         self.subkeys.push(Subkey { key, sigs: vec![binding] });
