@@ -17,7 +17,7 @@ fn luhn_ok(s: &str) -> bool {
         .enumerate()
         .map(|(i, d)| if i % 2 == 1 { (2 * d) / 10 + (2 * d) % 10 } else { d })
         .sum();
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 /// `count` card numbers in the `dddd-dddd-dddd-dddd` shape that pass the check.
@@ -152,7 +152,7 @@ fn the_walk_is_repeated_ff1_until_inside() {
 
 /// Day `n` after 0001-01-01 as (year, month, day), counted the slow way.
 fn civil(mut n: u32) -> (u32, u32, u32) {
-    let leap = |y: u32| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let leap = |y: u32| (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400);
     let mut y = 1;
     while n >= 365 + u32::from(leap(y)) {
         n -= 365 + u32::from(leap(y));

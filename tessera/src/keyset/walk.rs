@@ -109,7 +109,7 @@ fn luhn_digit(odd: bool, d: u16) -> u16 {
 /// Whether the digits of `s` (other characters skipped) pass the Luhn check.
 fn luhn_passes(s: &str) -> bool {
     let digits = s.bytes().rev().filter(u8::is_ascii_digit).map(|c| u16::from(c - b'0'));
-    digits.enumerate().map(|(i, d)| luhn_digit(i % 2 == 1, d)).sum::<u16>() % 10 == 0
+    digits.enumerate().map(|(i, d)| luhn_digit(i % 2 == 1, d)).sum::<u16>().is_multiple_of(10)
 }
 
 /// A value's Luhn state apart from its encrypted digits: the sum of its
@@ -132,7 +132,7 @@ impl LuhnFixed {
 
     fn passes(self, numerals: &[u16]) -> bool {
         let enc: u16 = numerals.iter().enumerate().map(|(j, &d)| luhn_digit(self.odd ^ (j % 2 == 1), d)).sum();
-        (self.sum + enc) % 10 == 0
+        (self.sum + enc).is_multiple_of(10)
     }
 }
 
