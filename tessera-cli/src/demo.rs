@@ -1,25 +1,20 @@
 //! `tessera demo`: tokenizes the bundled sample file with ephemeral keys,
 //! shows lines before and after, restores them, and measures throughput.
 
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::time::Instant;
 
 use anyhow::{Context, Result, ensure};
 use clap::Args;
 use tessera::Direction;
 use tessera::fpe::{Alphabet, FF1, FF3_1, Fpe, TokenFormat, Tweaks};
-use tessera::fs::IO_BUFFER;
 use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor};
 use tessera::siv::{AesSiv, BatchAd};
 
+use crate::demo_data::{SAMPLE, files_equal, peak_mib};
 use crate::fpe_cmd::FpeTransform;
 use crate::keygen::random_key;
 use tessera_cli::records;
-
-/// Octets in a MiB, the unit of `--mib`.
-pub(crate) const MIB: usize = 1 << 20;
-
-pub(crate) const SAMPLE: &str = include_str!("../data/customers.csv");
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -194,17 +189,6 @@ fn siv_demo(n: usize) -> Result<()> {
     Ok(())
 }
 
-/// Peak resident memory (VmHWM) in MiB, after resetting it if `reset`.
-pub(crate) fn peak_mib(reset: bool) -> Option<f64> {
-    if reset {
-        // Linux: writing 5 to clear_refs resets the peak resident size.
-        let _ = std::fs::write("/proc/self/clear_refs", "5");
-    }
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kb: f64 = status.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
 /// `mib` MiB of quick pseudo-random data (an LCG: fake data, not for keys).
 fn demo_data(mib: usize) -> Vec<u8> {
     let mut data = vec![0u8; mib << 20];
@@ -353,19 +337,4 @@ fn file_run(dir: &std::path::Path, mib: usize) -> Result<()> {
         );
     }
     Ok(())
-}
-
-pub(crate) fn files_equal(a: &std::path::Path, b: &std::path::Path) -> Result<bool> {
-    let (mut x, mut y) = (BufReader::new(std::fs::File::open(a)?), BufReader::new(std::fs::File::open(b)?));
-    let (mut p, mut q) = (vec![0u8; IO_BUFFER], vec![0u8; IO_BUFFER]);
-    loop {
-        let n = x.read(&mut p)?;
-        if n == 0 {
-            return Ok(y.read(&mut q)? == 0);
-        }
-        y.read_exact(&mut q[..n]).map_err(|_| anyhow::anyhow!("length differs"))?;
-        if p[..n] != q[..n] {
-            return Ok(false);
-        }
-    }
 }

@@ -12,7 +12,7 @@ use tessera::openpgp::key::{Cert, GenerateOptions, KeyProfile, generate};
 use tessera::openpgp::sig::{Outcome, SigType, Signer, SigningKey};
 use tessera::openpgp::{DecryptOptions, EncryptOptions, SigningEncryptor, VerifyingDecryptor};
 
-use crate::demo::{MIB, files_equal, peak_mib};
+use crate::demo_data::{MIB, files_equal, peak_mib};
 
 fn key(profile: KeyProfile, user_id: &str) -> Result<Cert> {
     Ok(generate(&GenerateOptions { profile, user_ids: vec![user_id.into()], ..Default::default() })?)
@@ -112,7 +112,7 @@ fn keyset_demo(bob: &Cert, carol: &Cert) -> Result<()> {
     };
     ks.add_transform("cards", params)?;
     let cards: Vec<&str> =
-        crate::demo::SAMPLE.lines().skip(1).filter_map(|l| l.split(',').nth(2)).take(3).collect::<Vec<_>>();
+        crate::demo_data::SAMPLE.lines().skip(1).filter_map(|l| l.split(',').nth(2)).take(3).collect::<Vec<_>>();
     let fpe = ks.fpe("cards")?;
     let v1: Vec<String> = cards.iter().map(|c| fpe.encrypt(None, c)).collect::<Result<_, _>>()?;
     let v2 = ks.add_key("cards")?;

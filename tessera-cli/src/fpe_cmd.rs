@@ -42,23 +42,12 @@ pub struct FpeArgs {
     #[command(flatten)]
     pub records: RecordArgs,
     #[command(flatten)]
-    pub keyset: crate::keyset_use::KeysetUse,
+    pub keyset: crate::keyset_args::KeysetUse,
     /// Encrypt with FF3-1 or FF3 although NIST withdrew them (decrypting and rewrapping never need this).
     #[arg(long)]
     pub allow_withdrawn: bool,
     #[command(flatten)]
     pub from: crate::fpe_migrate::MigrateFrom,
-}
-
-/// Refuses to make new tokens with a withdrawn method unless `allowed`,
-/// and says once on stderr that it is withdrawn when it is allowed.
-pub fn check_withdrawn(algorithm: Algorithm, allowed: bool) -> Result<()> {
-    let Some(note) = algorithm.withdrawn() else { return Ok(()) };
-    if !allowed {
-        anyhow::bail!("{note}; give --allow-withdrawn to make tokens with it anyway");
-    }
-    eprintln!("tessera: warning: {note}");
-    Ok(())
 }
 
 /// Tokenizes batches of text values with the library's [`TextBatch`].
@@ -111,10 +100,6 @@ impl Transform for FpeTransform<'_> {
 }
 
 pub fn run(args: &FpeArgs, direction: Direction) -> Result<()> {
-    if args.keyset.keyset.is_some() {
-        use crate::keyset_use::fpe;
-        return fpe(args, direction.into());
-    }
     if args.from.given() {
         anyhow::bail!("--from-* options name the tokens that `tessera fpe rewrap --keyset` moves");
     }
@@ -125,7 +110,7 @@ pub fn run(args: &FpeArgs, direction: Direction) -> Result<()> {
     // Reject a bad tweak before reading any input.
     cipher.check_tweak(&tweak).context("--tweak")?;
     if direction == Direction::Encrypt {
-        check_withdrawn(args.algorithm, args.allow_withdrawn)?;
+        tessera_cli::check_withdrawn(args.algorithm, args.allow_withdrawn)?;
     }
     let format =
         TokenFormat::new().passthrough(&args.passthrough).keep_prefix(args.keep_prefix).keep_suffix(args.keep_suffix);

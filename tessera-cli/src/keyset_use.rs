@@ -3,59 +3,17 @@
 //! version that made the value, rewrap to the primary.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use clap::Args;
-use tessera::keyset::{Keyset, TransformParams};
+use tessera::keyset::TransformParams;
 
 use crate::fpe_cmd::FpeArgs;
 use crate::io::{Output, WholeInput, parse_hex};
-use crate::keyset_cmd::Protect;
-pub use crate::keyset_values::Op;
+use crate::keyset_args::KeysetUse;
+use crate::keyset_values::Op;
 use crate::keyset_values::{FpeValues, SivValues, with_flag};
 use crate::siv_cmd::SivArgs;
 use tessera_cli::records::{self, PerColumn, Transform};
-
-/// Keyset options of `tessera fpe` and `tessera siv`. `--keyset` stands in
-/// for `--key-file`/`--key-env` (it joins their group, so exactly one of
-/// the three is required), and the keyset's parameters replace the
-/// per-call flags.
-#[derive(Args, Debug)]
-pub struct KeysetUse {
-    /// Use this keyset (its transformation's parameters and keys) instead of a key file.
-    #[arg(long, value_name = "FILE", group = "KeyArgs")]
-    pub keyset: Option<PathBuf>,
-    #[command(flatten)]
-    pub protect: Protect,
-    /// The transformation to use (default: the keyset's only one of this kind).
-    #[arg(long, value_name = "NAME", requires = "keyset")]
-    pub transform: Option<String>,
-    /// FPE: the key version that made the input tokens (decrypt and rewrap;
-    /// refused on encrypt and on AES-SIV). External versions: required by
-    /// rewrap, and by decrypt while several versions are enabled; embedded
-    /// versions: checked against each token.
-    #[arg(long, value_name = "N", requires = "keyset")]
-    pub version: Option<u32>,
-}
-
-impl KeysetUse {
-    /// Opens the keyset and picks the transformation of the wanted kind.
-    fn open(&self, siv: bool) -> Result<(Keyset, String)> {
-        let path = self.keyset.as_ref().context("give --keyset FILE")?;
-        let ks = self.protect.open(path)?;
-        let kind = |t: &&tessera::keyset::Transform| matches!(t.params, TransformParams::Siv(_)) == siv;
-        let name = match &self.transform {
-            Some(n) => n.clone(),
-            None => match ks.transforms().iter().filter(kind).collect::<Vec<_>>().as_slice() {
-                [one] => one.name.clone(),
-                [] => bail!("{} holds no {} transformation", path.display(), if siv { "AES-SIV" } else { "FPE" }),
-                _ => bail!("{} holds several transformations of this kind: name one with --transform", path.display()),
-            },
-        };
-        Ok((ks, name))
-    }
-}
 
 /// `tessera fpe encrypt|decrypt|rewrap --keyset ...`, one value per line or
 /// CSV columns; a transformation whose tweak comes from a field of each
@@ -93,7 +51,7 @@ pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
     }
     .map_err(with_flag)?;
     if op != Op::Decrypt {
-        crate::fpe_cmd::check_withdrawn(first.params().algorithm.algorithm(), args.allow_withdrawn)?;
+        tessera_cli::check_withdrawn(first.params().algorithm.algorithm(), args.allow_withdrawn)?;
     }
     let field = first.tweak_field().map(str::to_owned);
     if let Some(f) = &field {
@@ -256,7 +214,7 @@ fn check_fpe_column(fpe: &tessera::keyset::FpeTransform, o: &PerColumnOptions, a
     }
     .map_err(with_flag)?;
     if o.op != Op::Decrypt {
-        crate::fpe_cmd::check_withdrawn(fpe.params().algorithm.algorithm(), allow_withdrawn)?;
+        tessera_cli::check_withdrawn(fpe.params().algorithm.algorithm(), allow_withdrawn)?;
     }
     if fpe.tweak_field().is_some() && o.tweak.is_some() {
         bail!("its transformation takes its tweak from a field of each record: give no --tweak");

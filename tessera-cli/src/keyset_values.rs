@@ -17,15 +17,6 @@ pub enum Op {
     Rewrap,
 }
 
-impl From<tessera::Direction> for Op {
-    fn from(d: tessera::Direction) -> Op {
-        match d {
-            tessera::Direction::Encrypt => Op::Encrypt,
-            tessera::Direction::Decrypt => Op::Decrypt,
-        }
-    }
-}
-
 fn as_str(v: &[u8], index: usize) -> Result<&str, ValueError> {
     std::str::from_utf8(v).map_err(|_| ValueError { index, error: anyhow!("value is not valid UTF-8") })
 }

@@ -22,6 +22,17 @@ where
     PossibleValuesParser::new(values).try_map(|name| name.parse::<T>())
 }
 
+/// Refuses to make new tokens with a withdrawn method unless `allowed`,
+/// and says once on stderr that it is withdrawn when it is allowed.
+pub fn check_withdrawn(algorithm: tessera::fpe::Algorithm, allowed: bool) -> anyhow::Result<()> {
+    let Some(note) = algorithm.withdrawn() else { return Ok(()) };
+    if !allowed {
+        anyhow::bail!("{note}; give --allow-withdrawn to make tokens with it anyway");
+    }
+    eprintln!("tessera: warning: {note}");
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use clap::Parser;

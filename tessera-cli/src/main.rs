@@ -3,6 +3,7 @@
 //! appear only when everything succeeded.
 
 mod demo;
+mod demo_data;
 mod demo_keys;
 mod fpe_cmd;
 mod fpe_migrate;
@@ -12,16 +13,19 @@ mod install_cmd;
 mod key_cmd;
 mod key_manage;
 mod keygen;
+mod keyset_args;
 mod keyset_cmd;
 mod keyset_use;
 mod keyset_values;
 mod pgp_cmd;
+mod pgp_explain;
 mod sig_cmd;
 mod siv_cmd;
 
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
+use keyset_values::Op;
 use tessera::Direction;
 use tessera_cli::io;
 
@@ -100,8 +104,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Keygen(a) => keygen::run(a),
+        Command::Fpe { op: FpeOp::Encrypt(a) } if a.keyset.keyset.is_some() => keyset_use::fpe(a, Op::Encrypt),
+        Command::Fpe { op: FpeOp::Decrypt(a) } if a.keyset.keyset.is_some() => keyset_use::fpe(a, Op::Decrypt),
         Command::Fpe { op: FpeOp::Encrypt(a) } => fpe_cmd::run(a, Direction::Encrypt),
         Command::Fpe { op: FpeOp::Decrypt(a) } => fpe_cmd::run(a, Direction::Decrypt),
+        Command::Siv { op: SivOp::Encrypt(a) } if a.keyset.keyset.is_some() => keyset_use::siv(a, Op::Encrypt),
+        Command::Siv { op: SivOp::Decrypt(a) } if a.keyset.keyset.is_some() => keyset_use::siv(a, Op::Decrypt),
         Command::Siv { op: SivOp::Encrypt(a) } => siv_cmd::run(a, Direction::Encrypt),
         Command::Siv { op: SivOp::Decrypt(a) } => siv_cmd::run(a, Direction::Decrypt),
         Command::Encrypt(a) => pgp_cmd::encrypt(a),
@@ -114,8 +122,8 @@ fn main() -> ExitCode {
         Command::Completions(a) => install_cmd::completions(a, Cli::command(), "tessera"),
         Command::Man(a) => install_cmd::man(a, Cli::command()),
         Command::Keyset { op } => keyset_cmd::run(op),
-        Command::Fpe { op: FpeOp::Rewrap(a) } => keyset_use::fpe(a, keyset_use::Op::Rewrap),
-        Command::Siv { op: SivOp::Rewrap(a) } => keyset_use::siv(a, keyset_use::Op::Rewrap),
+        Command::Fpe { op: FpeOp::Rewrap(a) } => keyset_use::fpe(a, Op::Rewrap),
+        Command::Siv { op: SivOp::Rewrap(a) } => keyset_use::siv(a, Op::Rewrap),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -13,26 +13,22 @@ use anyhow::{Result, anyhow};
 use clap::Args;
 use clap::builder::PossibleValue;
 use tessera::aead::Mode;
-use tessera::fs::{CopyError, IO_BUFFER, Spool, copy};
+use tessera::fs::{IO_BUFFER, Spool, copy};
 use tessera::openpgp::crypto::HashAlg;
-use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS, KeyError};
+use tessera::openpgp::key::{Cert, KEY_UNLOCK_LIMITS};
 use tessera::openpgp::{
-    DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error as PgpError, MAX_CHUNK_OCTET, Profile, S2kChoice,
-    S2kKind, S2kLimits, SeipdVersion, SymAlg,
+    DecryptOptions, Decryptor, EncryptOptions, Encryptor, MAX_CHUNK_OCTET, Profile, S2kChoice, S2kKind, S2kLimits,
+    SeipdVersion, SymAlg,
 };
 use tessera_cli::named;
 use tessera_cli::signing::{is_locked, read_all_certs, read_decryption_keys};
 
 use crate::io::{Input, Output, PasswordArgs, open_input, open_unbuffered, parse_size, parse_threads};
+use crate::pgp_explain::{explain, explain_copy, explain_encrypt_copy, hash_parser};
 
 /// The names of a library type, for clap's help and errors.
 fn names(names: &'static [&'static str]) -> impl Iterator<Item = PossibleValue> {
     names.iter().copied().map(PossibleValue::new)
-}
-
-/// `--hash`: the names of the hashes new signatures may use.
-pub(crate) fn hash_parser() -> impl clap::builder::TypedValueParser<Value = HashAlg> {
-    named::<HashAlg>(HashAlg::SIGNING.map(|h| PossibleValue::new(h.name())))
 }
 
 /// Encrypt a file or stdin with a password and/or to certificates.
@@ -158,52 +154,6 @@ pub struct DecryptArgs {
     pub output: Option<PathBuf>,
     /// Input file (default stdin).
     pub input: Option<PathBuf>,
-}
-
-/// One line that says what went wrong and what to do.
-pub fn explain(e: PgpError) -> anyhow::Error {
-    match e {
-        PgpError::WrongPassword => {
-            anyhow!(
-                "wrong password: it opens none of the message's password packets (check the password file or variable)"
-            )
-        }
-        PgpError::Authentication(what) => anyhow!(
-            "authentication failed ({what}): the message was modified, damaged or cut short; nothing from it can be trusted"
-        ),
-        PgpError::Truncated(what) => {
-            anyhow!("the message is truncated ({what}): the file was cut short; get a complete copy")
-        }
-        PgpError::NoPasswordPacket => {
-            anyhow!("the message is not password-encrypted (it is for a public key, or not encrypted)")
-        }
-        PgpError::Key(KeyError::Locked(fp)) => {
-            anyhow!("the secret key {fp} is locked: give its password with --key-password-file FILE")
-        }
-        PgpError::Io(e) => anyhow!("I/O error: {e}"),
-        e @ PgpError::LimitExceeded { limit, .. } => {
-            let flag = LIMIT_FLAGS.iter().find(|(name, _)| limit.starts_with(name)).map(|(_, flag)| *flag);
-            match flag {
-                Some(flag) => anyhow!("{e}; raise {flag} only for messages from someone you trust"),
-                None => anyhow!("{e}"),
-            }
-        }
-        e => anyhow!("{e}"),
-    }
-}
-
-/// The library's limit names and the flags that set them.
-const LIMIT_FLAGS: [(&str, &str); 5] = [
-    ("max_argon2_m", "--max-argon2-memory"),
-    ("max_argon2_t", "--max-argon2-passes"),
-    ("max_argon2_p", "--max-argon2-lanes"),
-    ("max_work_kib", "--max-s2k-work"),
-    ("max_decompressed_size", "--max-decompressed-size"),
-];
-
-/// Maps an I/O error that may carry an OpenPGP error.
-fn explain_io(e: io::Error) -> anyhow::Error {
-    explain(PgpError::from_io(e))
 }
 
 /// A password that keys or certificates make optional.
@@ -341,22 +291,4 @@ fn unlock_keys(keys: &mut [Cert], file: Option<&PathBuf>) -> Result<()> {
         k.unlock(&kp, &KEY_UNLOCK_LIMITS).map_err(explain)?;
     }
     Ok(())
-}
-
-/// Maps a failed copy into an encryptor.
-pub fn explain_encrypt_copy(e: CopyError) -> anyhow::Error {
-    match e {
-        CopyError::Read(e) => anyhow!("cannot read input: {e}"),
-        e => anyhow!("cannot encrypt: {e}"),
-    }
-}
-
-/// Maps a failed copy out of a decryptor: a read error carries the
-/// decryptor's OpenPGP error.
-pub fn explain_copy(e: CopyError) -> anyhow::Error {
-    match e {
-        CopyError::Read(e) => explain_io(e),
-        CopyError::Write(e) => anyhow::Error::from(e).context("cannot write output"),
-        e @ CopyError::Spool(_) => anyhow!("{e}"),
-    }
 }

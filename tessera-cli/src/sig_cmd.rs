@@ -39,7 +39,7 @@ pub struct SignArgs {
     #[arg(long, visible_alias = "clearsign", conflicts_with = "detached")]
     pub cleartext: bool,
     /// Hash to sign with (default: the strongest the key prefers).
-    #[arg(long, value_name = "HASH", value_parser = crate::pgp_cmd::hash_parser())]
+    #[arg(long, value_name = "HASH", value_parser = crate::pgp_explain::hash_parser())]
     pub hash: Option<HashAlg>,
     /// Output file (created only on success); stdout by default.
     #[arg(short = 'o', long = "output")]
@@ -90,10 +90,10 @@ impl Signers {
         let now = now();
         let signing = signing_keys(&self.0, now, &opts.recipients, hash)?;
         let signer = Signer::new(&signing, SigType::Binary, now as u32)?;
-        let mut enc = SigningEncryptor::new(out, pw, opts, signer).map_err(crate::pgp_cmd::explain)?;
+        let mut enc = SigningEncryptor::new(out, pw, opts, signer).map_err(crate::pgp_explain::explain)?;
         // 256 KiB reads (std's copy through `dyn Read` would use 8 KiB).
-        copy(input, &mut enc).map_err(crate::pgp_cmd::explain_encrypt_copy)?;
-        enc.finish().map_err(crate::pgp_cmd::explain)
+        copy(input, &mut enc).map_err(crate::pgp_explain::explain_encrypt_copy)?;
+        enc.finish().map_err(crate::pgp_explain::explain)
     }
 }
 
@@ -128,23 +128,23 @@ pub fn decrypt_verify(
     mut out: Output,
 ) -> Result<Output> {
     let signers: Vec<Cert> = read_all_certs(certs)?.iter().map(Cert::to_public).collect();
-    let mut dec = VerifyingDecryptor::new(input, pw, opts, &signers, now()).map_err(crate::pgp_cmd::explain)?;
+    let mut dec = VerifyingDecryptor::new(input, pw, opts, &signers, now()).map_err(crate::pgp_explain::explain)?;
     let spool = if !out.is_stream() {
-        copy(&mut dec, &mut out).map_err(crate::pgp_cmd::explain_copy)?;
+        copy(&mut dec, &mut out).map_err(crate::pgp_explain::explain_copy)?;
         None
     } else {
         let mut spool = Spool::new().context("cannot create a temporary file")?;
-        spool.fill(&mut dec).map_err(crate::pgp_cmd::explain_copy)?;
+        spool.fill(&mut dec).map_err(crate::pgp_explain::explain_copy)?;
         Some(spool)
     };
-    let results = dec.finish_results().map_err(crate::pgp_cmd::explain)?;
+    let results = dec.finish_results().map_err(crate::pgp_explain::explain)?;
     // A failure is one line; the good signatures are said on success.
     require_good(&results)?;
     for r in results.iter().filter(|r| r.is_good()) {
         eprintln!("{}", describe(r));
     }
     if let Some(spool) = spool {
-        spool.release(&mut out).map_err(crate::pgp_cmd::explain_copy)?;
+        spool.release(&mut out).map_err(crate::pgp_explain::explain_copy)?;
     }
     Ok(out)
 }
@@ -226,7 +226,7 @@ pub fn verify(a: &VerifyArgs) -> Result<()> {
     report(&results, out.as_ref().is_some_and(|_| file_path(a.output.as_deref()).is_none()))?;
     if let Some(mut o) = out {
         if let Some(spool) = spool {
-            spool.release(&mut o).map_err(crate::pgp_cmd::explain_copy)?;
+            spool.release(&mut o).map_err(crate::pgp_explain::explain_copy)?;
         }
         o.commit()?;
     }

@@ -34,7 +34,7 @@ pub struct SivArgs {
     #[command(flatten)]
     pub records: RecordArgs,
     #[command(flatten)]
-    pub keyset: crate::keyset_use::KeysetUse,
+    pub keyset: crate::keyset_args::KeysetUse,
 }
 
 /// Encrypts or decrypts batches of values with one AES-SIV key and the same
@@ -121,10 +121,6 @@ fn setup(args: &SivArgs) -> Result<(AesSiv, Vec<Vec<u8>>)> {
 }
 
 pub fn run(args: &SivArgs, direction: Direction) -> Result<()> {
-    if args.keyset.keyset.is_some() {
-        use crate::keyset_use::siv;
-        return siv(args, direction.into());
-    }
     let (siv, comps) = setup(args)?;
     if args.lines || args.records.csv {
         let make = || Ok(Box::new(SivTransform::new(siv.clone(), comps.clone(), direction)) as Box<_>);
