@@ -20,7 +20,7 @@ pub enum Template {
     /// `+`, `-` kept in place); the `@domain` stays in clear.
     EmailLocal,
     /// Dates as `YYYY-MM-DD`: tokens are valid dates in the same range
-    /// (by default years 1 to 9999; see [`DateRange`](super::DateRange)).
+    /// (by default years 1 to 9999; see [`super::DateRange`]).
     Date,
     /// AES-SIV with Tink-prefixed 64-byte keys.
     Siv,
