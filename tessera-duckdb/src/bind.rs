@@ -30,8 +30,8 @@ impl Form {
     /// The index of the argument holding the values.
     pub fn value_column(self) -> u64 {
         match self {
-            Form::Plain(_) => 1,
-            Form::Versioned(_) | Form::Migrate => 2,
+            Form::Plain(_) | Form::Versioned(_) => 1,
+            Form::Migrate => 2,
         }
     }
 }
@@ -101,5 +101,49 @@ pub fn job(ks: &Keyset, form: Form, args: &Args, allow_withdrawn: bool) -> Resul
             }
             Ok(Job::Fpe { fpe, op, version: args.version })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tessera::keyset::{FpeAlgorithm, FpeParams, SivParams, Template};
+
+    use super::*;
+
+    fn keyset() -> Keyset {
+        let mut ks = Keyset::new();
+        ks.add_transform("numbers", Template::Digits.params()).unwrap();
+        ks.add_transform("emails", TransformParams::Siv(SivParams::default())).unwrap();
+        let mut old = FpeParams::new("0123456789");
+        old.algorithm = FpeAlgorithm::Ff3_1;
+        old.tweak = TweakPolicy::Fixed { hex: "d8e7920afa330a".into() };
+        ks.add_transform("legacy", TransformParams::Fpe(old)).unwrap();
+        let mut per_call = FpeParams::new("0123456789");
+        per_call.tweak = TweakPolicy::Call;
+        ks.add_transform("per_call", TransformParams::Fpe(per_call)).unwrap();
+        ks
+    }
+
+    fn args(name: &str, target: Option<&str>, version: Option<u32>) -> Args {
+        Args { name: name.into(), target: target.map(Into::into), version }
+    }
+
+    #[test]
+    fn calls_are_checked_before_any_row() {
+        let ks = keyset();
+        let err = |form, a: Args, allow| job(&ks, form, &a, allow).unwrap_err();
+        assert!(err(Form::Plain(Op::Encrypt), args("nope", None, None), false).contains("nope"));
+        assert!(err(Form::Plain(Op::Encrypt), args("legacy", None, None), false).contains(ALLOW_WITHDRAWN));
+        assert!(job(&ks, Form::Plain(Op::Encrypt), &args("legacy", None, None), true).is_ok());
+        assert!(job(&ks, Form::Plain(Op::Decrypt), &args("legacy", None, None), false).is_ok());
+        assert!(err(Form::Plain(Op::Encrypt), args("per_call", None, None), false).contains("tweak"));
+        assert!(err(Form::Versioned(Op::Decrypt), args("emails", None, Some(1)), false).contains("no version"));
+        assert!(
+            err(Form::Plain(Op::Rewrap), args("numbers", None, None), false)
+                .contains("tessera_rewrap('numbers', token, N)")
+        );
+        assert!(err(Form::Migrate, args("emails", Some("numbers"), None), false).contains("not FPE"));
+        assert!(err(Form::Migrate, args("numbers", Some("legacy"), None), false).contains(ALLOW_WITHDRAWN));
+        assert!(job(&ks, Form::Migrate, &args("legacy", Some("numbers"), None), false).is_ok());
     }
 }

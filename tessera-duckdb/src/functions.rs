@@ -24,6 +24,12 @@ struct Bound {
     job: Job,
 }
 
+/// DuckDB runs a query's chunks on several threads, each reading the same [`Bound`].
+const _: () = {
+    const fn shared_across_threads<T: Send + Sync>() {}
+    shared_across_threads::<Bound>();
+};
+
 /// One thread's state: rows read so far (to name a row in an error) and buffers.
 #[derive(Debug, Default)]
 struct Local {

@@ -166,3 +166,75 @@ fn check_text(out: &[u8], ends: &[usize]) -> Result<(), ValueError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use tessera::keyset::{FpeAlgorithm, FpeParams, Keyset, SivParams, Template, TransformParams};
+
+    use super::*;
+
+    fn keyset() -> Keyset {
+        let mut ks = Keyset::new();
+        ks.add_transform("numbers", Template::Digits.params()).unwrap();
+        ks.add_transform("emails", TransformParams::Siv(SivParams::default())).unwrap();
+        let mut old = FpeParams::new("0123456789");
+        old.algorithm = FpeAlgorithm::Ff3_1;
+        old.tweak = tessera::keyset::TweakPolicy::Fixed { hex: "d8e7920afa330a".into() };
+        ks.add_transform("legacy", TransformParams::Fpe(old)).unwrap();
+        ks
+    }
+
+    fn run(job: &Job, values: &[&str]) -> Result<Vec<String>, ValueError> {
+        let (mut out, mut ends) = (Vec::new(), Vec::new());
+        job.run(values, &mut Scratch::default(), &mut out, &mut ends)?;
+        let starts = std::iter::once(0).chain(ends.iter().copied());
+        Ok(starts.zip(&ends).map(|(s, &e)| String::from_utf8(out[s..e].to_vec()).unwrap()).collect())
+    }
+
+    #[test]
+    fn fpe_chunks_equal_one_value_at_a_time_and_errors_name_the_value() {
+        let ks = keyset();
+        let enc = Job::Fpe { fpe: ks.fpe("numbers").unwrap(), op: Op::Encrypt, version: None };
+        let tokens = run(&enc, &["123456", "9876543210"]).unwrap();
+        assert_eq!(tokens[1], ks.fpe("numbers").unwrap().encrypt(None, "9876543210").unwrap());
+        let dec = Job::Fpe { fpe: ks.fpe("numbers").unwrap(), op: Op::Decrypt, version: None };
+        let refs: Vec<&str> = tokens.iter().map(String::as_str).collect();
+        assert_eq!(run(&dec, &refs).unwrap(), ["123456", "9876543210"]);
+        let e = run(&enc, &["123456", "123456", "12x456"]).unwrap_err();
+        assert_eq!(e.index, 2);
+        assert!(e.message.contains("alphabet"), "{}", e.message);
+    }
+
+    #[test]
+    fn siv_round_trip_is_base64url_and_bad_text_names_the_value() {
+        let ks = keyset();
+        let siv = ks.siv("emails").unwrap();
+        let enc = Job::Siv { siv: ks.siv("emails").unwrap(), op: Op::Encrypt };
+        let cts = run(&enc, &["a@b.c", ""]).unwrap();
+        let mut want = Vec::new();
+        base64url::encode(&siv.encrypt(b"", b"a@b.c").unwrap(), &mut want);
+        assert_eq!(cts[0].as_bytes(), want);
+        let dec = Job::Siv { siv, op: Op::Decrypt };
+        assert_eq!(run(&dec, &[cts[0].as_str(), cts[1].as_str()]).unwrap(), ["a@b.c", ""]);
+        assert_eq!(run(&dec, &[cts[0].as_str(), "not base64!"]).unwrap_err().index, 1);
+        assert_eq!(run(&dec, &[cts[0].as_str(), "AAAA"]).unwrap_err().index, 1);
+    }
+
+    #[test]
+    fn migration_moves_ff3_1_tokens_to_ff1() {
+        let ks = keyset();
+        let legacy = ks.fpe("legacy").unwrap();
+        let old: Vec<String> = ["123456", "00001234567890"].iter().map(|v| legacy.encrypt(None, v).unwrap()).collect();
+        let job = Job::Migrate { from: legacy, to: ks.fpe("numbers").unwrap() };
+        let moved = run(&job, &[old[0].as_str(), old[1].as_str()]).unwrap();
+        let ff1 = ks.fpe("numbers").unwrap();
+        assert_eq!(ff1.decrypt(None, &moved[1], None).unwrap().as_str(), "00001234567890");
+        assert_eq!(run(&job, &[old[0].as_str(), "12"]).unwrap_err().index, 1);
+    }
+
+    #[test]
+    fn a_plaintext_that_is_not_utf8_is_refused() {
+        assert_eq!(check_text(b"ab\xff", &[2, 3]).unwrap_err().index, 1);
+        assert!(check_text(b"abc", &[1, 3]).is_ok());
+    }
+}

@@ -88,3 +88,12 @@ pub unsafe extern "C" fn tessera_init_c_api(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_build_script_writes_the_c_api_version_asked_for() {
+        let script = include_str!("../../scripts/build-duckdb-extension");
+        assert!(script.contains(&format!("capi_version={}\n", super::C_API_VERSION)));
+    }
+}
