@@ -14,13 +14,8 @@ pub fn c_string(s: &str) -> CString {
 }
 
 /// An owned `duckdb_value`, destroyed on drop.
+#[derive(Debug)]
 pub struct Value(ffi::duckdb_value);
-
-impl std::fmt::Debug for Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Value")
-    }
-}
 
 impl Drop for Value {
     fn drop(&mut self) {
@@ -90,13 +85,8 @@ impl Value {
 }
 
 /// An owned logical type, destroyed on drop.
+#[derive(Debug)]
 pub struct LogicalType(pub(crate) ffi::duckdb_logical_type);
-
-impl std::fmt::Debug for LogicalType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("LogicalType")
-    }
-}
 
 impl LogicalType {
     /// VARCHAR.
@@ -126,13 +116,8 @@ impl Drop for LogicalType {
 }
 
 /// The client context (connection) a query is bound in.
+#[derive(Debug)]
 pub struct ClientContext(ffi::duckdb_client_context);
-
-impl std::fmt::Debug for ClientContext {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ClientContext")
-    }
-}
 
 impl Drop for ClientContext {
     fn drop(&mut self) {

@@ -106,23 +106,8 @@ pub fn job(ks: &Keyset, form: Form, args: &Args, allow_withdrawn: bool) -> Resul
 
 #[cfg(test)]
 mod tests {
-    use tessera::keyset::{FpeAlgorithm, FpeParams, SivParams, Template};
-
     use super::*;
-
-    fn keyset() -> Keyset {
-        let mut ks = Keyset::new();
-        ks.add_transform("numbers", Template::Digits.params()).unwrap();
-        ks.add_transform("emails", TransformParams::Siv(SivParams::default())).unwrap();
-        let mut old = FpeParams::new("0123456789");
-        old.algorithm = FpeAlgorithm::Ff3_1;
-        old.tweak = TweakPolicy::Fixed { hex: "d8e7920afa330a".into() };
-        ks.add_transform("legacy", TransformParams::Fpe(old)).unwrap();
-        let mut per_call = FpeParams::new("0123456789");
-        per_call.tweak = TweakPolicy::Call;
-        ks.add_transform("per_call", TransformParams::Fpe(per_call)).unwrap();
-        ks
-    }
+    use crate::testing::keyset;
 
     fn args(name: &str, target: Option<&str>, version: Option<u32>) -> Args {
         Args { name: name.into(), target: target.map(Into::into), version }

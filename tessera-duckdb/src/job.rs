@@ -169,20 +169,8 @@ fn check_text(out: &[u8], ends: &[usize]) -> Result<(), ValueError> {
 
 #[cfg(test)]
 mod tests {
-    use tessera::keyset::{FpeAlgorithm, FpeParams, Keyset, SivParams, Template, TransformParams};
-
     use super::*;
-
-    fn keyset() -> Keyset {
-        let mut ks = Keyset::new();
-        ks.add_transform("numbers", Template::Digits.params()).unwrap();
-        ks.add_transform("emails", TransformParams::Siv(SivParams::default())).unwrap();
-        let mut old = FpeParams::new("0123456789");
-        old.algorithm = FpeAlgorithm::Ff3_1;
-        old.tweak = tessera::keyset::TweakPolicy::Fixed { hex: "d8e7920afa330a".into() };
-        ks.add_transform("legacy", TransformParams::Fpe(old)).unwrap();
-        ks
-    }
+    use crate::testing::keyset;
 
     fn run(job: &Job, values: &[&str]) -> Result<Vec<String>, ValueError> {
         let (mut out, mut ends) = (Vec::new(), Vec::new());

@@ -27,6 +27,8 @@ mod functions;
 mod job;
 mod keysets;
 mod settings;
+#[cfg(test)]
+mod testing;
 
 use libduckdb_sys as ffi;
 

@@ -72,6 +72,14 @@ def keyset(cli, tmp_path_factory):
     return ks, pw, base
 
 
+def copy(keyset, d):
+    """A copy of the keyset to change, and its CLI options."""
+    ks0, pw, _ = keyset
+    ks = d / "changed.tks"
+    ks.write_bytes(ks0.read_bytes())
+    return ks, pw, ["--keyset", str(ks), "--keyset-password-file", str(pw)]
+
+
 def primary(cli, base, name):
     """The primary version of `name`, as `tessera keyset list` shows it."""
     listing = run(cli, "keyset", "list", *base).decode().splitlines()
@@ -132,10 +140,7 @@ def test_fpe_and_siv_equal_the_cli_and_python_with_nulls_kept(cli, extension, ke
 
 
 def test_rewrap_after_rotation_equals_the_cli(cli, extension, keyset, tmp_path):
-    ks0, pw, _ = keyset
-    ks = tmp_path / "rotated.tks"
-    ks.write_bytes(ks0.read_bytes())
-    base = ["--keyset", str(ks), "--keyset-password-file", str(pw)]
+    ks, pw, base = copy(keyset, tmp_path)
     con = connect(extension, ks, pw=pw)
     tokens = column(con, "SELECT tessera_encrypt('cards', v) FROM {t}", CARDS)
     cts = column(con, "SELECT tessera_encrypt('emails', v) FROM {t}", EMAILS)
@@ -202,10 +207,7 @@ def test_wrong_password_and_missing_settings(extension, keyset, tmp_path):
 
 
 def test_a_destroyed_version_is_an_error(cli, extension, keyset, tmp_path):
-    ks0, pw, _ = keyset
-    ks = tmp_path / "destroyed.tks"
-    ks.write_bytes(ks0.read_bytes())
-    base = ["--keyset", str(ks), "--keyset-password-file", str(pw)]
+    ks, pw, base = copy(keyset, tmp_path)
     con = connect(extension, ks, pw=pw)
     cts = column(con, "SELECT tessera_encrypt('emails', v) FROM {t}", ["a", "b"])
     v1 = primary(cli, base, "emails")
