@@ -238,3 +238,19 @@ def test_ff3_tokens_migrate_to_ff1_in_sql(extension, keyset):
     assert column(con, "SELECT tessera_encrypt('numbers', v) FROM {t}", values) == moved
     con.execute("SET tessera_allow_withdrawn = true")
     assert column(con, "SELECT tessera_encrypt('legacy', v) FROM {t}", values[:100]) == tokens[:100]
+
+
+def test_chunks_on_several_threads_equal_the_python_package(extension, keyset):
+    tessera = pytest.importorskip("tessera")
+    ks, pw, _ = keyset
+    con = connect(extension, ks, pw=pw)
+    con.execute("SET threads = 4")
+    # Three row groups of DuckDB's 122,880 rows: scanned in parallel, in chunks of 2,048.
+    con.execute("CREATE TABLE big AS SELECT i, CASE WHEN i % 7 = 0 THEN NULL "
+                "ELSE lpad(CAST(i * 7919 AS VARCHAR), 12, '0') END AS v FROM range(300000) r(i)")
+    con.execute("CREATE TABLE tok AS SELECT i, v, tessera_encrypt('numbers', v) AS t FROM big")
+    got = con.sql("SELECT v, t FROM tok ORDER BY i").to_arrow_table()
+    want = tessera.Keyset.open(ks, password=PASSWORD).transform("numbers").encrypt_batch(got.column("v"))
+    assert want.to_pylist() == got.column("t").to_pylist()
+    bad = con.execute("SELECT count(*) FROM tok WHERE tessera_decrypt('numbers', t) IS DISTINCT FROM v").fetchone()
+    assert bad == (0,)
