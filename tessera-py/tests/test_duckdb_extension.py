@@ -185,6 +185,9 @@ def test_password_from_an_environment_variable(extension, keyset, monkeypatch):
         ("SELECT tessera_encrypt('legacy', v) FROM {t}", ["123456"], r"withdrawn.*tessera_allow_withdrawn"),
         ("SELECT tessera_rewrap('emails', 'numbers', v) FROM {t}", ["x"], r"AES-SIV, not FPE"),
         ("SELECT tessera_decrypt('emails', v, 1) FROM {t}", ["x"], r"give no version"),
+        # A token the target's domain cannot hold (card: 6 + 4 digits kept, at least 6 encrypted).
+        ("SELECT tessera_rewrap('legacy', 'cards', v) FROM {t}", ["4111111111111111", "12345678"],
+         r"tessera_rewrap\('legacy'\): row 2: .*domain"),
     ],
 )
 def test_bad_input_is_one_error_and_no_result(extension, keyset, sql, values, message):
@@ -217,6 +220,13 @@ def test_a_destroyed_version_is_an_error(cli, extension, keyset, tmp_path):
     run(cli, "keyset", "destroy", *base, "--transform", "emails", "--version", v1)
     with pytest.raises(Exception, match=r"emails'\): row 1: .*destroyed"):
         column(con, "SELECT tessera_decrypt('emails', v) FROM {t}", cts)
+    tokens = column(con, "SELECT tessera_encrypt('cards', v) FROM {t}", CARDS)
+    v2 = run(cli, "keyset", "add", *base, "--transform", "cards").decode().split()[-1]
+    run(cli, "keyset", "promote", *base, "--transform", "cards", "--version", v2)
+    run(cli, "keyset", "disable", *base, "--transform", "cards", "--version", "1")
+    run(cli, "keyset", "destroy", *base, "--transform", "cards", "--version", "1")
+    with pytest.raises(Exception, match=r"cards'\): row 1: .*destroyed"):
+        column(con, "SELECT tessera_decrypt('cards', v, 1) FROM {t}", tokens)
 
 
 def test_ff3_tokens_migrate_to_ff1_in_sql(extension, keyset):
