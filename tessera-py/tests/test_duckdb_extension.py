@@ -9,6 +9,7 @@ transformation to FF1 in SQL. The extension is built by scripts/test-python
 import base64
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -264,3 +265,19 @@ def test_chunks_on_several_threads_equal_the_python_package(extension, keyset):
     assert want.to_pylist() == got.column("t").to_pylist()
     bad = con.execute("SELECT count(*) FROM tok WHERE tessera_decrypt('numbers', t) IS DISTINCT FROM v").fetchone()
     assert bad == (0,)
+
+
+def test_installed_once_it_loads_by_name(extension, keyset, tmp_path):
+    import duckdb
+
+    ks, pw, _ = keyset
+    con = duckdb.connect(config={"allow_unsigned_extensions": "true", "extension_directory": str(tmp_path)})
+    con.execute(f"INSTALL '{extension}'")
+    con.execute("LOAD tessera")
+    con.execute(f"SET tessera_keyset = '{ks}'; SET tessera_keyset_password_file = '{pw}'")
+    token = con.execute("SELECT tessera_encrypt('numbers', '123456')").fetchone()[0]
+    assert con.execute("SELECT tessera_decrypt('numbers', ?)", [token]).fetchone() == ("123456",)
+    # The footer's version is the workspace's.
+    version = re.search(r'^version = "(.*)"', (REPO / "Cargo.toml").read_text(), re.M).group(1)
+    assert con.execute("SELECT extension_version FROM duckdb_extensions() WHERE extension_name = 'tessera'"
+                       ).fetchone() == (f"v{version}",)
