@@ -20,7 +20,8 @@ use crate::settings::Settings;
 #[derive(Debug)]
 struct Bound {
     form: Form,
-    name: String,
+    /// The transformation names as the call gave them, for error messages.
+    names: String,
     job: Job,
 }
 
@@ -82,7 +83,11 @@ fn bind_call(info: BindInfo, form: Form) -> Result<Bound, String> {
     let settings = Settings::read(&ctx)?;
     let ks = keysets::open(&settings.keyset, &settings.password)?;
     let job = bind::job(&ks, form, &args, settings.allow_withdrawn)?;
-    Ok(Bound { form, name: args.name, job })
+    let names = match &args.target {
+        Some(target) => format!("'{}', '{target}'", args.name),
+        None => format!("'{}'", args.name),
+    };
+    Ok(Bound { form, names, job })
 }
 
 unsafe extern "C" fn bind_callback(info: ffi::duckdb_bind_info) {
@@ -115,7 +120,7 @@ fn run_chunk(bound: &Bound, local: &mut Local, input: &TextColumn, output: &mut 
     let mut values = Vec::with_capacity(input.len());
     let row_error = |row: usize, message: &str| {
         let n = local.rows + row as u64 + 1;
-        format!("{}('{}'): row {n}: {message}", bound.form.sql_name(), bound.name)
+        format!("{}({}): row {n}: {message}", bound.form.sql_name(), bound.names)
     };
     for row in 0..input.len() {
         match input.get(row) {
@@ -130,6 +135,11 @@ fn run_chunk(bound: &Bound, local: &mut Local, input: &TextColumn, output: &mut 
     if let Err(e) = done {
         local.out.zeroize();
         return Err(row_error(rows.get(e.index).copied().unwrap_or(0), &e.message));
+    }
+    if local.ends.len() != rows.len() {
+        // Every row of the output must be written: refuse rather than leave one unset.
+        local.out.zeroize();
+        return Err(row_error(0, "the batch returned a result count unlike its input's"));
     }
     let starts = std::iter::once(0).chain(local.ends.iter().copied());
     for ((&row, start), &end) in rows.iter().zip(starts).zip(&local.ends) {

@@ -54,17 +54,11 @@ pub struct ValueError {
 }
 
 /// Buffers reused from chunk to chunk by one thread.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Scratch {
     batch: MessageBatch,
     bytes: Vec<u8>,
     ends: Vec<usize>,
-}
-
-impl std::fmt::Debug for Scratch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Scratch")
-    }
 }
 
 /// The library's error about one value of a batch, or about the whole call

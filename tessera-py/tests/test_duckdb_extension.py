@@ -188,7 +188,7 @@ def test_password_from_an_environment_variable(extension, keyset, monkeypatch):
         ("SELECT tessera_decrypt('emails', v, 1) FROM {t}", ["x"], r"give no version"),
         # A token the target's domain cannot hold (card: 6 + 4 digits kept, at least 6 encrypted).
         ("SELECT tessera_rewrap('legacy', 'cards', v) FROM {t}", ["4111111111111111", "12345678"],
-         r"tessera_rewrap\('legacy'\): row 2: .*domain"),
+         r"tessera_rewrap\('legacy', 'cards'\): row 2: .*domain"),
     ],
 )
 def test_bad_input_is_one_error_and_no_result(extension, keyset, sql, values, message):
