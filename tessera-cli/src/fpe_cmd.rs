@@ -130,5 +130,5 @@ pub fn run(args: &FpeArgs, direction: Direction) -> Result<()> {
     let format =
         TokenFormat::new().passthrough(&args.passthrough).keep_prefix(args.keep_prefix).keep_suffix(args.keep_suffix);
     let make = || Ok(Box::new(FpeTransform::new(&*cipher, &format, tweak.clone(), direction)?) as Box<_>);
-    records::process(&args.records, None, make)
+    records::process(&args.records, &args.records.columns, &[], make)
 }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use tessera::keyset::{
-    FpeAlgorithm, FpeParams, KeyStatus, KeyVersionMode, Keyset, OutputPrefix, Protection, SivParams, Template,
-    Transform, TransformParams, TweakPolicy,
+    DateRange, FpeAlgorithm, FpeParams, KeyStatus, KeyVersionMode, Keyset, LuhnRule, OutputPrefix, Protection,
+    SivParams, Template, Transform, TransformParams, TweakPolicy,
 };
 use tessera::openpgp::key::Cert;
 use zeroize::Zeroizing;
@@ -201,7 +201,7 @@ pub struct NewArgs {
     /// Name of the transformation.
     #[arg(long, value_name = "NAME")]
     pub transform: String,
-    /// Start from a built-in template: card, ssn, digits, alphanumeric, email-local, siv.
+    /// Start from a built-in template: card, ssn, digits, alphanumeric, email-local, date, siv.
     #[arg(long, value_name = "NAME")]
     pub template: Option<String>,
     /// AES-SIV (Tink-compatible deterministic encryption) instead of FPE.
@@ -244,6 +244,22 @@ pub struct NewArgs {
     /// Embedded mode: the characters of the first encrypted position (radix x slots).
     #[arg(long, value_name = "CHARS")]
     pub embedded_alphabet: Option<String>,
+    /// Card numbers: every value must pass the Luhn check; tokens pass it too, or fail it so
+    /// that no token can be taken for a card number.
+    #[arg(long, value_enum, conflicts_with = "date_range")]
+    pub luhn: Option<LuhnArg>,
+    /// Dates (YYYY-MM-DD) in FIRST..LAST, tokens in the same range (at least 1,000,000 days;
+    /// the date template's default is 0001-01-01..9999-12-31).
+    #[arg(long, value_name = "FIRST..LAST")]
+    pub date_range: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LuhnArg {
+    /// Tokens pass the Luhn check.
+    Pass,
+    /// Tokens fail the Luhn check.
+    Fail,
 }
 
 #[derive(Args, Debug)]
@@ -350,6 +366,16 @@ fn params(a: &NewArgs) -> Result<TransformParams> {
         };
     }
     p.embedded_alphabet = a.embedded_alphabet.clone();
+    if let Some(rule) = a.luhn {
+        p.luhn = Some(match rule {
+            LuhnArg::Pass => LuhnRule::Pass,
+            LuhnArg::Fail => LuhnRule::Fail,
+        });
+    }
+    if let Some(range) = &a.date_range {
+        let (first, last) = range.split_once("..").context("--date-range FIRST..LAST, e.g. 0001-01-01..9999-12-31")?;
+        p.date = Some(DateRange { first: first.into(), last: last.into() });
+    }
     Ok(TransformParams::Fpe(p))
 }
 
@@ -398,8 +424,14 @@ fn describe(t: &Transform) -> String {
             };
             let alg = if p.algorithm == FpeAlgorithm::Ff1 { "FF1" } else { "FF3-1" };
             let mode = if p.key_version == KeyVersionMode::Embedded { "embedded" } else { "external" };
+            let subset = match (&p.luhn, &p.date) {
+                (Some(LuhnRule::Pass), _) => ", card numbers, tokens pass the Luhn check".to_string(),
+                (Some(LuhnRule::Fail), _) => ", card numbers, tokens fail the Luhn check".to_string(),
+                (None, Some(r)) => format!(", dates {}..{}", r.first, r.last),
+                (None, None) => String::new(),
+            };
             format!(
-                "FPE {alg} alphabet {:?} passthrough {:?} keep {}+{} tweak {tweak}, {mode} key versions",
+                "FPE {alg} alphabet {:?} passthrough {:?} keep {}+{} tweak {tweak}, {mode} key versions{subset}",
                 p.alphabet, p.passthrough, p.keep_prefix, p.keep_suffix
             )
         }

@@ -5,17 +5,17 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
-use tessera::keyset::{BatchTweaks, FpeTransform, Keyset, SivTransform, TransformParams};
-use tessera::siv::{MessageBatch, base64url};
+use tessera::keyset::{Keyset, TransformParams};
 
 use crate::fpe_cmd::FpeArgs;
-use crate::fpe_migrate::Source;
 use crate::io::{Output, WholeInput, parse_hex};
 use crate::keyset_cmd::Protect;
+pub use crate::keyset_values::Op;
+use crate::keyset_values::{FpeValues, SivValues, with_flag};
 use crate::siv_cmd::SivArgs;
-use tessera_cli::records::{self, Outputs, Transform, ValueError, Values};
+use tessera_cli::records::{self, PerColumn, Transform};
 
 /// Keyset options of `tessera fpe` and `tessera siv`. `--keyset` stands in
 /// for `--key-file`/`--key-env` (it joins their group, so exactly one of
@@ -39,24 +39,6 @@ pub struct KeysetUse {
     pub version: Option<u32>,
 }
 
-/// What to do with each value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    Encrypt,
-    Decrypt,
-    /// Decrypt under the version that made the value, encrypt under the primary.
-    Rewrap,
-}
-
-impl From<tessera::Direction> for Op {
-    fn from(d: tessera::Direction) -> Op {
-        match d {
-            tessera::Direction::Encrypt => Op::Encrypt,
-            tessera::Direction::Decrypt => Op::Decrypt,
-        }
-    }
-}
-
 impl KeysetUse {
     /// Opens the keyset and picks the transformation of the wanted kind.
     fn open(&self, siv: bool) -> Result<(Keyset, String)> {
@@ -75,71 +57,19 @@ impl KeysetUse {
     }
 }
 
-fn as_str(v: &[u8], index: usize) -> Result<&str, ValueError> {
-    std::str::from_utf8(v).map_err(|_| ValueError { index, error: anyhow!("value is not valid UTF-8") })
-}
-
-/// A library error, with the flag that resolves it where there is one.
-fn with_flag(e: tessera::keyset::Error) -> anyhow::Error {
-    use tessera::keyset::Error;
-    match e {
-        Error::VersionAmbiguous { .. } | Error::RewrapSourceUnknown { .. } | Error::RewrapFromPrimary { .. } => {
-            anyhow!("{e} (--version N)")
-        }
-        e => e.into(),
-    }
-}
-
-/// A library error about one value of a batch (or about the whole batch:
-/// reported at its first value).
-fn value_error(e: tessera::keyset::Error) -> ValueError {
-    use tessera::keyset::Error;
-    match e {
-        Error::Crypto(tessera::Error::Batch { index, source }) => ValueError { index, error: anyhow!("{source}") },
-        Error::Batch { index, source } => ValueError { index, error: with_flag(*source) },
-        e => ValueError { index: 0, error: with_flag(e) },
-    }
-}
-
-struct FpeValues<'a> {
-    fpe: FpeTransform,
-    tweak: Option<Vec<u8>>,
-    version: Option<u32>,
-    op: Op,
-    /// Rewrap: the tokens' source when it is not `fpe`'s own older versions.
-    from: Option<&'a Source>,
-}
-
-impl Transform for FpeValues<'_> {
-    fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
-        let values = (0..input.len()).map(|i| as_str(input.get(i), i)).collect::<Result<Vec<&str>, _>>()?;
-        // Tweak policy `field`: each value's tweak is its record's field.
-        let per_value: Vec<&[u8]>;
-        let tweaks = if self.fpe.tweak_field().is_some() {
-            per_value = (0..input.len()).map(|i| input.tweak(i).unwrap_or_default()).collect();
-            BatchTweaks::PerValue(&per_value)
-        } else {
-            self.tweak.as_deref().into()
-        };
-        let (data, ends) = (&mut out.data, &mut out.ends);
-        match self.op {
-            Op::Encrypt => self.fpe.encrypt_batch(tweaks, &values, data, ends),
-            Op::Decrypt => self.fpe.decrypt_batch(tweaks, &values, self.version, data, ends),
-            Op::Rewrap => match self.from {
-                Some(from) => self.fpe.migrate_batch(&from.tokens(), tweaks, &values, data, ends),
-                None => self.fpe.rewrap_batch(tweaks, &values, self.version, data, ends),
-            },
-        }
-        .map_err(value_error)
-    }
-}
-
 /// `tessera fpe encrypt|decrypt|rewrap --keyset ...`, one value per line or
 /// CSV columns; a transformation whose tweak comes from a field of each
 /// record reads that CSV column.
 pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
-    let (ks, name) = args.keyset.open(false)?;
     let tweak = if args.tweak.is_empty() { None } else { Some(parse_hex("--tweak", &args.tweak)?) };
+    if let Some(columns) = ColumnMap::parse(&args.records.columns) {
+        if args.from.given() {
+            bail!("--from-* options move the tokens of one column; name one column without =TRANSFORM");
+        }
+        let opts = PerColumnOptions { tweak, ad: Vec::new(), version: args.keyset.version, op };
+        return per_column(&args.keyset, &args.records, &columns, &opts, args.allow_withdrawn);
+    }
+    let (ks, name) = args.keyset.open(false)?;
     let first = ks.fpe(&name)?;
     // Refuse a decryption or rewrap that cannot know the tokens' key version
     // before any input is read.
@@ -179,62 +109,7 @@ pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
         let fpe = ks.fpe(&name)?;
         Ok(Box::new(FpeValues { fpe, tweak: tweak.clone(), version, op, from: from.as_ref() }) as Box<_>)
     };
-    records::process(&args.records, field.as_deref(), make)
-}
-
-/// AES-SIV values through the library's batch calls (one S2V of the
-/// associated data per batch); ciphertexts as unpadded base64url.
-struct SivValues {
-    siv: SivTransform,
-    ad: Vec<u8>,
-    op: Op,
-    batch: MessageBatch,
-    /// Rewrap's output; one ciphertext (prefix `|| V || C`) to encode.
-    res: Vec<u8>,
-    ends: Vec<usize>,
-}
-
-impl Transform for SivValues {
-    fn apply(&mut self, input: &Values, out: &mut Outputs) -> Result<(), ValueError> {
-        self.batch.clear();
-        for i in 0..input.len() {
-            if self.op == Op::Encrypt {
-                self.batch.push(input.get(i));
-            } else {
-                self.batch.push_base64url(input.get(i)).map_err(|e| ValueError { index: i, error: e.into() })?;
-            }
-        }
-        let (res, ends, ad) = (&mut self.res, &mut self.ends, &self.ad[..]);
-        let mut put = |bytes: &[u8], base64: bool| {
-            if base64 {
-                base64url::encode(bytes, &mut out.data);
-            } else {
-                out.data.extend_from_slice(bytes);
-            }
-            out.ends.push(out.data.len());
-        };
-        match self.op {
-            Op::Encrypt => self.siv.encrypt_batch_each(ad, &mut self.batch, |prefix, ct| {
-                res.clear();
-                res.extend_from_slice(prefix);
-                res.extend_from_slice(ct);
-                put(res, true);
-            }),
-            Op::Decrypt => self.siv.decrypt_batch_each(ad, &mut self.batch, |pt| put(pt, false)),
-            Op::Rewrap => {
-                res.clear();
-                ends.clear();
-                self.siv.rewrap_batch(ad, &mut self.batch, res, ends).map(|()| {
-                    let mut start = 0;
-                    for &end in ends.iter() {
-                        put(&res[start..end], true);
-                        start = end;
-                    }
-                })
-            }
-        }
-        .map_err(value_error)
-    }
+    records::process(&args.records, &args.records.columns, &[field.as_deref()], make)
 }
 
 /// `tessera siv encrypt|decrypt|rewrap --keyset ...`: binary on stdin and
@@ -249,13 +124,14 @@ pub fn siv(args: &SivArgs, op: Op) -> Result<()> {
         bail!("AES-SIV ciphertexts name their key (TINK prefix) or are tried with every RAW key: give no --version");
     }
     let ad = args.ad.first().map(|a| parse_hex("--ad", a)).transpose()?.unwrap_or_default();
+    if let Some(columns) = ColumnMap::parse(&args.records.columns) {
+        let opts = PerColumnOptions { tweak: None, ad, version: None, op };
+        return per_column(&args.keyset, &args.records, &columns, &opts, false);
+    }
     let (ks, name) = args.keyset.open(true)?;
     if args.lines || args.records.csv {
-        let make = || {
-            let (siv, batch, ad) = (ks.siv(&name)?, MessageBatch::new(), ad.clone());
-            Ok(Box::new(SivValues { siv, ad, op, batch, res: Vec::new(), ends: Vec::new() }) as Box<_>)
-        };
-        return records::process(&args.records, None, make);
+        let make = || Ok(Box::new(SivValues::new(ks.siv(&name)?, ad.clone(), op)) as Box<_>);
+        return records::process(&args.records, &args.records.columns, &[], make);
     }
     let siv = ks.siv(&name)?;
     let path = args.records.output.as_deref();
@@ -268,4 +144,122 @@ pub fn siv(args: &SivArgs, op: Op) -> Result<()> {
     };
     out.write_all(&result).context("cannot write output")?;
     out.commit()
+}
+
+/// `--columns card=cards,email=emails,zip`: each CSV column and the keyset
+/// transformation it goes through (`None`: the one `--transform` names, or
+/// the keyset's only one of the command's kind).
+#[derive(Debug)]
+struct ColumnMap(Vec<(String, Option<String>)>);
+
+impl ColumnMap {
+    /// The map, if any column names its transformation.
+    fn parse(columns: &[String]) -> Option<ColumnMap> {
+        if !columns.iter().any(|c| c.contains('=')) {
+            return None;
+        }
+        let split = |c: &String| match c.split_once('=') {
+            Some((col, t)) => (col.to_string(), Some(t.to_string())),
+            None => (c.clone(), None),
+        };
+        Some(ColumnMap(columns.iter().map(split).collect()))
+    }
+}
+
+/// What the per-column pass does, from the command's flags: `tweak` and
+/// `version` go to FPE columns, `ad` to AES-SIV ones.
+struct PerColumnOptions {
+    tweak: Option<Vec<u8>>,
+    ad: Vec<u8>,
+    version: Option<u32>,
+    op: Op,
+}
+
+/// `tessera fpe|siv encrypt|decrypt|rewrap --keyset KS --csv --columns
+/// a=x,b=y`: one pass over the CSV, each column through its own keyset
+/// transformation (FPE and AES-SIV mixed), with the output of one pass per
+/// column. Every transformation is checked before any input is read.
+fn per_column(
+    keyset: &KeysetUse,
+    records: &records::RecordArgs,
+    columns: &ColumnMap,
+    o: &PerColumnOptions,
+    allow_withdrawn: bool,
+) -> Result<()> {
+    if !records.csv {
+        bail!("--columns COLUMN=TRANSFORM names CSV columns: give --csv");
+    }
+    let path = keyset.keyset.as_ref().context("--columns COLUMN=TRANSFORM needs --keyset FILE")?;
+    let ks = keyset.protect.open(path)?;
+    let mut names = Vec::new();
+    let mut plan: Vec<(String, String)> = Vec::new();
+    for (column, transform) in &columns.0 {
+        let transform = match transform {
+            Some(t) => t.clone(),
+            None => keyset.transform.clone().with_context(|| {
+                format!("column {column:?} names no transformation: give {column}=NAME or --transform NAME")
+            })?,
+        };
+        match plan.iter().find(|(c, _)| c == column) {
+            Some((_, t)) if *t != transform => {
+                bail!("column {column:?} is given two transformations, {t:?} and {transform:?}")
+            }
+            Some(_) => continue,
+            None => {}
+        }
+        names.push(column.clone());
+        plan.push((column.clone(), transform));
+    }
+    let mut tweak_fields = Vec::new();
+    for (column, name) in &plan {
+        match &ks.transform(name)?.params {
+            TransformParams::Fpe(_) => {
+                let fpe = ks.fpe(name)?;
+                check_fpe_column(&fpe, o, allow_withdrawn).with_context(|| format!("column {column:?}"))?;
+                tweak_fields.push(fpe.tweak_field().map(str::to_owned));
+            }
+            TransformParams::Siv(_) if o.version.is_some() => {
+                bail!(
+                    "column {column:?} is AES-SIV ({name:?}), whose ciphertexts name their key: --version is for FPE columns"
+                )
+            }
+            TransformParams::Siv(_) => tweak_fields.push(None),
+        }
+    }
+    let tweak_refs: Vec<Option<&str>> = tweak_fields.iter().map(Option::as_deref).collect();
+    let make = || {
+        let mut parts: Vec<Box<dyn Transform + Send>> = Vec::with_capacity(plan.len());
+        for (_, name) in &plan {
+            parts.push(match &ks.transform(name)?.params {
+                TransformParams::Fpe(_) => {
+                    let (fpe, tweak, version, op) = (ks.fpe(name)?, o.tweak.clone(), o.version, o.op);
+                    Box::new(FpeValues { fpe, tweak, version, op, from: None })
+                }
+                TransformParams::Siv(_) => Box::new(SivValues::new(ks.siv(name)?, o.ad.clone(), o.op)),
+            });
+        }
+        Ok(Box::new(PerColumn::new(parts)) as Box<dyn Transform + Send>)
+    };
+    records::process(records, &names, &tweak_refs, make)
+}
+
+/// The checks `tessera fpe --keyset` makes before reading input, for one
+/// FPE column of a per-column pass.
+fn check_fpe_column(fpe: &tessera::keyset::FpeTransform, o: &PerColumnOptions, allow_withdrawn: bool) -> Result<()> {
+    match o.op {
+        Op::Encrypt if o.version.is_some() => {
+            bail!("encryption always uses the primary key version: give no --version")
+        }
+        Op::Encrypt => Ok(()),
+        Op::Decrypt => fpe.check_decrypt(o.version),
+        Op::Rewrap => fpe.check_rewrap(o.version),
+    }
+    .map_err(with_flag)?;
+    if o.op != Op::Decrypt {
+        crate::fpe_cmd::check_withdrawn(fpe.params().algorithm.algorithm(), allow_withdrawn)?;
+    }
+    if fpe.tweak_field().is_some() && o.tweak.is_some() {
+        bail!("its transformation takes its tweak from a field of each record: give no --tweak");
+    }
+    Ok(())
 }

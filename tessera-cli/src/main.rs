@@ -14,6 +14,7 @@ mod key_manage;
 mod keygen;
 mod keyset_cmd;
 mod keyset_use;
+mod keyset_values;
 mod pgp_cmd;
 mod sig_cmd;
 mod siv_cmd;

@@ -128,7 +128,7 @@ pub fn run(args: &SivArgs, direction: Direction) -> Result<()> {
     let (siv, comps) = setup(args)?;
     if args.lines || args.records.csv {
         let make = || Ok(Box::new(SivTransform::new(siv.clone(), comps.clone(), direction)) as Box<_>);
-        return records::process(&args.records, None, make);
+        return records::process(&args.records, &args.records.columns, &[], make);
     }
     let input = WholeInput::open(args.records.input.as_deref())?;
     // V || C is binary: refused on a terminal before any input is read.

@@ -8,30 +8,10 @@
 
 mod common;
 
-use std::process::Output;
+use common::{KeysetDir, python_with, skip_peer, tessera_fails as fails, tessera_ok as ok, tessera_run as run};
 
-use common::{KeysetDir, python_with, run_with_stdin, skip_peer};
-
-const EXE: &str = env!("CARGO_BIN_EXE_tessera");
 const OLD_KEY: &str = "2b7e151628aed2a6abf7158809cf4f3c";
 const TWEAK7: &str = "d8e7920afa330a";
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    run_with_stdin(EXE, args, stdin)
-}
-
-fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
-    let out = run(args, stdin);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    out.stdout
-}
-
-fn fails(args: &[&str], stdin: &[u8]) -> String {
-    let out = run(args, stdin);
-    assert!(!out.status.success(), "{args:?} succeeded");
-    assert!(out.stdout.is_empty(), "{args:?} wrote output");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// A keyset directory with `old.key` and a keyset `ks.tks` holding the FF1
 /// transformation `cards` (template `digits`).

@@ -1,9 +1,8 @@
 //! `--output` that is not a plain file name: a symbolic link is followed
 //! (the file it names is replaced, the link stays), and a FIFO is written
 //! in place like stdout, never replaced by a regular file; a v1 message
-//! decrypted into a FIFO reaches it only once its MDC verifies. (Found by
-//! the tenth session's outside review: the commit's rename replaced links,
-//! FIFOs and, run as root, devices.)
+//! decrypted into a FIFO reaches it only once its MDC verifies; run as
+//! root, a device is written in place too, never replaced.
 #![cfg(target_os = "linux")]
 
 mod common;

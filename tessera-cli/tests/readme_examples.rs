@@ -41,6 +41,7 @@ printf 'alice@example.org\nbob@example.org\n' > emails.txt
 printf 'id,email\n1,alice@example.org\n' > users.csv
 printf 'customer,card\nc-1,4111111111111111\nc-2,5500000000000004\n' > accounts.csv
 printf 'account_id,iban\nacct0042,de44500105175407324931\n' > ibans.csv
+printf 'id,card,dob,email\n1,4111-1111-1111-1111,1984-03-17,alice@example.org\n' > customers.csv
 printf 'a message\n' > msg
 printf 'Minutes of the meeting\nNo decisions.\n' > notes.txt
 head -c 300000 /dev/urandom > big.iso

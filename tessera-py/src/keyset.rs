@@ -454,8 +454,13 @@ impl PyTransform {
         }
     }
 
+    /// "FPE" or "AES-SIV".
+    #[getter]
+    fn kind(&self) -> &'static str {
+        if matches!(self.inner, Ready::Fpe(_)) { "FPE" } else { "AES-SIV" }
+    }
+
     fn __repr__(&self) -> String {
-        let kind = if matches!(self.inner, Ready::Fpe(_)) { "FPE" } else { "AES-SIV" };
-        format!("tessera.KeysetTransform({:?}, {kind}, primary={})", self.name, self.primary())
+        format!("tessera.KeysetTransform({:?}, {}, primary={})", self.name, self.kind(), self.primary())
     }
 }

@@ -19,21 +19,20 @@
 //!
 //! A cap only lowers: a kernel runs when the CPU has its features *and*
 //! the cap lets them through, never on a CPU without them. Without a cap
-//! every kernel is chosen exactly as before this module existed (it asks
-//! for the same features, one `is_x86_feature_detected!` each):
+//! every kernel runs where the CPU has what it asks for:
 //!
-//! | call site | kernel | features asked, before and after |
+//! | call site | kernel | features asked |
 //! |---|---|---|
 //! | `aes::ni::Keys::new` (FF1/FF3 single values, SIV, EAX, OCB's VAES schedules) | AES-NI schedule | aes, sse4.1 |
-//! | `aes::ni_ctr::Width::detect` (AES-SIV CTR, through `siv::ni::SivNi::new`) | CTR on VAES-512 (its seal on 256-bit vectors with 32 registers) / on VAES-256 (added with it: before it, AES-NI) | avx512f, avx512bw, vaes (and avx512dq, avx512vl, avx2, added with the seal's 256-bit CTR) / avx2, vaes |
+//! | `aes::ni_ctr::Width::detect` (AES-SIV CTR, through `siv::ni::SivNi::new`) | CTR on VAES-512 (its seal on 256-bit vectors with 32 registers) / on VAES-256 | avx512f, avx512bw, vaes, avx512dq, avx512vl, avx2 / avx2, vaes |
 //! | `aead::ocb::kernel::Kernel::available`, `aead::ocb_vaes::Vaes::new` | OCB `Vaes256` | aes, sse4.1, vaes, avx2 |
 //! | same | OCB `Vaes512` | aes, sse4.1, vaes, avx512f |
-//! | `fpe::batch_round::Kernel::available` | `AesNi` (added with it: before it, the portable rounds) | aes, sse4.1 |
-//! | same | `Avx2` / `Avx2Ni` / `Vaes256` | avx2 / and aes, sse4.1 / and vaes (and fma, added with its FMA quotient estimate) |
+//! | `fpe::batch_round::Kernel::available` | `AesNi` | aes, sse4.1 |
+//! | same | `Avx2` / `Avx2Ni` / `Vaes256` | avx2 / and aes, sse4.1 / and vaes, fma |
 //! | same | `Avx512` / `Vaes512` | avx512f, dq, bw, vl / and aes, sse4.1, vaes, avx512ifma |
 //! | `fpe::digits256::Dec256::new` | AVX2 decimal groups | avx2 |
 //! | `fpe::digits512::Dec512::new` | AVX-512 decimal groups | avx512f, avx512bw |
-//! | `fpe::digits10::Dec128::new` | SSE4.1 decimal groups (added with it: before it, one half at a time) | ssse3, sse4.1 |
+//! | `fpe::digits10::Dec128::new` | SSE4.1 decimal groups | ssse3, sse4.1 |
 //! | `fpe::batch::wide` | batch checks compiled for AVX2 | avx2 |
 //!
 //! The `aes` crate (the portable path, and every block outside these

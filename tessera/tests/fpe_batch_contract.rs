@@ -3,8 +3,7 @@
 //! value at a time and decrypt back; any bad numeral, end or tweak leaves
 //! the caller's buffer exactly as given and names the first bad value.
 //! Radices and lengths put the moduli at the kernels' bounds (2^30, 2^32),
-//! counts at group (64), fused-chunk (8, 16) and slab edges. From the
-//! eighth session's outside review.
+//! counts at group (64), fused-chunk (8, 16) and slab edges.
 
 use tessera::Error;
 use tessera::fpe::{FF1, FF3_1, Fpe, Tweaks};

@@ -71,7 +71,7 @@ fn bogus_self_signatures_cost_at_most_the_budget_and_only_once() {
     assert_eq!(flooded.signature_checks(), checks);
 }
 
-/// The review's attack: forged "self-signatures" newer than the real one
+/// Forged "self-signatures" newer than the real one
 /// (anyone can append them) must not hide it while the budget lasts.
 #[test]
 fn newer_forged_self_signatures_do_not_hide_the_real_one() {

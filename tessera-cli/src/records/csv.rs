@@ -168,10 +168,15 @@ fn copy_bom<R: BufRead + ?Sized>(input: &mut R, out: &mut dyn Write) -> Result<(
 pub struct Columns {
     /// Every column's name, as the header has it (unquoted, trimmed).
     pub(super) names: Vec<String>,
-    /// Indexes of the columns to transform, ascending, without repeats.
+    /// Indexes of the columns to transform, in the order they were named,
+    /// without repeats: each record gives one value per target, in this order.
     pub(super) targets: Vec<usize>,
-    /// The index of the column holding each record's tweak, if any.
-    pub(super) tweak: Option<usize>,
+    /// Positions in `targets`, by ascending column index (the order fields
+    /// are written back in).
+    pub(super) order: Vec<usize>,
+    /// Per target, the index of the column holding each record's tweak for
+    /// it, if any; empty when no target takes a tweak.
+    pub(super) tweaks: Vec<Option<usize>>,
     /// The number of lines the header spans (line breaks inside quotes count).
     pub(super) header_lines: u64,
 }
@@ -179,7 +184,8 @@ pub struct Columns {
 impl Columns {
     /// Reads the header record, finds `columns` in it and copies it to
     /// `out` unchanged. A UTF-8 byte order mark before it is copied too, and
-    /// is not part of the first column's name.
+    /// is not part of the first column's name. A column named twice is
+    /// transformed once.
     pub fn from_header<R: BufRead + ?Sized>(input: &mut R, out: &mut dyn Write, columns: &[String]) -> Result<Self> {
         copy_bom(input, out)?;
         let (mut rec, mut spans) = (Vec::new(), Vec::new());
@@ -194,13 +200,15 @@ impl Columns {
                 String::from_utf8_lossy(&v).trim().to_string()
             })
             .collect();
-        let mut cols = Columns { names, targets: Vec::new(), tweak: None, header_lines };
+        let mut cols = Columns { names, targets: Vec::new(), order: Vec::new(), tweaks: Vec::new(), header_lines };
         for c in columns {
             let i = cols.position(c, "column")?;
-            cols.targets.push(i);
+            if !cols.targets.contains(&i) {
+                cols.targets.push(i);
+            }
         }
-        cols.targets.sort_unstable();
-        cols.targets.dedup();
+        cols.order = (0..cols.targets.len()).collect();
+        cols.order.sort_unstable_by_key(|&k| cols.targets[k]);
         out.write_all(&rec).context("cannot write output")?;
         Ok(cols)
     }
@@ -216,18 +224,28 @@ impl Columns {
         }
     }
 
-    /// Makes column `name` the tweak of each record's values.
-    pub(super) fn set_tweak(&mut self, name: &str) -> Result<()> {
-        let i = self.position(name, "the tweak column")?;
-        if self.targets.contains(&i) {
-            bail!("column {name:?} holds the tweak of each record: it cannot be transformed itself");
+    /// Makes column `tweaks[k]` (if any) the tweak of the values of target
+    /// `k`; one name stands for every target.
+    pub(super) fn set_tweaks(&mut self, tweaks: &[Option<&str>]) -> Result<()> {
+        let mut found = Vec::with_capacity(self.targets.len());
+        for k in 0..self.targets.len() {
+            let name = if tweaks.len() == 1 { tweaks[0] } else { tweaks.get(k).copied().flatten() };
+            let Some(name) = name else {
+                found.push(None);
+                continue;
+            };
+            let i = self.position(name, "the tweak column")?;
+            if self.targets.contains(&i) {
+                bail!("column {name:?} holds the tweak of each record: it cannot be transformed itself");
+            }
+            found.push(Some(i));
         }
-        self.tweak = Some(i);
+        self.tweaks = if found.iter().any(Option::is_some) { found } else { Vec::new() };
         Ok(())
     }
 
     /// The name of the column of value `index` in a batch (each record
-    /// gives one value per target column, in column order).
+    /// gives one value per target column, in the order they were named).
     pub(super) fn name_of_value(&self, index: usize) -> &str {
         &self.names[self.targets[index % self.targets.len()]]
     }

@@ -33,6 +33,7 @@
 //! ```
 
 mod csv;
+mod per_column;
 pub mod pipeline;
 #[cfg(test)]
 mod tests;
@@ -43,6 +44,7 @@ use std::num::NonZeroUsize;
 use anyhow::{Context, Result, anyhow, bail};
 
 pub use csv::Columns;
+pub use per_column::PerColumn;
 
 use crate::io::{Output, open_input};
 
@@ -325,18 +327,20 @@ impl<'a, R: BufRead + ?Sized> BatchReader<'a, R> {
         if self.spans.len() != cols.names.len() {
             bail!("line {}: the record has {} fields, the header {}", self.line_no, self.spans.len(), cols.names.len());
         }
-        let tweak = cols.tweak.map(|c| {
-            let (a, z) = self.spans[c];
-            self.tmp.clear();
-            csv::unquote(&b.raw[a..z], &mut self.tmp);
-            b.vals.append(&self.tmp)
-        });
-        for &c in &cols.targets {
+        for (k, &c) in cols.targets.iter().enumerate() {
             let (a, z) = self.spans[c];
             self.tmp.clear();
             csv::unquote(&b.raw[a..z], &mut self.tmp);
             b.vals.push(&self.tmp);
-            b.vals.tweaks.extend(tweak);
+            if let Some(t) = cols.tweaks.get(k) {
+                self.tmp.clear();
+                if let Some(t) = *t {
+                    let (a, z) = self.spans[t];
+                    csv::unquote(&b.raw[a..z], &mut self.tmp);
+                }
+                let span = b.vals.append(&self.tmp);
+                b.vals.tweaks.push(span);
+            }
         }
         b.fields.extend_from_slice(&self.spans);
         b.recs.push(Rec { start, end: b.raw.len(), line: self.line_no, blank });
@@ -360,9 +364,19 @@ impl Layout {
     /// values ([`Values::tweak`]). It must be in the header and not be one
     /// of the transformed columns (its bytes are the same before and after).
     pub fn tweak_column(&mut self, name: &str) -> Result<()> {
-        match self {
-            Layout::Lines => bail!("the tweak comes from the field {name:?} of each record: give --csv and --columns"),
-            Layout::Csv(cols) => cols.set_tweak(name),
+        self.tweak_columns(&[Some(name)])
+    }
+
+    /// As [`tweak_column`](Self::tweak_column), one column (or none) per
+    /// transformed column, in the order they were named; with one entry,
+    /// for all of them. A value whose column takes no tweak gets an empty one.
+    pub fn tweak_columns(&mut self, names: &[Option<&str>]) -> Result<()> {
+        match (self, names.iter().flatten().next()) {
+            (_, None) => Ok(()),
+            (Layout::Lines, Some(name)) => {
+                bail!("the tweak comes from the field {name:?} of each record: give --csv and --columns")
+            }
+            (Layout::Csv(cols), Some(_)) => cols.set_tweaks(names),
         }
     }
 
@@ -413,12 +427,13 @@ impl Columns {
             let Some(fields) = fields.next() else { break };
             // The bytes up to each target field are copied, then its output.
             let mut copied = r.start;
-            for &t in &self.targets {
-                let (a, z) = fields[t];
+            for &k in &self.order {
+                let (a, z) = fields[self.targets[k]];
                 b.rendered.extend_from_slice(&b.raw[copied..a]);
-                csv::write_field(b.outs.get(v), a < z && b.raw[a] == b'"', &mut b.rendered);
-                (copied, v) = (z, v + 1);
+                csv::write_field(b.outs.get(v + k), a < z && b.raw[a] == b'"', &mut b.rendered);
+                copied = z;
             }
+            v += self.targets.len();
             b.rendered.extend_from_slice(&b.raw[copied..r.end]);
         }
     }
@@ -476,19 +491,19 @@ pub fn csv<R: BufRead + ?Sized>(
 /// `tessera fpe`/`siv` on lines or CSV: makes a first transform (so that
 /// its errors come before any input is read), opens `--input` and
 /// `--output`, runs the records through transforms from `make` on
-/// `--threads` threads (with each record's `tweak_column` as its values'
-/// tweak, if given), and commits the output only if everything succeeded.
-pub fn process<'a, F>(args: &RecordArgs, tweak_column: Option<&str>, mut make: F) -> Result<()>
+/// `--threads` threads, and commits the output only if everything
+/// succeeded. With `--csv`, `columns` are the columns transformed (the
+/// names of `--columns`), and `tweak_columns` name the columns holding
+/// each record's tweak (see [`Layout::tweak_columns`]).
+pub fn process<'a, F>(args: &RecordArgs, columns: &[String], tweak_columns: &[Option<&str>], mut make: F) -> Result<()>
 where
     F: FnMut() -> Result<Box<dyn Transform + Send + 'a>>,
 {
     let mut first = Some(make()?);
     let mut input = open_input(args.input.as_deref())?;
     let mut out = Output::create(args.output.as_deref())?;
-    let mut layout = Layout::start(args.csv, &args.columns, &mut input, &mut out)?;
-    if let Some(name) = tweak_column {
-        layout.tweak_column(name)?;
-    }
+    let mut layout = Layout::start(args.csv, columns, &mut input, &mut out)?;
+    layout.tweak_columns(tweak_columns)?;
     let make = || first.take().map_or_else(&mut make, Ok);
     run(&layout, input, &mut out, args.threads(), make)?;
     out.commit()

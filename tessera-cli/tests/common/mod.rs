@@ -103,6 +103,30 @@ pub fn run_sequoia(py: &std::path::Path, more: &str, args: &[&str], stdin: &[u8]
     o.stdout
 }
 
+/// Runs `tessera args` with `stdin`.
+#[allow(dead_code)]
+pub fn tessera_run(args: &[&str], stdin: &[u8]) -> Output {
+    run_with_stdin(env!("CARGO_BIN_EXE_tessera"), args, stdin)
+}
+
+/// Runs `tessera args` with `stdin`, expecting success; its stdout.
+#[allow(dead_code)]
+pub fn tessera_ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let out = tessera_run(args, stdin);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// Runs `tessera args` with `stdin`, expecting failure and nothing on
+/// stdout; its stderr.
+#[allow(dead_code)]
+pub fn tessera_fails(args: &[&str], stdin: &[u8]) -> String {
+    let out = tessera_run(args, stdin);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(out.stdout.is_empty(), "{args:?} wrote output");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// A temporary directory for keyset tests, holding the keyset password
 /// file `pw` ("correct horse") and a wrong one, `bad`.
 #[allow(dead_code)]

@@ -12,6 +12,8 @@
   transformations, versioned keys, Tink-compatible AES-SIV):
   ``Keyset.open(path, password=...).transform("cards").encrypt_batch(col)``,
   ``decrypt_batch``, ``rewrap_batch`` (to the primary key).
+- :mod:`tessera.columns`: several columns of a pyarrow, pandas or Polars
+  table in one call, each through its own keyset transformation.
 - :mod:`tessera.spark` and :mod:`tessera.polars`: the same on Spark DataFrames
   and Polars expressions.
 

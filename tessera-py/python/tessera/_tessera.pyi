@@ -429,6 +429,9 @@ class KeysetTransform:
 
     @property
     def primary(self) -> int: ...
+    @property
+    def kind(self) -> str:
+        """``"FPE"`` or ``"AES-SIV"``."""
     def encrypt(self, value: str | bytes, *, tweak: bytes | None = None, ad: bytes = b"") -> str | bytes: ...
     def decrypt(self, value: str | bytes, *, tweak: bytes | None = None, version: int | None = None,
                 ad: bytes = b"") -> str | bytes: ...

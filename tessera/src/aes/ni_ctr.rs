@@ -399,7 +399,7 @@ fn ctr_step256<const NR: usize, const W: usize>(
 ///
 /// AES-SIV's seal runs its CTR here rather than on 512-bit vectors: both
 /// issue four blocks a cycle, but right after S2V's chain (and before the
-/// next call's chain) this measured faster (BENCHMARKS.md, siv9).
+/// next call's chain) this measured faster.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
 pub(crate) fn ctr_vaes256_vl<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {

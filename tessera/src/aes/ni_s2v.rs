@@ -65,7 +65,7 @@ const PAD: [u8; 32] = {
 /// bytes by a byte shuffle. Assembled on the stack (a zeroed block, a
 /// `memcpy` of the bytes, the pad byte), the loads that read it span those
 /// smaller stores and wait for them to retire (the top sample outside the
-/// kernels in `perf`; a small gain, BENCHMARKS.md, siv9).
+/// kernels in `perf`; a small gain).
 #[inline]
 #[target_feature(enable = "ssse3")]
 pub(crate) fn cmac_last(c: &[u8], sub: [__m128i; 2]) -> __m128i {

@@ -107,8 +107,7 @@ impl Plan<'_> {
     /// `ahead` (numerals the batch reads next, from main memory) is
     /// prefetched into L2, so the next slab finds it there: at once before
     /// the rounds, or by the VAES-256 kernel a line between its stages (a
-    /// burst of 40 prefetches waited for line fill buffers: BENCHMARKS.md,
-    /// "ff3w").
+    /// burst of 40 prefetches waited for line fill buffers).
     pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(
         &self,
         data: &mut [u16],

@@ -27,7 +27,7 @@ use crate::Direction;
 /// A chunk's groups and their vectors: 32 values as eight groups of one
 /// vector (on a Xeon capped at `vaes256`, with the 32-bit update, two
 /// groups of four vectors ran 10-15% slower, four groups of two about the
-/// same; see BENCHMARKS.md, "v256b"): a group's reduction waits in the
+/// same): a group's reduction waits in the
 /// scheduler beside the next groups' AES, and small groups leave it room.
 const CW: usize = 1;
 const CG: usize = 8;

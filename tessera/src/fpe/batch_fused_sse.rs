@@ -10,8 +10,7 @@
 //! `batch_fused_ni.rs`): one group's update between the other group's AES
 //! rounds. The halves are kept in their lanes' low 32 bits. FF3 stays on
 //! the scalar kernel: its 128-bit y fold (three `pmuludq`) here competes
-//! with `aesenc` for the vector ports, and measured slower (BENCHMARKS.md,
-//! tenth session). Straight-line vector code (`scripts/check-ct` compiles
+//! with `aesenc` for the vector ports, and measured slower. Straight-line vector code (`scripts/check-ct` compiles
 //! [`step`] and [`stage`], both directions).
 
 #![allow(unsafe_code)]

@@ -196,6 +196,10 @@ impl FpeTransform {
     fn run(&self, job: &Job<'_>, out: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<()> {
         let Job { dir, values, version, .. } = *job;
         let tweaks = self.batch_tweaks(job.tweaks, values.len())?;
+        if let Some(walk) = &self.walk {
+            let version = if dir == Direction::Decrypt { self.external_version(version)? } else { self.primary() };
+            return walk.run(self.cipher(version)?, &self.alphabet, &self.format, dir, tweaks, values, out, ends);
+        }
         // Values with a kept tail go one at a time.
         if self.params.keep_from_last.is_some() {
             return self.each(job, out, ends);

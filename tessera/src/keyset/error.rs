@@ -106,6 +106,11 @@ pub enum Error {
         /// What went wrong with it.
         source: Box<Error>,
     },
+    /// A value outside what the transformation takes: a card number that
+    /// fails the Luhn check, a date outside the range, a token the
+    /// transformation cannot have made.
+    #[error("{0}")]
+    ValueRefused(&'static str),
     /// A change the rotation rules forbid (e.g. disabling the primary).
     #[error("{0}")]
     Rotation(String),

@@ -114,6 +114,7 @@ mod store;
 mod template;
 mod tink;
 mod tokenize;
+mod walk;
 
 pub use batch::BatchTweaks;
 pub use deterministic::{SivTransform, TINK_PREFIX_LEN, TINK_START_BYTE};
@@ -126,6 +127,7 @@ pub use model::{
 pub use store::{FORMAT_VERSION, Protection};
 pub use template::Template;
 pub use tokenize::FpeTransform;
+pub use walk::{DateRange, LuhnRule};
 
 use material::KeyMaterial;
 

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::{Error, Result};
 use super::material::KeyMaterial;
+use super::walk::{DateRange, LuhnRule};
 
 /// A key version's state, as in Tink.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,6 +161,13 @@ pub struct FpeParams {
     /// Key size for new versions: 16, 24 or 32 bytes.
     #[serde(default = "default_fpe_key_bytes")]
     pub key_bytes: usize,
+    /// Card numbers: values must pass the Luhn check, and tokens pass or
+    /// fail it (see [`LuhnRule`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luhn: Option<LuhnRule>,
+    /// Dates: values and tokens are `YYYY-MM-DD` dates in this range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<DateRange>,
 }
 
 fn default_fpe_key_bytes() -> usize {
@@ -181,6 +189,8 @@ impl FpeParams {
             key_version: KeyVersionMode::External,
             embedded_alphabet: None,
             key_bytes: default_fpe_key_bytes(),
+            luhn: None,
+            date: None,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Built-in transformation templates for the usual shapes of data.
 
 use super::model::{FpeParams, SivParams, TransformParams};
+use super::walk::DateRange;
 
 /// A ready-made set of parameters, so that the common cases need no flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +19,9 @@ pub enum Template {
     /// The local part of an e-mail address (`0-9A-Za-z`, with `.`, `_`,
     /// `+`, `-` kept in place); the `@domain` stays in clear.
     EmailLocal,
+    /// Dates as `YYYY-MM-DD`: tokens are valid dates in the same range
+    /// (by default years 1 to 9999; see [`DateRange`](super::DateRange)).
+    Date,
     /// AES-SIV with Tink-prefixed 64-byte keys.
     Siv,
 }
@@ -26,8 +30,15 @@ const ALNUM: &str = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvw
 
 impl Template {
     /// Every template, in the order of [`Template::name`].
-    pub const ALL: [Template; 6] =
-        [Template::Card, Template::Ssn, Template::Digits, Template::Alphanumeric, Template::EmailLocal, Template::Siv];
+    pub const ALL: [Template; 7] = [
+        Template::Card,
+        Template::Ssn,
+        Template::Digits,
+        Template::Alphanumeric,
+        Template::EmailLocal,
+        Template::Date,
+        Template::Siv,
+    ];
 
     /// The template's name on the command line.
     pub fn name(self) -> &'static str {
@@ -37,6 +48,7 @@ impl Template {
             Template::Digits => "digits",
             Template::Alphanumeric => "alphanumeric",
             Template::EmailLocal => "email-local",
+            Template::Date => "date",
             Template::Siv => "siv",
         }
     }
@@ -66,6 +78,7 @@ impl Template {
             Template::Digits => fpe("0123456789", ""),
             Template::Alphanumeric => fpe(ALNUM, ""),
             Template::EmailLocal => FpeParams { keep_from_last: Some('@'), ..fpe(ALNUM, "._+-") },
+            Template::Date => FpeParams { date: Some(DateRange::default()), ..fpe("0123456789", "") },
             Template::Siv => return TransformParams::Siv(SivParams::default()),
         })
     }

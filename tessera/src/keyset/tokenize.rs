@@ -3,11 +3,13 @@
 
 use zeroize::Zeroizing;
 
+use crate::Direction;
 use crate::fpe::{Alphabet, FF1, FF3_1, Fpe, TokenFormat};
 
 use super::embed::Embedding;
 use super::error::{Error, Result};
 use super::model::{FpeAlgorithm, FpeParams, KeyStatus, Transform, TransformParams, TweakPolicy};
+use super::walk::Walk;
 
 /// A built FPE transformation: one cipher per usable key version, built
 /// once. `Send + Sync`; share it between threads. `Debug` shows no key.
@@ -23,11 +25,13 @@ use super::model::{FpeAlgorithm, FpeParams, KeyStatus, Transform, TransformParam
 /// ```
 pub struct FpeTransform {
     name: String,
-    alphabet: Alphabet,
+    pub(crate) alphabet: Alphabet,
     pub(crate) format: TokenFormat,
     pub(crate) params: FpeParams,
     fixed_tweak: Option<Vec<u8>>,
     pub(crate) embedding: Option<Embedding>,
+    /// Card numbers under a Luhn rule, or dates: values walk inside their subset.
+    pub(crate) walk: Option<Walk>,
     /// One cipher per enabled version (by ID).
     ciphers: Vec<(u32, Box<dyn Fpe>)>,
     transform: Transform,
@@ -70,6 +74,7 @@ impl FpeTransform {
             }
             TweakPolicy::Call | TweakPolicy::Field { .. } => None,
         };
+        let walk = Walk::of(&t.name, p)?;
         let embedding = Embedding::of(&t.name, p, &alphabet)?;
         if let Some(e) = &embedding {
             e.check_slots(&t.name, &t.keys)?;
@@ -94,6 +99,7 @@ impl FpeTransform {
             params: p.clone(),
             fixed_tweak,
             embedding,
+            walk,
             ciphers,
             transform: t,
         })
@@ -181,10 +187,27 @@ impl FpeTransform {
     }
 
     fn encrypt_with(&self, version: u32, tweak: &[u8], value: &str, out: &mut String) -> Result<()> {
+        if self.walk.is_some() {
+            return self.walk_one(Direction::Encrypt, version, tweak, value, out);
+        }
         let (head, tail) = self.split(value);
         self.format.encrypt_into(self.cipher(version)?, tweak, head, out)?;
         self.embed_version(version, out);
         out.push_str(tail);
+        Ok(())
+    }
+
+    /// One value of a walking transformation (card numbers under a Luhn
+    /// rule, dates) into `out` (cleared first).
+    fn walk_one(&self, dir: Direction, version: u32, tweak: &[u8], value: &str, out: &mut String) -> Result<()> {
+        let walk = self.walk.as_ref().expect("called for walking transformations");
+        let (mut bytes, mut ends) = (zeroize::Zeroizing::new(Vec::new()), Vec::new());
+        let cipher = self.cipher(version)?;
+        let tweaks = crate::fpe::Tweaks::Same(tweak);
+        walk.run(cipher, &self.alphabet, &self.format, dir, tweaks, &[value], &mut bytes, &mut ends)
+            .map_err(unbatch)?;
+        out.clear();
+        out.push_str(std::str::from_utf8(&bytes).expect("tokens are UTF-8"));
         Ok(())
     }
 
@@ -329,6 +352,10 @@ impl FpeTransform {
     ) -> Result<u32> {
         let tweak = self.tweak(tweak)?;
         let v = self.version_of(token, version)?;
+        if self.walk.is_some() {
+            self.walk_one(Direction::Decrypt, v, tweak, token, out)?;
+            return Ok(v);
+        }
         let cipher = self.cipher(v)?;
         let (head, tail) = self.split(token);
         if self.embedding.is_some() {
@@ -380,5 +407,14 @@ impl FpeTransform {
         let mut out = String::with_capacity(token.len());
         self.rewrap_into(tweak, token, from, &mut out)?;
         Ok(out)
+    }
+}
+
+/// The error of a batch of one value, without the batch around it.
+fn unbatch(e: Error) -> Error {
+    match e {
+        Error::Crypto(crate::Error::Batch { source, .. }) => Error::Crypto(*source),
+        Error::Batch { source, .. } => *source,
+        e => e,
     }
 }

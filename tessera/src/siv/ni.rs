@@ -166,7 +166,7 @@ impl SivNi {
     /// block made from it there (no trip through memory), on 256-bit vectors
     /// with the 32 registers of AVX-512 (`siv_ctr_vaes256_vl`): right after
     /// the chain, and before the next call's chain, that measured faster than
-    /// 512-bit vectors (BENCHMARKS.md, siv9), and as fast from 64 KiB to 1 MiB.
+    /// 512-bit vectors, and as fast from 64 KiB to 1 MiB.
     fn seal_vaes512(
         &self,
         siv: &AesSiv,

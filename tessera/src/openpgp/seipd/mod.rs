@@ -26,7 +26,7 @@ mod v2;
 #[cfg(all(test, any(unix, windows)))]
 mod at_offsets_tests;
 #[cfg(all(test, any(unix, windows)))]
-mod rev15_tests;
+mod from_file_tests;
 #[cfg(all(test, any(unix, windows)))]
 mod worker_fault_tests;
 

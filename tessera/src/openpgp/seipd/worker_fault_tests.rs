@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::V2Header;
 use super::pool::{ChunkPool, FAULT, Fault, Op};
-use super::rev15_tests::{PW, Rng, data, encrypt, file, one_piece, released, stream};
+use super::from_file_tests::{PW, Rng, data, encrypt, file, one_piece, released, stream};
 use super::threads::chunk_key;
 use crate::TAG_LEN;
 use crate::aead::Mode;

@@ -1,5 +1,4 @@
-//! Hardening, second round (issue 14): one test per finding of the outside
-//! review, each failing on the code before the fix.
+//! OpenPGP decryption under hostile messages and readers:
 //!
 //! - v1 streamed: every failure before the MDC verifies is the same error;
 //! - SKESK/SEIPD version pairing and every candidate key tried;

@@ -1,5 +1,4 @@
-//! `tessera-sop` fixes after the outside review: every `--with-session-key`
-//! is tried, exit 13 for an unsupported public-key algorithm, no output
+//! `tessera-sop`'s edges: every `--with-session-key` is tried, exit 13 for an unsupported public-key algorithm, no output
 //! from a failed `encrypt --as=text`, output files checked before any
 //! input is read, text given back with LF line endings, special
 //! designators other than `@ENV:` and (Linux) `@FD:` refused with 71 (73

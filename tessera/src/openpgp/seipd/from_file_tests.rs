@@ -1,4 +1,4 @@
-//! Review rev15: `Decryptor::from_file` (a SEIPD v2 body read at offsets by
+//! `Decryptor::from_file` (a SEIPD v2 body read at offsets by
 //! the chunk workers) against the one-thread stream reader, over random
 //! framings and random damage: the same octets released, the same error,
 //! and (for the file) the same position left as the stream reader's.
@@ -9,7 +9,7 @@ use super::par_open::AT_OFFSETS;
 use crate::openpgp::packet::{BodyReader, read_header, tag};
 use crate::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, S2kChoice};
 
-pub(super) const PW: &[u8] = b"rev15";
+pub(super) const PW: &[u8] = b"from-file";
 
 pub(super) struct Rng(pub(super) u64);
 
@@ -221,7 +221,7 @@ fn case(rng: &mut Rng) -> (String, Vec<u8>) {
 }
 
 #[test]
-fn rev15_from_file_matches_the_one_thread_stream() {
+fn from_file_matches_the_one_thread_stream() {
     let seed = std::env::var("REV15_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_1234_u64);
     let cases = std::env::var("REV15_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(150usize);
     let mut rng = Rng(seed);
@@ -263,7 +263,7 @@ fn rev15_from_file_matches_the_one_thread_stream() {
 /// look-ahead by the file's length as first seen, so that chunk is
 /// released too before the same error.
 #[test]
-fn rev15_a_file_cut_after_opening_releases_what_the_stream_releases() {
+fn a_file_cut_after_opening_releases_what_the_stream_releases() {
     let chunk = 1 << 16;
     let mut rng = Rng(7);
     let plain = data(&mut rng, 12 * chunk + 100);
@@ -301,7 +301,7 @@ fn rev15_a_file_cut_after_opening_releases_what_the_stream_releases() {
 /// header is read as the body's octets (the length as first seen says it
 /// is there) and the error is a truncated packet body.
 #[test]
-fn rev15_a_file_cut_at_a_length_header_after_opening_fails_as_the_stream_does() {
+fn a_file_cut_at_a_length_header_after_opening_fails_as_the_stream_does() {
     let chunk = 1 << 16;
     let mut rng = Rng(9);
     let plain = data(&mut rng, 12 * chunk + 100);
@@ -350,7 +350,7 @@ fn rev15_a_file_cut_at_a_length_header_after_opening_fails_as_the_stream_does() 
 /// Where a failed decryption leaves the file's position: the same for
 /// every thread count (what a script reading on from stdin finds).
 #[test]
-fn rev15_a_failed_file_is_left_at_the_same_position_for_every_thread_count() {
+fn a_failed_file_is_left_at_the_same_position_for_every_thread_count() {
     let chunk = 1 << 16;
     let mut rng = Rng(11);
     let plain = data(&mut rng, 6 * chunk + 100);
@@ -374,7 +374,7 @@ fn rev15_a_failed_file_is_left_at_the_same_position_for_every_thread_count() {
 /// As above, with the session key picked among several candidates by the
 /// first chunk (read ahead, then put back in front of the body).
 #[test]
-fn rev15_a_failed_file_opened_by_its_first_chunk_is_left_where_the_stream_stops() {
+fn a_failed_file_opened_by_its_first_chunk_is_left_where_the_stream_stops() {
     use crate::openpgp::SessionKey;
     let chunk = 1 << 16;
     let plain = data(&mut Rng(12), 6 * chunk + 100);
@@ -400,7 +400,7 @@ fn rev15_a_failed_file_opened_by_its_first_chunk_is_left_where_the_stream_stops(
 /// inside the plaintext failed) leaves the file where the one-thread
 /// reader stopped: after the window of the last chunk it released.
 #[test]
-fn rev15_a_decryptor_dropped_part_way_leaves_the_file_where_the_stream_stopped() {
+fn a_decryptor_dropped_part_way_leaves_the_file_where_the_stream_stopped() {
     let chunk = 1 << 16;
     let mut rng = Rng(11);
     let plain = data(&mut rng, 8 * chunk + 100);

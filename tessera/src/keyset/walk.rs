@@ -1,0 +1,358 @@
+//! FPE transformations whose values and tokens stay inside a subset of the
+//! format's domain: card numbers whose tokens pass or fail the Luhn check,
+//! and ISO dates in a range. Both encrypt by cycle walking (encrypting
+//! again until the result is inside the subset), which is a permutation of
+//! the subset because the cipher is a permutation of the whole domain.
+//!
+//! - **Luhn**: every value must pass the Luhn check (it is a card number).
+//!   With [`LuhnRule::Pass`] the encrypted digits walk until the whole
+//!   token passes too. With [`LuhnRule::Fail`] they walk the same way and
+//!   then the last encrypted digit is raised by one (mod 10), which always
+//!   breaks the check: a token can never be taken for a card number. The
+//!   check digit carries no information, so the secret part of a 16-digit
+//!   card under the card template (6 digits encrypted) has 100,000 values.
+//! - **Dates**: `YYYY-MM-DD` in a [`DateRange`]; the day number is
+//!   encrypted as decimal numerals and walks until it is inside the range.
+//!   The range must hold at least 1,000,000 days, the smallest domain NIST
+//!   SP 800-38G Rev. 1 (second draft) allows; the default is every date of
+//!   years 1 to 9999, so that tokens are valid SQL `DATE` values.
+
+use serde::{Deserialize, Serialize};
+use time::{Date, Month};
+use zeroize::Zeroizing;
+
+use crate::Direction;
+use crate::fpe::{Alphabet, Fpe, TokenFormat, Tweaks};
+
+use super::error::{Error, Result};
+use super::model::{FpeParams, KeyVersionMode};
+
+/// Whether the tokens of a card transformation pass the Luhn check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LuhnRule {
+    /// Tokens pass the check, as card numbers do (systems that validate
+    /// the column keep accepting them).
+    Pass,
+    /// Tokens fail the check, so that no token is ever mistaken for a card.
+    Fail,
+}
+
+/// The dates of a date transformation, `first` and `last` included, as
+/// `YYYY-MM-DD`.
+///
+/// ```
+/// use tessera::keyset::{DateRange, FpeParams, Keyset, Template, TransformParams};
+/// let mut ks = Keyset::new();
+/// ks.add_transform("dob", Template::Date.params()).unwrap();
+/// let fpe = ks.fpe("dob").unwrap();
+/// let token = fpe.encrypt(None, "1984-03-17").unwrap();
+/// assert_eq!(token.len(), 10);
+/// assert_eq!(fpe.decrypt(None, &token, None).unwrap().as_str(), "1984-03-17");
+/// // A range must hold at least 1,000,000 days.
+/// let mut p = FpeParams::new("0123456789");
+/// p.date = Some(DateRange { first: "1900-01-01".into(), last: "2099-12-31".into() });
+/// assert!(ks.add_transform("short", TransformParams::Fpe(p)).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DateRange {
+    /// The first date.
+    pub first: String,
+    /// The last date.
+    pub last: String,
+}
+
+impl Default for DateRange {
+    fn default() -> Self {
+        DateRange { first: "0001-01-01".into(), last: "9999-12-31".into() }
+    }
+}
+
+/// The smallest domain a date range may have (NIST's minimum FPE domain).
+const MIN_DAYS: u64 = 1_000_000;
+
+/// How a transformation keeps its values inside their subset.
+#[derive(Debug, Clone)]
+pub(crate) enum Walk {
+    /// Card numbers; the first `keep_prefix` digits are kept in clear.
+    Luhn { rule: LuhnRule, keep_prefix: usize },
+    /// Day numbers below `days`, counted from the Julian day `first`, as
+    /// `width` decimal numerals.
+    Date { first: i32, days: u32, width: usize },
+}
+
+/// Parses `YYYY-MM-DD` (four-digit year, two-digit month and day).
+fn parse_date(s: &str) -> Option<Date> {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| -> Option<u32> {
+        b[r].iter().try_fold(0u32, |n, &c| c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0')))
+    };
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let year = i32::try_from(digits(0..4)?).ok()?;
+    let month = Month::try_from(u8::try_from(digits(5..7)?).ok()?).ok()?;
+    Date::from_calendar_date(year, month, u8::try_from(digits(8..10)?).ok()?).ok()
+}
+
+/// The Luhn sum contribution of digit `d` at an odd (`true`) or even
+/// position counted from the right, the rightmost being position 0.
+fn luhn_digit(odd: bool, d: u16) -> u16 {
+    match (odd, d) {
+        (false, d) => d,
+        (true, d) if d < 5 => 2 * d,
+        (true, d) => 2 * d - 9,
+    }
+}
+
+/// Whether the digits of `s` (other characters skipped) pass the Luhn check.
+fn luhn_passes(s: &str) -> bool {
+    let digits = s.bytes().rev().filter(u8::is_ascii_digit).map(|c| u16::from(c - b'0'));
+    digits.enumerate().map(|(i, d)| luhn_digit(i % 2 == 1, d)).sum::<u16>().is_multiple_of(10)
+}
+
+/// A value's Luhn state apart from its encrypted digits: the sum of its
+/// kept digits mod 10, and whether its first encrypted digit sits at an odd
+/// position from the right.
+#[derive(Clone, Copy)]
+struct LuhnFixed {
+    sum: u16,
+    odd: bool,
+}
+
+impl LuhnFixed {
+    fn of(value: &str, encrypted_from: usize, encrypted: usize) -> Self {
+        let digits: Vec<u16> = value.bytes().filter(u8::is_ascii_digit).map(|c| u16::from(c - b'0')).collect();
+        let total = digits.len();
+        let kept = |k: &usize| *k < encrypted_from || *k >= encrypted_from + encrypted;
+        let sum = (0..total).filter(kept).map(|k| luhn_digit((total - 1 - k) % 2 == 1, digits[k])).sum::<u16>() % 10;
+        LuhnFixed { sum, odd: total.saturating_sub(1 + encrypted_from) % 2 == 1 }
+    }
+
+    fn passes(self, numerals: &[u16]) -> bool {
+        let enc: u16 = numerals.iter().enumerate().map(|(j, &d)| luhn_digit(self.odd ^ (j % 2 == 1), d)).sum();
+        (self.sum + enc).is_multiple_of(10)
+    }
+}
+
+impl Walk {
+    /// The walk `p` asks for, if any, checking that the rest of `p` allows it.
+    pub(crate) fn of(name: &str, p: &FpeParams) -> Result<Option<Walk>> {
+        let bad = |reason: &str| Err(Error::invalid(format!("transformation {name:?}: {reason}")));
+        let walk = match (p.luhn, &p.date) {
+            (None, None) => return Ok(None),
+            (Some(_), Some(_)) => return bad("a transformation is either for card numbers (luhn) or for dates"),
+            (Some(rule), None) => Walk::Luhn { rule, keep_prefix: p.keep_prefix },
+            (None, Some(range)) => {
+                let (Some(first), Some(last)) = (parse_date(&range.first), parse_date(&range.last)) else {
+                    return bad("the date range's ends must be YYYY-MM-DD dates");
+                };
+                let days = i64::from(last.to_julian_day()) - i64::from(first.to_julian_day()) + 1;
+                if days < MIN_DAYS as i64 {
+                    return bad(&format!(
+                        "the date range {}..{} holds {} days; FPE needs a domain of at least {MIN_DAYS} (NIST SP 800-38G Rev. 1)",
+                        range.first,
+                        range.last,
+                        days.max(0)
+                    ));
+                }
+                let days = u32::try_from(days).expect("years 0-9999 hold fewer than 2^32 days");
+                Walk::Date { first: first.to_julian_day(), days, width: (days - 1).to_string().len() }
+            }
+        };
+        if p.alphabet != "0123456789" {
+            return bad("card number and date transformations take the alphabet 0123456789");
+        }
+        if p.key_version == KeyVersionMode::Embedded || p.keep_from_last.is_some() {
+            return bad("card number and date transformations take external key versions and no keep-from-last");
+        }
+        let plain = p.passthrough.is_empty() && p.keep_prefix == 0 && p.keep_suffix == 0;
+        if matches!(walk, Walk::Date { .. }) && !plain {
+            return bad("date transformations take no passthrough characters and keep nothing in clear");
+        }
+        Ok(Some(walk))
+    }
+
+    /// Encrypts or decrypts `values`, appending each result to `out` and
+    /// its end to `ends`. An error names the value (a batch error).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run(
+        &self,
+        cipher: &dyn Fpe,
+        alphabet: &Alphabet,
+        format: &TokenFormat,
+        dir: Direction,
+        tweaks: Tweaks<'_>,
+        values: &[&str],
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> Result<()> {
+        let mut data = Zeroizing::new(Vec::new());
+        let mut starts = Vec::with_capacity(values.len() + 1);
+        starts.push(0);
+        let mut fixed = Vec::new();
+        for (i, v) in values.iter().enumerate() {
+            self.load(alphabet, format, dir, v, &mut data, &mut fixed).map_err(super::batch::at(i))?;
+            starts.push(data.len());
+        }
+        let inside = |i: usize, x: &[u16]| match self {
+            Walk::Luhn { .. } => fixed[i].passes(x),
+            Walk::Date { days, .. } => x.iter().fold(0u64, |n, &d| n * 10 + u64::from(d)) < u64::from(*days),
+        };
+        cycle_walk(cipher, dir, tweaks, &mut data, &starts, inside)?;
+        let mut text = Zeroizing::new(String::new());
+        for (i, v) in values.iter().enumerate() {
+            let x = &mut data[starts[i]..starts[i + 1]];
+            text.clear();
+            match self {
+                Walk::Luhn { rule, .. } => {
+                    if let (LuhnRule::Fail, Direction::Encrypt, Some(last)) = (rule, dir, x.last_mut()) {
+                        *last = (*last + 1) % 10;
+                    }
+                    format.merge(alphabet, v, x, &mut text)?;
+                }
+                Walk::Date { first, .. } => {
+                    let day = x.iter().fold(0i32, |n, &d| n * 10 + i32::from(d));
+                    let date = Date::from_julian_day(first + day).expect("inside the range");
+                    text.push_str(&format!("{:04}-{:02}-{:02}", date.year(), u8::from(date.month()), date.day()));
+                }
+            }
+            out.extend_from_slice(text.as_bytes());
+            ends.push(out.len());
+        }
+        Ok(())
+    }
+
+    /// Appends the numerals of `value` to `data` (for a Luhn walk, its
+    /// fixed part to `fixed`), refusing a value outside the subset.
+    fn load(
+        &self,
+        alphabet: &Alphabet,
+        format: &TokenFormat,
+        dir: Direction,
+        value: &str,
+        data: &mut Vec<u16>,
+        fixed: &mut Vec<LuhnFixed>,
+    ) -> Result<()> {
+        let refuse = |reason: &'static str| Err(Error::ValueRefused(reason));
+        match self {
+            Walk::Luhn { rule, keep_prefix } => {
+                let at = data.len();
+                data.resize(at + value.len(), 0);
+                let n = format.extract(alphabet, value, &mut data[at..])?;
+                data.truncate(at + n);
+                match (dir, rule, luhn_passes(value)) {
+                    (Direction::Encrypt, _, false) => {
+                        return refuse("the value fails the Luhn check: not a card number");
+                    }
+                    (Direction::Decrypt, LuhnRule::Pass, false) => {
+                        return refuse("the token fails the Luhn check; this transformation's tokens pass it");
+                    }
+                    (Direction::Decrypt, LuhnRule::Fail, true) => {
+                        return refuse("the token passes the Luhn check; this transformation's tokens fail it");
+                    }
+                    _ => {}
+                }
+                let f = LuhnFixed::of(value, *keep_prefix, n);
+                if let (Direction::Decrypt, LuhnRule::Fail, Some(last)) = (dir, rule, data[at..].last_mut()) {
+                    *last = (*last + 9) % 10;
+                    if !f.passes(&data[at..]) {
+                        return refuse("the token is not one this transformation makes (its Luhn digit is off)");
+                    }
+                }
+                fixed.push(f);
+            }
+            Walk::Date { first, days, width } => {
+                let day = parse_date(value).map(|d| i64::from(d.to_julian_day()) - i64::from(*first));
+                let Some(day) = day.filter(|d| (0..i64::from(*days)).contains(d)) else {
+                    return refuse("the value is not a YYYY-MM-DD date in the transformation's range");
+                };
+                let digits = format!("{day:0width$}");
+                data.extend(digits.bytes().map(|c| u16::from(c - b'0')));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Transforms every value (numerals `data[starts[i]..starts[i + 1]]`), then
+/// again those not `inside`, until all are.
+fn cycle_walk(
+    cipher: &dyn Fpe,
+    dir: Direction,
+    tweaks: Tweaks<'_>,
+    data: &mut [u16],
+    starts: &[usize],
+    inside: impl Fn(usize, &[u16]) -> bool,
+) -> Result<()> {
+    let ends = &starts[1..];
+    let n = ends.len();
+    cipher.transform_batch(dir, tweaks, data, ends)?;
+    let span = |i: usize| starts[i]..starts[i + 1];
+    let mut pending: Vec<usize> = (0..n).filter(|&i| !inside(i, &data[span(i)])).collect();
+    let mut sub = Zeroizing::new(Vec::new());
+    let (mut sub_ends, mut sub_tweaks) = (Vec::new(), Vec::new());
+    while !pending.is_empty() {
+        sub.clear();
+        sub_ends.clear();
+        sub_tweaks.clear();
+        for &i in &pending {
+            sub.extend_from_slice(&data[span(i)]);
+            sub_ends.push(sub.len());
+            if let Tweaks::PerValue(ts) = tweaks {
+                sub_tweaks.push(ts[i]);
+            }
+        }
+        let t = match tweaks {
+            Tweaks::Same(t) => Tweaks::Same(t),
+            Tweaks::PerValue(_) => Tweaks::PerValue(&sub_tweaks),
+        };
+        cipher.transform_batch(dir, t, &mut sub, &sub_ends)?;
+        let mut start = 0;
+        for (&i, &end) in pending.iter().zip(&sub_ends) {
+            data[span(i)].copy_from_slice(&sub[start..end]);
+            start = end;
+        }
+        pending.retain(|&i| !inside(i, &data[span(i)]));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn luhn_check_matches_known_numbers() {
+        assert!(luhn_passes("4111-1111-1111-1111"));
+        assert!(luhn_passes("79927398713"));
+        assert!(!luhn_passes("79927398710"));
+        assert!(!luhn_passes("4111 1111 1111 1112"));
+    }
+
+    #[test]
+    fn the_fixed_part_and_the_encrypted_digits_give_the_whole_check() {
+        for card in ["4111111111111111", "5500-0000-0000-0004", "378282246310005", "6011000990139424"] {
+            let digits: Vec<u16> = card.bytes().filter(u8::is_ascii_digit).map(|c| u16::from(c - b'0')).collect();
+            for from in 0..6 {
+                for n in 1..(digits.len() - from) {
+                    let f = LuhnFixed::of(card, from, n);
+                    assert_eq!(f.passes(&digits[from..from + n]), luhn_passes(card), "{card} {from} {n}");
+                    let mut changed = digits.clone();
+                    changed[from + n - 1] = (changed[from + n - 1] + 1) % 10;
+                    assert!(!f.passes(&changed[from..from + n]));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dates_parse_strictly() {
+        assert!(parse_date("2024-02-29").is_some());
+        for bad in ["2023-02-29", "2024-13-01", "2024-1-01", "24-01-01", "2024/01/01", "2024-01-01 ", "２０２４-01-01"]
+        {
+            assert!(parse_date(bad).is_none(), "{bad}");
+        }
+    }
+}
