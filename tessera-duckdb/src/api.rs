@@ -1,7 +1,8 @@
-//! The pieces of DuckDB's C extension API the extension uses, each behind a
+//! The pieces of DuckDB's C extension API that queries use, each behind a
 //! small wrapper: values and settings, argument expressions folded at bind
-//! time, and the VARCHAR vectors of a chunk. All `unsafe` calls into DuckDB
-//! other than the entry point and the callbacks' own pointers live here.
+//! time, and the VARCHAR vectors of a chunk. The other `unsafe` calls are
+//! the entry point (lib.rs), registration (settings.rs, functions.rs) and
+//! the callbacks' own pointers (functions.rs).
 
 use std::ffi::{CStr, CString, c_char};
 
