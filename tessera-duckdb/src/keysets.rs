@@ -97,3 +97,52 @@ pub fn open(path: &Path, source: &PasswordSource) -> Result<Arc<Keyset>, String>
     opened.push(Entry { path: path.to_path_buf(), stamp, password, keyset: Arc::clone(&keyset) });
     Ok(keyset)
 }
+
+#[cfg(test)]
+mod tests {
+    use tessera::keyset::Template;
+    use tessera::openpgp::{EncryptOptions, S2kChoice};
+
+    use super::*;
+
+    fn write_keyset(path: &Path, password: &[u8], name: &str) {
+        let mut ks = Keyset::new();
+        ks.add_transform(name, Template::Digits.params()).unwrap();
+        let opts = EncryptOptions { s2k: S2kChoice::Iterated { count_octet: 96 }, ..Default::default() };
+        std::fs::write(path, ks.to_bytes_with(Protection::Password(password), &opts).unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_keyset_is_unsealed_once_per_file_state_and_password() {
+        let dir = tempfile::tempdir().unwrap();
+        let (ks, pw) = (dir.path().join("ks.tks"), dir.path().join("pw"));
+        write_keyset(&ks, b"s3cret", "numbers");
+        std::fs::write(&pw, "s3cret\r\n").unwrap();
+        let file = PasswordSource::File(pw.clone());
+        let first = open(&ks, &file).unwrap();
+        assert!(Arc::ptr_eq(&first, &open(&ks, &file).unwrap()));
+
+        std::fs::write(&pw, "not-it-7Q\n").unwrap();
+        let e = open(&ks, &file).unwrap_err();
+        assert!(e.contains("cannot open keyset") && !e.contains("not-it-7Q"), "{e}");
+
+        // Another file at the same path (other contents, so another size): opened afresh.
+        std::fs::write(&pw, "s3cret").unwrap();
+        write_keyset(&ks, b"s3cret", "other_name");
+        let again = open(&ks, &file).unwrap();
+        assert!(!Arc::ptr_eq(&first, &again), "same keyset");
+        again.transform("other_name").unwrap();
+    }
+
+    #[test]
+    fn passwords_come_from_a_file_or_a_variable_and_are_never_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let pw = dir.path().join("pw");
+        std::fs::write(&pw, "pa ss\n\n").unwrap();
+        assert_eq!(&PasswordSource::File(pw.clone()).read().unwrap()[..], b"pa ss\n");
+        std::fs::write(&pw, "\n").unwrap();
+        assert!(PasswordSource::File(pw).read().unwrap_err().contains("password file"));
+        let unset = PasswordSource::Env("TESSERA_DUCKDB_UNIT_TEST_UNSET".into());
+        assert!(unset.read().unwrap_err().contains("is not set"));
+    }
+}
