@@ -146,6 +146,13 @@ pub struct NewArgs {
     /// the date template's default is 0001-01-01..9999-12-31).
     #[arg(long, value_name = "FIRST..LAST")]
     pub date_range: Option<String>,
+    /// Version 1 holds this existing key (hex) instead of a fresh one: the key of tokens or
+    /// ciphertexts made with --key-file, to decrypt them or move them with `rewrap --from-transform`.
+    #[arg(long, value_name = "FILE", conflicts_with = "key_env")]
+    pub key_file: Option<PathBuf>,
+    /// As --key-file, from an environment variable.
+    #[arg(long, value_name = "VAR")]
+    pub key_env: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -275,7 +282,12 @@ fn params(a: &NewArgs) -> Result<TransformParams> {
 
 fn new(a: &NewArgs) -> Result<()> {
     let (mut ks, path) = a.target.load(&a.protect)?;
-    let id = ks.add_transform(&a.transform, params(a)?)?;
+    let id = if a.key_file.is_some() || a.key_env.is_some() {
+        let key = crate::io::KeyArgs { key_file: a.key_file.clone(), key_env: a.key_env.clone() }.read()?;
+        ks.add_transform_with_key(&a.transform, params(a)?, &key)?
+    } else {
+        ks.add_transform(&a.transform, params(a)?)?
+    };
     a.protect.save(&ks, path)?;
     eprintln!("tessera: transformation {:?} created with key version {id} (primary)", a.transform);
     Ok(())

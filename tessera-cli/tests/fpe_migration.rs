@@ -145,6 +145,29 @@ fn tokens_move_between_transformations_of_a_keyset() {
     assert!(err.contains("nope"), "{err}");
 }
 
+/// An existing key brought into a keyset (`keyset new --key-file`): the
+/// transformation reads the tokens the key file made, and moves them.
+#[test]
+fn an_existing_key_becomes_a_keyset_transformation() {
+    let d = keyset();
+    let (pw, file, key) = (d.s("pw"), d.s("ks.tks"), d.s("old.key"));
+    let cards = b"4111111111111111\n5500000000000004\n";
+    let by_file =
+        ["fpe", "encrypt", "--key-file", &key, "--algorithm", "ff3-1", "--allow-withdrawn", "--tweak", TWEAK7];
+    let old = ok(&by_file, cards);
+    let new = ["keyset", "new", "--keyset", &file, "--keyset-password-file", &pw, "--transform", "legacy"];
+    let legacy = ["--algorithm", "ff3-1", "--allow-withdrawn", "--tweak", TWEAK7, "--key-file", &key];
+    ok(&[&new[..], &legacy].concat(), b"");
+    assert_eq!(ok(&strs(&ks(&d, &pw, "decrypt", &["--transform", "legacy"])), &old), cards);
+    let moved = ok(&strs(&ks(&d, &pw, "rewrap", &["--transform", "cards", "--from-transform", "legacy"])), &old);
+    assert_eq!(moved, ok(&strs(&ks(&d, &pw, "encrypt", &["--transform", "cards"])), cards));
+    // The key is checked like any FPE key; its bytes never appear in an error.
+    std::fs::write(d.path("short.key"), "00112233445566778899").unwrap();
+    let short = ["keyset", "new", "--keyset", &file, "--keyset-password-file", &pw, "--transform", "short"];
+    let err = fails(&[&short[..], &["--key-file", &d.s("short.key")]].concat(), b"");
+    assert!(err.contains("wrong size") && !err.contains("0011223344"), "{err}");
+}
+
 #[test]
 fn a_bad_value_names_its_line_and_nothing_is_written() {
     let d = keyset();

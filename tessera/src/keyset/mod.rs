@@ -187,6 +187,32 @@ impl Keyset {
         }
     }
 
+    /// Adds a transformation whose first key version, its primary, holds
+    /// `key`: a key already in use elsewhere (FPE: 16, 24 or 32 bytes, say
+    /// the key of old FF3-1 tokens to migrate; AES-SIV: 32, 48 or 64). Later
+    /// versions get fresh keys of the same size. Returns the version's ID.
+    ///
+    /// ```
+    /// use tessera::fpe::{Alphabet, FF1, Fpe};
+    /// use tessera::keyset::{FpeParams, Keyset, TransformParams};
+    /// let key = [7u8; 16];
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform_with_key("old", TransformParams::Fpe(FpeParams::new("0123456789")), &key).unwrap();
+    /// let by_key = FF1::new(&key, Alphabet::digits()).unwrap().encrypt(b"", "123456789").unwrap();
+    /// assert_eq!(ks.fpe("old").unwrap().encrypt(None, "123456789").unwrap(), by_key);
+    /// assert!(ks.add_transform_with_key("bad", TransformParams::Fpe(FpeParams::new("0123456789")), &[1; 20]).is_err());
+    /// ```
+    pub fn add_transform_with_key(&mut self, name: &str, mut params: TransformParams, key: &[u8]) -> Result<u32> {
+        match &mut params {
+            TransformParams::Fpe(p) => p.key_bytes = key.len(),
+            TransformParams::Siv(p) => p.key_bytes = key.len(),
+        }
+        let id = self.add_transform(name, params)?;
+        let t = self.transform_mut(name)?;
+        t.keys[0].material = Some(KeyMaterial::from_slice(key));
+        Ok(id)
+    }
+
     /// Adds a transformation made elsewhere (e.g. by Tink), checking it.
     pub(crate) fn insert(&mut self, t: Transform) -> Result<()> {
         if self.transform(&t.name).is_ok() {
