@@ -27,6 +27,7 @@ pub struct KeysetFile {
 }
 
 #[derive(Subcommand, Debug)]
+#[expect(clippy::large_enum_variant, reason = "parsed once per run")]
 pub enum KeysetOp {
     /// Create a keyset file (-o) or add a transformation to one (--keyset), with one fresh key.
     New(NewArgs),

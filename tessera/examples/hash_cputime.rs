@@ -24,36 +24,114 @@ fn main() {
     let data = vec![0x5au8; 1 << 20];
     let r = 7;
     println!("GB/s, 1 MiB buffers, best of {r} rounds of 64");
-    println!("sha1   RustCrypto {:.2}", gbps(|d| drop(black_box(sha1::Sha1::digest(d))), &data, r));
+    println!(
+        "sha1   RustCrypto {:.2}",
+        gbps(
+            |d| {
+                black_box(sha1::Sha1::digest(d));
+            },
+            &data,
+            r
+        )
+    );
     println!(
         "sha1   ring       {:.2}",
-        gbps(|d| drop(black_box(ring::digest::digest(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY, d))), &data, r)
+        gbps(
+            |d| {
+                black_box(ring::digest::digest(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY, d));
+            },
+            &data,
+            r
+        )
     );
     println!(
         "sha1   aws-lc-rs  {:.2}",
-        gbps(|d| drop(black_box(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY, d))), &data, r)
+        gbps(
+            |d| {
+                black_box(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY, d));
+            },
+            &data,
+            r
+        )
     );
-    println!("sha256 RustCrypto {:.2}", gbps(|d| drop(black_box(sha2::Sha256::digest(d))), &data, r));
+    println!(
+        "sha256 RustCrypto {:.2}",
+        gbps(
+            |d| {
+                black_box(sha2::Sha256::digest(d));
+            },
+            &data,
+            r
+        )
+    );
     println!(
         "sha256 ring       {:.2}",
-        gbps(|d| drop(black_box(ring::digest::digest(&ring::digest::SHA256, d))), &data, r)
+        gbps(
+            |d| {
+                black_box(ring::digest::digest(&ring::digest::SHA256, d));
+            },
+            &data,
+            r
+        )
     );
     println!(
         "sha256 aws-lc-rs  {:.2}",
-        gbps(|d| drop(black_box(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, d))), &data, r)
+        gbps(
+            |d| {
+                black_box(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, d));
+            },
+            &data,
+            r
+        )
     );
-    println!("sha512 RustCrypto {:.2}", gbps(|d| drop(black_box(sha2::Sha512::digest(d))), &data, r));
+    println!(
+        "sha512 RustCrypto {:.2}",
+        gbps(
+            |d| {
+                black_box(sha2::Sha512::digest(d));
+            },
+            &data,
+            r
+        )
+    );
     println!(
         "sha512 ring       {:.2}",
-        gbps(|d| drop(black_box(ring::digest::digest(&ring::digest::SHA512, d))), &data, r)
+        gbps(
+            |d| {
+                black_box(ring::digest::digest(&ring::digest::SHA512, d));
+            },
+            &data,
+            r
+        )
     );
     println!(
         "sha512 aws-lc-rs  {:.2}",
-        gbps(|d| drop(black_box(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA512, d))), &data, r)
+        gbps(
+            |d| {
+                black_box(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA512, d));
+            },
+            &data,
+            r
+        )
     );
-    println!("sha3-256 RustCrypto {:.2}", gbps(|d| drop(black_box(sha3::Sha3_256::digest(d))), &data, r));
+    println!(
+        "sha3-256 RustCrypto {:.2}",
+        gbps(
+            |d| {
+                black_box(sha3::Sha3_256::digest(d));
+            },
+            &data,
+            r
+        )
+    );
     println!(
         "sha3-256 aws-lc-rs  {:.2}",
-        gbps(|d| drop(black_box(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA3_256, d))), &data, r)
+        gbps(
+            |d| {
+                black_box(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA3_256, d));
+            },
+            &data,
+            r
+        )
     );
 }

@@ -1,6 +1,7 @@
-//! The hash of new signatures: the strongest the signer and every recipient
-//! prefer, or the one asked for; it is the one in the packets, and the
-//! signatures verify.
+//! The hash of new signatures: of those the signer and every recipient
+//! list, the one that matches the key's strength (SHA2-256 for Ed25519),
+//! or the one asked for; it is the one in the packets, and the signatures
+//! verify.
 
 use std::io::{Read, Write};
 
@@ -28,14 +29,17 @@ fn key_preferring(prefs: &[HashAlg]) -> Cert {
 }
 
 #[test]
-fn the_hash_is_the_strongest_everyone_prefers() {
-    let alice = key_preferring(&[Sha256, Sha384, Sha512]);
+fn the_hash_matches_the_key_among_those_everyone_lists() {
+    let alice = key_preferring(&[Sha512, Sha384, Sha256]);
     let hash = |to: &[Cert]| SigningKey::for_message(&alice, NOW, to, None).unwrap()[0].hash;
-    assert_eq!(hash(&[]), Sha512);
-    let bob = key_preferring(&[Sha384, Sha256]).to_public();
-    assert_eq!(hash(std::slice::from_ref(&bob)), Sha384);
+    assert_eq!(hash(&[]), Sha256, "SHA2-256 matches an Ed25519 key, wherever the signer lists it");
+    let strong_only = key_preferring(&[Sha512, Sha384]);
+    let hash_strong = |to: &[Cert]| SigningKey::for_message(&strong_only, NOW, to, None).unwrap()[0].hash;
+    assert_eq!(hash_strong(&[]), Sha384, "the shortest the signer lists");
+    let bob = key_preferring(&[Sha512, Sha256]).to_public();
+    assert_eq!(hash_strong(std::slice::from_ref(&bob)), Sha512, "the one Bob reads");
     let carol = key_preferring(&[Sha256]).to_public();
-    assert_eq!(hash(&[bob, carol]), Sha256);
+    assert_eq!(hash_strong(&[bob, carol]), Sha256, "nothing the signer lists is shared: SHA2-256");
     // Nothing shared but SHA2-256, which every RFC 9580 reader has.
     assert_eq!(hash(&[key_preferring(&[Sha3_512]).to_public()]), Sha256);
     // Asked for: as asked, unless policy refuses it.
@@ -62,8 +66,8 @@ fn the_chosen_hash_is_in_the_packets_and_verifies() {
         dec.read_to_end(&mut out).unwrap();
         let verified = dec.finish().unwrap();
         let sig = verified.results[0].signature.as_ref().unwrap();
-        // Both prefer SHA2-512 to SHA2-256: the strongest shared.
-        let want = asked.unwrap_or(Sha512);
+        // Both list SHA2-512 and SHA2-256: SHA2-256 matches Ed25519.
+        let want = asked.unwrap_or(Sha256);
         assert_eq!((sig.hash_alg(), sig.salt().len()), (want, want.v6_salt_len()), "{asked:?}");
         assert_eq!(verified.good().count(), 1, "{asked:?}");
     }

@@ -19,9 +19,10 @@
 //! # Ok::<(), tessera::openpgp::Error>(())
 //! ```
 
-use super::super::crypto::{HashAlg, PublicKeyAlg};
-use super::super::key::{Cert, Charge, Fingerprint, KeyVersion, PublicKey, ValidCert, cert_octets};
+use super::super::crypto::HashAlg;
+use super::super::key::{Cert, Charge, Fingerprint, PublicKey, ValidCert, cert_octets};
 use super::cost::{Budget, MESSAGE_BUDGET, VALIDATION_BUDGET};
+pub use super::hash_choice::{hash_acceptable, negotiate_hash};
 use super::packet::{SigType, Signature};
 
 /// What one signature amounts to.
@@ -372,83 +373,4 @@ impl<'c> DocumentChecker<'c> {
 /// ```
 pub fn check_document(sig: &Signature, digest: &[u8], certs: &[Cert], now: u64) -> Outcome {
     DocumentChecker::new(certs, now).check(sig, digest)
-}
-
-/// The shortest digest `key` signs with: 64 octets for Ed448 (RFC 9580
-/// §5.2.3.4), the field size for ECDSA, 32 otherwise.
-fn min_digest(key: &PublicKey) -> usize {
-    match (key.alg(), key.material().curve()) {
-        (PublicKeyAlg::Ed448, _) => 64,
-        (PublicKeyAlg::Ecdsa, Some(c)) => c.field_len().min(64),
-        _ => 32,
-    }
-}
-
-/// Whether policy lets `key` make a new signature with `hash`: one of
-/// [`HashAlg::SIGNING`] (never SHA-1 or SHA2-224), with a digest as long as
-/// the key needs.
-///
-/// ```
-/// use tessera::openpgp::crypto::HashAlg;
-/// use tessera::openpgp::key::{GenerateOptions, generate};
-/// use tessera::openpgp::sig::check::hash_acceptable;
-/// let key = generate(&GenerateOptions::default())?; // Ed25519
-/// assert!(hash_acceptable(key.primary.public(), HashAlg::Sha3_256));
-/// assert!(!hash_acceptable(key.primary.public(), HashAlg::Sha1));
-/// # Ok::<(), tessera::openpgp::Error>(())
-/// ```
-pub fn hash_acceptable(key: &PublicKey, hash: HashAlg) -> bool {
-    HashAlg::SIGNING.contains(&hash) && hash.digest_len() >= min_digest(key)
-}
-
-/// The hash of a new signature by `key`, chosen as other implementations
-/// do: of the signer's preferred hashes (`signer`; stating none, the key's
-/// default: SHA2-512 for v6 keys, SHA2-256 or what the curve needs for v4),
-/// those every recipient accepts (`recipients`: each one's preferences,
-/// `None` for one stating none; every recipient accepts SHA2-256, which RFC
-/// 9580 §9.5 makes mandatory; empty when only signing) and policy accepts
-/// for the key ([`hash_acceptable`]), the strongest: the longest digest, on
-/// a tie the signer's earlier choice. With none left: SHA2-256 when there
-/// are recipients and the key may use it, else the key's default.
-///
-/// ```
-/// use tessera::openpgp::crypto::HashAlg::{self, *};
-/// use tessera::openpgp::key::{GenerateOptions, generate};
-/// use tessera::openpgp::sig::check::negotiate_hash;
-/// let key = generate(&GenerateOptions::default())?; // Ed25519, v6
-/// let public = key.primary.public();
-/// let ids = |hs: &[HashAlg]| hs.iter().map(|h| h.id()).collect::<Vec<u8>>();
-/// let mine = ids(&[Sha256, Sha3_512, Sha512]);
-/// assert_eq!(negotiate_hash(public, Some(&mine), &[]), Sha3_512); // strongest; a tie goes to the earlier
-/// let bob = ids(&[Sha512, Sha384]);
-/// assert_eq!(negotiate_hash(public, Some(&mine), &[Some(&bob)]), Sha512);
-/// assert_eq!(negotiate_hash(public, Some(&mine), &[Some(&bob), None]), Sha256); // one states nothing
-/// assert_eq!(negotiate_hash(public, Some(&ids(&[Sha384])), &[None]), Sha256); // nothing shared
-/// # Ok::<(), tessera::openpgp::Error>(())
-/// ```
-pub fn negotiate_hash(key: &PublicKey, signer: Option<&[u8]>, recipients: &[Option<&[u8]>]) -> HashAlg {
-    let min = min_digest(key);
-    let default = match key.version() {
-        KeyVersion::V6 => HashAlg::Sha512,
-        _ if min > 48 => HashAlg::Sha512,
-        _ if min > 32 => HashAlg::Sha384,
-        _ => HashAlg::Sha256,
-    };
-    let own: Vec<HashAlg> = match signer {
-        Some(ids) => ids.iter().filter_map(|&id| HashAlg::from_id(id).ok()).collect(),
-        None => vec![default],
-    };
-    let everyone_reads =
-        |h: HashAlg| recipients.iter().all(|r| h == HashAlg::Sha256 || r.is_some_and(|ids| ids.contains(&h.id())));
-    let mut best: Option<HashAlg> = None;
-    for h in own.into_iter().filter(|&h| hash_acceptable(key, h) && everyone_reads(h)) {
-        if best.is_none_or(|b| h.digest_len() > b.digest_len()) {
-            best = Some(h);
-        }
-    }
-    match best {
-        Some(h) => h,
-        None if !recipients.is_empty() && hash_acceptable(key, HashAlg::Sha256) => HashAlg::Sha256,
-        None => default,
-    }
 }

@@ -26,7 +26,7 @@ use super::subpacket::{Subpacket, SubpacketValue};
 /// let key = generate(&GenerateOptions { created: Some(1_700_000_000), ..Default::default() })?;
 /// let keys = SigningKey::from_cert(&key, 1_700_000_001)?;
 /// assert_eq!(keys[0].public.fingerprint(), key.fingerprint());
-/// assert_eq!(keys[0].hash, HashAlg::Sha512); // the strongest of the key's preferences
+/// assert_eq!(keys[0].hash, HashAlg::Sha256); // of the key's preferences, the one matching Ed25519
 /// # Ok::<(), tessera::openpgp::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy)]
@@ -74,7 +74,7 @@ impl<'a> SigningKey<'a> {
     /// let opts = GenerateOptions { created: Some(1_700_000_000), ..Default::default() };
     /// let (alice, bob) = (generate(&opts)?, generate(&opts)?);
     /// let keys = SigningKey::for_message(&alice, 1_700_000_001, &[bob.to_public()], None)?;
-    /// assert_eq!(keys[0].hash, HashAlg::Sha512); // both prefer SHA2-512
+    /// assert_eq!(keys[0].hash, HashAlg::Sha256); // both list it; it matches Ed25519's strength
     /// let keys = SigningKey::for_message(&alice, 1_700_000_001, &[], Some(HashAlg::Sha3_256))?;
     /// assert_eq!(keys[0].hash, HashAlg::Sha3_256);
     /// assert!(SigningKey::for_message(&alice, 1_700_000_001, &[], Some(HashAlg::Sha1)).is_err());

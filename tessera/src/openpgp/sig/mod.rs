@@ -23,6 +23,7 @@ mod cleartext;
 pub mod cost;
 mod document;
 mod fields;
+mod hash_choice;
 mod hash_thread;
 pub mod hashing;
 mod inline;
