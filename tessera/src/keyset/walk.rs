@@ -75,8 +75,9 @@ const MIN_DAYS: u64 = 1_000_000;
 /// How a transformation keeps its values inside their subset.
 #[derive(Debug, Clone)]
 pub(crate) enum Walk {
-    /// Card numbers; the first `keep_prefix` digits are kept in clear.
-    Luhn { rule: LuhnRule, keep_prefix: usize },
+    /// Card numbers: ASCII digits, `pass` kept in place, the first
+    /// `keep_prefix` and last `keep_suffix` digits kept in clear.
+    Luhn { rule: LuhnRule, pass: Vec<u8>, keep_prefix: usize, keep_suffix: usize },
     /// Day numbers below `days`, counted from the Julian day `first`, as
     /// `width` decimal numerals.
     Date { first: i32, days: u32, width: usize },
@@ -106,12 +107,6 @@ fn luhn_digit(odd: bool, d: u16) -> u16 {
     }
 }
 
-/// Whether the digits of `s` (other characters skipped) pass the Luhn check.
-fn luhn_passes(s: &str) -> bool {
-    let digits = s.bytes().rev().filter(u8::is_ascii_digit).map(|c| u16::from(c - b'0'));
-    digits.enumerate().map(|(i, d)| luhn_digit(i % 2 == 1, d)).sum::<u16>().is_multiple_of(10)
-}
-
 /// A value's Luhn state apart from its encrypted digits: the sum of its
 /// kept digits mod 10, and whether its first encrypted digit sits at an odd
 /// position from the right.
@@ -122,18 +117,42 @@ struct LuhnFixed {
 }
 
 impl LuhnFixed {
-    fn of(value: &str, encrypted_from: usize, encrypted: usize) -> Self {
-        let digits: Vec<u16> = value.bytes().filter(u8::is_ascii_digit).map(|c| u16::from(c - b'0')).collect();
-        let total = digits.len();
-        let kept = |k: &usize| *k < encrypted_from || *k >= encrypted_from + encrypted;
-        let sum = (0..total).filter(kept).map(|k| luhn_digit((total - 1 - k) % 2 == 1, digits[k])).sum::<u16>() % 10;
-        LuhnFixed { sum, odd: total.saturating_sub(1 + encrypted_from) % 2 == 1 }
-    }
-
     fn passes(self, numerals: &[u16]) -> bool {
         let enc: u16 = numerals.iter().enumerate().map(|(j, &d)| luhn_digit(self.odd ^ (j % 2 == 1), d)).sum();
         (self.sum + enc).is_multiple_of(10)
     }
+}
+
+/// Appends the digits of the card number `bytes` (ASCII digits and
+/// passthrough characters) after its first `keep_prefix` and before its last
+/// `keep_suffix` to `data`; returns whether the whole number passes the
+/// Luhn check, and its state apart from those digits.
+fn card_digits(bytes: &[u8], keep_prefix: usize, keep_suffix: usize, data: &mut Vec<u16>) -> (bool, LuhnFixed) {
+    let total = bytes.iter().filter(|b| b.is_ascii_digit()).count();
+    let (lo, hi) = (keep_prefix, total.saturating_sub(keep_suffix).max(keep_prefix));
+    let (mut all, mut kept) = (0u16, 0u16);
+    for (k, d) in bytes.iter().filter(|b| b.is_ascii_digit()).map(|b| u16::from(b - b'0')).enumerate() {
+        let c = luhn_digit((total - 1 - k) % 2 == 1, d);
+        all += c;
+        if (lo..hi).contains(&k) {
+            data.push(d);
+        } else {
+            kept += c;
+        }
+    }
+    (all.is_multiple_of(10), LuhnFixed { sum: kept % 10, odd: total.saturating_sub(1 + lo) % 2 == 1 })
+}
+
+/// Writes `date` as `YYYY-MM-DD`.
+fn push_date(date: Date, out: &mut Vec<u8>) {
+    let digits = |n: u32, width: u32, out: &mut Vec<u8>| {
+        out.extend((0..width).rev().map(|i| b'0' + (n / 10u32.pow(i) % 10) as u8));
+    };
+    digits(date.year() as u32, 4, out);
+    out.push(b'-');
+    digits(u32::from(u8::from(date.month())), 2, out);
+    out.push(b'-');
+    digits(u32::from(date.day()), 2, out);
 }
 
 impl Walk {
@@ -143,7 +162,12 @@ impl Walk {
         let walk = match (p.luhn, &p.date) {
             (None, None) => return Ok(None),
             (Some(_), Some(_)) => return bad("a transformation is either for card numbers (luhn) or for dates"),
-            (Some(rule), None) => Walk::Luhn { rule, keep_prefix: p.keep_prefix },
+            (Some(rule), None) => Walk::Luhn {
+                rule,
+                pass: p.passthrough.bytes().collect(),
+                keep_prefix: p.keep_prefix,
+                keep_suffix: p.keep_suffix,
+            },
             (None, Some(range)) => {
                 let (Some(first), Some(last)) = (parse_date(&range.first), parse_date(&range.last)) else {
                     return bad("the date range's ends must be YYYY-MM-DD dates");
@@ -163,6 +187,9 @@ impl Walk {
         };
         if p.alphabet != "0123456789" {
             return bad("card number and date transformations take the alphabet 0123456789");
+        }
+        if matches!(walk, Walk::Luhn { .. }) && !p.passthrough.is_ascii() {
+            return bad("card number transformations keep ASCII characters in place");
         }
         if p.key_version == KeyVersionMode::Embedded || p.keep_from_last.is_some() {
             return bad("card number and date transformations take external key versions and no keep-from-last");
@@ -201,24 +228,30 @@ impl Walk {
             Walk::Date { days, .. } => x.iter().fold(0u64, |n, &d| n * 10 + u64::from(d)) < u64::from(*days),
         };
         cycle_walk(cipher, dir, tweaks, &mut data, &starts, inside)?;
-        let mut text = Zeroizing::new(String::new());
         for (i, v) in values.iter().enumerate() {
             let x = &mut data[starts[i]..starts[i + 1]];
-            text.clear();
             match self {
-                Walk::Luhn { rule, .. } => {
+                Walk::Luhn { rule, keep_prefix, .. } => {
                     if let (LuhnRule::Fail, Direction::Encrypt, Some(last)) = (rule, dir, x.last_mut()) {
                         *last = (*last + 1) % 10;
                     }
-                    format.merge(alphabet, v, x, &mut text)?;
+                    // The value's digits lo..hi are the walked numerals.
+                    let (lo, hi, x) = (*keep_prefix, *keep_prefix + x.len(), &*x);
+                    let mut k = 0;
+                    out.extend(v.bytes().map(|b| {
+                        if !b.is_ascii_digit() {
+                            return b;
+                        }
+                        k += 1;
+                        if (lo..hi).contains(&(k - 1)) { b'0' + x[k - 1 - lo] as u8 } else { b }
+                    }));
                 }
                 Walk::Date { first, .. } => {
                     let day = x.iter().fold(0i32, |n, &d| n * 10 + i32::from(d));
                     let date = Date::from_julian_day(first + day).expect("inside the range");
-                    text.push_str(&format!("{:04}-{:02}-{:02}", date.year(), u8::from(date.month()), date.day()));
+                    push_date(date, out);
                 }
             }
-            out.extend_from_slice(text.as_bytes());
             ends.push(out.len());
         }
         Ok(())
@@ -237,12 +270,16 @@ impl Walk {
     ) -> Result<()> {
         let refuse = |reason: &'static str| Err(Error::ValueRefused(reason));
         match self {
-            Walk::Luhn { rule, keep_prefix } => {
+            Walk::Luhn { rule, pass, keep_prefix, keep_suffix } => {
+                let bytes = value.as_bytes();
+                if !bytes.iter().all(|b| b.is_ascii_digit() || pass.contains(b)) {
+                    // The format's reader names the character that is neither.
+                    format.extract(alphabet, value, &mut vec![0; value.len()])?;
+                    return refuse("the value holds a character that is neither a digit nor kept in place");
+                }
                 let at = data.len();
-                data.resize(at + value.len(), 0);
-                let n = format.extract(alphabet, value, &mut data[at..])?;
-                data.truncate(at + n);
-                match (dir, rule, luhn_passes(value)) {
+                let (passes, f) = card_digits(bytes, *keep_prefix, *keep_suffix, data);
+                match (dir, rule, passes) {
                     (Direction::Encrypt, _, false) => {
                         return refuse("the value fails the Luhn check: not a card number");
                     }
@@ -254,7 +291,6 @@ impl Walk {
                     }
                     _ => {}
                 }
-                let f = LuhnFixed::of(value, *keep_prefix, n);
                 if let (Direction::Decrypt, LuhnRule::Fail, Some(last)) = (dir, rule, data[at..].last_mut()) {
                     *last = (*last + 9) % 10;
                     if !f.passes(&data[at..]) {
@@ -268,8 +304,13 @@ impl Walk {
                 let Some(day) = day.filter(|d| (0..i64::from(*days)).contains(d)) else {
                     return refuse("the value is not a YYYY-MM-DD date in the transformation's range");
                 };
-                let digits = format!("{day:0width$}");
-                data.extend(digits.bytes().map(|c| u16::from(c - b'0')));
+                let at = data.len();
+                data.resize(at + width, 0);
+                let mut rest = day;
+                for d in data[at..].iter_mut().rev() {
+                    *d = (rest % 10) as u16;
+                    rest /= 10;
+                }
             }
         }
         Ok(())
@@ -294,6 +335,21 @@ fn cycle_walk(
     let mut sub = Zeroizing::new(Vec::new());
     let (mut sub_ends, mut sub_tweaks) = (Vec::new(), Vec::new());
     while !pending.is_empty() {
+        // The last few go one at a time: a batch call costs more than their rounds.
+        if pending.len() < 16 {
+            for &i in &pending {
+                let tweak = match tweaks {
+                    Tweaks::Same(t) => t,
+                    Tweaks::PerValue(ts) => ts[i],
+                };
+                let x = &mut data[span(i)];
+                cipher.transform_numerals(dir, tweak, x)?;
+                while !inside(i, x) {
+                    cipher.transform_numerals(dir, tweak, x)?;
+                }
+            }
+            break;
+        }
         sub.clear();
         sub_ends.clear();
         sub_tweaks.clear();
@@ -323,6 +379,12 @@ fn cycle_walk(
 mod tests {
     use super::*;
 
+    /// Whether the digits of `s` (other characters skipped) pass the Luhn check.
+    fn luhn_passes(s: &str) -> bool {
+        let digits = s.bytes().rev().filter(u8::is_ascii_digit).map(|c| u16::from(c - b'0'));
+        digits.enumerate().map(|(i, d)| luhn_digit(i % 2 == 1, d)).sum::<u16>().is_multiple_of(10)
+    }
+
     #[test]
     fn luhn_check_matches_known_numbers() {
         assert!(luhn_passes("4111-1111-1111-1111"));
@@ -337,7 +399,9 @@ mod tests {
             let digits: Vec<u16> = card.bytes().filter(u8::is_ascii_digit).map(|c| u16::from(c - b'0')).collect();
             for from in 0..6 {
                 for n in 1..(digits.len() - from) {
-                    let f = LuhnFixed::of(card, from, n);
+                    let mut got = Vec::new();
+                    let (passes, f) = card_digits(card.as_bytes(), from, digits.len() - from - n, &mut got);
+                    assert_eq!((passes, &got[..]), (luhn_passes(card), &digits[from..from + n]), "{card} {from} {n}");
                     assert_eq!(f.passes(&digits[from..from + n]), luhn_passes(card), "{card} {from} {n}");
                     let mut changed = digits.clone();
                     changed[from + n - 1] = (changed[from + n - 1] + 1) % 10;
