@@ -23,6 +23,8 @@ use crate::Error;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TokenFormat {
     passthrough: Vec<char>,
+    /// The ASCII passthrough characters as a bit set (bit `b` for byte `b`).
+    pass_ascii: u128,
     keep_prefix: usize,
     keep_suffix: usize,
 }
@@ -42,6 +44,7 @@ impl TokenFormat {
         self.passthrough = chars.chars().collect();
         self.passthrough.sort_unstable();
         self.passthrough.dedup();
+        self.pass_ascii = self.passthrough.iter().filter(|c| c.is_ascii()).fold(0, |m, &c| m | 1 << (c as u32));
         self
     }
 
@@ -93,6 +96,16 @@ impl TokenFormat {
     /// Writes the numerals to encrypt from `text` into `out`; returns how many.
     pub fn extract(&self, alphabet: &Alphabet, text: &str, out: &mut [u16]) -> Result<usize, Error> {
         self.check(alphabet)?;
+        if alphabet.is_ascii_digits()
+            && let Some(n) = self.extract_digits(text.as_bytes(), out)?
+        {
+            return Ok(n);
+        }
+        self.extract_chars(alphabet, text, out)
+    }
+
+    /// [`extract`](Self::extract), character by character.
+    fn extract_chars(&self, alphabet: &Alphabet, text: &str, out: &mut [u16]) -> Result<usize, Error> {
         let total = text.chars().filter(|&c| !self.is_pass(c)).count();
         let (lo, hi) = (self.keep_prefix, total.saturating_sub(self.keep_suffix));
         let mut k = 0; // index among non-passthrough characters
@@ -120,6 +133,14 @@ impl TokenFormat {
     /// and `out` may then hold part of the value.
     pub fn merge(&self, alphabet: &Alphabet, text: &str, numerals: &[u16], out: &mut String) -> Result<(), Error> {
         self.check(alphabet)?;
+        if alphabet.is_ascii_digits() && text.is_ascii() {
+            return self.merge_digits(text.as_bytes(), numerals, out);
+        }
+        self.merge_chars(alphabet, text, numerals, out)
+    }
+
+    /// [`merge`](Self::merge), character by character.
+    fn merge_chars(&self, alphabet: &Alphabet, text: &str, numerals: &[u16], out: &mut String) -> Result<(), Error> {
         let total = text.chars().filter(|&c| !self.is_pass(c)).count();
         let (lo, hi) = (self.keep_prefix, total.saturating_sub(self.keep_suffix));
         if numerals.len() != hi.saturating_sub(lo) {
@@ -142,6 +163,60 @@ impl TokenFormat {
                 None => out.push(ch),
             }
             k += 1;
+        }
+        Ok(())
+    }
+
+    /// [`extract`](Self::extract) over the decimal digits: every digit is
+    /// written to `out`, then the encrypted ones moved to its front. `None`
+    /// when `out` cannot hold every digit (the general path then decides).
+    fn extract_digits(&self, text: &[u8], out: &mut [u16]) -> Result<Option<usize>, Error> {
+        let mut all = 0;
+        for (position, &b) in text.iter().enumerate() {
+            let d = b.wrapping_sub(b'0');
+            if d < 10 {
+                if let Some(slot) = out.get_mut(all) {
+                    *slot = u16::from(d);
+                }
+                all += 1;
+            } else if b >= 128 || self.pass_ascii >> b & 1 == 0 {
+                if b >= 128 {
+                    return Ok(None); // a multi-byte character: named by the general path
+                }
+                return Err(Error::NotInAlphabet { ch: char::from(b), position });
+            }
+        }
+        if all > out.len() {
+            return Ok(None);
+        }
+        let (lo, hi) = (self.keep_prefix, all.saturating_sub(self.keep_suffix));
+        if hi <= lo {
+            return Ok(Some(0));
+        }
+        out.copy_within(lo..hi, 0);
+        Ok(Some(hi - lo))
+    }
+
+    /// [`merge`](Self::merge) of an ASCII value over the decimal digits.
+    fn merge_digits(&self, text: &[u8], numerals: &[u16], out: &mut String) -> Result<(), Error> {
+        let all = text.iter().filter(|b| b.is_ascii_digit()).count();
+        let (lo, hi) = (self.keep_prefix, all.saturating_sub(self.keep_suffix).max(self.keep_prefix));
+        if numerals.len() != hi - lo {
+            return Err(Error::Format("merge needs exactly one numeral per encrypted character"));
+        }
+        if let Some((position, &d)) = numerals.iter().enumerate().find(|&(_, &d)| d >= 10) {
+            return Err(Error::NumeralOutOfRange { numeral: u32::from(d), position, radix: 10 });
+        }
+        out.reserve(text.len());
+        let mut k = 0;
+        for &b in text {
+            let c = if b.is_ascii_digit() {
+                k += 1;
+                if (lo..hi).contains(&(k - 1)) { b'0' + numerals[k - 1 - lo] as u8 } else { b }
+            } else {
+                b
+            };
+            out.push(char::from(c));
         }
         Ok(())
     }
@@ -243,5 +318,40 @@ mod tests {
         all_kept.merge(&digits, "1234", &[], &mut out).unwrap();
         assert_eq!(out, "1234");
         assert!(all_kept.merge(&digits, "1234", &[0], &mut String::new()).is_err());
+    }
+}
+
+#[cfg(test)]
+mod digit_tests {
+    use super::*;
+
+    /// The decimal byte paths give what the character paths give, errors included.
+    #[test]
+    fn digit_paths_agree_with_the_character_paths() {
+        let digits = Alphabet::digits();
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..20_000 {
+            let len = next(24) as usize;
+            let text: String = (0..len).map(|_| b"0123456789012345678- x"[next(22) as usize] as char).collect();
+            let f = TokenFormat::new().passthrough(" -").keep_prefix(next(5) as usize).keep_suffix(next(5) as usize);
+            let (mut a, mut b) = (vec![0u16; 32], vec![0u16; 32]);
+            let ra = f.extract_digits(text.as_bytes(), &mut a).map(|n| n.expect("the buffer holds every digit"));
+            assert_eq!(ra, f.extract_chars(&digits, &text, &mut b), "{text:?}");
+            let Ok(n) = ra else { continue };
+            assert_eq!(a[..n], b[..n]);
+            let numerals: Vec<u16> = a[..n].iter().map(|d| (d + 3) % 10).collect();
+            let (mut ma, mut mb) = (String::new(), String::new());
+            let ra = f.merge_digits(text.as_bytes(), &numerals, &mut ma);
+            assert_eq!((ra, &ma), (f.merge_chars(&digits, &text, &numerals, &mut mb), &mb), "{text:?}");
+            for bad in [&numerals[..n.saturating_sub(1)], &[10u16; 3][..n.min(3)]] {
+                let (mut x, mut y) = (String::new(), String::new());
+                let got = f.merge_digits(text.as_bytes(), bad, &mut x).is_err();
+                assert_eq!(got, f.merge_chars(&digits, &text, bad, &mut y).is_err(), "{text:?} {bad:?}");
+            }
+        }
     }
 }
