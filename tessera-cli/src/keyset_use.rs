@@ -10,8 +10,7 @@ use tessera::keyset::TransformParams;
 use crate::fpe_cmd::FpeArgs;
 use crate::io::{Output, WholeInput, parse_hex};
 use crate::keyset_args::KeysetUse;
-use crate::keyset_values::Op;
-use crate::keyset_values::{FpeValues, SivValues, with_flag};
+use crate::keyset_values::{FpeValues, Op, SivValues, with_flag};
 use crate::siv_cmd::SivArgs;
 use tessera_cli::records::{self, PerColumn, Transform};
 
