@@ -28,12 +28,7 @@ pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
     }
     let (ks, name) = args.keyset.open(false)?;
     let first = ks.fpe(&name)?;
-    // Refuse a decryption or rewrap that cannot know the tokens' key version
-    // before any input is read.
     let version = args.keyset.version;
-    if op == Op::Encrypt && version.is_some() {
-        bail!("encryption always uses the primary key version ({}): give no --version", first.primary());
-    }
     let from = match (args.from.given(), op) {
         (false, _) => None,
         (true, Op::Rewrap) if version.is_some() => {
@@ -42,16 +37,7 @@ pub fn fpe(args: &FpeArgs, op: Op) -> Result<()> {
         (true, Op::Rewrap) => Some(args.from.open(&ks)?),
         (true, _) => bail!("--from-* options name the tokens that `tessera fpe rewrap` moves"),
     };
-    match op {
-        Op::Encrypt => Ok(()),
-        Op::Decrypt => first.check_decrypt(version),
-        Op::Rewrap if from.is_some() => Ok(()),
-        Op::Rewrap => first.check_rewrap(version),
-    }
-    .map_err(with_flag)?;
-    if op != Op::Decrypt {
-        tessera_cli::check_withdrawn(first.params().algorithm.algorithm(), args.allow_withdrawn)?;
-    }
+    check_op(&first, op, version, from.is_some(), args.allow_withdrawn)?;
     let field = first.tweak_field().map(str::to_owned);
     if let Some(f) = &field {
         let what = format!("transformation {name:?} takes its tweak from the field {f:?} of each record");
@@ -172,7 +158,13 @@ fn per_column(
         match &ks.transform(name)?.params {
             TransformParams::Fpe(_) => {
                 let fpe = ks.fpe(name)?;
-                check_fpe_column(&fpe, o, allow_withdrawn).with_context(|| format!("column {column:?}"))?;
+                check_op(&fpe, o.op, o.version, false, allow_withdrawn)
+                    .with_context(|| format!("column {column:?}"))?;
+                if fpe.tweak_field().is_some() && o.tweak.is_some() {
+                    bail!(
+                        "column {column:?}: its transformation takes its tweak from a field of each record: give no --tweak"
+                    );
+                }
                 tweak_fields.push(fpe.tweak_field().map(str::to_owned));
             }
             TransformParams::Siv(_) if o.version.is_some() => {
@@ -200,23 +192,29 @@ fn per_column(
     records::process(records, &names, &tweak_refs, make)
 }
 
-/// The checks `tessera fpe --keyset` makes before reading input, for one
-/// FPE column of a per-column pass.
-fn check_fpe_column(fpe: &tessera::keyset::FpeTransform, o: &PerColumnOptions, allow_withdrawn: bool) -> Result<()> {
-    match o.op {
-        Op::Encrypt if o.version.is_some() => {
-            bail!("encryption always uses the primary key version: give no --version")
+/// The checks made before any input is read: encryption takes no version;
+/// a decryption or rewrap must be able to tell the tokens' key version
+/// (unless a `--from-*` source made them); making tokens with a withdrawn
+/// method needs the opt-in.
+fn check_op(
+    fpe: &tessera::keyset::FpeTransform,
+    op: Op,
+    version: Option<u32>,
+    from_given: bool,
+    allow_withdrawn: bool,
+) -> Result<()> {
+    match op {
+        Op::Encrypt if version.is_some() => {
+            bail!("encryption always uses the primary key version ({}): give no --version", fpe.primary())
         }
         Op::Encrypt => Ok(()),
-        Op::Decrypt => fpe.check_decrypt(o.version),
-        Op::Rewrap => fpe.check_rewrap(o.version),
+        Op::Decrypt => fpe.check_decrypt(version),
+        Op::Rewrap if from_given => Ok(()),
+        Op::Rewrap => fpe.check_rewrap(version),
     }
     .map_err(with_flag)?;
-    if o.op != Op::Decrypt {
+    if op != Op::Decrypt {
         tessera_cli::check_withdrawn(fpe.params().algorithm.algorithm(), allow_withdrawn)?;
-    }
-    if fpe.tweak_field().is_some() && o.tweak.is_some() {
-        bail!("its transformation takes its tweak from a field of each record: give no --tweak");
     }
     Ok(())
 }
