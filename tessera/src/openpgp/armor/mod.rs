@@ -117,8 +117,9 @@ impl Crc24 {
     }
 }
 
-/// Whether `r` starts (after whitespace) with armor rather than a binary
-/// packet: a binary packet header has bit 7 set, armor is ASCII text.
+/// Whether `r` starts (after whitespace, which is consumed) with armor
+/// rather than a binary packet: a binary packet header has bit 7 set,
+/// armor is ASCII text.
 ///
 /// ```
 /// use tessera::openpgp::armor::is_armored;
@@ -133,12 +134,13 @@ pub fn is_armored<R: BufRead + ?Sized>(r: &mut R) -> Result<bool> {
         if buf.is_empty() {
             return Ok(false);
         }
+        // Leading whitespace is consumed however the input arrives, so
+        // the answer and what is left to read never depend on buffering.
         let ws = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
-        if ws < buf.len() {
-            return Ok(buf[ws] & 0x80 == 0);
+        let armored = buf.get(ws).map(|b| b & 0x80 == 0);
+        r.consume(ws);
+        if let Some(armored) = armored {
+            return Ok(armored);
         }
-        // Only whitespace so far: it may be armor; binary never starts so.
-        let n = buf.len();
-        r.consume(n);
     }
 }
