@@ -186,6 +186,9 @@ impl BindInfo {
     }
 }
 
+/// The longest string a `duckdb_string_t` holds inline.
+const INLINED: usize = 12;
+
 /// A VARCHAR vector of an input chunk (flat: DuckDB flattens the chunk
 /// before calling a C API scalar function).
 #[derive(Debug)]
@@ -221,16 +224,19 @@ impl TextColumn {
     /// The bytes of row `row` (`row < len`), `None` for NULL.
     pub fn get(&self, row: usize) -> Option<&[u8]> {
         debug_assert!(row < self.len);
-        // SAFETY: `row < len`; the validity mask (when present) and the
-        // string array have `len` entries; a string's bytes are inline in
-        // its entry or in the vector's heap, both alive during the call.
+        // SAFETY: `row < len`; the validity mask (when present) has a bit
+        // per row and the string array an entry per row; a string's bytes
+        // are inline in its entry (up to 12) or at its pointer in the
+        // vector's heap, both alive during the call. Read in place, as
+        // the C API's `duckdb_string_t` layout defines them, rather than
+        // through three calls per row.
         unsafe {
-            if !self.validity.is_null() && !ffi::duckdb_validity_row_is_valid(self.validity, row as u64) {
+            if !self.validity.is_null() && *self.validity.add(row / 64) >> (row % 64) & 1 == 0 {
                 return None;
             }
-            let s = self.data.add(row);
-            let n = ffi::duckdb_string_t_length(*s) as usize;
-            let p = ffi::duckdb_string_t_data(s);
+            let s = &*self.data.add(row);
+            let n = s.value.inlined.length as usize;
+            let p = if n <= INLINED { s.value.inlined.inlined.as_ptr() } else { s.value.pointer.ptr.cast_const() };
             Some(std::slice::from_raw_parts(p.cast::<u8>(), n))
         }
     }
@@ -247,11 +253,13 @@ impl TextOutput {
         TextOutput(v)
     }
 
-    /// Writes `text` (UTF-8) at `row`.
-    pub fn set(&mut self, row: usize, text: &[u8]) {
-        // SAFETY: a live output vector; DuckDB copies the bytes into its heap.
+    /// Writes `text` at `row`.
+    pub fn set(&mut self, row: usize, text: &str) {
+        // SAFETY: a live output vector; DuckDB copies the bytes into its
+        // heap. The unvalidated assignment (C API v1.5.6) is sound because
+        // `text` is a `str`: DuckDB's own UTF-8 check would repeat Rust's.
         unsafe {
-            ffi::duckdb_vector_assign_string_element_len(
+            ffi::duckdb_unsafe_vector_assign_string_element_len(
                 self.0,
                 row as u64,
                 text.as_ptr().cast::<c_char>(),

@@ -141,11 +141,18 @@ fn run_chunk(bound: &Bound, local: &mut Local, input: &TextColumn, output: &mut 
         local.out.zeroize();
         return Err(row_error(0, "the batch returned a result count unlike its input's"));
     }
-    let starts = std::iter::once(0).chain(local.ends.iter().copied());
-    for ((&row, start), &end) in rows.iter().zip(starts).zip(&local.ends) {
-        output.set(row, &local.out[start..end]);
-    }
+    // One UTF-8 check for the chunk, then each result's bounds.
+    let written = std::str::from_utf8(&local.out).ok().is_some_and(|text| {
+        let starts = std::iter::once(0).chain(local.ends.iter().copied());
+        rows.iter()
+            .zip(starts)
+            .zip(&local.ends)
+            .all(|((&row, start), &end)| text.get(start..end).map(|t| output.set(row, t)).is_some())
+    });
     local.out.zeroize();
+    if !written {
+        return Err(row_error(0, "the batch returned a result that is not UTF-8"));
+    }
     local.rows += input.len() as u64;
     Ok(())
 }

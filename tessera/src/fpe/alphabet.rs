@@ -212,7 +212,13 @@ impl Alphabet {
     pub fn push_utf8(&self, numerals: &[u16], out: &mut Vec<u8>) -> Result<(), Error> {
         self.check(numerals)?;
         if self.all_ascii {
-            out.extend(numerals.iter().map(|&n| self.chars[n as usize] as u8));
+            let start = out.len();
+            out.resize(start + numerals.len(), 0);
+            let bytes = &mut out[start..];
+            match self.run_start {
+                Some(first) => bytes.iter_mut().zip(numerals).for_each(|(b, &n)| *b = first.wrapping_add(n as u8)),
+                None => bytes.iter_mut().zip(numerals).for_each(|(b, &n)| *b = self.chars[n as usize] as u8),
+            }
         } else {
             let mut buf = [0u8; 4];
             for &n in numerals {

@@ -82,6 +82,8 @@ pub struct Mod512 {
     mu: __m512i,
     neg: __m512i,
     r: [__m512i; 2],
+    /// FF1's y is folded first ([`barrett8_fold`]; `mu` is floor(2^52 / m), `r[0]` 2^32 mod m).
+    fold: bool,
 }
 
 impl Mod512 {
@@ -95,7 +97,9 @@ impl Mod512 {
         // both in `c`: no division per call (one per group of values).
         let mu = if FF3 { 2 * c.mu[p] + u64::from(2 * c.r[p][1] >= m) } else { c.mu[p] };
         let ms = if FF3 { [m, m - 1, 2 * m - 1] } else { [m, 2 * m, 3 * m] };
-        Mod512 { m: ms.map(v), mu: v(mu), neg: v((1 << 52) - m), r: [v(c.r[p][1]), v(c.r[p][2])] }
+        let fold = !FF3 && c.fold;
+        let r = if fold { [v(c.r[p][0]), v(0)] } else { [v(c.r[p][1]), v(c.r[p][2])] };
+        Mod512 { m: ms.map(v), mu: v(mu), neg: v((1 << 52) - m), r, fold }
     }
 }
 
@@ -106,6 +110,20 @@ impl Mod512 {
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn barrett8(y: __m512i, k: &Mod512) -> __m512i {
     let q = _mm512_madd52hi_epu64(_mm512_setzero_si512(), _mm512_srli_epi64::<12>(y), k.mu);
+    _mm512_and_si512(_mm512_madd52lo_epu64(y, q, k.neg), _mm512_set1_epi64((1 << 52) - 1))
+}
+
+/// `y mod m` up to m more (in [0, 2m)) for 2 <= m <= 2^20: y folded to
+/// y' = hi·(2^32 mod m) + lo < m·2^32 <= 2^52 (hi, lo its 32-bit halves;
+/// y' ≡ y), then the quotient estimate `y'·mu >> 52`, mu = floor(2^52 / m),
+/// which is above y'/m - y'/2^52 > y'/m - 1 and at most y'/m: at most one
+/// short. The remainder is exact in the low 52 bits.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn barrett8_fold(y: __m512i, k: &Mod512) -> __m512i {
+    let lo = _mm512_and_si512(y, _mm512_set1_epi64(u32::MAX as i64));
+    let y = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64::<32>(y), k.r[0]), lo);
+    let q = _mm512_madd52hi_epu64(_mm512_setzero_si512(), y, k.mu);
     _mm512_and_si512(_mm512_madd52lo_epu64(y, q, k.neg), _mm512_set1_epi64((1 << 52) - 1))
 }
 
@@ -225,7 +243,8 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
             // o0's first 8 bytes reversed in each lane's low half, o1's in
             // its high half.
             let y = _mm512_mask_shuffle_epi8(_mm512_shuffle_epi8(o0, y_be), 0xff00_ff00_ff00_ff00, o1, y_be);
-            update8::<ENC>(*d, barrett8(y, k), k)
+            let r = if k.fold { barrett8_fold(y, k) } else { barrett8(y, k) };
+            update8::<ENC>(*d, r, k)
         };
     }
     out
@@ -288,7 +307,7 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const NR: usize, co
 /// The CPU must have AVX-512 F, BW and IFMA and VAES; `a.len() ==
 /// b.len()`, a multiple of 8; an even number of rounds; every half below
 /// its round's modulus, each modulus in 2^16..=[`MAX_FF1_512`] (FF1) or
-/// 2^16..=[`MAX_FF3`] (FF3).
+/// 2^16..=[`MAX_FF3`] (FF3), or both in 2..=2^20 with `c.fold` (FF1).
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 pub unsafe fn rounds_vaes512<const FF3: bool>(
     keys: &[__m128i; 15],

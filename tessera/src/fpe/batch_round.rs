@@ -112,16 +112,26 @@ pub(crate) struct Consts<'a> {
     layout: Layout,
     /// Whether the vector kernels take both moduli in this layout.
     vector: bool,
+    /// FF1 moduli below the vector range, both at most [`FOLD_MODULI`]:
+    /// the VAES-512 kernel folds y to 52 bits first (`mu` is then
+    /// floor(2^52 / m)).
+    pub(crate) fold: bool,
 }
+
+/// The largest FF1 modulus the VAES-512 kernel's folded reduction takes:
+/// y folded by its 32-bit halves is below m·2^32, which IFMA reads whole
+/// (52 bits) up to here.
+const FOLD_MODULI: u64 = 1 << 20;
 
 impl<'a> Consts<'a> {
     pub(crate) fn new(blocks: &'a [[u64; 2]], (mu, mv): (&BatchMod, &BatchMod), layout: Layout) -> Self {
         let vector = mu.vector(layout) && mv.vector(layout);
         let m = [mu.m.modulus(), mv.m.modulus()];
+        let fold = !vector && layout == Layout::Ff1 && m.iter().all(|&m| (2..=FOLD_MODULI).contains(&m));
         // The moduli are public (radix powers): a plain division is fine here.
         let r = m.map(limb_residues);
-        let barrett = m.map(|m| ((1u128 << 64) / m as u128) as u64);
-        Consts { blocks, m, mu: barrett, r, layout, vector }
+        let barrett = m.map(|m| ((1u128 << if fold { 52 } else { 64 }) / m as u128) as u64);
+        Consts { blocks, m, mu: barrett, r, layout, vector, fold }
     }
 
     /// Whether both moduli are at most `max`.
@@ -249,7 +259,7 @@ impl Kernel {
         pf: &mut impl Prefetch,
     ) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if let Some(keys) = keys.filter(|_| c.vector) {
+        if let Some(keys) = keys.filter(|_| c.vector || (c.fold && self == Kernel::Vaes512)) {
             assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
             let (rk, nr, ff3) = (keys.schedule(), keys.rounds(), c.layout == Layout::Ff3);
             let max = |ff1| if ff3 { fused::MAX_FF3 } else { ff1 };
@@ -257,7 +267,8 @@ impl Kernel {
             // all before its rounds, or spread between its steps.
             match self {
                 // SAFETY: these kernels are only returned by `available` after
-                // their CPU features were detected; lengths and moduli checked.
+                // their CPU features were detected; lengths and moduli checked
+                // (only this kernel is given the folded moduli).
                 Kernel::Vaes512 if c.below(max(fused::MAX_FF1_512)) => unsafe {
                     if ff3 {
                         fused::rounds_vaes512::<true>(rk, nr, c, a, b, dir, pf)

@@ -153,6 +153,37 @@ impl<'a> TextBatch<'a> {
         self.transform(Direction::Decrypt, tweaks)
     }
 
+    /// Appends every value as UTF-8 text to `out`, as
+    /// [`append_utf8`](Self::append_utf8) does one at a time, pushing
+    /// each one's end to `ends`. A plain format over an ASCII alphabet
+    /// writes the whole batch in one pass.
+    ///
+    /// ```
+    /// use tessera::fpe::{Alphabet, FF1, TextBatch, TokenFormat, Tweaks};
+    /// let ff1 = FF1::new(&[7u8; 16], Alphabet::digits()).unwrap();
+    /// let format = TokenFormat::new();
+    /// let mut batch = TextBatch::new(&ff1, &format).unwrap();
+    /// batch.push("123456").unwrap();
+    /// batch.push("7890123").unwrap();
+    /// let (mut out, mut ends) = (b"x".to_vec(), Vec::new());
+    /// batch.append_all_utf8(&mut out, &mut ends).unwrap();
+    /// assert_eq!((&out[..], &ends[..]), (&b"x1234567890123"[..], &[7, 14][..]));
+    /// ```
+    pub fn append_all_utf8(&mut self, out: &mut Vec<u8>, ends: &mut Vec<usize>) -> Result<(), Error> {
+        if self.format.is_plain() && self.alphabet.is_ascii() {
+            // One byte per numeral: the numerals' ends shifted are the texts'.
+            let base = out.len();
+            self.alphabet.push_utf8(&self.numerals, out)?;
+            ends.extend(self.ends.iter().map(|&end| base + end));
+            return Ok(());
+        }
+        for index in 0..self.len() {
+            self.append_utf8(index, out)?;
+            ends.push(out.len());
+        }
+        Ok(())
+    }
+
     /// Appends value `index` as UTF-8 text to `out`: its numerals as
     /// characters, with the format's passthrough and kept characters back in
     /// place. Before [`encrypt`](Self::encrypt) or [`decrypt`](Self::decrypt)
@@ -212,6 +243,32 @@ mod tests {
             tokens.iter().for_each(|t| batch.push(t).unwrap());
             batch.decrypt(Tweaks::Same(b"tw")).unwrap();
             assert_eq!(utf8(&mut batch), values);
+        }
+    }
+
+    #[test]
+    fn all_at_once_equals_one_at_a_time() {
+        let digits = FF1::new(&[3u8; 16], Alphabet::digits()).unwrap();
+        let letters = FF1::new(&[3u8; 16], Alphabet::new("zyxwvutsrq").unwrap()).unwrap();
+        let wide = FF1::new(&[3u8; 16], Alphabet::new("0123456789é").unwrap()).unwrap();
+        let dashes = TokenFormat::new().passthrough("-").keep_suffix(2);
+        let plain = TokenFormat::new();
+        let cases: [(&FF1, &TokenFormat, &[&str]); 4] = [
+            (&digits, &plain, &["123456", "98765432101234567890", "000000"]),
+            (&letters, &plain, &["zyxwvu", "qqqqqqqq"]),
+            (&wide, &plain, &["1234é6", "é99999"]),
+            (&digits, &dashes, &["123-456-78", "1234-5678-9012"]),
+        ];
+        for (cipher, format, values) in cases {
+            let mut batch = TextBatch::new(cipher, format).unwrap();
+            values.iter().for_each(|v| batch.push(v).unwrap());
+            batch.encrypt(Tweaks::Same(b"tw")).unwrap();
+            let (mut out, mut ends) = (b"prefix".to_vec(), vec![6]);
+            batch.append_all_utf8(&mut out, &mut ends).unwrap();
+            let each = utf8(&mut batch);
+            assert_eq!(out, [b"prefix".to_vec(), each.concat().into_bytes()].concat());
+            let lens: Vec<usize> = ends.windows(2).map(|w| w[1] - w[0]).collect();
+            assert_eq!(lens, each.iter().map(String::len).collect::<Vec<_>>());
         }
     }
 

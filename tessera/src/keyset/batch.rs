@@ -229,17 +229,20 @@ impl FpeTransform {
             batch.push(v).map_err(|e| at(i)(e.into()))?;
         }
         batch.transform(dir, tweaks)?;
+        if dir == Direction::Decrypt || self.embedding.is_none() {
+            batch.append_all_utf8(out, ends)?;
+            batch.clear();
+            return Ok(());
+        }
         let mut token = String::new();
         for i in 0..values.len() {
             let start = out.len();
             batch.append_utf8(i, out)?;
-            if dir == Direction::Encrypt && self.embedding.is_some() {
-                token.clear();
-                token.push_str(std::str::from_utf8(&out[start..]).expect("tokens are UTF-8"));
-                self.embed_version(version, &mut token);
-                out.truncate(start);
-                out.extend_from_slice(token.as_bytes());
-            }
+            token.clear();
+            token.push_str(std::str::from_utf8(&out[start..]).expect("tokens are UTF-8"));
+            self.embed_version(version, &mut token);
+            out.truncate(start);
+            out.extend_from_slice(token.as_bytes());
             ends.push(out.len());
         }
         batch.clear();
