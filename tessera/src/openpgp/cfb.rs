@@ -2,10 +2,15 @@
 //! as used by SEIPD v1 and the SKESK v4 encrypted session key).
 
 use crate::aes::Aes;
+#[cfg(target_arch = "x86_64")]
+use crate::aes::ni::Keys;
 
 /// A CFB stream: encrypts or decrypts any number of bytes in place.
 pub(crate) struct Cfb {
     aes: Aes,
+    /// The AES-NI schedule for the encryption chain, on CPUs with AES-NI.
+    #[cfg(target_arch = "x86_64")]
+    ni: Option<Keys>,
     /// E(previous ciphertext block), with the bytes already used replaced
     /// by the ciphertext they produced.
     ks: [u8; 16],
@@ -19,21 +24,84 @@ impl std::fmt::Debug for Cfb {
 }
 
 impl Cfb {
-    /// CFB with an all-zero IV.
+    /// CFB with an all-zero IV, whole blocks through `aes` (for the few
+    /// blocks of a session or secret key).
     pub(crate) fn new(aes: Aes) -> Self {
         let mut ks = [0u8; 16];
         aes.encrypt_block(&mut ks);
-        Cfb { aes, ks, pos: 0 }
+        Cfb {
+            aes,
+            #[cfg(target_arch = "x86_64")]
+            ni: None,
+            ks,
+            pos: 0,
+        }
     }
 
+    /// CFB with an all-zero IV under `key` (16, 24 or 32 octets), whole
+    /// blocks encrypted on the AES-NI chain where the CPU has it (and the
+    /// `TESSERA_CPU` cap lets it), else through the `aes` crate.
+    pub(crate) fn with_key(key: &[u8]) -> Result<Self, crate::Error> {
+        #[allow(unused_mut)]
+        let mut cfb = Cfb::new(Aes::new(key)?);
+        #[cfg(target_arch = "x86_64")]
+        {
+            cfb.ni = Keys::new(key);
+        }
+        Ok(cfb)
+    }
+
+    /// Encrypts `data` in place.
     pub(crate) fn encrypt(&mut self, data: &mut [u8]) {
-        for b in data {
+        self.encrypt_from(None, data);
+    }
+
+    /// Encrypts `src` into `dst` (of the same length).
+    pub(crate) fn encrypt_to(&mut self, src: &[u8], dst: &mut [u8]) {
+        self.encrypt_from(Some(src), dst);
+    }
+
+    /// Encrypts `dst` in place, or `src` into it: byte by byte up to a
+    /// block boundary, whole blocks on the chain, then the rest.
+    fn encrypt_from(&mut self, src: Option<&[u8]>, dst: &mut [u8]) {
+        debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
+        let head = if self.pos == 16 { 0 } else { (16 - self.pos).min(dst.len()) };
+        self.encrypt_bytes(src.map(|s| &s[..head]), &mut dst[..head]);
+        let whole = head + (dst.len() - head) / 16 * 16;
+        if whole > head {
+            // pos is 16: ks holds the last ciphertext block.
+            let (s, d) = (src.map(|s| &s[head..whole]), &mut dst[head..whole]);
+            self.ks = self.encrypt_blocks(s, d);
+        }
+        self.encrypt_bytes(src.map(|s| &s[whole..]), &mut dst[whole..]);
+    }
+
+    /// Whole blocks after the ciphertext block in `ks`; returns the last
+    /// ciphertext block.
+    fn encrypt_blocks(&self, src: Option<&[u8]>, dst: &mut [u8]) -> [u8; 16] {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(keys) = &self.ni {
+            return crate::aes::ni_cfb::encrypt(keys, &self.ks, src, dst);
+        }
+        let mut c = self.ks;
+        for (i, d) in dst.chunks_exact_mut(16).enumerate() {
+            self.aes.encrypt_block(&mut c);
+            let p = src.map_or(&*d, |s| &s[16 * i..16 * i + 16]);
+            c = core::array::from_fn(|j| c[j] ^ p[j]);
+            d.copy_from_slice(&c);
+        }
+        c
+    }
+
+    /// Byte at a time, from `src` or in place.
+    fn encrypt_bytes(&mut self, src: Option<&[u8]>, dst: &mut [u8]) {
+        for i in 0..dst.len() {
             if self.pos == 16 {
                 self.aes.encrypt_block(&mut self.ks);
                 self.pos = 0;
             }
-            self.ks[self.pos] ^= *b;
-            *b = self.ks[self.pos];
+            self.ks[self.pos] ^= src.map_or(dst[i], |s| s[i]);
+            dst[i] = self.ks[self.pos];
             self.pos += 1;
         }
     }
@@ -103,5 +171,43 @@ mod tests {
         let mut z = [0u8; 16];
         aes.encrypt_block(&mut z);
         assert_eq!(ct[0], data[0] ^ z[0]);
+    }
+
+    /// Splits `len` at the cut points `cuts` (sorted, deduplicated, inside).
+    fn pieces(len: usize, cuts: &[usize]) -> Vec<(usize, usize)> {
+        let mut at: Vec<usize> = cuts.iter().map(|c| c % (len + 1)).collect();
+        at.extend([0, len]);
+        at.sort_unstable();
+        at.dedup();
+        at.windows(2).map(|w| (w[0], w[1])).collect()
+    }
+
+    proptest::proptest! {
+        /// Any split of the writes, in place or from another buffer, on the
+        /// AES-NI chain or the portable blocks, gives the one-shot ciphertext.
+        #[test]
+        fn encryption_is_independent_of_write_sizes(
+            key_len in proptest::sample::select(vec![16usize, 24, 32]),
+            data in proptest::collection::vec(proptest::num::u8::ANY, 0..700),
+            cuts in proptest::collection::vec(0usize..1000, 0..12),
+        ) {
+            let key: Vec<u8> = (0..key_len as u8).map(|i| i ^ 0xa5).collect();
+            let mut one = data.clone();
+            Cfb::new(Aes::new(&key).unwrap()).encrypt(&mut one);
+            let (mut chain, mut portable) = (Cfb::with_key(&key).unwrap(), Cfb::new(Aes::new(&key).unwrap()));
+            let (mut a, mut b) = (data.clone(), vec![0u8; data.len()]);
+            for (s, e) in pieces(data.len(), &cuts) {
+                chain.encrypt(&mut a[s..e]);
+                portable.encrypt_to(&data[s..e], &mut b[s..e]);
+            }
+            proptest::prop_assert_eq!(&a, &one);
+            proptest::prop_assert_eq!(&b, &one);
+            let mut back = one.clone();
+            let mut d = Cfb::with_key(&key).unwrap();
+            for (s, e) in pieces(data.len(), &cuts) {
+                d.decrypt(&mut back[s..e]);
+            }
+            proptest::prop_assert_eq!(back, data);
+        }
     }
 }

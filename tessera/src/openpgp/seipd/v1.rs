@@ -8,7 +8,6 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use super::{Room, V1_PREFIX_LEN, write_through};
-use crate::aes::Aes;
 use crate::openpgp::cfb::Cfb;
 use crate::openpgp::packet::{new_header, tag};
 use crate::openpgp::poison::{Poison, read_checked};
@@ -37,14 +36,13 @@ impl<W: Write> std::fmt::Debug for MdcSealer<W> {
 impl<W: Write> MdcSealer<W> {
     /// Starts the body with `session_key` (16, 24 or 32 octets).
     pub fn new(mut inner: W, session_key: &[u8]) -> Result<Self> {
-        let aes = Aes::new(session_key).map_err(|_| Error::InvalidOption("session key length"))?;
         let mut prefix = [0u8; V1_PREFIX_LEN];
         crate::openpgp::random(&mut prefix[..BLOCK])?;
         prefix[BLOCK] = prefix[BLOCK - 2];
         prefix[BLOCK + 1] = prefix[BLOCK - 1];
         let mut sha = Sha1::new();
         sha.update(prefix);
-        let mut cfb = Cfb::new(aes);
+        let mut cfb = Cfb::with_key(session_key).map_err(|_| Error::InvalidOption("session key length"))?;
         cfb.encrypt(&mut prefix);
         inner.write_all(&prefix)?;
         Ok(MdcSealer { inner, cfb, sha, scratch: vec![0u8; MDC_SCRATCH], poison: Poison::default() })
@@ -158,8 +156,7 @@ impl<R: Read> MdcOpener<R> {
     }
 
     fn open(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN], quick_check: bool) -> Result<Self> {
-        let aes = Aes::new(session_key).map_err(|_| Error::WrongPassword)?;
-        let mut cfb = Cfb::new(aes);
+        let mut cfb = Cfb::with_key(session_key).map_err(|_| Error::WrongPassword)?;
         let mut prefix = *prefix;
         cfb.decrypt(&mut prefix);
         if quick_check && prefix[BLOCK - 2..BLOCK] != prefix[BLOCK..] {
