@@ -1,6 +1,7 @@
 """The whole-process tables of BENCHMARKS.md (run by scripts/bench): OpenPGP
 encryption and decryption of 256 MiB through the CLI beside rPGP and
-`openssl enc` (scripts/bench-pgp-threads), `tessera siv encrypt` of 64 MiB
+`openssl enc` (scripts/bench-pgp-threads), SEIPD v1 (GnuPG 2.2's format) of
+256 MiB beside `gpg -z0`, `tessera siv encrypt` of 64 MiB
 beside the `aes-siv` crate, and `tessera fpe encrypt` of 4,000,000 values at
 1 and every thread. Prints Markdown."""
 
@@ -77,8 +78,58 @@ def siv_and_fpe(d):
     print()
 
 
+def gnupg_v1(d):
+    """SEIPD v1 (CFB + MDC) of 256 MiB beside GnuPG 2.2 `-z0`: to a GnuPG RSA-3072 certificate and with a
+    password (`--profile rfc4880`); each side encrypts the file, and both decrypt gpg's message. GNUPG_V1_MIB
+    sets the size (default 256)."""
+    home = d / "gnupg"
+    home.mkdir(mode=0o700)
+    g = ["gpg", "--homedir", str(home), "--batch", "--quiet", "--no-tty", "--pinentry-mode", "loopback",
+         "--trust-model", "always"]
+    subprocess.run(g + ["--passphrase", "", "--quick-gen-key", "Bench <bench@example.org>", "default", "default",
+                        "never"], check=True, capture_output=True)
+    with open(d / "cert", "wb") as f:
+        subprocess.run(g + ["--export", "bench@example.org"], stdout=f, check=True)
+    with open(d / "key", "wb") as f:
+        subprocess.run(g + ["--passphrase", "", "--export-secret-keys", "bench@example.org"], stdout=f, check=True)
+    (d / "pw").write_text("bench password\n")
+    mib = int(os.environ.get("GNUPG_V1_MIB", "256"))
+    m = d / "m256"
+    with open(m, "wb") as f:
+        for _ in range(mib):
+            f.write(os.urandom(1 << 20))
+    pw = ["--s2k-count", "65536", "--s2k-digest-algo", "SHA256", "--cipher-algo", "AES256"]
+    gsym = g + ["--passphrase-file", str(d / "pw")]
+    # gpg's messages, which both sides decrypt.
+    subprocess.run(g + ["-z0", "-r", "bench@example.org", "-o", str(d / "g.pk"), "-e", str(m)], check=True)
+    subprocess.run(gsym + pw + ["-z0", "-o", str(d / "g.pw"), "--symmetric", str(m)], check=True)
+    tpw = ["--profile", "rfc4880", "--s2k", "iterated", "--s2k-count", "96", "--password-file", str(d / "pw")]
+    rows = [
+        ("encrypt to a GnuPG 2.2 certificate", [T, "encrypt", "-r", str(d / "cert")], m,
+         g + ["-z0", "-r", "bench@example.org", "-o", "-", "-e"], m),
+        ("decrypt that (gpg's message)", [T, "decrypt", "-i", str(d / "key")], d / "g.pk", g + ["-o", "-", "-d"],
+         d / "g.pk"),
+        ("password, `--profile rfc4880`", [T, "encrypt"] + tpw, m, gsym + pw + ["-z0", "-o", "-", "--symmetric"], m),
+        ("decrypt that (gpg's message)", [T, "decrypt", "--password-file", str(d / "pw")], d / "g.pw",
+         gsym + ["-o", "-", "-d"], d / "g.pw"),
+    ]
+    print(f"SEIPD v1 (CFB + SHA-1 MDC, what GnuPG 2.2 reads and writes), {mib} MiB, stdin to stdout, beside GnuPG")
+    print("2.2 `-z0` (no compression); AES-256; to an RSA-3072 certificate made by gpg, or a password with the")
+    print("iterated S2K at 65536 octets on both sides; decryption of gpg's message on both sides; best of 3:\n")
+    print(f"| SEIPD v1, {mib} MiB | tessera wall s | tessera CPU s | peak RSS MiB | gpg wall s | gpg CPU s | gpg / tessera (wall) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for label, tcmd, tin, gcmd, gin in rows:
+        t = best(tcmd, tin, runs=3)
+        p = best(gcmd, gin, runs=3)
+        print(f"| {label} | {t[0]:.3f} | {t[1]:.3f} | {t[2]:.0f} | {p[0]:.3f} | {p[1]:.3f} | {p[0] / t[0]:.1f}x |")
+    print()
+    subprocess.run(["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"], check=False)
+
+
 def main():
     pgp()
+    with tempfile.TemporaryDirectory() as tmp:
+        gnupg_v1(Path(tmp))
     with tempfile.TemporaryDirectory() as tmp:
         siv_and_fpe(Path(tmp))
 
