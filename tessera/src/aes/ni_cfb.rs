@@ -35,6 +35,68 @@ fn chain<const NR: usize>(k: &[__m128i; 15], prev: __m128i, src: Option<&[u8]>, 
     _mm_xor_si128(s, k[0])
 }
 
+/// Blocks decrypted side by side: the AES units pipeline this many
+/// independent rounds.
+const WIDE: usize = 8;
+
+/// Decrypts the whole blocks of `data` in place after the ciphertext block
+/// `prev`: `P_i = C_i ^ E(C_{i-1})`, every `C` known, so [`WIDE`] blocks
+/// run round by round side by side. Returns the last ciphertext block.
+#[inline]
+#[target_feature(enable = "aes")]
+fn unchain<const NR: usize>(k: &[__m128i; 15], mut prev: __m128i, data: &mut [u8]) -> __m128i {
+    debug_assert!(data.len().is_multiple_of(16));
+    let mut wide = data.chunks_exact_mut(16 * WIDE);
+    for group in &mut wide {
+        let mut c = [prev; WIDE];
+        let mut s = [prev; WIDE];
+        for j in 0..WIDE {
+            c[j] = ld(&group[16 * j..]);
+        }
+        s[0] = _mm_xor_si128(prev, k[0]);
+        for j in 1..WIDE {
+            s[j] = _mm_xor_si128(c[j - 1], k[0]);
+        }
+        for kr in &k[1..NR] {
+            for x in &mut s {
+                *x = _mm_aesenc_si128(*x, *kr);
+            }
+        }
+        for j in 0..WIDE {
+            st(&mut group[16 * j..], _mm_xor_si128(_mm_aesenclast_si128(s[j], k[NR]), c[j]));
+        }
+        prev = c[WIDE - 1];
+    }
+    for b in wide.into_remainder().chunks_exact_mut(16) {
+        let c = ld(b);
+        let mut s = _mm_xor_si128(prev, k[0]);
+        for kr in &k[1..NR] {
+            s = _mm_aesenc_si128(s, *kr);
+        }
+        st(b, _mm_xor_si128(_mm_aesenclast_si128(s, k[NR]), c));
+        prev = c;
+    }
+    prev
+}
+
+/// CFB-128 decryption of whole blocks in place under an AES-NI schedule,
+/// after the ciphertext block `prev`; returns the last ciphertext block.
+pub(crate) fn decrypt(keys: &Keys, prev: &[u8; 16], data: &mut [u8]) -> [u8; 16] {
+    let k = keys.schedule();
+    let prev = ld(prev);
+    // SAFETY: a `Keys` value exists only on CPUs with AES-NI (and SSE4.1).
+    let last = unsafe {
+        match keys.rounds() {
+            10 => unchain::<10>(k, prev, data),
+            12 => unchain::<12>(k, prev, data),
+            _ => unchain::<14>(k, prev, data),
+        }
+    };
+    let mut out = [0u8; 16];
+    st(&mut out, last);
+    out
+}
+
 /// CFB-128 encryption of whole blocks under an AES-NI schedule.
 pub(crate) fn encrypt(keys: &Keys, prev: &[u8; 16], src: Option<&[u8]>, dst: &mut [u8]) -> [u8; 16] {
     let k = keys.schedule();
@@ -81,6 +143,12 @@ mod tests {
             let mut out = vec![0u8; pt.len()];
             assert_eq!(encrypt(&keys, &iv, Some(&pt), &mut out), c);
             assert_eq!(out, want);
+            for blocks in [0, 1, 7, 8, 9, 37] {
+                let mut back = want[..16 * blocks].to_vec();
+                let last = if blocks == 0 { iv } else { want[16 * blocks - 16..16 * blocks].try_into().unwrap() };
+                assert_eq!(decrypt(&keys, &iv, &mut back), last);
+                assert_eq!(back, pt[..16 * blocks], "{blocks} blocks, key length {len}");
+            }
         }
     }
 }

@@ -106,43 +106,60 @@ impl Cfb {
         }
     }
 
-    pub(crate) fn decrypt(&mut self, mut data: &mut [u8]) {
-        // Byte at a time up to a block boundary.
-        while !data.is_empty() && (self.pos != 16 || data.len() < 16) {
+    /// Decrypts `data` in place: byte by byte up to a block boundary,
+    /// whole blocks side by side (each keystream block is the encryption of
+    /// a known ciphertext block), then the rest.
+    pub(crate) fn decrypt(&mut self, data: &mut [u8]) {
+        let head = if self.pos == 16 { 0 } else { (16 - self.pos).min(data.len()) };
+        self.decrypt_bytes(&mut data[..head]);
+        let whole = head + (data.len() - head) / 16 * 16;
+        if whole > head {
+            // pos is 16: ks holds the last ciphertext block.
+            self.ks = self.decrypt_blocks(&mut data[head..whole]);
+        }
+        self.decrypt_bytes(&mut data[whole..]);
+    }
+
+    /// Byte at a time.
+    fn decrypt_bytes(&mut self, data: &mut [u8]) {
+        for b in data {
             if self.pos == 16 {
                 self.aes.encrypt_block(&mut self.ks);
                 self.pos = 0;
             }
-            let c = data[0];
-            data[0] ^= self.ks[self.pos];
+            let c = *b;
+            *b ^= self.ks[self.pos];
             self.ks[self.pos] = c;
             self.pos += 1;
-            data = &mut data[1..];
         }
-        // Whole blocks, 64 at a time through the parallel AES path: the
-        // keystream of block j is E(C[j-1]) and all C are known.
-        while data.len() >= 16 {
+    }
+
+    /// Whole blocks after the ciphertext block in `ks`; returns the last
+    /// ciphertext block. Without AES-NI, 64 blocks at a time through the
+    /// `aes` crate's many-block call.
+    fn decrypt_blocks(&self, mut data: &mut [u8]) -> [u8; 16] {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(keys) = &self.ni {
+            return crate::aes::ni_cfb::decrypt(keys, &self.ks, data);
+        }
+        let mut prev = self.ks;
+        while !data.is_empty() {
             let mut scratch = [[0u8; 16]; 64];
             let k = (data.len() / 16).min(64);
-            scratch[0] = self.ks;
+            scratch[0] = prev;
             for j in 1..k {
                 scratch[j].copy_from_slice(&data[(j - 1) * 16..j * 16]);
             }
             self.aes.encrypt_blocks(&mut scratch[..k]);
-            let mut last = [0u8; 16];
-            last.copy_from_slice(&data[(k - 1) * 16..k * 16]);
+            prev.copy_from_slice(&data[(k - 1) * 16..k * 16]);
             for (j, ks) in scratch[..k].iter().enumerate() {
                 for (d, s) in data[j * 16..j * 16 + 16].iter_mut().zip(ks) {
                     *d ^= s;
                 }
             }
-            self.ks = last;
-            self.pos = 16;
             data = &mut data[k * 16..];
         }
-        if !data.is_empty() {
-            self.decrypt(data);
-        }
+        prev
     }
 }
 
