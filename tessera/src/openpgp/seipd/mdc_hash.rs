@@ -4,7 +4,8 @@
 //! the same plaintext costs about as much again. With a second thread the
 //! plaintext goes to it in buffers of [`HANDOFF`] octets (a fixed number of
 //! them, [`BUFFERS`], recycled), so the chain and the hash run side by side.
-//! The digest is the same either way.
+//! The digest is the same either way. The thread starts once a message
+//! reaches [`HANDOFF`] octets.
 
 use std::io;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -24,29 +25,35 @@ type Buf = Zeroizing<Vec<u8>>;
 
 /// SHA-1 on the caller's thread or on a thread of its own.
 pub(super) enum MdcHash {
-    Inline(Sha1),
+    /// On the caller's thread, moving to a thread of its own (when
+    /// `threads` > 1) once `hashed` reaches [`HANDOFF`]: a short message
+    /// neither spawns a thread nor allocates its buffers.
+    Inline { sha: Sha1, threads: usize, hashed: usize },
     Thread(HashThread),
 }
 
 impl MdcHash {
-    /// SHA-1 over `start` so far, on another thread when `threads` > 1
-    /// (falling back to this one if no thread can be spawned).
+    /// SHA-1 over `start` so far, later on another thread when `threads` > 1.
     pub(super) fn new(start: &[u8], threads: usize) -> Self {
         let mut sha = Sha1::new();
         sha.update(start);
-        if threads > 1 {
-            match HashThread::spawn(sha.clone()) {
-                Ok(t) => return MdcHash::Thread(t),
-                Err(_) => return MdcHash::Inline(sha),
-            }
-        }
-        MdcHash::Inline(sha)
+        MdcHash::Inline { sha, threads, hashed: 0 }
     }
 
     /// Hashes `data` (copied into the hand-off buffers when threaded).
     pub(super) fn update(&mut self, mut data: &[u8]) -> io::Result<()> {
         match self {
-            MdcHash::Inline(sha) => sha.update(data),
+            MdcHash::Inline { sha, threads, hashed } => {
+                sha.update(data);
+                *hashed = hashed.saturating_add(data.len());
+                if *threads > 1 && *hashed >= HANDOFF {
+                    match HashThread::spawn(sha.clone()) {
+                        Ok(t) => *self = MdcHash::Thread(t),
+                        // No thread to be had: on this one, as with one thread.
+                        Err(_) => *threads = 1,
+                    }
+                }
+            }
             MdcHash::Thread(t) => {
                 while !data.is_empty() {
                     let room = t.room()?;
@@ -63,7 +70,7 @@ impl MdcHash {
     /// The digest of everything hashed.
     pub(super) fn finalize(self) -> io::Result<[u8; 20]> {
         let sha = match self {
-            MdcHash::Inline(sha) => sha,
+            MdcHash::Inline { sha, .. } => sha,
             MdcHash::Thread(t) => t.finish()?,
         };
         Ok(sha.finalize().into())

@@ -3,7 +3,6 @@
 
 use std::io::{self, Read, Write};
 
-use sha1::Digest;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -112,7 +111,7 @@ impl<W: Write> Room for MdcSealer<W> {
     fn room(&mut self) -> io::Result<&mut [u8]> {
         self.poison.check()?;
         match &mut self.hash {
-            MdcHash::Inline(_) => Ok(&mut self.scratch[..]),
+            MdcHash::Inline { .. } => Ok(&mut self.scratch[..]),
             MdcHash::Thread(t) => t.room().map_err(|e| self.poison.record_final::<()>(Err(e)).unwrap_err()),
         }
     }
@@ -120,11 +119,15 @@ impl<W: Write> Room for MdcSealer<W> {
     /// Hashes, encrypts and writes the first `n` octets of the last room.
     fn advance(&mut self, n: usize) -> io::Result<()> {
         let r = match &mut self.hash {
-            MdcHash::Inline(sha) => {
+            MdcHash::Inline { .. } => {
                 let s = &mut self.scratch[..n];
-                sha.update(&*s);
-                self.cfb.encrypt(s);
-                self.inner.write_all(s)
+                match self.hash.update(&*s) {
+                    Ok(()) => {
+                        self.cfb.encrypt(s);
+                        self.inner.write_all(s)
+                    }
+                    Err(e) => Err(e),
+                }
             }
             MdcHash::Thread(_) => self.seal_handed_off(n),
         };
