@@ -97,3 +97,32 @@ fn truncation_is_rejected_with_a_hash_thread() {
         assert!(open(&body[..body.len() - cut], 2, 4096).is_err(), "cut {cut}");
     }
 }
+
+/// A writer that fails once `left` octets are written.
+struct FailsAfter {
+    left: usize,
+}
+
+impl Write for FailsAfter {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        if b.len() > self.left {
+            return Err(std::io::Error::other("disk full"));
+        }
+        self.left -= b.len();
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A failed write of the output poisons the sealer with the hash thread
+/// running: every later write and `finish` fail.
+#[test]
+fn a_failed_output_poisons_the_threaded_sealer() {
+    let plain = data(900_000, 3);
+    let mut s = MdcSealer::start(FailsAfter { left: 500_000 }, &KEY, 2, [2; BLOCK]).unwrap();
+    assert!(s.write_all(&plain).is_err());
+    assert!(s.write_all(b"more").is_err());
+    assert!(s.finish().is_err());
+}
