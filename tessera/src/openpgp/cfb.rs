@@ -190,6 +190,28 @@ mod tests {
         assert_eq!(ct[0], data[0] ^ z[0]);
     }
 
+    /// Capped at the portable level (as `TESSERA_CPU=portable`), the
+    /// stream takes no AES-NI schedule and gives the same octets.
+    #[test]
+    fn the_cpu_cap_reaches_the_chain() {
+        use crate::cpu::{Level, with_cap};
+        let key = [0x17u8; 32];
+        let data: Vec<u8> = (0..1000).map(|i| (i * 31) as u8).collect();
+        let run = || {
+            let mut c = Cfb::with_key(&key).unwrap();
+            let mut ct = data.clone();
+            c.encrypt(&mut ct);
+            #[cfg(target_arch = "x86_64")]
+            let kernel = c.ni.is_some();
+            #[cfg(not(target_arch = "x86_64"))]
+            let kernel = false;
+            (ct, kernel)
+        };
+        let (portable, kernel) = with_cap(Level::Portable, run);
+        assert!(!kernel);
+        assert_eq!(portable, run().0);
+    }
+
     /// Splits `len` at the cut points `cuts` (sorted, deduplicated, inside).
     fn pieces(len: usize, cuts: &[usize]) -> Vec<(usize, usize)> {
         let mut at: Vec<usize> = cuts.iter().map(|c| c % (len + 1)).collect();
