@@ -126,7 +126,12 @@ def gnupg_v1(d):
         t = best(tcmd, tin, runs=3)
         p = best(gcmd, gin, runs=3)
         print(f"| {label} | {t[0]:.3f} | {t[1]:.3f} | {t[2]:.0f} | {p[0]:.3f} | {p[1]:.3f} | {p[0] / t[0]:.1f}x |")
-    print()
+    key, iv = "11" * 32, "00" * 16
+    cfb = best(["openssl", "enc", "-aes-256-cfb", "-K", key, "-iv", iv], m, runs=3)
+    sha = best(["openssl", "dgst", "-sha1"], m, runs=3)
+    print("\nThe floors, same file: the CFB chain alone (`openssl enc -aes-256-cfb`, serial like SEIPD v1")
+    print(f"encryption) {cfb[0]:.3f} s wall; SHA-1 alone (`openssl dgst -sha1`, the MDC) {sha[0]:.3f} s wall. gpg's")
+    print("CPU time leaves out gpg-agent's, which does its RSA decryption.\n")
     subprocess.run(["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"], check=False)
 
 
