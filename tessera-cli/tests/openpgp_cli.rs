@@ -370,15 +370,23 @@ fn gnupg_both_directions() {
         let ct = d.p("g.pgp");
         let _ = std::fs::remove_file(&ct);
         ok(gpg_cmd(&gpg, &home).arg("--symmetric").args(extra).arg("-o").arg(&ct).arg(&input));
-        let out = d.p("g.out");
-        ok(tessera().args(["decrypt", "--password-file"]).arg(d.p("pw")).arg("-o").arg(&out).arg(&ct));
-        assert_eq!(std::fs::read(&out).unwrap(), plain, "gpg {extra:?}");
+        // SEIPD v1 opened with the MDC's SHA-1 inline and on its own thread.
+        for threads in ["1", "2"] {
+            let out = d.p("g.out");
+            let _ = std::fs::remove_file(&out);
+            let mut c = tessera();
+            c.args(["decrypt", "--threads", threads, "--password-file"]).arg(d.p("pw"));
+            ok(c.arg("-o").arg(&out).arg(&ct));
+            assert_eq!(std::fs::read(&out).unwrap(), plain, "gpg {extra:?}, {threads} threads");
+        }
     }
-    // tessera --profile rfc4880 read by gpg.
-    for (cipher, armor) in [("aes256", false), ("aes128", true), ("aes192", false)] {
+    // tessera --profile rfc4880 read by gpg, sealed with the MDC's SHA-1
+    // inline and on its own thread.
+    for (cipher, armor, threads) in [("aes256", false, "1"), ("aes128", true, "2"), ("aes192", false, "0")] {
         let ct = d.p("t.pgp");
         let mut c = tessera();
-        c.args(["encrypt", "--password-file"]).arg(d.p("pw")).args(["--profile", "rfc4880", "--cipher", cipher]);
+        c.args(["encrypt", "--threads", threads, "--password-file"]).arg(d.p("pw"));
+        c.args(["--profile", "rfc4880", "--cipher", cipher]);
         if armor {
             c.arg("--armor");
         }
@@ -386,7 +394,7 @@ fn gnupg_both_directions() {
         let out = d.p("t.out");
         let _ = std::fs::remove_file(&out);
         ok(gpg_cmd(&gpg, &home).arg("--decrypt").arg("-o").arg(&out).arg(&ct));
-        assert_eq!(std::fs::read(&out).unwrap(), plain, "gpg reads rfc4880 {cipher} armor={armor}");
+        assert_eq!(std::fs::read(&out).unwrap(), plain, "gpg reads rfc4880 {cipher} armor={armor} threads={threads}");
     }
 }
 

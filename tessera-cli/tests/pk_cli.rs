@@ -192,6 +192,24 @@ fn gnupg_messages_both_ways() {
     std::fs::write(p("arr.key"), ok(gpg(&home).args(["--armor", "--export-secret-keys", &fp]).output(), "x")).unwrap();
     ok(gpg(&home).args(["-r", "arr@example.org", "-e", "-o"]).arg(p("r.pgp")).arg(p("in")).output(), "gpg -e rsa");
     assert_eq!(tessera_decrypt(&p("arr.key"), &p("r.pgp"), d.path()), PLAIN);
+    // A SEIPD v1 body of several of the MDC hash thread's buffers, both ways
+    // (uncompressed, as `gpg -z0`), the hash inline and on its own thread.
+    let big: Vec<u8> = (0..1_200_007u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(p("big"), &big).unwrap();
+    for threads in ["1", "2"] {
+        let _ = std::fs::remove_file(p("tb.pgp"));
+        let mut c = tessera();
+        c.args(["encrypt", "--threads", threads, "-r"]).arg(p("arr.cert")).arg("-o").arg(p("tb.pgp")).arg(p("big"));
+        ok(c.output(), "enc big");
+        assert!(ok(gpg(&home).arg("-d").arg(p("tb.pgp")).output(), "gpg -d big") == big, "{threads} threads");
+    }
+    let mut c = gpg(&home);
+    ok(c.args(["-z0", "-r", "arr@example.org", "-e", "-o"]).arg(p("gb.pgp")).arg(p("big")).output(), "gpg -e big");
+    for threads in ["1", "2"] {
+        let mut c = tessera();
+        c.args(["decrypt", "--threads", threads, "-i"]).arg(p("arr.key")).arg("--key-password-file");
+        assert!(ok(c.arg(d.path().join("kpw")).arg(p("gb.pgp")).output(), "dec big") == big, "{threads} threads");
+    }
 }
 
 // ---- Sequoia ----

@@ -12,7 +12,7 @@
 //! | [`Level`] | `TESSERA_CPU` | features it lets kernels use | kernels it adds |
 //! |---|---|---|---|
 //! | `Portable` | `portable` | none | the `aes` crate's backend everywhere |
-//! | `AesNi` | `aesni` | AES-NI, SSSE3, SSE4.1 | the AES-NI schedule: FF1/FF3 single values, AES-SIV (S2V and CTR), EAX; fused FPE batch rounds with scalar arithmetic (`AesNi`), SSE4.1 decimal conversion |
+//! | `AesNi` | `aesni` | AES-NI, SSSE3, SSE4.1 | the AES-NI schedule: FF1/FF3 single values, AES-SIV (S2V and CTR), EAX, OpenPGP CFB (SEIPD v1); fused FPE batch rounds with scalar arithmetic (`AesNi`), SSE4.1 decimal conversion |
 //! | `Avx2` | `avx2` | and AVX2 | FPE batch rounds (`Avx2`, fused `Avx2Ni`), AVX2 decimal conversion, AVX2 batch checks |
 //! | `Vaes256` | `vaes256` | and VAES, FMA | OCB on 256-bit VAES, AES-SIV CTR on VAES-256, fused FPE batch rounds on 256-bit VAES (`Vaes256`) |
 //! | `Avx512` | `avx512` | and AVX-512 F, BW, DQ, VL, IFMA | OCB on 512-bit VAES, AES-SIV CTR on VAES-512, FPE `Avx512` and fused `Vaes512` rounds, AVX-512 decimal conversion |
@@ -23,7 +23,7 @@
 //!
 //! | call site | kernel | features asked |
 //! |---|---|---|
-//! | `aes::ni::Keys::new` (FF1/FF3 single values, SIV, EAX, OCB's VAES schedules) | AES-NI schedule | aes, sse4.1 |
+//! | `aes::ni::Keys::new` (FF1/FF3 single values, SIV, EAX, OCB's VAES schedules, OpenPGP CFB) | AES-NI schedule | aes, sse4.1 |
 //! | `aes::ni_ctr::Width::detect` (AES-SIV CTR, through `siv::ni::SivNi::new`) | CTR on VAES-512 (its seal on 256-bit vectors with 32 registers) / on VAES-256 | avx512f, avx512bw, vaes, avx512dq, avx512vl, avx2 / avx2, vaes |
 //! | `aead::ocb::kernel::Kernel::available`, `aead::ocb_vaes::Vaes::new` | OCB `Vaes256` | aes, sse4.1, vaes, avx2 |
 //! | same | OCB `Vaes512` | aes, sse4.1, vaes, avx512f |

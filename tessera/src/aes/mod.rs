@@ -14,6 +14,8 @@ pub(crate) mod block;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ni;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod ni_cfb;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod ni_ctr;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ni_mac;

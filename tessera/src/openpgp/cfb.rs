@@ -2,10 +2,15 @@
 //! as used by SEIPD v1 and the SKESK v4 encrypted session key).
 
 use crate::aes::Aes;
+#[cfg(target_arch = "x86_64")]
+use crate::aes::ni::Keys;
 
 /// A CFB stream: encrypts or decrypts any number of bytes in place.
 pub(crate) struct Cfb {
     aes: Aes,
+    /// The AES-NI schedule for the encryption chain, on CPUs with AES-NI.
+    #[cfg(target_arch = "x86_64")]
+    ni: Option<Keys>,
     /// E(previous ciphertext block), with the bytes already used replaced
     /// by the ciphertext they produced.
     ks: [u8; 16],
@@ -19,62 +24,142 @@ impl std::fmt::Debug for Cfb {
 }
 
 impl Cfb {
-    /// CFB with an all-zero IV.
+    /// CFB with an all-zero IV, whole blocks through `aes` (for the few
+    /// blocks of a session or secret key).
     pub(crate) fn new(aes: Aes) -> Self {
         let mut ks = [0u8; 16];
         aes.encrypt_block(&mut ks);
-        Cfb { aes, ks, pos: 0 }
+        Cfb {
+            aes,
+            #[cfg(target_arch = "x86_64")]
+            ni: None,
+            ks,
+            pos: 0,
+        }
     }
 
+    /// CFB with an all-zero IV under `key` (16, 24 or 32 octets), whole
+    /// blocks encrypted on the AES-NI chain where the CPU has it (and the
+    /// `TESSERA_CPU` cap lets it), else through the `aes` crate.
+    pub(crate) fn with_key(key: &[u8]) -> Result<Self, crate::Error> {
+        #[allow(unused_mut)]
+        let mut cfb = Cfb::new(Aes::new(key)?);
+        #[cfg(target_arch = "x86_64")]
+        {
+            cfb.ni = Keys::new(key);
+        }
+        Ok(cfb)
+    }
+
+    /// Encrypts `data` in place.
     pub(crate) fn encrypt(&mut self, data: &mut [u8]) {
+        self.encrypt_from(None, data);
+    }
+
+    /// Encrypts `src` into `dst` (of the same length).
+    pub(crate) fn encrypt_to(&mut self, src: &[u8], dst: &mut [u8]) {
+        self.encrypt_from(Some(src), dst);
+    }
+
+    /// Encrypts `dst` in place, or `src` into it: byte by byte up to a
+    /// block boundary, whole blocks on the chain, then the rest.
+    fn encrypt_from(&mut self, src: Option<&[u8]>, dst: &mut [u8]) {
+        debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
+        let head = if self.pos == 16 { 0 } else { (16 - self.pos).min(dst.len()) };
+        self.encrypt_bytes(src.map(|s| &s[..head]), &mut dst[..head]);
+        let whole = head + (dst.len() - head) / 16 * 16;
+        if whole > head {
+            // pos is 16: ks holds the last ciphertext block.
+            let (s, d) = (src.map(|s| &s[head..whole]), &mut dst[head..whole]);
+            self.ks = self.encrypt_blocks(s, d);
+        }
+        self.encrypt_bytes(src.map(|s| &s[whole..]), &mut dst[whole..]);
+    }
+
+    /// Whole blocks after the ciphertext block in `ks`; returns the last
+    /// ciphertext block.
+    fn encrypt_blocks(&self, src: Option<&[u8]>, dst: &mut [u8]) -> [u8; 16] {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(keys) = &self.ni {
+            return crate::aes::ni_cfb::encrypt(keys, &self.ks, src, dst);
+        }
+        let mut c = self.ks;
+        for (i, d) in dst.chunks_exact_mut(16).enumerate() {
+            self.aes.encrypt_block(&mut c);
+            let p = src.map_or(&*d, |s| &s[16 * i..16 * i + 16]);
+            c = core::array::from_fn(|j| c[j] ^ p[j]);
+            d.copy_from_slice(&c);
+        }
+        c
+    }
+
+    /// Byte at a time, from `src` or in place.
+    fn encrypt_bytes(&mut self, src: Option<&[u8]>, dst: &mut [u8]) {
+        for i in 0..dst.len() {
+            if self.pos == 16 {
+                self.aes.encrypt_block(&mut self.ks);
+                self.pos = 0;
+            }
+            self.ks[self.pos] ^= src.map_or(dst[i], |s| s[i]);
+            dst[i] = self.ks[self.pos];
+            self.pos += 1;
+        }
+    }
+
+    /// Decrypts `data` in place: byte by byte up to a block boundary,
+    /// whole blocks side by side (each keystream block is the encryption of
+    /// a known ciphertext block), then the rest.
+    pub(crate) fn decrypt(&mut self, data: &mut [u8]) {
+        let head = if self.pos == 16 { 0 } else { (16 - self.pos).min(data.len()) };
+        self.decrypt_bytes(&mut data[..head]);
+        let whole = head + (data.len() - head) / 16 * 16;
+        if whole > head {
+            // pos is 16: ks holds the last ciphertext block.
+            self.ks = self.decrypt_blocks(&mut data[head..whole]);
+        }
+        self.decrypt_bytes(&mut data[whole..]);
+    }
+
+    /// Byte at a time.
+    fn decrypt_bytes(&mut self, data: &mut [u8]) {
         for b in data {
             if self.pos == 16 {
                 self.aes.encrypt_block(&mut self.ks);
                 self.pos = 0;
             }
-            self.ks[self.pos] ^= *b;
-            *b = self.ks[self.pos];
+            let c = *b;
+            *b ^= self.ks[self.pos];
+            self.ks[self.pos] = c;
             self.pos += 1;
         }
     }
 
-    pub(crate) fn decrypt(&mut self, mut data: &mut [u8]) {
-        // Byte at a time up to a block boundary.
-        while !data.is_empty() && (self.pos != 16 || data.len() < 16) {
-            if self.pos == 16 {
-                self.aes.encrypt_block(&mut self.ks);
-                self.pos = 0;
-            }
-            let c = data[0];
-            data[0] ^= self.ks[self.pos];
-            self.ks[self.pos] = c;
-            self.pos += 1;
-            data = &mut data[1..];
+    /// Whole blocks after the ciphertext block in `ks`; returns the last
+    /// ciphertext block. Without AES-NI, 64 blocks at a time through the
+    /// `aes` crate's many-block call.
+    fn decrypt_blocks(&self, mut data: &mut [u8]) -> [u8; 16] {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(keys) = &self.ni {
+            return crate::aes::ni_cfb::decrypt(keys, &self.ks, data);
         }
-        // Whole blocks, 64 at a time through the parallel AES path: the
-        // keystream of block j is E(C[j-1]) and all C are known.
-        while data.len() >= 16 {
+        let mut prev = self.ks;
+        while !data.is_empty() {
             let mut scratch = [[0u8; 16]; 64];
             let k = (data.len() / 16).min(64);
-            scratch[0] = self.ks;
+            scratch[0] = prev;
             for j in 1..k {
                 scratch[j].copy_from_slice(&data[(j - 1) * 16..j * 16]);
             }
             self.aes.encrypt_blocks(&mut scratch[..k]);
-            let mut last = [0u8; 16];
-            last.copy_from_slice(&data[(k - 1) * 16..k * 16]);
+            prev.copy_from_slice(&data[(k - 1) * 16..k * 16]);
             for (j, ks) in scratch[..k].iter().enumerate() {
                 for (d, s) in data[j * 16..j * 16 + 16].iter_mut().zip(ks) {
                     *d ^= s;
                 }
             }
-            self.ks = last;
-            self.pos = 16;
             data = &mut data[k * 16..];
         }
-        if !data.is_empty() {
-            self.decrypt(data);
-        }
+        prev
     }
 }
 
@@ -103,5 +188,65 @@ mod tests {
         let mut z = [0u8; 16];
         aes.encrypt_block(&mut z);
         assert_eq!(ct[0], data[0] ^ z[0]);
+    }
+
+    /// Capped at the portable level (as `TESSERA_CPU=portable`), the
+    /// stream takes no AES-NI schedule and gives the same octets.
+    #[test]
+    fn the_cpu_cap_reaches_the_chain() {
+        use crate::cpu::{Level, with_cap};
+        let key = [0x17u8; 32];
+        let data: Vec<u8> = (0..1000).map(|i| (i * 31) as u8).collect();
+        let run = || {
+            let mut c = Cfb::with_key(&key).unwrap();
+            let mut ct = data.clone();
+            c.encrypt(&mut ct);
+            #[cfg(target_arch = "x86_64")]
+            let kernel = c.ni.is_some();
+            #[cfg(not(target_arch = "x86_64"))]
+            let kernel = false;
+            (ct, kernel)
+        };
+        let (portable, kernel) = with_cap(Level::Portable, run);
+        assert!(!kernel);
+        assert_eq!(portable, run().0);
+    }
+
+    /// Splits `len` at the cut points `cuts` (sorted, deduplicated, inside).
+    fn pieces(len: usize, cuts: &[usize]) -> Vec<(usize, usize)> {
+        let mut at: Vec<usize> = cuts.iter().map(|c| c % (len + 1)).collect();
+        at.extend([0, len]);
+        at.sort_unstable();
+        at.dedup();
+        at.windows(2).map(|w| (w[0], w[1])).collect()
+    }
+
+    proptest::proptest! {
+        /// Any split of the writes, in place or from another buffer, on the
+        /// AES-NI chain or the portable blocks, gives the one-shot ciphertext.
+        #[test]
+        fn encryption_is_independent_of_write_sizes(
+            key_len in proptest::sample::select(vec![16usize, 24, 32]),
+            data in proptest::collection::vec(proptest::num::u8::ANY, 0..700),
+            cuts in proptest::collection::vec(0usize..1000, 0..12),
+        ) {
+            let key: Vec<u8> = (0..key_len as u8).map(|i| i ^ 0xa5).collect();
+            let mut one = data.clone();
+            Cfb::new(Aes::new(&key).unwrap()).encrypt(&mut one);
+            let (mut chain, mut portable) = (Cfb::with_key(&key).unwrap(), Cfb::new(Aes::new(&key).unwrap()));
+            let (mut a, mut b) = (data.clone(), vec![0u8; data.len()]);
+            for (s, e) in pieces(data.len(), &cuts) {
+                chain.encrypt(&mut a[s..e]);
+                portable.encrypt_to(&data[s..e], &mut b[s..e]);
+            }
+            proptest::prop_assert_eq!(&a, &one);
+            proptest::prop_assert_eq!(&b, &one);
+            let mut back = one.clone();
+            let mut d = Cfb::with_key(&key).unwrap();
+            for (s, e) in pieces(data.len(), &cuts) {
+                d.decrypt(&mut back[s..e]);
+            }
+            proptest::prop_assert_eq!(back, data);
+        }
     }
 }

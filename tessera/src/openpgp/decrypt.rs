@@ -218,7 +218,11 @@ pub(crate) fn open_message<'a, R: BufRead + 'a>(
     // message is that key's only if this candidate opened it (a session key
     // of `opts.session_keys` may have instead, the key's being wrong).
     let from_key = recipient.and_then(|fp| Some((fp, keys.first()?.key.clone())));
-    let mut opened = if version[0] == 2 { open_v2(body, keys, chunk_threads)? } else { open_v1(body, keys, opts)? };
+    let mut opened = if version[0] == 2 {
+        open_v2(body, keys, chunk_threads)?
+    } else {
+        open_v1(body, keys, opts, thread_count(chunk_threads))?
+    };
     opened.recipient = from_key
         .and_then(|(fp, key)| bool::from(key.as_slice().ct_eq(opened.session_key.key.as_slice())).then_some(fp));
     Ok(opened)
@@ -301,7 +305,12 @@ fn pick_by_first_chunk<'a>(
 
 /// SEIPD v1: picks the key (see [`DecryptOptions::v1_quick_check`]), then
 /// buffers the plaintext until the MDC verifies, or streams it.
-fn open_v1<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, opts: &DecryptOptions) -> Result<Opened<'a>> {
+fn open_v1<'a>(
+    mut body: SeipdBody<'a>,
+    keys: Vec<SessionKey>,
+    opts: &DecryptOptions,
+    threads: usize,
+) -> Result<Opened<'a>> {
     let mut prefix = [0u8; V1_PREFIX_LEN];
     read_exact(&mut body, &mut prefix, "SEIPD v1 prefix")?;
     // v1 takes its cipher from the session key: it must name one whose key
@@ -324,13 +333,13 @@ fn open_v1<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, opts: &DecryptOpt
     }
     let Some(first) = passing.first().cloned() else { return Err(Error::WrongPassword) };
     if opts.v1_stream_unauthenticated {
-        let opener = MdcOpener::without_quick_check(body, &first.key, &prefix)?;
+        let opener = MdcOpener::with_threads(body, &first.key, &prefix, threads)?;
         let shared = SharedMdc(Rc::new(RefCell::new(opener)));
         let plain = Box::new(SharedMdc(Rc::clone(&shared.0)));
         return Ok(Opened { plain, session_key: first, version: SeipdVersion::V1, v1: Some(shared), recipient: None });
     }
     let (sk, all) = if passing.len() == 1 {
-        let all = buffer_v1(&mut MdcOpener::without_quick_check(body, &first.key, &prefix)?, opts.v1_buffer_limit)?;
+        let all = buffer_v1(&mut MdcOpener::with_threads(body, &first.key, &prefix, threads)?, opts.v1_buffer_limit)?;
         (first, all)
     } else {
         first_whose_mdc_verifies(body, &prefix, passing, opts.v1_buffer_limit)?

@@ -255,7 +255,7 @@ pub(crate) fn open_seipd<W: Write>(
     } else {
         let mut seipd = PartialWriter::new(sink, tag::SEIPD);
         seipd.write_all(&[1])?;
-        Body::V1(MdcSealer::new(seipd, &session_key)?)
+        Body::V1(MdcSealer::with_threads(seipd, &session_key, thread_count(chunk_threads))?)
     })
 }
 

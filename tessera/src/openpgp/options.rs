@@ -183,7 +183,9 @@ pub struct EncryptOptions {
     /// pays off for messages of many chunks (256 KiB each by default), so
     /// a caller encrypting large files or streams asks for it, as the
     /// `tessera` command line does. The bytes written are the same for
-    /// every thread count (SEIPD v1 always uses one thread).
+    /// every thread count. SEIPD v1's CFB chain is serial: with more than
+    /// one thread, the MDC's SHA-1 runs on a second one beside it (with
+    /// 1 MiB of plaintext in flight).
     ///
     /// ```
     /// use tessera::openpgp::EncryptOptions;
@@ -344,7 +346,9 @@ pub struct DecryptOptions {
     /// pays off for messages of many chunks (256 KiB each by default), so
     /// a caller decrypting large files or streams asks for it, as the
     /// `tessera` command line does. Either way a chunk is released only
-    /// after its tag verifies, in order.
+    /// after its tag verifies, in order. SEIPD v1 is decrypted on the
+    /// caller's thread; with more than one, its MDC's SHA-1 runs on a
+    /// second one beside it.
     ///
     /// ```
     /// use tessera::openpgp::DecryptOptions;

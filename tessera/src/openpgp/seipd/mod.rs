@@ -15,6 +15,7 @@
 //! one or two tags, sealed or opened in place; the nonce is updated in
 //! place. Nothing else is allocated per message.
 
+mod mdc_hash;
 mod par_open;
 mod pieces;
 mod pool;

@@ -3,12 +3,11 @@
 
 use std::io::{self, Read, Write};
 
-use sha1::{Digest, Sha1};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
+use super::mdc_hash::MdcHash;
 use super::{Room, V1_PREFIX_LEN, write_through};
-use crate::aes::Aes;
 use crate::openpgp::cfb::Cfb;
 use crate::openpgp::packet::{new_header, tag};
 use crate::openpgp::poison::{Poison, read_checked};
@@ -22,7 +21,9 @@ const BLOCK: usize = size_of::<crate::aes::Block>();
 pub struct MdcSealer<W: Write> {
     inner: W,
     cfb: Cfb,
-    sha: Sha1,
+    hash: MdcHash,
+    /// The plaintext encrypted in place (SHA-1 inline), or the ciphertext
+    /// of the plaintext in the hash thread's buffers.
     scratch: Vec<u8>,
     /// After an error of `inner` the CFB state is ahead of what was written.
     poison: Poison,
@@ -35,19 +36,33 @@ impl<W: Write> std::fmt::Debug for MdcSealer<W> {
 }
 
 impl<W: Write> MdcSealer<W> {
-    /// Starts the body with `session_key` (16, 24 or 32 octets).
-    pub fn new(mut inner: W, session_key: &[u8]) -> Result<Self> {
-        let aes = Aes::new(session_key).map_err(|_| Error::InvalidOption("session key length"))?;
+    // Only the fuzz harness and the tests use this.
+    #[cfg(feature = "internals")]
+    /// Starts the body with `session_key` (16, 24 or 32 octets), hashing on
+    /// the caller's thread.
+    pub fn new(inner: W, session_key: &[u8]) -> Result<Self> {
+        Self::with_threads(inner, session_key, 1)
+    }
+
+    /// As [`MdcSealer::new`], the MDC's SHA-1 on a thread of its own when
+    /// `threads` > 1, beside the CFB chain on the caller's: the same octets.
+    pub fn with_threads(inner: W, session_key: &[u8], threads: usize) -> Result<Self> {
+        let mut random = [0u8; BLOCK];
+        crate::openpgp::random(&mut random)?;
+        Self::start(inner, session_key, threads, random)
+    }
+
+    /// Starts the body with the prefix block `random`.
+    fn start(mut inner: W, session_key: &[u8], threads: usize, random: [u8; BLOCK]) -> Result<Self> {
+        let mut cfb = Cfb::with_key(session_key).map_err(|_| Error::InvalidOption("session key length"))?;
         let mut prefix = [0u8; V1_PREFIX_LEN];
-        crate::openpgp::random(&mut prefix[..BLOCK])?;
+        prefix[..BLOCK].copy_from_slice(&random);
         prefix[BLOCK] = prefix[BLOCK - 2];
         prefix[BLOCK + 1] = prefix[BLOCK - 1];
-        let mut sha = Sha1::new();
-        sha.update(prefix);
-        let mut cfb = Cfb::new(aes);
+        let hash = MdcHash::new(&prefix, threads);
         cfb.encrypt(&mut prefix);
         inner.write_all(&prefix)?;
-        Ok(MdcSealer { inner, cfb, sha, scratch: vec![0u8; MDC_SCRATCH], poison: Poison::default() })
+        Ok(MdcSealer { inner, cfb, hash, scratch: vec![0u8; MDC_SCRATCH], poison: Poison::default() })
     }
 
     /// Writes the MDC packet and returns the writer.
@@ -55,11 +70,24 @@ impl<W: Write> MdcSealer<W> {
         self.poison.check()?;
         let mut mdc = [0u8; MDC_LEN];
         mdc[..2].copy_from_slice(&MDC_HEADER);
-        self.sha.update(MDC_HEADER);
-        mdc[2..].copy_from_slice(&self.sha.clone().finalize());
+        self.hash.update(&MDC_HEADER)?;
+        mdc[2..].copy_from_slice(&self.hash.finalize()?);
         self.cfb.encrypt(&mut mdc);
         self.inner.write_all(&mdc)?;
         Ok(self.inner)
+    }
+
+    /// Encrypts the `n` plaintext octets filled last in the hash thread's
+    /// buffer through the scratch buffer and writes them.
+    fn seal_handed_off(&mut self, n: usize) -> io::Result<()> {
+        let MdcHash::Thread(t) = &mut self.hash else { return Ok(()) };
+        t.advance(n)?;
+        for p in t.last_filled(n).chunks(MDC_SCRATCH) {
+            let c = &mut self.scratch[..p.len()];
+            self.cfb.encrypt_to(p, c);
+            self.inner.write_all(c)?;
+        }
+        Ok(())
     }
 }
 
@@ -82,17 +110,29 @@ impl<W: Write> Write for MdcSealer<W> {
 impl<W: Write> Room for MdcSealer<W> {
     fn room(&mut self) -> io::Result<&mut [u8]> {
         self.poison.check()?;
-        Ok(&mut self.scratch[..])
+        match &mut self.hash {
+            MdcHash::Inline { .. } => Ok(&mut self.scratch[..]),
+            MdcHash::Thread(t) => t.room().map_err(|e| self.poison.record_final::<()>(Err(e)).unwrap_err()),
+        }
     }
 
-    /// Hashes, encrypts and writes the first `n` octets of the scratch buffer.
+    /// Hashes, encrypts and writes the first `n` octets of the last room.
     fn advance(&mut self, n: usize) -> io::Result<()> {
-        let s = &mut self.scratch[..n];
-        self.sha.update(&*s);
-        self.cfb.encrypt(s);
+        let r = match &mut self.hash {
+            MdcHash::Inline { .. } => {
+                let s = &mut self.scratch[..n];
+                match self.hash.update(&*s) {
+                    Ok(()) => {
+                        self.cfb.encrypt(s);
+                        self.inner.write_all(s)
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            MdcHash::Thread(_) => self.seal_handed_off(n),
+        };
         // The CFB state and the hash have moved on: a retry would repeat them.
-        let written = self.inner.write_all(s);
-        self.poison.record_final(written)
+        self.poison.record_final(r)
     }
 }
 
@@ -110,7 +150,7 @@ impl<W: Write> Room for MdcSealer<W> {
 pub struct MdcOpener<R: Read> {
     inner: R,
     cfb: Cfb,
-    sha: Sha1,
+    hash: MdcHash,
     buf: Vec<u8>,
     /// Decrypted octets held in buf[..held] (the last 22 may be the MDC).
     held: usize,
@@ -147,30 +187,44 @@ impl<R: Read> MdcOpener<R> {
     /// and checks its repeated octets (a wrong key shows there with
     /// probability 1 - 2^-16: [`Error::WrongPassword`]).
     pub fn with_prefix(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN]) -> Result<Self> {
-        Self::open(inner, session_key, prefix, true)
+        Self::open(inner, session_key, prefix, true, 1)
     }
 
     /// As `MdcOpener::with_prefix` (feature `internals`), without the quick check: a wrong key
     /// shows only as an MDC failure at the end ([`Error::Authentication`]), the same
     /// error as modified data (see `DecryptOptions::v1_quick_check`).
     pub fn without_quick_check(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN]) -> Result<Self> {
-        Self::open(inner, session_key, prefix, false)
+        Self::open(inner, session_key, prefix, false, 1)
     }
 
-    fn open(inner: R, session_key: &[u8], prefix: &[u8; V1_PREFIX_LEN], quick_check: bool) -> Result<Self> {
-        let aes = Aes::new(session_key).map_err(|_| Error::WrongPassword)?;
-        let mut cfb = Cfb::new(aes);
+    /// As [`MdcOpener::without_quick_check`], the MDC's SHA-1 on a thread of
+    /// its own when `threads` > 1, beside the decryption on the caller's.
+    pub(crate) fn with_threads(
+        inner: R,
+        session_key: &[u8],
+        prefix: &[u8; V1_PREFIX_LEN],
+        threads: usize,
+    ) -> Result<Self> {
+        Self::open(inner, session_key, prefix, false, threads)
+    }
+
+    fn open(
+        inner: R,
+        session_key: &[u8],
+        prefix: &[u8; V1_PREFIX_LEN],
+        quick_check: bool,
+        threads: usize,
+    ) -> Result<Self> {
+        let mut cfb = Cfb::with_key(session_key).map_err(|_| Error::WrongPassword)?;
         let mut prefix = *prefix;
         cfb.decrypt(&mut prefix);
         if quick_check && prefix[BLOCK - 2..BLOCK] != prefix[BLOCK..] {
             return Err(Error::WrongPassword);
         }
-        let mut sha = Sha1::new();
-        sha.update(prefix);
         Ok(MdcOpener {
             inner,
             cfb,
-            sha,
+            hash: MdcHash::new(&prefix, threads),
             buf: vec![0u8; MDC_SCRATCH],
             held: 0,
             hashed: 0,
@@ -205,8 +259,9 @@ impl<R: Read> MdcOpener<R> {
             return Err(Error::Truncated("SEIPD v1 MDC missing"));
         }
         let body_end = self.held - MDC_LEN;
-        self.sha.update(&self.buf[self.hashed..body_end + 2]);
-        let digest = self.sha.clone().finalize();
+        self.hash.update(&self.buf[self.hashed..body_end + 2]).map_err(Error::from_io)?;
+        let hash = std::mem::replace(&mut self.hash, MdcHash::new(&[], 1));
+        let digest = hash.finalize().map_err(Error::from_io)?;
         let mdc = &self.buf[body_end..self.held];
         let ok = mdc[..2] == MDC_HEADER && bool::from(mdc[2..].ct_eq(&digest[..]));
         if !ok {
@@ -248,7 +303,8 @@ impl<R: Read> Read for MdcOpener<R> {
                 self.check_mdc().map_err(|e| self.poison.set(e))?;
             } else {
                 let end = self.held - MDC_LEN;
-                self.sha.update(&self.buf[self.hashed..end]);
+                let hashed = self.hash.update(&self.buf[self.hashed..end]);
+                self.poison.record_final(hashed)?;
                 self.hashed = end;
             }
         }
@@ -260,3 +316,7 @@ impl<R: Read> Drop for MdcOpener<R> {
         self.buf.zeroize();
     }
 }
+
+#[cfg(test)]
+#[path = "v1_tests.rs"]
+mod tests;
