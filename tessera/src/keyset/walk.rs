@@ -100,12 +100,11 @@ fn parse_date(s: &str) -> Option<Date> {
 /// The Luhn sum contribution of digit `d` at an odd (`true`) or even
 /// position counted from the right, the rightmost being position 0.
 fn luhn_digit(odd: bool, d: u16) -> u16 {
-    match (odd, d) {
-        (false, d) => d,
-        (true, d) if d < 5 => 2 * d,
-        (true, d) => 2 * d - 9,
-    }
+    LUHN[usize::from(odd)][usize::from(d % 10)]
 }
+
+/// [`luhn_digit`] of every digit at an even and at an odd position.
+const LUHN: [[u16; 10]; 2] = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [0, 2, 4, 6, 8, 1, 3, 5, 7, 9]];
 
 /// A value's Luhn state apart from its encrypted digits: the sum of its
 /// kept digits mod 10, and whether its first encrypted digit sits at an odd
@@ -318,7 +317,9 @@ impl Walk {
 }
 
 /// Transforms every value (numerals `data[starts[i]..starts[i + 1]]`), then
-/// again those not `inside`, until all are.
+/// again those not `inside`, until all are. The values still walking sit
+/// back to back in one buffer, compacted after each call, and go back to
+/// `data` once inside: each is copied out and back once.
 fn cycle_walk(
     cipher: &dyn Fpe,
     dir: Direction,
@@ -327,50 +328,62 @@ fn cycle_walk(
     starts: &[usize],
     inside: impl Fn(usize, &[u16]) -> bool,
 ) -> Result<()> {
-    let ends = &starts[1..];
-    let n = ends.len();
-    cipher.transform_batch(dir, tweaks, data, ends)?;
     let span = |i: usize| starts[i]..starts[i + 1];
-    let mut pending: Vec<usize> = (0..n).filter(|&i| !inside(i, &data[span(i)])).collect();
-    let mut sub = Zeroizing::new(Vec::new());
-    let (mut sub_ends, mut sub_tweaks) = (Vec::new(), Vec::new());
+    cipher.transform_batch(dir, tweaks, data, &starts[1..])?;
+    let mut pending: Vec<usize> = (0..starts.len() - 1).filter(|&i| !inside(i, &data[span(i)])).collect();
+    let mut walking = Zeroizing::new(Vec::new());
+    let (mut ends, mut own_tweaks) = (Vec::with_capacity(pending.len()), Vec::new());
+    for &i in &pending {
+        walking.extend_from_slice(&data[span(i)]);
+        ends.push(walking.len());
+        if let Tweaks::PerValue(ts) = tweaks {
+            own_tweaks.push(ts[i]);
+        }
+    }
+    let tweak_of = |i: usize| match tweaks {
+        Tweaks::Same(t) => t,
+        Tweaks::PerValue(ts) => ts[i],
+    };
     while !pending.is_empty() {
         // The last few go one at a time: a batch call costs more than their rounds.
         if pending.len() < 16 {
-            for &i in &pending {
-                let tweak = match tweaks {
-                    Tweaks::Same(t) => t,
-                    Tweaks::PerValue(ts) => ts[i],
-                };
-                let x = &mut data[span(i)];
-                cipher.transform_numerals(dir, tweak, x)?;
+            let mut start = 0;
+            for (&i, &end) in pending.iter().zip(&ends) {
+                let x = &mut walking[start..end];
+                cipher.transform_numerals(dir, tweak_of(i), x)?;
                 while !inside(i, x) {
-                    cipher.transform_numerals(dir, tweak, x)?;
+                    cipher.transform_numerals(dir, tweak_of(i), x)?;
                 }
+                data[span(i)].copy_from_slice(x);
+                start = end;
             }
             break;
         }
-        sub.clear();
-        sub_ends.clear();
-        sub_tweaks.clear();
-        for &i in &pending {
-            sub.extend_from_slice(&data[span(i)]);
-            sub_ends.push(sub.len());
-            if let Tweaks::PerValue(ts) = tweaks {
-                sub_tweaks.push(ts[i]);
-            }
-        }
         let t = match tweaks {
             Tweaks::Same(t) => Tweaks::Same(t),
-            Tweaks::PerValue(_) => Tweaks::PerValue(&sub_tweaks),
+            Tweaks::PerValue(_) => Tweaks::PerValue(&own_tweaks),
         };
-        cipher.transform_batch(dir, t, &mut sub, &sub_ends)?;
-        let mut start = 0;
-        for (&i, &end) in pending.iter().zip(&sub_ends) {
-            data[span(i)].copy_from_slice(&sub[start..end]);
+        cipher.transform_batch(dir, t, &mut walking, &ends)?;
+        let (mut start, mut kept, mut w) = (0, 0, 0);
+        for k in 0..pending.len() {
+            let (i, end) = (pending[k], ends[k]);
+            if inside(i, &walking[start..end]) {
+                data[span(i)].copy_from_slice(&walking[start..end]);
+            } else {
+                walking.copy_within(start..end, w);
+                w += end - start;
+                (pending[kept], ends[kept]) = (i, w);
+                if !own_tweaks.is_empty() {
+                    own_tweaks[kept] = own_tweaks[k];
+                }
+                kept += 1;
+            }
             start = end;
         }
-        pending.retain(|&i| !inside(i, &data[span(i)]));
+        pending.truncate(kept);
+        ends.truncate(kept);
+        own_tweaks.truncate(kept);
+        walking.truncate(w);
     }
     Ok(())
 }
