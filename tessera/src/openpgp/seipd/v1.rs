@@ -44,8 +44,10 @@ impl<W: Write> MdcSealer<W> {
         Self::with_threads(inner, session_key, 1)
     }
 
-    /// As [`MdcSealer::new`], the MDC's SHA-1 on a thread of its own when
-    /// `threads` > 1, beside the CFB chain on the caller's: the same octets.
+    /// Starts the body with `session_key` (16, 24 or 32 octets), the MDC's
+    /// SHA-1 on a thread of its own when `threads` > 1, beside the CFB
+    /// chain on the caller's (on the caller's thread otherwise): the same
+    /// octets either way.
     pub fn with_threads(inner: W, session_key: &[u8], threads: usize) -> Result<Self> {
         let mut random = [0u8; BLOCK];
         crate::openpgp::random(&mut random)?;
