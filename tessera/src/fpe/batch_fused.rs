@@ -47,20 +47,20 @@ pub(crate) const MAX_FF3: u64 = 1 << 30;
 /// The most rounds a run has (FF1's ten).
 pub(super) const MAX_ROUNDS: usize = 10;
 
-/// Calls `run::<FF3, NR, ENC>(args)` (or `run::<NR, ENC>(args)` for a
-/// kernel of one layout) for the AES round count `nr` (10, 12, else 14)
+/// Calls `run::<G.., NR, ENC>(args)` (the kernel's leading constants `G`,
+/// such as its layout, then these) for the AES round count `nr` (10, 12, else 14)
 /// and the direction `dir` as constants: no branch in the rounds for LLVM
 /// to schedule the AES of one vector around (it then runs the vectors of a
 /// chunk one after another).
 macro_rules! by_rounds {
-    ($run:ident $(::<$ff3:ident>)? ($nr:expr, $dir:expr; $($arg:expr),*)) => {
+    ($run:ident $(::<$($g:tt),+>)? ($nr:expr, $dir:expr; $($arg:expr),*)) => {
         match ($nr, $dir.is_encrypt()) {
-            (10, true) => $run::<$($ff3,)? 10, true>($($arg),*),
-            (10, false) => $run::<$($ff3,)? 10, false>($($arg),*),
-            (12, true) => $run::<$($ff3,)? 12, true>($($arg),*),
-            (12, false) => $run::<$($ff3,)? 12, false>($($arg),*),
-            (_, true) => $run::<$($ff3,)? 14, true>($($arg),*),
-            (_, false) => $run::<$($ff3,)? 14, false>($($arg),*),
+            (10, true) => $run::<$($($g,)+)? 10, true>($($arg),*),
+            (10, false) => $run::<$($($g,)+)? 10, false>($($arg),*),
+            (12, true) => $run::<$($($g,)+)? 12, true>($($arg),*),
+            (12, false) => $run::<$($($g,)+)? 12, false>($($arg),*),
+            (_, true) => $run::<$($($g,)+)? 14, true>($($arg),*),
+            (_, false) => $run::<$($($g,)+)? 14, false>($($arg),*),
         }
     };
 }
@@ -82,8 +82,6 @@ pub struct Mod512 {
     mu: __m512i,
     neg: __m512i,
     r: [__m512i; 2],
-    /// FF1's y is folded first ([`barrett8_fold`]; `mu` is floor(2^52 / m), `r[0]` 2^32 mod m).
-    fold: bool,
 }
 
 impl Mod512 {
@@ -97,9 +95,9 @@ impl Mod512 {
         // both in `c`: no division per call (one per group of values).
         let mu = if FF3 { 2 * c.mu[p] + u64::from(2 * c.r[p][1] >= m) } else { c.mu[p] };
         let ms = if FF3 { [m, m - 1, 2 * m - 1] } else { [m, 2 * m, 3 * m] };
-        let fold = !FF3 && c.fold;
-        let r = if fold { [v(c.r[p][0]), v(0)] } else { [v(c.r[p][1]), v(c.r[p][2])] };
-        Mod512 { m: ms.map(v), mu: v(mu), neg: v((1 << 52) - m), r, fold }
+        // FF1's folded reduction ([`barrett8_fold`]) reads 2^32 mod m; `mu` is then floor(2^52 / m).
+        let r = if !FF3 && c.fold { [v(c.r[p][0]), v(0)] } else { [v(c.r[p][1]), v(c.r[p][2])] };
+        Mod512 { m: ms.map(v), mu: v(mu), neg: v((1 << 52) - m), r }
     }
 }
 
@@ -194,12 +192,13 @@ pub fn fix8(s: __m512i, k: &Mod512) -> __m512i {
 /// One round for 8·W values with VAES-512: blocks from `src` (W vectors
 /// of eight halves) xored with `cbk` (the round's constant block ^ the
 /// first round key, in every lane), `NR` AES rounds under `rk`, then
-/// `dst + y mod m` (`ENC`) or `dst - y mod m`.
+/// `dst + y mod m` (`ENC`) or `dst - y mod m` (FF1's y reduced by
+/// [`barrett8_fold`] with `FOLD`, by [`barrett8`] otherwise).
 /// Values 0, 2, 4, 6 of a vector go to one block vector, 1, 3, 5, 7 to the
 /// next, so reading y back in the same pairs restores the value order.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-pub fn step512<const W: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+pub fn step512<const W: usize, const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
     rk: &[__m512i; 15],
     cbk: __m512i,
     k: &Mod512,
@@ -243,7 +242,7 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
             // o0's first 8 bytes reversed in each lane's low half, o1's in
             // its high half.
             let y = _mm512_mask_shuffle_epi8(_mm512_shuffle_epi8(o0, y_be), 0xff00_ff00_ff00_ff00, o1, y_be);
-            let r = if k.fold { barrett8_fold(y, k) } else { barrett8(y, k) };
+            let r = if FOLD { barrett8_fold(y, k) } else { barrett8(y, k) };
             update8::<ENC>(*d, r, k)
         };
     }
@@ -258,7 +257,7 @@ pub fn step512<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
 /// next round needs) may overlap the next group's AES rounds.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-fn chunk512<const H: usize, const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
     rk: &[__m512i; 15],
     cbk: &[__m512i],
     ks: &[Mod512; 2],
@@ -282,13 +281,13 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const NR: usize, co
     // went from 1.46x to 1.36x the AES floor on Zen 5, FF3-1 1.79x to 1.70x.
     const { assert!(G <= 2, "at most two groups") };
     for pair in cbk.chunks_exact(2) {
-        x[0] = step512::<H, FF3, NR, ENC>(rk, pair[0], &ks[0], &y[0], x[0]);
+        x[0] = step512::<H, FF3, FOLD, NR, ENC>(rk, pair[0], &ks[0], &y[0], x[0]);
         if G > 1 {
-            x[G - 1] = step512::<H, FF3, NR, ENC>(rk, pair[0], &ks[0], &y[G - 1], x[G - 1]);
+            x[G - 1] = step512::<H, FF3, FOLD, NR, ENC>(rk, pair[0], &ks[0], &y[G - 1], x[G - 1]);
         }
-        y[0] = step512::<H, FF3, NR, ENC>(rk, pair[1], &ks[1], &x[0], y[0]);
+        y[0] = step512::<H, FF3, FOLD, NR, ENC>(rk, pair[1], &ks[1], &x[0], y[0]);
         if G > 1 {
-            y[G - 1] = step512::<H, FF3, NR, ENC>(rk, pair[1], &ks[1], &x[G - 1], y[G - 1]);
+            y[G - 1] = step512::<H, FF3, FOLD, NR, ENC>(rk, pair[1], &ks[1], &x[G - 1], y[G - 1]);
         }
     }
     let h = if p == 0 { [x, y] } else { [y, x] };
@@ -323,13 +322,17 @@ pub unsafe fn rounds_vaes512<const FF3: bool>(
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm512_broadcast_i32x4(*k);
     }
-    by_rounds!(run512::<FF3>(nr, dir; &rk, c, a, b, dir));
+    if !FF3 && c.fold {
+        by_rounds!(run512::<false, true>(nr, dir; &rk, c, a, b, dir));
+    } else {
+        by_rounds!(run512::<FF3, false>(nr, dir; &rk, c, a, b, dir));
+    }
     crate::wipe::wipe_vectors(&mut rk);
 }
 
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-fn run512<const FF3: bool, const NR: usize, const ENC: bool>(
+fn run512<const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
     rk: &[__m512i; 15],
     c: &Consts<'_>,
     a: &mut [u64],
@@ -352,15 +355,15 @@ fn run512<const FF3: bool, const NR: usize, const ENC: bool>(
     // against 32; the rest in 32, then 8.
     let mut j = 0;
     while j + 64 <= a.len() {
-        chunk512::<4, 2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        chunk512::<4, 2, FF3, FOLD, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
         j += 64;
     }
     if j + 32 <= a.len() {
-        chunk512::<2, 2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        chunk512::<2, 2, FF3, FOLD, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
         j += 32;
     }
     while j < a.len() {
-        chunk512::<1, 1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        chunk512::<1, 1, FF3, FOLD, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
         j += 8;
     }
     crate::wipe::wipe_vectors(&mut cbk);
