@@ -116,9 +116,18 @@ struct LuhnFixed {
 }
 
 impl LuhnFixed {
+    /// Whether the encrypted digits `numerals` (all below 10) complete a
+    /// number that passes. Digits at even and odd indices are summed apart,
+    /// with a count of those above 4: a doubled digit d adds 2d - 9 then.
     fn passes(self, numerals: &[u16]) -> bool {
-        let enc: u16 = numerals.iter().enumerate().map(|(j, &d)| luhn_digit(self.odd ^ (j % 2 == 1), d)).sum();
-        (self.sum + enc).is_multiple_of(10)
+        let (mut sum, mut high) = ([0u32; 2], [0u32; 2]);
+        for (j, &d) in numerals.iter().enumerate() {
+            sum[j % 2] += u32::from(d);
+            high[j % 2] += u32::from(d > 4);
+        }
+        // Index j is doubled when its parity differs from the first one's.
+        let (plain, doubled) = if self.odd { (1, 0) } else { (0, 1) };
+        (u32::from(self.sum) + sum[plain] + 2 * sum[doubled] - 9 * high[doubled]).is_multiple_of(10)
     }
 }
 
@@ -419,6 +428,13 @@ mod tests {
                     let mut changed = digits.clone();
                     changed[from + n - 1] = (changed[from + n - 1] + 1) % 10;
                     assert!(!f.passes(&changed[from..from + n]));
+                    // Every value of every encrypted digit, against the whole number's check.
+                    for (k, d) in (from..from + n).flat_map(|k| (0..10).map(move |d| (k, d))) {
+                        let mut other = digits.clone();
+                        other[k] = d;
+                        let text: String = other.iter().map(|&d| char::from(b'0' + d as u8)).collect();
+                        assert_eq!(f.passes(&other[from..from + n]), luhn_passes(&text), "{card} {from} {n} {k} {d}");
+                    }
                 }
             }
         }
