@@ -1,7 +1,8 @@
 """The whole-process tables of BENCHMARKS.md (run by scripts/bench): OpenPGP
 encryption and decryption of 256 MiB through the CLI beside rPGP and
 `openssl enc` (scripts/bench-pgp-threads), SEIPD v1 (GnuPG 2.2's format) of
-256 MiB beside `gpg -z0`, `tessera siv encrypt` of 64 MiB
+256 MiB beside `gpg -z0`, signatures of 256 MiB beside `openssl dgst`,
+`tessera siv encrypt` of 64 MiB
 beside the `aes-siv` crate, and `tessera fpe encrypt` of 4,000,000 values at
 1 and every thread. Prints Markdown."""
 
@@ -21,7 +22,7 @@ def timed(cmd, stdin, stdout=os.devnull):
     """Wall s, CPU s (user + sys) and peak RSS MiB of one run of `cmd`."""
     start = time.perf_counter()
     with open(stdin, "rb") as i, open(stdout, "wb") as o:
-        child = subprocess.Popen(cmd, stdin=i, stdout=o)
+        child = subprocess.Popen(cmd, stdin=i, stdout=o, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - start
@@ -135,6 +136,43 @@ def gnupg_v1(d):
     subprocess.run(["gpgconf", "--homedir", str(home), "--kill", "gpg-agent"], check=False)
 
 
+def signing(d):
+    """Detached signatures of 256 MiB with SHA2-256 and SHA2-512 beside `openssl dgst` (the hash alone, the
+    floor), and sign+encrypt to a v6 certificate with the default hash beside that hash's floor."""
+    key, cert = d / "sig.key", d / "sig.cert"
+    subprocess.run([T, "key", "generate", "--profile", "rfc9580", "--userid", "Bench <bench@example.org>",
+                    "--no-password", "-o", str(key)], check=True, capture_output=True)
+    with open(cert, "wb") as f:
+        subprocess.run([T, "key", "cert", str(key)], stdout=f, check=True)
+    m = d / "m256"
+    with open(m, "wb") as f:
+        for _ in range(256):
+            f.write(os.urandom(1 << 20))
+    print("Signatures, 256 MiB, from stdin, by a v6 Ed25519 key (`tessera key generate --profile rfc9580`); the")
+    print("floor is `openssl dgst` of the same file (the hash is all a signature of large data costs); best of 3:\n")
+    print("| command | wall s | CPU s | floor | floor wall s | tessera / floor (throughput) |")
+    print("|---|---:|---:|---|---:|---:|")
+    floors = {h: best(["openssl", "dgst", f"-{h.lower()}"], m, runs=3) for h in ("SHA256", "SHA512")}
+    rows = [(f"`tessera sign -b --hash {h}`", [T, "sign", "-b", "-i", str(key), "--hash", h], h)
+            for h in ("SHA256", "SHA512")]
+    rows.append(("`tessera encrypt --sign-with` (default hash, SHA256)",
+                 [T, "encrypt", "-r", str(cert), "--sign-with", str(key)], "SHA256"))
+    signed = d / "signed.pgp"
+    subprocess.run([T, "encrypt", "-r", str(cert), "--sign-with", str(key), "-o", str(signed), str(m)], check=True)
+    out = d / "out"
+    rows.append(("`tessera decrypt --verify-with` of that, to a file", [T, "decrypt", "-i", str(key), "--verify-with",
+                 str(cert), "-o", str(out)], "SHA256"))
+    for label, cmd, h in rows:
+        runs = []
+        for _ in range(3):
+            out.unlink(missing_ok=True)  # decrypt -o never replaces a file
+            runs.append(timed(cmd, signed if "decrypt" in cmd else m))
+        t = (min(r[0] for r in runs), min(r[1] for r in runs))
+        f = floors[h]
+        print(f"| {label} | {t[0]:.3f} | {t[1]:.3f} | `openssl dgst -{h.lower()}` | {f[0]:.3f} | {f[0] / t[0]:.0%} |")
+    print()
+
+
 def main():
     pgp()
     # In memory where there is a tmpfs: tessera syncs a decrypted file before renaming it into place, gpg does
@@ -142,6 +180,8 @@ def main():
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
     with tempfile.TemporaryDirectory(dir=shm) as tmp:
         gnupg_v1(Path(tmp))
+    with tempfile.TemporaryDirectory(dir=shm) as tmp:
+        signing(Path(tmp))
     with tempfile.TemporaryDirectory() as tmp:
         siv_and_fpe(Path(tmp))
 

@@ -38,7 +38,7 @@ pub struct SignArgs {
     /// Write a cleartext-signed message (text, readable without OpenPGP).
     #[arg(long, visible_alias = "clearsign", conflicts_with = "detached")]
     pub cleartext: bool,
-    /// Hash to sign with (default: the strongest the key prefers).
+    /// Hash to sign with (default: the one matching the key's strength, SHA256 for Ed25519, P-256 and RSA up to 3072 bits).
     #[arg(long, value_name = "HASH", value_parser = crate::pgp_explain::hash_parser())]
     pub hash: Option<HashAlg>,
     /// Output file (created only on success); stdout by default.
