@@ -206,6 +206,16 @@ impl Alphabet {
         Error::NotInAlphabet { ch, position }
     }
 
+    /// The characters of `numerals` (checked, of an ASCII alphabet) as
+    /// bytes into `bytes`, one per numeral.
+    #[inline]
+    fn ascii_bytes(&self, numerals: &[u16], bytes: &mut [u8]) {
+        match self.run_start {
+            Some(first) => bytes.iter_mut().zip(numerals).for_each(|(b, &n)| *b = first.wrapping_add(n as u8)),
+            None => bytes.iter_mut().zip(numerals).for_each(|(b, &n)| *b = self.chars[n as usize] as u8),
+        }
+    }
+
     /// Appends the UTF-8 encoding of `numerals` to `out` (one byte per
     /// numeral for ASCII alphabets). A numeral not below the radix is
     /// [`Error::NumeralOutOfRange`], and then nothing is appended.
@@ -214,11 +224,7 @@ impl Alphabet {
         if self.all_ascii {
             let start = out.len();
             out.resize(start + numerals.len(), 0);
-            let bytes = &mut out[start..];
-            match self.run_start {
-                Some(first) => bytes.iter_mut().zip(numerals).for_each(|(b, &n)| *b = first.wrapping_add(n as u8)),
-                None => bytes.iter_mut().zip(numerals).for_each(|(b, &n)| *b = self.chars[n as usize] as u8),
-            }
+            self.ascii_bytes(numerals, &mut out[start..]);
         } else {
             let mut buf = [0u8; 4];
             for &n in numerals {
@@ -238,10 +244,7 @@ impl Alphabet {
             let mut buf = [0u8; 64];
             for part in numerals.chunks(buf.len()) {
                 let bytes = &mut buf[..part.len()];
-                match self.run_start {
-                    Some(first) => bytes.iter_mut().zip(part).for_each(|(b, &n)| *b = first.wrapping_add(n as u8)),
-                    None => bytes.iter_mut().zip(part).for_each(|(b, &n)| *b = self.chars[n as usize] as u8),
-                }
+                self.ascii_bytes(part, bytes);
                 // Every byte is an ASCII character of the alphabet (checked above).
                 out.push_str(core::str::from_utf8(bytes).map_err(|_| Error::Format("alphabet is not ASCII"))?);
             }

@@ -230,9 +230,7 @@ impl FpeTransform {
         }
         batch.transform(dir, tweaks)?;
         if dir == Direction::Decrypt || self.embedding.is_none() {
-            batch.append_all_utf8(out, ends)?;
-            batch.clear();
-            return Ok(());
+            return batch.append_all_utf8(out, ends).map_err(Into::into);
         }
         let mut token = String::new();
         for i in 0..values.len() {
