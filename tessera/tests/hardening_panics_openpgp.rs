@@ -21,11 +21,12 @@ use std::sync::OnceLock;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use tessera::aead::Mode;
+use tessera::openpgp::SessionKey;
 use tessera::openpgp::armor::{ArmorReader, ArmorWriter, MESSAGE};
 use tessera::openpgp::packet::{BodyReader, PartialWriter, read_header, tag, write_packet};
 use tessera::openpgp::s2k::{HashAlg, S2k, S2kLimits};
 use tessera::openpgp::seipd::{ChunkOpener, ChunkSealer, MdcOpener, MdcSealer, V2Header};
-use tessera::openpgp::skesk::{SessionKey, Skesk};
+use tessera::openpgp::skesk::Skesk;
 use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, Profile, S2kChoice, SymAlg};
 
 // ---------------------------------------------------------------- OpenPGP

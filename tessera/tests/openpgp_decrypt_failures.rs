@@ -14,10 +14,11 @@ mod common;
 use std::io::{self, Read, Write};
 
 use tessera::aead::Mode;
+use tessera::openpgp::SessionKey;
 use tessera::openpgp::packet::{PartialWriter, tag, write_packet};
 use tessera::openpgp::s2k::{HashAlg, S2k, S2kLimits};
 use tessera::openpgp::seipd::{ChunkOpener, ChunkSealer, MdcSealer, V2Header};
-use tessera::openpgp::skesk::{SessionKey, Skesk};
+use tessera::openpgp::skesk::Skesk;
 use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, Error, Profile, S2kChoice, SymAlg};
 
 const KEY: [u8; 16] = [7; 16];

@@ -5,10 +5,11 @@ use std::collections::HashMap;
 use std::io::Read;
 
 use tessera::aead::Mode;
+use tessera::openpgp::SessionKey;
 use tessera::openpgp::packet::{BodyReader, read_header, tag};
 use tessera::openpgp::s2k::S2kLimits;
 use tessera::openpgp::seipd::{ChunkOpener, V2Header, chunk_size};
-use tessera::openpgp::skesk::{SessionKey, Skesk, v6_kek};
+use tessera::openpgp::skesk::{Skesk, v6_kek};
 use tessera::openpgp::{DecryptOptions, Decryptor, Error, SymAlg, armor::ArmorReader};
 
 fn dir() -> String {

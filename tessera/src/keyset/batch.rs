@@ -6,8 +6,7 @@ use zeroize::Zeroize;
 use crate::Direction;
 use crate::fpe::{TextBatch, Tweaks};
 
-use super::error::{Error, Result};
-use super::migrate::TokenSource;
+use super::error::{Result, at};
 use super::tokenize::FpeTransform;
 
 /// The tweaks of a batch call on an [`FpeTransform`], as its tweak policy
@@ -67,15 +66,6 @@ struct Job<'a> {
     version: Option<u32>,
 }
 
-/// An error about value `index` of a batch: an [`Error::Crypto`] of a
-/// [`crate::Error::Batch`], or an [`Error::Batch`].
-pub(super) fn at(index: usize) -> impl Fn(Error) -> Error {
-    move |e| match e {
-        Error::Crypto(c) => Error::Crypto(crate::Error::Batch { index, source: Box::new(c) }),
-        e => Error::Batch { index, source: Box::new(e) },
-    }
-}
-
 /// The values that `text` holds back to back, value `i` ending at `ends[i]`
 /// (each end on a character boundary: the batch calls append whole values).
 pub(super) fn split<'t>(text: &'t str, ends: &[usize]) -> Vec<&'t str> {
@@ -88,8 +78,8 @@ impl FpeTransform {
     /// and its end to `ends`; equal to [`encrypt_into`](Self::encrypt_into)
     /// one at a time, but the FF1/FF3-1 rounds of all values are
     /// interleaved. An error about one value names it: an
-    /// [`Error::Crypto`]`(`[`crate::Error::Batch`]`)` for a bad value, an
-    /// [`Error::Batch`] for its tweak or key version; `out` and `ends` are
+    /// [`Error::Crypto`](super::Error::Crypto)`(`[`crate::Error::Batch`]`)` for a bad value, an
+    /// [`Error::Batch`](super::Error::Batch) for its tweak or key version; `out` and `ends` are
     /// then left as they were.
     ///
     /// ```
@@ -125,41 +115,6 @@ impl FpeTransform {
         ends: &mut Vec<usize>,
     ) -> Result<()> {
         self.run_batch(&Job { dir: Direction::Decrypt, tweaks, values, version }, out, ends)
-    }
-
-    /// Re-encrypts `values` (made by `from`, or by the version each carries
-    /// in embedded mode) under the primary, as
-    /// [`rewrap_into`](Self::rewrap_into) on each (refused as it refuses): a
-    /// [`decrypt_batch`](Self::decrypt_batch) then an
-    /// [`encrypt_batch`](Self::encrypt_batch), through
-    /// [`migrate_batch`](Self::migrate_batch) with this transformation as
-    /// the source: the plaintexts pass through one buffer, sized up front
-    /// and zeroized before this returns; the batch's working numerals are
-    /// not wiped (SECURITY.md: plaintext buffers are not).
-    ///
-    /// ```
-    /// use tessera::keyset::{BatchTweaks, Keyset, Template};
-    /// let mut ks = Keyset::new();
-    /// ks.add_transform("ssn", Template::Ssn.params()).unwrap();
-    /// let old = ks.fpe("ssn").unwrap().encrypt(None, "123-45-6789").unwrap();
-    /// let v2 = ks.add_key("ssn").unwrap();
-    /// ks.promote("ssn", v2).unwrap();
-    /// let fpe = ks.fpe("ssn").unwrap();
-    /// let (mut out, mut ends) = (Vec::new(), Vec::new());
-    /// fpe.rewrap_batch(BatchTweaks::Fixed, &[old.as_str()], Some(1), &mut out, &mut ends).unwrap();
-    /// assert_eq!(out, fpe.encrypt(None, "123-45-6789").unwrap().as_bytes());
-    /// ```
-    pub fn rewrap_batch(
-        &self,
-        tweaks: BatchTweaks<'_>,
-        values: &[&str],
-        from: Option<u32>,
-        out: &mut Vec<u8>,
-        ends: &mut Vec<usize>,
-    ) -> Result<()> {
-        self.check_rewrap(from)?;
-        let own = TokenSource::Transform { fpe: self, tweaks, version: from };
-        self.migrate_batch(&own, tweaks, values, out, ends)
     }
 
     /// The batch call's tweaks, checked against the policy (and, for

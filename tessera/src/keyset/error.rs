@@ -207,3 +207,12 @@ impl Error {
 
 /// Result type of this module.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// An error about value `index` of a batch: an [`Error::Crypto`] of a
+/// [`crate::Error::Batch`], or an [`Error::Batch`].
+pub(super) fn at(index: usize) -> impl Fn(Error) -> Error {
+    move |e| match e {
+        Error::Crypto(c) => Error::Crypto(crate::Error::Batch { index, source: Box::new(c) }),
+        e => Error::Batch { index, source: Box::new(e) },
+    }
+}

@@ -9,8 +9,8 @@ use zeroize::Zeroizing;
 use crate::Direction;
 use crate::fpe::{Fpe, TextBatch, TokenFormat, Tweaks};
 
-use super::batch::{BatchTweaks, at, split};
-use super::error::Result;
+use super::batch::{BatchTweaks, split};
+use super::error::{Result, at};
 use super::tokenize::FpeTransform;
 
 /// What made the tokens to migrate.
@@ -73,6 +73,41 @@ impl TokenSource<'_> {
 }
 
 impl FpeTransform {
+    /// Re-encrypts `values` (made by `from`, or by the version each carries
+    /// in embedded mode) under the primary, as
+    /// [`rewrap_into`](Self::rewrap_into) on each (refused as it refuses): a
+    /// [`decrypt_batch`](Self::decrypt_batch) then an
+    /// [`encrypt_batch`](Self::encrypt_batch), through
+    /// [`migrate_batch`](Self::migrate_batch) with this transformation as
+    /// the source: the plaintexts pass through one buffer, sized up front
+    /// and zeroized before this returns; the batch's working numerals are
+    /// not wiped (SECURITY.md: plaintext buffers are not).
+    ///
+    /// ```
+    /// use tessera::keyset::{BatchTweaks, Keyset, Template};
+    /// let mut ks = Keyset::new();
+    /// ks.add_transform("ssn", Template::Ssn.params()).unwrap();
+    /// let old = ks.fpe("ssn").unwrap().encrypt(None, "123-45-6789").unwrap();
+    /// let v2 = ks.add_key("ssn").unwrap();
+    /// ks.promote("ssn", v2).unwrap();
+    /// let fpe = ks.fpe("ssn").unwrap();
+    /// let (mut out, mut ends) = (Vec::new(), Vec::new());
+    /// fpe.rewrap_batch(BatchTweaks::Fixed, &[old.as_str()], Some(1), &mut out, &mut ends).unwrap();
+    /// assert_eq!(out, fpe.encrypt(None, "123-45-6789").unwrap().as_bytes());
+    /// ```
+    pub fn rewrap_batch(
+        &self,
+        tweaks: BatchTweaks<'_>,
+        values: &[&str],
+        from: Option<u32>,
+        out: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+    ) -> Result<()> {
+        self.check_rewrap(from)?;
+        let own = TokenSource::Transform { fpe: self, tweaks, version: from };
+        self.migrate_batch(&own, tweaks, values, out, ends)
+    }
+
     /// Moves `values`, tokens made by `source`, to this transformation:
     /// each is decrypted by the source and encrypted under the primary
     /// version with `tweaks`, the new token appended to `out` and its end to

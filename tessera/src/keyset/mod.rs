@@ -121,13 +121,12 @@ pub use deterministic::{SivTransform, TINK_PREFIX_LEN, TINK_START_BYTE};
 pub use error::{Error, Result};
 pub use migrate::TokenSource;
 pub use model::{
-    FpeAlgorithm, FpeParams, KeyStatus, KeyVersion, KeyVersionMode, OutputPrefix, SivParams, Transform,
-    TransformParams, TweakPolicy,
+    DateRange, FpeAlgorithm, FpeParams, KeyStatus, KeyVersion, KeyVersionMode, LuhnRule, OutputPrefix, SivParams,
+    Transform, TransformParams, TweakPolicy,
 };
 pub use store::{FORMAT_VERSION, Protection};
 pub use template::Template;
 pub use tokenize::FpeTransform;
-pub use walk::{DateRange, LuhnRule};
 
 use material::KeyMaterial;
 

@@ -4,7 +4,6 @@ use serde::{Deserialize, Serialize};
 
 use super::error::{Error, Result};
 use super::material::KeyMaterial;
-use super::walk::{DateRange, LuhnRule};
 
 /// A key version's state, as in Tink.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -375,5 +374,47 @@ impl Transform {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether the tokens of a card transformation pass the Luhn check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LuhnRule {
+    /// Tokens pass the check, as card numbers do (systems that validate
+    /// the column keep accepting them).
+    Pass,
+    /// Tokens fail the check, so that no token is ever mistaken for a card.
+    Fail,
+}
+
+/// The dates of a date transformation, `first` and `last` included, as
+/// `YYYY-MM-DD`.
+///
+/// ```
+/// use tessera::keyset::{DateRange, FpeParams, Keyset, Template, TransformParams};
+/// let mut ks = Keyset::new();
+/// ks.add_transform("dob", Template::Date.params()).unwrap();
+/// let fpe = ks.fpe("dob").unwrap();
+/// let token = fpe.encrypt(None, "1984-03-17").unwrap();
+/// assert_eq!(token.len(), 10);
+/// assert_eq!(fpe.decrypt(None, &token, None).unwrap().as_str(), "1984-03-17");
+/// // A range must hold at least 1,000,000 days.
+/// let mut p = FpeParams::new("0123456789");
+/// p.date = Some(DateRange { first: "1900-01-01".into(), last: "2099-12-31".into() });
+/// assert!(ks.add_transform("short", TransformParams::Fpe(p)).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DateRange {
+    /// The first date.
+    pub first: String,
+    /// The last date.
+    pub last: String,
+}
+
+impl Default for DateRange {
+    fn default() -> Self {
+        DateRange { first: "0001-01-01".into(), last: "9999-12-31".into() }
     }
 }

@@ -1,7 +1,7 @@
 //! Built-in transformation templates for the usual shapes of data.
 
+use super::model::DateRange;
 use super::model::{FpeParams, SivParams, TransformParams};
-use super::walk::DateRange;
 
 /// A ready-made set of parameters, so that the common cases need no flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

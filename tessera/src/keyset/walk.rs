@@ -11,63 +11,20 @@
 //!   breaks the check: a token can never be taken for a card number. The
 //!   check digit carries no information, so the secret part of a 16-digit
 //!   card under the card template (6 digits encrypted) has 100,000 values.
-//! - **Dates**: `YYYY-MM-DD` in a [`DateRange`]; the day number is
+//! - **Dates**: `YYYY-MM-DD` in a [`DateRange`](super::DateRange); the day number is
 //!   encrypted as decimal numerals and walks until it is inside the range.
 //!   The range must hold at least 1,000,000 days, the smallest domain NIST
 //!   SP 800-38G Rev. 1 (second draft) allows; the default is every date of
 //!   years 1 to 9999, so that tokens are valid SQL `DATE` values.
 
-use serde::{Deserialize, Serialize};
 use time::{Date, Month};
 use zeroize::Zeroizing;
 
 use crate::Direction;
 use crate::fpe::{Alphabet, Fpe, TokenFormat, Tweaks};
 
-use super::error::{Error, Result};
-use super::model::{FpeParams, KeyVersionMode};
-
-/// Whether the tokens of a card transformation pass the Luhn check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LuhnRule {
-    /// Tokens pass the check, as card numbers do (systems that validate
-    /// the column keep accepting them).
-    Pass,
-    /// Tokens fail the check, so that no token is ever mistaken for a card.
-    Fail,
-}
-
-/// The dates of a date transformation, `first` and `last` included, as
-/// `YYYY-MM-DD`.
-///
-/// ```
-/// use tessera::keyset::{DateRange, FpeParams, Keyset, Template, TransformParams};
-/// let mut ks = Keyset::new();
-/// ks.add_transform("dob", Template::Date.params()).unwrap();
-/// let fpe = ks.fpe("dob").unwrap();
-/// let token = fpe.encrypt(None, "1984-03-17").unwrap();
-/// assert_eq!(token.len(), 10);
-/// assert_eq!(fpe.decrypt(None, &token, None).unwrap().as_str(), "1984-03-17");
-/// // A range must hold at least 1,000,000 days.
-/// let mut p = FpeParams::new("0123456789");
-/// p.date = Some(DateRange { first: "1900-01-01".into(), last: "2099-12-31".into() });
-/// assert!(ks.add_transform("short", TransformParams::Fpe(p)).is_err());
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DateRange {
-    /// The first date.
-    pub first: String,
-    /// The last date.
-    pub last: String,
-}
-
-impl Default for DateRange {
-    fn default() -> Self {
-        DateRange { first: "0001-01-01".into(), last: "9999-12-31".into() }
-    }
-}
+use super::error::{Error, Result, at};
+use super::model::{FpeParams, KeyVersionMode, LuhnRule};
 
 /// The smallest domain a date range may have (NIST's minimum FPE domain).
 const MIN_DAYS: u64 = 1_000_000;
@@ -228,7 +185,7 @@ impl Walk {
         starts.push(0);
         let mut fixed = Vec::new();
         for (i, v) in values.iter().enumerate() {
-            self.load(alphabet, format, dir, v, &mut data, &mut fixed).map_err(super::batch::at(i))?;
+            self.load(alphabet, format, dir, v, &mut data, &mut fixed).map_err(at(i))?;
             starts.push(data.len());
         }
         let inside = |i: usize, x: &[u16]| match self {

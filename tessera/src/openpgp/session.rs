@@ -3,12 +3,13 @@
 
 use std::io::Read;
 
+use super::SessionKey;
 use super::crypto::PkeskVersion;
 use super::key::{Cert, Fingerprint, decrypt_pkesks_for};
 use super::packet::{BodyLen, BodyReader, read_header, read_small_body, tag};
 use super::pkesk::Pkesk;
 use super::s2k::S2kLimits;
-use super::skesk::{SessionKey, Skesk};
+use super::skesk::Skesk;
 use super::{Error, Result};
 
 /// Most SKESK packets read in front of the encrypted data.

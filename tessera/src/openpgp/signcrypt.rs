@@ -37,11 +37,11 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use super::decrypt::{SharedMdc, finish_v1, open_message, settle};
 use super::encrypt::{Body, close_seipd, open_seipd};
 use super::key::{Cert, Fingerprint, KeyError};
-use super::options::{DecryptOptions, EncryptOptions, SeipdVersion};
 use super::plain::is_typed;
 use super::poison::Poison;
 use super::seipd::thread_count;
 use super::sig::{InlineSigner, InlineVerifier, Outcome, SigResult, Signer};
+use super::{DecryptOptions, EncryptOptions, SeipdVersion};
 use super::{Error, Result, SessionKey};
 
 /// An [`super::Encryptor`] that also signs: one-pass signature packets

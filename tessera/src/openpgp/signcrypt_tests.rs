@@ -7,9 +7,9 @@ use flate2::Compression;
 use flate2::write::DeflateEncoder;
 
 use super::*;
+use crate::openpgp::Profile;
 use crate::openpgp::S2kChoice;
 use crate::openpgp::key::{GenerateOptions, generate};
-use crate::openpgp::options::Profile;
 use crate::openpgp::packet::{tag, write_packet};
 use crate::openpgp::sig::{SigType, SigningKey};
 

@@ -1,10 +1,10 @@
-//! Key generation and the check that secret material matches its public
-//! material.
+//! Key generation.
 
 use zeroize::Zeroizing;
 
+use super::legacy::legacy_point;
 use super::{Curve, HashAlg, Mpi, PreparedRsa, PublicMaterial, SecretMaterial};
-use super::{edwards, modulus, nist, pkcs1};
+use super::{edwards, nist, pkcs1};
 use crate::openpgp::{Result, SymAlg, random};
 
 /// What [`generate`] makes.
@@ -43,13 +43,6 @@ fn random_array<const N: usize>() -> Result<Zeroizing<[u8; N]>> {
     let mut a = Zeroizing::new([0u8; N]);
     random(a.as_mut_slice())?;
     Ok(a)
-}
-
-fn legacy_point(native: &[u8; 32]) -> Mpi {
-    let mut v = [0u8; 33];
-    v[0] = 0x40;
-    v[1..].copy_from_slice(native);
-    Mpi::new(&v)
 }
 
 /// The KDF hash and wrap cipher for ECDH keys on `curve` (RFC 9580 §11.5).
@@ -127,52 +120,4 @@ fn clamp25519(mut s: Zeroizing<[u8; 32]>) -> Zeroizing<[u8; 32]> {
     s[31] &= 127;
     s[31] |= 64;
     s
-}
-
-/// The native X25519 secret of a Curve25519Legacy ECDH key (the packet
-/// holds it reversed, as a big-endian MPI).
-pub(crate) fn curve25519_legacy_secret(scalar: &Mpi) -> Result<Zeroizing<[u8; 32]>> {
-    let be = scalar.to_padded(32, "Curve25519Legacy secret longer than 32 bytes")?;
-    let mut native = Zeroizing::new([0u8; 32]);
-    native.copy_from_slice(&be);
-    native.reverse();
-    Ok(native)
-}
-
-/// The native Ed25519 seed of an EdDSALegacy key.
-pub(crate) fn eddsa_legacy_seed(seed: &Mpi) -> Result<Zeroizing<[u8; 32]>> {
-    let be = seed.to_padded(32, "EdDSALegacy secret longer than 32 bytes")?;
-    let mut native = Zeroizing::new([0u8; 32]);
-    native.copy_from_slice(&be);
-    Ok(native)
-}
-
-/// Whether `secret` is the secret half of `public`; errors for malformed
-/// material.
-pub(crate) fn derive_public(secret: &SecretMaterial, public: &PublicMaterial) -> Result<bool> {
-    Ok(match (secret, public) {
-        (SecretMaterial::Rsa { d, p, q, .. }, PublicMaterial::Rsa { n, e }) => {
-            pkcs1::private_key(n, e, d, p, q)?;
-            true
-        }
-        (SecretMaterial::Elgamal { x }, PublicMaterial::Elgamal { p, g, y })
-        | (SecretMaterial::Dsa { x }, PublicMaterial::Dsa { p, g, y, .. }) => modulus::secret_matches(p, g, y, x)?,
-        (SecretMaterial::Ecdh { scalar }, PublicMaterial::Ecdh { curve: Curve::Curve25519Legacy, point, .. }) => {
-            let native = curve25519_legacy_secret(scalar)?;
-            legacy_point(&edwards::x25519_public(&native)) == *point
-        }
-        (SecretMaterial::Ecdh { scalar }, PublicMaterial::Ecdh { curve, point, .. })
-        | (SecretMaterial::Ecdsa { scalar }, PublicMaterial::Ecdsa { curve, point }) => {
-            let padded = scalar.to_padded(curve.field_len(), "ECC secret scalar too long")?;
-            (nist::ops(*curve)?.public)(&padded)? == point.as_bytes()
-        }
-        (SecretMaterial::EdDsaLegacy { seed }, PublicMaterial::EdDsaLegacy { point }) => {
-            legacy_point(&edwards::ed25519_public(&*eddsa_legacy_seed(seed)?)) == *point
-        }
-        (SecretMaterial::X25519(s), PublicMaterial::X25519(p)) => edwards::x25519_public(s) == *p,
-        (SecretMaterial::X448(s), PublicMaterial::X448(p)) => edwards::x448_public(s) == *p,
-        (SecretMaterial::Ed25519(s), PublicMaterial::Ed25519(p)) => edwards::ed25519_public(s) == *p,
-        (SecretMaterial::Ed448(s), PublicMaterial::Ed448(p)) => edwards::ed448_public(s) == *p,
-        _ => false,
-    })
 }

@@ -20,14 +20,13 @@
 //! crypto::verify(&public, HashAlg::Sha256, &digest, &sig).unwrap();
 //! ```
 
-mod algs;
 mod dsa;
 mod edwards;
 mod elgamal;
 mod eme;
-mod hash;
 mod keys;
 pub mod kw;
+mod legacy;
 pub(crate) mod modulus;
 pub(crate) mod mpi;
 mod nist;
@@ -40,8 +39,8 @@ mod session;
 mod sigmat;
 mod sign;
 
-pub use algs::{Curve, HashAlg, PublicKeyAlg};
-pub use hash::Hasher;
+pub use super::types::Hasher;
+pub use super::types::{Curve, HashAlg, PublicKeyAlg};
 pub use keys::{KeyType, generate};
 pub use mpi::Mpi;
 pub use payload::{PkeskPayload, PkeskVersion};

@@ -3,8 +3,9 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use super::legacy::{curve25519_legacy_secret, eddsa_legacy_seed, legacy_point};
 use super::mpi::take_array;
-use super::{Mpi, PreparedRsa, PublicMaterial};
+use super::{Curve, Mpi, PreparedRsa, PublicMaterial, edwards, modulus, nist, pkcs1};
 use crate::openpgp::{Error, Result};
 
 /// The secret part of a key. Zeroized on drop; its `Debug` shows only the
@@ -178,7 +179,36 @@ impl SecretMaterial {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn check(&self, public: &PublicMaterial) -> Result<()> {
-        let derived = super::keys::derive_public(self, public)?;
-        if derived { Ok(()) } else { Err(Error::KeyMismatch) }
+        if derives(self, public)? { Ok(()) } else { Err(Error::KeyMismatch) }
     }
+}
+
+/// Whether `secret` is the secret half of `public`; errors for malformed
+/// material.
+fn derives(secret: &SecretMaterial, public: &PublicMaterial) -> Result<bool> {
+    Ok(match (secret, public) {
+        (SecretMaterial::Rsa { d, p, q, .. }, PublicMaterial::Rsa { n, e }) => {
+            pkcs1::private_key(n, e, d, p, q)?;
+            true
+        }
+        (SecretMaterial::Elgamal { x }, PublicMaterial::Elgamal { p, g, y })
+        | (SecretMaterial::Dsa { x }, PublicMaterial::Dsa { p, g, y, .. }) => modulus::secret_matches(p, g, y, x)?,
+        (SecretMaterial::Ecdh { scalar }, PublicMaterial::Ecdh { curve: Curve::Curve25519Legacy, point, .. }) => {
+            let native = curve25519_legacy_secret(scalar)?;
+            legacy_point(&edwards::x25519_public(&native)) == *point
+        }
+        (SecretMaterial::Ecdh { scalar }, PublicMaterial::Ecdh { curve, point, .. })
+        | (SecretMaterial::Ecdsa { scalar }, PublicMaterial::Ecdsa { curve, point }) => {
+            let padded = scalar.to_padded(curve.field_len(), "ECC secret scalar too long")?;
+            (nist::ops(*curve)?.public)(&padded)? == point.as_bytes()
+        }
+        (SecretMaterial::EdDsaLegacy { seed }, PublicMaterial::EdDsaLegacy { point }) => {
+            legacy_point(&edwards::ed25519_public(&*eddsa_legacy_seed(seed)?)) == *point
+        }
+        (SecretMaterial::X25519(s), PublicMaterial::X25519(p)) => edwards::x25519_public(s) == *p,
+        (SecretMaterial::X448(s), PublicMaterial::X448(p)) => edwards::x448_public(s) == *p,
+        (SecretMaterial::Ed25519(s), PublicMaterial::Ed25519(p)) => edwards::ed25519_public(s) == *p,
+        (SecretMaterial::Ed448(s), PublicMaterial::Ed448(p)) => edwards::ed448_public(s) == *p,
+        _ => false,
+    })
 }

@@ -6,7 +6,7 @@ use hkdf::Hkdf;
 use subtle::ConstantTimeEq as _;
 use zeroize::Zeroizing;
 
-use super::keys::curve25519_legacy_secret;
+use super::legacy::curve25519_legacy_secret;
 use super::{Curve, HashAlg, Hasher, Mpi, PkeskPayload, PkeskVersion, PublicKeyAlg, PublicMaterial, SecretMaterial};
 use super::{edwards, elgamal, kw, nist, pkcs1};
 use crate::openpgp::{Error, Result, SessionKey, SymAlg, random};

@@ -1,7 +1,7 @@
 //! Signing and verifying a digest (RFC 9580 §5.2.3, §5.2.4): the packet
 //! layer hashes the data and the signature trailer; this signs the result.
 
-use super::keys::eddsa_legacy_seed;
+use super::legacy::eddsa_legacy_seed;
 use super::{HashAlg, Mpi, PublicMaterial, SecretMaterial, SigMaterial};
 use super::{dsa, edwards, nist, pkcs1};
 use crate::openpgp::{Error, Result};

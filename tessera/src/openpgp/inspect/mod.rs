@@ -24,6 +24,7 @@ mod bodies;
 mod input;
 mod names;
 mod report;
+mod summarize;
 mod summary;
 mod walk;
 
@@ -31,10 +32,9 @@ use std::io::BufRead;
 
 pub use names::{compression_name, escape, key_flag_names, pk_alg_name, sig_type_name, subpacket_name, tag_name};
 pub use report::{
-    Cleartext, Detail, Framing, KeyHandle, KeyInfo, Packet, PkeskInfo, Protection, Report, S2kInfo, SeipdInfo,
-    SkeskInfo,
+    Cleartext, Detail, Framing, KeyInfo, Packet, PkeskInfo, Protection, Report, S2kInfo, SeipdInfo, SkeskInfo,
 };
-pub use summary::{KeyFacts, KeySummary, Summary};
+pub use summary::{KeyFacts, KeyHandle, KeySummary, Summary};
 
 use super::{Error, Result};
 
@@ -80,6 +80,6 @@ pub fn inspect<R: BufRead>(input: R, limits: &Limits) -> Result<Report> {
     if packets.is_empty() {
         return Err(Error::Malformed("no OpenPGP packets"));
     }
-    let summary = summary::summarize(&packets, cleartext.is_some());
+    let summary = summarize::summarize(&packets, cleartext.is_some());
     Ok(Report { armor, cleartext, packets, summary })
 }

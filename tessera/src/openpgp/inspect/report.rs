@@ -1,10 +1,10 @@
 //! The types of an inspection's report.
 
 use super::super::crypto::{HashAlg, PublicKeyAlg};
-use super::super::key::{Fingerprint, KeyId, PublicKey};
+use super::super::key::PublicKey;
 use super::super::sig::{OnePassSig, Signature};
 use super::super::{Error, SymAlg};
-use super::Summary;
+use super::{KeyHandle, Summary};
 use crate::aead::Mode;
 
 /// What an inspection found.
@@ -149,25 +149,6 @@ pub enum Detail {
     /// A body this crate cannot parse (an unsupported version or
     /// algorithm, or malformed fields); the walk goes on after it.
     Unreadable(Error),
-}
-
-/// A key named by key ID or by fingerprint.
-///
-/// ```
-/// use tessera::openpgp::inspect::{KeyHandle, Limits, Summary, inspect};
-/// # let msg = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys/rfc9580_a8_x25519_ocb.asc"));
-/// let report = inspect(msg.as_slice(), &Limits::default())?; // RFC 9580 A.8
-/// let Summary::EncryptedMessage { recipients, .. } = &report.summary else { panic!("a message") };
-/// let Some(KeyHandle::Fingerprint(fp)) = recipients[0] else { panic!("PKESK v6 names a fingerprint") };
-/// assert_eq!(fp.key_id().to_string(), "12C83F1E706F6308");
-/// # Ok::<(), tessera::openpgp::Error>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyHandle {
-    /// A key ID.
-    KeyId(KeyId),
-    /// A fingerprint.
-    Fingerprint(Fingerprint),
 }
 
 /// A PKESK packet's public fields.

@@ -10,7 +10,7 @@ use super::super::Result;
 use super::super::armor::ArmorWriter;
 use super::super::packet::{tag, write_packet};
 use super::super::sig::Signature;
-use super::checks::CheckCache;
+use super::check_cache::CheckCache;
 use super::{Fingerprint, KeyVersion, PublicKey, SecretKey};
 
 /// Packet type ids of key material (RFC 9580 §5.5.1).

@@ -11,7 +11,7 @@ use super::super::packet::{BodyLen, BodyReader, push_zeroizing, read_full, read_
 use super::super::sig::{SigType, Signature};
 use super::super::{Error, Result};
 use super::cert::{CertKey, Subkey, UserId, key_tag};
-use super::checks::CheckCache;
+use super::check_cache::CheckCache;
 use super::{Cert, KeyError, PublicKey, SecretKey};
 
 /// Largest key-related packet read (a 16384-bit RSA secret key is ~4.5 KiB;

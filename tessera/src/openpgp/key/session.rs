@@ -59,7 +59,9 @@ fn names(p: &Pkesk, fp: &Fingerprint) -> bool {
 fn describe(p: &Pkesk) -> String {
     match &p.recipient {
         Some(Recipient::KeyId(id)) => format!("0x{}", KeyId(*id)),
-        Some(Recipient::Fingerprint { fingerprint, .. }) => format!("0x{}", super::packet::hex_upper(fingerprint)),
+        Some(Recipient::Fingerprint { fingerprint, .. }) => {
+            format!("0x{}", super::super::types::hex_upper(fingerprint))
+        }
         None => "an anonymous recipient".into(),
     }
 }

@@ -7,7 +7,8 @@ use super::super::Result;
 use super::super::crypto::PublicKeyAlg;
 use super::super::sig::cost::Budget;
 use super::super::sig::{SigType, Signature};
-use super::checks::{Checker, Rule};
+use super::check_cache::Rule;
+use super::checks::Checker;
 use super::valid::{ValidCert, ValidKey, flags};
 use super::{Cert, CertKey, Fingerprint, KeyError, KeyVersion, PublicKey};
 

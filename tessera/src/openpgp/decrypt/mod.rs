@@ -12,7 +12,6 @@ use super::armor::{ArmorReader, is_armored};
 use super::file_input::FileAt;
 use super::key::Fingerprint;
 use super::message::{Message, Signatures};
-use super::options::{DecryptOptions, SeipdVersion};
 use super::packet::{BodyReader, push_zeroizing, read_exact, read_full};
 pub use super::plain::LiteralInfo;
 use super::plain::{ReadAhead, SeipdBody, Src, is_typed};
@@ -22,10 +21,13 @@ use super::seipd::{
     thread_count, worth_it,
 };
 use super::session::{SessionPackets, candidate_keys, read_session_packets};
-use super::skesk::SessionKey;
-use super::{Error, Result};
+use super::{Error, Result, SeipdVersion, SessionKey};
 use crate::TAG_LEN;
 use crate::aes::Aes;
+
+mod from_file;
+mod options;
+pub use options::DecryptOptions;
 
 /// Decrypts an OpenPGP message (binary or armored, SEIPD v1 or v2) as a
 /// stream, with passwords and/or secret keys ([`DecryptOptions::keys`]).

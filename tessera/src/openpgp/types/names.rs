@@ -13,8 +13,7 @@
 
 use core::str::FromStr;
 
-use super::crypto::HashAlg;
-use super::{Error, Profile, S2kKind, SymAlg};
+use super::{Error, HashAlg, Profile, S2kKind, SymAlg};
 use crate::aead::Mode;
 
 /// Gives a type its names: `NAMES` and `name()` in one order, and
@@ -109,7 +108,7 @@ mod tests {
 
     #[test]
     fn for_profile_defaults_and_conflicts() {
-        use super::super::{EncryptOptions, S2kChoice};
+        use crate::openpgp::{EncryptOptions, S2kChoice};
         let opts = |p, s| EncryptOptions::for_profile(p, s, 96);
         assert_eq!(opts(Profile::Rfc9580, None).unwrap().s2k, S2kChoice::default());
         assert_eq!(opts(Profile::Rfc4880, None).unwrap().s2k, S2kChoice::Iterated { count_octet: 96 });

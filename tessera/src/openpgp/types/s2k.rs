@@ -7,7 +7,7 @@ use zeroize::Zeroizing;
 
 use super::{Error, Result};
 
-pub use super::crypto::HashAlg;
+pub use super::HashAlg;
 
 /// The hash of an S2K specifier: SHA-1 (reading only) and SHA2-224/256/384/512.
 fn s2k_hash(id: u8) -> Result<HashAlg> {

@@ -2,6 +2,8 @@
 
 use std::io;
 
+use super::fingerprint::MalformedFingerprint;
+
 /// Everything that can go wrong reading or writing an OpenPGP message.
 ///
 /// ```
@@ -47,7 +49,7 @@ pub enum Error {
     /// A limit that protects against hostile input was exceeded.
     #[error("limit exceeded: {0}")]
     Limit(&'static str),
-    /// A caller-set limit on work or output ([`DecryptOptions`](super::DecryptOptions), [`S2kLimits`](super::S2kLimits)) would
+    /// A caller-set limit on work or output ([`DecryptOptions`](crate::openpgp::DecryptOptions), [`S2kLimits`](super::S2kLimits)) would
     /// be exceeded: `limit` names the field, `allowed` is its value and
     /// `asked` what the message needs. Refused before the work is done or
     /// the memory allocated.
@@ -97,7 +99,7 @@ pub enum Error {
     KeyMismatch,
     /// A key, certificate or signature cannot be used (names it and why).
     #[error(transparent)]
-    Key(#[from] super::key::KeyError),
+    Key(#[from] super::KeyError),
     /// The operating system's random generator failed.
     #[error("the system random number generator failed")]
     Random,
@@ -200,6 +202,12 @@ impl Error {
 /// assert!(matches!(e, Error::Primitive(tessera::Error::KeyLength { got: 5, .. })));
 /// assert_eq!(e.to_string(), "key is 5 bytes; expected 16, 24 or 32");
 /// ```
+impl From<MalformedFingerprint> for Error {
+    fn from(_: MalformedFingerprint) -> Error {
+        Error::Malformed("fingerprint with an unknown version or the wrong length")
+    }
+}
+
 impl From<crate::Error> for Error {
     fn from(e: crate::Error) -> Error {
         match e {
@@ -215,3 +223,14 @@ impl From<Error> for io::Error {
         e.into_io()
     }
 }
+
+/// Result type of this module.
+///
+/// ```
+/// use tessera::openpgp::{Error, Result, SymAlg};
+/// fn cipher(id: u8) -> Result<SymAlg> {
+///     SymAlg::from_id(id)
+/// }
+/// assert!(matches!(cipher(2), Err(Error::UnsupportedCipher(2))));
+/// ```
+pub type Result<T> = std::result::Result<T, Error>;

@@ -7,7 +7,6 @@ use zeroize::Zeroizing;
 
 use super::armor::{ArmorWriter, MESSAGE};
 use super::key::EncryptionPlan;
-use super::options::{EMPTY_PASSWORD, EncryptOptions, MAX_FILENAME_LEN, Profile, S2kChoice};
 use super::packet::{PartialWriter, tag, write_packet};
 use super::s2k::{HashAlg, S2k};
 use super::seipd::{
@@ -15,8 +14,11 @@ use super::seipd::{
     worth_it,
 };
 use super::skesk::Skesk;
-use super::{Error, Result, random};
+use super::{Error, Profile, Result, S2kChoice, random};
 use crate::fs::{CHUNK_BUFFER, CopyError, copy};
+
+mod options;
+pub use options::{EMPTY_PASSWORD, EncryptOptions, MAX_FILENAME_LEN};
 
 // One per message, built once: boxing the large variant would only add an allocation.
 #[allow(clippy::large_enum_variant)]

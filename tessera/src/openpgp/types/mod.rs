@@ -1,0 +1,24 @@
+//! The words every other OpenPGP module speaks: errors, algorithm ids,
+//! hashes, key names, session keys and S2K specifiers. Nothing here imports
+//! from the modules above it (`scripts/imports.py` checks it), so packets,
+//! keys, signatures and messages can all build on it.
+
+mod algs;
+mod error;
+mod fingerprint;
+mod hash;
+mod key_error;
+mod names;
+mod profile;
+pub mod s2k;
+mod session_key;
+
+pub use algs::{Curve, HashAlg, PublicKeyAlg, SymAlg};
+pub use error::{Error, Result};
+pub(crate) use fingerprint::hex_upper;
+pub use fingerprint::{Fingerprint, KeyId, KeyVersion, MalformedFingerprint};
+pub use hash::Hasher;
+pub use key_error::KeyError;
+pub use profile::{Profile, S2kChoice, S2kKind, SeipdVersion};
+pub use s2k::S2kLimits;
+pub use session_key::SessionKey;
