@@ -14,6 +14,8 @@ use std::thread::JoinHandle;
 use sha1::{Digest, Sha1};
 use zeroize::Zeroizing;
 
+use super::{Room, write_through};
+
 /// Octets of plaintext handed to the hash thread at a time.
 pub(super) const HANDOFF: usize = 1 << 18;
 
@@ -41,7 +43,7 @@ impl MdcHash {
     }
 
     /// Hashes `data` (copied into the hand-off buffers when threaded).
-    pub(super) fn update(&mut self, mut data: &[u8]) -> io::Result<()> {
+    pub(super) fn update(&mut self, data: &[u8]) -> io::Result<()> {
         match self {
             MdcHash::Inline { sha, threads, hashed } => {
                 sha.update(data);
@@ -54,15 +56,7 @@ impl MdcHash {
                     }
                 }
             }
-            MdcHash::Thread(t) => {
-                while !data.is_empty() {
-                    let room = t.room()?;
-                    let k = room.len().min(data.len());
-                    room[..k].copy_from_slice(&data[..k]);
-                    t.advance(k)?;
-                    data = &data[k..];
-                }
-            }
+            MdcHash::Thread(t) => write_through(t, data)?,
         }
         Ok(())
     }
@@ -94,6 +88,28 @@ fn stopped() -> io::Error {
     io::Error::other("the SHA-1 thread stopped")
 }
 
+impl Room for HashThread {
+    /// The free part of the buffer being filled (never empty): a full one
+    /// is handed to the thread first and a hashed one taken back.
+    fn room(&mut self) -> io::Result<&mut [u8]> {
+        if self.fill == HANDOFF {
+            self.hand_off()?;
+        }
+        if self.cur.is_none() {
+            self.cur = Some(self.back.recv().map_err(|_| stopped())?);
+        }
+        let cur = self.cur.as_mut().ok_or_else(stopped)?;
+        Ok(&mut cur[self.fill..])
+    }
+
+    /// Takes the next `n` octets of the last [`Room::room`] as filled.
+    fn advance(&mut self, n: usize) -> io::Result<()> {
+        debug_assert!(self.fill + n <= HANDOFF);
+        self.fill += n;
+        Ok(())
+    }
+}
+
 impl HashThread {
     /// Starts the thread from the state `sha`, with [`BUFFERS`] buffers.
     fn spawn(mut sha: Sha1) -> io::Result<Self> {
@@ -117,26 +133,6 @@ impl HashThread {
             fill: 0,
             handle: Some(handle),
         })
-    }
-
-    /// The free part of the buffer being filled (never empty): a full one
-    /// is handed to the thread first and a hashed one taken back.
-    pub(super) fn room(&mut self) -> io::Result<&mut [u8]> {
-        if self.fill == HANDOFF {
-            self.hand_off()?;
-        }
-        if self.cur.is_none() {
-            self.cur = Some(self.back.recv().map_err(|_| stopped())?);
-        }
-        let cur = self.cur.as_mut().ok_or_else(stopped)?;
-        Ok(&mut cur[self.fill..])
-    }
-
-    /// Takes the next `n` octets of the last [`HashThread::room`] as filled.
-    pub(super) fn advance(&mut self, n: usize) -> io::Result<()> {
-        debug_assert!(self.fill + n <= HANDOFF);
-        self.fill += n;
-        Ok(())
     }
 
     /// The `n` octets filled last, for the caller to read.

@@ -34,7 +34,7 @@ mod worker_fault_tests;
 pub(crate) use pool::thread_count;
 pub(crate) use par_open::{ChunkSource, ParOpener};
 pub(crate) use pieces::{MIN_FIRST_PIECE, PieceMap};
-pub(crate) use room::{POSITIONED_READS, Room, Source, read_at, write_through};
+pub(crate) use room::{POSITIONED_READS, Room, Source, read_at, write_over_room, write_through};
 pub(crate) use threads::{ParSealer, worth_it};
 pub use v1::{MdcOpener, MdcSealer};
 pub(crate) use v1::MDC_LEN;

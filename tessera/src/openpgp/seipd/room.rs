@@ -2,7 +2,7 @@
 //! fewer than `write_all` from a buffer of the caller's.
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 
 use crate::fs::CopyError;
 use crate::openpgp::poison::read_checked;
@@ -79,8 +79,9 @@ pub(crate) fn shrank() -> io::Error {
     )
 }
 
-/// A sealer whose plaintext buffer is filled in place.
-pub(crate) trait Room: Write {
+/// A buffer filled in place: a sealer's plaintext chunk, or the MDC hash
+/// thread's next buffer.
+pub(crate) trait Room {
     /// The free part of the buffer being filled (a full chunk is sealed
     /// first, so it is never empty).
     fn room(&mut self) -> io::Result<&mut [u8]>;
@@ -119,3 +120,30 @@ pub(crate) fn write_through<W: Room + ?Sized>(to: &mut W, mut data: &[u8]) -> io
     }
     Ok(())
 }
+
+/// `Write` for a sealer that is a [`Room`] with a [`Poison`](crate::openpgp::poison::Poison)
+/// in `self.poison` and its output in `self.inner`: writes go through the
+/// sealer's buffers ([`write_through`]), `flush` reaches the output, and
+/// after a failure every call fails the same way.
+macro_rules! write_over_room {
+    ($sealer:ident) => {
+        impl<W: std::io::Write> std::io::Write for $sealer<W> {
+            fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+                self.write_all(data)?;
+                Ok(data.len())
+            }
+
+            fn write_all(&mut self, data: &[u8]) -> std::io::Result<()> {
+                self.poison.check()?;
+                $crate::openpgp::seipd::write_through(self, data)
+            }
+
+            fn flush(&mut self) -> std::io::Result<()> {
+                self.poison.check()?;
+                let r = self.inner.flush();
+                self.poison.record(r)
+            }
+        }
+    };
+}
+pub(crate) use write_over_room;

@@ -14,7 +14,7 @@ use super::pieces::Runs;
 use super::pool::{ChunkKey, ChunkPool, Op, buffer_count};
 use super::v2::ChunkNonce;
 use super::room::fill_in_order;
-use super::{Room, Source, V2Header, chunk_size, write_through};
+use super::{Room, Source, V2Header, chunk_size, write_over_room};
 use crate::fs::{CopyError, IO_BUFFER};
 use crate::TAG_LEN;
 use crate::aead::{Aad, Aead, AeadInPlace};
@@ -147,23 +147,7 @@ impl<W: Write> ParSealer<W> {
     }
 }
 
-impl<W: Write> Write for ParSealer<W> {
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.write_all(data)?;
-        Ok(data.len())
-    }
-
-    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
-        self.poison.check()?;
-        write_through(self, data)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.poison.check()?;
-        let r = self.inner.flush();
-        self.poison.record(r)
-    }
-}
+write_over_room!(ParSealer);
 
 impl<W: Write> Room for ParSealer<W> {
     fn room(&mut self) -> io::Result<&mut [u8]> {

@@ -7,7 +7,7 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use super::mdc_hash::MdcHash;
-use super::{Room, V1_PREFIX_LEN, write_through};
+use super::{Room, V1_PREFIX_LEN, write_over_room};
 use crate::openpgp::cfb::Cfb;
 use crate::openpgp::packet::{new_header, tag};
 use crate::openpgp::poison::{Poison, read_checked};
@@ -93,21 +93,7 @@ impl<W: Write> MdcSealer<W> {
     }
 }
 
-impl<W: Write> Write for MdcSealer<W> {
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.write_all(data)?;
-        Ok(data.len())
-    }
-    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
-        self.poison.check()?;
-        write_through(self, data)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.poison.check()?;
-        let r = self.inner.flush();
-        self.poison.record(r)
-    }
-}
+write_over_room!(MdcSealer);
 
 impl<W: Write> Room for MdcSealer<W> {
     fn room(&mut self) -> io::Result<&mut [u8]> {

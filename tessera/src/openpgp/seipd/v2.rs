@@ -7,7 +7,7 @@ use hkdf::Hkdf;
 use sha2::Sha256;
 use zeroize::{Zeroize, Zeroizing};
 
-use super::{MAX_CHUNK_OCTET, Room, V2_HEADER_LEN, chunk_size, write_through};
+use super::{MAX_CHUNK_OCTET, Room, V2_HEADER_LEN, chunk_size, write_over_room};
 use crate::TAG_LEN;
 use crate::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 use crate::openpgp::packet::{new_header, tag};
@@ -187,23 +187,7 @@ impl<W: Write> ChunkSealer<W> {
     }
 }
 
-impl<W: Write> Write for ChunkSealer<W> {
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.write_all(data)?;
-        Ok(data.len())
-    }
-
-    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
-        self.poison.check()?;
-        write_through(self, data)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.poison.check()?;
-        let r = self.inner.flush();
-        self.poison.record(r)
-    }
-}
+write_over_room!(ChunkSealer);
 
 impl<W: Write> Room for ChunkSealer<W> {
     fn room(&mut self) -> io::Result<&mut [u8]> {
