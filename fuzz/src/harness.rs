@@ -6,7 +6,7 @@
 //! thing that disagree, a failed decryption that leaves plaintext behind.
 //!
 //! This file is shared: the fuzz targets in `fuzz/fuzz_targets/` call it,
-//! and `tessera/tests/fuzz_regressions.rs` includes it (`#[path]`) to replay
+//! and `tessera/tests/hardening/fuzz_regressions.rs` includes it (`#[path]`) to replay
 //! the committed seeds and every past crash under `cargo test`. It uses only
 //! tessera's public API and std. Each target has its own module; what they
 //! share is in [`common`].

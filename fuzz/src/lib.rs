@@ -1,5 +1,5 @@
 //! Fuzz harnesses for tessera. The logic lives in `harness.rs` so that
-//! `tessera/tests/fuzz_regressions.rs` can replay the seeds and past crashes
+//! `tessera/tests/hardening/fuzz_regressions.rs` can replay the seeds and past crashes
 //! through exactly the same code under `cargo test`.
 
 #[path = "harness.rs"]
