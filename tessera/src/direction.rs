@@ -1,7 +1,6 @@
 //! Which way a cipher runs.
 
-/// Which way a cipher runs: the one type for what used to be an
-/// `encrypt: bool` argument across FPE, the AEAD kernels and the front ends.
+/// Which way a cipher runs, across FPE, the AEAD kernels and the front ends.
 ///
 /// ```
 /// use tessera::fpe::{Alphabet, FF1, Fpe};

@@ -98,8 +98,8 @@ pub fn fused_rounds(key: &[u8], ff3: bool, a: &mut [u64], b: &mut [u64]) -> bool
 
 #[cfg(test)]
 mod tests {
-    /// Ends that do not cover the data say false (they used to slice past
-    /// the data and panic).
+    /// Ends that do not cover the data say false (instead of slicing past
+    /// the data).
     #[test]
     fn check_parse_format_refuses_ends_past_the_data() {
         let mut data = [1u16; 10];
