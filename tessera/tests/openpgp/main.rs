@@ -29,6 +29,7 @@ mod packets;
 mod pk_interop;
 mod pk_keys;
 mod pk_signatures;
+mod rfc9980;
 mod sig_limits;
 mod sign;
 mod sign_hash;

@@ -3,9 +3,9 @@
 use zeroize::Zeroizing;
 
 use super::legacy::legacy_point;
-use super::{Curve, HashAlg, Mpi, PreparedRsa, PublicMaterial, SecretMaterial};
-use super::{edwards, nist, pkcs1};
-use crate::openpgp::{Result, SymAlg, random};
+use super::{Curve, HashAlg, Mpi, PreparedRsa, PublicKeyAlg, PublicMaterial, SecretMaterial};
+use super::{edwards, nist, pkcs1, pq};
+use crate::openpgp::{Error, Result, SymAlg, random};
 
 /// What [`generate`] makes.
 ///
@@ -37,6 +37,14 @@ pub enum KeyType {
     Ecdh(Curve),
     /// RSA with this modulus size in bits (2048..=8192, e = 65537).
     Rsa(usize),
+    /// ML-DSA-65+Ed25519 (RFC 9980; v6 signing key).
+    MlDsa65Ed25519,
+    /// ML-DSA-87+Ed448 (RFC 9980; v6 signing key).
+    MlDsa87Ed448,
+    /// ML-KEM-768+X25519 (RFC 9980; v6 or v4 encryption key).
+    MlKem768X25519,
+    /// ML-KEM-1024+X448 (RFC 9980; v6 encryption key).
+    MlKem1024X448,
 }
 
 fn random_array<const N: usize>() -> Result<Zeroizing<[u8; N]>> {
@@ -73,13 +81,11 @@ pub fn generate(kind: KeyType) -> Result<(PublicMaterial, SecretMaterial)> {
             (PublicMaterial::Ed448(edwards::ed448_public(&seed)), SecretMaterial::Ed448(*seed))
         }
         KeyType::X25519 => {
-            let s = clamp25519(random_array::<32>()?);
+            let s = clamped(random_array::<32>()?);
             (PublicMaterial::X25519(edwards::x25519_public(&s)), SecretMaterial::X25519(*s))
         }
         KeyType::X448 => {
-            let mut s = random_array::<56>()?;
-            s[0] &= 252;
-            s[55] |= 128;
+            let s = clamped(random_array::<56>()?);
             (PublicMaterial::X448(edwards::x448_public(&s)), SecretMaterial::X448(*s))
         }
         KeyType::EdDsaLegacy => {
@@ -88,7 +94,7 @@ pub fn generate(kind: KeyType) -> Result<(PublicMaterial, SecretMaterial)> {
             (PublicMaterial::EdDsaLegacy { point }, SecretMaterial::EdDsaLegacy { seed: Mpi::new(&*seed) })
         }
         KeyType::EcdhCurve25519Legacy => {
-            let s = clamp25519(random_array::<32>()?);
+            let s = clamped(random_array::<32>()?);
             let point = legacy_point(&edwards::x25519_public(&s));
             let mut reversed = Zeroizing::new(*s);
             reversed.reverse();
@@ -112,12 +118,45 @@ pub fn generate(kind: KeyType) -> Result<(PublicMaterial, SecretMaterial)> {
             let [n, e, d, p, q, u] = pkcs1::generate(bits)?;
             (PublicMaterial::Rsa { n, e }, SecretMaterial::Rsa { d, p, q, u, prepared: PreparedRsa::default() })
         }
+        KeyType::MlDsa65Ed25519 => composite(PublicKeyAlg::MlDsa65Ed25519)?,
+        KeyType::MlDsa87Ed448 => composite(PublicKeyAlg::MlDsa87Ed448)?,
+        KeyType::MlKem768X25519 => composite(PublicKeyAlg::MlKem768X25519)?,
+        KeyType::MlKem1024X448 => composite(PublicKeyAlg::MlKem1024X448)?,
     })
 }
 
-fn clamp25519(mut s: Zeroizing<[u8; 32]>) -> Zeroizing<[u8; 32]> {
-    s[0] &= 248;
-    s[31] &= 127;
-    s[31] |= 64;
+/// A composite key of RFC 9980: a random ECC secret (clamped for X25519
+/// and X448, as their secrets are written) and a random ML-KEM or ML-DSA
+/// seed, the form RFC 9980 stores.
+fn composite(alg: PublicKeyAlg) -> Result<(PublicMaterial, SecretMaterial)> {
+    let sizes = pq::sizes(alg).ok_or(Error::InvalidOption("not a composite algorithm"))?;
+    let mut ecc = Zeroizing::new(vec![0u8; sizes.ecc_secret]);
+    let mut seed = Zeroizing::new(vec![0u8; sizes.pq_secret]);
+    random(&mut ecc)?;
+    random(&mut seed)?;
+    if alg.can_encrypt() {
+        clamp(&mut ecc);
+    }
+    let (ecc_public, pq_public) = pq::public_of(alg, &ecc, &seed)?;
+    let secret = SecretMaterial::Composite { ecc: ecc.as_slice().into(), pq: seed.as_slice().into() };
+    Ok((PublicMaterial::Composite { alg, ecc: ecc_public, pq: pq_public }, secret))
+}
+
+/// Clamps an X25519 (32-octet) or X448 (56-octet) secret as RFC 7748 §5
+/// decodes it.
+fn clamp(s: &mut [u8]) {
+    let last = s.len() - 1;
+    if s.len() == 32 {
+        s[0] &= 248;
+        s[last] &= 127;
+        s[last] |= 64;
+    } else {
+        s[0] &= 252;
+        s[last] |= 128;
+    }
+}
+
+fn clamped<const N: usize>(mut s: Zeroizing<[u8; N]>) -> Zeroizing<[u8; N]> {
+    clamp(s.as_mut_slice());
     s
 }

@@ -32,6 +32,7 @@ pub(crate) mod mpi;
 mod nist;
 mod payload;
 mod pkcs1;
+mod pq;
 mod public;
 mod rsa_prepared;
 mod secret;

@@ -1,7 +1,7 @@
 //! The algorithm-specific fields of PKESK packets (RFC 9580 §5.1.3-5.1.7).
 
 use super::mpi::{put_len_prefixed, take, take_array, take_len_prefixed, take_u8};
-use super::{Mpi, PublicKeyAlg};
+use super::{Mpi, PublicKeyAlg, pq};
 use crate::openpgp::{Error, Result, SymAlg};
 
 /// PKESK packet versions (RFC 9580 §5.1): v3 goes with SEIPD v1, v6 with
@@ -93,6 +93,20 @@ pub enum PkeskPayload {
         /// RFC 3394 wrapped session key.
         wrapped: Vec<u8>,
     },
+    /// A composite KEM of RFC 9980 (§4.3.1): ML-KEM-768+X25519 or
+    /// ML-KEM-1024+X448.
+    Composite {
+        /// The algorithm.
+        alg: PublicKeyAlg,
+        /// The ephemeral X25519 or X448 public key.
+        ecc: Box<[u8]>,
+        /// The ML-KEM ciphertext.
+        kem: Box<[u8]>,
+        /// v3 only: the session key's cipher (AES), in the clear.
+        sym: Option<SymAlg>,
+        /// The session key, AES-256 key-wrapped under the combined key.
+        wrapped: Vec<u8>,
+    },
 }
 
 /// Reads `size || [sym] || wrapped` of the X25519/X448 formats.
@@ -149,6 +163,13 @@ impl PkeskPayload {
                 let (sym, wrapped) = parse_native_tail(version, input)?;
                 PkeskPayload::X448 { ephemeral, sym, wrapped }
             }
+            PublicKeyAlg::MlKem768X25519 | PublicKeyAlg::MlKem1024X448 => {
+                let s = pq::sizes(alg).expect("a composite algorithm");
+                let ecc = pq::take_boxed(input, s.ecc_out, "composite KEM ephemeral key")?;
+                let kem = pq::take_boxed(input, s.pq_out, "ML-KEM ciphertext")?;
+                let (sym, wrapped) = parse_native_tail(version, input)?;
+                PkeskPayload::Composite { alg, ecc, kem, sym, wrapped }
+            }
             other => return Err(Error::UnsupportedPublicKeyAlg(other.id())),
         })
     }
@@ -184,6 +205,11 @@ impl PkeskPayload {
                 out.extend_from_slice(ephemeral);
                 serialize_native_tail(*sym, wrapped, out);
             }
+            PkeskPayload::Composite { ecc, kem, sym, wrapped, .. } => {
+                out.extend_from_slice(ecc);
+                out.extend_from_slice(kem);
+                serialize_native_tail(*sym, wrapped, out);
+            }
         }
     }
 
@@ -203,6 +229,7 @@ impl PkeskPayload {
             PkeskPayload::Ecdh { .. } => PublicKeyAlg::Ecdh,
             PkeskPayload::X25519 { .. } => PublicKeyAlg::X25519,
             PkeskPayload::X448 { .. } => PublicKeyAlg::X448,
+            PkeskPayload::Composite { alg, .. } => *alg,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The algorithm-specific fields of public keys (RFC 9580 §5.5.5).
 
 use super::mpi::{put_len_prefixed, take_array, take_len_prefixed};
-use super::{Curve, HashAlg, Mpi, PublicKeyAlg};
+use super::{Curve, HashAlg, Mpi, PublicKeyAlg, pq};
 use crate::openpgp::{Error, Result, SymAlg};
 
 /// The public part of a key: what follows the algorithm octet (and, for v6
@@ -78,6 +78,17 @@ pub enum PublicMaterial {
     Ed25519([u8; 32]),
     /// Ed448 public key (28).
     Ed448([u8; 57]),
+    /// A composite key of RFC 9980 (30, 31, 35, 36): the ECC public key,
+    /// then the ML-DSA verifying key or ML-KEM encapsulation key, each of
+    /// its algorithm's fixed size.
+    Composite {
+        /// The algorithm.
+        alg: PublicKeyAlg,
+        /// The Ed25519, Ed448, X25519 or X448 public key.
+        ecc: Box<[u8]>,
+        /// The ML-DSA or ML-KEM public key.
+        pq: Box<[u8]>,
+    },
 }
 
 /// Reads a curve OID (one-octet length, 0 and 0xFF reserved).
@@ -149,6 +160,19 @@ impl PublicMaterial {
             PublicKeyAlg::X448 => PublicMaterial::X448(take_array(input, "X448 key")?),
             PublicKeyAlg::Ed25519 => PublicMaterial::Ed25519(take_array(input, "Ed25519 key")?),
             PublicKeyAlg::Ed448 => PublicMaterial::Ed448(take_array(input, "Ed448 key")?),
+            PublicKeyAlg::MlDsa65Ed25519
+            | PublicKeyAlg::MlDsa87Ed448
+            | PublicKeyAlg::MlKem768X25519
+            | PublicKeyAlg::MlKem1024X448 => {
+                let s = pq::sizes(alg).expect("a composite algorithm");
+                let ecc = pq::take_boxed(input, s.ecc_public, "ECC half of a composite key")?;
+                if ecc.iter().all(|&b| b == 0) {
+                    // RFC 9980 §3.4: the zero point never appears in a key.
+                    return Err(Error::Malformed("composite key with an all-zero ECC public key"));
+                }
+                let pq = pq::take_boxed(input, s.pq_public, "post-quantum half of a composite key")?;
+                PublicMaterial::Composite { alg, ecc, pq }
+            }
         })
     }
 
@@ -198,6 +222,10 @@ impl PublicMaterial {
             PublicMaterial::X25519(k) | PublicMaterial::Ed25519(k) => out.extend_from_slice(k),
             PublicMaterial::X448(k) => out.extend_from_slice(k),
             PublicMaterial::Ed448(k) => out.extend_from_slice(k),
+            PublicMaterial::Composite { ecc, pq, .. } => {
+                out.extend_from_slice(ecc);
+                out.extend_from_slice(pq);
+            }
         }
     }
 
@@ -250,6 +278,7 @@ impl PublicMaterial {
             PublicMaterial::X448(_) => PublicKeyAlg::X448,
             PublicMaterial::Ed25519(_) => PublicKeyAlg::Ed25519,
             PublicMaterial::Ed448(_) => PublicKeyAlg::Ed448,
+            PublicMaterial::Composite { alg, .. } => *alg,
         }
     }
 
@@ -313,6 +342,14 @@ impl PublicMaterial {
             PublicMaterial::EdDsaLegacy { .. } => 255,
             PublicMaterial::X25519(_) | PublicMaterial::Ed25519(_) => 255,
             PublicMaterial::X448(_) | PublicMaterial::Ed448(_) => 448,
+            // The ECC half's size; the lattice half is at least as strong.
+            PublicMaterial::Composite { ecc, .. } => {
+                if ecc.len() == 32 {
+                    255
+                } else {
+                    448
+                }
+            }
         }
     }
 }

@@ -5,7 +5,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::legacy::{curve25519_legacy_secret, eddsa_legacy_seed, legacy_point};
 use super::mpi::take_array;
-use super::{Curve, Mpi, PreparedRsa, PublicMaterial, edwards, modulus, nist, pkcs1};
+use super::{Curve, Mpi, PreparedRsa, PublicMaterial, edwards, modulus, nist, pkcs1, pq};
 use crate::openpgp::{Error, Result};
 
 /// The secret part of a key. Zeroized on drop; its `Debug` shows only the
@@ -72,6 +72,15 @@ pub enum SecretMaterial {
     Ed25519([u8; 32]),
     /// Ed448 seed.
     Ed448([u8; 57]),
+    /// The secret halves of a composite key of RFC 9980: the ECC secret
+    /// key, then the ML-KEM seed `d || z` (64 octets) or the ML-DSA seed ξ
+    /// (32 octets).
+    Composite {
+        /// The X25519, X448, Ed25519 or Ed448 secret key.
+        ecc: Box<[u8]>,
+        /// The ML-KEM or ML-DSA seed.
+        pq: Box<[u8]>,
+    },
 }
 
 impl std::fmt::Debug for SecretMaterial {
@@ -87,6 +96,7 @@ impl std::fmt::Debug for SecretMaterial {
             SecretMaterial::X448(_) => "X448",
             SecretMaterial::Ed25519(_) => "Ed25519",
             SecretMaterial::Ed448(_) => "Ed448",
+            SecretMaterial::Composite { .. } => "Composite",
         };
         write!(f, "SecretMaterial::{name}(..)")
     }
@@ -123,6 +133,12 @@ impl SecretMaterial {
             PublicMaterial::X448(_) => SecretMaterial::X448(take_array(input, "X448 secret")?),
             PublicMaterial::Ed25519(_) => SecretMaterial::Ed25519(take_array(input, "Ed25519 secret")?),
             PublicMaterial::Ed448(_) => SecretMaterial::Ed448(take_array(input, "Ed448 secret")?),
+            PublicMaterial::Composite { alg, .. } => {
+                let s = pq::sizes(*alg).expect("a composite algorithm");
+                let ecc = pq::take_boxed(input, s.ecc_secret, "ECC half of a composite secret key")?;
+                let pq = pq::take_boxed(input, s.pq_secret, "post-quantum half of a composite secret key")?;
+                SecretMaterial::Composite { ecc, pq }
+            }
         })
     }
 
@@ -149,6 +165,10 @@ impl SecretMaterial {
             SecretMaterial::X25519(k) | SecretMaterial::Ed25519(k) => out.extend_from_slice(k),
             SecretMaterial::X448(k) => out.extend_from_slice(k),
             SecretMaterial::Ed448(k) => out.extend_from_slice(k),
+            SecretMaterial::Composite { ecc, pq } => {
+                out.extend_from_slice(ecc);
+                out.extend_from_slice(pq);
+            }
         }
     }
 
@@ -209,6 +229,10 @@ fn derives(secret: &SecretMaterial, public: &PublicMaterial) -> Result<bool> {
         (SecretMaterial::X448(s), PublicMaterial::X448(p)) => edwards::x448_public(s) == *p,
         (SecretMaterial::Ed25519(s), PublicMaterial::Ed25519(p)) => edwards::ed25519_public(s) == *p,
         (SecretMaterial::Ed448(s), PublicMaterial::Ed448(p)) => edwards::ed448_public(s) == *p,
+        (SecretMaterial::Composite { ecc, pq }, PublicMaterial::Composite { alg, ecc: ecc_public, pq: pq_public }) => {
+            let (e, p) = pq::public_of(*alg, ecc, pq)?;
+            e == *ecc_public && p == *pq_public
+        }
         _ => false,
     })
 }

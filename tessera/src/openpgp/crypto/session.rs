@@ -8,7 +8,7 @@ use zeroize::Zeroizing;
 
 use super::legacy::curve25519_legacy_secret;
 use super::{Curve, HashAlg, Hasher, Mpi, PkeskPayload, PkeskVersion, PublicKeyAlg, PublicMaterial, SecretMaterial};
-use super::{edwards, elgamal, kw, nist, pkcs1};
+use super::{edwards, elgamal, kw, nist, pkcs1, pq};
 use crate::openpgp::{Error, Result, SessionKey, SymAlg, random};
 
 /// The two-octet checksum of RSA and ECDH session keys: the sum of the key
@@ -110,6 +110,13 @@ pub fn encrypt_session_key(
             let m = frame(version, sym, session_key);
             Ok(PkeskPayload::Rsa { c: pkcs1::encrypt(n, e, &m)? })
         }
+        PublicMaterial::Composite { alg, ecc, pq } if alg.can_encrypt() => {
+            if sym.is_some_and(|s| !matches!(s, SymAlg::Aes128 | SymAlg::Aes192 | SymAlg::Aes256)) {
+                return Err(Error::InvalidOption("a post-quantum PKESK v3 carries an AES session key only"));
+            }
+            let ((ecc, kem), kek) = pq::kem_encapsulate(*alg, ecc, pq)?;
+            Ok(PkeskPayload::Composite { alg: *alg, ecc, kem, sym, wrapped: kw::wrap(&*kek, session_key)? })
+        }
         PublicMaterial::Elgamal { p, .. } => {
             super::modulus::require_min(p.bits())?;
             Err(Error::Unsupported("encrypting to Elgamal keys (decryption only)"))
@@ -156,6 +163,14 @@ pub fn decrypt_session_key(
             let shared = edwards::x448(s, ephemeral).map_err(|_| Error::SessionKeyDecryption)?;
             let kek = native_kek(ephemeral, r, &*shared, true);
             native_session_key(&kek, *sym, wrapped, version)
+        }
+        (
+            SecretMaterial::Composite { ecc: ecc_secret, pq: seed },
+            PublicMaterial::Composite { alg, ecc: ecc_public, .. },
+            PkeskPayload::Composite { alg: sent_alg, ecc, kem, sym, wrapped },
+        ) if alg == sent_alg => {
+            let kek = pq::kem_decapsulate(*alg, (ecc_secret, seed), ecc_public, (ecc, kem))?;
+            native_session_key(&*kek, *sym, wrapped, version)
         }
         (SecretMaterial::Ecdh { scalar }, PublicMaterial::Ecdh { .. }, PkeskPayload::Ecdh { ephemeral, wrapped }) => {
             let m = ecdh_decrypt(scalar, public, recipient_fingerprint, ephemeral, wrapped)?;

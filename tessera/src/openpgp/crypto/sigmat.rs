@@ -1,7 +1,7 @@
 //! The algorithm-specific fields of signatures (RFC 9580 §5.2.3).
 
 use super::mpi::take_array;
-use super::{Mpi, PublicKeyAlg};
+use super::{Mpi, PublicKeyAlg, pq};
 use crate::openpgp::{Error, Result};
 
 /// The algorithm-specific part of a signature packet (what follows the
@@ -47,6 +47,14 @@ pub enum SigMaterial {
     Ed25519([u8; 64]),
     /// Ed448 native signature.
     Ed448([u8; 114]),
+    /// A composite signature (RFC 9980 §5.2): the EdDSA signature, then
+    /// the ML-DSA signature, each of its algorithm's fixed size.
+    Composite {
+        /// The Ed25519 or Ed448 signature.
+        ecc: Box<[u8]>,
+        /// The ML-DSA signature.
+        pq: Box<[u8]>,
+    },
 }
 
 impl std::fmt::Debug for SigMaterial {
@@ -58,6 +66,7 @@ impl std::fmt::Debug for SigMaterial {
             SigMaterial::EdDsaLegacy { .. } => "EdDsaLegacy",
             SigMaterial::Ed25519(_) => "Ed25519",
             SigMaterial::Ed448(_) => "Ed448",
+            SigMaterial::Composite { .. } => "Composite",
         };
         write!(f, "SigMaterial::{name}(..)")
     }
@@ -97,7 +106,15 @@ impl SigMaterial {
             }
             PublicKeyAlg::Ed25519 => SigMaterial::Ed25519(take_array(input, "Ed25519 signature")?),
             PublicKeyAlg::Ed448 => SigMaterial::Ed448(take_array(input, "Ed448 signature")?),
-            PublicKeyAlg::RsaEncryptOnly
+            PublicKeyAlg::MlDsa65Ed25519 | PublicKeyAlg::MlDsa87Ed448 => {
+                let s = pq::sizes(alg).expect("a composite algorithm");
+                let ecc = pq::take_boxed(input, s.ecc_out, "EdDSA half of a composite signature")?;
+                let pq = pq::take_boxed(input, s.pq_out, "ML-DSA half of a composite signature")?;
+                SigMaterial::Composite { ecc, pq }
+            }
+            PublicKeyAlg::MlKem768X25519
+            | PublicKeyAlg::MlKem1024X448
+            | PublicKeyAlg::RsaEncryptOnly
             | PublicKeyAlg::Elgamal
             | PublicKeyAlg::Ecdh
             | PublicKeyAlg::X25519
@@ -127,6 +144,10 @@ impl SigMaterial {
             }
             SigMaterial::Ed25519(b) => out.extend_from_slice(b),
             SigMaterial::Ed448(b) => out.extend_from_slice(b),
+            SigMaterial::Composite { ecc, pq } => {
+                out.extend_from_slice(ecc);
+                out.extend_from_slice(pq);
+            }
         }
     }
 

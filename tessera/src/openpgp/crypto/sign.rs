@@ -3,7 +3,7 @@
 
 use super::legacy::eddsa_legacy_seed;
 use super::{HashAlg, Mpi, PublicMaterial, SecretMaterial, SigMaterial};
-use super::{dsa, edwards, nist, pkcs1};
+use super::{dsa, edwards, nist, pkcs1, pq};
 use crate::openpgp::{Error, Result};
 
 fn check_digest(hash: HashAlg, digest: &[u8]) -> Result<()> {
@@ -61,6 +61,9 @@ pub fn verify(public: &PublicMaterial, hash: HashAlg, digest: &[u8], sig: &SigMa
         }
         (PublicMaterial::Ed25519(k), SigMaterial::Ed25519(s)) => edwards::ed25519_verify(k, digest, s),
         (PublicMaterial::Ed448(k), SigMaterial::Ed448(s)) => edwards::ed448_verify(k, digest, s),
+        (PublicMaterial::Composite { alg, ecc, pq }, SigMaterial::Composite { ecc: ecc_sig, pq: pq_sig }) => {
+            pq::verify(*alg, (ecc, pq), digest, (ecc_sig, pq_sig))
+        }
         _ => Err(Error::BadSignature),
     }
 }
@@ -119,6 +122,10 @@ pub fn sign(secret: &SecretMaterial, public: &PublicMaterial, hash: HashAlg, dig
         }
         (SecretMaterial::Ed448(seed), PublicMaterial::Ed448(_)) => {
             SigMaterial::Ed448(edwards::ed448_sign(seed, digest))
+        }
+        (SecretMaterial::Composite { ecc, pq }, PublicMaterial::Composite { alg, .. }) => {
+            let (ecc, pq) = pq::sign(*alg, (ecc, pq), digest)?;
+            SigMaterial::Composite { ecc, pq }
         }
         (SecretMaterial::Dsa { .. }, _) => return Err(Error::Unsupported("signing with DSA (verification only)")),
         _ => return Err(Error::InvalidOption("this key cannot sign")),

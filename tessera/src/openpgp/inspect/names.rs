@@ -60,6 +60,10 @@ pub fn pk_alg_name(alg: PublicKeyAlg) -> &'static str {
         PublicKeyAlg::Ed448 => "Ed448",
         PublicKeyAlg::Elgamal => "Elgamal (encrypt only)",
         PublicKeyAlg::Dsa => "DSA",
+        PublicKeyAlg::MlDsa65Ed25519 => "ML-DSA-65+Ed25519",
+        PublicKeyAlg::MlDsa87Ed448 => "ML-DSA-87+Ed448",
+        PublicKeyAlg::MlKem768X25519 => "ML-KEM-768+X25519",
+        PublicKeyAlg::MlKem1024X448 => "ML-KEM-1024+X448",
     }
 }
 

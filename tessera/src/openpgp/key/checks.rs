@@ -89,6 +89,7 @@ pub(crate) fn signature_octets(sig: &Signature) -> u64 {
         }
         SigMaterial::Ed25519(_) => 64,
         SigMaterial::Ed448(_) => 114,
+        SigMaterial::Composite { ecc, pq } => ecc.len() + pq.len(),
     };
     (20 + sig.hashed_area.len() + sig.unhashed_area.len() + sig.salt.len() + material) as u64
 }

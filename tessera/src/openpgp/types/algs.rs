@@ -41,6 +41,15 @@ pub enum PublicKeyAlg {
     Ed25519,
     /// Ed448 (28).
     Ed448,
+    /// ML-DSA-65+Ed25519 (30, RFC 9980 §5): a composite signature, v6 keys only.
+    MlDsa65Ed25519,
+    /// ML-DSA-87+Ed448 (31, RFC 9980 §5): a composite signature, v6 keys only.
+    MlDsa87Ed448,
+    /// ML-KEM-768+X25519 (35, RFC 9980 §4): a composite KEM, on v6 keys and
+    /// v4 encryption subkeys.
+    MlKem768X25519,
+    /// ML-KEM-1024+X448 (36, RFC 9980 §4): a composite KEM, v6 keys only.
+    MlKem1024X448,
 }
 
 impl PublicKeyAlg {
@@ -67,6 +76,10 @@ impl PublicKeyAlg {
             26 => PublicKeyAlg::X448,
             27 => PublicKeyAlg::Ed25519,
             28 => PublicKeyAlg::Ed448,
+            30 => PublicKeyAlg::MlDsa65Ed25519,
+            31 => PublicKeyAlg::MlDsa87Ed448,
+            35 => PublicKeyAlg::MlKem768X25519,
+            36 => PublicKeyAlg::MlKem1024X448,
             _ => return Err(Error::UnsupportedPublicKeyAlg(id)),
         })
     }
@@ -91,6 +104,10 @@ impl PublicKeyAlg {
             PublicKeyAlg::X448 => 26,
             PublicKeyAlg::Ed25519 => 27,
             PublicKeyAlg::Ed448 => 28,
+            PublicKeyAlg::MlDsa65Ed25519 => 30,
+            PublicKeyAlg::MlDsa87Ed448 => 31,
+            PublicKeyAlg::MlKem768X25519 => 35,
+            PublicKeyAlg::MlKem1024X448 => 36,
         }
     }
 
@@ -111,6 +128,8 @@ impl PublicKeyAlg {
                 | PublicKeyAlg::EdDsaLegacy
                 | PublicKeyAlg::Ed25519
                 | PublicKeyAlg::Ed448
+                | PublicKeyAlg::MlDsa65Ed25519
+                | PublicKeyAlg::MlDsa87Ed448
         )
     }
 
@@ -131,6 +150,8 @@ impl PublicKeyAlg {
                 | PublicKeyAlg::Ecdh
                 | PublicKeyAlg::X25519
                 | PublicKeyAlg::X448
+                | PublicKeyAlg::MlKem768X25519
+                | PublicKeyAlg::MlKem1024X448
         )
     }
 
@@ -155,6 +176,37 @@ impl PublicKeyAlg {
     /// ```
     pub fn is_rsa(self) -> bool {
         matches!(self, PublicKeyAlg::Rsa | PublicKeyAlg::RsaEncryptOnly | PublicKeyAlg::RsaSignOnly)
+    }
+
+    /// Whether this is one of RFC 9980's post-quantum algorithms.
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::PublicKeyAlg;
+    /// assert!(PublicKeyAlg::from_id(35).unwrap().is_post_quantum()); // ML-KEM-768+X25519
+    /// assert!(!PublicKeyAlg::X25519.is_post_quantum());
+    /// ```
+    pub fn is_post_quantum(self) -> bool {
+        matches!(
+            self,
+            PublicKeyAlg::MlDsa65Ed25519
+                | PublicKeyAlg::MlDsa87Ed448
+                | PublicKeyAlg::MlKem768X25519
+                | PublicKeyAlg::MlKem1024X448
+        )
+    }
+
+    /// Whether a version 4 key packet may hold this algorithm: every
+    /// post-quantum algorithm is for v6 keys only, except ML-KEM-768+X25519
+    /// on v4 encryption subkeys (RFC 9980 §4.3.2).
+    ///
+    /// ```
+    /// use tessera::openpgp::crypto::PublicKeyAlg;
+    /// assert!(PublicKeyAlg::MlKem768X25519.allowed_in_v4());
+    /// assert!(!PublicKeyAlg::MlDsa65Ed25519.allowed_in_v4());
+    /// assert!(PublicKeyAlg::Ed25519.allowed_in_v4());
+    /// ```
+    pub fn allowed_in_v4(self) -> bool {
+        !self.is_post_quantum() || self == PublicKeyAlg::MlKem768X25519
     }
 }
 
