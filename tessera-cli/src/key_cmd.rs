@@ -40,6 +40,16 @@ pub enum ProfileArg {
     /// v6 key (Ed25519 primary, X25519 subkey): read by RFC 9580 implementations (Sequoia,
     /// OpenPGP.js 6, GopenPGP 3), not by GnuPG ("unknown version 6").
     Rfc9580,
+    /// Post-quantum v6 key (RFC 9980: ML-DSA-65+Ed25519 primary, ML-KEM-768+X25519 subkey), as
+    /// Sequoia's and rPGP's rfc9980 profiles make; read by RFC 9980 implementations only.
+    Rfc9980,
+    /// Post-quantum v6 key at the higher level (ML-DSA-87+Ed448, ML-KEM-1024+X448).
+    #[value(name = "rfc9980-high")]
+    Rfc9980High,
+    /// v4 key with a post-quantum encryption subkey (Ed25519 primary, ML-KEM-768+X25519 subkey),
+    /// as rPGP's rfc9980-v4 profile makes; its signatures are not post-quantum.
+    #[value(name = "rfc9980-v4")]
+    Rfc9980V4,
 }
 
 /// Generate a secret key: a User ID, a signing primary key and an encryption subkey, valid for
@@ -51,7 +61,7 @@ pub struct GenerateArgs {
     #[arg(long = "userid", required = true)]
     pub userids: Vec<String>,
     /// Key profile: rfc4880 for GnuPG 2.2 and everyone (as Sequoia's `sq key generate`),
-    /// rfc9580 for a v6 key.
+    /// rfc9580 for a v6 key, rfc9980 for a post-quantum one.
     #[arg(long, value_enum, default_value = "rfc4880")]
     pub profile: ProfileArg,
     /// Lock the secret key with the password in this file (without it, asked for on a terminal).
@@ -120,6 +130,9 @@ fn generate_options(a: &GenerateArgs) -> GenerateOptions {
     let profile = match a.profile {
         ProfileArg::Rfc9580 => KeyProfile::Rfc9580,
         ProfileArg::Rfc4880 => KeyProfile::Rfc4880,
+        ProfileArg::Rfc9980 => KeyProfile::Rfc9980,
+        ProfileArg::Rfc9980High => KeyProfile::Rfc9980High,
+        ProfileArg::Rfc9980V4 => KeyProfile::Rfc9980V4,
     };
     GenerateOptions { profile, user_ids: a.userids.clone(), expires_in: a.expires.seconds(), created: None }
 }

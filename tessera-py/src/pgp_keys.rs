@@ -140,11 +140,8 @@ pub fn generate_key(
     armor: bool,
     expires_in: Option<u32>,
 ) -> PyResult<Py<PyBytes>> {
-    let profile = match profile {
-        "rfc9580" => KeyProfile::Rfc9580,
-        "rfc4880" => KeyProfile::Rfc4880,
-        p => return Err(PyValueError::new_err(format!("profile {p:?}: expected one of rfc9580, rfc4880"))),
-    };
+    let profile: KeyProfile =
+        profile.parse().map_err(|e| PyValueError::new_err(format!("profile {profile:?}: {e}")))?;
     if password.as_ref().is_some_and(|p| p.bytes().is_empty()) {
         return Err(PyValueError::new_err("password: must not be empty (pass None for an unlocked key)"));
     }

@@ -283,13 +283,16 @@ class KeyInfo:
 def generate_key(
     userid: str | list[str] | None = None,
     *,
-    profile: Literal["rfc9580", "rfc4880"] = "rfc9580",
+    profile: Literal["rfc9580", "rfc4880", "rfc9980", "rfc9980-high", "rfc9980-v4"] = "rfc9580",
     password: str | bytes | None = None,
     armor: bool = True,
     expires_in: int | None = None,
 ) -> bytes:
-    """A new secret key: v6 Ed25519 + X25519 (``rfc9580``) or v4 EdDSA +
-    ECDH Curve25519 for GnuPG 2.2 (``rfc4880``, needs a User ID), with
+    """A new secret key: v6 Ed25519 + X25519 (``rfc9580``), v4 EdDSA +
+    ECDH Curve25519 for GnuPG 2.2 (``rfc4880``, needs a User ID), or
+    post-quantum (RFC 9980): v6 ML-DSA-65+Ed25519 + ML-KEM-768+X25519
+    (``rfc9980``), v6 ML-DSA-87+Ed448 + ML-KEM-1024+X448 (``rfc9980-high``),
+    v4 Ed25519 + ML-KEM-768+X25519 (``rfc9980-v4``, needs a User ID), with
     self-signatures, optionally expiring ``expires_in`` seconds after now and
     locked with ``password``. Armored (``PRIVATE KEY BLOCK``) unless ``armor=False``."""
 

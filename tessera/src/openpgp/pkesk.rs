@@ -134,9 +134,9 @@ impl Pkesk {
             _ => false,
         };
         let sym_ok = match &self.payload {
-            PkeskPayload::X25519 { sym, .. } | PkeskPayload::X448 { sym, .. } => {
-                sym.is_some() == (self.version == PkeskVersion::V3)
-            }
+            PkeskPayload::X25519 { sym, .. }
+            | PkeskPayload::X448 { sym, .. }
+            | PkeskPayload::Composite { sym, .. } => sym.is_some() == (self.version == PkeskVersion::V3),
             _ => true,
         };
         if recipient_ok && sym_ok { Ok(()) } else { Err(Error::InvalidOption("PKESK fields do not fit its version")) }

@@ -231,7 +231,11 @@ fn field(v: &serde_json::Value, name: &str) -> Vec<u8> {
 #[test]
 fn sequoia_verifies_tessera_and_tessera_verifies_sequoia() {
     let Some(py) = common::peer_python("pysequoia") else { return };
-    for profile in [KeyProfile::Rfc9580, KeyProfile::Rfc4880] {
+    // RFC 9980's profiles too: composite ML-DSA signatures (v6), and a v4
+    // key whose ML-KEM-768+X25519 subkey gets a v3 PKESK with SEIPD v1.
+    let profiles =
+        [KeyProfile::Rfc9580, KeyProfile::Rfc4880, KeyProfile::Rfc9980, KeyProfile::Rfc9980High, KeyProfile::Rfc9980V4];
+    for profile in profiles {
         let (k, sk, pk) = key(profile);
         let [det, inl, clear] = tessera_sign(&k, TEXT, SigType::Binary);
         let v = sequoia(
@@ -263,11 +267,7 @@ fn sequoia_verifies_tessera_and_tessera_verifies_sequoia() {
             assert_eq!(counts, (Some(1), Some(1), Some(1)), "{profile:?} {hash:?}: {v}");
         }
         // Sign and encrypt, both ways.
-        let p = if profile == KeyProfile::Rfc9580 {
-            tessera::openpgp::Profile::Rfc9580
-        } else {
-            tessera::openpgp::Profile::Rfc4880
-        };
+        let p = if profile.is_v4() { tessera::openpgp::Profile::Rfc4880 } else { tessera::openpgp::Profile::Rfc9580 };
         let msg = tessera_encrypt_signed(&k, TEXT, p);
         let r = sequoia(
             &py,
@@ -302,7 +302,11 @@ fn node(script: &Path, cmd: &str, req: serde_json::Value) -> serde_json::Value {
 #[test]
 fn openpgp_js_verifies_tessera_and_tessera_verifies_openpgp_js() {
     let Some(js) = openpgp_js() else { return skip("OpenPGP.js (scripts/install-npm-peers)") };
-    for profile in [KeyProfile::Rfc9580, KeyProfile::Rfc4880] {
+    // RFC 9980's profiles too: composite ML-DSA signatures (v6), and a v4
+    // key whose ML-KEM-768+X25519 subkey gets a v3 PKESK with SEIPD v1.
+    let profiles =
+        [KeyProfile::Rfc9580, KeyProfile::Rfc4880, KeyProfile::Rfc9980, KeyProfile::Rfc9980High, KeyProfile::Rfc9980V4];
+    for profile in profiles {
         let (k, sk, pk) = key(profile);
         let [det, inl, clear] = tessera_sign(&k, TEXT, SigType::Binary);
         let s = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();

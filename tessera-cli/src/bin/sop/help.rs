@@ -12,7 +12,7 @@ const SUBCOMMANDS: &[(&str, &str, &str)] = &[
     ("list-profiles", "generate-key|encrypt", "List the profiles a subcommand takes with --profile."),
     (
         "generate-key",
-        "[--no-armor] [--profile=rfc9580|rfc4880] [--with-key-password=PW] [--signing-only] [USERID...]",
+        "[--no-armor] [--profile=rfc9580|rfc4880|rfc9980|rfc9980-high|rfc9980-v4] [--with-key-password=PW] [--signing-only] [USERID...]",
         "Write a new secret key to stdout.",
     ),
     ("extract-cert", "[--no-armor] < KEYS", "Write the certificates of the secret keys on stdin."),

@@ -15,9 +15,12 @@ use super::{
 };
 
 /// The profiles of `generate-key`, the default first.
-pub const PROFILES: [(&str, &str); 2] = [
+pub const PROFILES: [(&str, &str); 5] = [
     ("rfc9580", "v6 key: Ed25519 primary key (certify, sign), X25519 encryption subkey; the default"),
     ("rfc4880", "v4 key for GnuPG 2.2 and older peers: EdDSALegacy primary key, ECDH Curve25519Legacy subkey"),
+    ("rfc9980", "post-quantum v6 key: ML-DSA-65+Ed25519 primary key, ML-KEM-768+X25519 encryption subkey"),
+    ("rfc9980-high", "post-quantum v6 key: ML-DSA-87+Ed448 primary key, ML-KEM-1024+X448 encryption subkey"),
+    ("rfc9980-v4", "v4 key: Ed25519 primary key, post-quantum ML-KEM-768+X25519 encryption subkey"),
 ];
 
 /// Every key or certificate in `raw` (binary or armored); none is 41.
@@ -128,12 +131,9 @@ pub fn write_keys(keys: &[Cert], armor: bool) -> R<()> {
 /// `sop generate-key [--profile] [--with-key-password] [--signing-only] USERID...`.
 pub fn generate_key(rest: &[String]) -> R<()> {
     let o = parse(rest, &["profile", "with-key-password"], &["no-armor", "signing-only"])?;
-    let profile = match profile_name(&o, &PROFILES)? {
-        "rfc4880" => KeyProfile::Rfc4880,
-        _ => KeyProfile::Rfc9580,
-    };
-    if profile == KeyProfile::Rfc4880 && o.positional.is_empty() {
-        return fail(MISSING_ARG, "the rfc4880 profile needs a User ID");
+    let profile: KeyProfile = profile_name(&o, &PROFILES)?.parse().map_err(pgp_fail)?;
+    if profile.is_v4() && o.positional.is_empty() {
+        return fail(MISSING_ARG, format!("the {} profile needs a User ID", profile.name()));
     }
     let password = o.value("with-key-password").map(|s| new_password("--with-key-password", s)).transpose()?;
     let opts = GenerateOptions { profile, user_ids: o.positional.clone(), ..GenerateOptions::default() };

@@ -33,6 +33,72 @@ pub enum KeyProfile {
     /// imports it), still announcing SEIPD v2 and AEAD ciphersuites for
     /// RFC 9580 peers (as Sequoia's `rfc4880` profile does).
     Rfc4880,
+    /// Post-quantum v6 key (RFC 9980): ML-DSA-65+Ed25519 + ML-KEM-768+X25519,
+    /// what Sequoia's and rPGP's `rfc9980` profiles make.
+    Rfc9980,
+    /// Post-quantum v6 key at the higher level (RFC 9980): ML-DSA-87+Ed448 +
+    /// ML-KEM-1024+X448.
+    Rfc9980High,
+    /// v4 key with a post-quantum encryption subkey (RFC 9980 allows
+    /// ML-KEM-768+X25519 on v4 subkeys): Ed25519 + ML-KEM-768+X25519, as
+    /// rPGP's `rfc9980-v4` profile makes. Its signatures are not
+    /// post-quantum.
+    Rfc9980V4,
+}
+
+impl KeyProfile {
+    /// Every profile, by the name the front ends use for it (the same names
+    /// as Sequoia's and rPGP's SOP profiles where they have one).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::KeyProfile;
+    /// for (name, profile) in KeyProfile::NAMES {
+    ///     assert_eq!(name.parse::<KeyProfile>()?, profile);
+    ///     assert_eq!(profile.name(), name);
+    /// }
+    /// assert!("rfc9999".parse::<KeyProfile>().is_err());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
+    pub const NAMES: [(&'static str, KeyProfile); 5] = [
+        ("rfc9580", KeyProfile::Rfc9580),
+        ("rfc4880", KeyProfile::Rfc4880),
+        ("rfc9980", KeyProfile::Rfc9980),
+        ("rfc9980-high", KeyProfile::Rfc9980High),
+        ("rfc9980-v4", KeyProfile::Rfc9980V4),
+    ];
+
+    /// The profile's name (see [`KeyProfile::NAMES`]).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::KeyProfile;
+    /// assert_eq!(KeyProfile::Rfc9980.name(), "rfc9980");
+    /// ```
+    pub fn name(self) -> &'static str {
+        KeyProfile::NAMES.iter().find(|(_, p)| *p == self).map_or("", |(n, _)| n)
+    }
+
+    /// Whether the key is a v4 key (which needs a User ID).
+    ///
+    /// ```
+    /// use tessera::openpgp::key::KeyProfile;
+    /// assert!(KeyProfile::Rfc9980V4.is_v4());
+    /// assert!(!KeyProfile::Rfc9980.is_v4());
+    /// ```
+    pub fn is_v4(self) -> bool {
+        matches!(self, KeyProfile::Rfc4880 | KeyProfile::Rfc9980V4)
+    }
+}
+
+impl core::str::FromStr for KeyProfile {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        KeyProfile::NAMES
+            .iter()
+            .find(|(n, _)| *n == s)
+            .map(|(_, p)| *p)
+            .ok_or(Error::InvalidOption("unknown key profile (rfc9580, rfc4880, rfc9980, rfc9980-high, rfc9980-v4)"))
+    }
 }
 
 /// What to put in a new key.
@@ -116,6 +182,9 @@ pub fn generate(opts: &GenerateOptions) -> Result<Cert> {
     let (version, primary_type, sub_type) = match opts.profile {
         KeyProfile::Rfc9580 => (KeyVersion::V6, KeyType::Ed25519, KeyType::X25519),
         KeyProfile::Rfc4880 => (KeyVersion::V4, KeyType::EdDsaLegacy, KeyType::EcdhCurve25519Legacy),
+        KeyProfile::Rfc9980 => (KeyVersion::V6, KeyType::MlDsa65Ed25519, KeyType::MlKem768X25519),
+        KeyProfile::Rfc9980High => (KeyVersion::V6, KeyType::MlDsa87Ed448, KeyType::MlKem1024X448),
+        KeyProfile::Rfc9980V4 => (KeyVersion::V4, KeyType::Ed25519, KeyType::MlKem768X25519),
     };
     if version == KeyVersion::V4 && opts.user_ids.is_empty() {
         return Err(Error::InvalidOption("a v4 key needs a User ID"));

@@ -87,6 +87,11 @@ impl PublicKey {
         };
         let created = u32::from_be_bytes(rest.get(..4).ok_or_else(short)?.try_into().expect("4"));
         let alg = PublicKeyAlg::from_id(*rest.get(4).ok_or_else(short)?)?;
+        if version == KeyVersion::V4 && !alg.allowed_in_v4() {
+            // RFC 9980 §4.3.2, §5.3.2: a subkey like this is skipped, a
+            // primary key refused.
+            return Err(Error::Unsupported("a post-quantum algorithm other than ML-KEM-768+X25519 in a v4 key"));
+        }
         let (start, declared) = match version {
             KeyVersion::V4 => (6, None),
             KeyVersion::V6 => {

@@ -65,45 +65,82 @@ impl EncryptionPlan {
                 keys.push((c.cert.fingerprint(), k.public().clone()));
             }
         }
+        // RFC 9980 §7.1: a certificate with a post-quantum encryption key
+        // accepts AES-256 (and AES-256 + OCB) implicitly, and a message to
+        // it should use AES-256.
+        let pq: Vec<bool> = certs
+            .iter()
+            .map(|c| keys.iter().any(|(f, k)| *f == c.cert.fingerprint() && k.alg().is_post_quantum()))
+            .collect();
         let v2 = allow_v2 && !certs.is_empty() && certs.iter().all(|c| c.features() & features::SEIPD_V2 != 0);
         if v2 {
-            let (cipher, aead) = choose_aead(certs);
+            let (cipher, aead) = choose_aead(certs, &pq);
             Ok(EncryptionPlan { aead: Some(aead), cipher, keys })
         } else {
-            Ok(EncryptionPlan { aead: None, cipher: choose_cipher(certs), keys })
+            Ok(EncryptionPlan { aead: None, cipher: choose_cipher(certs, &pq), keys })
         }
+    }
+}
+
+/// The first of `candidates` (the first recipient's preferences) that every
+/// list in `all` holds: AES-256 ones first when a recipient is post-quantum.
+fn first_accepted<T: Copy + PartialEq>(all: &[Vec<T>], any_pq: bool, is_aes256: impl Fn(T) -> bool) -> Option<T> {
+    let mut candidates = all.first().cloned().unwrap_or_default();
+    if any_pq {
+        candidates.sort_by_key(|&t| !is_aes256(t));
+    }
+    candidates.into_iter().find(|t| all.iter().all(|p| p.contains(t)))
+}
+
+fn push_missing<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
     }
 }
 
 /// The first ciphersuite of the first recipient's preferences that all
-/// recipients list and tessera supports; AES-128 + OCB (which every
-/// implementation must support) when there is none.
-fn choose_aead(certs: &[ValidCert<'_>]) -> (SymAlg, Mode) {
-    let fallback = [(SymAlg::Aes128.id(), Mode::Ocb.id())];
-    let prefs = |c: &ValidCert<'_>| -> Vec<(u8, u8)> { c.self_sig.preferred_aead().unwrap_or(&fallback).to_vec() };
-    let first = certs.first().map(prefs).unwrap_or_default();
-    for (c, a) in first {
-        let (Ok(cipher), Ok(aead)) = (SymAlg::from_id(c), Mode::from_id(a)) else { continue };
-        if certs.iter().all(|cert| prefs(cert).contains(&(c, a))) {
-            return (cipher, aead);
-        }
-    }
-    (SymAlg::Aes128, Mode::Ocb)
+/// recipients list and tessera supports (AES-256 first when a recipient is
+/// post-quantum); AES-128 + OCB (which every implementation must support)
+/// when there is none.
+fn choose_aead(certs: &[ValidCert<'_>], pq: &[bool]) -> (SymAlg, Mode) {
+    let (aes256, aes128) = ((SymAlg::Aes256.id(), Mode::Ocb.id()), (SymAlg::Aes128.id(), Mode::Ocb.id()));
+    let all: Vec<Vec<(u8, u8)>> = certs
+        .iter()
+        .zip(pq)
+        .map(|(c, &pq)| {
+            let mut p = c.self_sig.preferred_aead().map(<[_]>::to_vec).unwrap_or_else(|| vec![aes128]);
+            if pq {
+                push_missing(&mut p, aes256);
+                push_missing(&mut p, aes128);
+            }
+            p.retain(|&(c, a)| SymAlg::from_id(c).is_ok() && Mode::from_id(a).is_ok());
+            p
+        })
+        .collect();
+    let first = first_accepted(&all, pq.contains(&true), |(c, _)| c == SymAlg::Aes256.id());
+    first.map_or((SymAlg::Aes128, Mode::Ocb), |(c, a)| {
+        (SymAlg::from_id(c).expect("kept above"), Mode::from_id(a).expect("kept above"))
+    })
 }
 
 /// The first cipher of the first recipient's preferences that all list and
-/// tessera supports; AES-128 (mandatory to implement, so implicitly
-/// accepted by everyone) otherwise.
-fn choose_cipher(certs: &[ValidCert<'_>]) -> SymAlg {
-    let prefs = |c: &ValidCert<'_>| -> Vec<u8> {
-        let mut p = c.self_sig.preferred_symmetric().unwrap_or(&[]).to_vec();
-        p.push(SymAlg::Aes128.id());
-        p
-    };
-    let first = certs.first().map(prefs).unwrap_or_default();
-    first
-        .into_iter()
-        .filter_map(|id| SymAlg::from_id(id).ok())
-        .find(|alg| certs.iter().all(|c| prefs(c).contains(&alg.id())))
-        .unwrap_or(SymAlg::Aes128)
+/// tessera supports (AES-256 first when a recipient is post-quantum);
+/// AES-128 (mandatory to implement, so implicitly accepted by everyone)
+/// otherwise.
+fn choose_cipher(certs: &[ValidCert<'_>], pq: &[bool]) -> SymAlg {
+    let all: Vec<Vec<u8>> = certs
+        .iter()
+        .zip(pq)
+        .map(|(c, &pq)| {
+            let mut p = c.self_sig.preferred_symmetric().unwrap_or(&[]).to_vec();
+            if pq {
+                push_missing(&mut p, SymAlg::Aes256.id());
+            }
+            push_missing(&mut p, SymAlg::Aes128.id());
+            p.retain(|&id| SymAlg::from_id(id).is_ok());
+            p
+        })
+        .collect();
+    let first = first_accepted(&all, pq.contains(&true), |id| id == SymAlg::Aes256.id());
+    first.and_then(|id| SymAlg::from_id(id).ok()).unwrap_or(SymAlg::Aes128)
 }

@@ -3,7 +3,7 @@
 //! new expiry; SEIPD v2 announced on v6 keys and an encryption subkey added
 //! when missing, unless capabilities may not be added.
 
-use super::super::crypto::{self, HashAlg, KeyType, SecretMaterial};
+use super::super::crypto::{self, HashAlg, KeyType, PublicKeyAlg, SecretMaterial};
 use super::super::sig::{SigType, Signature, SignatureBuilder, Subpacket, SubpacketValue};
 use super::super::{Error, Result};
 use super::valid::{features, flags};
@@ -240,17 +240,20 @@ impl Cert {
     }
 
     /// Adds an encryption subkey (X25519 on v6 keys, ECDH Curve25519Legacy
-    /// on v4 keys) made at `at`, expiring with the primary key, when no
-    /// key of this certificate can encrypt at `at`.
+    /// on v4 keys, the ML-KEM of its level under a post-quantum primary key)
+    /// made at `at`, expiring with the primary key, when no key of this
+    /// certificate can encrypt at `at`.
     fn add_encryption_subkey_if_missing(&mut self, at: u32) -> Result<()> {
         let valid = self.validate(u64::from(at))?;
         if !valid.encryption_keys().is_empty() {
             return Ok(());
         }
         let expires = valid.primary.expires.map(|e| e.saturating_sub(u64::from(at)).min(u64::from(u32::MAX)) as u32);
-        let kind = match self.version() {
-            KeyVersion::V6 => KeyType::X25519,
-            KeyVersion::V4 => KeyType::EcdhCurve25519Legacy,
+        let kind = match (self.version(), self.primary.public().alg()) {
+            (KeyVersion::V6, PublicKeyAlg::MlDsa65Ed25519) => KeyType::MlKem768X25519,
+            (KeyVersion::V6, PublicKeyAlg::MlDsa87Ed448) => KeyType::MlKem1024X448,
+            (KeyVersion::V6, _) => KeyType::X25519,
+            (KeyVersion::V4, _) => KeyType::EcdhCurve25519Legacy,
         };
         let (material, sub_secret) = crypto::generate(kind)?;
         let sub = PublicKey::new(self.version(), at, material)?;

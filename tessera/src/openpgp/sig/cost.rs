@@ -63,6 +63,8 @@ pub fn verify_cost(key: &PublicKey) -> u64 {
         }
         (PublicKeyAlg::Ed25519 | PublicKeyAlg::EdDsaLegacy, _) => ED25519,
         (PublicKeyAlg::Ed448, _) => ED448,
+        (PublicKeyAlg::MlDsa65Ed25519, _) => ED25519 + ML_DSA_65,
+        (PublicKeyAlg::MlDsa87Ed448, _) => ED448 + ML_DSA_87,
         (_, m) => match m.curve() {
             Some(Curve::NistP256) => P256,
             Some(Curve::NistP384) => P384,
@@ -82,6 +84,10 @@ const P384: u64 = 1_600;
 const P521: u64 = 1_000;
 /// Anything else that might verify (never cheaper than the dearest curve).
 const UNKNOWN: u64 = 2_000;
+/// ML-DSA-65 and ML-DSA-87 verification (RustCrypto `ml-dsa`), the
+/// lattice halves of RFC 9980's composite signatures.
+const ML_DSA_65: u64 = 400;
+const ML_DSA_87: u64 = 600;
 /// RSA: a fixed part, and word-steps (64-bit words squared, times the
 /// exponent's squarings and multiplications) per microsecond.
 const RSA_BASE: u64 = 20;

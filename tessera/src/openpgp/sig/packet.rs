@@ -145,6 +145,9 @@ impl Signature {
         let head = body.get(1..4).ok_or_else(short)?;
         let sig_type = SigType::from_id(head[0]);
         let pk_alg = PublicKeyAlg::from_id(head[1])?;
+        if version == 4 && pk_alg.is_post_quantum() {
+            return Err(Error::Malformed("a post-quantum signature in a v4 signature packet (RFC 9980: v6 only)"));
+        }
         let hash_alg = HashAlg::from_id(head[2])?;
         let mut at = 4;
         let hl = len_at(body, at, n)?;

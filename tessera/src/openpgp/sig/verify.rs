@@ -85,6 +85,9 @@ impl Signature {
                 return Err(bad("SHA-1 is refused (except for key bindings made before 2023-02-01)"));
             }
         }
+        if signer.alg().is_post_quantum() && self.hash_alg.digest_len() < 32 {
+            return Err(bad("a post-quantum signature needs a digest of at least 256 bits (RFC 9980)"));
+        }
         if digest.get(..2) != Some(&self.digest_prefix[..]) {
             return Err(bad("the digest does not match"));
         }
@@ -196,6 +199,10 @@ impl Signature {
         charge: Option<&Charge<'_>>,
     ) -> Result<()> {
         self.expect_type(matches!(self.sig_type, SigType::SubkeyBinding | SigType::SubkeyRevocation))?;
+        if subkey.alg().is_post_quantum() && self.hash_alg == HashAlg::Sha1 {
+            // RFC 9980 §7.2: whatever its date.
+            return Err(bad("SHA-1 is refused for the binding of a post-quantum subkey"));
+        }
         self.verify_digest_paid(primary, &binding_digest(&self.hashed_fields(), primary, subkey), charge)
     }
 
