@@ -1,6 +1,7 @@
 //! `sig_parse`: signature and one-pass signature packets, and inline-signed,
 //! cleartext-signed and detached-signed input through the verifiers, with
-//! the RFC 9580 sample certificate and a v4 certificate as signers.
+//! the RFC 9580 sample certificate, a v4 certificate and the RFC 9980
+//! ML-DSA-65+Ed25519 sample certificate as signers.
 
 use std::sync::OnceLock;
 
@@ -14,11 +15,18 @@ pub const V6_CERT: &[u8] = include_bytes!("../../tessera/tests/vectors/openpgp/k
 /// A v4 certificate (Ed25519 legacy).
 pub const V4_CERT: &[u8] = include_bytes!("../../tessera/tests/vectors/openpgp/keys/alice_cert.asc");
 
+/// The RFC 9980 Appendix A.3 certificate (ML-DSA-65+Ed25519, ML-KEM-768+X25519).
+pub const PQ_CERT: &[u8] = include_bytes!("../../tessera/tests/vectors/openpgp/rfc9980/v6-mldsa-65-sample-pk.asc");
+
 /// The signers, parsed once.
-pub fn signers() -> &'static [Cert; 2] {
-    static CERTS: OnceLock<[Cert; 2]> = OnceLock::new();
+pub fn signers() -> &'static [Cert; 3] {
+    static CERTS: OnceLock<[Cert; 3]> = OnceLock::new();
     CERTS.get_or_init(|| {
-        [Cert::from_bytes(V6_CERT).expect("v6 cert vector"), Cert::from_bytes(V4_CERT).expect("v4 cert vector")]
+        [
+            Cert::from_bytes(V6_CERT).expect("v6 cert vector"),
+            Cert::from_bytes(V4_CERT).expect("v4 cert vector"),
+            Cert::from_bytes(PQ_CERT).expect("RFC 9980 cert vector"),
+        ]
     })
 }
 

@@ -201,3 +201,103 @@ fn a_damaged_composite_pkesk_fails_as_a_wrong_key() {
         assert!(r.is_err(), "cut at {cut}");
     }
 }
+
+/// The packets of an armored vector, as (tag, body).
+fn packets(name: &str) -> Vec<(u8, Vec<u8>)> {
+    let mut binary = Vec::new();
+    tessera::openpgp::armor::ArmorReader::new(read(name).as_slice()).read_to_end(&mut binary).unwrap();
+    let mut input = binary.as_slice();
+    let mut out = Vec::new();
+    while let Some(h) = tessera::openpgp::packet::read_header(&mut input).unwrap() {
+        let mut body = Vec::new();
+        tessera::openpgp::packet::BodyReader::new(&mut input, h.len).read_to_end(&mut body).unwrap();
+        out.push((h.tag, body));
+    }
+    out
+}
+
+fn assemble(packets: &[(u8, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (tag, body) in packets {
+        tessera::openpgp::packet::write_packet(&mut out, *tag, body).unwrap();
+    }
+    out
+}
+
+/// A v4 key packet body holding `material` of `alg`.
+fn v4_key_body(alg: PublicKeyAlg, material: &crypto::PublicMaterial) -> Vec<u8> {
+    let mut body = vec![4, 0x60, 0, 0, 0, alg.id()];
+    material.serialize(&mut body);
+    body
+}
+
+#[test]
+fn a_post_quantum_algorithm_where_rfc9980_forbids_it_is_refused() {
+    // v4 key packets: only ML-KEM-768+X25519 may be there.
+    for (kind, alg) in COMPOSITE {
+        let (public, _) = crypto::generate(kind).unwrap();
+        let parsed = tessera::openpgp::key::PublicKey::parse(&v4_key_body(alg, &public));
+        assert_eq!(parsed.is_ok(), alg == PublicKeyAlg::MlKem768X25519, "{alg:?}");
+    }
+    // A certificate whose v4 primary key is ML-DSA-65+Ed25519 is refused;
+    // one whose v4 subkey is ML-KEM-1024+X448 keeps its primary key and
+    // loses that subkey.
+    let (dsa, _) = crypto::generate(KeyType::MlDsa65Ed25519).unwrap();
+    let v4 = packets("v4-eddsa-sample-pk.asc");
+    let mut bad_primary = v4.clone();
+    bad_primary[0].1 = v4_key_body(PublicKeyAlg::MlDsa65Ed25519, &dsa);
+    assert!(matches!(Cert::from_bytes(&assemble(&bad_primary)), Err(Error::Unsupported(_))));
+    let (kem, _) = crypto::generate(KeyType::MlKem1024X448).unwrap();
+    let mut bad_subkey = v4.clone();
+    let sub = bad_subkey.iter().position(|(tag, _)| *tag == 14).unwrap();
+    bad_subkey[sub].1 = v4_key_body(PublicKeyAlg::MlKem1024X448, &kem);
+    let c = Cert::from_bytes(&assemble(&bad_subkey)).unwrap();
+    assert!(c.subkeys.is_empty());
+    assert!(c.validate(NOW).unwrap().require_encryption_keys().is_err());
+    // A v4 signature packet with ML-DSA-65+Ed25519 is malformed.
+    let sigs = packets("v6-mldsa-65-sample-signature.asc");
+    let mut v4_sig = sigs[0].1.clone();
+    v4_sig[0] = 4;
+    assert!(tessera::openpgp::sig::Signature::parse(&v4_sig).is_err());
+}
+
+#[test]
+fn a_composite_key_with_a_zero_ecc_point_or_the_wrong_length_is_refused() {
+    let (public, _) = crypto::generate(KeyType::MlKem768X25519).unwrap();
+    let mut bytes = public.to_vec();
+    for b in &mut bytes[..32] {
+        *b = 0;
+    }
+    assert!(matches!(
+        crypto::PublicMaterial::parse(PublicKeyAlg::MlKem768X25519, &mut bytes.as_slice()),
+        Err(Error::Malformed(_))
+    ));
+    let bytes = public.to_vec();
+    for cut in [0, 31, 32, bytes.len() - 1] {
+        assert!(
+            crypto::PublicMaterial::parse(PublicKeyAlg::MlKem768X25519, &mut &bytes[..cut]).is_err(),
+            "cut at {cut}"
+        );
+    }
+}
+
+#[test]
+fn post_quantum_recipients_get_aes_256() {
+    use tessera::openpgp::key::{EncryptionPlan, GenerateOptions, KeyProfile, generate};
+    let t = 1_700_000_000u32;
+    let make = |profile| {
+        let opts = GenerateOptions {
+            profile,
+            user_ids: vec!["A <a@example.org>".into()],
+            created: Some(t),
+            ..Default::default()
+        };
+        generate(&opts).unwrap()
+    };
+    let (pq, classical, pq_v4) = (make(KeyProfile::Rfc9980), make(KeyProfile::Rfc9580), make(KeyProfile::Rfc9980V4));
+    let now = u64::from(t);
+    let plan = EncryptionPlan::new(&[classical.validate(now).unwrap(), pq.validate(now).unwrap()], true).unwrap();
+    assert_eq!(plan.cipher, SymAlg::Aes256);
+    let plan = EncryptionPlan::new(&[pq_v4.validate(now).unwrap()], false).unwrap();
+    assert_eq!((plan.cipher, plan.aead), (SymAlg::Aes256, None));
+}

@@ -74,10 +74,12 @@ impl EncryptionPlan {
             .collect();
         let v2 = allow_v2 && !certs.is_empty() && certs.iter().all(|c| c.features() & features::SEIPD_V2 != 0);
         if v2 {
-            let (cipher, aead) = choose_aead(certs, &pq);
+            let prefs: Vec<_> = certs.iter().map(|c| c.self_sig.preferred_aead()).collect();
+            let (cipher, aead) = choose_aead(&prefs, &pq);
             Ok(EncryptionPlan { aead: Some(aead), cipher, keys })
         } else {
-            Ok(EncryptionPlan { aead: None, cipher: choose_cipher(certs, &pq), keys })
+            let prefs: Vec<_> = certs.iter().map(|c| c.self_sig.preferred_symmetric()).collect();
+            Ok(EncryptionPlan { aead: None, cipher: choose_cipher(&prefs, &pq), keys })
         }
     }
 }
@@ -102,13 +104,13 @@ fn push_missing<T: PartialEq>(list: &mut Vec<T>, item: T) {
 /// recipients list and tessera supports (AES-256 first when a recipient is
 /// post-quantum); AES-128 + OCB (which every implementation must support)
 /// when there is none.
-fn choose_aead(certs: &[ValidCert<'_>], pq: &[bool]) -> (SymAlg, Mode) {
+fn choose_aead(prefs: &[Option<&[(u8, u8)]>], pq: &[bool]) -> (SymAlg, Mode) {
     let (aes256, aes128) = ((SymAlg::Aes256.id(), Mode::Ocb.id()), (SymAlg::Aes128.id(), Mode::Ocb.id()));
-    let all: Vec<Vec<(u8, u8)>> = certs
+    let all: Vec<Vec<(u8, u8)>> = prefs
         .iter()
         .zip(pq)
-        .map(|(c, &pq)| {
-            let mut p = c.self_sig.preferred_aead().map(<[_]>::to_vec).unwrap_or_else(|| vec![aes128]);
+        .map(|(stated, &pq)| {
+            let mut p = stated.map(<[_]>::to_vec).unwrap_or_else(|| vec![aes128]);
             if pq {
                 push_missing(&mut p, aes256);
                 push_missing(&mut p, aes128);
@@ -127,12 +129,12 @@ fn choose_aead(certs: &[ValidCert<'_>], pq: &[bool]) -> (SymAlg, Mode) {
 /// tessera supports (AES-256 first when a recipient is post-quantum);
 /// AES-128 (mandatory to implement, so implicitly accepted by everyone)
 /// otherwise.
-fn choose_cipher(certs: &[ValidCert<'_>], pq: &[bool]) -> SymAlg {
-    let all: Vec<Vec<u8>> = certs
+fn choose_cipher(prefs: &[Option<&[u8]>], pq: &[bool]) -> SymAlg {
+    let all: Vec<Vec<u8>> = prefs
         .iter()
         .zip(pq)
-        .map(|(c, &pq)| {
-            let mut p = c.self_sig.preferred_symmetric().unwrap_or(&[]).to_vec();
+        .map(|(stated, &pq)| {
+            let mut p = stated.unwrap_or(&[]).to_vec();
             if pq {
                 push_missing(&mut p, SymAlg::Aes256.id());
             }
@@ -143,4 +145,30 @@ fn choose_cipher(certs: &[ValidCert<'_>], pq: &[bool]) -> SymAlg {
         .collect();
     let first = first_accepted(&all, pq.contains(&true), |id| id == SymAlg::Aes256.id());
     first.and_then(|id| SymAlg::from_id(id).ok()).unwrap_or(SymAlg::Aes128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 9980 §7.1: a post-quantum recipient accepts AES-256 (+ OCB)
+    /// implicitly, and AES-256 comes first when one is present.
+    #[test]
+    fn post_quantum_recipients_imply_and_prefer_aes_256() {
+        let (aes128, aes256) = (SymAlg::Aes128.id(), SymAlg::Aes256.id());
+        assert_eq!(choose_cipher(&[None], &[false]), SymAlg::Aes128);
+        assert_eq!(choose_cipher(&[None], &[true]), SymAlg::Aes256);
+        let both: &[u8] = &[aes128, aes256];
+        assert_eq!(choose_cipher(&[Some(both)], &[false]), SymAlg::Aes128);
+        assert_eq!(choose_cipher(&[Some(both), None], &[false, true]), SymAlg::Aes256);
+        // A classical recipient that names AES-128 alone keeps it.
+        assert_eq!(choose_cipher(&[Some(&[aes128]), None], &[false, true]), SymAlg::Aes128);
+        let ocb = Mode::Ocb.id();
+        assert_eq!(choose_aead(&[None], &[false]), (SymAlg::Aes128, Mode::Ocb));
+        assert_eq!(choose_aead(&[None], &[true]), (SymAlg::Aes256, Mode::Ocb));
+        let suites: &[(u8, u8)] = &[(aes128, ocb), (aes256, ocb)];
+        assert_eq!(choose_aead(&[Some(suites), None], &[false, true]), (SymAlg::Aes256, Mode::Ocb));
+        assert_eq!(choose_aead(&[Some(&[(aes128, ocb)]), None], &[false, true]), (SymAlg::Aes128, Mode::Ocb));
+        assert_eq!(choose_aead(&[Some(suites), Some(suites)], &[true, false]), (SymAlg::Aes256, Mode::Ocb));
+    }
 }
