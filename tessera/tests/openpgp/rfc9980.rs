@@ -26,7 +26,15 @@ fn cert(name: &str) -> Cert {
     Cert::from_bytes(&read(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-const SAMPLES: [&str; 4] = ["v6-eddsa-sample", "v4-eddsa-sample", "v6-mldsa-65-sample", "v6-mldsa-87-sample"];
+const SAMPLES: [&str; 7] = [
+    "v6-eddsa-sample",
+    "v4-eddsa-sample",
+    "v6-mldsa-65-sample",
+    "v6-mldsa-87-sample",
+    "v6-slhdsa-128s-sample",
+    "v6-slhdsa-128f-sample",
+    "v6-slhdsa-256s-sample",
+];
 
 #[test]
 fn every_key_parses_validates_and_reserializes_byte_for_byte() {
@@ -72,6 +80,24 @@ fn the_fingerprints_and_algorithms_are_the_drafts() {
             "65090e147a8116ab7f62ab4ec7aae59d9e6532feb2af230c73cdc869fbc60c8f",
             (PublicKeyAlg::MlDsa87Ed448, PublicKeyAlg::MlKem1024X448),
         ),
+        (
+            "v6-slhdsa-128s-sample",
+            "eed4d13fc36c78e48276a93233339c4dd230fd5f6f5c5b82c63d5c0b5e361d92",
+            "3e8745a4bb488779e0f32480fa23f8d0bfd8c2f49d7f74e957e1c2ffc2ef4bfc",
+            (PublicKeyAlg::SlhDsaShake128s, PublicKeyAlg::MlKem768X25519),
+        ),
+        (
+            "v6-slhdsa-128f-sample",
+            "d54e0307021169f7b88beb2b76e3aad0e114be1a8f982d74dba9ca51d03537f4",
+            "d8875664256c382dd7f3a5ce05021088922811f5d0b1a1f8c7769944a51b7002",
+            (PublicKeyAlg::SlhDsaShake128f, PublicKeyAlg::MlKem768X25519),
+        ),
+        (
+            "v6-slhdsa-256s-sample",
+            "72fff84863aeba67f0d1d7691173247dd427533b9d7ee76011c6f77f2ce9fa7a",
+            "570a5bbab93169876a8240da35a1ada7ba8a640aabe3ab467c797214844df15f",
+            (PublicKeyAlg::SlhDsaShake256s, PublicKeyAlg::MlKem1024X448),
+        ),
     ] {
         let c = cert(&format!("{sample}-pk.asc"));
         let sub = c.subkeys[0].key.public();
@@ -100,6 +126,7 @@ fn every_sample_message_decrypts_and_its_signature_verifies() {
         ("v4-eddsa-sample", "v4-eddsa-sample-message-v2.asc"),
         ("v6-mldsa-65-sample", "v6-mldsa-65-sample-message.asc"),
         ("v6-mldsa-87-sample", "v6-mldsa-87-sample-message.asc"),
+        ("v6-slhdsa-128s-sample", "v6-slhdsa-128s-sample-message.asc"),
     ] {
         let signer = cert(&format!("{sample}-pk.asc"));
         let (plain, outcomes) = decrypt(&format!("{sample}-sk.asc"), message, &[signer]);
@@ -110,7 +137,7 @@ fn every_sample_message_decrypts_and_its_signature_verifies() {
 
 #[test]
 fn the_detached_samples_verify_and_fail_on_other_data() {
-    for sample in ["v6-mldsa-65-sample", "v6-mldsa-87-sample"] {
+    for sample in SAMPLES[2..].iter() {
         let certs = [cert(&format!("{sample}-pk.asc"))];
         let sigs = read_signatures(read(&format!("{sample}-signature.asc")).as_slice()).unwrap();
         for (data, good) in [(b"Testing\n".as_slice(), true), (b"Testing!\n".as_slice(), false)] {
@@ -122,9 +149,12 @@ fn the_detached_samples_verify_and_fail_on_other_data() {
     }
 }
 
-const COMPOSITE: [(KeyType, PublicKeyAlg); 4] = [
+const COMPOSITE: [(KeyType, PublicKeyAlg); 7] = [
     (KeyType::MlDsa65Ed25519, PublicKeyAlg::MlDsa65Ed25519),
     (KeyType::MlDsa87Ed448, PublicKeyAlg::MlDsa87Ed448),
+    (KeyType::SlhDsaShake128s, PublicKeyAlg::SlhDsaShake128s),
+    (KeyType::SlhDsaShake128f, PublicKeyAlg::SlhDsaShake128f),
+    (KeyType::SlhDsaShake256s, PublicKeyAlg::SlhDsaShake256s),
     (KeyType::MlKem768X25519, PublicKeyAlg::MlKem768X25519),
     (KeyType::MlKem1024X448, PublicKeyAlg::MlKem1024X448),
 ];
@@ -139,6 +169,8 @@ fn generated_keys_sign_verify_encrypt_and_decrypt() {
         assert_eq!(crypto::PublicMaterial::parse(alg, &mut bytes.as_slice()).unwrap(), public);
         let (_, other) = crypto::generate(kind).unwrap();
         assert!(matches!(other.check(&public), Err(Error::KeyMismatch)), "{alg:?}");
+        let (e, p) = (crypto::PublicMaterial::parse(alg, &mut &bytes[..bytes.len() - 1]), &bytes);
+        assert!(e.is_err(), "{alg:?}: {} octets cut short", p.len());
         if alg.can_sign() {
             let digest = Hasher::digest(HashAlg::Sha3_256, b"data");
             let sig = crypto::sign(&secret, &public, HashAlg::Sha3_256, &digest).unwrap();

@@ -41,6 +41,12 @@ pub enum KeyType {
     MlDsa65Ed25519,
     /// ML-DSA-87+Ed448 (RFC 9980; v6 signing key).
     MlDsa87Ed448,
+    /// SLH-DSA-SHAKE-128s (RFC 9980; v6 signing key).
+    SlhDsaShake128s,
+    /// SLH-DSA-SHAKE-128f (RFC 9980; v6 signing key).
+    SlhDsaShake128f,
+    /// SLH-DSA-SHAKE-256s (RFC 9980; v6 signing key).
+    SlhDsaShake256s,
     /// ML-KEM-768+X25519 (RFC 9980; v6 or v4 encryption key).
     MlKem768X25519,
     /// ML-KEM-1024+X448 (RFC 9980; v6 encryption key).
@@ -120,20 +126,28 @@ pub fn generate(kind: KeyType) -> Result<(PublicMaterial, SecretMaterial)> {
         }
         KeyType::MlDsa65Ed25519 => composite(PublicKeyAlg::MlDsa65Ed25519)?,
         KeyType::MlDsa87Ed448 => composite(PublicKeyAlg::MlDsa87Ed448)?,
+        KeyType::SlhDsaShake128s => composite(PublicKeyAlg::SlhDsaShake128s)?,
+        KeyType::SlhDsaShake128f => composite(PublicKeyAlg::SlhDsaShake128f)?,
+        KeyType::SlhDsaShake256s => composite(PublicKeyAlg::SlhDsaShake256s)?,
         KeyType::MlKem768X25519 => composite(PublicKeyAlg::MlKem768X25519)?,
         KeyType::MlKem1024X448 => composite(PublicKeyAlg::MlKem1024X448)?,
     })
 }
 
-/// A composite key of RFC 9980: a random ECC secret (clamped for X25519
-/// and X448, as their secrets are written) and a random ML-KEM or ML-DSA
-/// seed, the form RFC 9980 stores.
+/// A key of RFC 9980: a random ECC secret (clamped for X25519 and X448, as
+/// their secrets are written) and a random ML-KEM or ML-DSA seed, the form
+/// RFC 9980 stores; or an SLH-DSA secret key (no ECC half).
 fn composite(alg: PublicKeyAlg) -> Result<(PublicMaterial, SecretMaterial)> {
     let sizes = pq::sizes(alg).ok_or(Error::InvalidOption("not a composite algorithm"))?;
     let mut ecc = Zeroizing::new(vec![0u8; sizes.ecc_secret]);
-    let mut seed = Zeroizing::new(vec![0u8; sizes.pq_secret]);
     random(&mut ecc)?;
-    random(&mut seed)?;
+    let seed = if sizes.ecc_secret == 0 {
+        pq::slh_generate(alg)?
+    } else {
+        let mut seed = Zeroizing::new(vec![0u8; sizes.pq_secret]);
+        random(&mut seed)?;
+        seed
+    };
     if alg.can_encrypt() {
         clamp(&mut ecc);
     }

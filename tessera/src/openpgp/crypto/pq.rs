@@ -1,9 +1,11 @@
-//! RFC 9980's composite algorithms: ML-KEM-768+X25519 (35) and
-//! ML-KEM-1024+X448 (36) session-key encryption, ML-DSA-65+Ed25519 (30) and
-//! ML-DSA-87+Ed448 (31) signatures. The lattice halves are RustCrypto's
-//! `ml-kem` (FIPS 203) and `ml-dsa` (FIPS 204); the traditional halves are
-//! the curve helpers of [`super::edwards`]. Every field has a fixed size,
-//! the traditional half first.
+//! RFC 9980's algorithms: ML-KEM-768+X25519 (35) and ML-KEM-1024+X448 (36)
+//! session-key encryption, ML-DSA-65+Ed25519 (30) and ML-DSA-87+Ed448 (31)
+//! composite signatures, and SLH-DSA-SHAKE-128s/128f/256s (32-34)
+//! standalone signatures. The post-quantum parts are RustCrypto's `ml-kem`
+//! (FIPS 203), `ml-dsa` (FIPS 204) and `slh-dsa` (FIPS 205); the
+//! traditional halves are the curve helpers of [`super::edwards`]. Every
+//! field has a fixed size, the traditional half first (SLH-DSA has none:
+//! its ECC half is empty).
 
 use ml_dsa::{
     EncodedSignature, EncodedVerifyingKey, MlDsa65, MlDsa87, MlDsaParams, Signature, SigningKey, VerifyingKey,
@@ -47,6 +49,9 @@ pub(crate) fn sizes(alg: PublicKeyAlg) -> Option<Sizes> {
     Some(match alg {
         PublicKeyAlg::MlDsa65Ed25519 => s(32, 1952, 32, 32, 64, 3309),
         PublicKeyAlg::MlDsa87Ed448 => s(57, 2592, 57, 32, 114, 4627),
+        PublicKeyAlg::SlhDsaShake128s => s(0, 32, 0, 64, 0, 7856),
+        PublicKeyAlg::SlhDsaShake128f => s(0, 32, 0, 64, 0, 17088),
+        PublicKeyAlg::SlhDsaShake256s => s(0, 64, 0, 128, 0, 29792),
         PublicKeyAlg::MlKem768X25519 => s(32, 1184, 32, 64, 32, 1088),
         PublicKeyAlg::MlKem1024X448 => s(56, 1568, 56, 64, 56, 1568),
         _ => return None,
@@ -202,8 +207,36 @@ fn mldsa_public<P: MlDsaParams>(seed: &[u8]) -> Result<Vec<u8>> {
     Ok(SigningKey::<P>::from_seed(&seed).expanded_key().verifying_key().encode().to_vec())
 }
 
+fn slh_sign<P: slh_dsa::ParameterSet>(sk: &[u8], digest: &[u8]) -> Result<Vec<u8>> {
+    let key = slh_dsa::SigningKey::<P>::try_from(sk).map_err(|_| Error::Malformed("SLH-DSA secret key length"))?;
+    // Hedged (RFC 9980 §6.1.2): opt_rand is fresh randomness of n octets
+    // (a quarter of the secret key).
+    let mut rand = Zeroizing::new(vec![0u8; sk.len() / 4]);
+    random(&mut rand)?;
+    let sig = key.try_sign_with_context(digest, b"", Some(&rand)).map_err(|_| Error::Random)?;
+    Ok(sig.to_bytes().to_vec())
+}
+
+fn slh_verify<P: slh_dsa::ParameterSet>(vk: &[u8], digest: &[u8], sig: &[u8]) -> Result<()> {
+    let vk = slh_dsa::VerifyingKey::<P>::try_from(vk).map_err(|_| Error::Malformed("SLH-DSA public key length"))?;
+    let sig = slh_dsa::Signature::<P>::try_from(sig).map_err(|_| Error::BadSignature)?;
+    vk.try_verify_with_context(digest, b"", &sig).map_err(|_| Error::BadSignature)
+}
+
+/// A new SLH-DSA secret key `SK.seed || SK.prf || PK.seed || PK.root`.
+pub(crate) fn slh_generate(alg: PublicKeyAlg) -> Result<Zeroizing<Vec<u8>>> {
+    let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
+    Ok(Zeroizing::new(match alg {
+        PublicKeyAlg::SlhDsaShake128s => slh_dsa::SigningKey::<slh_dsa::Shake128s>::new(&mut rng).to_bytes().to_vec(),
+        PublicKeyAlg::SlhDsaShake128f => slh_dsa::SigningKey::<slh_dsa::Shake128f>::new(&mut rng).to_bytes().to_vec(),
+        PublicKeyAlg::SlhDsaShake256s => slh_dsa::SigningKey::<slh_dsa::Shake256s>::new(&mut rng).to_bytes().to_vec(),
+        _ => return Err(Error::InvalidOption("not an SLH-DSA algorithm")),
+    }))
+}
+
 /// Signs `digest` with both halves of a composite signing key: PureEdDSA,
-/// then hedged ML-DSA with an empty context (RFC 9980 §5.2.2).
+/// then hedged ML-DSA with an empty context (RFC 9980 §5.2.2); or with an
+/// SLH-DSA key alone (§6.1.2), whose ECC half is empty.
 pub(crate) fn sign(alg: PublicKeyAlg, (ecc_secret, seed): (&[u8], &[u8]), digest: &[u8]) -> Result<Halves> {
     Ok(match alg {
         PublicKeyAlg::MlDsa65Ed25519 => {
@@ -215,6 +248,9 @@ pub(crate) fn sign(alg: PublicKeyAlg, (ecc_secret, seed): (&[u8], &[u8]), digest
             let ecc = edwards::ed448_sign(ecc_secret.try_into().map_err(|_| Error::Malformed("Ed448 seed"))?, digest);
             (ecc.into(), mldsa_sign::<MlDsa87>(seed, digest)?.into())
         }
+        PublicKeyAlg::SlhDsaShake128s => (Box::default(), slh_sign::<slh_dsa::Shake128s>(seed, digest)?.into()),
+        PublicKeyAlg::SlhDsaShake128f => (Box::default(), slh_sign::<slh_dsa::Shake128f>(seed, digest)?.into()),
+        PublicKeyAlg::SlhDsaShake256s => (Box::default(), slh_sign::<slh_dsa::Shake256s>(seed, digest)?.into()),
         _ => return Err(Error::InvalidOption("this key cannot sign")),
     })
 }
@@ -239,11 +275,17 @@ pub(crate) fn verify(
             edwards::ed448_verify(key, digest, ecc_sig.try_into().map_err(bad)?)?;
             mldsa_verify::<MlDsa87>(vk, digest, pq_sig)
         }
+        PublicKeyAlg::SlhDsaShake128s => slh_verify::<slh_dsa::Shake128s>(vk, digest, pq_sig),
+        PublicKeyAlg::SlhDsaShake128f => slh_verify::<slh_dsa::Shake128f>(vk, digest, pq_sig),
+        PublicKeyAlg::SlhDsaShake256s => slh_verify::<slh_dsa::Shake256s>(vk, digest, pq_sig),
         _ => Err(Error::BadSignature),
     }
 }
 
-/// The public halves of the secret halves (`ecc_secret`, `pq_secret`).
+/// The public halves of the secret halves (`ecc_secret`, `pq_secret`). An
+/// SLH-DSA secret key holds its public key (`PK.seed || PK.root`, its
+/// second half), taken as it is: recomputing PK.root would cost a whole
+/// XMSS tree.
 pub(crate) fn public_of(alg: PublicKeyAlg, ecc_secret: &[u8], pq_secret: &[u8]) -> Result<Halves> {
     let malformed = |_| Error::Malformed("composite secret key length");
     Ok(match alg {
@@ -264,6 +306,13 @@ pub(crate) fn public_of(alg: PublicKeyAlg, ecc_secret: &[u8], pq_secret: &[u8]) 
                 let ek = ml_kem::DecapsulationKey1024::from_seed(*seed).encapsulation_key().to_bytes();
                 (edwards::x448_public(ecc_secret.try_into().map_err(malformed)?).into(), ek.to_vec().into())
             }
+        }
+        PublicKeyAlg::SlhDsaShake128s | PublicKeyAlg::SlhDsaShake128f | PublicKeyAlg::SlhDsaShake256s => {
+            let s = sizes(alg).expect("an SLH-DSA algorithm");
+            if pq_secret.len() != s.pq_secret {
+                return Err(Error::Malformed("SLH-DSA secret key length"));
+            }
+            (Box::default(), pq_secret[s.pq_secret / 2..].into())
         }
         _ => return Err(Error::InvalidOption("not a composite algorithm")),
     })

@@ -162,11 +162,14 @@ impl PublicMaterial {
             PublicKeyAlg::Ed448 => PublicMaterial::Ed448(take_array(input, "Ed448 key")?),
             PublicKeyAlg::MlDsa65Ed25519
             | PublicKeyAlg::MlDsa87Ed448
+            | PublicKeyAlg::SlhDsaShake128s
+            | PublicKeyAlg::SlhDsaShake128f
+            | PublicKeyAlg::SlhDsaShake256s
             | PublicKeyAlg::MlKem768X25519
             | PublicKeyAlg::MlKem1024X448 => {
                 let s = pq::sizes(alg).expect("a composite algorithm");
                 let ecc = pq::take_boxed(input, s.ecc_public, "ECC half of a composite key")?;
-                if ecc.iter().all(|&b| b == 0) {
+                if !ecc.is_empty() && ecc.iter().all(|&b| b == 0) {
                     // RFC 9980 §3.4: the zero point never appears in a key.
                     return Err(Error::Malformed("composite key with an all-zero ECC public key"));
                 }

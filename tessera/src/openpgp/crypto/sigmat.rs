@@ -106,7 +106,11 @@ impl SigMaterial {
             }
             PublicKeyAlg::Ed25519 => SigMaterial::Ed25519(take_array(input, "Ed25519 signature")?),
             PublicKeyAlg::Ed448 => SigMaterial::Ed448(take_array(input, "Ed448 signature")?),
-            PublicKeyAlg::MlDsa65Ed25519 | PublicKeyAlg::MlDsa87Ed448 => {
+            PublicKeyAlg::MlDsa65Ed25519
+            | PublicKeyAlg::MlDsa87Ed448
+            | PublicKeyAlg::SlhDsaShake128s
+            | PublicKeyAlg::SlhDsaShake128f
+            | PublicKeyAlg::SlhDsaShake256s => {
                 let s = pq::sizes(alg).expect("a composite algorithm");
                 let ecc = pq::take_boxed(input, s.ecc_out, "EdDSA half of a composite signature")?;
                 let pq = pq::take_boxed(input, s.pq_out, "ML-DSA half of a composite signature")?;

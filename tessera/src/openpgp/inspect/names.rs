@@ -62,6 +62,9 @@ pub fn pk_alg_name(alg: PublicKeyAlg) -> &'static str {
         PublicKeyAlg::Dsa => "DSA",
         PublicKeyAlg::MlDsa65Ed25519 => "ML-DSA-65+Ed25519",
         PublicKeyAlg::MlDsa87Ed448 => "ML-DSA-87+Ed448",
+        PublicKeyAlg::SlhDsaShake128s => "SLH-DSA-SHAKE-128s",
+        PublicKeyAlg::SlhDsaShake128f => "SLH-DSA-SHAKE-128f",
+        PublicKeyAlg::SlhDsaShake256s => "SLH-DSA-SHAKE-256s",
         PublicKeyAlg::MlKem768X25519 => "ML-KEM-768+X25519",
         PublicKeyAlg::MlKem1024X448 => "ML-KEM-1024+X448",
     }

@@ -65,6 +65,9 @@ pub fn verify_cost(key: &PublicKey) -> u64 {
         (PublicKeyAlg::Ed448, _) => ED448,
         (PublicKeyAlg::MlDsa65Ed25519, _) => ED25519 + ML_DSA_65,
         (PublicKeyAlg::MlDsa87Ed448, _) => ED448 + ML_DSA_87,
+        (PublicKeyAlg::SlhDsaShake128s, _) => SLH_DSA_128S,
+        (PublicKeyAlg::SlhDsaShake128f, _) => SLH_DSA_128F,
+        (PublicKeyAlg::SlhDsaShake256s, _) => SLH_DSA_256S,
         (_, m) => match m.curve() {
             Some(Curve::NistP256) => P256,
             Some(Curve::NistP384) => P384,
@@ -88,6 +91,11 @@ const UNKNOWN: u64 = 2_000;
 /// lattice halves of RFC 9980's composite signatures.
 const ML_DSA_65: u64 = 400;
 const ML_DSA_87: u64 = 600;
+/// SLH-DSA verification (RustCrypto `slh-dsa`): hashing only, more of it
+/// for the fast-signing variant.
+const SLH_DSA_128S: u64 = 2_000;
+const SLH_DSA_128F: u64 = 5_000;
+const SLH_DSA_256S: u64 = 4_000;
 /// RSA: a fixed part, and word-steps (64-bit words squared, times the
 /// exponent's squarings and multiplications) per microsecond.
 const RSA_BASE: u64 = 20;

@@ -45,6 +45,15 @@ pub enum PublicKeyAlg {
     MlDsa65Ed25519,
     /// ML-DSA-87+Ed448 (31, RFC 9980 §5): a composite signature, v6 keys only.
     MlDsa87Ed448,
+    /// SLH-DSA-SHAKE-128s (32, RFC 9980 §6): hash-based signatures, small
+    /// and slow to make; v6 keys only.
+    SlhDsaShake128s,
+    /// SLH-DSA-SHAKE-128f (33, RFC 9980 §6): hash-based signatures, larger
+    /// and faster to make; v6 keys only.
+    SlhDsaShake128f,
+    /// SLH-DSA-SHAKE-256s (34, RFC 9980 §6): hash-based signatures at the
+    /// higher level; v6 keys only.
+    SlhDsaShake256s,
     /// ML-KEM-768+X25519 (35, RFC 9980 §4): a composite KEM, on v6 keys and
     /// v4 encryption subkeys.
     MlKem768X25519,
@@ -78,6 +87,9 @@ impl PublicKeyAlg {
             28 => PublicKeyAlg::Ed448,
             30 => PublicKeyAlg::MlDsa65Ed25519,
             31 => PublicKeyAlg::MlDsa87Ed448,
+            32 => PublicKeyAlg::SlhDsaShake128s,
+            33 => PublicKeyAlg::SlhDsaShake128f,
+            34 => PublicKeyAlg::SlhDsaShake256s,
             35 => PublicKeyAlg::MlKem768X25519,
             36 => PublicKeyAlg::MlKem1024X448,
             _ => return Err(Error::UnsupportedPublicKeyAlg(id)),
@@ -106,6 +118,9 @@ impl PublicKeyAlg {
             PublicKeyAlg::Ed448 => 28,
             PublicKeyAlg::MlDsa65Ed25519 => 30,
             PublicKeyAlg::MlDsa87Ed448 => 31,
+            PublicKeyAlg::SlhDsaShake128s => 32,
+            PublicKeyAlg::SlhDsaShake128f => 33,
+            PublicKeyAlg::SlhDsaShake256s => 34,
             PublicKeyAlg::MlKem768X25519 => 35,
             PublicKeyAlg::MlKem1024X448 => 36,
         }
@@ -130,6 +145,9 @@ impl PublicKeyAlg {
                 | PublicKeyAlg::Ed448
                 | PublicKeyAlg::MlDsa65Ed25519
                 | PublicKeyAlg::MlDsa87Ed448
+                | PublicKeyAlg::SlhDsaShake128s
+                | PublicKeyAlg::SlhDsaShake128f
+                | PublicKeyAlg::SlhDsaShake256s
         )
     }
 
@@ -190,6 +208,9 @@ impl PublicKeyAlg {
             self,
             PublicKeyAlg::MlDsa65Ed25519
                 | PublicKeyAlg::MlDsa87Ed448
+                | PublicKeyAlg::SlhDsaShake128s
+                | PublicKeyAlg::SlhDsaShake128f
+                | PublicKeyAlg::SlhDsaShake256s
                 | PublicKeyAlg::MlKem768X25519
                 | PublicKeyAlg::MlKem1024X448
         )
