@@ -203,7 +203,7 @@ impl Features {
         Features(self.0 | other.0)
     }
 
-    fn contains(self, other: Features) -> bool {
+    const fn contains(self, other: Features) -> bool {
         self.0 & other.0 == other.0
     }
 
@@ -282,10 +282,75 @@ fn usable() -> Features {
 }
 
 /// Whether kernels may use every feature in `f`: the CPU has them and the
-/// cap lets them through.
+/// cap lets them through. Kernels ask through the tokens below.
 #[inline]
-pub(crate) fn has(f: Features) -> bool {
+fn has(f: Features) -> bool {
     usable().contains(f)
+}
+
+/// Declares zero-sized proof tokens: a value exists only if [`has`] said yes
+/// to the token's features, so a kernel entry that takes one by value may
+/// call the `#[target_feature]` body compiled for those features.
+macro_rules! tokens {
+    ($($(#[$doc:meta])* $name:ident = $features:expr;)*) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) struct $name(());
+
+        #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+        impl $name {
+            /// The features this token proves.
+            pub(crate) const FEATURES: Features = $features;
+
+            /// The token, if the CPU has its features and the cap lets them through.
+            #[inline]
+            pub(crate) fn get() -> Option<Self> {
+                has(Self::FEATURES).then_some($name(()))
+            }
+        }
+    )*};
+}
+
+tokens! {
+    /// SSSE3 and SSE4.1: the SSE decimal groups.
+    Sse41 = Features::SSSE3.union(Features::SSE41);
+    /// AES-NI, SSSE3 and SSE4.1: the AES-NI schedule and every kernel on it.
+    AesNi = Features::AES_NI.union(Features::SSSE3);
+    /// AVX2: the AVX2 batch rounds, decimal groups and checks.
+    Avx2 = Features::AVX2;
+    /// AES-NI with AVX2: the fused `Avx2Ni` FPE rounds.
+    Avx2Aes = AesNi::FEATURES.union(Features::AVX2);
+    /// AES-NI, AVX2, VAES and FMA: the 256-bit VAES kernels (OCB, SIV's CTR, FPE).
+    Vaes256 = Avx2Aes::FEATURES.union(Features::VAES).union(Features::FMA);
+    /// AVX-512 F, BW, DQ, VL and AVX2: the AVX-512 batch rounds and decimal groups.
+    Avx512 = Features::AVX512.union(Features::AVX2);
+    /// AES-NI, AVX2, VAES and AVX-512 F, BW, DQ, VL: the 512-bit VAES kernels (OCB, SIV's CTR).
+    Vaes512 = Avx2Aes::FEATURES.union(Features::VAES).union(Features::AVX512);
+    /// [`Vaes512`] and AVX-512 IFMA: the fused `Vaes512` FPE rounds.
+    Vaes512Ifma = Vaes512::FEATURES.union(Features::AVX512IFMA);
+}
+
+/// Declares that each wider token proves the narrower one's features
+/// (checked at compile time): `Narrow::from(wide)`.
+macro_rules! narrows {
+    ($($wide:ident => $($narrow:ident),+;)*) => {$($(
+        impl From<$wide> for $narrow {
+            #[inline]
+            fn from(_: $wide) -> $narrow {
+                const { assert!($wide::FEATURES.contains($narrow::FEATURES)) };
+                $narrow(())
+            }
+        }
+    )+)*};
+}
+
+narrows! {
+    AesNi => Sse41;
+    Avx2Aes => AesNi, Avx2;
+    Vaes256 => AesNi, Avx2, Avx2Aes;
+    Avx512 => Avx2;
+    Vaes512 => AesNi, Avx2Aes, Avx512;
+    Vaes512Ifma => AesNi, Avx512, Vaes512;
 }
 
 /// The level kernels run at: the CPU's, lowered by `TESSERA_CPU`.

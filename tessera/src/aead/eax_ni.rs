@@ -40,7 +40,7 @@ impl Ni {
         debug_assert_eq!(data.len() % 16, 0);
         let k = self.keys.schedule();
         let x = ld(&x);
-        // SAFETY: a `Keys` value exists only on CPUs with AES-NI (and SSE4.1).
+        // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
         let (x, _, _) = unsafe {
             match (self.keys.rounds(), dir.is_encrypt()) {
                 (10, true) => ctr_cbc_mac::<10, true>(k, k, ctr0, None, data, x, Blocks::NONE),

@@ -84,7 +84,7 @@ fn unchain<const NR: usize>(k: &[__m128i; 15], mut prev: __m128i, data: &mut [u8
 pub(crate) fn decrypt(keys: &Keys, prev: &[u8; 16], data: &mut [u8]) -> [u8; 16] {
     let k = keys.schedule();
     let prev = ld(prev);
-    // SAFETY: a `Keys` value exists only on CPUs with AES-NI (and SSE4.1).
+    // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
     let last = unsafe {
         match keys.rounds() {
             10 => unchain::<10>(k, prev, data),
@@ -101,7 +101,7 @@ pub(crate) fn decrypt(keys: &Keys, prev: &[u8; 16], data: &mut [u8]) -> [u8; 16]
 pub(crate) fn encrypt(keys: &Keys, prev: &[u8; 16], src: Option<&[u8]>, dst: &mut [u8]) -> [u8; 16] {
     let k = keys.schedule();
     let prev = ld(prev);
-    // SAFETY: a `Keys` value exists only on CPUs with AES-NI (and SSE4.1).
+    // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
     let last = unsafe {
         match keys.rounds() {
             10 => chain::<10>(k, prev, src, dst),

@@ -198,6 +198,7 @@ mod tests {
     use crate::aes::Aes;
     use crate::aes::ni::Keys;
     use crate::aes::ni_ctr::{Width, ctr_vaes256_vl, ctr_with, lanes};
+    use crate::cpu::{Vaes256, Vaes512};
 
     fn block(x: __m128i) -> Block {
         let mut b = [0u8; 16];
@@ -231,11 +232,8 @@ mod tests {
     }
 
     /// [`ctr_vaes256_vl`] for a `kl`-byte key's schedule.
-    ///
-    /// # Safety
-    /// The CPU must have [`Width::VAES512_NEEDS`] and AES-NI.
-    unsafe fn ctr_vl(k: &[__m128i; 15], kl: usize, c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
-        // SAFETY: the caller vouches for the features.
+    fn ctr_vl(_: Vaes512, k: &[__m128i; 15], kl: usize, c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+        // SAFETY: the token proves the features the kernel is compiled for.
         unsafe {
             match kl {
                 16 => ctr_vaes256_vl::<10>(k, c, src, dst),
@@ -311,32 +309,26 @@ mod tests {
                     }
                 }
             }
-            use crate::cpu::{Features as F, has};
-            let widths = [
-                (Width::Ni, true),
-                (Width::Vaes256, has(F::AVX2 | F::VAES)),
-                (Width::Vaes512, has(Width::VAES512_NEEDS)),
-            ];
+            let widths =
+                [Some(Width::Ni(nc.token())), Vaes256::get().map(Width::Vaes256), Vaes512::get().map(Width::Vaes512)];
             for n in (0..300).chain([511, 512, 513, 1023, 1024, 1025]) {
                 let src = (0..n).map(|i| (i * 13) as u8).collect::<Vec<u8>>();
                 // A counter with no carry, one whose low half wraps, one that wraps.
                 for q in [5u128, (1 << 64) - 9, u128::MAX - 3] {
                     let want = ctr_ref(&ac, q, &src);
                     // Each CTR kernel this CPU runs, out of place and in place.
-                    for (width, _) in widths.iter().filter(|w| w.1) {
+                    for width in widths.iter().flatten() {
                         let (mut out, mut inplace) = (vec![0u8; n], src.clone());
                         for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
-                            // SAFETY: AES-NI was detected above, and the features `width` names.
-                            unsafe { ctr_with(sc, kl / 4 + 6, *width, q, src, dst) };
+                            ctr_with(sc, kl / 4 + 6, *width, q, src, dst);
                         }
                         assert!(out == want && inplace == want, "ctr ({width:?}), {n} bytes, q {q:x}");
                     }
                     // The kernel that starts from a counter in a register (AES-SIV's seal).
-                    if has(Width::VAES512_NEEDS) {
+                    if let Some(t) = Vaes512::get() {
                         let (mut out, mut inplace) = (vec![0u8; n], src.clone());
                         for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
-                            // SAFETY: `VAES512_NEEDS` was detected, AES-NI with `Keys`.
-                            unsafe { ctr_vl(sc, kl, lanes(q), src, dst) };
+                            ctr_vl(t, sc, kl, lanes(q), src, dst);
                         }
                         assert!(out == want && inplace == want, "ctr_vaes256_vl, {n} bytes, q {q:x}");
                     }

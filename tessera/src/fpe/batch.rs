@@ -348,8 +348,8 @@ pub(super) fn wide<R>(f: impl FnOnce() -> R) -> R {
         fn avx2<R>(f: impl FnOnce() -> R) -> R {
             f()
         }
-        if crate::cpu::has(crate::cpu::Features::AVX2) {
-            // SAFETY: the CPU has AVX2 (detected just above).
+        if crate::cpu::Avx2::get().is_some() {
+            // SAFETY: the `Avx2` token was found just above.
             return unsafe { avx2(f) };
         }
     }

@@ -449,7 +449,7 @@ mod tests {
     /// values of [`check_narrow_update`](super::check_narrow_update).
     #[test]
     fn update32_matches_u128() {
-        if !crate::cpu::has(crate::cpu::Features::AVX2 | crate::cpu::Features::FMA) {
+        if crate::cpu::Vaes256::get().is_none() {
             return;
         }
         super::check_narrow_update::<4>(|m, d, y| {
@@ -467,7 +467,7 @@ mod tests {
     /// garbage in the halves' high 32 bits, in both layouts.
     #[test]
     fn blocks32_match_blocks4() {
-        if !crate::cpu::has(crate::cpu::Features::AVX2) {
+        if crate::cpu::Avx2::get().is_none() {
             return;
         }
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;

@@ -306,8 +306,7 @@ mod tests {
     /// 2^16 and 2^30 - 1) and 10^8, both directions.
     #[test]
     fn finish_on_the_edges() {
-        use crate::cpu::{Features, has};
-        if !has(Features::AES_NI) {
+        if crate::cpu::AesNi::get().is_none() {
             return;
         }
         let moduli = [(false, 1u64 << 16), (false, 100_000_000), (false, (1 << 52) - 1)].into_iter().chain([

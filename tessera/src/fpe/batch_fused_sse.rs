@@ -323,7 +323,7 @@ mod tests {
     /// values of [`check_narrow_update`](super::super::batch_fused256::check_narrow_update).
     #[test]
     fn update2_matches_u128() {
-        if !crate::cpu::has(crate::cpu::Features::AES_NI) {
+        if crate::cpu::AesNi::get().is_none() {
             return;
         }
         super::super::batch_fused256::check_narrow_update::<2>(|m, d, y| {

@@ -45,7 +45,7 @@ fn a256(v: __m256i) -> [u64; 4] {
 fn barrett_update_match_u128() {
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
-    if !crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512IFMA) {
+    if crate::cpu::Vaes512Ifma::get().is_none() {
         return;
     }
     let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -98,9 +98,7 @@ fn barrett_update_match_u128() {
 fn barrett_is_y_mod_m_below_3m() {
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
-    if !crate::cpu::has(
-        crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512BW | crate::cpu::Features::AVX512IFMA,
-    ) {
+    if crate::cpu::Vaes512Ifma::get().is_none() {
         return;
     }
     let mut next = lcg(0x9e37_79b9_7f4a_7c15, 29);
@@ -136,7 +134,7 @@ fn barrett_is_y_mod_m_below_3m() {
 /// 2^16 to 2^32 - 1, y at and around multiples of m and near 2^64.
 #[test]
 fn rem4_is_y_mod_m_plus_at_most_m() {
-    if !crate::cpu::has(crate::cpu::Features::AVX2) {
+    if crate::cpu::Avx2::get().is_none() {
         return;
     }
     let mut next = lcg(0x0123_4567_89ab_cdef, 29);
@@ -177,7 +175,7 @@ fn rem4_is_y_mod_m_plus_at_most_m() {
 fn fold_top4_matches_u128() {
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
-    if !crate::cpu::has(crate::cpu::Features::AVX2) {
+    if crate::cpu::Avx2::get().is_none() {
         return;
     }
     let mut next = lcg(0x5851_f42d_4c95_7f2d, 31);
@@ -222,7 +220,7 @@ fn fold_top4_matches_u128() {
 fn pre8_below_2m() {
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
-    if !crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512IFMA) {
+    if crate::cpu::Vaes512Ifma::get().is_none() {
         return;
     }
     let mut next = lcg(0x6a09_e667_f3bc_c908, 29);
@@ -283,7 +281,7 @@ fn pre8_below_2m() {
 /// random, with garbage in its high 32 bits; both directions.
 #[test]
 fn finish_matches_u128() {
-    if !crate::cpu::has(crate::cpu::Features::AVX2 | crate::cpu::Features::FMA) {
+    if crate::cpu::Vaes256::get().is_none() {
         return;
     }
     use super::super::batch_piped256::{dec_offset, finish};

@@ -179,6 +179,8 @@ fn put_sse2<const BE: bool>(x: &mut [u16], start: usize, m: usize, v: u64) {
 /// check costs no pass of its own). No table lookup and no branch depends
 /// on a value (only on positions and lengths).
 pub(crate) struct Dec128 {
+    /// The proof of SSSE3 and SSE4.1 the kernels run on.
+    token: crate::cpu::Sse41,
     n: usize,
     u: usize,
     /// Slot byte -> byte of the eight numerals from the half's start (NUM),
@@ -194,13 +196,10 @@ impl Dec128 {
     /// most significant first when `be` (FF1) or last (FF3); `None` unless
     /// both halves have 1 to 8 numerals and the CPU has SSSE3 and SSE4.1.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
-        use crate::cpu::{Features as F, has};
         let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
-        if !(halves && has(F::SSSE3 | F::SSE41)) {
-            return None;
-        }
+        let token = crate::cpu::Sse41::get().filter(|_| halves)?;
         let ctl = |to_slots| [u, n - u].map(|m| shuffle(m, be, to_slots));
-        Some(Dec128 { n, u, num_ctl: ctl(true), str_ctl: ctl(false) })
+        Some(Dec128 { token, n, u, num_ctl: ctl(true), str_ctl: ctl(false) })
     }
 
     /// NUM of both halves of every value in `data` (values of `n` numerals
@@ -209,15 +208,15 @@ impl Dec128 {
     /// it loads: whether every numeral of `data` is below 10. When not, `a`
     /// and `b` hold garbage.
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        // SAFETY: a Dec128 exists only if `new` detected SSSE3 and SSE4.1.
-        unsafe { self.parse_sse41(data, a, b) }
+        // SAFETY: `self.token` proves SSSE3 and SSE4.1.
+        unsafe { self.parse_sse41(self.token, data, a, b) }
     }
 
     /// STR of both halves of every value back into `data` (the inverse of
     /// [`Dec128::parse_checked`]); every half must be below 10^its length.
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         // SAFETY: as in `parse_checked`.
-        unsafe { self.format_sse41(a, b, data) }
+        unsafe { self.format_sse41(self.token, a, b, data) }
     }
 
     /// The four values from numeral `at` of `src`: their A halves, then
@@ -258,7 +257,7 @@ impl Dec128 {
     }
 
     #[target_feature(enable = "ssse3,sse4.1")]
-    fn parse_sse41(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+    fn parse_sse41(&self, _: crate::cpu::Sse41, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
@@ -282,7 +281,7 @@ impl Dec128 {
     }
 
     #[target_feature(enable = "ssse3,sse4.1")]
-    fn format_sse41(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+    fn format_sse41(&self, _: crate::cpu::Sse41, a: &[u64], b: &[u64], data: &mut [u16]) {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));

@@ -57,6 +57,8 @@ pub(super) fn store_quad(nu: (usize, usize), data: &mut [u16], at: usize, store:
 
 /// The shuffles for one value length `n` and first-half length `u`.
 pub(crate) struct Dec256 {
+    /// The proof of AVX2 the kernels run on.
+    token: crate::cpu::Avx2,
     n: usize,
     u: usize,
     /// Per lane: slot byte -> byte of the eight numerals from the half's
@@ -93,9 +95,7 @@ impl Dec256 {
     /// both halves have 1 to 8 numerals and the CPU has AVX2.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
         let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
-        if !(halves && crate::cpu::has(crate::cpu::Features::AVX2)) {
-            return None;
-        }
+        let token = crate::cpu::Avx2::get().filter(|_| halves)?;
         let join = |lo: [u8; 16], hi: [u8; 16]| {
             let mut t = [0u8; 32];
             t[..16].copy_from_slice(&lo);
@@ -104,6 +104,7 @@ impl Dec256 {
         };
         let (sa, sb) = (shuffle(u, be, false), shuffle(n - u, be, false));
         Some(Dec256 {
+            token,
             n,
             u,
             num_ctl: join(shuffle(u, be, true), shuffle(n - u, be, true)),
@@ -118,15 +119,15 @@ impl Dec256 {
     /// vectors the parse loads (no pass of its own): whether every numeral
     /// of `data` is below 10. When not, `a` and `b` hold garbage.
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        // SAFETY: a Dec256 exists only if `new` detected AVX2.
-        unsafe { self.parse_avx2(data, a, b) }
+        // SAFETY: `self.token` proves AVX2.
+        unsafe { self.parse_avx2(self.token, data, a, b) }
     }
 
     /// STR of both halves of every value back into `data` (the inverse of
     /// [`Dec256::parse_checked`]); every half must be below 10^its length.
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         // SAFETY: as in `parse`.
-        unsafe { self.format_avx2(a, b, data) }
+        unsafe { self.format_avx2(self.token, a, b, data) }
     }
 
     /// The four values from numeral `at` of `src`, each as numerals
@@ -172,7 +173,7 @@ impl Dec256 {
     }
 
     #[target_feature(enable = "avx2")]
-    fn parse_avx2(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+    fn parse_avx2(&self, _: crate::cpu::Avx2, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         match self.whole {
             Some(true) => self.parse_with::<true, true>(data, a, b),
             Some(false) => self.parse_with::<true, false>(data, a, b),
@@ -209,7 +210,7 @@ impl Dec256 {
     }
 
     #[target_feature(enable = "avx2")]
-    fn format_avx2(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+    fn format_avx2(&self, _: crate::cpu::Avx2, a: &[u64], b: &[u64], data: &mut [u16]) {
         match self.whole {
             Some(true) => self.format_with::<true, true>(a, b, data),
             Some(false) => self.format_with::<true, false>(a, b, data),

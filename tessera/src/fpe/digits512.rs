@@ -16,6 +16,8 @@ const PREFETCH: usize = 64 * 16;
 
 /// The permutations for one value length `n` and first-half length `u`.
 pub(crate) struct Dec512 {
+    /// The proof of AVX-512 the kernels run on.
+    token: crate::cpu::Avx512,
     n: usize,
     /// Slot lane -> numeral of the two-value window (NUM).
     num_idx: [u16; 32],
@@ -31,10 +33,7 @@ impl Dec512 {
     /// both halves have 1 to 8 numerals and the CPU has AVX-512 F and BW.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
         let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
-        let cpu = crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512BW);
-        if !(halves && cpu) {
-            return None;
-        }
+        let token = crate::cpu::Avx512::get().filter(|_| halves)?;
         let (mut num_idx, mut num_keep, mut str_idx) = ([0u16; 32], 0u32, [0u16; 32]);
         for (lane, slot) in num_idx.iter_mut().enumerate() {
             // Slot h: value h / 2, half h % 2; k counts the slot's lanes.
@@ -50,7 +49,7 @@ impl Dec512 {
             num_keep |= 1 << lane;
             str_idx[at] = lane as u16;
         }
-        Some(Dec512 { n, num_idx, num_keep, str_idx })
+        Some(Dec512 { token, n, num_idx, num_keep, str_idx })
     }
 
     /// The masks of the two windows of values `j..j + 4` (numerals `2n`
@@ -71,19 +70,19 @@ impl Dec512 {
     /// vectors the parse loads (each numeral is read once): whether every
     /// numeral of `data` is below 10. When not, `a` and `b` hold garbage.
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        // SAFETY: a Dec512 exists only if `new` detected AVX-512 F and BW.
-        unsafe { self.parse_avx512(data, a, b) }
+        // SAFETY: `self.token` proves AVX-512 F and BW.
+        unsafe { self.parse_avx512(self.token, data, a, b) }
     }
 
     /// STR of both halves of every value back into `data` (the inverse of
     /// [`Dec512::parse_checked`]); every half must be below 10^its length.
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         // SAFETY: as in `parse`.
-        unsafe { self.format_avx512(a, b, data) }
+        unsafe { self.format_avx512(self.token, a, b, data) }
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn parse_avx512(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+    fn parse_avx512(&self, _: crate::cpu::Avx512, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
@@ -149,7 +148,7 @@ impl Dec512 {
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn format_avx512(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+    fn format_avx512(&self, _: crate::cpu::Avx512, a: &[u64], b: &[u64], data: &mut [u16]) {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));

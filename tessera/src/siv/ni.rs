@@ -34,6 +34,7 @@ use crate::aes::ni::{Keys, ld, st};
 use crate::aes::ni_ctr::{Width, ctr_with, siv_ctr_vaes256_vl};
 use crate::aes::ni_mac::{Blocks, cbc_mac};
 use crate::aes::ni_s2v::{cmac_last, open_last, s2v_last, seal_last};
+use crate::cpu::Vaes512;
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
 #[derive(Clone)]
@@ -60,14 +61,16 @@ impl SivNi {
     /// Expands K1 and K2 (16, 24 or 32 bytes each, the same length) if this
     /// CPU has AES-NI.
     pub(crate) fn new(k1: &[u8], k2: &[u8]) -> Option<Self> {
-        Some(SivNi { k1: Keys::new(k1)?, k2: Keys::new(k2)?, width: Width::detect() })
+        let (k1, k2) = (Keys::new(k1)?, Keys::new(k2)?);
+        let width = Width::detect(k2.token());
+        Some(SivNi { k1, k2, width })
     }
 
     /// The CBC-MAC chain under K1, `x = E(x ^ m)` over the blocks of `c`.
     #[inline]
     pub(crate) fn chain(&self, x: Block, c: Blocks<'_>) -> Block {
         let (k, x) = (self.k1.schedule(), ld(&x));
-        // SAFETY: a `Keys` value exists only on CPUs with AES-NI (and SSE4.1).
+        // SAFETY: `self.k1.token()` proves AES-NI and SSE4.1.
         block(unsafe {
             match self.k1.rounds() {
                 10 => cbc_mac::<10>(k, x, c),
@@ -83,9 +86,7 @@ impl SivNi {
     pub(crate) fn ctr(&self, q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
         assert!(src.is_none_or(|s| s.len() == dst.len()));
         let k = self.k2.schedule();
-        // SAFETY: as in `chain`, and `width` names features that were detected;
-        // the lengths were checked above.
-        unsafe { ctr_with(k, self.k2.rounds(), self.width, q, src, dst) }
+        ctr_with(k, self.k2.rounds(), self.width, q, src, dst)
     }
 }
 
@@ -125,7 +126,8 @@ impl SivNi {
         let (job, d) = match one_component(nonce, ad) {
             Some(c) if c.len() >= 16 => {
                 // The CMAC's last block made in a register (`cmac_last`).
-                // SAFETY: a `Keys` value exists only on CPUs with AES-NI and SSE4.1 (SSSE3 with it).
+                // SAFETY: the AES-NI path runs only with a `Keys` value, whose
+                // token proves AES-NI, SSSE3 and SSE4.1.
                 let last = block(unsafe { cmac_last(c, sub) });
                 let full = (c.len() - 1) / 16 * 16;
                 (Some(Job { prefix: &c[..full], tail: [last, [0; 16]], ntail: 1 }), siv.d0_dbl)
@@ -152,7 +154,7 @@ impl SivNi {
     #[inline]
     fn s2v_long(&self, siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> __m128i {
         let k = self.k1.schedule();
-        // SAFETY: a `Keys` value exists only on CPUs with AES-NI and SSE4.1; `s` has 16 bytes.
+        // SAFETY: `self.k1.token()` proves AES-NI and SSE4.1; `s` has 16 bytes.
         Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
             match self.k1.rounds() {
                 10 => s2v_last::<10>(k, s, side, d, sub),
@@ -169,6 +171,7 @@ impl SivNi {
     /// 512-bit vectors, and as fast from 64 KiB to 1 MiB.
     fn seal_vaes512(
         &self,
+        _: Vaes512,
         siv: &AesSiv,
         nonce: Option<&[u8]>,
         ad: &[&[u8]],
@@ -177,8 +180,7 @@ impl SivNi {
     ) -> __m128i {
         let v = self.s2v_long(siv, nonce, ad, src.unwrap_or(dst));
         let k = self.k2.schedule();
-        // SAFETY: `width` is `Vaes512` only where `Width::VAES512_NEEDS` (AVX-512
-        // F, BW, VL, AVX2, VAES) were detected; AES-NI and SSSE3 with `Keys`.
+        // SAFETY: the `Vaes512` token proves the features the kernel is compiled for.
         unsafe {
             match self.k2.rounds() {
                 10 => siv_ctr_vaes256_vl::<10>(k, v, src, dst),
@@ -204,11 +206,10 @@ impl SivNi {
         dst: &mut [u8],
     ) -> Option<Block> {
         assert!(src.is_none_or(|s| s.len() == dst.len()));
-        if self.width == Width::Vaes512 && dst.len() >= 16 {
-            return Some(block(self.seal_vaes512(siv, nonce, ad, src, dst)));
-        }
-        if self.width != Width::Ni || !(16..1024).contains(&dst.len()) {
-            return None;
+        match self.width {
+            Width::Vaes512(t) if dst.len() >= 16 => return Some(block(self.seal_vaes512(t, siv, nonce, ad, src, dst))),
+            Width::Ni(_) if (16..1024).contains(&dst.len()) => {}
+            _ => return None,
         }
         let (km, kc) = (self.k1.schedule(), self.k2.schedule());
         // SAFETY: as in `s2v`; `dst` has 16 bytes, `src` (if any) as many (checked above).
@@ -258,7 +259,7 @@ impl SivNi {
     /// wider than the cap lets this crate go) and the rest here.
     pub(super) fn apply_ctr(&self, aes: &crate::aes::Aes, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
         let q = ctr::counter(v);
-        let whole = if self.width == Width::Ni { dst.len() / 1024 * 1024 } else { 0 };
+        let whole = if matches!(self.width, Width::Ni(_)) { dst.len() / 1024 * 1024 } else { 0 };
         let (head, rest) = dst.split_at_mut(whole);
         let (src, src_rest) = match src {
             Some(s) => (Some(&s[..whole]), Some(&s[whole..])),
@@ -284,7 +285,7 @@ mod tests {
             let key: Vec<u8> = (0..kl as u8).map(|i| i.wrapping_mul(53) ^ 0xa7).collect();
             let fast = AesSiv::new(&key).unwrap();
             let portable = AesSiv::new_portable(&key).unwrap();
-            assert_eq!(fast.ni.is_some(), crate::cpu::has(crate::cpu::Features::AES_NI));
+            assert_eq!(fast.ni.is_some(), crate::cpu::AesNi::get().is_some());
             assert!(portable.ni.is_none());
             let lens = (0..100).chain([127, 128, 129, 255, 256, 257, 1000, 1023, 4096 + 7]);
             for (t, n) in lens.enumerate() {
@@ -387,14 +388,12 @@ mod tests {
     #[test]
     fn every_ctr_width_matches_the_portable_path() {
         use crate::aes::ni_ctr::Width;
-        use crate::cpu::{Features as F, has};
+        use crate::cpu::{AesNi, Vaes256, Vaes512};
         let data: Vec<u8> = (0..5000u32).map(|i| (i * 29 + 1) as u8).collect();
         let widths =
-            [(Width::Ni, true), (Width::Vaes256, has(F::AVX2 | F::VAES)), (Width::Vaes512, has(Width::VAES512_NEEDS))];
+            [AesNi::get().map(Width::Ni), Vaes256::get().map(Width::Vaes256), Vaes512::get().map(Width::Vaes512)];
         let edges = [127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 1100, 4096 + 33];
-        for (kl, &(width, _)) in
-            [32usize, 48, 64].into_iter().flat_map(|k| widths.iter().filter(|w| w.1).map(move |w| (k, w)))
-        {
+        for (kl, &width) in [32usize, 48, 64].into_iter().flat_map(|k| widths.iter().flatten().map(move |w| (k, w))) {
             let mut fast = AesSiv::new(&data[..kl]).unwrap();
             let Some(ni) = &mut *fast.ni else { return };
             ni.width = width;
