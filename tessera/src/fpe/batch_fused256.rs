@@ -21,7 +21,7 @@ use super::batch_fused_avx2::{Mod256, blocks4, fold_top4, limbs4, load_halves, s
 use super::batch_piped256::{PW, chunk_piped};
 use super::batch_round::{Consts, Prefetch};
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
-use super::digits256::ymm_op;
+use super::digits256::vec_op;
 use crate::Direction;
 
 /// A chunk's groups and their vectors: 32 values as eight groups of one
@@ -70,7 +70,7 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
             // Each value's first 8 bytes, reversed (the unpack written out:
             // LLVM turns it and the shuffle into two shuffles and a blend).
             let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
-            _mm256_shuffle_epi8(ymm_op!("vpunpcklqdq", o0, o1), bswap)
+            _mm256_shuffle_epi8(vec_op!(ymm_reg: __m256i, "vpunpcklqdq", o0, o1), bswap)
         };
         *d = if NARROW { update32::<ENC>(*d, y, k) } else { update4::<ENC>(*d, y, k) };
     }
@@ -132,7 +132,7 @@ pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i 
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
-    ymm_op!("vpmuludq", a, b)
+    vec_op!(ymm_reg: __m256i, "vpmuludq", a, b)
 }
 
 /// The VAES-256 kernel: all rounds for every value of `a` and `b`, asking
@@ -146,6 +146,7 @@ pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
 /// 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes,vaes,fma")]
 pub unsafe fn rounds_vaes256<const FF3: bool>(
+    _: crate::cpu::Vaes256,
     keys: &[__m128i; 15],
     nr: usize,
     c: &Consts<'_>,
@@ -331,6 +332,7 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 /// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes")]
 pub unsafe fn rounds_ni<const FF3: bool>(
+    _: crate::cpu::Avx2Aes,
     keys: &[__m128i; 15],
     nr: usize,
     c: &Consts<'_>,

@@ -158,6 +158,7 @@ pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
 /// 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
 pub unsafe fn rounds_aesni<const FF3: bool>(
+    _: crate::cpu::AesNi,
     keys: &[__m128i; 15],
     nr: usize,
     c: &Consts<'_>,

@@ -178,6 +178,7 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
 /// round's modulus, each modulus in 2^16..=[`MAX_NARROW`]; FF1's layout.
 #[target_feature(enable = "aes,sse4.1")]
 pub unsafe fn rounds_sse41(
+    _: crate::cpu::AesNi,
     keys: &[__m128i; 15],
     nr: usize,
     c: &Consts<'_>,

@@ -255,48 +255,50 @@ impl Kernel {
             let max = |ff1| if ff3 { fused::MAX_FF3 } else { ff1 };
             // Each kernel asks `pf` for what the batch reads next itself:
             // all before its rounds, or spread between its steps.
-            match self {
-                // SAFETY: each kernel holds the token of the features its
-                // functions are compiled for; lengths and moduli checked
-                // (only this kernel is given the folded moduli).
-                Kernel::Vaes512(_) if c.below(max(fused::MAX_FF1_512)) => unsafe {
-                    if ff3 {
-                        fused::rounds_vaes512::<true>(rk, nr, c, a, b, dir, pf)
-                    } else {
-                        fused::rounds_vaes512::<false>(rk, nr, c, a, b, dir, pf)
+            // SAFETY: each kernel is called with the token its `Kernel` holds,
+            // proof of the features it is compiled for; the lengths were
+            // checked above, the moduli in each arm.
+            unsafe {
+                match self {
+                    // Only this kernel is given the folded moduli.
+                    Kernel::Vaes512(t) if c.below(max(fused::MAX_FF1_512)) => {
+                        if ff3 {
+                            fused::rounds_vaes512::<true>(t, rk, nr, c, a, b, dir, pf)
+                        } else {
+                            fused::rounds_vaes512::<false>(t, rk, nr, c, a, b, dir, pf)
+                        }
                     }
-                },
-                // SAFETY: as above; the AVX2 arithmetic needs moduli below 2^32.
-                Kernel::Avx2Ni(_) if c.below(max(u32::MAX as u64)) => unsafe {
-                    if ff3 {
-                        fused256::rounds_ni::<true>(rk, nr, c, a, b, dir, pf)
-                    } else {
-                        fused256::rounds_ni::<false>(rk, nr, c, a, b, dir, pf)
+                    // The AVX2 arithmetic needs moduli below 2^32.
+                    Kernel::Avx2Ni(t) if c.below(max(u32::MAX as u64)) => {
+                        if ff3 {
+                            fused256::rounds_ni::<true>(t, rk, nr, c, a, b, dir, pf)
+                        } else {
+                            fused256::rounds_ni::<false>(t, rk, nr, c, a, b, dir, pf)
+                        }
                     }
-                },
-                // SAFETY: as above; FF1 only (FF3 measured slower there), the
-                // 32-bit update needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
-                Kernel::AesNi(_) if !ff3 && c.below(fused256::MAX_NARROW) => unsafe {
-                    fused_sse::rounds_sse41(rk, nr, c, a, b, dir, pf)
-                },
-                // SAFETY: as above; FF3's limb fold needs moduli below 2^30
-                // (FF1's, in VECTOR_MODULI, are far below 2^64 / 3).
-                Kernel::AesNi(_) if !ff3 || c.below(LIMB_MODULI - 1) => unsafe {
-                    if ff3 {
-                        fused_ni::rounds_aesni::<true>(rk, nr, c, a, b, dir, pf)
-                    } else {
-                        fused_ni::rounds_aesni::<false>(rk, nr, c, a, b, dir, pf)
+                    // FF1 only (FF3 measured slower there); the 32-bit update
+                    // needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
+                    Kernel::AesNi(t) if !ff3 && c.below(fused256::MAX_NARROW) => {
+                        fused_sse::rounds_sse41(t, rk, nr, c, a, b, dir, pf)
                     }
-                },
-                // SAFETY: as above.
-                Kernel::Vaes256(_) if c.below(max(u32::MAX as u64)) => unsafe {
-                    if ff3 {
-                        fused256::rounds_vaes256::<true>(rk, nr, c, a, b, dir, pf)
-                    } else {
-                        fused256::rounds_vaes256::<false>(rk, nr, c, a, b, dir, pf)
+                    // FF3's limb fold needs moduli below 2^30 (FF1's, in
+                    // VECTOR_MODULI, are far below 2^64 / 3).
+                    Kernel::AesNi(t) if !ff3 || c.below(LIMB_MODULI - 1) => {
+                        if ff3 {
+                            fused_ni::rounds_aesni::<true>(t, rk, nr, c, a, b, dir, pf)
+                        } else {
+                            fused_ni::rounds_aesni::<false>(t, rk, nr, c, a, b, dir, pf)
+                        }
                     }
-                },
-                _ => return false,
+                    Kernel::Vaes256(t) if c.below(max(u32::MAX as u64)) => {
+                        if ff3 {
+                            fused256::rounds_vaes256::<true>(t, rk, nr, c, a, b, dir, pf)
+                        } else {
+                            fused256::rounds_vaes256::<false>(t, rk, nr, c, a, b, dir, pf)
+                        }
+                    }
+                    _ => return false,
+                }
             }
             pf.rest();
             return true;
@@ -308,15 +310,17 @@ impl Kernel {
     /// xored in where `layout` puts the half. `bases` and `blocks` must be
     /// at least as long as `x`.
     pub(crate) fn build(self, layout: Layout, bases: &[[u64; 2]], term: [u64; 2], x: &[u64], blocks: &mut [[u8; 16]]) {
-        match self.arith() {
-            // SAFETY: each kernel holds the token of the features its
-            // functions are compiled for.
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512(_) => unsafe { x86::build_avx512(layout, bases, term, x, blocks) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2(_) => unsafe { x86::build_avx2(layout, bases, term, x, blocks) },
-            _ => build_portable(layout, bases, term, x, blocks),
+        // SAFETY: each kernel is called with the token its `Kernel` holds,
+        // proof of the features it is compiled for.
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_unsafe))]
+        unsafe {
+            match self.arith() {
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Avx512(t) => x86::build_avx512(t, layout, bases, term, x, blocks),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Avx2(t) => x86::build_avx2(t, layout, bases, term, x, blocks),
+                _ => build_portable(layout, bases, term, x, blocks),
+            }
         }
     }
 
@@ -325,38 +329,30 @@ impl Kernel {
     /// Every `x[j]` must be below m; `blocks` at least as long as `x`.
     pub(crate) fn round(self, m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
         assert!(blocks.len() >= x.len(), "one block per value");
+        // The values a vector kernel took (whole vectors), the rest scalar.
+        #[cfg(not(target_arch = "x86_64"))]
+        let whole = 0;
         #[cfg(target_arch = "x86_64")]
-        {
+        let whole = {
             let (mm, fits, ff3) = (m.m.modulus(), m.vector(layout), layout == Layout::Ff3);
-            match self.arith() {
-                Kernel::Avx512(_) if fits => {
-                    // SAFETY: each kernel holds the token of the features its
-                    // functions are compiled for; the lengths were checked above.
-                    unsafe {
-                        if ff3 {
-                            x86::round_avx512::<true>(mm, m.inv, blocks, x, dir)
-                        } else {
-                            x86::round_avx512::<false>(mm, m.inv, blocks, x, dir)
-                        }
-                    };
-                    return;
+            // SAFETY: each kernel is called with the token its `Kernel` holds,
+            // proof of the features it is compiled for; the lengths were
+            // checked above.
+            unsafe {
+                match self.arith() {
+                    Kernel::Avx512(t) if fits && ff3 => x86::round_avx512::<true>(t, mm, m.inv, blocks, x, dir),
+                    Kernel::Avx512(t) if fits => x86::round_avx512::<false>(t, mm, m.inv, blocks, x, dir),
+                    Kernel::Avx2(t) if fits && mm >> 32 == 0 && ff3 => {
+                        x86::round_avx2::<true>(t, mm as u32, m.inv, blocks, x, dir)
+                    }
+                    Kernel::Avx2(t) if fits && mm >> 32 == 0 => {
+                        x86::round_avx2::<false>(t, mm as u32, m.inv, blocks, x, dir)
+                    }
+                    _ => 0,
                 }
-                Kernel::Avx2(_) if fits && mm >> 32 == 0 => {
-                    // SAFETY: as above.
-                    unsafe {
-                        if ff3 {
-                            x86::round_avx2::<true>(mm as u32, m.inv, blocks, x, dir)
-                        } else {
-                            x86::round_avx2::<false>(mm as u32, m.inv, blocks, x, dir)
-                        }
-                    };
-                    let whole = x.len() / 4 * 4;
-                    return round_scalar(m, layout, &blocks[whole..], &mut x[whole..], dir);
-                }
-                _ => {}
             }
-        }
-        round_scalar(m, layout, blocks, x, dir)
+        };
+        round_scalar(m, layout, &blocks[whole..], &mut x[whole..], dir)
     }
 }
 

@@ -16,6 +16,7 @@
 use core::arch::x86_64::*;
 
 use super::digits256::{in_reach, load_quad, shuffle, store_quad};
+use crate::simd::{cast, load, store};
 
 /// Lanes kept when a half fills the last (`KEEP_LAST[k..k + 8]`) or first
 /// (`KEEP_FIRST[8 - k..16 - k]`) `k` of eight.
@@ -27,8 +28,7 @@ static KEEP_FIRST: [u16; 16] = [!0, !0, !0, !0, !0, !0, !0, !0, 0, 0, 0, 0, 0, 0
 #[target_feature(enable = "sse2")]
 fn load8(x: &[u16], p: isize) -> __m128i {
     if p >= 0 && p as usize + 8 <= x.len() {
-        // SAFETY: x[p..p + 8] is in bounds (checked above); an unaligned load.
-        return unsafe { _mm_loadu_si128(x.as_ptr().add(p as usize) as *const __m128i) };
+        return load(&x[p as usize..]);
     }
     let mut t = [0u16; 8];
     for (k, d) in t.iter_mut().enumerate() {
@@ -36,8 +36,7 @@ fn load8(x: &[u16], p: isize) -> __m128i {
             *d = v;
         }
     }
-    // SAFETY: a 16-byte load from a 16-byte array.
-    unsafe { _mm_loadu_si128(t.as_ptr() as *const __m128i) }
+    cast(t)
 }
 
 /// Writes the eight lanes of `v` to `x[p..p + 8]`, skipping positions outside `x`.
@@ -45,12 +44,9 @@ fn load8(x: &[u16], p: isize) -> __m128i {
 #[target_feature(enable = "sse2")]
 fn store8(x: &mut [u16], p: isize, v: __m128i) {
     if p >= 0 && p as usize + 8 <= x.len() {
-        // SAFETY: x[p..p + 8] is in bounds (checked above); an unaligned store.
-        return unsafe { _mm_storeu_si128(x.as_mut_ptr().add(p as usize) as *mut __m128i, v) };
+        return store(&mut x[p as usize..], v);
     }
-    let mut t = [0u16; 8];
-    // SAFETY: a 16-byte store into a 16-byte array.
-    unsafe { _mm_storeu_si128(t.as_mut_ptr() as *mut __m128i, v) };
+    let t: [u16; 8] = cast(v);
     for (k, &d) in t.iter().enumerate() {
         if let Some(o) = usize::try_from(p + k as isize).ok().and_then(|i| x.get_mut(i)) {
             *o = d;
@@ -63,8 +59,7 @@ fn store8(x: &mut [u16], p: isize, v: __m128i) {
 #[target_feature(enable = "sse2")]
 fn keep<const BE: bool>(k: usize) -> __m128i {
     let at = if BE { &KEEP_LAST[k..] } else { &KEEP_FIRST[8 - k..] };
-    // SAFETY: `at` holds at least 8 u16 (k <= 8).
-    unsafe { _mm_loadu_si128(at.as_ptr() as *const __m128i) }
+    load(at)
 }
 
 /// NUM_10 of eight numeral lanes (each below 10), lane 0 most significant
@@ -229,9 +224,7 @@ impl Dec128 {
         assert!(in_reach((self.n, self.u), at, src.len()));
         [0, 1].map(|h| {
             [0, 1, 2, 3].map(|i| {
-                // SAFETY: src[s..s + 8] is in bounds for s = at + i * n + h * u,
-                // i < 4 (asserted above); an unaligned load.
-                let x = unsafe { _mm_loadu_si128(src.as_ptr().add(at + i * self.n + h * self.u).cast()) };
+                let x = load(&src[at + i * self.n + h * self.u..]);
                 *top = _mm_max_epu16(*top, x);
                 _mm_shuffle_epi8(x, ctl[h])
             })
@@ -249,9 +242,7 @@ impl Dec128 {
         assert!(in_reach((self.n, self.u), at, dst.len()));
         for i in 0..4 {
             for (half, x) in h.iter().enumerate() {
-                // SAFETY: dst[s..s + 8] is in bounds for s = at + i * n + half * u,
-                // i < 4 (asserted above); an unaligned store.
-                unsafe { _mm_storeu_si128(dst.as_mut_ptr().add(at + i * self.n + half * self.u).cast(), x[i]) };
+                store(&mut dst[at + i * self.n + half * self.u..], x[i]);
             }
         }
     }
@@ -261,19 +252,15 @@ impl Dec128 {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: 16-byte loads from 16-byte arrays.
-        let ctl = self.num_ctl.map(|c| unsafe { _mm_loadu_si128(c.as_ptr().cast()) });
+        let ctl = self.num_ctl.map(cast);
         // The largest numeral loaded (lane-wise; the padded copy adds zeros).
         let mut top = _mm_setzero_si128();
         for j in (0..count).step_by(4) {
             let v = load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4(src, at, ctl, &mut top));
             for (x, out) in v.into_iter().zip([&mut a[j..j + 4], &mut b[j..j + 4]]) {
                 let r = num4(x);
-                // SAFETY: four u64 (bounds checked by the slicing); unaligned stores.
-                unsafe {
-                    _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_cvtepu32_epi64(r));
-                    _mm_storeu_si128(out.as_mut_ptr().add(2).cast(), _mm_cvtepu32_epi64(_mm_srli_si128::<8>(r)));
-                }
+                store(out, _mm_cvtepu32_epi64(r));
+                store(&mut out[2..], _mm_cvtepu32_epi64(_mm_srli_si128::<8>(r)));
             }
         }
         // Every numeral was loaded (each half from its start).
@@ -285,14 +272,11 @@ impl Dec128 {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: 16-byte loads from 16-byte arrays.
-        let ctl = self.str_ctl.map(|c| unsafe { _mm_loadu_si128(c.as_ptr().cast()) });
+        let ctl = self.str_ctl.map(cast);
         for j in (0..count).step_by(4) {
             let h = [&a[j..j + 4], &b[j..j + 4]].map(|x| {
-                // SAFETY: four u64 (bounds checked by the slicing); unaligned loads.
-                let [d0, d1] = digits2(unsafe { _mm_loadu_si128(x.as_ptr().cast()) });
-                // SAFETY: as above.
-                let [d2, d3] = digits2(unsafe { _mm_loadu_si128(x.as_ptr().add(2).cast()) });
+                let [d0, d1] = digits2(load(x));
+                let [d2, d3] = digits2(load(&x[2..]));
                 [d0, d1, d2, d3]
             });
             let h = [0, 1].map(|i| h[i].map(|d| _mm_shuffle_epi8(d, ctl[i])));

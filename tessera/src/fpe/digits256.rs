@@ -12,6 +12,7 @@
 
 #![allow(unsafe_code)]
 
+use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
 use super::digits10::Dec128;
@@ -140,13 +141,10 @@ impl Dec256 {
     fn load4<const WHOLE: bool>(&self, src: &[u16], at: usize, ctl: __m256i, top: &mut __m256i) -> [__m256i; 4] {
         assert!(in_reach((self.n, self.u), at, src.len()));
         [0, 1, 2, 3].map(|i| {
-            // SAFETY: src[s..s + 8] and src[s + u..s + u + 8] are in bounds
-            // for s = at + i * n, i < 4 (asserted above); unaligned loads
-            // (one of 16 numerals when `WHOLE`: u = 8).
-            let x = unsafe {
-                let p = src.as_ptr().add(at + i * self.n);
-                if WHOLE { _mm256_loadu_si256(p.cast()) } else { _mm256_loadu2_m128i(p.add(self.u).cast(), p.cast()) }
-            };
+            // Numerals s..s + 8 and s + u..s + u + 8 for s = at + i * n (one
+            // load of 16 numerals when `WHOLE`: u = 8).
+            let s = &src[at + i * self.n..];
+            let x = if WHOLE { load(s) } else { _mm256_set_m128i(load(&s[self.u..]), load(s)) };
             *top = _mm256_max_epu16(*top, x);
             if WHOLE { x } else { _mm256_shuffle_epi8(x, ctl) }
         })
@@ -162,13 +160,9 @@ impl Dec256 {
     fn store4(&self, dst: &mut [u16], at: usize, h: [(__m128i, __m128i); 4]) {
         assert!(in_reach((self.n, self.u), at, dst.len()));
         for (i, (x, y)) in h.into_iter().enumerate() {
-            // SAFETY: dst[s..s + 8] and dst[s + u..s + u + 8] are in bounds
-            // for s = at + i * n, i < 4 (asserted above); unaligned stores.
-            unsafe {
-                let p = dst.as_mut_ptr().add(at + i * self.n);
-                _mm_storeu_si128(p.cast(), x);
-                _mm_storeu_si128(p.add(self.u).cast(), y);
-            }
+            let d = &mut dst[at + i * self.n..];
+            store(d, x);
+            store(&mut d[self.u..], y);
         }
     }
 
@@ -189,8 +183,7 @@ impl Dec256 {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: a 32-byte load from a 32-byte array.
-        let ctl = unsafe { _mm256_loadu_si256(self.num_ctl.as_ptr().cast()) };
+        let ctl = cast(self.num_ctl);
         // The largest numeral loaded (lane-wise; the padded copy adds zeros).
         let mut top = _mm256_setzero_si256();
         for j in (0..count).step_by(4) {
@@ -198,11 +191,8 @@ impl Dec256 {
                 load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4::<WHOLE>(src, at, ctl, &mut top));
             let r = num4::<REV>(v);
             let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
-            // SAFETY: four u64 in each (bounds checked by the slicing).
-            unsafe {
-                _mm256_storeu_si256(a4.as_mut_ptr().cast(), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
-                _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(r)));
-            }
+            store(a4, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
+            store(b4, _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(r)));
         }
         // Each value's halves were loaded whole (A from its start, B from
         // `u` on): every numeral was loaded.
@@ -225,13 +215,9 @@ impl Dec256 {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: 32-byte loads from 32-byte arrays.
-        let ctl = unsafe { self.str_ctl.map(|c| _mm256_loadu_si256(c.as_ptr().cast())) };
+        let ctl: [__m256i; 2] = self.str_ctl.map(cast);
         for j in (0..count).step_by(4) {
-            // SAFETY: four u64 in each (bounds checked by the slicing).
-            let (av, bv) = unsafe {
-                (_mm256_loadu_si256(a[j..j + 4].as_ptr().cast()), _mm256_loadu_si256(b[j..j + 4].as_ptr().cast()))
-            };
+            let (av, bv) = (load(&a[j..j + 4]), load(&b[j..j + 4]));
             // Digits of values (j, j + 2) and (j + 1, j + 3), one per lane.
             let ([a02, a13], [b02, b13]) = (digits4::<REV>(av), digits4::<REV>(bv));
             if WHOLE {
@@ -256,9 +242,7 @@ impl Dec256 {
 fn store4_whole(dst: &mut [u16], at: usize, v: [__m256i; 4]) {
     let dst = &mut dst[at..at + 64];
     for (i, v) in v.into_iter().enumerate() {
-        // SAFETY: dst[16 * i..16 * i + 16] is in bounds (sliced above); an
-        // unaligned store.
-        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(16 * i).cast(), v) };
+        store(&mut dst[16 * i..], v);
     }
 }
 
@@ -290,22 +274,23 @@ pub(crate) fn num4<const REV: bool>(v: [__m256i; 4]) -> __m256i {
     _mm256_madd_epi16(_mm256_packs_epi32(s01, s23), w(10_000))
 }
 
-/// `$op r, a, b` on 256-bit registers: one AVX2 instruction, in a function
-/// that enables AVX2, written out where LLVM would rewrite its intrinsic
-/// into slower code.
-macro_rules! ymm_op {
-    ($op:literal, $a:expr, $b:expr) => {{
-        let r: __m256i;
-        // SAFETY: one AVX2 instruction (enabled for the calling function)
-        // on registers only: no memory, stack or flags.
+/// `$op r, a, b` on `$reg` registers (`ymm_reg` with `__m256i`, `zmm_reg`
+/// with `__m512i`): one instruction, in a function that enables its
+/// features, written out where LLVM would rewrite its intrinsic into slower
+/// code.
+macro_rules! vec_op {
+    ($reg:ident: $ty:ty, $op:literal, $a:expr, $b:expr) => {{
+        let r: $ty;
+        // SAFETY: one instruction of the features the calling function
+        // enables, on registers only: no memory, stack or flags.
         unsafe {
-            core::arch::asm!(concat!($op, " {r}, {a}, {b}"), r = lateout(ymm_reg) r, a = in(ymm_reg) $a,
-                b = in(ymm_reg) $b, options(pure, nomem, nostack, preserves_flags));
+            core::arch::asm!(concat!($op, " {r}, {a}, {b}"), r = lateout($reg) r, a = in($reg) $a,
+                b = in($reg) $b, options(pure, nomem, nostack, preserves_flags));
         }
         r
     }};
 }
-pub(super) use ymm_op;
+pub(super) use vec_op;
 
 /// STR^8_10 of the four u64 of `x` (each below 10^8) as eight u16 lanes,
 /// most significant first (last when `REV`): values 0 and 2 in the first
@@ -331,7 +316,8 @@ pub(crate) fn digits4<const REV: bool>(x: __m256i) -> [__m256i; 2] {
         _mm256_set_epi64x(second, first, second, first)
     };
     // `vpshufb` written out: LLVM splits each into two word shuffles.
-    let pairs = [ymm_op!("vpshufb", w, spread(0)), ymm_op!("vpshufb", w, spread(1))];
+    let pairs =
+        [vec_op!(ymm_reg: __m256i, "vpshufb", w, spread(0)), vec_op!(ymm_reg: __m256i, "vpshufb", w, spread(1))];
     // Each group of four lanes in the order [a, ab, abc, abcd], or reversed.
     let c = |p: [i16; 4]| {
         let p = if REV { [p[3], p[2], p[1], p[0]] } else { p };
@@ -366,7 +352,7 @@ pub(crate) fn digits4<const REV: bool>(x: __m256i) -> [__m256i; 2] {
 #[inline]
 #[target_feature(enable = "avx2")]
 fn mulhi16(a: __m256i, b: __m256i) -> __m256i {
-    ymm_op!("vpmulhuw", a, b)
+    vec_op!(ymm_reg: __m256i, "vpmulhuw", a, b)
 }
 
 /// The widest whole-group decimal conversion the CPU has: AVX-512 BW (two

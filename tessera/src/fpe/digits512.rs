@@ -8,6 +8,8 @@
 
 #![allow(unsafe_code)]
 
+use super::digits256::vec_op;
+use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
 /// How far ahead of the numerals being parsed to prefetch (in numerals):
@@ -86,8 +88,7 @@ impl Dec512 {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: 64-byte loads from 32-entry u16 arrays.
-        let idx = unsafe { _mm512_loadu_si512(self.num_idx.as_ptr().cast()) };
+        let idx = cast(self.num_idx);
         // Qwords 0, 4, 8, 12 of the two slot results: A of j, j + 1, ...
         let pick_a = _mm512_setr_epi64(0, 4, 8, 12, 0, 0, 0, 0);
         let pick_b = _mm512_setr_epi64(2, 6, 10, 14, 0, 0, 0, 0);
@@ -140,11 +141,8 @@ impl Dec512 {
         let av = _mm512_permutex2var_epi64(r[0], pick_a, r[1]);
         let bv = _mm512_permutex2var_epi64(r[0], pick_b, r[1]);
         let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
-        // SAFETY: four u64 in each (bounds checked by the slicing).
-        unsafe {
-            _mm256_storeu_si256(a4.as_mut_ptr().cast(), _mm512_castsi512_si256(av));
-            _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm512_castsi512_si256(bv));
-        }
+        store(a4, _mm512_castsi512_si256(av));
+        store(b4, _mm512_castsi512_si256(bv));
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
@@ -152,8 +150,7 @@ impl Dec512 {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: a 64-byte load from a 32-entry u16 array.
-        let idx = unsafe { _mm512_loadu_si512(self.str_idx.as_ptr().cast()) };
+        let idx = cast(self.str_idx);
         // Qword 0 of each 128-bit lane: A of j, B of j, A of j+1, B of j+1
         // (A's qwords 0.., B's 8..); [`digits32`] reads nothing else.
         let spread = [_mm512_setr_epi64(0, 0, 8, 8, 1, 1, 9, 9), _mm512_setr_epi64(2, 2, 10, 10, 3, 3, 11, 11)];
@@ -181,13 +178,7 @@ impl Dec512 {
         idx: __m512i,
         spread: [__m512i; 2],
     ) {
-        // SAFETY: four u64 in each (bounds checked by the slicing).
-        let (av, bv) = unsafe {
-            (
-                _mm512_castsi256_si512(_mm256_loadu_si256(a[j..j + 4].as_ptr().cast())),
-                _mm512_castsi256_si512(_mm256_loadu_si256(b[j..j + 4].as_ptr().cast())),
-            )
-        };
+        let (av, bv) = (_mm512_castsi256_si512(load(&a[j..j + 4])), _mm512_castsi256_si512(load(&b[j..j + 4])));
         for ((p, s), mask) in spread.iter().enumerate().zip(masks) {
             let start = (j + 2 * p) * self.n;
             let d = digits32(_mm512_permutex2var_epi64(av, *s, bv));
@@ -235,14 +226,7 @@ fn lanes(x: [i16; 4]) -> __m512i {
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn mulhi16(a: __m512i, b: __m512i) -> __m512i {
-    let r: __m512i;
-    // SAFETY: one AVX-512 BW instruction (enabled for this function) on
-    // registers only: no memory, stack or flags.
-    unsafe {
-        core::arch::asm!("vpmulhuw {r}, {a}, {b}", r = lateout(zmm_reg) r, a = in(zmm_reg) a, b = in(zmm_reg) b,
-            options(pure, nomem, nostack, preserves_flags));
-    }
-    r
+    vec_op!(zmm_reg: __m512i, "vpmulhuw", a, b)
 }
 
 /// `vpshufb`: written out because LLVM turns a word-duplicating
@@ -251,14 +235,7 @@ fn mulhi16(a: __m512i, b: __m512i) -> __m512i {
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn shufb(a: __m512i, ctl: __m512i) -> __m512i {
-    let r: __m512i;
-    // SAFETY: one AVX-512 BW instruction (enabled for this function) on
-    // registers only: no memory, stack or flags.
-    unsafe {
-        core::arch::asm!("vpshufb {r}, {a}, {c}", r = lateout(zmm_reg) r, a = in(zmm_reg) a, c = in(zmm_reg) ctl,
-            options(pure, nomem, nostack, preserves_flags));
-    }
-    r
+    vec_op!(zmm_reg: __m512i, "vpshufb", a, ctl)
 }
 
 /// STR^8_10 of the first dword (below 10^8) of each 128-bit lane, as eight
