@@ -308,6 +308,7 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
 /// its round's modulus, each modulus in 2^16..=[`MAX_FF1_512`] (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3), or both in 2..=2^20 with `c.fold` (FF1).
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn rounds_vaes512<const FF3: bool>(
     _: crate::cpu::Vaes512Ifma,
     keys: &[__m128i; 15],

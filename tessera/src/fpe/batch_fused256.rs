@@ -145,6 +145,7 @@ pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
 /// modulus, each modulus in 2^16..2^32 (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes,vaes,fma")]
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn rounds_vaes256<const FF3: bool>(
     _: crate::cpu::Vaes256,
     keys: &[__m128i; 15],
@@ -331,6 +332,7 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 /// of 8; an even number of rounds; every half below its round's modulus,
 /// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes")]
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn rounds_ni<const FF3: bool>(
     _: crate::cpu::Avx2Aes,
     keys: &[__m128i; 15],

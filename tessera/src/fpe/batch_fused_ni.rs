@@ -157,6 +157,7 @@ pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
 /// round's modulus, each modulus in 2..=(2^64 - 1) / 3 (FF1) or in
 /// 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn rounds_aesni<const FF3: bool>(
     _: crate::cpu::AesNi,
     keys: &[__m128i; 15],

@@ -177,6 +177,7 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
 /// of 8; an even number of rounds, at most ten; every half below its
 /// round's modulus, each modulus in 2^16..=[`MAX_NARROW`]; FF1's layout.
 #[target_feature(enable = "aes,sse4.1")]
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn rounds_sse41(
     _: crate::cpu::AesNi,
     keys: &[__m128i; 15],
