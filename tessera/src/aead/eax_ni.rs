@@ -38,17 +38,17 @@ impl Ni {
     #[inline]
     pub(crate) fn body(&self, data: &mut [u8], ctr0: u128, x: Block, dir: Direction) -> Block {
         debug_assert_eq!(data.len() % 16, 0);
-        let k = self.keys.schedule();
+        let (k, t) = (self.keys.schedule(), self.keys.token());
         let x = ld(&x);
         // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
         let (x, _, _) = unsafe {
             match (self.keys.rounds(), dir.is_encrypt()) {
-                (10, true) => ctr_cbc_mac::<10, true>(k, k, ctr0, None, data, x, Blocks::NONE),
-                (10, false) => ctr_cbc_mac::<10, false>(k, k, ctr0, None, data, x, Blocks::NONE),
-                (12, true) => ctr_cbc_mac::<12, true>(k, k, ctr0, None, data, x, Blocks::NONE),
-                (12, false) => ctr_cbc_mac::<12, false>(k, k, ctr0, None, data, x, Blocks::NONE),
-                (_, true) => ctr_cbc_mac::<14, true>(k, k, ctr0, None, data, x, Blocks::NONE),
-                (_, false) => ctr_cbc_mac::<14, false>(k, k, ctr0, None, data, x, Blocks::NONE),
+                (10, true) => ctr_cbc_mac::<10, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+                (10, false) => ctr_cbc_mac::<10, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+                (12, true) => ctr_cbc_mac::<12, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+                (12, false) => ctr_cbc_mac::<12, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+                (_, true) => ctr_cbc_mac::<14, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+                (_, false) => ctr_cbc_mac::<14, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
             }
         };
         let mut out = [0u8; 16];

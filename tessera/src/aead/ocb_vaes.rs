@@ -270,7 +270,7 @@ fn schedules(key: &[u8]) -> Option<([Block; 15], [Block; 15], usize)> {
     let keys = Keys::new(key)?;
     let (ek, rounds) = (keys.round_key_bytes(), keys.rounds());
     // SAFETY: `keys.token()` proves AES-NI.
-    let dk = unsafe { invert(&ek, rounds) };
+    let dk = unsafe { invert(keys.token(), &ek, rounds) };
     Some((ek, dk, rounds))
 }
 
@@ -291,7 +291,7 @@ fn gray_offset(l: &[Block], j: usize) -> Block {
 /// Decryption round keys for AESDEC: the encryption keys reversed, the
 /// middle ones through InvMixColumns (AESIMC).
 #[target_feature(enable = "aes")]
-fn invert(ek: &[Block; 15], nr: usize) -> [Block; 15] {
+fn invert(_: crate::cpu::AesNi, ek: &[Block; 15], nr: usize) -> [Block; 15] {
     let mut dk = [[0u8; 16]; 15];
     dk[0] = ek[nr];
     dk[nr] = ek[0];

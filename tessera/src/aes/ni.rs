@@ -42,9 +42,9 @@ impl Keys {
         // SAFETY: `ni` proves the features the expansions are compiled for.
         let rk = unsafe {
             match key.len() {
-                16 => expand128(key),
-                24 => expand192(key),
-                32 => expand256(key),
+                16 => expand128(ni, key),
+                24 => expand192(ni, key),
+                32 => expand256(ni, key),
                 _ => return None,
             }
         };
@@ -169,7 +169,7 @@ fn fold(mut t: __m128i, assist: __m128i) -> __m128i {
 }
 
 #[target_feature(enable = "aes,sse4.1")]
-fn expand128(key: &[u8]) -> [__m128i; 15] {
+fn expand128(_: AesNi, key: &[u8]) -> [__m128i; 15] {
     let mut rk = [_mm_setzero_si128(); 15];
     rk[0] = load(key);
     macro_rules! step {
@@ -191,7 +191,7 @@ fn expand128(key: &[u8]) -> [__m128i; 15] {
 }
 
 #[target_feature(enable = "aes,sse4.1")]
-fn expand256(key: &[u8]) -> [__m128i; 15] {
+fn expand256(_: AesNi, key: &[u8]) -> [__m128i; 15] {
     let mut rk = [_mm_setzero_si128(); 15];
     rk[0] = load(&key[..16]);
     rk[1] = load(&key[16..]);
@@ -224,7 +224,7 @@ fn expand256(key: &[u8]) -> [__m128i; 15] {
 }
 
 #[target_feature(enable = "aes,sse4.1")]
-fn expand192(key: &[u8]) -> [__m128i; 15] {
+fn expand192(_: AesNi, key: &[u8]) -> [__m128i; 15] {
     // The schedule in 32-bit words, six per key-length step (FIPS 197 5.2),
     // with SubWord/RotWord from aeskeygenassist; then packed four per round key.
     let mut w = [0u32; 52];

@@ -64,7 +64,7 @@ fn no_carry(c: __m128i, blocks: usize) -> bool {
 /// a last partial block's keystream goes through memory.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
-pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+pub(crate) fn ctr<const NR: usize>(_: AesNi, k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
     // SAFETY: compiled with AES-NI, SSSE3 and SSE4.1.
     unsafe { ctr_inline::<NR>(k, c, src, dst) }
 }
@@ -223,15 +223,15 @@ pub(crate) fn ctr_with(k: &[__m128i; 15], rounds: usize, width: Width, q: u128, 
     // SAFETY: each `Width` holds the token of the features its kernel is compiled for.
     unsafe {
         match (rounds, width) {
-            (10, Width::Vaes512(_)) => ctr_vaes512::<10>(k, q, src, dst),
-            (12, Width::Vaes512(_)) => ctr_vaes512::<12>(k, q, src, dst),
-            (_, Width::Vaes512(_)) => ctr_vaes512::<14>(k, q, src, dst),
-            (10, Width::Vaes256(_)) => ctr_vaes256::<10>(k, q, src, dst),
-            (12, Width::Vaes256(_)) => ctr_vaes256::<12>(k, q, src, dst),
-            (_, Width::Vaes256(_)) => ctr_vaes256::<14>(k, q, src, dst),
-            (10, Width::Ni(_)) => ctr::<10>(k, lanes(q), src, dst),
-            (12, Width::Ni(_)) => ctr::<12>(k, lanes(q), src, dst),
-            (_, Width::Ni(_)) => ctr::<14>(k, lanes(q), src, dst),
+            (10, Width::Vaes512(t)) => ctr_vaes512::<10>(t, k, q, src, dst),
+            (12, Width::Vaes512(t)) => ctr_vaes512::<12>(t, k, q, src, dst),
+            (_, Width::Vaes512(t)) => ctr_vaes512::<14>(t, k, q, src, dst),
+            (10, Width::Vaes256(t)) => ctr_vaes256::<10>(t, k, q, src, dst),
+            (12, Width::Vaes256(t)) => ctr_vaes256::<12>(t, k, q, src, dst),
+            (_, Width::Vaes256(t)) => ctr_vaes256::<14>(t, k, q, src, dst),
+            (10, Width::Ni(t)) => ctr::<10>(t, k, lanes(q), src, dst),
+            (12, Width::Ni(t)) => ctr::<12>(t, k, lanes(q), src, dst),
+            (_, Width::Ni(t)) => ctr::<14>(t, k, lanes(q), src, dst),
         }
     }
 }
@@ -243,7 +243,7 @@ pub(crate) fn ctr_with(k: &[__m128i; 15], rounds: usize, width: Width, q: u128, 
 /// and written through byte masks: no keystream goes through memory.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
-pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
+pub(crate) fn ctr_vaes512<const NR: usize>(_: Vaes512, k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
     // The masked moves read `src` as far as `dst` goes.
     assert!(src.is_none_or(|s| s.len() == dst.len()));
     let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
@@ -297,11 +297,11 @@ fn ctr_steps<const NR: usize, const CARRY: bool>(
 /// a counter whose low half may wrap on the way (never AES-SIV's), [`ctr`].
 #[inline]
 #[target_feature(enable = "avx2,vaes,aes")]
-pub(crate) fn ctr_vaes256<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
+pub(crate) fn ctr_vaes256<const NR: usize>(t: Vaes256, k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
     assert!(src.is_none_or(|s| s.len() == dst.len()));
     let c = lanes(q);
     if !no_carry(c, dst.len().div_ceil(16)) {
-        return ctr::<NR>(k, c, src, dst);
+        return ctr::<NR>(t.into(), k, c, src, dst);
     }
     let mut rk: [__m256i; 15] = core::array::from_fn(|r| _mm256_broadcastsi128_si256(k[r]));
     // Blocks q (low lane) and q + 1 (high lane).
@@ -378,10 +378,16 @@ fn ctr_step256<const NR: usize, const W: usize>(
 /// next call's chain) this measured faster.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
-pub(crate) fn ctr_vaes256_vl<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+pub(crate) fn ctr_vaes256_vl<const NR: usize>(
+    t: Vaes512,
+    k: &[__m128i; 15],
+    c: __m128i,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) {
     assert!(src.is_none_or(|s| s.len() == dst.len()));
     if !no_carry(c, dst.len().div_ceil(16)) {
-        return ctr::<NR>(k, c, src, dst);
+        return ctr::<NR>(t.into(), k, c, src, dst);
     }
     let rk: [__m256i; 15] = core::array::from_fn(|r| _mm256_broadcastsi128_si256(k[r]));
     // Blocks q (low lane) and q + 1 (high lane).
@@ -450,6 +456,12 @@ fn ctr_step256_vl<const NR: usize, const W: usize>(
 /// [`siv_counter`], inlined here).
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
-pub(crate) fn siv_ctr_vaes256_vl<const NR: usize>(k: &[__m128i; 15], v: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
-    ctr_vaes256_vl::<NR>(k, siv_counter(v), src, dst)
+pub(crate) fn siv_ctr_vaes256_vl<const NR: usize>(
+    t: Vaes512,
+    k: &[__m128i; 15],
+    v: __m128i,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) {
+    ctr_vaes256_vl::<NR>(t, k, siv_counter(v), src, dst)
 }

@@ -16,6 +16,7 @@ use core::arch::x86_64::*;
 
 use super::Block;
 use super::ni::{encrypt_m128, ld, st};
+use crate::cpu::AesNi;
 
 /// The blocks of one CBC-MAC chain: `prefix` (a multiple of 16 bytes, read
 /// in place) then `tail`.
@@ -84,7 +85,7 @@ fn finish<const NR: usize>(k: &[__m128i; 15], c: &Blocks<'_>, from: usize, mut s
 /// The CBC-MAC chain `x = E_k(x ^ m)` from `x` over `c`.
 #[inline]
 #[target_feature(enable = "aes")]
-pub(crate) fn cbc_mac<const NR: usize>(k: &[__m128i; 15], x: __m128i, c: Blocks<'_>) -> __m128i {
+pub(crate) fn cbc_mac<const NR: usize>(_: AesNi, k: &[__m128i; 15], x: __m128i, c: Blocks<'_>) -> __m128i {
     finish::<NR>(k, &c, 0, c.start(x, k[0]))
 }
 
@@ -147,8 +148,10 @@ pub(super) fn put_block<const OUT: bool>(src: Option<&[u8]>, dst: &mut [u8], j: 
 /// sets the pace; the CTR XOR of the next block is done before the chain
 /// needs it.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes")]
 pub(crate) fn ctr_cbc_mac<const NR: usize, const OUT: bool>(
+    _: AesNi,
     km: &[__m128i; 15],
     kc: &[__m128i; 15],
     q: u128,
@@ -232,13 +235,13 @@ mod tests {
     }
 
     /// [`ctr_vaes256_vl`] for a `kl`-byte key's schedule.
-    fn ctr_vl(_: Vaes512, k: &[__m128i; 15], kl: usize, c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+    fn ctr_vl(t: Vaes512, k: &[__m128i; 15], kl: usize, c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
         // SAFETY: the token proves the features the kernel is compiled for.
         unsafe {
             match kl {
-                16 => ctr_vaes256_vl::<10>(k, c, src, dst),
-                24 => ctr_vaes256_vl::<12>(k, c, src, dst),
-                _ => ctr_vaes256_vl::<14>(k, c, src, dst),
+                16 => ctr_vaes256_vl::<10>(t, k, c, src, dst),
+                24 => ctr_vaes256_vl::<12>(t, k, c, src, dst),
+                _ => ctr_vaes256_vl::<14>(t, k, c, src, dst),
             }
         }
     }
@@ -265,9 +268,9 @@ mod tests {
                 // SAFETY: `Keys::new` succeeded, so this CPU has AES-NI (so below).
                 let got = unsafe {
                     match kl {
-                        16 => cbc_mac::<10>(sm, ld(&x0), *a),
-                        24 => cbc_mac::<12>(sm, ld(&x0), *a),
-                        _ => cbc_mac::<14>(sm, ld(&x0), *a),
+                        16 => cbc_mac::<10>(nm.token(), sm, ld(&x0), *a),
+                        24 => cbc_mac::<12>(nm.token(), sm, ld(&x0), *a),
+                        _ => cbc_mac::<14>(nm.token(), sm, ld(&x0), *a),
                     }
                 };
                 assert_eq!(block(got), chain_ref(&am, x0, blocks_of(a)), "cbc_mac AES-{}", kl * 8);
@@ -293,9 +296,15 @@ mod tests {
                         // SAFETY: as above; `out` and `src` are whole blocks of the same length.
                         let (x, ks, xs) = unsafe {
                             match kl {
-                                16 => ctr_cbc_mac::<10, true>(sm, sc, q, Some(src), &mut out, ld(&x0), *side),
-                                24 => ctr_cbc_mac::<12, false>(sm, sc, q, Some(src), &mut out, ld(&x0), *side),
-                                _ => ctr_cbc_mac::<14, true>(sm, sc, q, Some(src), &mut out, ld(&x0), *side),
+                                16 => {
+                                    ctr_cbc_mac::<10, true>(nm.token(), sm, sc, q, Some(src), &mut out, ld(&x0), *side)
+                                }
+                                24 => {
+                                    ctr_cbc_mac::<12, false>(nm.token(), sm, sc, q, Some(src), &mut out, ld(&x0), *side)
+                                }
+                                _ => {
+                                    ctr_cbc_mac::<14, true>(nm.token(), sm, sc, q, Some(src), &mut out, ld(&x0), *side)
+                                }
                             }
                         };
                         let want = ctr_ref(&ac, q, src);

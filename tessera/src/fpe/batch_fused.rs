@@ -33,6 +33,7 @@
 
 #![allow(unsafe_code)]
 
+use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
 use super::batch_round::{Consts, Prefetch};
@@ -69,8 +70,7 @@ pub(super) use by_rounds;
 /// Round `i`'s constant block as a 128-bit vector.
 #[inline(always)]
 pub(super) fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
-    // SAFETY: SSE2 is part of every x86-64 CPU.
-    unsafe { _mm_set_epi64x(c.blocks[i][1] as i64, c.blocks[i][0] as i64) }
+    cast(c.blocks[i])
 }
 
 /// One modulus broadcast for [`step512`]: m, 2m, 3m (FF1) or m, m - 1,
@@ -269,8 +269,7 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
     let mut h = [[[_mm512_setzero_si512(); H]; G]; 2];
     for (half, x) in h.iter_mut().zip([&*a, &*b]) {
         for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
-            // SAFETY: 8·H·G u64 are readable (checked above); unaligned loads.
-            *v = unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * k).cast()) };
+            *v = load(&x[8 * k..]);
         }
     }
     // x is the half the first round updates (A when its index is even).
@@ -293,8 +292,7 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
     let h = if p == 0 { [x, y] } else { [y, x] };
     for (half, x) in h.iter().zip([a, b]) {
         for (k, v) in half.as_flattened().iter().enumerate() {
-            // SAFETY: as above, unaligned stores.
-            unsafe { _mm512_storeu_si512(x.as_mut_ptr().add(8 * k).cast(), *v) };
+            store(&mut x[8 * k..], *v);
         }
     }
 }

@@ -440,13 +440,10 @@ mod tests {
     use crate::fpe::num::Mod64;
 
     fn vec(x: [u64; 4]) -> __m256i {
-        // SAFETY: [u64; 4] and __m256i have the same size, and every bit
-        // pattern is valid for both.
-        unsafe { core::mem::transmute::<[u64; 4], __m256i>(x) }
+        crate::simd::cast(x)
     }
     fn arr(v: __m256i) -> [u64; 4] {
-        // SAFETY: as in `vec`.
-        unsafe { core::mem::transmute::<__m256i, [u64; 4]>(v) }
+        crate::simd::cast(v)
     }
 
     /// [`update32`] against u128 arithmetic, both directions, on the edge

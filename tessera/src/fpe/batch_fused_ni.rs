@@ -328,8 +328,7 @@ mod tests {
             for y in ys {
                 // FF1: y in bytes 0..8 big-endian (bytes 8..16 ignored); FF3: all 16 little-endian.
                 let (hi, lo) = if ff3 { ((y >> 64) as i64, y as i64) } else { (-1, (y as u64).swap_bytes() as i64) };
-                // SAFETY: SSE2 is part of every x86-64 CPU.
-                let o = unsafe { _mm_set_epi64x(hi, lo) };
+                let o = crate::simd::cast([lo as u64, hi as u64]);
                 let r = y % m as u128;
                 for x in [0, 1, m - 1] {
                     for enc in [true, false] {

@@ -15,6 +15,7 @@
 
 #![allow(unsafe_code)]
 
+use crate::simd::{load, store};
 use core::arch::x86_64::*;
 
 use super::batch_fused::by_rounds;
@@ -232,12 +233,7 @@ fn chunk<const N: usize, const NR: usize, const ENC: bool>(
     // x: the halves the first round updates; y: the others.
     let (xs, ys) = if p == 0 { (a, b) } else { (b, a) };
     let load = |s: &[u64]| -> [[__m128i; W]; N] {
-        core::array::from_fn(|g| {
-            core::array::from_fn(|v| {
-                // SAFETY: 2·W·N u64 are readable (checked above); unaligned loads.
-                unsafe { _mm_loadu_si128(s[2 * (W * g + v)..].as_ptr().cast()) }
-            })
-        })
+        core::array::from_fn(|g| core::array::from_fn(|v| load(&s[2 * (W * g + v)..])))
     };
     let mut h = [load(xs), load(ys)];
     if N == 2 {
@@ -259,8 +255,7 @@ fn chunk<const N: usize, const NR: usize, const ENC: bool>(
         for (j, v) in h.as_flattened().iter().enumerate() {
             // The halves are the low 32 bits.
             let v = _mm_and_si128(*v, _mm_set1_epi64x(u32::MAX as i64));
-            // SAFETY: as above, unaligned stores.
-            unsafe { _mm_storeu_si128(s[2 * j..].as_mut_ptr().cast(), v) };
+            store(&mut s[2 * j..], v);
         }
     }
 }
@@ -312,13 +307,10 @@ mod tests {
     use super::*;
 
     fn vec(x: [u64; 2]) -> __m128i {
-        // SAFETY: [u64; 2] and __m128i have the same size, and every bit
-        // pattern is valid for both.
-        unsafe { core::mem::transmute::<[u64; 2], __m128i>(x) }
+        crate::simd::cast(x)
     }
     fn arr(v: __m128i) -> [u64; 2] {
-        // SAFETY: as in `vec`.
-        unsafe { core::mem::transmute::<__m128i, [u64; 2]>(v) }
+        crate::simd::cast(v)
     }
 
     /// [`update2`] against u128 arithmetic, both directions, on the edge

@@ -73,9 +73,9 @@ impl SivNi {
         // SAFETY: `self.k1.token()` proves AES-NI and SSE4.1.
         block(unsafe {
             match self.k1.rounds() {
-                10 => cbc_mac::<10>(k, x, c),
-                12 => cbc_mac::<12>(k, x, c),
-                _ => cbc_mac::<14>(k, x, c),
+                10 => cbc_mac::<10>(self.k1.token(), k, x, c),
+                12 => cbc_mac::<12>(self.k1.token(), k, x, c),
+                _ => cbc_mac::<14>(self.k1.token(), k, x, c),
             }
         })
     }
@@ -117,6 +117,7 @@ impl SivNi {
     /// all the components; D; and the subkeys K1, K2, in registers.
     #[inline(always)]
     fn with_side<R>(
+        &self,
         siv: &AesSiv,
         nonce: Option<&[u8]>,
         ad: &[&[u8]],
@@ -126,9 +127,8 @@ impl SivNi {
         let (job, d) = match one_component(nonce, ad) {
             Some(c) if c.len() >= 16 => {
                 // The CMAC's last block made in a register (`cmac_last`).
-                // SAFETY: the AES-NI path runs only with a `Keys` value, whose
-                // token proves AES-NI, SSSE3 and SSE4.1.
-                let last = block(unsafe { cmac_last(c, sub) });
+                // SAFETY: `self.k1.token()` proves AES-NI, SSSE3 and SSE4.1.
+                let last = block(unsafe { cmac_last(self.k1.token(), c, sub) });
                 let full = (c.len() - 1) / 16 * 16;
                 (Some(Job { prefix: &c[..full], tail: [last, [0; 16]], ntail: 1 }), siv.d0_dbl)
             }
@@ -155,11 +155,11 @@ impl SivNi {
     fn s2v_long(&self, siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> __m128i {
         let k = self.k1.schedule();
         // SAFETY: `self.k1.token()` proves AES-NI and SSE4.1; `s` has 16 bytes.
-        Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
+        self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
             match self.k1.rounds() {
-                10 => s2v_last::<10>(k, s, side, d, sub),
-                12 => s2v_last::<12>(k, s, side, d, sub),
-                _ => s2v_last::<14>(k, s, side, d, sub),
+                10 => s2v_last::<10>(self.k1.token(), k, s, side, d, sub),
+                12 => s2v_last::<12>(self.k1.token(), k, s, side, d, sub),
+                _ => s2v_last::<14>(self.k1.token(), k, s, side, d, sub),
             }
         })
     }
@@ -171,7 +171,7 @@ impl SivNi {
     /// 512-bit vectors, and as fast from 64 KiB to 1 MiB.
     fn seal_vaes512(
         &self,
-        _: Vaes512,
+        t: Vaes512,
         siv: &AesSiv,
         nonce: Option<&[u8]>,
         ad: &[&[u8]],
@@ -183,9 +183,9 @@ impl SivNi {
         // SAFETY: the `Vaes512` token proves the features the kernel is compiled for.
         unsafe {
             match self.k2.rounds() {
-                10 => siv_ctr_vaes256_vl::<10>(k, v, src, dst),
-                12 => siv_ctr_vaes256_vl::<12>(k, v, src, dst),
-                _ => siv_ctr_vaes256_vl::<14>(k, v, src, dst),
+                10 => siv_ctr_vaes256_vl::<10>(t, k, v, src, dst),
+                12 => siv_ctr_vaes256_vl::<12>(t, k, v, src, dst),
+                _ => siv_ctr_vaes256_vl::<14>(t, k, v, src, dst),
             }
         }
         v
@@ -213,11 +213,11 @@ impl SivNi {
         }
         let (km, kc) = (self.k1.schedule(), self.k2.schedule());
         // SAFETY: as in `s2v`; `dst` has 16 bytes, `src` (if any) as many (checked above).
-        Some(block(Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
+        Some(block(self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
             match self.k1.rounds() {
-                10 => seal_last::<10>(km, kc, src, dst, side, d, sub),
-                12 => seal_last::<12>(km, kc, src, dst, side, d, sub),
-                _ => seal_last::<14>(km, kc, src, dst, side, d, sub),
+                10 => seal_last::<10>(self.k1.token(), km, kc, src, dst, side, d, sub),
+                12 => seal_last::<12>(self.k1.token(), km, kc, src, dst, side, d, sub),
+                _ => seal_last::<14>(self.k1.token(), km, kc, src, dst, side, d, sub),
             }
         })))
     }
@@ -242,11 +242,11 @@ impl SivNi {
         } else {
             let (km, kc) = (self.k1.schedule(), self.k2.schedule());
             // SAFETY: as in `s2v`; `p` has 16 bytes, `src` (if any) as many (checked there).
-            Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
+            self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
                 match self.k1.rounds() {
-                    10 => open_last::<10>(km, kc, q, src, p, side, d, sub),
-                    12 => open_last::<12>(km, kc, q, src, p, side, d, sub),
-                    _ => open_last::<14>(km, kc, q, src, p, side, d, sub),
+                    10 => open_last::<10>(self.k1.token(), km, kc, q, src, p, side, d, sub),
+                    12 => open_last::<12>(self.k1.token(), km, kc, q, src, p, side, d, sub),
+                    _ => open_last::<14>(self.k1.token(), km, kc, q, src, p, side, d, sub),
                 }
             })
         };
