@@ -31,8 +31,6 @@
 //! Every step is straight-line vector code
 //! (`scripts/check-ct` compiles one round step of each kernel).
 
-#![allow(unsafe_code)]
-
 use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
@@ -300,14 +298,13 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
 /// The VAES-512 kernel: all rounds for every value of `a` and `b`, after
 /// asking `pf` for all of what the batch reads next.
 ///
-/// # Safety
-/// The CPU must have AVX-512 F, BW and IFMA and VAES; `a.len() ==
+/// Needs (the token proves the first): AVX-512 F, BW and IFMA and VAES; `a.len() ==
 /// b.len()`, a multiple of 8; an even number of rounds; every half below
 /// its round's modulus, each modulus in 2^16..=[`MAX_FF1_512`] (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3), or both in 2..=2^20 with `c.fold` (FF1).
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn rounds_vaes512<const FF3: bool>(
+pub fn rounds_vaes512<const FF3: bool>(
     _: crate::cpu::Vaes512Ifma,
     keys: &[__m128i; 15],
     nr: usize,
@@ -371,4 +368,5 @@ fn run512<const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
 
 #[cfg(test)]
 #[path = "batch_fused_tests.rs"]
+#[allow(unsafe_code)] // calls the kernels' `#[target_feature]` helpers
 mod tests;

@@ -139,14 +139,13 @@ pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
 /// `pf` for what the batch reads next a line at a time between its steps
 /// (whatever is left is the caller's).
 ///
-/// # Safety
-/// The CPU must have AVX2, AES-NI, VAES and FMA; `a.len() == b.len()`, a
+/// Needs (the token proves the first): AVX2, AES-NI, VAES and FMA; `a.len() == b.len()`, a
 /// multiple of 8; an even number of rounds; every half below its round's
 /// modulus, each modulus in 2^16..2^32 (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes,vaes,fma")]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn rounds_vaes256<const FF3: bool>(
+pub fn rounds_vaes256<const FF3: bool>(
     _: crate::cpu::Vaes256,
     keys: &[__m128i; 15],
     nr: usize,
@@ -327,13 +326,12 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 /// eight values at a time, after asking `pf` for all of what the batch
 /// reads next.
 ///
-/// # Safety
-/// The CPU must have AVX2 and AES-NI; `a.len() == b.len()`, a multiple
+/// Needs (the token proves the first): AVX2 and AES-NI; `a.len() == b.len()`, a multiple
 /// of 8; an even number of rounds; every half below its round's modulus,
 /// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes")]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn rounds_ni<const FF3: bool>(
+pub fn rounds_ni<const FF3: bool>(
     _: crate::cpu::Avx2Aes,
     keys: &[__m128i; 15],
     nr: usize,

@@ -6,8 +6,6 @@
 //! the halves' loads and stores. Straight-line vector code (`scripts/check-ct`
 //! compiles the kernels' steps that use it).
 
-#![allow(unsafe_code)]
-
 use crate::simd::{load, store};
 use core::arch::x86_64::*;
 

@@ -151,14 +151,13 @@ pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
 /// chunk waited on line fill buffers; a line after each stage cost more
 /// than it saved).
 ///
-/// # Safety
-/// The CPU must have AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
+/// Needs (the token proves the first): AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
 /// of 8; an even number of rounds, at most ten; every half below its
 /// round's modulus, each modulus in 2..=(2^64 - 1) / 3 (FF1) or in
 /// 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn rounds_aesni<const FF3: bool>(
+pub fn rounds_aesni<const FF3: bool>(
     _: crate::cpu::AesNi,
     keys: &[__m128i; 15],
     nr: usize,

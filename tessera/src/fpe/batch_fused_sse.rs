@@ -173,13 +173,12 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
 /// The SSE4.1 kernel: all rounds for every value of `a` and `b`, after
 /// asking `pf` for all of what the batch reads next.
 ///
-/// # Safety
-/// The CPU must have AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
+/// Needs (the token proves the first): AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
 /// of 8; an even number of rounds, at most ten; every half below its
 /// round's modulus, each modulus in 2^16..=[`MAX_NARROW`]; FF1's layout.
 #[target_feature(enable = "aes,sse4.1")]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn rounds_sse41(
+pub fn rounds_sse41(
     _: crate::cpu::AesNi,
     keys: &[__m128i; 15],
     nr: usize,

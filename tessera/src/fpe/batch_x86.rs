@@ -82,12 +82,9 @@ pub fn y8<const FF3: bool>(lo: __m512i, hi: __m512i, m: __m512i, inv: __m512d) -
 }
 
 /// The AVX-512 round kernel (see `Kernel::round`): all of `x`, whose
-/// length it returns.
-///
-/// # Safety
-/// The CPU must have AVX-512 F, DQ and BW, and `blocks.len() >= x.len()`.
+/// length it returns. Panics unless `blocks.len() >= x.len()`.
 #[target_feature(enable = "avx512f,avx512dq,avx512bw")]
-pub unsafe fn round_avx512<const FF3: bool>(
+pub fn round_avx512<const FF3: bool>(
     _: crate::cpu::Avx512,
     m: u64,
     inv: f64,
@@ -95,6 +92,7 @@ pub unsafe fn round_avx512<const FF3: bool>(
     x: &mut [u64],
     dir: Direction,
 ) -> usize {
+    assert!(blocks.len() >= x.len(), "one block per value");
     let (vm, vinv) = (_mm512_set1_epi64(m as i64), _mm512_set1_pd(inv));
     let n = x.len();
     let mut j = 0;
@@ -103,7 +101,7 @@ pub unsafe fn round_avx512<const FF3: bool>(
         let k = (n - j).min(8);
         let (mlo, mhi) = (lanes(2 * k.min(4)), lanes(2 * k.saturating_sub(4)));
         let p = blocks[j..].as_ptr() as *const i64;
-        // SAFETY: the masks cover only blocks j..j+k, inside `blocks`
+        // SAFETY: the masks cover only blocks j..j+k, inside `blocks` (asserted above)
         // (masked-off lanes are not accessed), and x[j..j+k].
         unsafe {
             let lo = _mm512_maskz_loadu_epi64(mlo, p);
