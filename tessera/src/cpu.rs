@@ -18,22 +18,23 @@
 //! | `Avx512` | `avx512` | and AVX-512 F, BW, DQ, VL, IFMA | OCB on 512-bit VAES, AES-SIV CTR on VAES-512, FPE `Avx512` and fused `Vaes512` rounds, AVX-512 decimal conversion |
 //!
 //! A cap only lowers: a kernel runs when the CPU has its features *and*
-//! the cap lets them through, never on a CPU without them. Without a cap
-//! every kernel runs where the CPU has what it asks for:
+//! the cap lets them through, never on a CPU without them. Kernels ask
+//! through zero-sized proof tokens: `Token::get()` answers from the cached,
+//! capped features, and every `#[target_feature]` kernel entry takes its
+//! token by value, so it is called only where its features were found.
+//! Each primitive takes its tokens once, when its key or tables are built.
+//! Without a cap every kernel runs where the CPU has what it asks for:
 //!
-//! | call site | kernel | features asked |
+//! | token | features | kernels (where the token is taken) |
 //! |---|---|---|
-//! | `aes::ni::Keys::new` (FF1/FF3 single values, SIV, EAX, OCB's VAES schedules, OpenPGP CFB) | AES-NI schedule | aes, sse4.1 |
-//! | `aes::ni_ctr::Width::detect` (AES-SIV CTR, through `siv::ni::SivNi::new`) | CTR on VAES-512 (its seal on 256-bit vectors with 32 registers) / on VAES-256 | avx512f, avx512bw, vaes, avx512dq, avx512vl, avx2 / avx2, vaes |
-//! | `aead::ocb::kernel::Kernel::available`, `aead::ocb_vaes::Vaes::new` | OCB `Vaes256` | aes, sse4.1, vaes, avx2 |
-//! | same | OCB `Vaes512` | aes, sse4.1, vaes, avx512f |
-//! | `fpe::batch_round::Kernel::available` | `AesNi` | aes, sse4.1 |
-//! | same | `Avx2` / `Avx2Ni` / `Vaes256` | avx2 / and aes, sse4.1 / and vaes, fma |
-//! | same | `Avx512` / `Vaes512` | avx512f, dq, bw, vl / and aes, sse4.1, vaes, avx512ifma |
-//! | `fpe::digits256::Dec256::new` | AVX2 decimal groups | avx2 |
-//! | `fpe::digits512::Dec512::new` | AVX-512 decimal groups | avx512f, avx512bw |
-//! | `fpe::digits10::Dec128::new` | SSE4.1 decimal groups | ssse3, sse4.1 |
-//! | `fpe::batch::wide` | batch checks compiled for AVX2 | avx2 |
+//! | `Sse41` | ssse3, sse4.1 | SSE4.1 decimal groups (`fpe::digits10::Dec128::new`) |
+//! | `AesNi` | aes, sse4.1, ssse3 | the AES-NI schedule (`aes::ni::Keys::new`: FF1/FF3 single values, AES-SIV S2V and CTR, EAX, OCB's VAES schedules, OpenPGP CFB); FPE `AesNi` rounds (`fpe::batch_round::Kernel::available`) |
+//! | `Avx2` | avx2 | FPE `Avx2` rounds; AVX2 decimal groups (`Dec256::new`); batch checks compiled for AVX2 (`fpe::batch::wide`) |
+//! | `Avx2Aes` | `AesNi` and avx2 | FPE fused `Avx2Ni` rounds |
+//! | `Vaes256` | `Avx2Aes` and vaes, fma | OCB `Vaes256` (`aead::ocb::kernel::Kernel::available`); AES-SIV CTR on VAES-256 (`aes::ni_ctr::Width::detect`); FPE fused `Vaes256` rounds |
+//! | `Avx512` | avx512f, bw, dq, vl and avx2 | FPE `Avx512` rounds; AVX-512 decimal groups (`Dec512::new`) |
+//! | `Vaes512` | `Avx2Aes`, `Avx512` and vaes | OCB `Vaes512`; AES-SIV CTR on VAES-512 (its seal on 256-bit vectors with 32 registers) |
+//! | `Vaes512Ifma` | `Vaes512` and avx512ifma | FPE fused `Vaes512` rounds |
 //!
 //! The `aes` crate (the portable path, and every block outside these
 //! kernels) detects AES-NI itself; the cap does not reach it (build with
