@@ -29,11 +29,11 @@ use super::ctr;
 use super::s2v::Job;
 use core::arch::x86_64::__m128i;
 
+use super::ni_ctr::{Width, ctr_with, siv_ctr_vaes256_vl};
+use super::ni_s2v::{cmac_last, open_last, s2v_last, seal_last};
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_ctr::{Width, ctr_with, siv_ctr_vaes256_vl};
 use crate::aes::ni_mac::{Blocks, cbc_mac};
-use crate::aes::ni_s2v::{cmac_last, open_last, s2v_last, seal_last};
 use crate::cpu::Vaes512;
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
@@ -345,7 +345,7 @@ mod tests {
         }
     }
 
-    /// The final blocks S2V builds in registers (`aes::ni_s2v`: D onto the
+    /// The final blocks S2V builds in registers (`ni_s2v`: D onto the
     /// last 16 bytes by byte shuffles, the plaintext's last bytes from the
     /// keystream when opening) against the portable path: every length of
     /// 0 to 6 blocks and every tail, 0 to 3 components with and without a
@@ -387,7 +387,7 @@ mod tests {
     /// and in place, open.
     #[test]
     fn every_ctr_width_matches_the_portable_path() {
-        use crate::aes::ni_ctr::Width;
+        use super::super::ni_ctr::Width;
         use crate::cpu::{AesNi, Vaes256, Vaes512};
         let data: Vec<u8> = (0..5000u32).map(|i| (i * 29 + 1) as u8).collect();
         let widths =

@@ -15,9 +15,9 @@
 
 use core::arch::x86_64::*;
 
-use super::ni::{ld, st};
 use super::ni_ctr::{ctr_inline, siv_counter};
-use super::ni_mac::{Blocks, cbc_mac2, ctr_cbc_mac};
+use crate::aes::ni::{ld, st};
+use crate::aes::ni_mac::{Blocks, cbc_mac2, ctr_cbc_mac};
 use crate::cpu::AesNi;
 
 /// `LOW[j] = j` for `j < 16`, then `0x80` (a shuffle index that gives 0).
