@@ -16,27 +16,28 @@ use core::arch::x86_64::*;
 use super::num::limb_residues;
 use crate::Direction;
 use crate::aes::ni::Keys;
+use crate::cpu::AesNi;
 
 /// Calls `$f::<NR, DEC>($args)` for the key's round count and the direction.
 macro_rules! dispatch {
     ($keys:expr, $dir:expr, $f:ident($($arg:expr),*)) => {{
-        let rk = $keys.schedule();
-        // SAFETY: a `Keys` value exists only if `Keys::new` detected AES-NI
-        // and SSE4.1, the features these functions are compiled for.
+        let (rk, t) = ($keys.schedule(), $keys.token());
+        // SAFETY: `t` proves AES-NI and SSE4.1, the features these functions
+        // are compiled for.
         unsafe {
             match ($keys.rounds(), $dir.is_encrypt()) {
-                (10, true) => $f::<10, false>(rk, $($arg),*),
-                (10, false) => $f::<10, true>(rk, $($arg),*),
-                (12, true) => $f::<12, false>(rk, $($arg),*),
-                (12, false) => $f::<12, true>(rk, $($arg),*),
-                (_, true) => $f::<14, false>(rk, $($arg),*),
-                (_, false) => $f::<14, true>(rk, $($arg),*),
+                (10, true) => $f::<10, false>(t, rk, $($arg),*),
+                (10, false) => $f::<10, true>(t, rk, $($arg),*),
+                (12, true) => $f::<12, false>(t, rk, $($arg),*),
+                (12, false) => $f::<12, true>(t, rk, $($arg),*),
+                (_, true) => $f::<14, false>(t, rk, $($arg),*),
+                (_, false) => $f::<14, true>(t, rk, $($arg),*),
             }
         }
     }};
 }
 
-/// FF1's rounds on one value (see [`ff1`]).
+/// FF1's rounds on one value (see [`ff1_rounds`]).
 #[inline(always)]
 pub(crate) fn ff1_value(
     keys: &Keys,
@@ -49,7 +50,7 @@ pub(crate) fn ff1_value(
     dispatch!(keys, dir, ff1(base, shb, (&m.0, &m.1), ab))
 }
 
-/// FF3's rounds on one value (see [`ff3`]).
+/// FF3's rounds on one value (see [`ff3_rounds`]).
 pub(crate) fn ff3_value(
     keys: &Keys,
     tweak: (u32, u32),
@@ -224,11 +225,38 @@ fn chain<const R: usize, const DEC: bool>(
     (a, b)
 }
 
+/// [`ff1_rounds`], entered with the proof of its features.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn ff1<const NR: usize, const DEC: bool>(
+    _: AesNi,
+    rk: &[__m128i; 15],
+    base: u128,
+    shb: u32,
+    m: (&Fast, &Fast),
+    ab: (u64, u64),
+) -> (u64, u64) {
+    ff1_rounds::<NR, DEC>(rk, base, shb, m, ab)
+}
+
+/// [`ff3_rounds`], entered with the proof of its features.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+fn ff3<const NR: usize, const DEC: bool>(
+    _: AesNi,
+    rk: &[__m128i; 15],
+    tweak: (u32, u32),
+    m: (&Fast, &Fast),
+    ab: (u64, u64),
+) -> (u64, u64) {
+    ff3_rounds::<NR, DEC>(rk, tweak, m, ab)
+}
+
 /// FF1's ten rounds for d = 8 (y is the first 8 bytes of the output, NUM(half)
 /// the last b <= 4 bytes of the block). `base` is the CBC-MAC state xor the
 /// last block of Q, as a big-endian integer; `shb` = 8b places \[i\].
 #[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn ff1<const NR: usize, const DEC: bool>(
+pub(crate) fn ff1_rounds<const NR: usize, const DEC: bool>(
     rk: &[__m128i; 15],
     base: u128,
     shb: u32,
@@ -251,7 +279,7 @@ pub(crate) fn ff1<const NR: usize, const DEC: bool>(
 /// (W ^ \[i\]) << 96 | NUM(REV(half)) little-endian, y is the whole output
 /// read little-endian; W is T_R in even rounds, T_L in odd ones.
 #[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn ff3<const NR: usize, const DEC: bool>(
+pub(crate) fn ff3_rounds<const NR: usize, const DEC: bool>(
     rk: &[__m128i; 15],
     (tl, tr): (u32, u32),
     m: (&Fast, &Fast),
