@@ -83,12 +83,12 @@ impl Keys {
     #[inline]
     pub(crate) fn run<R>(&self, f: impl FnOnce(&Ni<'_>) -> R) -> R {
         #[target_feature(enable = "aes,sse4.1")]
-        fn go<R>(ni: &Ni<'_>, f: impl FnOnce(&Ni<'_>) -> R) -> R {
+        fn go<R>(_: AesNi, ni: &Ni<'_>, f: impl FnOnce(&Ni<'_>) -> R) -> R {
             f(ni)
         }
         let ni = Ni { rk: &self.rk, rounds: self.rounds };
         // SAFETY: `self.ni` proves AES-NI and SSE4.1.
-        unsafe { go(&ni, f) }
+        unsafe { go(self.ni, &ni, f) }
     }
 }
 

@@ -345,12 +345,12 @@ pub(super) fn wide<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx2")]
-        fn avx2<R>(f: impl FnOnce() -> R) -> R {
+        fn avx2<R>(_: crate::cpu::Avx2, f: impl FnOnce() -> R) -> R {
             f()
         }
-        if crate::cpu::Avx2::get().is_some() {
-            // SAFETY: the `Avx2` token was found just above.
-            return unsafe { avx2(f) };
+        if let Some(t) = crate::cpu::Avx2::get() {
+            // SAFETY: `t` proves AVX2.
+            return unsafe { avx2(t, f) };
         }
     }
     f()
