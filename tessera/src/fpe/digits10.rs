@@ -15,7 +15,7 @@
 
 use core::arch::x86_64::*;
 
-use super::digits256::{in_reach, load_quad, shuffle, store_quad};
+use super::digits256::{Quad, load_quad, shuffle, store_quad};
 use crate::simd::{cast, load, store};
 
 /// Lanes kept when a half fills the last (`KEEP_LAST[k..k + 8]`) or first
@@ -221,10 +221,10 @@ impl Dec128 {
     #[inline]
     #[target_feature(enable = "ssse3,sse4.1")]
     fn load4(&self, src: &[u16], at: usize, ctl: [__m128i; 2], top: &mut __m128i) -> [[__m128i; 4]; 2] {
-        assert!(in_reach((self.n, self.u), at, src.len()));
+        let q = Quad::new(src, (self.n, self.u), at);
         [0, 1].map(|h| {
             [0, 1, 2, 3].map(|i| {
-                let x = load(&src[at + i * self.n + h * self.u..]);
+                let x = q.load(i, h);
                 *top = _mm_max_epu16(*top, x);
                 _mm_shuffle_epi8(x, ctl[h])
             })
@@ -239,10 +239,10 @@ impl Dec128 {
     #[inline]
     #[target_feature(enable = "ssse3,sse4.1")]
     fn store4(&self, dst: &mut [u16], at: usize, h: [[__m128i; 4]; 2]) {
-        assert!(in_reach((self.n, self.u), at, dst.len()));
+        let mut q = Quad::new(dst, (self.n, self.u), at);
         for i in 0..4 {
             for (half, x) in h.iter().enumerate() {
-                store(&mut dst[at + i * self.n + half * self.u..], x[i]);
+                q.store(i, half, x[i]);
             }
         }
     }

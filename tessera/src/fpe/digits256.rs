@@ -12,7 +12,7 @@
 
 #![allow(unsafe_code)]
 
-use crate::simd::{cast, load, store};
+use crate::simd::{Plain, cast, load, store};
 use core::arch::x86_64::*;
 
 use super::digits10::Dec128;
@@ -27,6 +27,58 @@ const PAD: usize = 4 * 16;
 /// stores (B's from `at + u`): the geometry [`Dec128`] and [`Dec256`] share.
 pub(super) fn in_reach((n, u): (usize, usize), at: usize, len: usize) -> bool {
     at + 3 * n + u + 8 <= len
+}
+
+/// The four values of `n` numerals (halves of `u` and `n - u`, 1 to 8
+/// numerals each) from numeral `at` of `data`, checked in reach
+/// ([`in_reach`]) once, when made: each half's window then moves with one
+/// vector load or store and no bounds check of its own.
+pub(super) struct Quad<S> {
+    data: S,
+    at: usize,
+    n: usize,
+    u: usize,
+}
+
+impl<S: AsRef<[u16]>> Quad<S> {
+    #[inline(always)]
+    pub(super) fn new(data: S, (n, u): (usize, usize), at: usize) -> Self {
+        let len = data.as_ref().len();
+        assert!((1..=16).contains(&n) && (1..=8).contains(&u) && at <= len && in_reach((n, u), at, len));
+        Quad { data, at, n, u }
+    }
+
+    /// Where value `i < 4`'s half `h < 2` starts (asserted, with the width
+    /// of `V`: eight numerals, or sixteen from a value's start when its
+    /// first half has eight).
+    #[inline(always)]
+    fn window<V>(&self, i: usize, h: usize) -> usize {
+        let bytes = size_of::<V>();
+        assert!(i < 4 && h < 2 && (bytes <= 16 || (bytes <= 32 && h == 0 && self.u == 8)));
+        self.at + i * self.n + h * self.u
+    }
+
+    /// Value `i`'s half `h` window as a vector.
+    #[inline(always)]
+    pub(super) fn load<V: Plain>(&self, i: usize, h: usize) -> V {
+        let p = self.window::<V>(i, h);
+        // SAFETY: `new` checked at + 3n + u + 8 <= len, so the window (at
+        // most eight numerals from p <= at + 3n + u, or sixteen from
+        // p <= at + 3n when u = 8) is inside `data`; unaligned reads are
+        // allowed and every bit pattern is a valid `V`.
+        unsafe { core::ptr::read_unaligned(self.data.as_ref().as_ptr().add(p).cast::<V>()) }
+    }
+}
+
+impl Quad<&mut [u16]> {
+    /// Writes `v` over value `i`'s half `h` window.
+    #[inline(always)]
+    pub(super) fn store<V: Plain>(&mut self, i: usize, h: usize, v: V) {
+        let p = self.window::<V>(i, h);
+        // SAFETY: as in `load`, the window is inside `data`; any bytes are
+        // valid numerals (u16).
+        unsafe { core::ptr::write_unaligned(self.data.as_mut_ptr().add(p).cast::<V>(), v) }
+    }
 }
 
 /// `load` on the four values from numeral `at` of `data`: in place when in
@@ -139,12 +191,11 @@ impl Dec256 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn load4<const WHOLE: bool>(&self, src: &[u16], at: usize, ctl: __m256i, top: &mut __m256i) -> [__m256i; 4] {
-        assert!(in_reach((self.n, self.u), at, src.len()));
+        let q = Quad::new(src, (self.n, self.u), at);
         [0, 1, 2, 3].map(|i| {
             // Numerals s..s + 8 and s + u..s + u + 8 for s = at + i * n (one
             // load of 16 numerals when `WHOLE`: u = 8).
-            let s = &src[at + i * self.n..];
-            let x = if WHOLE { load(s) } else { _mm256_set_m128i(load(&s[self.u..]), load(s)) };
+            let x = if WHOLE { q.load(i, 0) } else { _mm256_set_m128i(q.load(i, 1), q.load(i, 0)) };
             *top = _mm256_max_epu16(*top, x);
             if WHOLE { x } else { _mm256_shuffle_epi8(x, ctl) }
         })
@@ -158,11 +209,10 @@ impl Dec256 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn store4(&self, dst: &mut [u16], at: usize, h: [(__m128i, __m128i); 4]) {
-        assert!(in_reach((self.n, self.u), at, dst.len()));
+        let mut q = Quad::new(dst, (self.n, self.u), at);
         for (i, (x, y)) in h.into_iter().enumerate() {
-            let d = &mut dst[at + i * self.n..];
-            store(d, x);
-            store(&mut d[self.u..], y);
+            q.store(i, 0, x);
+            q.store(i, 1, y);
         }
     }
 

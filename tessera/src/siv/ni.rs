@@ -32,6 +32,7 @@ use core::arch::x86_64::__m128i;
 use super::ni_ctr::{Width, ctr_with, siv_ctr_vaes256_vl};
 use super::ni_s2v::{cmac_last, open_last, s2v_last, seal_last};
 use crate::aes::Block;
+use crate::aes::block::tags_equal;
 use crate::aes::ni::{Keys, ld, st};
 use crate::aes::ni_mac::{Blocks, cbc_mac};
 use crate::cpu::Vaes512;
@@ -88,15 +89,6 @@ impl SivNi {
         let k = self.k2.schedule();
         ctr_with(k, self.k2.rounds(), self.width, q, src, dst)
     }
-}
-
-/// Whether `a == b`, with no branch on their bytes: one byte compare of
-/// the two vectors and its 16-bit mask (SSE2, so it inlines anywhere).
-#[inline(always)]
-fn equal(a: __m128i, b: __m128i) -> bool {
-    use core::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8};
-    // SAFETY: SSE2, part of every x86-64 CPU.
-    unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xffff }
 }
 
 /// The one S2V component before the plaintext, if there is exactly one
@@ -225,7 +217,7 @@ impl SivNi {
     /// Decrypts into `p` with the counter from `v` and says whether S2V of
     /// the result is `v`: CTR, the chain over the plaintext and the
     /// associated data's CMAC (with one component) side by side, D only for
-    /// the last blocks, V compared in a register (in constant time).
+    /// the last blocks, V compared in constant time.
     pub(super) fn open_matches(
         &self,
         siv: &AesSiv,
@@ -238,19 +230,19 @@ impl SivNi {
         let q = ctr::counter(v);
         let want = if p.len() < 16 {
             self.ctr(q, src, p);
-            ld(&self.s2v(siv, nonce, ad, p))
+            self.s2v(siv, nonce, ad, p)
         } else {
             let (km, kc) = (self.k1.schedule(), self.k2.schedule());
             // SAFETY: as in `s2v`; `p` has 16 bytes, `src` (if any) as many (checked there).
-            self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
+            block(self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
                 match self.k1.rounds() {
                     10 => open_last::<10>(self.k1.token(), km, kc, q, src, p, side, d, sub),
                     12 => open_last::<12>(self.k1.token(), km, kc, q, src, p, side, d, sub),
                     _ => open_last::<14>(self.k1.token(), km, kc, q, src, p, side, d, sub),
                 }
-            })
+            }))
         };
-        equal(want, ld(v))
+        tags_equal(&want, v)
     }
 
     /// AES-CTR from V over `dst` (`dst = src ^ keystream`, or in place):
