@@ -44,7 +44,7 @@ impl<S: AsRef<[u16]>> Quad<S> {
     #[inline(always)]
     pub(super) fn new(data: S, (n, u): (usize, usize), at: usize) -> Self {
         let len = data.as_ref().len();
-        assert!((1..=16).contains(&n) && (1..=8).contains(&u) && at <= len && in_reach((n, u), at, len));
+        assert!(n <= 16 && u <= 8 && at <= len && in_reach((n, u), at, len));
         Quad { data, at, n, u }
     }
 
