@@ -2,7 +2,7 @@
 //! AES-NI, the round keys in registers.
 //!
 //! Measured faster than the same loop over the `aes` crate's backend. The
-//! kernel is `aes::ni_mac::ctr_cbc_mac` (shared with AES-SIV decryption): each
+//! kernel is `cmac::ni::ctr_cbc_mac` (shared with AES-SIV decryption): each
 //! step runs the dependent CMAC block and the keystream block two steps
 //! ahead round by round, side by side, so the chain's latency alone sets
 //! the pace and the keystream comes for free.
@@ -11,7 +11,7 @@
 use crate::Direction;
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_mac::{Blocks, ctr_cbc_mac};
+use crate::cmac::ni::{Blocks, ctr_cbc_mac};
 
 /// AES-NI round keys for the EAX body: the crate's one AES-NI schedule.
 #[derive(Clone)]

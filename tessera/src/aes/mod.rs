@@ -15,8 +15,6 @@ pub(crate) mod block;
 pub(crate) mod ni;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ni_cfb;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod ni_mac;
 
 use crate::Error;
 use crate::wipe::Wiped;

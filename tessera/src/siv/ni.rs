@@ -1,7 +1,7 @@
 //! AES-SIV of one message with AES-NI: the S2V chains (K1) and the CTR
 //! keystream (K2) with both key schedules in registers, the crate's one
 //! AES-NI schedule (`aes::ni::Keys`), through the kernels of
-//! `aes::ni_mac`.
+//! `cmac::ni`.
 //!
 //! Measured faster than the same steps over the `aes` crate's backend for
 //! the short messages SIV mostly protects (BENCHMARKS.md): each CMAC block
@@ -34,7 +34,7 @@ use super::ni_s2v::{cmac_last, open_last, s2v_last, seal_last};
 use crate::aes::Block;
 use crate::aes::block::tags_equal;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_mac::{Blocks, cbc_mac};
+use crate::cmac::ni::{Blocks, cbc_mac};
 use crate::cpu::Vaes512;
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).

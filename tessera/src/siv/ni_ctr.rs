@@ -3,7 +3,7 @@
 //! ([`ctr`]), 16 with VAES-256 ([`ctr_vaes256`]), 32 with VAES-512
 //! ([`ctr_vaes512`]), chosen by [`ctr_with`] for a [`Width`].
 //! Used by AES-SIV encryption (after S2V's V); the chained CTR of EAX and
-//! AES-SIV decryption is `crate::aes::ni_mac::ctr_cbc_mac`.
+//! AES-SIV decryption is `crate::cmac::ni::ctr_cbc_mac`.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
@@ -11,7 +11,7 @@ use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
 use crate::aes::ni::{ld, st};
-use crate::aes::ni_mac::put_block;
+use crate::cmac::ni::put_block;
 use crate::cpu::{AesNi, Vaes256, Vaes512};
 use crate::simd::{load, store};
 
@@ -471,7 +471,7 @@ mod tests {
     use super::*;
     use crate::aes::Aes;
     use crate::aes::ni::Keys;
-    use crate::aes::ni_mac::tests::ctr_ref;
+    use crate::cmac::ni::tests::ctr_ref;
     use crate::cpu::{Vaes256, Vaes512};
 
     /// [`ctr_vaes256_vl`] for a `kl`-byte key's schedule.

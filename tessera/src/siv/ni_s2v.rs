@@ -17,7 +17,7 @@ use core::arch::x86_64::*;
 
 use super::ni_ctr::{ctr_inline, siv_counter};
 use crate::aes::ni::{ld, st};
-use crate::aes::ni_mac::{Blocks, cbc_mac2, ctr_cbc_mac};
+use crate::cmac::ni::{Blocks, cbc_mac2, ctr_cbc_mac};
 use crate::cpu::AesNi;
 
 /// `LOW[j] = j` for `j < 16`, then `0x80` (a shuffle index that gives 0).
@@ -111,7 +111,7 @@ fn chain_last<const NR: usize>(k: &[__m128i; 15], x: __m128i, t: [__m128i; 2], t
     if !two {
         return _mm_aesenclast_si128(s, k[NR]);
     }
-    // The second block folded into the first's last round (as in `ni_mac`).
+    // The second block folded into the first's last round (as in `cmac::ni`).
     s = _mm_aesenclast_si128(s, _mm_xor_si128(_mm_xor_si128(k[NR], k[0]), t[1]));
     for kr in &k[1..NR] {
         s = _mm_aesenc_si128(s, *kr);

@@ -1,6 +1,6 @@
 //! AES-NI kernels for CBC-MAC chains (S2V's CMACs, EAX's OMAC) beside
 //! other work (a second chain, CTR), with the schedules in registers
-//! ([`super::ni::Keys::schedule`]). CTR alone: `siv::ni_ctr`.
+//! ([`crate::aes::ni::Keys::schedule`]). CTR alone: `siv::ni_ctr`.
 //!
 //! A chain `x = E(x ^ m)` costs one AES latency per block and leaves the
 //! AES units idle between its dependent rounds. These kernels fill those
@@ -14,8 +14,8 @@
 
 use core::arch::x86_64::*;
 
-use super::Block;
-use super::ni::{encrypt_m128, ld, st};
+use crate::aes::Block;
+use crate::aes::ni::{encrypt_m128, ld, st};
 use crate::cpu::AesNi;
 
 /// The blocks of one CBC-MAC chain: `prefix` (a multiple of 16 bytes, read
