@@ -178,29 +178,28 @@ impl core::str::FromStr for Level {
 
 /// A set of CPU features (one bit each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Features(u16);
+struct Features(u16);
 
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // asked for on x86-64 only
 impl Features {
-    pub(crate) const AES: Features = Features(1);
-    pub(crate) const SSE41: Features = Features(1 << 1);
-    pub(crate) const AVX2: Features = Features(1 << 2);
-    pub(crate) const VAES: Features = Features(1 << 3);
-    pub(crate) const AVX512F: Features = Features(1 << 4);
-    pub(crate) const AVX512BW: Features = Features(1 << 5);
-    pub(crate) const AVX512DQ: Features = Features(1 << 6);
-    pub(crate) const AVX512VL: Features = Features(1 << 7);
-    pub(crate) const AVX512IFMA: Features = Features(1 << 8);
-    pub(crate) const FMA: Features = Features(1 << 9);
-    pub(crate) const SSSE3: Features = Features(1 << 10);
+    const AES: Features = Features(1);
+    const SSE41: Features = Features(1 << 1);
+    const AVX2: Features = Features(1 << 2);
+    const VAES: Features = Features(1 << 3);
+    const AVX512F: Features = Features(1 << 4);
+    const AVX512BW: Features = Features(1 << 5);
+    const AVX512DQ: Features = Features(1 << 6);
+    const AVX512VL: Features = Features(1 << 7);
+    const AVX512IFMA: Features = Features(1 << 8);
+    const FMA: Features = Features(1 << 9);
+    const SSSE3: Features = Features(1 << 10);
     /// AES-NI as the crate's schedule needs it: AES and SSE4.1.
-    pub(crate) const AES_NI: Features = Features(Self::AES.0 | Self::SSE41.0);
+    const AES_NI: Features = Features(Self::AES.0 | Self::SSE41.0);
     /// AVX-512 F, BW, DQ and VL.
-    pub(crate) const AVX512: Features =
-        Features(Self::AVX512F.0 | Self::AVX512BW.0 | Self::AVX512DQ.0 | Self::AVX512VL.0);
+    const AVX512: Features = Features(Self::AVX512F.0 | Self::AVX512BW.0 | Self::AVX512DQ.0 | Self::AVX512VL.0);
 
     /// These features and `other`'s (`|` in constants).
-    pub(crate) const fn union(self, other: Features) -> Features {
+    const fn union(self, other: Features) -> Features {
         Features(self.0 | other.0)
     }
 
@@ -301,7 +300,7 @@ macro_rules! tokens {
         #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
         impl $name {
             /// The features this token proves.
-            pub(crate) const FEATURES: Features = $features;
+            const FEATURES: Features = $features;
 
             /// The token, if the CPU has its features and the cap lets them through.
             #[inline]
