@@ -454,7 +454,7 @@ mod tests {
         super::check_narrow_update::<4>(|m, d, y| {
             let bm = BatchMod::new(Mod64::new(m));
             let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
-            // SAFETY: AVX2 and FMA were detected above.
+            // SAFETY: AVX2 and FMA were found above (the `cpu` token).
             unsafe {
                 let k = Mod256::new(&c, 0);
                 (arr(update32::<true>(vec(d), vec(y), &k)), arr(update32::<false>(vec(d), vec(y), &k)))
@@ -477,7 +477,7 @@ mod tests {
         for _ in 0..1000 {
             let x: [u64; 4] = core::array::from_fn(|_| next() >> 32);
             let (cb, dirty) = (vec([next(), next(), next(), next()]), vec(x.map(|x| x | (next() << 32))));
-            // SAFETY: AVX2 was detected above.
+            // SAFETY: AVX2 was found above (the `cpu` token).
             let (want, got) = unsafe {
                 (
                     [blocks4::<true>(vec(x), cb), blocks4::<false>(vec(x), cb)],

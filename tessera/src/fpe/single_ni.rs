@@ -37,7 +37,7 @@ macro_rules! dispatch {
     }};
 }
 
-/// FF1's rounds on one value (see [`ff1_rounds`]).
+/// FF1's rounds on one value (see [`ff1`]).
 #[inline(always)]
 pub(crate) fn ff1_value(
     keys: &Keys,
@@ -50,7 +50,7 @@ pub(crate) fn ff1_value(
     dispatch!(keys, dir, ff1(base, shb, (&m.0, &m.1), ab))
 }
 
-/// FF3's rounds on one value (see [`ff3_rounds`]).
+/// FF3's rounds on one value (see [`ff3`]).
 pub(crate) fn ff3_value(
     keys: &Keys,
     tweak: (u32, u32),
@@ -225,38 +225,12 @@ fn chain<const R: usize, const DEC: bool>(
     (a, b)
 }
 
-/// [`ff1_rounds`], entered with the proof of its features.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-fn ff1<const NR: usize, const DEC: bool>(
-    _: AesNi,
-    rk: &[__m128i; 15],
-    base: u128,
-    shb: u32,
-    m: (&Fast, &Fast),
-    ab: (u64, u64),
-) -> (u64, u64) {
-    ff1_rounds::<NR, DEC>(rk, base, shb, m, ab)
-}
-
-/// [`ff3_rounds`], entered with the proof of its features.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-fn ff3<const NR: usize, const DEC: bool>(
-    _: AesNi,
-    rk: &[__m128i; 15],
-    tweak: (u32, u32),
-    m: (&Fast, &Fast),
-    ab: (u64, u64),
-) -> (u64, u64) {
-    ff3_rounds::<NR, DEC>(rk, tweak, m, ab)
-}
-
 /// FF1's ten rounds for d = 8 (y is the first 8 bytes of the output, NUM(half)
 /// the last b <= 4 bytes of the block). `base` is the CBC-MAC state xor the
 /// last block of Q, as a big-endian integer; `shb` = 8b places \[i\].
 #[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn ff1_rounds<const NR: usize, const DEC: bool>(
+pub(crate) fn ff1<const NR: usize, const DEC: bool>(
+    _: AesNi,
     rk: &[__m128i; 15],
     base: u128,
     shb: u32,
@@ -279,7 +253,8 @@ pub(crate) fn ff1_rounds<const NR: usize, const DEC: bool>(
 /// (W ^ \[i\]) << 96 | NUM(REV(half)) little-endian, y is the whole output
 /// read little-endian; W is T_R in even rounds, T_L in odd ones.
 #[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn ff3_rounds<const NR: usize, const DEC: bool>(
+pub(crate) fn ff3<const NR: usize, const DEC: bool>(
+    _: AesNi,
     rk: &[__m128i; 15],
     (tl, tr): (u32, u32),
     m: (&Fast, &Fast),
