@@ -14,6 +14,9 @@ use crate::Error;
 use crate::aes::block::{dbl, enc, load, pad, xor, xor_int};
 use crate::aes::{Aes, Block};
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ni;
+
 /// The CBC-MAC chain: `x = E(x ^ m)` for every 16-byte block of `blocks`
 /// (whose length must be a multiple of 16), then for every block of `tail`.
 struct Chain<'a> {

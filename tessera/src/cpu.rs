@@ -18,22 +18,23 @@
 //! | `Avx512` | `avx512` | and AVX-512 F, BW, DQ, VL, IFMA | OCB on 512-bit VAES, AES-SIV CTR on VAES-512, FPE `Avx512` and fused `Vaes512` rounds, AVX-512 decimal conversion |
 //!
 //! A cap only lowers: a kernel runs when the CPU has its features *and*
-//! the cap lets them through, never on a CPU without them. Without a cap
-//! every kernel runs where the CPU has what it asks for:
+//! the cap lets them through, never on a CPU without them. Kernels ask
+//! through zero-sized proof tokens: `Token::get()` answers from the cached,
+//! capped features, and every `#[target_feature]` kernel entry takes its
+//! token by value, so it is called only where its features were found.
+//! Each primitive takes its tokens once, when its key or tables are built.
+//! Without a cap every kernel runs where the CPU has what it asks for:
 //!
-//! | call site | kernel | features asked |
+//! | token | features | kernels (where the token is taken) |
 //! |---|---|---|
-//! | `aes::ni::Keys::new` (FF1/FF3 single values, SIV, EAX, OCB's VAES schedules, OpenPGP CFB) | AES-NI schedule | aes, sse4.1 |
-//! | `aes::ni_ctr::Width::detect` (AES-SIV CTR, through `siv::ni::SivNi::new`) | CTR on VAES-512 (its seal on 256-bit vectors with 32 registers) / on VAES-256 | avx512f, avx512bw, vaes, avx512dq, avx512vl, avx2 / avx2, vaes |
-//! | `aead::ocb::kernel::Kernel::available`, `aead::ocb_vaes::Vaes::new` | OCB `Vaes256` | aes, sse4.1, vaes, avx2 |
-//! | same | OCB `Vaes512` | aes, sse4.1, vaes, avx512f |
-//! | `fpe::batch_round::Kernel::available` | `AesNi` | aes, sse4.1 |
-//! | same | `Avx2` / `Avx2Ni` / `Vaes256` | avx2 / and aes, sse4.1 / and vaes, fma |
-//! | same | `Avx512` / `Vaes512` | avx512f, dq, bw, vl / and aes, sse4.1, vaes, avx512ifma |
-//! | `fpe::digits256::Dec256::new` | AVX2 decimal groups | avx2 |
-//! | `fpe::digits512::Dec512::new` | AVX-512 decimal groups | avx512f, avx512bw |
-//! | `fpe::digits10::Dec128::new` | SSE4.1 decimal groups | ssse3, sse4.1 |
-//! | `fpe::batch::wide` | batch checks compiled for AVX2 | avx2 |
+//! | `Sse41` | ssse3, sse4.1 | SSE4.1 decimal groups (`fpe::digits10::Dec128::new`) |
+//! | `AesNi` | aes, sse4.1, ssse3 | the AES-NI schedule (`aes::ni::Keys::new`: FF1/FF3 single values, AES-SIV S2V and CTR, EAX, OCB's VAES schedules, OpenPGP CFB); FPE `AesNi` rounds (`fpe::batch_round::Kernel::available`) |
+//! | `Avx2` | avx2 | FPE `Avx2` rounds; AVX2 decimal groups (`Dec256::new`); batch checks compiled for AVX2 (`fpe::batch::wide`) |
+//! | `Avx2Aes` | `AesNi` and avx2 | FPE fused `Avx2Ni` rounds |
+//! | `Vaes256` | `Avx2Aes` and vaes, fma | OCB `Vaes256` (`aead::ocb::kernel::Kernel::available`); AES-SIV CTR on VAES-256 (`siv::ni_ctr::Width::detect`); FPE fused `Vaes256` rounds |
+//! | `Avx512` | avx512f, bw, dq, vl and avx2 | FPE `Avx512` rounds; AVX-512 decimal groups (`Dec512::new`) |
+//! | `Vaes512` | `Avx2Aes`, `Avx512` and vaes | OCB `Vaes512`; AES-SIV CTR on VAES-512 (its seal on 256-bit vectors with 32 registers) |
+//! | `Vaes512Ifma` | `Vaes512` and avx512ifma | FPE fused `Vaes512` rounds |
 //!
 //! The `aes` crate (the portable path, and every block outside these
 //! kernels) detects AES-NI itself; the cap does not reach it (build with
@@ -177,33 +178,32 @@ impl core::str::FromStr for Level {
 
 /// A set of CPU features (one bit each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Features(u16);
+struct Features(u16);
 
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // asked for on x86-64 only
 impl Features {
-    pub(crate) const AES: Features = Features(1);
-    pub(crate) const SSE41: Features = Features(1 << 1);
-    pub(crate) const AVX2: Features = Features(1 << 2);
-    pub(crate) const VAES: Features = Features(1 << 3);
-    pub(crate) const AVX512F: Features = Features(1 << 4);
-    pub(crate) const AVX512BW: Features = Features(1 << 5);
-    pub(crate) const AVX512DQ: Features = Features(1 << 6);
-    pub(crate) const AVX512VL: Features = Features(1 << 7);
-    pub(crate) const AVX512IFMA: Features = Features(1 << 8);
-    pub(crate) const FMA: Features = Features(1 << 9);
-    pub(crate) const SSSE3: Features = Features(1 << 10);
+    const AES: Features = Features(1);
+    const SSE41: Features = Features(1 << 1);
+    const AVX2: Features = Features(1 << 2);
+    const VAES: Features = Features(1 << 3);
+    const AVX512F: Features = Features(1 << 4);
+    const AVX512BW: Features = Features(1 << 5);
+    const AVX512DQ: Features = Features(1 << 6);
+    const AVX512VL: Features = Features(1 << 7);
+    const AVX512IFMA: Features = Features(1 << 8);
+    const FMA: Features = Features(1 << 9);
+    const SSSE3: Features = Features(1 << 10);
     /// AES-NI as the crate's schedule needs it: AES and SSE4.1.
-    pub(crate) const AES_NI: Features = Features(Self::AES.0 | Self::SSE41.0);
+    const AES_NI: Features = Features(Self::AES.0 | Self::SSE41.0);
     /// AVX-512 F, BW, DQ and VL.
-    pub(crate) const AVX512: Features =
-        Features(Self::AVX512F.0 | Self::AVX512BW.0 | Self::AVX512DQ.0 | Self::AVX512VL.0);
+    const AVX512: Features = Features(Self::AVX512F.0 | Self::AVX512BW.0 | Self::AVX512DQ.0 | Self::AVX512VL.0);
 
     /// These features and `other`'s (`|` in constants).
-    pub(crate) const fn union(self, other: Features) -> Features {
+    const fn union(self, other: Features) -> Features {
         Features(self.0 | other.0)
     }
 
-    fn contains(self, other: Features) -> bool {
+    const fn contains(self, other: Features) -> bool {
         self.0 & other.0 == other.0
     }
 
@@ -282,10 +282,75 @@ fn usable() -> Features {
 }
 
 /// Whether kernels may use every feature in `f`: the CPU has them and the
-/// cap lets them through.
+/// cap lets them through. Kernels ask through the tokens below.
 #[inline]
-pub(crate) fn has(f: Features) -> bool {
+fn has(f: Features) -> bool {
     usable().contains(f)
+}
+
+/// Declares zero-sized proof tokens: a value exists only if [`has`] said yes
+/// to the token's features, so a kernel entry that takes one by value may
+/// call the `#[target_feature]` body compiled for those features.
+macro_rules! tokens {
+    ($($(#[$doc:meta])* $name:ident = $features:expr;)*) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) struct $name(());
+
+        #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+        impl $name {
+            /// The features this token proves.
+            const FEATURES: Features = $features;
+
+            /// The token, if the CPU has its features and the cap lets them through.
+            #[inline]
+            pub(crate) fn get() -> Option<Self> {
+                has(Self::FEATURES).then_some($name(()))
+            }
+        }
+    )*};
+}
+
+tokens! {
+    /// SSSE3 and SSE4.1: the SSE decimal groups.
+    Sse41 = Features::SSSE3.union(Features::SSE41);
+    /// AES-NI, SSSE3 and SSE4.1: the AES-NI schedule and every kernel on it.
+    AesNi = Features::AES_NI.union(Features::SSSE3);
+    /// AVX2: the AVX2 batch rounds, decimal groups and checks.
+    Avx2 = Features::AVX2;
+    /// AES-NI with AVX2: the fused `Avx2Ni` FPE rounds.
+    Avx2Aes = AesNi::FEATURES.union(Features::AVX2);
+    /// AES-NI, AVX2, VAES and FMA: the 256-bit VAES kernels (OCB, SIV's CTR, FPE).
+    Vaes256 = Avx2Aes::FEATURES.union(Features::VAES).union(Features::FMA);
+    /// AVX-512 F, BW, DQ, VL and AVX2: the AVX-512 batch rounds and decimal groups.
+    Avx512 = Features::AVX512.union(Features::AVX2);
+    /// AES-NI, AVX2, VAES and AVX-512 F, BW, DQ, VL: the 512-bit VAES kernels (OCB, SIV's CTR).
+    Vaes512 = Avx2Aes::FEATURES.union(Features::VAES).union(Features::AVX512);
+    /// [`Vaes512`] and AVX-512 IFMA: the fused `Vaes512` FPE rounds.
+    Vaes512Ifma = Vaes512::FEATURES.union(Features::AVX512IFMA);
+}
+
+/// Declares that each wider token proves the narrower one's features
+/// (checked at compile time): `Narrow::from(wide)`.
+macro_rules! narrows {
+    ($($wide:ident => $($narrow:ident),+;)*) => {$($(
+        impl From<$wide> for $narrow {
+            #[inline]
+            fn from(_: $wide) -> $narrow {
+                const { assert!($wide::FEATURES.contains($narrow::FEATURES)) };
+                $narrow(())
+            }
+        }
+    )+)*};
+}
+
+narrows! {
+    AesNi => Sse41;
+    Avx2Aes => AesNi, Avx2;
+    Vaes256 => AesNi, Avx2, Avx2Aes;
+    Avx512 => Avx2;
+    Vaes512 => AesNi, Avx2Aes, Avx512;
+    Vaes512Ifma => AesNi, Avx512, Vaes512;
 }
 
 /// The level kernels run at: the CPU's, lowered by `TESSERA_CPU`.

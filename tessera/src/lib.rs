@@ -69,6 +69,8 @@ pub mod fs;
 pub mod hex;
 pub mod keyset;
 pub mod openpgp;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 pub mod siv;
 mod wipe;
 

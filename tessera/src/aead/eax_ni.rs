@@ -2,7 +2,7 @@
 //! AES-NI, the round keys in registers.
 //!
 //! Measured faster than the same loop over the `aes` crate's backend. The
-//! kernel is `aes::ni_mac::ctr_cbc_mac` (shared with AES-SIV decryption): each
+//! kernel is `cmac::ni::ctr_cbc_mac` (shared with AES-SIV decryption): each
 //! step runs the dependent CMAC block and the keystream block two steps
 //! ahead round by round, side by side, so the chain's latency alone sets
 //! the pace and the keystream comes for free.
@@ -11,7 +11,7 @@
 use crate::Direction;
 use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_mac::{Blocks, ctr_cbc_mac};
+use crate::cmac::ni::{Blocks, ctr_cbc_mac};
 
 /// AES-NI round keys for the EAX body: the crate's one AES-NI schedule.
 #[derive(Clone)]
@@ -38,17 +38,17 @@ impl Ni {
     #[inline]
     pub(crate) fn body(&self, data: &mut [u8], ctr0: u128, x: Block, dir: Direction) -> Block {
         debug_assert_eq!(data.len() % 16, 0);
-        let k = self.keys.schedule();
+        let (k, t) = (self.keys.schedule(), self.keys.token());
         let x = ld(&x);
-        // SAFETY: a `Keys` value exists only on CPUs with AES-NI (and SSE4.1).
+        // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
         let (x, _, _) = unsafe {
             match (self.keys.rounds(), dir.is_encrypt()) {
-                (10, true) => ctr_cbc_mac::<10, true>(k, k, ctr0, None, data, x, Blocks::NONE),
-                (10, false) => ctr_cbc_mac::<10, false>(k, k, ctr0, None, data, x, Blocks::NONE),
-                (12, true) => ctr_cbc_mac::<12, true>(k, k, ctr0, None, data, x, Blocks::NONE),
-                (12, false) => ctr_cbc_mac::<12, false>(k, k, ctr0, None, data, x, Blocks::NONE),
-                (_, true) => ctr_cbc_mac::<14, true>(k, k, ctr0, None, data, x, Blocks::NONE),
-                (_, false) => ctr_cbc_mac::<14, false>(k, k, ctr0, None, data, x, Blocks::NONE),
+                (10, true) => ctr_cbc_mac::<10, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+                (10, false) => ctr_cbc_mac::<10, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+                (12, true) => ctr_cbc_mac::<12, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+                (12, false) => ctr_cbc_mac::<12, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+                (_, true) => ctr_cbc_mac::<14, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+                (_, false) => ctr_cbc_mac::<14, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
             }
         };
         let mut out = [0u8; 16];

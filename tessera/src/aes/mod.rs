@@ -15,12 +15,6 @@ pub(crate) mod block;
 pub(crate) mod ni;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ni_cfb;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod ni_ctr;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod ni_mac;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod ni_s2v;
 
 use crate::Error;
 use crate::wipe::Wiped;

@@ -11,11 +11,14 @@
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use crate::cpu::AesNi;
+
 /// An AES key schedule for AES-NI (128, 192 or 256-bit keys).
 #[derive(Clone)]
 pub(crate) struct Keys {
     rk: [__m128i; 15],
     rounds: usize,
+    ni: AesNi,
 }
 
 impl Drop for Keys {
@@ -34,18 +37,23 @@ pub(crate) struct Ni<'a> {
 impl Keys {
     /// Expands `key` (16, 24 or 32 bytes) if the CPU has AES-NI and SSE4.1.
     pub(crate) fn new(key: &[u8]) -> Option<Self> {
-        if !crate::cpu::has(crate::cpu::Features::AES_NI) {
-            return None;
-        }
-        // SAFETY: the CPU features these functions enable were detected above.
-        unsafe {
+        let ni = AesNi::get()?;
+        let rounds = key.len() / 4 + 6;
+        // SAFETY: `ni` proves the features the expansions are compiled for.
+        let rk = unsafe {
             match key.len() {
-                16 => Some(Keys { rk: expand128(key), rounds: 10 }),
-                24 => Some(Keys { rk: expand192(key), rounds: 12 }),
-                32 => Some(Keys { rk: expand256(key), rounds: 14 }),
-                _ => None,
+                16 => expand128(ni, key),
+                24 => expand192(ni, key),
+                32 => expand256(ni, key),
+                _ => return None,
             }
-        }
+        };
+        Some(Keys { rk, rounds, ni })
+    }
+
+    /// The proof of AES-NI this schedule was expanded with.
+    pub(crate) fn token(&self) -> AesNi {
+        self.ni
     }
 
     /// The round keys 0..=Nr as bytes, in the order AES-NI loads them,
@@ -54,9 +62,7 @@ impl Keys {
     pub(crate) fn round_key_bytes(&self) -> [[u8; 16]; 15] {
         let mut out = [[0u8; 16]; 15];
         for (o, k) in out.iter_mut().zip(&self.rk) {
-            // SAFETY: a 16-byte unaligned store into a 16-byte array (SSE2,
-            // part of every x86_64 CPU).
-            unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), *k) };
+            *o = crate::simd::cast(*k);
         }
         out
     }
@@ -77,12 +83,12 @@ impl Keys {
     #[inline]
     pub(crate) fn run<R>(&self, f: impl FnOnce(&Ni<'_>) -> R) -> R {
         #[target_feature(enable = "aes,sse4.1")]
-        fn go<R>(ni: &Ni<'_>, f: impl FnOnce(&Ni<'_>) -> R) -> R {
+        fn go<R>(_: AesNi, ni: &Ni<'_>, f: impl FnOnce(&Ni<'_>) -> R) -> R {
             f(ni)
         }
         let ni = Ni { rk: &self.rk, rounds: self.rounds };
-        // SAFETY: a Keys value exists only if `new` detected AES-NI and SSE4.1.
-        unsafe { go(&ni, f) }
+        // SAFETY: `self.ni` proves AES-NI and SSE4.1.
+        unsafe { go(self.ni, &ni, f) }
     }
 }
 
@@ -132,18 +138,13 @@ pub(crate) fn encrypt_m128<const NR: usize>(k: &[__m128i; 15], b: __m128i) -> __
 /// Loads `b[..16]` into a vector.
 #[inline(always)]
 pub(crate) fn ld(b: &[u8]) -> __m128i {
-    assert!(b.len() >= 16);
-    // SAFETY: at least 16 readable bytes (checked); unaligned loads are
-    // allowed (SSE2, part of every x86-64 CPU).
-    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+    crate::simd::load(b)
 }
 
 /// Stores a vector into `b[..16]`.
 #[inline(always)]
 pub(crate) fn st(b: &mut [u8], x: __m128i) {
-    assert!(b.len() >= 16);
-    // SAFETY: at least 16 writable bytes (checked); unaligned stores are allowed.
-    unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), x) }
+    crate::simd::store(b, x)
 }
 
 #[target_feature(enable = "aes,sse4.1")]
@@ -168,7 +169,7 @@ fn fold(mut t: __m128i, assist: __m128i) -> __m128i {
 }
 
 #[target_feature(enable = "aes,sse4.1")]
-fn expand128(key: &[u8]) -> [__m128i; 15] {
+fn expand128(_: AesNi, key: &[u8]) -> [__m128i; 15] {
     let mut rk = [_mm_setzero_si128(); 15];
     rk[0] = load(key);
     macro_rules! step {
@@ -190,7 +191,7 @@ fn expand128(key: &[u8]) -> [__m128i; 15] {
 }
 
 #[target_feature(enable = "aes,sse4.1")]
-fn expand256(key: &[u8]) -> [__m128i; 15] {
+fn expand256(_: AesNi, key: &[u8]) -> [__m128i; 15] {
     let mut rk = [_mm_setzero_si128(); 15];
     rk[0] = load(&key[..16]);
     rk[1] = load(&key[16..]);
@@ -223,7 +224,7 @@ fn expand256(key: &[u8]) -> [__m128i; 15] {
 }
 
 #[target_feature(enable = "aes,sse4.1")]
-fn expand192(key: &[u8]) -> [__m128i; 15] {
+fn expand192(_: AesNi, key: &[u8]) -> [__m128i; 15] {
     // The schedule in 32-bit words, six per key-length step (FIPS 197 5.2),
     // with SubWord/RotWord from aeskeygenassist; then packed four per round key.
     let mut w = [0u32; 52];

@@ -12,12 +12,13 @@
 use core::arch::x86_64::*;
 
 use super::ni::{Keys, ld, st};
+use crate::cpu::AesNi;
 
 /// Encrypts the whole blocks of `dst` (from `src` when given, else in place)
 /// after the ciphertext block `prev`; returns the last ciphertext block.
 #[inline]
 #[target_feature(enable = "aes")]
-fn chain<const NR: usize>(k: &[__m128i; 15], prev: __m128i, src: Option<&[u8]>, dst: &mut [u8]) -> __m128i {
+fn chain<const NR: usize>(_: AesNi, k: &[__m128i; 15], prev: __m128i, src: Option<&[u8]>, dst: &mut [u8]) -> __m128i {
     debug_assert!(dst.len().is_multiple_of(16) && src.is_none_or(|s| s.len() == dst.len()));
     let kx = _mm_xor_si128(k[NR], k[0]);
     let mut s = _mm_xor_si128(prev, k[0]);
@@ -44,7 +45,7 @@ const WIDE: usize = 8;
 /// run round by round side by side. Returns the last ciphertext block.
 #[inline]
 #[target_feature(enable = "aes")]
-fn unchain<const NR: usize>(k: &[__m128i; 15], mut prev: __m128i, data: &mut [u8]) -> __m128i {
+fn unchain<const NR: usize>(_: AesNi, k: &[__m128i; 15], mut prev: __m128i, data: &mut [u8]) -> __m128i {
     debug_assert!(data.len().is_multiple_of(16));
     let mut wide = data.chunks_exact_mut(16 * WIDE);
     for group in &mut wide {
@@ -84,12 +85,12 @@ fn unchain<const NR: usize>(k: &[__m128i; 15], mut prev: __m128i, data: &mut [u8
 pub(crate) fn decrypt(keys: &Keys, prev: &[u8; 16], data: &mut [u8]) -> [u8; 16] {
     let k = keys.schedule();
     let prev = ld(prev);
-    // SAFETY: a `Keys` value exists only on CPUs with AES-NI (and SSE4.1).
+    // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
     let last = unsafe {
         match keys.rounds() {
-            10 => unchain::<10>(k, prev, data),
-            12 => unchain::<12>(k, prev, data),
-            _ => unchain::<14>(k, prev, data),
+            10 => unchain::<10>(keys.token(), k, prev, data),
+            12 => unchain::<12>(keys.token(), k, prev, data),
+            _ => unchain::<14>(keys.token(), k, prev, data),
         }
     };
     let mut out = [0u8; 16];
@@ -101,12 +102,12 @@ pub(crate) fn decrypt(keys: &Keys, prev: &[u8; 16], data: &mut [u8]) -> [u8; 16]
 pub(crate) fn encrypt(keys: &Keys, prev: &[u8; 16], src: Option<&[u8]>, dst: &mut [u8]) -> [u8; 16] {
     let k = keys.schedule();
     let prev = ld(prev);
-    // SAFETY: a `Keys` value exists only on CPUs with AES-NI (and SSE4.1).
+    // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
     let last = unsafe {
         match keys.rounds() {
-            10 => chain::<10>(k, prev, src, dst),
-            12 => chain::<12>(k, prev, src, dst),
-            _ => chain::<14>(k, prev, src, dst),
+            10 => chain::<10>(keys.token(), k, prev, src, dst),
+            12 => chain::<12>(keys.token(), k, prev, src, dst),
+            _ => chain::<14>(keys.token(), k, prev, src, dst),
         }
     };
     let mut out = [0u8; 16];

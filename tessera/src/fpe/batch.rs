@@ -345,12 +345,12 @@ pub(super) fn wide<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx2")]
-        fn avx2<R>(f: impl FnOnce() -> R) -> R {
+        fn avx2<R>(_: crate::cpu::Avx2, f: impl FnOnce() -> R) -> R {
             f()
         }
-        if crate::cpu::has(crate::cpu::Features::AVX2) {
-            // SAFETY: the CPU has AVX2 (detected just above).
-            return unsafe { avx2(f) };
+        if let Some(t) = crate::cpu::Avx2::get() {
+            // SAFETY: `t` proves AVX2.
+            return unsafe { avx2(t, f) };
         }
     }
     f()

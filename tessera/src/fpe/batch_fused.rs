@@ -31,8 +31,7 @@
 //! Every step is straight-line vector code
 //! (`scripts/check-ct` compiles one round step of each kernel).
 
-#![allow(unsafe_code)]
-
+use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
 use super::batch_round::{Consts, Prefetch};
@@ -69,8 +68,7 @@ pub(super) use by_rounds;
 /// Round `i`'s constant block as a 128-bit vector.
 #[inline(always)]
 pub(super) fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
-    // SAFETY: SSE2 is part of every x86-64 CPU.
-    unsafe { _mm_set_epi64x(c.blocks[i][1] as i64, c.blocks[i][0] as i64) }
+    cast(c.blocks[i])
 }
 
 /// One modulus broadcast for [`step512`]: m, 2m, 3m (FF1) or m, m - 1,
@@ -269,8 +267,7 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
     let mut h = [[[_mm512_setzero_si512(); H]; G]; 2];
     for (half, x) in h.iter_mut().zip([&*a, &*b]) {
         for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
-            // SAFETY: 8·H·G u64 are readable (checked above); unaligned loads.
-            *v = unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * k).cast()) };
+            *v = load(&x[8 * k..]);
         }
     }
     // x is the half the first round updates (A when its index is even).
@@ -293,8 +290,7 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
     let h = if p == 0 { [x, y] } else { [y, x] };
     for (half, x) in h.iter().zip([a, b]) {
         for (k, v) in half.as_flattened().iter().enumerate() {
-            // SAFETY: as above, unaligned stores.
-            unsafe { _mm512_storeu_si512(x.as_mut_ptr().add(8 * k).cast(), *v) };
+            store(&mut x[8 * k..], *v);
         }
     }
 }
@@ -302,13 +298,14 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
 /// The VAES-512 kernel: all rounds for every value of `a` and `b`, after
 /// asking `pf` for all of what the batch reads next.
 ///
-/// # Safety
-/// The CPU must have AVX-512 F, BW and IFMA and VAES; `a.len() ==
+/// Needs (the token proves the first): AVX-512 F, BW and IFMA and VAES; `a.len() ==
 /// b.len()`, a multiple of 8; an even number of rounds; every half below
 /// its round's modulus, each modulus in 2^16..=[`MAX_FF1_512`] (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3), or both in 2..=2^20 with `c.fold` (FF1).
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-pub unsafe fn rounds_vaes512<const FF3: bool>(
+#[allow(clippy::too_many_arguments)]
+pub fn rounds_vaes512<const FF3: bool>(
+    _: crate::cpu::Vaes512Ifma,
     keys: &[__m128i; 15],
     nr: usize,
     c: &Consts<'_>,
@@ -371,4 +368,5 @@ fn run512<const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
 
 #[cfg(test)]
 #[path = "batch_fused_tests.rs"]
+#[allow(unsafe_code)] // calls the kernels' `#[target_feature]` helpers
 mod tests;

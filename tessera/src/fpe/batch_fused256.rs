@@ -21,7 +21,7 @@ use super::batch_fused_avx2::{Mod256, blocks4, fold_top4, limbs4, load_halves, s
 use super::batch_piped256::{PW, chunk_piped};
 use super::batch_round::{Consts, Prefetch};
 use super::batch_x86::{BSWAP_HI, BSWAP_LO};
-use super::digits256::ymm_op;
+use super::digits256::vec_op;
 use crate::Direction;
 
 /// A chunk's groups and their vectors: 32 values as eight groups of one
@@ -70,7 +70,7 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
             // Each value's first 8 bytes, reversed (the unpack written out:
             // LLVM turns it and the shuffle into two shuffles and a blend).
             let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
-            _mm256_shuffle_epi8(ymm_op!("vpunpcklqdq", o0, o1), bswap)
+            _mm256_shuffle_epi8(vec_op!(ymm_reg: __m256i, "vpunpcklqdq", o0, o1), bswap)
         };
         *d = if NARROW { update32::<ENC>(*d, y, k) } else { update4::<ENC>(*d, y, k) };
     }
@@ -132,20 +132,21 @@ pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i 
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
-    ymm_op!("vpmuludq", a, b)
+    vec_op!(ymm_reg: __m256i, "vpmuludq", a, b)
 }
 
 /// The VAES-256 kernel: all rounds for every value of `a` and `b`, asking
 /// `pf` for what the batch reads next a line at a time between its steps
 /// (whatever is left is the caller's).
 ///
-/// # Safety
-/// The CPU must have AVX2, AES-NI, VAES and FMA; `a.len() == b.len()`, a
+/// Needs (the token proves the first): AVX2, AES-NI, VAES and FMA; `a.len() == b.len()`, a
 /// multiple of 8; an even number of rounds; every half below its round's
 /// modulus, each modulus in 2^16..2^32 (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes,vaes,fma")]
-pub unsafe fn rounds_vaes256<const FF3: bool>(
+#[allow(clippy::too_many_arguments)]
+pub fn rounds_vaes256<const FF3: bool>(
+    _: crate::cpu::Vaes256,
     keys: &[__m128i; 15],
     nr: usize,
     c: &Consts<'_>,
@@ -325,12 +326,13 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 /// eight values at a time, after asking `pf` for all of what the batch
 /// reads next.
 ///
-/// # Safety
-/// The CPU must have AVX2 and AES-NI; `a.len() == b.len()`, a multiple
+/// Needs (the token proves the first): AVX2 and AES-NI; `a.len() == b.len()`, a multiple
 /// of 8; an even number of rounds; every half below its round's modulus,
 /// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes")]
-pub unsafe fn rounds_ni<const FF3: bool>(
+#[allow(clippy::too_many_arguments)]
+pub fn rounds_ni<const FF3: bool>(
+    _: crate::cpu::Avx2Aes,
     keys: &[__m128i; 15],
     nr: usize,
     c: &Consts<'_>,
@@ -436,26 +438,23 @@ mod tests {
     use crate::fpe::num::Mod64;
 
     fn vec(x: [u64; 4]) -> __m256i {
-        // SAFETY: [u64; 4] and __m256i have the same size, and every bit
-        // pattern is valid for both.
-        unsafe { core::mem::transmute::<[u64; 4], __m256i>(x) }
+        crate::simd::cast(x)
     }
     fn arr(v: __m256i) -> [u64; 4] {
-        // SAFETY: as in `vec`.
-        unsafe { core::mem::transmute::<__m256i, [u64; 4]>(v) }
+        crate::simd::cast(v)
     }
 
     /// [`update32`] against u128 arithmetic, both directions, on the edge
     /// values of [`check_narrow_update`](super::check_narrow_update).
     #[test]
     fn update32_matches_u128() {
-        if !crate::cpu::has(crate::cpu::Features::AVX2 | crate::cpu::Features::FMA) {
+        if crate::cpu::Vaes256::get().is_none() {
             return;
         }
         super::check_narrow_update::<4>(|m, d, y| {
             let bm = BatchMod::new(Mod64::new(m));
             let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
-            // SAFETY: AVX2 and FMA were detected above.
+            // SAFETY: AVX2 and FMA were found above (the `cpu` token).
             unsafe {
                 let k = Mod256::new(&c, 0);
                 (arr(update32::<true>(vec(d), vec(y), &k)), arr(update32::<false>(vec(d), vec(y), &k)))
@@ -467,7 +466,7 @@ mod tests {
     /// garbage in the halves' high 32 bits, in both layouts.
     #[test]
     fn blocks32_match_blocks4() {
-        if !crate::cpu::has(crate::cpu::Features::AVX2) {
+        if crate::cpu::Avx2::get().is_none() {
             return;
         }
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -478,7 +477,7 @@ mod tests {
         for _ in 0..1000 {
             let x: [u64; 4] = core::array::from_fn(|_| next() >> 32);
             let (cb, dirty) = (vec([next(), next(), next(), next()]), vec(x.map(|x| x | (next() << 32))));
-            // SAFETY: AVX2 was detected above.
+            // SAFETY: AVX2 was found above (the `cpu` token).
             let (want, got) = unsafe {
                 (
                     [blocks4::<true>(vec(x), cb), blocks4::<false>(vec(x), cb)],

@@ -6,8 +6,7 @@
 //! the halves' loads and stores. Straight-line vector code (`scripts/check-ct`
 //! compiles the kernels' steps that use it).
 
-#![allow(unsafe_code)]
-
+use crate::simd::{load, store};
 use core::arch::x86_64::*;
 
 use super::batch_fused::MAX_FF3;
@@ -176,8 +175,7 @@ pub fn load_halves<const W: usize, const G: usize>(a: &[u64], b: &[u64], p: usiz
     let mut h = [[[_mm256_setzero_si256(); W]; G]; 2];
     for (half, x) in h.iter_mut().zip([a, b]) {
         for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
-            // SAFETY: 4·W·G u64 are readable (checked above); unaligned loads.
-            *v = unsafe { _mm256_loadu_si256(x.as_ptr().add(4 * k).cast()) };
+            *v = load(&x[4 * k..]);
         }
     }
     if p == 0 { h } else { [h[1], h[0]] }
@@ -191,8 +189,7 @@ pub fn store_halves<const W: usize, const G: usize>(h: [[[__m256i; W]; G]; 2], a
     let h = if p == 0 { h } else { [h[1], h[0]] };
     for (half, x) in h.iter().zip([a, b]) {
         for (k, v) in half.as_flattened().iter().enumerate() {
-            // SAFETY: 4·W·G u64 are writable (checked above); unaligned stores.
-            unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(4 * k).cast(), *v) };
+            store(&mut x[4 * k..], *v);
         }
     }
 }

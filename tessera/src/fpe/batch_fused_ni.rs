@@ -151,13 +151,14 @@ pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
 /// chunk waited on line fill buffers; a line after each stage cost more
 /// than it saved).
 ///
-/// # Safety
-/// The CPU must have AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
+/// Needs (the token proves the first): AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
 /// of 8; an even number of rounds, at most ten; every half below its
 /// round's modulus, each modulus in 2..=(2^64 - 1) / 3 (FF1) or in
 /// 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
-pub unsafe fn rounds_aesni<const FF3: bool>(
+#[allow(clippy::too_many_arguments)]
+pub fn rounds_aesni<const FF3: bool>(
+    _: crate::cpu::AesNi,
     keys: &[__m128i; 15],
     nr: usize,
     c: &Consts<'_>,
@@ -306,8 +307,7 @@ mod tests {
     /// 2^16 and 2^30 - 1) and 10^8, both directions.
     #[test]
     fn finish_on_the_edges() {
-        use crate::cpu::{Features, has};
-        if !has(Features::AES_NI) {
+        if crate::cpu::AesNi::get().is_none() {
             return;
         }
         let moduli = [(false, 1u64 << 16), (false, 100_000_000), (false, (1 << 52) - 1)].into_iter().chain([
@@ -327,8 +327,7 @@ mod tests {
             for y in ys {
                 // FF1: y in bytes 0..8 big-endian (bytes 8..16 ignored); FF3: all 16 little-endian.
                 let (hi, lo) = if ff3 { ((y >> 64) as i64, y as i64) } else { (-1, (y as u64).swap_bytes() as i64) };
-                // SAFETY: SSE2 is part of every x86-64 CPU.
-                let o = unsafe { _mm_set_epi64x(hi, lo) };
+                let o = crate::simd::cast([lo as u64, hi as u64]);
                 let r = y % m as u128;
                 for x in [0, 1, m - 1] {
                     for enc in [true, false] {

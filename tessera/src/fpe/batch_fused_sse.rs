@@ -15,6 +15,7 @@
 
 #![allow(unsafe_code)]
 
+use crate::simd::{load, store};
 use core::arch::x86_64::*;
 
 use super::batch_fused::by_rounds;
@@ -172,12 +173,13 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
 /// The SSE4.1 kernel: all rounds for every value of `a` and `b`, after
 /// asking `pf` for all of what the batch reads next.
 ///
-/// # Safety
-/// The CPU must have AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
+/// Needs (the token proves the first): AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
 /// of 8; an even number of rounds, at most ten; every half below its
 /// round's modulus, each modulus in 2^16..=[`MAX_NARROW`]; FF1's layout.
 #[target_feature(enable = "aes,sse4.1")]
-pub unsafe fn rounds_sse41(
+#[allow(clippy::too_many_arguments)]
+pub fn rounds_sse41(
+    _: crate::cpu::AesNi,
     keys: &[__m128i; 15],
     nr: usize,
     c: &Consts<'_>,
@@ -230,12 +232,7 @@ fn chunk<const N: usize, const NR: usize, const ENC: bool>(
     // x: the halves the first round updates; y: the others.
     let (xs, ys) = if p == 0 { (a, b) } else { (b, a) };
     let load = |s: &[u64]| -> [[__m128i; W]; N] {
-        core::array::from_fn(|g| {
-            core::array::from_fn(|v| {
-                // SAFETY: 2·W·N u64 are readable (checked above); unaligned loads.
-                unsafe { _mm_loadu_si128(s[2 * (W * g + v)..].as_ptr().cast()) }
-            })
-        })
+        core::array::from_fn(|g| core::array::from_fn(|v| load(&s[2 * (W * g + v)..])))
     };
     let mut h = [load(xs), load(ys)];
     if N == 2 {
@@ -257,8 +254,7 @@ fn chunk<const N: usize, const NR: usize, const ENC: bool>(
         for (j, v) in h.as_flattened().iter().enumerate() {
             // The halves are the low 32 bits.
             let v = _mm_and_si128(*v, _mm_set1_epi64x(u32::MAX as i64));
-            // SAFETY: as above, unaligned stores.
-            unsafe { _mm_storeu_si128(s[2 * j..].as_mut_ptr().cast(), v) };
+            store(&mut s[2 * j..], v);
         }
     }
 }
@@ -310,20 +306,17 @@ mod tests {
     use super::*;
 
     fn vec(x: [u64; 2]) -> __m128i {
-        // SAFETY: [u64; 2] and __m128i have the same size, and every bit
-        // pattern is valid for both.
-        unsafe { core::mem::transmute::<[u64; 2], __m128i>(x) }
+        crate::simd::cast(x)
     }
     fn arr(v: __m128i) -> [u64; 2] {
-        // SAFETY: as in `vec`.
-        unsafe { core::mem::transmute::<__m128i, [u64; 2]>(v) }
+        crate::simd::cast(v)
     }
 
     /// [`update2`] against u128 arithmetic, both directions, on the edge
     /// values of [`check_narrow_update`](super::super::batch_fused256::check_narrow_update).
     #[test]
     fn update2_matches_u128() {
-        if !crate::cpu::has(crate::cpu::Features::AES_NI) {
+        if crate::cpu::AesNi::get().is_none() {
             return;
         }
         super::super::batch_fused256::check_narrow_update::<2>(|m, d, y| {

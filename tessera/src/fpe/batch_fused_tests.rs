@@ -45,7 +45,7 @@ fn a256(v: __m256i) -> [u64; 4] {
 fn barrett_update_match_u128() {
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
-    if !crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512IFMA) {
+    if crate::cpu::Vaes512Ifma::get().is_none() {
         return;
     }
     let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -59,7 +59,7 @@ fn barrett_update_match_u128() {
     for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, 1 << 40, MAX_FF1_512 - 1, MAX_FF1_512] {
         let bm = BatchMod::new(Mod64::new(m));
         let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
-        // SAFETY: AVX-512 F and IFMA were detected above.
+        // SAFETY: AVX-512 F and IFMA were found above (the `cpu` token).
         let k = unsafe { Mod512::new::<false>(&c, 0) };
         for i in 0..2000u64 {
             let y: [u64; 8] = core::array::from_fn(|j| {
@@ -77,7 +77,7 @@ fn barrett_update_match_u128() {
                 1 => 0,
                 _ => next() % m,
             });
-            // SAFETY: AVX-512 F and IFMA were detected above.
+            // SAFETY: AVX-512 F and IFMA were found above (the `cpu` token).
             let r = unsafe { barrett8(vec(y), &k) };
             // SAFETY: as above.
             let (enc, dec) = unsafe { (update8::<true>(vec(d), r, &k), update8::<false>(vec(d), r, &k)) };
@@ -98,9 +98,7 @@ fn barrett_update_match_u128() {
 fn barrett_is_y_mod_m_below_3m() {
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
-    if !crate::cpu::has(
-        crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512BW | crate::cpu::Features::AVX512IFMA,
-    ) {
+    if crate::cpu::Vaes512Ifma::get().is_none() {
         return;
     }
     let mut next = lcg(0x9e37_79b9_7f4a_7c15, 29);
@@ -110,7 +108,7 @@ fn barrett_is_y_mod_m_below_3m() {
     for m in moduli {
         let bm = BatchMod::new(Mod64::new(m));
         let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
-        // SAFETY: AVX-512 F, BW and IFMA were detected above.
+        // SAFETY: AVX-512 F, BW and IFMA were found above (the `cpu` token).
         let k = unsafe { Mod512::new::<false>(&c, 0) };
         for i in 0..4000u64 {
             let y: [u64; 8] = core::array::from_fn(|j| {
@@ -136,12 +134,12 @@ fn barrett_is_y_mod_m_below_3m() {
 /// 2^16 to 2^32 - 1, y at and around multiples of m and near 2^64.
 #[test]
 fn rem4_is_y_mod_m_plus_at_most_m() {
-    if !crate::cpu::has(crate::cpu::Features::AVX2) {
+    if crate::cpu::Avx2::get().is_none() {
         return;
     }
     let mut next = lcg(0x0123_4567_89ab_cdef, 29);
     for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 1 << 30, (1 << 31) + 11, (1 << 32) - 1] {
-        // SAFETY: AVX2 was detected above.
+        // SAFETY: AVX2 was found above (the `cpu` token).
         let k = unsafe { Mod256::with(m, [0; 3]) };
         let top = u64::MAX - u64::MAX % m;
         for i in 0..4000u64 {
@@ -156,7 +154,7 @@ fn rem4_is_y_mod_m_plus_at_most_m() {
             };
             let ys = [y >> 1, !y, y ^ 1, y];
             for dec in [false, true] {
-                // SAFETY: AVX2 was detected above.
+                // SAFETY: AVX2 was found above (the `cpu` token).
                 let got = a256(unsafe { rem4(v256(ys), &k, dec) });
                 for (g, y) in got.into_iter().zip(ys) {
                     let want = if dec { (m - y % m) % m } else { y % m };
@@ -177,7 +175,7 @@ fn rem4_is_y_mod_m_plus_at_most_m() {
 fn fold_top4_matches_u128() {
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
-    if !crate::cpu::has(crate::cpu::Features::AVX2) {
+    if crate::cpu::Avx2::get().is_none() {
         return;
     }
     let mut next = lcg(0x5851_f42d_4c95_7f2d, 31);
@@ -189,7 +187,7 @@ fn fold_top4_matches_u128() {
     for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, worst, MAX_FF3 - 1, MAX_FF3] {
         let bm = BatchMod::new(Mod64::new(m));
         let c = Consts::new(&[], (&bm, &bm), Layout::Ff3);
-        // SAFETY: AVX2 was detected above.
+        // SAFETY: AVX2 was found above (the `cpu` token).
         let k = unsafe { Mod256::with_top(&c, 0) };
         for i in 0..4000u64 {
             let y: [u128; 4] = core::array::from_fn(|j| match (i as usize + j) % 7 {
@@ -202,7 +200,7 @@ fn fold_top4_matches_u128() {
                 _ => (u128::from(next()) << 64) | u128::from(next()),
             });
             let (lo, hi) = (vec(y.map(|y| y as u64)), vec(y.map(|y| (y >> 64) as u64)));
-            // SAFETY: AVX2 was detected above.
+            // SAFETY: AVX2 was found above (the `cpu` token).
             let f = arr(unsafe { fold_top4(lo, hi, &k) });
             for j in 0..4 {
                 assert_eq!(u128::from(f[j] % m), y[j] % u128::from(m), "m {m} y {:#x}", y[j]);
@@ -222,7 +220,7 @@ fn fold_top4_matches_u128() {
 fn pre8_below_2m() {
     use super::super::batch_round::{BatchMod, Layout};
     use super::super::num::Mod64;
-    if !crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512IFMA) {
+    if crate::cpu::Vaes512Ifma::get().is_none() {
         return;
     }
     let mut next = lcg(0x6a09_e667_f3bc_c908, 29);
@@ -231,7 +229,7 @@ fn pre8_below_2m() {
     for m in moduli {
         let bm = BatchMod::new(Mod64::new(m));
         let c = Consts::new(&[], (&bm, &bm), Layout::Ff3);
-        // SAFETY: AVX-512 F and IFMA were detected above.
+        // SAFETY: AVX-512 F and IFMA were found above (the `cpu` token).
         let k = unsafe { Mod512::new::<true>(&c, 0) };
         let m128 = u128::from(m);
         let top = u128::MAX / m128;
@@ -255,7 +253,7 @@ fn pre8_below_2m() {
                 _ => next() % m,
             });
             let (lo, hi) = (vec(y.map(|y| y as u64)), vec(y.map(|y| (y >> 64) as u64)));
-            // SAFETY: AVX-512 F and IFMA were detected above.
+            // SAFETY: AVX-512 F and IFMA were found above (the `cpu` token).
             let (enc, dec) = unsafe { (pre8::<true>(lo, hi, vec(d), &k), pre8::<false>(lo, hi, vec(d), &k)) };
             // SAFETY: as above.
             let (enc_f, dec_f) = unsafe { (fix8(enc, &k), fix8(dec, &k)) };
@@ -283,7 +281,7 @@ fn pre8_below_2m() {
 /// random, with garbage in its high 32 bits; both directions.
 #[test]
 fn finish_matches_u128() {
-    if !crate::cpu::has(crate::cpu::Features::AVX2 | crate::cpu::Features::FMA) {
+    if crate::cpu::Vaes256::get().is_none() {
         return;
     }
     use super::super::batch_piped256::{dec_offset, finish};
@@ -296,7 +294,7 @@ fn finish_matches_u128() {
     for m in [1 << 16, (1 << 16) + 1, 100_000_000, worst, MAX_FF3 - 1, MAX_FF3] {
         let bm = BatchMod::new(Mod64::new(m));
         let c = Consts::new(&[], (&bm, &bm), Layout::Ff3);
-        // SAFETY: AVX2 was detected above.
+        // SAFETY: AVX2 was found above (the `cpu` token).
         let (k, cz) = unsafe { (Mod256::with_top(&c, 0), _mm256_set1_epi64x(dec_offset(m) as i64)) };
         for i in 0..3000u64 {
             let y: [u128; 4] = core::array::from_fn(|j| match (i as usize + j) % 6 {
@@ -313,7 +311,7 @@ fn finish_matches_u128() {
                 v256([w(y[1]), w(y[3])].concat().try_into().unwrap()),
             ];
             let dv = v256(d.map(|d| d | (next() << 32)));
-            // SAFETY: AVX2 and FMA were detected above.
+            // SAFETY: AVX2 and FMA were found above (the `cpu` token).
             let (enc, dec) = unsafe { (finish::<true>(o, dv, &k, cz), finish::<false>(o, dv, &k, cz)) };
             let (enc, dec) = (a256(enc), a256(dec));
             for j in 0..4 {

@@ -19,8 +19,6 @@
 //! (`scripts/check-ct` compiles [`finish`], the arithmetic between the
 //! AES rounds; the stage's loop counts rounds).
 
-#![allow(unsafe_code)]
-
 use core::arch::x86_64::*;
 
 use super::batch_fused_avx2::{Mod256, load_halves, store_halves};

@@ -29,6 +29,8 @@ use super::batch_fused256 as fused256;
 use super::batch_x86 as x86;
 use super::num::{Mod64, limb_residues};
 use crate::Direction;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu;
 
 /// What a fused kernel asks for in L2 while it runs (the numerals and ends
 /// the batch reads next: `ahead.rs`): a 64-byte line at a time between its
@@ -163,26 +165,26 @@ pub(crate) enum Kernel {
     /// [`Kernel::Portable`]'s arithmetic, and whole rounds with the blocks
     /// in registers on AES-NI ([`Kernel::fused`]; CPUs without AVX2).
     #[cfg(target_arch = "x86_64")]
-    AesNi,
+    AesNi(cpu::AesNi),
     /// Four values per 256-bit vector (moduli below 2^32).
     #[cfg(target_arch = "x86_64")]
-    Avx2,
+    Avx2(cpu::Avx2),
     /// [`Kernel::Avx2`], and whole rounds in registers with AES-NI
     /// ([`Kernel::fused`]).
     #[cfg(target_arch = "x86_64")]
-    Avx2Ni,
+    Avx2Ni(cpu::Avx2Aes),
     /// [`Kernel::Avx2Ni`] with the fused rounds' AES on 256-bit VAES (two
     /// blocks per instruction).
     #[cfg(target_arch = "x86_64")]
-    Vaes256,
+    Vaes256(cpu::Vaes256),
     /// Eight values per 512-bit vector (AVX-512 F, DQ, BW and VL).
     #[cfg(target_arch = "x86_64")]
-    Avx512,
+    Avx512(cpu::Avx512),
     /// [`Kernel::Avx512`], and whole rounds in registers with VAES-512 and
     /// IFMA
     /// ([`Kernel::fused`]).
     #[cfg(target_arch = "x86_64")]
-    Vaes512,
+    Vaes512(cpu::Vaes512Ifma),
 }
 
 impl Kernel {
@@ -197,26 +199,12 @@ impl Kernel {
         let mut all = vec![Kernel::Portable];
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::cpu::{Features as F, has};
-            let aes = has(F::AES_NI);
-            if aes {
-                all.push(Kernel::AesNi);
-            }
-            if has(F::AVX2) {
-                all.push(Kernel::Avx2);
-                if aes {
-                    all.push(Kernel::Avx2Ni);
-                    if has(F::VAES | F::FMA) {
-                        all.push(Kernel::Vaes256);
-                    }
-                }
-            }
-            if has(F::AVX512) {
-                all.push(Kernel::Avx512);
-                if aes && has(F::VAES | F::AVX512IFMA) {
-                    all.push(Kernel::Vaes512);
-                }
-            }
+            all.extend(cpu::AesNi::get().map(Kernel::AesNi));
+            all.extend(cpu::Avx2::get().map(Kernel::Avx2));
+            all.extend(cpu::Avx2Aes::get().map(Kernel::Avx2Ni));
+            all.extend(cpu::Vaes256::get().map(Kernel::Vaes256));
+            all.extend(cpu::Avx512::get().map(Kernel::Avx512));
+            all.extend(cpu::Vaes512Ifma::get().map(Kernel::Vaes512));
         }
         all
     }
@@ -224,18 +212,20 @@ impl Kernel {
     /// Whether this kernel runs on AVX-512 (F, DQ, BW and VL).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn avx512(self) -> bool {
-        self.arith() == Kernel::Avx512
+        matches!(self.arith(), Kernel::Avx512(_))
     }
 
     /// The kernel whose arithmetic this one uses for [`Kernel::build`] and [`Kernel::round`].
     fn arith(self) -> Self {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2Ni | Kernel::Vaes256 => Kernel::Avx2,
+            Kernel::Avx2Ni(t) => Kernel::Avx2(t.into()),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Vaes512 => Kernel::Avx512,
+            Kernel::Vaes256(t) => Kernel::Avx2(t.into()),
             #[cfg(target_arch = "x86_64")]
-            Kernel::AesNi => Kernel::Portable,
+            Kernel::Vaes512(t) => Kernel::Avx512(t.into()),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::AesNi(_) => Kernel::Portable,
             k => k,
         }
     }
@@ -259,54 +249,56 @@ impl Kernel {
         pf: &mut impl Prefetch,
     ) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if let Some(keys) = keys.filter(|_| c.vector || (c.fold && self == Kernel::Vaes512)) {
+        if let Some(keys) = keys.filter(|_| c.vector || (c.fold && matches!(self, Kernel::Vaes512(_)))) {
             assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
             let (rk, nr, ff3) = (keys.schedule(), keys.rounds(), c.layout == Layout::Ff3);
             let max = |ff1| if ff3 { fused::MAX_FF3 } else { ff1 };
             // Each kernel asks `pf` for what the batch reads next itself:
             // all before its rounds, or spread between its steps.
-            match self {
-                // SAFETY: these kernels are only returned by `available` after
-                // their CPU features were detected; lengths and moduli checked
-                // (only this kernel is given the folded moduli).
-                Kernel::Vaes512 if c.below(max(fused::MAX_FF1_512)) => unsafe {
-                    if ff3 {
-                        fused::rounds_vaes512::<true>(rk, nr, c, a, b, dir, pf)
-                    } else {
-                        fused::rounds_vaes512::<false>(rk, nr, c, a, b, dir, pf)
+            // SAFETY: each kernel is called with the token its `Kernel` holds,
+            // proof of the features it is compiled for; the lengths were
+            // checked above, the moduli in each arm.
+            unsafe {
+                match self {
+                    // Only this kernel is given the folded moduli.
+                    Kernel::Vaes512(t) if c.below(max(fused::MAX_FF1_512)) => {
+                        if ff3 {
+                            fused::rounds_vaes512::<true>(t, rk, nr, c, a, b, dir, pf)
+                        } else {
+                            fused::rounds_vaes512::<false>(t, rk, nr, c, a, b, dir, pf)
+                        }
                     }
-                },
-                // SAFETY: as above; the AVX2 arithmetic needs moduli below 2^32.
-                Kernel::Avx2Ni if c.below(max(u32::MAX as u64)) => unsafe {
-                    if ff3 {
-                        fused256::rounds_ni::<true>(rk, nr, c, a, b, dir, pf)
-                    } else {
-                        fused256::rounds_ni::<false>(rk, nr, c, a, b, dir, pf)
+                    // The AVX2 arithmetic needs moduli below 2^32.
+                    Kernel::Avx2Ni(t) if c.below(max(u32::MAX as u64)) => {
+                        if ff3 {
+                            fused256::rounds_ni::<true>(t, rk, nr, c, a, b, dir, pf)
+                        } else {
+                            fused256::rounds_ni::<false>(t, rk, nr, c, a, b, dir, pf)
+                        }
                     }
-                },
-                // SAFETY: as above; FF1 only (FF3 measured slower there), the
-                // 32-bit update needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
-                Kernel::AesNi if !ff3 && c.below(fused256::MAX_NARROW) => unsafe {
-                    fused_sse::rounds_sse41(rk, nr, c, a, b, dir, pf)
-                },
-                // SAFETY: as above; FF3's limb fold needs moduli below 2^30
-                // (FF1's, in VECTOR_MODULI, are far below 2^64 / 3).
-                Kernel::AesNi if !ff3 || c.below(LIMB_MODULI - 1) => unsafe {
-                    if ff3 {
-                        fused_ni::rounds_aesni::<true>(rk, nr, c, a, b, dir, pf)
-                    } else {
-                        fused_ni::rounds_aesni::<false>(rk, nr, c, a, b, dir, pf)
+                    // FF1 only (FF3 measured slower there); the 32-bit update
+                    // needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
+                    Kernel::AesNi(t) if !ff3 && c.below(fused256::MAX_NARROW) => {
+                        fused_sse::rounds_sse41(t, rk, nr, c, a, b, dir, pf)
                     }
-                },
-                // SAFETY: as above.
-                Kernel::Vaes256 if c.below(max(u32::MAX as u64)) => unsafe {
-                    if ff3 {
-                        fused256::rounds_vaes256::<true>(rk, nr, c, a, b, dir, pf)
-                    } else {
-                        fused256::rounds_vaes256::<false>(rk, nr, c, a, b, dir, pf)
+                    // FF3's limb fold needs moduli below 2^30 (FF1's, in
+                    // VECTOR_MODULI, are far below 2^64 / 3).
+                    Kernel::AesNi(t) if !ff3 || c.below(LIMB_MODULI - 1) => {
+                        if ff3 {
+                            fused_ni::rounds_aesni::<true>(t, rk, nr, c, a, b, dir, pf)
+                        } else {
+                            fused_ni::rounds_aesni::<false>(t, rk, nr, c, a, b, dir, pf)
+                        }
                     }
-                },
-                _ => return false,
+                    Kernel::Vaes256(t) if c.below(max(u32::MAX as u64)) => {
+                        if ff3 {
+                            fused256::rounds_vaes256::<true>(t, rk, nr, c, a, b, dir, pf)
+                        } else {
+                            fused256::rounds_vaes256::<false>(t, rk, nr, c, a, b, dir, pf)
+                        }
+                    }
+                    _ => return false,
+                }
             }
             pf.rest();
             return true;
@@ -318,15 +310,17 @@ impl Kernel {
     /// xored in where `layout` puts the half. `bases` and `blocks` must be
     /// at least as long as `x`.
     pub(crate) fn build(self, layout: Layout, bases: &[[u64; 2]], term: [u64; 2], x: &[u64], blocks: &mut [[u8; 16]]) {
-        match self.arith() {
-            // SAFETY: these kernels are only returned by `available` after
-            // their CPU features were detected.
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => unsafe { x86::build_avx512(layout, bases, term, x, blocks) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { x86::build_avx2(layout, bases, term, x, blocks) },
-            _ => build_portable(layout, bases, term, x, blocks),
+        // SAFETY: each kernel is called with the token its `Kernel` holds,
+        // proof of the features it is compiled for.
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_unsafe))]
+        unsafe {
+            match self.arith() {
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Avx512(t) => x86::build_avx512(t, layout, bases, term, x, blocks),
+                #[cfg(target_arch = "x86_64")]
+                Kernel::Avx2(t) => x86::build_avx2(t, layout, bases, term, x, blocks),
+                _ => build_portable(layout, bases, term, x, blocks),
+            }
         }
     }
 
@@ -335,38 +329,30 @@ impl Kernel {
     /// Every `x[j]` must be below m; `blocks` at least as long as `x`.
     pub(crate) fn round(self, m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
         assert!(blocks.len() >= x.len(), "one block per value");
+        // The values a vector kernel took (whole vectors), the rest scalar.
+        #[cfg(not(target_arch = "x86_64"))]
+        let whole = 0;
         #[cfg(target_arch = "x86_64")]
-        {
+        let whole = {
             let (mm, fits, ff3) = (m.m.modulus(), m.vector(layout), layout == Layout::Ff3);
-            match self.arith() {
-                Kernel::Avx512 if fits => {
-                    // SAFETY: these kernels are only returned by `available` after
-                    // their CPU features were detected; the lengths were checked above.
-                    unsafe {
-                        if ff3 {
-                            x86::round_avx512::<true>(mm, m.inv, blocks, x, dir)
-                        } else {
-                            x86::round_avx512::<false>(mm, m.inv, blocks, x, dir)
-                        }
-                    };
-                    return;
+            // SAFETY: each kernel is called with the token its `Kernel` holds,
+            // proof of the features it is compiled for; the lengths were
+            // checked above.
+            unsafe {
+                match self.arith() {
+                    Kernel::Avx512(t) if fits && ff3 => x86::round_avx512::<true>(t, mm, m.inv, blocks, x, dir),
+                    Kernel::Avx512(t) if fits => x86::round_avx512::<false>(t, mm, m.inv, blocks, x, dir),
+                    Kernel::Avx2(t) if fits && mm >> 32 == 0 && ff3 => {
+                        x86::round_avx2::<true>(t, mm as u32, m.inv, blocks, x, dir)
+                    }
+                    Kernel::Avx2(t) if fits && mm >> 32 == 0 => {
+                        x86::round_avx2::<false>(t, mm as u32, m.inv, blocks, x, dir)
+                    }
+                    _ => 0,
                 }
-                Kernel::Avx2 if fits && mm >> 32 == 0 => {
-                    // SAFETY: as above.
-                    unsafe {
-                        if ff3 {
-                            x86::round_avx2::<true>(mm as u32, m.inv, blocks, x, dir)
-                        } else {
-                            x86::round_avx2::<false>(mm as u32, m.inv, blocks, x, dir)
-                        }
-                    };
-                    let whole = x.len() / 4 * 4;
-                    return round_scalar(m, layout, &blocks[whole..], &mut x[whole..], dir);
-                }
-                _ => {}
             }
-        }
-        round_scalar(m, layout, blocks, x, dir)
+        };
+        round_scalar(m, layout, &blocks[whole..], &mut x[whole..], dir)
     }
 }
 

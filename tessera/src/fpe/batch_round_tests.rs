@@ -143,28 +143,25 @@ fn blocks_follow_the_layouts() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn each_level_chooses_its_kernel() {
-    use crate::cpu::{Features as F, Level, has, with_cap};
+    use crate::cpu::{self, Level, with_cap};
     for cap in Level::ALL {
         let (chosen, want) = with_cap(cap, || {
-            let want = if has(F::AVX512 | F::AES_NI | F::VAES | F::AVX512IFMA) {
-                Kernel::Vaes512
-            } else if has(F::AVX512) {
-                Kernel::Avx512
-            } else if has(F::AVX2 | F::AES_NI | F::VAES | F::FMA) {
-                Kernel::Vaes256
-            } else if has(F::AVX2 | F::AES_NI) {
-                Kernel::Avx2Ni
-            } else if has(F::AVX2) {
-                Kernel::Avx2
-            } else if has(F::AES_NI) {
-                Kernel::AesNi
-            } else {
-                Kernel::Portable
-            };
+            let want = [
+                cpu::Vaes512Ifma::get().map(Kernel::Vaes512),
+                cpu::Avx512::get().map(Kernel::Avx512),
+                cpu::Vaes256::get().map(Kernel::Vaes256),
+                cpu::Avx2Aes::get().map(Kernel::Avx2Ni),
+                cpu::Avx2::get().map(Kernel::Avx2),
+                cpu::AesNi::get().map(Kernel::AesNi),
+            ];
+            let want = want.into_iter().flatten().next().unwrap_or(Kernel::Portable);
             (Kernel::detect(), want)
         });
         assert_eq!(chosen, want, "{cap}");
-        assert!(chosen != Kernel::Vaes256 || cap >= Level::Vaes256, "{cap}: VAES-256 needs the vaes256 level");
+        assert!(
+            !matches!(chosen, Kernel::Vaes256(_)) || cap >= Level::Vaes256,
+            "{cap}: VAES-256 needs the vaes256 level"
+        );
     }
 }
 
@@ -231,7 +228,7 @@ fn fused_kernels_match_portable() {
     }
     let fused: std::collections::BTreeSet<String> = Kernel::available()
         .into_iter()
-        .filter(|k| matches!(k, Kernel::AesNi | Kernel::Avx2Ni | Kernel::Vaes256 | Kernel::Vaes512))
+        .filter(|k| matches!(k, Kernel::AesNi(_) | Kernel::Avx2Ni(_) | Kernel::Vaes256(_) | Kernel::Vaes512(_)))
         .map(|k| format!("{k:?}"))
         .collect();
     assert_eq!(ran, fused, "every fused kernel the CPU has ran");

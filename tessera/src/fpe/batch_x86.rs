@@ -5,6 +5,7 @@
 
 #![allow(unsafe_code)]
 
+use crate::simd::{load, store};
 use core::arch::x86_64::*;
 
 use super::batch_round::{Layout, build_portable};
@@ -80,12 +81,18 @@ pub fn y8<const FF3: bool>(lo: __m512i, hi: __m512i, m: __m512i, inv: __m512d) -
     if FF3 { reduce8_128(words8::<0>(lo, hi), words8::<1>(lo, hi), m, inv) } else { reduce8(heads8(lo, hi), m, inv) }
 }
 
-/// The AVX-512 round kernel (see `Kernel::round`).
-///
-/// # Safety
-/// The CPU must have AVX-512 F, DQ and BW, and `blocks.len() >= x.len()`.
+/// The AVX-512 round kernel (see `Kernel::round`): all of `x`, whose
+/// length it returns. Panics unless `blocks.len() >= x.len()`.
 #[target_feature(enable = "avx512f,avx512dq,avx512bw")]
-pub unsafe fn round_avx512<const FF3: bool>(m: u64, inv: f64, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
+pub fn round_avx512<const FF3: bool>(
+    _: crate::cpu::Avx512,
+    m: u64,
+    inv: f64,
+    blocks: &[[u8; 16]],
+    x: &mut [u64],
+    dir: Direction,
+) -> usize {
+    assert!(blocks.len() >= x.len(), "one block per value");
     let (vm, vinv) = (_mm512_set1_epi64(m as i64), _mm512_set1_pd(inv));
     let n = x.len();
     let mut j = 0;
@@ -94,21 +101,19 @@ pub unsafe fn round_avx512<const FF3: bool>(m: u64, inv: f64, blocks: &[[u8; 16]
         let k = (n - j).min(8);
         let (mlo, mhi) = (lanes(2 * k.min(4)), lanes(2 * k.saturating_sub(4)));
         let p = blocks[j..].as_ptr() as *const i64;
-        // SAFETY: the masks cover only blocks j..j+k, inside `blocks`
+        // SAFETY: the masks cover only blocks j..j+k, inside `blocks` (asserted above)
         // (masked-off lanes are not accessed), and x[j..j+k].
-        let (lo, hi, t) = unsafe {
-            (
-                _mm512_maskz_loadu_epi64(mlo, p),
-                _mm512_maskz_loadu_epi64(mhi, p.add(8)),
-                _mm512_maskz_loadu_epi64(lanes(k), x[j..].as_ptr() as *const i64),
-            )
-        };
-        let r = y8::<FF3>(lo, hi, vm, vinv);
-        let s = if dir.is_encrypt() { add8(t, r, vm) } else { sub8(t, r, vm) };
-        // SAFETY: as above.
-        unsafe { _mm512_mask_storeu_epi64(x[j..].as_mut_ptr() as *mut i64, lanes(k), s) };
+        unsafe {
+            let lo = _mm512_maskz_loadu_epi64(mlo, p);
+            let hi = _mm512_maskz_loadu_epi64(mhi, p.add(8));
+            let t = _mm512_maskz_loadu_epi64(lanes(k), x[j..].as_ptr() as *const i64);
+            let r = y8::<FF3>(lo, hi, vm, vinv);
+            let s = if dir.is_encrypt() { add8(t, r, vm) } else { sub8(t, r, vm) };
+            _mm512_mask_storeu_epi64(x[j..].as_mut_ptr() as *mut i64, lanes(k), s);
+        }
         j += 8;
     }
+    n
 }
 
 /// A mask of the low `k` (at most 8) lanes.
@@ -190,37 +195,52 @@ pub fn y4<const FF3: bool>(lo: __m256i, hi: __m256i, m: __m256i, inv: __m256d) -
     }
 }
 
-/// The AVX2 round kernel (see `Kernel::round`); needs m < 2^32. Whole
-/// vectors here; the caller runs the tail (`x.len() % 4` values) portably.
-///
-/// # Safety
-/// The CPU must have AVX2, and `blocks.len() >= x.len()`.
+/// The AVX2 round kernel (see `Kernel::round`); needs m < 2^32 and
+/// `blocks.len() >= x.len()`. Whole vectors here, whose length it returns;
+/// the caller runs the tail (`x.len() % 4` values) portably.
 #[target_feature(enable = "avx2")]
-pub unsafe fn round_avx2<const FF3: bool>(m: u32, inv: f64, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
+pub fn round_avx2<const FF3: bool>(
+    _: crate::cpu::Avx2,
+    m: u32,
+    inv: f64,
+    blocks: &[[u8; 16]],
+    x: &mut [u64],
+    dir: Direction,
+) -> usize {
     let (vm, vinv) = (_mm256_set1_epi64x(m as i64), _mm256_set1_pd(inv));
     let whole = x.len() / 4 * 4;
     for j in (0..whole).step_by(4) {
-        let p = blocks[j..j + 4].as_ptr() as *const __m256i;
-        // SAFETY: blocks j..j+4 and x[j..j+4] are in bounds (j + 4 <= whole <= x.len()).
-        let (lo, hi, t) = unsafe {
-            (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)), _mm256_loadu_si256(x[j..].as_ptr() as *const __m256i))
-        };
+        let (lo, hi, t) = (load(&blocks[j..j + 2]), load(&blocks[j + 2..j + 4]), load(&x[j..j + 4]));
         let r = y4::<FF3>(lo, hi, vm, vinv);
         let s = if dir.is_encrypt() { add4(t, r, vm) } else { sub4(t, r, vm) };
-        // SAFETY: as above.
-        unsafe { _mm256_storeu_si256(x[j..].as_mut_ptr() as *mut __m256i, s) };
+        store(&mut x[j..j + 4], s);
     }
+    whole
 }
 
 /// The block-building loop of `Kernel::build`, compiled for AVX-512 so
 /// the compiler vectorises it.
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
-pub fn build_avx512(layout: Layout, bases: &[[u64; 2]], term: [u64; 2], x: &[u64], blocks: &mut [[u8; 16]]) {
+pub fn build_avx512(
+    _: crate::cpu::Avx512,
+    layout: Layout,
+    bases: &[[u64; 2]],
+    term: [u64; 2],
+    x: &[u64],
+    blocks: &mut [[u8; 16]],
+) {
     build_portable(layout, bases, term, x, blocks)
 }
 
 /// The block-building loop of `Kernel::build`, compiled for AVX2.
 #[target_feature(enable = "avx2")]
-pub fn build_avx2(layout: Layout, bases: &[[u64; 2]], term: [u64; 2], x: &[u64], blocks: &mut [[u8; 16]]) {
+pub fn build_avx2(
+    _: crate::cpu::Avx2,
+    layout: Layout,
+    bases: &[[u64; 2]],
+    term: [u64; 2],
+    x: &[u64],
+    blocks: &mut [[u8; 16]],
+) {
     build_portable(layout, bases, term, x, blocks)
 }

@@ -15,7 +15,8 @@
 
 use core::arch::x86_64::*;
 
-use super::digits256::{in_reach, load_quad, shuffle, store_quad};
+use super::digits256::{Quad, load_quad, shuffle, store_quad};
+use crate::simd::{cast, load, store};
 
 /// Lanes kept when a half fills the last (`KEEP_LAST[k..k + 8]`) or first
 /// (`KEEP_FIRST[8 - k..16 - k]`) `k` of eight.
@@ -27,8 +28,7 @@ static KEEP_FIRST: [u16; 16] = [!0, !0, !0, !0, !0, !0, !0, !0, 0, 0, 0, 0, 0, 0
 #[target_feature(enable = "sse2")]
 fn load8(x: &[u16], p: isize) -> __m128i {
     if p >= 0 && p as usize + 8 <= x.len() {
-        // SAFETY: x[p..p + 8] is in bounds (checked above); an unaligned load.
-        return unsafe { _mm_loadu_si128(x.as_ptr().add(p as usize) as *const __m128i) };
+        return load(&x[p as usize..]);
     }
     let mut t = [0u16; 8];
     for (k, d) in t.iter_mut().enumerate() {
@@ -36,8 +36,7 @@ fn load8(x: &[u16], p: isize) -> __m128i {
             *d = v;
         }
     }
-    // SAFETY: a 16-byte load from a 16-byte array.
-    unsafe { _mm_loadu_si128(t.as_ptr() as *const __m128i) }
+    cast(t)
 }
 
 /// Writes the eight lanes of `v` to `x[p..p + 8]`, skipping positions outside `x`.
@@ -45,12 +44,9 @@ fn load8(x: &[u16], p: isize) -> __m128i {
 #[target_feature(enable = "sse2")]
 fn store8(x: &mut [u16], p: isize, v: __m128i) {
     if p >= 0 && p as usize + 8 <= x.len() {
-        // SAFETY: x[p..p + 8] is in bounds (checked above); an unaligned store.
-        return unsafe { _mm_storeu_si128(x.as_mut_ptr().add(p as usize) as *mut __m128i, v) };
+        return store(&mut x[p as usize..], v);
     }
-    let mut t = [0u16; 8];
-    // SAFETY: a 16-byte store into a 16-byte array.
-    unsafe { _mm_storeu_si128(t.as_mut_ptr() as *mut __m128i, v) };
+    let t: [u16; 8] = cast(v);
     for (k, &d) in t.iter().enumerate() {
         if let Some(o) = usize::try_from(p + k as isize).ok().and_then(|i| x.get_mut(i)) {
             *o = d;
@@ -63,8 +59,7 @@ fn store8(x: &mut [u16], p: isize, v: __m128i) {
 #[target_feature(enable = "sse2")]
 fn keep<const BE: bool>(k: usize) -> __m128i {
     let at = if BE { &KEEP_LAST[k..] } else { &KEEP_FIRST[8 - k..] };
-    // SAFETY: `at` holds at least 8 u16 (k <= 8).
-    unsafe { _mm_loadu_si128(at.as_ptr() as *const __m128i) }
+    load(at)
 }
 
 /// NUM_10 of eight numeral lanes (each below 10), lane 0 most significant
@@ -179,6 +174,8 @@ fn put_sse2<const BE: bool>(x: &mut [u16], start: usize, m: usize, v: u64) {
 /// check costs no pass of its own). No table lookup and no branch depends
 /// on a value (only on positions and lengths).
 pub(crate) struct Dec128 {
+    /// The proof of SSSE3 and SSE4.1 the kernels run on.
+    token: crate::cpu::Sse41,
     n: usize,
     u: usize,
     /// Slot byte -> byte of the eight numerals from the half's start (NUM),
@@ -194,13 +191,10 @@ impl Dec128 {
     /// most significant first when `be` (FF1) or last (FF3); `None` unless
     /// both halves have 1 to 8 numerals and the CPU has SSSE3 and SSE4.1.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
-        use crate::cpu::{Features as F, has};
         let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
-        if !(halves && has(F::SSSE3 | F::SSE41)) {
-            return None;
-        }
+        let token = crate::cpu::Sse41::get().filter(|_| halves)?;
         let ctl = |to_slots| [u, n - u].map(|m| shuffle(m, be, to_slots));
-        Some(Dec128 { n, u, num_ctl: ctl(true), str_ctl: ctl(false) })
+        Some(Dec128 { token, n, u, num_ctl: ctl(true), str_ctl: ctl(false) })
     }
 
     /// NUM of both halves of every value in `data` (values of `n` numerals
@@ -209,15 +203,15 @@ impl Dec128 {
     /// it loads: whether every numeral of `data` is below 10. When not, `a`
     /// and `b` hold garbage.
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        // SAFETY: a Dec128 exists only if `new` detected SSSE3 and SSE4.1.
-        unsafe { self.parse_sse41(data, a, b) }
+        // SAFETY: `self.token` proves SSSE3 and SSE4.1.
+        unsafe { self.parse_sse41(self.token, data, a, b) }
     }
 
     /// STR of both halves of every value back into `data` (the inverse of
     /// [`Dec128::parse_checked`]); every half must be below 10^its length.
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         // SAFETY: as in `parse_checked`.
-        unsafe { self.format_sse41(a, b, data) }
+        unsafe { self.format_sse41(self.token, a, b, data) }
     }
 
     /// The four values from numeral `at` of `src`: their A halves, then
@@ -227,12 +221,10 @@ impl Dec128 {
     #[inline]
     #[target_feature(enable = "ssse3,sse4.1")]
     fn load4(&self, src: &[u16], at: usize, ctl: [__m128i; 2], top: &mut __m128i) -> [[__m128i; 4]; 2] {
-        assert!(in_reach((self.n, self.u), at, src.len()));
+        let q = Quad::new(src, (self.n, self.u), at);
         [0, 1].map(|h| {
             [0, 1, 2, 3].map(|i| {
-                // SAFETY: src[s..s + 8] is in bounds for s = at + i * n + h * u,
-                // i < 4 (asserted above); an unaligned load.
-                let x = unsafe { _mm_loadu_si128(src.as_ptr().add(at + i * self.n + h * self.u).cast()) };
+                let x = q.load(i, h);
                 *top = _mm_max_epu16(*top, x);
                 _mm_shuffle_epi8(x, ctl[h])
             })
@@ -247,34 +239,28 @@ impl Dec128 {
     #[inline]
     #[target_feature(enable = "ssse3,sse4.1")]
     fn store4(&self, dst: &mut [u16], at: usize, h: [[__m128i; 4]; 2]) {
-        assert!(in_reach((self.n, self.u), at, dst.len()));
+        let mut q = Quad::new(dst, (self.n, self.u), at);
         for i in 0..4 {
             for (half, x) in h.iter().enumerate() {
-                // SAFETY: dst[s..s + 8] is in bounds for s = at + i * n + half * u,
-                // i < 4 (asserted above); an unaligned store.
-                unsafe { _mm_storeu_si128(dst.as_mut_ptr().add(at + i * self.n + half * self.u).cast(), x[i]) };
+                q.store(i, half, x[i]);
             }
         }
     }
 
     #[target_feature(enable = "ssse3,sse4.1")]
-    fn parse_sse41(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+    fn parse_sse41(&self, _: crate::cpu::Sse41, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: 16-byte loads from 16-byte arrays.
-        let ctl = self.num_ctl.map(|c| unsafe { _mm_loadu_si128(c.as_ptr().cast()) });
+        let ctl = self.num_ctl.map(cast);
         // The largest numeral loaded (lane-wise; the padded copy adds zeros).
         let mut top = _mm_setzero_si128();
         for j in (0..count).step_by(4) {
             let v = load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4(src, at, ctl, &mut top));
             for (x, out) in v.into_iter().zip([&mut a[j..j + 4], &mut b[j..j + 4]]) {
                 let r = num4(x);
-                // SAFETY: four u64 (bounds checked by the slicing); unaligned stores.
-                unsafe {
-                    _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_cvtepu32_epi64(r));
-                    _mm_storeu_si128(out.as_mut_ptr().add(2).cast(), _mm_cvtepu32_epi64(_mm_srli_si128::<8>(r)));
-                }
+                store(out, _mm_cvtepu32_epi64(r));
+                store(&mut out[2..], _mm_cvtepu32_epi64(_mm_srli_si128::<8>(r)));
             }
         }
         // Every numeral was loaded (each half from its start).
@@ -282,18 +268,15 @@ impl Dec128 {
     }
 
     #[target_feature(enable = "ssse3,sse4.1")]
-    fn format_sse41(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+    fn format_sse41(&self, _: crate::cpu::Sse41, a: &[u64], b: &[u64], data: &mut [u16]) {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: 16-byte loads from 16-byte arrays.
-        let ctl = self.str_ctl.map(|c| unsafe { _mm_loadu_si128(c.as_ptr().cast()) });
+        let ctl = self.str_ctl.map(cast);
         for j in (0..count).step_by(4) {
             let h = [&a[j..j + 4], &b[j..j + 4]].map(|x| {
-                // SAFETY: four u64 (bounds checked by the slicing); unaligned loads.
-                let [d0, d1] = digits2(unsafe { _mm_loadu_si128(x.as_ptr().cast()) });
-                // SAFETY: as above.
-                let [d2, d3] = digits2(unsafe { _mm_loadu_si128(x.as_ptr().add(2).cast()) });
+                let [d0, d1] = digits2(load(x));
+                let [d2, d3] = digits2(load(&x[2..]));
                 [d0, d1, d2, d3]
             });
             let h = [0, 1].map(|i| h[i].map(|d| _mm_shuffle_epi8(d, ctl[i])));

@@ -12,6 +12,7 @@
 
 #![allow(unsafe_code)]
 
+use crate::simd::{Plain, cast, load, store};
 use core::arch::x86_64::*;
 
 use super::digits10::Dec128;
@@ -26,6 +27,58 @@ const PAD: usize = 4 * 16;
 /// stores (B's from `at + u`): the geometry [`Dec128`] and [`Dec256`] share.
 pub(super) fn in_reach((n, u): (usize, usize), at: usize, len: usize) -> bool {
     at + 3 * n + u + 8 <= len
+}
+
+/// The four values of `n` numerals (halves of `u` and `n - u`, 1 to 8
+/// numerals each) from numeral `at` of `data`, checked in reach
+/// ([`in_reach`]) once, when made: each half's window then moves with one
+/// vector load or store and no bounds check of its own.
+pub(super) struct Quad<S> {
+    data: S,
+    at: usize,
+    n: usize,
+    u: usize,
+}
+
+impl<S: AsRef<[u16]>> Quad<S> {
+    #[inline(always)]
+    pub(super) fn new(data: S, (n, u): (usize, usize), at: usize) -> Self {
+        let len = data.as_ref().len();
+        assert!(n <= 16 && u <= 8 && at <= len && in_reach((n, u), at, len));
+        Quad { data, at, n, u }
+    }
+
+    /// Where value `i < 4`'s half `h < 2` starts (asserted, with the width
+    /// of `V`: eight numerals, or sixteen from a value's start when its
+    /// first half has eight).
+    #[inline(always)]
+    fn window<V>(&self, i: usize, h: usize) -> usize {
+        let bytes = size_of::<V>();
+        assert!(i < 4 && h < 2 && (bytes <= 16 || (bytes <= 32 && h == 0 && self.u == 8)));
+        self.at + i * self.n + h * self.u
+    }
+
+    /// Value `i`'s half `h` window as a vector.
+    #[inline(always)]
+    pub(super) fn load<V: Plain>(&self, i: usize, h: usize) -> V {
+        let p = self.window::<V>(i, h);
+        // SAFETY: `new` checked at + 3n + u + 8 <= len, so the window (at
+        // most eight numerals from p <= at + 3n + u, or sixteen from
+        // p <= at + 3n when u = 8) is inside `data`; unaligned reads are
+        // allowed and every bit pattern is a valid `V`.
+        unsafe { core::ptr::read_unaligned(self.data.as_ref().as_ptr().add(p).cast::<V>()) }
+    }
+}
+
+impl Quad<&mut [u16]> {
+    /// Writes `v` over value `i`'s half `h` window.
+    #[inline(always)]
+    pub(super) fn store<V: Plain>(&mut self, i: usize, h: usize, v: V) {
+        let p = self.window::<V>(i, h);
+        // SAFETY: as in `load`, the window is inside `data`; any bytes are
+        // valid numerals (u16).
+        unsafe { core::ptr::write_unaligned(self.data.as_mut_ptr().add(p).cast::<V>(), v) }
+    }
 }
 
 /// `load` on the four values from numeral `at` of `data`: in place when in
@@ -57,6 +110,8 @@ pub(super) fn store_quad(nu: (usize, usize), data: &mut [u16], at: usize, store:
 
 /// The shuffles for one value length `n` and first-half length `u`.
 pub(crate) struct Dec256 {
+    /// The proof of AVX2 the kernels run on.
+    token: crate::cpu::Avx2,
     n: usize,
     u: usize,
     /// Per lane: slot byte -> byte of the eight numerals from the half's
@@ -93,9 +148,7 @@ impl Dec256 {
     /// both halves have 1 to 8 numerals and the CPU has AVX2.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
         let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
-        if !(halves && crate::cpu::has(crate::cpu::Features::AVX2)) {
-            return None;
-        }
+        let token = crate::cpu::Avx2::get().filter(|_| halves)?;
         let join = |lo: [u8; 16], hi: [u8; 16]| {
             let mut t = [0u8; 32];
             t[..16].copy_from_slice(&lo);
@@ -104,6 +157,7 @@ impl Dec256 {
         };
         let (sa, sb) = (shuffle(u, be, false), shuffle(n - u, be, false));
         Some(Dec256 {
+            token,
             n,
             u,
             num_ctl: join(shuffle(u, be, true), shuffle(n - u, be, true)),
@@ -118,15 +172,15 @@ impl Dec256 {
     /// vectors the parse loads (no pass of its own): whether every numeral
     /// of `data` is below 10. When not, `a` and `b` hold garbage.
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        // SAFETY: a Dec256 exists only if `new` detected AVX2.
-        unsafe { self.parse_avx2(data, a, b) }
+        // SAFETY: `self.token` proves AVX2.
+        unsafe { self.parse_avx2(self.token, data, a, b) }
     }
 
     /// STR of both halves of every value back into `data` (the inverse of
     /// [`Dec256::parse_checked`]); every half must be below 10^its length.
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         // SAFETY: as in `parse`.
-        unsafe { self.format_avx2(a, b, data) }
+        unsafe { self.format_avx2(self.token, a, b, data) }
     }
 
     /// The four values from numeral `at` of `src`, each as numerals
@@ -137,15 +191,11 @@ impl Dec256 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn load4<const WHOLE: bool>(&self, src: &[u16], at: usize, ctl: __m256i, top: &mut __m256i) -> [__m256i; 4] {
-        assert!(in_reach((self.n, self.u), at, src.len()));
+        let q = Quad::new(src, (self.n, self.u), at);
         [0, 1, 2, 3].map(|i| {
-            // SAFETY: src[s..s + 8] and src[s + u..s + u + 8] are in bounds
-            // for s = at + i * n, i < 4 (asserted above); unaligned loads
-            // (one of 16 numerals when `WHOLE`: u = 8).
-            let x = unsafe {
-                let p = src.as_ptr().add(at + i * self.n);
-                if WHOLE { _mm256_loadu_si256(p.cast()) } else { _mm256_loadu2_m128i(p.add(self.u).cast(), p.cast()) }
-            };
+            // Numerals s..s + 8 and s + u..s + u + 8 for s = at + i * n (one
+            // load of 16 numerals when `WHOLE`: u = 8).
+            let x = if WHOLE { q.load(i, 0) } else { _mm256_set_m128i(q.load(i, 1), q.load(i, 0)) };
             *top = _mm256_max_epu16(*top, x);
             if WHOLE { x } else { _mm256_shuffle_epi8(x, ctl) }
         })
@@ -159,20 +209,15 @@ impl Dec256 {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn store4(&self, dst: &mut [u16], at: usize, h: [(__m128i, __m128i); 4]) {
-        assert!(in_reach((self.n, self.u), at, dst.len()));
+        let mut q = Quad::new(dst, (self.n, self.u), at);
         for (i, (x, y)) in h.into_iter().enumerate() {
-            // SAFETY: dst[s..s + 8] and dst[s + u..s + u + 8] are in bounds
-            // for s = at + i * n, i < 4 (asserted above); unaligned stores.
-            unsafe {
-                let p = dst.as_mut_ptr().add(at + i * self.n);
-                _mm_storeu_si128(p.cast(), x);
-                _mm_storeu_si128(p.add(self.u).cast(), y);
-            }
+            q.store(i, 0, x);
+            q.store(i, 1, y);
         }
     }
 
     #[target_feature(enable = "avx2")]
-    fn parse_avx2(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+    fn parse_avx2(&self, _: crate::cpu::Avx2, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         match self.whole {
             Some(true) => self.parse_with::<true, true>(data, a, b),
             Some(false) => self.parse_with::<true, false>(data, a, b),
@@ -188,8 +233,7 @@ impl Dec256 {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: a 32-byte load from a 32-byte array.
-        let ctl = unsafe { _mm256_loadu_si256(self.num_ctl.as_ptr().cast()) };
+        let ctl = cast(self.num_ctl);
         // The largest numeral loaded (lane-wise; the padded copy adds zeros).
         let mut top = _mm256_setzero_si256();
         for j in (0..count).step_by(4) {
@@ -197,11 +241,8 @@ impl Dec256 {
                 load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4::<WHOLE>(src, at, ctl, &mut top));
             let r = num4::<REV>(v);
             let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
-            // SAFETY: four u64 in each (bounds checked by the slicing).
-            unsafe {
-                _mm256_storeu_si256(a4.as_mut_ptr().cast(), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
-                _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(r)));
-            }
+            store(a4, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
+            store(b4, _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(r)));
         }
         // Each value's halves were loaded whole (A from its start, B from
         // `u` on): every numeral was loaded.
@@ -209,7 +250,7 @@ impl Dec256 {
     }
 
     #[target_feature(enable = "avx2")]
-    fn format_avx2(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+    fn format_avx2(&self, _: crate::cpu::Avx2, a: &[u64], b: &[u64], data: &mut [u16]) {
         match self.whole {
             Some(true) => self.format_with::<true, true>(a, b, data),
             Some(false) => self.format_with::<true, false>(a, b, data),
@@ -224,13 +265,9 @@ impl Dec256 {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: 32-byte loads from 32-byte arrays.
-        let ctl = unsafe { self.str_ctl.map(|c| _mm256_loadu_si256(c.as_ptr().cast())) };
+        let ctl: [__m256i; 2] = self.str_ctl.map(cast);
         for j in (0..count).step_by(4) {
-            // SAFETY: four u64 in each (bounds checked by the slicing).
-            let (av, bv) = unsafe {
-                (_mm256_loadu_si256(a[j..j + 4].as_ptr().cast()), _mm256_loadu_si256(b[j..j + 4].as_ptr().cast()))
-            };
+            let (av, bv) = (load(&a[j..j + 4]), load(&b[j..j + 4]));
             // Digits of values (j, j + 2) and (j + 1, j + 3), one per lane.
             let ([a02, a13], [b02, b13]) = (digits4::<REV>(av), digits4::<REV>(bv));
             if WHOLE {
@@ -255,9 +292,7 @@ impl Dec256 {
 fn store4_whole(dst: &mut [u16], at: usize, v: [__m256i; 4]) {
     let dst = &mut dst[at..at + 64];
     for (i, v) in v.into_iter().enumerate() {
-        // SAFETY: dst[16 * i..16 * i + 16] is in bounds (sliced above); an
-        // unaligned store.
-        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(16 * i).cast(), v) };
+        store(&mut dst[16 * i..], v);
     }
 }
 
@@ -289,22 +324,23 @@ pub(crate) fn num4<const REV: bool>(v: [__m256i; 4]) -> __m256i {
     _mm256_madd_epi16(_mm256_packs_epi32(s01, s23), w(10_000))
 }
 
-/// `$op r, a, b` on 256-bit registers: one AVX2 instruction, in a function
-/// that enables AVX2, written out where LLVM would rewrite its intrinsic
-/// into slower code.
-macro_rules! ymm_op {
-    ($op:literal, $a:expr, $b:expr) => {{
-        let r: __m256i;
-        // SAFETY: one AVX2 instruction (enabled for the calling function)
-        // on registers only: no memory, stack or flags.
+/// `$op r, a, b` on `$reg` registers (`ymm_reg` with `__m256i`, `zmm_reg`
+/// with `__m512i`): one instruction, in a function that enables its
+/// features, written out where LLVM would rewrite its intrinsic into slower
+/// code.
+macro_rules! vec_op {
+    ($reg:ident: $ty:ty, $op:literal, $a:expr, $b:expr) => {{
+        let r: $ty;
+        // SAFETY: one instruction of the features the calling function
+        // enables, on registers only: no memory, stack or flags.
         unsafe {
-            core::arch::asm!(concat!($op, " {r}, {a}, {b}"), r = lateout(ymm_reg) r, a = in(ymm_reg) $a,
-                b = in(ymm_reg) $b, options(pure, nomem, nostack, preserves_flags));
+            core::arch::asm!(concat!($op, " {r}, {a}, {b}"), r = lateout($reg) r, a = in($reg) $a,
+                b = in($reg) $b, options(pure, nomem, nostack, preserves_flags));
         }
         r
     }};
 }
-pub(super) use ymm_op;
+pub(super) use vec_op;
 
 /// STR^8_10 of the four u64 of `x` (each below 10^8) as eight u16 lanes,
 /// most significant first (last when `REV`): values 0 and 2 in the first
@@ -330,7 +366,8 @@ pub(crate) fn digits4<const REV: bool>(x: __m256i) -> [__m256i; 2] {
         _mm256_set_epi64x(second, first, second, first)
     };
     // `vpshufb` written out: LLVM splits each into two word shuffles.
-    let pairs = [ymm_op!("vpshufb", w, spread(0)), ymm_op!("vpshufb", w, spread(1))];
+    let pairs =
+        [vec_op!(ymm_reg: __m256i, "vpshufb", w, spread(0)), vec_op!(ymm_reg: __m256i, "vpshufb", w, spread(1))];
     // Each group of four lanes in the order [a, ab, abc, abcd], or reversed.
     let c = |p: [i16; 4]| {
         let p = if REV { [p[3], p[2], p[1], p[0]] } else { p };
@@ -365,7 +402,7 @@ pub(crate) fn digits4<const REV: bool>(x: __m256i) -> [__m256i; 2] {
 #[inline]
 #[target_feature(enable = "avx2")]
 fn mulhi16(a: __m256i, b: __m256i) -> __m256i {
-    ymm_op!("vpmulhuw", a, b)
+    vec_op!(ymm_reg: __m256i, "vpmulhuw", a, b)
 }
 
 /// The widest whole-group decimal conversion the CPU has: AVX-512 BW (two

@@ -30,7 +30,7 @@ fn every_shape() -> impl Iterator<Item = (usize, usize, bool, Decimal)> {
 /// inside `data`.
 #[test]
 fn whole_groups_match_scalar() {
-    if !crate::cpu::has(crate::cpu::Features::AVX2) {
+    if crate::cpu::Avx2::get().is_none() {
         return;
     }
     let rx = super::super::num::Radix::new(10);
@@ -71,7 +71,7 @@ fn whole_groups_match_scalar() {
 /// gives each value's halves as the scalar NUM.
 #[test]
 fn parse_checked_finds_every_bad_numeral() {
-    if !crate::cpu::has(crate::cpu::Features::AVX2) {
+    if crate::cpu::Avx2::get().is_none() {
         return;
     }
     let rx = super::super::num::Radix::new(10);

@@ -8,6 +8,8 @@
 
 #![allow(unsafe_code)]
 
+use super::digits256::vec_op;
+use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
 /// How far ahead of the numerals being parsed to prefetch (in numerals):
@@ -16,6 +18,8 @@ const PREFETCH: usize = 64 * 16;
 
 /// The permutations for one value length `n` and first-half length `u`.
 pub(crate) struct Dec512 {
+    /// The proof of AVX-512 the kernels run on.
+    token: crate::cpu::Avx512,
     n: usize,
     /// Slot lane -> numeral of the two-value window (NUM).
     num_idx: [u16; 32],
@@ -31,10 +35,7 @@ impl Dec512 {
     /// both halves have 1 to 8 numerals and the CPU has AVX-512 F and BW.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
         let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
-        let cpu = crate::cpu::has(crate::cpu::Features::AVX512F | crate::cpu::Features::AVX512BW);
-        if !(halves && cpu) {
-            return None;
-        }
+        let token = crate::cpu::Avx512::get().filter(|_| halves)?;
         let (mut num_idx, mut num_keep, mut str_idx) = ([0u16; 32], 0u32, [0u16; 32]);
         for (lane, slot) in num_idx.iter_mut().enumerate() {
             // Slot h: value h / 2, half h % 2; k counts the slot's lanes.
@@ -50,7 +51,7 @@ impl Dec512 {
             num_keep |= 1 << lane;
             str_idx[at] = lane as u16;
         }
-        Some(Dec512 { n, num_idx, num_keep, str_idx })
+        Some(Dec512 { token, n, num_idx, num_keep, str_idx })
     }
 
     /// The masks of the two windows of values `j..j + 4` (numerals `2n`
@@ -71,24 +72,23 @@ impl Dec512 {
     /// vectors the parse loads (each numeral is read once): whether every
     /// numeral of `data` is below 10. When not, `a` and `b` hold garbage.
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        // SAFETY: a Dec512 exists only if `new` detected AVX-512 F and BW.
-        unsafe { self.parse_avx512(data, a, b) }
+        // SAFETY: `self.token` proves AVX-512 F and BW.
+        unsafe { self.parse_avx512(self.token, data, a, b) }
     }
 
     /// STR of both halves of every value back into `data` (the inverse of
     /// [`Dec512::parse_checked`]); every half must be below 10^its length.
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         // SAFETY: as in `parse`.
-        unsafe { self.format_avx512(a, b, data) }
+        unsafe { self.format_avx512(self.token, a, b, data) }
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn parse_avx512(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+    fn parse_avx512(&self, _: crate::cpu::Avx512, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: 64-byte loads from 32-entry u16 arrays.
-        let idx = unsafe { _mm512_loadu_si512(self.num_idx.as_ptr().cast()) };
+        let idx = cast(self.num_idx);
         // Qwords 0, 4, 8, 12 of the two slot results: A of j, j + 1, ...
         let pick_a = _mm512_setr_epi64(0, 4, 8, 12, 0, 0, 0, 0);
         let pick_b = _mm512_setr_epi64(2, 6, 10, 14, 0, 0, 0, 0);
@@ -141,20 +141,16 @@ impl Dec512 {
         let av = _mm512_permutex2var_epi64(r[0], pick_a, r[1]);
         let bv = _mm512_permutex2var_epi64(r[0], pick_b, r[1]);
         let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
-        // SAFETY: four u64 in each (bounds checked by the slicing).
-        unsafe {
-            _mm256_storeu_si256(a4.as_mut_ptr().cast(), _mm512_castsi512_si256(av));
-            _mm256_storeu_si256(b4.as_mut_ptr().cast(), _mm512_castsi512_si256(bv));
-        }
+        store(a4, _mm512_castsi512_si256(av));
+        store(b4, _mm512_castsi512_si256(bv));
     }
 
     #[target_feature(enable = "avx512f,avx512bw")]
-    fn format_avx512(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+    fn format_avx512(&self, _: crate::cpu::Avx512, a: &[u64], b: &[u64], data: &mut [u16]) {
         assert!(data.len().is_multiple_of(self.n), "whole values only");
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        // SAFETY: a 64-byte load from a 32-entry u16 array.
-        let idx = unsafe { _mm512_loadu_si512(self.str_idx.as_ptr().cast()) };
+        let idx = cast(self.str_idx);
         // Qword 0 of each 128-bit lane: A of j, B of j, A of j+1, B of j+1
         // (A's qwords 0.., B's 8..); [`digits32`] reads nothing else.
         let spread = [_mm512_setr_epi64(0, 0, 8, 8, 1, 1, 9, 9), _mm512_setr_epi64(2, 2, 10, 10, 3, 3, 11, 11)];
@@ -182,13 +178,7 @@ impl Dec512 {
         idx: __m512i,
         spread: [__m512i; 2],
     ) {
-        // SAFETY: four u64 in each (bounds checked by the slicing).
-        let (av, bv) = unsafe {
-            (
-                _mm512_castsi256_si512(_mm256_loadu_si256(a[j..j + 4].as_ptr().cast())),
-                _mm512_castsi256_si512(_mm256_loadu_si256(b[j..j + 4].as_ptr().cast())),
-            )
-        };
+        let (av, bv) = (_mm512_castsi256_si512(load(&a[j..j + 4])), _mm512_castsi256_si512(load(&b[j..j + 4])));
         for ((p, s), mask) in spread.iter().enumerate().zip(masks) {
             let start = (j + 2 * p) * self.n;
             let d = digits32(_mm512_permutex2var_epi64(av, *s, bv));
@@ -236,14 +226,7 @@ fn lanes(x: [i16; 4]) -> __m512i {
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn mulhi16(a: __m512i, b: __m512i) -> __m512i {
-    let r: __m512i;
-    // SAFETY: one AVX-512 BW instruction (enabled for this function) on
-    // registers only: no memory, stack or flags.
-    unsafe {
-        core::arch::asm!("vpmulhuw {r}, {a}, {b}", r = lateout(zmm_reg) r, a = in(zmm_reg) a, b = in(zmm_reg) b,
-            options(pure, nomem, nostack, preserves_flags));
-    }
-    r
+    vec_op!(zmm_reg: __m512i, "vpmulhuw", a, b)
 }
 
 /// `vpshufb`: written out because LLVM turns a word-duplicating
@@ -252,14 +235,7 @@ fn mulhi16(a: __m512i, b: __m512i) -> __m512i {
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn shufb(a: __m512i, ctl: __m512i) -> __m512i {
-    let r: __m512i;
-    // SAFETY: one AVX-512 BW instruction (enabled for this function) on
-    // registers only: no memory, stack or flags.
-    unsafe {
-        core::arch::asm!("vpshufb {r}, {a}, {c}", r = lateout(zmm_reg) r, a = in(zmm_reg) a, c = in(zmm_reg) ctl,
-            options(pure, nomem, nostack, preserves_flags));
-    }
-    r
+    vec_op!(zmm_reg: __m512i, "vpshufb", a, ctl)
 }
 
 /// STR^8_10 of the first dword (below 10^8) of each 128-bit lane, as eight

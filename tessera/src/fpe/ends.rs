@@ -24,7 +24,7 @@ pub(crate) enum Tiling {
 /// decimal parses load them, else a run at a time: [`each_value`](super::batch::each_value).)
 pub(crate) fn check_ends(data: &[u16], ends: &[usize], origin: usize, (min, max): (usize, usize)) -> Tiling {
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::has(crate::cpu::Features::AVX2) {
+    if crate::cpu::Avx2::get().is_some() {
         return wide(|| ends_tile::<true>(data.len(), ends, origin, min, max));
     }
     ends_tile::<false>(data.len(), ends, origin, min, max)

@@ -16,21 +16,22 @@ use core::arch::x86_64::*;
 use super::num::limb_residues;
 use crate::Direction;
 use crate::aes::ni::Keys;
+use crate::cpu::AesNi;
 
 /// Calls `$f::<NR, DEC>($args)` for the key's round count and the direction.
 macro_rules! dispatch {
     ($keys:expr, $dir:expr, $f:ident($($arg:expr),*)) => {{
-        let rk = $keys.schedule();
-        // SAFETY: a `Keys` value exists only if `Keys::new` detected AES-NI
-        // and SSE4.1, the features these functions are compiled for.
+        let (rk, t) = ($keys.schedule(), $keys.token());
+        // SAFETY: `t` proves AES-NI and SSE4.1, the features these functions
+        // are compiled for.
         unsafe {
             match ($keys.rounds(), $dir.is_encrypt()) {
-                (10, true) => $f::<10, false>(rk, $($arg),*),
-                (10, false) => $f::<10, true>(rk, $($arg),*),
-                (12, true) => $f::<12, false>(rk, $($arg),*),
-                (12, false) => $f::<12, true>(rk, $($arg),*),
-                (_, true) => $f::<14, false>(rk, $($arg),*),
-                (_, false) => $f::<14, true>(rk, $($arg),*),
+                (10, true) => $f::<10, false>(t, rk, $($arg),*),
+                (10, false) => $f::<10, true>(t, rk, $($arg),*),
+                (12, true) => $f::<12, false>(t, rk, $($arg),*),
+                (12, false) => $f::<12, true>(t, rk, $($arg),*),
+                (_, true) => $f::<14, false>(t, rk, $($arg),*),
+                (_, false) => $f::<14, true>(t, rk, $($arg),*),
             }
         }
     }};
@@ -229,6 +230,7 @@ fn chain<const R: usize, const DEC: bool>(
 /// last block of Q, as a big-endian integer; `shb` = 8b places \[i\].
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn ff1<const NR: usize, const DEC: bool>(
+    _: AesNi,
     rk: &[__m128i; 15],
     base: u128,
     shb: u32,
@@ -252,6 +254,7 @@ pub(crate) fn ff1<const NR: usize, const DEC: bool>(
 /// read little-endian; W is T_R in even rounds, T_L in odd ones.
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn ff3<const NR: usize, const DEC: bool>(
+    _: AesNi,
     rk: &[__m128i; 15],
     (tl, tr): (u32, u32),
     m: (&Fast, &Fast),

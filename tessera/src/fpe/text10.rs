@@ -125,8 +125,7 @@ fn window(text: &[u8], e: usize) -> u64 {
 fn narrow(x: &[u16], e: usize) -> u64 {
     use core::arch::x86_64::*;
     let w = &x[e - 8..e];
-    // SAFETY: `w` holds 8 u16, 16 readable bytes; an unaligned load.
-    let v = unsafe { _mm_loadu_si128(w.as_ptr().cast()) };
+    let v = crate::simd::load(w);
     // min(v, 0xff) by a saturating subtraction (the pack saturates signed).
     let top = _mm_set1_epi16(0xff);
     let v = _mm_sub_epi16(v, _mm_subs_epu16(v, top));
@@ -141,8 +140,7 @@ fn widen(x: &mut [u16], e: usize, d: u64) {
     use core::arch::x86_64::*;
     let v = _mm_unpacklo_epi8(_mm_cvtsi64_si128(d as i64), _mm_setzero_si128());
     let w = &mut x[e - 8..e];
-    // SAFETY: `w` holds 8 u16, 16 writable bytes; an unaligned store.
-    unsafe { _mm_storeu_si128(w.as_mut_ptr().cast(), v) };
+    crate::simd::store(w, v);
 }
 
 /// NUM of both halves from the window ending at 8 (A is its first `u`

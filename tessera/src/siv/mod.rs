@@ -29,6 +29,10 @@ mod batch;
 mod ctr;
 #[cfg(target_arch = "x86_64")]
 mod ni;
+#[cfg(target_arch = "x86_64")]
+mod ni_ctr;
+#[cfg(target_arch = "x86_64")]
+mod ni_s2v;
 mod outputs;
 mod s2v;
 

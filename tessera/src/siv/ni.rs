@@ -1,7 +1,7 @@
 //! AES-SIV of one message with AES-NI: the S2V chains (K1) and the CTR
 //! keystream (K2) with both key schedules in registers, the crate's one
 //! AES-NI schedule (`aes::ni::Keys`), through the kernels of
-//! `aes::ni_mac`.
+//! `cmac::ni`.
 //!
 //! Measured faster than the same steps over the `aes` crate's backend for
 //! the short messages SIV mostly protects (BENCHMARKS.md): each CMAC block
@@ -29,11 +29,13 @@ use super::ctr;
 use super::s2v::Job;
 use core::arch::x86_64::__m128i;
 
+use super::ni_ctr::{Width, ctr_with, siv_ctr_vaes256_vl};
+use super::ni_s2v::{cmac_last, open_last, s2v_last, seal_last};
 use crate::aes::Block;
+use crate::aes::block::tags_equal;
 use crate::aes::ni::{Keys, ld, st};
-use crate::aes::ni_ctr::{Width, ctr_with, siv_ctr_vaes256_vl};
-use crate::aes::ni_mac::{Blocks, cbc_mac};
-use crate::aes::ni_s2v::{cmac_last, open_last, s2v_last, seal_last};
+use crate::cmac::ni::{Blocks, cbc_mac};
+use crate::cpu::Vaes512;
 
 /// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
 #[derive(Clone)]
@@ -60,19 +62,21 @@ impl SivNi {
     /// Expands K1 and K2 (16, 24 or 32 bytes each, the same length) if this
     /// CPU has AES-NI.
     pub(crate) fn new(k1: &[u8], k2: &[u8]) -> Option<Self> {
-        Some(SivNi { k1: Keys::new(k1)?, k2: Keys::new(k2)?, width: Width::detect() })
+        let (k1, k2) = (Keys::new(k1)?, Keys::new(k2)?);
+        let width = Width::detect(k2.token());
+        Some(SivNi { k1, k2, width })
     }
 
     /// The CBC-MAC chain under K1, `x = E(x ^ m)` over the blocks of `c`.
     #[inline]
     pub(crate) fn chain(&self, x: Block, c: Blocks<'_>) -> Block {
         let (k, x) = (self.k1.schedule(), ld(&x));
-        // SAFETY: a `Keys` value exists only on CPUs with AES-NI (and SSE4.1).
+        // SAFETY: `self.k1.token()` proves AES-NI and SSE4.1.
         block(unsafe {
             match self.k1.rounds() {
-                10 => cbc_mac::<10>(k, x, c),
-                12 => cbc_mac::<12>(k, x, c),
-                _ => cbc_mac::<14>(k, x, c),
+                10 => cbc_mac::<10>(self.k1.token(), k, x, c),
+                12 => cbc_mac::<12>(self.k1.token(), k, x, c),
+                _ => cbc_mac::<14>(self.k1.token(), k, x, c),
             }
         })
     }
@@ -83,19 +87,8 @@ impl SivNi {
     pub(crate) fn ctr(&self, q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
         assert!(src.is_none_or(|s| s.len() == dst.len()));
         let k = self.k2.schedule();
-        // SAFETY: as in `chain`, and `width` names features that were detected;
-        // the lengths were checked above.
-        unsafe { ctr_with(k, self.k2.rounds(), self.width, q, src, dst) }
+        ctr_with(k, self.k2.rounds(), self.width, q, src, dst)
     }
-}
-
-/// Whether `a == b`, with no branch on their bytes: one byte compare of
-/// the two vectors and its 16-bit mask (SSE2, so it inlines anywhere).
-#[inline(always)]
-fn equal(a: __m128i, b: __m128i) -> bool {
-    use core::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8};
-    // SAFETY: SSE2, part of every x86-64 CPU.
-    unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xffff }
 }
 
 /// The one S2V component before the plaintext, if there is exactly one
@@ -116,6 +109,7 @@ impl SivNi {
     /// all the components; D; and the subkeys K1, K2, in registers.
     #[inline(always)]
     fn with_side<R>(
+        &self,
         siv: &AesSiv,
         nonce: Option<&[u8]>,
         ad: &[&[u8]],
@@ -125,8 +119,8 @@ impl SivNi {
         let (job, d) = match one_component(nonce, ad) {
             Some(c) if c.len() >= 16 => {
                 // The CMAC's last block made in a register (`cmac_last`).
-                // SAFETY: a `Keys` value exists only on CPUs with AES-NI and SSE4.1 (SSSE3 with it).
-                let last = block(unsafe { cmac_last(c, sub) });
+                // SAFETY: `self.k1.token()` proves AES-NI, SSSE3 and SSE4.1.
+                let last = block(unsafe { cmac_last(self.k1.token(), c, sub) });
                 let full = (c.len() - 1) / 16 * 16;
                 (Some(Job { prefix: &c[..full], tail: [last, [0; 16]], ntail: 1 }), siv.d0_dbl)
             }
@@ -152,12 +146,12 @@ impl SivNi {
     #[inline]
     fn s2v_long(&self, siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> __m128i {
         let k = self.k1.schedule();
-        // SAFETY: a `Keys` value exists only on CPUs with AES-NI and SSE4.1; `s` has 16 bytes.
-        Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
+        // SAFETY: `self.k1.token()` proves AES-NI and SSE4.1; `s` has 16 bytes.
+        self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
             match self.k1.rounds() {
-                10 => s2v_last::<10>(k, s, side, d, sub),
-                12 => s2v_last::<12>(k, s, side, d, sub),
-                _ => s2v_last::<14>(k, s, side, d, sub),
+                10 => s2v_last::<10>(self.k1.token(), k, s, side, d, sub),
+                12 => s2v_last::<12>(self.k1.token(), k, s, side, d, sub),
+                _ => s2v_last::<14>(self.k1.token(), k, s, side, d, sub),
             }
         })
     }
@@ -169,6 +163,7 @@ impl SivNi {
     /// 512-bit vectors, and as fast from 64 KiB to 1 MiB.
     fn seal_vaes512(
         &self,
+        t: Vaes512,
         siv: &AesSiv,
         nonce: Option<&[u8]>,
         ad: &[&[u8]],
@@ -177,13 +172,12 @@ impl SivNi {
     ) -> __m128i {
         let v = self.s2v_long(siv, nonce, ad, src.unwrap_or(dst));
         let k = self.k2.schedule();
-        // SAFETY: `width` is `Vaes512` only where `Width::VAES512_NEEDS` (AVX-512
-        // F, BW, VL, AVX2, VAES) were detected; AES-NI and SSSE3 with `Keys`.
+        // SAFETY: the `Vaes512` token proves the features the kernel is compiled for.
         unsafe {
             match self.k2.rounds() {
-                10 => siv_ctr_vaes256_vl::<10>(k, v, src, dst),
-                12 => siv_ctr_vaes256_vl::<12>(k, v, src, dst),
-                _ => siv_ctr_vaes256_vl::<14>(k, v, src, dst),
+                10 => siv_ctr_vaes256_vl::<10>(t, k, v, src, dst),
+                12 => siv_ctr_vaes256_vl::<12>(t, k, v, src, dst),
+                _ => siv_ctr_vaes256_vl::<14>(t, k, v, src, dst),
             }
         }
         v
@@ -204,19 +198,18 @@ impl SivNi {
         dst: &mut [u8],
     ) -> Option<Block> {
         assert!(src.is_none_or(|s| s.len() == dst.len()));
-        if self.width == Width::Vaes512 && dst.len() >= 16 {
-            return Some(block(self.seal_vaes512(siv, nonce, ad, src, dst)));
-        }
-        if self.width != Width::Ni || !(16..1024).contains(&dst.len()) {
-            return None;
+        match self.width {
+            Width::Vaes512(t) if dst.len() >= 16 => return Some(block(self.seal_vaes512(t, siv, nonce, ad, src, dst))),
+            Width::Ni(_) if (16..1024).contains(&dst.len()) => {}
+            _ => return None,
         }
         let (km, kc) = (self.k1.schedule(), self.k2.schedule());
         // SAFETY: as in `s2v`; `dst` has 16 bytes, `src` (if any) as many (checked above).
-        Some(block(Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
+        Some(block(self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
             match self.k1.rounds() {
-                10 => seal_last::<10>(km, kc, src, dst, side, d, sub),
-                12 => seal_last::<12>(km, kc, src, dst, side, d, sub),
-                _ => seal_last::<14>(km, kc, src, dst, side, d, sub),
+                10 => seal_last::<10>(self.k1.token(), km, kc, src, dst, side, d, sub),
+                12 => seal_last::<12>(self.k1.token(), km, kc, src, dst, side, d, sub),
+                _ => seal_last::<14>(self.k1.token(), km, kc, src, dst, side, d, sub),
             }
         })))
     }
@@ -224,7 +217,7 @@ impl SivNi {
     /// Decrypts into `p` with the counter from `v` and says whether S2V of
     /// the result is `v`: CTR, the chain over the plaintext and the
     /// associated data's CMAC (with one component) side by side, D only for
-    /// the last blocks, V compared in a register (in constant time).
+    /// the last blocks, V compared in constant time.
     pub(super) fn open_matches(
         &self,
         siv: &AesSiv,
@@ -237,19 +230,19 @@ impl SivNi {
         let q = ctr::counter(v);
         let want = if p.len() < 16 {
             self.ctr(q, src, p);
-            ld(&self.s2v(siv, nonce, ad, p))
+            self.s2v(siv, nonce, ad, p)
         } else {
             let (km, kc) = (self.k1.schedule(), self.k2.schedule());
             // SAFETY: as in `s2v`; `p` has 16 bytes, `src` (if any) as many (checked there).
-            Self::with_side(siv, nonce, ad, |side, d, sub| unsafe {
+            block(self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
                 match self.k1.rounds() {
-                    10 => open_last::<10>(km, kc, q, src, p, side, d, sub),
-                    12 => open_last::<12>(km, kc, q, src, p, side, d, sub),
-                    _ => open_last::<14>(km, kc, q, src, p, side, d, sub),
+                    10 => open_last::<10>(self.k1.token(), km, kc, q, src, p, side, d, sub),
+                    12 => open_last::<12>(self.k1.token(), km, kc, q, src, p, side, d, sub),
+                    _ => open_last::<14>(self.k1.token(), km, kc, q, src, p, side, d, sub),
                 }
-            })
+            }))
         };
-        equal(want, ld(v))
+        tags_equal(&want, v)
     }
 
     /// AES-CTR from V over `dst` (`dst = src ^ keystream`, or in place):
@@ -258,7 +251,7 @@ impl SivNi {
     /// wider than the cap lets this crate go) and the rest here.
     pub(super) fn apply_ctr(&self, aes: &crate::aes::Aes, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
         let q = ctr::counter(v);
-        let whole = if self.width == Width::Ni { dst.len() / 1024 * 1024 } else { 0 };
+        let whole = if matches!(self.width, Width::Ni(_)) { dst.len() / 1024 * 1024 } else { 0 };
         let (head, rest) = dst.split_at_mut(whole);
         let (src, src_rest) = match src {
             Some(s) => (Some(&s[..whole]), Some(&s[whole..])),
@@ -284,7 +277,7 @@ mod tests {
             let key: Vec<u8> = (0..kl as u8).map(|i| i.wrapping_mul(53) ^ 0xa7).collect();
             let fast = AesSiv::new(&key).unwrap();
             let portable = AesSiv::new_portable(&key).unwrap();
-            assert_eq!(fast.ni.is_some(), crate::cpu::has(crate::cpu::Features::AES_NI));
+            assert_eq!(fast.ni.is_some(), crate::cpu::AesNi::get().is_some());
             assert!(portable.ni.is_none());
             let lens = (0..100).chain([127, 128, 129, 255, 256, 257, 1000, 1023, 4096 + 7]);
             for (t, n) in lens.enumerate() {
@@ -344,7 +337,7 @@ mod tests {
         }
     }
 
-    /// The final blocks S2V builds in registers (`aes::ni_s2v`: D onto the
+    /// The final blocks S2V builds in registers (`ni_s2v`: D onto the
     /// last 16 bytes by byte shuffles, the plaintext's last bytes from the
     /// keystream when opening) against the portable path: every length of
     /// 0 to 6 blocks and every tail, 0 to 3 components with and without a
@@ -386,15 +379,13 @@ mod tests {
     /// and in place, open.
     #[test]
     fn every_ctr_width_matches_the_portable_path() {
-        use crate::aes::ni_ctr::Width;
-        use crate::cpu::{Features as F, has};
+        use super::super::ni_ctr::Width;
+        use crate::cpu::{AesNi, Vaes256, Vaes512};
         let data: Vec<u8> = (0..5000u32).map(|i| (i * 29 + 1) as u8).collect();
         let widths =
-            [(Width::Ni, true), (Width::Vaes256, has(F::AVX2 | F::VAES)), (Width::Vaes512, has(Width::VAES512_NEEDS))];
+            [AesNi::get().map(Width::Ni), Vaes256::get().map(Width::Vaes256), Vaes512::get().map(Width::Vaes512)];
         let edges = [127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 1100, 4096 + 33];
-        for (kl, &(width, _)) in
-            [32usize, 48, 64].into_iter().flat_map(|k| widths.iter().filter(|w| w.1).map(move |w| (k, w)))
-        {
+        for (kl, &width) in [32usize, 48, 64].into_iter().flat_map(|k| widths.iter().flatten().map(move |w| (k, w))) {
             let mut fast = AesSiv::new(&data[..kl]).unwrap();
             let Some(ni) = &mut *fast.ni else { return };
             ni.width = width;

@@ -21,10 +21,10 @@ use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser};
 
 use super::ctr::enc_many;
 use crate::aes::block::{dbl, enc, load, pad, xor, xor_int};
-#[cfg(target_arch = "x86_64")]
-use crate::aes::ni_mac::Blocks;
 use crate::aes::{Aes, Block};
 use crate::cmac::Cmac;
+#[cfg(target_arch = "x86_64")]
+use crate::cmac::ni::Blocks;
 
 /// Independent CMAC chains advanced together.
 pub(crate) const LANES: usize = 64;

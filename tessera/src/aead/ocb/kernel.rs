@@ -44,12 +44,10 @@ impl Kernel {
         let mut all = vec![Kernel::Portable];
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::cpu::{Features as F, has};
-            let vaes = has(F::AES_NI | F::VAES);
-            if vaes && has(F::AVX2) {
+            if crate::cpu::Vaes256::get().is_some() {
                 all.push(Kernel::Vaes256);
             }
-            if vaes && has(F::AVX512F) {
+            if crate::cpu::Vaes512::get().is_some() {
                 all.push(Kernel::Vaes512);
             }
         }

@@ -15,9 +15,10 @@
 
 use core::arch::x86_64::*;
 
-use super::ni::{ld, st};
 use super::ni_ctr::{ctr_inline, siv_counter};
-use super::ni_mac::{Blocks, cbc_mac2, ctr_cbc_mac};
+use crate::aes::ni::{ld, st};
+use crate::cmac::ni::{Blocks, cbc_mac2, ctr_cbc_mac};
+use crate::cpu::AesNi;
 
 /// `LOW[j] = j` for `j < 16`, then `0x80` (a shuffle index that gives 0).
 const LOW: [u8; 32] = {
@@ -68,7 +69,7 @@ const PAD: [u8; 32] = {
 /// kernels in `perf`; a small gain).
 #[inline]
 #[target_feature(enable = "ssse3")]
-pub(crate) fn cmac_last(c: &[u8], sub: [__m128i; 2]) -> __m128i {
+pub(crate) fn cmac_last(_: AesNi, c: &[u8], sub: [__m128i; 2]) -> __m128i {
     let (n, r) = (c.len(), c.len() % 16);
     let x = ld(&c[n - 16..]);
     if r == 0 {
@@ -110,7 +111,7 @@ fn chain_last<const NR: usize>(k: &[__m128i; 15], x: __m128i, t: [__m128i; 2], t
     if !two {
         return _mm_aesenclast_si128(s, k[NR]);
     }
-    // The second block folded into the first's last round (as in `ni_mac`).
+    // The second block folded into the first's last round (as in `cmac::ni`).
     s = _mm_aesenclast_si128(s, _mm_xor_si128(_mm_xor_si128(k[NR], k[0]), t[1]));
     for kr in &k[1..NR] {
         s = _mm_aesenc_si128(s, *kr);
@@ -133,6 +134,7 @@ fn split(n: usize) -> (usize, usize) {
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn s2v_last<const NR: usize>(
+    _: AesNi,
     k: &[__m128i; 15],
     s: &[u8],
     side: Blocks<'_>,
@@ -174,6 +176,7 @@ unsafe fn s2v_last_inline<const NR: usize>(
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn open_last<const NR: usize>(
+    t: AesNi,
     km: &[__m128i; 15],
     kc: &[__m128i; 15],
     q: u128,
@@ -187,7 +190,7 @@ pub(crate) fn open_last<const NR: usize>(
     assert!(src.is_none_or(|s| s.len() == n));
     let (p, r) = split(n);
     let zero = _mm_setzero_si128();
-    let (x, ks, mac) = ctr_cbc_mac::<NR, true>(km, kc, q, src.map(|s| &s[..p]), &mut dst[..p], zero, side);
+    let (x, ks, mac) = ctr_cbc_mac::<NR, true>(t, km, kc, q, src.map(|s| &s[..p]), &mut dst[..p], zero, side);
     // Ciphertext bytes p.. and the last 16, and the keystream under them
     // (bytes 0.. and r.. of the two blocks after the chained ones).
     let c = src.unwrap_or(dst);
@@ -210,6 +213,7 @@ pub(crate) fn open_last<const NR: usize>(
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn seal_last<const NR: usize>(
+    _: AesNi,
     km: &[__m128i; 15],
     kc: &[__m128i; 15],
     src: Option<&[u8]>,

@@ -1,17 +1,19 @@
 //! AES-CTR kernels with the schedule in registers
-//! ([`super::ni::Keys::schedule`]): eight blocks in flight with AES-NI
+//! ([`crate::aes::ni::Keys::schedule`]): eight blocks in flight with AES-NI
 //! ([`ctr`]), 16 with VAES-256 ([`ctr_vaes256`]), 32 with VAES-512
 //! ([`ctr_vaes512`]), chosen by [`ctr_with`] for a [`Width`].
 //! Used by AES-SIV encryption (after S2V's V); the chained CTR of EAX and
-//! AES-SIV decryption is `super::ni_mac::ctr_cbc_mac`.
+//! AES-SIV decryption is `crate::cmac::ni::ctr_cbc_mac`.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use super::ni::{ld, st};
-use super::ni_mac::put_block;
+use crate::aes::ni::{ld, st};
+use crate::cmac::ni::put_block;
+use crate::cpu::{AesNi, Vaes256, Vaes512};
+use crate::simd::{load, store};
 
 /// Writes the first `dst.len() - 16 * j` (< 16) bytes of the keystream
 /// block `ks` from block `j` on: a last partial block, through 16 bytes of
@@ -30,8 +32,7 @@ fn put_partial(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) {
 /// in lane 0, its high half in lane 1 (the layout the kernels add in).
 #[inline(always)]
 pub(crate) fn lanes(q: u128) -> __m128i {
-    // SAFETY: SSE2, part of every x86-64 CPU.
-    unsafe { _mm_set_epi64x((q >> 64) as i64, q as i64) }
+    crate::simd::cast([q as u64, (q >> 64) as u64])
 }
 
 /// AES-SIV's counter block from V in a register (RFC 5297 section 2.5:
@@ -46,8 +47,7 @@ pub(crate) fn siv_counter(v: __m128i) -> __m128i {
 /// The byte shuffle between a big-endian block and two little-endian lanes.
 #[inline(always)]
 fn reverse() -> __m128i {
-    // SAFETY: SSE2, part of every x86-64 CPU.
-    unsafe { _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
+    crate::simd::cast([15u8, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
 }
 
 /// Whether adding up to `blocks` to the counter `c` ([`lanes`]) never
@@ -55,8 +55,7 @@ fn reverse() -> __m128i {
 /// then one 64-bit addition makes each counter.
 #[inline(always)]
 fn no_carry(c: __m128i, blocks: usize) -> bool {
-    // SAFETY: SSE2, part of every x86-64 CPU.
-    (unsafe { _mm_cvtsi128_si64(c) } as u64).checked_add(blocks as u64).is_some()
+    crate::simd::cast::<_, [u64; 2]>(c)[0].checked_add(blocks as u64).is_some()
 }
 
 /// AES-CTR under `k` from the counter block `c` ([`lanes`]; incremented
@@ -64,16 +63,16 @@ fn no_carry(c: __m128i, blocks: usize) -> bool {
 /// place when `src` is `None`), eight independent blocks in flight; only
 /// a last partial block's keystream goes through memory.
 #[inline]
-#[target_feature(enable = "aes,ssse3")]
-pub(crate) fn ctr<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
-    // SAFETY: compiled with AES-NI and SSSE3.
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+pub(crate) fn ctr<const NR: usize>(_: AesNi, k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+    // SAFETY: compiled with AES-NI, SSSE3 and SSE4.1.
     unsafe { ctr_inline::<NR>(k, c, src, dst) }
 }
 
 /// [`ctr`], always inlined (into AES-SIV's seal, after S2V).
 ///
 /// # Safety
-/// The CPU must have AES-NI and SSSE3.
+/// The CPU must have AES-NI, SSSE3 and SSE4.1.
 #[inline(always)]
 pub(crate) unsafe fn ctr_inline<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
     if no_carry(c, dst.len().div_ceil(16)) {
@@ -88,7 +87,7 @@ pub(crate) unsafe fn ctr_inline<const NR: usize>(k: &[__m128i; 15], c: __m128i, 
 #[inline(always)]
 fn ctr_blocks<const NR: usize, const CARRY: bool>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
     debug_assert!(src.is_none_or(|s| s.len() == dst.len()));
-    // SAFETY: called from `ctr_inline` only, whose callers vouch for AES-NI and SSSE3.
+    // SAFETY: called from `ctr_inline` only, whose callers vouch for AES-NI, SSSE3 and SSE4.1.
     unsafe {
         let q = (_mm_extract_epi64::<1>(c) as u64 as u128) << 64 | _mm_cvtsi128_si64(c) as u64 as u128;
         let counter = |j: usize| {
@@ -133,10 +132,10 @@ fn add_ctr(c: __m512i, k: u64) -> __m512i {
 
 /// [`add_ctr`] when no low half can wrap (`CARRY` false): one addition,
 /// no mask round trip through a general register.
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "avx512f")]
 fn add_ctr_if<const CARRY: bool>(c: __m512i, k: u64) -> __m512i {
-    // SAFETY: callers are compiled with AVX-512F (`ctr_step`).
-    unsafe { if CARRY { add_ctr(c, k) } else { _mm512_add_epi64(c, _mm512_maskz_set1_epi64(0x55, k as i64)) } }
+    if CARRY { add_ctr(c, k) } else { _mm512_add_epi64(c, _mm512_maskz_set1_epi64(0x55, k as i64)) }
 }
 
 /// One step of [`ctr_vaes512`]: `W` vectors (4W blocks) of keystream from
@@ -195,61 +194,44 @@ fn ctr_step<const NR: usize, const W: usize, const CARRY: bool>(
     n
 }
 
-/// The widest CTR kernel a CPU runs.
+/// The widest CTR kernel a CPU runs, with the proof of its features.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Width {
     /// AES-NI, one block per instruction ([`ctr`]).
-    Ni,
+    Ni(AesNi),
     /// VAES on 256-bit vectors with AVX2 ([`ctr_vaes256`]).
-    Vaes256,
-    /// VAES on 512-bit vectors with AVX-512F and AVX-512BW ([`ctr_vaes512`]).
-    Vaes512,
+    Vaes256(Vaes256),
+    /// VAES on 512-bit vectors ([`ctr_vaes512`]; AES-SIV's short seals on
+    /// 256-bit vectors with AVX-512 VL, [`ctr_vaes256_vl`]).
+    Vaes512(Vaes512),
 }
 
 impl Width {
-    /// What [`Width::Vaes512`] takes: AVX-512 F and BW ([`ctr_vaes512`]),
-    /// VL and AVX2 ([`ctr_vaes256_vl`], AES-SIV's short seals), and VAES.
-    pub(crate) const VAES512_NEEDS: crate::cpu::Features =
-        crate::cpu::Features::AVX512.union(crate::cpu::Features::AVX2).union(crate::cpu::Features::VAES);
-
     /// The widest this CPU has (under the `crate::cpu` cap), given AES-NI.
-    pub(crate) fn detect() -> Width {
-        use crate::cpu::{Features as F, has};
-        if has(Self::VAES512_NEEDS) {
-            Width::Vaes512
-        } else if has(F::AVX2 | F::VAES) {
-            Width::Vaes256
-        } else {
-            Width::Ni
+    pub(crate) fn detect(ni: AesNi) -> Width {
+        match (Vaes512::get(), Vaes256::get()) {
+            (Some(t), _) => Width::Vaes512(t),
+            (None, Some(t)) => Width::Vaes256(t),
+            (None, None) => Width::Ni(ni),
         }
     }
 }
 
 /// AES-CTR under a `rounds`-round schedule on the kernel of `width`.
-///
-/// # Safety
-/// The CPU must have AES-NI and SSSE3, and the features `width` names.
 #[inline]
-pub(crate) unsafe fn ctr_with(
-    k: &[__m128i; 15],
-    rounds: usize,
-    width: Width,
-    q: u128,
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-) {
-    // SAFETY: the caller vouches for the features of the kernel chosen.
+pub(crate) fn ctr_with(k: &[__m128i; 15], rounds: usize, width: Width, q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
+    // SAFETY: each `Width` holds the token of the features its kernel is compiled for.
     unsafe {
         match (rounds, width) {
-            (10, Width::Vaes512) => ctr_vaes512::<10>(k, q, src, dst),
-            (12, Width::Vaes512) => ctr_vaes512::<12>(k, q, src, dst),
-            (_, Width::Vaes512) => ctr_vaes512::<14>(k, q, src, dst),
-            (10, Width::Vaes256) => ctr_vaes256::<10>(k, q, src, dst),
-            (12, Width::Vaes256) => ctr_vaes256::<12>(k, q, src, dst),
-            (_, Width::Vaes256) => ctr_vaes256::<14>(k, q, src, dst),
-            (10, Width::Ni) => ctr::<10>(k, lanes(q), src, dst),
-            (12, Width::Ni) => ctr::<12>(k, lanes(q), src, dst),
-            (_, Width::Ni) => ctr::<14>(k, lanes(q), src, dst),
+            (10, Width::Vaes512(t)) => ctr_vaes512::<10>(t, k, q, src, dst),
+            (12, Width::Vaes512(t)) => ctr_vaes512::<12>(t, k, q, src, dst),
+            (_, Width::Vaes512(t)) => ctr_vaes512::<14>(t, k, q, src, dst),
+            (10, Width::Vaes256(t)) => ctr_vaes256::<10>(t, k, q, src, dst),
+            (12, Width::Vaes256(t)) => ctr_vaes256::<12>(t, k, q, src, dst),
+            (_, Width::Vaes256(t)) => ctr_vaes256::<14>(t, k, q, src, dst),
+            (10, Width::Ni(t)) => ctr::<10>(t, k, lanes(q), src, dst),
+            (12, Width::Ni(t)) => ctr::<12>(t, k, lanes(q), src, dst),
+            (_, Width::Ni(t)) => ctr::<14>(t, k, lanes(q), src, dst),
         }
     }
 }
@@ -261,7 +243,7 @@ pub(crate) unsafe fn ctr_with(
 /// and written through byte masks: no keystream goes through memory.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
-pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
+pub(crate) fn ctr_vaes512<const NR: usize>(_: Vaes512, k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
     // The masked moves read `src` as far as `dst` goes.
     assert!(src.is_none_or(|s| s.len() == dst.len()));
     let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
@@ -289,7 +271,8 @@ pub(crate) fn ctr_vaes512<const NR: usize>(k: &[__m128i; 15], q: u128, src: Opti
 }
 
 /// The steps of [`ctr_vaes512`] from the counters `c` over `dst`.
-#[inline(always)]
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
 fn ctr_steps<const NR: usize, const CARRY: bool>(
     rk: &[__m512i; 15],
     mut c: __m512i,
@@ -298,13 +281,10 @@ fn ctr_steps<const NR: usize, const CARRY: bool>(
 ) {
     let mut off = 0;
     while off < dst.len() {
-        // SAFETY: called from `ctr_vaes512` only, compiled with the features `ctr_step` needs.
-        off += unsafe {
-            match dst.len() - off {
-                257.. => ctr_step::<NR, 8, CARRY>(rk, &mut c, src, dst, off),
-                65.. => ctr_step::<NR, 4, CARRY>(rk, &mut c, src, dst, off),
-                _ => ctr_step::<NR, 1, CARRY>(rk, &mut c, src, dst, off),
-            }
+        off += match dst.len() - off {
+            257.. => ctr_step::<NR, 8, CARRY>(rk, &mut c, src, dst, off),
+            65.. => ctr_step::<NR, 4, CARRY>(rk, &mut c, src, dst, off),
+            _ => ctr_step::<NR, 1, CARRY>(rk, &mut c, src, dst, off),
         };
     }
 }
@@ -317,11 +297,11 @@ fn ctr_steps<const NR: usize, const CARRY: bool>(
 /// a counter whose low half may wrap on the way (never AES-SIV's), [`ctr`].
 #[inline]
 #[target_feature(enable = "avx2,vaes,aes")]
-pub(crate) fn ctr_vaes256<const NR: usize>(k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
+pub(crate) fn ctr_vaes256<const NR: usize>(t: Vaes256, k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
     assert!(src.is_none_or(|s| s.len() == dst.len()));
     let c = lanes(q);
     if !no_carry(c, dst.len().div_ceil(16)) {
-        return ctr::<NR>(k, c, src, dst);
+        return ctr::<NR>(t.into(), k, c, src, dst);
     }
     let mut rk: [__m256i; 15] = core::array::from_fn(|r| _mm256_broadcastsi128_si256(k[r]));
     // Blocks q (low lane) and q + 1 (high lane).
@@ -369,12 +349,8 @@ fn ctr_step256<const NR: usize, const W: usize>(
         }
         let y = _mm256_aesenclast_epi128(*x, rk[NR]);
         if len == 32 {
-            let input = src.map_or(&dst[p..p + 32], |s| &s[p..p + 32]);
-            // SAFETY: `input` and `dst[p..p + 32]` are 32 bytes (bounds checked by the slicing).
-            unsafe {
-                let input = _mm256_loadu_si256(input.as_ptr().cast());
-                _mm256_storeu_si256(dst[p..p + 32].as_mut_ptr().cast(), _mm256_xor_si256(input, y));
-            }
+            let input: __m256i = load(src.map_or(&dst[p..p + 32], |s| &s[p..p + 32]));
+            store(&mut dst[p..p + 32], _mm256_xor_si256(input, y));
             continue;
         }
         let (j, halves) = (p / 16, [_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y)]);
@@ -402,10 +378,16 @@ fn ctr_step256<const NR: usize, const W: usize>(
 /// next call's chain) this measured faster.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
-pub(crate) fn ctr_vaes256_vl<const NR: usize>(k: &[__m128i; 15], c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
+pub(crate) fn ctr_vaes256_vl<const NR: usize>(
+    t: Vaes512,
+    k: &[__m128i; 15],
+    c: __m128i,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) {
     assert!(src.is_none_or(|s| s.len() == dst.len()));
     if !no_carry(c, dst.len().div_ceil(16)) {
-        return ctr::<NR>(k, c, src, dst);
+        return ctr::<NR>(t.into(), k, c, src, dst);
     }
     let rk: [__m256i; 15] = core::array::from_fn(|r| _mm256_broadcastsi128_si256(k[r]));
     // Blocks q (low lane) and q + 1 (high lane).
@@ -474,6 +456,16 @@ fn ctr_step256_vl<const NR: usize, const W: usize>(
 /// [`siv_counter`], inlined here).
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
-pub(crate) fn siv_ctr_vaes256_vl<const NR: usize>(k: &[__m128i; 15], v: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
-    ctr_vaes256_vl::<NR>(k, siv_counter(v), src, dst)
+pub(crate) fn siv_ctr_vaes256_vl<const NR: usize>(
+    t: Vaes512,
+    k: &[__m128i; 15],
+    v: __m128i,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) {
+    ctr_vaes256_vl::<NR>(t, k, siv_counter(v), src, dst)
 }
+
+#[cfg(test)]
+#[path = "ni_ctr_tests.rs"]
+mod tests;

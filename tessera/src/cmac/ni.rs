@@ -1,6 +1,6 @@
 //! AES-NI kernels for CBC-MAC chains (S2V's CMACs, EAX's OMAC) beside
 //! other work (a second chain, CTR), with the schedules in registers
-//! ([`super::ni::Keys::schedule`]). CTR alone: [`super::ni_ctr`].
+//! ([`crate::aes::ni::Keys::schedule`]). CTR alone: `siv::ni_ctr`.
 //!
 //! A chain `x = E(x ^ m)` costs one AES latency per block and leaves the
 //! AES units idle between its dependent rounds. These kernels fill those
@@ -14,8 +14,9 @@
 
 use core::arch::x86_64::*;
 
-use super::Block;
-use super::ni::{encrypt_m128, ld, st};
+use crate::aes::Block;
+use crate::aes::ni::{encrypt_m128, ld, st};
+use crate::cpu::AesNi;
 
 /// The blocks of one CBC-MAC chain: `prefix` (a multiple of 16 bytes, read
 /// in place) then `tail`.
@@ -84,7 +85,7 @@ fn finish<const NR: usize>(k: &[__m128i; 15], c: &Blocks<'_>, from: usize, mut s
 /// The CBC-MAC chain `x = E_k(x ^ m)` from `x` over `c`.
 #[inline]
 #[target_feature(enable = "aes")]
-pub(crate) fn cbc_mac<const NR: usize>(k: &[__m128i; 15], x: __m128i, c: Blocks<'_>) -> __m128i {
+pub(crate) fn cbc_mac<const NR: usize>(_: AesNi, k: &[__m128i; 15], x: __m128i, c: Blocks<'_>) -> __m128i {
     finish::<NR>(k, &c, 0, c.start(x, k[0]))
 }
 
@@ -120,7 +121,7 @@ pub(crate) unsafe fn cbc_mac2<const NR: usize>(k: &[__m128i; 15], a: Blocks<'_>,
 /// the input. Always inlined: a call would spill the chain's state around
 /// it, onto the chain's critical path.
 #[inline(always)]
-pub(super) fn put_block<const OUT: bool>(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) -> __m128i {
+pub(crate) fn put_block<const OUT: bool>(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) -> __m128i {
     let input = ld(match src {
         Some(s) => &s[16 * j..],
         None => &dst[16 * j..],
@@ -147,8 +148,10 @@ pub(super) fn put_block<const OUT: bool>(src: Option<&[u8]>, dst: &mut [u8], j: 
 /// sets the pace; the CTR XOR of the next block is done before the chain
 /// needs it.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes")]
 pub(crate) fn ctr_cbc_mac<const NR: usize, const OUT: bool>(
+    _: AesNi,
     km: &[__m128i; 15],
     kc: &[__m128i; 15],
     q: u128,
@@ -193,11 +196,10 @@ pub(crate) fn ctr_cbc_mac<const NR: usize, const OUT: bool>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::aes::Aes;
     use crate::aes::ni::Keys;
-    use crate::aes::ni_ctr::{Width, ctr_vaes256_vl, ctr_with, lanes};
 
     fn block(x: __m128i) -> Block {
         let mut b = [0u8; 16];
@@ -214,7 +216,8 @@ mod tests {
         x
     }
 
-    fn ctr_ref(aes: &Aes, q: u128, data: &[u8]) -> Vec<u8> {
+    /// AES-CTR through the `aes` crate from the big-endian counter `q`.
+    pub(crate) fn ctr_ref(aes: &Aes, q: u128, data: &[u8]) -> Vec<u8> {
         let mut out = data.to_vec();
         for (i, c) in out.chunks_mut(16).enumerate() {
             let mut k = q.wrapping_add(i as u128).to_be_bytes();
@@ -230,24 +233,9 @@ mod tests {
         v
     }
 
-    /// [`ctr_vaes256_vl`] for a `kl`-byte key's schedule.
-    ///
-    /// # Safety
-    /// The CPU must have [`Width::VAES512_NEEDS`] and AES-NI.
-    unsafe fn ctr_vl(k: &[__m128i; 15], kl: usize, c: __m128i, src: Option<&[u8]>, dst: &mut [u8]) {
-        // SAFETY: the caller vouches for the features.
-        unsafe {
-            match kl {
-                16 => ctr_vaes256_vl::<10>(k, c, src, dst),
-                24 => ctr_vaes256_vl::<12>(k, c, src, dst),
-                _ => ctr_vaes256_vl::<14>(k, c, src, dst),
-            }
-        }
-    }
-
     /// Every kernel against the `aes` crate one block at a time: every key
     /// size, chains of 0 to 5 blocks on either side (prefix and tail), CTR
-    /// over every length to 300 bytes and from a counter that wraps.
+    /// beside them from a counter that wraps.
     #[test]
     fn kernels_match_the_aes_crate() {
         let Some(_) = Keys::new(&[0; 16]) else { return };
@@ -262,29 +250,19 @@ mod tests {
                 .flat_map(|p| (0..3).map(move |t| (p, t)))
                 .map(|(p, t)| Blocks { prefix: &data[7..7 + 16 * p], tail: &tails[..t] })
                 .collect();
-            for a in &shapes {
+            for (a, b) in shapes.iter().flat_map(|a| shapes.iter().map(move |b| (a, b))) {
                 let x0 = [0x3cu8; 16];
-                // SAFETY: `Keys::new` succeeded, so this CPU has AES-NI (so below).
-                let got = unsafe {
+                // SAFETY: `nm.token()` proves AES-NI (so below).
+                let (got, (x, y)) = unsafe {
                     match kl {
-                        16 => cbc_mac::<10>(sm, ld(&x0), *a),
-                        24 => cbc_mac::<12>(sm, ld(&x0), *a),
-                        _ => cbc_mac::<14>(sm, ld(&x0), *a),
+                        16 => (cbc_mac::<10>(nm.token(), sm, ld(&x0), *a), cbc_mac2::<10>(sm, *a, *b)),
+                        24 => (cbc_mac::<12>(nm.token(), sm, ld(&x0), *a), cbc_mac2::<12>(sm, *a, *b)),
+                        _ => (cbc_mac::<14>(nm.token(), sm, ld(&x0), *a), cbc_mac2::<14>(sm, *a, *b)),
                     }
                 };
                 assert_eq!(block(got), chain_ref(&am, x0, blocks_of(a)), "cbc_mac AES-{}", kl * 8);
-                for b in &shapes {
-                    // SAFETY: as above.
-                    let (x, y) = unsafe {
-                        match kl {
-                            16 => cbc_mac2::<10>(sm, *a, *b),
-                            24 => cbc_mac2::<12>(sm, *a, *b),
-                            _ => cbc_mac2::<14>(sm, *a, *b),
-                        }
-                    };
-                    assert_eq!(block(x), chain_ref(&am, [0; 16], blocks_of(a)), "cbc_mac2 a");
-                    assert_eq!(block(y), chain_ref(&am, [0; 16], blocks_of(b)), "cbc_mac2 b");
-                }
+                assert_eq!(block(x), chain_ref(&am, [0; 16], blocks_of(a)), "cbc_mac2 a");
+                assert_eq!(block(y), chain_ref(&am, [0; 16], blocks_of(b)), "cbc_mac2 b");
             }
             for n in 0..=6usize {
                 for side in shapes.iter().step_by(2) {
@@ -295,9 +273,15 @@ mod tests {
                         // SAFETY: as above; `out` and `src` are whole blocks of the same length.
                         let (x, ks, xs) = unsafe {
                             match kl {
-                                16 => ctr_cbc_mac::<10, true>(sm, sc, q, Some(src), &mut out, ld(&x0), *side),
-                                24 => ctr_cbc_mac::<12, false>(sm, sc, q, Some(src), &mut out, ld(&x0), *side),
-                                _ => ctr_cbc_mac::<14, true>(sm, sc, q, Some(src), &mut out, ld(&x0), *side),
+                                16 => {
+                                    ctr_cbc_mac::<10, true>(nm.token(), sm, sc, q, Some(src), &mut out, ld(&x0), *side)
+                                }
+                                24 => {
+                                    ctr_cbc_mac::<12, false>(nm.token(), sm, sc, q, Some(src), &mut out, ld(&x0), *side)
+                                }
+                                _ => {
+                                    ctr_cbc_mac::<14, true>(nm.token(), sm, sc, q, Some(src), &mut out, ld(&x0), *side)
+                                }
                             }
                         };
                         let want = ctr_ref(&ac, q, src);
@@ -308,37 +292,6 @@ mod tests {
                         assert_eq!(block(xs), chain_ref(&am, [0; 16], blocks_of(side)), "side chain");
                         let next = ctr_ref(&ac, q.wrapping_add(n as u128), &[0u8; 32]);
                         assert_eq!([block(ks[0]), block(ks[1])].concat(), next, "keystream after");
-                    }
-                }
-            }
-            use crate::cpu::{Features as F, has};
-            let widths = [
-                (Width::Ni, true),
-                (Width::Vaes256, has(F::AVX2 | F::VAES)),
-                (Width::Vaes512, has(Width::VAES512_NEEDS)),
-            ];
-            for n in (0..300).chain([511, 512, 513, 1023, 1024, 1025]) {
-                let src = (0..n).map(|i| (i * 13) as u8).collect::<Vec<u8>>();
-                // A counter with no carry, one whose low half wraps, one that wraps.
-                for q in [5u128, (1 << 64) - 9, u128::MAX - 3] {
-                    let want = ctr_ref(&ac, q, &src);
-                    // Each CTR kernel this CPU runs, out of place and in place.
-                    for (width, _) in widths.iter().filter(|w| w.1) {
-                        let (mut out, mut inplace) = (vec![0u8; n], src.clone());
-                        for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
-                            // SAFETY: AES-NI was detected above, and the features `width` names.
-                            unsafe { ctr_with(sc, kl / 4 + 6, *width, q, src, dst) };
-                        }
-                        assert!(out == want && inplace == want, "ctr ({width:?}), {n} bytes, q {q:x}");
-                    }
-                    // The kernel that starts from a counter in a register (AES-SIV's seal).
-                    if has(Width::VAES512_NEEDS) {
-                        let (mut out, mut inplace) = (vec![0u8; n], src.clone());
-                        for (src, dst) in [(Some(&src[..]), &mut out[..]), (None, &mut inplace[..])] {
-                            // SAFETY: `VAES512_NEEDS` was detected, AES-NI with `Keys`.
-                            unsafe { ctr_vl(sc, kl, lanes(q), src, dst) };
-                        }
-                        assert!(out == want && inplace == want, "ctr_vaes256_vl, {n} bytes, q {q:x}");
                     }
                 }
             }
