@@ -335,3 +335,26 @@ fn arguments_that_are_not_utf8_are_bad_data_not_a_panic() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("not valid UTF-8"));
     }
 }
+
+/// RFC 9980's profiles, named as Sequoia's and rPGP's SOP name them: keys
+/// made, their certificates extracted, messages to them (SEIPD v2, and v1
+/// with a v3 PKESK to the v4 key's ML-KEM subkey) decrypted, signatures made
+/// and verified; a v4 profile without a User ID is refused (19).
+#[test]
+fn post_quantum_profiles() {
+    let d = Dir::new();
+    let listed = String::from_utf8(sop_ok(&["list-profiles", "generate-key"], b"")).unwrap();
+    for name in ["rfc9980: ", "rfc9980-high: ", "rfc9980-v4: "] {
+        assert!(listed.contains(&format!("\n{name}")), "{listed}");
+    }
+    sop_code(&["generate-key", "--profile=rfc9980-v4"], b"", 19);
+    for (profile, encrypt) in [("rfc9980", "rfc9580"), ("rfc9980-high", "rfc9580"), ("rfc9980-v4", "rfc4880")] {
+        let (k, c) = key(&d, profile, &[&format!("--profile={profile}")]);
+        let ct = sop_ok(&["encrypt", &format!("--profile={encrypt}"), &c], PLAIN);
+        assert_eq!(sop_ok(&["decrypt", &k], &ct), PLAIN, "{profile}");
+        let sig = d.write(&format!("{profile}.sig"), &sop_ok(&["sign", &k], PLAIN));
+        let verified = String::from_utf8(sop_ok(&["verify", &sig, &c], PLAIN)).unwrap();
+        assert_eq!(verified.lines().count(), 1, "{profile}: {verified}");
+        sop_code(&["verify", &sig, &c], b"another text", 3);
+    }
+}
