@@ -40,7 +40,7 @@ fn both_ways(x: u32) -> ([u16; 8], [u16; 8], u32, u32) {
 /// and stores run off both ends), against the scalar conversions.
 #[test]
 fn halves_at_the_edges() {
-    let rx = super::super::num::Radix::new(10);
+    let rx = crate::fpe::num::Radix::new(10);
     let mut seed = 0x1234_5678u64;
     for m in 1..=16usize {
         for len in m..m + 20 {
@@ -74,7 +74,7 @@ fn every_shape() -> impl Iterator<Item = (usize, usize, bool, Dec128)> {
 
 /// NUM of both halves of the value `x`, by the scalar conversions.
 fn scalar(x: &[u16], u: usize, be: bool) -> (u64, u64) {
-    let rx = super::super::num::Radix::new(10);
+    let rx = crate::fpe::num::Radix::new(10);
     let (xa, xb) = x.split_at(u);
     if be { (rx.num_be64(xa), rx.num_be64(xb)) } else { (rx.num_le64(xa), rx.num_le64(xb)) }
 }
