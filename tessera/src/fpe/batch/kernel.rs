@@ -31,7 +31,7 @@ use crate::cpu;
 /// One implementation of the round arithmetic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kernel {
-    /// Scalar [`Mod64`] arithmetic; every CPU.
+    /// Scalar [`Mod64`](crate::fpe::num::Mod64) arithmetic; every CPU.
     Portable,
     /// [`Kernel::Portable`]'s arithmetic, and whole rounds with the blocks
     /// in registers on AES-NI ([`Kernel::fused`]; CPUs without AVX2).

@@ -83,7 +83,7 @@ impl BatchMod {
 }
 
 /// What a run with one tweak fixes for the fused kernels
-/// ([`Kernel::fused`]): round i's block before the half goes in (the base
+/// ([`Kernel::fused`](super::Kernel::fused)): round i's block before the half goes in (the base
 /// for i's parity ^ the round's term; one entry per round), and the moduli
 /// and what their reductions need for even and odd rounds.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
