@@ -24,6 +24,8 @@ use super::x86::fused256;
 use super::x86::fused512 as fused;
 #[cfg(target_arch = "x86_64")]
 use super::x86::round as x86;
+#[cfg(target_arch = "x86_64")]
+use super::x86::run::FusedRun;
 use crate::Direction;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
@@ -124,6 +126,7 @@ impl Kernel {
             assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
             let (rk, nr, ff3) = (keys.schedule(), keys.rounds(), c.layout == Layout::Ff3);
             let max = |ff1| if ff3 { fused::MAX_FF3 } else { ff1 };
+            let work = FusedRun { keys: rk, nr, c, a, b, dir, pf: &mut *pf };
             // Each kernel asks `pf` for what the batch reads next itself:
             // all before its rounds, or spread between its steps.
             // SAFETY: each kernel is called with the token its `Kernel` holds,
@@ -134,38 +137,36 @@ impl Kernel {
                     // Only this kernel is given the folded moduli.
                     Kernel::Vaes512(t) if c.below(max(fused::MAX_FF1_512)) => {
                         if ff3 {
-                            fused::rounds_vaes512::<true>(t, rk, nr, c, a, b, dir, pf)
+                            fused::rounds_vaes512::<true>(t, work)
                         } else {
-                            fused::rounds_vaes512::<false>(t, rk, nr, c, a, b, dir, pf)
+                            fused::rounds_vaes512::<false>(t, work)
                         }
                     }
                     // The AVX2 arithmetic needs moduli below 2^32.
                     Kernel::Avx2Ni(t) if c.below(max(u32::MAX as u64)) => {
                         if ff3 {
-                            fused256::rounds_ni::<true>(t, rk, nr, c, a, b, dir, pf)
+                            fused256::rounds_ni::<true>(t, work)
                         } else {
-                            fused256::rounds_ni::<false>(t, rk, nr, c, a, b, dir, pf)
+                            fused256::rounds_ni::<false>(t, work)
                         }
                     }
                     // FF1 only (FF3 measured slower there); the 32-bit update
                     // needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
-                    Kernel::AesNi(t) if !ff3 && c.below(fused256::MAX_NARROW) => {
-                        fused_sse::rounds_sse41(t, rk, nr, c, a, b, dir, pf)
-                    }
+                    Kernel::AesNi(t) if !ff3 && c.below(fused256::MAX_NARROW) => fused_sse::rounds_sse41(t, work),
                     // FF3's limb fold needs moduli below 2^30 (FF1's, in
                     // VECTOR_MODULI, are far below 2^64 / 3).
                     Kernel::AesNi(t) if !ff3 || c.below(LIMB_MODULI - 1) => {
                         if ff3 {
-                            fused_ni::rounds_aesni::<true>(t, rk, nr, c, a, b, dir, pf)
+                            fused_ni::rounds_aesni::<true>(t, work)
                         } else {
-                            fused_ni::rounds_aesni::<false>(t, rk, nr, c, a, b, dir, pf)
+                            fused_ni::rounds_aesni::<false>(t, work)
                         }
                     }
                     Kernel::Vaes256(t) if c.below(max(u32::MAX as u64)) => {
                         if ff3 {
-                            fused256::rounds_vaes256::<true>(t, rk, nr, c, a, b, dir, pf)
+                            fused256::rounds_vaes256::<true>(t, work)
                         } else {
-                            fused256::rounds_vaes256::<false>(t, rk, nr, c, a, b, dir, pf)
+                            fused256::rounds_vaes256::<false>(t, work)
                         }
                     }
                     _ => return false,

@@ -20,6 +20,7 @@ use super::fused_avx2::{Mod256, blocks4, blocks32, fold_top4, limbs4, load_halve
 use super::fused512::{MAX_FF3, MAX_ROUNDS, by_rounds, const_block};
 use super::piped256::{PW, chunk_piped};
 use super::round::{BSWAP_HI, BSWAP_LO};
+use super::run::FusedRun;
 use super::vec_op::mul_lo32;
 use super::vec_op::vec_op;
 use crate::Direction;
@@ -111,17 +112,8 @@ pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i 
 /// modulus, each modulus in 2^16..2^32 (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes,vaes,fma")]
-#[allow(clippy::too_many_arguments)]
-pub fn rounds_vaes256<const FF3: bool>(
-    _: crate::cpu::Vaes256,
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-    pf: &mut impl Prefetch,
-) {
+pub fn rounds_vaes256<const FF3: bool>(_: crate::cpu::Vaes256, work: FusedRun<'_, impl Prefetch>) {
+    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     let mut rk = [_mm256_setzero_si256(); 15];
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm256_broadcastsi128_si256(*k);
@@ -297,17 +289,8 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 /// of 8; an even number of rounds; every half below its round's modulus,
 /// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes")]
-#[allow(clippy::too_many_arguments)]
-pub fn rounds_ni<const FF3: bool>(
-    _: crate::cpu::Avx2Aes,
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-    pf: &mut impl Prefetch,
-) {
+pub fn rounds_ni<const FF3: bool>(_: crate::cpu::Avx2Aes, work: FusedRun<'_, impl Prefetch>) {
+    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     pf.rest();
     by_rounds!(run_ni::<FF3>(nr, dir; keys, c, a, b, dir));
 }

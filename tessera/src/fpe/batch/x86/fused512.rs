@@ -35,6 +35,7 @@ use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
 use super::round::{BSWAP_HI, BSWAP_LO};
+use super::run::FusedRun;
 use crate::Direction;
 use crate::fpe::batch::round::{Consts, Prefetch};
 
@@ -303,17 +304,8 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
 /// its round's modulus, each modulus in 2^16..=[`MAX_FF1_512`] (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3), or both in 2..=2^20 with `c.fold` (FF1).
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-#[allow(clippy::too_many_arguments)]
-pub fn rounds_vaes512<const FF3: bool>(
-    _: crate::cpu::Vaes512Ifma,
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-    pf: &mut impl Prefetch,
-) {
+pub fn rounds_vaes512<const FF3: bool>(_: crate::cpu::Vaes512Ifma, work: FusedRun<'_, impl Prefetch>) {
+    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     pf.rest();
     let mut rk = [_mm512_setzero_si512(); 15];
     for (r, k) in rk.iter_mut().zip(keys) {

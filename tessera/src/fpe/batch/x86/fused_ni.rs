@@ -22,6 +22,7 @@
 use core::arch::x86_64::*;
 
 use super::fused512::{MAX_ROUNDS, by_rounds, const_block};
+use super::run::FusedRun;
 use super::single_ni::Fast;
 use crate::Direction;
 use crate::fpe::batch::round::{Consts, Prefetch};
@@ -156,17 +157,8 @@ pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
 /// round's modulus, each modulus in 2..=(2^64 - 1) / 3 (FF1) or in
 /// 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
-#[allow(clippy::too_many_arguments)]
-pub fn rounds_aesni<const FF3: bool>(
-    _: crate::cpu::AesNi,
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-    pf: &mut impl Prefetch,
-) {
+pub fn rounds_aesni<const FF3: bool>(_: crate::cpu::AesNi, work: FusedRun<'_, impl Prefetch>) {
+    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     by_rounds!(run::<FF3>(nr, dir; keys, c, a, b, dir, pf));
 }
 

@@ -24,6 +24,7 @@ use super::fused_ni::round_blocks;
 use super::fused256::MAX_NARROW;
 use super::fused512::by_rounds;
 use super::round::{BSWAP_HI, BSWAP_LO};
+use super::run::FusedRun;
 use crate::Direction;
 use crate::fpe::batch::round::{Consts, Prefetch};
 
@@ -178,17 +179,8 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
 /// of 8; an even number of rounds, at most ten; every half below its
 /// round's modulus, each modulus in 2^16..=[`MAX_NARROW`]; FF1's layout.
 #[target_feature(enable = "aes,sse4.1")]
-#[allow(clippy::too_many_arguments)]
-pub fn rounds_sse41(
-    _: crate::cpu::AesNi,
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-    pf: &mut impl Prefetch,
-) {
+pub fn rounds_sse41(_: crate::cpu::AesNi, work: FusedRun<'_, impl Prefetch>) {
+    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     pf.rest();
     by_rounds!(run(nr, dir; keys, c, a, b, dir));
 }

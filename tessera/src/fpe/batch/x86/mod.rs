@@ -16,5 +16,6 @@ pub(crate) mod fused_ni;
 pub(crate) mod fused_sse;
 pub(crate) mod piped256;
 pub(crate) mod round;
+pub(crate) mod run;
 pub(crate) mod single_ni;
 pub(crate) mod vec_op;
