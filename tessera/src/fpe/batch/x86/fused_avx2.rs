@@ -2,7 +2,8 @@
 //! (AES-NI + AVX2, and VAES-256): four values per vector. FF3's 128-bit y
 //! folded below 2^64 ([`limbs4`] with its four 32-bit limbs, [`fold_top4`]
 //! with two multiplies), the remainder from an f64 quotient estimate
-//! ([`rem4`]), the update ([`update4`]), the block pairs ([`blocks4`]) and
+//! ([`rem4`]), the update ([`update4`]), the block pairs ([`blocks4`], and
+//! [`blocks32`] from the halves' low 32 bits) and
 //! the halves' loads and stores. Straight-line vector code (`scripts/check-ct`
 //! compiles the kernels' steps that use it).
 
