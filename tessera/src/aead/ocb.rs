@@ -20,23 +20,17 @@
 //! form Offset_m = Offset_0 xor the L_i of the set bits of m xor (m >> 1),
 //! with no loop over the blocks.
 
-use aes::cipher::consts::U16;
-use aes::cipher::typenum::Unsigned;
-use aes::cipher::{BlockCipherDecBackend, BlockCipherEncBackend, ParBlocks};
-use zeroize::Zeroize;
-
 use super::{Aad, AeadInPlace, Nonce, Tag, verify};
 use crate::Error;
-use crate::aes::block::{dbl, enc, load, pad, xor};
-use crate::aes::{Aes, Block};
-
-/// Number of precomputed L_i: block indices below 2^64 have ntz < 64.
-const L_COUNT: usize = 64;
+use crate::aes::Aes;
+use crate::aes::block::{pad, xor};
 
 mod kernel;
+mod offsets;
 mod steps;
 
 use kernel::{Bulk, Kernel};
+use offsets::Offsets;
 
 use steps::{OpenBulk, OpenPrep, Seal, check_nonce, nonce_block, stretch};
 
@@ -65,9 +59,8 @@ use steps::{OpenBulk, OpenPrep, Seal, check_nonce, nonce_block, stretch};
 #[derive(Clone)]
 pub struct Ocb {
     aes: Aes,
-    l_star: Block,
-    l_dollar: Block,
-    l: [Block; L_COUNT],
+    /// L_*, L_$ and the L_i, with the block loops that read them.
+    offsets: Offsets,
     /// The bulk kernel chosen for this CPU, with its tables.
     bulk: crate::wipe::Wiped<Bulk>,
 }
@@ -75,14 +68,6 @@ pub struct Ocb {
 impl core::fmt::Debug for Ocb {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Ocb(AES-{}, ..)", self.aes.key_bits())
-    }
-}
-
-impl Drop for Ocb {
-    fn drop(&mut self) {
-        self.l_star.zeroize();
-        self.l_dollar.zeroize();
-        self.l.zeroize();
     }
 }
 
@@ -103,7 +88,7 @@ impl Ocb {
 
     fn with_kernel(key: &[u8], kernel: Kernel) -> Result<Self, Error> {
         let mut ocb = Self::with_aes(Aes::new(key)?);
-        *ocb.bulk = kernel.expand(key, &ocb.l);
+        *ocb.bulk = kernel.expand(key, &ocb.offsets.l);
         Ok(ocb)
     }
 
@@ -129,138 +114,8 @@ impl Ocb {
     }
 
     fn with_aes(aes: Aes) -> Self {
-        let mut l_star = [0u8; 16];
-        aes.encrypt_block(&mut l_star);
-        let l_dollar = dbl(&l_star);
-        let mut l = [[0u8; 16]; L_COUNT];
-        let mut x = l_dollar;
-        for li in &mut l {
-            x = dbl(&x);
-            *li = x;
-        }
-        x.zeroize();
-        Ocb { aes, l_star, l_dollar, l, bulk: crate::wipe::Wiped::new(Bulk::Portable) }
-    }
-
-    /// The XOR of the L_i for the set bits of gray(m) = m xor (m >> 1):
-    /// Offset_m xor Offset_0 for the offsets of section 4.2 and 4.1 (HASH).
-    #[inline]
-    fn gray_offset(&self, m: u64) -> Block {
-        let mut g = m ^ (m >> 1);
-        let mut acc = [0u8; 16];
-        while g != 0 {
-            acc = xor(&acc, &self.l[g.trailing_zeros() as usize]);
-            g &= g - 1;
-        }
-        acc
-    }
-
-    /// HASH(K, A) of RFC 7253 section 4.1, the associated data's sum.
-    #[inline(always)]
-    fn hash<B: BlockCipherEncBackend<BlockSize = U16>>(&self, backend: &B, ad: &[u8]) -> Block {
-        let mut sum = [0u8; 16];
-        if ad.is_empty() {
-            return sum;
-        }
-        let p = B::ParBlocksSize::USIZE;
-        let mut x: ParBlocks<B> = Default::default();
-        let mut off = [0u8; 16];
-        let mut i = 0u64;
-        let full = ad.len() / 16 * 16;
-        for group in ad[..full].chunks(16 * p) {
-            let n = group.len() / 16;
-            for (a, xj) in group.chunks_exact(16).zip(x.iter_mut()) {
-                i += 1;
-                off = xor(&off, &self.l[i.trailing_zeros() as usize]);
-                xj.0 = xor(&load(a), &off);
-            }
-            if n == p {
-                backend.encrypt_par_blocks_inplace(&mut x);
-            } else {
-                backend.encrypt_tail_blocks_inplace(&mut x[..n]);
-            }
-            for xj in &x[..n] {
-                sum = xor(&sum, &xj.0);
-            }
-        }
-        let rest = &ad[full..];
-        if !rest.is_empty() {
-            off = xor(&off, &self.l_star);
-            sum = xor(&sum, &enc(backend, xor(&pad(rest), &off)));
-        }
-        sum
-    }
-
-    /// Encrypts the complete blocks of `data` (a multiple of 16 bytes) in
-    /// place as blocks `i + 1, i + 2, ...` with Offset_i = `off`, and returns
-    /// the last offset and the checksum of these blocks (RFC 7253 section 4.2).
-    #[inline(always)]
-    fn seal_blocks<B: BlockCipherEncBackend<BlockSize = U16>>(
-        &self,
-        backend: &B,
-        data: &mut [u8],
-        mut i: u64,
-        mut off: Block,
-    ) -> (Block, Block) {
-        let p = B::ParBlocksSize::USIZE;
-        let mut x: ParBlocks<B> = Default::default();
-        let mut offs: ParBlocks<B> = Default::default();
-        let mut sum = [0u8; 16];
-        for group in data.chunks_mut(16 * p) {
-            let n = group.len() / 16;
-            for ((m, xj), oj) in group.chunks_exact(16).zip(x.iter_mut()).zip(offs.iter_mut()) {
-                i += 1;
-                off = xor(&off, &self.l[i.trailing_zeros() as usize]);
-                let m = load(m);
-                sum = xor(&sum, &m);
-                oj.0 = off;
-                xj.0 = xor(&m, &off);
-            }
-            if n == p {
-                backend.encrypt_par_blocks_inplace(&mut x);
-            } else {
-                backend.encrypt_tail_blocks_inplace(&mut x[..n]);
-            }
-            for ((c, xj), oj) in group.chunks_exact_mut(16).zip(x.iter()).zip(offs.iter()) {
-                c.copy_from_slice(&xor(&xj.0, &oj.0));
-            }
-        }
-        (off, sum)
-    }
-
-    /// Decrypts the complete blocks of `data` in place; as [`Self::seal_blocks`].
-    #[inline(always)]
-    fn open_blocks<B: BlockCipherDecBackend<BlockSize = U16>>(
-        &self,
-        backend: &B,
-        data: &mut [u8],
-        mut i: u64,
-        mut off: Block,
-    ) -> (Block, Block) {
-        let p = B::ParBlocksSize::USIZE;
-        let mut x: ParBlocks<B> = Default::default();
-        let mut offs: ParBlocks<B> = Default::default();
-        let mut sum = [0u8; 16];
-        for group in data.chunks_mut(16 * p) {
-            let n = group.len() / 16;
-            for ((c, xj), oj) in group.chunks_exact(16).zip(x.iter_mut()).zip(offs.iter_mut()) {
-                i += 1;
-                off = xor(&off, &self.l[i.trailing_zeros() as usize]);
-                oj.0 = off;
-                xj.0 = xor(&load(c), &off);
-            }
-            if n == p {
-                backend.decrypt_par_blocks_inplace(&mut x);
-            } else {
-                backend.decrypt_tail_blocks_inplace(&mut x[..n]);
-            }
-            for ((m, xj), oj) in group.chunks_exact_mut(16).zip(x.iter()).zip(offs.iter()) {
-                let pj = xor(&xj.0, &oj.0);
-                sum = xor(&sum, &pj);
-                m.copy_from_slice(&pj);
-            }
-        }
-        (off, sum)
+        let offsets = Offsets::new(&aes);
+        Ocb { aes, offsets, bulk: crate::wipe::Wiped::new(Bulk::Portable) }
     }
 }
 
@@ -284,12 +139,12 @@ impl AeadInPlace for Ocb {
             let (nb, bottom) = nonce_block(nonce);
             let mut ktop = nb;
             self.aes.encrypt_block(&mut ktop);
-            if let Some((bytes, off, sum)) = self.bulk.run(true, &self.l, buf, stretch(ktop, bottom)) {
+            if let Some((bytes, off, sum)) = self.bulk.run(true, &self.offsets.l, buf, stretch(ktop, bottom)) {
                 done = Some(((bytes / 16) as u64, off, sum));
             }
         }
         let mut tag = [0u8; 16];
-        self.aes.with_enc_backend(Seal { ocb: self, nonce, ad, buf, done, tag: &mut tag });
+        self.aes.with_enc_backend(Seal { offsets: &self.offsets, nonce, ad, buf, done, tag: &mut tag });
         Ok(tag)
     }
 
@@ -317,7 +172,7 @@ impl AeadInPlace for Ocb {
         let full = buf.len() / 16 * 16;
         let mut prep = [[0u8; 16]; 3];
         self.aes.with_enc_backend(OpenPrep {
-            ocb: self,
+            offsets: &self.offsets,
             nonce,
             ad,
             blocks: (full / 16) as u64,
@@ -326,22 +181,29 @@ impl AeadInPlace for Ocb {
         });
         let [off0, hash, pad_block] = prep;
         let (blocks, partial) = buf.split_at_mut(full);
-        let (skip, mut off, mut sum) = self.bulk.run(false, &self.l, blocks, off0).unwrap_or((0, off0, [0u8; 16]));
+        let (skip, mut off, mut sum) =
+            self.bulk.run(false, &self.offsets.l, blocks, off0).unwrap_or((0, off0, [0u8; 16]));
         if skip < blocks.len() {
             let mut out = ([0u8; 16], [0u8; 16]);
             let index = (skip / 16) as u64;
-            self.aes.with_dec_backend(OpenBulk { ocb: self, data: &mut blocks[skip..], index, off, out: &mut out });
+            self.aes.with_dec_backend(OpenBulk {
+                offsets: &self.offsets,
+                data: &mut blocks[skip..],
+                index,
+                off,
+                out: &mut out,
+            });
             off = out.0;
             sum = xor(&sum, &out.1);
         }
         if !partial.is_empty() {
-            off = xor(&off, &self.l_star);
+            off = xor(&off, &self.offsets.l_star);
             for (b, k) in partial.iter_mut().zip(pad_block) {
                 *b ^= k;
             }
             sum = xor(&sum, &pad(partial));
         }
-        let mut t = xor(&xor(&sum, &off), &self.l_dollar);
+        let mut t = xor(&xor(&sum, &off), &self.offsets.l_dollar);
         self.aes.encrypt_block(&mut t);
         let expected = xor(&t, &hash);
         verify(&expected, tag, buf)
@@ -357,8 +219,8 @@ mod tests {
         let ocb = Ocb::new(&[9u8; 16]).unwrap();
         let mut off = [0u8; 16];
         for i in 1..5000u64 {
-            off = xor(&off, &ocb.l[i.trailing_zeros() as usize]);
-            assert_eq!(ocb.gray_offset(i), off, "i={i}");
+            off = xor(&off, &ocb.offsets.l[i.trailing_zeros() as usize]);
+            assert_eq!(ocb.offsets.gray_offset(i), off, "i={i}");
         }
     }
 

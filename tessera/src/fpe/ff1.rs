@@ -4,21 +4,21 @@
 //! native integers with a precomputed reciprocal; up to 2^96 on `u128`;
 //! longer values on the fixed-capacity path in [`super::big`]. The CBC-MAC
 //! state after block P is cached per (length, tweak length). On AES-NI, one
-//! value whose y has 8 bytes runs the chain of [`super::single_ni`].
+//! value whose y has 8 bytes runs the chain of [`super::batch::x86::single_ni`].
 
 use std::sync::OnceLock;
 
-use super::batch_round::{BatchMod, Layout};
+use super::batch::round::{BatchMod, Layout};
+#[cfg(target_arch = "x86_64")]
+use super::batch::x86::single_ni::{self, Fast};
+use super::batch::{self, slab};
 use super::big;
 use super::feistel::{Ring, Y64, Y96, feistel};
 use super::keyed::Keyed;
 use super::num::{Mod64, Mod128, Radix};
 #[cfg(target_arch = "x86_64")]
-use super::single_ni::{self, Fast};
-#[cfg(target_arch = "x86_64")]
 use super::text10;
 use super::{Alphabet, Fpe, MAX_LEN, Tweaks, check_radix, check_value, min_len};
-use super::{batch, slab};
 use crate::Direction;
 use crate::Error;
 use crate::aes::Block;

@@ -6,14 +6,14 @@
 //! The radix power of a half always fits in 96 bits (that is FF3's length
 //! limit), so every value runs on native integers.
 
-use super::batch_round::{BatchMod, Layout};
+use super::batch::round::{BatchMod, Layout};
+#[cfg(target_arch = "x86_64")]
+use super::batch::x86::single_ni::{self, Fast};
+use super::batch::{self, slab};
 use super::feistel::{Ring, feistel};
 use super::keyed::Keyed;
 use super::num::{Mod64, Mod128};
-#[cfg(target_arch = "x86_64")]
-use super::single_ni::{self, Fast};
 use super::{Alphabet, Fpe, Tweaks, check_radix, check_value, min_len};
-use super::{batch, slab};
 use crate::Direction;
 use crate::Error;
 

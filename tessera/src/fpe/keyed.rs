@@ -4,7 +4,8 @@
 //! [`batch::Plan`].
 
 use super::batch;
-use super::batch_round::{BatchMod, Kernel, Layout};
+use super::batch::Kernel;
+use super::batch::round::{BatchMod, Layout};
 use super::num::Radix;
 use crate::Error;
 use crate::aes::Aes;

@@ -24,35 +24,10 @@
 //! radix^len >= 1,000,000, FF3-1 length at most 2*floor(log_radix(2^96)),
 //! FF3-1 tweaks of exactly 7 bytes and FF3 tweaks of 8.
 
-mod ahead;
 mod algorithm;
 mod alphabet;
 mod batch;
-#[cfg(target_arch = "x86_64")]
-mod batch_fused;
-#[cfg(target_arch = "x86_64")]
-mod batch_fused256;
-#[cfg(target_arch = "x86_64")]
-mod batch_fused_avx2;
-#[cfg(target_arch = "x86_64")]
-mod batch_fused_ni;
-#[cfg(target_arch = "x86_64")]
-mod batch_fused_sse;
-#[cfg(target_arch = "x86_64")]
-mod batch_piped256;
-mod batch_round;
-#[cfg(target_arch = "x86_64")]
-mod batch_x86;
-#[doc(hidden)]
-pub mod bench;
 mod big;
-#[cfg(target_arch = "x86_64")]
-mod digits10;
-#[cfg(target_arch = "x86_64")]
-mod digits256;
-#[cfg(target_arch = "x86_64")]
-mod digits512;
-mod ends;
 mod feistel;
 mod ff1;
 mod ff3;
@@ -61,14 +36,13 @@ mod keyed;
 mod num;
 mod rounding;
 #[cfg(target_arch = "x86_64")]
-mod single_ni;
-mod slab;
-#[cfg(target_arch = "x86_64")]
 mod text10;
 mod text_batch;
 
 pub use algorithm::Algorithm;
 pub use alphabet::Alphabet;
+#[doc(hidden)]
+pub use batch::bench;
 pub use ff1::FF1;
 pub use ff3::{FF3, FF3_1};
 pub use format::TokenFormat;
@@ -389,6 +363,3 @@ mod tests {
         }
     }
 }
-
-#[cfg(test)]
-mod batch_levels_tests;

@@ -1,7 +1,7 @@
 //! Round-to-nearest for the batch kernels' f64 quotient estimates.
 //!
-//! The AVX2 and VAES-256 batch arithmetic (`batch_x86::y4`,
-//! `batch_fused_avx2::rem4`, `batch_fused256::update32`) estimates quotients in
+//! The AVX2 and VAES-256 batch arithmetic (`x86::round::y4`,
+//! `fused_avx2::rem4`, `fused256::update32`) estimates quotients in
 //! f64 and corrects them assuming round-to-nearest. A host that changed the
 //! thread's SSE rounding mode (C's `fesetround`, through Python or a JVM on
 //! the same thread) would make them wrong: ciphertexts that do not decrypt.

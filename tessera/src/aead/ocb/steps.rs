@@ -7,7 +7,7 @@ use aes::cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser,
 };
 
-use super::Ocb;
+use super::offsets::Offsets;
 use crate::Error;
 use crate::aead::Tag;
 use crate::aes::Block;
@@ -47,7 +47,7 @@ pub(super) fn check_nonce(nonce: &[u8]) -> Result<(), Error> {
 /// OCB-ENCRYPT (RFC 7253 section 4.2) in one backend call, or its end
 /// after the VAES kernel did the first blocks.
 pub(super) struct Seal<'a> {
-    pub(super) ocb: &'a Ocb,
+    pub(super) offsets: &'a Offsets,
     pub(super) nonce: &'a [u8],
     pub(super) ad: &'a [u8],
     pub(super) buf: &'a mut [u8],
@@ -64,7 +64,7 @@ impl BlockSizeUser for Seal<'_> {
 impl BlockCipherEncClosure for Seal<'_> {
     #[inline(always)]
     fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
-        let ocb = self.ocb;
+        let ocb = self.offsets;
         let (index, off0, sum0) = match self.done {
             Some(done) => done,
             None => {
@@ -95,7 +95,7 @@ impl BlockCipherEncClosure for Seal<'_> {
 /// The encryption-side work of OCB-DECRYPT: Offset_0, HASH(A) and the pad
 /// for a final partial block (whose offset comes from the Gray code).
 pub(super) struct OpenPrep<'a> {
-    pub(super) ocb: &'a Ocb,
+    pub(super) offsets: &'a Offsets,
     pub(super) nonce: &'a [u8],
     pub(super) ad: &'a [u8],
     /// Number of complete blocks and whether a partial one follows.
@@ -112,7 +112,7 @@ impl BlockSizeUser for OpenPrep<'_> {
 impl BlockCipherEncClosure for OpenPrep<'_> {
     #[inline(always)]
     fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
-        let ocb = self.ocb;
+        let ocb = self.offsets;
         let (nb, bottom) = nonce_block(self.nonce);
         let off0 = stretch(enc(backend, nb), bottom);
         let hash = ocb.hash(backend, self.ad);
@@ -127,7 +127,7 @@ impl BlockCipherEncClosure for OpenPrep<'_> {
 
 /// The decryption of the complete blocks for OCB-DECRYPT.
 pub(super) struct OpenBulk<'a> {
-    pub(super) ocb: &'a Ocb,
+    pub(super) offsets: &'a Offsets,
     pub(super) data: &'a mut [u8],
     /// Blocks before `data` and their last offset.
     pub(super) index: u64,
@@ -143,6 +143,6 @@ impl BlockSizeUser for OpenBulk<'_> {
 impl BlockCipherDecClosure for OpenBulk<'_> {
     #[inline(always)]
     fn call<B: BlockCipherDecBackend<BlockSize = U16>>(self, backend: &B) {
-        *self.out = self.ocb.open_blocks(backend, self.data, self.index, self.off);
+        *self.out = self.offsets.open_blocks(backend, self.data, self.index, self.off);
     }
 }

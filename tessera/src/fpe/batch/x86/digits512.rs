@@ -3,12 +3,12 @@
 //! vector. One word permutation, fixed per value length, moves the numerals
 //! of two values into four 8-lane slots (a half per slot, right-aligned,
 //! reversed for FF3's digit order, leading lanes zeroed), and another moves
-//! the digits back. The conversions are [`super::digits10`]'s, in every
+//! the digits back. The conversions are [`super::digits128`]'s, in every
 //! 128-bit lane at once. No table lookup and no branch depends on a value.
 
 #![allow(unsafe_code)]
 
-use super::digits256::vec_op;
+use super::vec_op::vec_op;
 use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
@@ -203,7 +203,7 @@ pub(crate) fn all_below_ten(top: __m512i) -> bool {
 }
 
 /// NUM_10 of each 128-bit lane's eight numerals (most significant first),
-/// into the lane's first qword (as [`super::digits10::num8`]; the second
+/// into the lane's first qword (as [`super::digits128::num8`]; the second
 /// dword is zero).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -239,7 +239,7 @@ fn shufb(a: __m512i, ctl: __m512i) -> __m512i {
 }
 
 /// STR^8_10 of the first dword (below 10^8) of each 128-bit lane, as eight
-/// u16 lanes most significant first (as [`super::digits10::digits8`]);
+/// u16 lanes most significant first (as [`super::digits128::digits8`]);
 /// what the lane holds past that dword does not matter.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]

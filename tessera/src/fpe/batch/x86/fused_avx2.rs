@@ -1,17 +1,18 @@
-//! The AVX2 arithmetic of the fused kernels in `batch_fused256.rs`
+//! The AVX2 arithmetic of the fused kernels in `fused256.rs`
 //! (AES-NI + AVX2, and VAES-256): four values per vector. FF3's 128-bit y
 //! folded below 2^64 ([`limbs4`] with its four 32-bit limbs, [`fold_top4`]
 //! with two multiplies), the remainder from an f64 quotient estimate
-//! ([`rem4`]), the update ([`update4`]), the block pairs ([`blocks4`]) and
+//! ([`rem4`]), the update ([`update4`]), the block pairs ([`blocks4`], and
+//! [`blocks32`] from the halves' low 32 bits) and
 //! the halves' loads and stores. Straight-line vector code (`scripts/check-ct`
 //! compiles the kernels' steps that use it).
 
 use crate::simd::{load, store};
 use core::arch::x86_64::*;
 
-use super::batch_fused::MAX_FF3;
-use super::batch_round::Consts;
-use super::batch_x86::{BSWAP_HI, BSWAP_LO};
+use super::fused512::MAX_FF3;
+use super::round::{BSWAP_HI, BSWAP_LO};
+use crate::fpe::batch::round::Consts;
 
 /// `y0 + y1·r32 + y2·r64 + y3·r96` for the 32-bit limbs y0..y3 of
 /// `hi·2^64 + lo`: congruent to it modulo m, and below 2^64 when every
@@ -52,14 +53,14 @@ const _: () = assert!(((MAX_FF3 - 1) as u128) * ((1 << 33) - 1) < 1 << 63, "fold
 /// and 2^63 + (2^63 mod m) (FF3).
 #[derive(Clone, Copy)]
 pub struct Mod256 {
-    pub(super) m: __m256i,
-    pub(super) inv: __m256d,
-    pub(super) c: __m256d,
+    pub(crate) m: __m256i,
+    pub(crate) inv: __m256d,
+    pub(crate) c: __m256d,
     off: [__m256i; 2],
-    pub(super) r: [__m256i; 3],
+    pub(crate) r: [__m256i; 3],
     /// 2^63 + (2^63 mod m) for FF3's fold on VAES-256 (`fold_top4`),
     /// set by [`Mod256::with_top`]; zero otherwise.
-    pub(super) top: __m256i,
+    pub(crate) top: __m256i,
 }
 
 impl Mod256 {
@@ -82,7 +83,7 @@ impl Mod256 {
     /// The vectors for modulus `m` and FF3's limb residues `r`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn with(m: u64, r: [u64; 3]) -> Self {
+    pub(crate) fn with(m: u64, r: [u64; 3]) -> Self {
         let v = |x: u64| _mm256_set1_epi64x(x as i64);
         let [inv, c] = quotient_consts(m);
         // `rem4` reads q·m + (0x4330_0000·m mod 2^32)·2^32 for q·m.
@@ -101,7 +102,7 @@ impl Mod256 {
 /// [`rem4`]'s f64 constants for m: inv = 2^12 / m rounded, and c =
 /// 2^52 - 2^52·inv rounded once (the product is exact), so
 /// (2^52 + Y)·inv + c is 2^52 + Y·inv.
-pub(super) fn quotient_consts(m: u64) -> [f64; 2] {
+pub(crate) fn quotient_consts(m: u64) -> [f64; 2] {
     let inv = 4096.0 / m as f64;
     let two52 = (1u64 << 52) as f64;
     [inv, two52 - two52 * inv]
@@ -142,7 +143,7 @@ pub fn fold4(s: __m256i, m: __m256i) -> __m256i {
 }
 
 /// The two block pairs of 4 halves `x` (values 0, 2 and 1, 3), each
-/// xored with `cb`: the half placed as [`Layout::Ff3`](super::batch_round::Layout)
+/// xored with `cb`: the half placed as [`Layout::Ff3`](crate::fpe::batch::round::Layout)
 /// (`FF3`) or FF1 places it.
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -191,5 +192,28 @@ pub fn store_halves<const W: usize, const G: usize>(h: [[[__m256i; W]; G]; 2], a
         for (k, v) in half.as_flattened().iter().enumerate() {
             store(&mut x[4 * k..], *v);
         }
+    }
+}
+
+/// As [`blocks4`] from the low 32 bits of each half (the high ones
+/// ignored): one byte shuffle per block pair places them and zeroes the
+/// rest.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub fn blocks32<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
+    let [lo, hi] = place32(FF3).map(|[l, h]| _mm256_set_epi64x(h, l, h, l));
+    [_mm256_xor_si256(_mm256_shuffle_epi8(x, lo), cb), _mm256_xor_si256(_mm256_shuffle_epi8(x, hi), cb)]
+}
+
+/// The byte shuffles (`pshufb`, one 128-bit lane as its low and high
+/// 64 bits) that place the low 32 bits of a lane's value 0 (the first) or
+/// 1 (the second) in a block and zero the rest: FF3 in the block's bytes
+/// 0..4, FF1 reversed to its bytes 12..16.
+pub(crate) const fn place32(ff3: bool) -> [[i64; 2]; 2] {
+    let z = 0x8080_8080_8080_8080u64 as i64; // zero bytes
+    if ff3 {
+        [[0x8080_8080_0302_0100u64 as i64, z], [0x8080_8080_0b0a_0908u64 as i64, z]]
+    } else {
+        [[z, 0x0001_0203_8080_8080], [z, 0x0809_0a0b_8080_8080]]
     }
 }

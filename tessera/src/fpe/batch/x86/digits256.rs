@@ -6,107 +6,17 @@
 //! NUM then folds four values at once, so one vector ends with A of four
 //! values in its low lane and B in its high lane. STR converts four halves
 //! per vector pass and a second shuffle puts the digits back in order. The
-//! conversions are [`super::digits10`]'s; no table lookup and no branch
+//! conversions are [`super::digits128`]'s; no table lookup and no branch
 //! depends on a value (only on positions and lengths). The parse keeps the
 //! largest numeral it loads and says at the end whether all were digits.
 
 #![allow(unsafe_code)]
 
-use crate::simd::{Plain, cast, load, store};
+use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
-use super::digits10::Dec128;
-use super::digits512::Dec512;
-
-/// A group's numerals with room for its loads and stores: four values of
-/// up to 16 numerals, the last one's B window reaching 3 * 16 + 8 + 8.
-const PAD: usize = 4 * 16;
-
-/// Whether the four values of `n` numerals (halves split at `u`) from
-/// numeral `at` of `len` are whole and in reach of eight-numeral loads and
-/// stores (B's from `at + u`): the geometry [`Dec128`] and [`Dec256`] share.
-pub(super) fn in_reach((n, u): (usize, usize), at: usize, len: usize) -> bool {
-    at + 3 * n + u + 8 <= len
-}
-
-/// The four values of `n` numerals (halves of `u` and `n - u`, 1 to 8
-/// numerals each) from numeral `at` of `data`, checked in reach
-/// ([`in_reach`]) once, when made: each half's window then moves with one
-/// vector load or store and no bounds check of its own.
-pub(super) struct Quad<S> {
-    data: S,
-    at: usize,
-    n: usize,
-    u: usize,
-}
-
-impl<S: AsRef<[u16]>> Quad<S> {
-    #[inline(always)]
-    pub(super) fn new(data: S, (n, u): (usize, usize), at: usize) -> Self {
-        let len = data.as_ref().len();
-        assert!(n <= 16 && u <= 8 && at <= len && in_reach((n, u), at, len));
-        Quad { data, at, n, u }
-    }
-
-    /// Where value `i < 4`'s half `h < 2` starts (asserted, with the width
-    /// of `V`: eight numerals, or sixteen from a value's start when its
-    /// first half has eight).
-    #[inline(always)]
-    fn window<V>(&self, i: usize, h: usize) -> usize {
-        let bytes = size_of::<V>();
-        assert!(i < 4 && h < 2 && (bytes <= 16 || (bytes <= 32 && h == 0 && self.u == 8)));
-        self.at + i * self.n + h * self.u
-    }
-
-    /// Value `i`'s half `h` window as a vector.
-    #[inline(always)]
-    pub(super) fn load<V: Plain>(&self, i: usize, h: usize) -> V {
-        let p = self.window::<V>(i, h);
-        // SAFETY: `new` checked at + 3n + u + 8 <= len, so the window (at
-        // most eight numerals from p <= at + 3n + u, or sixteen from
-        // p <= at + 3n when u = 8) is inside `data`; unaligned reads are
-        // allowed and every bit pattern is a valid `V`.
-        unsafe { core::ptr::read_unaligned(self.data.as_ref().as_ptr().add(p).cast::<V>()) }
-    }
-}
-
-impl Quad<&mut [u16]> {
-    /// Writes `v` over value `i`'s half `h` window.
-    #[inline(always)]
-    pub(super) fn store<V: Plain>(&mut self, i: usize, h: usize, v: V) {
-        let p = self.window::<V>(i, h);
-        // SAFETY: as in `load`, the window is inside `data`; any bytes are
-        // valid numerals (u16).
-        unsafe { core::ptr::write_unaligned(self.data.as_mut_ptr().add(p).cast::<V>(), v) }
-    }
-}
-
-/// `load` on the four values from numeral `at` of `data`: in place when in
-/// reach, else on a zero-padded copy of the last values (fewer than
-/// 3 * 16 + 8 + 8 numerals left; zeros past the last value).
-#[inline(always)]
-pub(super) fn load_quad<R>(nu: (usize, usize), data: &[u16], at: usize, load: impl FnOnce(&[u16], usize) -> R) -> R {
-    if in_reach(nu, at, data.len()) {
-        return load(data, at);
-    }
-    let mut pad = [0u16; PAD];
-    pad[..data.len() - at].copy_from_slice(&data[at..]);
-    load(&pad, 0)
-}
-
-/// `store` of the four values from numeral `at` of `data`: in place when in
-/// reach, else into a padded copy whose whole values are copied back (the
-/// stores' spill past the last value stays in the copy).
-#[inline(always)]
-pub(super) fn store_quad(nu: (usize, usize), data: &mut [u16], at: usize, store: impl FnOnce(&mut [u16], usize)) {
-    if in_reach(nu, at, data.len()) {
-        return store(data, at);
-    }
-    let mut pad = [0u16; PAD];
-    store(&mut pad, 0);
-    let end = data.len().min(at + 4 * nu.0);
-    data[at..end].copy_from_slice(&pad[..end - at]);
-}
+use super::digit_quads::{Quad, load_quad, shuffle, store_quad};
+use super::vec_op::vec_op;
 
 /// The shuffles for one value length `n` and first-half length `u`.
 pub(crate) struct Dec256 {
@@ -125,21 +35,6 @@ pub(crate) struct Dec256 {
     /// per value, and the conversions work in the numerals' order, so no
     /// shuffle.
     whole: Option<bool>,
-}
-
-/// The byte shuffle taking eight right-aligned digit slots (most
-/// significant first) to the `m` numerals of a half from its start, or
-/// (`to_slots`) the numerals to the slots.
-pub(super) fn shuffle(m: usize, be: bool, to_slots: bool) -> [u8; 16] {
-    let mut ctl = [0x80u8; 16];
-    for i in 0..m {
-        // Numeral i of the half (from its start) and its slot.
-        let slot = if be { 8 - m + i } else { 7 - i };
-        let (to, from) = if to_slots { (slot, i) } else { (i, slot) };
-        ctl[2 * to] = 2 * from as u8;
-        ctl[2 * to + 1] = 2 * from as u8 + 1;
-    }
-    ctl
 }
 
 impl Dec256 {
@@ -297,7 +192,7 @@ fn store4_whole(dst: &mut [u16], at: usize, v: [__m256i; 4]) {
 }
 
 /// Whether every u16 lane of `top` is below 10 (as
-/// [`digits10::all_below_ten`](super::digits10::all_below_ten), 256 bits).
+/// [`digits128::all_below_ten`](super::digits128::all_below_ten), 256 bits).
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn all_below_ten(top: __m256i) -> bool {
@@ -308,7 +203,7 @@ pub(crate) fn all_below_ten(top: __m256i) -> bool {
 /// NUM_10 of four values' halves: each 128-bit lane of `v[i]` holds eight
 /// numerals (below 10), most significant first (last when `REV`); the result's low lane
 /// holds the four low-lane values as dwords, its high lane the four
-/// high-lane ones (as [`super::digits10::num8`], with each packing step
+/// high-lane ones (as [`super::digits128::num8`], with each packing step
 /// merging two vectors).
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -324,28 +219,10 @@ pub(crate) fn num4<const REV: bool>(v: [__m256i; 4]) -> __m256i {
     _mm256_madd_epi16(_mm256_packs_epi32(s01, s23), w(10_000))
 }
 
-/// `$op r, a, b` on `$reg` registers (`ymm_reg` with `__m256i`, `zmm_reg`
-/// with `__m512i`): one instruction, in a function that enables its
-/// features, written out where LLVM would rewrite its intrinsic into slower
-/// code.
-macro_rules! vec_op {
-    ($reg:ident: $ty:ty, $op:literal, $a:expr, $b:expr) => {{
-        let r: $ty;
-        // SAFETY: one instruction of the features the calling function
-        // enables, on registers only: no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(concat!($op, " {r}, {a}, {b}"), r = lateout($reg) r, a = in($reg) $a,
-                b = in($reg) $b, options(pure, nomem, nostack, preserves_flags));
-        }
-        r
-    }};
-}
-pub(super) use vec_op;
-
 /// STR^8_10 of the four u64 of `x` (each below 10^8) as eight u16 lanes,
 /// most significant first (last when `REV`): values 0 and 2 in the first
 /// vector's lanes, 1 and 3 in the second's (W. Muła's conversion, as
-/// [`super::digits10::digits8`]).
+/// [`super::digits128::digits8`]).
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn digits4<const REV: bool>(x: __m256i) -> [__m256i; 2] {
@@ -404,45 +281,3 @@ pub(crate) fn digits4<const REV: bool>(x: __m256i) -> [__m256i; 2] {
 fn mulhi16(a: __m256i, b: __m256i) -> __m256i {
     vec_op!(ymm_reg: __m256i, "vpmulhuw", a, b)
 }
-
-/// The widest whole-group decimal conversion the CPU has: AVX-512 BW (two
-/// values per vector) with the AVX-512 kernel, else AVX2, else SSE4.1.
-pub(crate) enum Decimal {
-    Avx512(Dec512),
-    Avx2(Dec256),
-    Sse41(Dec128),
-}
-
-impl Decimal {
-    /// For values of `n` numerals with a first half of `u`, in FF1's digit
-    /// order when `be`; `None` unless both halves have 1 to 8 numerals and
-    /// the CPU has AVX2 or SSSE3 and SSE4.1. `avx512`: the batch runs the
-    /// AVX-512 kernel.
-    pub(crate) fn new(avx512: bool, n: usize, u: usize, be: bool) -> Option<Self> {
-        let wide = if avx512 { Dec512::new(n, u, be) } else { None };
-        let narrow = || Dec128::new(n, u, be).map(Decimal::Sse41);
-        wide.map(Decimal::Avx512).or_else(|| Dec256::new(n, u, be).map(Decimal::Avx2)).or_else(narrow)
-    }
-
-    /// As [`Dec256::parse_checked`].
-    pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        match self {
-            Decimal::Avx512(d) => d.parse_checked(data, a, b),
-            Decimal::Avx2(d) => d.parse_checked(data, a, b),
-            Decimal::Sse41(d) => d.parse_checked(data, a, b),
-        }
-    }
-
-    /// As [`Dec256::format`].
-    pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
-        match self {
-            Decimal::Avx512(d) => d.format(a, b, data),
-            Decimal::Avx2(d) => d.format(a, b, data),
-            Decimal::Sse41(d) => d.format(a, b, data),
-        }
-    }
-}
-
-#[cfg(test)]
-#[path = "digits256_tests.rs"]
-mod tests;

@@ -1,7 +1,7 @@
 //! Decimal NUM and STR for the batch path with SSE2 (part of every x86-64
 //! CPU): eight digits per 128-bit vector, by multiplications and shifts
 //! only, so no table lookup and no branch depends on a value (constant
-//! time, unlike the scalar two-digit table of [`super::num::Radix`]).
+//! time, unlike the scalar two-digit table of [`crate::fpe::num::Radix`]).
 //! Halves of 1 to 16 digits; numerals are u16, as the batch data holds them.
 //!
 //! Digits run most significant first (`BE`, FF1's NUM and STR) or least
@@ -15,7 +15,7 @@
 
 use core::arch::x86_64::*;
 
-use super::digits256::{Quad, load_quad, shuffle, store_quad};
+use super::digit_quads::{Quad, load_quad, shuffle, store_quad};
 use crate::simd::{cast, load, store};
 
 /// Lanes kept when a half fills the last (`KEEP_LAST[k..k + 8]`) or first
@@ -329,5 +329,5 @@ pub(crate) fn digits2(x: __m128i) -> [__m128i; 2] {
 }
 
 #[cfg(test)]
-#[path = "digits10_tests.rs"]
+#[path = "digits128_tests.rs"]
 mod tests;

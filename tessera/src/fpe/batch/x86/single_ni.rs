@@ -13,10 +13,10 @@
 
 use core::arch::x86_64::*;
 
-use super::num::limb_residues;
 use crate::Direction;
 use crate::aes::ni::Keys;
 use crate::cpu::AesNi;
+use crate::fpe::num::limb_residues;
 
 /// Calls `$f::<NR, DEC>($args)` for the key's round count and the direction.
 macro_rules! dispatch {

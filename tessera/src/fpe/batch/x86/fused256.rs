@@ -1,7 +1,7 @@
-//! The fused kernels on AVX2 (see `batch_fused.rs` for the scheme and
+//! The fused kernels on AVX2 (see `fused512.rs` for the scheme and
 //! the shared arithmetic): values in vectors of four halves, their blocks
 //! built in 256-bit pairs, y reduced with the f64 quotient estimate of
-//! [`rem4`](super::batch_fused_avx2::rem4). The AES-NI kernel ([`rounds_ni`])
+//! [`rem4`](super::fused_avx2::rem4). The AES-NI kernel ([`rounds_ni`])
 //! splits the pairs and runs one block per `aesenc`, 8 values per step,
 //! and folds with sign blends. The VAES-256 kernel ([`rounds_vaes256`],
 //! for CPUs with VAES but without the AVX-512 kernel: Intel Alder Lake and
@@ -16,13 +16,15 @@
 
 use core::arch::x86_64::*;
 
-use super::batch_fused::{MAX_FF3, MAX_ROUNDS, by_rounds, const_block};
-use super::batch_fused_avx2::{Mod256, blocks4, fold_top4, limbs4, load_halves, store_halves, update4};
-use super::batch_piped256::{PW, chunk_piped};
-use super::batch_round::{Consts, Prefetch};
-use super::batch_x86::{BSWAP_HI, BSWAP_LO};
-use super::digits256::vec_op;
+use super::fused_avx2::{Mod256, blocks4, blocks32, fold_top4, limbs4, load_halves, store_halves, update4};
+use super::fused512::{MAX_FF3, MAX_ROUNDS, by_rounds, const_block};
+use super::piped256::{PW, chunk_piped};
+use super::round::{BSWAP_HI, BSWAP_LO};
+use super::run::FusedRun;
+use super::vec_op::mul_lo32;
+use super::vec_op::vec_op;
 use crate::Direction;
+use crate::fpe::batch::round::{Consts, Prefetch};
 
 /// A chunk's groups and their vectors: 32 values as eight groups of one
 /// vector (on a Xeon capped at `vaes256`, with the 32-bit update, two
@@ -34,7 +36,7 @@ const CG: usize = 8;
 
 /// The largest modulus the VAES-256 kernel's 32-bit update ([`update32`])
 /// takes: its fold adds m to sums below 2m, which must stay below 2^32.
-pub(super) const MAX_NARROW: u64 = u32::MAX as u64 / 3;
+pub(crate) const MAX_NARROW: u64 = u32::MAX as u64 / 3;
 const _: () = assert!(MAX_FF3 <= MAX_NARROW, "FF3 runs the 32-bit update only");
 
 /// One round for 4·W values (W vectors of four halves) with VAES on 256-bit
@@ -77,33 +79,10 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
     out
 }
 
-/// As [`blocks4`] from the low 32 bits of each half (the high ones
-/// ignored): one byte shuffle per block pair places them and zeroes the
-/// rest.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub fn blocks32<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
-    let [lo, hi] = place32(FF3).map(|[l, h]| _mm256_set_epi64x(h, l, h, l));
-    [_mm256_xor_si256(_mm256_shuffle_epi8(x, lo), cb), _mm256_xor_si256(_mm256_shuffle_epi8(x, hi), cb)]
-}
-
-/// The byte shuffles (`pshufb`, one 128-bit lane as its low and high
-/// 64 bits) that place the low 32 bits of a lane's value 0 (the first) or
-/// 1 (the second) in a block and zero the rest: FF3 in the block's bytes
-/// 0..4, FF1 reversed to its bytes 12..16.
-pub(super) const fn place32(ff3: bool) -> [[i64; 2]; 2] {
-    let z = 0x8080_8080_8080_8080u64 as i64; // zero bytes
-    if ff3 {
-        [[0x8080_8080_0302_0100u64 as i64, z], [0x8080_8080_0b0a_0908u64 as i64, z]]
-    } else {
-        [[z, 0x0001_0203_8080_8080], [z, 0x0809_0a0b_8080_8080]]
-    }
-}
-
 /// `d + y mod m` (`ENC`) or `d - y mod m` in the low 32 bits of each lane
 /// (the high ones ignored in `d` and undefined in the result), for d < m,
 /// y < 2^64 and 2^16 <= m <= [`MAX_NARROW`]. The quotient estimate is
-/// [`rem4`](super::batch_fused_avx2::rem4)'s (y - q·m in [-m, m)); the rest
+/// [`rem4`](super::fused_avx2::rem4)'s (y - q·m in [-m, m)); the rest
 /// runs modulo 2^32, where `d ± (y - q·m)`, in [-m, 2m), is exact, so one
 /// multiply gives q·m's low bits, and two unsigned 32-bit minimums fold
 /// the sum: with `s + m` (below 3m, so it does not wrap) where s is
@@ -124,17 +103,6 @@ pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i 
     _mm256_min_epu32(s, _mm256_sub_epi32(s, k.m))
 }
 
-/// `vpmuludq`: the 64-bit products of the low 32 bits of each lane of `a`
-/// and `b`. Written out because where only the products' low 32 bits are
-/// used, LLVM drops the operands' masks that `_mm256_mul_epu32` stands for
-/// and widens the multiply into a 64-bit one: two multiplies, a shift and
-/// an add.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
-    vec_op!(ymm_reg: __m256i, "vpmuludq", a, b)
-}
-
 /// The VAES-256 kernel: all rounds for every value of `a` and `b`, asking
 /// `pf` for what the batch reads next a line at a time between its steps
 /// (whatever is left is the caller's).
@@ -144,17 +112,8 @@ pub(super) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
 /// modulus, each modulus in 2^16..2^32 (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes,vaes,fma")]
-#[allow(clippy::too_many_arguments)]
-pub fn rounds_vaes256<const FF3: bool>(
-    _: crate::cpu::Vaes256,
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-    pf: &mut impl Prefetch,
-) {
+pub fn rounds_vaes256<const FF3: bool>(_: crate::cpu::Vaes256, work: FusedRun<'_, impl Prefetch>) {
+    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     let mut rk = [_mm256_setzero_si256(); 15];
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm256_broadcastsi128_si256(*k);
@@ -245,14 +204,14 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
     let mut cz = [_mm256_setzero_si256(); 2];
     if FF3 {
         ks = [Mod256::with_top(c, p), Mod256::with_top(c, 1 - p)];
-        cz = [p, 1 - p].map(|i| _mm256_set1_epi64x(super::batch_piped256::dec_offset(c.m[i]) as i64));
+        cz = [p, 1 - p].map(|i| _mm256_set1_epi64x(super::piped256::dec_offset(c.m[i]) as i64));
     }
     // Chunks of 32 values, the last 8 alone.
     macro_rules! chunks {
         ($narrow:literal) => {{
             let mut j = 0;
             if FF3 {
-                // FF3 as a pipeline of two groups (batch_piped256.rs).
+                // FF3 as a pipeline of two groups (piped256.rs).
                 while j + 8 * PW <= a.len() {
                     chunk_piped::<NR, ENC>(rk, &cbk[..rounds], (&ks, &cz), &mut a[j..], &mut b[j..], p, pf);
                     j += 8 * PW;
@@ -279,7 +238,7 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
 
 /// One round for 8 values (two vectors of four halves) with AES-NI on
 /// eight 128-bit blocks and AVX2 arithmetic; m < 2^32. `cb` is the
-/// round's constant block ^ `rk[0]` in both lanes. As [`step512`](super::batch_fused::step512):
+/// round's constant block ^ `rk[0]` in both lanes. As [`step512`](super::fused512::step512):
 /// values 0, 2 and 1, 3 of a vector share a 256-bit block pair.
 #[inline]
 #[target_feature(enable = "avx2,aes")]
@@ -330,17 +289,8 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 /// of 8; an even number of rounds; every half below its round's modulus,
 /// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
 #[target_feature(enable = "avx2,aes")]
-#[allow(clippy::too_many_arguments)]
-pub fn rounds_ni<const FF3: bool>(
-    _: crate::cpu::Avx2Aes,
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-    pf: &mut impl Prefetch,
-) {
+pub fn rounds_ni<const FF3: bool>(_: crate::cpu::Avx2Aes, work: FusedRun<'_, impl Prefetch>) {
+    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     pf.rest();
     by_rounds!(run_ni::<FF3>(nr, dir; keys, c, a, b, dir));
 }
@@ -402,7 +352,7 @@ fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 /// random, halves of 0, m - 1 and random, each with garbage in its high 32
 /// bits (which must not matter).
 #[cfg(test)]
-pub(super) fn check_narrow_update<const L: usize>(
+pub(crate) fn check_narrow_update<const L: usize>(
     mut update: impl FnMut(u64, [u64; L], [u64; L]) -> ([u64; L], [u64; L]),
 ) {
     let mut seed = 0x0123_4567_89ab_cdefu64;
@@ -434,7 +384,7 @@ pub(super) fn check_narrow_update<const L: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fpe::batch_round::{BatchMod, Layout};
+    use crate::fpe::batch::round::{BatchMod, Layout};
     use crate::fpe::num::Mod64;
 
     fn vec(x: [u64; 4]) -> __m256i {

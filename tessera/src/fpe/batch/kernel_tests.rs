@@ -1,6 +1,8 @@
-//! Tests of the batch round kernels (`batch_round.rs`).
+//! Tests of the batch round kernels (`kernel.rs`, `round.rs`).
 
 use super::*;
+use crate::fpe::batch::round::round_portable;
+use crate::fpe::num::Mod64;
 
 /// A small deterministic generator (xorshift*), enough for test inputs.
 fn rng(seed: &mut u64) -> u64 {

@@ -18,25 +18,26 @@
 //! on AVX-512 to `lo + h0·(2^64 mod m) + h1·(2^96 mod m)`, below 2^64 +
 //! 2^63, whose wrap past 2^64 neither its quotient estimate nor its low 52
 //! bits need ([`pre8`]), on AVX2 below 2^64 with its four 32-bit limbs
-//! ([`limbs4`](super::batch_fused_avx2::limbs4)). On AVX-512 the remainder is a Barrett step on IFMA's
+//! ([`limbs4`](super::fused_avx2::limbs4)). On AVX-512 the remainder is a Barrett step on IFMA's
 //! 52-bit multiplier: for FF1 in [0, 3m), then the update folds `d ± y`
 //! into [0, m) with two unsigned minimums; for FF3, whose d enters before
 //! the quotient, `d ± y` in [0, 2m) and one minimum; the AVX2 kernel rounds an f64
 //! quotient estimate from y's top 52 bits (remainder in [-m, m), see
-//! [`rem4`](super::batch_fused_avx2::rem4)) and folds `d ± y + m` into [0, m) with two sign blends (on
+//! [`rem4`](super::fused_avx2::rem4)) and folds `d ± y + m` into [0, m) with two sign blends (on
 //! VAES-256, for m <= (2^32 - 1) / 3, the fold works modulo 2^32 with two
-//! unsigned minimums instead: `batch_fused256.rs`).
+//! unsigned minimums instead: `fused256.rs`).
 //! The AVX2 kernels (AES-NI, and VAES-256 on two blocks per vector) are
-//! in `batch_fused256.rs`, on the AVX2 arithmetic of `batch_fused_avx2.rs`.
+//! in `fused256.rs`, on the AVX2 arithmetic of `fused_avx2.rs`.
 //! Every step is straight-line vector code
 //! (`scripts/check-ct` compiles one round step of each kernel).
 
 use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
-use super::batch_round::{Consts, Prefetch};
-use super::batch_x86::{BSWAP_HI, BSWAP_LO};
+use super::round::{BSWAP_HI, BSWAP_LO};
+use super::run::FusedRun;
 use crate::Direction;
+use crate::fpe::batch::round::{Consts, Prefetch};
 
 /// The largest moduli the fused kernels take: FF1 on AVX-512 (the Barrett
 /// remainder, below 3m, must fit IFMA's 52 bits) and FF3-1 on both (the
@@ -44,7 +45,7 @@ use crate::Direction;
 pub(crate) const MAX_FF1_512: u64 = 1 << 50;
 pub(crate) const MAX_FF3: u64 = 1 << 30;
 /// The most rounds a run has (FF1's ten).
-pub(super) const MAX_ROUNDS: usize = 10;
+pub(crate) const MAX_ROUNDS: usize = 10;
 
 /// Calls `run::<G.., NR, ENC>(args)` (the kernel's leading constants `G`,
 /// such as its layout, then these) for the AES round count `nr` (10, 12, else 14)
@@ -63,11 +64,11 @@ macro_rules! by_rounds {
         }
     };
 }
-pub(super) use by_rounds;
+pub(crate) use by_rounds;
 
 /// Round `i`'s constant block as a 128-bit vector.
 #[inline(always)]
-pub(super) fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
+pub(crate) fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
     cast(c.blocks[i])
 }
 
@@ -303,17 +304,8 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
 /// its round's modulus, each modulus in 2^16..=[`MAX_FF1_512`] (FF1) or
 /// 2^16..=[`MAX_FF3`] (FF3), or both in 2..=2^20 with `c.fold` (FF1).
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
-#[allow(clippy::too_many_arguments)]
-pub fn rounds_vaes512<const FF3: bool>(
-    _: crate::cpu::Vaes512Ifma,
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-    pf: &mut impl Prefetch,
-) {
+pub fn rounds_vaes512<const FF3: bool>(_: crate::cpu::Vaes512Ifma, work: FusedRun<'_, impl Prefetch>) {
+    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     pf.rest();
     let mut rk = [_mm512_setzero_si512(); 15];
     for (r, k) in rk.iter_mut().zip(keys) {
@@ -367,6 +359,6 @@ fn run512<const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
 }
 
 #[cfg(test)]
-#[path = "batch_fused_tests.rs"]
+#[path = "fused_tests.rs"]
 #[allow(unsafe_code)] // calls the kernels' `#[target_feature]` helpers
 mod tests;

@@ -2,14 +2,14 @@
 //! lengths in range, and whether all have one length (then the slab is
 //! one run), in one vectorised pass.
 
-use super::batch::wide;
+use super::wide;
 
 /// How a slab's values tile its data ([`check_ends`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Tiling {
     /// A length out of range, an end out of order or past the data.
     Bad,
-    /// Good, every value of one length: one run ([`for_each_run`](super::batch::for_each_run) has
+    /// Good, every value of one length: one run ([`for_each_run`](super::for_each_run) has
     /// nothing to find).
     OneLength,
     /// Good, with values of different lengths (or none).
@@ -21,7 +21,7 @@ pub(crate) enum Tiling {
 /// its start, and whether all have one length: one pass over the ends,
 /// vectorised ([`wide`]). A failure says nothing of which value is bad:
 /// the value-by-value check names it. (The numerals are checked as the
-/// decimal parses load them, else a run at a time: [`each_value`](super::batch::each_value).)
+/// decimal parses load them, else a run at a time: [`each_value`](super::each_value).)
 pub(crate) fn check_ends(data: &[u16], ends: &[usize], origin: usize, (min, max): (usize, usize)) -> Tiling {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::Avx2::get().is_some() {

@@ -21,10 +21,11 @@
 
 use core::arch::x86_64::*;
 
-use super::batch_fused::{MAX_ROUNDS, by_rounds, const_block};
-use super::batch_round::{Consts, Prefetch};
+use super::fused512::{MAX_ROUNDS, by_rounds, const_block};
+use super::run::FusedRun;
 use super::single_ni::Fast;
 use crate::Direction;
+use crate::fpe::batch::round::{Consts, Prefetch};
 
 /// Values per step: eight blocks in flight.
 const W: usize = 8;
@@ -156,17 +157,8 @@ pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
 /// round's modulus, each modulus in 2..=(2^64 - 1) / 3 (FF1) or in
 /// 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
-#[allow(clippy::too_many_arguments)]
-pub fn rounds_aesni<const FF3: bool>(
-    _: crate::cpu::AesNi,
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-    pf: &mut impl Prefetch,
-) {
+pub fn rounds_aesni<const FF3: bool>(_: crate::cpu::AesNi, work: FusedRun<'_, impl Prefetch>) {
+    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     by_rounds!(run::<FF3>(nr, dir; keys, c, a, b, dir, pf));
 }
 
@@ -202,7 +194,7 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
 /// round count, and the parity of the first round (0: it updates A).
 #[inline]
 #[target_feature(enable = "sse4.1")]
-pub(super) fn round_blocks(
+pub(crate) fn round_blocks(
     rk0: __m128i,
     c: &Consts<'_>,
     la: usize,
@@ -316,7 +308,7 @@ mod tests {
             (true, (1 << 30) - 1),
         ]);
         for (ff3, m) in moduli {
-            let r = super::super::num::limb_residues(m);
+            let r = crate::fpe::num::limb_residues(m);
             // SAFETY: the test machine has SSE4.1 (checked above with AES-NI).
             let k = unsafe { if ff3 { Red::new::<true>(m, r) } else { Red::new::<false>(m, r) } }.expect("in range");
             let top = if ff3 { u128::MAX } else { u64::MAX as u128 };

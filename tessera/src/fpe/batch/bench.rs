@@ -2,10 +2,11 @@
 //! alone (its `memory` and `kernel` modes). Not API: hidden from the docs
 //! and free to change.
 
-use super::Direction;
-use super::batch::GROUP;
-use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout};
-use super::num::Mod64;
+use super::Kernel;
+use super::round::GROUP;
+use super::round::{AesKeys, BatchMod, Consts, Layout};
+use crate::Direction;
+use crate::fpe::num::Mod64;
 
 /// Parses and formats `data`, decimal values of `n` digits back to
 /// back, a group at a time as FF1's batch path does (AVX-512, AVX2 or
@@ -14,8 +15,8 @@ use super::num::Mod64;
 pub fn parse_format(data: &mut [u16], n: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let avx512 = super::batch_round::Kernel::detect().avx512();
-        let Some(dec) = super::digits256::Decimal::new(avx512, n, n / 2, true) else {
+        let avx512 = super::Kernel::detect().avx512();
+        let Some(dec) = super::x86::decimal::Decimal::new(avx512, n, n / 2, true) else {
             return false;
         };
         let (mut a, mut b) = ([0u64; GROUP], [0u64; GROUP]);
@@ -43,8 +44,8 @@ pub fn parse_format(data: &mut [u16], n: usize) -> bool {
 pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let avx512 = super::batch_round::Kernel::detect().avx512();
-        let Some(dec) = super::digits256::Decimal::new(avx512, n, n.div_ceil(2), be) else {
+        let avx512 = super::Kernel::detect().avx512();
+        let Some(dec) = super::x86::decimal::Decimal::new(avx512, n, n.div_ceil(2), be) else {
             return false;
         };
         let (mut a, mut b) = ([0u64; GROUP], [0u64; GROUP]);

@@ -1,9 +1,9 @@
 //! FF3's VAES-256 chunks as a two-group pipeline (as the AES-NI kernel's
-//! [`stage`](super::batch_fused_ni::stage)s): each [`stage`] enciphers one
+//! [`stage`](super::fused_ni::stage)s): each [`stage`] enciphers one
 //! group's block pairs (four vectors of halves: eight chains of `vaesenc
 //! ymm`) and, written between its first four AES rounds, reduces the other
 //! group's outputs of the stage before (FF3's fold and the 32-bit update,
-//! one vector after each round). [`chunk256`](super::batch_fused256)'s
+//! one vector after each round). [`chunk256`](super::fused256)'s
 //! eight groups of one vector put each group's reduction after its own two
 //! AES chains in program order, so the reduction's uops wait in the
 //! scheduler ahead of later groups' AES; here they sit among eight AES
@@ -14,19 +14,19 @@
 //! `step256`'s (`fold_top4`, the f64 quotient estimate, the 32-bit
 //! remainder) with the other half d added before the estimate, as the
 //! AES-NI kernel's FF3 update does ([`finish`]): one unsigned minimum
-//! where [`update32`](super::batch_fused256::update32) has an add and two.
+//! where [`update32`](super::fused256::update32) has an add and two.
 //! Straight-line vector code apart from loops over rounds and chunks
 //! (`scripts/check-ct` compiles [`finish`], the arithmetic between the
 //! AES rounds; the stage's loop counts rounds).
 
 use core::arch::x86_64::*;
 
-use super::batch_fused_avx2::{Mod256, load_halves, store_halves};
-use super::batch_fused256::{blocks32, mul_lo32};
-use super::batch_round::Prefetch;
+use super::fused_avx2::{Mod256, blocks32, load_halves, store_halves};
+use super::vec_op::mul_lo32;
+use crate::fpe::batch::round::Prefetch;
 
 /// Vectors of four halves per group: a chunk is 8·`PW` = 32 values.
-pub(super) const PW: usize = 4;
+pub(crate) const PW: usize = 4;
 
 /// `d ± y mod m` (`ENC`: +) for the y of FF3's enciphered block pairs `o`
 /// (values 0, 2 and 1, 3 of `d`'s four), in the low 32 bits of each lane,
@@ -35,7 +35,7 @@ pub(super) const PW: usize = 4;
 /// one unsigned minimum with z - q·m + m folds it.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-pub(super) fn finish<const ENC: bool>(o: [__m256i; 2], d: __m256i, k: &Mod256, cz: __m256i) -> __m256i {
+pub(crate) fn finish<const ENC: bool>(o: [__m256i; 2], d: __m256i, k: &Mod256, cz: __m256i) -> __m256i {
     let (lo, hi) = (_mm256_unpacklo_epi64(o[0], o[1]), _mm256_unpackhi_epi64(o[0], o[1]));
     let h1 = _mm256_shuffle_epi32::<0b11_11_01_01>(hi);
     let h = _mm256_add_epi64(_mm256_mul_epu32(hi, k.r[1]), _mm256_mul_epu32(h1, k.r[2]));
@@ -56,7 +56,7 @@ pub(super) fn finish<const ENC: bool>(o: [__m256i; 2], d: __m256i, k: &Mod256, c
 /// The least multiple of m at least 2^63 + (m - 1)·(2^33 - 1), above every
 /// `fold_top4` sum: cz + d - y' is not negative and, for m <= 2^30, below
 /// 2^64.
-pub(super) fn dec_offset(m: u64) -> u64 {
+pub(crate) fn dec_offset(m: u64) -> u64 {
     let b = (1u128 << 63) + u128::from(m - 1) * ((1 << 33) - 1);
     (b.div_ceil(u128::from(m)) * u128::from(m)) as u64
 }
@@ -83,7 +83,7 @@ fn encipher<const NR: usize>(rk: &[__m256i; 15], blk: [[__m256i; 2]; PW]) -> [[_
 /// stage.)
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
-pub(super) fn stage<const NR: usize, const ENC: bool>(
+pub(crate) fn stage<const NR: usize, const ENC: bool>(
     rk: &[__m256i; 15],
     blk: [[__m256i; 2]; PW],
     done: &[[__m256i; 2]; PW],
@@ -123,7 +123,7 @@ fn build(src: &[__m256i; PW], cb: __m256i) -> [[__m256i; 2]; PW] {
 /// After each stage `pf` asks for one line of what the batch reads next.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
-pub(super) fn chunk_piped<const NR: usize, const ENC: bool>(
+pub(crate) fn chunk_piped<const NR: usize, const ENC: bool>(
     rk: &[__m256i; 15],
     cbk: &[__m256i],
     (ks, cz): (&[Mod256; 2], &[__m256i; 2]),

@@ -1,6 +1,6 @@
 //! Tests of the fused kernels' arithmetic helpers against u128 arithmetic.
 
-use super::super::batch_fused_avx2::{Mod256, fold_top4, rem4};
+use super::super::fused_avx2::{Mod256, fold_top4, rem4};
 use super::*;
 
 /// A deterministic stream of test values: an LCG from `seed`, its state
@@ -43,8 +43,8 @@ fn a256(v: __m256i) -> [u64; 4] {
 /// random.
 #[test]
 fn barrett_update_match_u128() {
-    use super::super::batch_round::{BatchMod, Layout};
-    use super::super::num::Mod64;
+    use crate::fpe::batch::round::{BatchMod, Layout};
+    use crate::fpe::num::Mod64;
     if crate::cpu::Vaes512Ifma::get().is_none() {
         return;
     }
@@ -96,8 +96,8 @@ fn barrett_update_match_u128() {
 /// remainder is below 3m and congruent to y.
 #[test]
 fn barrett_is_y_mod_m_below_3m() {
-    use super::super::batch_round::{BatchMod, Layout};
-    use super::super::num::Mod64;
+    use crate::fpe::batch::round::{BatchMod, Layout};
+    use crate::fpe::num::Mod64;
     if crate::cpu::Vaes512Ifma::get().is_none() {
         return;
     }
@@ -173,8 +173,8 @@ fn rem4_is_y_mod_m_plus_at_most_m() {
 /// top bit folded), near 2^64 and y near 2^128.
 #[test]
 fn fold_top4_matches_u128() {
-    use super::super::batch_round::{BatchMod, Layout};
-    use super::super::num::Mod64;
+    use crate::fpe::batch::round::{BatchMod, Layout};
+    use crate::fpe::num::Mod64;
     if crate::cpu::Avx2::get().is_none() {
         return;
     }
@@ -218,8 +218,8 @@ fn fold_top4_matches_u128() {
 /// bound its doc comment proves.
 #[test]
 fn pre8_below_2m() {
-    use super::super::batch_round::{BatchMod, Layout};
-    use super::super::num::Mod64;
+    use crate::fpe::batch::round::{BatchMod, Layout};
+    use crate::fpe::num::Mod64;
     if crate::cpu::Vaes512Ifma::get().is_none() {
         return;
     }
@@ -273,7 +273,7 @@ fn pre8_below_2m() {
     }
 }
 
-/// [`finish`](super::super::batch_piped256::finish) (FF3's VAES-256 pipeline) against u128 arithmetic at the ends of its bounds: moduli
+/// [`finish`](super::super::piped256::finish) (FF3's VAES-256 pipeline) against u128 arithmetic at the ends of its bounds: moduli
 /// 2^16 (+ 1), 10^8, [`MAX_FF3`] (- 1) and the one within 5000 below it
 /// whose `fold_top4` sum for y = 2^128 - 1 is largest (where z = cz + d -
 /// y' is nearest 2^64 and y' nearest cz); y near 2^128 - 1, with the low
@@ -284,9 +284,9 @@ fn finish_matches_u128() {
     if crate::cpu::Vaes256::get().is_none() {
         return;
     }
-    use super::super::batch_piped256::{dec_offset, finish};
-    use super::super::batch_round::{BatchMod, Consts, Layout};
-    use super::super::num::Mod64;
+    use super::super::piped256::{dec_offset, finish};
+    use crate::fpe::batch::round::{BatchMod, Consts, Layout};
+    use crate::fpe::num::Mod64;
     let mut next = lcg(0x2545_f491_4f6c_dd1d, 33);
     let res = |m: u64, e: u32| (1u128 << e) % u128::from(m);
     let sum = |m: u64| res(m, 63) + (res(m, 64) + res(m, 96)) * u128::from(u32::MAX);

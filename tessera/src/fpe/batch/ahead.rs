@@ -3,8 +3,8 @@
 //! VAES-256 kernel a line at a time between its stages, by FF3's AES-NI
 //! kernel a share per chunk.
 
-use super::batch::GROUP;
-use super::batch_round::Prefetch;
+use super::round::GROUP;
+use super::round::Prefetch;
 
 /// What the batch reads after the slab being processed: its numerals and
 /// its ends, prefetched a group's share at a time while the slab's groups

@@ -8,22 +8,31 @@
 //! to 16 digits are parsed and formatted whole groups at a time with
 //! AVX-512 or AVX2 ([`Decimal`]).
 
-use super::ahead::Ahead;
-use super::batch_round::{AesKeys, BatchMod, Consts, Kernel, Layout, Prefetch};
+mod ahead;
+#[doc(hidden)]
+pub mod bench;
+pub(crate) mod ends;
+pub(crate) mod kernel;
+#[cfg(test)]
+mod levels_tests;
+pub(crate) mod round;
+pub(crate) mod slab;
 #[cfg(target_arch = "x86_64")]
-use super::digits10;
+pub(crate) mod x86;
+
+use self::ahead::Ahead;
+pub(crate) use self::kernel::Kernel;
+pub(crate) use self::round::GROUP;
+use self::round::{AesKeys, BatchMod, Consts, Layout, Prefetch};
 #[cfg(target_arch = "x86_64")]
-use super::digits256::Decimal;
-use super::num::Radix;
-use super::{Tweaks, numerals_below};
+use self::x86::decimal::Decimal;
+#[cfg(target_arch = "x86_64")]
+use self::x86::digits128;
 use crate::Direction;
 use crate::Error;
 use crate::aes::{Aes, Block};
-
-/// Values advanced together per AES call.
-pub(crate) const GROUP: usize = 64;
-// The fused kernels take whole vectors of eight values.
-const _: () = assert!(GROUP.is_multiple_of(8));
+use crate::fpe::num::Radix;
+use crate::fpe::{Tweaks, numerals_below};
 
 /// Runs of fewer values go one value at a time: below this, the
 /// single-value path (AES-NI with the schedule in registers) is faster
@@ -116,7 +125,7 @@ impl Plan<'_> {
         dir: Direction,
     ) -> Option<usize> {
         // The kernels' f64 estimates need round-to-nearest, whatever the host set.
-        let _nearest = super::rounding::Nearest::enter();
+        let _nearest = crate::fpe::rounding::Nearest::enter();
         let mut g = Group { a: [0; GROUP], b: [0; GROUP], bases: [[[0; 2]; GROUP]; 2], blocks: [[0; 16]; GROUP] };
         let rounds = self.terms.len();
         assert!(rounds <= MAX_ROUNDS, "at most {MAX_ROUNDS} rounds");
@@ -242,7 +251,7 @@ fn decimal(rx: &Radix, n: usize, u: usize) -> bool {
 pub(crate) fn num_halves<const BE: bool>(rx: &Radix, buf: &[u16], s: usize, n: usize, u: usize) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     if decimal(rx, n, u) {
-        return (digits10::num::<BE>(buf, s, u), digits10::num::<BE>(buf, s + u, n - u));
+        return (digits128::num::<BE>(buf, s, u), digits128::num::<BE>(buf, s + u, n - u));
     }
     let (xa, xb) = buf[s..s + n].split_at(u);
     if BE { (rx.num_be64(xa), rx.num_be64(xb)) } else { (rx.num_le64(xa), rx.num_le64(xb)) }
@@ -264,11 +273,11 @@ pub(crate) fn str_halves<const BE: bool>(
     #[cfg(target_arch = "x86_64")]
     if decimal(rx, n, u) {
         if BE {
-            digits10::put::<true>(buf, s + u, n - u, b);
-            digits10::put::<true>(buf, s, u, a);
+            digits128::put::<true>(buf, s + u, n - u, b);
+            digits128::put::<true>(buf, s, u, a);
         } else {
-            digits10::put::<false>(buf, s, u, a);
-            digits10::put::<false>(buf, s + u, n - u, b);
+            digits128::put::<false>(buf, s, u, a);
+            digits128::put::<false>(buf, s + u, n - u, b);
         }
         return;
     }
@@ -286,7 +295,7 @@ pub(crate) fn str_halves<const BE: bool>(
 /// length)` for each run of consecutive values of one length. `data`
 /// starts at numeral `origin` of the batch and holds the values `ends`
 /// (positions in the batch, increasing within `data`: checked by
-/// [`check_ends`](super::ends::check_ends)), the first of which is value `first` of the batch.
+/// [`check_ends`](ends::check_ends)), the first of which is value `first` of the batch.
 /// `f` returns `Some(k)` when it did only the run's first `k` values:
 /// then no further run is called and the result is the batch index of
 /// the first value not done (`None`: all were done).
@@ -320,7 +329,7 @@ pub(crate) fn for_each_run(
 }
 
 /// A run of values of length `len` done one value at a time by `each(its
-/// index in the run, the value)`, for [`super::slab::drive`]: the run's
+/// index in the run, the value)`, for [`slab::drive`]: the run's
 /// numerals are checked against `radix` first, and if one is not below
 /// it nothing is done and the result is `Some(0)`.
 pub(crate) fn each_value(

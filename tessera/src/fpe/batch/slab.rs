@@ -10,21 +10,21 @@
 //! check the vectors they load, so each numeral is read once).
 
 use super::ahead::Ahead;
-use super::batch::{MIN_RUN, for_each_run};
 use super::ends::{Tiling, check_ends};
-use super::{Tweaks, check_batch, check_value};
+use super::{MIN_RUN, for_each_run};
 use crate::Direction;
 use crate::Error;
+use crate::fpe::{Tweaks, check_batch, check_value};
 
 /// Numerals per slab (64 KiB): the check's reads stay in L2 until the
 /// rounds read them again.
 pub(crate) const SLAB_NUMERALS: usize = 32 * 1024;
 
 /// Values per slab for a batch whose values average `data_len / count`
-/// numerals: whole groups of [`super::batch::GROUP`] values, at least one.
+/// numerals: whole groups of [`super::GROUP`] values, at least one.
 fn slab_values(data_len: usize, count: usize) -> usize {
     let per = (data_len / count.max(1)).max(1);
-    (SLAB_NUMERALS / per).next_multiple_of(super::batch::GROUP).max(super::batch::GROUP)
+    (SLAB_NUMERALS / per).next_multiple_of(super::GROUP).max(super::GROUP)
 }
 
 /// Encrypts or decrypts (`dir`) the batch `data` / `ends` with `tweaks`,
@@ -172,7 +172,7 @@ mod tests {
     fn slabs_are_whole_groups() {
         for (len, count) in [(0, 0), (16 * 5_000_000, 5_000_000), (10, 1), (8192 * 3, 3), (2, 100_000)] {
             let v = slab_values(len, count);
-            assert!(v >= super::super::batch::GROUP && v.is_multiple_of(super::super::batch::GROUP), "{len} {count}");
+            assert!(v >= crate::fpe::batch::GROUP && v.is_multiple_of(crate::fpe::batch::GROUP), "{len} {count}");
         }
         assert_eq!(slab_values(16 * 1_000_000, 1_000_000), 2048);
     }

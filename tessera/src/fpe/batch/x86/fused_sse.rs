@@ -1,13 +1,13 @@
 //! The fused kernel for 16-digit FF1 (and any FF1 modulus up to
 //! [`MAX_NARROW`]) on CPUs with AES-NI and SSE4.1 but no AVX2: the AVX2
-//! kernels' 32-bit update ([`update32`](super::batch_fused256::update32))
-//! on two values per 128-bit vector, where `batch_fused_ni.rs` (kept for
+//! kernels' 32-bit update ([`update32`](super::fused256::update32))
+//! on two values per 128-bit vector, where `fused_ni.rs` (kept for
 //! larger moduli and for FF3) updates one value at a time in scalar
 //! registers. A vector of two halves gives its two blocks by one byte
 //! shuffle each ([`place32`]), eight blocks are in flight per `aesenc`, y
 //! comes back two values per vector (their first 8 bytes, byte-reversed).
 //! Two groups of eight values run as a pipeline of [`stage`]s (as in
-//! `batch_fused_ni.rs`): one group's update between the other group's AES
+//! `fused_ni.rs`): one group's update between the other group's AES
 //! rounds. The halves are kept in their lanes' low 32 bits. FF3 stays on
 //! the scalar kernel: its 128-bit y fold (three `pmuludq`) here competes
 //! with `aesenc` for the vector ports, and measured slower. Straight-line vector code (`scripts/check-ct` compiles
@@ -18,20 +18,22 @@
 use crate::simd::{load, store};
 use core::arch::x86_64::*;
 
-use super::batch_fused::by_rounds;
-use super::batch_fused_avx2::quotient_consts;
-use super::batch_fused_ni::round_blocks;
-use super::batch_fused256::{MAX_NARROW, place32};
-use super::batch_round::{Consts, Prefetch};
-use super::batch_x86::{BSWAP_HI, BSWAP_LO};
+use super::fused_avx2::place32;
+use super::fused_avx2::quotient_consts;
+use super::fused_ni::round_blocks;
+use super::fused256::MAX_NARROW;
+use super::fused512::by_rounds;
+use super::round::{BSWAP_HI, BSWAP_LO};
+use super::run::FusedRun;
 use crate::Direction;
+use crate::fpe::batch::round::{Consts, Prefetch};
 
 /// Vectors (of two values) per group: eight blocks in flight.
 const W: usize = 4;
 /// Groups per chunk.
 const G: usize = 2;
 
-/// One modulus in both 64-bit lanes: m and [`rem4`](super::batch_fused_avx2::rem4)'s
+/// One modulus in both 64-bit lanes: m and [`rem4`](super::fused_avx2::rem4)'s
 /// f64 constants.
 pub struct ModSse {
     m: __m128i,
@@ -94,7 +96,7 @@ fn finish<const ENC: bool>(o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i {
     update2::<ENC>(d, y, k)
 }
 
-/// One stage of the two-group pipeline (as `batch_fused_ni`'s): enciphers
+/// One stage of the two-group pipeline (as `fused_ni`'s): enciphers
 /// `blk` (one group's blocks, built) through every AES round and finishes
 /// the other group's enciphered blocks `done` into `dst`, one vector after
 /// each of the first W rounds.
@@ -129,8 +131,8 @@ pub fn stage<const NR: usize, const ENC: bool>(
 
 /// `d + y mod m` (`ENC`) or `d - y mod m` in the low 32 bits of each lane
 /// (the high ones ignored in `d` and undefined in the result), for d < m,
-/// y < 2^64 and 2^16 <= m <= [`MAX_NARROW`]: [`update32`](super::batch_fused256::update32)
-/// without FMA. The quotient estimate is [`rem4`](super::batch_fused_avx2::rem4)'s
+/// y < 2^64 and 2^16 <= m <= [`MAX_NARROW`]: [`update32`](super::fused256::update32)
+/// without FMA. The quotient estimate is [`rem4`](super::fused_avx2::rem4)'s
 /// multiply and add, in that form: `(2^52 + Y)·inv + c`, each rounded to
 /// nearest (`rounding::Nearest` holds for every batch run), is within
 /// (y/m - 0.41, y/m + 0.35), so the sum, in [2^52, 2^53) where the unit
@@ -155,7 +157,7 @@ fn update2<const ENC: bool>(d: __m128i, y: __m128i, k: &ModSse) -> __m128i {
     _mm_min_epu32(s, _mm_sub_epi32(s, k.m))
 }
 
-/// `pmuludq`, written out for the reason [`update32`](super::batch_fused256::update32)'s
+/// `pmuludq`, written out for the reason [`update32`](super::fused256::update32)'s
 /// is: where only the products' low 32 bits are used, LLVM widens
 /// `_mm_mul_epu32` into a 64-bit multiply (three multiplies, shifts, adds).
 #[inline]
@@ -177,17 +179,8 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
 /// of 8; an even number of rounds, at most ten; every half below its
 /// round's modulus, each modulus in 2^16..=[`MAX_NARROW`]; FF1's layout.
 #[target_feature(enable = "aes,sse4.1")]
-#[allow(clippy::too_many_arguments)]
-pub fn rounds_sse41(
-    _: crate::cpu::AesNi,
-    keys: &[__m128i; 15],
-    nr: usize,
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-    pf: &mut impl Prefetch,
-) {
+pub fn rounds_sse41(_: crate::cpu::AesNi, work: FusedRun<'_, impl Prefetch>) {
+    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     pf.rest();
     by_rounds!(run(nr, dir; keys, c, a, b, dir));
 }
@@ -313,13 +306,13 @@ mod tests {
     }
 
     /// [`update2`] against u128 arithmetic, both directions, on the edge
-    /// values of [`check_narrow_update`](super::super::batch_fused256::check_narrow_update).
+    /// values of [`check_narrow_update`](super::super::fused256::check_narrow_update).
     #[test]
     fn update2_matches_u128() {
         if crate::cpu::AesNi::get().is_none() {
             return;
         }
-        super::super::batch_fused256::check_narrow_update::<2>(|m, d, y| {
+        super::super::fused256::check_narrow_update::<2>(|m, d, y| {
             // SAFETY: the test machine has SSE4.1 (checked above with AES-NI).
             unsafe {
                 let k = ModSse::new(m);

@@ -1,4 +1,4 @@
-//! The x86-64 vector kernels of [`super::batch_round`]: AVX-512 (eight
+//! The x86-64 vector kernels of [`super::super::kernel`]: AVX-512 (eight
 //! values per vector) and AVX2 (four). Every step is straight-line vector
 //! arithmetic; corrections are lane masks (`scripts/check-ct` compiles one
 //! step of each kernel and finds no conditional jump).
@@ -8,8 +8,8 @@
 use crate::simd::{load, store};
 use core::arch::x86_64::*;
 
-use super::batch_round::{Layout, build_portable};
 use crate::Direction;
+use crate::fpe::batch::round::{Layout, build_portable};
 
 /// Byte order reversal within each 64-bit lane (for `vpshufb`).
 pub(crate) const BSWAP_LO: i64 = 0x0001_0203_0405_0607;

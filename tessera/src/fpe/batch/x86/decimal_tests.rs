@@ -33,7 +33,7 @@ fn whole_groups_match_scalar() {
     if crate::cpu::Avx2::get().is_none() {
         return;
     }
-    let rx = super::super::num::Radix::new(10);
+    let rx = crate::fpe::num::Radix::new(10);
     let mut seed = 0x0123_4567_89ab_cdefu64;
     let mut next = || {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -74,7 +74,7 @@ fn parse_checked_finds_every_bad_numeral() {
     if crate::cpu::Avx2::get().is_none() {
         return;
     }
-    let rx = super::super::num::Radix::new(10);
+    let rx = crate::fpe::num::Radix::new(10);
     for (n, u, be, dec) in every_shape() {
         let wide = matches!(dec, Decimal::Avx512(_));
         for count in 1..=9 {

@@ -1,0 +1,21 @@
+//! The x86-64 kernels of the batch engine and the single-value AES-NI
+//! chains: every `#[target_feature]` entry takes the token of
+//! `crate::cpu` that proves its features. The round kernels read the
+//! shared types of `super::round` and are chosen by `super::kernel`; the
+//! decimal conversions are chosen by [`decimal::Decimal`].
+
+pub(crate) mod decimal;
+pub(crate) mod digit_quads;
+pub(crate) mod digits128;
+pub(crate) mod digits256;
+pub(crate) mod digits512;
+pub(crate) mod fused256;
+pub(crate) mod fused512;
+pub(crate) mod fused_avx2;
+pub(crate) mod fused_ni;
+pub(crate) mod fused_sse;
+pub(crate) mod piped256;
+pub(crate) mod round;
+pub(crate) mod run;
+pub(crate) mod single_ni;
+pub(crate) mod vec_op;
