@@ -10,8 +10,8 @@ mod hash;
 mod key_error;
 mod names;
 mod profile;
-pub mod s2k;
 mod session_key;
+internal_mods!(s2k);
 
 pub use algs::{Curve, HashAlg, PublicKeyAlg, SymAlg};
 pub use error::{Error, Result};
