@@ -202,3 +202,22 @@ def test_sign_and_verify_files(tmp_path, alice, bob):
     with pytest.raises(tessera.InvalidParameterError, match="dst"):
         openpgp.verify_file(tmp_path / "doc", cert, signature=tmp_path / "doc.sig", dst=tmp_path / "nope")
     assert not (tmp_path / "nope").exists()
+
+
+@pytest.mark.parametrize("profile", ["rfc9980", "rfc9980-high", "rfc9980-v4"])
+def test_post_quantum_keys_sign_encrypt_decrypt_verify(profile):
+    """RFC 9980 keys: composite ML-DSA+EdDSA signatures (v6; the v4 profile
+    signs with Ed25519) and ML-KEM+ECDH encryption subkeys."""
+    key = openpgp.generate_key("Dave <dave@example.org>", profile=profile)
+    cert = openpgp.extract_cert(key)
+    [info] = openpgp.inspect_keys(cert)
+    assert info.version == (4 if profile == "rfc9980-v4" else 6) and info.can_encrypt and info.can_sign
+    data = b"post-quantum\n" * 1000
+    enc, out = io.BytesIO(), io.BytesIO()
+    openpgp.encrypt_stream(io.BytesIO(data), enc, recipients=[cert], sign_with=key)
+    res = openpgp.decrypt_stream(io.BytesIO(enc.getvalue()), out, keys=key, verify_with=cert)
+    assert out.getvalue() == data and res.verified
+    signed = openpgp.sign(data, key, detached=True)
+    assert [v.status for v in openpgp.verify(data, cert, signature=signed).verifications] == ["good"]
+    with pytest.raises(openpgp.SignatureError):
+        openpgp.verify(data + b"!", cert, signature=signed)

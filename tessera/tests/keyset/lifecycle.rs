@@ -436,3 +436,21 @@ fn batch_errors_name_the_value() {
     let err = fpe.encrypt_batch(BatchTweaks::Fixed, &["1234567", "12"], &mut Vec::new(), &mut Vec::new()).unwrap_err();
     assert!(matches!(err, Error::Crypto(tessera::Error::Batch { index: 1, .. })), "{err}");
 }
+
+/// A keyset sealed to a post-quantum team (RFC 9980: a v6 ML-DSA-65+Ed25519
+/// key and a v4 key with an ML-KEM-768+X25519 subkey): signed with the
+/// composite signature, opened by each member.
+#[test]
+fn sealed_to_post_quantum_certificates() {
+    let (alice, bob) = (member(KeyProfile::Rfc9980, "alice"), member(KeyProfile::Rfc9980V4, "bob"));
+    let team = [alice.to_public(), bob.to_public()];
+    let mut ks = Keyset::new();
+    ks.add_transform("cards", Template::Card.params()).unwrap();
+    let token = ks.fpe("cards").unwrap().encrypt(None, "4111-1111-1111-1111").unwrap();
+    let sealed = ks.to_bytes(Protection::Certificates { recipients: &team, keys: &[alice.clone()] }).unwrap();
+    for key in [&alice, &bob] {
+        let keys = [key.clone()];
+        let back = Keyset::from_bytes(&sealed, Protection::Certificates { recipients: &team, keys: &keys }).unwrap();
+        assert_eq!(back.fpe("cards").unwrap().decrypt(None, &token, None).unwrap().as_str(), "4111-1111-1111-1111");
+    }
+}

@@ -88,11 +88,12 @@ const P521: u64 = 1_000;
 /// Anything else that might verify (never cheaper than the dearest curve).
 const UNKNOWN: u64 = 2_000;
 /// ML-DSA-65 and ML-DSA-87 verification (RustCrypto `ml-dsa`), the
-/// lattice halves of RFC 9980's composite signatures.
+/// lattice halves of RFC 9980's composite signatures: about 300 and 500 µs
+/// measured (`examples/pq_cputime`, one core).
 const ML_DSA_65: u64 = 400;
 const ML_DSA_87: u64 = 600;
 /// SLH-DSA verification (RustCrypto `slh-dsa`): hashing only, more of it
-/// for the fast-signing variant.
+/// for the fast-signing variant (about 1.6, 4.7 and 3.3 ms measured).
 const SLH_DSA_128S: u64 = 2_000;
 const SLH_DSA_128F: u64 = 5_000;
 const SLH_DSA_256S: u64 = 4_000;
