@@ -160,14 +160,9 @@ impl PublicMaterial {
             PublicKeyAlg::X448 => PublicMaterial::X448(take_array(input, "X448 key")?),
             PublicKeyAlg::Ed25519 => PublicMaterial::Ed25519(take_array(input, "Ed25519 key")?),
             PublicKeyAlg::Ed448 => PublicMaterial::Ed448(take_array(input, "Ed448 key")?),
-            PublicKeyAlg::MlDsa65Ed25519
-            | PublicKeyAlg::MlDsa87Ed448
-            | PublicKeyAlg::SlhDsaShake128s
-            | PublicKeyAlg::SlhDsaShake128f
-            | PublicKeyAlg::SlhDsaShake256s
-            | PublicKeyAlg::MlKem768X25519
-            | PublicKeyAlg::MlKem1024X448 => {
-                let s = pq::sizes(alg).expect("a composite algorithm");
+            // RFC 9980's algorithms: fixed-size fields.
+            alg => {
+                let s = pq::sizes(alg).ok_or(Error::UnsupportedPublicKeyAlg(alg.id()))?;
                 let ecc = pq::take_boxed(input, s.ecc_public, "ECC half of a composite key")?;
                 if !ecc.is_empty() && ecc.iter().all(|&b| b == 0) {
                     // RFC 9980 §3.4: the zero point never appears in a key.

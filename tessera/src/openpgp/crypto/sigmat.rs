@@ -106,25 +106,13 @@ impl SigMaterial {
             }
             PublicKeyAlg::Ed25519 => SigMaterial::Ed25519(take_array(input, "Ed25519 signature")?),
             PublicKeyAlg::Ed448 => SigMaterial::Ed448(take_array(input, "Ed448 signature")?),
-            PublicKeyAlg::MlDsa65Ed25519
-            | PublicKeyAlg::MlDsa87Ed448
-            | PublicKeyAlg::SlhDsaShake128s
-            | PublicKeyAlg::SlhDsaShake128f
-            | PublicKeyAlg::SlhDsaShake256s => {
-                let s = pq::sizes(alg).expect("a composite algorithm");
+            alg if alg.is_post_quantum() && alg.can_sign() => {
+                let s = pq::sizes(alg).ok_or(Error::UnsupportedPublicKeyAlg(alg.id()))?;
                 let ecc = pq::take_boxed(input, s.ecc_out, "EdDSA half of a composite signature")?;
                 let pq = pq::take_boxed(input, s.pq_out, "ML-DSA half of a composite signature")?;
                 SigMaterial::Composite { ecc, pq }
             }
-            PublicKeyAlg::MlKem768X25519
-            | PublicKeyAlg::MlKem1024X448
-            | PublicKeyAlg::RsaEncryptOnly
-            | PublicKeyAlg::Elgamal
-            | PublicKeyAlg::Ecdh
-            | PublicKeyAlg::X25519
-            | PublicKeyAlg::X448 => {
-                return Err(Error::Malformed("signature by an encryption-only algorithm"));
-            }
+            _ => return Err(Error::Malformed("signature by an encryption-only algorithm")),
         })
     }
 
