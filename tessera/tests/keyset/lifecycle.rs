@@ -447,7 +447,8 @@ fn sealed_to_post_quantum_certificates() {
     let mut ks = Keyset::new();
     ks.add_transform("cards", Template::Card.params()).unwrap();
     let token = ks.fpe("cards").unwrap().encrypt(None, "4111-1111-1111-1111").unwrap();
-    let sealed = ks.to_bytes(Protection::Certificates { recipients: &team, keys: &[alice.clone()] }).unwrap();
+    let sealed =
+        ks.to_bytes(Protection::Certificates { recipients: &team, keys: std::slice::from_ref(&alice) }).unwrap();
     for key in [&alice, &bob] {
         let keys = [key.clone()];
         let back = Keyset::from_bytes(&sealed, Protection::Certificates { recipients: &team, keys: &keys }).unwrap();
