@@ -105,6 +105,11 @@ fn the_fingerprints_and_algorithms_are_the_drafts() {
         assert_eq!(sub.fingerprint().to_hex(), subkey.to_uppercase(), "{sample}");
         assert_eq!((c.primary.public().alg(), sub.alg()), algs, "{sample}");
     }
+    // Key sizes as `key show` prints them and the signing hash follows them:
+    // the ECC half's, or SLH-DSA's 2n.
+    let bits: Vec<usize> =
+        SAMPLES.iter().map(|s| cert(&format!("{s}-pk.asc")).primary.public().material().bits()).collect();
+    assert_eq!(bits, [255, 255, 255, 448, 256, 256, 512]);
 }
 
 fn decrypt(sk: &str, message: &str, signers: &[Cert]) -> (Vec<u8>, Vec<Outcome>) {

@@ -340,14 +340,13 @@ impl PublicMaterial {
             PublicMaterial::EdDsaLegacy { .. } => 255,
             PublicMaterial::X25519(_) | PublicMaterial::Ed25519(_) => 255,
             PublicMaterial::X448(_) | PublicMaterial::Ed448(_) => 448,
-            // The ECC half's size; the lattice half is at least as strong.
-            PublicMaterial::Composite { ecc, .. } => {
-                if ecc.len() == 32 {
-                    255
-                } else {
-                    448
-                }
-            }
+            // The ECC half's size (the lattice half is at least as strong);
+            // SLH-DSA, without one: its public key's (2n octets).
+            PublicMaterial::Composite { ecc, pq, .. } => match ecc.len() {
+                0 => pq.len() * 8,
+                32 => 255,
+                _ => 448,
+            },
         }
     }
 }

@@ -110,10 +110,8 @@ pub fn encrypt_session_key(
             let m = frame(version, sym, session_key);
             Ok(PkeskPayload::Rsa { c: pkcs1::encrypt(n, e, &m)? })
         }
+        // A v3 PKESK names an AES cipher (RFC 9980 §4.2.3): SymAlg holds nothing else.
         PublicMaterial::Composite { alg, ecc, pq } if alg.can_encrypt() => {
-            if sym.is_some_and(|s| !matches!(s, SymAlg::Aes128 | SymAlg::Aes192 | SymAlg::Aes256)) {
-                return Err(Error::InvalidOption("a post-quantum PKESK v3 carries an AES session key only"));
-            }
             let ((ecc, kem), kek) = pq::kem_encapsulate(*alg, ecc, pq)?;
             Ok(PkeskPayload::Composite { alg: *alg, ecc, kem, sym, wrapped: kw::wrap(&*kek, session_key)? })
         }
