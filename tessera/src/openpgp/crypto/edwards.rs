@@ -4,7 +4,7 @@
 use ed25519_dalek::{Signer as _, Verifier as _};
 use zeroize::Zeroizing;
 
-use crate::openpgp::{Error, Result};
+use crate::openpgp::{Error, Result, random};
 
 /// The Ed25519 public key of a 32-byte seed.
 pub(crate) fn ed25519_public(seed: &[u8; 32]) -> [u8; 32] {
@@ -73,4 +73,18 @@ pub(crate) fn x448_public(secret: &[u8; 56]) -> [u8; 56] {
 /// X448(secret, point); an all-zero result is an error.
 pub(crate) fn x448(secret: &[u8; 56], point: &[u8; 56]) -> Result<Zeroizing<[u8; 56]>> {
     x448::x448(*secret, *point).map(Zeroizing::new).ok_or(Error::Malformed("X448 point of small order"))
+}
+
+/// A fresh ephemeral X25519 key and the secret it shares with `recipient`.
+pub(crate) fn x25519_ephemeral(recipient: &[u8; 32]) -> Result<([u8; 32], Zeroizing<[u8; 32]>)> {
+    let mut e = Zeroizing::new([0u8; 32]);
+    random(e.as_mut_slice())?;
+    Ok((x25519_public(&e), x25519(&e, recipient)?))
+}
+
+/// A fresh ephemeral X448 key and the secret it shares with `recipient`.
+pub(crate) fn x448_ephemeral(recipient: &[u8; 56]) -> Result<([u8; 56], Zeroizing<[u8; 56]>)> {
+    let mut e = Zeroizing::new([0u8; 56]);
+    random(e.as_mut_slice())?;
+    Ok((x448_public(&e), x448(&e, recipient)?))
 }

@@ -94,16 +94,12 @@ fn combine(
 /// X448 by its length).
 fn ecdh_encapsulate(recipient: &[u8]) -> Result<(Vec<u8>, Zeroizing<Vec<u8>>)> {
     if let Ok(r) = <&[u8; 32]>::try_from(recipient) {
-        let mut e = Zeroizing::new([0u8; 32]);
-        random(e.as_mut_slice())?;
-        let shared = edwards::x25519(&e, r)?;
-        Ok((edwards::x25519_public(&e).to_vec(), Zeroizing::new(shared.to_vec())))
+        let (ephemeral, shared) = edwards::x25519_ephemeral(r)?;
+        Ok((ephemeral.to_vec(), Zeroizing::new(shared.to_vec())))
     } else {
         let r = <&[u8; 56]>::try_from(recipient).map_err(|_| Error::Malformed("composite KEM ECC key length"))?;
-        let mut e = Zeroizing::new([0u8; 56]);
-        random(e.as_mut_slice())?;
-        let shared = edwards::x448(&e, r)?;
-        Ok((edwards::x448_public(&e).to_vec(), Zeroizing::new(shared.to_vec())))
+        let (ephemeral, shared) = edwards::x448_ephemeral(r)?;
+        Ok((ephemeral.to_vec(), Zeroizing::new(shared.to_vec())))
     }
 }
 

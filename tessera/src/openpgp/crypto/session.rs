@@ -87,18 +87,12 @@ pub fn encrypt_session_key(
     }
     match public {
         PublicMaterial::X25519(r) => {
-            let mut e = Zeroizing::new([0u8; 32]);
-            random(e.as_mut_slice())?;
-            let ephemeral = edwards::x25519_public(&e);
-            let shared = edwards::x25519(&e, r)?;
+            let (ephemeral, shared) = edwards::x25519_ephemeral(r)?;
             let kek = native_kek(&ephemeral, r, &*shared, false);
             Ok(PkeskPayload::X25519 { ephemeral, sym, wrapped: kw::wrap(&kek, session_key)? })
         }
         PublicMaterial::X448(r) => {
-            let mut e = Zeroizing::new([0u8; 56]);
-            random(e.as_mut_slice())?;
-            let ephemeral = edwards::x448_public(&e);
-            let shared = edwards::x448(&e, r)?;
+            let (ephemeral, shared) = edwards::x448_ephemeral(r)?;
             let kek = native_kek(&ephemeral, r, &*shared, true);
             Ok(PkeskPayload::X448 { ephemeral, sym, wrapped: kw::wrap(&kek, session_key)? })
         }
