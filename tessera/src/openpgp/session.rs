@@ -5,7 +5,7 @@ use std::io::Read;
 
 use super::SessionKey;
 use super::crypto::PkeskVersion;
-use super::key::{Cert, Fingerprint, decrypt_pkesks_for};
+use super::key::{Cert, Fingerprint, KeyError, decrypt_pkesks_for};
 use super::packet::{BodyLen, BodyReader, read_header, read_small_body, tag};
 use super::pkesk::Pkesk;
 use super::s2k::S2kLimits;
@@ -28,6 +28,9 @@ pub(crate) struct SessionPackets {
     pub unsupported: Option<Error>,
     /// PKESK packets of a supported version and algorithm.
     pub pkesks: Vec<Pkesk>,
+    /// PKESK packets skipped as unreadable (malformed, or of a version or
+    /// algorithm this implementation does not know).
+    pub unreadable_pkesks: usize,
     /// How the SEIPD packet's body is delimited.
     pub seipd_len: BodyLen,
 }
@@ -43,6 +46,7 @@ const MAX_PKESK_LEN: usize = 4096;
 pub(crate) fn read_session_packets(src: &mut dyn Read) -> Result<SessionPackets> {
     let mut skesks: Vec<Skesk> = Vec::new();
     let mut pkesks: Vec<Pkesk> = Vec::new();
+    let mut unreadable_pkesks = 0;
     let mut unsupported = None;
     loop {
         let Some(h) = read_header(src)? else {
@@ -80,12 +84,15 @@ pub(crate) fn read_session_packets(src: &mut dyn Read) -> Result<SessionPackets>
                 let n = read_small_body(&mut *src, h.len, &mut body, "PKESK packet longer than 4096 octets")?;
                 // A PKESK this implementation cannot use (unknown version or
                 // algorithm) is skipped: another packet may open the message.
-                if let Ok(p) = Pkesk::parse(&body[..n]) {
-                    pkesks.push(p);
+                match Pkesk::parse(&body[..n]) {
+                    Ok(p) => pkesks.push(p),
+                    Err(_) => unreadable_pkesks += 1,
                 }
             }
             tag::MARKER | tag::PADDING => BodyReader::new(&mut *src, h.len).skip_rest()?,
-            tag::SEIPD => return Ok(SessionPackets { skesks, pkesks, unsupported, seipd_len: h.len }),
+            tag::SEIPD => {
+                return Ok(SessionPackets { skesks, pkesks, unreadable_pkesks, unsupported, seipd_len: h.len });
+            }
             tag::SED => return Err(Error::Unsupported("encrypted data without integrity protection (SED)")),
             tag::LITERAL | tag::COMPRESSED => return Err(Error::Unsupported("the message is not encrypted")),
             _ => return Err(Error::Malformed("unexpected packet before the encrypted data")),
@@ -137,6 +144,14 @@ pub(crate) fn candidate_keys(
         let paired: Vec<Pkesk> = packets.pkesks.iter().filter(|p| p.version == want).cloned().collect();
         match decrypt_pkesks_for(&paired, keys) {
             Ok((k, fp)) => return Ok((vec![k], Some(fp))),
+            Err(Error::Key(KeyError::NoDecryptionKey { recipients })) if packets.unreadable_pkesks > 0 => {
+                let unreadable = format!(
+                    "{} public-key packet(s) that cannot be read (malformed, or of an unknown version or algorithm)",
+                    packets.unreadable_pkesks
+                );
+                let recipients = if paired.is_empty() { unreadable } else { format!("{recipients}, and {unreadable}") };
+                key_err = Some(KeyError::NoDecryptionKey { recipients }.into());
+            }
             Err(e) => key_err = Some(e),
         }
         if passwords.is_empty() || packets.skesks.is_empty() {

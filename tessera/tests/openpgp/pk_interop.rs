@@ -9,7 +9,7 @@ use std::io::{BufReader, Read};
 
 use tessera::openpgp::armor::ArmorReader;
 use tessera::openpgp::crypto::{self, HashAlg, Hasher, PublicKeyAlg, PublicMaterial, SecretMaterial};
-use tessera::openpgp::packet::{BodyReader, read_header};
+use tessera::openpgp::packet::split_packets;
 use tessera::openpgp::pkesk::{Pkesk, Recipient};
 use tessera::openpgp::{DecryptOptions, Decryptor};
 
@@ -23,15 +23,7 @@ fn dearmor(path: &str) -> Vec<u8> {
 }
 
 fn packets(bytes: &[u8]) -> Vec<(u8, Vec<u8>)> {
-    let mut input = bytes;
-    let mut out = Vec::new();
-    while let Some(h) = read_header(&mut input).unwrap() {
-        let mut body = Vec::new();
-        let mut r = BodyReader::new(&mut input, h.len);
-        r.read_to_end(&mut body).unwrap();
-        out.push((h.tag, body));
-    }
-    out
+    split_packets(bytes).unwrap()
 }
 
 /// A key parsed from a secret key packet body.

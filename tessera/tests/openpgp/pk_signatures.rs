@@ -9,7 +9,7 @@ use std::io::{BufReader, Read};
 
 use tessera::openpgp::armor::ArmorReader;
 use tessera::openpgp::crypto::{self, HashAlg, Hasher, PublicKeyAlg, PublicMaterial, SigMaterial};
-use tessera::openpgp::packet::{BodyReader, read_header};
+use tessera::openpgp::packet::split_packets;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/openpgp/keys");
 
@@ -20,14 +20,7 @@ fn dearmor(text: &[u8]) -> Vec<u8> {
 }
 
 fn packets(bytes: &[u8]) -> Vec<(u8, Vec<u8>)> {
-    let mut input = bytes;
-    let mut out = Vec::new();
-    while let Some(h) = read_header(&mut input).unwrap() {
-        let mut body = Vec::new();
-        BodyReader::new(&mut input, h.len).read_to_end(&mut body).unwrap();
-        out.push((h.tag, body));
-    }
-    out
+    split_packets(bytes).unwrap()
 }
 
 /// Public materials of the primary key and subkeys in a key block.

@@ -246,22 +246,7 @@ fn a_damaged_composite_pkesk_fails_as_a_wrong_key() {
 fn packets(name: &str) -> Vec<(u8, Vec<u8>)> {
     let mut binary = Vec::new();
     tessera::openpgp::armor::ArmorReader::new(read(name).as_slice()).read_to_end(&mut binary).unwrap();
-    let mut input = binary.as_slice();
-    let mut out = Vec::new();
-    while let Some(h) = tessera::openpgp::packet::read_header(&mut input).unwrap() {
-        let mut body = Vec::new();
-        tessera::openpgp::packet::BodyReader::new(&mut input, h.len).read_to_end(&mut body).unwrap();
-        out.push((h.tag, body));
-    }
-    out
-}
-
-fn assemble(packets: &[(u8, Vec<u8>)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (tag, body) in packets {
-        tessera::openpgp::packet::write_packet(&mut out, *tag, body).unwrap();
-    }
-    out
+    tessera::openpgp::packet::split_packets(&binary).unwrap()
 }
 
 /// A v4 key packet body holding `material` of `alg`.
@@ -291,12 +276,15 @@ fn a_post_quantum_algorithm_where_rfc9980_forbids_it_is_refused() {
     let v4 = packets("v4-eddsa-sample-pk.asc");
     let mut bad_primary = v4.clone();
     bad_primary[0].1 = v4_key_body(PublicKeyAlg::MlDsa65Ed25519, &dsa);
-    assert!(matches!(Cert::from_bytes(&assemble(&bad_primary)), Err(Error::Unsupported(_))));
+    assert!(matches!(
+        Cert::from_bytes(&tessera::openpgp::packet::join_packets(&bad_primary)),
+        Err(Error::Unsupported(_))
+    ));
     let (kem, _) = crypto::generate(KeyType::MlKem1024X448).unwrap();
     let mut bad_subkey = v4.clone();
     let sub = bad_subkey.iter().position(|(tag, _)| *tag == 14).unwrap();
     bad_subkey[sub].1 = v4_key_body(PublicKeyAlg::MlKem1024X448, &kem);
-    let c = Cert::from_bytes(&assemble(&bad_subkey)).unwrap();
+    let c = Cert::from_bytes(&tessera::openpgp::packet::join_packets(&bad_subkey)).unwrap();
     assert!(c.subkeys.is_empty());
     assert!(c.validate(NOW).unwrap().require_encryption_keys().is_err());
     // A v4 signature packet with ML-DSA-65+Ed25519 is malformed.

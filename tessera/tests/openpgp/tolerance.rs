@@ -9,12 +9,10 @@
 
 use crate::common;
 
-use std::io::Read;
-
-use common::hostile::{CREATED, NOW, put, signature_with, victim_key};
+use common::hostile::{CREATED, NOW, signature_with, victim_key};
 use tessera::openpgp::hostile::Signed;
 use tessera::openpgp::key::{Cert, KeyProfile};
-use tessera::openpgp::packet::{BodyReader, read_header, tag};
+use tessera::openpgp::packet::{join_packets as join, split_packets, tag};
 use tessera::openpgp::sig::{InlineVerifier, Subpacket, SubpacketValue, Verifier, read_signatures, write_signatures};
 
 const DATA: &[u8] = b"signed next to things nobody knows yet\n";
@@ -50,20 +48,8 @@ struct Case {
 }
 
 /// A packet stream split into (type, body) pairs.
-fn packets(mut stream: &[u8]) -> Vec<(u8, Vec<u8>)> {
-    let mut out = Vec::new();
-    while let Some(h) = read_header(&mut stream).expect("a packet stream") {
-        let mut body = Vec::new();
-        BodyReader::new(&mut stream, h.len).read_to_end(&mut body).expect("a whole packet");
-        out.push((h.tag, body));
-    }
-    out
-}
-
-fn join(list: &[(u8, Vec<u8>)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    list.iter().for_each(|(t, b)| put(&mut out, *t, b));
-    out
+fn packets(stream: &[u8]) -> Vec<(u8, Vec<u8>)> {
+    split_packets(stream).expect("a packet stream")
 }
 
 /// `list` with `extra` inserted before index `at`.

@@ -345,6 +345,38 @@ pub fn write_packet<W: Write + ?Sized>(w: &mut W, tag: u8, body: &[u8]) -> io::R
     w.write_all(body)
 }
 
+/// Splits a packet sequence into (tag, body) pairs, a partial-length body
+/// joined into one: for tools and tests that take messages apart.
+///
+/// ```
+/// use tessera::openpgp::packet::{join_packets, split_packets};
+/// let packets = vec![(11, b"literal".to_vec()), (2, vec![4; 300])];
+/// let bytes = join_packets(&packets);
+/// assert_eq!(split_packets(&bytes)?, packets);
+/// assert!(split_packets(&bytes[..bytes.len() - 1]).is_err());
+/// # Ok::<(), tessera::openpgp::Error>(())
+/// ```
+pub fn split_packets(mut data: &[u8]) -> Result<Vec<(u8, Vec<u8>)>> {
+    let mut out = Vec::new();
+    while let Some(h) = read_header(&mut data)? {
+        let mut body = Vec::new();
+        BodyReader::new(&mut data, h.len).read_to_end(&mut body).map_err(Error::from_io)?;
+        out.push((h.tag, body));
+    }
+    Ok(out)
+}
+
+/// The packet sequence of (tag, body) pairs, each with a new-format header
+/// and a definite length (see [`split_packets`]). Panics on a body of
+/// 4 GiB or more.
+pub fn join_packets(packets: &[(u8, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (tag, body) in packets {
+        write_packet(&mut out, *tag, body).expect("a Vec takes every write");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
