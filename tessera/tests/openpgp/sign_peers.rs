@@ -195,7 +195,12 @@ import pysequoia as ps
 req = json.load(sys.stdin)
 b = lambda s: base64.b64decode(s)
 e = lambda s: base64.b64encode(s).decode()
-if req["op"] == "encsign":
+if req["op"] == "generate":
+    tsk = ps.Tsk.generate("Sequoia <sq@example.org>", profile=getattr(ps.Profile, req["profile"]),
+        cipher_suite=getattr(ps.CipherSuite, req["suite"]),
+        encryption_algorithm=getattr(ps.EncryptionAlgorithm, req["encryption"]))
+    out = {"key": e(str(tsk).encode())}
+elif req["op"] == "encsign":
     tsk = ps.Tsk.from_bytes(b(req["key"]))
     out = {"msg": e(ps.encrypt(b(req["data"]), recipients=[tsk.extract_certificate()], signer=tsk.signer()))}
 elif req["op"] == "decverify":
@@ -228,6 +233,50 @@ fn field(v: &serde_json::Value, name: &str) -> Vec<u8> {
     B64.decode(v[name].as_str().unwrap_or_else(|| panic!("{name} in {v}"))).unwrap()
 }
 
+/// One key on both sides (`k` for tessera; `sk`, `pk` armored for Sequoia):
+/// each signs in three forms and signs-and-encrypts, the other verifies and
+/// decrypts.
+fn exchange_with_sequoia(py: &Path, k: &Cert, sk: &[u8], pk: &[u8], what: &str) {
+    let [det, inl, clear] = tessera_sign(k, TEXT, SigType::Binary);
+    let v = sequoia(
+        py,
+        serde_json::json!({"op": "verify", "cert": B64.encode(pk), "data": B64.encode(TEXT),
+            "detached": B64.encode(&det), "inline": B64.encode(&inl), "clear": B64.encode(&clear)}),
+    );
+    assert_eq!(
+        (v["detached"].as_u64(), v["inline"].as_u64(), v["clear"].as_u64()),
+        (Some(1), Some(1), Some(1)),
+        "{what}: {v}"
+    );
+    assert_eq!(field(&v, "inlineData"), TEXT);
+    let s = sequoia(py, serde_json::json!({"op": "sign", "key": B64.encode(sk), "data": B64.encode(TEXT)}));
+    tessera_verify_detached(k, TEXT, &field(&s, "detached"), what);
+    assert_eq!(tessera_verify_inline(k, &field(&s, "inline"), what), TEXT);
+    let text = tessera_verify_clear(k, &field(&s, "clear"), what);
+    assert!(text.starts_with(b"Signed across implementations.\n- a dashed line\n\nlast line"), "{text:?}");
+    // Every hash `--hash` offers, in the three forms.
+    for hash in HashAlg::SIGNING {
+        let [det, inl, clear] = tessera_sign_with(k, TEXT, SigType::Binary, Some(hash));
+        assert_eq!(read_signatures(det.as_slice()).unwrap()[0].hash_alg(), hash);
+        let v = sequoia(
+            py,
+            serde_json::json!({"op": "verify", "cert": B64.encode(pk), "data": B64.encode(TEXT),
+                "detached": B64.encode(&det), "inline": B64.encode(&inl), "clear": B64.encode(&clear)}),
+        );
+        let counts = (v["detached"].as_u64(), v["inline"].as_u64(), v["clear"].as_u64());
+        assert_eq!(counts, (Some(1), Some(1), Some(1)), "{what} {hash:?}: {v}");
+    }
+    // Sign and encrypt, both ways.
+    let v4 = k.version() == tessera::openpgp::key::KeyVersion::V4;
+    let p = if v4 { tessera::openpgp::Profile::Rfc4880 } else { tessera::openpgp::Profile::Rfc9580 };
+    let msg = tessera_encrypt_signed(k, TEXT, p);
+    let r =
+        sequoia(py, serde_json::json!({"op": "decverify", "key": B64.encode(sk), "msg": B64.encode(&msg), "data": ""}));
+    assert_eq!((r["valid"].as_u64(), field(&r, "data")), (Some(1), TEXT.to_vec()), "{what}: {r}");
+    let r = sequoia(py, serde_json::json!({"op": "encsign", "key": B64.encode(sk), "data": B64.encode(TEXT)}));
+    assert_eq!(tessera_decrypt_verified(k, &field(&r, "msg"), what), TEXT);
+}
+
 #[test]
 fn sequoia_verifies_tessera_and_tessera_verifies_sequoia() {
     let Some(py) = common::peer_python("pysequoia") else { return };
@@ -237,45 +286,31 @@ fn sequoia_verifies_tessera_and_tessera_verifies_sequoia() {
         [KeyProfile::Rfc9580, KeyProfile::Rfc4880, KeyProfile::Rfc9980, KeyProfile::Rfc9980High, KeyProfile::Rfc9980V4];
     for profile in profiles {
         let (k, sk, pk) = key(profile);
-        let [det, inl, clear] = tessera_sign(&k, TEXT, SigType::Binary);
-        let v = sequoia(
+        exchange_with_sequoia(&py, &k, &sk, &pk, &format!("tessera's {} key", profile.name()));
+    }
+}
+
+/// Sequoia's RFC 9980 keys (a certifying primary key, a signing and an
+/// encryption subkey), in tessera's hands.
+#[test]
+fn tessera_verifies_and_decrypts_with_sequoia_rfc9980_keys() {
+    let Some(py) = common::peer_python("pysequoia") else { return };
+    for (profile, suite, encryption) in [
+        ("RFC9580", "MLDSA65_Ed25519", "MLKEM768_X25519"),
+        ("RFC9580", "MLDSA87_Ed448", "MLKEM1024_X448"),
+        ("RFC4880", "Cv25519", "MLKEM768_X25519"),
+    ] {
+        let g = sequoia(
             &py,
-            serde_json::json!({"op": "verify", "cert": B64.encode(&pk), "data": B64.encode(TEXT),
-                "detached": B64.encode(&det), "inline": B64.encode(&inl), "clear": B64.encode(&clear)}),
+            serde_json::json!({"op": "generate", "profile": profile, "suite": suite, "encryption": encryption}),
         );
-        assert_eq!(
-            (v["detached"].as_u64(), v["inline"].as_u64(), v["clear"].as_u64()),
-            (Some(1), Some(1), Some(1)),
-            "{v}"
-        );
-        assert_eq!(field(&v, "inlineData"), TEXT);
-        let s = sequoia(&py, serde_json::json!({"op": "sign", "key": B64.encode(&sk), "data": B64.encode(TEXT)}));
-        tessera_verify_detached(&k, TEXT, &field(&s, "detached"), "sequoia detached");
-        assert_eq!(tessera_verify_inline(&k, &field(&s, "inline"), "sequoia inline"), TEXT);
-        let text = tessera_verify_clear(&k, &field(&s, "clear"), "sequoia cleartext");
-        assert!(text.starts_with(b"Signed across implementations.\n- a dashed line\n\nlast line"), "{text:?}");
-        // Every hash `--hash` offers, in the three forms.
-        for hash in HashAlg::SIGNING {
-            let [det, inl, clear] = tessera_sign_with(&k, TEXT, SigType::Binary, Some(hash));
-            assert_eq!(read_signatures(det.as_slice()).unwrap()[0].hash_alg(), hash);
-            let v = sequoia(
-                &py,
-                serde_json::json!({"op": "verify", "cert": B64.encode(&pk), "data": B64.encode(TEXT),
-                    "detached": B64.encode(&det), "inline": B64.encode(&inl), "clear": B64.encode(&clear)}),
-            );
-            let counts = (v["detached"].as_u64(), v["inline"].as_u64(), v["clear"].as_u64());
-            assert_eq!(counts, (Some(1), Some(1), Some(1)), "{profile:?} {hash:?}: {v}");
-        }
-        // Sign and encrypt, both ways.
-        let p = if profile.is_v4() { tessera::openpgp::Profile::Rfc4880 } else { tessera::openpgp::Profile::Rfc9580 };
-        let msg = tessera_encrypt_signed(&k, TEXT, p);
-        let r = sequoia(
-            &py,
-            serde_json::json!({"op": "decverify", "key": B64.encode(&sk), "msg": B64.encode(&msg), "data": ""}),
-        );
-        assert_eq!((r["valid"].as_u64(), field(&r, "data")), (Some(1), TEXT.to_vec()), "{r}");
-        let r = sequoia(&py, serde_json::json!({"op": "encsign", "key": B64.encode(&sk), "data": B64.encode(TEXT)}));
-        assert_eq!(tessera_decrypt_verified(&k, &field(&r, "msg"), "sequoia sign+encrypt"), TEXT);
+        let sk = field(&g, "key");
+        let k = Cert::from_bytes(&sk).unwrap_or_else(|e| panic!("{suite}: {e}"));
+        let valid = k.validate(now()).unwrap();
+        assert_eq!(valid.subkeys.len(), 2, "{suite}: a signing and an encryption subkey");
+        let mut pk = Vec::new();
+        k.to_public().write_armored(&mut pk).unwrap();
+        exchange_with_sequoia(&py, &k, &sk, &pk, &format!("Sequoia's {profile} {suite} {encryption} key"));
     }
 }
 
