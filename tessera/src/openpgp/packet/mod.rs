@@ -356,6 +356,7 @@ pub fn write_packet<W: Write + ?Sized>(w: &mut W, tag: u8, body: &[u8]) -> io::R
 /// assert!(split_packets(&bytes[..bytes.len() - 1]).is_err());
 /// # Ok::<(), tessera::openpgp::Error>(())
 /// ```
+#[cfg(feature = "internals")]
 pub fn split_packets(mut data: &[u8]) -> Result<Vec<(u8, Vec<u8>)>> {
     let mut out = Vec::new();
     while let Some(h) = read_header(&mut data)? {
@@ -369,6 +370,7 @@ pub fn split_packets(mut data: &[u8]) -> Result<Vec<(u8, Vec<u8>)>> {
 /// The packet sequence of (tag, body) pairs, each with a new-format header
 /// and a definite length (see [`split_packets`]). Panics on a body of
 /// 4 GiB or more.
+#[cfg(feature = "internals")]
 pub fn join_packets(packets: &[(u8, Vec<u8>)]) -> Vec<u8> {
     let mut out = Vec::new();
     for (tag, body) in packets {
