@@ -132,7 +132,7 @@ impl<R: ChunkSource> ParOpener<R> {
         let chunk = chunk_size(header.chunk_octet);
         let len = chunk + 2 * TAG_LEN;
         let buffers = buffer_count(threads, len);
-        let mut pool = ChunkPool::new(key.clone(), Op::Open, threads.min(buffers), buffers, len)?;
+        let mut pool = ChunkPool::new(key.clone(), Op::Open, threads.min(buffers), buffers, len);
         let cur = Wiped(pool.buffer().ok_or(Error::InvalidOption("no chunk buffer"))?);
         Ok(ParOpener {
             inner,
@@ -202,7 +202,7 @@ impl<R: ChunkSource> ParOpener<R> {
             next[..TAG_LEN].copy_from_slice(&self.cur.0[full - TAG_LEN..full]);
             let ready = std::mem::replace(&mut self.cur.0, next);
             let end = self.inner.offset();
-            self.submit(ready, None, end);
+            self.submit(ready, None, end)?;
             self.fill = TAG_LEN;
         }
         Ok(())
@@ -249,7 +249,7 @@ impl<R: ChunkSource> ParOpener<R> {
                 }
             };
             let src = Some((Arc::clone(map.file()), runs));
-            self.submit(buf, src, Some(runs.end()));
+            self.submit(buf, src, Some(runs.end())).map_err(Error::from_io)?;
             #[cfg(test)]
             AT_OFFSETS.with(|c| c.set(c.get() + 1));
         }
@@ -258,10 +258,10 @@ impl<R: ChunkSource> ParOpener<R> {
 
     /// Hands `buf` to the workers as the next whole chunk, which ends at
     /// `end` of the file (look-ahead included), if known.
-    fn submit(&mut self, buf: Vec<u8>, src: Option<(Arc<std::fs::File>, Runs)>, end: Option<u64>) {
+    fn submit(&mut self, buf: Vec<u8>, src: Option<(Arc<std::fs::File>, Runs)>, end: Option<u64>) -> io::Result<()> {
         let slots = self.ends.len() as u64;
         self.ends[(self.pool.next_index() % slots) as usize] = end;
-        self.pool.submit(buf, self.chunk, src);
+        self.pool.submit(buf, self.chunk, src)
     }
 
     /// The held-back read error once no chunk read before it is in flight.

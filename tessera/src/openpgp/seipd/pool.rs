@@ -136,16 +136,34 @@ thread_local! {
     pub(crate) static FAULT: std::cell::Cell<Option<Fault>> = const { std::cell::Cell::new(None) };
 }
 
+/// What the workers are started with, kept until the first chunk is
+/// submitted: a message of one chunk never starts them.
+struct Start {
+    key: Arc<ChunkKey>,
+    op: Op,
+    threads: usize,
+    jobs: Arc<Mutex<Receiver<Job>>>,
+    done: SyncSender<Done>,
+    /// The fault the workers fake: this thread's when the pool was made.
+    #[cfg(test)]
+    fault: Option<Fault>,
+}
+
 /// The workers of one message and its fixed set of chunk buffers.
 pub(crate) struct ChunkPool {
     jobs: Option<SyncSender<Job>>,
     done: Receiver<Done>,
+    start: Option<Start>,
     workers: Vec<JoinHandle<()>>,
     /// Finished chunks that arrived before an earlier one, in slot
     /// `index % buffers` (at most `buffers` chunks are ever in flight, so
     /// slots never collide; fixed size, so no allocation per chunk).
     early: Vec<Option<Done>>,
     free: Vec<Vec<u8>>,
+    /// Buffers of the set not allocated yet: a short message never pays
+    /// for (nor wipes) the ones it does not use.
+    unmade: usize,
+    buf_len: usize,
     submitted: u64,
     taken: u64,
 }
@@ -157,48 +175,60 @@ impl std::fmt::Debug for ChunkPool {
 }
 
 impl ChunkPool {
-    /// Starts `threads` workers doing `op` with `key`, and `buffers`
-    /// buffers of `buf_len` octets. Fails only if the operating system
-    /// refuses a thread.
-    pub(crate) fn new(
-        key: Arc<ChunkKey>,
-        op: Op,
-        threads: usize,
-        buffers: usize,
-        buf_len: usize,
-    ) -> std::io::Result<Self> {
+    /// A pool of `threads` workers doing `op` with `key` (started with the
+    /// first chunk), and `buffers` buffers of `buf_len` octets (made as
+    /// they are first needed).
+    pub(crate) fn new(key: Arc<ChunkKey>, op: Op, threads: usize, buffers: usize, buf_len: usize) -> Self {
         // Bounded channels as large as the buffer set: a send never waits,
         // and their storage is allocated once, not per chunk.
         let buffers = buffers.max(1);
         let (jobs, job_rx) = mpsc::sync_channel::<Job>(buffers);
         let (done_tx, done) = mpsc::sync_channel::<Done>(buffers);
-        let job_rx = Arc::new(Mutex::new(job_rx));
-        let mut pool = ChunkPool {
+        let jobs_rx = Arc::new(Mutex::new(job_rx));
+        #[cfg(not(test))]
+        let start = Start { key, op, threads, jobs: jobs_rx, done: done_tx };
+        #[cfg(test)]
+        let start = Start { key, op, threads, jobs: jobs_rx, done: done_tx, fault: FAULT.get() };
+        ChunkPool {
             jobs: Some(jobs),
             done,
+            start: Some(start),
             workers: Vec::with_capacity(threads),
             early: (0..buffers).map(|_| None).collect(),
-            free: (0..buffers).map(|_| vec![0u8; buf_len]).collect(),
+            free: Vec::with_capacity(buffers),
+            unmade: buffers,
+            buf_len,
             submitted: 0,
             taken: 0,
-        };
+        }
+    }
+
+    /// Starts the workers. Fails only if the operating system refuses a
+    /// thread (the workers already started then end with the pool).
+    fn start_workers(&mut self) -> std::io::Result<()> {
+        let Some(start) = self.start.take() else { return Ok(()) };
+        let Start { key, op, threads, jobs, done, .. } = &start;
+        let op = *op;
         #[cfg(test)]
-        let fault = FAULT.get();
-        for i in 0..threads {
-            let (key, rx, tx) = (key.clone(), job_rx.clone(), done_tx.clone());
+        let fault = start.fault;
+        for i in 0..*threads {
+            let (key, rx, tx) = (key.clone(), jobs.clone(), done.clone());
             let handle = std::thread::Builder::new().name(format!("tessera-chunks-{i}")).spawn(move || {
                 #[cfg(test)]
                 FAULT.set(fault);
                 work(&key, op, &rx, &tx)
             })?;
-            pool.workers.push(handle);
+            self.workers.push(handle);
         }
-        Ok(pool)
+        Ok(())
     }
 
     /// A free buffer, if any (all may be in flight).
     pub(crate) fn buffer(&mut self) -> Option<Vec<u8>> {
-        self.free.pop()
+        self.free.pop().or_else(|| {
+            self.unmade = self.unmade.checked_sub(1)?;
+            Some(vec![0u8; self.buf_len])
+        })
     }
 
     /// Gives a buffer back.
@@ -218,14 +248,16 @@ impl ChunkPool {
 
     /// Hands `buf[..len]` to the workers as the next chunk; with `src`,
     /// a worker first reads the buffer's start from those runs of the file.
-    pub(crate) fn submit(&mut self, buf: Vec<u8>, len: usize, src: Option<(Arc<File>, Runs)>) {
+    pub(crate) fn submit(&mut self, buf: Vec<u8>, len: usize, src: Option<(Arc<File>, Runs)>) -> std::io::Result<()> {
         let job = Job { index: self.submitted, buf, len, src };
+        self.start_workers()?;
         self.submitted += 1;
         // The workers outlive the sender; a send fails only once every
         // worker is gone (the job's buffer is wiped), and `take` says so.
         if let Some(jobs) = &self.jobs {
             let _ = jobs.send(job);
         }
+        Ok(())
     }
 
     /// The next chunk in index order, waiting for it; `None` when none is

@@ -78,7 +78,7 @@ impl<W: Write> ParSealer<W> {
         let key = chunk_key(header, session_key)?;
         let chunk = chunk_size(header.chunk_octet);
         let buffers = buffer_count(threads, chunk + TAG_LEN);
-        let mut pool = ChunkPool::new(key.clone(), Op::Seal, threads.min(buffers), buffers, chunk + TAG_LEN)?;
+        let mut pool = ChunkPool::new(key.clone(), Op::Seal, threads.min(buffers), buffers, chunk + TAG_LEN);
         let cur = Wiped(pool.buffer().ok_or(Error::InvalidOption("no chunk buffer"))?);
         Ok(ParSealer { inner, key, pool, chunk, cur, fill: 0, total: 0, poison: Poison::default() })
     }
@@ -121,7 +121,7 @@ impl<W: Write> ParSealer<W> {
     fn submit(&mut self) -> io::Result<()> {
         let next = self.free_buffer().map_err(CopyError::into_io)?;
         let full = std::mem::replace(&mut self.cur.0, next);
-        self.pool.submit(full, self.fill, None);
+        self.pool.submit(full, self.fill, None)?;
         self.fill = 0;
         Ok(())
     }
@@ -132,18 +132,34 @@ impl<W: Write> ParSealer<W> {
         self.poison.check()?;
         // The last chunk is never empty unless the whole plaintext is, and
         // then one empty chunk is written (as the one-thread sealer does).
-        if self.fill > 0 || self.pool.next_index() == 0 {
+        // A message of one chunk is sealed here: no worker is started.
+        if self.pool.next_index() == 0 {
+            if !self.key.seal(0, &mut self.cur.0, self.fill) {
+                return Err(Error::InvalidOption("sealing a chunk failed").into());
+            }
+            self.inner.write_all(&self.cur.0[..self.fill + TAG_LEN])?;
+            self.total = self.fill as u64;
+            self.fill = 0;
+            let tag = self.final_tag(1)?;
+            self.inner.write_all(&tag)?;
+            return Ok(self.inner);
+        }
+        if self.fill > 0 {
             self.submit()?;
         }
         while self.pool.in_flight() > 0 {
             self.write_next().map_err(CopyError::into_io)?;
         }
-        let mut nonces = self.key.nonce.clone();
-        let ad = final_ad(&self.key, self.total);
-        let nonce = nonces.at(self.pool.next_index());
-        let tag = self.key.aead.seal_in_place_separate_tag(nonce, Aad::new(&ad), &mut []).map_err(Error::from)?;
+        let tag = self.final_tag(self.pool.next_index())?;
         self.inner.write_all(&tag)?;
         Ok(self.inner)
+    }
+
+    /// The final tag, after `chunks` chunks of `total` octets in all.
+    fn final_tag(&self, chunks: u64) -> Result<crate::aead::Tag> {
+        let mut nonces = self.key.nonce.clone();
+        let ad = final_ad(&self.key, self.total);
+        Ok(self.key.aead.seal_in_place_separate_tag(nonces.at(chunks), Aad::new(&ad), &mut [])?)
     }
 }
 
@@ -195,7 +211,9 @@ impl<W: Write> ParSealer<W> {
             }
             if self.fill == 0 && n >= chunk {
                 let buf = self.free_buffer()?;
-                self.pool.submit(buf, self.chunk, Some((shared.clone(), Runs::one(*at, self.chunk))));
+                self.pool
+                    .submit(buf, self.chunk, Some((shared.clone(), Runs::one(*at, self.chunk))))
+                    .map_err(CopyError::Write)?;
                 (*at, n) = (*at + chunk, n - chunk);
                 continue;
             }

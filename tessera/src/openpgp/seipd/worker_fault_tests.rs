@@ -56,11 +56,11 @@ fn a_worker_panic_fails_its_chunk_and_the_pool_goes_on() {
     let mut pool = {
         let _f = Faulty::new(Fault::PanicAt(1));
         // One worker: were the panic not caught, no chunk after it would come back.
-        ChunkPool::new(Arc::clone(&key), Op::Seal, 1, 3, len).unwrap()
+        ChunkPool::new(Arc::clone(&key), Op::Seal, 1, 3, len)
     };
     for _ in 0..3 {
         let buf = pool.buffer().unwrap();
-        pool.submit(buf, 64, None);
+        pool.submit(buf, 64, None).unwrap();
     }
     let got: Vec<_> = (0..3).map(|_| pool.take().map(|d| (d.index, d.ok, d.panicked, d.buf.len()))).collect();
     assert_eq!(got, [Some((0, true, false, len)), Some((1, false, true, len)), Some((2, true, false, len))]);
