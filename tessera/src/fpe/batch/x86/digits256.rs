@@ -6,7 +6,7 @@
 //! NUM then folds four values at once, so one vector ends with A of four
 //! values in its low lane and B in its high lane. STR converts four halves
 //! per vector pass and a second shuffle puts the digits back in order. The
-//! conversions are [`super::digits128`]'s; no table lookup and no branch
+//! conversions are [`super::lanes`]'; no table lookup and no branch
 //! depends on a value (only on positions and lengths). The parse keeps the
 //! largest numeral it loads and says at the end whether all were digits.
 
@@ -16,7 +16,7 @@ use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
 use super::digit_quads::{Quad, load_quad, shuffle, store_quad};
-use super::vec_op::vec_op;
+use super::lanes::{Lanes, digits, num_four};
 
 /// The shuffles for one value length `n` and first-half length `u`.
 pub(crate) struct Dec256 {
@@ -134,14 +134,14 @@ impl Dec256 {
         for j in (0..count).step_by(4) {
             let v =
                 load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4::<WHOLE>(src, at, ctl, &mut top));
-            let r = num4::<REV>(v);
+            let r = num_four(self.token, v, REV);
             let (a4, b4) = (&mut a[j..j + 4], &mut b[j..j + 4]);
             store(a4, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(r)));
             store(b4, _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(r)));
         }
         // Each value's halves were loaded whole (A from its start, B from
         // `u` on): every numeral was loaded.
-        all_below_ten(top)
+        __m256i::below_ten(self.token, top)
     }
 
     #[target_feature(enable = "avx2")]
@@ -164,7 +164,7 @@ impl Dec256 {
         for j in (0..count).step_by(4) {
             let (av, bv) = (load(&a[j..j + 4]), load(&b[j..j + 4]));
             // Digits of values (j, j + 2) and (j + 1, j + 3), one per lane.
-            let ([a02, a13], [b02, b13]) = (digits4::<REV>(av), digits4::<REV>(bv));
+            let ([a02, a13], [b02, b13]) = (digits(self.token, av, REV), digits(self.token, bv, REV));
             if WHOLE {
                 // Value i's A and B side by side: one 32-byte store.
                 let (lo, hi) = (_mm256_permute2x128_si256::<0x20>, _mm256_permute2x128_si256::<0x31>);
@@ -189,95 +189,4 @@ fn store4_whole(dst: &mut [u16], at: usize, v: [__m256i; 4]) {
     for (i, v) in v.into_iter().enumerate() {
         store(&mut dst[16 * i..], v);
     }
-}
-
-/// Whether every u16 lane of `top` is below 10 (as
-/// [`digits128::all_below_ten`](super::digits128::all_below_ten), 256 bits).
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn all_below_ten(top: __m256i) -> bool {
-    let over = _mm256_subs_epu16(top, _mm256_set1_epi16(9));
-    _mm256_testz_si256(over, over) == 1
-}
-
-/// NUM_10 of four values' halves: each 128-bit lane of `v[i]` holds eight
-/// numerals (below 10), most significant first (last when `REV`); the result's low lane
-/// holds the four low-lane values as dwords, its high lane the four
-/// high-lane ones (as [`super::digits128::num8`], with each packing step
-/// merging two vectors).
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn num4<const REV: bool>(v: [__m256i; 4]) -> __m256i {
-    let w = |hi: i16| {
-        let (a, b) = if REV { (1, hi) } else { (hi, 1) };
-        _mm256_setr_epi16(a, b, a, b, a, b, a, b, a, b, a, b, a, b, a, b)
-    };
-    // Pairs (below 100), fours (below 10^4, so they pack into i16), eights.
-    let t = v.map(|x| _mm256_madd_epi16(x, w(10)));
-    let s01 = _mm256_madd_epi16(_mm256_packs_epi32(t[0], t[1]), w(100));
-    let s23 = _mm256_madd_epi16(_mm256_packs_epi32(t[2], t[3]), w(100));
-    _mm256_madd_epi16(_mm256_packs_epi32(s01, s23), w(10_000))
-}
-
-/// STR^8_10 of the four u64 of `x` (each below 10^8) as eight u16 lanes,
-/// most significant first (last when `REV`): values 0 and 2 in the first
-/// vector's lanes, 1 and 3 in the second's (W. Muła's conversion, as
-/// [`super::digits128::digits8`]).
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn digits4<const REV: bool>(x: __m256i) -> [__m256i; 2] {
-    // abcd = x / 10^4 (exact for x < 10^8), then w = x + abcd * (2^32 -
-    // 10^4) = efgh + abcd * 2^32 with efgh = x mod 10^4: one multiply
-    // gives the remainder with both numbers apart in each lane, times 4
-    // below 2^16 each.
-    let abcd = _mm256_srli_epi64::<45>(_mm256_mul_epu32(x, _mm256_set1_epi32(0xd1b7_1759_u32 as i32)));
-    let w = _mm256_add_epi64(x, _mm256_mul_epu32(abcd, _mm256_set1_epi32(0u32.wrapping_sub(10_000) as i32)));
-    let w = _mm256_slli_epi64::<2>(w);
-    // Per 128-bit lane, from its first (then second) 64-bit lane: [abcd *
-    // 4] x4 (bytes 4 and 5), [efgh * 4] x4 (bytes 0 and 1); efgh's first
-    // when `REV`.
-    let spread = |lane: i64| {
-        let at = lane * 0x0808_0808_0808_0808;
-        let (abcd, efgh) = (0x0504_0504_0504_0504 + at, 0x0100_0100_0100_0100 + at);
-        let (first, second) = if REV { (efgh, abcd) } else { (abcd, efgh) };
-        _mm256_set_epi64x(second, first, second, first)
-    };
-    // `vpshufb` written out: LLVM splits each into two word shuffles.
-    let pairs =
-        [vec_op!(ymm_reg: __m256i, "vpshufb", w, spread(0)), vec_op!(ymm_reg: __m256i, "vpshufb", w, spread(1))];
-    // Each group of four lanes in the order [a, ab, abc, abcd], or reversed.
-    let c = |p: [i16; 4]| {
-        let p = if REV { [p[3], p[2], p[1], p[0]] } else { p };
-        _mm256_setr_epi16(
-            p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3], p[0], p[1], p[2], p[3],
-        )
-    };
-    let (recip, shifts) = (c([8389, 5243, 13108, -32768]), c([1 << 7, 1 << 11, 1 << 13, -32768]));
-    pairs.map(|v2| {
-        // [a, ab, abc, abcd, e, ef, efg, efgh] (REV: [efgh, efg, ef, e,
-        // abcd, abc, ab, a]).
-        let v4 = mulhi16(mulhi16(v2, recip), shifts);
-        // Each lane minus ten times the lane before it within its group
-        // of four (REV: after it): the digits. The products move a lane by
-        // a byte shift of the 128-bit lane (`vpslldq`, a shuffle port),
-        // not a 64-bit shift (the multiply's ports, which the AES rounds
-        // of the VAES-256 kernel use); the group's last (REV: first) lane
-        // is multiplied by 0, so nothing crosses into the next group.
-        if REV {
-            let ten = _mm256_set1_epi64x(0x000a_000a_000a_0000);
-            _mm256_sub_epi16(v4, _mm256_bsrli_epi128::<2>(_mm256_mullo_epi16(v4, ten)))
-        } else {
-            let ten = _mm256_set1_epi64x(0x0000_000a_000a_000a);
-            _mm256_sub_epi16(v4, _mm256_bslli_epi128::<2>(_mm256_mullo_epi16(v4, ten)))
-        }
-    })
-}
-
-/// `vpmulhuw`: the high halves of the 16-bit products. Written out because
-/// LLVM rewrites `_mm256_mulhi_epu16` by constants (or chains of it) into
-/// widened 32-bit multiplies, shifts and packs, several times the work.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn mulhi16(a: __m256i, b: __m256i) -> __m256i {
-    vec_op!(ymm_reg: __m256i, "vpmulhuw", a, b)
 }

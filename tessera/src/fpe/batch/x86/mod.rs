@@ -14,6 +14,7 @@ pub(crate) mod fused512;
 pub(crate) mod fused_avx2;
 pub(crate) mod fused_ni;
 pub(crate) mod fused_sse;
+pub(crate) mod lanes;
 pub(crate) mod piped256;
 pub(crate) mod round;
 pub(crate) mod run;
