@@ -1,16 +1,13 @@
-//! Decimal NUM and STR on 128-bit vectors, with [`super::lanes`]'
-//! conversions: one half of 1 to 16 digits with SSE2 (part of every x86-64
-//! CPU), and whole batch groups ([`Dec128`]) with SSSE3 byte shuffles and
-//! SSE4.1 where the CPU has no AVX2. Numerals are u16, as the batch data
-//! holds them; digits run most significant first (`BE`, FF1's NUM and STR)
+//! Decimal NUM and STR of one half of 1 to 16 digits with SSE2 (part of
+//! every x86-64 CPU), with [`super::lanes`]' conversions. Numerals are u16,
+//! as the batch data holds them; digits run most significant first (`BE`, FF1's NUM and STR)
 //! or least significant first (FF3's NUM(REV(X)) and REV(STR(x))).
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
-use super::digit_quads::{Quad, load_quad, shuffle, store_quad};
-use super::lanes::{Lanes, Sse2, digits, num_four, num_lanes};
+use super::lanes::{Sse2, digits, num_lanes};
 use crate::simd::{cast, load, store};
 
 /// Lanes kept when a half fills the last (`KEEP_LAST[k..k + 8]`) or first
@@ -116,128 +113,6 @@ fn put_sse2<const BE: bool>(x: &mut [u16], start: usize, m: usize, v: u64) {
     store8(x, lo_at, digits8::<BE>(lo));
     if m > 8 {
         store8(x, if BE { lo_at - 8 } else { s + 8 }, digits8::<BE>(hi));
-    }
-}
-
-/// Decimal NUM and STR of whole batch groups with SSSE3 and SSE4.1 (every
-/// CPU with AES-NI has both), for values of at most 16 digits (both halves
-/// of at most 8): each half is loaded as eight numerals from its start and
-/// a byte shuffle, fixed per value length, right-aligns it in digit slots
-/// (reversed for FF3's digit order, the rest zeroed); NUM then folds four
-/// halves at once. STR converts two halves per vector pass, and a second
-/// shuffle puts the digits back in order. The parse keeps the largest
-/// numeral it loads and says at the end whether all were digits (the
-/// check costs no pass of its own). No table lookup and no branch depends
-/// on a value (only on positions and lengths).
-pub(crate) struct Dec128 {
-    /// The proof of SSSE3 and SSE4.1 the kernels run on.
-    token: crate::cpu::Sse41,
-    n: usize,
-    u: usize,
-    /// Slot byte -> byte of the eight numerals from the half's start (NUM),
-    /// for A then B; 0x80 zeroes the slot.
-    num_ctl: [[u8; 16]; 2],
-    /// Byte of the eight numerals from the half's start -> slot byte (STR),
-    /// for A then B.
-    str_ctl: [[u8; 16]; 2],
-}
-
-impl Dec128 {
-    /// The shuffles for values of `n` numerals whose first half has `u`,
-    /// most significant first when `be` (FF1) or last (FF3); `None` unless
-    /// both halves have 1 to 8 numerals and the CPU has SSSE3 and SSE4.1.
-    pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
-        let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
-        let token = crate::cpu::Sse41::get().filter(|_| halves)?;
-        let ctl = |to_slots| [u, n - u].map(|m| shuffle(m, be, to_slots));
-        Some(Dec128 { token, n, u, num_ctl: ctl(true), str_ctl: ctl(false) })
-    }
-
-    /// NUM of both halves of every value in `data` (values of `n` numerals
-    /// back to back) into `a` and `b`, which take the count rounded up to 4
-    /// (zeros past the last value), checking the numerals from the vectors
-    /// it loads: whether every numeral of `data` is below 10. When not, `a`
-    /// and `b` hold garbage.
-    pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        // SAFETY: `self.token` proves SSSE3 and SSE4.1.
-        unsafe { self.parse_sse41(self.token, data, a, b) }
-    }
-
-    /// STR of both halves of every value back into `data` (the inverse of
-    /// [`Dec128::parse_checked`]); every half must be below 10^its length.
-    pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
-        // SAFETY: as in `parse_checked`.
-        unsafe { self.format_sse41(self.token, a, b, data) }
-    }
-
-    /// The four values from numeral `at` of `src`: their A halves, then
-    /// their B halves, each shuffled into digit slots (the numerals read
-    /// past a half are dropped); `top` keeps the lane-wise largest numeral
-    /// loaded (those past a half too: all are in `src`).
-    #[inline]
-    #[target_feature(enable = "ssse3,sse4.1")]
-    fn load4(&self, src: &[u16], at: usize, ctl: [__m128i; 2], top: &mut __m128i) -> [[__m128i; 4]; 2] {
-        let q = Quad::new(src, (self.n, self.u), at);
-        [0, 1].map(|h| {
-            [0, 1, 2, 3].map(|i| {
-                let x = q.load(i, h);
-                *top = _mm_max_epu16(*top, x);
-                _mm_shuffle_epi8(x, ctl[h])
-            })
-        })
-    }
-
-    /// Writes value i < 4 from numeral `at + i * n` of `dst` on: half A
-    /// (the first `u` numerals of `h[0][i]`), then B (the first `n - u` of
-    /// `h[1][i]`) from `u` numerals further. Each store writes eight
-    /// numerals, so values go in ascending order of position (a value
-    /// overwrites its predecessor's spill).
-    #[inline]
-    #[target_feature(enable = "ssse3,sse4.1")]
-    fn store4(&self, dst: &mut [u16], at: usize, h: [[__m128i; 4]; 2]) {
-        let mut q = Quad::new(dst, (self.n, self.u), at);
-        for i in 0..4 {
-            for (half, x) in h.iter().enumerate() {
-                q.store(i, half, x[i]);
-            }
-        }
-    }
-
-    #[target_feature(enable = "ssse3,sse4.1")]
-    fn parse_sse41(&self, _: crate::cpu::Sse41, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        assert!(data.len().is_multiple_of(self.n), "whole values only");
-        let count = data.len() / self.n;
-        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        let ctl = self.num_ctl.map(cast);
-        // The largest numeral loaded (lane-wise; the padded copy adds zeros).
-        let mut top = _mm_setzero_si128();
-        for j in (0..count).step_by(4) {
-            let v = load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4(src, at, ctl, &mut top));
-            for (x, out) in v.into_iter().zip([&mut a[j..j + 4], &mut b[j..j + 4]]) {
-                let r = num_four(Sse2, x, false);
-                store(out, _mm_cvtepu32_epi64(r));
-                store(&mut out[2..], _mm_cvtepu32_epi64(_mm_srli_si128::<8>(r)));
-            }
-        }
-        // Every numeral was loaded (each half from its start).
-        __m128i::below_ten(Sse2, top)
-    }
-
-    #[target_feature(enable = "ssse3,sse4.1")]
-    fn format_sse41(&self, _: crate::cpu::Sse41, a: &[u64], b: &[u64], data: &mut [u16]) {
-        assert!(data.len().is_multiple_of(self.n), "whole values only");
-        let count = data.len() / self.n;
-        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        let ctl = self.str_ctl.map(cast);
-        for j in (0..count).step_by(4) {
-            let h = [&a[j..j + 4], &b[j..j + 4]].map(|x| {
-                let [d0, d1] = digits(Sse2, load(x), false);
-                let [d2, d3] = digits(Sse2, load(&x[2..]), false);
-                [d0, d1, d2, d3]
-            });
-            let h = [0, 1].map(|i| h[i].map(|d| _mm_shuffle_epi8(d, ctl[i])));
-            store_quad((self.n, self.u), data, j * self.n, |dst, at| self.store4(dst, at, h));
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::fpe::batch::x86::digit_quads::Dec128;
 
 fn lanes(v: __m128i) -> [u16; 8] {
     crate::simd::cast(v)

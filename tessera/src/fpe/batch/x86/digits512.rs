@@ -194,4 +194,4 @@ impl Dec512 {
     }
 }
 
-// The conversions are tested beside the AVX2 ones, in `super::digits256`.
+// The conversions are tested beside the AVX2 ones, in `decimal_tests.rs`.

@@ -41,11 +41,14 @@ pub(crate) trait Lanes: Copy {
 #[derive(Clone, Copy)]
 pub(crate) struct Sse2;
 
-/// [`Lanes`] for a vector whose instructions need `$token`'s features.
+/// `$trait` for a vector whose instructions need `$token`'s features, with
+/// any `$extra` items as they are.
 macro_rules! lanes {
-    ($v:ty, $token:ty, $($name:ident($($a:ident: $t:ty),*) -> $r:ty = $e:expr;)*) => {
-        impl Lanes for $v {
-            type Token = $token;
+    ($trait:ident for $v:ty, $assoc:ident = $token:ty, { $($extra:item)* }
+     $($name:ident($($a:ident: $t:ty),*) -> $r:ty = $e:expr;)*) => {
+        impl $trait for $v {
+            type $assoc = $token;
+            $($extra)*
             $(#[inline(always)]
             fn $name(_: $token, $($a: $t),*) -> $r {
                 // SAFETY: the token proves the features of the instructions.
@@ -53,6 +56,64 @@ macro_rules! lanes {
             })*
         }
     };
+}
+pub(crate) use lanes;
+
+/// Two vectors as one of twice the lanes (each instruction twice).
+impl<L: Lanes> Lanes for [L; 2] {
+    type Token = L::Token;
+    #[inline(always)]
+    fn splat(t: L::Token, p: [i16; 8]) -> Self {
+        [L::splat(t, p); 2]
+    }
+    #[inline(always)]
+    fn madd16(t: L::Token, a: Self, b: Self) -> Self {
+        [L::madd16(t, a[0], b[0]), L::madd16(t, a[1], b[1])]
+    }
+    #[inline(always)]
+    fn packs32(t: L::Token, a: Self, b: Self) -> Self {
+        [L::packs32(t, a[0], b[0]), L::packs32(t, a[1], b[1])]
+    }
+    #[inline(always)]
+    fn mul32(t: L::Token, a: Self, b: Self) -> Self {
+        [L::mul32(t, a[0], b[0]), L::mul32(t, a[1], b[1])]
+    }
+    #[inline(always)]
+    fn add64(t: L::Token, a: Self, b: Self) -> Self {
+        [L::add64(t, a[0], b[0]), L::add64(t, a[1], b[1])]
+    }
+    #[inline(always)]
+    fn sub16(t: L::Token, a: Self, b: Self) -> Self {
+        [L::sub16(t, a[0], b[0]), L::sub16(t, a[1], b[1])]
+    }
+    #[inline(always)]
+    fn mullo16(t: L::Token, a: Self, b: Self) -> Self {
+        [L::mullo16(t, a[0], b[0]), L::mullo16(t, a[1], b[1])]
+    }
+    #[inline(always)]
+    fn mulhi16(t: L::Token, a: Self, b: Self) -> Self {
+        [L::mulhi16(t, a[0], b[0]), L::mulhi16(t, a[1], b[1])]
+    }
+    #[inline(always)]
+    fn srl45_64(t: L::Token, a: Self) -> Self {
+        [L::srl45_64(t, a[0]), L::srl45_64(t, a[1])]
+    }
+    #[inline(always)]
+    fn sll2_64(t: L::Token, a: Self) -> Self {
+        [L::sll2_64(t, a[0]), L::sll2_64(t, a[1])]
+    }
+    #[inline(always)]
+    fn shift_word(t: L::Token, a: Self, down: bool) -> Self {
+        [L::shift_word(t, a[0], down), L::shift_word(t, a[1], down)]
+    }
+    #[inline(always)]
+    fn spread(t: L::Token, a: Self, q: usize, rev: bool) -> Self {
+        [L::spread(t, a[0], q, rev), L::spread(t, a[1], q, rev)]
+    }
+    #[inline(always)]
+    fn below_ten(t: L::Token, top: Self) -> bool {
+        L::below_ten(t, top[0]) & L::below_ten(t, top[1])
+    }
 }
 
 /// The `vpshufb` control of [`Lanes::spread`].
@@ -97,7 +158,7 @@ fn shufb512(a: __m512i, b: __m512i) -> __m512i {
     vec_op!(zmm_reg: __m512i, "vpshufb", a, b)
 }
 
-lanes! {__m128i, Sse2,
+lanes! {Lanes for __m128i, Token = Sse2, {}
     splat(p: [i16; 8]) -> Self = _mm_setr_epi16(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
     madd16(a: Self, b: Self) -> Self = _mm_madd_epi16(a, b);
     packs32(a: Self, b: Self) -> Self = _mm_packs_epi32(a, b);
@@ -121,7 +182,7 @@ lanes! {__m128i, Sse2,
     };
 }
 
-lanes! {__m256i, crate::cpu::Avx2,
+lanes! {Lanes for __m256i, Token = crate::cpu::Avx2, {}
     splat(p: [i16; 8]) -> Self = _mm256_broadcastsi128_si256(__m128i::splat(Sse2, p));
     madd16(a: Self, b: Self) -> Self = _mm256_madd_epi16(a, b);
     packs32(a: Self, b: Self) -> Self = _mm256_packs_epi32(a, b);
@@ -142,7 +203,7 @@ lanes! {__m256i, crate::cpu::Avx2,
     };
 }
 
-lanes! {__m512i, crate::cpu::Avx512,
+lanes! {Lanes for __m512i, Token = crate::cpu::Avx512, {}
     splat(p: [i16; 8]) -> Self = _mm512_broadcast_i32x4(__m128i::splat(Sse2, p));
     madd16(a: Self, b: Self) -> Self = _mm512_madd_epi16(a, b);
     packs32(a: Self, b: Self) -> Self = _mm512_packs_epi32(a, b);

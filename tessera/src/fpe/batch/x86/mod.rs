@@ -7,7 +7,6 @@
 pub(crate) mod decimal;
 pub(crate) mod digit_quads;
 pub(crate) mod digits128;
-pub(crate) mod digits256;
 pub(crate) mod digits512;
 pub(crate) mod fused256;
 pub(crate) mod fused512;
