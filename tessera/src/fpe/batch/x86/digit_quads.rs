@@ -335,50 +335,36 @@ impl<L: Quads> Dec<L> {
     }
 }
 
-impl Dec128 {
-    /// As [`Dec::parse_in`].
-    pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        // SAFETY: `self.entry` proves SSSE3 and SSE4.1.
-        unsafe { parse_sse41(self.entry, self, data, a, b) }
-    }
+/// The entries of `$dec`, each compiled for `$features` (its entry token's).
+macro_rules! entries {
+    ($($dec:ty, $token:ty, $features:literal, $parse:ident, $format:ident;)*) => {$(
+        impl $dec {
+            /// As [`Dec::parse_in`].
+            pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+                // SAFETY: `self.entry` proves the features.
+                unsafe { $parse(self.entry, self, data, a, b) }
+            }
 
-    /// As [`Dec::format_in`].
-    pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
-        // SAFETY: as in `parse_checked`.
-        unsafe { format_sse41(self.entry, self, a, b, data) }
-    }
+            /// As [`Dec::format_in`].
+            pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+                // SAFETY: as in `parse_checked`.
+                unsafe { $format(self.entry, self, a, b, data) }
+            }
+        }
+
+        #[target_feature(enable = $features)]
+        fn $parse(_: $token, d: &$dec, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+            d.parse_in(data, a, b)
+        }
+
+        #[target_feature(enable = $features)]
+        fn $format(_: $token, d: &$dec, a: &[u64], b: &[u64], data: &mut [u16]) {
+            d.format_in(a, b, data)
+        }
+    )*};
 }
 
-impl Dec256 {
-    /// As [`Dec::parse_in`].
-    pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        // SAFETY: `self.entry` proves AVX2.
-        unsafe { parse_avx2(self.entry, self, data, a, b) }
-    }
-
-    /// As [`Dec::format_in`].
-    pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
-        // SAFETY: as in `parse_checked`.
-        unsafe { format_avx2(self.entry, self, a, b, data) }
-    }
-}
-
-#[target_feature(enable = "ssse3,sse4.1")]
-fn parse_sse41(_: crate::cpu::Sse41, d: &Dec128, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-    d.parse_in(data, a, b)
-}
-
-#[target_feature(enable = "ssse3,sse4.1")]
-fn format_sse41(_: crate::cpu::Sse41, d: &Dec128, a: &[u64], b: &[u64], data: &mut [u16]) {
-    d.format_in(a, b, data)
-}
-
-#[target_feature(enable = "avx2")]
-fn parse_avx2(_: crate::cpu::Avx2, d: &Dec256, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-    d.parse_in(data, a, b)
-}
-
-#[target_feature(enable = "avx2")]
-fn format_avx2(_: crate::cpu::Avx2, d: &Dec256, a: &[u64], b: &[u64], data: &mut [u16]) {
-    d.format_in(a, b, data)
+entries! {
+    Dec128, crate::cpu::Sse41, "ssse3,sse4.1", parse_sse41, format_sse41;
+    Dec256, crate::cpu::Avx2, "avx2", parse_avx2, format_avx2;
 }

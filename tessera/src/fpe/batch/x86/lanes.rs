@@ -59,56 +59,26 @@ macro_rules! lanes {
 }
 pub(crate) use lanes;
 
+/// `fn $name(t, a, ..) -> [$v; 2]`: `L::$name` on each of the two vectors.
+macro_rules! twice {
+    ($($name:ident($($a:ident),*) $(, $x:ident: $xt:ty)*;)*) => {$(
+        #[inline(always)]
+        fn $name(t: L::Token, $($a: Self,)* $($x: $xt),*) -> Self {
+            [L::$name(t, $($a[0],)* $($x),*), L::$name(t, $($a[1],)* $($x),*)]
+        }
+    )*};
+}
+
 /// Two vectors as one of twice the lanes (each instruction twice).
 impl<L: Lanes> Lanes for [L; 2] {
     type Token = L::Token;
+    twice! {
+        madd16(a, b); packs32(a, b); mul32(a, b); add64(a, b); sub16(a, b); mullo16(a, b); mulhi16(a, b);
+        srl45_64(a); sll2_64(a); shift_word(a), down: bool; spread(a), q: usize, rev: bool;
+    }
     #[inline(always)]
     fn splat(t: L::Token, p: [i16; 8]) -> Self {
         [L::splat(t, p); 2]
-    }
-    #[inline(always)]
-    fn madd16(t: L::Token, a: Self, b: Self) -> Self {
-        [L::madd16(t, a[0], b[0]), L::madd16(t, a[1], b[1])]
-    }
-    #[inline(always)]
-    fn packs32(t: L::Token, a: Self, b: Self) -> Self {
-        [L::packs32(t, a[0], b[0]), L::packs32(t, a[1], b[1])]
-    }
-    #[inline(always)]
-    fn mul32(t: L::Token, a: Self, b: Self) -> Self {
-        [L::mul32(t, a[0], b[0]), L::mul32(t, a[1], b[1])]
-    }
-    #[inline(always)]
-    fn add64(t: L::Token, a: Self, b: Self) -> Self {
-        [L::add64(t, a[0], b[0]), L::add64(t, a[1], b[1])]
-    }
-    #[inline(always)]
-    fn sub16(t: L::Token, a: Self, b: Self) -> Self {
-        [L::sub16(t, a[0], b[0]), L::sub16(t, a[1], b[1])]
-    }
-    #[inline(always)]
-    fn mullo16(t: L::Token, a: Self, b: Self) -> Self {
-        [L::mullo16(t, a[0], b[0]), L::mullo16(t, a[1], b[1])]
-    }
-    #[inline(always)]
-    fn mulhi16(t: L::Token, a: Self, b: Self) -> Self {
-        [L::mulhi16(t, a[0], b[0]), L::mulhi16(t, a[1], b[1])]
-    }
-    #[inline(always)]
-    fn srl45_64(t: L::Token, a: Self) -> Self {
-        [L::srl45_64(t, a[0]), L::srl45_64(t, a[1])]
-    }
-    #[inline(always)]
-    fn sll2_64(t: L::Token, a: Self) -> Self {
-        [L::sll2_64(t, a[0]), L::sll2_64(t, a[1])]
-    }
-    #[inline(always)]
-    fn shift_word(t: L::Token, a: Self, down: bool) -> Self {
-        [L::shift_word(t, a[0], down), L::shift_word(t, a[1], down)]
-    }
-    #[inline(always)]
-    fn spread(t: L::Token, a: Self, q: usize, rev: bool) -> Self {
-        [L::spread(t, a[0], q, rev), L::spread(t, a[1], q, rev)]
     }
     #[inline(always)]
     fn below_ten(t: L::Token, top: Self) -> bool {
