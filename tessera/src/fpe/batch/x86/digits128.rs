@@ -1,7 +1,8 @@
 //! Decimal NUM and STR of one half of 1 to 16 digits with SSE2 (part of
 //! every x86-64 CPU), with [`super::lanes`]' conversions. Numerals are u16,
-//! as the batch data holds them; digits run most significant first (`BE`, FF1's NUM and STR)
-//! or least significant first (FF3's NUM(REV(X)) and REV(STR(x))).
+//! as the batch data holds them; digits run most significant first (`BE`,
+//! FF1's NUM and STR) or least significant first (FF3's NUM(REV(X)) and
+//! REV(STR(x))).
 
 #![allow(unsafe_code)]
 
