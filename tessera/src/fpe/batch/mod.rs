@@ -35,9 +35,7 @@ use crate::fpe::num::Radix;
 use crate::fpe::{Tweaks, numerals_below};
 
 /// Runs of fewer values go one value at a time: below this, the
-/// single-value path (AES-NI with the schedule in registers) is faster
-/// (a batch of 4 on the AVX-512 path, half a vector, cost 1.1-1.2x four
-/// single calls; of 5, 0.8-1.0x: BENCHMARKS.md, `ff3k`).
+/// single-value path (AES-NI with the schedule in registers) measured faster.
 pub(crate) const MIN_RUN: usize = 5;
 
 /// What a cipher fixes for one value length on the u64 path.

@@ -1,7 +1,6 @@
 //! The choice of whole-group decimal conversion for a batch.
 
-use super::digits128::Dec128;
-use super::digits256::Dec256;
+use super::digit_quads::{Dec128, Dec256};
 use super::digits512::Dec512;
 
 /// The widest whole-group decimal conversion the CPU has: AVX-512 BW (two

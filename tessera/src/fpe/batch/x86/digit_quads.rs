@@ -1,11 +1,15 @@
-//! The geometry the SSE4.1 and AVX2 decimal conversions share: four values
-//! of a group in reach of eight-numeral loads and stores, padded copies at
-//! the end of the data, and the byte shuffles between a half's numerals and
-//! its digit slots.
+//! Decimal NUM and STR of whole batch groups on 128-bit lane pairs (SSE4.1
+//! or AVX2, [`Dec`]), with [`super::lanes`]' conversions: four values of a
+//! group in reach of eight-numeral loads and stores, padded copies at the
+//! end of the data, and the byte shuffles between a half's numerals and its
+//! digit slots.
 
 #![allow(unsafe_code)]
 
-use crate::simd::Plain;
+use core::arch::x86_64::*;
+
+use super::lanes::{Lanes, Sse2, digits, lanes, num_four};
+use crate::simd::{Plain, cast, load, store};
 
 /// A group's numerals with room for its loads and stores: four values of
 /// up to 16 numerals, the last one's B window reaching 3 * 16 + 8 + 8.
@@ -13,8 +17,7 @@ const PAD: usize = 4 * 16;
 
 /// Whether the four values of `n` numerals (halves split at `u`) from
 /// numeral `at` of `len` are whole and in reach of eight-numeral loads and
-/// stores (B's from `at + u`): the geometry [`Dec128`](super::digits128::Dec128) and
-/// [`Dec256`](super::digits256::Dec256) share.
+/// stores (B's from `at + u`).
 pub(crate) fn in_reach((n, u): (usize, usize), at: usize, len: usize) -> bool {
     at + 3 * n + u + 8 <= len
 }
@@ -71,33 +74,6 @@ impl Quad<&mut [u16]> {
     }
 }
 
-/// `load` on the four values from numeral `at` of `data`: in place when in
-/// reach, else on a zero-padded copy of the last values (fewer than
-/// 3 * 16 + 8 + 8 numerals left; zeros past the last value).
-#[inline(always)]
-pub(crate) fn load_quad<R>(nu: (usize, usize), data: &[u16], at: usize, load: impl FnOnce(&[u16], usize) -> R) -> R {
-    if in_reach(nu, at, data.len()) {
-        return load(data, at);
-    }
-    let mut pad = [0u16; PAD];
-    pad[..data.len() - at].copy_from_slice(&data[at..]);
-    load(&pad, 0)
-}
-
-/// `store` of the four values from numeral `at` of `data`: in place when in
-/// reach, else into a padded copy whose whole values are copied back (the
-/// stores' spill past the last value stays in the copy).
-#[inline(always)]
-pub(crate) fn store_quad(nu: (usize, usize), data: &mut [u16], at: usize, store: impl FnOnce(&mut [u16], usize)) {
-    if in_reach(nu, at, data.len()) {
-        return store(data, at);
-    }
-    let mut pad = [0u16; PAD];
-    store(&mut pad, 0);
-    let end = data.len().min(at + 4 * nu.0);
-    data[at..end].copy_from_slice(&pad[..end - at]);
-}
-
 /// The byte shuffle taking eight right-aligned digit slots (most
 /// significant first) to the `m` numerals of a half from its start, or
 /// (`to_slots`) the numerals to the slots.
@@ -111,4 +87,284 @@ pub(crate) fn shuffle(m: usize, be: bool, to_slots: bool) -> [u8; 16] {
         ctl[2 * to + 1] = 2 * from as u8 + 1;
     }
     ctl
+}
+
+/// A vector of two 128-bit lanes for [`Dec`]: an xmm pair with SSSE3 and
+/// SSE4.1, or a ymm with AVX2. Half A of a value goes to lane 0, B to lane 1.
+pub(crate) trait Quads: Lanes + Plain {
+    /// The proof of the features the data movement needs.
+    type Entry: Copy;
+    /// The proofs for this CPU, if it has the features.
+    fn tokens() -> Option<(Self::Entry, Self::Token)>;
+    /// The vector of lanes `lo` and `hi`.
+    fn join(t: Self::Entry, lo: __m128i, hi: __m128i) -> Self;
+    /// The two lanes.
+    fn halves(t: Self::Entry, v: Self) -> [__m128i; 2];
+    /// Lane 0 of `a` and `b`, then lane 1 of each.
+    fn cross(t: Self::Entry, a: Self, b: Self) -> [Self; 2];
+    fn shufb(t: Self::Entry, v: Self, ctl: Self) -> Self;
+    fn max16(t: Self::Entry, a: Self, b: Self) -> Self;
+    /// `out[..4]` = the four dwords of `x`.
+    fn widen(t: Self::Entry, x: __m128i, out: &mut [u64]) -> ();
+}
+
+lanes! {Quads for [__m128i; 2], Entry = crate::cpu::Sse41, {
+    fn tokens() -> Option<(crate::cpu::Sse41, Sse2)> {
+        crate::cpu::Sse41::get().map(|t| (t, Sse2))
+    }
+    #[inline(always)]
+    fn join(_: crate::cpu::Sse41, lo: __m128i, hi: __m128i) -> Self {
+        [lo, hi]
+    }
+    #[inline(always)]
+    fn halves(_: crate::cpu::Sse41, v: Self) -> [__m128i; 2] {
+        v
+    }
+    #[inline(always)]
+    fn cross(_: crate::cpu::Sse41, a: Self, b: Self) -> [Self; 2] {
+        [[a[0], b[0]], [a[1], b[1]]]
+    }}
+    shufb(v: Self, ctl: Self) -> Self = [_mm_shuffle_epi8(v[0], ctl[0]), _mm_shuffle_epi8(v[1], ctl[1])];
+    max16(a: Self, b: Self) -> Self = [_mm_max_epu16(a[0], b[0]), _mm_max_epu16(a[1], b[1])];
+    widen(x: __m128i, out: &mut [u64]) -> () = {
+        store(out, _mm_cvtepu32_epi64(x));
+        store(&mut out[2..], _mm_cvtepu32_epi64(_mm_srli_si128::<8>(x)))
+    };
+}
+
+lanes! {Quads for __m256i, Entry = crate::cpu::Avx2, {
+    fn tokens() -> Option<(crate::cpu::Avx2, crate::cpu::Avx2)> {
+        crate::cpu::Avx2::get().map(|t| (t, t))
+    }}
+    join(lo: __m128i, hi: __m128i) -> Self = _mm256_set_m128i(hi, lo);
+    halves(v: Self) -> [__m128i; 2] = [_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)];
+    cross(a: Self, b: Self) -> [Self; 2] =
+        [_mm256_permute2x128_si256::<0x20>(a, b), _mm256_permute2x128_si256::<0x31>(a, b)];
+    shufb(v: Self, ctl: Self) -> Self = _mm256_shuffle_epi8(v, ctl);
+    max16(a: Self, b: Self) -> Self = _mm256_max_epu16(a, b);
+    widen(x: __m128i, out: &mut [u64]) -> () = store(out, _mm256_cvtepu32_epi64(x));
+}
+
+/// Decimal NUM and STR of whole batch groups on [`Quads`], for values of
+/// at most 16 digits (both halves of at most 8): one value per vector,
+/// half A in lane 0, B in lane 1. A byte shuffle, fixed per value length,
+/// right-aligns each half in its lane (reversed for FF3's digit order,
+/// leading lanes zeroed); NUM then folds four values at once, so one vector
+/// ends with A of four values in lane 0 and B in lane 1. STR converts four
+/// halves per vector pass and a second shuffle puts the digits back in
+/// order. No table lookup and no branch depends on a value (only on
+/// positions and lengths). The parse keeps the largest numeral it loads
+/// and says at the end whether all were digits.
+pub(crate) struct Dec<L: Quads> {
+    entry: L::Entry,
+    token: L::Token,
+    n: usize,
+    u: usize,
+    /// Per lane: slot byte -> byte of the eight numerals from the half's
+    /// start (NUM); 0x80 zeroes the slot.
+    num_ctl: [u8; 32],
+    /// Per lane: byte of the eight numerals from the half's start -> slot
+    /// byte (STR): A's in both lanes, then B's in both lanes.
+    str_ctl: [[u8; 32]; 2],
+    /// Values of 16 numerals split in the middle, most significant first
+    /// (`Some(false)`) or last (`Some(true)`): one 32-byte load or store
+    /// per value, and the conversions work in the numerals' order, so no
+    /// shuffle.
+    whole: Option<bool>,
+}
+
+/// [`Dec`] on SSSE3 and SSE4.1 (every CPU with AES-NI has both).
+pub(crate) type Dec128 = Dec<[__m128i; 2]>;
+/// [`Dec`] on AVX2.
+pub(crate) type Dec256 = Dec<__m256i>;
+
+impl<L: Quads> Dec<L> {
+    /// The shuffles for values of `n` numerals whose first half has `u`,
+    /// most significant first when `be` (FF1) or last (FF3); `None` unless
+    /// both halves have 1 to 8 numerals and the CPU has `L`'s features.
+    pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
+        let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
+        let (entry, token) = L::tokens().filter(|_| halves)?;
+        let join = |lo: [u8; 16], hi: [u8; 16]| {
+            let mut t = [0u8; 32];
+            t[..16].copy_from_slice(&lo);
+            t[16..].copy_from_slice(&hi);
+            t
+        };
+        let (sa, sb) = (shuffle(u, be, false), shuffle(n - u, be, false));
+        Some(Dec {
+            entry,
+            token,
+            n,
+            u,
+            num_ctl: join(shuffle(u, be, true), shuffle(n - u, be, true)),
+            str_ctl: [join(sa, sa), join(sb, sb)],
+            whole: (n == 16 && u == 8).then_some(!be),
+        })
+    }
+
+    /// The four values from numeral `at` of `src`, each as numerals
+    /// `s..s + 8` in lane 0 and `s + u..s + u + 8` in lane 1, shuffled
+    /// into digit slots (the numerals read past a value are dropped;
+    /// `WHOLE`: as loaded, see [`Dec::whole`]); `top` keeps the lane-wise
+    /// largest numeral loaded (those past a value too: all are in `src`).
+    #[inline(always)]
+    fn load4<const WHOLE: bool>(&self, src: &[u16], at: usize, ctl: L, top: &mut L) -> [L; 4] {
+        let (q, e) = (Quad::new(src, (self.n, self.u), at), self.entry);
+        let mut v = [*top; 4];
+        for (i, v) in v.iter_mut().enumerate() {
+            let x = if WHOLE { q.load(i, 0) } else { L::join(e, q.load(i, 0), q.load(i, 1)) };
+            *top = L::max16(e, *top, x);
+            *v = if WHOLE { x } else { L::shufb(e, x, ctl) };
+        }
+        v
+    }
+
+    /// NUM of both halves of every value in `data` (values of `n` numerals
+    /// back to back) into `a` and `b`, which take the count rounded up to
+    /// 4 (zeros past the last value), checking the numerals from the
+    /// vectors the parse loads (no pass of its own): whether every numeral
+    /// of `data` is below 10. When not, `a` and `b` hold garbage.
+    #[inline(always)]
+    fn parse_in(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+        match self.whole {
+            Some(true) => self.parse_with::<true, true>(data, a, b),
+            Some(false) => self.parse_with::<true, false>(data, a, b),
+            None => self.parse_with::<false, false>(data, a, b),
+        }
+    }
+
+    /// [`Dec::parse_in`]; `WHOLE`: values of 16 numerals split in the middle,
+    /// least significant first when `REV` ([`Dec::whole`]).
+    #[inline(always)]
+    fn parse_with<const WHOLE: bool, const REV: bool>(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+        assert!(data.len().is_multiple_of(self.n), "whole values only");
+        let count = data.len() / self.n;
+        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
+        let (ctl, e) = (cast(self.num_ctl), self.entry);
+        // The largest numeral loaded (lane-wise; the padded copy adds zeros).
+        let mut top = L::splat(self.token, [0; 8]);
+        for j in (0..count).step_by(4) {
+            let at = j * self.n;
+            let v = if in_reach((self.n, self.u), at, data.len()) {
+                self.load4::<WHOLE>(data, at, ctl, &mut top)
+            } else {
+                // A zero-padded copy of the last values (fewer than
+                // 3 * 16 + 8 + 8 numerals left).
+                let mut pad = [0u16; PAD];
+                pad[..data.len() - at].copy_from_slice(&data[at..]);
+                self.load4::<WHOLE>(&pad, 0, ctl, &mut top)
+            };
+            let [ra, rb] = L::halves(e, num_four(self.token, v, REV));
+            L::widen(e, ra, &mut a[j..j + 4]);
+            L::widen(e, rb, &mut b[j..j + 4]);
+        }
+        // Each value's halves were loaded whole (A from its start, B from
+        // `u` on): every numeral was loaded.
+        L::below_ten(self.token, top)
+    }
+
+    /// STR of both halves of every value back into `data` (the inverse of
+    /// [`Dec::parse_in`]); every half must be below 10^its length.
+    #[inline(always)]
+    fn format_in(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        match self.whole {
+            Some(true) => self.format_with::<true, true>(a, b, data),
+            Some(false) => self.format_with::<true, false>(a, b, data),
+            None => self.format_with::<false, false>(a, b, data),
+        }
+    }
+
+    /// [`Dec::format_in`]; `WHOLE` and `REV` as in [`Dec::parse_with`].
+    #[inline(always)]
+    fn format_with<const WHOLE: bool, const REV: bool>(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+        assert!(data.len().is_multiple_of(self.n), "whole values only");
+        let count = data.len() / self.n;
+        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
+        let (ctl, e, t): ([L; 2], _, _) = (self.str_ctl.map(cast), self.entry, self.token);
+        for j in (0..count).step_by(4) {
+            let (av, bv): (L, L) = (load(&a[j..j + 4]), load(&b[j..j + 4]));
+            // Digits of values (j, j + 2) and (j + 1, j + 3), one per lane.
+            let ([a02, a13], [b02, b13]) = (digits(t, av, REV), digits(t, bv, REV));
+            let h = if WHOLE {
+                // Value i's A and B side by side: one 32-byte store each.
+                let ([v0, v2], [v1, v3]) = (L::cross(e, a02, b02), L::cross(e, a13, b13));
+                [v0, v1, v2, v3]
+            } else {
+                [a02, a13, b02, b13]
+            };
+            let (nu, at) = ((self.n, self.u), j * self.n);
+            if in_reach(nu, at, data.len()) {
+                self.store4::<WHOLE>(data, at, h, ctl);
+            } else {
+                // Into a padded copy whose whole values are copied back (the
+                // stores' spill past the last value stays in the copy).
+                let mut pad = [0u16; PAD];
+                self.store4::<WHOLE>(&mut pad, 0, h, ctl);
+                let end = data.len().min(at + 4 * self.n);
+                data[at..end].copy_from_slice(&pad[..end - at]);
+            }
+        }
+    }
+
+    /// Writes values `at..` of [`Dec::format_with`] from their digits `h`:
+    /// `WHOLE`, value i's 16 numerals in `h[i]`; else [a02, a13, b02, b13],
+    /// halves A and B of values (0, 2) and (1, 3) in digit slots, shuffled
+    /// by `ctl` into place. Each half's store writes eight numerals, so
+    /// values go in ascending order of position (a value overwrites its
+    /// predecessor's spill).
+    #[inline(always)]
+    fn store4<const WHOLE: bool>(&self, dst: &mut [u16], at: usize, h: [L; 4], ctl: [L; 2]) {
+        if WHOLE {
+            let dst = &mut dst[at..at + 64];
+            for (i, v) in h.into_iter().enumerate() {
+                store(&mut dst[16 * i..], v);
+            }
+            return;
+        }
+        let e = self.entry;
+        let (a02, a13) = (L::halves(e, L::shufb(e, h[0], ctl[0])), L::halves(e, L::shufb(e, h[1], ctl[0])));
+        let (b02, b13) = (L::halves(e, L::shufb(e, h[2], ctl[1])), L::halves(e, L::shufb(e, h[3], ctl[1])));
+        let mut q = Quad::new(dst, (self.n, self.u), at);
+        for (i, (x, y)) in
+            [(a02[0], b02[0]), (a13[0], b13[0]), (a02[1], b02[1]), (a13[1], b13[1])].into_iter().enumerate()
+        {
+            q.store(i, 0, x);
+            q.store(i, 1, y);
+        }
+    }
+}
+
+/// The entries of `$dec`, each compiled for `$features` (its entry token's).
+macro_rules! entries {
+    ($($dec:ty, $token:ty, $features:literal, $parse:ident, $format:ident;)*) => {$(
+        impl $dec {
+            /// As [`Dec::parse_in`].
+            pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+                // SAFETY: `self.entry` proves the features.
+                unsafe { $parse(self.entry, self, data, a, b) }
+            }
+
+            /// As [`Dec::format_in`].
+            pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
+                // SAFETY: as in `parse_checked`.
+                unsafe { $format(self.entry, self, a, b, data) }
+            }
+        }
+
+        #[target_feature(enable = $features)]
+        fn $parse(_: $token, d: &$dec, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
+            d.parse_in(data, a, b)
+        }
+
+        #[target_feature(enable = $features)]
+        fn $format(_: $token, d: &$dec, a: &[u64], b: &[u64], data: &mut [u16]) {
+            d.format_in(a, b, data)
+        }
+    )*};
+}
+
+entries! {
+    Dec128, crate::cpu::Sse41, "ssse3,sse4.1", parse_sse41, format_sse41;
+    Dec256, crate::cpu::Avx2, "avx2", parse_avx2, format_avx2;
 }

@@ -1,21 +1,14 @@
-//! Decimal NUM and STR for the batch path with SSE2 (part of every x86-64
-//! CPU): eight digits per 128-bit vector, by multiplications and shifts
-//! only, so no table lookup and no branch depends on a value (constant
-//! time, unlike the scalar two-digit table of [`crate::fpe::num::Radix`]).
-//! Halves of 1 to 16 digits; numerals are u16, as the batch data holds them.
-//!
-//! Digits run most significant first (`BE`, FF1's NUM and STR) or least
-//! significant first (FF3's NUM(REV(X)) and REV(STR(x))).
-//!
-//! [`Dec128`] converts whole batch groups (values of up to 16 digits) with
-//! SSSE3 byte shuffles and SSE4.1, where the CPU has no AVX2, and checks
-//! the numerals as it parses.
+//! Decimal NUM and STR of one half of 1 to 16 digits with SSE2 (part of
+//! every x86-64 CPU), with [`super::lanes`]' conversions. Numerals are u16,
+//! as the batch data holds them; digits run most significant first (`BE`,
+//! FF1's NUM and STR) or least significant first (FF3's NUM(REV(X)) and
+//! REV(STR(x))).
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
-use super::digit_quads::{Quad, load_quad, shuffle, store_quad};
+use super::lanes::{Sse2, digits, num_lanes};
 use crate::simd::{cast, load, store};
 
 /// Lanes kept when a half fills the last (`KEEP_LAST[k..k + 8]`) or first
@@ -67,54 +60,15 @@ fn keep<const BE: bool>(k: usize) -> __m128i {
 #[inline]
 #[target_feature(enable = "sse2")]
 pub(crate) fn num8<const BE: bool>(v: __m128i) -> u32 {
-    let w = |hi: i16| {
-        if BE { _mm_setr_epi16(hi, 1, hi, 1, hi, 1, hi, 1) } else { _mm_setr_epi16(1, hi, 1, hi, 1, hi, 1, hi) }
-    };
-    // Pairs (below 100), then fours (below 10^4, so they pack into i16), then eight.
-    let t = _mm_madd_epi16(v, w(10));
-    let t = _mm_madd_epi16(_mm_packs_epi32(t, t), w(100));
-    let t = _mm_madd_epi16(_mm_packs_epi32(t, t), w(10_000));
-    _mm_cvtsi128_si32(t) as u32
+    _mm_cvtsi128_si32(num_lanes(Sse2, v, !BE)) as u32
 }
 
 /// STR^8_10 of `x` < 10^8 as eight u16 lanes, most significant first when
-/// `BE`, else least (W. Muła's SSE2 conversion: divisions by 10^4, then by
-/// 10^3..10^0 in 16-bit lanes, by multiply-high).
+/// `BE`, else least.
 #[inline]
 #[target_feature(enable = "sse2")]
 pub(crate) fn digits8<const BE: bool>(x: u32) -> __m128i {
-    let v = _mm_cvtsi32_si128(x as i32);
-    // abcd = x / 10^4 (exact for x < 10^8: multiply by ceil(2^45 / 10^4)), efgh = x mod 10^4.
-    let abcd = _mm_srli_epi64::<45>(_mm_mul_epu32(v, _mm_set1_epi32(0xd1b7_1759_u32 as i32)));
-    let efgh = _mm_sub_epi32(v, _mm_mul_epu32(abcd, _mm_set1_epi32(10_000)));
-    // [abcd * 4] x4, [efgh * 4] x4 in 16-bit lanes.
-    let v1 = _mm_slli_epi64::<2>(_mm_unpacklo_epi16(abcd, efgh));
-    let v2 = _mm_unpacklo_epi16(v1, v1);
-    let v2 = _mm_unpacklo_epi32(v2, v2);
-    // [a, ab, abc, abcd, e, ef, efg, efgh]: by 10^3, 10^2, 10^1, 10^0.
-    let v3 = _mm_mulhi_epu16(v2, _mm_setr_epi16(8389, 5243, 13108, -32768, 8389, 5243, 13108, -32768));
-    let shifts = opaque(_mm_setr_epi16(1 << 7, 1 << 11, 1 << 13, -32768, 1 << 7, 1 << 11, 1 << 13, -32768));
-    let v4 = _mm_mulhi_epu16(v3, shifts);
-    // Each lane minus ten times the lane before it (zero at a, e): the digits.
-    let d = _mm_sub_epi16(v4, _mm_slli_epi64::<16>(_mm_mullo_epi16(v4, _mm_set1_epi16(10))));
-    if BE {
-        d
-    } else {
-        // Reverse the eight lanes: 32-bit lanes, then the pairs within them.
-        let d = _mm_shuffle_epi32::<0b0001_1011>(d);
-        _mm_shufflehi_epi16::<0b1011_0001>(_mm_shufflelo_epi16::<0b1011_0001>(d))
-    }
-}
-
-/// `v`, hidden from the optimiser: multiply-high by powers of two would
-/// otherwise become per-lane shifts, which SSE2 emulates in some thirty
-/// instructions. Emits no instruction.
-#[inline(always)]
-fn opaque(mut v: __m128i) -> __m128i {
-    // SAFETY: an empty instruction string: no code is emitted, no memory,
-    // stack or flag is touched.
-    unsafe { core::arch::asm!("/* {0} */", inout(xmm_reg) v, options(pure, nomem, nostack, preserves_flags)) };
-    v
+    digits(Sse2, _mm_cvtsi32_si128(x as i32), !BE)[0]
 }
 
 /// NUM_10 of the `m` (1..=16) numerals `x[start..start + m]` (each below 10).
@@ -161,171 +115,6 @@ fn put_sse2<const BE: bool>(x: &mut [u16], start: usize, m: usize, v: u64) {
     if m > 8 {
         store8(x, if BE { lo_at - 8 } else { s + 8 }, digits8::<BE>(hi));
     }
-}
-
-/// Decimal NUM and STR of whole batch groups with SSSE3 and SSE4.1 (every
-/// CPU with AES-NI has both), for values of at most 16 digits (both halves
-/// of at most 8): each half is loaded as eight numerals from its start and
-/// a byte shuffle, fixed per value length, right-aligns it in digit slots
-/// (reversed for FF3's digit order, the rest zeroed); NUM then folds four
-/// halves at once. STR converts two halves per vector pass, and a second
-/// shuffle puts the digits back in order. The parse keeps the largest
-/// numeral it loads and says at the end whether all were digits (the
-/// check costs no pass of its own). No table lookup and no branch depends
-/// on a value (only on positions and lengths).
-pub(crate) struct Dec128 {
-    /// The proof of SSSE3 and SSE4.1 the kernels run on.
-    token: crate::cpu::Sse41,
-    n: usize,
-    u: usize,
-    /// Slot byte -> byte of the eight numerals from the half's start (NUM),
-    /// for A then B; 0x80 zeroes the slot.
-    num_ctl: [[u8; 16]; 2],
-    /// Byte of the eight numerals from the half's start -> slot byte (STR),
-    /// for A then B.
-    str_ctl: [[u8; 16]; 2],
-}
-
-impl Dec128 {
-    /// The shuffles for values of `n` numerals whose first half has `u`,
-    /// most significant first when `be` (FF1) or last (FF3); `None` unless
-    /// both halves have 1 to 8 numerals and the CPU has SSSE3 and SSE4.1.
-    pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
-        let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
-        let token = crate::cpu::Sse41::get().filter(|_| halves)?;
-        let ctl = |to_slots| [u, n - u].map(|m| shuffle(m, be, to_slots));
-        Some(Dec128 { token, n, u, num_ctl: ctl(true), str_ctl: ctl(false) })
-    }
-
-    /// NUM of both halves of every value in `data` (values of `n` numerals
-    /// back to back) into `a` and `b`, which take the count rounded up to 4
-    /// (zeros past the last value), checking the numerals from the vectors
-    /// it loads: whether every numeral of `data` is below 10. When not, `a`
-    /// and `b` hold garbage.
-    pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        // SAFETY: `self.token` proves SSSE3 and SSE4.1.
-        unsafe { self.parse_sse41(self.token, data, a, b) }
-    }
-
-    /// STR of both halves of every value back into `data` (the inverse of
-    /// [`Dec128::parse_checked`]); every half must be below 10^its length.
-    pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
-        // SAFETY: as in `parse_checked`.
-        unsafe { self.format_sse41(self.token, a, b, data) }
-    }
-
-    /// The four values from numeral `at` of `src`: their A halves, then
-    /// their B halves, each shuffled into digit slots (the numerals read
-    /// past a half are dropped); `top` keeps the lane-wise largest numeral
-    /// loaded (those past a half too: all are in `src`).
-    #[inline]
-    #[target_feature(enable = "ssse3,sse4.1")]
-    fn load4(&self, src: &[u16], at: usize, ctl: [__m128i; 2], top: &mut __m128i) -> [[__m128i; 4]; 2] {
-        let q = Quad::new(src, (self.n, self.u), at);
-        [0, 1].map(|h| {
-            [0, 1, 2, 3].map(|i| {
-                let x = q.load(i, h);
-                *top = _mm_max_epu16(*top, x);
-                _mm_shuffle_epi8(x, ctl[h])
-            })
-        })
-    }
-
-    /// Writes value i < 4 from numeral `at + i * n` of `dst` on: half A
-    /// (the first `u` numerals of `h[0][i]`), then B (the first `n - u` of
-    /// `h[1][i]`) from `u` numerals further. Each store writes eight
-    /// numerals, so values go in ascending order of position (a value
-    /// overwrites its predecessor's spill).
-    #[inline]
-    #[target_feature(enable = "ssse3,sse4.1")]
-    fn store4(&self, dst: &mut [u16], at: usize, h: [[__m128i; 4]; 2]) {
-        let mut q = Quad::new(dst, (self.n, self.u), at);
-        for i in 0..4 {
-            for (half, x) in h.iter().enumerate() {
-                q.store(i, half, x[i]);
-            }
-        }
-    }
-
-    #[target_feature(enable = "ssse3,sse4.1")]
-    fn parse_sse41(&self, _: crate::cpu::Sse41, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
-        assert!(data.len().is_multiple_of(self.n), "whole values only");
-        let count = data.len() / self.n;
-        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        let ctl = self.num_ctl.map(cast);
-        // The largest numeral loaded (lane-wise; the padded copy adds zeros).
-        let mut top = _mm_setzero_si128();
-        for j in (0..count).step_by(4) {
-            let v = load_quad((self.n, self.u), data, j * self.n, |src, at| self.load4(src, at, ctl, &mut top));
-            for (x, out) in v.into_iter().zip([&mut a[j..j + 4], &mut b[j..j + 4]]) {
-                let r = num4(x);
-                store(out, _mm_cvtepu32_epi64(r));
-                store(&mut out[2..], _mm_cvtepu32_epi64(_mm_srli_si128::<8>(r)));
-            }
-        }
-        // Every numeral was loaded (each half from its start).
-        all_below_ten(top)
-    }
-
-    #[target_feature(enable = "ssse3,sse4.1")]
-    fn format_sse41(&self, _: crate::cpu::Sse41, a: &[u64], b: &[u64], data: &mut [u16]) {
-        assert!(data.len().is_multiple_of(self.n), "whole values only");
-        let count = data.len() / self.n;
-        assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
-        let ctl = self.str_ctl.map(cast);
-        for j in (0..count).step_by(4) {
-            let h = [&a[j..j + 4], &b[j..j + 4]].map(|x| {
-                let [d0, d1] = digits2(load(x));
-                let [d2, d3] = digits2(load(&x[2..]));
-                [d0, d1, d2, d3]
-            });
-            let h = [0, 1].map(|i| h[i].map(|d| _mm_shuffle_epi8(d, ctl[i])));
-            store_quad((self.n, self.u), data, j * self.n, |dst, at| self.store4(dst, at, h));
-        }
-    }
-}
-
-/// Whether every u16 lane of `top` is below 10: above 9 anywhere leaves
-/// the saturated difference not all zero (`ptest`, no branch).
-#[inline]
-#[target_feature(enable = "sse4.1")]
-pub(crate) fn all_below_ten(top: __m128i) -> bool {
-    let over = _mm_subs_epu16(top, _mm_set1_epi16(9));
-    _mm_testz_si128(over, over) == 1
-}
-
-/// NUM_10 of four halves, each eight numerals (below 10) in digit slots,
-/// most significant first: four dwords (as [`num8`], with each packing
-/// step merging two vectors).
-#[inline]
-#[target_feature(enable = "sse4.1")]
-pub(crate) fn num4(v: [__m128i; 4]) -> __m128i {
-    let w = |hi: i16| _mm_setr_epi16(hi, 1, hi, 1, hi, 1, hi, 1);
-    // Pairs (below 100), fours (below 10^4, so they pack into i16), eights.
-    let t = v.map(|x| _mm_madd_epi16(x, w(10)));
-    let s01 = _mm_madd_epi16(_mm_packs_epi32(t[0], t[1]), w(100));
-    let s23 = _mm_madd_epi16(_mm_packs_epi32(t[2], t[3]), w(100));
-    _mm_madd_epi16(_mm_packs_epi32(s01, s23), w(10_000))
-}
-
-/// STR^8_10 of the two u64 of `x` (each below 10^8) as eight u16 lanes
-/// each, most significant first (as [`digits8`], two values per pass).
-#[inline]
-#[target_feature(enable = "sse4.1")]
-pub(crate) fn digits2(x: __m128i) -> [__m128i; 2] {
-    // abcd = x / 10^4 (exact for x < 10^8), efgh = x mod 10^4, both times 4.
-    let abcd = _mm_srli_epi64::<45>(_mm_mul_epu32(x, _mm_set1_epi32(0xd1b7_1759_u32 as i32)));
-    let efgh = _mm_sub_epi32(x, _mm_mul_epu32(abcd, _mm_set1_epi32(10_000)));
-    let (abcd, efgh) = (_mm_slli_epi64::<2>(abcd), _mm_slli_epi64::<2>(efgh));
-    let recip = _mm_setr_epi16(8389, 5243, 13108, -32768, 8389, 5243, 13108, -32768);
-    let shifts = opaque(_mm_setr_epi16(1 << 7, 1 << 11, 1 << 13, -32768, 1 << 7, 1 << 11, 1 << 13, -32768));
-    [_mm_unpacklo_epi16(abcd, efgh), _mm_unpackhi_epi16(abcd, efgh)].map(|v1| {
-        // [abcd * 4] x4, [efgh * 4] x4, then [a, ab, abc, abcd, e, ef, efg, efgh].
-        let v2 = _mm_unpacklo_epi32(_mm_unpacklo_epi16(v1, v1), _mm_unpacklo_epi16(v1, v1));
-        let v4 = _mm_mulhi_epu16(_mm_mulhi_epu16(v2, recip), shifts);
-        // Each lane minus ten times the lane before it: the digits.
-        _mm_sub_epi16(v4, _mm_slli_epi64::<16>(_mm_mullo_epi16(v4, _mm_set1_epi16(10))))
-    })
 }
 
 #[cfg(test)]

@@ -1,10 +1,8 @@
 use super::*;
+use crate::fpe::batch::x86::digit_quads::Dec128;
 
 fn lanes(v: __m128i) -> [u16; 8] {
-    let mut t = [0u16; 8];
-    // SAFETY: a 16-byte store into a 16-byte array.
-    unsafe { _mm_storeu_si128(t.as_mut_ptr() as *mut __m128i, v) };
-    t
+    crate::simd::cast(v)
 }
 
 /// Every 8-digit block: the edges, every power of ten and its
@@ -161,19 +159,43 @@ fn dec128_check_finds_every_bad_numeral() {
     }
 }
 
-/// Two halves per STR pass: every 8-digit edge in both lanes.
+/// Two halves per STR pass and NUM back, in every lane of every width
+/// this CPU has, both digit orders: every 8-digit edge.
 #[test]
-fn two_values_per_pass() {
+fn every_width_every_lane() {
+    use super::super::lanes::{Lanes, digits, num_lanes};
+    use crate::simd::{Plain, load, store};
     let mut xs: Vec<u64> = (0..100_000_000).step_by(99_991).collect();
     for p in 0..8 {
         let t = 10u64.pow(p);
         xs.extend([t - 1, t, t + 1, 99_999_999 - t]);
     }
-    for (&x, &y) in xs.iter().zip(xs.iter().rev()) {
-        // SAFETY: the test machine has SSE4.1 (every x86-64 CPU this crate is tested on).
-        let [dx, dy] = unsafe { digits2(_mm_set_epi64x(y as i64, x as i64)) };
-        // SAFETY: as above.
-        let (wx, wy) = unsafe { (digits8::<true>(x as u32), digits8::<true>(y as u32)) };
-        assert_eq!((lanes(dx), lanes(dy)), (lanes(wx), lanes(wy)), "{x} {y}");
+    // Each 128-bit lane's two u64 to digits, then each lane's digits back.
+    fn check<L: Lanes + Plain>(t: L::Token, x: &[u64]) {
+        for rev in [false, true] {
+            for (q, d) in digits::<L>(t, load(x), rev).into_iter().enumerate() {
+                let (mut dd, mut back) = ([0u16; 32], [0u32; 16]);
+                store(&mut dd, d);
+                store(&mut back, num_lanes(t, d, rev));
+                for lane in 0..size_of::<L>() / 16 {
+                    let v = x[2 * lane + q];
+                    let mut want: Vec<u16> = format!("{v:08}").bytes().map(|b| (b - b'0') as u16).collect();
+                    if rev {
+                        want.reverse();
+                    }
+                    assert_eq!(dd[8 * lane..8 * lane + 8], want[..], "{v} {rev}");
+                    assert_eq!(back[4 * lane] as u64, v, "{v} {rev}");
+                }
+            }
+        }
+    }
+    for w in xs.windows(8) {
+        check::<__m128i>(super::super::lanes::Sse2, w);
+        if let Some(t) = crate::cpu::Avx2::get() {
+            check::<__m256i>(t, w);
+        }
+        if let Some(t) = crate::cpu::Avx512::get() {
+            check::<__m512i>(t, w);
+        }
     }
 }

@@ -3,12 +3,12 @@
 //! vector. One word permutation, fixed per value length, moves the numerals
 //! of two values into four 8-lane slots (a half per slot, right-aligned,
 //! reversed for FF3's digit order, leading lanes zeroed), and another moves
-//! the digits back. The conversions are [`super::digits128`]'s, in every
+//! the digits back. The conversions are [`super::lanes`]', in every
 //! 128-bit lane at once. No table lookup and no branch depends on a value.
 
 #![allow(unsafe_code)]
 
-use super::vec_op::vec_op;
+use super::lanes::{Lanes, digits, num_lanes};
 use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
@@ -104,7 +104,7 @@ impl Dec512 {
             self.parse4(data, whole, self.masks(data.len(), whole), [idx, pick_a, pick_b], &mut top, a, b);
         }
         // The windows tile `data`: every numeral was loaded once.
-        all_below_ten(top)
+        __m512i::below_ten(self.token, top)
     }
 
     /// Values `j..j + 4` of [`Dec512::parse_avx512`] with the window masks `masks`.
@@ -134,7 +134,7 @@ impl Dec512 {
                 // (masked-off lanes are not read).
                 let v = unsafe { _mm512_maskz_loadu_epi16(mask, data.as_ptr().add(start).cast()) };
                 *top = _mm512_max_epu16(*top, v);
-                *r = num32(_mm512_maskz_permutexvar_epi16(self.num_keep, idx, v));
+                *r = num_lanes(self.token, _mm512_maskz_permutexvar_epi16(self.num_keep, idx, v), false);
             }
         }
         // Slot values sit in qwords 0, 2, 4, 6: A of j, B of j, A of j+1, ...
@@ -152,7 +152,7 @@ impl Dec512 {
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
         let idx = cast(self.str_idx);
         // Qword 0 of each 128-bit lane: A of j, B of j, A of j+1, B of j+1
-        // (A's qwords 0.., B's 8..); [`digits32`] reads nothing else.
+        // (A's qwords 0.., B's 8..).
         let spread = [_mm512_setr_epi64(0, 0, 8, 8, 1, 1, 9, 9), _mm512_setr_epi64(2, 2, 10, 10, 3, 3, 11, 11)];
         let whole = count / 4 * 4;
         let full = self.masks(data.len(), 0);
@@ -181,7 +181,7 @@ impl Dec512 {
         let (av, bv) = (_mm512_castsi256_si512(load(&a[j..j + 4])), _mm512_castsi256_si512(load(&b[j..j + 4])));
         for ((p, s), mask) in spread.iter().enumerate().zip(masks) {
             let start = (j + 2 * p) * self.n;
-            let d = digits32(_mm512_permutex2var_epi64(av, *s, bv));
+            let d = digits(self.token, _mm512_permutex2var_epi64(av, *s, bv), false)[0];
             // SAFETY: the mask covers only numerals inside `data` (masked-off lanes are not written).
             unsafe {
                 _mm512_mask_storeu_epi16(
@@ -194,64 +194,4 @@ impl Dec512 {
     }
 }
 
-/// Whether every u16 lane of `top` is below 10 (one mask compare, tested
-/// whole: no branch).
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) fn all_below_ten(top: __m512i) -> bool {
-    _mm512_cmpgt_epu16_mask(top, _mm512_set1_epi16(9)) == 0
-}
-
-/// NUM_10 of each 128-bit lane's eight numerals (most significant first),
-/// into the lane's first qword (as [`super::digits128::num8`]; the second
-/// dword is zero).
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) fn num32(v: __m512i) -> __m512i {
-    let t = _mm512_madd_epi16(v, lanes([10, 1, 10, 1]));
-    let t = _mm512_madd_epi16(_mm512_packs_epi32(t, t), lanes([100, 1, 100, 1]));
-    _mm512_madd_epi16(_mm512_packs_epi32(t, t), lanes([10_000, 1, 0, 0]))
-}
-
-/// `x` twice in every 128-bit lane.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn lanes(x: [i16; 4]) -> __m512i {
-    _mm512_broadcast_i32x4(_mm_setr_epi16(x[0], x[1], x[2], x[3], x[0], x[1], x[2], x[3]))
-}
-
-/// `vpmulhuw`: the high halves of the 16-bit products. Written out because
-/// `_mm512_mulhi_epu16` is lowered through 32-bit lanes (two halves,
-/// `vpmovzxwd`, `vpmulld` or `vpmulhuw`, `vpmovdw`), several times the work.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn mulhi16(a: __m512i, b: __m512i) -> __m512i {
-    vec_op!(zmm_reg: __m512i, "vpmulhuw", a, b)
-}
-
-/// `vpshufb`: written out because LLVM turns a word-duplicating
-/// `_mm512_shuffle_epi8` back into two shuffles (`vpshuflw`, `vpshufd`),
-/// both on the port the other shuffles of [`digits32`] need.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn shufb(a: __m512i, ctl: __m512i) -> __m512i {
-    vec_op!(zmm_reg: __m512i, "vpshufb", a, ctl)
-}
-
-/// STR^8_10 of the first dword (below 10^8) of each 128-bit lane, as eight
-/// u16 lanes most significant first (as [`super::digits128::digits8`]);
-/// what the lane holds past that dword does not matter.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) fn digits32(v: __m512i) -> __m512i {
-    let abcd = _mm512_srli_epi64::<45>(_mm512_mul_epu32(v, _mm512_set1_epi32(0xd1b7_1759_u32 as i32)));
-    let efgh = _mm512_sub_epi32(v, _mm512_mul_epu32(abcd, _mm512_set1_epi32(10_000)));
-    let v1 = _mm512_slli_epi64::<2>(_mm512_unpacklo_epi16(abcd, efgh));
-    // Word 0 (abcd) four times, then word 1 (efgh): one shuffle, not two.
-    let v2 = shufb(v1, _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3)));
-    let v3 = mulhi16(v2, lanes([8389, 5243, 13108, -32768]));
-    let v4 = mulhi16(v3, lanes([1 << 7, 1 << 11, 1 << 13, -32768]));
-    _mm512_sub_epi16(v4, _mm512_slli_epi64::<16>(_mm512_mullo_epi16(v4, _mm512_set1_epi16(10))))
-}
-
-// The conversions are tested beside the AVX2 ones, in `super::digits256`.
+// The conversions are tested beside the AVX2 ones, in `decimal_tests.rs`.

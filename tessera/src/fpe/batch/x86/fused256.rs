@@ -4,8 +4,7 @@
 //! [`rem4`](super::fused_avx2::rem4). The AES-NI kernel ([`rounds_ni`])
 //! splits the pairs and runs one block per `aesenc`, 8 values per step,
 //! and folds with sign blends. The VAES-256 kernel ([`rounds_vaes256`],
-//! for CPUs with VAES but without the AVX-512 kernel: Intel Alder Lake and
-//! later client cores, AMD Zen 3) enciphers the pairs as they are, two
+//! for CPUs with VAES but without the AVX-512 kernel) enciphers the pairs as they are, two
 //! blocks per `vaesenc`, reads y back from them, and for moduli up to
 //! [`MAX_NARROW`] (FF3-1's all) finishes the update modulo 2^32 with
 //! unsigned minimums ([`update32`]). Both give the portable rounds'
@@ -27,10 +26,7 @@ use crate::Direction;
 use crate::fpe::batch::round::{Consts, Prefetch};
 
 /// A chunk's groups and their vectors: 32 values as eight groups of one
-/// vector (on a Xeon capped at `vaes256`, with the 32-bit update, two
-/// groups of four vectors ran 10-15% slower, four groups of two about the
-/// same): a group's reduction waits in the
-/// scheduler beside the next groups' AES, and small groups leave it room.
+/// vector (two groups of four measured 10-15% slower).
 const CW: usize = 1;
 const CG: usize = 8;
 

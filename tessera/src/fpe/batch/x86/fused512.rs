@@ -10,10 +10,8 @@
 //! A chunk of values runs all its rounds before the next chunk starts, two
 //! rounds per loop turn (the first updates one half, the second the other),
 //! so both halves stay in registers. A chunk is split in groups (on
-//! AVX-512 two of four vectors each: 16 AES vectors in flight, as AMD
-//! Zen 5 needs, where a VAES-512 round's latency is ~7.5 times its issue
-//! interval and two of two left it waiting; with AES-NI two of 8 values, on VAES-256
-//! eight of one vector), each round running one group's AES while the
+//! AVX-512 two of four vectors each, with AES-NI two of 8 values, on
+//! VAES-256 eight of one vector), each round running one group's AES while the
 //! others' y is reduced. FF3-1's 128-bit y is first folded (m <= 2^30):
 //! on AVX-512 to `lo + h0·(2^64 mod m) + h1·(2^96 mod m)`, below 2^64 +
 //! 2^63, whose wrap past 2^64 neither its quotient estimate nor its low 52
@@ -160,14 +158,12 @@ pub fn update8<const ENC: bool>(d: __m512i, r: __m512i, k: &Mod512) -> __m512i {
 ///   [0, 2m), ≡ -(y + m - 1 - d) - 1 ≡ d - y). Both are below 2^52, so the
 ///   low 52 bits are exact.
 ///
-/// No compare into a mask for the wrap past 2^64, and d' enters beside the
-/// first product (the second is one shuffle later), so one correction is
-/// left of two (BENCHMARKS.md, helper `ff3z`).
+/// No compare into a mask for the wrap past 2^64, and one correction is
+/// left of two.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn pre8<const ENC: bool>(lo: __m512i, hi: __m512i, d: __m512i, k: &Mod512) -> __m512i {
-    // h1 moved down by a shuffle (port 5), not a shift (port 0, which the
-    // AES rounds keep busy); `mul_epu32` reads the low 32 bits of a lane.
+    // `mul_epu32` reads the low 32 bits of a lane.
     let h1 = _mm512_shuffle_epi32::<_MM_PERM_DDBB>(hi);
     let d = if ENC { d } else { _mm512_sub_epi64(k.m[1], d) };
     let t = _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(hi, k.r[0]), d), _mm512_mul_epu32(h1, k.r[1]));
@@ -273,10 +269,8 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
     }
     // x is the half the first round updates (A when its index is even).
     let [mut x, mut y] = if p == 0 { h } else { [h[1], h[0]] };
-    // The groups' steps by constant indices (G is 1 or 2): the halves stay
-    // in registers, where a loop over the groups kept them in memory (and
-    // each step waited on a store forwarded to a load). FF1's kernel alone
-    // went from 1.46x to 1.36x the AES floor on Zen 5, FF3-1 1.79x to 1.70x.
+    // The groups' steps by constant indices (G is 1 or 2), so the halves
+    // stay in registers.
     const { assert!(G <= 2, "at most two groups") };
     for pair in cbk.chunks_exact(2) {
         x[0] = step512::<H, FF3, FOLD, NR, ENC>(rk, pair[0], &ks[0], &y[0], x[0]);
@@ -339,9 +333,7 @@ fn run512<const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
     }
     let p = dir.round(0, rounds) % 2;
     let ks = [Mod512::new::<FF3>(c, p), Mod512::new::<FF3>(c, 1 - p)];
-    // 64 values a chunk (the batch path's group): on Zen 5 the kernel alone
-    // went from 1.9x to 1.5x the AES floor (FF1) and 2.2x to 1.8x (FF3-1)
-    // against 32; the rest in 32, then 8.
+    // 64 values a chunk (the batch path's group), the rest in 32, then 8.
     let mut j = 0;
     while j + 64 <= a.len() {
         chunk512::<4, 2, FF3, FOLD, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);

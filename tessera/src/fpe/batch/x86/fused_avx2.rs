@@ -20,8 +20,6 @@ use crate::fpe::batch::round::Consts;
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
-    // The high limbs moved down by a shuffle (port 5), not a shift (ports
-    // 0 and 1, which the AES rounds keep busy).
     let down = |x| _mm256_shuffle_epi32::<0b11_11_01_01>(x);
     let y0 = _mm256_and_si256(lo, _mm256_set1_epi64x(u32::MAX as i64));
     let y1 = _mm256_mul_epu32(down(lo), r[0]);
@@ -33,9 +31,8 @@ pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
 /// 2^16 <= m <= [`MAX_FF3`] (`k` from [`Mod256::with_top`]), with two multiplies (where [`limbs4`] has
 /// three): `lo` less its top bit b, plus b·(2^63 mod m), plus
 /// `h0·(2^64 mod m) + h1·(2^96 mod m)` for the 32-bit halves h0, h1 of
-/// `hi`. b is taken by a signed compare with 0 (port 5 on Intel, where
-/// the AES rounds keep ports 0 and 1 busy) and `k.top` = 2^63 + (2^63 mod
-/// m) adds b's share and takes 2^63 off in one add. The sum is below
+/// `hi`. b is taken by a signed compare with 0 and `k.top` = 2^63 +
+/// (2^63 mod m) adds b's share and takes 2^63 off in one add. The sum is below
 /// 2^63 + (m - 1)·(2^33 - 1), below 2^64 for m <= 2^30 + 1.
 #[inline]
 #[target_feature(enable = "avx2")]

@@ -9,9 +9,8 @@
 //! Two groups of eight values run as a pipeline of [`stage`]s (as in
 //! `fused_ni.rs`): one group's update between the other group's AES
 //! rounds. The halves are kept in their lanes' low 32 bits. FF3 stays on
-//! the scalar kernel: its 128-bit y fold (three `pmuludq`) here competes
-//! with `aesenc` for the vector ports, and measured slower. Straight-line vector code (`scripts/check-ct` compiles
-//! [`step`] and [`stage`], both directions).
+//! the scalar kernel, measured faster there. Straight-line vector code
+//! (`scripts/check-ct` compiles [`step`] and [`stage`], both directions).
 
 #![allow(unsafe_code)]
 
@@ -253,9 +252,8 @@ fn chunk<const N: usize, const NR: usize, const ENC: bool>(
 }
 
 /// All rounds for two groups, `h[i][g]` the halves (returned updated) of group g that round
-/// i's parity updates, as a pipeline of [`stage`]s (in CPU time faster
-/// than the groups one after another by [`step`], though 6% more
-/// instructions; see BENCHMARKS.md, "sse10"): stage s enciphers round s / 2 of group s % 2
+/// i's parity updates, as a pipeline of [`stage`]s (faster in CPU time
+/// than the groups one after another by [`step`]): stage s enciphers round s / 2 of group s % 2
 /// (its source, h\[1 - t % 2\]\[g\] for t = s / 2, was finished by the stage
 /// before) and finishes stage s - 1.
 #[inline]

