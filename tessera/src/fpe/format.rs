@@ -24,7 +24,7 @@ use crate::Error;
 pub struct TokenFormat {
     passthrough: Vec<char>,
     /// The ASCII passthrough characters as a bit set (bit `b` for byte `b`).
-    pass_ascii: u128,
+    pass_ascii: [u64; 2],
     keep_prefix: usize,
     keep_suffix: usize,
 }
@@ -44,7 +44,10 @@ impl TokenFormat {
         self.passthrough = chars.chars().collect();
         self.passthrough.sort_unstable();
         self.passthrough.dedup();
-        self.pass_ascii = self.passthrough.iter().filter(|c| c.is_ascii()).fold(0, |m, &c| m | 1 << (c as u32));
+        self.pass_ascii = [0; 2];
+        for c in self.passthrough.iter().filter(|c| c.is_ascii()) {
+            self.pass_ascii[*c as usize >> 6] |= 1 << (*c as u32 & 63);
+        }
         self
     }
 
@@ -63,6 +66,14 @@ impl TokenFormat {
     /// Whether this format encrypts whole values (no passthrough, nothing kept).
     pub fn is_plain(&self) -> bool {
         self.passthrough.is_empty() && self.keep_prefix == 0 && self.keep_suffix == 0
+    }
+
+    /// Whether the octet `b` is an ASCII passthrough character (a bit in
+    /// two words: a `u128` shift by a variable is slow, and worse when the
+    /// compiler vectorizes a loop over it).
+    #[inline]
+    fn is_pass_ascii(&self, b: u8) -> bool {
+        b < 128 && self.pass_ascii[usize::from(b >> 6)] >> (b & 63) & 1 == 1
     }
 
     fn is_pass(&self, c: char) -> bool {
@@ -179,7 +190,7 @@ impl TokenFormat {
                     *slot = u16::from(d);
                 }
                 all += 1;
-            } else if b >= 128 || self.pass_ascii >> b & 1 == 0 {
+            } else if !self.is_pass_ascii(b) {
                 if b >= 128 {
                     return Ok(None); // a multi-byte character: named by the general path
                 }
@@ -197,11 +208,11 @@ impl TokenFormat {
         Ok(Some(hi - lo))
     }
 
-    /// [`merge`](Self::merge) of an ASCII value over the decimal digits.
+    /// [`merge`](Self::merge) of an ASCII value over the decimal digits,
+    /// built in a block on the stack and appended a block at a time.
     fn merge_digits(&self, text: &[u8], numerals: &[u16], out: &mut String) -> Result<(), Error> {
         // As in `merge_chars`, every character that is not passthrough is a position.
-        let position = |b: u8| b >= 128 || self.pass_ascii >> b & 1 == 0;
-        let all = text.iter().filter(|&&b| position(b)).count();
+        let all = text.iter().filter(|&&b| !self.is_pass_ascii(b)).count();
         let (lo, hi) = (self.keep_prefix, all.saturating_sub(self.keep_suffix).max(self.keep_prefix));
         if numerals.len() != hi - lo {
             return Err(Error::Format("merge needs exactly one numeral per encrypted character"));
@@ -210,16 +221,25 @@ impl TokenFormat {
             return Err(Error::NumeralOutOfRange { numeral: u32::from(d), position, radix: 10 });
         }
         out.reserve(text.len());
-        let mut k = 0;
+        let mut block = [0u8; 64];
+        let (mut n, mut k) = (0, 0);
+        let mut next = numerals.iter();
         for &b in text {
-            let c = if position(b) {
+            let mut c = b;
+            if !self.is_pass_ascii(b) {
+                if (lo..hi).contains(&k) {
+                    c = b'0' + next.next().map_or(0, |&d| d as u8);
+                }
                 k += 1;
-                if (lo..hi).contains(&(k - 1)) { b'0' + numerals[k - 1 - lo] as u8 } else { b }
-            } else {
-                b
-            };
-            out.push(char::from(c));
+            }
+            block[n] = c;
+            n += 1;
+            if n == block.len() {
+                out.push_str(std::str::from_utf8(&block).map_err(|_| Error::Format("merge of a non-ASCII value"))?);
+                n = 0;
+            }
         }
+        out.push_str(std::str::from_utf8(&block[..n]).map_err(|_| Error::Format("merge of a non-ASCII value"))?);
         Ok(())
     }
 
