@@ -374,6 +374,7 @@ pub fn split_packets(mut data: &[u8]) -> Result<Vec<(u8, Vec<u8>)>> {
 pub fn join_packets(packets: &[(u8, Vec<u8>)]) -> Vec<u8> {
     let mut out = Vec::new();
     for (tag, body) in packets {
+        debug_assert!(*tag < 64, "a packet tag has six bits");
         write_packet(&mut out, *tag, body).expect("a Vec takes every write");
     }
     out

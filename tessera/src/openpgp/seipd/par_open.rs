@@ -257,11 +257,13 @@ impl<R: ChunkSource> ParOpener<R> {
     }
 
     /// Hands `buf` to the workers as the next whole chunk, which ends at
-    /// `end` of the file (look-ahead included), if known.
+    /// `end` of the file (look-ahead included), if known. A failure (no
+    /// worker thread could start) is final: the chunk is gone.
     fn submit(&mut self, buf: Vec<u8>, src: Option<(Arc<std::fs::File>, Runs)>, end: Option<u64>) -> io::Result<()> {
         let slots = self.ends.len() as u64;
         self.ends[(self.pool.next_index() % slots) as usize] = end;
-        self.pool.submit(buf, self.chunk, src)
+        let submitted = self.pool.submit(buf, self.chunk, src);
+        self.poison.record_final(submitted)
     }
 
     /// The held-back read error once no chunk read before it is in flight.

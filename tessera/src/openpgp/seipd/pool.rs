@@ -127,6 +127,9 @@ pub(crate) enum Fault {
     /// End the worker, with no answer, at the first chunk of this index or
     /// later (as a thread that died outside the panic guard would).
     ExitFrom(u64),
+    /// The operating system refuses the second worker thread (as when
+    /// out of threads: `EAGAIN`, a `WouldBlock` error).
+    RefuseSecondThread,
 }
 
 #[cfg(test)]
@@ -204,7 +207,8 @@ impl ChunkPool {
     }
 
     /// Starts the workers. Fails only if the operating system refuses a
-    /// thread (the workers already started then end with the pool).
+    /// thread (the workers already started then end with the pool), with
+    /// an error that is not one to retry: the pool does not start again.
     fn start_workers(&mut self) -> std::io::Result<()> {
         let Some(start) = self.start.take() else { return Ok(()) };
         let Start { key, op, threads, jobs, done, .. } = &start;
@@ -212,12 +216,20 @@ impl ChunkPool {
         #[cfg(test)]
         let fault = start.fault;
         for i in 0..*threads {
+            #[cfg(test)]
+            if i == 1 && fault == Some(Fault::RefuseSecondThread) {
+                let refused = std::io::Error::from(std::io::ErrorKind::WouldBlock);
+                return Err(std::io::Error::other(format!("cannot start a chunk worker thread: {refused}")));
+            }
             let (key, rx, tx) = (key.clone(), jobs.clone(), done.clone());
-            let handle = std::thread::Builder::new().name(format!("tessera-chunks-{i}")).spawn(move || {
-                #[cfg(test)]
-                FAULT.set(fault);
-                work(&key, op, &rx, &tx)
-            })?;
+            let handle = std::thread::Builder::new()
+                .name(format!("tessera-chunks-{i}"))
+                .spawn(move || {
+                    #[cfg(test)]
+                    FAULT.set(fault);
+                    work(&key, op, &rx, &tx)
+                })
+                .map_err(|e| std::io::Error::other(format!("cannot start a chunk worker thread: {e}")))?;
             self.workers.push(handle);
         }
         Ok(())

@@ -121,7 +121,9 @@ impl<W: Write> ParSealer<W> {
     fn submit(&mut self) -> io::Result<()> {
         let next = self.free_buffer().map_err(CopyError::into_io)?;
         let full = std::mem::replace(&mut self.cur.0, next);
-        self.pool.submit(full, self.fill, None)?;
+        // A failure (no worker thread could start) is final: the chunk is gone.
+        let submitted = self.pool.submit(full, self.fill, None);
+        self.poison.record_final(submitted)?;
         self.fill = 0;
         Ok(())
     }
@@ -211,9 +213,8 @@ impl<W: Write> ParSealer<W> {
             }
             if self.fill == 0 && n >= chunk {
                 let buf = self.free_buffer()?;
-                self.pool
-                    .submit(buf, self.chunk, Some((shared.clone(), Runs::one(*at, self.chunk))))
-                    .map_err(CopyError::Write)?;
+                let submitted = self.pool.submit(buf, self.chunk, Some((shared.clone(), Runs::one(*at, self.chunk))));
+                self.poison.record_final(submitted).map_err(CopyError::Write)?;
                 (*at, n) = (*at + chunk, n - chunk);
                 continue;
             }

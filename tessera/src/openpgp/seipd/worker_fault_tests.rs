@@ -10,7 +10,7 @@ use super::from_file_tests::{PW, Rng, data, encrypt, file, one_piece, released, 
 use super::threads::chunk_key;
 use crate::TAG_LEN;
 use crate::aead::Mode;
-use crate::openpgp::{DecryptOptions, Decryptor, SymAlg};
+use crate::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, SymAlg};
 
 const CHUNK: usize = 1 << 16;
 
@@ -97,4 +97,33 @@ fn workers_gone_with_chunks_in_flight_is_an_error_not_a_gap() {
     let got = released(Decryptor::from_file(&f, &[PW], &DecryptOptions { threads: 2, ..Default::default() }));
     assert_eq!(got.1.as_deref(), Some("invalid option: a chunk worker stopped"));
     assert!(got.0 == before, "released {} octets, not the {} before chunk 1", got.0.len(), before.len());
+}
+
+/// A worker thread the operating system refuses, once data flows: the
+/// decryption and the encryption fail, and every later call fails the
+/// same way (no call may go on as if the chunk handed out had been taken).
+#[test]
+fn a_refused_worker_thread_is_a_final_error() {
+    use std::io::{Read, Write};
+    let (msg, _) = message(4, 23);
+    let _fault = Faulty::new(Fault::RefuseSecondThread);
+    let opts = DecryptOptions { threads: 2, ..Default::default() };
+    // Opening reads up to the literal data, which hands chunks out already.
+    let first = match Decryptor::with_options(msg.as_slice(), &[PW], &opts) {
+        Err(e) => e.to_string(),
+        Ok(mut dec) => {
+            let mut buf = vec![0u8; 1 << 20];
+            let first = dec.read(&mut buf).unwrap_err().to_string();
+            assert_eq!(dec.read(&mut buf).unwrap_err().to_string(), first, "the error is final");
+            first
+        }
+    };
+    assert!(first.contains("cannot start a chunk worker thread"), "{first}");
+
+    let opts = EncryptOptions { threads: 2, chunk_octet: 10, ..EncryptOptions::default() };
+    let mut enc = Encryptor::new(Vec::new(), &[PW], &opts).unwrap();
+    let chunk = vec![7u8; CHUNK];
+    let first = (0..4).find_map(|_| enc.write_all(&chunk).err()).expect("a write fails").to_string();
+    assert!(first.contains("cannot start a chunk worker thread"), "{first}");
+    assert!(enc.write_all(&chunk).is_err() && enc.finish().is_err(), "the error is final");
 }
