@@ -8,11 +8,10 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use libduckdb_sys as ffi;
-use zeroize::Zeroize;
 
 use crate::api::{BindInfo, LogicalType, TextColumn, TextOutput, c_string};
 use crate::bind::{self, Args, Form};
-use crate::job::{Job, Op, Scratch};
+use crate::job::{Job, Op, Scratch, wipe};
 use crate::keysets;
 use crate::settings::Settings;
 
@@ -133,12 +132,12 @@ fn run_chunk(bound: &Bound, local: &mut Local, input: &TextColumn, output: &mut 
     }
     let done = bound.job.run(&values, &mut local.scratch, &mut local.out, &mut local.ends);
     if let Err(e) = done {
-        local.out.zeroize();
+        wipe(&mut local.out);
         return Err(row_error(rows.get(e.index).copied().unwrap_or(0), &e.message));
     }
     if local.ends.len() != rows.len() {
         // Every row of the output must be written: refuse rather than leave one unset.
-        local.out.zeroize();
+        wipe(&mut local.out);
         return Err(row_error(0, "the batch returned a result count unlike its input's"));
     }
     // One UTF-8 check for the chunk, then each result's bounds.
@@ -149,7 +148,7 @@ fn run_chunk(bound: &Bound, local: &mut Local, input: &TextColumn, output: &mut 
             .zip(&local.ends)
             .all(|((&row, start), &end)| text.get(start..end).map(|t| output.set(row, t)).is_some())
     });
-    local.out.zeroize();
+    wipe(&mut local.out);
     if !written {
         return Err(row_error(0, "the batch returned a result that is not UTF-8"));
     }

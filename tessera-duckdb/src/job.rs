@@ -61,6 +61,13 @@ pub struct Scratch {
     ends: Vec<usize>,
 }
 
+/// Wipes and empties `buf`, keeping its capacity: one fill of the slice
+/// (`Vec::zeroize` writes element by element).
+pub fn wipe(buf: &mut Vec<u8>) {
+    buf.as_mut_slice().zeroize();
+    buf.clear();
+}
+
 /// The library's error about one value of a batch, or about the whole call
 /// (reported at its first value).
 fn value_error(e: Error) -> ValueError {
@@ -83,8 +90,7 @@ impl Job {
         ends: &mut Vec<usize>,
     ) -> Result<(), ValueError> {
         let fixed = BatchTweaks::Fixed;
-        out.zeroize();
-        out.clear();
+        wipe(out);
         ends.clear();
         match self {
             Job::Fpe { fpe, op: Op::Encrypt, .. } => fpe.encrypt_batch(fixed, values, out, ends),
@@ -139,8 +145,7 @@ fn run_siv(
         }),
         Op::Decrypt => siv.decrypt_batch(b"", batch, out, ends),
     };
-    bytes.zeroize();
-    bytes.clear();
+    wipe(bytes);
     batch.clear();
     done.map_err(value_error)?;
     if op == Op::Decrypt {

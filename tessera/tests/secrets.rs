@@ -10,7 +10,8 @@ use std::mem::MaybeUninit;
 
 use tessera::aead::{Aad, Aead, AeadInPlace, Eax, Gcm, Mode, Nonce, Ocb};
 use tessera::aes::Aes;
-use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe};
+use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe, TextBatch, TokenFormat, Tweaks};
+use tessera::keyset::{BatchTweaks, Keyset, Template};
 use tessera::openpgp::{DecryptOptions, Decryptor, EncryptOptions, Encryptor, S2kChoice, SessionKey};
 use tessera::siv::{BatchAd, MessageBatch};
 use tessera::{AesSiv, Cmac};
@@ -270,6 +271,39 @@ fn message_batches_wipe_their_plaintexts() {
         drop(batch);
     });
     assert_eq!(found, 0, "MessageBatch left a plaintext in freed memory");
+}
+
+#[test]
+fn text_batches_wipe_their_plaintexts() {
+    // Sixteen digits, and their numerals as the batch holds them (u16, little-endian).
+    const DIGITS: &str = "3141592653589793";
+    let needle: Vec<u8> = DIGITS.bytes().take(8).flat_map(|b| u16::from(b - b'0').to_le_bytes()).collect();
+    let ff1 = FF1::new(&key_for(41)[..16], Alphabet::digits()).unwrap();
+    let format = TokenFormat::new();
+    let mut ks = Keyset::new();
+    ks.add_transform("cards", Template::Digits.params()).unwrap();
+    let fpe = ks.fpe("cards").unwrap();
+    let values = vec![DIGITS; 300];
+    let (mut tokens, mut ends) = (Vec::new(), Vec::new());
+    fpe.encrypt_batch(BatchTweaks::Fixed, &values, &mut tokens, &mut ends).unwrap();
+    let tokens = String::from_utf8(tokens).unwrap();
+    let tokens: Vec<&str> = (0..values.len()).map(|i| &tokens[i * 16..(i + 1) * 16]).collect();
+    // Plaintexts pushed into a sized batch then encrypted; tokens decrypted
+    // by the keyset (its batch holds the plaintexts at the end); both dropped.
+    let found = freed_with(&needle, || {
+        let mut batch = TextBatch::new(&ff1, &format).unwrap();
+        batch.reserve(values.len(), values.len() * DIGITS.len());
+        values.iter().for_each(|v| batch.push(v).unwrap());
+        batch.encrypt(Tweaks::Same(b"t")).unwrap();
+        batch.clear();
+        values.iter().for_each(|v| batch.push(v).unwrap());
+        drop(batch);
+        let (mut plain, mut ends) = (Vec::new(), Vec::new());
+        fpe.decrypt_batch(BatchTweaks::Fixed, &tokens, None, &mut plain, &mut ends).unwrap();
+        assert!(plain.starts_with(DIGITS.as_bytes()));
+        plain.fill(0);
+    });
+    assert_eq!(found, 0, "a text batch left plaintext numerals in freed memory");
 }
 
 fn encrypt(data: &[u8]) -> Vec<u8> {

@@ -1,5 +1,7 @@
 //! Text values gathered for one batch call, and rebuilt as text after it.
 
+use zeroize::Zeroize;
+
 use super::{Alphabet, Fpe, TokenFormat, Tweaks};
 use crate::Direction;
 use crate::Error;
@@ -15,7 +17,10 @@ use crate::Error;
 /// format's kept characters back in place. Errors name the value by its
 /// index in the batch ([`Error::Batch`] from the batch call). The buffers
 /// are kept across [`clear`](Self::clear), so a long stream of batches
-/// allocates only while the first ones grow.
+/// allocates only while the first ones grow; [`reserve`](Self::reserve)
+/// sizes them before the first. Values and results are wiped by `clear`
+/// and on drop; a buffer that grows moves its contents and frees the old
+/// copy unwiped, which `reserve` avoids.
 ///
 /// ```
 /// use tessera::fpe::{Alphabet, FF1, Fpe, TextBatch, TokenFormat, Tweaks};
@@ -55,6 +60,12 @@ impl core::fmt::Debug for TextBatch<'_> {
     }
 }
 
+impl Drop for TextBatch<'_> {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
 impl<'a> TextBatch<'a> {
     /// An empty batch for `cipher` (which must have an alphabet) and
     /// `format`, checked against each other ([`TokenFormat::validate`]).
@@ -83,12 +94,41 @@ impl<'a> TextBatch<'a> {
         self.ends.is_empty()
     }
 
-    /// Forgets every value (keeping the buffers' capacity).
+    /// Makes room for `values` more values of `bytes` more bytes of text
+    /// in all, so that pushing them allocates nothing.
+    ///
+    /// ```
+    /// use tessera::fpe::{Alphabet, FF1, TextBatch, TokenFormat};
+    /// let ff1 = FF1::new(&[7u8; 16], Alphabet::digits()).unwrap();
+    /// let format = TokenFormat::new();
+    /// let mut batch = TextBatch::new(&ff1, &format).unwrap();
+    /// let values = ["123456", "7890123"];
+    /// batch.reserve(values.len(), values.iter().map(|v| v.len()).sum());
+    /// values.iter().for_each(|v| batch.push(v).unwrap());
+    /// assert_eq!(batch.len(), 2);
+    /// ```
+    pub fn reserve(&mut self, values: usize, bytes: usize) {
+        // A character is at least one byte: `bytes` numerals always suffice.
+        self.numerals.reserve(bytes);
+        self.ends.reserve(values);
+        if !self.format.is_plain() {
+            self.texts.reserve(bytes);
+            self.text_ends.reserve(values);
+        }
+    }
+
+    /// Forgets every value, wiping the values and results (keeping the
+    /// buffers' capacity).
     pub fn clear(&mut self) {
+        // Slices, not the `Vec`s: a slice is wiped by one fill, a `Vec` element by element.
+        self.numerals.as_mut_slice().zeroize();
         self.numerals.clear();
         self.ends.clear();
+        self.texts.as_mut_str().zeroize();
         self.texts.clear();
         self.text_ends.clear();
+        self.scratch.as_mut_str().zeroize();
+        self.scratch.clear();
     }
 
     /// Adds a value. A character outside the alphabet (and not passthrough)
@@ -108,6 +148,7 @@ impl<'a> TextBatch<'a> {
         match taken {
             Ok(n) => self.numerals.truncate(start + n),
             Err(e) => {
+                self.numerals[start..].zeroize();
                 self.numerals.truncate(start);
                 return Err(e);
             }

@@ -180,6 +180,7 @@ impl FpeTransform {
             &texts
         };
         let mut batch = TextBatch::new(self.cipher(version)?, &self.format)?;
+        batch.reserve(values.len(), values.iter().map(|v| v.len()).sum());
         for (i, v) in values.iter().enumerate() {
             batch.push(v).map_err(|e| at(i)(e.into()))?;
         }

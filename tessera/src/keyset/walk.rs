@@ -180,7 +180,8 @@ impl Walk {
         out: &mut Vec<u8>,
         ends: &mut Vec<usize>,
     ) -> Result<()> {
-        let mut data = Zeroizing::new(Vec::new());
+        // Room for every numeral up front: a growing buffer would free copies unwiped.
+        let mut data = Zeroizing::new(Vec::with_capacity(values.iter().map(|v| v.len()).sum()));
         let mut starts = Vec::with_capacity(values.len() + 1);
         starts.push(0);
         let mut fixed = Vec::new();
@@ -297,7 +298,7 @@ fn cycle_walk(
     let span = |i: usize| starts[i]..starts[i + 1];
     cipher.transform_batch(dir, tweaks, data, &starts[1..])?;
     let mut pending: Vec<usize> = (0..starts.len() - 1).filter(|&i| !inside(i, &data[span(i)])).collect();
-    let mut walking = Zeroizing::new(Vec::new());
+    let mut walking = Zeroizing::new(Vec::with_capacity(pending.iter().map(|&i| starts[i + 1] - starts[i]).sum()));
     let (mut ends, mut own_tweaks) = (Vec::with_capacity(pending.len()), Vec::new());
     for &i in &pending {
         walking.extend_from_slice(&data[span(i)]);
