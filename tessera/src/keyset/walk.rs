@@ -74,19 +74,32 @@ struct LuhnFixed {
 
 impl LuhnFixed {
     /// Whether the encrypted digits `numerals` (all below 10) complete a
-    /// number that passes. Digits at even and odd indices are summed apart,
-    /// with a count of those above 4: a doubled digit d adds 2d - 9 then.
+    /// number that passes: one table lookup per digit, no branch. The first
+    /// digit is doubled when it sits at an odd position from the right.
+    #[inline]
     fn passes(self, numerals: &[u16]) -> bool {
-        let (mut sum, mut high) = ([0u32; 2], [0u32; 2]);
-        for (j, &d) in numerals.iter().enumerate() {
-            sum[j % 2] += u32::from(d);
-            high[j % 2] += u32::from(d > 4);
+        let mut sum = u32::from(self.sum);
+        let mut doubled = usize::from(self.odd);
+        for &d in numerals {
+            sum += u32::from(LUHN_BY_PARITY[doubled * 16 + usize::from(d & 15)]);
+            doubled ^= 1;
         }
-        // Index j is doubled when its parity differs from the first one's.
-        let (plain, doubled) = if self.odd { (1, 0) } else { (0, 1) };
-        (u32::from(self.sum) + sum[plain] + 2 * sum[doubled] - 9 * high[doubled]).is_multiple_of(10)
+        sum.is_multiple_of(10)
     }
 }
+
+/// [`LUHN`] as one table of two rows of 16 (a digit below 10 masked to four
+/// bits indexes it without a bounds check).
+const LUHN_BY_PARITY: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut d = 0;
+    while d < 10 {
+        t[d] = LUHN[0][d] as u8;
+        t[16 + d] = LUHN[1][d] as u8;
+        d += 1;
+    }
+    t
+};
 
 /// Appends the digits of the card number `bytes` (ASCII digits and
 /// passthrough characters) after its first `keep_prefix` and before its last
