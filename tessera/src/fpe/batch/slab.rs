@@ -11,7 +11,7 @@
 
 use super::ahead::Ahead;
 use super::ends::{Tiling, check_ends};
-use super::{MIN_RUN, for_each_run};
+use super::{MIN_RUN, each_value, for_each_run};
 use crate::Direction;
 use crate::Error;
 use crate::fpe::{Tweaks, check_batch, check_value};
@@ -29,16 +29,16 @@ fn slab_values(data_len: usize, count: usize) -> usize {
 
 /// Encrypts or decrypts (`dir`) the batch `data` / `ends` with `tweaks`,
 /// checking every value against `(radix, min, max)` and every tweak
-/// against `check_tweak` before it changes, a slab at a time. `f(index of
-/// the first value, its values back to back, their length, direction,
-/// what the batch reads next)` processes one run of values of one length
-/// whose ends and tweaks are checked but not its numerals: it returns
-/// `Some(k)` if value k or a later one has a numeral not below the radix,
-/// having done only values `..k`, else `None`; it must not fail on
-/// checked values. A batch of fewer than [`MIN_RUN`] values skips the
-/// batch machinery: `one(index, value, direction)` does each value as a
-/// single call would (checking its tweak and numerals, leaving it as given
-/// on error), see [`tiny`].
+/// against `check_tweak` before it changes, a slab at a time. `plan(index
+/// of the first value, its values back to back, their length, direction,
+/// what the batch reads next)` processes one run of [`MIN_RUN`] or more
+/// values of one length whose ends and tweaks are checked but not its
+/// numerals: `Some(Some(k))` if value k or a later one has a numeral not
+/// below the radix, having done only values `..k`, `Some(None)` when all
+/// are done, `None` (leaving the run as given) when it has no batch path
+/// for the length. Runs it does not take, and batches of fewer than
+/// [`MIN_RUN`] values ([`tiny`]), go one value at a time through
+/// `one(index, value, direction)`, which checks as a single call would.
 pub(crate) fn drive(
     tweaks: &Tweaks<'_>,
     data: &mut [u16],
@@ -46,12 +46,20 @@ pub(crate) fn drive(
     domain: (u32, usize, usize),
     (check_tweak, one): (
         impl Fn(&[u8]) -> Result<(), Error>,
-        impl FnMut(usize, &mut [u16], Direction) -> Result<(), Error>,
+        impl Fn(usize, &mut [u16], Direction) -> Result<(), Error>,
     ),
     dir: Direction,
-    mut f: impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Result<Option<usize>, Error>,
+    mut plan: impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Option<Option<usize>>,
 ) -> Result<(), Error> {
     let (radix, min, max) = domain;
+    let mut f = |first: usize, run: &mut [u16], len: usize, dir: Direction, ahead: Ahead<'_>| {
+        if run.len() >= MIN_RUN * len
+            && let Some(stopped) = plan(first, &mut *run, len, dir, ahead)
+        {
+            return Ok(stopped);
+        }
+        each_value(run, len, radix, |j, x| one(first + j, x, dir))
+    };
     // The value-by-value check of the first `upto` values: the exact error.
     let slow = |data: &[u16], upto: usize| {
         let tweaks = match tweaks {
@@ -67,7 +75,7 @@ pub(crate) fn drive(
         Tweaks::Same(_) => None,
     };
     if ends.len() < MIN_RUN {
-        return match tiny(data, ends, dir, one, &mut f) {
+        return match tiny(data, ends, dir, &one, &mut f) {
             Ok(()) => Ok(()),
             // The values before the bad one are undone: the exact error.
             Err(e) => slow(data, ends.len()).and(Err(e)),
@@ -126,7 +134,7 @@ fn tiny(
     data: &mut [u16],
     ends: &[usize],
     dir: Direction,
-    mut one: impl FnMut(usize, &mut [u16], Direction) -> Result<(), Error>,
+    one: &impl Fn(usize, &mut [u16], Direction) -> Result<(), Error>,
     f: &mut impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Result<Option<usize>, Error>,
 ) -> Result<(), Error> {
     let mut start = 0;

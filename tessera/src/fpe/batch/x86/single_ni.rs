@@ -136,48 +136,35 @@ impl Fast {
     }
 }
 
-/// `t` mod m for `t` < 2m, by one `cmov` (written out, as [`reduce3`]).
+/// `t` mod m for `t` < 2m, by one `cmov`.
 #[inline(always)]
-fn reduce2(mut t: u64, m: u64) -> u64 {
+fn reduce2(t: u64, m: u64) -> u64 {
+    sub_if(t, t, m)
+}
+
+/// `t` mod m for `t` < 3m, by two `cmov`s (both compares from `t`).
+#[inline(always)]
+fn reduce3(t: u64, m: u64, m2: u64) -> u64 {
+    sub_if(t, sub_if(t, t, m), m2)
+}
+
+/// `t - k` where `t >= k`, else `r`, by a `cmov` (written out: the compiler
+/// may turn a select into a branch, and `t` is secret).
+#[inline(always)]
+fn sub_if(t: u64, mut r: u64, k: u64) -> u64 {
     // SAFETY: register-only arithmetic and a conditional move; no memory,
     // stack or control flow.
     unsafe {
         core::arch::asm!(
-            "mov {a}, {t}",
-            "sub {a}, {m}",
-            "cmovae {t}, {a}",
-            t = inout(reg) t,
-            m = in(reg) m,
-            a = out(reg) _,
+            "sub {t}, {k}",
+            "cmovae {r}, {t}",
+            t = inout(reg) t => _,
+            r = inout(reg) r,
+            k = in(reg) k,
             options(pure, nomem, nostack),
         );
     }
-    t
-}
-
-/// `t` mod m for `t` < 3m, by two `cmov`s (written out: the compiler may turn
-/// a select into a branch, and `t` is secret).
-#[inline(always)]
-fn reduce3(mut t: u64, m: u64, m2: u64) -> u64 {
-    // SAFETY: register-only arithmetic and conditional moves; no memory,
-    // stack or control flow.
-    unsafe {
-        core::arch::asm!(
-            "mov {a}, {t}",
-            "mov {b}, {t}",
-            "sub {a}, {m}",
-            "cmovae {t}, {a}",
-            "sub {b}, {m2}",
-            "cmovae {t}, {b}",
-            t = inout(reg) t,
-            m = in(reg) m,
-            m2 = in(reg) m2,
-            a = out(reg) _,
-            b = out(reg) _,
-            options(pure, nomem, nostack),
-        );
-    }
-    t
+    r
 }
 
 /// AES rounds 1..=NR of a block already xored with round key 0.
