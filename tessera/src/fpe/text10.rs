@@ -1,15 +1,8 @@
 //! Decimal text straight to and from FF1's integer halves, eight ASCII
-//! digits per 64-bit word (SWAR: multiplies, shifts and masks only, so no
-//! table and no branch depends on a digit). The single-value text path for
-//! the digits alphabet uses it instead of text -> u16 numerals -> integers
-//! and back, and needs no UTF-8 check on its output: every byte it writes
-//! is `b'0'` plus a value below ten.
-//!
-//! Radix-10 numerals (`&[u16]`) take the same route (saturated to bytes
-//! and back with SSE2). Values of 8 to 16 digits are read and written as
-//! two 8-byte windows of the value itself (the first and the last eight
-//! characters); other lengths go through a padded stack buffer. Halves of 1
-//! to 9 digits (FF1's y of 8 bytes: 10^v <= 2^32).
+//! digits per 64-bit word (SWAR: no table, no branch on a digit), for the
+//! single-value digits path; its output is ASCII digits, so no UTF-8
+//! check. Values of 8 to 16 digits as two 8-byte windows of the value,
+//! other lengths through a padded stack buffer; halves of 1 to 9 digits.
 #![allow(unsafe_code)]
 
 /// Bytes before the value in the working buffers, so every 8-byte window

@@ -6,10 +6,9 @@
 use super::round::GROUP;
 use super::round::Prefetch;
 
-/// What the batch reads after the slab being processed: its numerals and
-/// its ends, prefetched a group's share at a time while the slab's groups
-/// run their rounds (read in one burst when the next slab starts, the ends
-/// alone cost about 1 ns a value out of main memory).
+/// What the batch reads after the slab being processed, prefetched a
+/// group's share at a time during the slab's rounds (read in one burst
+/// when the next slab starts, its ends alone cost about 1 ns a value).
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Ahead<'a> {
     pub(crate) numerals: &'a [u16],

@@ -1,15 +1,8 @@
-//! The choice of round kernel for a batch: one [`Kernel`] per CPU level,
-//! each entered with the token of the features it is compiled for. Each
-//! round, [`Kernel::build`] writes one AES block per value (the value's
-//! constant part, the round's term and its half, placed as the cipher's
-//! [`Layout`] says); AES enciphers them all; then [`Kernel::round`] updates
-//! each value's other half as `x = x + y mod m` (encrypting) or
-//! `x = x - y mod m` (decrypting). With one tweak for a run, the fused
-//! kernels ([`Kernel::fused`]: `x86/fused512.rs`, `x86/fused256.rs` and, on
-//! AES-NI without AVX2, `x86/fused_sse.rs` or, for moduli above its 32-bit
-//! update's, `x86/fused_ni.rs`) do all three steps of every round in
-//! registers instead. The types the kernels share live below them in
-//! `round.rs`.
+//! The choice of round kernel for a batch, one [`Kernel`] per CPU level,
+//! entered with its features' token: per round [`Kernel::build`] writes one
+//! AES block per value, AES enciphers them, [`Kernel::round`] updates the
+//! other halves as `x ± y mod m`. [`Kernel::fused`] does all three in
+//! registers (`x86/fused*.rs`).
 
 #![allow(unsafe_code)]
 
@@ -103,14 +96,10 @@ impl Kernel {
         }
     }
 
-    /// Runs every round of `c` on the values whose halves are `a` and `b`
-    /// (as many, a multiple of 8), with the blocks built, enciphered under
-    /// `keys` and read back in registers, if this kernel has a fused form
-    /// for the layout and both moduli of `c`; returns false, having done
-    /// nothing, otherwise. Every half must be below its modulus. When it
-    /// runs, all of `pf` is asked for: by the VAES-256 kernel a line at a
-    /// time between its steps, by FF3's AES-NI kernel a share before each
-    /// chunk of 16 values, by the others before they start.
+    /// Runs every round of `c` on the halves `a` and `b` (as many, a
+    /// multiple of 8, each below its modulus) in registers, if this kernel
+    /// has a fused form for the layout and moduli; else returns false
+    /// having done nothing. When it runs, all of `pf` is asked for.
     #[allow(unused_variables)]
     pub(crate) fn fused(
         self,

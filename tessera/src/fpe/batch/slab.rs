@@ -1,13 +1,8 @@
 //! The batch driver: a batch is checked and processed a slab at a time
-//! (about [`SLAB_NUMERALS`] numerals), so the numerals the check reads
-//! are still in cache when the rounds read them, and each slab goes
-//! through main memory once instead of twice. A bad value in a slab
-//! undoes the slabs before it (the inverse over what was done) before the
-//! error returns: on any error the batch is as the caller gave it, and the
-//! error names the first bad value, as when the whole batch was checked
-//! first. The slab's ends and tweaks are checked before it is processed,
-//! its numerals as they are parsed (the decimal parses, AVX-512, AVX2 and SSE4.1,
-//! check the vectors they load, so each numeral is read once).
+//! (about [`SLAB_NUMERALS`] numerals), so each slab goes through main
+//! memory once. A bad value undoes the slabs before it (the inverse
+//! over what was done): on error the batch is as given and the error
+//! names the first bad value.
 
 use super::ahead::Ahead;
 use super::ends::{Tiling, check_ends};

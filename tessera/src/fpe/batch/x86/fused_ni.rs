@@ -1,21 +1,10 @@
-//! The fused kernel for CPUs with AES-NI but no AVX2 (Intel Goldmont and
-//! Tremont Atoms and Celerons, Cores before Haswell): every round of a run
-//! with one tweak, eight blocks in flight per `aesenc` (the round keys are
-//! read from the schedule), each block built from its half and read back
-//! in registers (on eight values LLVM may spill some AES outputs to the
-//! stack for the FF3 update; they are not wiped). FF3's 128-bit y is
-//! folded to 64 bits in the vector: its four 32-bit limbs times 2^32k mod m
-//! by two `pmuludq`. Then the single-value path's arithmetic ([`Fast`]) on
-//! 64-bit scalars: one Barrett multiply pair and the Feistel add or
-//! subtract left in [0, 3m), reduced by two `cmov`s; FF3's folded y leaves
-//! room below 2^64 for the other half, so the add or subtract goes into
-//! the quotient instead and one `cmov` reduces [0, 2m)
-//! ([`Fast::step_folded`]). Two groups of eight
-//! values alternate in every round, so one group's reduction overlaps the
-//! other's AES. Straight-line code with `cmov`s, no branch on a value
-//! (`scripts/check-ct` compiles [`step`]: FF1 on eight values, FF3 on
-//! four: on eight, LLVM keeps FF3's updates as a loop whose jump counts
-//! values, which the check cannot tell from a secret one).
+//! The fused kernel on AES-NI without AVX2 (scheme in `fused512.rs`), for
+//! FF3 and FF1 moduli above `fused_sse.rs`'s: eight blocks per `aesenc`,
+//! the update on 64-bit scalars ([`Fast`]). FF3's 128-bit y is folded in
+//! the vector (limbs times 2^32k mod m, two `pmuludq`), then updated with d
+//! in the quotient ([`Fast::step_folded`]). Two groups of eight run as a
+//! pipeline of [`stage`]s. `scripts/check-ct` compiles [`step`] on eight
+//! values for FF1, four for FF3 (on eight, LLVM loops over the values).
 
 #![allow(unsafe_code)]
 
@@ -30,8 +19,8 @@ use crate::fpe::batch::round::{Consts, Prefetch};
 /// Values per step: eight blocks in flight.
 const W: usize = 8;
 
-/// One round's modulus and its Barrett reciprocal, and FF3's limb weights
-/// as 64-bit lanes: \[1, 2^64 mod m\] and \[2^32 mod m, 2^96 mod m\].
+/// A round's modulus ([`Fast`]) and FF3's limb weights as 64-bit lanes:
+/// \[1, 2^64 mod m\] and \[2^32 mod m, 2^96 mod m\].
 pub struct Red {
     f: Fast,
     w: [__m128i; 2],
@@ -47,9 +36,8 @@ impl Red {
         Some(Red { f, w: [_mm_set_epi64x(r[1] as i64, 1), _mm_set_epi64x(r[2] as i64, r[0] as i64)] })
     }
 
-    /// A 64-bit value congruent to the 128-bit little-endian `o` mod m
-    /// (m < 2^30): limbs 0 and 2 times 1 and 2^64 mod m, limbs 1 and 3
-    /// times 2^32 and 2^96 mod m (each product below 2^62), summed.
+    /// A 64-bit value congruent to the 128-bit `o` mod m (m < 2^30): each
+    /// 32-bit limb times its weight (products below 2^62), summed.
     #[inline]
     #[target_feature(enable = "sse4.1")]
     fn fold(&self, o: __m128i) -> u64 {
@@ -60,9 +48,8 @@ impl Red {
     }
 }
 
-/// One round for `N` values (eight in the tail group): blocks `cb ^ half`
-/// (`cb`: the round's constant block ^ rk\[0\]) enciphered together,
-/// `dst[j] = dst[j] +- y_j mod m`.
+/// One round for `N` values: blocks `cb ^ half` (`cb`: the round's
+/// constant block ^ rk\[0\]) enciphered, `dst[j] ± y_j mod m`.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn step<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
@@ -106,11 +93,9 @@ fn finish<const FF3: bool, const ENC: bool>(o: __m128i, k: &Red, d: &mut u64) {
     };
 }
 
-/// One stage of the two-group pipeline: enciphers `blk` (built) through
-/// every AES round and, one value per round between them, finishes the
-/// other group's enciphered blocks `done` into `dst` under `k`. The two
-/// groups' work is interleaved in program order, so the scalar reduction
-/// runs beside the AES instead of after it.
+/// One stage of the two-group pipeline: enciphers `blk` and, one value
+/// after each of the first W AES rounds, finishes the other group's
+/// enciphered `done` into `dst` (interleaved in program order).
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
@@ -121,8 +106,7 @@ pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
     dst: &mut [u64; W],
 ) -> [__m128i; W] {
     let mut blk = blk;
-    // NR >= 10: the first W of the NR - 1 aesenc rounds each with one value
-    // finished after them, written out so that no loop (and no jump) is left.
+    // Written out (NR - 1 >= W): no loop, no jump.
     let mut go = |r: usize| {
         for b in &mut blk {
             *b = _mm_aesenc_si128(*b, rk[r + 1]);
@@ -146,15 +130,11 @@ pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
     blk.map(|b| _mm_aesenclast_si128(b, rk[NR]))
 }
 
-/// The AES-NI kernel: all rounds for every value of `a` and `b`, eight
-/// values at a time; before each chunk `pf` asks for the chunk's share of
-/// what the batch reads next (a burst of the whole share before the first
-/// chunk waited on line fill buffers; a line after each stage cost more
-/// than it saved).
-///
-/// Needs (the token proves the first): AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
-/// of 8; an even number of rounds, at most ten; every half below its
-/// round's modulus, each modulus in 2..=(2^64 - 1) / 3 (FF1) or in
+/// The AES-NI kernel: all rounds for every value of `a` and `b`, asking
+/// `pf` for each chunk's share before it (a burst first, or a line per
+/// stage, measured slower). Needs AES-NI and SSE4.1 (the token);
+/// `a.len() == b.len()`, a multiple of 8; an even number of rounds, at most
+/// ten; halves below their moduli, each in 2..=(2^64 - 1) / 3 (FF1) or
 /// 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
 pub fn rounds_aesni<const FF3: bool>(_: crate::cpu::AesNi, work: FusedRun<'_, impl Prefetch>) {
@@ -188,10 +168,8 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
     crate::wipe::wipe_vectors(&mut cbk);
 }
 
-/// What the chunks of a run on halves of `la` and `lb` values (as many,
-/// whole groups of eight) share: each round's constant block ^ `rk0` in
-/// the order the rounds run (copies of rk0: the caller wipes them), the
-/// round count, and the parity of the first round (0: it updates A).
+/// Each round's constant block ^ `rk0` in run order (the caller wipes
+/// them), the round count, and the first round's parity (0: it updates A).
 #[inline]
 #[target_feature(enable = "sse4.1")]
 pub(crate) fn round_blocks(
@@ -211,12 +189,8 @@ pub(crate) fn round_blocks(
     (cbk, rounds, dir.round(0, rounds) % 2)
 }
 
-/// All rounds for `W`·G values of `a` and `b` (at least that many each).
-/// `cbk` holds each round's block constant ^ rk\[0\] in run order, `ks` the
-/// moduli of the first round's parity and the other, `p` that parity (0:
-/// the first round updates A). Two groups run as a pipeline of
-/// [`stage`]s: each group's blocks are enciphered while the other group's
-/// are reduced; one group runs [`step`] by step.
+/// All rounds for `W`·G values of `a` and `b` (`cbk`, `ks`, `p` as in
+/// [`run`]): two groups as a pipeline of [`stage`]s, one [`step`] by step.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 fn chunk<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
@@ -241,9 +215,8 @@ fn chunk<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
             step::<W, FF3, NR, ENC>(rk, cb, &ks[t % 2], src, dst);
         }
     } else {
-        // Stage s enciphers round s / 2 of group s % 2 (its source is h[1 - t % 2],
-        // updated by that group's previous round, finished one stage before)
-        // and finishes stage s - 1 (the other group) into h[t' % 2].
+        // Stage s enciphers round s / 2 of group s % 2 (from h[1 - t % 2])
+        // and finishes stage s - 1 into h[t' % 2].
         let blocks = |h: &[[[u64; W]; G]; 2], s: usize| build::<W, FF3>(cbk[s / 2], &h[1 - (s / 2) % 2][s % 2]);
         let mut done = encipher::<W, NR>(rk, blocks(&h, 0));
         for s in 1..2 * cbk.len() {

@@ -1,10 +1,6 @@
 //! Decimal NUM and STR in every 128-bit lane of an xmm, ymm or zmm vector,
-//! written once over [`Lanes`]: eight digits per lane, by multiplications
-//! and shifts only, so no table lookup and no branch depends on a value
-//! (constant time, unlike the scalar two-digit table of
-//! [`crate::fpe::num::Radix`]). W. Muła's conversions: STR divides by 10^4,
-//! then by 10^3..10^0 in 16-bit lanes by multiply-high; NUM folds digit
-//! pairs, fours and eights with `pmaddwd`.
+//! written once over [`Lanes`]: eight digits per lane by multiplies and
+//! shifts, no table and no branch on a value (W. Muła's conversions).
 
 #![allow(unsafe_code)]
 
@@ -95,8 +91,7 @@ fn spread_ctl(q: usize, rev: bool) -> [i16; 8] {
 }
 
 /// `pmulhuw`, `vpmulhuw` and `vpshufb` written out: LLVM rewrites the
-/// intrinsics into several instructions each (multiply-high by powers of
-/// two into per-lane shifts, which SSE2 emulates in some thirty).
+/// intrinsics (a multiply-high by 2^k into shifts, some thirty on SSE2).
 #[inline]
 #[target_feature(enable = "sse2")]
 fn mulhi128(mut a: __m128i, b: __m128i) -> __m128i {

@@ -1,7 +1,5 @@
-//! The x86-64 vector kernels of [`super::super::kernel`]: AVX-512 (eight
-//! values per vector) and AVX2 (four). Every step is straight-line vector
-//! arithmetic; corrections are lane masks (`scripts/check-ct` compiles one
-//! step of each kernel and finds no conditional jump).
+//! The AVX-512 (eight values per vector) and AVX2 (four) round kernels of
+//! [`super::super::kernel`]: straight-line, corrections by lane masks.
 
 #![allow(unsafe_code)]
 

@@ -1,14 +1,8 @@
-//! One FF1 or FF3-1 value at a time on AES-NI, built for latency: the rounds
-//! are a dependent chain, so what counts is the path from one round's AES
-//! output to the next round's AES input. Here that path is: the output word
-//! to a general register, y mod m by one Barrett multiply pair, the Feistel
-//! add and a two-`cmov` reduction from [0, 3m), and back into the vector
-//! register with one shuffle and one xor with the round's constant block
-//! (which already holds round key 0, the CBC-MAC state and the round number).
-//! Everything else (the constant blocks, the other half) is off that path.
-//!
-//! Used when the moduli are small enough (see [`Fast::new`] and
-//! [`Fast::new_folded`]); other shapes take the generic rounds.
+//! One FF1 or FF3-1 value at a time on AES-NI, for latency: between one
+//! round's AES output and the next round's input are only y mod m (one
+//! Barrett multiply pair), the add, a two-`cmov` reduction from [0, 3m) and
+//! one shuffle and xor with the round's constant block. For the moduli of
+//! [`Fast::new`] and [`Fast::new_folded`].
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
@@ -70,15 +64,13 @@ pub(crate) struct Fast {
     inv: u64,
     /// 2^32, 2^64 and 2^96 mod m, to fold a 128-bit y into 64 bits (m < 2^30).
     r: [u64; 3],
-    /// The least multiple of m above [`FOLD_BOUND`] (moduli from
-    /// [`Fast::new_folded`]; 0 otherwise): `x + c - y` is congruent to
-    /// x - y, not negative and below 2^64 for x < m and any folded y.
+    /// The least multiple of m above [`FOLD_BOUND`] ([`Fast::new_folded`];
+    /// else 0): `x + c - y` is ≡ x - y, not negative, below 2^64.
     c: u64,
 }
 
-/// Every folded y ([`Fast::fold`], and the AES-NI batch kernel's vector
-/// fold) is below this: four 32-bit limbs, three of them times residues
-/// below m < 2^30, sum to at most (2^32 - 1)·(3m - 2) < 3·2^62.
+/// Above every folded y ([`Fast::fold`], `fused_ni`'s): (2^32 - 1)·(3m - 2)
+/// for m < 2^30.
 pub(crate) const FOLD_BOUND: u64 = 3 << 62;
 const _: () = assert!(((1u128 << 32) - 1) * (3 * ((1 << 30) - 1) - 2) < FOLD_BOUND as u128);
 
@@ -121,11 +113,9 @@ impl Fast {
 }
 
 impl Fast {
-    /// One Feistel update for a folded y (below [`FOLD_BOUND`]; moduli from
-    /// [`Fast::new_folded`]): x + y, or x + c - y (c a multiple of m), is
-    /// congruent to the result and below 2^64, so it goes into Barrett's
-    /// quotient itself, which leaves it in [0, 2m): one `cmov` where
-    /// [`Fast::step`] has two, and no add after the multiplies.
+    /// One Feistel update for a folded y (< [`FOLD_BOUND`], moduli from
+    /// [`Fast::new_folded`]): x + y or x + c - y goes into Barrett's
+    /// quotient itself, leaving [0, 2m): one `cmov`.
     #[inline(always)]
     pub(crate) fn step_folded<const DEC: bool>(&self, x: u64, y: u64) -> u64 {
         debug_assert!(self.c != 0 && y < FOLD_BOUND && x < self.m);
@@ -177,9 +167,9 @@ fn rest<const NR: usize>(rk: &[__m128i; 15], mut b: __m128i) -> __m128i {
     _mm_aesenclast_si128(b, rk[NR])
 }
 
-/// The Feistel chain: `R` (at most 10) rounds, round i enciphering its block
-/// for the half and reading y with `prf`; even rounds work mod `m.0`. Written
-/// out round by round: no loop branch, constant block indices.
+/// The Feistel chain: `R` (at most 10) rounds, round i enciphering its
+/// block and reading y with `prf`; even rounds mod `m.0`. Unrolled: no
+/// loop branch, constant block indices.
 #[inline(always)]
 fn chain<const R: usize, const DEC: bool>(
     m: (&Fast, &Fast),
