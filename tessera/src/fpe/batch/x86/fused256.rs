@@ -94,7 +94,7 @@ pub fn rounds_vaes256<const FF3: bool>(_: crate::cpu::Vaes256, work: FusedRun<'_
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm256_broadcastsi128_si256(*k);
     }
-    by_rounds!(run256::<FF3>(nr, dir; &rk, c, a, b, dir, pf));
+    by_rounds!(run256[FF3](nr, dir; &rk, c, a, b, dir, pf));
     crate::wipe::wipe_vectors(&mut rk);
 }
 
@@ -255,7 +255,7 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
 pub fn rounds_ni<const FF3: bool>(_: crate::cpu::Avx2Aes, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     pf.rest();
-    by_rounds!(run_ni::<FF3>(nr, dir; keys, c, a, b, dir));
+    by_rounds!(run_ni[FF3](nr, dir; keys, c, a, b, dir));
 }
 
 /// All rounds for 8·G values as G groups of two vectors (as [`chunk256`]).

@@ -22,17 +22,17 @@ pub(crate) const MAX_FF3: u64 = 1 << 30;
 /// The most rounds a run has (FF1's ten).
 pub(crate) const MAX_ROUNDS: usize = 10;
 
-/// Calls `run::<G.., NR, ENC>(args)` for the AES round count `nr` (10, 12,
+/// Calls `run::<G.., NR, ENC>(args)` (`run[G..](..)`) for the AES round count `nr` (10, 12,
 /// else 14) and direction `dir` as constants: no branch inside the rounds.
 macro_rules! by_rounds {
-    ($run:ident $(::<$($g:tt),+>)? ($nr:expr, $dir:expr; $($arg:expr),*)) => {
+    ($run:ident $([$($g:tt)*])? ($nr:expr, $dir:expr; $($arg:expr),*)) => {
         match ($nr, $dir.is_encrypt()) {
-            (10, true) => $run::<$($($g,)+)? 10, true>($($arg),*),
-            (10, false) => $run::<$($($g,)+)? 10, false>($($arg),*),
-            (12, true) => $run::<$($($g,)+)? 12, true>($($arg),*),
-            (12, false) => $run::<$($($g,)+)? 12, false>($($arg),*),
-            (_, true) => $run::<$($($g,)+)? 14, true>($($arg),*),
-            (_, false) => $run::<$($($g,)+)? 14, false>($($arg),*),
+            (10, true) => $run::<$($($g)*,)? 10, true>($($arg),*),
+            (10, false) => $run::<$($($g)*,)? 10, false>($($arg),*),
+            (12, true) => $run::<$($($g)*,)? 12, true>($($arg),*),
+            (12, false) => $run::<$($($g)*,)? 12, false>($($arg),*),
+            (_, true) => $run::<$($($g)*,)? 14, true>($($arg),*),
+            (_, false) => $run::<$($($g)*,)? 14, false>($($arg),*),
         }
     };
 }
@@ -253,9 +253,9 @@ pub fn rounds_vaes512<const FF3: bool>(_: crate::cpu::Vaes512Ifma, work: FusedRu
         *r = _mm512_broadcast_i32x4(*k);
     }
     if !FF3 && c.fold {
-        by_rounds!(run512::<false, true>(nr, dir; &rk, c, a, b, dir));
+        by_rounds!(run512[false, true](nr, dir; &rk, c, a, b, dir));
     } else {
-        by_rounds!(run512::<FF3, false>(nr, dir; &rk, c, a, b, dir));
+        by_rounds!(run512[FF3, false](nr, dir; &rk, c, a, b, dir));
     }
     crate::wipe::wipe_vectors(&mut rk);
 }

@@ -1,10 +1,12 @@
-//! The fused kernel on AES-NI without AVX2 (scheme in `fused512.rs`), for
-//! FF3 and FF1 moduli above `fused_sse.rs`'s: eight blocks per `aesenc`,
-//! the update on 64-bit scalars ([`Fast`]). FF3's 128-bit y is folded in
-//! the vector (limbs times 2^32k mod m, two `pmuludq`), then updated with d
-//! in the quotient ([`Fast::step_folded`]). Two groups of eight run as a
-//! pipeline of [`stage`]s. `scripts/check-ct` compiles [`step`] on eight
-//! values for FF1, four for FF3 (on eight, LLVM loops over the values).
+//! The fused kernels on AES-NI without AVX2 (scheme in `fused512.rs`):
+//! eight blocks per `aesenc`, over a [`Unit`] of halves: one value on
+//! 64-bit scalars here ([`Scalar`], for FF3 and FF1 moduli above
+//! `fused_sse.rs`'s), two per vector in `fused_sse.rs`. Two groups run as
+//! a pipeline of [`stage`]s: one group's update between the other's AES
+//! rounds. FF3's 128-bit y is folded in the vector (limbs times 2^32k mod
+//! m), then updated with d in the quotient ([`Fast::step_folded`]).
+//! `scripts/check-ct` compiles [`step`] on eight values for FF1, four for
+//! FF3 (on eight, LLVM loops over the values) and [`stage`].
 
 #![allow(unsafe_code)]
 
@@ -16,8 +18,62 @@ use super::single_ni::Fast;
 use crate::Direction;
 use crate::fpe::batch::round::{Consts, Prefetch};
 
-/// Values per step: eight blocks in flight.
-const W: usize = 8;
+/// Blocks in flight per group.
+const BLOCKS: usize = 8;
+
+/// `K` values of an AES-NI fused kernel: their halves (`Half`) and blocks.
+/// The methods are compiled into the kernels' AES-NI and SSE4.1 functions.
+pub(crate) trait Unit<const K: usize> {
+    type Half: Copy;
+    /// A round's modulus.
+    type Mod;
+    /// The modulus `m` with its limb residues `r`.
+    fn modulus(m: u64, r: [u64; 3]) -> Self::Mod;
+    /// The halves `s[..K]`.
+    fn load(s: &[u64]) -> Self::Half;
+    /// Writes the halves to `s[..K]`.
+    fn store(x: Self::Half, s: &mut [u64]);
+    /// The blocks `cb ^ half` (`cb`: the round's constant block ^ rk\[0\]).
+    fn build(cb: __m128i, x: Self::Half) -> [__m128i; K];
+    /// `d ± y mod m` (`ENC`: +), y read from the enciphered blocks `o`.
+    fn finish<const ENC: bool>(o: [__m128i; K], k: &Self::Mod, d: Self::Half) -> Self::Half;
+}
+
+/// One value per unit on 64-bit scalars, FF3's layout or FF1's.
+pub(crate) struct Scalar<const FF3: bool>;
+
+impl<const FF3: bool> Unit<1> for Scalar<FF3> {
+    type Half = u64;
+    type Mod = Red;
+    #[inline(always)]
+    fn modulus(m: u64, r: [u64; 3]) -> Red {
+        // SAFETY: SSE4.1, as the callers (see `Unit`).
+        unsafe { Red::new::<FF3>(m, r) }.expect("moduli in range (the caller's contract)")
+    }
+    #[inline(always)]
+    fn load(s: &[u64]) -> u64 {
+        s[0]
+    }
+    #[inline(always)]
+    fn store(x: u64, s: &mut [u64]) {
+        s[0] = x;
+    }
+    #[inline(always)]
+    fn build(cb: __m128i, x: u64) -> [__m128i; 1] {
+        // FF1: the half big-endian in bytes 8..16; FF3: little-endian in 0..8.
+        // SAFETY: SSE2, part of every x86-64 CPU.
+        unsafe {
+            let h = if FF3 { _mm_cvtsi64_si128(x as i64) } else { _mm_set_epi64x(x.swap_bytes() as i64, 0) };
+            [_mm_xor_si128(cb, h)]
+        }
+    }
+    #[inline(always)]
+    fn finish<const ENC: bool>(o: [__m128i; 1], k: &Red, mut d: u64) -> u64 {
+        // SAFETY: AES-NI and SSE4.1, as the callers (see `Unit`).
+        unsafe { finish::<FF3, ENC>(o[0], k, &mut d) };
+        d
+    }
+}
 
 /// A round's modulus ([`Fast`]) and FF3's limb weights as 64-bit lanes:
 /// \[1, 2^64 mod m\] and \[2^32 mod m, 2^96 mod m\].
@@ -48,36 +104,6 @@ impl Red {
     }
 }
 
-/// One round for `N` values: blocks `cb ^ half` (`cb`: the round's
-/// constant block ^ rk\[0\]) enciphered, `dst[j] ± y_j mod m`.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn step<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    cb: __m128i,
-    k: &Red,
-    src: &[u64; N],
-    dst: &mut [u64; N],
-) {
-    let blk = encipher::<N, NR>(rk, build::<N, FF3>(cb, src));
-    for (o, d) in blk.iter().zip(dst) {
-        finish::<FF3, ENC>(*o, k, d);
-    }
-}
-
-/// The blocks `cb ^ half` of one round for the halves `src`.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-fn build<const N: usize, const FF3: bool>(cb: __m128i, src: &[u64; N]) -> [__m128i; N] {
-    let mut blk = [_mm_setzero_si128(); N];
-    for (b, &x) in blk.iter_mut().zip(src) {
-        // FF1: the half big-endian in bytes 8..16; FF3: little-endian in 0..8.
-        let h = if FF3 { _mm_cvtsi64_si128(x as i64) } else { _mm_set_epi64x(x.swap_bytes() as i64, 0) };
-        *b = _mm_xor_si128(cb, h);
-    }
-    blk
-}
-
 /// `d = d +- y mod m`, y read from the enciphered block `o`.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
@@ -93,41 +119,84 @@ fn finish<const FF3: bool, const ENC: bool>(o: __m128i, k: &Red, d: &mut u64) {
     };
 }
 
-/// One stage of the two-group pipeline: enciphers `blk` and, one value
+/// One round for `N` units: blocks built, enciphered, `dst ± y mod m`.
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub(crate) fn step<U: Unit<K>, const K: usize, const N: usize, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    cb: __m128i,
+    k: &U::Mod,
+    src: &[U::Half; N],
+    dst: &mut [U::Half; N],
+) {
+    let blk = encipher::<K, N, NR>(rk, build::<U, K, N>(cb, src));
+    for (o, d) in blk.iter().zip(dst) {
+        *d = U::finish::<ENC>(*o, k, *d);
+    }
+}
+
+/// The blocks of the halves `x`.
+#[inline(always)]
+fn build<U: Unit<K>, const K: usize, const N: usize>(cb: __m128i, x: &[U::Half; N]) -> [[__m128i; K]; N] {
+    let mut blk = [[cb; K]; N];
+    for (b, &x) in blk.iter_mut().zip(x) {
+        *b = U::build(cb, x);
+    }
+    blk
+}
+
+/// The built blocks `blk` through every AES round.
+#[inline]
+#[target_feature(enable = "aes")]
+fn encipher<const K: usize, const N: usize, const NR: usize>(
+    rk: &[__m128i; 15],
+    mut blk: [[__m128i; K]; N],
+) -> [[__m128i; K]; N] {
+    for key in &rk[1..NR] {
+        for b in blk.as_flattened_mut() {
+            *b = _mm_aesenc_si128(*b, *key);
+        }
+    }
+    for b in blk.as_flattened_mut() {
+        *b = _mm_aesenclast_si128(*b, rk[NR]);
+    }
+    blk
+}
+
+/// One stage of the two-group pipeline: enciphers `blk` and, one unit
 /// after each of the first W AES rounds, finishes the other group's
 /// enciphered `done` into `dst` (interleaved in program order).
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
+pub(crate) fn stage<U: Unit<K>, const K: usize, const W: usize, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
-    blk: [__m128i; W],
-    done: &[__m128i; W],
-    k: &Red,
-    dst: &mut [u64; W],
-) -> [__m128i; W] {
-    let mut blk = blk;
-    // Written out (NR - 1 >= W): no loop, no jump.
-    let mut go = |r: usize| {
-        for b in &mut blk {
-            *b = _mm_aesenc_si128(*b, rk[r + 1]);
-        }
-        finish::<FF3, ENC>(done[r], k, &mut dst[r]);
-    };
-    go(0);
-    go(1);
-    go(2);
-    go(3);
-    go(4);
-    go(5);
-    go(6);
-    go(7);
-    const _: () = assert!(W == 8, "one go per value");
+    mut blk: [[__m128i; K]; W],
+    done: &[[__m128i; K]; W],
+    k: &U::Mod,
+    dst: &mut [U::Half; W],
+) -> [[__m128i; K]; W] {
+    const { assert!(K * W == BLOCKS && W <= 8 && NR > W) };
+    // Written out: no loop, no jump.
+    macro_rules! go {
+        ($($r:literal)*) => {$(
+            if $r < W {
+                for b in blk.as_flattened_mut() {
+                    *b = _mm_aesenc_si128(*b, rk[$r + 1]);
+                }
+                dst[$r] = U::finish::<ENC>(done[$r], k, dst[$r]);
+            }
+        )*};
+    }
+    go!(0 1 2 3 4 5 6 7);
     for key in &rk[W + 1..NR] {
-        for b in &mut blk {
+        for b in blk.as_flattened_mut() {
             *b = _mm_aesenc_si128(*b, *key);
         }
     }
-    blk.map(|b| _mm_aesenclast_si128(b, rk[NR]))
+    for b in blk.as_flattened_mut() {
+        *b = _mm_aesenclast_si128(*b, rk[NR]);
+    }
+    blk
 }
 
 /// The AES-NI kernel: all rounds for every value of `a` and `b`, asking
@@ -139,12 +208,15 @@ pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
 #[target_feature(enable = "aes,sse4.1")]
 pub fn rounds_aesni<const FF3: bool>(_: crate::cpu::AesNi, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
-    by_rounds!(run::<FF3>(nr, dir; keys, c, a, b, dir, pf));
+    by_rounds!(run[Scalar<FF3>, 1, 8](nr, dir; keys, c, a, b, dir, pf));
 }
 
+/// All rounds for every value of `a` and `b` in units `U` of `K` values,
+/// `W` units a group, chunks of two groups then one; `pf` asked for each
+/// chunk's share before it.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-fn run<const FF3: bool, const NR: usize, const ENC: bool>(
+pub(crate) fn run<U: Unit<K>, const K: usize, const W: usize, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
     c: &Consts<'_>,
     a: &mut [u64],
@@ -154,16 +226,16 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
 ) {
     let (mut cbk, rounds, p) = round_blocks(rk[0], c, a.len(), b.len(), dir);
     // The moduli of the first round's parity and the other.
-    let ks = [p, 1 - p].map(|i| Red::new::<FF3>(c.m[i], c.r[i]).expect("moduli in range (the caller's contract)"));
+    let ks = [U::modulus(c.m[p], c.r[p]), U::modulus(c.m[1 - p], c.r[1 - p])];
     let mut j = 0;
-    while j + 2 * W <= a.len() {
-        pf.part((a.len() - j).div_ceil(2 * W));
-        chunk::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
-        j += 2 * W;
+    while j + 2 * BLOCKS <= a.len() {
+        pf.part((a.len() - j).div_ceil(2 * BLOCKS));
+        chunk::<U, K, W, 2, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        j += 2 * BLOCKS;
     }
     if j < a.len() {
         pf.rest();
-        chunk::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        chunk::<U, K, W, 1, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
     }
     crate::wipe::wipe_vectors(&mut cbk);
 }
@@ -179,7 +251,7 @@ pub(crate) fn round_blocks(
     lb: usize,
     dir: Direction,
 ) -> ([__m128i; MAX_ROUNDS], usize, usize) {
-    assert!(la == lb && la.is_multiple_of(W), "whole groups");
+    assert!(la == lb && la.is_multiple_of(BLOCKS), "whole groups");
     let rounds = c.blocks.len();
     assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
     let mut cbk = [_mm_setzero_si128(); MAX_ROUNDS];
@@ -189,63 +261,53 @@ pub(crate) fn round_blocks(
     (cbk, rounds, dir.round(0, rounds) % 2)
 }
 
-/// All rounds for `W`·G values of `a` and `b` (`cbk`, `ks`, `p` as in
-/// [`run`]): two groups as a pipeline of [`stage`]s, one [`step`] by step.
+/// All rounds for G groups (1 or 2) of `W` units of `a` and `b` (`cbk`,
+/// `ks`, `p` as in [`run`]): two groups as a pipeline of [`stage`]s, one
+/// [`step`] by step.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-fn chunk<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+fn chunk<U: Unit<K>, const K: usize, const W: usize, const G: usize, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
     cbk: &[__m128i],
-    ks: &[Red; 2],
+    ks: &[U::Mod; 2],
     a: &mut [u64],
     b: &mut [u64],
     p: usize,
 ) {
+    assert!(a.len() >= K * W * G && b.len() >= K * W * G, "whole groups");
     // h[0]: the halves the first round updates; h[1]: the others.
     let (xs, ys) = if p == 0 { (&mut *a, &mut *b) } else { (&mut *b, &mut *a) };
-    let mut h = [[[0u64; W]; G]; 2];
-    for g in 0..G {
-        h[0][g].copy_from_slice(&xs[g * W..(g + 1) * W]);
-        h[1][g].copy_from_slice(&ys[g * W..(g + 1) * W]);
+    let mut h = [[[U::load(xs); W]; G]; 2];
+    for (half, s) in h.iter_mut().zip([&*xs, &*ys]) {
+        for (j, x) in half.as_flattened_mut().iter_mut().enumerate() {
+            *x = U::load(&s[K * j..]);
+        }
     }
     if G == 1 {
         for (t, &cb) in cbk.iter().enumerate() {
             let [x, y] = &mut h;
             let (src, dst) = if t % 2 == 0 { (&y[0], &mut x[0]) } else { (&x[0], &mut y[0]) };
-            step::<W, FF3, NR, ENC>(rk, cb, &ks[t % 2], src, dst);
+            step::<U, K, W, NR, ENC>(rk, cb, &ks[t % 2], src, dst);
         }
     } else {
         // Stage s enciphers round s / 2 of group s % 2 (from h[1 - t % 2])
         // and finishes stage s - 1 into h[t' % 2].
-        let blocks = |h: &[[[u64; W]; G]; 2], s: usize| build::<W, FF3>(cbk[s / 2], &h[1 - (s / 2) % 2][s % 2]);
-        let mut done = encipher::<W, NR>(rk, blocks(&h, 0));
+        let mut done = encipher::<K, W, NR>(rk, build::<U, K, W>(cbk[0], &h[1][0]));
         for s in 1..2 * cbk.len() {
-            let blk = blocks(&h, s);
+            let blk = build::<U, K, W>(cbk[s / 2], &h[1 - (s / 2) % 2][s % 2]);
             let t = (s - 1) / 2;
-            done = stage::<FF3, NR, ENC>(rk, blk, &done, &ks[t % 2], &mut h[t % 2][(s - 1) % 2]);
+            done = stage::<U, K, W, NR, ENC>(rk, blk, &done, &ks[t % 2], &mut h[t % 2][(s - 1) % 2]);
         }
         let t = cbk.len() - 1;
         for (o, d) in done.iter().zip(&mut h[t % 2][1]) {
-            finish::<FF3, ENC>(*o, &ks[t % 2], d);
+            *d = U::finish::<ENC>(*o, &ks[t % 2], *d);
         }
     }
-    for g in 0..G {
-        xs[g * W..(g + 1) * W].copy_from_slice(&h[0][g]);
-        ys[g * W..(g + 1) * W].copy_from_slice(&h[1][g]);
-    }
-}
-
-/// The blocks `blk` (built) through every AES round.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-fn encipher<const N: usize, const NR: usize>(rk: &[__m128i; 15], blk: [__m128i; N]) -> [__m128i; N] {
-    let mut blk = blk;
-    for key in &rk[1..NR] {
-        for b in &mut blk {
-            *b = _mm_aesenc_si128(*b, *key);
+    for (half, s) in h.iter().zip([xs, ys]) {
+        for (j, x) in half.as_flattened().iter().enumerate() {
+            U::store(*x, &mut s[K * j..]);
         }
     }
-    blk.map(|b| _mm_aesenclast_si128(b, rk[NR]))
 }
 
 #[cfg(test)]
