@@ -29,7 +29,7 @@ const _: () = assert!(MAX_FF3 <= MAX_NARROW, "FF3 runs the 32-bit update only");
 /// One round for 4·W values with VAES on 256-bit block pairs: m < 2^32, or
 /// m <= [`MAX_NARROW`] with `NARROW` (halves in their lanes' low 32 bits,
 /// the high ones undefined on return). `cb`: the round's constant block ^
-/// rk[0] in both lanes. Values 0, 2 and 1, 3 of a vector share a pair.
+/// `rk[0]` in both lanes. Values 0, 2 and 1, 3 of a vector share a pair.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(

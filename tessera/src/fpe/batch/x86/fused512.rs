@@ -144,7 +144,7 @@ pub fn fix8(s: __m512i, k: &Mod512) -> __m512i {
 }
 
 /// One round for 8·W values: blocks of `src` ^ `cbk` (the round's constant
-/// block ^ rk[0]), `NR` AES rounds, then `dst ± y mod m` (FF1's y by
+/// block ^ `rk[0]`), `NR` AES rounds, then `dst ± y mod m` (FF1's y by
 /// [`barrett8_fold`] with `FOLD`, else [`barrett8`]). Values 0, 2, 4, 6 of
 /// a vector share one block vector, 1, 3, 5, 7 the next.
 #[inline]
@@ -197,7 +197,7 @@ pub fn step512<const W: usize, const FF3: bool, const FOLD: bool, const NR: usiz
 }
 
 /// All rounds for 8·H·G values of `a` and `b`, as G (1 or 2) groups of H
-/// vectors. `cbk`: each round's constant block ^ rk[0] in run order; `ks`:
+/// vectors. `cbk`: each round's constant block ^ `rk[0]` in run order; `ks`:
 /// the moduli of the first round's parity `p` and the other.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
