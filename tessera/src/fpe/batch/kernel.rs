@@ -23,6 +23,14 @@ use crate::Direction;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
 
+/// `$f::<FF3>(args)` with FF3 = `$ff3` as a constant.
+#[cfg(target_arch = "x86_64")]
+macro_rules! by_layout {
+    ($ff3:expr, $($f:ident)::+($($arg:expr),*)) => {
+        if $ff3 { $($f)::+::<true>($($arg),*) } else { $($f)::+::<false>($($arg),*) }
+    };
+}
+
 /// One implementation of the round arithmetic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kernel {
@@ -125,38 +133,20 @@ impl Kernel {
                 match self {
                     // Only this kernel is given the folded moduli.
                     Kernel::Vaes512(t) if c.below(max(fused::MAX_FF1_512)) => {
-                        if ff3 {
-                            fused::rounds_vaes512::<true>(t, work)
-                        } else {
-                            fused::rounds_vaes512::<false>(t, work)
-                        }
+                        by_layout!(ff3, fused::rounds_vaes512(t, work))
                     }
                     // The AVX2 arithmetic needs moduli below 2^32.
-                    Kernel::Avx2Ni(t) if c.below(max(u32::MAX as u64)) => {
-                        if ff3 {
-                            fused256::rounds_ni::<true>(t, work)
-                        } else {
-                            fused256::rounds_ni::<false>(t, work)
-                        }
-                    }
+                    Kernel::Avx2Ni(t) if c.below(max(u32::MAX as u64)) => by_layout!(ff3, fused256::rounds_ni(t, work)),
                     // FF1 only (FF3 measured slower there); the 32-bit update
                     // needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
                     Kernel::AesNi(t) if !ff3 && c.below(fused256::MAX_NARROW) => fused_sse::rounds_sse41(t, work),
                     // FF3's limb fold needs moduli below 2^30 (FF1's, in
                     // VECTOR_MODULI, are far below 2^64 / 3).
                     Kernel::AesNi(t) if !ff3 || c.below(LIMB_MODULI - 1) => {
-                        if ff3 {
-                            fused_ni::rounds_aesni::<true>(t, work)
-                        } else {
-                            fused_ni::rounds_aesni::<false>(t, work)
-                        }
+                        by_layout!(ff3, fused_ni::rounds_aesni(t, work))
                     }
                     Kernel::Vaes256(t) if c.below(max(u32::MAX as u64)) => {
-                        if ff3 {
-                            fused256::rounds_vaes256::<true>(t, work)
-                        } else {
-                            fused256::rounds_vaes256::<false>(t, work)
-                        }
+                        by_layout!(ff3, fused256::rounds_vaes256(t, work))
                     }
                     _ => return false,
                 }
@@ -201,13 +191,9 @@ impl Kernel {
             // checked above.
             unsafe {
                 match self.arith() {
-                    Kernel::Avx512(t) if fits && ff3 => x86::round_avx512::<true>(t, mm, m.inv, blocks, x, dir),
-                    Kernel::Avx512(t) if fits => x86::round_avx512::<false>(t, mm, m.inv, blocks, x, dir),
-                    Kernel::Avx2(t) if fits && mm >> 32 == 0 && ff3 => {
-                        x86::round_avx2::<true>(t, mm as u32, m.inv, blocks, x, dir)
-                    }
+                    Kernel::Avx512(t) if fits => by_layout!(ff3, x86::round_avx512(t, mm, m.inv, blocks, x, dir)),
                     Kernel::Avx2(t) if fits && mm >> 32 == 0 => {
-                        x86::round_avx2::<false>(t, mm as u32, m.inv, blocks, x, dir)
+                        by_layout!(ff3, x86::round_avx2(t, mm as u32, m.inv, blocks, x, dir))
                     }
                     _ => 0,
                 }
