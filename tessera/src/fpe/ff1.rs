@@ -397,18 +397,13 @@ impl FF1 {
             (|tweak| check_tweak_len(tweak.len()), |i, x, dir| self.crypt(tweaks.get(i), x, dir)),
             dir,
             |first, run, len, dir, ahead| {
-                let fast = self.params(len).filter(|_| run.len() >= batch::MIN_RUN * len);
-                let Some(lp @ LenParams { arith: Arith::N64 { mu, mv }, .. }) = fast else {
-                    return batch::each_value(run, len, self.keyed.rx.radix, |j, x| {
-                        self.crypt(tweaks.get(first + j), x, dir)
-                    });
-                };
+                let lp @ LenParams { arith: Arith::N64 { mu, mv }, .. } = self.params(len)? else { return None };
                 // Round i's block is CBC state ^ Q template ^ [i] ^ NUM(half), big-endian.
                 let words = |x: u128| [((x >> 64) as u64).swap_bytes(), (x as u64).swap_bytes()];
                 let terms: [[u64; 2]; 10] = core::array::from_fn(|i| words((i as u128) << (8 * lp.b)));
                 let layout = if lp.d == 8 { Layout::Ff1 } else { Layout::Ff1Y96 };
                 let plan = self.keyed.plan(layout, (len, lp.u), (BatchMod::new(*mu), BatchMod::new(*mv)), &terms);
-                Ok(plan.run_tweaks(&tweaks, (first, run), ahead, |tweak| [words(self.base(lp, tweak)); 2], dir))
+                Some(plan.run_tweaks(&tweaks, (first, run), ahead, |tweak| [words(self.base(lp, tweak)); 2], dir))
             },
         )
     }

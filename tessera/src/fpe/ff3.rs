@@ -152,12 +152,7 @@ impl Core {
             (|t| split(t).map(drop), |i, x, dir| self.crypt(split(tweaks.get(i))?, x, dir)),
             dir,
             |first, run, len, dir, ahead| {
-                let fast = Some(self.arith[len - self.min]).filter(|_| run.len() >= batch::MIN_RUN * len);
-                let Some(Arith::N64 { mu, mv }) = fast else {
-                    return batch::each_value(run, len, self.keyed.rx.radix, |j, x| {
-                        self.crypt(split(tweaks.get(first + j))?, x, dir)
-                    });
-                };
+                let Arith::N64 { mu, mv } = self.arith[len - self.min] else { return None };
                 // REVB(P) read little-endian: (W ^ [i]^4) << 96 | NUM(REV(half)).
                 let terms: [[u64; 2]; 8] = core::array::from_fn(|i| [0, (i as u64) << 32]);
                 let plan = self.keyed.plan(
@@ -171,7 +166,7 @@ impl Core {
                     let (tl, tr) = split(t).unwrap_or_default();
                     [[0, (tr as u64) << 32], [0, (tl as u64) << 32]]
                 };
-                Ok(plan.run_tweaks(&tweaks, (first, run), ahead, base, dir))
+                Some(plan.run_tweaks(&tweaks, (first, run), ahead, base, dir))
             },
         )
     }

@@ -1,14 +1,8 @@
-//! Round-to-nearest for the batch kernels' f64 quotient estimates.
-//!
-//! The AVX2 and VAES-256 batch arithmetic (`x86::round::y4`,
-//! `fused_avx2::rem4`, `fused256::update32`) estimates quotients in
-//! f64 and corrects them assuming round-to-nearest. A host that changed the
-//! thread's SSE rounding mode (C's `fesetround`, through Python or a JVM on
-//! the same thread) would make them wrong: ciphertexts that do not decrypt.
-//! [`Nearest`] sets round-to-nearest for the length of a batch run and puts
-//! the caller's mode back after, also when the run unwinds. Only the
-//! rounding-control bits change, and only when they are not already
-//! round-to-nearest (one `stmxcsr` otherwise).
+//! Round-to-nearest for the batch kernels' f64 quotient estimates, which
+//! assume it: a host that changed the thread's SSE rounding mode would get
+//! ciphertexts that do not decrypt. [`Nearest`] sets it for a batch run
+//! and restores the caller's mode after, also on unwind (one `stmxcsr`
+//! when it is already set).
 #![allow(unsafe_code)]
 
 /// Round-to-nearest while alive; the caller's MXCSR back on drop.

@@ -1,15 +1,8 @@
-//! The choice of round kernel for a batch: one [`Kernel`] per CPU level,
-//! each entered with the token of the features it is compiled for. Each
-//! round, [`Kernel::build`] writes one AES block per value (the value's
-//! constant part, the round's term and its half, placed as the cipher's
-//! [`Layout`] says); AES enciphers them all; then [`Kernel::round`] updates
-//! each value's other half as `x = x + y mod m` (encrypting) or
-//! `x = x - y mod m` (decrypting). With one tweak for a run, the fused
-//! kernels ([`Kernel::fused`]: `x86/fused512.rs`, `x86/fused256.rs` and, on
-//! AES-NI without AVX2, `x86/fused_sse.rs` or, for moduli above its 32-bit
-//! update's, `x86/fused_ni.rs`) do all three steps of every round in
-//! registers instead. The types the kernels share live below them in
-//! `round.rs`.
+//! The choice of round kernel for a batch, one [`Kernel`] per CPU level,
+//! entered with its features' token: per round [`Kernel::build`] writes one
+//! AES block per value, AES enciphers them, [`Kernel::round`] updates the
+//! other halves as `x ± y mod m`. [`Kernel::fused`] does all three in
+//! registers (`x86/fused*.rs`).
 
 #![allow(unsafe_code)]
 
@@ -29,6 +22,14 @@ use super::x86::run::FusedRun;
 use crate::Direction;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu;
+
+/// `$f::<FF3>(args)` with FF3 = `$ff3` as a constant.
+#[cfg(target_arch = "x86_64")]
+macro_rules! by_layout {
+    ($ff3:expr, $($f:ident)::+($($arg:expr),*)) => {
+        if $ff3 { $($f)::+::<true>($($arg),*) } else { $($f)::+::<false>($($arg),*) }
+    };
+}
 
 /// One implementation of the round arithmetic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,14 +104,10 @@ impl Kernel {
         }
     }
 
-    /// Runs every round of `c` on the values whose halves are `a` and `b`
-    /// (as many, a multiple of 8), with the blocks built, enciphered under
-    /// `keys` and read back in registers, if this kernel has a fused form
-    /// for the layout and both moduli of `c`; returns false, having done
-    /// nothing, otherwise. Every half must be below its modulus. When it
-    /// runs, all of `pf` is asked for: by the VAES-256 kernel a line at a
-    /// time between its steps, by FF3's AES-NI kernel a share before each
-    /// chunk of 16 values, by the others before they start.
+    /// Runs every round of `c` on the halves `a` and `b` (as many, a
+    /// multiple of 8, each below its modulus) in registers, if this kernel
+    /// has a fused form for the layout and moduli; else returns false
+    /// having done nothing. When it runs, all of `pf` is asked for.
     #[allow(unused_variables)]
     pub(crate) fn fused(
         self,
@@ -136,38 +133,20 @@ impl Kernel {
                 match self {
                     // Only this kernel is given the folded moduli.
                     Kernel::Vaes512(t) if c.below(max(fused::MAX_FF1_512)) => {
-                        if ff3 {
-                            fused::rounds_vaes512::<true>(t, work)
-                        } else {
-                            fused::rounds_vaes512::<false>(t, work)
-                        }
+                        by_layout!(ff3, fused::rounds_vaes512(t, work))
                     }
                     // The AVX2 arithmetic needs moduli below 2^32.
-                    Kernel::Avx2Ni(t) if c.below(max(u32::MAX as u64)) => {
-                        if ff3 {
-                            fused256::rounds_ni::<true>(t, work)
-                        } else {
-                            fused256::rounds_ni::<false>(t, work)
-                        }
-                    }
+                    Kernel::Avx2Ni(t) if c.below(max(u32::MAX as u64)) => by_layout!(ff3, fused256::rounds_ni(t, work)),
                     // FF1 only (FF3 measured slower there); the 32-bit update
                     // needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
                     Kernel::AesNi(t) if !ff3 && c.below(fused256::MAX_NARROW) => fused_sse::rounds_sse41(t, work),
                     // FF3's limb fold needs moduli below 2^30 (FF1's, in
                     // VECTOR_MODULI, are far below 2^64 / 3).
                     Kernel::AesNi(t) if !ff3 || c.below(LIMB_MODULI - 1) => {
-                        if ff3 {
-                            fused_ni::rounds_aesni::<true>(t, work)
-                        } else {
-                            fused_ni::rounds_aesni::<false>(t, work)
-                        }
+                        by_layout!(ff3, fused_ni::rounds_aesni(t, work))
                     }
                     Kernel::Vaes256(t) if c.below(max(u32::MAX as u64)) => {
-                        if ff3 {
-                            fused256::rounds_vaes256::<true>(t, work)
-                        } else {
-                            fused256::rounds_vaes256::<false>(t, work)
-                        }
+                        by_layout!(ff3, fused256::rounds_vaes256(t, work))
                     }
                     _ => return false,
                 }
@@ -212,13 +191,9 @@ impl Kernel {
             // checked above.
             unsafe {
                 match self.arith() {
-                    Kernel::Avx512(t) if fits && ff3 => x86::round_avx512::<true>(t, mm, m.inv, blocks, x, dir),
-                    Kernel::Avx512(t) if fits => x86::round_avx512::<false>(t, mm, m.inv, blocks, x, dir),
-                    Kernel::Avx2(t) if fits && mm >> 32 == 0 && ff3 => {
-                        x86::round_avx2::<true>(t, mm as u32, m.inv, blocks, x, dir)
-                    }
+                    Kernel::Avx512(t) if fits => by_layout!(ff3, x86::round_avx512(t, mm, m.inv, blocks, x, dir)),
                     Kernel::Avx2(t) if fits && mm >> 32 == 0 => {
-                        x86::round_avx2::<false>(t, mm as u32, m.inv, blocks, x, dir)
+                        by_layout!(ff3, x86::round_avx2(t, mm as u32, m.inv, blocks, x, dir))
                     }
                     _ => 0,
                 }

@@ -1,12 +1,8 @@
-//! The batch engine shared by FF1, FF3-1 and FF3: a batch is cut into runs
-//! of consecutive values of one length (back to back in the data), and a
-//! run is taken [`GROUP`] values at a time: parsed once, advanced round by
-//! round together (one block build, one AES call and one arithmetic pass
-//! per round for the whole group, in the CPU's [`Kernel`]), formatted once.
-//! With one tweak for the run, a fused kernel runs all the rounds with the
-//! blocks in registers instead ([`Kernel::fused`]); decimal values of up
-//! to 16 digits are parsed and formatted whole groups at a time with
-//! AVX-512 or AVX2 ([`Decimal`]).
+//! The batch engine of FF1, FF3-1 and FF3: a batch is cut into runs of
+//! values of one length, a run taken [`GROUP`] values at a time: parsed
+//! once, advanced round by round together (one block build, AES call and
+//! arithmetic pass per round, [`Kernel`]; with one tweak, all rounds in
+//! registers: [`Kernel::fused`]), formatted once.
 
 mod ahead;
 #[doc(hidden)]
@@ -104,17 +100,12 @@ impl Plan<'_> {
         }
     }
 
-    /// Encrypts or decrypts `data`: values of length `n` back to back,
-    /// whose numerals are not yet checked against the radix. `None` when
-    /// all are done; `Some(k)` when it stopped at a numeral not below the
-    /// radix in value k or later, having done values `..k` (and left the
-    /// rest as given). The decimal parses (AVX-512, AVX2, SSE4.1) check each group
-    /// from the vectors they load; otherwise the whole run is checked first.
-    /// While each group goes through its rounds, the same length of
-    /// `ahead` (numerals the batch reads next, from main memory) is
-    /// prefetched into L2, so the next slab finds it there: at once before
-    /// the rounds, or by the VAES-256 kernel a line between its stages (a
-    /// burst of 40 prefetches waited for line fill buffers).
+    /// Encrypts or decrypts `data`, values of length `n` back to back whose
+    /// numerals are not yet checked: `None` when all are done, `Some(k)`
+    /// when a numeral not below the radix stopped it in value k or later
+    /// (values `..k` done, the rest as given). The decimal parses check
+    /// each group as they load it; otherwise the run is checked first.
+    /// Each group's rounds prefetch the same length of `ahead` into L2.
     pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(
         &self,
         data: &mut [u16],
@@ -163,8 +154,6 @@ impl Plan<'_> {
                 if !dec.parse_checked(chunk, &mut g.a, &mut g.b) {
                     return Some(k * GROUP);
                 }
-                // After the parse, whose loads then do not queue behind
-                // the prefetches' misses (some kernels spread them out).
                 self.rounds(&mut g, count, same.then_some(&consts), dir, next);
                 dec.format(&g.a, &g.b, chunk);
                 continue;
@@ -207,13 +196,10 @@ impl Plan<'_> {
         }
     }
 
-    /// The rounds for the group's first `n` values. Round i enciphers B and
-    /// updates A when i is even, the other way round when odd, in both
-    /// directions (the number of rounds is even): the halves never move.
-    /// With `same` (one base pair for all), a fused kernel may run all the
-    /// rounds in registers, on whole vectors of eight values: the halves
-    /// after the `n`th are left over from earlier groups of this run (or
-    /// zero), so they are below their moduli and only cost work.
+    /// The rounds for the group's first `n` values: even rounds update A,
+    /// odd ones B, in both directions (the halves never move). A fused
+    /// kernel runs whole vectors of eight: the halves past `n` are left
+    /// from earlier groups (or zero), below their moduli.
     fn rounds(&self, g: &mut Group, n: usize, same: Option<&Consts<'_>>, dir: Direction, mut next: Ahead<'_>) {
         let whole = n.next_multiple_of(8);
         if let Some(c) = same
@@ -364,29 +350,5 @@ pub(super) fn wide<R>(f: impl FnOnce() -> R) -> R {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A run done one value at a time checks all its numerals first: a
-    /// numeral at the radix (or 0xffff) anywhere does nothing and says
-    /// `Some(0)`; a good run calls `each` once per value, in order.
-    #[test]
-    fn each_value_checks_the_whole_run_first() {
-        let good: Vec<u16> = (0..15).map(|i| (i % 7) as u16).collect();
-        let mut seen = Vec::new();
-        let mut run = good.clone();
-        let r = each_value(&mut run, 5, 7, |j, x| {
-            seen.push((j, x.to_vec()));
-            Ok(())
-        });
-        assert_eq!(r, Ok(None));
-        assert_eq!(seen, good.chunks(5).enumerate().map(|(j, x)| (j, x.to_vec())).collect::<Vec<_>>());
-        for at in 0..good.len() {
-            for bad in [7, 0xffff] {
-                let mut run = good.clone();
-                run[at] = bad;
-                assert_eq!(each_value(&mut run, 5, 7, |_, _| panic!("a value was done")), Ok(Some(0)));
-            }
-        }
-    }
-}
+#[path = "batch_tests.rs"]
+mod tests;

@@ -1,11 +1,6 @@
-//! The integer work of the FF1 and FF3-1 Feistel rounds shared by every
-//! batch kernel: the round modulus with its precomputed constants
-//! ([`BatchMod`], [`Consts`]), the block [`Layout`], what a fused kernel
-//! prefetches ([`Prefetch`]), and the portable kernel. The portable kernel
-//! uses [`Mod64`] ([`round_scalar`]); the vector kernels (`x86/`) estimate
-//! `y / m` with an f64 reciprocal and correct the remainder once in each
-//! direction with masks. No branch or memory index depends on a value
-//! (`scripts/check-ct` checks the compiled kernels).
+//! What every batch kernel shares: the round modulus and its constants
+//! ([`BatchMod`], [`Consts`]), the block [`Layout`], [`Prefetch`], and the
+//! portable kernel. No branch or memory index depends on a value.
 
 use crate::Direction;
 use crate::fpe::num::{Mod64, limb_residues};

@@ -1,17 +1,12 @@
 //! The batch driver: a batch is checked and processed a slab at a time
-//! (about [`SLAB_NUMERALS`] numerals), so the numerals the check reads
-//! are still in cache when the rounds read them, and each slab goes
-//! through main memory once instead of twice. A bad value in a slab
-//! undoes the slabs before it (the inverse over what was done) before the
-//! error returns: on any error the batch is as the caller gave it, and the
-//! error names the first bad value, as when the whole batch was checked
-//! first. The slab's ends and tweaks are checked before it is processed,
-//! its numerals as they are parsed (the decimal parses, AVX-512, AVX2 and SSE4.1,
-//! check the vectors they load, so each numeral is read once).
+//! (about [`SLAB_NUMERALS`] numerals), so each slab goes through main
+//! memory once. A bad value undoes the slabs before it (the inverse
+//! over what was done): on error the batch is as given and the error
+//! names the first bad value.
 
 use super::ahead::Ahead;
 use super::ends::{Tiling, check_ends};
-use super::{MIN_RUN, for_each_run};
+use super::{MIN_RUN, each_value, for_each_run};
 use crate::Direction;
 use crate::Error;
 use crate::fpe::{Tweaks, check_batch, check_value};
@@ -29,16 +24,16 @@ fn slab_values(data_len: usize, count: usize) -> usize {
 
 /// Encrypts or decrypts (`dir`) the batch `data` / `ends` with `tweaks`,
 /// checking every value against `(radix, min, max)` and every tweak
-/// against `check_tweak` before it changes, a slab at a time. `f(index of
-/// the first value, its values back to back, their length, direction,
-/// what the batch reads next)` processes one run of values of one length
-/// whose ends and tweaks are checked but not its numerals: it returns
-/// `Some(k)` if value k or a later one has a numeral not below the radix,
-/// having done only values `..k`, else `None`; it must not fail on
-/// checked values. A batch of fewer than [`MIN_RUN`] values skips the
-/// batch machinery: `one(index, value, direction)` does each value as a
-/// single call would (checking its tweak and numerals, leaving it as given
-/// on error), see [`tiny`].
+/// against `check_tweak` before it changes, a slab at a time. `plan(index
+/// of the first value, its values back to back, their length, direction,
+/// what the batch reads next)` processes one run of [`MIN_RUN`] or more
+/// values of one length whose ends and tweaks are checked but not its
+/// numerals: `Some(Some(k))` if value k or a later one has a numeral not
+/// below the radix, having done only values `..k`, `Some(None)` when all
+/// are done, `None` (leaving the run as given) when it has no batch path
+/// for the length. Runs it does not take, and batches of fewer than
+/// [`MIN_RUN`] values ([`tiny`]), go one value at a time through
+/// `one(index, value, direction)`, which checks as a single call would.
 pub(crate) fn drive(
     tweaks: &Tweaks<'_>,
     data: &mut [u16],
@@ -46,12 +41,20 @@ pub(crate) fn drive(
     domain: (u32, usize, usize),
     (check_tweak, one): (
         impl Fn(&[u8]) -> Result<(), Error>,
-        impl FnMut(usize, &mut [u16], Direction) -> Result<(), Error>,
+        impl Fn(usize, &mut [u16], Direction) -> Result<(), Error>,
     ),
     dir: Direction,
-    mut f: impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Result<Option<usize>, Error>,
+    mut plan: impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Option<Option<usize>>,
 ) -> Result<(), Error> {
     let (radix, min, max) = domain;
+    let mut f = |first: usize, run: &mut [u16], len: usize, dir: Direction, ahead: Ahead<'_>| {
+        if run.len() >= MIN_RUN * len
+            && let Some(stopped) = plan(first, &mut *run, len, dir, ahead)
+        {
+            return Ok(stopped);
+        }
+        each_value(run, len, radix, |j, x| one(first + j, x, dir))
+    };
     // The value-by-value check of the first `upto` values: the exact error.
     let slow = |data: &[u16], upto: usize| {
         let tweaks = match tweaks {
@@ -67,7 +70,7 @@ pub(crate) fn drive(
         Tweaks::Same(_) => None,
     };
     if ends.len() < MIN_RUN {
-        return match tiny(data, ends, dir, one, &mut f) {
+        return match tiny(data, ends, dir, &one, &mut f) {
             Ok(()) => Ok(()),
             // The values before the bad one are undone: the exact error.
             Err(e) => slow(data, ends.len()).and(Err(e)),
@@ -126,7 +129,7 @@ fn tiny(
     data: &mut [u16],
     ends: &[usize],
     dir: Direction,
-    mut one: impl FnMut(usize, &mut [u16], Direction) -> Result<(), Error>,
+    one: &impl Fn(usize, &mut [u16], Direction) -> Result<(), Error>,
     f: &mut impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Result<Option<usize>, Error>,
 ) -> Result<(), Error> {
     let mut start = 0;
@@ -163,123 +166,5 @@ fn undo(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cpu::{Level, detected, with_cap};
-    use crate::fpe::{FF1, FF3_1, Fpe};
-
-    #[test]
-    fn slabs_are_whole_groups() {
-        for (len, count) in [(0, 0), (16 * 5_000_000, 5_000_000), (10, 1), (8192 * 3, 3), (2, 100_000)] {
-            let v = slab_values(len, count);
-            assert!(v >= crate::fpe::batch::GROUP && v.is_multiple_of(crate::fpe::batch::GROUP), "{len} {count}");
-        }
-        assert_eq!(slab_values(16 * 1_000_000, 1_000_000), 2048);
-    }
-
-    /// Batches below [`MIN_RUN`] values (the one-value path, [`tiny`]) at
-    /// every CPU level: a good batch equals one value at a time (per-value
-    /// tweaks too) and decrypts back; a bad numeral, length, end or tweak
-    /// at any index names that index and leaves the buffer as given, the
-    /// values before it being undone.
-    #[test]
-    fn tiny_batches_keep_the_contract() {
-        let key = [0x5au8; 16];
-        // One 7-byte tweak per value, all different.
-        let owned: Vec<[u8; 7]> = (0..MIN_RUN).map(|i| core::array::from_fn(|j| (i * 7 + j) as u8)).collect();
-        let tweaks: Vec<&[u8]> = owned.iter().map(|t| &t[..]).collect();
-        for level in Level::ALL.into_iter().filter(|&l| l <= detected()) {
-            with_cap(level, || {
-                for radix in [10u32, 36] {
-                    let ciphers: [(&str, Box<dyn Fpe>); 2] = [
-                        ("FF1", Box::new(FF1::with_radix(&key, radix).unwrap())),
-                        ("FF3-1", Box::new(FF3_1::with_radix(&key, radix).unwrap())),
-                    ];
-                    for (name, c) in &ciphers {
-                        for count in 1..MIN_RUN {
-                            tiny_case(
-                                &**c,
-                                &format!("{name} {level} radix {radix} count {count}"),
-                                radix,
-                                count,
-                                &tweaks,
-                            );
-                        }
-                    }
-                }
-            });
-        }
-    }
-
-    fn tiny_case(c: &dyn Fpe, what: &str, radix: u32, count: usize, tweaks: &[&[u8]]) {
-        // Values of 16 then 7 numerals (two runs when count > 1).
-        let lens: Vec<usize> = (0..count).map(|i| if i == 0 { 16 } else { 7 }).collect();
-        let ends: Vec<usize> = lens.iter().scan(0, |e, &l| Some(*e + l).inspect(|&x| *e = x)).collect();
-        let data: Vec<u16> = (0..ends[count - 1]).map(|i| (i * 7 % radix as usize) as u16).collect();
-        for tw in [Tweaks::Same(tweaks[0]), Tweaks::PerValue(&tweaks[..count])] {
-            let mut out = data.clone();
-            c.encrypt_batch(tw, &mut out, &ends).unwrap();
-            let mut start = 0;
-            for (i, &end) in ends.iter().enumerate() {
-                let mut one = data[start..end].to_vec();
-                c.encrypt_numerals(tw.get(i), &mut one).unwrap();
-                assert_eq!(one, out[start..end], "{what}: value {i}");
-                start = end;
-            }
-            let mut back = out.clone();
-            c.decrypt_batch(tw, &mut back, &ends).unwrap();
-            assert_eq!(back, data, "{what}: decrypt");
-            for at in 0..count {
-                let pos = ends[at] - 1;
-                for (input, enc) in [(&data, true), (&out, false)] {
-                    let run = |d: &mut Vec<u16>, tw: Tweaks<'_>, ends: &[usize]| match enc {
-                        true => c.encrypt_batch(tw, d, ends),
-                        false => c.decrypt_batch(tw, d, ends),
-                    };
-                    let expect = |r: Result<(), Error>, d: &[u16], how: &str| {
-                        assert!(
-                            matches!(r, Err(Error::Batch { index, .. }) if index == at),
-                            "{what} {how} at {at}: {r:?}"
-                        );
-                        assert!(d == &input[..], "{what} {how} at {at}: buffer changed");
-                    };
-                    let mut d = input.clone();
-                    d[pos] = radix as u16;
-                    // A second bad value after the first.
-                    if at + 1 < count {
-                        d[ends[count - 1] - 1] = 0xffff;
-                    }
-                    let given = d.clone();
-                    let r = run(&mut d, tw, &ends);
-                    assert!(d == given, "{what} bad numeral at {at}: buffer changed");
-                    d[pos] = input[pos];
-                    if at + 1 < count {
-                        d[ends[count - 1] - 1] = input[ends[count - 1] - 1];
-                    }
-                    expect(r, &d, "bad numeral");
-                    // A value too short (1 numeral: below every minimum), or an end past the data.
-                    let mut short = ends.clone();
-                    short[at] = if at == 0 { 1 } else { short[at - 1] + 1 };
-                    let mut d = input.clone();
-                    expect(run(&mut d, tw, &short), &d, "short value");
-                    let mut past = ends.clone();
-                    past[at] = input.len() + 1;
-                    let mut d = input.clone();
-                    expect(run(&mut d, tw, &past), &d, "end past the data");
-                    // FF3-1 takes 7-byte tweaks only (FF1 any up to 2^32 - 1 bytes).
-                    let refused = c.encrypt_numerals(b"short", &mut input[..ends[0]].to_vec()).is_err();
-                    if let (Tweaks::Same(_), true, 0) = (tw, refused, at) {
-                        let mut d = input.clone();
-                        expect(run(&mut d, Tweaks::Same(b"short"), &ends), &d, "bad shared tweak");
-                    }
-                    if let (Tweaks::PerValue(ts), true) = (tw, refused) {
-                        let mut ts = ts.to_vec();
-                        ts[at] = b"short";
-                        let mut d = input.clone();
-                        expect(run(&mut d, Tweaks::PerValue(&ts), &ends), &d, "bad tweak");
-                    }
-                }
-            }
-        }
-    }
-}
+#[path = "slab_tests.rs"]
+mod tests;

@@ -1,8 +1,5 @@
 //! Decimal NUM and STR of whole batch groups on 128-bit lane pairs (SSE4.1
-//! or AVX2, [`Dec`]), with [`super::lanes`]' conversions: four values of a
-//! group in reach of eight-numeral loads and stores, padded copies at the
-//! end of the data, and the byte shuffles between a half's numerals and its
-//! digit slots.
+//! or AVX2, [`Dec`]), four values at a time.
 
 #![allow(unsafe_code)]
 
@@ -22,10 +19,9 @@ pub(crate) fn in_reach((n, u): (usize, usize), at: usize, len: usize) -> bool {
     at + 3 * n + u + 8 <= len
 }
 
-/// The four values of `n` numerals (halves of `u` and `n - u`, 1 to 8
-/// numerals each) from numeral `at` of `data`, checked in reach
-/// ([`in_reach`]) once, when made: each half's window then moves with one
-/// vector load or store and no bounds check of its own.
+/// Four values of `n` numerals (halves of `u` and `n - u`) from numeral
+/// `at` of `data`, checked in reach once: each half then moves with one
+/// unchecked vector load or store.
 pub(crate) struct Quad<S> {
     data: S,
     at: usize,
@@ -41,9 +37,8 @@ impl<S: AsRef<[u16]>> Quad<S> {
         Quad { data, at, n, u }
     }
 
-    /// Where value `i < 4`'s half `h < 2` starts (asserted, with the width
-    /// of `V`: eight numerals, or sixteen from a value's start when its
-    /// first half has eight).
+    /// Where value `i`'s half `h` starts (asserted, with `V`'s width: eight
+    /// numerals, or sixteen from a value's start when u = 8).
     #[inline(always)]
     fn window<V>(&self, i: usize, h: usize) -> usize {
         let bytes = size_of::<V>();
@@ -55,10 +50,9 @@ impl<S: AsRef<[u16]>> Quad<S> {
     #[inline(always)]
     pub(crate) fn load<V: Plain>(&self, i: usize, h: usize) -> V {
         let p = self.window::<V>(i, h);
-        // SAFETY: `new` checked at + 3n + u + 8 <= len, so the window (at
-        // most eight numerals from p <= at + 3n + u, or sixteen from
-        // p <= at + 3n when u = 8) is inside `data`; unaligned reads are
-        // allowed and every bit pattern is a valid `V`.
+        // SAFETY: `new` checked at + 3n + u + 8 <= len: the window (eight
+        // numerals from p <= at + 3n + u, or sixteen from p <= at + 3n when
+        // u = 8) is inside `data`; any bits are a valid `V`.
         unsafe { core::ptr::read_unaligned(self.data.as_ref().as_ptr().add(p).cast::<V>()) }
     }
 }
@@ -89,8 +83,8 @@ pub(crate) fn shuffle(m: usize, be: bool, to_slots: bool) -> [u8; 16] {
     ctl
 }
 
-/// A vector of two 128-bit lanes for [`Dec`]: an xmm pair with SSSE3 and
-/// SSE4.1, or a ymm with AVX2. Half A of a value goes to lane 0, B to lane 1.
+/// Two 128-bit lanes for [`Dec`] (an xmm pair, or a ymm): half A of a
+/// value in lane 0, B in lane 1.
 pub(crate) trait Quads: Lanes + Plain {
     /// The proof of the features the data movement needs.
     type Entry: Copy;
@@ -145,16 +139,12 @@ lanes! {Quads for __m256i, Entry = crate::cpu::Avx2, {
     widen(x: __m128i, out: &mut [u64]) -> () = store(out, _mm256_cvtepu32_epi64(x));
 }
 
-/// Decimal NUM and STR of whole batch groups on [`Quads`], for values of
-/// at most 16 digits (both halves of at most 8): one value per vector,
-/// half A in lane 0, B in lane 1. A byte shuffle, fixed per value length,
-/// right-aligns each half in its lane (reversed for FF3's digit order,
-/// leading lanes zeroed); NUM then folds four values at once, so one vector
-/// ends with A of four values in lane 0 and B in lane 1. STR converts four
-/// halves per vector pass and a second shuffle puts the digits back in
-/// order. No table lookup and no branch depends on a value (only on
-/// positions and lengths). The parse keeps the largest numeral it loads
-/// and says at the end whether all were digits.
+/// Decimal NUM and STR of whole batch groups on [`Quads`], both halves of
+/// at most 8 digits: a byte shuffle per value length right-aligns each half
+/// in its lane (reversed for FF3, leading lanes zeroed); NUM folds four
+/// values at once, STR converts four halves per pass and shuffles the
+/// digits back. The parse keeps the largest numeral it loads and says at
+/// the end whether all were digits.
 pub(crate) struct Dec<L: Quads> {
     entry: L::Entry,
     token: L::Token,
@@ -166,10 +156,8 @@ pub(crate) struct Dec<L: Quads> {
     /// Per lane: byte of the eight numerals from the half's start -> slot
     /// byte (STR): A's in both lanes, then B's in both lanes.
     str_ctl: [[u8; 32]; 2],
-    /// Values of 16 numerals split in the middle, most significant first
-    /// (`Some(false)`) or last (`Some(true)`): one 32-byte load or store
-    /// per value, and the conversions work in the numerals' order, so no
-    /// shuffle.
+    /// 16 numerals split in the middle, most significant first
+    /// (`Some(false)`) or last: one 32-byte load or store, no shuffle.
     whole: Option<bool>,
 }
 
@@ -203,11 +191,9 @@ impl<L: Quads> Dec<L> {
         })
     }
 
-    /// The four values from numeral `at` of `src`, each as numerals
-    /// `s..s + 8` in lane 0 and `s + u..s + u + 8` in lane 1, shuffled
-    /// into digit slots (the numerals read past a value are dropped;
-    /// `WHOLE`: as loaded, see [`Dec::whole`]); `top` keeps the lane-wise
-    /// largest numeral loaded (those past a value too: all are in `src`).
+    /// The four values from numeral `at` of `src`, A's window in lane 0 and
+    /// B's in lane 1, shuffled into digit slots (`WHOLE`: as loaded); `top`
+    /// keeps the lane-wise largest numeral loaded.
     #[inline(always)]
     fn load4<const WHOLE: bool>(&self, src: &[u16], at: usize, ctl: L, top: &mut L) -> [L; 4] {
         let (q, e) = (Quad::new(src, (self.n, self.u), at), self.entry);
@@ -220,11 +206,9 @@ impl<L: Quads> Dec<L> {
         v
     }
 
-    /// NUM of both halves of every value in `data` (values of `n` numerals
-    /// back to back) into `a` and `b`, which take the count rounded up to
-    /// 4 (zeros past the last value), checking the numerals from the
-    /// vectors the parse loads (no pass of its own): whether every numeral
-    /// of `data` is below 10. When not, `a` and `b` hold garbage.
+    /// NUM of both halves of every value in `data` into `a` and `b` (count
+    /// rounded up to 4), checking the numerals from the loaded vectors:
+    /// whether all are below 10 (if not, `a` and `b` hold garbage).
     #[inline(always)]
     fn parse_in(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         match self.whole {
@@ -307,12 +291,10 @@ impl<L: Quads> Dec<L> {
         }
     }
 
-    /// Writes values `at..` of [`Dec::format_with`] from their digits `h`:
-    /// `WHOLE`, value i's 16 numerals in `h[i]`; else [a02, a13, b02, b13],
-    /// halves A and B of values (0, 2) and (1, 3) in digit slots, shuffled
-    /// by `ctl` into place. Each half's store writes eight numerals, so
-    /// values go in ascending order of position (a value overwrites its
-    /// predecessor's spill).
+    /// Writes values `at..` from their digits `h` (`WHOLE`: value i's 16 in
+    /// `h[i]`; else [a02, a13, b02, b13], shuffled by `ctl`). Each store
+    /// writes eight numerals: ascending order, a value over its
+    /// predecessor's spill.
     #[inline(always)]
     fn store4<const WHOLE: bool>(&self, dst: &mut [u16], at: usize, h: [L; 4], ctl: [L; 2]) {
         if WHOLE {

@@ -1,8 +1,5 @@
-//! Decimal NUM and STR of one half of 1 to 16 digits with SSE2 (part of
-//! every x86-64 CPU), with [`super::lanes`]' conversions. Numerals are u16,
-//! as the batch data holds them; digits run most significant first (`BE`,
-//! FF1's NUM and STR) or least significant first (FF3's NUM(REV(X)) and
-//! REV(STR(x))).
+//! Decimal NUM and STR of one half of 1 to 16 digits with SSE2, most
+//! significant digit first (`BE`, FF1) or last (FF3).
 
 #![allow(unsafe_code)]
 

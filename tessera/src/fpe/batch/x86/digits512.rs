@@ -1,10 +1,7 @@
-//! Decimal NUM and STR of whole batch groups with AVX-512 BW, for values of
-//! at most 16 digits (both halves of at most 8): two values per 512-bit
-//! vector. One word permutation, fixed per value length, moves the numerals
-//! of two values into four 8-lane slots (a half per slot, right-aligned,
-//! reversed for FF3's digit order, leading lanes zeroed), and another moves
-//! the digits back. The conversions are [`super::lanes`]', in every
-//! 128-bit lane at once. No table lookup and no branch depends on a value.
+//! Decimal NUM and STR of whole batch groups with AVX-512 BW, two values
+//! per vector: a word permutation per value length moves two values'
+//! numerals into four 8-lane slots (right-aligned, reversed for FF3,
+//! leading lanes zero), [`super::lanes`] converts, another moves back.
 
 #![allow(unsafe_code)]
 
@@ -66,18 +63,13 @@ impl Dec512 {
         [0, 2].map(|p| keep(len.saturating_sub((j + p) * self.n).min(2 * self.n)))
     }
 
-    /// NUM of both halves of every value in `data` (values of `n` numerals
-    /// back to back) into `a` and `b`, which take the count rounded up to
-    /// 4 (zeros past the last value), checking the numerals from the
-    /// vectors the parse loads (each numeral is read once): whether every
-    /// numeral of `data` is below 10. When not, `a` and `b` hold garbage.
+    /// As `Dec::parse_in` (each numeral read once).
     pub(crate) fn parse_checked(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         // SAFETY: `self.token` proves AVX-512 F and BW.
         unsafe { self.parse_avx512(self.token, data, a, b) }
     }
 
-    /// STR of both halves of every value back into `data` (the inverse of
-    /// [`Dec512::parse_checked`]); every half must be below 10^its length.
+    /// The inverse of [`Dec512::parse_checked`]; halves below 10^length.
     pub(crate) fn format(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         // SAFETY: as in `parse`.
         unsafe { self.format_avx512(self.token, a, b, data) }
@@ -121,8 +113,7 @@ impl Dec512 {
         a: &mut [u64],
         b: &mut [u64],
     ) {
-        // The next group's numerals, on their way to cache while this
-        // group runs its rounds (a hint: never faults, reads nothing).
+        // The next group's numerals, into cache during this group's rounds.
         let ahead = data.as_ptr().wrapping_add(j * self.n + PREFETCH);
         _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
         _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(32).cast());

@@ -1,15 +1,7 @@
-//! The fused kernels on AVX2 (see `fused512.rs` for the scheme and
-//! the shared arithmetic): values in vectors of four halves, their blocks
-//! built in 256-bit pairs, y reduced with the f64 quotient estimate of
-//! [`rem4`](super::fused_avx2::rem4). The AES-NI kernel ([`rounds_ni`])
-//! splits the pairs and runs one block per `aesenc`, 8 values per step,
-//! and folds with sign blends. The VAES-256 kernel ([`rounds_vaes256`],
-//! for CPUs with VAES but without the AVX-512 kernel) enciphers the pairs as they are, two
-//! blocks per `vaesenc`, reads y back from them, and for moduli up to
-//! [`MAX_NARROW`] (FF3-1's all) finishes the update modulo 2^32 with
-//! unsigned minimums ([`update32`]). Both give the portable rounds'
-//! results. Every step is straight-line vector code (`scripts/check-ct`
-//! compiles one round step of each).
+//! The fused kernels on AVX2 (scheme in `fused512.rs`), four halves per
+//! vector, arithmetic in `fused_avx2.rs`: AES-NI one block per `aesenc`
+//! ([`rounds_ni`]), VAES-256 two per `vaesenc` ([`rounds_vaes256`]), the
+//! latter with a 32-bit update for moduli up to [`MAX_NARROW`] ([`update32`]).
 
 #![allow(unsafe_code)]
 
@@ -25,22 +17,19 @@ use super::vec_op::vec_op;
 use crate::Direction;
 use crate::fpe::batch::round::{Consts, Prefetch};
 
-/// A chunk's groups and their vectors: 32 values as eight groups of one
-/// vector (two groups of four measured 10-15% slower).
+/// A chunk: 32 values as eight groups of one vector (two groups of four
+/// measured 10-15% slower).
 const CW: usize = 1;
 const CG: usize = 8;
 
-/// The largest modulus the VAES-256 kernel's 32-bit update ([`update32`])
-/// takes: its fold adds m to sums below 2m, which must stay below 2^32.
+/// The largest modulus of [`update32`]: sums below 2m plus m stay below 2^32.
 pub(crate) const MAX_NARROW: u64 = u32::MAX as u64 / 3;
 const _: () = assert!(MAX_FF3 <= MAX_NARROW, "FF3 runs the 32-bit update only");
 
-/// One round for 4·W values (W vectors of four halves) with VAES on 256-bit
-/// block pairs and AVX2 arithmetic; m < 2^32, or m <= [`MAX_NARROW`] when
-/// `NARROW` (then the halves are their lanes' low 32 bits: the high ones
-/// are ignored and come out undefined). `cb` is the round's constant
-/// block ^ `rk[0]` in both lanes. Values 0, 2 and 1, 3 of a vector share a
-/// block pair, so reading y back in the same pairs restores their order.
+/// One round for 4·W values with VAES on 256-bit block pairs: m < 2^32, or
+/// m <= [`MAX_NARROW`] with `NARROW` (halves in their lanes' low 32 bits,
+/// the high ones undefined on return). `cb`: the round's constant block ^
+/// `rk[0]` in both lanes. Values 0, 2 and 1, 3 of a vector share a pair.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(
@@ -66,7 +55,7 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
             fold_top4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), k)
         } else {
             // Each value's first 8 bytes, reversed (the unpack written out:
-            // LLVM turns it and the shuffle into two shuffles and a blend).
+            // LLVM makes two shuffles and a blend of it).
             let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
             _mm256_shuffle_epi8(vec_op!(ymm_reg: __m256i, "vpunpcklqdq", o0, o1), bswap)
         };
@@ -75,23 +64,18 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
     out
 }
 
-/// `d + y mod m` (`ENC`) or `d - y mod m` in the low 32 bits of each lane
-/// (the high ones ignored in `d` and undefined in the result), for d < m,
-/// y < 2^64 and 2^16 <= m <= [`MAX_NARROW`]. The quotient estimate is
-/// [`rem4`](super::fused_avx2::rem4)'s (y - q·m in [-m, m)); the rest
-/// runs modulo 2^32, where `d ± (y - q·m)`, in [-m, 2m), is exact, so one
-/// multiply gives q·m's low bits, and two unsigned 32-bit minimums fold
-/// the sum: with `s + m` (below 3m, so it does not wrap) where s is
-/// negative (2^32 + s as unsigned, the larger), then with `s - m` where
-/// s >= m (else it wraps above s).
+/// `d ± y mod m` (`ENC`: +) in each lane's low 32 bits (high ones ignored,
+/// undefined on return), for d < m, y < 2^64, 2^16 <= m <= [`MAX_NARROW`].
+/// With [`rem4`](super::fused_avx2::rem4)'s estimate y - q·m is in [-m, m),
+/// so `d ± (y - q·m)` in [-m, 2m) is exact modulo 2^32; two unsigned
+/// minimums fold it, with `s + m` (< 3m, no wrap) then `s - m` (wraps above
+/// s where s < m).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i {
     let k52 = _mm256_set1_epi64x(0x4330_0000_0000_0000);
     let yf = _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64::<12>(y), k52));
-    // The quotient's low 32 bits are those of the f64 sum's mantissa; one
-    // fused multiply-add (one rounding: the product's is gone, so the
-    // estimate is only closer).
+    // q's low 32 bits are the mantissa's; FMA's one rounding only narrows the estimate.
     let q = _mm256_castpd_si256(_mm256_fmadd_pd(yf, k.inv, k.c));
     let t = _mm256_sub_epi32(y, mul_lo32(q, k.m));
     let s = if ENC { _mm256_add_epi32(d, t) } else { _mm256_sub_epi32(d, t) };
@@ -100,13 +84,9 @@ pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i 
 }
 
 /// The VAES-256 kernel: all rounds for every value of `a` and `b`, asking
-/// `pf` for what the batch reads next a line at a time between its steps
-/// (whatever is left is the caller's).
-///
-/// Needs (the token proves the first): AVX2, AES-NI, VAES and FMA; `a.len() == b.len()`, a
-/// multiple of 8; an even number of rounds; every half below its round's
-/// modulus, each modulus in 2^16..2^32 (FF1) or
-/// 2^16..=[`MAX_FF3`] (FF3).
+/// `pf` for a line between steps. Needs AVX2, AES-NI, VAES and FMA (the
+/// token); `a.len() == b.len()`, a multiple of 8; an even number of rounds;
+/// halves below their moduli, each in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`].
 #[target_feature(enable = "avx2,aes,vaes,fma")]
 pub fn rounds_vaes256<const FF3: bool>(_: crate::cpu::Vaes256, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
@@ -114,17 +94,15 @@ pub fn rounds_vaes256<const FF3: bool>(_: crate::cpu::Vaes256, work: FusedRun<'_
     for (r, k) in rk.iter_mut().zip(keys) {
         *r = _mm256_broadcastsi128_si256(*k);
     }
-    by_rounds!(run256::<FF3>(nr, dir; &rk, c, a, b, dir, pf));
+    by_rounds!(run256[FF3](nr, dir; &rk, c, a, b, dir, pf));
     crate::wipe::wipe_vectors(&mut rk);
 }
 
-/// What the chunks of a run share, for `rk0` the first round key and
-/// halves of `la` and `lb` values: into `cbk` each round's constant block
-/// ^ rk0 in both lanes, in the order the rounds run (copies of rk0:
-/// [`wipe_vectors`](crate::wipe::wipe_vectors) them; written in place,
-/// since returned LLVM copied them with a `memcpy` call per group); back
-/// the round count, the moduli of the first round's parity and the other,
-/// and that parity.
+/// For a run on halves of `la` and `lb` values: writes each round's
+/// constant block ^ `rk0` in both lanes into `cbk`, in run order (the
+/// caller wipes them; returned, LLVM copied them by `memcpy` per group);
+/// returns the round count, the moduli of the first round's parity and the
+/// other, and that parity.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn setup(
@@ -144,12 +122,9 @@ fn setup(
     (rounds, [Mod256::new(c, p), Mod256::new(c, 1 - p)], p)
 }
 
-/// All rounds for 4·W·G values of `a` and `b` (at least that many each),
-/// as G groups of W vectors run one after another in every round, so a
-/// group's reduction overlaps the next group's AES. `cbk` holds each
-/// round's block constant ^ `rk[0]` in the order they run, `ks` the moduli of
-/// the first round's parity and the other, `p` that parity. After every
-/// fourth group's step `pf` asks for one line of what the batch reads next.
+/// All rounds for 4·W·G values of `a` and `b` as G groups of W vectors
+/// (`cbk`, `ks`, `p` as [`setup`] gives them); `pf` asks for a line after
+/// every fourth group's step.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(
@@ -202,12 +177,11 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
         ks = [Mod256::with_top(c, p), Mod256::with_top(c, 1 - p)];
         cz = [p, 1 - p].map(|i| _mm256_set1_epi64x(super::piped256::dec_offset(c.m[i]) as i64));
     }
-    // Chunks of 32 values, the last 8 alone.
+    // Chunks of 32 values (FF3: piped256.rs), the last 8 alone.
     macro_rules! chunks {
         ($narrow:literal) => {{
             let mut j = 0;
             if FF3 {
-                // FF3 as a pipeline of two groups (piped256.rs).
                 while j + 8 * PW <= a.len() {
                     chunk_piped::<NR, ENC>(rk, &cbk[..rounds], (&ks, &cz), &mut a[j..], &mut b[j..], p, pf);
                     j += 8 * PW;
@@ -233,9 +207,7 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
 }
 
 /// One round for 8 values (two vectors of four halves) with AES-NI on
-/// eight 128-bit blocks and AVX2 arithmetic; m < 2^32. `cb` is the
-/// round's constant block ^ `rk[0]` in both lanes. As [`step512`](super::fused512::step512):
-/// values 0, 2 and 1, 3 of a vector share a 256-bit block pair.
+/// eight blocks; m < 2^32. `cb` as in [`step256`].
 #[inline]
 #[target_feature(enable = "avx2,aes")]
 pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
@@ -277,26 +249,16 @@ pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     out
 }
 
-/// The AES-NI + AVX2 kernel: all rounds for every value of `a` and `b`,
-/// eight values at a time, after asking `pf` for all of what the batch
-/// reads next.
-///
-/// Needs (the token proves the first): AVX2 and AES-NI; `a.len() == b.len()`, a multiple
-/// of 8; an even number of rounds; every half below its round's modulus,
-/// each modulus in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`] (FF3).
+/// The AES-NI + AVX2 kernel: as [`rounds_vaes256`] (AVX2 and AES-NI), eight
+/// values at a time, asking `pf` for everything first.
 #[target_feature(enable = "avx2,aes")]
 pub fn rounds_ni<const FF3: bool>(_: crate::cpu::Avx2Aes, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     pf.rest();
-    by_rounds!(run_ni::<FF3>(nr, dir; keys, c, a, b, dir));
+    by_rounds!(run_ni[FF3](nr, dir; keys, c, a, b, dir));
 }
 
-/// All rounds for 8·G values of `a` and `b` (at least that many each), as
-/// G groups of two vectors run one after another in every round, as
-/// `chunk512`'s groups: a group's reduction overlaps the next group's
-/// AES. `cbk` holds each round's block constant ^ `rk[0]` in the order they
-/// run, `ks` the moduli of the first round's parity and the other, `p`
-/// that parity.
+/// All rounds for 8·G values as G groups of two vectors (as [`chunk256`]).
 #[inline]
 #[target_feature(enable = "avx2,aes")]
 fn chunk_ni<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
@@ -341,96 +303,6 @@ fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
     crate::wipe::wipe_vectors(&mut cbk);
 }
 
-/// Checks a 32-bit update on `L` lanes against u128 arithmetic:
-/// `update(m, d, y)` returns the lanes of `d + y mod m` and `d - y mod m`
-/// (their low 32 bits are checked), for moduli 2^16 to [`MAX_NARROW`], y at
-/// 0, around multiples of m, near 2^64, at 2^30, 2^32 (± 1), 2^52, 2^63 and
-/// random, halves of 0, m - 1 and random, each with garbage in its high 32
-/// bits (which must not matter).
 #[cfg(test)]
-pub(crate) fn check_narrow_update<const L: usize>(
-    mut update: impl FnMut(u64, [u64; L], [u64; L]) -> ([u64; L], [u64; L]),
-) {
-    let mut seed = 0x0123_4567_89ab_cdefu64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        seed
-    };
-    for m in [1 << 16, (1 << 16) + 1, 99_991, 100_000_000, 999_999_937, 1 << 30, MAX_NARROW - 1, MAX_NARROW] {
-        for i in 0..4000u64 {
-            let y: [u64; L] = core::array::from_fn(|j| match (i as usize + j) % 6 {
-                0 => u64::MAX - next() % 5,
-                1 => ((u64::MAX / m - next() % 4) * m).wrapping_add(next() % 3),
-                2 => (next() >> (next() % 64)) / m * m,
-                3 => next() % (2 * m),
-                4 => [1 << 30, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, 1 << 52, 1 << 63][next() as usize % 6],
-                _ => next(),
-            });
-            let d: [u64; L] = core::array::from_fn(|j| [0, m - 1, next() % m, next() % m][(i as usize + j) % 4]);
-            let (enc, dec) = update(m, d.map(|d| d | (next() << 32)), y);
-            for j in 0..L {
-                let r = y[j] % m;
-                assert_eq!(enc[j] as u32 as u64, (d[j] + r) % m, "enc m {m} y {:#x} d {}", y[j], d[j]);
-                assert_eq!(dec[j] as u32 as u64, (d[j] + m - r) % m, "dec m {m} y {:#x} d {}", y[j], d[j]);
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fpe::batch::round::{BatchMod, Layout};
-    use crate::fpe::num::Mod64;
-
-    fn vec(x: [u64; 4]) -> __m256i {
-        crate::simd::cast(x)
-    }
-    fn arr(v: __m256i) -> [u64; 4] {
-        crate::simd::cast(v)
-    }
-
-    /// [`update32`] against u128 arithmetic, both directions, on the edge
-    /// values of [`check_narrow_update`](super::check_narrow_update).
-    #[test]
-    fn update32_matches_u128() {
-        if crate::cpu::Vaes256::get().is_none() {
-            return;
-        }
-        super::check_narrow_update::<4>(|m, d, y| {
-            let bm = BatchMod::new(Mod64::new(m));
-            let c = Consts::new(&[], (&bm, &bm), Layout::Ff1);
-            // SAFETY: AVX2 and FMA were found above (the `cpu` token).
-            unsafe {
-                let k = Mod256::new(&c, 0);
-                (arr(update32::<true>(vec(d), vec(y), &k)), arr(update32::<false>(vec(d), vec(y), &k)))
-            }
-        });
-    }
-
-    /// [`blocks32`] gives [`blocks4`]'s blocks for halves below 2^32, with
-    /// garbage in the halves' high 32 bits, in both layouts.
-    #[test]
-    fn blocks32_match_blocks4() {
-        if crate::cpu::Avx2::get().is_none() {
-            return;
-        }
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            seed
-        };
-        for _ in 0..1000 {
-            let x: [u64; 4] = core::array::from_fn(|_| next() >> 32);
-            let (cb, dirty) = (vec([next(), next(), next(), next()]), vec(x.map(|x| x | (next() << 32))));
-            // SAFETY: AVX2 was found above (the `cpu` token).
-            let (want, got) = unsafe {
-                (
-                    [blocks4::<true>(vec(x), cb), blocks4::<false>(vec(x), cb)],
-                    [blocks32::<true>(dirty, cb), blocks32::<false>(dirty, cb)],
-                )
-            };
-            assert_eq!(want.map(|p| p.map(arr)), got.map(|p| p.map(arr)), "{x:x?}");
-        }
-    }
-}
+#[path = "fused256_tests.rs"]
+pub(super) mod tests;

@@ -1,33 +1,11 @@
-//! Whole Feistel rounds of a batch group in registers (x86-64): each
-//! round's AES blocks are built from the halves in vector registers,
-//! enciphered there (VAES-512 on four blocks per vector, VAES-256 on two,
-//! or AES-NI on one),
-//! and y is read back and reduced without the blocks ever going to memory.
-//! Used for one tweak per run (every value's block differs only by its
-//! half) on the FF1 (d = 8) and FF3-1 layouts; the halves stay integers
-//! across all rounds.
-//!
-//! A chunk of values runs all its rounds before the next chunk starts, two
-//! rounds per loop turn (the first updates one half, the second the other),
-//! so both halves stay in registers. A chunk is split in groups (on
-//! AVX-512 two of four vectors each, with AES-NI two of 8 values, on
-//! VAES-256 eight of one vector), each round running one group's AES while the
-//! others' y is reduced. FF3-1's 128-bit y is first folded (m <= 2^30):
-//! on AVX-512 to `lo + h0·(2^64 mod m) + h1·(2^96 mod m)`, below 2^64 +
-//! 2^63, whose wrap past 2^64 neither its quotient estimate nor its low 52
-//! bits need ([`pre8`]), on AVX2 below 2^64 with its four 32-bit limbs
-//! ([`limbs4`](super::fused_avx2::limbs4)). On AVX-512 the remainder is a Barrett step on IFMA's
-//! 52-bit multiplier: for FF1 in [0, 3m), then the update folds `d ± y`
-//! into [0, m) with two unsigned minimums; for FF3, whose d enters before
-//! the quotient, `d ± y` in [0, 2m) and one minimum; the AVX2 kernel rounds an f64
-//! quotient estimate from y's top 52 bits (remainder in [-m, m), see
-//! [`rem4`](super::fused_avx2::rem4)) and folds `d ± y + m` into [0, m) with two sign blends (on
-//! VAES-256, for m <= (2^32 - 1) / 3, the fold works modulo 2^32 with two
-//! unsigned minimums instead: `fused256.rs`).
-//! The AVX2 kernels (AES-NI, and VAES-256 on two blocks per vector) are
-//! in `fused256.rs`, on the AVX2 arithmetic of `fused_avx2.rs`.
-//! Every step is straight-line vector code
-//! (`scripts/check-ct` compiles one round step of each kernel).
+//! The fused kernels' scheme, and its VAES-512 + IFMA kernel. With one
+//! tweak for a run, every round's blocks are built from the halves in
+//! registers, enciphered there and y is read back and reduced, for FF1
+//! (d = 8) and FF3-1. A chunk runs all its rounds, two per loop turn, in
+//! groups: one group's AES overlaps another's reduction. FF3-1's 128-bit y
+//! is first folded below 2^64 + 2^63 (m <= 2^30, [`pre8`]). The AVX2
+//! kernels are in `fused256.rs`, the AES-NI ones in `fused_ni.rs` and
+//! `fused_sse.rs`. Straight-line vector code (`scripts/check-ct`).
 
 use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
@@ -37,28 +15,24 @@ use super::run::FusedRun;
 use crate::Direction;
 use crate::fpe::batch::round::{Consts, Prefetch};
 
-/// The largest moduli the fused kernels take: FF1 on AVX-512 (the Barrett
-/// remainder, below 3m, must fit IFMA's 52 bits) and FF3-1 on both (the
-/// limb sum of y must fit 64 bits).
+/// The largest moduli: FF1 on AVX-512 (3m must fit IFMA's 52 bits), FF3-1
+/// on every fused kernel (y's limb sum must fit 64 bits).
 pub(crate) const MAX_FF1_512: u64 = 1 << 50;
 pub(crate) const MAX_FF3: u64 = 1 << 30;
 /// The most rounds a run has (FF1's ten).
 pub(crate) const MAX_ROUNDS: usize = 10;
 
-/// Calls `run::<G.., NR, ENC>(args)` (the kernel's leading constants `G`,
-/// such as its layout, then these) for the AES round count `nr` (10, 12, else 14)
-/// and the direction `dir` as constants: no branch in the rounds for LLVM
-/// to schedule the AES of one vector around (it then runs the vectors of a
-/// chunk one after another).
+/// Calls `run::<G.., NR, ENC>(args)` (`run[G..](..)`) for the AES round count `nr` (10, 12,
+/// else 14) and direction `dir` as constants: no branch inside the rounds.
 macro_rules! by_rounds {
-    ($run:ident $(::<$($g:tt),+>)? ($nr:expr, $dir:expr; $($arg:expr),*)) => {
+    ($run:ident $([$($g:tt)*])? ($nr:expr, $dir:expr; $($arg:expr),*)) => {
         match ($nr, $dir.is_encrypt()) {
-            (10, true) => $run::<$($($g,)+)? 10, true>($($arg),*),
-            (10, false) => $run::<$($($g,)+)? 10, false>($($arg),*),
-            (12, true) => $run::<$($($g,)+)? 12, true>($($arg),*),
-            (12, false) => $run::<$($($g,)+)? 12, false>($($arg),*),
-            (_, true) => $run::<$($($g,)+)? 14, true>($($arg),*),
-            (_, false) => $run::<$($($g,)+)? 14, false>($($arg),*),
+            (10, true) => $run::<$($($g)*,)? 10, true>($($arg),*),
+            (10, false) => $run::<$($($g)*,)? 10, false>($($arg),*),
+            (12, true) => $run::<$($($g)*,)? 12, true>($($arg),*),
+            (12, false) => $run::<$($($g)*,)? 12, false>($($arg),*),
+            (_, true) => $run::<$($($g)*,)? 14, true>($($arg),*),
+            (_, false) => $run::<$($($g)*,)? 14, false>($($arg),*),
         }
     };
 }
@@ -71,8 +45,8 @@ pub(crate) fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
 }
 
 /// One modulus broadcast for [`step512`]: m, 2m, 3m (FF1) or m, m - 1,
-/// 2m - 1 (FF3), the Barrett factor (floor(2^64 / m) for FF1,
-/// floor(2^65 / m) for FF3: see [`pre8`]), 2^52 - m, and 2^64, 2^96 mod m.
+/// 2m - 1 (FF3), the Barrett factor (floor(2^64 / m), FF3 floor(2^65 / m)),
+/// 2^52 - m, and 2^64, 2^96 mod m.
 #[derive(Clone, Copy)]
 pub struct Mod512 {
     m: [__m512i; 3],
@@ -88,8 +62,7 @@ impl Mod512 {
     pub fn new<const FF3: bool>(c: &Consts<'_>, p: usize) -> Self {
         let v = |x: u64| _mm512_set1_epi64(x as i64);
         let m = c.m[p];
-        // floor(2^65 / m) from 2^64 = floor(2^64 / m)·m + (2^64 mod m),
-        // both in `c`: no division per call (one per group of values).
+        // floor(2^65 / m) from floor(2^64 / m) and 2^64 mod m: no division.
         let mu = if FF3 { 2 * c.mu[p] + u64::from(2 * c.r[p][1] >= m) } else { c.mu[p] };
         let ms = if FF3 { [m, m - 1, 2 * m - 1] } else { [m, 2 * m, 3 * m] };
         // FF1's folded reduction ([`barrett8_fold`]) reads 2^32 mod m; `mu` is then floor(2^52 / m).
@@ -132,34 +105,20 @@ pub fn update8<const ENC: bool>(d: __m512i, r: __m512i, k: &Mod512) -> __m512i {
     _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[0]))
 }
 
-/// FF3's `d + y mod m` (`ENC`) or `d - y mod m` up to m more (in
-/// [0, 2m)), for the 128-bit `y = hi·2^64 + lo`, d < m and
-/// 2^16 <= m <= 2^30; [`fix8`] finishes it.
+/// FF3's `d + y mod m` (`ENC`) or `d - y mod m` in [0, 2m) ([`fix8`]
+/// finishes it), for the 128-bit `y = hi·2^64 + lo`, d < m, 2^16 <= m <= 2^30.
 ///
-/// With d' = d (encrypting) or m - 1 - d (decrypting), both below m, y + d'
-/// is first folded to `Y = lo + t`, t = h0·(2^64 mod m) + d' +
-/// h1·(2^96 mod m) for the 32-bit halves h0, h1 of `hi` (the residues are
-/// below m, so t < 2·2^32·m + m <= 2^33·m <= 2^63, and Y < 2^64 + 2^33·m).
-/// Y itself may not fit 64 bits, but only two things are read from it,
-/// neither needing the carry past 2^64:
-/// - the quotient estimate q = floor(e·mu / 2^52), e = (lo >> 13) +
-///   (t >> 13), mu = floor(2^65 / m) (IFMA's high half). e is below
-///   2^51 + 2^50 < 2^52 (IFMA reads 52 bits) and in (Y/2^13 - 2, Y/2^13];
-///   mu is at most 2^49 (m >= 2^16) and in (2^65/m - 1, 2^65/m]. So
-///   e·mu/2^52 <= Y/m (q is never above floor(Y/m): no negative
-///   remainder), and e·mu > (Y/2^13 - 2)(2^65/m - 1) >=
-///   Y·2^52/m - Y/2^13 - 2^66/m, so e·mu/2^52 > Y/m - Y/2^65 - 2^14/m,
-///   where Y/2^65 < 1/2 + m/2^32 <= 3/4 (m <= 2^30) and 2^14/m <= 1/4
-///   (m >= 2^16): q > Y/m - 2, and the remainder ρ = Y - q·m is in
-///   [0, 2m);
-/// - ρ's low 52 bits, from Y's (the wrapped sum's) low 52 bits: IFMA's
-///   low half adds q·(2^52 - m) to `lo + t` (encrypting: ρ itself, ≡ y + d),
-///   or q·m to `(2m - 1 - lo) - t` (decrypting: 2m - 1 - ρ, also in
-///   [0, 2m), ≡ -(y + m - 1 - d) - 1 ≡ d - y). Both are below 2^52, so the
-///   low 52 bits are exact.
-///
-/// No compare into a mask for the wrap past 2^64, and one correction is
-/// left of two.
+/// With d' = d (encrypting) or m - 1 - d, y + d' folds to `Y = lo + t`,
+/// t = h0·(2^64 mod m) + d' + h1·(2^96 mod m) < 2^33·m <= 2^63 (h0, h1 the
+/// 32-bit halves of `hi`). Y may pass 2^64; neither read needs the carry:
+/// - q = floor(e·mu / 2^52), e = (lo >> 13) + (t >> 13) < 2^52, mu =
+///   floor(2^65 / m) <= 2^49: e in (Y/2^13 - 2, Y/2^13] and mu in
+///   (2^65/m - 1, 2^65/m] give Y/m - 2 < Y/m - Y/2^65 - 2^14/m < q <= Y/m
+///   (Y/2^65 <= 3/4 for m <= 2^30, 2^14/m <= 1/4 for m >= 2^16), so
+///   ρ = Y - q·m is in [0, 2m);
+/// - ρ's low 52 bits: IFMA's low half adds q·(2^52 - m) to `lo + t` (ρ,
+///   ≡ y + d), or q·m to `(2m - 1 - lo) - t` (2m - 1 - ρ ≡ d - y), both
+///   below 2^52.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn pre8<const ENC: bool>(lo: __m512i, hi: __m512i, d: __m512i, k: &Mod512) -> __m512i {
@@ -184,13 +143,10 @@ pub fn fix8(s: __m512i, k: &Mod512) -> __m512i {
     _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[0]))
 }
 
-/// One round for 8·W values with VAES-512: blocks from `src` (W vectors
-/// of eight halves) xored with `cbk` (the round's constant block ^ the
-/// first round key, in every lane), `NR` AES rounds under `rk`, then
-/// `dst + y mod m` (`ENC`) or `dst - y mod m` (FF1's y reduced by
-/// [`barrett8_fold`] with `FOLD`, by [`barrett8`] otherwise).
-/// Values 0, 2, 4, 6 of a vector go to one block vector, 1, 3, 5, 7 to the
-/// next, so reading y back in the same pairs restores the value order.
+/// One round for 8·W values: blocks of `src` ^ `cbk` (the round's constant
+/// block ^ `rk[0]`), `NR` AES rounds, then `dst ± y mod m` (FF1's y by
+/// [`barrett8_fold`] with `FOLD`, else [`barrett8`]). Values 0, 2, 4, 6 of
+/// a vector share one block vector, 1, 3, 5, 7 the next.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 pub fn step512<const W: usize, const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
@@ -200,10 +156,8 @@ pub fn step512<const W: usize, const FF3: bool, const FOLD: bool, const NR: usiz
     src: &[__m512i; W],
     dst: [__m512i; W],
 ) -> [__m512i; W] {
-    // FF1: byte shuffles that put value 2k's (`to_lo`) or 2k + 1's
-    // (`to_hi`) bytes reversed in the upper half of 128-bit lane k and zero
-    // in the lower, and one that reverses the low 8 bytes of a lane into
-    // both halves (`y_be`).
+    // FF1: value 2k's (`to_lo`) or 2k + 1's (`to_hi`) bytes reversed into
+    // the upper half of lane k; `y_be` reverses a lane's low 8 bytes.
     let z = 0x8080_8080_8080_8080u64 as i64; // zero bytes
     let to_lo = _mm512_set_epi64(BSWAP_LO, z, BSWAP_LO, z, BSWAP_LO, z, BSWAP_LO, z);
     let to_hi = _mm512_set_epi64(BSWAP_HI, z, BSWAP_HI, z, BSWAP_HI, z, BSWAP_HI, z);
@@ -213,8 +167,7 @@ pub fn step512<const W: usize, const FF3: bool, const FOLD: bool, const NR: usiz
     let mut blk = [[zero; 2]; W];
     for (b, &x) in blk.iter_mut().zip(src) {
         *b = if FF3 {
-            // Even values xored in place (one ternary op: cbk ^ (x & the
-            // low qwords)), odd ones moved down.
+            // Even values xored in place (cbk ^ (x & low qwords)), odd moved down.
             [
                 _mm512_ternarylogic_epi64::<0x78>(cbk, x, lo_qwords),
                 _mm512_xor_si512(_mm512_unpackhi_epi64(x, zero), cbk),
@@ -234,8 +187,7 @@ pub fn step512<const W: usize, const FF3: bool, const FOLD: bool, const NR: usiz
         *d = if FF3 {
             fix8(pre8::<ENC>(_mm512_unpacklo_epi64(o0, o1), _mm512_unpackhi_epi64(o0, o1), *d, k), k)
         } else {
-            // o0's first 8 bytes reversed in each lane's low half, o1's in
-            // its high half.
+            // o0's first 8 bytes reversed in each lane's low half, o1's in its high.
             let y = _mm512_mask_shuffle_epi8(_mm512_shuffle_epi8(o0, y_be), 0xff00_ff00_ff00_ff00, o1, y_be);
             let r = if FOLD { barrett8_fold(y, k) } else { barrett8(y, k) };
             update8::<ENC>(*d, r, k)
@@ -244,12 +196,9 @@ pub fn step512<const W: usize, const FF3: bool, const FOLD: bool, const NR: usiz
     out
 }
 
-/// All rounds for 8·H·G values of `a` and `b` (at least that many each),
-/// as G groups of H vectors: `cbk` holds each round's block constant ^
-/// `rk[0]` in the order they run, `ks` the moduli of the first round's
-/// parity and the other, `p` that parity (G at most 2). Each round runs
-/// the groups one after another, so a group's reduction (whose result its
-/// next round needs) may overlap the next group's AES rounds.
+/// All rounds for 8·H·G values of `a` and `b`, as G (1 or 2) groups of H
+/// vectors. `cbk`: each round's constant block ^ `rk[0]` in run order; `ks`:
+/// the moduli of the first round's parity `p` and the other.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
@@ -269,8 +218,7 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
     }
     // x is the half the first round updates (A when its index is even).
     let [mut x, mut y] = if p == 0 { h } else { [h[1], h[0]] };
-    // The groups' steps by constant indices (G is 1 or 2), so the halves
-    // stay in registers.
+    // Constant group indices keep the halves in registers.
     const { assert!(G <= 2, "at most two groups") };
     for pair in cbk.chunks_exact(2) {
         x[0] = step512::<H, FF3, FOLD, NR, ENC>(rk, pair[0], &ks[0], &y[0], x[0]);
@@ -291,12 +239,11 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
 }
 
 /// The VAES-512 kernel: all rounds for every value of `a` and `b`, after
-/// asking `pf` for all of what the batch reads next.
-///
-/// Needs (the token proves the first): AVX-512 F, BW and IFMA and VAES; `a.len() ==
-/// b.len()`, a multiple of 8; an even number of rounds; every half below
-/// its round's modulus, each modulus in 2^16..=[`MAX_FF1_512`] (FF1) or
-/// 2^16..=[`MAX_FF3`] (FF3), or both in 2..=2^20 with `c.fold` (FF1).
+/// asking `pf` for all of what the batch reads next. Needs AVX-512 F, BW,
+/// IFMA and VAES (the token); `a.len() == b.len()`, a multiple of 8; an
+/// even number of rounds; halves below their moduli, each in
+/// 2^16..=[`MAX_FF1_512`] (FF1) or 2^16..=[`MAX_FF3`] (FF3), or both in
+/// 2..=2^20 with `c.fold` (FF1).
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 pub fn rounds_vaes512<const FF3: bool>(_: crate::cpu::Vaes512Ifma, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
@@ -306,9 +253,9 @@ pub fn rounds_vaes512<const FF3: bool>(_: crate::cpu::Vaes512Ifma, work: FusedRu
         *r = _mm512_broadcast_i32x4(*k);
     }
     if !FF3 && c.fold {
-        by_rounds!(run512::<false, true>(nr, dir; &rk, c, a, b, dir));
+        by_rounds!(run512[false, true](nr, dir; &rk, c, a, b, dir));
     } else {
-        by_rounds!(run512::<FF3, false>(nr, dir; &rk, c, a, b, dir));
+        by_rounds!(run512[FF3, false](nr, dir; &rk, c, a, b, dir));
     }
     crate::wipe::wipe_vectors(&mut rk);
 }
@@ -325,15 +272,13 @@ fn run512<const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
     assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
     let rounds = c.blocks.len();
     assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
-    // Each round's constant block ^ rk[0], broadcast once per call, in the
-    // order the rounds run.
     let mut cbk = [_mm512_setzero_si512(); MAX_ROUNDS];
     for (r, v) in cbk[..rounds].iter_mut().enumerate() {
         *v = _mm512_xor_si512(_mm512_broadcast_i32x4(const_block(c, dir.round(r, rounds))), rk[0]);
     }
     let p = dir.round(0, rounds) % 2;
     let ks = [Mod512::new::<FF3>(c, p), Mod512::new::<FF3>(c, 1 - p)];
-    // 64 values a chunk (the batch path's group), the rest in 32, then 8.
+    // Chunks of 64 values, then 32, then 8.
     let mut j = 0;
     while j + 64 <= a.len() {
         chunk512::<4, 2, FF3, FOLD, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);

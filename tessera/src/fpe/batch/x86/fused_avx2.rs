@@ -1,11 +1,7 @@
-//! The AVX2 arithmetic of the fused kernels in `fused256.rs`
-//! (AES-NI + AVX2, and VAES-256): four values per vector. FF3's 128-bit y
-//! folded below 2^64 ([`limbs4`] with its four 32-bit limbs, [`fold_top4`]
-//! with two multiplies), the remainder from an f64 quotient estimate
-//! ([`rem4`]), the update ([`update4`]), the block pairs ([`blocks4`], and
-//! [`blocks32`] from the halves' low 32 bits) and
-//! the halves' loads and stores. Straight-line vector code (`scripts/check-ct`
-//! compiles the kernels' steps that use it).
+//! The AVX2 arithmetic of the fused kernels of `fused256.rs`, four values
+//! per vector: FF3's fold of y ([`limbs4`], [`fold_top4`]), the f64
+//! quotient estimate ([`rem4`]), the update ([`update4`]), the block pairs
+//! ([`blocks4`], [`blocks32`]) and the halves' loads and stores.
 
 use crate::simd::{load, store};
 use core::arch::x86_64::*;
@@ -27,13 +23,11 @@ pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
     _mm256_add_epi64(_mm256_add_epi64(y0, y1), y23)
 }
 
-/// A number below 2^64 congruent to `hi·2^64 + lo` modulo m, for
-/// 2^16 <= m <= [`MAX_FF3`] (`k` from [`Mod256::with_top`]), with two multiplies (where [`limbs4`] has
-/// three): `lo` less its top bit b, plus b·(2^63 mod m), plus
-/// `h0·(2^64 mod m) + h1·(2^96 mod m)` for the 32-bit halves h0, h1 of
-/// `hi`. b is taken by a signed compare with 0 and `k.top` = 2^63 +
-/// (2^63 mod m) adds b's share and takes 2^63 off in one add. The sum is below
-/// 2^63 + (m - 1)·(2^33 - 1), below 2^64 for m <= 2^30 + 1.
+/// A number below 2^64 congruent to `hi·2^64 + lo` mod m, 2^16 <= m <=
+/// [`MAX_FF3`] (`k` from [`Mod256::with_top`]), by two multiplies: `lo`
+/// less its top bit b, plus b·(2^63 mod m) (`k.top` = 2^63 + 2^63 mod m,
+/// masked by the sign of `lo`), plus h0·(2^64 mod m) + h1·(2^96 mod m);
+/// the sum is below 2^63 + (m - 1)·(2^33 - 1).
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn fold_top4(lo: __m256i, hi: __m256i, k: &Mod256) -> __m256i {
@@ -44,10 +38,8 @@ pub fn fold_top4(lo: __m256i, hi: __m256i, k: &Mod256) -> __m256i {
 }
 const _: () = assert!(((MAX_FF3 - 1) as u128) * ((1 << 33) - 1) < 1 << 63, "fold_top4's sum must stay below 2^64");
 
-/// One modulus broadcast for the AVX2 kernels' steps: m, the f64 constants of
-/// [`rem4`], the integer offsets that turn its product into `y - q·m + m`
-/// (encrypting) or `m - (y - q·m)` (decrypting), and 2^32, 2^64, 2^96 mod m
-/// and 2^63 + (2^63 mod m) (FF3).
+/// One modulus broadcast: m, [`rem4`]'s f64 constants and offsets, 2^32,
+/// 2^64, 2^96 mod m and (FF3 on VAES-256) 2^63 + (2^63 mod m).
 #[derive(Clone, Copy)]
 pub struct Mod256 {
     pub(crate) m: __m256i,
@@ -55,8 +47,7 @@ pub struct Mod256 {
     pub(crate) c: __m256d,
     off: [__m256i; 2],
     pub(crate) r: [__m256i; 3],
-    /// 2^63 + (2^63 mod m) for FF3's fold on VAES-256 (`fold_top4`),
-    /// set by [`Mod256::with_top`]; zero otherwise.
+    /// Set by [`Mod256::with_top`], else zero.
     pub(crate) top: __m256i,
 }
 
@@ -68,8 +59,7 @@ impl Mod256 {
         Self::with(c.m[p], c.r[p])
     }
 
-    /// As [`Mod256::new`], with `top` set for FF3's fold on VAES-256
-    /// (`fold_top4`).
+    /// As [`Mod256::new`], with `top` for [`fold_top4`].
     #[inline]
     #[target_feature(enable = "avx2")]
     pub fn with_top(c: &Consts<'_>, p: usize) -> Self {
@@ -105,15 +95,11 @@ pub(crate) fn quotient_consts(m: u64) -> [f64; 2] {
     [inv, two52 - two52 * inv]
 }
 
-/// `y - q·m + m` (`dec` false) or `m - (y - q·m)` (`dec` true), both in
-/// [0, 2m], for y < 2^64 and 2^16 <= m < 2^32, where q is y / m rounded
-/// to nearest from an f64 estimate: within one of floor(y / m) above it.
-/// The estimate multiplies y's top 52 bits (exact as 2^52 + Y) by
-/// 2^12 / m and adds c: dropping 12 bits costs under 1/16, the reciprocal
-/// and product under 1/32 and 1/16, c's rounding 1/4, so the sum is in
-/// (y/m - 0.41, y/m + 0.35) and rounds (adding near 2^52) to q* or q* + 1.
-/// The quotient's bits are those of the sum minus 2^52's; the product's
-/// cross term from 2^52's exponent bits is the constant in `off`.
+/// `y - q·m + m` (`dec` false) or `m - (y - q·m)`, both in [0, 2m], for
+/// y < 2^64 and 2^16 <= m < 2^32, q within one above floor(y / m): y's top
+/// 52 bits (exact as 2^52 + Y) times 2^12 / m plus c errs by under
+/// 1/16 + 1/32 + 1/16 + 1/4, so the sum is in (y/m - 0.41, y/m + 0.35)
+/// and rounds to q* or q* + 1; `off` cancels 2^52's exponent bits in q·m.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn rem4(y: __m256i, k: &Mod256, dec: bool) -> __m256i {

@@ -1,21 +1,12 @@
-//! The fused kernel for CPUs with AES-NI but no AVX2 (Intel Goldmont and
-//! Tremont Atoms and Celerons, Cores before Haswell): every round of a run
-//! with one tweak, eight blocks in flight per `aesenc` (the round keys are
-//! read from the schedule), each block built from its half and read back
-//! in registers (on eight values LLVM may spill some AES outputs to the
-//! stack for the FF3 update; they are not wiped). FF3's 128-bit y is
-//! folded to 64 bits in the vector: its four 32-bit limbs times 2^32k mod m
-//! by two `pmuludq`. Then the single-value path's arithmetic ([`Fast`]) on
-//! 64-bit scalars: one Barrett multiply pair and the Feistel add or
-//! subtract left in [0, 3m), reduced by two `cmov`s; FF3's folded y leaves
-//! room below 2^64 for the other half, so the add or subtract goes into
-//! the quotient instead and one `cmov` reduces [0, 2m)
-//! ([`Fast::step_folded`]). Two groups of eight
-//! values alternate in every round, so one group's reduction overlaps the
-//! other's AES. Straight-line code with `cmov`s, no branch on a value
-//! (`scripts/check-ct` compiles [`step`]: FF1 on eight values, FF3 on
-//! four: on eight, LLVM keeps FF3's updates as a loop whose jump counts
-//! values, which the check cannot tell from a secret one).
+//! The fused kernels on AES-NI without AVX2 (scheme in `fused512.rs`):
+//! eight blocks per `aesenc`, over a [`Unit`] of halves: one value on
+//! 64-bit scalars here ([`Scalar`], for FF3 and FF1 moduli above
+//! `fused_sse.rs`'s), two per vector in `fused_sse.rs`. Two groups run as
+//! a pipeline of [`stage`]s: one group's update between the other's AES
+//! rounds. FF3's 128-bit y is folded in the vector (limbs times 2^32k mod
+//! m), then updated with d in the quotient ([`Fast::step_folded`]).
+//! `scripts/check-ct` compiles [`step`] on eight values for FF1, four for
+//! FF3 (on eight, LLVM loops over the values) and [`stage`].
 
 #![allow(unsafe_code)]
 
@@ -27,11 +18,65 @@ use super::single_ni::Fast;
 use crate::Direction;
 use crate::fpe::batch::round::{Consts, Prefetch};
 
-/// Values per step: eight blocks in flight.
-const W: usize = 8;
+/// Blocks in flight per group.
+const BLOCKS: usize = 8;
 
-/// One round's modulus and its Barrett reciprocal, and FF3's limb weights
-/// as 64-bit lanes: \[1, 2^64 mod m\] and \[2^32 mod m, 2^96 mod m\].
+/// `K` values of an AES-NI fused kernel: their halves (`Half`) and blocks.
+/// The methods are compiled into the kernels' AES-NI and SSE4.1 functions.
+pub(crate) trait Unit<const K: usize> {
+    type Half: Copy;
+    /// A round's modulus.
+    type Mod;
+    /// The modulus `m` with its limb residues `r`.
+    fn modulus(m: u64, r: [u64; 3]) -> Self::Mod;
+    /// The halves `s[..K]`.
+    fn load(s: &[u64]) -> Self::Half;
+    /// Writes the halves to `s[..K]`.
+    fn store(x: Self::Half, s: &mut [u64]);
+    /// The blocks `cb ^ half` (`cb`: the round's constant block ^ rk\[0\]).
+    fn build(cb: __m128i, x: Self::Half) -> [__m128i; K];
+    /// `d ± y mod m` (`ENC`: +), y read from the enciphered blocks `o`.
+    fn finish<const ENC: bool>(o: [__m128i; K], k: &Self::Mod, d: Self::Half) -> Self::Half;
+}
+
+/// One value per unit on 64-bit scalars, FF3's layout or FF1's.
+pub(crate) struct Scalar<const FF3: bool>;
+
+impl<const FF3: bool> Unit<1> for Scalar<FF3> {
+    type Half = u64;
+    type Mod = Red;
+    #[inline(always)]
+    fn modulus(m: u64, r: [u64; 3]) -> Red {
+        // SAFETY: SSE4.1, as the callers (see `Unit`).
+        unsafe { Red::new::<FF3>(m, r) }.expect("moduli in range (the caller's contract)")
+    }
+    #[inline(always)]
+    fn load(s: &[u64]) -> u64 {
+        s[0]
+    }
+    #[inline(always)]
+    fn store(x: u64, s: &mut [u64]) {
+        s[0] = x;
+    }
+    #[inline(always)]
+    fn build(cb: __m128i, x: u64) -> [__m128i; 1] {
+        // FF1: the half big-endian in bytes 8..16; FF3: little-endian in 0..8.
+        // SAFETY: SSE2, part of every x86-64 CPU.
+        unsafe {
+            let h = if FF3 { _mm_cvtsi64_si128(x as i64) } else { _mm_set_epi64x(x.swap_bytes() as i64, 0) };
+            [_mm_xor_si128(cb, h)]
+        }
+    }
+    #[inline(always)]
+    fn finish<const ENC: bool>(o: [__m128i; 1], k: &Red, mut d: u64) -> u64 {
+        // SAFETY: AES-NI and SSE4.1, as the callers (see `Unit`).
+        unsafe { finish::<FF3, ENC>(o[0], k, &mut d) };
+        d
+    }
+}
+
+/// A round's modulus ([`Fast`]) and FF3's limb weights as 64-bit lanes:
+/// \[1, 2^64 mod m\] and \[2^32 mod m, 2^96 mod m\].
 pub struct Red {
     f: Fast,
     w: [__m128i; 2],
@@ -47,9 +92,8 @@ impl Red {
         Some(Red { f, w: [_mm_set_epi64x(r[1] as i64, 1), _mm_set_epi64x(r[2] as i64, r[0] as i64)] })
     }
 
-    /// A 64-bit value congruent to the 128-bit little-endian `o` mod m
-    /// (m < 2^30): limbs 0 and 2 times 1 and 2^64 mod m, limbs 1 and 3
-    /// times 2^32 and 2^96 mod m (each product below 2^62), summed.
+    /// A 64-bit value congruent to the 128-bit `o` mod m (m < 2^30): each
+    /// 32-bit limb times its weight (products below 2^62), summed.
     #[inline]
     #[target_feature(enable = "sse4.1")]
     fn fold(&self, o: __m128i) -> u64 {
@@ -58,37 +102,6 @@ impl Red {
         let s = _mm_add_epi64(even, odd);
         _mm_cvtsi128_si64(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s))) as u64
     }
-}
-
-/// One round for `N` values (eight in the tail group): blocks `cb ^ half`
-/// (`cb`: the round's constant block ^ rk\[0\]) enciphered together,
-/// `dst[j] = dst[j] +- y_j mod m`.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn step<const N: usize, const FF3: bool, const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    cb: __m128i,
-    k: &Red,
-    src: &[u64; N],
-    dst: &mut [u64; N],
-) {
-    let blk = encipher::<N, NR>(rk, build::<N, FF3>(cb, src));
-    for (o, d) in blk.iter().zip(dst) {
-        finish::<FF3, ENC>(*o, k, d);
-    }
-}
-
-/// The blocks `cb ^ half` of one round for the halves `src`.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-fn build<const N: usize, const FF3: bool>(cb: __m128i, src: &[u64; N]) -> [__m128i; N] {
-    let mut blk = [_mm_setzero_si128(); N];
-    for (b, &x) in blk.iter_mut().zip(src) {
-        // FF1: the half big-endian in bytes 8..16; FF3: little-endian in 0..8.
-        let h = if FF3 { _mm_cvtsi64_si128(x as i64) } else { _mm_set_epi64x(x.swap_bytes() as i64, 0) };
-        *b = _mm_xor_si128(cb, h);
-    }
-    blk
 }
 
 /// `d = d +- y mod m`, y read from the enciphered block `o`.
@@ -106,65 +119,104 @@ fn finish<const FF3: bool, const ENC: bool>(o: __m128i, k: &Red, d: &mut u64) {
     };
 }
 
-/// One stage of the two-group pipeline: enciphers `blk` (built) through
-/// every AES round and, one value per round between them, finishes the
-/// other group's enciphered blocks `done` into `dst` under `k`. The two
-/// groups' work is interleaved in program order, so the scalar reduction
-/// runs beside the AES instead of after it.
+/// One round for `N` units: blocks built, enciphered, `dst ± y mod m`.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn stage<const FF3: bool, const NR: usize, const ENC: bool>(
+pub(crate) fn step<U: Unit<K>, const K: usize, const N: usize, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
-    blk: [__m128i; W],
-    done: &[__m128i; W],
-    k: &Red,
-    dst: &mut [u64; W],
-) -> [__m128i; W] {
-    let mut blk = blk;
-    // NR >= 10: the first W of the NR - 1 aesenc rounds each with one value
-    // finished after them, written out so that no loop (and no jump) is left.
-    let mut go = |r: usize| {
-        for b in &mut blk {
-            *b = _mm_aesenc_si128(*b, rk[r + 1]);
-        }
-        finish::<FF3, ENC>(done[r], k, &mut dst[r]);
-    };
-    go(0);
-    go(1);
-    go(2);
-    go(3);
-    go(4);
-    go(5);
-    go(6);
-    go(7);
-    const _: () = assert!(W == 8, "one go per value");
-    for key in &rk[W + 1..NR] {
-        for b in &mut blk {
+    cb: __m128i,
+    k: &U::Mod,
+    src: &[U::Half; N],
+    dst: &mut [U::Half; N],
+) {
+    let blk = encipher::<K, N, NR>(rk, build::<U, K, N>(cb, src));
+    for (o, d) in blk.iter().zip(dst) {
+        *d = U::finish::<ENC>(*o, k, *d);
+    }
+}
+
+/// The blocks of the halves `x`.
+#[inline(always)]
+fn build<U: Unit<K>, const K: usize, const N: usize>(cb: __m128i, x: &[U::Half; N]) -> [[__m128i; K]; N] {
+    let mut blk = [[cb; K]; N];
+    for (b, &x) in blk.iter_mut().zip(x) {
+        *b = U::build(cb, x);
+    }
+    blk
+}
+
+/// The built blocks `blk` through every AES round.
+#[inline]
+#[target_feature(enable = "aes")]
+fn encipher<const K: usize, const N: usize, const NR: usize>(
+    rk: &[__m128i; 15],
+    mut blk: [[__m128i; K]; N],
+) -> [[__m128i; K]; N] {
+    for key in &rk[1..NR] {
+        for b in blk.as_flattened_mut() {
             *b = _mm_aesenc_si128(*b, *key);
         }
     }
-    blk.map(|b| _mm_aesenclast_si128(b, rk[NR]))
+    for b in blk.as_flattened_mut() {
+        *b = _mm_aesenclast_si128(*b, rk[NR]);
+    }
+    blk
 }
 
-/// The AES-NI kernel: all rounds for every value of `a` and `b`, eight
-/// values at a time; before each chunk `pf` asks for the chunk's share of
-/// what the batch reads next (a burst of the whole share before the first
-/// chunk waited on line fill buffers; a line after each stage cost more
-/// than it saved).
-///
-/// Needs (the token proves the first): AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
-/// of 8; an even number of rounds, at most ten; every half below its
-/// round's modulus, each modulus in 2..=(2^64 - 1) / 3 (FF1) or in
+/// One stage of the two-group pipeline: enciphers `blk` and, one unit
+/// after each of the first W AES rounds, finishes the other group's
+/// enciphered `done` into `dst` (interleaved in program order).
+#[inline]
+#[target_feature(enable = "aes,sse4.1")]
+pub(crate) fn stage<U: Unit<K>, const K: usize, const W: usize, const NR: usize, const ENC: bool>(
+    rk: &[__m128i; 15],
+    mut blk: [[__m128i; K]; W],
+    done: &[[__m128i; K]; W],
+    k: &U::Mod,
+    dst: &mut [U::Half; W],
+) -> [[__m128i; K]; W] {
+    const { assert!(K * W == BLOCKS && W <= 8 && NR > W) };
+    // Written out: no loop, no jump.
+    macro_rules! go {
+        ($($r:literal)*) => {$(
+            if $r < W {
+                for b in blk.as_flattened_mut() {
+                    *b = _mm_aesenc_si128(*b, rk[$r + 1]);
+                }
+                dst[$r] = U::finish::<ENC>(done[$r], k, dst[$r]);
+            }
+        )*};
+    }
+    go!(0 1 2 3 4 5 6 7);
+    for key in &rk[W + 1..NR] {
+        for b in blk.as_flattened_mut() {
+            *b = _mm_aesenc_si128(*b, *key);
+        }
+    }
+    for b in blk.as_flattened_mut() {
+        *b = _mm_aesenclast_si128(*b, rk[NR]);
+    }
+    blk
+}
+
+/// The AES-NI kernel: all rounds for every value of `a` and `b`, asking
+/// `pf` for each chunk's share before it (a burst first, or a line per
+/// stage, measured slower). Needs AES-NI and SSE4.1 (the token);
+/// `a.len() == b.len()`, a multiple of 8; an even number of rounds, at most
+/// ten; halves below their moduli, each in 2..=(2^64 - 1) / 3 (FF1) or
 /// 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
 pub fn rounds_aesni<const FF3: bool>(_: crate::cpu::AesNi, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
-    by_rounds!(run::<FF3>(nr, dir; keys, c, a, b, dir, pf));
+    by_rounds!(run[Scalar<FF3>, 1, 8](nr, dir; keys, c, a, b, dir, pf));
 }
 
+/// All rounds for every value of `a` and `b` in units `U` of `K` values,
+/// `W` units a group, chunks of two groups then one; `pf` asked for each
+/// chunk's share before it.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-fn run<const FF3: bool, const NR: usize, const ENC: bool>(
+pub(crate) fn run<U: Unit<K>, const K: usize, const W: usize, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
     c: &Consts<'_>,
     a: &mut [u64],
@@ -174,24 +226,22 @@ fn run<const FF3: bool, const NR: usize, const ENC: bool>(
 ) {
     let (mut cbk, rounds, p) = round_blocks(rk[0], c, a.len(), b.len(), dir);
     // The moduli of the first round's parity and the other.
-    let ks = [p, 1 - p].map(|i| Red::new::<FF3>(c.m[i], c.r[i]).expect("moduli in range (the caller's contract)"));
+    let ks = [U::modulus(c.m[p], c.r[p]), U::modulus(c.m[1 - p], c.r[1 - p])];
     let mut j = 0;
-    while j + 2 * W <= a.len() {
-        pf.part((a.len() - j).div_ceil(2 * W));
-        chunk::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
-        j += 2 * W;
+    while j + 2 * BLOCKS <= a.len() {
+        pf.part((a.len() - j).div_ceil(2 * BLOCKS));
+        chunk::<U, K, W, 2, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        j += 2 * BLOCKS;
     }
     if j < a.len() {
         pf.rest();
-        chunk::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        chunk::<U, K, W, 1, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
     }
     crate::wipe::wipe_vectors(&mut cbk);
 }
 
-/// What the chunks of a run on halves of `la` and `lb` values (as many,
-/// whole groups of eight) share: each round's constant block ^ `rk0` in
-/// the order the rounds run (copies of rk0: the caller wipes them), the
-/// round count, and the parity of the first round (0: it updates A).
+/// Each round's constant block ^ `rk0` in run order (the caller wipes
+/// them), the round count, and the first round's parity (0: it updates A).
 #[inline]
 #[target_feature(enable = "sse4.1")]
 pub(crate) fn round_blocks(
@@ -201,7 +251,7 @@ pub(crate) fn round_blocks(
     lb: usize,
     dir: Direction,
 ) -> ([__m128i; MAX_ROUNDS], usize, usize) {
-    assert!(la == lb && la.is_multiple_of(W), "whole groups");
+    assert!(la == lb && la.is_multiple_of(BLOCKS), "whole groups");
     let rounds = c.blocks.len();
     assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
     let mut cbk = [_mm_setzero_si128(); MAX_ROUNDS];
@@ -211,126 +261,55 @@ pub(crate) fn round_blocks(
     (cbk, rounds, dir.round(0, rounds) % 2)
 }
 
-/// All rounds for `W`·G values of `a` and `b` (at least that many each).
-/// `cbk` holds each round's block constant ^ rk\[0\] in run order, `ks` the
-/// moduli of the first round's parity and the other, `p` that parity (0:
-/// the first round updates A). Two groups run as a pipeline of
-/// [`stage`]s: each group's blocks are enciphered while the other group's
-/// are reduced; one group runs [`step`] by step.
+/// All rounds for G groups (1 or 2) of `W` units of `a` and `b` (`cbk`,
+/// `ks`, `p` as in [`run`]): two groups as a pipeline of [`stage`]s, one
+/// [`step`] by step.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-fn chunk<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
+fn chunk<U: Unit<K>, const K: usize, const W: usize, const G: usize, const NR: usize, const ENC: bool>(
     rk: &[__m128i; 15],
     cbk: &[__m128i],
-    ks: &[Red; 2],
+    ks: &[U::Mod; 2],
     a: &mut [u64],
     b: &mut [u64],
     p: usize,
 ) {
+    assert!(a.len() >= K * W * G && b.len() >= K * W * G, "whole groups");
     // h[0]: the halves the first round updates; h[1]: the others.
     let (xs, ys) = if p == 0 { (&mut *a, &mut *b) } else { (&mut *b, &mut *a) };
-    let mut h = [[[0u64; W]; G]; 2];
-    for g in 0..G {
-        h[0][g].copy_from_slice(&xs[g * W..(g + 1) * W]);
-        h[1][g].copy_from_slice(&ys[g * W..(g + 1) * W]);
+    let mut h = [[[U::load(xs); W]; G]; 2];
+    for (half, s) in h.iter_mut().zip([&*xs, &*ys]) {
+        for (j, x) in half.as_flattened_mut().iter_mut().enumerate() {
+            *x = U::load(&s[K * j..]);
+        }
     }
     if G == 1 {
         for (t, &cb) in cbk.iter().enumerate() {
             let [x, y] = &mut h;
             let (src, dst) = if t % 2 == 0 { (&y[0], &mut x[0]) } else { (&x[0], &mut y[0]) };
-            step::<W, FF3, NR, ENC>(rk, cb, &ks[t % 2], src, dst);
+            step::<U, K, W, NR, ENC>(rk, cb, &ks[t % 2], src, dst);
         }
     } else {
-        // Stage s enciphers round s / 2 of group s % 2 (its source is h[1 - t % 2],
-        // updated by that group's previous round, finished one stage before)
-        // and finishes stage s - 1 (the other group) into h[t' % 2].
-        let blocks = |h: &[[[u64; W]; G]; 2], s: usize| build::<W, FF3>(cbk[s / 2], &h[1 - (s / 2) % 2][s % 2]);
-        let mut done = encipher::<W, NR>(rk, blocks(&h, 0));
+        // Stage s enciphers round s / 2 of group s % 2 (from h[1 - t % 2])
+        // and finishes stage s - 1 into h[t' % 2].
+        let mut done = encipher::<K, W, NR>(rk, build::<U, K, W>(cbk[0], &h[1][0]));
         for s in 1..2 * cbk.len() {
-            let blk = blocks(&h, s);
+            let blk = build::<U, K, W>(cbk[s / 2], &h[1 - (s / 2) % 2][s % 2]);
             let t = (s - 1) / 2;
-            done = stage::<FF3, NR, ENC>(rk, blk, &done, &ks[t % 2], &mut h[t % 2][(s - 1) % 2]);
+            done = stage::<U, K, W, NR, ENC>(rk, blk, &done, &ks[t % 2], &mut h[t % 2][(s - 1) % 2]);
         }
         let t = cbk.len() - 1;
         for (o, d) in done.iter().zip(&mut h[t % 2][1]) {
-            finish::<FF3, ENC>(*o, &ks[t % 2], d);
+            *d = U::finish::<ENC>(*o, &ks[t % 2], *d);
         }
     }
-    for g in 0..G {
-        xs[g * W..(g + 1) * W].copy_from_slice(&h[0][g]);
-        ys[g * W..(g + 1) * W].copy_from_slice(&h[1][g]);
-    }
-}
-
-/// The blocks `blk` (built) through every AES round.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-fn encipher<const N: usize, const NR: usize>(rk: &[__m128i; 15], blk: [__m128i; N]) -> [__m128i; N] {
-    let mut blk = blk;
-    for key in &rk[1..NR] {
-        for b in &mut blk {
-            *b = _mm_aesenc_si128(*b, *key);
+    for (half, s) in h.iter().zip([xs, ys]) {
+        for (j, x) in half.as_flattened().iter().enumerate() {
+            U::store(*x, &mut s[K * j..]);
         }
     }
-    blk.map(|b| _mm_aesenclast_si128(b, rk[NR]))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `finish::<FF3, ENC>` on one output block.
-    fn finish_dyn(ff3: bool, enc: bool, o: __m128i, k: &Red, d: &mut u64) {
-        // SAFETY: the test machine has AES-NI and SSE4.1 (the tests below check).
-        unsafe {
-            match (ff3, enc) {
-                (false, false) => finish::<false, false>(o, k, d),
-                (false, true) => finish::<false, true>(o, k, d),
-                (true, false) => finish::<true, false>(o, k, d),
-                (true, true) => finish::<true, true>(o, k, d),
-            }
-        }
-    }
-
-    /// The update read from a block, against u128 arithmetic: y of 0, 1,
-    /// all ones and the residues m - 1, 0 and 1 near 2^64 (and, for FF3's
-    /// 128-bit y, near 2^128), halves 0, 1 and m - 1, the smallest and
-    /// largest moduli each layout takes here (FF1: 2^16 and 2^52 - 1; FF3:
-    /// 2^16 and 2^30 - 1) and 10^8, both directions.
-    #[test]
-    fn finish_on_the_edges() {
-        if crate::cpu::AesNi::get().is_none() {
-            return;
-        }
-        let moduli = [(false, 1u64 << 16), (false, 100_000_000), (false, (1 << 52) - 1)].into_iter().chain([
-            (true, 1u64 << 16),
-            (true, 100_000_000),
-            (true, (1 << 30) - 1),
-        ]);
-        for (ff3, m) in moduli {
-            let r = crate::fpe::num::limb_residues(m);
-            // SAFETY: the test machine has SSE4.1 (checked above with AES-NI).
-            let k = unsafe { if ff3 { Red::new::<true>(m, r) } else { Red::new::<false>(m, r) } }.expect("in range");
-            let top = if ff3 { u128::MAX } else { u64::MAX as u128 };
-            let mut ys = vec![0, 1, top, (m - 1) as u128, m as u128, (m + 1) as u128];
-            // The largest y of each residue m - 1, 0, 1 below `top`.
-            let last = top - top % m as u128;
-            ys.extend([last - 1, last, last + 1].into_iter().filter(|&y| y <= top));
-            for y in ys {
-                // FF1: y in bytes 0..8 big-endian (bytes 8..16 ignored); FF3: all 16 little-endian.
-                let (hi, lo) = if ff3 { ((y >> 64) as i64, y as i64) } else { (-1, (y as u64).swap_bytes() as i64) };
-                let o = crate::simd::cast([lo as u64, hi as u64]);
-                let r = y % m as u128;
-                for x in [0, 1, m - 1] {
-                    for enc in [true, false] {
-                        let mut d = x;
-                        finish_dyn(ff3, enc, o, &k, &mut d);
-                        let want =
-                            if enc { (x as u128 + r) % m as u128 } else { (x as u128 + m as u128 - r) % m as u128 };
-                        assert_eq!(d as u128, want, "ff3 {ff3} m {m} y {y} x {x} enc {enc}");
-                    }
-                }
-            }
-        }
-    }
-}
+#[path = "fused_ni_tests.rs"]
+mod tests;

@@ -1,16 +1,8 @@
-//! The fused kernel for 16-digit FF1 (and any FF1 modulus up to
-//! [`MAX_NARROW`]) on CPUs with AES-NI and SSE4.1 but no AVX2: the AVX2
-//! kernels' 32-bit update ([`update32`](super::fused256::update32))
-//! on two values per 128-bit vector, where `fused_ni.rs` (kept for
-//! larger moduli and for FF3) updates one value at a time in scalar
-//! registers. A vector of two halves gives its two blocks by one byte
-//! shuffle each ([`place32`]), eight blocks are in flight per `aesenc`, y
-//! comes back two values per vector (their first 8 bytes, byte-reversed).
-//! Two groups of eight values run as a pipeline of [`stage`]s (as in
-//! `fused_ni.rs`): one group's update between the other group's AES
-//! rounds. The halves are kept in their lanes' low 32 bits. FF3 stays on
-//! the scalar kernel, measured faster there. Straight-line vector code
-//! (`scripts/check-ct` compiles [`step`] and [`stage`], both directions).
+//! The fused kernel for FF1 with moduli up to [`MAX_NARROW`] on AES-NI and
+//! SSE4.1 without AVX2: `fused_ni.rs`'s kernel on a [`Unit`] of two values
+//! per vector with `fused256.rs`'s 32-bit update. FF1 measured 2.07x the
+//! AES floor against scalar units' 2.35x, FF3-1 2.80x against 2.53x (idle
+//! A/B at aesni): FF3 stays on scalars.
 
 #![allow(unsafe_code)]
 
@@ -19,21 +11,14 @@ use core::arch::x86_64::*;
 
 use super::fused_avx2::place32;
 use super::fused_avx2::quotient_consts;
-use super::fused_ni::round_blocks;
+use super::fused_ni::{Unit, run};
 use super::fused256::MAX_NARROW;
 use super::fused512::by_rounds;
 use super::round::{BSWAP_HI, BSWAP_LO};
 use super::run::FusedRun;
-use crate::Direction;
-use crate::fpe::batch::round::{Consts, Prefetch};
+use crate::fpe::batch::round::Prefetch;
 
-/// Vectors (of two values) per group: eight blocks in flight.
-const W: usize = 4;
-/// Groups per chunk.
-const G: usize = 2;
-
-/// One modulus in both 64-bit lanes: m and [`rem4`](super::fused_avx2::rem4)'s
-/// f64 constants.
+/// One modulus in both 64-bit lanes, with the f64 constants of [`update2`].
 pub struct ModSse {
     m: __m128i,
     inv: __m128d,
@@ -52,30 +37,37 @@ impl ModSse {
     }
 }
 
-/// One round for 2·N values (N vectors of two halves, each in its lane's
-/// low 32 bits: the high ones are ignored and come out undefined): blocks
-/// `cb ^ half` (`cb`: the round's constant block ^ `rk[0]`) enciphered
-/// together, then `dst ± y mod m`.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-pub fn step<const N: usize, const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    cb: __m128i,
-    k: &ModSse,
-    src: &[__m128i; N],
-    dst: [__m128i; N],
-) -> [__m128i; N] {
-    let mut blk = src.map(|x| build(x, cb));
-    for key in &rk[1..NR] {
-        for b in blk.as_flattened_mut() {
-            *b = _mm_aesenc_si128(*b, *key);
-        }
+/// Two values per vector, each half in its lane's low 32 bits (the high
+/// ones ignored, and zero when stored).
+pub(crate) struct Pair;
+
+impl Unit<2> for Pair {
+    type Half = __m128i;
+    type Mod = ModSse;
+    #[inline(always)]
+    fn modulus(m: u64, _: [u64; 3]) -> ModSse {
+        // SAFETY: SSE4.1, as the callers (see `Unit`).
+        unsafe { ModSse::new(m) }
     }
-    let mut out = dst;
-    for (b, d) in blk.iter().zip(&mut out) {
-        *d = finish::<ENC>(b.map(|b| _mm_aesenclast_si128(b, rk[NR])), k, *d);
+    #[inline(always)]
+    fn load(s: &[u64]) -> __m128i {
+        load(s)
     }
-    out
+    #[inline(always)]
+    fn store(x: __m128i, s: &mut [u64]) {
+        // SAFETY: SSE2, part of every x86-64 CPU.
+        store(s, unsafe { _mm_and_si128(x, _mm_set1_epi64x(u32::MAX as i64)) });
+    }
+    #[inline(always)]
+    fn build(cb: __m128i, x: __m128i) -> [__m128i; 2] {
+        // SAFETY: as in `modulus`.
+        unsafe { build(x, cb) }
+    }
+    #[inline(always)]
+    fn finish<const ENC: bool>(o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i {
+        // SAFETY: as in `modulus`.
+        unsafe { finish::<ENC>(o, k, d) }
+    }
 }
 
 /// The blocks `cb ^ half` of the two halves of `x`.
@@ -95,55 +87,10 @@ fn finish<const ENC: bool>(o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i {
     update2::<ENC>(d, y, k)
 }
 
-/// One stage of the two-group pipeline (as `fused_ni`'s): enciphers
-/// `blk` (one group's blocks, built) through every AES round and finishes
-/// the other group's enciphered blocks `done` into `dst`, one vector after
-/// each of the first W rounds.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-pub fn stage<const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    blk: [[__m128i; 2]; W],
-    done: &[[__m128i; 2]; W],
-    k: &ModSse,
-    dst: &mut [__m128i; W],
-) -> [[__m128i; 2]; W] {
-    let mut blk = blk;
-    let mut go = |r: usize| {
-        for b in blk.as_flattened_mut() {
-            *b = _mm_aesenc_si128(*b, rk[r + 1]);
-        }
-        dst[r] = finish::<ENC>(done[r], k, dst[r]);
-    };
-    go(0);
-    go(1);
-    go(2);
-    go(3);
-    const _: () = assert!(W == 4, "one go per vector");
-    for key in &rk[W + 1..NR] {
-        for b in blk.as_flattened_mut() {
-            *b = _mm_aesenc_si128(*b, *key);
-        }
-    }
-    blk.map(|b| b.map(|b| _mm_aesenclast_si128(b, rk[NR])))
-}
-
-/// `d + y mod m` (`ENC`) or `d - y mod m` in the low 32 bits of each lane
-/// (the high ones ignored in `d` and undefined in the result), for d < m,
-/// y < 2^64 and 2^16 <= m <= [`MAX_NARROW`]: [`update32`](super::fused256::update32)
-/// without FMA. The quotient estimate is [`rem4`](super::fused_avx2::rem4)'s
-/// multiply and add, in that form: `(2^52 + Y)·inv + c`, each rounded to
-/// nearest (`rounding::Nearest` holds for every batch run), is within
-/// (y/m - 0.41, y/m + 0.35), so the sum, in [2^52, 2^53) where the unit
-/// is 1, holds q = floor(y/m) or q + 1 in its mantissa (q < 2^48) and
-/// y - q·m is in [-m, m). Only q's low 32 bits are read (the mantissa's
-/// low word; 2^52's bits are above it), so one `pmuludq` gives q·m mod
-/// 2^32 and t = y - q·m mod 2^32 is that exact value in two's complement.
-/// `d + t` or `d - t` is in [-m, 2m), also exact modulo 2^32. Two unsigned
-/// 32-bit minimums fold it: with `s + m` (where s < 0: 2^32 + s >=
-/// 2^32 - m > s + m; where s >= 0, s + m < 3m <= 2^32 - 1 does not wrap,
-/// and s is the smaller), then with `s - m` (where s >= m it is smaller;
-/// where s < m it wraps to 2^32 + s - m > s, as m < 2^31).
+/// [`update32`](super::fused256::update32) on two lanes without FMA: the
+/// estimate `(2^52 + Y)·inv + c`, each step rounded to nearest, is within
+/// (y/m - 0.41, y/m + 0.35), so y - q·m is in [-m, m) and `d ± t` in
+/// [-m, 2m), exact modulo 2^32 (only q's low 32 bits are read).
 #[inline]
 #[target_feature(enable = "sse4.1")]
 fn update2<const ENC: bool>(d: __m128i, y: __m128i, k: &ModSse) -> __m128i {
@@ -156,9 +103,7 @@ fn update2<const ENC: bool>(d: __m128i, y: __m128i, k: &ModSse) -> __m128i {
     _mm_min_epu32(s, _mm_sub_epi32(s, k.m))
 }
 
-/// `pmuludq`, written out for the reason [`update32`](super::fused256::update32)'s
-/// is: where only the products' low 32 bits are used, LLVM widens
-/// `_mm_mul_epu32` into a 64-bit multiply (three multiplies, shifts, adds).
+/// `pmuludq`, written out (as [`super::vec_op::mul_lo32`]).
 #[inline]
 #[target_feature(enable = "sse4.1")]
 fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
@@ -171,151 +116,15 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
     r
 }
 
-/// The SSE4.1 kernel: all rounds for every value of `a` and `b`, after
-/// asking `pf` for all of what the batch reads next.
-///
-/// Needs (the token proves the first): AES-NI and SSE4.1; `a.len() == b.len()`, a multiple
-/// of 8; an even number of rounds, at most ten; every half below its
-/// round's modulus, each modulus in 2^16..=[`MAX_NARROW`]; FF1's layout.
+/// The SSE4.1 kernel: as `fused_ni::rounds_aesni` for FF1, asking `pf`
+/// for everything first; moduli in 2^16..=[`MAX_NARROW`].
 #[target_feature(enable = "aes,sse4.1")]
 pub fn rounds_sse41(_: crate::cpu::AesNi, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     pf.rest();
-    by_rounds!(run(nr, dir; keys, c, a, b, dir));
-}
-
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-fn run<const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-) {
-    let (mut cbk, rounds, p) = round_blocks(rk[0], c, a.len(), b.len(), dir);
-    let ks = [ModSse::new(c.m[p]), ModSse::new(c.m[1 - p])];
-    let mut j = 0;
-    while j + 2 * W * G <= a.len() {
-        chunk::<G, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
-        j += 2 * W * G;
-    }
-    if j < a.len() {
-        chunk::<1, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
-    }
-    crate::wipe::wipe_vectors(&mut cbk);
-}
-
-/// All rounds for 2·W·N values of `a` and `b` (at least that many each):
-/// two groups ([`pipeline`]) or one ([`step`] by step). `cbk` holds each
-/// round's block constant ^ `rk[0]` in run order, `ks` the moduli of the
-/// first round's parity and the other, `p` that parity.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-fn chunk<const N: usize, const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    cbk: &[__m128i],
-    ks: &[ModSse; 2],
-    a: &mut [u64],
-    b: &mut [u64],
-    p: usize,
-) {
-    assert!(a.len() >= 2 * W * N && b.len() >= 2 * W * N, "whole groups");
-    // x: the halves the first round updates; y: the others.
-    let (xs, ys) = if p == 0 { (a, b) } else { (b, a) };
-    let load = |s: &[u64]| -> [[__m128i; W]; N] {
-        core::array::from_fn(|g| core::array::from_fn(|v| load(&s[2 * (W * g + v)..])))
-    };
-    let mut h = [load(xs), load(ys)];
-    if N == 2 {
-        // (N - 1 is 1 here, and in bounds in the code compiled for N = 1.)
-        let v = pipeline::<NR, ENC>(rk, cbk, ks, [[h[0][0], h[0][N - 1]], [h[1][0], h[1][N - 1]]]);
-        [h[0][0], h[0][N - 1], h[1][0], h[1][N - 1]] = [v[0][0], v[0][1], v[1][0], v[1][1]];
-    } else {
-        let [x, y] = &mut h;
-        for pair in cbk.chunks_exact(2) {
-            for (x, y) in x.iter_mut().zip(&*y) {
-                *x = step::<W, NR, ENC>(rk, pair[0], &ks[0], y, *x);
-            }
-            for (y, x) in y.iter_mut().zip(&*x) {
-                *y = step::<W, NR, ENC>(rk, pair[1], &ks[1], x, *y);
-            }
-        }
-    }
-    for (h, s) in h.iter().zip([xs, ys]) {
-        for (j, v) in h.as_flattened().iter().enumerate() {
-            // The halves are the low 32 bits.
-            let v = _mm_and_si128(*v, _mm_set1_epi64x(u32::MAX as i64));
-            store(&mut s[2 * j..], v);
-        }
-    }
-}
-
-/// All rounds for two groups, `h[i][g]` the halves (returned updated) of group g that round
-/// i's parity updates, as a pipeline of [`stage`]s (faster in CPU time
-/// than the groups one after another by [`step`]): stage s enciphers round s / 2 of group s % 2
-/// (its source, h\[1 - t % 2\]\[g\] for t = s / 2, was finished by the stage
-/// before) and finishes stage s - 1.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-fn pipeline<const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    cbk: &[__m128i],
-    ks: &[ModSse; 2],
-    h: [[[__m128i; W]; 2]; 2],
-) -> [[[__m128i; W]; 2]; 2] {
-    let mut v = h;
-    let blocks = |v: &[[[__m128i; W]; 2]; 2], s: usize| v[1 - (s / 2) % 2][s % 2].map(|x| build(x, cbk[s / 2]));
-    let mut done = encipher::<NR>(rk, blocks(&v, 0));
-    for s in 1..2 * cbk.len() {
-        let blk = blocks(&v, s);
-        let t = (s - 1) / 2;
-        done = stage::<NR, ENC>(rk, blk, &done, &ks[t % 2], &mut v[t % 2][(s - 1) % 2]);
-    }
-    let t = cbk.len() - 1;
-    for (o, d) in done.iter().zip(&mut v[t % 2][1]) {
-        *d = finish::<ENC>(*o, &ks[t % 2], *d);
-    }
-    v
-}
-
-/// Blocks through every AES round.
-#[inline]
-#[target_feature(enable = "aes,sse4.1")]
-fn encipher<const NR: usize>(rk: &[__m128i; 15], blk: [[__m128i; 2]; W]) -> [[__m128i; 2]; W] {
-    let mut blk = blk;
-    for key in &rk[1..NR] {
-        for b in blk.as_flattened_mut() {
-            *b = _mm_aesenc_si128(*b, *key);
-        }
-    }
-    blk.map(|b| b.map(|b| _mm_aesenclast_si128(b, rk[NR])))
+    by_rounds!(run[Pair, 2, 4](nr, dir; keys, c, a, b, dir, &mut ()));
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn vec(x: [u64; 2]) -> __m128i {
-        crate::simd::cast(x)
-    }
-    fn arr(v: __m128i) -> [u64; 2] {
-        crate::simd::cast(v)
-    }
-
-    /// [`update2`] against u128 arithmetic, both directions, on the edge
-    /// values of [`check_narrow_update`](super::super::fused256::check_narrow_update).
-    #[test]
-    fn update2_matches_u128() {
-        if crate::cpu::AesNi::get().is_none() {
-            return;
-        }
-        super::super::fused256::check_narrow_update::<2>(|m, d, y| {
-            // SAFETY: the test machine has SSE4.1 (checked above with AES-NI).
-            unsafe {
-                let k = ModSse::new(m);
-                (arr(update2::<true>(vec(d), vec(y), &k)), arr(update2::<false>(vec(d), vec(y), &k)))
-            }
-        });
-    }
-}
+#[path = "fused_sse_tests.rs"]
+mod tests;

@@ -1,10 +1,6 @@
 //! Decimal NUM and STR in every 128-bit lane of an xmm, ymm or zmm vector,
-//! written once over [`Lanes`]: eight digits per lane, by multiplications
-//! and shifts only, so no table lookup and no branch depends on a value
-//! (constant time, unlike the scalar two-digit table of
-//! [`crate::fpe::num::Radix`]). W. Muła's conversions: STR divides by 10^4,
-//! then by 10^3..10^0 in 16-bit lanes by multiply-high; NUM folds digit
-//! pairs, fours and eights with `pmaddwd`.
+//! written once over [`Lanes`]: eight digits per lane by multiplies and
+//! shifts, no table and no branch on a value (W. Muła's conversions).
 
 #![allow(unsafe_code)]
 
@@ -95,8 +91,7 @@ fn spread_ctl(q: usize, rev: bool) -> [i16; 8] {
 }
 
 /// `pmulhuw`, `vpmulhuw` and `vpshufb` written out: LLVM rewrites the
-/// intrinsics into several instructions each (multiply-high by powers of
-/// two into per-lane shifts, which SSE2 emulates in some thirty).
+/// intrinsics (a multiply-high by 2^k into shifts, some thirty on SSE2).
 #[inline]
 #[target_feature(enable = "sse2")]
 fn mulhi128(mut a: __m128i, b: __m128i) -> __m128i {
@@ -152,43 +147,37 @@ lanes! {Lanes for __m128i, Token = Sse2, {}
     };
 }
 
-lanes! {Lanes for __m256i, Token = crate::cpu::Avx2, {}
-    splat(p: [i16; 8]) -> Self = _mm256_broadcastsi128_si256(__m128i::splat(Sse2, p));
-    madd16(a: Self, b: Self) -> Self = _mm256_madd_epi16(a, b);
-    packs32(a: Self, b: Self) -> Self = _mm256_packs_epi32(a, b);
-    mul32(a: Self, b: Self) -> Self = _mm256_mul_epu32(a, b);
-    add64(a: Self, b: Self) -> Self = _mm256_add_epi64(a, b);
-    sub16(a: Self, b: Self) -> Self = _mm256_sub_epi16(a, b);
-    mullo16(a: Self, b: Self) -> Self = _mm256_mullo_epi16(a, b);
-    mulhi16(a: Self, b: Self) -> Self = mulhi256(a, b);
-    srl45_64(a: Self) -> Self = _mm256_srli_epi64::<45>(a);
-    sll2_64(a: Self) -> Self = _mm256_slli_epi64::<2>(a);
-    shift_word(a: Self, down: bool) -> Self =
-        if down { _mm256_bsrli_epi128::<2>(a) } else { _mm256_bslli_epi128::<2>(a) };
-    spread(a: Self, q: usize, rev: bool) -> Self =
-        shufb256(a, _mm256_broadcastsi128_si256(__m128i::splat(Sse2, spread_ctl(q, rev))));
-    below_ten(top: Self) -> bool = {
-        let over = _mm256_subs_epu16(top, _mm256_set1_epi16(9));
-        _mm256_testz_si256(over, over) == 1
+/// [`Lanes`] for ymm (`$y`, AVX2) and zmm (`$z`, AVX-512 BW): the same
+/// instruction on each width.
+macro_rules! wide {
+    ($($name:ident($($a:ident: $t:ty),*) -> $r:ty = $y:expr, $z:expr;)*) => {
+        lanes! {Lanes for __m256i, Token = crate::cpu::Avx2, {} $($name($($a: $t),*) -> $r = $y;)*}
+        lanes! {Lanes for __m512i, Token = crate::cpu::Avx512, {} $($name($($a: $t),*) -> $r = $z;)*}
     };
 }
 
-lanes! {Lanes for __m512i, Token = crate::cpu::Avx512, {}
-    splat(p: [i16; 8]) -> Self = _mm512_broadcast_i32x4(__m128i::splat(Sse2, p));
-    madd16(a: Self, b: Self) -> Self = _mm512_madd_epi16(a, b);
-    packs32(a: Self, b: Self) -> Self = _mm512_packs_epi32(a, b);
-    mul32(a: Self, b: Self) -> Self = _mm512_mul_epu32(a, b);
-    add64(a: Self, b: Self) -> Self = _mm512_add_epi64(a, b);
-    sub16(a: Self, b: Self) -> Self = _mm512_sub_epi16(a, b);
-    mullo16(a: Self, b: Self) -> Self = _mm512_mullo_epi16(a, b);
-    mulhi16(a: Self, b: Self) -> Self = mulhi512(a, b);
-    srl45_64(a: Self) -> Self = _mm512_srli_epi64::<45>(a);
-    sll2_64(a: Self) -> Self = _mm512_slli_epi64::<2>(a);
+wide! {
+    splat(p: [i16; 8]) -> Self =
+        _mm256_broadcastsi128_si256(__m128i::splat(Sse2, p)), _mm512_broadcast_i32x4(__m128i::splat(Sse2, p));
+    madd16(a: Self, b: Self) -> Self = _mm256_madd_epi16(a, b), _mm512_madd_epi16(a, b);
+    packs32(a: Self, b: Self) -> Self = _mm256_packs_epi32(a, b), _mm512_packs_epi32(a, b);
+    mul32(a: Self, b: Self) -> Self = _mm256_mul_epu32(a, b), _mm512_mul_epu32(a, b);
+    add64(a: Self, b: Self) -> Self = _mm256_add_epi64(a, b), _mm512_add_epi64(a, b);
+    sub16(a: Self, b: Self) -> Self = _mm256_sub_epi16(a, b), _mm512_sub_epi16(a, b);
+    mullo16(a: Self, b: Self) -> Self = _mm256_mullo_epi16(a, b), _mm512_mullo_epi16(a, b);
+    mulhi16(a: Self, b: Self) -> Self = mulhi256(a, b), mulhi512(a, b);
+    srl45_64(a: Self) -> Self = _mm256_srli_epi64::<45>(a), _mm512_srli_epi64::<45>(a);
+    sll2_64(a: Self) -> Self = _mm256_slli_epi64::<2>(a), _mm512_slli_epi64::<2>(a);
     shift_word(a: Self, down: bool) -> Self =
+        if down { _mm256_bsrli_epi128::<2>(a) } else { _mm256_bslli_epi128::<2>(a) },
         if down { _mm512_bsrli_epi128::<2>(a) } else { _mm512_bslli_epi128::<2>(a) };
     spread(a: Self, q: usize, rev: bool) -> Self =
+        shufb256(a, _mm256_broadcastsi128_si256(__m128i::splat(Sse2, spread_ctl(q, rev)))),
         shufb512(a, _mm512_broadcast_i32x4(__m128i::splat(Sse2, spread_ctl(q, rev))));
-    below_ten(top: Self) -> bool = _mm512_cmpgt_epu16_mask(top, _mm512_set1_epi16(9)) == 0;
+    below_ten(top: Self) -> bool = {
+        let over = _mm256_subs_epu16(top, _mm256_set1_epi16(9));
+        _mm256_testz_si256(over, over) == 1
+    }, _mm512_cmpgt_epu16_mask(top, _mm512_set1_epi16(9)) == 0;
 }
 
 /// The weights `[hi, 1]` in every dword (`[1, hi]` when `rev`), in dwords

@@ -1,8 +1,5 @@
 //! The x86-64 kernels of the batch engine and the single-value AES-NI
-//! chains: every `#[target_feature]` entry takes the token of
-//! `crate::cpu` that proves its features. The round kernels read the
-//! shared types of `super::round` and are chosen by `super::kernel`; the
-//! decimal conversions are chosen by [`decimal::Decimal`].
+//! chains; each `#[target_feature]` entry takes its `crate::cpu` token.
 
 pub(crate) mod decimal;
 pub(crate) mod digit_quads;

@@ -1,17 +1,7 @@
-//! FF3's VAES-256 chunks as a two-group pipeline (as the AES-NI kernel's
-//! [`stage`](super::fused_ni::stage)s): each [`stage`] enciphers one
-//! group's block pairs (four vectors of halves: eight chains of `vaesenc
-//! ymm`) and, written between its first four AES rounds, reduces the other
-//! group's outputs of the stage before (FF3's fold and the 32-bit update,
-//! one vector after each round): FF3-1 measured ~20% faster than by
-//! [`chunk256`](super::fused256)'s groups (FF1 not, and keeps them). The reduction is
-//! `step256`'s (`fold_top4`, the f64 quotient estimate, the 32-bit
-//! remainder) with the other half d added before the estimate, as the
-//! AES-NI kernel's FF3 update does ([`finish`]): one unsigned minimum
-//! where [`update32`](super::fused256::update32) has an add and two.
-//! Straight-line vector code apart from loops over rounds and chunks
-//! (`scripts/check-ct` compiles [`finish`], the arithmetic between the
-//! AES rounds; the stage's loop counts rounds).
+//! FF3's VAES-256 chunks as a two-group pipeline: each [`stage`] enciphers
+//! one group's block pairs and, between its first four AES rounds, reduces
+//! the other group's outputs ([`finish`]). FF3-1 measured ~20% faster than
+//! `chunk256`'s groups (FF1 not).
 
 use core::arch::x86_64::*;
 
@@ -22,11 +12,10 @@ use crate::fpe::batch::round::Prefetch;
 /// Vectors of four halves per group: a chunk is 8·`PW` = 32 values.
 pub(crate) const PW: usize = 4;
 
-/// `d ± y mod m` (`ENC`: +) for the y of FF3's enciphered block pairs `o`
-/// (values 0, 2 and 1, 3 of `d`'s four), in the low 32 bits of each lane,
-/// with d in the quotient: z = y' + d or (cz + d) - y' for `fold_top4`'s
-/// y' (cz from [`dec_offset`]), below 2^64, so z - q·m is in [-m, m) and
-/// one unsigned minimum with z - q·m + m folds it.
+/// `d ± y mod m` (`ENC`: +) in each lane's low 32 bits, y from FF3's
+/// enciphered pairs `o`, with d in the quotient: z = y' + d or
+/// (cz + d) - y' for `fold_top4`'s y' is below 2^64, so z - q·m is in
+/// [-m, m) and one unsigned minimum with z - q·m + m folds it.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 pub(crate) fn finish<const ENC: bool>(o: [__m256i; 2], d: __m256i, k: &Mod256, cz: __m256i) -> __m256i {
@@ -55,8 +44,7 @@ pub(crate) fn dec_offset(m: u64) -> u64 {
     (b.div_ceil(u128::from(m)) * u128::from(m)) as u64
 }
 
-/// AES rounds 1..=NR of the block pairs `blk` (built: xored with round
-/// key 0).
+/// AES rounds 1..=NR of the built block pairs `blk`.
 #[inline]
 #[target_feature(enable = "avx2,vaes")]
 fn encipher<const NR: usize>(rk: &[__m256i; 15], blk: [[__m256i; 2]; PW]) -> [[__m256i; 2]; PW] {
@@ -69,10 +57,8 @@ fn encipher<const NR: usize>(rk: &[__m256i; 15], blk: [[__m256i; 2]; PW]) -> [[_
     blk.map(|b| [_mm256_aesenclast_epi128(b[0], rk[NR]), _mm256_aesenclast_epi128(b[1], rk[NR])])
 }
 
-/// One stage: enciphers `blk` (built) and, vector `r` after AES round
-/// `r + 1` (NR >= 10 > `PW`), updates `dst` from the other group's
-/// enciphered pairs `done` under `k`. The test `r < PW` counts rounds,
-/// not values.
+/// One stage: enciphers `blk` and, after AES round `r + 1` (r < `PW`; the
+/// test counts rounds, not values), updates `dst[r]` from `done[r]`.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 pub(crate) fn stage<const NR: usize, const ENC: bool>(
@@ -102,17 +88,12 @@ fn build(src: &[__m256i; PW], cb: __m256i) -> [[__m256i; 2]; PW] {
     src.map(|v| blocks32::<true>(v, cb))
 }
 
-/// All FF3 rounds for the first 8·[`PW`] values of `a` and `b`, as two
-/// groups (A and B) of [`PW`] vectors: `cbk` holds each round's block
-/// constant ^ `rk[0]` in the order they run, `ks` the moduli of the first
-/// round's parity and the other (`cz` their [`dec_offset`]s), `p` that
-/// parity. x are the halves the
-/// even rounds update (from y), y those the odd ones update. Stage by
-/// stage: A's round 0 alone, then per pair of rounds 2i, 2i + 1: B's
-/// round 2i enciphered while A's is finished into x, A's round 2i + 1
-/// (from that x) while B's round 2i is finished, B's round 2i + 1 while
-/// A's is finished into y, A's round 2i + 2 while B's round 2i + 1 is.
-/// After each stage `pf` asks for one line of what the batch reads next.
+/// All FF3 rounds for the first 8·[`PW`] values of `a` and `b` as groups A
+/// and B (`cbk`, `ks`, `p` as `fused256::setup` gives them, `cz` the
+/// [`dec_offset`]s). x: the halves even rounds update; y: the others. Per
+/// pair of rounds, four stages: B's round 2i while A's is finished, A's
+/// 2i + 1 while B's 2i is, B's 2i + 1 while A's is, A's 2i + 2 while B's
+/// 2i + 1 is. `pf` asks for a line after each stage.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 pub(crate) fn chunk_piped<const NR: usize, const ENC: bool>(

@@ -1,7 +1,5 @@
-//! The x86-64 vector kernels of [`super::super::kernel`]: AVX-512 (eight
-//! values per vector) and AVX2 (four). Every step is straight-line vector
-//! arithmetic; corrections are lane masks (`scripts/check-ct` compiles one
-//! step of each kernel and finds no conditional jump).
+//! The AVX-512 (eight values per vector) and AVX2 (four) round kernels of
+//! [`super::super::kernel`]: straight-line, corrections by lane masks.
 
 #![allow(unsafe_code)]
 
@@ -28,16 +26,23 @@ pub fn reduce8(y: __m512i, m: __m512i, inv: __m512d) -> __m512i {
     _mm512_mask_sub_epi64(r, _mm512_cmpge_epi64_mask(r, m), r, m)
 }
 
-/// `(hi * 2^64 + lo) mod m` for eight lanes, m < 2^32: three steps of
-/// [`reduce8`], each on a remainder (below 2^32) followed by 32 more bits.
-#[inline]
-#[target_feature(enable = "avx512f,avx512dq")]
-pub fn reduce8_128(lo: __m512i, hi: __m512i, m: __m512i, inv: __m512d) -> __m512i {
-    let r = reduce8(hi, m, inv);
-    let r = reduce8(_mm512_or_si512(_mm512_slli_epi64::<32>(r), _mm512_srli_epi64::<32>(lo)), m, inv);
-    let low32 = _mm512_and_si512(lo, _mm512_set1_epi64(u32::MAX as i64));
-    reduce8(_mm512_or_si512(_mm512_slli_epi64::<32>(r), low32), m, inv)
+/// `fn $name(lo, hi, m, inv)`: `(hi * 2^64 + lo) mod m` for m < 2^32, by
+/// three `$reduce`s, each of a remainder (below 2^32) and 32 more bits.
+macro_rules! reduce_128 {
+    ($name:ident, $v:ty, $inv:ty, $features:literal, $reduce:ident, $or:ident, $sll:ident, $srl:ident, $and:ident, $set1:ident) => {
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub fn $name(lo: $v, hi: $v, m: $v, inv: $inv) -> $v {
+            let r = $reduce(hi, m, inv);
+            let r = $reduce($or($sll::<32>(r), $srl::<32>(lo)), m, inv);
+            $reduce($or($sll::<32>(r), $and(lo, $set1(u32::MAX as i64))), m, inv)
+        }
+    };
 }
+reduce_128! {reduce8_128, __m512i, __m512d, "avx512f,avx512dq", reduce8,
+_mm512_or_si512, _mm512_slli_epi64, _mm512_srli_epi64, _mm512_and_si512, _mm512_set1_epi64}
+reduce_128! {reduce4_128, __m256i, __m256d, "avx2", reduce4,
+_mm256_or_si256, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_and_si256, _mm256_set1_epi64x}
 
 /// `(a + r) mod m` for `a, r < m < 2^63`, eight lanes.
 #[inline]
@@ -149,16 +154,6 @@ pub fn reduce4(y: __m256i, m: __m256i, inv: __m256d) -> __m256i {
     let r = _mm256_add_epi64(r, _mm256_and_si256(m, _mm256_cmpgt_epi64(_mm256_setzero_si256(), r)));
     let big = _mm256_cmpgt_epi64(r, _mm256_sub_epi64(m, _mm256_set1_epi64x(1)));
     _mm256_sub_epi64(r, _mm256_and_si256(m, big))
-}
-
-/// `(hi * 2^64 + lo) mod m` for four lanes, m < 2^32 (see [`reduce8_128`]).
-#[inline]
-#[target_feature(enable = "avx2")]
-pub fn reduce4_128(lo: __m256i, hi: __m256i, m: __m256i, inv: __m256d) -> __m256i {
-    let r = reduce4(hi, m, inv);
-    let r = reduce4(_mm256_or_si256(_mm256_slli_epi64::<32>(r), _mm256_srli_epi64::<32>(lo)), m, inv);
-    let low32 = _mm256_and_si256(lo, _mm256_set1_epi64x(u32::MAX as i64));
-    reduce4(_mm256_or_si256(_mm256_slli_epi64::<32>(r), low32), m, inv)
 }
 
 /// `(a + r) mod m` for `a, r < m < 2^62`, four lanes.

@@ -1,14 +1,8 @@
-//! One FF1 or FF3-1 value at a time on AES-NI, built for latency: the rounds
-//! are a dependent chain, so what counts is the path from one round's AES
-//! output to the next round's AES input. Here that path is: the output word
-//! to a general register, y mod m by one Barrett multiply pair, the Feistel
-//! add and a two-`cmov` reduction from [0, 3m), and back into the vector
-//! register with one shuffle and one xor with the round's constant block
-//! (which already holds round key 0, the CBC-MAC state and the round number).
-//! Everything else (the constant blocks, the other half) is off that path.
-//!
-//! Used when the moduli are small enough (see [`Fast::new`] and
-//! [`Fast::new_folded`]); other shapes take the generic rounds.
+//! One FF1 or FF3-1 value at a time on AES-NI, for latency: between one
+//! round's AES output and the next round's input are only y mod m (one
+//! Barrett multiply pair), the add, a two-`cmov` reduction from [0, 3m) and
+//! one shuffle and xor with the round's constant block. For the moduli of
+//! [`Fast::new`] and [`Fast::new_folded`].
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
@@ -70,15 +64,13 @@ pub(crate) struct Fast {
     inv: u64,
     /// 2^32, 2^64 and 2^96 mod m, to fold a 128-bit y into 64 bits (m < 2^30).
     r: [u64; 3],
-    /// The least multiple of m above [`FOLD_BOUND`] (moduli from
-    /// [`Fast::new_folded`]; 0 otherwise): `x + c - y` is congruent to
-    /// x - y, not negative and below 2^64 for x < m and any folded y.
+    /// The least multiple of m above [`FOLD_BOUND`] ([`Fast::new_folded`];
+    /// else 0): `x + c - y` is ≡ x - y, not negative, below 2^64.
     c: u64,
 }
 
-/// Every folded y ([`Fast::fold`], and the AES-NI batch kernel's vector
-/// fold) is below this: four 32-bit limbs, three of them times residues
-/// below m < 2^30, sum to at most (2^32 - 1)·(3m - 2) < 3·2^62.
+/// Above every folded y ([`Fast::fold`], `fused_ni`'s): (2^32 - 1)·(3m - 2)
+/// for m < 2^30.
 pub(crate) const FOLD_BOUND: u64 = 3 << 62;
 const _: () = assert!(((1u128 << 32) - 1) * (3 * ((1 << 30) - 1) - 2) < FOLD_BOUND as u128);
 
@@ -121,11 +113,9 @@ impl Fast {
 }
 
 impl Fast {
-    /// One Feistel update for a folded y (below [`FOLD_BOUND`]; moduli from
-    /// [`Fast::new_folded`]): x + y, or x + c - y (c a multiple of m), is
-    /// congruent to the result and below 2^64, so it goes into Barrett's
-    /// quotient itself, which leaves it in [0, 2m): one `cmov` where
-    /// [`Fast::step`] has two, and no add after the multiplies.
+    /// One Feistel update for a folded y (< [`FOLD_BOUND`], moduli from
+    /// [`Fast::new_folded`]): x + y or x + c - y goes into Barrett's
+    /// quotient itself, leaving [0, 2m): one `cmov`.
     #[inline(always)]
     pub(crate) fn step_folded<const DEC: bool>(&self, x: u64, y: u64) -> u64 {
         debug_assert!(self.c != 0 && y < FOLD_BOUND && x < self.m);
@@ -136,48 +126,35 @@ impl Fast {
     }
 }
 
-/// `t` mod m for `t` < 2m, by one `cmov` (written out, as [`reduce3`]).
+/// `t` mod m for `t` < 2m, by one `cmov`.
 #[inline(always)]
-fn reduce2(mut t: u64, m: u64) -> u64 {
+fn reduce2(t: u64, m: u64) -> u64 {
+    sub_if(t, t, m)
+}
+
+/// `t` mod m for `t` < 3m, by two `cmov`s (both compares from `t`).
+#[inline(always)]
+fn reduce3(t: u64, m: u64, m2: u64) -> u64 {
+    sub_if(t, sub_if(t, t, m), m2)
+}
+
+/// `t - k` where `t >= k`, else `r`, by a `cmov` (written out: the compiler
+/// may turn a select into a branch, and `t` is secret).
+#[inline(always)]
+fn sub_if(t: u64, mut r: u64, k: u64) -> u64 {
     // SAFETY: register-only arithmetic and a conditional move; no memory,
     // stack or control flow.
     unsafe {
         core::arch::asm!(
-            "mov {a}, {t}",
-            "sub {a}, {m}",
-            "cmovae {t}, {a}",
-            t = inout(reg) t,
-            m = in(reg) m,
-            a = out(reg) _,
+            "sub {t}, {k}",
+            "cmovae {r}, {t}",
+            t = inout(reg) t => _,
+            r = inout(reg) r,
+            k = in(reg) k,
             options(pure, nomem, nostack),
         );
     }
-    t
-}
-
-/// `t` mod m for `t` < 3m, by two `cmov`s (written out: the compiler may turn
-/// a select into a branch, and `t` is secret).
-#[inline(always)]
-fn reduce3(mut t: u64, m: u64, m2: u64) -> u64 {
-    // SAFETY: register-only arithmetic and conditional moves; no memory,
-    // stack or control flow.
-    unsafe {
-        core::arch::asm!(
-            "mov {a}, {t}",
-            "mov {b}, {t}",
-            "sub {a}, {m}",
-            "cmovae {t}, {a}",
-            "sub {b}, {m2}",
-            "cmovae {t}, {b}",
-            t = inout(reg) t,
-            m = in(reg) m,
-            m2 = in(reg) m2,
-            a = out(reg) _,
-            b = out(reg) _,
-            options(pure, nomem, nostack),
-        );
-    }
-    t
+    r
 }
 
 /// AES rounds 1..=NR of a block already xored with round key 0.
@@ -190,9 +167,9 @@ fn rest<const NR: usize>(rk: &[__m128i; 15], mut b: __m128i) -> __m128i {
     _mm_aesenclast_si128(b, rk[NR])
 }
 
-/// The Feistel chain: `R` (at most 10) rounds, round i enciphering its block
-/// for the half and reading y with `prf`; even rounds work mod `m.0`. Written
-/// out round by round: no loop branch, constant block indices.
+/// The Feistel chain: `R` (at most 10) rounds, round i enciphering its
+/// block and reading y with `prf`; even rounds mod `m.0`. Unrolled: no
+/// loop branch, constant block indices.
 #[inline(always)]
 fn chain<const R: usize, const DEC: bool>(
     m: (&Fast, &Fast),
@@ -269,74 +246,5 @@ pub(crate) fn ff3<const NR: usize, const DEC: bool>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn step_matches_hardware(m in 2u64..=u64::MAX / 3, x: u64, y: u64) {
-            let f = Fast::new(m).unwrap();
-            let x = x % m;
-            let r = (y % m) as u128;
-            prop_assert_eq!(f.step::<false>(x, y) as u128, (x as u128 + r) % m as u128);
-            prop_assert_eq!(f.step::<true>(x, y) as u128, (x as u128 + m as u128 - r) % m as u128);
-        }
-
-        #[test]
-        fn fold_is_congruent(m in 2u64..1 << 30, y: u128) {
-            let f = Fast::new_folded(m).unwrap();
-            prop_assert_eq!(f.fold(y as u64, (y >> 64) as u64) % m, (y % m as u128) as u64);
-        }
-
-        #[test]
-        fn step_folded_matches_u128(m in 2u64..1 << 30, x: u64, y: u128) {
-            let f = Fast::new_folded(m).unwrap();
-            let (x, z) = (x % m, f.fold(y as u64, (y >> 64) as u64));
-            let r = (y % m as u128) as u64;
-            prop_assert_eq!(f.step_folded::<false>(x, z), (x + r) % m);
-            prop_assert_eq!(f.step_folded::<true>(x, z), (x + m - r) % m);
-        }
-    }
-
-    #[test]
-    fn extreme_moduli() {
-        for m in [2u64, 3, 10, 100_000_000, (1 << 30) - 1, 1 << 32, u64::MAX / 3] {
-            let f = Fast::new(m).unwrap();
-            for x in [0, 1, m / 2, m - 1] {
-                for y in [0u64, 1, m - 1, m, m + 1, 2 * m, u64::MAX, u64::MAX - 1, u64::MAX / 2] {
-                    let r = (y % m) as u128;
-                    assert_eq!(f.step::<false>(x, y) as u128, (x as u128 + r) % m as u128, "m={m} x={x} y={y}");
-                    assert_eq!(f.step::<true>(x, y) as u128, (x as u128 + m as u128 - r) % m as u128);
-                }
-            }
-        }
-        assert!(Fast::new(u64::MAX / 3 + 1).is_none() && Fast::new(1).is_none());
-        assert!(Fast::new_folded(1 << 30).is_none());
-    }
-
-    /// [`Fast::step_folded`] against u128 arithmetic at its bound's edges:
-    /// moduli 2^16 (+ 1), 10^8 and the largest below 2^30 (among them the
-    /// one within 5000 of 2^30 whose fold of 2^128 - 1 is largest), y of
-    /// 0, m - 1, m, the largest fold ([`Fast::fold`] of 2^128 - 1: below
-    /// [`FOLD_BOUND`]), FOLD_BOUND - 1 and the multiples of m around it,
-    /// x of 0, 1 and m - 1, both directions.
-    #[test]
-    fn step_folded_on_the_edges() {
-        let top = |f: &Fast| f.fold(u64::MAX, u64::MAX);
-        let worst = ((1 << 30) - 5000..1 << 30).max_by_key(|&m| top(&Fast::new_folded(m).unwrap())).unwrap();
-        for m in [1 << 16, (1 << 16) + 1, 100_000_000, worst, (1 << 30) - 1] {
-            let f = Fast::new_folded(m).unwrap();
-            let last = FOLD_BOUND - 1 - (FOLD_BOUND - 1) % m;
-            for y in [0, 1, m - 1, m, top(&f), FOLD_BOUND - 1, last - 1, last, last + 1, last - m] {
-                assert!(y < FOLD_BOUND, "m {m} y {y}");
-                let r = (y % m) as u128;
-                for x in [0, 1, m - 1] {
-                    assert_eq!(f.step_folded::<false>(x, y) as u128, (x as u128 + r) % m as u128, "m {m} x {x} y {y}");
-                    let want = (x as u128 + m as u128 - r) % m as u128;
-                    assert_eq!(f.step_folded::<true>(x, y) as u128, want, "dec m {m} x {x} y {y}");
-                }
-            }
-        }
-    }
-}
+#[path = "single_ni_tests.rs"]
+mod tests;

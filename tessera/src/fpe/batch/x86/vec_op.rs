@@ -1,14 +1,10 @@
-//! Vector instructions written out as inline assembly, where LLVM would
-//! rewrite their intrinsics into slower code.
+//! Vector instructions written out where LLVM would rewrite their intrinsics into slower code.
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::__m256i;
 
-/// `$op r, a, b` on `$reg` registers (`ymm_reg` with `__m256i`, `zmm_reg`
-/// with `__m512i`): one instruction, in a function that enables its
-/// features, written out where LLVM would rewrite its intrinsic into slower
-/// code.
+/// `$op r, a, b` on `$reg` registers (`ymm_reg`: `__m256i`, `zmm_reg`: `__m512i`).
 macro_rules! vec_op {
     ($reg:ident: $ty:ty, $op:literal, $a:expr, $b:expr) => {{
         let r: $ty;
@@ -23,11 +19,8 @@ macro_rules! vec_op {
 }
 pub(crate) use vec_op;
 
-/// `vpmuludq`: the 64-bit products of the low 32 bits of each lane of `a`
-/// and `b`. Written out because where only the products' low 32 bits are
-/// used, LLVM drops the operands' masks that `_mm256_mul_epu32` stands for
-/// and widens the multiply into a 64-bit one: two multiplies, a shift and
-/// an add.
+/// `vpmuludq`: where only the products' low 32 bits are used, LLVM widens
+/// `_mm256_mul_epu32` into two multiplies, a shift and an add.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn mul_lo32(a: __m256i, b: __m256i) -> __m256i {
