@@ -186,4 +186,5 @@ def main():
         migration(d, ks, pw, base)
 
 
-main()
+if __name__ == "__main__":
+    main()
