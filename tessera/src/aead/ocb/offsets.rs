@@ -96,38 +96,19 @@ impl Offsets {
         sum
     }
 
-    /// Encrypts the complete blocks of `data` (a multiple of 16 bytes) in
-    /// place as blocks `i + 1, i + 2, ...` with Offset_i = `off`, and returns
-    /// the last offset and the checksum of these blocks (RFC 7253 section 4.2).
+    /// Encrypts ([`Enc`]) or decrypts ([`Dec`]) the complete blocks of
+    /// `data` (a multiple of 16 bytes) in place as blocks `i + 1, i + 2, ...`
+    /// with Offset_i = `off`, and returns the last offset and the checksum of
+    /// these blocks' plaintext (RFC 7253 sections 4.2 and 4.3): `C::Par`
+    /// blocks per cipher call, each XORed with its offset before and after.
     #[inline(always)]
-    pub(super) fn seal_blocks<B: BlockCipherEncBackend<BlockSize = U16>>(
+    pub(super) fn blocks<C: ParCipher>(
         &self,
-        backend: &B,
+        cipher: &C,
         data: &mut [u8],
-        i: u64,
-        off: Block,
+        mut i: u64,
+        mut off: Block,
     ) -> (Block, Block) {
-        self.blocks(&Enc(backend), data, i, off)
-    }
-
-    /// Decrypts the complete blocks of `data` in place; as [`Self::seal_blocks`].
-    #[inline(always)]
-    pub(super) fn open_blocks<B: BlockCipherDecBackend<BlockSize = U16>>(
-        &self,
-        backend: &B,
-        data: &mut [u8],
-        i: u64,
-        off: Block,
-    ) -> (Block, Block) {
-        self.blocks(&Dec(backend), data, i, off)
-    }
-
-    /// The block loop of [`Self::seal_blocks`] and [`Self::open_blocks`]:
-    /// `C::PAR` blocks per cipher call, each block XORed with its offset
-    /// before and after the cipher; the checksum over the plaintext (the
-    /// input when sealing, the output when opening).
-    #[inline(always)]
-    fn blocks<C: ParCipher>(&self, cipher: &C, data: &mut [u8], mut i: u64, mut off: Block) -> (Block, Block) {
         let p = C::Par::USIZE;
         let mut x: Array<AesBlock, C::Par> = Default::default();
         let mut offs: Array<AesBlock, C::Par> = Default::default();
@@ -165,7 +146,7 @@ impl Offsets {
 type AesBlock = Array<u8, U16>;
 
 /// One direction of an `aes` crate backend, for [`Offsets::blocks`].
-trait ParCipher {
+pub(super) trait ParCipher {
     /// The blocks one call takes at the most.
     type Par: ArraySize;
     /// Encryption (OCB-ENCRYPT) or decryption (OCB-DECRYPT).
@@ -177,10 +158,10 @@ trait ParCipher {
 }
 
 /// An encrypting backend.
-struct Enc<'a, B>(&'a B);
+pub(super) struct Enc<'a, B>(pub(super) &'a B);
 
 /// A decrypting backend.
-struct Dec<'a, B>(&'a B);
+pub(super) struct Dec<'a, B>(pub(super) &'a B);
 
 impl<B: BlockCipherEncBackend<BlockSize = U16>> ParCipher for Enc<'_, B> {
     type Par = B::ParBlocksSize;
