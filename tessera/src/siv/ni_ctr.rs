@@ -1,7 +1,9 @@
 //! AES-CTR kernels with the schedule in registers
 //! ([`crate::aes::ni::Keys::schedule`]): eight blocks in flight with AES-NI
 //! ([`ctr`]), 16 with VAES-256 ([`ctr_vaes256`]), 32 with VAES-512
-//! ([`ctr_vaes512`]), chosen by [`ctr_with`] for a [`Width`].
+//! ([`ctr_vaes512`]), chosen by [`ctr_with`] for a [`Width`]. The wide
+//! kernels share one step and one loop, generic over the vector
+//! ([`super::ni_ctr_lanes::CtrLanes`]).
 //! Used by AES-SIV encryption (after S2V's V); the chained CTR of EAX and
 //! AES-SIV decryption is `crate::cmac::ni::ctr_cbc_mac`.
 #![allow(unsafe_code)]
