@@ -209,60 +209,94 @@ fn decrypt_paths(src: &Path, dst: &Path, pw: &[&[u8]], limits: &Limits, keys: &D
     Ok(Decrypted::new(results))
 }
 
-/// Encrypts the file `src` to `dst`; see the stub for the Python documentation.
-#[pyfunction]
-#[pyo3(signature = (src, dst, password = None, *, recipients = None, sign_with = None, key_password = None,
-                    aead = "ocb", cipher = "aes256", chunk_size_octet = 12, s2k = None, s2k_count = 255,
-                    profile = "rfc9580", armor = false))]
-#[allow(clippy::too_many_arguments)]
-pub fn encrypt_file(
-    py: Python<'_>,
-    src: PathBuf,
-    dst: PathBuf,
-    password: Option<Password>,
-    recipients: Option<Bound<'_, PyAny>>,
-    sign_with: Option<Bound<'_, PyAny>>,
-    key_password: Option<Passwords>,
-    aead: &str,
-    cipher: &str,
-    chunk_size_octet: u8,
-    s2k: Option<&str>,
-    s2k_count: u8,
-    profile: &str,
-    armor: bool,
-) -> PyResult<()> {
-    let mut opts = options(aead, cipher, chunk_size_octet, s2k, s2k_count, profile, armor)?;
-    opts.filename = EncryptOptions::file_name_of(&src);
-    let keys = EncryptKeys::new(recipients.as_ref(), sign_with.as_ref(), key_password)?;
-    let pw: Vec<&[u8]> = password.iter().map(Password::bytes).collect();
-    py.detach(|| encrypt_paths(&src, &dst, &pw, opts, &keys)).map_err(|f| f.into_py(py))
+/// A Python function that encrypts from `$src` into `$dst`, with the
+/// keyword arguments every encrypting function takes: one list, so
+/// `encrypt_file` and `encrypt_stream` take the same options (as the stub
+/// documents them). `$body` sees them parsed: the options (`$opts`), the
+/// keys (`$keys`, read later without the GIL) and the passwords (`$pw`).
+macro_rules! encrypting_function {
+    ($(#[$doc:meta])* $name:ident($py:ident, $src:ident: $st:ty, $dst:ident: $dt:ty)
+     |$opts:ident, $keys:ident, $pw:ident| $body:block) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = ($src, $dst, password = None, *, recipients = None, sign_with = None, key_password = None,
+                            aead = "ocb", cipher = "aes256", chunk_size_octet = 12, s2k = None, s2k_count = 255,
+                            profile = "rfc9580", armor = false))]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name(
+            $py: Python<'_>,
+            $src: $st,
+            $dst: $dt,
+            password: Option<Password>,
+            recipients: Option<Bound<'_, PyAny>>,
+            sign_with: Option<Bound<'_, PyAny>>,
+            key_password: Option<Passwords>,
+            aead: &str,
+            cipher: &str,
+            chunk_size_octet: u8,
+            s2k: Option<&str>,
+            s2k_count: u8,
+            profile: &str,
+            armor: bool,
+        ) -> PyResult<()> {
+            let mut $opts = options(aead, cipher, chunk_size_octet, s2k, s2k_count, profile, armor)?;
+            let $keys = EncryptKeys::new(recipients.as_ref(), sign_with.as_ref(), key_password)?;
+            let $pw: Vec<&[u8]> = password.iter().map(Password::bytes).collect();
+            $body
+        }
+    };
 }
 
-/// Decrypts the OpenPGP file `src` to `dst`; see the stub.
-#[pyfunction]
-#[pyo3(signature = (src, dst, password = None, *, keys = None, key_password = None, verify_with = None,
-                    max_argon2_memory = MAX_ARGON2_MEMORY, max_argon2_passes = 16,
-                    max_argon2_lanes = 16, max_s2k_work = MAX_S2K_WORK,
-                    max_decompressed_size = Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE)))]
-#[allow(clippy::too_many_arguments)]
-pub fn decrypt_file(
-    py: Python<'_>,
-    src: PathBuf,
-    dst: PathBuf,
-    password: Option<Passwords>,
-    keys: Option<Bound<'_, PyAny>>,
-    key_password: Option<Passwords>,
-    verify_with: Option<Bound<'_, PyAny>>,
-    max_argon2_memory: u64,
-    max_argon2_passes: u8,
-    max_argon2_lanes: u8,
-    max_s2k_work: u64,
-    max_decompressed_size: Option<u64>,
-) -> PyResult<Decrypted> {
-    let pw = key_passwords(&password);
-    let keys = DecryptKeys::new(py, keys.as_ref(), key_password, verify_with.as_ref())?;
-    let limits = Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
-    py.detach(|| decrypt_paths(&src, &dst, &pw, &limits, &keys)).map_err(|f| f.into_py(py))
+/// A Python function that decrypts from `$src` into `$dst`, with the
+/// keyword arguments every decrypting function takes (one list, as for
+/// [`encrypting_function`]). `$body` sees the passwords (`$pw`), the keys
+/// (`$keys`, read later without the GIL) and the limits (`$limits`).
+macro_rules! decrypting_function {
+    ($(#[$doc:meta])* $name:ident($py:ident, $src:ident: $st:ty, $dst:ident: $dt:ty)
+     |$pw:ident, $keys:ident, $limits:ident| $body:block) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = ($src, $dst, password = None, *, keys = None, key_password = None, verify_with = None,
+                            max_argon2_memory = MAX_ARGON2_MEMORY, max_argon2_passes = 16,
+                            max_argon2_lanes = 16, max_s2k_work = MAX_S2K_WORK,
+                            max_decompressed_size = Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE)))]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name(
+            $py: Python<'_>,
+            $src: $st,
+            $dst: $dt,
+            password: Option<Passwords>,
+            keys: Option<Bound<'_, PyAny>>,
+            key_password: Option<Passwords>,
+            verify_with: Option<Bound<'_, PyAny>>,
+            max_argon2_memory: u64,
+            max_argon2_passes: u8,
+            max_argon2_lanes: u8,
+            max_s2k_work: u64,
+            max_decompressed_size: Option<u64>,
+        ) -> PyResult<Decrypted> {
+            let $pw = key_passwords(&password);
+            let $keys = DecryptKeys::new($py, keys.as_ref(), key_password, verify_with.as_ref())?;
+            let $limits =
+                Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
+            $body
+        }
+    };
+}
+
+encrypting_function! {
+    /// Encrypts the file `src` to `dst`; see the stub for the Python documentation.
+    encrypt_file(py, src: PathBuf, dst: PathBuf) |opts, keys, pw| {
+        opts.filename = EncryptOptions::file_name_of(&src);
+        py.detach(|| encrypt_paths(&src, &dst, &pw, opts, &keys)).map_err(|f| f.into_py(py))
+    }
+}
+
+decrypting_function! {
+    /// Decrypts the OpenPGP file `src` to `dst`; see the stub.
+    decrypt_file(py, src: PathBuf, dst: PathBuf) |pw, keys, limits| {
+        py.detach(|| decrypt_paths(&src, &dst, &pw, &limits, &keys)).map_err(|f| f.into_py(py))
+    }
 }
 
 /// Default `max_argon2_memory` (256 MiB), as the CLI's.
@@ -271,83 +305,42 @@ const MAX_ARGON2_MEMORY: u64 = S2kLimits::DEFAULT.max_argon2_memory();
 /// Default `max_s2k_work` (1 GiB processed), as the CLI's.
 const MAX_S2K_WORK: u64 = S2kLimits::DEFAULT.max_work();
 
-/// Encrypts everything read from the binary file object `reader` into
-/// `writer` (streaming, constant memory). Options as in `encrypt_file`.
-#[pyfunction]
-#[pyo3(signature = (reader, writer, password = None, *, recipients = None, sign_with = None, key_password = None,
-                    aead = "ocb", cipher = "aes256", chunk_size_octet = 12, s2k = None, s2k_count = 255,
-                    profile = "rfc9580", armor = false))]
-#[allow(clippy::too_many_arguments)]
-pub fn encrypt_stream(
-    py: Python<'_>,
-    reader: Py<PyAny>,
-    writer: Py<PyAny>,
-    password: Option<Password>,
-    recipients: Option<Bound<'_, PyAny>>,
-    sign_with: Option<Bound<'_, PyAny>>,
-    key_password: Option<Passwords>,
-    aead: &str,
-    cipher: &str,
-    chunk_size_octet: u8,
-    s2k: Option<&str>,
-    s2k_count: u8,
-    profile: &str,
-    armor: bool,
-) -> PyResult<()> {
-    let mut opts = options(aead, cipher, chunk_size_octet, s2k, s2k_count, profile, armor)?;
-    let keys = EncryptKeys::new(recipients.as_ref(), sign_with.as_ref(), key_password)?;
-    let pw: Vec<&[u8]> = password.iter().map(Password::bytes).collect();
-    with_streams(py, reader, writer, |mut input, writer| {
-        let signers = keys.load(&mut opts)?;
-        let out = BufWriter::with_capacity(IO_BUFFER, writer);
-        encrypt_into(&mut input, out, &pw, &opts, &signers)?.flush().map_err(from_io)
-    })
+encrypting_function! {
+    /// Encrypts everything read from the binary file object `reader` into
+    /// `writer` (streaming, constant memory). Options as in `encrypt_file`.
+    encrypt_stream(py, reader: Py<PyAny>, writer: Py<PyAny>) |opts, keys, pw| {
+        with_streams(py, reader, writer, |mut input, writer| {
+            let signers = keys.load(&mut opts)?;
+            let out = BufWriter::with_capacity(IO_BUFFER, writer);
+            encrypt_into(&mut input, out, &pw, &opts, &signers)?.flush().map_err(from_io)
+        })
+    }
 }
 
-/// Decrypts an OpenPGP message read from `reader` into `writer`; see the stub.
-#[pyfunction]
-#[pyo3(signature = (reader, writer, password = None, *, keys = None, key_password = None, verify_with = None,
-                    max_argon2_memory = MAX_ARGON2_MEMORY, max_argon2_passes = 16,
-                    max_argon2_lanes = 16, max_s2k_work = MAX_S2K_WORK,
-                    max_decompressed_size = Some(DecryptOptions::TOOL_MAX_DECOMPRESSED_SIZE)))]
-#[allow(clippy::too_many_arguments)]
-pub fn decrypt_stream(
-    py: Python<'_>,
-    reader: Py<PyAny>,
-    writer: Py<PyAny>,
-    password: Option<Passwords>,
-    keys: Option<Bound<'_, PyAny>>,
-    key_password: Option<Passwords>,
-    verify_with: Option<Bound<'_, PyAny>>,
-    max_argon2_memory: u64,
-    max_argon2_passes: u8,
-    max_argon2_lanes: u8,
-    max_s2k_work: u64,
-    max_decompressed_size: Option<u64>,
-) -> PyResult<Decrypted> {
-    let pw = key_passwords(&password);
-    let keys = DecryptKeys::new(py, keys.as_ref(), key_password, verify_with.as_ref())?;
-    let limits = Limits { max_argon2_memory, max_argon2_passes, max_argon2_lanes, max_s2k_work, max_decompressed_size };
-    with_streams(py, reader, writer, |reader, writer| {
-        let mut opts = decrypt_options(&limits);
-        let certs = keys.load(&mut opts)?;
-        let input = BufReader::with_capacity(IO_BUFFER, reader);
-        let mut out = BufWriter::with_capacity(IO_BUFFER, writer);
-        let results = if certs.is_some() {
-            // Nothing reaches `writer` before a signature is found good: the
-            // data waits in an anonymous temporary file (deleted on close).
-            opts.v1_stream_unauthenticated = true;
-            let mut spool = Spool::new().map_err(Fail::Io)?;
-            let results = decrypt_into(input, &mut spool, &pw, &opts, certs.as_deref())?;
-            spool.release(&mut out).map_err(|e| match e {
-                CopyError::Read(e) | CopyError::Spool(e) => Fail::Io(e),
-                CopyError::Write(e) => from_io(e),
-            })?;
-            results
-        } else {
-            decrypt_into(input, &mut out, &pw, &opts, None)?
-        };
-        out.flush().map_err(from_io)?;
-        Ok(Decrypted::new(results))
-    })
+decrypting_function! {
+    /// Decrypts an OpenPGP message read from `reader` into `writer`; see the stub.
+    decrypt_stream(py, reader: Py<PyAny>, writer: Py<PyAny>) |pw, keys, limits| {
+        with_streams(py, reader, writer, |reader, writer| {
+            let mut opts = decrypt_options(&limits);
+            let certs = keys.load(&mut opts)?;
+            let input = BufReader::with_capacity(IO_BUFFER, reader);
+            let mut out = BufWriter::with_capacity(IO_BUFFER, writer);
+            let results = if certs.is_some() {
+                // Nothing reaches `writer` before a signature is found good: the
+                // data waits in an anonymous temporary file (deleted on close).
+                opts.v1_stream_unauthenticated = true;
+                let mut spool = Spool::new().map_err(Fail::Io)?;
+                let results = decrypt_into(input, &mut spool, &pw, &opts, certs.as_deref())?;
+                spool.release(&mut out).map_err(|e| match e {
+                    CopyError::Read(e) | CopyError::Spool(e) => Fail::Io(e),
+                    CopyError::Write(e) => from_io(e),
+                })?;
+                results
+            } else {
+                decrypt_into(input, &mut out, &pw, &opts, None)?
+            };
+            out.flush().map_err(from_io)?;
+            Ok(Decrypted::new(results))
+        })
+    }
 }

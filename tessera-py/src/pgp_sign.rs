@@ -249,53 +249,70 @@ fn read_detached(sources: &[KeySource]) -> Result<Option<Vec<Signature>>, Fail> 
     Ok((!sources.is_empty()).then_some(sigs))
 }
 
-/// Signs `data` (bytes); see the stub for the Python documentation.
-#[pyfunction]
-#[pyo3(signature = (data, key, *, key_password = None, detached = false, cleartext = false, armor = false, text = false))]
-#[allow(clippy::too_many_arguments)]
-pub fn sign(
-    py: Python<'_>,
-    data: &[u8],
-    key: Bound<'_, PyAny>,
+/// The secret keys and output form of a signing function, read with the
+/// GIL held.
+struct Signing {
+    sources: Vec<KeySource>,
     key_password: Option<Passwords>,
-    detached: bool,
-    cleartext: bool,
-    armor: bool,
-    text: bool,
-) -> PyResult<Py<PyBytes>> {
-    let sources = key_sources(Some(&key), "key")?;
-    let mode = SignMode { detached, cleartext, armor, text };
-    let out = py
-        .detach(|| {
-            let keys = read_secret_keys(&sources, &key_passwords(&key_password), "key")?;
-            sign_into(&mut &*data, Vec::new(), &keys, mode)
-        })
-        .map_err(|f| f.into_py(py))?;
+    mode: SignMode,
+}
+
+impl Signing {
+    /// Reads and unlocks the secret keys.
+    fn keys(&self) -> Result<Vec<Cert>, Fail> {
+        read_secret_keys(&self.sources, &key_passwords(&self.key_password), "key")
+    }
+}
+
+/// A Python function `$name` over `$imp`, with the key and form keyword
+/// arguments every signing function takes after its own (`$arg`s): one
+/// list, so `sign` and `sign_file` take the same (as the stub documents).
+macro_rules! signing_function {
+    ($(#[$doc:meta])* $name:ident => $imp:ident($($arg:ident: $at:ty),*) -> $ret:ty) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = ($($arg,)* key, *, key_password = None, detached = false, cleartext = false, armor = false,
+                            text = false))]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $name(
+            py: Python<'_>,
+            $($arg: $at,)*
+            key: Bound<'_, PyAny>,
+            key_password: Option<Passwords>,
+            detached: bool,
+            cleartext: bool,
+            armor: bool,
+            text: bool,
+        ) -> PyResult<$ret> {
+            let sources = key_sources(Some(&key), "key")?;
+            let mode = SignMode { detached, cleartext, armor, text };
+            $imp(py, $($arg,)* Signing { sources, key_password, mode })
+        }
+    };
+}
+
+signing_function! {
+    /// Signs `data` (bytes); see the stub for the Python documentation.
+    sign => sign_bytes(data: &[u8]) -> Py<PyBytes>
+}
+
+fn sign_bytes(py: Python<'_>, data: &[u8], signing: Signing) -> PyResult<Py<PyBytes>> {
+    let out =
+        py.detach(|| sign_into(&mut &*data, Vec::new(), &signing.keys()?, signing.mode)).map_err(|f| f.into_py(py))?;
     Ok(PyBytes::new(py, &out).unbind())
 }
 
-/// Signs the file `src` into `dst` (created only on success).
-#[pyfunction]
-#[pyo3(signature = (src, dst, key, *, key_password = None, detached = false, cleartext = false, armor = false, text = false))]
-#[allow(clippy::too_many_arguments)]
-pub fn sign_file(
-    py: Python<'_>,
-    src: PathBuf,
-    dst: PathBuf,
-    key: Bound<'_, PyAny>,
-    key_password: Option<Passwords>,
-    detached: bool,
-    cleartext: bool,
-    armor: bool,
-    text: bool,
-) -> PyResult<()> {
-    let sources = key_sources(Some(&key), "key")?;
-    let mode = SignMode { detached, cleartext, armor, text };
+signing_function! {
+    /// Signs the file `src` into `dst` (created only on success).
+    sign_file => sign_path(src: PathBuf, dst: PathBuf) -> ()
+}
+
+fn sign_path(py: Python<'_>, src: PathBuf, dst: PathBuf, signing: Signing) -> PyResult<()> {
     py.detach(|| {
-        let keys = read_secret_keys(&sources, &key_passwords(&key_password), "key")?;
+        let keys = signing.keys()?;
         let mut input = BufReader::with_capacity(CHUNK_BUFFER, File::open(&src).map_err(Fail::Io)?);
         let out = AtomicFile::create(&dst).map_err(Fail::Io)?;
-        sign_into(&mut input, out, &keys, mode)?.commit().map_err(Fail::Io)
+        sign_into(&mut input, out, &keys, signing.mode)?.commit().map_err(Fail::Io)
     })
     .map_err(|f| f.into_py(py))
 }

@@ -85,17 +85,7 @@ impl PyAesSiv {
         nonce: Option<PyBackedBytes>,
         output: Option<&str>,
     ) -> PyResult<Py<PyAny>> {
-        let col = column(values)?;
-        let flavor = output_flavor(output, col.flavor()?)?;
-        let comps = comps(&ad, nonce.as_ref());
-        let large = col.large();
-        let array = py
-            .detach(|| {
-                encrypt_column(&self.siv, &col, &comps, flavor)
-                    .and_then(|o| o.finish(flavor, large).map_err(|m| Failure::new(Kind::Value, m, None)))
-            })
-            .map_err(|f| f.into_py(py))?;
-        to_pyarrow(py, array)
+        self.batch(py, true, values, &ad, nonce.as_ref(), output)
     }
 
     /// Decrypts a column: binary `V || C` in, or unpadded base64url strings.
@@ -111,22 +101,43 @@ impl PyAesSiv {
         nonce: Option<PyBackedBytes>,
         output: Option<&str>,
     ) -> PyResult<Py<PyAny>> {
-        let col = column(values)?;
-        let input = col.flavor()?;
-        let flavor = output_flavor(output, input)?;
-        let comps = comps(&ad, nonce.as_ref());
-        let large = col.large();
-        let array = py
-            .detach(|| {
-                decrypt_column(&self.siv, &col, &comps, input, flavor)
-                    .and_then(|o| o.finish(flavor, large).map_err(|m| Failure::new(Kind::Value, m, None)))
-            })
-            .map_err(|f| f.into_py(py))?;
-        to_pyarrow(py, array)
+        self.batch(py, false, values, &ad, nonce.as_ref(), output)
     }
 
     fn __repr__(&self) -> String {
         format!("tessera.AesSiv(AES-SIV-{})", self.siv.key_bits())
+    }
+}
+
+impl PyAesSiv {
+    /// `encrypt_batch` (`seal`) or `decrypt_batch`: the column, its output
+    /// type (`output=`, else the input's) and the components, then the work
+    /// without the GIL; a `pyarrow.Array`.
+    fn batch(
+        &self,
+        py: Python<'_>,
+        seal: bool,
+        values: &Bound<'_, PyAny>,
+        ad: &[PyBackedBytes],
+        nonce: Option<&PyBackedBytes>,
+        output: Option<&str>,
+    ) -> PyResult<Py<PyAny>> {
+        let col = column(values)?;
+        let input = col.flavor()?;
+        let flavor = output_flavor(output, input)?;
+        let comps = comps(ad, nonce);
+        let large = col.large();
+        let array = py
+            .detach(|| {
+                let out = if seal {
+                    encrypt_column(&self.siv, &col, &comps, flavor)
+                } else {
+                    decrypt_column(&self.siv, &col, &comps, input, flavor)
+                };
+                out.and_then(|o| o.finish(flavor, large).map_err(|m| Failure::new(Kind::Value, m, None)))
+            })
+            .map_err(|f| f.into_py(py))?;
+        to_pyarrow(py, array)
     }
 }
 

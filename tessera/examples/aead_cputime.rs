@@ -196,34 +196,45 @@ fn interleaved(rounds: usize, ms: f64, fs: &mut [&mut dyn FnMut()]) -> Vec<Vec<f
     out
 }
 
-/// Tessera's seal + open of the `siv` shape, the peer's, the floor and
-/// tessera's seal alone, sampled in turn (see the module's documentation).
-fn siv_mix() {
+/// The `siv` shape's contenders, each owning its key and buffers: tessera's
+/// seal + open (AES-SIV-256, 1000 bytes with 100 bytes of associated data),
+/// `aes-siv`'s, and the floor (126 dependent AES blocks: S2V of 2016 bytes).
+fn siv_contenders() -> [Box<dyn FnMut()>; 3] {
     let key = [0x2bu8; 32];
     let (pt, ad) = (vec![0x5au8; 1000], vec![0xa5u8; 100]);
     let (mut ct, mut back) = (vec![0u8; 1016], vec![0u8; 1000]);
-    let (mut ct2, mut back2, mut seal_ct) = (ct.clone(), back.clone(), ct.clone());
+    let (mut ct2, mut back2) = (ct.clone(), back.clone());
     let ours = AesSiv::new(&key).unwrap();
     let mut peer = Aes128Siv::new_from_slice(&key).unwrap();
     let long = vec![0x5au8; 2016];
-    let mut tessera = || {
+    let (pt2, ad2, floor) = (pt.clone(), ad.clone(), ours.clone());
+    let tessera = move || {
         let n = ours.seal_into(None, &[&ad], black_box(&pt), &mut ct).unwrap();
         ours.open_into(None, &[&ad], &ct[..n], &mut back).unwrap();
     };
-    let mut aes_siv = || {
+    let aes_siv = move || {
         let (v, c) = ct2.split_at_mut(16);
-        let tag = peer.encrypt_inout_detached([&ad], InOutBuf::new(black_box(&pt), c).unwrap()).unwrap();
+        let tag = peer.encrypt_inout_detached([&ad2], InOutBuf::new(black_box(&pt2), c).unwrap()).unwrap();
         v.copy_from_slice(&tag);
-        peer.decrypt_inout_detached([&ad], InOutBuf::new(c, &mut back2).unwrap(), &tag).unwrap();
+        peer.decrypt_inout_detached([&ad2], InOutBuf::new(c, &mut back2).unwrap(), &tag).unwrap();
     };
+    let floor = move || {
+        black_box(floor.s2v(None, &[], black_box(&long)).unwrap());
+    };
+    [Box::new(tessera), Box::new(aes_siv), Box::new(floor)]
+}
+
+/// Tessera's seal + open of the `siv` shape, the peer's, the floor and
+/// tessera's seal alone, sampled in turn (see the module's documentation).
+fn siv_mix() {
+    let [mut tessera, mut aes_siv, mut floor] = siv_contenders();
+    let ours = AesSiv::new(&[0x2bu8; 32]).unwrap();
+    let (pt, ad, mut seal_ct) = (vec![0x5au8; 1000], vec![0xa5u8; 100], vec![0u8; 1016]);
     let mut seal = || {
         ours.seal_into(None, &[&ad], black_box(&pt), &mut seal_ct).unwrap();
     };
-    let mut floor = || {
-        black_box(ours.s2v(None, &[], black_box(&long)).unwrap());
-    };
     let rounds = 15;
-    let mut t = interleaved(rounds, 50.0, &mut [&mut tessera, &mut aes_siv, &mut floor, &mut seal]);
+    let mut t = interleaved(rounds, 50.0, &mut [&mut *tessera, &mut *aes_siv, &mut *floor, &mut seal]);
     let stats: Vec<(f64, f64)> = t
         .iter_mut()
         .map(|s| {
@@ -255,27 +266,8 @@ fn siv_mix() {
 /// the quartiles drop. Prints each one's lower quartile and median, and the
 /// median of the per-round ratios (each round's samples are adjacent).
 fn siv_wall() {
-    let key = [0x2bu8; 32];
-    let (pt, ad) = (vec![0x5au8; 1000], vec![0xa5u8; 100]);
-    let (mut ct, mut back) = (vec![0u8; 1016], vec![0u8; 1000]);
-    let (mut ct2, mut back2) = (ct.clone(), back.clone());
-    let ours = AesSiv::new(&key).unwrap();
-    let mut peer = Aes128Siv::new_from_slice(&key).unwrap();
-    let long = vec![0x5au8; 2016];
-    let mut tessera = || {
-        let n = ours.seal_into(None, &[&ad], black_box(&pt), &mut ct).unwrap();
-        ours.open_into(None, &[&ad], &ct[..n], &mut back).unwrap();
-    };
-    let mut aes_siv = || {
-        let (v, c) = ct2.split_at_mut(16);
-        let tag = peer.encrypt_inout_detached([&ad], InOutBuf::new(black_box(&pt), c).unwrap()).unwrap();
-        v.copy_from_slice(&tag);
-        peer.decrypt_inout_detached([&ad], InOutBuf::new(c, &mut back2).unwrap(), &tag).unwrap();
-    };
-    let mut floor = || {
-        black_box(ours.s2v(None, &[], black_box(&long)).unwrap());
-    };
-    let fs: &mut [&mut dyn FnMut()] = &mut [&mut tessera, &mut aes_siv, &mut floor];
+    let [mut tessera, mut aes_siv, mut floor] = siv_contenders();
+    let fs: &mut [&mut dyn FnMut()] = &mut [&mut *tessera, &mut *aes_siv, &mut *floor];
     let (t0, rounds) = (std::time::Instant::now(), 2001);
     let now = || t0.elapsed().as_secs_f64();
     let reps: Vec<usize> = fs

@@ -26,7 +26,7 @@ use aes::cipher::typenum::Unsigned;
 use aes::cipher::{BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser, ParBlocks};
 use zeroize::Zeroize;
 
-use super::{Aad, AeadInPlace, Nonce, Tag, verify};
+use super::{InPlace, Tag, tag_matches};
 use crate::aes::block::{enc, load, xor};
 use crate::aes::{Aes, Block};
 use crate::cmac::Cmac;
@@ -261,7 +261,7 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
     enc(backend, xor(&x, &last))
 }
 
-impl AeadInPlace for Eax {
+impl InPlace for Eax {
     /// EAX.Encrypt: `nonce` of any length, `ad` is the header.
     ///
     /// ```
@@ -273,15 +273,15 @@ impl AeadInPlace for Eax {
     /// assert_eq!(buf, vec![0u8; 100]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
-        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
+    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         let mut tag = [0u8; 16];
         self.mac.aes().with_enc_backend(Run { eax: self, dir: Direction::Encrypt, nonce, ad, buf, tag: &mut tag });
         Ok(tag)
     }
 
     /// EAX.Decrypt: MAC and decryption in one pass over `buf`; the tag is
-    /// compared in constant time and `buf` zeroed if it does not match.
+    /// compared in constant time (`buf` is zeroed by [`super::AeadInPlace`] if it
+    /// does not match).
     ///
     /// ```
     /// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
@@ -292,23 +292,17 @@ impl AeadInPlace for Eax {
     /// assert_eq!(buf, [0; 14]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn open_in_place_separate_tag(
-        &self,
-        nonce: Nonce<'_>,
-        aad: Aad<'_>,
-        buf: &mut [u8],
-        tag: &Tag,
-    ) -> Result<(), Error> {
-        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
+    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<bool, Error> {
         let mut expected = [0u8; 16];
         self.mac.aes().with_enc_backend(Run { eax: self, dir: Direction::Decrypt, nonce, ad, buf, tag: &mut expected });
-        verify(&expected, tag, buf)
+        Ok(tag_matches(&expected, tag))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::aead::{Aad, AeadInPlace, Nonce};
 
     #[test]
     fn kernel_and_portable_paths_agree() {

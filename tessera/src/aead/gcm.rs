@@ -15,7 +15,7 @@ use core::ops::RangeFrom;
 use aes::cipher::consts::U12;
 use aes_gcm::{AeadInOut, AesGcm};
 
-use super::{Aad, AeadInPlace, Nonce, Tag};
+use super::{InPlace, Tag};
 use crate::Error;
 use crate::aes::{Aes, Cipher};
 #[cfg(feature = "gcm-ring")]
@@ -141,7 +141,7 @@ fn check(nonce: &[u8], ad: &[u8], buf: &[u8]) -> Result<[u8; 12], Error> {
     Ok(nonce)
 }
 
-impl AeadInPlace for Gcm {
+impl InPlace for Gcm {
     /// GCM-AE (SP 800-38D section 7.1): `nonce` must be 12 bytes.
     ///
     /// ```
@@ -153,8 +153,7 @@ impl AeadInPlace for Gcm {
     /// # let _ = tag;
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
-        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
+    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         let nonce = check(nonce, ad, buf)?;
         let tag: Tag = match &self.inner {
             #[cfg(feature = "gcm-ring")]
@@ -173,7 +172,7 @@ impl AeadInPlace for Gcm {
     }
 
     /// GCM-AD (SP 800-38D section 7.2): the tag is compared in constant
-    /// time and `buf` zeroed if it does not match.
+    /// time (`buf` is zeroed by [`super::AeadInPlace`] if it does not match).
     ///
     /// ```
     /// use tessera::aead::{Aad, AeadInPlace, Gcm, Nonce};
@@ -185,16 +184,9 @@ impl AeadInPlace for Gcm {
     /// assert_eq!(buf, [0; 15]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn open_in_place_separate_tag(
-        &self,
-        nonce: Nonce<'_>,
-        aad: Aad<'_>,
-        buf: &mut [u8],
-        tag: &Tag,
-    ) -> Result<(), Error> {
-        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
+    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<bool, Error> {
         let nonce = check(nonce, ad, buf)?;
-        let ok = match &self.inner {
+        Ok(match &self.inner {
             #[cfg(feature = "gcm-ring")]
             Inner::Ring(k) => {
                 let nonce = ring::aead::Nonce::assume_unique_for_key(nonce);
@@ -205,13 +197,7 @@ impl AeadInPlace for Gcm {
             Inner::Rc128(k) => rc_open(&**k, &nonce, ad, buf, tag),
             Inner::Rc192(k) => rc_open(&**k, &nonce, ad, buf, tag),
             Inner::Rc256(k) => rc_open(&**k, &nonce, ad, buf, tag),
-        };
-        if ok {
-            Ok(())
-        } else {
-            zeroize::Zeroize::zeroize(buf);
-            Err(Error::Authentication)
-        }
+        })
     }
 }
 

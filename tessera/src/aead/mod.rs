@@ -236,16 +236,49 @@ impl Aead {
             Modes::Gcm(_) => Mode::Gcm,
         }
     }
+
+    /// The mode's cipher.
+    fn in_place(&self) -> &dyn InPlace {
+        match &*self.0 {
+            Modes::Ocb(a) => a,
+            Modes::Eax(a) => a,
+            Modes::Gcm(a) => a,
+        }
+    }
 }
 
-impl AeadInPlace for Aead {
+impl InPlace for Aead {
+    #[inline]
+    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+        self.in_place().seal(nonce, ad, buf)
+    }
+
+    #[inline]
+    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<bool, Error> {
+        self.in_place().open(nonce, ad, buf, tag)
+    }
+}
+
+/// What each mode implements, on plain byte slices: [`AeadInPlace`] is
+/// written once over it (the nonce and associated data out of their
+/// wrappers; on opening, the wipe of `buf` when the tag does not match).
+pub(crate) trait InPlace: Send + Sync {
+    /// Encrypts `buf` in place under `nonce`, authenticating `buf` and `ad`,
+    /// and returns the tag (the errors of
+    /// [`AeadInPlace::seal_in_place_separate_tag`], `buf` unchanged).
+    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error>;
+
+    /// Decrypts `buf` in place under `nonce` and returns whether `tag`
+    /// authenticates it and `ad`, compared in constant time (the errors of
+    /// [`AeadInPlace::open_in_place_separate_tag`] but
+    /// [`Error::Authentication`], `buf` unchanged).
+    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<bool, Error>;
+}
+
+impl<T: InPlace> AeadInPlace for T {
     #[inline]
     fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
-        match &*self.0 {
-            Modes::Ocb(a) => a.seal_in_place_separate_tag(nonce, aad, buf),
-            Modes::Eax(a) => a.seal_in_place_separate_tag(nonce, aad, buf),
-            Modes::Gcm(a) => a.seal_in_place_separate_tag(nonce, aad, buf),
-        }
+        self.seal(nonce.as_bytes(), aad.as_bytes(), buf)
     }
 
     #[inline]
@@ -256,22 +289,18 @@ impl AeadInPlace for Aead {
         buf: &mut [u8],
         tag: &Tag,
     ) -> Result<(), Error> {
-        match &*self.0 {
-            Modes::Ocb(a) => a.open_in_place_separate_tag(nonce, aad, buf, tag),
-            Modes::Eax(a) => a.open_in_place_separate_tag(nonce, aad, buf, tag),
-            Modes::Gcm(a) => a.open_in_place_separate_tag(nonce, aad, buf, tag),
+        if self.open(nonce.as_bytes(), aad.as_bytes(), buf, tag)? {
+            Ok(())
+        } else {
+            zeroize::Zeroize::zeroize(buf);
+            Err(Error::Authentication)
         }
     }
 }
 
-/// Checks `tag` against `expected` in constant time; on mismatch wipes `buf`.
+/// Whether `tag` is `expected`, compared in constant time.
 #[inline]
-fn verify(expected: &Tag, tag: &Tag, buf: &mut [u8]) -> Result<(), Error> {
+fn tag_matches(expected: &Tag, tag: &Tag) -> bool {
     use subtle::ConstantTimeEq;
-    if bool::from(expected.ct_eq(tag)) {
-        Ok(())
-    } else {
-        zeroize::Zeroize::zeroize(buf);
-        Err(Error::Authentication)
-    }
+    expected.ct_eq(tag).into()
 }

@@ -20,7 +20,7 @@
 //! form Offset_m = Offset_0 xor the L_i of the set bits of m xor (m >> 1),
 //! with no loop over the blocks.
 
-use super::{Aad, AeadInPlace, Nonce, Tag, verify};
+use super::{InPlace, Tag, tag_matches};
 use crate::Error;
 use crate::aes::Aes;
 use crate::aes::block::{pad, xor};
@@ -119,7 +119,7 @@ impl Ocb {
     }
 }
 
-impl AeadInPlace for Ocb {
+impl InPlace for Ocb {
     /// OCB-ENCRYPT (RFC 7253 section 4.2). `nonce` is 1 to 15 bytes.
     ///
     /// ```
@@ -131,8 +131,7 @@ impl AeadInPlace for Ocb {
     /// # let _ = tag;
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
-        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
+    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         check_nonce(nonce)?;
         let mut done = None;
         if !matches!(*self.bulk, Bulk::Portable) && buf.len() >= 256 {
@@ -149,7 +148,7 @@ impl AeadInPlace for Ocb {
     }
 
     /// OCB-DECRYPT (RFC 7253 section 4.3): the tag is compared in constant
-    /// time and `buf` zeroed if it does not match.
+    /// time (`buf` is zeroed by [`super::AeadInPlace`] if it does not match).
     ///
     /// ```
     /// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
@@ -160,14 +159,7 @@ impl AeadInPlace for Ocb {
     /// assert_eq!(buf, [0; 24]);
     /// # Ok::<(), tessera::Error>(())
     /// ```
-    fn open_in_place_separate_tag(
-        &self,
-        nonce: Nonce<'_>,
-        aad: Aad<'_>,
-        buf: &mut [u8],
-        tag: &Tag,
-    ) -> Result<(), Error> {
-        let (nonce, ad) = (nonce.as_bytes(), aad.as_bytes());
+    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<bool, Error> {
         check_nonce(nonce)?;
         let full = buf.len() / 16 * 16;
         let mut prep = [[0u8; 16]; 3];
@@ -206,13 +198,14 @@ impl AeadInPlace for Ocb {
         let mut t = xor(&xor(&sum, &off), &self.offsets.l_dollar);
         self.aes.encrypt_block(&mut t);
         let expected = xor(&t, &hash);
-        verify(&expected, tag, buf)
+        Ok(tag_matches(&expected, tag))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::aead::{Aad, AeadInPlace, Nonce};
 
     #[test]
     fn gray_offsets_match_the_running_chain() {

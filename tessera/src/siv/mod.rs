@@ -32,6 +32,8 @@ mod ni;
 #[cfg(target_arch = "x86_64")]
 mod ni_ctr;
 #[cfg(target_arch = "x86_64")]
+mod ni_ctr_lanes;
+#[cfg(target_arch = "x86_64")]
 mod ni_s2v;
 mod outputs;
 mod s2v;

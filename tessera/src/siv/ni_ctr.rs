@@ -1,7 +1,9 @@
 //! AES-CTR kernels with the schedule in registers
 //! ([`crate::aes::ni::Keys::schedule`]): eight blocks in flight with AES-NI
 //! ([`ctr`]), 16 with VAES-256 ([`ctr_vaes256`]), 32 with VAES-512
-//! ([`ctr_vaes512`]), chosen by [`ctr_with`] for a [`Width`].
+//! ([`ctr_vaes512`]), chosen by [`ctr_with`] for a [`Width`]. The wide
+//! kernels share one step and one loop, generic over the vector
+//! ([`super::ni_ctr_lanes::CtrLanes`]).
 //! Used by AES-SIV encryption (after S2V's V); the chained CTR of EAX and
 //! AES-SIV decryption is `crate::cmac::ni::ctr_cbc_mac`.
 #![allow(unsafe_code)]
@@ -13,13 +15,14 @@ use zeroize::Zeroize;
 use crate::aes::ni::{ld, st};
 use crate::cmac::ni::put_block;
 use crate::cpu::{AesNi, Vaes256, Vaes512};
-use crate::simd::{load, store};
+
+use super::ni_ctr_lanes::{CtrLanes, Ymm, YmmVl, Zmm};
 
 /// Writes the first `dst.len() - 16 * j` (< 16) bytes of the keystream
 /// block `ks` from block `j` on: a last partial block, through 16 bytes of
 /// stack that are wiped.
 #[inline(always)]
-fn put_partial(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) {
+pub(super) fn put_partial(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) {
     let mut t = [0u8; 16];
     st(&mut t, ks);
     for (i, d) in dst[16 * j..].iter_mut().enumerate() {
@@ -46,7 +49,7 @@ pub(crate) fn siv_counter(v: __m128i) -> __m128i {
 
 /// The byte shuffle between a big-endian block and two little-endian lanes.
 #[inline(always)]
-fn reverse() -> __m128i {
+pub(super) fn reverse() -> __m128i {
     crate::simd::cast([15u8, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
 }
 
@@ -118,82 +121,6 @@ fn ctr_blocks<const NR: usize, const CARRY: bool>(k: &[__m128i; 15], c: __m128i,
     }
 }
 
-/// The counters `c` plus `k` (per 128-bit lane the counter's low and high
-/// 64-bit halves, as numbers), modulo 2^128.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn add_ctr(c: __m512i, k: u64) -> __m512i {
-    let k = _mm512_maskz_set1_epi64(0x55, k as i64);
-    let n = _mm512_add_epi64(c, k);
-    // The low halves that wrapped carry into the high halves above them.
-    let carry = _mm512_mask_cmplt_epu64_mask(0x55, n, k);
-    _mm512_mask_add_epi64(n, carry << 1, n, _mm512_set1_epi64(1))
-}
-
-/// [`add_ctr`] when no low half can wrap (`CARRY` false): one addition,
-/// no mask round trip through a general register.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn add_ctr_if<const CARRY: bool>(c: __m512i, k: u64) -> __m512i {
-    if CARRY { add_ctr(c, k) } else { _mm512_add_epi64(c, _mm512_maskz_set1_epi64(0x55, k as i64)) }
-}
-
-/// One step of [`ctr_vaes512`]: `W` vectors (4W blocks) of keystream from
-/// the counters `c`, XORed into `dst` from byte `off` on, as far as `dst`
-/// goes (a last partial vector through byte masks). Returns the bytes done.
-/// `CARRY`: whether a counter's low 64-bit half may wrap on the way.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
-fn ctr_step<const NR: usize, const W: usize, const CARRY: bool>(
-    rk: &[__m512i; 15],
-    c: &mut __m512i,
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-    off: usize,
-) -> usize {
-    // Each vector's counters straight from `c` (no chain between them),
-    // byte-reversed into big-endian blocks.
-    let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    let mut b: [__m512i; W] = core::array::from_fn(|v| {
-        let blocks = _mm512_shuffle_epi8(add_ctr_if::<CARRY>(*c, 4 * v as u64), reverse);
-        _mm512_xor_si512(blocks, rk[0])
-    });
-    *c = add_ctr_if::<CARRY>(*c, 4 * W as u64);
-    for kr in &rk[1..NR] {
-        for x in &mut b {
-            *x = _mm512_aesenc_epi128(*x, *kr);
-        }
-    }
-    let n = (dst.len() - off).min(64 * W);
-    let d = dst.as_mut_ptr();
-    let s = src.map_or(d.cast_const(), <[u8]>::as_ptr);
-    for (v, x) in b.iter().enumerate() {
-        let len = n.saturating_sub(64 * v).min(64);
-        if len == 0 {
-            break;
-        }
-        let y = _mm512_aesenclast_epi128(*x, rk[NR]);
-        let p = off + 64 * v;
-        // SAFETY: bytes p .. p + len are within `dst` (and `src`, as long).
-        // A whole vector moves with plain loads and stores (a later 16-byte
-        // load of the output, as decryption's chain right after encryption
-        // makes, can be forwarded from a plain store); a partial one through
-        // a byte mask: masked-off bytes are neither read nor written
-        // (AVX-512BW masked moves do not touch them).
-        unsafe {
-            if len == 64 {
-                let input = _mm512_loadu_si512(s.add(p).cast());
-                _mm512_storeu_si512(d.add(p).cast(), _mm512_xor_si512(input, y));
-            } else {
-                let mask = (1u64 << len) - 1;
-                let input = _mm512_maskz_loadu_epi8(mask, s.add(p).cast());
-                _mm512_mask_storeu_epi8(d.add(p).cast(), mask, _mm512_xor_si512(input, y));
-            }
-        }
-    }
-    n
-}
-
 /// The widest CTR kernel a CPU runs, with the proof of its features.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Width {
@@ -243,10 +170,10 @@ pub(crate) fn ctr_with(k: &[__m128i; 15], rounds: usize, width: Width, q: u128, 
 /// and written through byte masks: no keystream goes through memory.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
-pub(crate) fn ctr_vaes512<const NR: usize>(_: Vaes512, k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
+pub(crate) fn ctr_vaes512<const NR: usize>(t: Vaes512, k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
     // The masked moves read `src` as far as `dst` goes.
     assert!(src.is_none_or(|s| s.len() == dst.len()));
-    let rk: [__m512i; 15] = core::array::from_fn(|r| _mm512_broadcast_i32x4(k[r]));
+    let rk = schedule(Zmm(t), k);
     let half = |j: u64, hi: bool| {
         let c = q.wrapping_add(j as u128);
         (if hi { c >> 64 } else { c }) as u64 as i64
@@ -264,28 +191,9 @@ pub(crate) fn ctr_vaes512<const NR: usize>(_: Vaes512, k: &[__m128i; 15], q: u12
     // SIV's counters (bit 63 cleared) never wrap their low half in a message
     // shorter than 2^63 blocks: then each vector's counters take one addition.
     if (q as u64).checked_add(dst.len().div_ceil(16) as u64).is_some() {
-        ctr_steps::<NR, false>(&rk, c, src, dst);
+        ctr_steps::<_, NR, false>(Zmm(t), &rk, c, src, dst);
     } else {
-        ctr_steps::<NR, true>(&rk, c, src, dst);
-    }
-}
-
-/// The steps of [`ctr_vaes512`] from the counters `c` over `dst`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,vaes,aes")]
-fn ctr_steps<const NR: usize, const CARRY: bool>(
-    rk: &[__m512i; 15],
-    mut c: __m512i,
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-) {
-    let mut off = 0;
-    while off < dst.len() {
-        off += match dst.len() - off {
-            257.. => ctr_step::<NR, 8, CARRY>(rk, &mut c, src, dst, off),
-            65.. => ctr_step::<NR, 4, CARRY>(rk, &mut c, src, dst, off),
-            _ => ctr_step::<NR, 1, CARRY>(rk, &mut c, src, dst, off),
-        };
+        ctr_steps::<_, NR, true>(Zmm(t), &rk, c, src, dst);
     }
 }
 
@@ -298,71 +206,7 @@ fn ctr_steps<const NR: usize, const CARRY: bool>(
 #[inline]
 #[target_feature(enable = "avx2,vaes,aes")]
 pub(crate) fn ctr_vaes256<const NR: usize>(t: Vaes256, k: &[__m128i; 15], q: u128, src: Option<&[u8]>, dst: &mut [u8]) {
-    assert!(src.is_none_or(|s| s.len() == dst.len()));
-    let c = lanes(q);
-    if !no_carry(c, dst.len().div_ceil(16)) {
-        return ctr::<NR>(t.into(), k, c, src, dst);
-    }
-    let mut rk: [__m256i; 15] = core::array::from_fn(|r| _mm256_broadcastsi128_si256(k[r]));
-    // Blocks q (low lane) and q + 1 (high lane).
-    let mut c = _mm256_add_epi64(_mm256_broadcastsi128_si256(c), _mm256_set_epi64x(0, 1, 0, 0));
-    let mut off = 0;
-    while off < dst.len() {
-        off += match dst.len() - off {
-            129.. => ctr_step256::<NR, 8>(&rk, &mut c, src, dst, off),
-            33.. => ctr_step256::<NR, 4>(&rk, &mut c, src, dst, off),
-            _ => ctr_step256::<NR, 1>(&rk, &mut c, src, dst, off),
-        };
-    }
-    // The broadcast schedule is on the stack when it does not fit in registers.
-    crate::wipe::wipe_vectors(&mut rk);
-}
-
-/// One step of [`ctr_vaes256`]: `W` vectors (2W blocks) of keystream from
-/// the counters `c` (no low half wraps), XORed into `dst` from byte `off`
-/// on, as far as `dst` goes. Returns the bytes done.
-#[inline]
-#[target_feature(enable = "avx2,vaes,aes")]
-fn ctr_step256<const NR: usize, const W: usize>(
-    rk: &[__m256i; 15],
-    c: &mut __m256i,
-    src: Option<&[u8]>,
-    dst: &mut [u8],
-    off: usize,
-) -> usize {
-    let reverse = _mm256_broadcastsi128_si256(reverse());
-    let mut b: [__m256i; W] = core::array::from_fn(|v| {
-        let step = _mm256_set_epi64x(0, 2 * v as i64, 0, 2 * v as i64);
-        _mm256_xor_si256(_mm256_shuffle_epi8(_mm256_add_epi64(*c, step), reverse), rk[0])
-    });
-    *c = _mm256_add_epi64(*c, _mm256_set_epi64x(0, 2 * W as i64, 0, 2 * W as i64));
-    for kr in &rk[1..NR] {
-        for x in &mut b {
-            *x = _mm256_aesenc_epi128(*x, *kr);
-        }
-    }
-    let n = (dst.len() - off).min(32 * W);
-    for (v, x) in b.iter().enumerate() {
-        let (p, len) = (off + 32 * v, n.saturating_sub(32 * v).min(32));
-        if len == 0 {
-            break;
-        }
-        let y = _mm256_aesenclast_epi128(*x, rk[NR]);
-        if len == 32 {
-            let input: __m256i = load(src.map_or(&dst[p..p + 32], |s| &s[p..p + 32]));
-            store(&mut dst[p..p + 32], _mm256_xor_si256(input, y));
-            continue;
-        }
-        let (j, halves) = (p / 16, [_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y)]);
-        for (h, ks) in halves.into_iter().enumerate() {
-            if len >= 16 * h + 16 {
-                put_block::<true>(src, dst, j + h, ks);
-            } else if len > 16 * h {
-                put_partial(src, dst, j + h, ks);
-            }
-        }
-    }
-    n
+    ctr_ymm::<_, NR>(Ymm(t), t.into(), k, lanes(q), src, dst);
 }
 
 /// AES-CTR on 256-bit vectors (two blocks each, as [`ctr_vaes256`]) for
@@ -385,69 +229,103 @@ pub(crate) fn ctr_vaes256_vl<const NR: usize>(
     src: Option<&[u8]>,
     dst: &mut [u8],
 ) {
+    ctr_ymm::<_, NR>(YmmVl(t), t.into(), k, c, src, dst);
+}
+
+/// The schedule `k` broadcast to every 128-bit lane.
+#[inline(always)]
+fn schedule<L: CtrLanes>(l: L, k: &[__m128i; 15]) -> [L::V; 15] {
+    let mut rk = [l.splat(k[0]); 15];
+    for (r, k) in rk.iter_mut().zip(k) {
+        *r = l.splat(*k);
+    }
+    rk
+}
+
+/// The ymm kernels' body: CTR from the counter block `c` ([`lanes`]) on
+/// `l`'s vectors, or on AES-NI ([`ctr`], under `ni`) from a counter whose
+/// low half may wrap on the way.
+#[inline(always)]
+fn ctr_ymm<L: CtrLanes<V = __m256i>, const NR: usize>(
+    l: L,
+    ni: AesNi,
+    k: &[__m128i; 15],
+    c: __m128i,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) {
+    // The masked moves read `src` as far as `dst` goes.
     assert!(src.is_none_or(|s| s.len() == dst.len()));
     if !no_carry(c, dst.len().div_ceil(16)) {
-        return ctr::<NR>(t.into(), k, c, src, dst);
+        // SAFETY: `ni` proves AES-NI, SSSE3 and SSE4.1.
+        return unsafe { ctr::<NR>(ni, k, c, src, dst) };
     }
-    let rk: [__m256i; 15] = core::array::from_fn(|r| _mm256_broadcastsi128_si256(k[r]));
+    let mut rk = schedule(l, k);
     // Blocks q (low lane) and q + 1 (high lane).
-    let mut c = _mm256_add_epi64(_mm256_broadcastsi128_si256(c), _mm256_set_epi64x(0, 1, 0, 0));
+    // SAFETY: `l` proves AVX2, which its entries are compiled with.
+    let c = unsafe { _mm256_add_epi64(l.splat(c), _mm256_set_epi64x(0, 1, 0, 0)) };
+    ctr_steps::<L, NR, false>(l, &rk, c, src, dst);
+    if L::SPILLS {
+        crate::wipe::wipe_vectors(&mut rk);
+    }
+}
+
+/// The steps of a wide kernel from the counters `c` (`CARRY`: whether a
+/// counter's low 64-bit half may wrap on the way) over `dst`: eight
+/// vectors at a time, four, then one (as far as [`CtrLanes::MOST`] allows).
+#[inline(always)]
+fn ctr_steps<L: CtrLanes, const NR: usize, const CARRY: bool>(
+    l: L,
+    rk: &[L::V; 15],
+    mut c: L::V,
+    src: Option<&[u8]>,
+    dst: &mut [u8],
+) {
+    let bytes = 16 * L::BLOCKS;
     let mut off = 0;
     while off < dst.len() {
         off += match dst.len() - off {
-            33.. => ctr_step256_vl::<NR, 4>(&rk, &mut c, src, dst, off),
-            _ => ctr_step256_vl::<NR, 1>(&rk, &mut c, src, dst, off),
+            left if L::MOST >= 8 && left > 4 * bytes => ctr_step::<L, NR, 8, CARRY>(l, rk, &mut c, src, dst, off),
+            left if left > bytes => ctr_step::<L, NR, 4, CARRY>(l, rk, &mut c, src, dst, off),
+            _ => ctr_step::<L, NR, 1, CARRY>(l, rk, &mut c, src, dst, off),
         };
     }
 }
 
-/// One step of [`ctr_vaes256_vl`]: `W` vectors (2W blocks) of keystream from
-/// the counters `c` (no low half wraps), XORed into `dst` from byte `off`
-/// on, as far as `dst` goes (a last partial vector through byte masks).
-/// Returns the bytes done.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,vaes,aes")]
-fn ctr_step256_vl<const NR: usize, const W: usize>(
-    rk: &[__m256i; 15],
-    c: &mut __m256i,
+/// One step of a wide kernel: `W` vectors of keystream from the counters
+/// `c`, XORed into `dst` from byte `off` on, as far as `dst` goes. Returns
+/// the bytes done.
+#[inline(always)]
+fn ctr_step<L: CtrLanes, const NR: usize, const W: usize, const CARRY: bool>(
+    l: L,
+    rk: &[L::V; 15],
+    c: &mut L::V,
     src: Option<&[u8]>,
     dst: &mut [u8],
     off: usize,
 ) -> usize {
-    let reverse = _mm256_broadcastsi128_si256(reverse());
-    let mut b: [__m256i; W] = core::array::from_fn(|v| {
-        let step = _mm256_set_epi64x(0, 2 * v as i64, 0, 2 * v as i64);
-        _mm256_xor_si256(_mm256_shuffle_epi8(_mm256_add_epi64(*c, step), reverse), rk[0])
-    });
-    *c = _mm256_add_epi64(*c, _mm256_set_epi64x(0, 2 * W as i64, 0, 2 * W as i64));
+    // Each vector's counters straight from `c` (no chain between them).
+    let mut b = [rk[0]; W];
+    for (v, x) in b.iter_mut().enumerate() {
+        *x = l.blocks(l.add::<CARRY>(*c, (L::BLOCKS * v) as u64), rk[0]);
+    }
+    *c = l.add::<CARRY>(*c, (L::BLOCKS * W) as u64);
     for kr in &rk[1..NR] {
         for x in &mut b {
-            *x = _mm256_aesenc_epi128(*x, *kr);
+            *x = l.aesenc(*x, *kr);
         }
     }
-    let n = (dst.len() - off).min(32 * W);
-    let d = dst.as_mut_ptr();
-    let s = src.map_or(d.cast_const(), <[u8]>::as_ptr);
+    let bytes = 16 * L::BLOCKS;
+    // The first vector always has bytes to go (`off < dst.len()`).
+    let n = (dst.len() - off).min(bytes * W);
     for (v, x) in b.iter().enumerate() {
-        let len = n.saturating_sub(32 * v).min(32);
-        if len == 0 {
+        if v > 0 && n <= bytes * v {
             break;
         }
-        let y = _mm256_aesenclast_epi128(*x, rk[NR]);
-        let p = off + 32 * v;
-        // SAFETY: bytes p .. p + len are within `dst` (and `src`, as long:
-        // checked by `ctr_vaes256_vl`); a partial vector moves through a byte
-        // mask, as in `ctr_step`.
-        unsafe {
-            if len == 32 {
-                let input = _mm256_loadu_si256(s.add(p).cast());
-                _mm256_storeu_si256(d.add(p).cast(), _mm256_xor_si256(input, y));
-            } else {
-                let mask = (1u32 << len) - 1;
-                let input = _mm256_maskz_loadu_epi8(mask, s.add(p).cast());
-                _mm256_mask_storeu_epi8(d.add(p).cast(), mask, _mm256_xor_si256(input, y));
-            }
-        }
+        let len = (n - bytes * v).min(bytes);
+        // SAFETY: bytes off + bytes * v .. + len are within `dst`, and `src`
+        // is as long (checked by the kernel entries).
+        unsafe { l.put(src, dst, off + bytes * v, len, l.aesenclast(*x, rk[NR])) };
     }
     n
 }

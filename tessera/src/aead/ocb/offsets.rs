@@ -3,6 +3,7 @@
 //! HASH, OCB-ENCRYPT and OCB-DECRYPT that read them inside one `aes` crate
 //! backend call.
 
+use aes::cipher::array::{Array, ArraySize};
 use aes::cipher::consts::U16;
 use aes::cipher::typenum::Unsigned;
 use aes::cipher::{BlockCipherDecBackend, BlockCipherEncBackend, ParBlocks};
@@ -95,75 +96,95 @@ impl Offsets {
         sum
     }
 
-    /// Encrypts the complete blocks of `data` (a multiple of 16 bytes) in
-    /// place as blocks `i + 1, i + 2, ...` with Offset_i = `off`, and returns
-    /// the last offset and the checksum of these blocks (RFC 7253 section 4.2).
+    /// Encrypts ([`Enc`]) or decrypts ([`Dec`]) the complete blocks of
+    /// `data` (a multiple of 16 bytes) in place as blocks `i + 1, i + 2, ...`
+    /// with Offset_i = `off`, and returns the last offset and the checksum of
+    /// these blocks' plaintext (RFC 7253 sections 4.2 and 4.3): `C::Par`
+    /// blocks per cipher call, each XORed with its offset before and after.
     #[inline(always)]
-    pub(super) fn seal_blocks<B: BlockCipherEncBackend<BlockSize = U16>>(
+    pub(super) fn blocks<C: ParCipher>(
         &self,
-        backend: &B,
+        cipher: &C,
         data: &mut [u8],
         mut i: u64,
         mut off: Block,
     ) -> (Block, Block) {
-        let p = B::ParBlocksSize::USIZE;
-        let mut x: ParBlocks<B> = Default::default();
-        let mut offs: ParBlocks<B> = Default::default();
+        let p = C::Par::USIZE;
+        let mut x: Array<AesBlock, C::Par> = Default::default();
+        let mut offs: Array<AesBlock, C::Par> = Default::default();
         let mut sum = [0u8; 16];
         for group in data.chunks_mut(16 * p) {
             let n = group.len() / 16;
-            for ((m, xj), oj) in group.chunks_exact(16).zip(x.iter_mut()).zip(offs.iter_mut()) {
+            for ((b, xj), oj) in group.chunks_exact(16).zip(x.iter_mut()).zip(offs.iter_mut()) {
                 i += 1;
                 off = xor(&off, &self.l[i.trailing_zeros() as usize]);
-                let m = load(m);
-                sum = xor(&sum, &m);
+                let b = load(b);
+                if C::SEAL {
+                    sum = xor(&sum, &b);
+                }
                 oj.0 = off;
-                xj.0 = xor(&m, &off);
+                xj.0 = xor(&b, &off);
             }
             if n == p {
-                backend.encrypt_par_blocks_inplace(&mut x);
+                cipher.par(&mut x);
             } else {
-                backend.encrypt_tail_blocks_inplace(&mut x[..n]);
+                cipher.tail(&mut x[..n]);
             }
-            for ((c, xj), oj) in group.chunks_exact_mut(16).zip(x.iter()).zip(offs.iter()) {
-                c.copy_from_slice(&xor(&xj.0, &oj.0));
+            for ((b, xj), oj) in group.chunks_exact_mut(16).zip(x.iter()).zip(offs.iter()) {
+                let out = xor(&xj.0, &oj.0);
+                if !C::SEAL {
+                    sum = xor(&sum, &out);
+                }
+                b.copy_from_slice(&out);
             }
         }
         (off, sum)
     }
+}
 
-    /// Decrypts the complete blocks of `data` in place; as [`Self::seal_blocks`].
+/// One AES block as the `aes` crate's backends take it.
+type AesBlock = Array<u8, U16>;
+
+/// One direction of an `aes` crate backend, for [`Offsets::blocks`].
+pub(super) trait ParCipher {
+    /// The blocks one call takes at the most.
+    type Par: ArraySize;
+    /// Encryption (OCB-ENCRYPT) or decryption (OCB-DECRYPT).
+    const SEAL: bool;
+    /// `Par` blocks in place.
+    fn par(&self, x: &mut Array<AesBlock, Self::Par>);
+    /// Fewer blocks in place.
+    fn tail(&self, x: &mut [AesBlock]);
+}
+
+/// An encrypting backend.
+pub(super) struct Enc<'a, B>(pub(super) &'a B);
+
+/// A decrypting backend.
+pub(super) struct Dec<'a, B>(pub(super) &'a B);
+
+impl<B: BlockCipherEncBackend<BlockSize = U16>> ParCipher for Enc<'_, B> {
+    type Par = B::ParBlocksSize;
+    const SEAL: bool = true;
     #[inline(always)]
-    pub(super) fn open_blocks<B: BlockCipherDecBackend<BlockSize = U16>>(
-        &self,
-        backend: &B,
-        data: &mut [u8],
-        mut i: u64,
-        mut off: Block,
-    ) -> (Block, Block) {
-        let p = B::ParBlocksSize::USIZE;
-        let mut x: ParBlocks<B> = Default::default();
-        let mut offs: ParBlocks<B> = Default::default();
-        let mut sum = [0u8; 16];
-        for group in data.chunks_mut(16 * p) {
-            let n = group.len() / 16;
-            for ((c, xj), oj) in group.chunks_exact(16).zip(x.iter_mut()).zip(offs.iter_mut()) {
-                i += 1;
-                off = xor(&off, &self.l[i.trailing_zeros() as usize]);
-                oj.0 = off;
-                xj.0 = xor(&load(c), &off);
-            }
-            if n == p {
-                backend.decrypt_par_blocks_inplace(&mut x);
-            } else {
-                backend.decrypt_tail_blocks_inplace(&mut x[..n]);
-            }
-            for ((m, xj), oj) in group.chunks_exact_mut(16).zip(x.iter()).zip(offs.iter()) {
-                let pj = xor(&xj.0, &oj.0);
-                sum = xor(&sum, &pj);
-                m.copy_from_slice(&pj);
-            }
-        }
-        (off, sum)
+    fn par(&self, x: &mut Array<AesBlock, Self::Par>) {
+        self.0.encrypt_par_blocks_inplace(x);
+    }
+    #[inline(always)]
+    fn tail(&self, x: &mut [AesBlock]) {
+        self.0.encrypt_tail_blocks_inplace(x);
+    }
+}
+
+impl<B: BlockCipherDecBackend<BlockSize = U16>> ParCipher for Dec<'_, B> {
+    type Par = B::ParBlocksSize;
+    const SEAL: bool = false;
+    #[inline(always)]
+    fn par(&self, x: &mut Array<AesBlock, Self::Par>) {
+        self.0.decrypt_par_blocks_inplace(x);
+    }
+    #[inline(always)]
+    fn tail(&self, x: &mut [AesBlock]) {
+        self.0.decrypt_tail_blocks_inplace(x);
     }
 }

@@ -7,7 +7,7 @@ use aes::cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser,
 };
 
-use super::offsets::Offsets;
+use super::offsets::{Dec, Enc, Offsets};
 use crate::Error;
 use crate::aead::Tag;
 use crate::aes::Block;
@@ -77,7 +77,7 @@ impl BlockCipherEncClosure for Seal<'_> {
         let rest = &mut self.buf[index as usize * 16..];
         let full = rest.len() / 16 * 16;
         let (blocks, partial) = rest.split_at_mut(full);
-        let (mut off, sum1) = ocb.seal_blocks(backend, blocks, index, off0);
+        let (mut off, sum1) = ocb.blocks(&Enc(backend), blocks, index, off0);
         let mut sum = xor(&sum0, &sum1);
         if !partial.is_empty() {
             off = xor(&off, &ocb.l_star);
@@ -143,6 +143,6 @@ impl BlockSizeUser for OpenBulk<'_> {
 impl BlockCipherDecClosure for OpenBulk<'_> {
     #[inline(always)]
     fn call<B: BlockCipherDecBackend<BlockSize = U16>>(self, backend: &B) {
-        *self.out = self.offsets.open_blocks(backend, self.data, self.index, self.off);
+        *self.out = self.offsets.blocks(&Dec(backend), self.data, self.index, self.off);
     }
 }
