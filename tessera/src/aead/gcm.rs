@@ -1,5 +1,5 @@
 //! AES-GCM (NIST SP 800-38D) with 96-bit nonces and 128-bit tags, behind
-//! [`AeadInPlace`].
+//! [`AeadInPlace`](super::AeadInPlace).
 //!
 //! GCM is not ours: the fastest vetted implementation that builds here is
 //! wrapped. Measured side by side on this machine (AES-128-GCM seal, 1 MiB;

@@ -10,26 +10,11 @@
 
 use core::arch::x86_64::*;
 
-use zeroize::Zeroize;
-
-use crate::aes::ni::{ld, st};
+use crate::aes::ni::ld;
 use crate::cmac::ni::put_block;
 use crate::cpu::{AesNi, Vaes256, Vaes512};
 
-use super::ni_ctr_lanes::{CtrLanes, Ymm, YmmVl, Zmm};
-
-/// Writes the first `dst.len() - 16 * j` (< 16) bytes of the keystream
-/// block `ks` from block `j` on: a last partial block, through 16 bytes of
-/// stack that are wiped.
-#[inline(always)]
-pub(super) fn put_partial(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) {
-    let mut t = [0u8; 16];
-    st(&mut t, ks);
-    for (i, d) in dst[16 * j..].iter_mut().enumerate() {
-        *d = t[i] ^ src.map_or(*d, |s| s[16 * j + i]);
-    }
-    t.zeroize();
-}
+use super::ni_ctr_lanes::{CtrLanes, Ymm, YmmVl, Zmm, put_partial, reverse};
 
 /// The big-endian counter block `q` as two 64-bit lanes: its low half
 /// in lane 0, its high half in lane 1 (the layout the kernels add in).
@@ -45,12 +30,6 @@ pub(crate) fn lanes(q: u128) -> __m128i {
 pub(crate) fn siv_counter(v: __m128i) -> __m128i {
     let keep = _mm_set_epi8(-1, -1, -1, 0x7f, -1, -1, -1, 0x7f, -1, -1, -1, -1, -1, -1, -1, -1);
     _mm_shuffle_epi8(_mm_and_si128(v, keep), reverse())
-}
-
-/// The byte shuffle between a big-endian block and two little-endian lanes.
-#[inline(always)]
-pub(super) fn reverse() -> __m128i {
-    crate::simd::cast([15u8, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
 }
 
 /// Whether adding up to `blocks` to the counter `c` ([`lanes`]) never

@@ -8,11 +8,31 @@
 
 use core::arch::x86_64::*;
 
+use zeroize::Zeroize;
+
+use crate::aes::ni::st;
 use crate::cmac::ni::put_block;
 use crate::cpu::{Vaes256, Vaes512};
 use crate::simd::{load, store};
 
-use super::ni_ctr::{put_partial, reverse};
+/// Writes the first `dst.len() - 16 * j` (< 16) bytes of the keystream
+/// block `ks` from block `j` on: a last partial block, through 16 bytes of
+/// stack that are wiped.
+#[inline(always)]
+pub(crate) fn put_partial(src: Option<&[u8]>, dst: &mut [u8], j: usize, ks: __m128i) {
+    let mut t = [0u8; 16];
+    st(&mut t, ks);
+    for (i, d) in dst[16 * j..].iter_mut().enumerate() {
+        *d = t[i] ^ src.map_or(*d, |s| s[16 * j + i]);
+    }
+    t.zeroize();
+}
+
+/// The byte shuffle between a big-endian block and two little-endian lanes.
+#[inline(always)]
+pub(crate) fn reverse() -> __m128i {
+    crate::simd::cast([15u8, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
+}
 
 /// A vector of AES blocks with what the CTR kernels do to it. Counters
 /// are held per 128-bit lane as the counter's low and high 64-bit halves,
