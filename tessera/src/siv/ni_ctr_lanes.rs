@@ -80,6 +80,18 @@ pub(super) struct Ymm(pub(super) Vaes256);
 #[derive(Clone, Copy)]
 pub(super) struct YmmVl(pub(super) Vaes512);
 
+/// Methods of a lane type whose intrinsics need the features its token
+/// (`self`) proves, each body run as one `unsafe` block.
+macro_rules! proven {
+    ($(fn $name:ident $(<const $c:ident: $ct:ty>)? ($($a:ident: $t:ty),*) -> $r:ty { $($body:tt)* })*) => {$(
+        #[inline(always)]
+        fn $name $(<const $c: $ct>)? (self, $($a: $t),*) -> $r {
+            // SAFETY: `self` proves the features of the instructions.
+            unsafe { $($body)* }
+        }
+    )*};
+}
+
 /// `dst[p..p + len] = src ^ ks` for `len` up to a `$v`'s bytes with
 /// AVX-512BW masked moves: a whole vector with plain loads and stores (a
 /// later 16-byte load of the output, as decryption's chain right after
@@ -112,15 +124,9 @@ impl CtrLanes for Zmm {
     const BLOCKS: usize = 4;
     const MOST: usize = 8;
     const SPILLS: bool = false;
-    #[inline(always)]
-    fn splat(self, k: __m128i) -> __m512i {
-        // SAFETY: the token proves AVX-512F.
-        unsafe { _mm512_broadcast_i32x4(k) }
-    }
-    #[inline(always)]
-    fn add<const CARRY: bool>(self, c: __m512i, k: u64) -> __m512i {
-        // SAFETY: the token proves AVX-512F.
-        unsafe {
+    proven! {
+        fn splat(k: __m128i) -> __m512i { _mm512_broadcast_i32x4(k) }
+        fn add<const CARRY: bool>(c: __m512i, k: u64) -> __m512i {
             let k = _mm512_maskz_set1_epi64(0x55, k as i64);
             let n = _mm512_add_epi64(c, k);
             if !CARRY {
@@ -130,21 +136,11 @@ impl CtrLanes for Zmm {
             let carry = _mm512_mask_cmplt_epu64_mask(0x55, n, k);
             _mm512_mask_add_epi64(n, carry << 1, n, _mm512_set1_epi64(1))
         }
-    }
-    #[inline(always)]
-    fn blocks(self, c: __m512i, k0: __m512i) -> __m512i {
-        // SAFETY: the token proves AVX-512F and AVX-512BW.
-        unsafe { _mm512_xor_si512(_mm512_shuffle_epi8(c, _mm512_broadcast_i32x4(reverse())), k0) }
-    }
-    #[inline(always)]
-    fn aesenc(self, x: __m512i, k: __m512i) -> __m512i {
-        // SAFETY: the token proves VAES and AVX-512F.
-        unsafe { _mm512_aesenc_epi128(x, k) }
-    }
-    #[inline(always)]
-    fn aesenclast(self, x: __m512i, k: __m512i) -> __m512i {
-        // SAFETY: the token proves VAES and AVX-512F.
-        unsafe { _mm512_aesenclast_epi128(x, k) }
+        fn blocks(c: __m512i, k0: __m512i) -> __m512i {
+            _mm512_xor_si512(_mm512_shuffle_epi8(c, _mm512_broadcast_i32x4(reverse())), k0)
+        }
+        fn aesenc(x: __m512i, k: __m512i) -> __m512i { _mm512_aesenc_epi128(x, k) }
+        fn aesenclast(x: __m512i, k: __m512i) -> __m512i { _mm512_aesenclast_epi128(x, k) }
     }
     masked_put!(
         __m512i,
@@ -164,31 +160,17 @@ macro_rules! ymm_ops {
     () => {
         type V = __m256i;
         const BLOCKS: usize = 2;
-        #[inline(always)]
-        fn splat(self, k: __m128i) -> __m256i {
-            // SAFETY: the token proves AVX2.
-            unsafe { _mm256_broadcastsi128_si256(k) }
-        }
-        #[inline(always)]
-        fn add<const CARRY: bool>(self, c: __m256i, k: u64) -> __m256i {
-            debug_assert!(!CARRY, "the ymm kernels run from counters whose low halves do not wrap");
-            // SAFETY: the token proves AVX2.
-            unsafe { _mm256_add_epi64(c, _mm256_set_epi64x(0, k as i64, 0, k as i64)) }
-        }
-        #[inline(always)]
-        fn blocks(self, c: __m256i, k0: __m256i) -> __m256i {
-            // SAFETY: the token proves AVX2.
-            unsafe { _mm256_xor_si256(_mm256_shuffle_epi8(c, _mm256_broadcastsi128_si256(reverse())), k0) }
-        }
-        #[inline(always)]
-        fn aesenc(self, x: __m256i, k: __m256i) -> __m256i {
-            // SAFETY: the token proves VAES and AVX2.
-            unsafe { _mm256_aesenc_epi128(x, k) }
-        }
-        #[inline(always)]
-        fn aesenclast(self, x: __m256i, k: __m256i) -> __m256i {
-            // SAFETY: the token proves VAES and AVX2.
-            unsafe { _mm256_aesenclast_epi128(x, k) }
+        proven! {
+            fn splat(k: __m128i) -> __m256i { _mm256_broadcastsi128_si256(k) }
+            fn add<const CARRY: bool>(c: __m256i, k: u64) -> __m256i {
+                debug_assert!(!CARRY, "the ymm kernels run from counters whose low halves do not wrap");
+                _mm256_add_epi64(c, _mm256_set_epi64x(0, k as i64, 0, k as i64))
+            }
+            fn blocks(c: __m256i, k0: __m256i) -> __m256i {
+                _mm256_xor_si256(_mm256_shuffle_epi8(c, _mm256_broadcastsi128_si256(reverse())), k0)
+            }
+            fn aesenc(x: __m256i, k: __m256i) -> __m256i { _mm256_aesenc_epi128(x, k) }
+            fn aesenclast(x: __m256i, k: __m256i) -> __m256i { _mm256_aesenclast_epi128(x, k) }
         }
     };
 }

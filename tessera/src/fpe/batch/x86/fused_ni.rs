@@ -16,6 +16,7 @@ use super::fused512::{MAX_ROUNDS, by_rounds, const_block};
 use super::run::FusedRun;
 use super::single_ni::Fast;
 use crate::Direction;
+use crate::cpu::AesNi;
 use crate::fpe::batch::round::{Consts, Prefetch};
 
 /// Blocks in flight per group.
@@ -28,15 +29,15 @@ pub(crate) trait Unit<const K: usize> {
     /// A round's modulus.
     type Mod;
     /// The modulus `m` with its limb residues `r`.
-    fn modulus(m: u64, r: [u64; 3]) -> Self::Mod;
+    fn modulus(t: AesNi, m: u64, r: [u64; 3]) -> Self::Mod;
     /// The halves `s[..K]`.
     fn load(s: &[u64]) -> Self::Half;
     /// Writes the halves to `s[..K]`.
     fn store(x: Self::Half, s: &mut [u64]);
     /// The blocks `cb ^ half` (`cb`: the round's constant block ^ rk\[0\]).
-    fn build(cb: __m128i, x: Self::Half) -> [__m128i; K];
+    fn build(t: AesNi, cb: __m128i, x: Self::Half) -> [__m128i; K];
     /// `d ± y mod m` (`ENC`: +), y read from the enciphered blocks `o`.
-    fn finish<const ENC: bool>(o: [__m128i; K], k: &Self::Mod, d: Self::Half) -> Self::Half;
+    fn finish<const ENC: bool>(t: AesNi, o: [__m128i; K], k: &Self::Mod, d: Self::Half) -> Self::Half;
 }
 
 /// One value per unit on 64-bit scalars, FF3's layout or FF1's.
@@ -46,8 +47,8 @@ impl<const FF3: bool> Unit<1> for Scalar<FF3> {
     type Half = u64;
     type Mod = Red;
     #[inline(always)]
-    fn modulus(m: u64, r: [u64; 3]) -> Red {
-        // SAFETY: SSE4.1, as the callers (see `Unit`).
+    fn modulus(_: AesNi, m: u64, r: [u64; 3]) -> Red {
+        // SAFETY: the token proves SSE4.1.
         unsafe { Red::new::<FF3>(m, r) }.expect("moduli in range (the caller's contract)")
     }
     #[inline(always)]
@@ -59,7 +60,7 @@ impl<const FF3: bool> Unit<1> for Scalar<FF3> {
         s[0] = x;
     }
     #[inline(always)]
-    fn build(cb: __m128i, x: u64) -> [__m128i; 1] {
+    fn build(_: AesNi, cb: __m128i, x: u64) -> [__m128i; 1] {
         // FF1: the half big-endian in bytes 8..16; FF3: little-endian in 0..8.
         // SAFETY: SSE2, part of every x86-64 CPU.
         unsafe {
@@ -68,8 +69,8 @@ impl<const FF3: bool> Unit<1> for Scalar<FF3> {
         }
     }
     #[inline(always)]
-    fn finish<const ENC: bool>(o: [__m128i; 1], k: &Red, mut d: u64) -> u64 {
-        // SAFETY: AES-NI and SSE4.1, as the callers (see `Unit`).
+    fn finish<const ENC: bool>(_: AesNi, o: [__m128i; 1], k: &Red, mut d: u64) -> u64 {
+        // SAFETY: the token proves AES-NI and SSE4.1.
         unsafe { finish::<FF3, ENC>(o[0], k, &mut d) };
         d
     }
@@ -123,24 +124,25 @@ fn finish<const FF3: bool, const ENC: bool>(o: __m128i, k: &Red, d: &mut u64) {
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn step<U: Unit<K>, const K: usize, const N: usize, const NR: usize, const ENC: bool>(
+    t: AesNi,
     rk: &[__m128i; 15],
     cb: __m128i,
     k: &U::Mod,
     src: &[U::Half; N],
     dst: &mut [U::Half; N],
 ) {
-    let blk = encipher::<K, N, NR>(rk, build::<U, K, N>(cb, src));
+    let blk = encipher::<K, N, NR>(rk, build::<U, K, N>(t, cb, src));
     for (o, d) in blk.iter().zip(dst) {
-        *d = U::finish::<ENC>(*o, k, *d);
+        *d = U::finish::<ENC>(t, *o, k, *d);
     }
 }
 
 /// The blocks of the halves `x`.
 #[inline(always)]
-fn build<U: Unit<K>, const K: usize, const N: usize>(cb: __m128i, x: &[U::Half; N]) -> [[__m128i; K]; N] {
+fn build<U: Unit<K>, const K: usize, const N: usize>(t: AesNi, cb: __m128i, x: &[U::Half; N]) -> [[__m128i; K]; N] {
     let mut blk = [[cb; K]; N];
     for (b, &x) in blk.iter_mut().zip(x) {
-        *b = U::build(cb, x);
+        *b = U::build(t, cb, x);
     }
     blk
 }
@@ -169,6 +171,7 @@ fn encipher<const K: usize, const N: usize, const NR: usize>(
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn stage<U: Unit<K>, const K: usize, const W: usize, const NR: usize, const ENC: bool>(
+    t: AesNi,
     rk: &[__m128i; 15],
     mut blk: [[__m128i; K]; W],
     done: &[[__m128i; K]; W],
@@ -183,7 +186,7 @@ pub(crate) fn stage<U: Unit<K>, const K: usize, const W: usize, const NR: usize,
                 for b in blk.as_flattened_mut() {
                     *b = _mm_aesenc_si128(*b, rk[$r + 1]);
                 }
-                dst[$r] = U::finish::<ENC>(done[$r], k, dst[$r]);
+                dst[$r] = U::finish::<ENC>(t, done[$r], k, dst[$r]);
             }
         )*};
     }
@@ -206,9 +209,9 @@ pub(crate) fn stage<U: Unit<K>, const K: usize, const W: usize, const NR: usize,
 /// ten; halves below their moduli, each in 2..=(2^64 - 1) / 3 (FF1) or
 /// 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
-pub fn rounds_aesni<const FF3: bool>(_: crate::cpu::AesNi, work: FusedRun<'_, impl Prefetch>) {
+pub fn rounds_aesni<const FF3: bool>(t: AesNi, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
-    by_rounds!(run[Scalar<FF3>, 1, 8](nr, dir; keys, c, a, b, dir, pf));
+    by_rounds!(run[Scalar<FF3>, 1, 8](nr, dir; t, keys, c, a, b, dir, pf));
 }
 
 /// All rounds for every value of `a` and `b` in units `U` of `K` values,
@@ -217,6 +220,7 @@ pub fn rounds_aesni<const FF3: bool>(_: crate::cpu::AesNi, work: FusedRun<'_, im
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn run<U: Unit<K>, const K: usize, const W: usize, const NR: usize, const ENC: bool>(
+    t: AesNi,
     rk: &[__m128i; 15],
     c: &Consts<'_>,
     a: &mut [u64],
@@ -226,16 +230,16 @@ pub(crate) fn run<U: Unit<K>, const K: usize, const W: usize, const NR: usize, c
 ) {
     let (mut cbk, rounds, p) = round_blocks(rk[0], c, a.len(), b.len(), dir);
     // The moduli of the first round's parity and the other.
-    let ks = [U::modulus(c.m[p], c.r[p]), U::modulus(c.m[1 - p], c.r[1 - p])];
+    let ks = [U::modulus(t, c.m[p], c.r[p]), U::modulus(t, c.m[1 - p], c.r[1 - p])];
     let mut j = 0;
     while j + 2 * BLOCKS <= a.len() {
         pf.part((a.len() - j).div_ceil(2 * BLOCKS));
-        chunk::<U, K, W, 2, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        chunk::<U, K, W, 2, NR, ENC>(t, rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
         j += 2 * BLOCKS;
     }
     if j < a.len() {
         pf.rest();
-        chunk::<U, K, W, 1, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
+        chunk::<U, K, W, 1, NR, ENC>(t, rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
     }
     crate::wipe::wipe_vectors(&mut cbk);
 }
@@ -267,6 +271,7 @@ pub(crate) fn round_blocks(
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 fn chunk<U: Unit<K>, const K: usize, const W: usize, const G: usize, const NR: usize, const ENC: bool>(
+    t: AesNi,
     rk: &[__m128i; 15],
     cbk: &[__m128i],
     ks: &[U::Mod; 2],
@@ -284,23 +289,23 @@ fn chunk<U: Unit<K>, const K: usize, const W: usize, const G: usize, const NR: u
         }
     }
     if G == 1 {
-        for (t, &cb) in cbk.iter().enumerate() {
+        for (r, &cb) in cbk.iter().enumerate() {
             let [x, y] = &mut h;
-            let (src, dst) = if t % 2 == 0 { (&y[0], &mut x[0]) } else { (&x[0], &mut y[0]) };
-            step::<U, K, W, NR, ENC>(rk, cb, &ks[t % 2], src, dst);
+            let (src, dst) = if r % 2 == 0 { (&y[0], &mut x[0]) } else { (&x[0], &mut y[0]) };
+            step::<U, K, W, NR, ENC>(t, rk, cb, &ks[r % 2], src, dst);
         }
     } else {
         // Stage s enciphers round s / 2 of group s % 2 (from h[1 - t % 2])
         // and finishes stage s - 1 into h[t' % 2].
-        let mut done = encipher::<K, W, NR>(rk, build::<U, K, W>(cbk[0], &h[1][0]));
+        let mut done = encipher::<K, W, NR>(rk, build::<U, K, W>(t, cbk[0], &h[1][0]));
         for s in 1..2 * cbk.len() {
-            let blk = build::<U, K, W>(cbk[s / 2], &h[1 - (s / 2) % 2][s % 2]);
-            let t = (s - 1) / 2;
-            done = stage::<U, K, W, NR, ENC>(rk, blk, &done, &ks[t % 2], &mut h[t % 2][(s - 1) % 2]);
+            let blk = build::<U, K, W>(t, cbk[s / 2], &h[1 - (s / 2) % 2][s % 2]);
+            let r = (s - 1) / 2;
+            done = stage::<U, K, W, NR, ENC>(t, rk, blk, &done, &ks[r % 2], &mut h[r % 2][(s - 1) % 2]);
         }
-        let t = cbk.len() - 1;
-        for (o, d) in done.iter().zip(&mut h[t % 2][1]) {
-            *d = U::finish::<ENC>(*o, &ks[t % 2], *d);
+        let r = cbk.len() - 1;
+        for (o, d) in done.iter().zip(&mut h[r % 2][1]) {
+            *d = U::finish::<ENC>(t, *o, &ks[r % 2], *d);
         }
     }
     for (half, s) in h.iter().zip([xs, ys]) {

@@ -16,6 +16,7 @@ use super::fused256::MAX_NARROW;
 use super::fused512::by_rounds;
 use super::round::{BSWAP_HI, BSWAP_LO};
 use super::run::FusedRun;
+use crate::cpu::AesNi;
 use crate::fpe::batch::round::Prefetch;
 
 /// One modulus in both 64-bit lanes, with the f64 constants of [`update2`].
@@ -45,8 +46,8 @@ impl Unit<2> for Pair {
     type Half = __m128i;
     type Mod = ModSse;
     #[inline(always)]
-    fn modulus(m: u64, _: [u64; 3]) -> ModSse {
-        // SAFETY: SSE4.1, as the callers (see `Unit`).
+    fn modulus(_: AesNi, m: u64, _: [u64; 3]) -> ModSse {
+        // SAFETY: the token proves SSE4.1.
         unsafe { ModSse::new(m) }
     }
     #[inline(always)]
@@ -59,13 +60,13 @@ impl Unit<2> for Pair {
         store(s, unsafe { _mm_and_si128(x, _mm_set1_epi64x(u32::MAX as i64)) });
     }
     #[inline(always)]
-    fn build(cb: __m128i, x: __m128i) -> [__m128i; 2] {
-        // SAFETY: as in `modulus`.
+    fn build(_: AesNi, cb: __m128i, x: __m128i) -> [__m128i; 2] {
+        // SAFETY: the token proves SSE4.1.
         unsafe { build(x, cb) }
     }
     #[inline(always)]
-    fn finish<const ENC: bool>(o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i {
-        // SAFETY: as in `modulus`.
+    fn finish<const ENC: bool>(_: AesNi, o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i {
+        // SAFETY: the token proves SSE4.1.
         unsafe { finish::<ENC>(o, k, d) }
     }
 }
@@ -119,10 +120,10 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
 /// The SSE4.1 kernel: as `fused_ni::rounds_aesni` for FF1, asking `pf`
 /// for everything first; moduli in 2^16..=[`MAX_NARROW`].
 #[target_feature(enable = "aes,sse4.1")]
-pub fn rounds_sse41(_: crate::cpu::AesNi, work: FusedRun<'_, impl Prefetch>) {
+pub fn rounds_sse41(t: AesNi, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     pf.rest();
-    by_rounds!(run[Pair, 2, 4](nr, dir; keys, c, a, b, dir, &mut ()));
+    by_rounds!(run[Pair, 2, 4](nr, dir; t, keys, c, a, b, dir, &mut ()));
 }
 
 #[cfg(test)]
