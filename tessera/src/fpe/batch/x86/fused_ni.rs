@@ -40,16 +40,40 @@ pub(crate) trait Unit<const K: usize> {
     fn finish<const ENC: bool>(t: AesNi, o: [__m128i; K], k: &Self::Mod, d: Self::Half) -> Self::Half;
 }
 
+/// The [`Unit`] methods that take the `AesNi` token, each body one
+/// `unsafe` block: the code it calls needs AES-NI and SSE4.1, which the
+/// token proves (and SSE2, part of every x86-64 CPU).
+macro_rules! unit_methods {
+    ($(fn $name:ident $(<const $c:ident: $ct:ty>)? ($($a:ident: $t:ty),*) -> $r:ty { $($body:tt)* })*) => {$(
+        #[inline(always)]
+        fn $name $(<const $c: $ct>)? (_: AesNi, $($a: $t),*) -> $r {
+            // SAFETY: the token proves the features of the code called.
+            unsafe { $($body)* }
+        }
+    )*};
+}
+pub(crate) use unit_methods;
+
 /// One value per unit on 64-bit scalars, FF3's layout or FF1's.
 pub(crate) struct Scalar<const FF3: bool>;
 
 impl<const FF3: bool> Unit<1> for Scalar<FF3> {
     type Half = u64;
     type Mod = Red;
-    #[inline(always)]
-    fn modulus(_: AesNi, m: u64, r: [u64; 3]) -> Red {
-        // SAFETY: the token proves SSE4.1.
-        unsafe { Red::new::<FF3>(m, r) }.expect("moduli in range (the caller's contract)")
+    unit_methods! {
+        fn modulus(m: u64, r: [u64; 3]) -> Red {
+            Red::new::<FF3>(m, r).expect("moduli in range (the caller's contract)")
+        }
+        fn build(cb: __m128i, x: u64) -> [__m128i; 1] {
+            // FF1: the half big-endian in bytes 8..16; FF3: little-endian in 0..8.
+            let h = if FF3 { _mm_cvtsi64_si128(x as i64) } else { _mm_set_epi64x(x.swap_bytes() as i64, 0) };
+            [_mm_xor_si128(cb, h)]
+        }
+        fn finish<const ENC: bool>(o: [__m128i; 1], k: &Red, d: u64) -> u64 {
+            let mut d = d;
+            finish::<FF3, ENC>(o[0], k, &mut d);
+            d
+        }
     }
     #[inline(always)]
     fn load(s: &[u64]) -> u64 {
@@ -58,21 +82,6 @@ impl<const FF3: bool> Unit<1> for Scalar<FF3> {
     #[inline(always)]
     fn store(x: u64, s: &mut [u64]) {
         s[0] = x;
-    }
-    #[inline(always)]
-    fn build(_: AesNi, cb: __m128i, x: u64) -> [__m128i; 1] {
-        // FF1: the half big-endian in bytes 8..16; FF3: little-endian in 0..8.
-        // SAFETY: SSE2, part of every x86-64 CPU.
-        unsafe {
-            let h = if FF3 { _mm_cvtsi64_si128(x as i64) } else { _mm_set_epi64x(x.swap_bytes() as i64, 0) };
-            [_mm_xor_si128(cb, h)]
-        }
-    }
-    #[inline(always)]
-    fn finish<const ENC: bool>(_: AesNi, o: [__m128i; 1], k: &Red, mut d: u64) -> u64 {
-        // SAFETY: the token proves AES-NI and SSE4.1.
-        unsafe { finish::<FF3, ENC>(o[0], k, &mut d) };
-        d
     }
 }
 

@@ -11,7 +11,7 @@ use core::arch::x86_64::*;
 
 use super::fused_avx2::place32;
 use super::fused_avx2::quotient_consts;
-use super::fused_ni::{Unit, run};
+use super::fused_ni::{Unit, run, unit_methods};
 use super::fused256::MAX_NARROW;
 use super::fused512::by_rounds;
 use super::round::{BSWAP_HI, BSWAP_LO};
@@ -45,10 +45,10 @@ pub(crate) struct Pair;
 impl Unit<2> for Pair {
     type Half = __m128i;
     type Mod = ModSse;
-    #[inline(always)]
-    fn modulus(_: AesNi, m: u64, _: [u64; 3]) -> ModSse {
-        // SAFETY: the token proves SSE4.1.
-        unsafe { ModSse::new(m) }
+    unit_methods! {
+        fn modulus(m: u64, _r: [u64; 3]) -> ModSse { ModSse::new(m) }
+        fn build(cb: __m128i, x: __m128i) -> [__m128i; 2] { build(x, cb) }
+        fn finish<const ENC: bool>(o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i { finish::<ENC>(o, k, d) }
     }
     #[inline(always)]
     fn load(s: &[u64]) -> __m128i {
@@ -58,16 +58,6 @@ impl Unit<2> for Pair {
     fn store(x: __m128i, s: &mut [u64]) {
         // SAFETY: SSE2, part of every x86-64 CPU.
         store(s, unsafe { _mm_and_si128(x, _mm_set1_epi64x(u32::MAX as i64)) });
-    }
-    #[inline(always)]
-    fn build(_: AesNi, cb: __m128i, x: __m128i) -> [__m128i; 2] {
-        // SAFETY: the token proves SSE4.1.
-        unsafe { build(x, cb) }
-    }
-    #[inline(always)]
-    fn finish<const ENC: bool>(_: AesNi, o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i {
-        // SAFETY: the token proves SSE4.1.
-        unsafe { finish::<ENC>(o, k, d) }
     }
 }
 
