@@ -62,7 +62,8 @@ pub struct Scratch {
 }
 
 /// Wipes and empties `buf`, keeping its capacity: one fill of the slice
-/// (`Vec::zeroize` writes element by element).
+/// (`Vec::zeroize` writes element by element). The capacity past the
+/// length is not wiped, so these buffers are only ever emptied through it.
 pub fn wipe(buf: &mut Vec<u8>) {
     buf.as_mut_slice().zeroize();
     buf.clear();

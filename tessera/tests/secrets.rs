@@ -304,6 +304,22 @@ fn text_batches_wipe_their_plaintexts() {
         plain.fill(0);
     });
     assert_eq!(found, 0, "a text batch left plaintext numerals in freed memory");
+    // A format that keeps characters rebuilds each value in a scratch string:
+    // a long value then a short one must not leave the long one's tail there.
+    let format = TokenFormat::new().passthrough("-");
+    let long = "3141-5926-5358-9793-2384-6264";
+    let found = freed_with(&long.as_bytes()[10..26], || {
+        let mut batch = TextBatch::new(&ff1, &format).unwrap();
+        batch.reserve(2, long.len() + 8);
+        batch.push(long).unwrap();
+        batch.push("12-34-56").unwrap();
+        let mut out = Vec::with_capacity(64);
+        batch.append_utf8(0, &mut out).unwrap();
+        batch.append_utf8(1, &mut out).unwrap();
+        out.fill(0);
+        drop(batch);
+    });
+    assert_eq!(found, 0, "a text batch left a rebuilt value in freed memory");
 }
 
 fn encrypt(data: &[u8]) -> Vec<u8> {

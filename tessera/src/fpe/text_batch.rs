@@ -240,6 +240,8 @@ impl<'a> TextBatch<'a> {
         }
         let text_start = if index == 0 { 0 } else { self.text_ends[index - 1] };
         let text = &self.texts[text_start..self.text_ends[index]];
+        // The value before may be longer: wiped, not only emptied.
+        self.scratch.as_mut_str().zeroize();
         self.scratch.clear();
         self.format.merge(self.alphabet, text, numerals, &mut self.scratch)?;
         out.extend_from_slice(self.scratch.as_bytes());
