@@ -34,15 +34,8 @@ from __future__ import annotations
 
 from os import PathLike
 
-from ._errors import (
-    AuthenticationError,
-    InvalidKeyError,
-    InvalidParameterError,
-    InvalidValueError,
-    KeyLockedError,
-    SignatureError,
-    TesseraError,
-)
+from . import _errors
+from ._errors import *  # noqa: F403 (the exception classes)
 from . import openpgp
 from ._tessera import (
     FF1,
@@ -65,13 +58,7 @@ __all__ = [
     "AesSiv",
     "Keyset",
     "KeysetTransform",
-    "AuthenticationError",
-    "InvalidKeyError",
-    "InvalidParameterError",
-    "InvalidValueError",
-    "KeyLockedError",
-    "SignatureError",
-    "TesseraError",
+    *_errors.__all__,
     "openpgp",
     "read_key_file",
     "encrypt_file",

@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+__all__ = [
+    "AuthenticationError",
+    "InvalidKeyError",
+    "InvalidParameterError",
+    "InvalidValueError",
+    "KeyLockedError",
+    "SignatureError",
+    "TesseraError",
+]
+
 
 class TesseraError(Exception):
     """Base class of every tessera exception.

@@ -27,15 +27,8 @@ Example::
 
 from __future__ import annotations
 
-from ._errors import (
-    AuthenticationError,
-    InvalidKeyError,
-    InvalidParameterError,
-    InvalidValueError,
-    KeyLockedError,
-    SignatureError,
-    TesseraError,
-)
+from . import _errors
+from ._errors import *  # noqa: F403 (the exception classes)
 from ._tessera import (
     Decrypted,
     KeyInfo,
@@ -60,15 +53,9 @@ from ._tessera import (
 )
 
 __all__ = [
-    "AuthenticationError",
+    *_errors.__all__,
     "Decrypted",
-    "InvalidKeyError",
-    "InvalidParameterError",
-    "InvalidValueError",
     "KeyInfo",
-    "KeyLockedError",
-    "SignatureError",
-    "TesseraError",
     "Verification",
     "Verified",
     "certify_userid",

@@ -11,13 +11,14 @@ use crate::Error;
 ///
 /// ```
 /// use tessera::fpe::{Alphabet, FF1, TokenFormat};
+/// use tessera::Direction;
 /// let ff1 = FF1::new(&[7u8; 16], Alphabet::digits()).unwrap();
 /// let fmt = TokenFormat::new().passthrough("-").keep_prefix(6).keep_suffix(4);
 /// let mut out = String::new();
-/// fmt.encrypt_into(&ff1, b"", "4111-1111-1111-1111", &mut out).unwrap();
+/// fmt.transform_into(Direction::Encrypt, &ff1, b"", "4111-1111-1111-1111", &mut out).unwrap();
 /// assert!(out.starts_with("4111-11") && out.ends_with("-1111"));
 /// let mut back = String::new();
-/// fmt.decrypt_into(&ff1, b"", &out, &mut back).unwrap();
+/// fmt.transform_into(Direction::Decrypt, &ff1, b"", &out, &mut back).unwrap();
 /// assert_eq!(back, "4111-1111-1111-1111");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -288,28 +289,6 @@ impl TokenFormat {
         c.transform_numerals(dir, tweak, x)?;
         out.clear();
         self.merge(alphabet, text, x, out)
-    }
-
-    /// Encrypts the selected characters of `text` into `out` (cleared first).
-    pub fn encrypt_into(
-        &self,
-        c: &(impl Fpe + ?Sized),
-        tweak: &[u8],
-        text: &str,
-        out: &mut String,
-    ) -> Result<(), Error> {
-        self.transform_into(Direction::Encrypt, c, tweak, text, out)
-    }
-
-    /// Decrypts the selected characters of `text` into `out` (cleared first).
-    pub fn decrypt_into(
-        &self,
-        c: &(impl Fpe + ?Sized),
-        tweak: &[u8],
-        text: &str,
-        out: &mut String,
-    ) -> Result<(), Error> {
-        self.transform_into(Direction::Decrypt, c, tweak, text, out)
     }
 }
 

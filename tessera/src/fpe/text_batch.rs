@@ -24,6 +24,7 @@ use crate::Error;
 ///
 /// ```
 /// use tessera::fpe::{Alphabet, FF1, Fpe, TextBatch, TokenFormat, Tweaks};
+/// use tessera::Direction;
 /// let ff1 = FF1::new(&[7u8; 16], Alphabet::digits()).unwrap();
 /// let format = TokenFormat::new().passthrough("-").keep_suffix(4);
 /// let mut batch = TextBatch::new(&ff1, &format).unwrap();
@@ -36,7 +37,7 @@ use crate::Error;
 /// let token = String::from_utf8(token).unwrap();
 /// assert!(token.ends_with("-0004"));
 /// let mut one = String::new();
-/// format.encrypt_into(&ff1, b"cards", "5500-0000-0000-0004", &mut one).unwrap();
+/// format.transform_into(Direction::Encrypt, &ff1, b"cards", "5500-0000-0000-0004", &mut one).unwrap();
 /// assert_eq!(token, one);
 /// ```
 pub struct TextBatch<'a> {
@@ -278,7 +279,7 @@ mod tests {
             let tokens = utf8(&mut batch);
             for (v, t) in values.iter().zip(&tokens) {
                 let mut one = String::new();
-                format.encrypt_into(&ff1, b"tw", v, &mut one).unwrap();
+                format.transform_into(Direction::Encrypt, &ff1, b"tw", v, &mut one).unwrap();
                 assert_eq!(t, &one);
             }
             batch.clear();

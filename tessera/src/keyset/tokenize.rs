@@ -191,7 +191,7 @@ impl FpeTransform {
             return self.walk_one(Direction::Encrypt, version, tweak, value, out);
         }
         let (head, tail) = self.split(value);
-        self.format.encrypt_into(self.cipher(version)?, tweak, head, out)?;
+        self.format.transform_into(Direction::Encrypt, self.cipher(version)?, tweak, head, out)?;
         self.embed_version(version, out);
         out.push_str(tail);
         Ok(())
@@ -361,9 +361,9 @@ impl FpeTransform {
         if self.embedding.is_some() {
             let mut plain_head = String::with_capacity(head.len());
             self.unembed(head, &mut plain_head);
-            self.format.decrypt_into(cipher, tweak, &plain_head, out)?;
+            self.format.transform_into(Direction::Decrypt, cipher, tweak, &plain_head, out)?;
         } else {
-            self.format.decrypt_into(cipher, tweak, head, out)?;
+            self.format.transform_into(Direction::Decrypt, cipher, tweak, head, out)?;
         }
         out.push_str(tail);
         Ok(v)

@@ -34,11 +34,10 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
-use super::decrypt::{SharedMdc, finish_v1, open_message, settle};
+use super::decrypt::{SeipdState, finish_v1, open_message};
 use super::encrypt::{Body, close_seipd, open_seipd};
 use super::key::{Cert, Fingerprint, KeyError};
 use super::plain::is_typed;
-use super::poison::Poison;
 use super::seipd::thread_count;
 use super::sig::{InlineSigner, InlineVerifier, Outcome, SigResult, Signer};
 use super::{DecryptOptions, EncryptOptions, SeipdVersion};
@@ -240,16 +239,13 @@ impl Verified {
 /// ```
 pub struct VerifyingDecryptor<'a> {
     inner: InlineVerifier<'a>,
-    session_key: SessionKey,
-    version: SeipdVersion,
-    v1: Option<SharedMdc<'a>>,
+    state: SeipdState<'a>,
     reader: Reader,
-    poison: Poison,
 }
 
 impl std::fmt::Debug for VerifyingDecryptor<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VerifyingDecryptor").field("version", &self.version).finish_non_exhaustive()
+        f.debug_struct("VerifyingDecryptor").field("version", &self.state.version).finish_non_exhaustive()
     }
 }
 
@@ -281,21 +277,18 @@ impl<'a> VerifyingDecryptor<'a> {
         let plain = BufReader::new(opened.plain);
         let mut inner = match InlineVerifier::with_max_decompressed(plain, certs, now, opts.max_decompressed_size) {
             Ok(inner) => inner,
-            Err(e) => return Err(settle(opened.v1.as_ref(), e)),
+            Err(e) => return Err(opened.state.settle(e)),
         };
         if thread_count(opts.threads) > 1 {
             inner.hash_on_thread()?;
         }
         Ok(VerifyingDecryptor {
             inner,
-            session_key: opened.session_key,
-            version: opened.version,
-            v1: opened.v1,
+            state: opened.state,
             reader: match opened.recipient {
                 Some(fp) => Reader::Key(fp),
                 None => Reader::Unproven(opts.keys.iter().map(Cert::fingerprint).collect()),
             },
-            poison: Poison::default(),
         })
     }
 
@@ -309,7 +302,7 @@ impl<'a> VerifyingDecryptor<'a> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn session_key(&self) -> &SessionKey {
-        &self.session_key
+        &self.state.session_key
     }
 
     /// Which SEIPD version the message used.
@@ -322,7 +315,7 @@ impl<'a> VerifyingDecryptor<'a> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn seipd_version(&self) -> SeipdVersion {
-        self.version
+        self.state.version
     }
 
     /// The literal data packet's metadata: a text signature's data is
@@ -467,17 +460,17 @@ impl Reader {
 
 impl Read for VerifyingDecryptor<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.poison.check()?;
+        self.state.poison.check()?;
         match self.inner.read(buf) {
             // The signatures were judged: a streamed v1 message must now
             // prove its MDC, or nothing of them counts.
             Ok(0) if !buf.is_empty() => {
-                finish_v1(self.v1.as_ref()).map_err(|e| self.poison.set(e))?;
+                finish_v1(self.state.v1.as_ref()).map_err(|e| self.state.poison.set(e))?;
                 Ok(0)
             }
             Ok(n) => Ok(n),
             Err(e) if !is_typed(&e) => Err(e),
-            Err(e) => Err(self.poison.set(settle(self.v1.as_ref(), Error::from_io(e)))),
+            Err(e) => Err(self.state.fail(Error::from_io(e))),
         }
     }
 }

@@ -18,11 +18,11 @@ use crate::common;
 use common::{bytes, config};
 use proptest::collection::vec;
 use proptest::prelude::*;
-use tessera::Error;
 use tessera::aead::{Aad, Aead, AeadInPlace, Mode, Nonce};
 use tessera::cmac::Cmac;
 use tessera::fpe::{Alphabet, FF1, FF3, FF3_1, Fpe, TokenFormat, Tweaks};
 use tessera::siv::{AesSiv, BatchAd};
+use tessera::{Direction, Error};
 
 fn key() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![6 => prop_oneof![Just(16usize), Just(24), Just(32)], 1 => 0usize..70]
@@ -263,7 +263,7 @@ proptest! {
         for (name, c) in ciphers(&key, Some(alphabet.clone()), 0) {
             let Ok(c) = c else { continue };
             let mut out = String::new();
-            match fmt.encrypt_into(&*c, &tweak, &text, &mut out) {
+            match fmt.transform_into(Direction::Encrypt, &*c, &tweak, &text, &mut out) {
                 Ok(()) => {
                     prop_assert_eq!(out.chars().count(), text.chars().count());
                     for (a, b) in text.chars().zip(out.chars()) {
@@ -273,13 +273,13 @@ proptest! {
                     }
                     if disjoint {
                         let mut back = String::new();
-                        fmt.decrypt_into(&*c, &tweak, &out, &mut back).unwrap();
+                        fmt.transform_into(Direction::Decrypt, &*c, &tweak, &out, &mut back).unwrap();
                         prop_assert_eq!(back, text.clone(), "{} format round trip", name);
                     }
                 }
                 Err(e) => prop_assert!(value_error(&e), "{name}: {e:?}"),
             }
-            let _ = fmt.decrypt_into(&*c, &tweak, &text, &mut out);
+            let _ = fmt.transform_into(Direction::Decrypt, &*c, &tweak, &text, &mut out);
         }
     }
 }

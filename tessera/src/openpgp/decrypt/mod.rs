@@ -58,19 +58,14 @@ pub use options::DecryptOptions;
 /// ```
 pub struct Decryptor<'a> {
     message: Message<'a>,
-    session_key: SessionKey,
-    version: SeipdVersion,
-    /// A streamed v1 message's MDC reader, to finish and check when a
-    /// packet inside it fails to parse.
-    v1: Option<SharedMdc<'a>>,
-    poison: Poison,
+    state: SeipdState<'a>,
 }
 
 impl std::fmt::Debug for Decryptor<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Decryptor")
             .field("literal", self.message.literal())
-            .field("version", &self.version)
+            .field("version", &self.state.version)
             .finish_non_exhaustive()
     }
 }
@@ -81,11 +76,37 @@ const V1_READ: usize = 8192;
 /// A SEIPD packet opened: its plaintext packet stream and what opened it.
 pub(crate) struct Opened<'a> {
     pub(crate) plain: Src<'a>,
-    pub(crate) session_key: SessionKey,
-    pub(crate) version: SeipdVersion,
-    pub(crate) v1: Option<SharedMdc<'a>>,
+    pub(crate) state: SeipdState<'a>,
     /// The primary fingerprint of the certificate whose key opened it.
     pub(crate) recipient: Option<Fingerprint>,
+}
+
+/// What a decrypting reader keeps of the SEIPD packet it opened.
+pub(crate) struct SeipdState<'a> {
+    pub(crate) session_key: SessionKey,
+    pub(crate) version: SeipdVersion,
+    /// A streamed v1 message's MDC reader, to finish and check when a
+    /// packet inside it fails to parse.
+    pub(crate) v1: Option<SharedMdc<'a>>,
+    /// The error every read after a failure repeats.
+    pub(crate) poison: Poison,
+}
+
+impl<'a> SeipdState<'a> {
+    fn new(session_key: SessionKey, version: SeipdVersion, v1: Option<SharedMdc<'a>>) -> Self {
+        SeipdState { session_key, version, v1, poison: Poison::default() }
+    }
+
+    /// `e` settled (for a v1 stream, the MDC's verdict comes first).
+    pub(crate) fn settle(&self, e: Error) -> Error {
+        settle(self.v1.as_ref(), e)
+    }
+
+    /// Reports `e` (settled) now and on every later read.
+    pub(crate) fn fail(&mut self, e: Error) -> io::Error {
+        let e = self.settle(e);
+        self.poison.set(e)
+    }
 }
 
 impl<'a> Decryptor<'a> {
@@ -132,15 +153,9 @@ impl<'a> Decryptor<'a> {
         let opened = open_message(input, at, passwords, opts, opts.threads)?;
         let message = match Message::open(opened.plain, opts.max_decompressed_size, Signatures::Skip) {
             Ok(found) => found,
-            Err(e) => return Err(settle(opened.v1.as_ref(), e)),
+            Err(e) => return Err(opened.state.settle(e)),
         };
-        Ok(Decryptor {
-            message,
-            session_key: opened.session_key,
-            version: opened.version,
-            v1: opened.v1,
-            poison: Poison::default(),
-        })
+        Ok(Decryptor { message, state: opened.state })
     }
 
     /// The literal data packet's metadata.
@@ -172,7 +187,7 @@ impl<'a> Decryptor<'a> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn session_key(&self) -> &SessionKey {
-        &self.session_key
+        &self.state.session_key
     }
 
     /// Which SEIPD version the message used.
@@ -185,13 +200,7 @@ impl<'a> Decryptor<'a> {
     /// # Ok::<(), tessera::openpgp::Error>(())
     /// ```
     pub fn seipd_version(&self) -> SeipdVersion {
-        self.version
-    }
-
-    /// Reports `e` (settled, for a v1 stream) now and on every later read.
-    fn fail(&mut self, e: Error) -> io::Error {
-        let e = settle(self.v1.as_ref(), e);
-        self.poison.set(e)
+        self.state.version
     }
 }
 
@@ -226,7 +235,7 @@ pub(crate) fn open_message<'a, R: BufRead + 'a>(
         open_v1(body, keys, opts, thread_count(chunk_threads))?
     };
     opened.recipient = from_key
-        .and_then(|(fp, key)| bool::from(key.as_slice().ct_eq(opened.session_key.key.as_slice())).then_some(fp));
+        .and_then(|(fp, key)| bool::from(key.as_slice().ct_eq(opened.state.session_key.key.as_slice())).then_some(fp));
     Ok(opened)
 }
 
@@ -278,7 +287,7 @@ fn open_v2<'a>(mut body: SeipdBody<'a>, keys: Vec<SessionKey>, threads: usize) -
         Box::new(ChunkOpener::new(body, &header, &sk.key)?)
     };
     let session_key = SessionKey { alg: Some(header.cipher), key: sk.key };
-    Ok(Opened { plain, session_key, version: SeipdVersion::V2, v1: None, recipient: None })
+    Ok(Opened { plain, state: SeipdState::new(session_key, SeipdVersion::V2, None), recipient: None })
 }
 
 /// Several candidate keys for a SEIPD v2 body, none proven: reads the
@@ -338,7 +347,8 @@ fn open_v1<'a>(
         let opener = MdcOpener::with_threads(body, &first.key, &prefix, threads)?;
         let shared = SharedMdc(Rc::new(RefCell::new(opener)));
         let plain = Box::new(SharedMdc(Rc::clone(&shared.0)));
-        return Ok(Opened { plain, session_key: first, version: SeipdVersion::V1, v1: Some(shared), recipient: None });
+        let state = SeipdState::new(first, SeipdVersion::V1, Some(shared));
+        return Ok(Opened { plain, state, recipient: None });
     }
     let (sk, all) = if passing.len() == 1 {
         let all = buffer_v1(&mut MdcOpener::with_threads(body, &first.key, &prefix, threads)?, opts.v1_buffer_limit)?;
@@ -346,13 +356,8 @@ fn open_v1<'a>(
     } else {
         first_whose_mdc_verifies(body, &prefix, passing, opts.v1_buffer_limit)?
     };
-    Ok(Opened {
-        plain: Box::new(io::Cursor::new(all)),
-        session_key: sk,
-        version: SeipdVersion::V1,
-        v1: None,
-        recipient: None,
-    })
+    let state = SeipdState::new(sk, SeipdVersion::V1, None);
+    Ok(Opened { plain: Box::new(io::Cursor::new(all)), state, recipient: None })
 }
 
 /// Several keys pass SEIPD v1's quick check: the ciphertext is held whole
@@ -445,7 +450,7 @@ pub(crate) fn finish_v1(v1: Option<&SharedMdc<'_>>) -> Result<()> {
 
 impl Read for Decryptor<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.poison.check()?;
+        self.state.poison.check()?;
         // The end comes only after the rest of the plaintext stream has
         // been read, which verifies the final tag (or MDC).
         match self.message.read(buf) {
@@ -453,7 +458,7 @@ impl Read for Decryptor<'_> {
             // An I/O error of the input below leaves every layer intact (those
             // that cannot resume replay their own typed error): retryable.
             Err(e) if !is_typed(&e) => Err(e),
-            Err(e) => Err(self.fail(Error::from_io(e))),
+            Err(e) => Err(self.state.fail(Error::from_io(e))),
         }
     }
 }
