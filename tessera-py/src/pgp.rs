@@ -38,32 +38,6 @@ struct Limits {
     max_decompressed_size: Option<u64>,
 }
 
-fn options(
-    aead: &str,
-    cipher: &str,
-    chunk_size_octet: u8,
-    s2k: Option<&str>,
-    s2k_count: u8,
-    profile: &str,
-    armor: bool,
-) -> PyResult<EncryptOptions> {
-    let profile: Profile = parse_name("profile", profile, Profile::NAMES)?;
-    let s2k = s2k.map(|s| parse_name::<S2kKind>("s2k", s, S2kKind::NAMES)).transpose()?;
-    let defaults = EncryptOptions::for_profile(profile, s2k, s2k_count)
-        .map_err(|_| PyValueError::new_err("s2k='argon2' needs profile='rfc9580' (GnuPG 2.2 cannot read Argon2)"))?;
-    if chunk_size_octet > MAX_CHUNK_OCTET {
-        return Err(PyValueError::new_err(format!("chunk_size_octet must be 0..={MAX_CHUNK_OCTET}")));
-    }
-    Ok(EncryptOptions {
-        cipher: parse_name("cipher", cipher, SymAlg::NAMES)?,
-        aead: parse_name("aead", aead, Mode::NAMES)?,
-        chunk_octet: chunk_size_octet,
-        armor,
-        threads: 0,
-        ..defaults
-    })
-}
-
 /// Parses a name the library owns (`"ocb"`, `"aes256"`, ...); any other is
 /// a `ValueError` listing `names`.
 fn parse_name<T: std::str::FromStr>(what: &str, value: &str, names: &[&str]) -> PyResult<T> {
@@ -239,7 +213,22 @@ macro_rules! encrypting_function {
             profile: &str,
             armor: bool,
         ) -> PyResult<()> {
-            let mut $opts = options(aead, cipher, chunk_size_octet, s2k, s2k_count, profile, armor)?;
+            let profile: Profile = parse_name("profile", profile, Profile::NAMES)?;
+            let s2k = s2k.map(|s| parse_name::<S2kKind>("s2k", s, S2kKind::NAMES)).transpose()?;
+            let defaults = EncryptOptions::for_profile(profile, s2k, s2k_count).map_err(|_| {
+                PyValueError::new_err("s2k='argon2' needs profile='rfc9580' (GnuPG 2.2 cannot read Argon2)")
+            })?;
+            if chunk_size_octet > MAX_CHUNK_OCTET {
+                return Err(PyValueError::new_err(format!("chunk_size_octet must be 0..={MAX_CHUNK_OCTET}")));
+            }
+            let mut $opts = EncryptOptions {
+                cipher: parse_name("cipher", cipher, SymAlg::NAMES)?,
+                aead: parse_name("aead", aead, Mode::NAMES)?,
+                chunk_octet: chunk_size_octet,
+                armor,
+                threads: 0,
+                ..defaults
+            };
             let $keys = EncryptKeys::new(recipients.as_ref(), sign_with.as_ref(), key_password)?;
             let $pw: Vec<&[u8]> = password.iter().map(Password::bytes).collect();
             $body

@@ -57,11 +57,15 @@ fn parse_date(s: &str) -> Option<Date> {
 /// The Luhn sum contribution of digit `d` at an odd (`true`) or even
 /// position counted from the right, the rightmost being position 0.
 fn luhn_digit(odd: bool, d: u16) -> u16 {
-    LUHN[usize::from(odd)][usize::from(d % 10)]
+    u16::from(LUHN[usize::from(odd) * 16 + usize::from(d % 10)])
 }
 
-/// [`luhn_digit`] of every digit at an even and at an odd position.
-const LUHN: [[u16; 10]; 2] = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [0, 2, 4, 6, 8, 1, 3, 5, 7, 9]];
+/// [`luhn_digit`] as two rows of 16, even positions then odd (a digit
+/// below 10 masked to four bits indexes it without a bounds check).
+const LUHN: [u8; 32] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, //
+    0, 2, 4, 6, 8, 1, 3, 5, 7, 9, 0, 0, 0, 0, 0, 0,
+];
 
 /// A value's Luhn state apart from its encrypted digits: the sum of its
 /// kept digits mod 10, and whether its first encrypted digit sits at an odd
@@ -81,25 +85,12 @@ impl LuhnFixed {
         let mut sum = u32::from(self.sum);
         let mut doubled = usize::from(self.odd);
         for &d in numerals {
-            sum += u32::from(LUHN_BY_PARITY[doubled * 16 + usize::from(d & 15)]);
+            sum += u32::from(LUHN[doubled * 16 + usize::from(d & 15)]);
             doubled ^= 1;
         }
         sum.is_multiple_of(10)
     }
 }
-
-/// [`LUHN`] as one table of two rows of 16 (a digit below 10 masked to four
-/// bits indexes it without a bounds check).
-const LUHN_BY_PARITY: [u8; 32] = {
-    let mut t = [0u8; 32];
-    let mut d = 0;
-    while d < 10 {
-        t[d] = LUHN[0][d] as u8;
-        t[16 + d] = LUHN[1][d] as u8;
-        d += 1;
-    }
-    t
-};
 
 /// Appends the digits of the card number `bytes` (ASCII digits and
 /// passthrough characters) after its first `keep_prefix` and before its last
