@@ -132,3 +132,30 @@ pub enum Error {
     #[error("the key text is empty")]
     EmptyKey,
 }
+
+impl Error {
+    /// `e` as the error of item `index` of a batch.
+    pub(crate) fn at(index: usize, e: Error) -> Error {
+        Error::Batch { index, source: Box::new(e) }
+    }
+}
+
+/// Walks a batch of values laid out back to back in `len` units, value `i`
+/// ending at `ends[i]`: calls `check(i, start..end)` for each in order. An
+/// end behind its start or past `len` is value `i`'s error, and so is what
+/// `check` returns.
+pub(crate) fn check_ends(
+    len: usize,
+    ends: &[usize],
+    mut check: impl FnMut(usize, core::ops::Range<usize>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut start = 0;
+    for (index, &end) in ends.iter().enumerate() {
+        if end < start || end > len {
+            return Err(Error::at(index, Error::Format("batch ends are not increasing within the data")));
+        }
+        check(index, start..end).map_err(|e| Error::at(index, e))?;
+        start = end;
+    }
+    Ok(())
+}

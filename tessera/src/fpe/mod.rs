@@ -293,18 +293,7 @@ pub(crate) fn check_batch(
     mut check: impl FnMut(&[u8], &[u16]) -> Result<(), Error>,
 ) -> Result<(), Error> {
     tweaks.check_count(ends.len())?;
-    let mut start = 0;
-    for (index, &end) in ends.iter().enumerate() {
-        if end < start || end > data.len() {
-            return Err(Error::Batch {
-                index,
-                source: Box::new(Error::Format("batch ends are not increasing within the data")),
-            });
-        }
-        check(tweaks.get(index), &data[start..end]).map_err(|e| Error::Batch { index, source: Box::new(e) })?;
-        start = end;
-    }
-    Ok(())
+    crate::error::check_ends(data.len(), ends, |index, span| check(tweaks.get(index), &data[span]))
 }
 
 #[cfg(test)]
