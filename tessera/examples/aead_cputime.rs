@@ -26,13 +26,18 @@
 //!
 //! `... aead_cputime -- siv-calls [N]`: that tessera seal and open N times
 //! (10 000) and nothing else, for `valgrind --tool=callgrind`.
+//!
+//! `... aead_cputime -- keyed-calls MODE [N] [SIZE]`: MODE (`ocb`, `eax`,
+//! `gcm`, `siv`, `cmac`) built from a fresh 16-byte key (32 for `siv`),
+//! then one seal and one open of SIZE bytes (1000), N times (10 000): key
+//! setup and one message, for `valgrind --tool=callgrind`.
 
 use std::hint::black_box;
 
 use aes_siv::aead::inout::InOutBuf;
 use aes_siv::siv::Aes128Siv;
 use cmac::KeyInit;
-use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
+use tessera::aead::{Aad, AeadInPlace, Eax, Gcm, Nonce, Ocb};
 use tessera::siv::AesSiv;
 
 /// The CPU time this thread has used, in seconds (Linux schedstat; the
@@ -98,6 +103,37 @@ fn siv_calls(n: usize) {
         s.open_into(None, &[&ad], black_box(&ct), &mut back).unwrap();
     }
     assert_eq!(back, pt);
+}
+
+/// `keyed-calls MODE [N] [SIZE]`: see the module docs.
+fn keyed_calls(mode: &str, n: usize, size: usize) {
+    let mut buf = vec![0x5au8; size];
+    let ad = [0xa5u8; 100];
+    for i in 0..n {
+        let mut key = [0x2bu8; 32];
+        key[0] = i as u8;
+        let aead = |a: &dyn AeadInPlace, nonce: &[u8], buf: &mut [u8]| {
+            let nn = || Nonce::assume_unique_for_key(nonce);
+            let tag = a.seal_in_place_separate_tag(nn(), Aad::new(&ad), black_box(buf)).unwrap();
+            a.open_in_place_separate_tag(nn(), Aad::new(&ad), black_box(buf), &tag).unwrap();
+        };
+        match mode {
+            "ocb" => aead(&Ocb::new(&key[..16]).unwrap(), &[1; 15], &mut buf),
+            "eax" => aead(&Eax::new(&key[..16]).unwrap(), &[1; 16], &mut buf),
+            "gcm" => aead(&Gcm::new(&key[..16]).unwrap(), &[1; 12], &mut buf),
+            "siv" => {
+                let s = AesSiv::new(&key).unwrap();
+                let mut ct = vec![0u8; size + 16];
+                s.seal_into(None, &[&ad], black_box(&buf), &mut ct).unwrap();
+                s.open_into(None, &[&ad], black_box(&ct), &mut buf).unwrap();
+            }
+            "cmac" => {
+                black_box(tessera::Cmac::new(&key[..16]).unwrap().mac(black_box(&buf)));
+            }
+            _ => panic!("keyed-calls ocb|eax|gcm|siv|cmac [N] [SIZE]"),
+        }
+    }
+    assert_eq!(buf, vec![0x5au8; size]);
 }
 
 fn siv() {
@@ -370,6 +406,12 @@ fn main() {
         Some("siv-parts") => siv_parts(),
         Some("siv-wall") => siv_wall(),
         Some("siv-calls") => siv_calls(std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(10_000)),
-        _ => eprintln!("usage: aead_cputime ocb|siv|siv-mix|siv-parts|siv-wall|siv-calls [N]"),
+        Some("keyed-calls") => {
+            let arg = |i: usize, d: usize| std::env::args().nth(i).and_then(|n| n.parse().ok()).unwrap_or(d);
+            keyed_calls(&std::env::args().nth(2).unwrap_or_default(), arg(3, 10_000), arg(4, 1000))
+        }
+        _ => eprintln!(
+            "usage: aead_cputime ocb|siv|siv-mix|siv-parts|siv-wall|siv-calls [N]|keyed-calls MODE [N] [SIZE]"
+        ),
     }
 }

@@ -100,7 +100,8 @@ impl Cmac {
     /// assert!(tessera::cmac::Cmac::new(&[0u8; 20]).is_err());
     /// ```
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        Ok(Self::from_aes(Aes::new(key)?))
+        // A lone CMAC runs on the `aes` crate's backend: no AES-NI schedule.
+        Ok(Self::from_aes(Aes::without_ni(key)?))
     }
 
     /// Builds AES-CMAC over an expanded AES key: derives the subkeys

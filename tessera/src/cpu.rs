@@ -28,7 +28,7 @@
 //! | token | features | kernels (where the token is taken) |
 //! |---|---|---|
 //! | `Sse41` | ssse3, sse4.1 | SSE4.1 decimal groups (`fpe::batch::x86::digit_quads::Dec128::new`) |
-//! | `AesNi` | aes, sse4.1, ssse3 | the AES-NI schedule (`aes::ni::Keys::new`: FF1/FF3 single values, AES-SIV S2V and CTR, EAX, OCB's VAES schedules, OpenPGP CFB); FPE `AesNi` rounds (`fpe::batch::Kernel::available`) |
+//! | `AesNi` | aes, sse4.1, ssse3 | the AES-NI schedule (`aes::ni::Keys`, expanded once by `aes::Aes::new` and borrowed from it by FF1/FF3 single values, AES-SIV S2V and CTR, EAX, OCB's VAES schedules, OpenPGP CFB); FPE `AesNi` rounds (`fpe::batch::Kernel::available`) |
 //! | `Avx2` | avx2 | FPE `Avx2` rounds; AVX2 decimal groups (`Dec256::new`); batch checks compiled for AVX2 (`fpe::batch::wide`) |
 //! | `Avx2Aes` | `AesNi` and avx2 | FPE fused `Avx2Ni` rounds |
 //! | `Vaes256` | `Avx2Aes` and vaes, fma | OCB `Vaes256` (`aead::ocb::kernel::Kernel::available`); AES-SIV CTR on VAES-256 (`siv::ni_ctr::Width::detect`); FPE fused `Vaes256` rounds |

@@ -52,6 +52,35 @@ use crate::{Direction, Error};
 /// assert_eq!(tag[..4], [0x5c, 0x4c, 0x93, 0x31]);
 /// # Ok::<(), tessera::Error>(())
 /// ```
+///
+/// # Sealing and opening
+///
+/// Sealing is EAX.Encrypt: a nonce of any length, the associated data as
+/// the header.
+///
+/// ```
+/// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
+/// let eax = Eax::new(&[1u8; 16])?;
+/// let mut buf = vec![0u8; 100];
+/// let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::new(b"header"), &mut buf)?;
+/// eax.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::new(b"header"), &mut buf, &tag)?;
+/// assert_eq!(buf, vec![0u8; 100]);
+/// # Ok::<(), tessera::Error>(())
+/// ```
+///
+/// Opening is EAX.Decrypt: MAC and decryption in one pass over the
+/// buffer; the tag is compared in constant time, and the buffer zeroed if
+/// it does not match.
+///
+/// ```
+/// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
+/// let eax = Eax::new(&[1u8; 16])?;
+/// let mut buf = *b"attack at dawn";
+/// let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::empty(), &mut buf)?;
+/// assert!(eax.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[3; 16]), Aad::empty(), &mut buf, &tag).is_err());
+/// assert_eq!(buf, [0; 14]);
+/// # Ok::<(), tessera::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct Eax {
     /// AES-CMAC (OMAC1) under the key: the AES schedule and the subkeys
@@ -61,9 +90,6 @@ pub struct Eax {
     prefix: [Block; 3],
     /// OMAC^t of the empty string: E(\[t\]_16 xor K1).
     empty: [Block; 3],
-    /// The AES-NI body kernel, when this CPU has AES-NI.
-    #[cfg(target_arch = "x86_64")]
-    ni: crate::wipe::Wiped<Option<super::eax_ni::Ni>>,
 }
 
 impl core::fmt::Debug for Eax {
@@ -88,20 +114,15 @@ impl Eax {
     /// ```
     ///
     /// On x86-64 CPUs with AES-NI the CTR and CMAC body runs in an AES-NI
-    /// kernel (`eax_ni.rs`); elsewhere through the `aes` crate.
+    /// kernel (`eax_ni.rs`) on the key's AES-NI schedule; elsewhere through
+    /// the `aes` crate.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        #[allow(unused_mut)]
-        let mut eax = Self::from_aes(Aes::new(key)?);
-        #[cfg(target_arch = "x86_64")]
-        {
-            *eax.ni = super::eax_ni::Ni::new(key);
-        }
-        Ok(eax)
+        Ok(Self::from_aes(Aes::new(key)?))
     }
 
     /// Builds AES-EAX over an expanded AES key: derives the CMAC subkeys and
-    /// the values of the three tweak prefixes. This form always runs through
-    /// the `aes` crate (it has no raw key to give the AES-NI kernel).
+    /// the values of the three tweak prefixes. The body runs on the AES-NI
+    /// schedule `aes` carries, if any, as with [`Eax::new`].
     ///
     /// ```
     /// use tessera::{aead::Eax, aes::Aes};
@@ -121,13 +142,7 @@ impl Eax {
         let prefix = [blocks[0], blocks[1], blocks[2]];
         let empty = [blocks[3], blocks[4], blocks[5]];
         blocks.zeroize();
-        Eax {
-            mac,
-            prefix,
-            empty,
-            #[cfg(target_arch = "x86_64")]
-            ni: crate::wipe::Wiped::new(None),
-        }
+        Eax { mac, prefix, empty }
     }
 
     /// OMAC^t(data) = CMAC(\[t\]_16 || data).
@@ -206,12 +221,12 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
     let ctr0 = u128::from_be_bytes(n);
     let blocks = buf.len().div_ceil(16);
     #[cfg(target_arch = "x86_64")]
-    if let Some(ni) = &*eax.ni
+    if let Some(keys) = eax.mac.aes().ni()
         && blocks >= 2
     {
         let body = (blocks - 1) * 16;
         let (head, tail) = buf.split_at_mut(body);
-        let x = ni.body(head, ctr0, eax.prefix[2], dir);
+        let x = super::eax_ni::body(keys, head, ctr0, eax.prefix[2], dir);
         let k = enc(backend, ctr0.wrapping_add((blocks - 1) as u128).to_be_bytes());
         let mut c = [0u8; 16];
         for ((b, k), c) in tail.iter_mut().zip(k).zip(c.iter_mut()) {
@@ -262,36 +277,15 @@ fn ctr_omac<B: BlockCipherEncBackend<BlockSize = U16>>(
 }
 
 impl InPlace for Eax {
-    /// EAX.Encrypt: `nonce` of any length, `ad` is the header.
-    ///
-    /// ```
-    /// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
-    /// let eax = Eax::new(&[1u8; 16])?;
-    /// let mut buf = vec![0u8; 100];
-    /// let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::new(b"header"), &mut buf)?;
-    /// eax.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::new(b"header"), &mut buf, &tag)?;
-    /// assert_eq!(buf, vec![0u8; 100]);
-    /// # Ok::<(), tessera::Error>(())
-    /// ```
+    // EAX.Encrypt: `nonce` of any length, `ad` is the header.
     fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         let mut tag = [0u8; 16];
         self.mac.aes().with_enc_backend(Run { eax: self, dir: Direction::Encrypt, nonce, ad, buf, tag: &mut tag });
         Ok(tag)
     }
 
-    /// EAX.Decrypt: MAC and decryption in one pass over `buf`; the tag is
-    /// compared in constant time (`buf` is zeroed by [`super::AeadInPlace`] if it
-    /// does not match).
-    ///
-    /// ```
-    /// use tessera::aead::{Aad, AeadInPlace, Eax, Nonce};
-    /// let eax = Eax::new(&[1u8; 16])?;
-    /// let mut buf = *b"attack at dawn";
-    /// let tag = eax.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::empty(), &mut buf)?;
-    /// assert!(eax.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[3; 16]), Aad::empty(), &mut buf, &tag).is_err());
-    /// assert_eq!(buf, [0; 14]);
-    /// # Ok::<(), tessera::Error>(())
-    /// ```
+    // EAX.Decrypt: MAC and decryption in one pass over `buf`; the tag is compared in constant time
+    // (`buf` is zeroed by `AeadInPlace` if it does not match).
     fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<bool, Error> {
         let mut expected = [0u8; 16];
         self.mac.aes().with_enc_backend(Run { eax: self, dir: Direction::Decrypt, nonce, ad, buf, tag: &mut expected });
@@ -309,7 +303,7 @@ mod tests {
         for kl in [16usize, 24, 32] {
             let key: Vec<u8> = (0..kl as u8).map(|i| i.wrapping_mul(31) ^ 0xa5).collect();
             let fast = Eax::new(&key).unwrap();
-            let portable = Eax::from_aes(Aes::new(&key).unwrap());
+            let portable = Eax::from_aes(crate::cpu::with_cap(crate::cpu::Level::Portable, || Aes::new(&key).unwrap()));
             for len in (0..700).chain([4096, 4096 + 15, 65536 + 1]) {
                 let pt: Vec<u8> = (0..len).map(|i| (i * 13 + len) as u8).collect();
                 let nonce = [len as u8; 16];

@@ -13,46 +13,27 @@ use crate::aes::Block;
 use crate::aes::ni::{Keys, ld, st};
 use crate::cmac::ni::{Blocks, ctr_cbc_mac};
 
-/// AES-NI round keys for the EAX body: the crate's one AES-NI schedule.
-#[derive(Clone)]
-pub(crate) struct Ni {
-    keys: Keys,
-}
-
-impl core::fmt::Debug for Ni {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("Ni(..)")
-    }
-}
-
-impl Ni {
-    /// Expands `key` if this CPU has AES-NI (and SSE4.1, which every
-    /// AES-NI CPU has), with the crate's one AES-NI key schedule.
-    pub(crate) fn new(key: &[u8]) -> Option<Self> {
-        Some(Ni { keys: Keys::new(key)? })
-    }
-
-    /// CTR from `ctr0` over `data` (complete blocks) in place, and the CMAC
-    /// chain from `x` over the ciphertext (produced when encrypting, read when decrypting).
-    /// Returns the chaining value after the last block of `data`.
-    #[inline]
-    pub(crate) fn body(&self, data: &mut [u8], ctr0: u128, x: Block, dir: Direction) -> Block {
-        debug_assert_eq!(data.len() % 16, 0);
-        let (k, t) = (self.keys.schedule(), self.keys.token());
-        let x = ld(&x);
-        // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
-        let (x, _, _) = unsafe {
-            match (self.keys.rounds(), dir.is_encrypt()) {
-                (10, true) => ctr_cbc_mac::<10, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
-                (10, false) => ctr_cbc_mac::<10, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
-                (12, true) => ctr_cbc_mac::<12, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
-                (12, false) => ctr_cbc_mac::<12, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
-                (_, true) => ctr_cbc_mac::<14, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
-                (_, false) => ctr_cbc_mac::<14, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
-            }
-        };
-        let mut out = [0u8; 16];
-        st(&mut out, x);
-        out
-    }
+/// CTR from `ctr0` over `data` (complete blocks) in place, and the CMAC
+/// chain from `x` over the ciphertext (produced when encrypting, read when
+/// decrypting), on the key's AES-NI schedule `keys`. Returns the chaining
+/// value after the last block of `data`.
+#[inline]
+pub(crate) fn body(keys: &Keys, data: &mut [u8], ctr0: u128, x: Block, dir: Direction) -> Block {
+    debug_assert_eq!(data.len() % 16, 0);
+    let (k, t) = (keys.schedule(), keys.token());
+    let x = ld(&x);
+    // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
+    let (x, _, _) = unsafe {
+        match (keys.rounds(), dir.is_encrypt()) {
+            (10, true) => ctr_cbc_mac::<10, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+            (10, false) => ctr_cbc_mac::<10, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+            (12, true) => ctr_cbc_mac::<12, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+            (12, false) => ctr_cbc_mac::<12, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+            (_, true) => ctr_cbc_mac::<14, true>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+            (_, false) => ctr_cbc_mac::<14, false>(t, k, k, ctr0, None, data, x, Blocks::NONE),
+        }
+    };
+    let mut out = [0u8; 16];
+    st(&mut out, x);
+    out
 }

@@ -55,6 +55,35 @@ enum Inner {
 /// assert_eq!(tag[..4], [0xab, 0x6e, 0x47, 0xd4]);
 /// # Ok::<(), tessera::Error>(())
 /// ```
+///
+/// # Sealing and opening
+///
+/// Sealing is GCM-AE (SP 800-38D section 7.1); the nonce must be 12 bytes,
+/// any other length is [`Error::NonceLength`].
+///
+/// ```
+/// use tessera::aead::{Aad, AeadInPlace, Gcm, Nonce};
+/// let gcm = Gcm::new(&[1u8; 32])?;
+/// let mut buf = [0u8; 64];
+/// assert!(gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[0; 16]), Aad::empty(), &mut buf).is_err());
+/// let tag = gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[0; 12]), Aad::empty(), &mut buf)?;
+/// # let _ = tag;
+/// # Ok::<(), tessera::Error>(())
+/// ```
+///
+/// Opening is GCM-AD (SP 800-38D section 7.2): the tag is compared in
+/// constant time, and the buffer zeroed if it does not match.
+///
+/// ```
+/// use tessera::aead::{Aad, AeadInPlace, Gcm, Nonce};
+/// let gcm = Gcm::new(&[1u8; 16])?;
+/// let mut buf = *b"sixty-four bits";
+/// let mut tag = gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[5; 12]), Aad::empty(), &mut buf)?;
+/// tag[0] ^= 0x80;
+/// assert!(gcm.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[5; 12]), Aad::empty(), &mut buf, &tag).is_err());
+/// assert_eq!(buf, [0; 15]);
+/// # Ok::<(), tessera::Error>(())
+/// ```
 pub struct Gcm {
     inner: Inner,
     key_bits: u32,
@@ -88,8 +117,10 @@ impl Gcm {
     /// assert!(Gcm::new(&[0u8; 31]).is_err());
     /// ```
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        let aes = Aes::new(key)?;
-        let key_bits = aes.key_bits();
+        let key_bits = match key.len() {
+            16 | 24 | 32 => 8 * key.len() as u32,
+            n => return Err(Error::KeyLength { got: n, expected: "16, 24 or 32" }),
+        };
         #[cfg(feature = "gcm-ring")]
         {
             let alg = match key.len() {
@@ -106,6 +137,8 @@ impl Gcm {
                 });
             }
         }
+        // GCM runs no AES-NI kernel of tessera's: the `aes` crate's cipher alone.
+        let aes = Aes::without_ni(key)?;
         let inner = match aes.cipher() {
             Cipher::Aes128(c) => Inner::Rc128(Box::new(AesGcm::from(c.clone()))),
             Cipher::Aes192(c) => Inner::Rc192(Box::new(AesGcm::from(c.clone()))),
@@ -142,17 +175,7 @@ fn check(nonce: &[u8], ad: &[u8], buf: &[u8]) -> Result<[u8; 12], Error> {
 }
 
 impl InPlace for Gcm {
-    /// GCM-AE (SP 800-38D section 7.1): `nonce` must be 12 bytes.
-    ///
-    /// ```
-    /// use tessera::aead::{Aad, AeadInPlace, Gcm, Nonce};
-    /// let gcm = Gcm::new(&[1u8; 32])?;
-    /// let mut buf = [0u8; 64];
-    /// assert!(gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[0; 16]), Aad::empty(), &mut buf).is_err());
-    /// let tag = gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[0; 12]), Aad::empty(), &mut buf)?;
-    /// # let _ = tag;
-    /// # Ok::<(), tessera::Error>(())
-    /// ```
+    // GCM-AE (SP 800-38D section 7.1): `nonce` must be 12 bytes.
     fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         let nonce = check(nonce, ad, buf)?;
         let tag: Tag = match &self.inner {
@@ -171,19 +194,8 @@ impl InPlace for Gcm {
         Ok(tag)
     }
 
-    /// GCM-AD (SP 800-38D section 7.2): the tag is compared in constant
-    /// time (`buf` is zeroed by [`super::AeadInPlace`] if it does not match).
-    ///
-    /// ```
-    /// use tessera::aead::{Aad, AeadInPlace, Gcm, Nonce};
-    /// let gcm = Gcm::new(&[1u8; 16])?;
-    /// let mut buf = *b"sixty-four bits";
-    /// let mut tag = gcm.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[5; 12]), Aad::empty(), &mut buf)?;
-    /// tag[0] ^= 0x80;
-    /// assert!(gcm.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[5; 12]), Aad::empty(), &mut buf, &tag).is_err());
-    /// assert_eq!(buf, [0; 15]);
-    /// # Ok::<(), tessera::Error>(())
-    /// ```
+    // GCM-AD (SP 800-38D section 7.2): the tag is compared in constant time (`buf` is zeroed by
+    // `AeadInPlace` if it does not match).
     fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<bool, Error> {
         let nonce = check(nonce, ad, buf)?;
         Ok(match &self.inner {

@@ -90,14 +90,17 @@ pub type Tag = [u8; crate::TAG_LEN];
 /// roundtrip(&Eax::new(&key).unwrap(), &[1; 16]);
 /// roundtrip(&Gcm::new(&key).unwrap(), &[1; 12]);
 /// ```
-pub trait AeadInPlace: Send + Sync {
+pub trait AeadInPlace: sealed::InPlace {
     /// Encrypts `buf` in place under `nonce`, authenticating `buf` and `aad`,
     /// and returns the tag.
     ///
     /// Fails only on a nonce length the mode does not accept
     /// ([`Error::NonceLength`]) or an input longer than the mode allows
     /// ([`Error::TooLong`]); `buf` is then left unchanged.
-    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error>;
+    #[inline]
+    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
+        self.seal(nonce.as_bytes(), aad.as_bytes(), buf)
+    }
 
     /// Verifies `tag` over the ciphertext `buf` and `aad` and decrypts `buf`
     /// in place.
@@ -105,13 +108,21 @@ pub trait AeadInPlace: Send + Sync {
     /// On a tag mismatch returns [`Error::Authentication`] and leaves `buf`
     /// all zeros. A bad nonce length or an over-long input is reported as
     /// for sealing, with `buf` unchanged.
+    #[inline]
     fn open_in_place_separate_tag(
         &self,
         nonce: Nonce<'_>,
         aad: Aad<'_>,
         buf: &mut [u8],
         tag: &Tag,
-    ) -> Result<(), Error>;
+    ) -> Result<(), Error> {
+        if self.open(nonce.as_bytes(), aad.as_bytes(), buf, tag)? {
+            Ok(())
+        } else {
+            zeroize::Zeroize::zeroize(buf);
+            Err(Error::Authentication)
+        }
+    }
 }
 
 /// The AEAD modes of RFC 9580 section 9.6 (table "AEAD Algorithms").
@@ -262,41 +273,30 @@ impl InPlace for Aead {
 /// What each mode implements, on plain byte slices: [`AeadInPlace`] is
 /// written once over it (the nonce and associated data out of their
 /// wrappers; on opening, the wipe of `buf` when the tag does not match).
-pub(crate) trait InPlace: Send + Sync {
-    /// Encrypts `buf` in place under `nonce`, authenticating `buf` and `ad`,
-    /// and returns the tag (the errors of
-    /// [`AeadInPlace::seal_in_place_separate_tag`], `buf` unchanged).
-    fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error>;
+/// Public in a private module: a bound of the public trait that nothing
+/// outside the crate can name or implement.
+mod sealed {
+    use super::Tag;
+    use crate::Error;
 
-    /// Decrypts `buf` in place under `nonce` and returns whether `tag`
-    /// authenticates it and `ad`, compared in constant time (the errors of
-    /// [`AeadInPlace::open_in_place_separate_tag`] but
-    /// [`Error::Authentication`], `buf` unchanged).
-    fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<bool, Error>;
-}
+    pub trait InPlace: Send + Sync {
+        /// Encrypts `buf` in place under `nonce`, authenticating `buf` and `ad`,
+        /// and returns the tag (the errors of
+        /// [`AeadInPlace::seal_in_place_separate_tag`](super::AeadInPlace::seal_in_place_separate_tag),
+        /// `buf` unchanged).
+        fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error>;
 
-impl<T: InPlace> AeadInPlace for T {
-    #[inline]
-    fn seal_in_place_separate_tag(&self, nonce: Nonce<'_>, aad: Aad<'_>, buf: &mut [u8]) -> Result<Tag, Error> {
-        self.seal(nonce.as_bytes(), aad.as_bytes(), buf)
-    }
-
-    #[inline]
-    fn open_in_place_separate_tag(
-        &self,
-        nonce: Nonce<'_>,
-        aad: Aad<'_>,
-        buf: &mut [u8],
-        tag: &Tag,
-    ) -> Result<(), Error> {
-        if self.open(nonce.as_bytes(), aad.as_bytes(), buf, tag)? {
-            Ok(())
-        } else {
-            zeroize::Zeroize::zeroize(buf);
-            Err(Error::Authentication)
-        }
+        /// Decrypts `buf` in place under `nonce` and returns whether `tag`
+        /// authenticates it and `ad`, compared in constant time (the errors of
+        /// [`AeadInPlace::open_in_place_separate_tag`](super::AeadInPlace::open_in_place_separate_tag)
+        /// but [`Error::Authentication`], `buf` unchanged).
+        fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<bool, Error>;
     }
 }
+
+pub(crate) use sealed::InPlace;
+
+impl<T: InPlace> AeadInPlace for T {}
 
 /// Whether `tag` is `expected`, compared in constant time.
 #[inline]

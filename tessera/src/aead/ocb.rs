@@ -56,6 +56,34 @@ use steps::{OpenBulk, OpenPrep, Seal, check_nonce, nonce_block, stretch};
 /// assert_eq!(buf, [0, 1, 2, 3, 4, 5, 6, 7]);
 /// # Ok::<(), tessera::Error>(())
 /// ```
+///
+/// # Sealing and opening
+///
+/// Sealing is OCB-ENCRYPT (RFC 7253 section 4.2); the nonce is 1 to 15
+/// bytes, any other length is [`Error::NonceLength`].
+///
+/// ```
+/// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
+/// let ocb = Ocb::new(&[1u8; 16])?;
+/// let mut buf = vec![0u8; 1000];
+/// let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::empty(), &mut buf)?;
+/// assert!(ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::empty(), &mut buf).is_err());
+/// # let _ = tag;
+/// # Ok::<(), tessera::Error>(())
+/// ```
+///
+/// Opening is OCB-DECRYPT (RFC 7253 section 4.3): the tag is compared in
+/// constant time, and the buffer zeroed if it does not match.
+///
+/// ```
+/// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
+/// let ocb = Ocb::new(&[1u8; 16])?;
+/// let mut buf = *b"sixteen bytes!!!and more";
+/// let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::new(b"ad"), &mut buf)?;
+/// assert!(ocb.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::new(b"AD"), &mut buf, &tag).is_err());
+/// assert_eq!(buf, [0; 24]);
+/// # Ok::<(), tessera::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct Ocb {
     aes: Aes,
@@ -87,8 +115,10 @@ impl Ocb {
     }
 
     fn with_kernel(key: &[u8], kernel: Kernel) -> Result<Self, Error> {
-        let mut ocb = Self::with_aes(Aes::new(key)?);
-        *ocb.bulk = kernel.expand(key, &ocb.offsets.l);
+        // The AES-NI schedule only feeds the VAES kernels' tables.
+        let aes = if matches!(kernel, Kernel::Portable) { Aes::without_ni(key)? } else { Aes::new(key)? };
+        let mut ocb = Self::with_aes(aes);
+        *ocb.bulk = kernel.expand(&ocb.aes, &ocb.offsets.l);
         Ok(ocb)
     }
 
@@ -120,17 +150,7 @@ impl Ocb {
 }
 
 impl InPlace for Ocb {
-    /// OCB-ENCRYPT (RFC 7253 section 4.2). `nonce` is 1 to 15 bytes.
-    ///
-    /// ```
-    /// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
-    /// let ocb = Ocb::new(&[1u8; 16])?;
-    /// let mut buf = vec![0u8; 1000];
-    /// let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::empty(), &mut buf)?;
-    /// assert!(ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 16]), Aad::empty(), &mut buf).is_err());
-    /// # let _ = tag;
-    /// # Ok::<(), tessera::Error>(())
-    /// ```
+    // OCB-ENCRYPT (RFC 7253 section 4.2). `nonce` is 1 to 15 bytes.
     fn seal(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         check_nonce(nonce)?;
         let mut done = None;
@@ -147,18 +167,8 @@ impl InPlace for Ocb {
         Ok(tag)
     }
 
-    /// OCB-DECRYPT (RFC 7253 section 4.3): the tag is compared in constant
-    /// time (`buf` is zeroed by [`super::AeadInPlace`] if it does not match).
-    ///
-    /// ```
-    /// use tessera::aead::{Aad, AeadInPlace, Nonce, Ocb};
-    /// let ocb = Ocb::new(&[1u8; 16])?;
-    /// let mut buf = *b"sixteen bytes!!!and more";
-    /// let tag = ocb.seal_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::new(b"ad"), &mut buf)?;
-    /// assert!(ocb.open_in_place_separate_tag(Nonce::assume_unique_for_key(&[2; 15]), Aad::new(b"AD"), &mut buf, &tag).is_err());
-    /// assert_eq!(buf, [0; 24]);
-    /// # Ok::<(), tessera::Error>(())
-    /// ```
+    // OCB-DECRYPT (RFC 7253 section 4.3): the tag is compared in constant time (`buf` is zeroed by
+    // `AeadInPlace` if it does not match).
     fn open(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Tag) -> Result<bool, Error> {
         check_nonce(nonce)?;
         let full = buf.len() / 16 * 16;

@@ -26,7 +26,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::aes::Block;
 use crate::aes::ni::Keys;
-use crate::simd::{cast, load, store};
+use crate::simd::{Plain, cast, load, store};
 
 /// Round keys, each repeated in the `W` lanes of a vector, and the
 /// Gray-code offsets of one key.
@@ -74,14 +74,14 @@ impl<const W: usize> Vaes<W>
 where
     Self: Width,
 {
-    /// Expands `key` for the kernel of width `W` if this CPU has its
-    /// features (and AES-NI); `l` is the OCB table L_0, L_1, ... (at least
-    /// 5 entries).
-    pub(crate) fn new(key: &[u8], l: &[Block]) -> Option<Self> {
+    /// The tables of the kernel of width `W` from the AES-NI schedule
+    /// `keys`, if this CPU has the width's features; `l` is the OCB table
+    /// L_0, L_1, ... (at least 5 entries).
+    pub(crate) fn new(keys: &Keys, l: &[Block]) -> Option<Self> {
         if !Self::runs() {
             return None;
         }
-        let (mut ek, mut dk, rounds) = schedules(key)?;
+        let (mut ek, mut dk, rounds) = schedules(keys);
         let g = |j: usize| gray_offset(l, j.min(8 * W - 1));
         let v = Vaes {
             enc: core::array::from_fn(|r| [ek[r]; W]),
@@ -128,11 +128,10 @@ fn ld128(b: &Block) -> __m128i {
 
 /// The OCB bulk loop for one vector type `$v` of `$w` blocks, written once:
 /// `$fn` is the kernel, compiled with `$feat`; the other arguments are the
-/// width's intrinsics (and `$top`, which puts a block in the last lane of
-/// a zero vector, `$fold`, which XORs the lanes together).
+/// width's intrinsics.
 macro_rules! bulk {
     ($fn:ident, $w:literal, $feat:literal, $tok:ident, $v:ty, $zero:ident, $xor:ident,
-     $enc:ident, $enclast:ident, $dec:ident, $declast:ident, $bcast:ident, $top:ident, $fold:ident) => {
+     $enc:ident, $enclast:ident, $dec:ident, $declast:ident, $bcast:ident) => {
         #[target_feature(enable = $feat)]
         fn $fn<const NR: usize, const SEAL: bool>(
             k: &Vaes<$w>,
@@ -154,7 +153,7 @@ macro_rules! bulk {
                 let lnext = ld128(&l[index.trailing_zeros() as usize]);
                 let bb = $bcast(base);
                 let mut o: [$v; 8] = core::array::from_fn(|t| $xor(bb, gray[t]));
-                o[7] = $xor(o[7], $top(lnext));
+                o[7] = $xor(o[7], top::<$v, $w>(lnext));
                 let mut d = [bb; 8];
                 for t in 0..8 {
                     let x: $v = load(&chunk[16 * $w * t..]);
@@ -179,7 +178,7 @@ macro_rules! bulk {
                 base = _mm_xor_si128(base, _mm_xor_si128(gtop, lnext));
                 done += BYTES;
             }
-            (done, cast(base), cast($fold(sum)))
+            (done, cast(base), cast(fold::<$v, $w>(sum)))
         }
 
         impl Width for Vaes<$w> {
@@ -203,31 +202,19 @@ macro_rules! bulk {
     };
 }
 
-#[inline]
-#[target_feature(enable = "avx2")]
-fn top256(b: __m128i) -> __m256i {
-    _mm256_inserti128_si256::<1>(_mm256_setzero_si256(), b)
+/// A vector of `W` blocks: `b` in the last lane, zeros in the others.
+#[inline(always)]
+fn top<V: Plain, const W: usize>(b: __m128i) -> V {
+    let mut lanes = [[0u8; 16]; W];
+    lanes[W - 1] = cast(b);
+    cast(lanes)
 }
 
-#[inline]
-#[target_feature(enable = "avx2")]
-fn fold256(v: __m256i) -> __m128i {
-    _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
-}
-
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn top512(b: __m128i) -> __m512i {
-    _mm512_inserti32x4::<3>(_mm512_setzero_si512(), b)
-}
-
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn fold512(v: __m512i) -> __m128i {
-    _mm_xor_si128(
-        _mm_xor_si128(_mm512_extracti32x4_epi32::<0>(v), _mm512_extracti32x4_epi32::<1>(v)),
-        _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
-    )
+/// The XOR of the `W` blocks of `v`.
+#[inline(always)]
+fn fold<V: Plain, const W: usize>(v: V) -> __m128i {
+    let lanes: [Block; W] = cast(v);
+    cast(lanes.iter().fold([0u8; 16], |acc, b| crate::aes::block::xor(&acc, b)))
 }
 
 bulk!(
@@ -242,9 +229,7 @@ bulk!(
     _mm256_aesenclast_epi128,
     _mm256_aesdec_epi128,
     _mm256_aesdeclast_epi128,
-    _mm256_broadcastsi128_si256,
-    top256,
-    fold256
+    _mm256_broadcastsi128_si256
 );
 bulk!(
     bulk512,
@@ -258,20 +243,17 @@ bulk!(
     _mm512_aesenclast_epi128,
     _mm512_aesdec_epi128,
     _mm512_aesdeclast_epi128,
-    _mm512_broadcast_i32x4,
-    top512,
-    fold512
+    _mm512_broadcast_i32x4
 );
 
-/// The encryption and decryption round keys of `key` and its number of
-/// rounds, if this CPU has AES-NI: the crate's one AES-NI schedule, and its
-/// inverse for AESDEC. The caller wipes the keys.
-fn schedules(key: &[u8]) -> Option<([Block; 15], [Block; 15], usize)> {
-    let keys = Keys::new(key)?;
+/// The encryption and decryption round keys of `keys` and its number of
+/// rounds: the key's one AES-NI schedule, and its inverse for AESDEC. The
+/// caller wipes the keys.
+fn schedules(keys: &Keys) -> ([Block; 15], [Block; 15], usize) {
     let (ek, rounds) = (keys.round_key_bytes(), keys.rounds());
     // SAFETY: `keys.token()` proves AES-NI.
     let dk = unsafe { invert(keys.token(), &ek, rounds) };
-    Some((ek, dk, rounds))
+    (ek, dk, rounds)
 }
 
 /// G_j = Offset_{m + j} xor Offset_m for any m that is a multiple of the
@@ -325,8 +307,8 @@ mod tests {
             for seed in 0..20u8 {
                 let key: Vec<u8> =
                     (0..kl as u8).map(|i| i.wrapping_mul(37).wrapping_add(seed.wrapping_mul(101))).collect();
-                let rk = Keys::new(&key).unwrap().round_key_bytes();
                 let aes = Aes::new(&key).unwrap();
+                let rk = aes.ni().unwrap().round_key_bytes();
                 let mut b = [seed; 16];
                 // SAFETY: the `AesNi` token was found above.
                 let got = unsafe { encrypt_one(&rk, kl / 4 + 6, b) };

@@ -4,6 +4,11 @@
 //! constant-time bitsliced software implementation. Everything in tessera that
 //! needs the block cipher goes through [`Aes`]; the many-block call
 //! [`Aes::encrypt_blocks`] is what keeps the hardware pipeline full.
+//!
+//! On x86-64 with AES-NI (as the `TESSERA_CPU` cap allows), [`Aes::new`]
+//! also expands the key once into the AES-NI schedule ([`ni::Keys`]) that
+//! tessera's own kernels (FF1/FF3, AES-SIV, EAX, OCB, OpenPGP CFB) borrow
+//! through `Aes::ni`; no mode expands the raw key again.
 
 use aes::cipher::consts::U16;
 use aes::cipher::{
@@ -39,7 +44,12 @@ pub type Block = [u8; 16];
 /// assert_eq!(block, [0u8; 16]);
 /// ```
 #[derive(Clone)]
-pub struct Aes(Wiped<Cipher>);
+pub struct Aes {
+    cipher: Wiped<Cipher>,
+    /// The AES-NI schedule of the same key, where the CPU has AES-NI.
+    #[cfg(target_arch = "x86_64")]
+    ni: Wiped<Option<ni::Keys>>,
+}
 
 /// The `aes` crate's cipher for each key size.
 #[derive(Clone)]
@@ -57,7 +67,7 @@ impl core::fmt::Debug for Aes {
 
 macro_rules! dispatch {
     ($self:expr, $c:ident => $e:expr) => {
-        match &*$self.0 {
+        match &*$self.cipher {
             Cipher::Aes128($c) => $e,
             Cipher::Aes192($c) => $e,
             Cipher::Aes256($c) => $e,
@@ -68,17 +78,51 @@ macro_rules! dispatch {
 impl Aes {
     /// Expands `key`; its length (16, 24 or 32 bytes) selects the variant.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        Ok(Aes(Wiped::new(match key.len() {
+        #[allow(unused_mut)]
+        let mut aes = Self::without_ni(key)?;
+        #[cfg(target_arch = "x86_64")]
+        {
+            *aes.ni = ni::Keys::new(key);
+        }
+        Ok(aes)
+    }
+
+    /// The `aes` crate's cipher alone, with no AES-NI schedule: for the
+    /// modes that run no AES-NI kernel of their own on this key (GCM,
+    /// a lone CMAC, OCB without VAES), which would only pay for expanding it.
+    pub(crate) fn without_ni(key: &[u8]) -> Result<Self, Error> {
+        let cipher = Wiped::new(match key.len() {
             16 => Cipher::Aes128(aes::Aes128::new(&Array::try_from(key).expect("length 16"))),
             24 => Cipher::Aes192(aes::Aes192::new(&Array::try_from(key).expect("length 24"))),
             32 => Cipher::Aes256(aes::Aes256::new(&Array::try_from(key).expect("length 32"))),
             n => return Err(Error::KeyLength { got: n, expected: "16, 24 or 32" }),
-        })))
+        });
+        Ok(Aes {
+            cipher,
+            #[cfg(target_arch = "x86_64")]
+            ni: Wiped::new(None),
+        })
+    }
+
+    /// The AES-NI schedule of this key, when the CPU has AES-NI and the
+    /// `TESSERA_CPU` cap lets it through: what tessera's AES-NI and VAES
+    /// kernels run on.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(crate) fn ni(&self) -> Option<&ni::Keys> {
+        self.ni.as_ref()
+    }
+
+    /// Moves the AES-NI schedule out, leaving this value with the `aes`
+    /// crate's cipher alone (for holders that keep the two apart).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn take_ni(&mut self) -> Option<ni::Keys> {
+        self.ni.take()
     }
 
     /// Key size in bits (128, 192 or 256).
     pub fn key_bits(&self) -> u32 {
-        match &*self.0 {
+        match &*self.cipher {
             Cipher::Aes128(_) => 128,
             Cipher::Aes192(_) => 192,
             Cipher::Aes256(_) => 256,
@@ -87,7 +131,7 @@ impl Aes {
 
     /// The `aes` crate's cipher (for wrapping in other RustCrypto modes).
     pub(crate) fn cipher(&self) -> &Cipher {
-        &self.0
+        &self.cipher
     }
 
     /// Runs `f` with the encryption backend (round keys in registers,
@@ -119,8 +163,10 @@ impl Aes {
 
     /// Encrypts many independent blocks in place (ECB over the slice).
     ///
-    /// This is the call that fills the AES pipeline: the backend processes
-    /// up to 64 blocks at once with VAES-512, 8 with AES-NI.
+    /// This is the call that fills the AES pipeline: the `aes` crate's
+    /// backend processes up to 64 blocks at once with VAES-512 (AVX-512F),
+    /// 30 with 256-bit VAES, 8 with AES-NI, chosen by its own run-time
+    /// detection (the `TESSERA_CPU` cap does not reach it).
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
         let b = Array::cast_slice_from_core_mut(blocks);

@@ -199,7 +199,6 @@ pub(crate) fn ctr_cbc_mac<const NR: usize, const OUT: bool>(
 pub(crate) mod tests {
     use super::*;
     use crate::aes::Aes;
-    use crate::aes::ni::Keys;
 
     fn block(x: __m128i) -> Block {
         let mut b = [0u8; 16];
@@ -238,13 +237,15 @@ pub(crate) mod tests {
     /// beside them from a counter that wraps.
     #[test]
     fn kernels_match_the_aes_crate() {
-        let Some(_) = Keys::new(&[0; 16]) else { return };
+        if crate::cpu::AesNi::get().is_none() {
+            return;
+        }
         let data: Vec<u8> = (0..400u32).map(|i| (i * 67 + 11) as u8).collect();
         let tails: Vec<Block> = (0..3u8).map(|i| [i.wrapping_mul(29) ^ 0x5c; 16]).collect();
         for kl in [16usize, 24, 32] {
             let (km, kc) = (&data[..kl], &data[100..100 + kl]);
             let (am, ac) = (Aes::new(km).unwrap(), Aes::new(kc).unwrap());
-            let (nm, nc) = (Keys::new(km).unwrap(), Keys::new(kc).unwrap());
+            let (nm, nc) = (am.ni().unwrap(), ac.ni().unwrap());
             let (sm, sc) = (nm.schedule(), nc.schedule());
             let shapes: Vec<Blocks<'_>> = (0..4)
                 .flat_map(|p| (0..3).map(move |t| (p, t)))

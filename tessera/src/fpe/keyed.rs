@@ -22,11 +22,14 @@ pub(super) struct Keyed {
 
 impl Keyed {
     /// The schedules of `key` (16, 24 or 32 bytes) for a radix already checked.
+    /// The AES-NI schedule is the one `Aes::new` expanded, moved out of it.
     pub(super) fn new(key: &[u8], radix: u32) -> Result<Self, Error> {
+        #[allow(unused_mut)]
+        let mut aes = Aes::new(key)?;
         Ok(Keyed {
-            aes: Aes::new(key)?,
             #[cfg(target_arch = "x86_64")]
-            ni: crate::wipe::Wiped::new(crate::aes::ni::Keys::new(key)),
+            ni: crate::wipe::Wiped::new(aes.take_ni()),
+            aes,
             kernel: Kernel::detect(),
             rx: Radix::new(radix),
         })

@@ -2,15 +2,12 @@
 //! as used by SEIPD v1 and the SKESK v4 encrypted session key).
 
 use crate::aes::Aes;
-#[cfg(target_arch = "x86_64")]
-use crate::aes::ni::Keys;
 
 /// A CFB stream: encrypts or decrypts any number of bytes in place.
 pub(crate) struct Cfb {
+    /// The key; its AES-NI schedule, where the CPU has AES-NI, runs the
+    /// chains of whole blocks.
     aes: Aes,
-    /// The AES-NI schedule for the encryption chain, on CPUs with AES-NI.
-    #[cfg(target_arch = "x86_64")]
-    ni: Option<Keys>,
     /// E(previous ciphertext block), with the bytes already used replaced
     /// by the ciphertext they produced.
     ks: [u8; 16],
@@ -24,31 +21,18 @@ impl std::fmt::Debug for Cfb {
 }
 
 impl Cfb {
-    /// CFB with an all-zero IV, whole blocks through `aes` (for the few
-    /// blocks of a session or secret key).
+    /// CFB with an all-zero IV under `aes`: whole blocks on the AES-NI
+    /// chain where `aes` has an AES-NI schedule (the CPU has AES-NI and the
+    /// `TESSERA_CPU` cap lets it), else through the `aes` crate.
     pub(crate) fn new(aes: Aes) -> Self {
         let mut ks = [0u8; 16];
         aes.encrypt_block(&mut ks);
-        Cfb {
-            aes,
-            #[cfg(target_arch = "x86_64")]
-            ni: None,
-            ks,
-            pos: 0,
-        }
+        Cfb { aes, ks, pos: 0 }
     }
 
-    /// CFB with an all-zero IV under `key` (16, 24 or 32 octets), whole
-    /// blocks encrypted on the AES-NI chain where the CPU has it (and the
-    /// `TESSERA_CPU` cap lets it), else through the `aes` crate.
+    /// CFB with an all-zero IV under `key` (16, 24 or 32 octets), as [`Cfb::new`].
     pub(crate) fn with_key(key: &[u8]) -> Result<Self, crate::Error> {
-        #[allow(unused_mut)]
-        let mut cfb = Cfb::new(Aes::new(key)?);
-        #[cfg(target_arch = "x86_64")]
-        {
-            cfb.ni = Keys::new(key);
-        }
-        Ok(cfb)
+        Ok(Cfb::new(Aes::new(key)?))
     }
 
     /// Encrypts `data` in place.
@@ -80,7 +64,7 @@ impl Cfb {
     /// ciphertext block.
     fn encrypt_blocks(&self, src: Option<&[u8]>, dst: &mut [u8]) -> [u8; 16] {
         #[cfg(target_arch = "x86_64")]
-        if let Some(keys) = &self.ni {
+        if let Some(keys) = self.aes.ni() {
             return crate::aes::ni_cfb::encrypt(keys, &self.ks, src, dst);
         }
         let mut c = self.ks;
@@ -139,7 +123,7 @@ impl Cfb {
     /// `aes` crate's many-block call.
     fn decrypt_blocks(&self, mut data: &mut [u8]) -> [u8; 16] {
         #[cfg(target_arch = "x86_64")]
-        if let Some(keys) = &self.ni {
+        if let Some(keys) = self.aes.ni() {
             return crate::aes::ni_cfb::decrypt(keys, &self.ks, data);
         }
         let mut prev = self.ks;
@@ -202,7 +186,7 @@ mod tests {
             let mut ct = data.clone();
             c.encrypt(&mut ct);
             #[cfg(target_arch = "x86_64")]
-            let kernel = c.ni.is_some();
+            let kernel = c.aes.ni().is_some();
             #[cfg(not(target_arch = "x86_64"))]
             let kernel = false;
             (ct, kernel)
@@ -233,7 +217,8 @@ mod tests {
             let key: Vec<u8> = (0..key_len as u8).map(|i| i ^ 0xa5).collect();
             let mut one = data.clone();
             Cfb::new(Aes::new(&key).unwrap()).encrypt(&mut one);
-            let (mut chain, mut portable) = (Cfb::with_key(&key).unwrap(), Cfb::new(Aes::new(&key).unwrap()));
+            let portable_aes = crate::cpu::with_cap(crate::cpu::Level::Portable, || Aes::new(&key).unwrap());
+            let (mut chain, mut portable) = (Cfb::with_key(&key).unwrap(), Cfb::new(portable_aes));
             let (mut a, mut b) = (data.clone(), vec![0u8; data.len()]);
             for (s, e) in pieces(data.len(), &cuts) {
                 chain.encrypt(&mut a[s..e]);

@@ -97,9 +97,10 @@ pub struct AesSiv {
     d0: Block,
     /// dbl(d0): D after the doubling of the first component.
     d0_dbl: Block,
-    /// K1 and K2 for the AES-NI path of single messages, when this CPU has it.
+    /// The CTR kernel's width for the AES-NI path of single messages (on
+    /// the AES-NI schedules of `mac` and `ctr`), when this CPU has AES-NI.
     #[cfg(target_arch = "x86_64")]
-    ni: crate::wipe::Wiped<Option<ni::SivNi>>,
+    ni: Option<ni_ctr::Width>,
 }
 
 impl core::fmt::Debug for AesSiv {
@@ -151,17 +152,17 @@ impl AesSiv {
             return Err(Error::KeyLength { got: key.len(), expected: "32, 48 or 64" });
         }
         let (k1, k2) = key.split_at(key.len() / 2);
-        let mac = Cmac::new(k1)?;
+        let mac = Cmac::from_aes(Aes::new(k1)?);
         let ctr = Aes::new(k2)?;
         let d0 = mac.mac(&[0u8; 16]);
         let d0_dbl = dbl(&d0);
         Ok(AesSiv {
             mac,
-            ctr,
             d0,
             d0_dbl,
             #[cfg(target_arch = "x86_64")]
-            ni: crate::wipe::Wiped::new(ni::SivNi::new(k1, k2)),
+            ni: ctr.ni().map(|k| ni_ctr::Width::detect(k.token())),
+            ctr,
         })
     }
 
@@ -173,9 +174,18 @@ impl AesSiv {
         let mut siv = Self::new(key)?;
         #[cfg(target_arch = "x86_64")]
         {
-            *siv.ni = None;
+            siv.ni = None;
         }
         Ok(siv)
+    }
+
+    /// The AES-NI path: the AES-NI schedules of K1 and K2, borrowed from
+    /// `mac` and `ctr`, unless this is the portable cipher.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn ni(&self) -> Option<ni::SivNi<'_>> {
+        let width = self.ni?;
+        Some(ni::SivNi { k1: self.mac.aes().ni()?, k2: self.ctr.ni()?, width })
     }
 
     /// Key size in bits: 256, 384 or 512 (twice the AES key size).
@@ -202,7 +212,7 @@ impl AesSiv {
     /// at a time (a partial batch of its backend), and all of it with VAES.
     fn apply_ctr(&self, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(ni) = &*self.ni {
+        if let Some(ni) = self.ni() {
             return ni.apply_ctr(&self.ctr, v, src, dst);
         }
         ctr::apply(&self.ctr, v, src, dst);
@@ -213,7 +223,7 @@ impl AesSiv {
     /// 16 to 1023 bytes.
     fn seal_unchecked(&self, nonce: Option<&[u8]>, ad: &[&[u8]], src: Option<&[u8]>, dst: &mut [u8]) -> Block {
         #[cfg(target_arch = "x86_64")]
-        if let Some(v) = (*self.ni).as_ref().and_then(|ni| ni.seal(self, nonce, ad, src, dst)) {
+        if let Some(v) = self.ni().and_then(|ni| ni.seal(self, nonce, ad, src, dst)) {
             return v;
         }
         let v = self.s2v_unchecked(nonce, ad, src.unwrap_or(dst));
@@ -436,7 +446,7 @@ impl AesSiv {
     /// the result is `v` (compared in constant time).
     fn open_matches(&self, nonce: Option<&[u8]>, ad: &[&[u8]], v: &Block, src: Option<&[u8]>, p: &mut [u8]) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if let Some(ni) = &*self.ni {
+        if let Some(ni) = self.ni() {
             return ni.open_matches(self, nonce, ad, v, src, p);
         }
         ctr::apply(&self.ctr, v, src, p);

@@ -21,7 +21,8 @@
 //!   keystream buffer, at about a third of the speed with VAES-512
 //!   (BENCHMARKS.md, siv8; with AES-NI alone it keeps whole 1 KiB batches).
 //!
-//! Chosen at run time: [`SivNi::new`] returns `None` without AES-NI.
+//! Chosen at run time: `AesSiv` holds a kernel width only when its keys
+//! have AES-NI schedules.
 #![allow(unsafe_code)]
 
 use super::AesSiv;
@@ -30,26 +31,21 @@ use super::s2v::Job;
 use core::arch::x86_64::__m128i;
 
 use super::ni_ctr::{Width, ctr_with, siv_ctr_vaes256_vl};
-use super::ni_s2v::{cmac_last, open_last, s2v_last, seal_last};
+use super::ni_s2v::{Side, cmac_last, open_last, s2v_last, seal_last};
 use crate::aes::Block;
 use crate::aes::block::tags_equal;
 use crate::aes::ni::{Keys, ld, st};
 use crate::cmac::ni::{Blocks, cbc_mac};
 use crate::cpu::Vaes512;
 
-/// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR).
-#[derive(Clone)]
-pub(crate) struct SivNi {
-    k1: Keys,
-    k2: Keys,
+/// The AES-NI schedules of K1 (S2V's CMAC) and K2 (CTR), borrowed from
+/// the [`AesSiv`]'s two [`crate::aes::Aes`] values.
+#[derive(Clone, Copy)]
+pub(crate) struct SivNi<'a> {
+    pub(crate) k1: &'a Keys,
+    pub(crate) k2: &'a Keys,
     /// The CTR kernel's vectors (VAES-512, VAES-256 or AES-NI).
-    width: Width,
-}
-
-impl core::fmt::Debug for SivNi {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("SivNi(..)")
-    }
+    pub(crate) width: Width,
 }
 
 fn block(x: __m128i) -> Block {
@@ -58,15 +54,7 @@ fn block(x: __m128i) -> Block {
     out
 }
 
-impl SivNi {
-    /// Expands K1 and K2 (16, 24 or 32 bytes each, the same length) if this
-    /// CPU has AES-NI.
-    pub(crate) fn new(k1: &[u8], k2: &[u8]) -> Option<Self> {
-        let (k1, k2) = (Keys::new(k1)?, Keys::new(k2)?);
-        let width = Width::detect(k2.token());
-        Some(SivNi { k1, k2, width })
-    }
-
+impl SivNi<'_> {
     /// The CBC-MAC chain under K1, `x = E(x ^ m)` over the blocks of `c`.
     #[inline]
     pub(crate) fn chain(&self, x: Block, c: Blocks<'_>) -> Block {
@@ -102,19 +90,13 @@ fn one_component<'a>(nonce: Option<&'a [u8]>, ad: &[&'a [u8]]) -> Option<&'a [u8
 }
 
 /// The paths of [`AesSiv`] through these kernels.
-impl SivNi {
+impl SivNi<'_> {
     /// Runs `f` with what every final-blocks kernel (`ni_s2v`) takes from
     /// the associated data and K1's subkeys: the one component's CMAC blocks
     /// to chain beside the plaintext (with D before it), or none and D after
     /// all the components; D; and the subkeys K1, K2, in registers.
     #[inline(always)]
-    fn with_side<R>(
-        &self,
-        siv: &AesSiv,
-        nonce: Option<&[u8]>,
-        ad: &[&[u8]],
-        f: impl FnOnce(Blocks<'_>, __m128i, [__m128i; 2]) -> R,
-    ) -> R {
+    fn with_side<R>(&self, siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], f: impl FnOnce(Side<'_>) -> R) -> R {
         let sub = [ld(siv.mac.k1()), ld(siv.mac.k2())];
         let (job, d) = match one_component(nonce, ad) {
             Some(c) if c.len() >= 16 => {
@@ -128,7 +110,7 @@ impl SivNi {
             None => (None, siv.fold_d(nonce, ad)),
         };
         let side = job.as_ref().map_or(Blocks::NONE, Job::blocks_ni);
-        f(side, ld(&d), sub)
+        f(Side { blocks: side, d: ld(&d), sub })
     }
 
     /// S2V: the plaintext's chain beside the associated data's CMAC (round
@@ -147,11 +129,11 @@ impl SivNi {
     fn s2v_long(&self, siv: &AesSiv, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> __m128i {
         let k = self.k1.schedule();
         // SAFETY: `self.k1.token()` proves AES-NI and SSE4.1; `s` has 16 bytes.
-        self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
+        self.with_side(siv, nonce, ad, |side| unsafe {
             match self.k1.rounds() {
-                10 => s2v_last::<10>(self.k1.token(), k, s, side, d, sub),
-                12 => s2v_last::<12>(self.k1.token(), k, s, side, d, sub),
-                _ => s2v_last::<14>(self.k1.token(), k, s, side, d, sub),
+                10 => s2v_last::<10>(self.k1.token(), k, s, side),
+                12 => s2v_last::<12>(self.k1.token(), k, s, side),
+                _ => s2v_last::<14>(self.k1.token(), k, s, side),
             }
         })
     }
@@ -205,11 +187,11 @@ impl SivNi {
         }
         let (km, kc) = (self.k1.schedule(), self.k2.schedule());
         // SAFETY: as in `s2v`; `dst` has 16 bytes, `src` (if any) as many (checked above).
-        Some(block(self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
+        Some(block(self.with_side(siv, nonce, ad, |side| unsafe {
             match self.k1.rounds() {
-                10 => seal_last::<10>(self.k1.token(), km, kc, src, dst, side, d, sub),
-                12 => seal_last::<12>(self.k1.token(), km, kc, src, dst, side, d, sub),
-                _ => seal_last::<14>(self.k1.token(), km, kc, src, dst, side, d, sub),
+                10 => seal_last::<10>(self.k1.token(), km, kc, src, dst, side),
+                12 => seal_last::<12>(self.k1.token(), km, kc, src, dst, side),
+                _ => seal_last::<14>(self.k1.token(), km, kc, src, dst, side),
             }
         })))
     }
@@ -234,11 +216,11 @@ impl SivNi {
         } else {
             let (km, kc) = (self.k1.schedule(), self.k2.schedule());
             // SAFETY: as in `s2v`; `p` has 16 bytes, `src` (if any) as many (checked there).
-            block(self.with_side(siv, nonce, ad, |side, d, sub| unsafe {
+            block(self.with_side(siv, nonce, ad, |side| unsafe {
                 match self.k1.rounds() {
-                    10 => open_last::<10>(self.k1.token(), km, kc, q, src, p, side, d, sub),
-                    12 => open_last::<12>(self.k1.token(), km, kc, q, src, p, side, d, sub),
-                    _ => open_last::<14>(self.k1.token(), km, kc, q, src, p, side, d, sub),
+                    10 => open_last::<10>(self.k1.token(), km, kc, q, src, p, side),
+                    12 => open_last::<12>(self.k1.token(), km, kc, q, src, p, side),
+                    _ => open_last::<14>(self.k1.token(), km, kc, q, src, p, side),
                 }
             }))
         };
@@ -387,8 +369,8 @@ mod tests {
         let edges = [127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 1100, 4096 + 33];
         for (kl, &width) in [32usize, 48, 64].into_iter().flat_map(|k| widths.iter().flatten().map(move |w| (k, w))) {
             let mut fast = AesSiv::new(&data[..kl]).unwrap();
-            let Some(ni) = &mut *fast.ni else { return };
-            ni.width = width;
+            let Some(w) = &mut fast.ni else { return };
+            *w = width;
             let portable = AesSiv::new_portable(&data[..kl]).unwrap();
             for (n, count) in (0..100).chain(edges).flat_map(|n| (0..3).map(move |c| (n, c))) {
                 let ad: Vec<&[u8]> = (0..count).map(|j| &data[n % 7 + j..n % 7 + 20 + j]).collect();

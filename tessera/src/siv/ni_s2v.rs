@@ -127,22 +127,26 @@ fn split(n: usize) -> (usize, usize) {
     (n - 16 - n % 16, n % 16)
 }
 
+/// What the final-blocks kernels take besides the last component `s`.
+#[derive(Clone, Copy)]
+pub(crate) struct Side<'a> {
+    /// The CMAC blocks of the one component before `s`, run beside `s`'s
+    /// chain; or [`Blocks::NONE`].
+    pub(crate) blocks: Blocks<'a>,
+    /// D before that component (D = `d ^ CMAC(blocks)`), or the final D
+    /// when `blocks` is none.
+    pub(crate) d: __m128i,
+    /// The CMAC subkeys K1, K2.
+    pub(crate) sub: [__m128i; 2],
+}
+
 /// S2V's V under the schedule `k` for a last component `s` of at least 16
-/// bytes, with D = `d ^ CMAC(side)` (`side` the one component before `s`,
-/// run beside `s`'s chain; or [`Blocks::NONE`] and `d` the final D) and
-/// the CMAC subkeys `sub`.
+/// bytes, with D and the subkeys from `side`.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
-pub(crate) fn s2v_last<const NR: usize>(
-    _: AesNi,
-    k: &[__m128i; 15],
-    s: &[u8],
-    side: Blocks<'_>,
-    d: __m128i,
-    sub: [__m128i; 2],
-) -> __m128i {
+pub(crate) fn s2v_last<const NR: usize>(_: AesNi, k: &[__m128i; 15], s: &[u8], side: Side<'_>) -> __m128i {
     // SAFETY: compiled with AES-NI and SSE4.1.
-    unsafe { s2v_last_inline::<NR>(k, s, side, d, sub) }
+    unsafe { s2v_last_inline::<NR>(k, s, side) }
 }
 
 /// [`s2v_last`], always inlined (into [`seal_last`], so that V stays in a
@@ -151,29 +155,22 @@ pub(crate) fn s2v_last<const NR: usize>(
 /// # Safety
 /// The CPU must have AES-NI and SSE4.1.
 #[inline(always)]
-unsafe fn s2v_last_inline<const NR: usize>(
-    k: &[__m128i; 15],
-    s: &[u8],
-    side: Blocks<'_>,
-    d: __m128i,
-    sub: [__m128i; 2],
-) -> __m128i {
+unsafe fn s2v_last_inline<const NR: usize>(k: &[__m128i; 15], s: &[u8], side: Side<'_>) -> __m128i {
     // SAFETY: the caller vouches for the features.
     unsafe {
         let (p, r) = split(s.len());
-        let (x, mac) = cbc_mac2::<NR>(k, Blocks::of(&s[..p]), side);
-        let t = last_blocks(ld(&s[p..]), ld(&s[s.len() - 16..]), _mm_xor_si128(d, mac), r, sub);
+        let (x, mac) = cbc_mac2::<NR>(k, Blocks::of(&s[..p]), side.blocks);
+        let t = last_blocks(ld(&s[p..]), ld(&s[s.len() - 16..]), _mm_xor_si128(side.d, mac), r, side.sub);
         chain_last::<NR>(k, x, t, r != 0)
     }
 }
 
 /// AES-SIV decryption of `dst` (at least 16 bytes; from `src`, as long, or
 /// in place) with CTR under `kc` from the counter block `q`, and S2V's V
-/// under `km` over the result as [`s2v_last`] takes it (`side`, `d`,
-/// `sub`): CTR and the chains side by side ([`ctr_cbc_mac`]), the last
-/// bytes of plaintext from the keystream it returns, in registers.
+/// under `km` over the result as [`s2v_last`] takes it (`side`): CTR and
+/// the chains side by side ([`ctr_cbc_mac`]), the last bytes of plaintext
+/// from the keystream it returns, in registers.
 #[inline]
-#[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn open_last<const NR: usize>(
     t: AesNi,
@@ -182,15 +179,13 @@ pub(crate) fn open_last<const NR: usize>(
     q: u128,
     src: Option<&[u8]>,
     dst: &mut [u8],
-    side: Blocks<'_>,
-    d: __m128i,
-    sub: [__m128i; 2],
+    side: Side<'_>,
 ) -> __m128i {
     let n = dst.len();
     assert!(src.is_none_or(|s| s.len() == n));
     let (p, r) = split(n);
     let zero = _mm_setzero_si128();
-    let (x, ks, mac) = ctr_cbc_mac::<NR, true>(t, km, kc, q, src.map(|s| &s[..p]), &mut dst[..p], zero, side);
+    let (x, ks, mac) = ctr_cbc_mac::<NR, true>(t, km, kc, q, src.map(|s| &s[..p]), &mut dst[..p], zero, side.blocks);
     // Ciphertext bytes p.. and the last 16, and the keystream under them
     // (bytes 0.. and r.. of the two blocks after the chained ones).
     let c = src.unwrap_or(dst);
@@ -199,18 +194,17 @@ pub(crate) fn open_last<const NR: usize>(
     let (a, b) = (_mm_xor_si128(ca, ks[0]), _mm_xor_si128(cb, shifted));
     st(&mut dst[p..], a);
     st(&mut dst[n - 16..], b);
-    let t = last_blocks(a, b, _mm_xor_si128(d, mac), r, sub);
+    let t = last_blocks(a, b, _mm_xor_si128(side.d, mac), r, side.sub);
     chain_last::<NR>(km, x, t, r != 0)
 }
 
 /// AES-SIV encryption of `dst` (at least 16 bytes; from `src`, as long, or
-/// in place): V over the plaintext as [`s2v_last`] makes it (`side`, `d`,
-/// `sub`), then CTR under `kc` on AES-NI (`ni_ctr::ctr`) from V's counter
+/// in place): V over the plaintext as [`s2v_last`] makes it (`side`),
+/// then CTR under `kc` on AES-NI (`ni_ctr::ctr`) from V's counter
 /// block, built from V in a register. One body from the chain's first
 /// block to the last keystream block (both always inlined): V is neither
 /// stored nor reloaded before the keystream can start. Returns V.
 #[inline]
-#[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn seal_last<const NR: usize>(
     _: AesNi,
@@ -218,13 +212,11 @@ pub(crate) fn seal_last<const NR: usize>(
     kc: &[__m128i; 15],
     src: Option<&[u8]>,
     dst: &mut [u8],
-    side: Blocks<'_>,
-    d: __m128i,
-    sub: [__m128i; 2],
+    side: Side<'_>,
 ) -> __m128i {
     // SAFETY: compiled with AES-NI and SSE4.1 (SSSE3 with it).
     unsafe {
-        let v = s2v_last_inline::<NR>(km, src.unwrap_or(dst), side, d, sub);
+        let v = s2v_last_inline::<NR>(km, src.unwrap_or(dst), side);
         ctr_inline::<NR>(kc, siv_counter(v), src, dst);
         v
     }

@@ -204,7 +204,7 @@ impl super::AesSiv {
     #[inline]
     pub(super) fn cmac(&self, c: &[u8]) -> Block {
         #[cfg(target_arch = "x86_64")]
-        if let Some(ni) = &*self.ni {
+        if let Some(ni) = self.ni() {
             return ni.chain([0; 16], Job::cmac(&self.mac, c).blocks_ni());
         }
         self.mac.mac(c)
@@ -257,7 +257,7 @@ impl super::AesSiv {
     /// D only for its last one or two blocks.
     pub(super) fn s2v_unchecked(&self, nonce: Option<&[u8]>, ad: &[&[u8]], s: &[u8]) -> Block {
         #[cfg(target_arch = "x86_64")]
-        if let Some(ni) = &*self.ni {
+        if let Some(ni) = self.ni() {
             return ni.s2v(self, nonce, ad, s);
         }
         let d = self.fold_d(nonce, ad);

@@ -70,18 +70,21 @@ impl Kernel {
         }
     }
 
-    /// The kernel's per-key tables (`l` is the OCB table L_i).
-    pub(crate) fn expand(self, key: &[u8], l: &[Block]) -> Bulk {
+    /// The kernel's per-key tables, from the AES-NI schedule of `aes` (`l`
+    /// is the OCB table L_i).
+    pub(crate) fn expand(self, aes: &crate::aes::Aes, l: &[Block]) -> Bulk {
         match self {
             Kernel::Portable => Bulk::Portable,
             #[cfg(target_arch = "x86_64")]
-            Kernel::Vaes256 => {
-                super::super::ocb_vaes::Vaes256::new(key, l).map_or(Bulk::Portable, |v| Bulk::Vaes256(Box::new(v)))
-            }
+            Kernel::Vaes256 => aes
+                .ni()
+                .and_then(|k| super::super::ocb_vaes::Vaes256::new(k, l))
+                .map_or(Bulk::Portable, |v| Bulk::Vaes256(Box::new(v))),
             #[cfg(target_arch = "x86_64")]
-            Kernel::Vaes512 => {
-                super::super::ocb_vaes::Vaes512::new(key, l).map_or(Bulk::Portable, |v| Bulk::Vaes512(Box::new(v)))
-            }
+            Kernel::Vaes512 => aes
+                .ni()
+                .and_then(|k| super::super::ocb_vaes::Vaes512::new(k, l))
+                .map_or(Bulk::Portable, |v| Bulk::Vaes512(Box::new(v))),
         }
     }
 }
