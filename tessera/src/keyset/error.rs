@@ -212,7 +212,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// [`crate::Error::Batch`], or an [`Error::Batch`].
 pub(super) fn at(index: usize) -> impl Fn(Error) -> Error {
     move |e| match e {
-        Error::Crypto(c) => Error::Crypto(crate::Error::Batch { index, source: Box::new(c) }),
+        Error::Crypto(c) => Error::Crypto(crate::Error::at(index, c)),
         e => Error::Batch { index, source: Box::new(e) },
     }
 }

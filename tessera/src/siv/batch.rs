@@ -61,9 +61,7 @@ impl BatchAd<'_> {
                 Err(Error::Format("batch needs one associated-data list per message"))
             }
             BatchAd::PerValueComponents(a) => match a.iter().position(|c| c.len() > MAX_AD) {
-                Some(index) => {
-                    Err(Error::Batch { index, source: Box::new(Error::TooManyAd { got: a[index].len(), max: MAX_AD }) })
-                }
+                Some(index) => Err(Error::at(index, Error::TooManyAd { got: a[index].len(), max: MAX_AD })),
                 None => Ok(()),
             },
             _ => Ok(()),
@@ -74,23 +72,12 @@ impl BatchAd<'_> {
 /// Checks that `ends` rises within `data` and, for decryption, that every
 /// message holds at least its 16-byte V.
 fn check_ends(data: &[u8], ends: &[usize], min: usize) -> Result<(), Error> {
-    let mut start = 0;
-    for (index, &end) in ends.iter().enumerate() {
-        if end < start || end > data.len() {
-            return Err(Error::Batch {
-                index,
-                source: Box::new(Error::Format("batch ends are not increasing within the data")),
-            });
+    crate::error::check_ends(data.len(), ends, |_, span| {
+        if span.len() < min {
+            return Err(Error::Format("AES-SIV ciphertext is shorter than its 16-byte synthetic IV"));
         }
-        if end - start < min {
-            return Err(Error::Batch {
-                index,
-                source: Box::new(Error::Format("AES-SIV ciphertext is shorter than its 16-byte synthetic IV")),
-            });
-        }
-        start = end;
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// One message's CTR work: V, where its input starts in `src`, where its
@@ -400,7 +387,7 @@ impl AesSiv {
             None => Ok(total),
             Some(index) => {
                 out[..total].zeroize();
-                Err(Error::Batch { index, source: Box::new(Error::Authentication) })
+                Err(Error::at(index, Error::Authentication))
             }
         }
     }
