@@ -265,30 +265,20 @@ impl TokenFormat {
         text: &str,
         out: &mut String,
     ) -> Result<(), Error> {
-        super::with_numerals(text, |buf| self.transform_in(dir, c, tweak, text, out, buf))
-    }
-
-    fn transform_in(
-        &self,
-        dir: Direction,
-        c: &(impl Fpe + ?Sized),
-        tweak: &[u8],
-        text: &str,
-        out: &mut String,
-        buf: &mut [u16],
-    ) -> Result<(), Error> {
-        let alphabet = c.alphabet().ok_or(Error::Alphabet("cipher was built from a radix only"))?;
-        let n = self.extract(alphabet, text, buf).map_err(|e| match e {
-            Error::BufferTooSmall { needed, .. } => {
-                let (min, max) = c.len_range();
-                Error::Length { len: needed, min, max, radix: c.radix() }
-            }
-            e => e,
-        })?;
-        let x = &mut buf[..n];
-        c.transform_numerals(dir, tweak, x)?;
-        out.clear();
-        self.merge(alphabet, text, x, out)
+        super::with_numerals(text, |buf| {
+            let alphabet = c.alphabet().ok_or(Error::Alphabet("cipher was built from a radix only"))?;
+            let n = self.extract(alphabet, text, buf).map_err(|e| match e {
+                Error::BufferTooSmall { needed, .. } => {
+                    let (min, max) = c.len_range();
+                    Error::Length { len: needed, min, max, radix: c.radix() }
+                }
+                e => e,
+            })?;
+            let x = &mut buf[..n];
+            c.transform_numerals(dir, tweak, x)?;
+            out.clear();
+            self.merge(alphabet, text, x, out)
+        })
     }
 }
 
