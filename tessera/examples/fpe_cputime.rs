@@ -5,6 +5,8 @@
 //!
 //! `cargo run --release -p tessera --example fpe_cputime [VALUES]` (CPU time comes from
 //! /proc/thread-self/schedstat, whose resolution can be coarse: keep VALUES large).
+//! `... fpe_cputime VALUES ff1:10:16:pervalue` times the batch API with a
+//! tweak per value (the per-round path, not the fused kernels).
 //! `... fpe_cputime VALUES ff3-1:10:16:cached` times the batch API on one batch of
 //! 4096 values (128 KiB of numerals at 16 digits) encrypted over and over, about
 //! VALUES values in all: the cost without main memory's, beside `:batch`'s one
@@ -109,6 +111,21 @@ fn shape(name: &str, radix: u32, len: usize, n: usize, batch: bool, cached: bool
             c.encrypt_numerals(tweak, x).unwrap();
         }
     })
+}
+
+/// Encrypts `n` values of one shape through the batch API in one pass,
+/// each value with its own tweak; returns ns per value.
+fn per_value(name: &str, radix: u32, len: usize, n: usize) -> f64 {
+    let key = [7u8; 16];
+    let c: Box<dyn Fpe> = match name {
+        "FF1" => Box::new(FF1::with_radix(&key, radix).unwrap()),
+        _ => Box::new(FF3_1::with_radix(&key, radix).unwrap()),
+    };
+    let owned: Vec<[u8; 7]> = (0..n).map(|i| [i as u8, (i >> 8) as u8, (i >> 16) as u8, 4, 5, 6, 7]).collect();
+    let tweaks: Vec<&[u8]> = owned.iter().map(|t| &t[..]).collect();
+    let mut data: Vec<u16> = (0..n * len).map(|i| (i * 7 % radix as usize) as u16).collect();
+    let ends: Vec<usize> = (1..=n).map(|i| i * len).collect();
+    best_of_5(n, || c.encrypt_batch(Tweaks::PerValue(&tweaks), &mut data, &ends).unwrap())
 }
 
 /// Ten blocks per value through the floor's AES in calls of 64 blocks, as
@@ -434,8 +451,11 @@ fn main() {
     }
     // With a shape (e.g. `ff1:62:24`), time that shape alone: handy under callgrind.
     if let Some((name, radix, len, how)) = std::env::args().nth(2).as_deref().and_then(parse_shape) {
-        let ns =
-            if how == "text" { text(len, n) } else { shape(&name, radix, len, n, how == "batch", how == "cached") };
+        let ns = match how.as_str() {
+            "text" => text(len, n),
+            "pervalue" => per_value(&name, radix, len, n),
+            _ => shape(&name, radix, len, n, how == "batch", how == "cached"),
+        };
         println!("{name} radix {radix}, {len} numerals: {how} {ns:.0} ns");
         return;
     }

@@ -1,8 +1,27 @@
 //! The Feistel round loop shared by FF1 and FF3, generic over the integer
 //! width and over how a round's block is built and enciphered.
 
+use super::keyed::Keyed;
 use super::num::{Mod64, Mod128};
 use crate::Direction;
+
+/// One length's moduli radix^u and radix^v: u64 arithmetic when both are
+/// below 2^64, else u128 (y, of at most 16 bytes, then fits).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Arith {
+    N64 { mu: Mod64, mv: Mod64 },
+    N128 { mu: Mod128, mv: Mod128 },
+}
+
+impl Arith {
+    /// For the moduli `pu` and `pv`.
+    pub(crate) fn new(pu: u128, pv: u128) -> Self {
+        match (u64::try_from(pu), u64::try_from(pv)) {
+            (Ok(mu), Ok(mv)) => Arith::N64 { mu: Mod64::new(mu), mv: Mod64::new(mv) },
+            _ => Arith::N128 { mu: Mod128::new(pu), mv: Mod128::new(pv) },
+        }
+    }
+}
 
 /// Arithmetic modulo radix^m on one integer width.
 pub(crate) trait Ring: Copy {
@@ -120,4 +139,30 @@ pub(crate) fn feistel<R: Ring>(
         }
     }
     (a, b)
+}
+
+/// [`feistel`] with round i's y from enciphering `block(i, x)` under
+/// `keyed` (AES-NI with the keys in registers when the CPU has it), read
+/// big-endian when `BE` (FF1) or little-endian (FF3's REVB), shifted right
+/// by `SHY` (a constant: the extraction compiles to plain word moves).
+#[inline(always)]
+pub(crate) fn keyed_feistel<R: Ring, const BE: bool, const SHY: u32>(
+    keyed: &Keyed,
+    block: impl Fn(usize, u128) -> u128,
+    rounds: usize,
+    m: (&R, &R),
+    ab: (R::W, R::W),
+    dir: Direction,
+) -> (R::W, R::W) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(k) = &*keyed.ni {
+        let y = |ni: &crate::aes::ni::Ni<'_>, x| if BE { ni.encrypt_be(x) } else { ni.encrypt_le(x) };
+        return k.run(|ni| feistel(|i, x| y(ni, block(i, x)) >> SHY, rounds, m, ab, dir));
+    }
+    let prf = |i: usize, x: u128| {
+        let mut blk = if BE { block(i, x).to_be_bytes() } else { block(i, x).to_le_bytes() };
+        keyed.aes.encrypt_block(&mut blk);
+        (if BE { u128::from_be_bytes(blk) } else { u128::from_le_bytes(blk) }) >> SHY
+    };
+    feistel(prf, rounds, m, ab, dir)
 }

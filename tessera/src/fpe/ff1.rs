@@ -13,9 +13,9 @@ use super::batch::round::{BatchMod, Layout};
 use super::batch::x86::single_ni::{self, Fast};
 use super::batch::{self, slab};
 use super::big;
-use super::feistel::{Ring, Y64, Y96, feistel};
+use super::feistel::{Arith, Ring, Y64, Y96, keyed_feistel};
 use super::keyed::Keyed;
-use super::num::{Mod64, Mod128, Radix};
+use super::num::Radix;
 #[cfg(target_arch = "x86_64")]
 use super::text10;
 use super::{Alphabet, Fpe, MAX_LEN, Tweaks, check_radix, check_value, min_len};
@@ -25,14 +25,6 @@ use crate::aes::Block;
 
 /// Tweak lengths below this have CIPH(P) cached.
 const P_CACHE: usize = 16;
-
-#[derive(Clone, Copy, Debug)]
-enum Arith {
-    /// radix^v < 2^64.
-    N64 { mu: Mod64, mv: Mod64 },
-    /// radix^v < 2^96 (so y, of at most 16 bytes, fits a u128).
-    N128 { mu: Mod128, mv: Mod128 },
-}
 
 #[derive(Debug)]
 struct LenParams {
@@ -183,13 +175,11 @@ impl FF1 {
         for n in min..=max {
             let (u, v) = (n / 2, n - n / 2);
             let (pu, pv) = (rx.pow(u).expect("u fits"), rx.pow(v).expect("v fits"));
-            let arith = if pv <= u64::MAX as u128 {
-                Arith::N64 { mu: Mod64::new(pu as u64), mv: Mod64::new(pv as u64) }
-            } else if pv <= 1u128 << 96 {
-                Arith::N128 { mu: Mod128::new(pu), mv: Mod128::new(pv) }
-            } else {
+            // Native integers while y's d bytes fit a u128 (radix^v <= 2^96).
+            if pv > 1u128 << 96 {
                 break;
-            };
+            }
+            let arith = Arith::new(pu, pv);
             let b = num_bytes(rx, v);
             let d = 4 * b.div_ceil(4) + 4;
             #[cfg(target_arch = "x86_64")]
@@ -274,16 +264,7 @@ impl FF1 {
     ) -> (R::W, R::W) {
         debug_assert_eq!(SHY as usize, 128 - 8 * lp.d);
         let shb = 8 * lp.b;
-        #[cfg(target_arch = "x86_64")]
-        if let Some(k) = &*self.keyed.ni {
-            return k.run(|ni| feistel(|i, x| ni.encrypt_be(base ^ ((i as u128) << shb) ^ x) >> SHY, 10, m, ab, dir));
-        }
-        let prf = |i: usize, x: u128| {
-            let mut blk = (base ^ ((i as u128) << shb) ^ x).to_be_bytes();
-            self.keyed.aes.encrypt_block(&mut blk);
-            u128::from_be_bytes(blk) >> SHY
-        };
-        feistel(prf, 10, m, ab, dir)
+        keyed_feistel::<R, true, SHY>(&self.keyed, |i, x| base ^ ((i as u128) << shb) ^ x, 10, m, ab, dir)
     }
 
     /// CBC state ^ last block of Q template for `tweak` (see [`FF1::prefix`]);

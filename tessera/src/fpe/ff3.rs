@@ -10,18 +10,11 @@ use super::batch::round::{BatchMod, Layout};
 #[cfg(target_arch = "x86_64")]
 use super::batch::x86::single_ni::{self, Fast};
 use super::batch::{self, slab};
-use super::feistel::{Ring, feistel};
+use super::feistel::{Arith, Ring, keyed_feistel};
 use super::keyed::Keyed;
-use super::num::{Mod64, Mod128};
 use super::{Alphabet, Fpe, Tweaks, check_radix, check_value, min_len};
 use crate::Direction;
 use crate::Error;
-
-#[derive(Clone, Copy, Debug)]
-enum Arith {
-    N64 { mu: Mod64, mv: Mod64 },
-    N128 { mu: Mod128, mv: Mod128 },
-}
 
 /// Splits a tweak into (T_L, T_R), checking its length.
 type SplitTweak = fn(&[u8]) -> Result<(u32, u32), Error>;
@@ -56,12 +49,7 @@ impl Core {
         let arith = (min..=max)
             .map(|n| {
                 let (u, v) = (n.div_ceil(2), n / 2);
-                let (pu, pv) = (rx.pow(u).expect("fits"), rx.pow(v).expect("fits"));
-                if pu <= u64::MAX as u128 {
-                    Arith::N64 { mu: Mod64::new(pu as u64), mv: Mod64::new(pv as u64) }
-                } else {
-                    Arith::N128 { mu: Mod128::new(pu), mv: Mod128::new(pv) }
-                }
+                Arith::new(rx.pow(u).expect("fits"), rx.pow(v).expect("fits"))
             })
             .collect();
         #[cfg(target_arch = "x86_64")]
@@ -87,16 +75,7 @@ impl Core {
     #[inline(always)]
     fn rounds<R: Ring>(&self, (tl, tr): (u32, u32), m: (&R, &R), ab: (R::W, R::W), dir: Direction) -> (R::W, R::W) {
         let p = move |i: usize, x: u128| ((((if i.is_multiple_of(2) { tr } else { tl }) ^ i as u32) as u128) << 96) | x;
-        #[cfg(target_arch = "x86_64")]
-        if let Some(k) = &*self.keyed.ni {
-            return k.run(|ni| feistel(|i, x| ni.encrypt_le(p(i, x)), 8, m, ab, dir));
-        }
-        let prf = |i: usize, x: u128| {
-            let mut blk = p(i, x).to_le_bytes();
-            self.keyed.aes.encrypt_block(&mut blk);
-            u128::from_le_bytes(blk)
-        };
-        feistel(prf, 8, m, ab, dir)
+        keyed_feistel::<R, false, 0>(&self.keyed, p, 8, m, ab, dir)
     }
 
     /// One value: the domain check, then the AES-NI chain when it serves the

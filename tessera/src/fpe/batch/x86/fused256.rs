@@ -7,8 +7,8 @@
 
 use core::arch::x86_64::*;
 
-use super::fused_avx2::{Mod256, blocks4, blocks32, fold_top4, limbs4, load_halves, store_halves, update4};
-use super::fused512::{MAX_FF3, MAX_ROUNDS, by_rounds, const_block};
+use super::fused_avx2::{Mod256, blocks4, blocks32, fold_top4, limbs4, update4};
+use super::fused512::{MAX_FF3, MAX_ROUNDS, by_rounds, load_halves, round_consts, store_halves};
 use super::piped256::{PW, chunk_piped};
 use super::round::{BSWAP_HI, BSWAP_LO};
 use super::run::FusedRun;
@@ -98,11 +98,10 @@ pub fn rounds_vaes256<const FF3: bool>(_: crate::cpu::Vaes256, work: FusedRun<'_
     crate::wipe::wipe_vectors(&mut rk);
 }
 
-/// For a run on halves of `la` and `lb` values: writes each round's
-/// constant block ^ `rk0` in both lanes into `cbk`, in run order (the
-/// caller wipes them; returned, LLVM copied them by `memcpy` per group);
-/// returns the round count, the moduli of the first round's parity and the
-/// other, and that parity.
+/// Each round's constant block ^ `rk0` in both lanes into `cbk` (as
+/// [`round_consts`]: written there, LLVM copied a returned array by
+/// `memcpy` per group); the round count, the moduli of the first round's
+/// parity and the other, and that parity.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn setup(
@@ -112,13 +111,7 @@ fn setup(
     dir: Direction,
     cbk: &mut [__m256i; MAX_ROUNDS],
 ) -> (usize, [Mod256; 2], usize) {
-    assert!(la == lb && la.is_multiple_of(8), "whole vectors");
-    let rounds = c.blocks.len();
-    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
-    for (r, v) in cbk[..rounds].iter_mut().enumerate() {
-        *v = _mm256_broadcastsi128_si256(_mm_xor_si128(const_block(c, dir.round(r, rounds)), rk0));
-    }
-    let p = dir.round(0, rounds) % 2;
+    let (rounds, p) = round_consts(c, (la, lb, 8), dir, cbk, |b| _mm256_broadcastsi128_si256(_mm_xor_si128(b, rk0)));
     (rounds, [Mod256::new(c, p), Mod256::new(c, 1 - p)], p)
 }
 
@@ -136,7 +129,7 @@ fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, co
     p: usize,
     pf: &mut impl Prefetch,
 ) {
-    let [mut x, mut y] = load_halves::<W, G>(a, b, p);
+    let [mut x, mut y] = load_halves::<__m256i, W, G>(a, b, p);
     for pair in cbk.chunks_exact(2) {
         for (j, (x, y)) in x.iter_mut().zip(&y).enumerate() {
             *x = step256::<W, FF3, NR, ENC, NARROW>(rk, pair[0], &ks[0], y, *x);
@@ -269,7 +262,7 @@ fn chunk_ni<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
     b: &mut [u64],
     p: usize,
 ) {
-    let [mut x, mut y] = load_halves::<2, G>(a, b, p);
+    let [mut x, mut y] = load_halves::<__m256i, 2, G>(a, b, p);
     for pair in cbk.chunks_exact(2) {
         for (x, y) in x.iter_mut().zip(&y) {
             *x = step_ni::<FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);

@@ -7,7 +7,7 @@
 //! kernels are in `fused256.rs`, the AES-NI ones in `fused_ni.rs` and
 //! `fused_sse.rs`. Straight-line vector code (`scripts/check-ct`).
 
-use crate::simd::{cast, load, store};
+use crate::simd::{Plain, cast, load, store};
 use core::arch::x86_64::*;
 
 use super::round::{BSWAP_HI, BSWAP_LO};
@@ -42,6 +42,65 @@ pub(crate) use by_rounds;
 #[inline(always)]
 pub(crate) fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
     cast(c.blocks[i])
+}
+
+/// For a run on `la` and `lb` values (as many, a multiple of `whole`):
+/// each round's constant block as `wide` makes it (^ the first round key,
+/// broadcast) into `cbk`, in run order (the caller wipes them); returns the
+/// round count and the first round's parity (0: it updates A).
+#[inline(always)]
+pub(crate) fn round_consts<V>(
+    c: &Consts<'_>,
+    (la, lb, whole): (usize, usize, usize),
+    dir: Direction,
+    cbk: &mut [V; MAX_ROUNDS],
+    wide: impl Fn(__m128i) -> V,
+) -> (usize, usize) {
+    assert!(la == lb && la.is_multiple_of(whole), "whole vectors");
+    let rounds = c.blocks.len();
+    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
+    for (r, v) in cbk[..rounds].iter_mut().enumerate() {
+        *v = wide(const_block(c, dir.round(r, rounds)));
+    }
+    (rounds, dir.round(0, rounds) % 2)
+}
+
+/// The first G·W vectors `V` of `a` and `b` as G groups of W, the half the
+/// first round updates (A when its parity `p` is 0) first.
+#[inline(always)]
+pub(crate) fn load_halves<V: Plain, const W: usize, const G: usize>(
+    a: &[u64],
+    b: &[u64],
+    p: usize,
+) -> [[[V; W]; G]; 2] {
+    let k = size_of::<V>() / 8;
+    assert!(a.len() >= k * W * G && b.len() >= k * W * G, "whole vectors");
+    // Zeros, then each vector loaded (the size asserted).
+    let mut h = [[[load::<V, u8>(&[0; 64]); W]; G]; 2];
+    for (half, s) in h.iter_mut().zip([a, b]) {
+        for (j, v) in half.as_flattened_mut().iter_mut().enumerate() {
+            *v = load(&s[k * j..]);
+        }
+    }
+    if p == 0 { h } else { [h[1], h[0]] }
+}
+
+/// Stores what [`load_halves`] loaded (with the same `p`) back.
+#[inline(always)]
+pub(crate) fn store_halves<V: Plain, const W: usize, const G: usize>(
+    h: [[[V; W]; G]; 2],
+    a: &mut [u64],
+    b: &mut [u64],
+    p: usize,
+) {
+    let k = size_of::<V>() / 8;
+    assert!(a.len() >= k * W * G && b.len() >= k * W * G, "whole vectors");
+    let h = if p == 0 { h } else { [h[1], h[0]] };
+    for (half, s) in h.iter().zip([a, b]) {
+        for (j, v) in half.as_flattened().iter().enumerate() {
+            store(&mut s[k * j..], *v);
+        }
+    }
 }
 
 /// One modulus broadcast for [`step512`]: m, 2m, 3m (FF1) or m, m - 1,
@@ -209,15 +268,7 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
     b: &mut [u64],
     p: usize,
 ) {
-    assert!(a.len() >= 8 * H * G && b.len() >= 8 * H * G, "whole vectors");
-    let mut h = [[[_mm512_setzero_si512(); H]; G]; 2];
-    for (half, x) in h.iter_mut().zip([&*a, &*b]) {
-        for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
-            *v = load(&x[8 * k..]);
-        }
-    }
-    // x is the half the first round updates (A when its index is even).
-    let [mut x, mut y] = if p == 0 { h } else { [h[1], h[0]] };
+    let [mut x, mut y] = load_halves::<__m512i, H, G>(a, b, p);
     // Constant group indices keep the halves in registers.
     const { assert!(G <= 2, "at most two groups") };
     for pair in cbk.chunks_exact(2) {
@@ -230,12 +281,7 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
             y[G - 1] = step512::<H, FF3, FOLD, NR, ENC>(rk, pair[1], &ks[1], &x[G - 1], y[G - 1]);
         }
     }
-    let h = if p == 0 { [x, y] } else { [y, x] };
-    for (half, x) in h.iter().zip([a, b]) {
-        for (k, v) in half.as_flattened().iter().enumerate() {
-            store(&mut x[8 * k..], *v);
-        }
-    }
+    store_halves([x, y], a, b, p);
 }
 
 /// The VAES-512 kernel: all rounds for every value of `a` and `b`, after
@@ -269,14 +315,9 @@ fn run512<const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
     b: &mut [u64],
     dir: Direction,
 ) {
-    assert!(a.len() == b.len() && a.len().is_multiple_of(8), "whole vectors");
-    let rounds = c.blocks.len();
-    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
     let mut cbk = [_mm512_setzero_si512(); MAX_ROUNDS];
-    for (r, v) in cbk[..rounds].iter_mut().enumerate() {
-        *v = _mm512_xor_si512(_mm512_broadcast_i32x4(const_block(c, dir.round(r, rounds))), rk[0]);
-    }
-    let p = dir.round(0, rounds) % 2;
+    let wide = |b| _mm512_xor_si512(_mm512_broadcast_i32x4(b), rk[0]);
+    let (rounds, p) = round_consts(c, (a.len(), b.len(), 8), dir, &mut cbk, wide);
     let ks = [Mod512::new::<FF3>(c, p), Mod512::new::<FF3>(c, 1 - p)];
     // Chunks of 64 values, then 32, then 8.
     let mut j = 0;

@@ -1,9 +1,8 @@
 //! The AVX2 arithmetic of the fused kernels of `fused256.rs`, four values
 //! per vector: FF3's fold of y ([`limbs4`], [`fold_top4`]), the f64
-//! quotient estimate ([`rem4`]), the update ([`update4`]), the block pairs
-//! ([`blocks4`], [`blocks32`]) and the halves' loads and stores.
+//! quotient estimate ([`rem4`]), the update ([`update4`]) and the block pairs
+//! ([`blocks4`], [`blocks32`]).
 
-use crate::simd::{load, store};
 use core::arch::x86_64::*;
 
 use super::fused512::MAX_FF3;
@@ -148,34 +147,6 @@ pub fn update4<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i {
     // d ± y + m (mod m) in [0, 3m), less m twice where that stays >= 0.
     let s = _mm256_add_epi64(d, rem4(y, k, !ENC));
     fold4(fold4(s, k.m), k.m)
-}
-
-/// The first 4·W·G halves of `a` and `b` as G groups of W vectors, the
-/// half the first round updates (A when its parity `p` is 0) first.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub fn load_halves<const W: usize, const G: usize>(a: &[u64], b: &[u64], p: usize) -> [[[__m256i; W]; G]; 2] {
-    assert!(a.len() >= 4 * W * G && b.len() >= 4 * W * G, "whole vectors");
-    let mut h = [[[_mm256_setzero_si256(); W]; G]; 2];
-    for (half, x) in h.iter_mut().zip([a, b]) {
-        for (k, v) in half.as_flattened_mut().iter_mut().enumerate() {
-            *v = load(&x[4 * k..]);
-        }
-    }
-    if p == 0 { h } else { [h[1], h[0]] }
-}
-
-/// Stores what [`load_halves`] loaded (with the same `p`) back.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub fn store_halves<const W: usize, const G: usize>(h: [[[__m256i; W]; G]; 2], a: &mut [u64], b: &mut [u64], p: usize) {
-    assert!(a.len() >= 4 * W * G && b.len() >= 4 * W * G, "whole vectors");
-    let h = if p == 0 { h } else { [h[1], h[0]] };
-    for (half, x) in h.iter().zip([a, b]) {
-        for (k, v) in half.as_flattened().iter().enumerate() {
-            store(&mut x[4 * k..], *v);
-        }
-    }
 }
 
 /// As [`blocks4`] from the low 32 bits of each half (the high ones

@@ -12,7 +12,7 @@
 
 use core::arch::x86_64::*;
 
-use super::fused512::{MAX_ROUNDS, by_rounds, const_block};
+use super::fused512::{MAX_ROUNDS, by_rounds, round_consts};
 use super::run::FusedRun;
 use super::single_ni::Fast;
 use crate::Direction;
@@ -237,7 +237,8 @@ pub(crate) fn run<U: Unit<K>, const K: usize, const W: usize, const NR: usize, c
     dir: Direction,
     pf: &mut impl Prefetch,
 ) {
-    let (mut cbk, rounds, p) = round_blocks(rk[0], c, a.len(), b.len(), dir);
+    let mut cbk = [_mm_setzero_si128(); MAX_ROUNDS];
+    let (rounds, p) = round_consts(c, (a.len(), b.len(), BLOCKS), dir, &mut cbk, |b| _mm_xor_si128(b, rk[0]));
     // The moduli of the first round's parity and the other.
     let ks = [U::modulus(t, c.m[p], c.r[p]), U::modulus(t, c.m[1 - p], c.r[1 - p])];
     let mut j = 0;
@@ -251,27 +252,6 @@ pub(crate) fn run<U: Unit<K>, const K: usize, const W: usize, const NR: usize, c
         chunk::<U, K, W, 1, NR, ENC>(t, rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
     }
     crate::wipe::wipe_vectors(&mut cbk);
-}
-
-/// Each round's constant block ^ `rk0` in run order (the caller wipes
-/// them), the round count, and the first round's parity (0: it updates A).
-#[inline]
-#[target_feature(enable = "sse4.1")]
-pub(crate) fn round_blocks(
-    rk0: __m128i,
-    c: &Consts<'_>,
-    la: usize,
-    lb: usize,
-    dir: Direction,
-) -> ([__m128i; MAX_ROUNDS], usize, usize) {
-    assert!(la == lb && la.is_multiple_of(BLOCKS), "whole groups");
-    let rounds = c.blocks.len();
-    assert!(rounds.is_multiple_of(2) && rounds <= MAX_ROUNDS, "an even number of rounds, at most ten");
-    let mut cbk = [_mm_setzero_si128(); MAX_ROUNDS];
-    for (r, v) in cbk[..rounds].iter_mut().enumerate() {
-        *v = _mm_xor_si128(const_block(c, dir.round(r, rounds)), rk0);
-    }
-    (cbk, rounds, dir.round(0, rounds) % 2)
 }
 
 /// All rounds for G groups (1 or 2) of `W` units of `a` and `b` (`cbk`,

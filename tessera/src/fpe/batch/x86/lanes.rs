@@ -102,25 +102,21 @@ fn mulhi128(mut a: __m128i, b: __m128i) -> __m128i {
     };
     a
 }
-#[inline]
-#[target_feature(enable = "avx2")]
-fn mulhi256(a: __m256i, b: __m256i) -> __m256i {
-    vec_op!(ymm_reg: __m256i, "vpmulhuw", a, b)
+/// `fn $name(a, b)`: the one instruction `$op` on `$v` (`$reg`), for `$features`.
+macro_rules! one_op {
+    ($($name:ident, $features:literal, $reg:ident: $v:ty, $op:literal;)*) => {$(
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn $name(a: $v, b: $v) -> $v {
+            vec_op!($reg: $v, $op, a, b)
+        }
+    )*};
 }
-#[inline]
-#[target_feature(enable = "avx2")]
-fn shufb256(a: __m256i, b: __m256i) -> __m256i {
-    vec_op!(ymm_reg: __m256i, "vpshufb", a, b)
-}
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn mulhi512(a: __m512i, b: __m512i) -> __m512i {
-    vec_op!(zmm_reg: __m512i, "vpmulhuw", a, b)
-}
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn shufb512(a: __m512i, b: __m512i) -> __m512i {
-    vec_op!(zmm_reg: __m512i, "vpshufb", a, b)
+one_op! {
+    mulhi256, "avx2", ymm_reg: __m256i, "vpmulhuw";
+    shufb256, "avx2", ymm_reg: __m256i, "vpshufb";
+    mulhi512, "avx512f,avx512bw", zmm_reg: __m512i, "vpmulhuw";
+    shufb512, "avx512f,avx512bw", zmm_reg: __m512i, "vpshufb";
 }
 
 lanes! {Lanes for __m128i, Token = Sse2, {}

@@ -5,7 +5,8 @@
 
 use core::arch::x86_64::*;
 
-use super::fused_avx2::{Mod256, blocks32, load_halves, store_halves};
+use super::fused_avx2::{Mod256, blocks32};
+use super::fused512::{load_halves, store_halves};
 use super::vec_op::mul_lo32;
 use crate::fpe::batch::round::Prefetch;
 
@@ -105,7 +106,7 @@ pub(crate) fn chunk_piped<const NR: usize, const ENC: bool>(
     p: usize,
     pf: &mut impl Prefetch,
 ) {
-    let [[mut xa, mut xb], [mut ya, mut yb]] = load_halves::<PW, 2>(a, b, p);
+    let [[mut xa, mut xb], [mut ya, mut yb]] = load_halves::<__m256i, PW, 2>(a, b, p);
     let n = cbk.len() / 2;
     let mut oa = encipher::<NR>(rk, build(&ya, cbk[0]));
     for i in 0..n {

@@ -213,29 +213,17 @@ pub fn round_avx2<const FF3: bool>(
     whole
 }
 
-/// The block-building loop of `Kernel::build`, compiled for AVX-512 so
-/// the compiler vectorises it.
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl")]
-pub fn build_avx512(
-    _: crate::cpu::Avx512,
-    layout: Layout,
-    bases: &[[u64; 2]],
-    term: [u64; 2],
-    x: &[u64],
-    blocks: &mut [[u8; 16]],
-) {
-    build_portable(layout, bases, term, x, blocks)
+/// `Kernel::build`'s block-building loop, [`build_portable`] compiled for
+/// each `$features` (its token's) so the compiler vectorises it.
+macro_rules! builds {
+    ($($name:ident, $token:ty, $features:literal;)*) => {$(
+        #[target_feature(enable = $features)]
+        pub fn $name(_: $token, layout: Layout, bases: &[[u64; 2]], term: [u64; 2], x: &[u64], blocks: &mut [[u8; 16]]) {
+            build_portable(layout, bases, term, x, blocks)
+        }
+    )*};
 }
-
-/// The block-building loop of `Kernel::build`, compiled for AVX2.
-#[target_feature(enable = "avx2")]
-pub fn build_avx2(
-    _: crate::cpu::Avx2,
-    layout: Layout,
-    bases: &[[u64; 2]],
-    term: [u64; 2],
-    x: &[u64],
-    blocks: &mut [[u8; 16]],
-) {
-    build_portable(layout, bases, term, x, blocks)
+builds! {
+    build_avx512, crate::cpu::Avx512, "avx512f,avx512bw,avx512dq,avx512vl";
+    build_avx2, crate::cpu::Avx2, "avx2";
 }
