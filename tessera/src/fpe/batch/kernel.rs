@@ -43,12 +43,12 @@ pub(crate) enum Kernel {
     /// Four values per 256-bit vector (moduli below 2^32).
     #[cfg(target_arch = "x86_64")]
     Avx2(cpu::Avx2),
-    /// [`Kernel::Avx2`], and whole rounds in registers with AES-NI
-    /// ([`Kernel::fused`]).
+    /// [`Kernel::Avx2`], and whole rounds in registers with the AES-NI
+    /// kernels of [`Kernel::AesNi`] ([`Kernel::fused`]).
     #[cfg(target_arch = "x86_64")]
     Avx2Ni(cpu::Avx2Aes),
-    /// [`Kernel::Avx2Ni`] with the fused rounds' AES on 256-bit VAES (two
-    /// blocks per instruction).
+    /// [`Kernel::Avx2`], and whole rounds in registers with the AES on
+    /// 256-bit VAES (two blocks per instruction).
     #[cfg(target_arch = "x86_64")]
     Vaes256(cpu::Vaes256),
     /// Eight values per 512-bit vector (AVX-512 F, DQ, BW and VL).
@@ -126,17 +126,21 @@ impl Kernel {
             let work = FusedRun { keys: rk, nr, c, a, b, dir, pf: &mut *pf };
             // Each kernel asks `pf` for what the batch reads next itself:
             // all before its rounds, or spread between its steps.
+            // AVX2 without VAES runs the AES-NI kernels: their 128-bit
+            // pipeline measured faster there than four halves per ymm.
+            let fused = match self {
+                Kernel::Avx2Ni(t) => Kernel::AesNi(t.into()),
+                k => k,
+            };
             // SAFETY: each kernel is called with the token its `Kernel` holds,
             // proof of the features it is compiled for; the lengths were
             // checked above, the moduli in each arm.
             unsafe {
-                match self {
+                match fused {
                     // Only this kernel is given the folded moduli.
                     Kernel::Vaes512(t) if c.below(max(fused::MAX_FF1_512)) => {
                         by_layout!(ff3, fused::rounds_vaes512(t, work))
                     }
-                    // The AVX2 arithmetic needs moduli below 2^32.
-                    Kernel::Avx2Ni(t) if c.below(max(u32::MAX as u64)) => by_layout!(ff3, fused256::rounds_ni(t, work)),
                     // FF1 only (FF3 measured slower there); the 32-bit update
                     // needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
                     Kernel::AesNi(t) if !ff3 && c.below(fused256::MAX_NARROW) => fused_sse::rounds_sse41(t, work),

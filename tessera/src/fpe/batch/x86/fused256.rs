@@ -1,13 +1,13 @@
-//! The fused kernels on AVX2 (scheme in `fused512.rs`), four halves per
-//! vector, arithmetic in `fused_avx2.rs`: AES-NI one block per `aesenc`
-//! ([`rounds_ni`]), VAES-256 two per `vaesenc` ([`rounds_vaes256`]), the
-//! latter with a 32-bit update for moduli up to [`MAX_NARROW`] ([`update32`]).
+//! The fused kernel on AVX2 and VAES-256 (scheme in `fused512.rs`), four
+//! halves per vector, arithmetic in `fused_avx2.rs`, two blocks per
+//! `vaesenc` ([`rounds_vaes256`]), with a 32-bit update for moduli up to
+//! [`MAX_NARROW`] ([`update32`]).
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
-use super::fused_avx2::{Mod256, blocks4, blocks32, fold_top4, limbs4, update4};
+use super::fused_avx2::{Mod256, blocks4, blocks32, fold_top4, update4};
 use super::fused512::{MAX_FF3, MAX_ROUNDS, by_rounds, load_halves, round_consts, store_halves};
 use super::piped256::{PW, chunk_piped};
 use super::round::{BSWAP_HI, BSWAP_LO};
@@ -195,103 +195,6 @@ fn run256<const FF3: bool, const NR: usize, const ENC: bool>(
         chunks!(true)
     } else {
         chunks!(false)
-    }
-    crate::wipe::wipe_vectors(&mut cbk);
-}
-
-/// One round for 8 values (two vectors of four halves) with AES-NI on
-/// eight blocks; m < 2^32. `cb` as in [`step256`].
-#[inline]
-#[target_feature(enable = "avx2,aes")]
-pub fn step_ni<const FF3: bool, const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    cb: __m256i,
-    k: &Mod256,
-    src: &[__m256i; 2],
-    dst: [__m256i; 2],
-) -> [__m256i; 2] {
-    let mut blk = [_mm_setzero_si128(); 8];
-    for (j, &x) in src.iter().enumerate() {
-        let [lo, hi] = blocks4::<FF3>(x, cb);
-        blk[4 * j] = _mm256_castsi256_si128(lo);
-        blk[4 * j + 1] = _mm256_extracti128_si256::<1>(lo);
-        blk[4 * j + 2] = _mm256_castsi256_si128(hi);
-        blk[4 * j + 3] = _mm256_extracti128_si256::<1>(hi);
-    }
-    for key in &rk[1..NR] {
-        for b in &mut blk {
-            *b = _mm_aesenc_si128(*b, *key);
-        }
-    }
-    for b in &mut blk {
-        *b = _mm_aesenclast_si128(*b, rk[NR]);
-    }
-    let mut out = dst;
-    for (j, d) in out.iter_mut().enumerate() {
-        let b = &blk[4 * j..4 * j + 4];
-        let y = if FF3 {
-            let (o0, o1) = (_mm256_set_m128i(b[1], b[0]), _mm256_set_m128i(b[3], b[2]));
-            limbs4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), &k.r)
-        } else {
-            // FF1 reads only the first 8 bytes: pair them before widening.
-            let y = _mm256_set_m128i(_mm_unpacklo_epi64(b[1], b[3]), _mm_unpacklo_epi64(b[0], b[2]));
-            _mm256_shuffle_epi8(y, _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO))
-        };
-        *d = update4::<ENC>(*d, y, k);
-    }
-    out
-}
-
-/// The AES-NI + AVX2 kernel: as [`rounds_vaes256`] (AVX2 and AES-NI), eight
-/// values at a time, asking `pf` for everything first.
-#[target_feature(enable = "avx2,aes")]
-pub fn rounds_ni<const FF3: bool>(_: crate::cpu::Avx2Aes, work: FusedRun<'_, impl Prefetch>) {
-    let FusedRun { keys, nr, c, a, b, dir, pf } = work;
-    pf.rest();
-    by_rounds!(run_ni[FF3](nr, dir; keys, c, a, b, dir));
-}
-
-/// All rounds for 8·G values as G groups of two vectors (as [`chunk256`]).
-#[inline]
-#[target_feature(enable = "avx2,aes")]
-fn chunk_ni<const G: usize, const FF3: bool, const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    cbk: &[__m256i],
-    ks: &[Mod256; 2],
-    a: &mut [u64],
-    b: &mut [u64],
-    p: usize,
-) {
-    let [mut x, mut y] = load_halves::<__m256i, 2, G>(a, b, p);
-    for pair in cbk.chunks_exact(2) {
-        for (x, y) in x.iter_mut().zip(&y) {
-            *x = step_ni::<FF3, NR, ENC>(rk, pair[0], &ks[0], y, *x);
-        }
-        for (y, x) in y.iter_mut().zip(&x) {
-            *y = step_ni::<FF3, NR, ENC>(rk, pair[1], &ks[1], x, *y);
-        }
-    }
-    store_halves([x, y], a, b, p);
-}
-
-#[inline]
-#[target_feature(enable = "avx2,aes")]
-fn run_ni<const FF3: bool, const NR: usize, const ENC: bool>(
-    rk: &[__m128i; 15],
-    c: &Consts<'_>,
-    a: &mut [u64],
-    b: &mut [u64],
-    dir: Direction,
-) {
-    let mut cbk = [_mm256_setzero_si256(); MAX_ROUNDS];
-    let (rounds, ks, p) = setup(rk[0], c, (a.len(), b.len()), dir, &mut cbk);
-    let mut j = 0;
-    while j + 16 <= a.len() {
-        chunk_ni::<2, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
-        j += 16;
-    }
-    if j < a.len() {
-        chunk_ni::<1, FF3, NR, ENC>(rk, &cbk[..rounds], &ks, &mut a[j..], &mut b[j..], p);
     }
     crate::wipe::wipe_vectors(&mut cbk);
 }

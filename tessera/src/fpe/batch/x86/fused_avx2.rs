@@ -1,5 +1,5 @@
 //! The AVX2 arithmetic of the fused kernels of `fused256.rs`, four values
-//! per vector: FF3's fold of y ([`limbs4`], [`fold_top4`]), the f64
+//! per vector: FF3's fold of y ([`fold_top4`]), the f64
 //! quotient estimate ([`rem4`]), the update ([`update4`]) and the block pairs
 //! ([`blocks4`], [`blocks32`]).
 
@@ -8,19 +8,6 @@ use core::arch::x86_64::*;
 use super::fused512::MAX_FF3;
 use super::round::{BSWAP_HI, BSWAP_LO};
 use crate::fpe::batch::round::Consts;
-
-/// `y0 + y1·r32 + y2·r64 + y3·r96` for the 32-bit limbs y0..y3 of
-/// `hi·2^64 + lo`: congruent to it modulo m, and below 2^64 when every
-/// `r` is below 2^30. `mul_epu32` reads the low 32 bits of each lane.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub fn limbs4(lo: __m256i, hi: __m256i, r: &[__m256i; 3]) -> __m256i {
-    let down = |x| _mm256_shuffle_epi32::<0b11_11_01_01>(x);
-    let y0 = _mm256_and_si256(lo, _mm256_set1_epi64x(u32::MAX as i64));
-    let y1 = _mm256_mul_epu32(down(lo), r[0]);
-    let y23 = _mm256_add_epi64(_mm256_mul_epu32(hi, r[1]), _mm256_mul_epu32(down(hi), r[2]));
-    _mm256_add_epi64(_mm256_add_epi64(y0, y1), y23)
-}
 
 /// A number below 2^64 congruent to `hi·2^64 + lo` mod m, 2^16 <= m <=
 /// [`MAX_FF3`] (`k` from [`Mod256::with_top`]), by two multiplies: `lo`
