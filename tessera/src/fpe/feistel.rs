@@ -155,7 +155,7 @@ pub(crate) fn keyed_feistel<R: Ring, const BE: bool, const SHY: u32>(
     dir: Direction,
 ) -> (R::W, R::W) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(k) = &*keyed.ni {
+    if let Some(k) = keyed.ni() {
         let y = |ni: &crate::aes::ni::Ni<'_>, x| if BE { ni.encrypt_be(x) } else { ni.encrypt_le(x) };
         return k.run(|ni| feistel(|i, x| y(ni, block(i, x)) >> SHY, rounds, m, ab, dir));
     }

@@ -286,7 +286,7 @@ impl FF1 {
     fn crypt(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error> {
         check_tweak_len(tweak.len())?;
         #[cfg(target_arch = "x86_64")]
-        if let (Some(keys), Some(lp @ LenParams { fast: Some(m), .. })) = (&*self.keyed.ni, self.params(x.len())) {
+        if let (Some(keys), Some(lp @ LenParams { fast: Some(m), .. })) = (self.keyed.ni(), self.params(x.len())) {
             // A length with parameters is in min..=max: only the numerals are left to check.
             let (decimal, (n, u)) = (self.keyed.rx.radix == 10, (x.len(), lp.u));
             let ab = match decimal {
@@ -319,7 +319,7 @@ impl FF1 {
         if !self.alphabet.as_ref()?.is_ascii_digits() {
             return None;
         }
-        let (keys, lp) = (self.keyed.ni.as_ref()?, self.params(text.len())?);
+        let (keys, lp) = (self.keyed.ni()?, self.params(text.len())?);
         let m = lp.fast.as_ref()?;
         let ab = text10::parse(text.as_bytes(), lp.u)?;
         let ab = single_ni::ff1_value(keys, self.base(lp, tweak), 8 * lp.b as u32, m, ab, dir);

@@ -83,7 +83,7 @@ impl Core {
     fn crypt(&self, tw: (u32, u32), x: &mut [u16], dir: Direction) -> Result<(), Error> {
         check_value(x, self.keyed.rx.radix, self.min, self.max)?;
         #[cfg(target_arch = "x86_64")]
-        if let (Some(keys), Some(m)) = (&*self.keyed.ni, &self.fast[x.len() - self.min]) {
+        if let (Some(keys), Some(m)) = (self.keyed.ni(), &self.fast[x.len() - self.min]) {
             let u = x.len().div_ceil(2);
             let ab = batch::num_halves::<false>(&self.keyed.rx, x, 0, x.len(), u);
             let ab = single_ni::ff3_value(keys, tw, m, ab, dir);

@@ -11,10 +11,9 @@ use crate::Error;
 use crate::aes::Aes;
 
 pub(super) struct Keyed {
+    /// The key's one schedule: the `aes` crate's, and the AES-NI one the
+    /// single-value and fused batch paths run on, where the CPU has it.
     pub(super) aes: Aes,
-    /// The schedule for AES-NI with keys in registers, when the CPU has it.
-    #[cfg(target_arch = "x86_64")]
-    pub(super) ni: crate::wipe::Wiped<Option<crate::aes::ni::Keys>>,
     /// The batch round arithmetic for this CPU.
     pub(super) kernel: Kernel,
     pub(super) rx: Radix,
@@ -22,27 +21,23 @@ pub(super) struct Keyed {
 
 impl Keyed {
     /// The schedules of `key` (16, 24 or 32 bytes) for a radix already checked.
-    /// The AES-NI schedule is the one `Aes::new` expanded, moved out of it.
     pub(super) fn new(key: &[u8], radix: u32) -> Result<Self, Error> {
-        #[allow(unused_mut)]
-        let mut aes = Aes::new(key)?;
-        Ok(Keyed {
-            #[cfg(target_arch = "x86_64")]
-            ni: crate::wipe::Wiped::new(aes.take_ni()),
-            aes,
-            kernel: Kernel::detect(),
-            rx: Radix::new(radix),
-        })
+        Ok(Keyed { aes: Aes::new(key)?, kernel: Kernel::detect(), rx: Radix::new(radix) })
     }
 
     /// Every block through the `aes` crate and the portable batch rounds,
     /// as on CPUs without AES-NI.
     pub(super) fn without_aes_ni(&mut self) {
         #[cfg(target_arch = "x86_64")]
-        {
-            *self.ni = None;
-        }
+        drop(self.aes.take_ni());
         self.kernel = Kernel::Portable;
+    }
+
+    /// The AES-NI schedule, where the CPU has AES-NI.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(super) fn ni(&self) -> Option<&crate::aes::ni::Keys> {
+        self.aes.ni()
     }
 
     /// The batch plan for values of length `n` whose first half has `u`
@@ -57,7 +52,7 @@ impl Keyed {
         batch::Plan {
             aes: &self.aes,
             #[cfg(target_arch = "x86_64")]
-            ni: self.ni.as_ref(),
+            ni: self.ni(),
             #[cfg(not(target_arch = "x86_64"))]
             ni: None,
             kernel: self.kernel,

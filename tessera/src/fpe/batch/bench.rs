@@ -4,7 +4,7 @@
 
 use super::Kernel;
 use super::round::GROUP;
-use super::round::{AesKeys, BatchMod, Consts, Layout};
+use super::round::{BatchMod, Consts, Layout};
 use crate::Direction;
 use crate::fpe::num::Mod64;
 
@@ -80,11 +80,12 @@ pub fn fused_rounds(key: &[u8], ff3: bool, a: &mut [u64], b: &mut [u64]) -> bool
     if a.len() != b.len() || !a.len().is_multiple_of(64) {
         return false;
     }
+    let Ok(aes) = crate::aes::Aes::new(key) else { return false };
     #[cfg(target_arch = "x86_64")]
-    let keys = AesKeys::new(key);
+    let keys = aes.ni();
     #[cfg(not(target_arch = "x86_64"))]
-    let keys: Option<AesKeys> = {
-        let _ = key;
+    let keys: Option<&super::round::AesKeys> = {
+        let _ = aes;
         None
     };
     let (rounds, layout) = if ff3 { (8, Layout::Ff3) } else { (10, Layout::Ff1) };
@@ -94,7 +95,7 @@ pub fn fused_rounds(key: &[u8], ff3: bool, a: &mut [u64], b: &mut [u64]) -> bool
     let kernel = Kernel::detect();
     a.chunks_exact_mut(64)
         .zip(b.chunks_exact_mut(64))
-        .all(|(a, b)| kernel.fused(keys.as_ref(), &c, a, b, Direction::Encrypt, &mut ()))
+        .all(|(a, b)| kernel.fused(keys, &c, a, b, Direction::Encrypt, &mut ()))
 }
 
 #[cfg(test)]
