@@ -6,7 +6,7 @@
 //! [`Aes::encrypt_blocks`] is what keeps the hardware pipeline full.
 //!
 //! On x86-64 with AES-NI (as the `TESSERA_CPU` cap allows), [`Aes::new`]
-//! also expands the key once into the AES-NI schedule ([`ni::Keys`]) that
+//! also expands the key once into the AES-NI schedule (`ni::Keys`) that
 //! tessera's own kernels (FF1/FF3, AES-SIV, EAX, OCB, OpenPGP CFB) borrow
 //! through `Aes::ni`; no mode expands the raw key again.
 
