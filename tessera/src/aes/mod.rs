@@ -113,11 +113,11 @@ impl Aes {
         self.ni.as_ref()
     }
 
-    /// Moves the AES-NI schedule out, leaving this value with the `aes`
-    /// crate's cipher alone (for holders that keep the two apart).
+    /// Drops the AES-NI schedule (wiped), leaving the `aes` crate's cipher
+    /// alone: every block then goes through it, as on CPUs without AES-NI.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn take_ni(&mut self) -> Option<ni::Keys> {
-        self.ni.take()
+    pub(crate) fn drop_ni(&mut self) {
+        *self.ni = None;
     }
 
     /// Key size in bits (128, 192 or 256).

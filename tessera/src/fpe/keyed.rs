@@ -29,7 +29,7 @@ impl Keyed {
     /// as on CPUs without AES-NI.
     pub(super) fn without_aes_ni(&mut self) {
         #[cfg(target_arch = "x86_64")]
-        drop(self.aes.take_ni());
+        self.aes.drop_ni();
         self.kernel = Kernel::Portable;
     }
 
