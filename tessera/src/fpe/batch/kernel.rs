@@ -37,7 +37,7 @@ pub(crate) enum Kernel {
     /// Scalar [`Mod64`](crate::fpe::num::Mod64) arithmetic; every CPU.
     Portable,
     /// [`Kernel::Portable`]'s arithmetic, and whole rounds with the blocks
-    /// in registers on AES-NI ([`Kernel::fused`]; CPUs without AVX2).
+    /// in registers on AES-NI ([`Kernel::fused`]; also those of [`Kernel::Avx2Ni`]).
     #[cfg(target_arch = "x86_64")]
     AesNi(cpu::AesNi),
     /// Four values per 256-bit vector (moduli below 2^32).

@@ -1,4 +1,4 @@
-//! The fused kernels on AES-NI without AVX2 (scheme in `fused512.rs`):
+//! The fused kernels on AES-NI, with or without AVX2 (scheme in `fused512.rs`):
 //! eight blocks per `aesenc`, over a [`Unit`] of halves: one value on
 //! 64-bit scalars here ([`Scalar`], for FF3 and FF1 moduli above
 //! `fused_sse.rs`'s), two per vector in `fused_sse.rs`. Two groups run as

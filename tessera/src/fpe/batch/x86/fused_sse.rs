@@ -1,5 +1,5 @@
 //! The fused kernel for FF1 with moduli up to [`MAX_NARROW`] on AES-NI and
-//! SSE4.1 without AVX2: `fused_ni.rs`'s kernel on a [`Unit`] of two values
+//! SSE4.1 (with or without AVX2): `fused_ni.rs`'s kernel on a [`Unit`] of two values
 //! per vector with `fused256.rs`'s 32-bit update. FF1 measured 2.07x the
 //! AES floor against scalar units' 2.35x, FF3-1 2.80x against 2.53x (idle
 //! A/B at aesni): FF3 stays on scalars.
