@@ -318,7 +318,7 @@ tokens! {
     AesNi = Features::AES_NI.union(Features::SSSE3);
     /// AVX2: the AVX2 batch rounds, decimal groups and checks.
     Avx2 = Features::AVX2;
-    /// AES-NI with AVX2: the fused `Avx2Ni` FPE rounds.
+    /// AES-NI with AVX2: the FPE `Avx2Ni` level (AVX2 rounds, AES-NI fused rounds).
     Avx2Aes = AesNi::FEATURES.union(Features::AVX2);
     /// AES-NI, AVX2, VAES and FMA: the 256-bit VAES kernels (OCB, SIV's CTR, FPE).
     Vaes256 = Avx2Aes::FEATURES.union(Features::VAES).union(Features::FMA);

@@ -58,7 +58,6 @@ __all__ = [
     "AesSiv",
     "Keyset",
     "KeysetTransform",
-    *_errors.__all__,
     "openpgp",
     "read_key_file",
     "encrypt_file",
@@ -67,6 +66,7 @@ __all__ = [
     "decrypt_stream",
     "__version__",
 ]
+__all__ += _errors.__all__
 
 
 def read_key_file(path: str | PathLike[str]) -> bytes:
@@ -81,4 +81,4 @@ def read_key_file(path: str | PathLike[str]) -> bytes:
     try:
         return bytes.fromhex(text.decode("ascii"))
     except (UnicodeDecodeError, ValueError):
-        raise InvalidKeyError(f"key file {path}: expected hex digits (whitespace ignored)") from None
+        raise _errors.InvalidKeyError(f"key file {path}: expected hex digits (whitespace ignored)") from None

@@ -53,7 +53,6 @@ from ._tessera import (
 )
 
 __all__ = [
-    *_errors.__all__,
     "Decrypted",
     "KeyInfo",
     "Verification",
@@ -75,3 +74,4 @@ __all__ = [
     "verify",
     "verify_file",
 ]
+__all__ += _errors.__all__

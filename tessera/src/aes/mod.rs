@@ -8,7 +8,7 @@
 //! On x86-64 with AES-NI (as the `TESSERA_CPU` cap allows), [`Aes::new`]
 //! also expands the key once into the AES-NI schedule (`ni::Keys`) that
 //! tessera's own kernels (FF1/FF3, AES-SIV, EAX, OCB, OpenPGP CFB) borrow
-//! through `Aes::ni`; no mode expands the raw key again.
+//! through `Aes::ni`.
 
 use aes::cipher::consts::U16;
 use aes::cipher::{

@@ -148,12 +148,24 @@ impl AesSiv {
     /// assert!(AesSiv::new(&[0u8; 16]).is_err());
     /// ```
     pub fn new(key: &[u8]) -> Result<Self, Error> {
+        Self::with_schedules(key, Aes::new)
+    }
+
+    /// The same cipher without its AES-NI path (test hook: the portable
+    /// path, all through the `aes` crate, with no AES-NI schedule built).
+    #[doc(hidden)]
+    pub fn new_portable(key: &[u8]) -> Result<Self, Error> {
+        Self::with_schedules(key, Aes::without_ni)
+    }
+
+    /// AES-SIV over K1 and K2 as `expand` builds their schedules.
+    fn with_schedules(key: &[u8], expand: fn(&[u8]) -> Result<Aes, Error>) -> Result<Self, Error> {
         if !matches!(key.len(), 32 | 48 | 64) {
             return Err(Error::KeyLength { got: key.len(), expected: "32, 48 or 64" });
         }
         let (k1, k2) = key.split_at(key.len() / 2);
-        let mac = Cmac::from_aes(Aes::new(k1)?);
-        let ctr = Aes::new(k2)?;
+        let mac = Cmac::from_aes(expand(k1)?);
+        let ctr = expand(k2)?;
         let d0 = mac.mac(&[0u8; 16]);
         let d0_dbl = dbl(&d0);
         Ok(AesSiv {
@@ -164,19 +176,6 @@ impl AesSiv {
             ni: ctr.ni().map(|k| ni_ctr::Width::detect(k.token())),
             ctr,
         })
-    }
-
-    /// The same cipher without its AES-NI path (test hook: the portable
-    /// path, all through the `aes` crate).
-    #[doc(hidden)]
-    pub fn new_portable(key: &[u8]) -> Result<Self, Error> {
-        #[allow(unused_mut)]
-        let mut siv = Self::new(key)?;
-        #[cfg(target_arch = "x86_64")]
-        {
-            siv.ni = None;
-        }
-        Ok(siv)
     }
 
     /// The AES-NI path: the AES-NI schedules of K1 and K2, borrowed from

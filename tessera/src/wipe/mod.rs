@@ -8,7 +8,7 @@ use core::sync::atomic::{Ordering, compiler_fence};
 /// in a few dozen stores), the rest one at a time.
 ///
 /// # Safety
-/// `v` must be valid for writes, and `*v` must hold no value that is used
+/// `v` must be aligned for `T` and valid for writes, and `*v` must hold no value that is used
 /// again: callers pass dropped storage as `MaybeUninit`.
 pub(crate) unsafe fn wipe<T>(v: *mut T) {
     let p = v.cast::<u8>();

@@ -126,8 +126,8 @@ impl Kernel {
             let work = FusedRun { keys: rk, nr, c, a, b, dir, pf: &mut *pf };
             // Each kernel asks `pf` for what the batch reads next itself:
             // all before its rounds, or spread between its steps.
-            // AVX2 without VAES runs the AES-NI kernels: their 128-bit
-            // pipeline measured faster there than four halves per ymm.
+            // AVX2 without VAES runs the AES-NI kernels (the faster there,
+            // BENCHMARKS.md).
             let fused = match self {
                 Kernel::Avx2Ni(t) => Kernel::AesNi(t.into()),
                 k => k,
