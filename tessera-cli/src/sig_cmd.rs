@@ -171,7 +171,7 @@ pub fn sign(a: &SignArgs) -> Result<()> {
         std::io::copy(&mut input, &mut w).context("cannot sign the input")?;
         w.finish()?
     } else if a.armor {
-        let armor = ArmorWriter::new(out, MESSAGE, false)?;
+        let armor = ArmorWriter::new(out, MESSAGE, signer.armor_crc())?;
         let mut w = InlineSigner::new(armor, signer)?;
         std::io::copy(&mut input, &mut w).context("cannot sign the input")?;
         w.finish()?.finish()?

@@ -59,9 +59,9 @@ fn tessera_sign_with(k: &Cert, data: &[u8], ty: SigType, hash: Option<HashAlg>) 
     let mut s = Signer::new(&keys, ty, at).unwrap();
     s.write_all(data).unwrap();
     let detached = write_signatures(Vec::new(), &s.finish().unwrap(), true).unwrap();
-    let mut w =
-        InlineSigner::new(ArmorWriter::new(Vec::new(), MESSAGE, false).unwrap(), Signer::new(&keys, ty, at).unwrap())
-            .unwrap();
+    let inline_signer = Signer::new(&keys, ty, at).unwrap();
+    let armor = ArmorWriter::new(Vec::new(), MESSAGE, inline_signer.armor_crc()).unwrap();
+    let mut w = InlineSigner::new(armor, inline_signer).unwrap();
     w.write_all(data).unwrap();
     let inline = w.finish().unwrap().finish().unwrap();
     let mut c = ClearSigner::new(Vec::new(), Signer::new(&keys, SigType::Text, at).unwrap()).unwrap();

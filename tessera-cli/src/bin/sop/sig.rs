@@ -83,7 +83,7 @@ pub fn inline_sign(rest: &[String]) -> R<()> {
         io::copy(&mut input, &mut w).map_err(text_fail)?;
         w.finish().map_err(pgp_fail)?;
     } else {
-        let armor = ArmorWriter::new(&mut stdout, MESSAGE, false).map_err(io_fail)?;
+        let armor = ArmorWriter::new(&mut stdout, MESSAGE, signer.armor_crc()).map_err(io_fail)?;
         let mut w = InlineSigner::new(armor, signer).map_err(pgp_fail)?;
         io::copy(&mut input, &mut w).map_err(text_fail)?;
         w.finish().map_err(pgp_fail)?.finish().map_err(io_fail)?;

@@ -195,6 +195,25 @@ impl<'a> Signer<'a> {
         Ok(Signer { pending, hashing: Hashing::Here(hashers), sig_type, created, recipients: Vec::new() })
     }
 
+    /// Whether an armored message signed by these keys carries the CRC24
+    /// line: yes when any key is v4, for RFC 4880 readers (GnuPG 2.2 reads
+    /// past the end of an armored body with no padding and no CRC24 line),
+    /// as [`write_signatures`](super::write_signatures) does.
+    ///
+    /// ```
+    /// use tessera::openpgp::key::{GenerateOptions, KeyProfile, generate};
+    /// use tessera::openpgp::sig::{SigType, Signer, SigningKey};
+    /// let user_ids = vec!["A <a@example.org>".into()];
+    /// let opts = GenerateOptions { created: Some(1_700_000_000), profile: KeyProfile::Rfc4880, user_ids, ..Default::default() };
+    /// let key = generate(&opts)?;
+    /// let keys = SigningKey::from_cert(&key, 1_700_000_001)?;
+    /// assert!(Signer::new(&keys, SigType::Binary, 1_700_000_001)?.armor_crc());
+    /// # Ok::<(), tessera::openpgp::Error>(())
+    /// ```
+    pub fn armor_crc(&self) -> bool {
+        self.pending.iter().any(|p| p.key.public.version() != KeyVersion::V6)
+    }
+
     /// Names `fingerprint` (a recipient certificate's primary key) in an
     /// Intended Recipient Fingerprint subpacket of every signature (RFC 9580
     /// §5.2.3.36), so that a recipient can tell a message forwarded to it
