@@ -61,13 +61,16 @@ pub(crate) trait Width {
 
     /// The bulk loop, `NR` rounds; `SEAL` encrypts (checksum of the input),
     /// else decrypts (checksum of the output).
-    fn bulk<const NR: usize, const SEAL: bool>(
-        &self,
-        l: &[Block; 64],
-        data: &mut [u8],
-        index: u64,
-        off: Block,
-    ) -> (usize, Block, Block);
+    fn bulk<const NR: usize, const SEAL: bool>(&self, span: Span<'_>) -> (usize, Block, Block);
+}
+
+/// One call's blocks: the complete blocks `data`, numbered `index + 1 ..`,
+/// with Offset_index = `off` and the OCB table L_0, L_1, ... `l`.
+pub(crate) struct Span<'a> {
+    l: &'a [Block; 64],
+    data: &'a mut [u8],
+    index: u64,
+    off: Block,
 }
 
 impl<const W: usize> Vaes<W>
@@ -113,10 +116,11 @@ where
     #[inline]
     fn run<const SEAL: bool>(&self, l: &[Block; 64], data: &mut [u8], index: u64, off: Block) -> (usize, Block, Block) {
         debug_assert_eq!(index % (8 * W as u64), 0);
+        let span = Span { l, data, index, off };
         match self.rounds {
-            10 => self.bulk::<10, SEAL>(l, data, index, off),
-            12 => self.bulk::<12, SEAL>(l, data, index, off),
-            _ => self.bulk::<14, SEAL>(l, data, index, off),
+            10 => self.bulk::<10, SEAL>(span),
+            12 => self.bulk::<12, SEAL>(span),
+            _ => self.bulk::<14, SEAL>(span),
         }
     }
 }
@@ -135,10 +139,7 @@ macro_rules! bulk {
         #[target_feature(enable = $feat)]
         fn $fn<const NR: usize, const SEAL: bool>(
             k: &Vaes<$w>,
-            l: &[Block; 64],
-            data: &mut [u8],
-            mut index: u64,
-            off: Block,
+            Span { l, data, mut index, off }: Span<'_>,
         ) -> (usize, Block, Block) {
             const BYTES: usize = 128 * $w;
             let keys = if SEAL { &k.enc } else { &k.dec };
@@ -187,16 +188,10 @@ macro_rules! bulk {
             }
 
             #[inline]
-            fn bulk<const NR: usize, const SEAL: bool>(
-                &self,
-                l: &[Block; 64],
-                data: &mut [u8],
-                index: u64,
-                off: Block,
-            ) -> (usize, Block, Block) {
+            fn bulk<const NR: usize, const SEAL: bool>(&self, span: Span<'_>) -> (usize, Block, Block) {
                 // SAFETY: a `Vaes<$w>` is built only by `Vaes::new`, after
                 // `runs` found the `$tok` token, proof of `$feat`.
-                unsafe { $fn::<NR, SEAL>(self, l, data, index, off) }
+                unsafe { $fn::<NR, SEAL>(self, span) }
             }
         }
     };

@@ -8,10 +8,11 @@
 
 use std::sync::OnceLock;
 
+use super::batch;
 use super::batch::round::{BatchMod, Layout};
+use super::batch::slab::{self, Run};
 #[cfg(target_arch = "x86_64")]
 use super::batch::x86::single_ni::{self, Fast};
-use super::batch::{self, slab};
 use super::big;
 use super::feistel::{Arith, Ring, Y64, Y96, keyed_feistel};
 use super::keyed::Keyed;
@@ -367,27 +368,6 @@ impl FF1 {
             }
         }
     }
-
-    fn batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize], dir: Direction) -> Result<(), Error> {
-        let domain = (self.keyed.rx.radix, self.min, self.max);
-        slab::drive(
-            &tweaks,
-            data,
-            ends,
-            domain,
-            (|tweak| check_tweak_len(tweak.len()), |i, x, dir| self.crypt(tweaks.get(i), x, dir)),
-            dir,
-            |first, run, len, dir, ahead| {
-                let lp @ LenParams { arith: Arith::N64 { mu, mv }, .. } = self.params(len)? else { return None };
-                // Round i's block is CBC state ^ Q template ^ [i] ^ NUM(half), big-endian.
-                let words = |x: u128| [((x >> 64) as u64).swap_bytes(), (x as u64).swap_bytes()];
-                let terms: [[u64; 2]; 10] = core::array::from_fn(|i| words((i as u128) << (8 * lp.b)));
-                let layout = if lp.d == 8 { Layout::Ff1 } else { Layout::Ff1Y96 };
-                let plan = self.keyed.plan(layout, (len, lp.u), (BatchMod::new(*mu), BatchMod::new(*mv)), &terms);
-                Some(plan.run_tweaks(&tweaks, (first, run), ahead, |tweak| [words(self.base(lp, tweak)); 2], dir))
-            },
-        )
-    }
 }
 
 /// FF1 takes tweaks of up to 2^32 - 1 bytes: block P holds the length in
@@ -424,10 +404,35 @@ impl Fpe for FF1 {
         self.crypt(tweak, x, Direction::Decrypt)
     }
     fn encrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
-        self.batch(tweaks, data, ends, Direction::Encrypt)
+        slab::drive(self, &tweaks, data, ends, Direction::Encrypt)
     }
     fn decrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
-        self.batch(tweaks, data, ends, Direction::Decrypt)
+        slab::drive(self, &tweaks, data, ends, Direction::Decrypt)
+    }
+}
+
+impl slab::Batched for FF1 {
+    fn domain(&self) -> (u32, usize, usize) {
+        (self.keyed.rx.radix, self.min, self.max)
+    }
+
+    fn check_tweak(&self, tweak: &[u8]) -> Result<(), Error> {
+        check_tweak_len(tweak.len())
+    }
+
+    fn one(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error> {
+        self.crypt(tweak, x, dir)
+    }
+
+    fn run(&self, tweaks: &Tweaks<'_>, run: Run<'_>, dir: Direction) -> Option<Option<usize>> {
+        let len = run.len;
+        let lp @ LenParams { arith: Arith::N64 { mu, mv }, .. } = self.params(len)? else { return None };
+        // Round i's block is CBC state ^ Q template ^ [i] ^ NUM(half), big-endian.
+        let words = |x: u128| [((x >> 64) as u64).swap_bytes(), (x as u64).swap_bytes()];
+        let terms: [[u64; 2]; 10] = core::array::from_fn(|i| words((i as u128) << (8 * lp.b)));
+        let layout = if lp.d == 8 { Layout::Ff1 } else { Layout::Ff1Y96 };
+        let plan = self.keyed.plan(layout, (len, lp.u), (BatchMod::new(*mu), BatchMod::new(*mv)), &terms);
+        Some(plan.run_tweaks(tweaks, run, |tweak| [words(self.base(lp, tweak)); 2], dir))
     }
 }
 

@@ -6,10 +6,11 @@
 //! The radix power of a half always fits in 96 bits (that is FF3's length
 //! limit), so every value runs on native integers.
 
+use super::batch;
 use super::batch::round::{BatchMod, Layout};
+use super::batch::slab::{self, Run};
 #[cfg(target_arch = "x86_64")]
 use super::batch::x86::single_ni::{self, Fast};
-use super::batch::{self, slab};
 use super::feistel::{Arith, Ring, keyed_feistel};
 use super::keyed::Keyed;
 use super::{Alphabet, Fpe, Tweaks, check_radix, check_value, min_len};
@@ -22,6 +23,8 @@ type SplitTweak = fn(&[u8]) -> Result<(u32, u32), Error>;
 /// Shared machinery: the cipher on REVB(K), radix, and per-length moduli.
 struct Core {
     keyed: Keyed,
+    /// FF3's or FF3-1's tweak split.
+    split: SplitTweak,
     alphabet: Option<Alphabet>,
     min: usize,
     max: usize,
@@ -33,7 +36,7 @@ struct Core {
 }
 
 impl Core {
-    fn new(key: &[u8], radix: u32, alphabet: Option<Alphabet>) -> Result<Self, Error> {
+    fn new(key: &[u8], split: SplitTweak, radix: u32, alphabet: Option<Alphabet>) -> Result<Self, Error> {
         check_radix(radix)?;
         let mut rev = zeroize::Zeroizing::new(key.to_vec());
         rev.reverse();
@@ -61,6 +64,7 @@ impl Core {
             .collect();
         Ok(Core {
             keyed,
+            split,
             alphabet,
             min,
             max,
@@ -113,41 +117,33 @@ impl Core {
             }
         }
     }
+}
 
-    fn batch(
-        &self,
-        tweaks: Tweaks<'_>,
-        split: SplitTweak,
-        data: &mut [u16],
-        ends: &[usize],
-        dir: Direction,
-    ) -> Result<(), Error> {
-        let domain = (self.keyed.rx.radix, self.min, self.max);
-        slab::drive(
-            &tweaks,
-            data,
-            ends,
-            domain,
-            (|t| split(t).map(drop), |i, x, dir| self.crypt(split(tweaks.get(i))?, x, dir)),
-            dir,
-            |first, run, len, dir, ahead| {
-                let Arith::N64 { mu, mv } = self.arith[len - self.min] else { return None };
-                // REVB(P) read little-endian: (W ^ [i]^4) << 96 | NUM(REV(half)).
-                let terms: [[u64; 2]; 8] = core::array::from_fn(|i| [0, (i as u64) << 32]);
-                let plan = self.keyed.plan(
-                    Layout::Ff3,
-                    (len, len.div_ceil(2)),
-                    (BatchMod::new(mu), BatchMod::new(mv)),
-                    &terms,
-                );
-                // Even rounds take W = T_R, odd rounds T_L; the tweaks were checked.
-                let base = |t: &[u8]| {
-                    let (tl, tr) = split(t).unwrap_or_default();
-                    [[0, (tr as u64) << 32], [0, (tl as u64) << 32]]
-                };
-                Some(plan.run_tweaks(&tweaks, (first, run), ahead, base, dir))
-            },
-        )
+impl slab::Batched for Core {
+    fn domain(&self) -> (u32, usize, usize) {
+        (self.keyed.rx.radix, self.min, self.max)
+    }
+
+    fn check_tweak(&self, tweak: &[u8]) -> Result<(), Error> {
+        (self.split)(tweak).map(drop)
+    }
+
+    fn one(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error> {
+        self.crypt((self.split)(tweak)?, x, dir)
+    }
+
+    fn run(&self, tweaks: &Tweaks<'_>, run: Run<'_>, dir: Direction) -> Option<Option<usize>> {
+        let len = run.len;
+        let Arith::N64 { mu, mv } = self.arith[len - self.min] else { return None };
+        // REVB(P) read little-endian: (W ^ [i]^4) << 96 | NUM(REV(half)).
+        let terms: [[u64; 2]; 8] = core::array::from_fn(|i| [0, (i as u64) << 32]);
+        let plan = self.keyed.plan(Layout::Ff3, (len, len.div_ceil(2)), (BatchMod::new(mu), BatchMod::new(mv)), &terms);
+        // Even rounds take W = T_R, odd rounds T_L; the tweaks were checked.
+        let base = |t: &[u8]| {
+            let (tl, tr) = (self.split)(t).unwrap_or_default();
+            [[0, (tr as u64) << 32], [0, (tl as u64) << 32]]
+        };
+        Some(plan.run_tweaks(tweaks, run, base, dir))
     }
 }
 
@@ -191,7 +187,7 @@ macro_rules! ff3_type {
                 "assert!(", stringify!($name), "::new(&[0x2b; 20], Alphabet::digits()).is_err()); // not an AES key length\n",
                 "# Ok::<(), tessera::Error>(())\n```")]
             pub fn new(key: &[u8], alphabet: Alphabet) -> Result<Self, Error> {
-                Core::new(key, alphabet.radix(), Some(alphabet)).map(Self)
+                Core::new(key, $split, alphabet.radix(), Some(alphabet)).map(Self)
             }
 
             /// Builds the cipher over bare numerals `0..radix`.
@@ -206,7 +202,7 @@ macro_rules! ff3_type {
                 "assert!(c.encrypt(", $tweak, ", \"12345678\").is_err()); // no alphabet for text\n",
                 "# Ok::<(), tessera::Error>(())\n```")]
             pub fn with_radix(key: &[u8], radix: u32) -> Result<Self, Error> {
-                Core::new(key, radix, None).map(Self)
+                Core::new(key, $split, radix, None).map(Self)
             }
 
             /// Uses the `aes` crate for every block, as on CPUs without AES-NI
@@ -229,16 +225,16 @@ macro_rules! ff3_type {
                 (self.0.min, self.0.max)
             }
             fn encrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error> {
-                self.0.crypt($split(tweak)?, x, Direction::Encrypt)
+                slab::Batched::one(&self.0, tweak, x, Direction::Encrypt)
             }
             fn decrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error> {
-                self.0.crypt($split(tweak)?, x, Direction::Decrypt)
+                slab::Batched::one(&self.0, tweak, x, Direction::Decrypt)
             }
             fn encrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
-                self.0.batch(tweaks, $split, data, ends, Direction::Encrypt)
+                slab::drive(&self.0, &tweaks, data, ends, Direction::Encrypt)
             }
             fn decrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error> {
-                self.0.batch(tweaks, $split, data, ends, Direction::Decrypt)
+                slab::drive(&self.0, &tweaks, data, ends, Direction::Decrypt)
             }
         }
     };

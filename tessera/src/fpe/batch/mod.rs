@@ -20,6 +20,7 @@ use self::ahead::Ahead;
 pub(crate) use self::kernel::Kernel;
 pub(crate) use self::round::GROUP;
 use self::round::{AesKeys, BatchMod, Consts, Layout, Prefetch};
+use self::slab::Run;
 #[cfg(target_arch = "x86_64")]
 use self::x86::decimal::Decimal;
 #[cfg(target_arch = "x86_64")]
@@ -81,22 +82,21 @@ struct Group {
 }
 
 impl Plan<'_> {
-    /// Encrypts or decrypts `run`, values `first..` of a batch with
-    /// `tweaks` (checked), each value's bases from its tweak by `base`:
-    /// one pair for the whole run when the batch has one tweak. `ahead`
-    /// is what the batch will read next; numerals are checked as in
+    /// Encrypts or decrypts `run` of a batch with `tweaks` (checked),
+    /// each value's bases from its tweak by `base`: one pair for the whole
+    /// run when the batch has one tweak. Numerals are checked as in
     /// [`Plan::run`].
     pub(crate) fn run_tweaks(
         &self,
         tweaks: &Tweaks<'_>,
-        (first, run): (usize, &mut [u16]),
-        ahead: Ahead<'_>,
+        run: Run<'_>,
         base: impl Fn(&[u8]) -> [[u64; 2]; 2],
         dir: Direction,
     ) -> Option<usize> {
+        let Run { first, values, ahead, .. } = run;
         match tweaks {
-            Tweaks::Same(t) => self.run(run, ahead, Bases::same(base(t)), dir),
-            Tweaks::PerValue(ts) => self.run(run, ahead, Bases::Each(|j| base(ts[first + j])), dir),
+            Tweaks::Same(t) => self.run(values, ahead, Bases::same(base(t)), dir),
+            Tweaks::PerValue(ts) => self.run(values, ahead, Bases::Each(|j| base(ts[first + j])), dir),
         }
     }
 

@@ -22,34 +22,55 @@ fn slab_values(data_len: usize, count: usize) -> usize {
     (SLAB_NUMERALS / per).next_multiple_of(super::GROUP).max(super::GROUP)
 }
 
-/// Encrypts or decrypts (`dir`) the batch `data` / `ends` with `tweaks`,
-/// checking every value against `(radix, min, max)` and every tweak
-/// against `check_tweak` before it changes, a slab at a time. `plan(index
-/// of the first value, its values back to back, their length, direction,
-/// what the batch reads next)` processes one run of [`MIN_RUN`] or more
-/// values of one length whose ends and tweaks are checked but not its
-/// numerals: `Some(Some(k))` if value k or a later one has a numeral not
-/// below the radix, having done only values `..k`, `Some(None)` when all
-/// are done, `None` (leaving the run as given) when it has no batch path
-/// for the length. Runs it does not take, and batches of fewer than
+/// A cipher as the batch driver sees it.
+pub(crate) trait Batched {
+    /// `(radix, min, max)`: every value's numerals are below the radix and
+    /// its length in `min..=max`.
+    fn domain(&self) -> (u32, usize, usize);
+
+    /// Refuses a tweak the cipher does not take.
+    fn check_tweak(&self, tweak: &[u8]) -> Result<(), Error>;
+
+    /// One value, checked as a single call checks it.
+    fn one(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error>;
+
+    /// The batch path for `run`: `Some(Some(k))` if value k or a later
+    /// one has a numeral not below the radix, having done only values
+    /// `..k`; `Some(None)` when all are done; `None` (the run as given)
+    /// when it has no batch path for the length.
+    fn run(&self, tweaks: &Tweaks<'_>, run: Run<'_>, dir: Direction) -> Option<Option<usize>>;
+}
+
+/// One run of values for [`Batched::run`]: `values` back to back,
+/// [`MIN_RUN`] or more of `len` numerals, the first being value `first`
+/// of the batch; their ends and tweaks are checked, not their numerals.
+/// `ahead` is what the batch reads next.
+pub(crate) struct Run<'a> {
+    pub(crate) first: usize,
+    pub(crate) values: &'a mut [u16],
+    pub(crate) len: usize,
+    pub(crate) ahead: Ahead<'a>,
+}
+
+/// Encrypts or decrypts (`dir`) the batch `data` / `ends` with `tweaks`
+/// under `c`, checking every value against [`Batched::domain`] and every
+/// tweak with [`Batched::check_tweak`] before it changes, a slab at a time.
+/// Runs [`Batched::run`] does not take, and batches of fewer than
 /// [`MIN_RUN`] values ([`tiny`]), go one value at a time through
-/// `one(index, value, direction)`, which checks as a single call would.
+/// [`Batched::one`].
 pub(crate) fn drive(
+    c: &impl Batched,
     tweaks: &Tweaks<'_>,
     data: &mut [u16],
     ends: &[usize],
-    domain: (u32, usize, usize),
-    (check_tweak, one): (
-        impl Fn(&[u8]) -> Result<(), Error>,
-        impl Fn(usize, &mut [u16], Direction) -> Result<(), Error>,
-    ),
     dir: Direction,
-    mut plan: impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Option<Option<usize>>,
 ) -> Result<(), Error> {
-    let (radix, min, max) = domain;
+    let (radix, min, max) = c.domain();
+    let check_tweak = |t: &[u8]| c.check_tweak(t);
+    let one = |i: usize, x: &mut [u16], dir| c.one(tweaks.get(i), x, dir);
     let mut f = |first: usize, run: &mut [u16], len: usize, dir: Direction, ahead: Ahead<'_>| {
         if run.len() >= MIN_RUN * len
-            && let Some(stopped) = plan(first, &mut *run, len, dir, ahead)
+            && let Some(stopped) = c.run(tweaks, Run { first, values: &mut *run, len, ahead }, dir)
         {
             return Ok(stopped);
         }
@@ -92,7 +113,7 @@ pub(crate) fn drive(
         let (head, tail) = data.split_at_mut(s1);
         let next =
             Ahead { numerals: &tail[..(s1 - s0).min(tail.len())], ends: &ends[i1..(2 * i1 - i0).min(ends.len())] };
-        let mut run = |first: usize, run: &mut [u16], len| {
+        let run = |first: usize, run: &mut [u16], len| {
             let at = first.checked_sub(1).map_or(0, |p| ends[p]) - s0;
             let ahead = Ahead {
                 numerals: next.numerals.get(at..).unwrap_or_default(),
