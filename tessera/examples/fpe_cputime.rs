@@ -37,7 +37,6 @@
 
 use std::hint::black_box;
 
-use tessera::aes::Aes;
 #[path = "support/aes_floor.rs"]
 mod aes_floor;
 use aes_floor::Floor;
@@ -131,7 +130,7 @@ fn per_value(name: &str, radix: u32, len: usize, n: usize) -> f64 {
 /// Ten blocks per value through the floor's AES in calls of 64 blocks, as
 /// the batch path makes them (sixteen times over: one pass is shorter than
 /// schedstat's resolution).
-fn throughput_floor(floor: &Floor<'_>, n: usize) -> f64 {
+fn throughput_floor(floor: &Floor, n: usize) -> f64 {
     let mut blocks = [[7u8; 16]; 64];
     best_of_5(16 * n, || {
         for _ in 0..(16 * n * 10).div_ceil(64) {
@@ -140,9 +139,9 @@ fn throughput_floor(floor: &Floor<'_>, n: usize) -> f64 {
     })
 }
 
-/// The floor `Floor::at_level` picks for `aes`, announced on one line.
-fn announce(aes: &Aes) -> Floor<'_> {
-    let floor = Floor::at_level(aes);
+/// The floor `Floor::at_level` picks, announced on one line.
+fn announce() -> Floor {
+    let floor = Floor::at_level();
     let (at, cpu) = (tessera::cpu::level(), tessera::cpu::detected());
     println!("# kernels at {at} (CPU {cpu}); batch floor: {}", floor.name());
     floor
@@ -151,13 +150,13 @@ fn announce(aes: &Aes) -> Floor<'_> {
 /// `size ns/value floor` lines for FF1 radix 10, 16 digits, batches of 4^k values.
 fn sizes(n: usize) {
     let key = [7u8; 16];
-    let (ff1, aes) = (FF1::with_radix(&key, 10).unwrap(), Aes::new(&key).unwrap());
-    println!("# batch floor: {}", Floor::at_level(&aes).name());
+    let ff1 = FF1::with_radix(&key, 10).unwrap();
+    println!("# batch floor: {}", Floor::at_level().name());
     println!("# batch_size ns_per_value aes_floor_ns (FF1 radix 10, 16 digits)");
     for k in 0..=8 {
         let size = 1usize << (2 * k);
         let ns = least_of_5(batch_row(&ff1, b"", (10, 16), n, size));
-        let floor = throughput_floor(&Floor::at_level(&aes), n);
+        let floor = throughput_floor(&Floor::at_level(), n);
         println!("{size} {ns:.1} {floor:.1}");
     }
 }
@@ -247,8 +246,8 @@ fn least_of_5(mut sample: impl FnMut() -> f64) -> f64 {
 /// The floor row of [`paired`], [`kernel`] and [`memory`]: ten blocks per
 /// value through the level's AES (see [`announce`]) in calls of 64 blocks,
 /// over 4·`n` values.
-fn blocks_floor(aes: &Aes, n: usize) -> Row<'_> {
-    let (floor, mut blocks) = (announce(aes), [[7u8; 16]; 64]);
+fn blocks_floor(n: usize) -> Row<'static> {
+    let (floor, mut blocks) = (announce(), [[7u8; 16]; 64]);
     (
         "floor: 10 AES-128 blocks per value, 64 per call",
         None,
@@ -265,7 +264,7 @@ fn blocks_floor(aes: &Aes, n: usize) -> Row<'_> {
 /// Issue 16's FPE rows, interleaved with their floors (see the module doc).
 fn paired(n: usize) {
     let key = [7u8; 16];
-    let aes = Aes::new(&key).unwrap();
+    let aes = aes_floor::Single::new();
     let (ff1, ff3) = (FF1::with_radix(&key, 10).unwrap(), FF3_1::with_radix(&key, 10).unwrap());
     let ff3_tweak: &[u8] = &[1, 2, 3, 4, 5, 6, 7];
     let (few, aes) = ((n / 5).max(1), &aes);
@@ -281,12 +280,12 @@ fn paired(n: usize) {
                 sample(few, || {
                     let mut b = [0u8; 16];
                     for _ in 0..few * 10 {
-                        aes.encrypt_block(black_box(&mut b));
+                        aes.encrypt(black_box(&mut b));
                     }
                 })
             }),
         ),
-        blocks_floor(aes, n),
+        blocks_floor(n),
         (
             "FF1 16 digits, one value (numerals)",
             Some((0, 1.0)),
@@ -361,7 +360,6 @@ fn report(mut rows: Vec<Row<'_>>) {
 /// formatting and the check pass (`... fpe_cputime VALUES kernel`).
 fn kernel(n: usize) {
     let key = [7u8; 16];
-    let aes = Aes::new(&key).unwrap();
     let (ff1, ff3) = (FF1::with_radix(&key, 10).unwrap(), FF3_1::with_radix(&key, 10).unwrap());
     let reps = n.div_ceil(4096);
     let halves = |ff3: bool| {
@@ -376,7 +374,7 @@ fn kernel(n: usize) {
         }) as Box<dyn FnMut() -> f64>
     };
     report(vec![
-        blocks_floor(&aes, n),
+        blocks_floor(n),
         ("FF1 16 digits, rounds kernel alone (in cache)", Some((0, 1.0)), halves(false)),
         (
             "FF1 16 digits, one batch of 4096 repeated (in cache)",
@@ -401,7 +399,7 @@ fn kernel(n: usize) {
 fn memory(n: usize) {
     use tessera::fpe::bench;
     let key = [7u8; 16];
-    let (aes, ff1) = (Aes::new(&key).unwrap(), FF1::with_radix(&key, 10).unwrap());
+    let ff1 = FF1::with_radix(&key, 10).unwrap();
     let ff3 = FF3_1::with_radix(&key, 10).unwrap();
     let part = |size: usize, work: fn(&mut [u16], &[usize])| -> Box<dyn FnMut() -> f64> {
         let size = size.min(n);
@@ -414,7 +412,7 @@ fn memory(n: usize) {
     let fused: fn(&mut [u16], &[usize]) = |d, e| assert!(bench::check_parse_format(d, e, 16, false));
     let ff3_tweak: &[u8] = &[1, 2, 3, 4, 5, 6, 7];
     let rows: Vec<Row<'_>> = vec![
-        blocks_floor(&aes, n),
+        blocks_floor(n),
         ("parse + format alone, one pass (main memory)", Some((0, 1.0)), part(n, convert)),
         ("parse + format alone, 4096 repeated (in cache)", Some((0, 1.0)), part(4096, convert)),
         ("FF3 order: ends check, checked parse, format (main memory)", Some((0, 1.0)), part(n, fused)),
@@ -460,15 +458,15 @@ fn main() {
         return;
     }
     let key = [7u8; 16];
-    let aes = Aes::new(&key).unwrap();
+    let aes = aes_floor::Single::new();
     let floor = best_of_5(n, || {
         let mut b = [0u8; 16];
         for _ in 0..n * 10 {
-            aes.encrypt_block(black_box(&mut b));
+            aes.encrypt(black_box(&mut b));
         }
     });
     println!("floor: 10 dependent AES-128 blocks: {floor:.1} ns");
-    let throughput = throughput_floor(&announce(&aes), n);
+    let throughput = throughput_floor(&announce(), n);
     println!("floor: 10 AES-128 blocks per value, 64 per call: {throughput:.1} ns");
     let ciphers: [(&str, Box<dyn Fpe>, &[u8]); 2] = [
         ("FF1", Box::new(FF1::with_radix(&key, 10).unwrap()), b""),

@@ -100,8 +100,7 @@ impl Cmac {
     /// assert!(tessera::cmac::Cmac::new(&[0u8; 20]).is_err());
     /// ```
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        // A lone CMAC runs on the `aes` crate's backend: no AES-NI schedule.
-        Ok(Self::from_aes(Aes::without_ni(key)?))
+        Ok(Self::from_aes(Aes::new(key)?))
     }
 
     /// Builds AES-CMAC over an expanded AES key: derives the subkeys

@@ -6,27 +6,28 @@
 //! vectors, sixteen blocks, in flight), as that CPU would run it. AES's
 //! speed does not depend on the key: the round keys are fixed vectors.
 
-use tessera::aes::Aes;
+use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
 use tessera::cpu::{Level, level};
 
 /// The floor's AES: the `aes` crate, or AES-NI or VAES-256 by hand.
-pub enum Floor<'a> {
-    /// `Aes::encrypt_blocks` (the `aes` crate: VAES-512 on this machine).
-    Crate(&'a Aes),
+pub enum Floor {
+    /// The `aes` crate's `encrypt_blocks` (VAES-512 on this machine), not
+    /// tessera's `Aes`, whose backend is the work measured.
+    Crate(Box<aes::Aes128>),
     /// `aesenc` on 128-bit registers, eight blocks at a time.
     AesNi,
     /// `vaesenc` on 256-bit registers, sixteen blocks at a time.
     Vaes256,
 }
 
-impl<'a> Floor<'a> {
+impl Floor {
     /// The floor for the level kernels run at (the crate's at `avx512`
-    /// and `portable`, where tessera's own path also uses the crate).
-    pub fn at_level(aes: &'a Aes) -> Self {
+    /// and `portable`).
+    pub fn at_level() -> Self {
         match level() {
             Level::AesNi | Level::Avx2 => Floor::AesNi,
             Level::Vaes256 => Floor::Vaes256,
-            Level::Portable | Level::Avx512 => Floor::Crate(aes),
+            Level::Portable | Level::Avx512 => Floor::Crate(Box::new(aes::Aes128::new(&Array::from([0x5c; 16])))),
         }
     }
 
@@ -42,7 +43,7 @@ impl<'a> Floor<'a> {
     /// Enciphers the 64 blocks in place.
     pub fn encrypt(&self, blocks: &mut [[u8; 16]; 64]) {
         match self {
-            Floor::Crate(aes) => aes.encrypt_blocks(blocks),
+            Floor::Crate(aes) => aes.encrypt_blocks(Array::cast_slice_from_core_mut(blocks)),
             // SAFETY: `at_level` picks these only where `tessera::cpu`
             // found AES-NI (and AVX2, and VAES for `Vaes256`) on this CPU.
             #[cfg(target_arch = "x86_64")]
@@ -107,5 +108,19 @@ mod x86 {
                 };
             }
         }
+    }
+}
+
+/// The single-value floor's AES: the `aes` crate's one-block call.
+pub struct Single(Box<aes::Aes128>);
+
+impl Single {
+    pub fn new() -> Self {
+        Single(Box::new(aes::Aes128::new(&Array::from([0x5c; 16]))))
+    }
+
+    /// Enciphers one block in place.
+    pub fn encrypt(&self, block: &mut [u8; 16]) {
+        self.0.encrypt_block(&mut Array::cast_slice_from_core_mut(core::slice::from_mut(block))[0]);
     }
 }

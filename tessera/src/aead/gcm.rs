@@ -17,7 +17,7 @@ use aes_gcm::{AeadInOut, AesGcm};
 
 use super::{InPlace, Tag};
 use crate::Error;
-use crate::aes::{Aes, Cipher};
+use crate::aes::Aes;
 #[cfg(feature = "gcm-ring")]
 use crate::wipe::Wiped;
 
@@ -33,9 +33,7 @@ enum Inner {
     Ring(Box<Wiped<ring::aead::LessSafeKey>>),
     // Boxed, so that no variant leaves an unused tail in the enum (moves
     // copy it, stale key material and all, and nothing would wipe it).
-    Rc128(Box<AesGcm<aes::Aes128, U12>>),
-    Rc192(Box<AesGcm<aes::Aes192, U12>>),
-    Rc256(Box<AesGcm<aes::Aes256, U12>>),
+    Rc(Box<AesGcm<Aes, U12>>),
 }
 
 /// AES-GCM (NIST SP 800-38D) with 12-byte nonces and 16-byte tags, the
@@ -94,9 +92,7 @@ impl Clone for Gcm {
         let inner = match &self.inner {
             #[cfg(feature = "gcm-ring")]
             Inner::Ring(k) => Inner::Ring(k.clone()),
-            Inner::Rc128(k) => Inner::Rc128(k.clone()),
-            Inner::Rc192(k) => Inner::Rc192(k.clone()),
-            Inner::Rc256(k) => Inner::Rc256(k.clone()),
+            Inner::Rc(k) => Inner::Rc(k.clone()),
         };
         Gcm { inner, key_bits: self.key_bits }
     }
@@ -137,14 +133,7 @@ impl Gcm {
                 });
             }
         }
-        // GCM runs no AES-NI kernel of tessera's: the `aes` crate's cipher alone.
-        let aes = Aes::without_ni(key)?;
-        let inner = match aes.cipher() {
-            Cipher::Aes128(c) => Inner::Rc128(Box::new(AesGcm::from(c.clone()))),
-            Cipher::Aes192(c) => Inner::Rc192(Box::new(AesGcm::from(c.clone()))),
-            Cipher::Aes256(c) => Inner::Rc256(Box::new(AesGcm::from(c.clone()))),
-        };
-        Ok(Gcm { inner, key_bits })
+        Ok(Gcm { inner: Inner::Rc(Box::new(AesGcm::from(Aes::new(key)?))), key_bits })
     }
 
     /// Which implementation serves this key: `"ring"` or `"aes-gcm"` (RustCrypto).
@@ -187,9 +176,7 @@ impl InPlace for Gcm {
                     .map_err(|_| Error::TooLong { max: P_MAX })?;
                 tag.as_ref().try_into().expect("16-byte tag")
             }
-            Inner::Rc128(k) => rc_seal(&**k, &nonce, ad, buf)?,
-            Inner::Rc192(k) => rc_seal(&**k, &nonce, ad, buf)?,
-            Inner::Rc256(k) => rc_seal(&**k, &nonce, ad, buf)?,
+            Inner::Rc(k) => rc_seal(&**k, &nonce, ad, buf)?,
         };
         Ok(tag)
     }
@@ -206,9 +193,7 @@ impl InPlace for Gcm {
                 k.open_in_place_separate_tag(nonce, ring::aead::Aad::from(ad), ring::aead::Tag::from(*tag), buf, all)
                     .is_ok()
             }
-            Inner::Rc128(k) => rc_open(&**k, &nonce, ad, buf, tag),
-            Inner::Rc192(k) => rc_open(&**k, &nonce, ad, buf, tag),
-            Inner::Rc256(k) => rc_open(&**k, &nonce, ad, buf, tag),
+            Inner::Rc(k) => rc_open(&**k, &nonce, ad, buf, tag),
         })
     }
 }

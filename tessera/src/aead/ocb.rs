@@ -115,9 +115,7 @@ impl Ocb {
     }
 
     fn with_kernel(key: &[u8], kernel: Kernel) -> Result<Self, Error> {
-        // The AES-NI schedule only feeds the VAES kernels' tables.
-        let aes = if matches!(kernel, Kernel::Portable) { Aes::without_ni(key)? } else { Aes::new(key)? };
-        let mut ocb = Self::with_aes(aes);
+        let mut ocb = Self::with_aes(Aes::new(key)?);
         *ocb.bulk = kernel.expand(&ocb.aes, &ocb.offsets.l);
         Ok(ocb)
     }

@@ -84,7 +84,7 @@ where
         if !Self::runs() {
             return None;
         }
-        let (mut ek, mut dk, rounds) = schedules(keys);
+        let (mut ek, mut dk, rounds) = (keys.round_key_bytes(), keys.dec_key_bytes(), keys.rounds());
         let g = |j: usize| gray_offset(l, j.min(8 * W - 1));
         let v = Vaes {
             enc: core::array::from_fn(|r| [ek[r]; W]),
@@ -241,16 +241,6 @@ bulk!(
     _mm512_broadcast_i32x4
 );
 
-/// The encryption and decryption round keys of `keys` and its number of
-/// rounds: the key's one AES-NI schedule, and its inverse for AESDEC. The
-/// caller wipes the keys.
-fn schedules(keys: &Keys) -> ([Block; 15], [Block; 15], usize) {
-    let (ek, rounds) = (keys.round_key_bytes(), keys.rounds());
-    // SAFETY: `keys.token()` proves AES-NI.
-    let dk = unsafe { invert(keys.token(), &ek, rounds) };
-    (ek, dk, rounds)
-}
-
 /// G_j = Offset_{m + j} xor Offset_m for any m that is a multiple of the
 /// next power of two above j: the XOR of the L_i for the set bits of
 /// j xor (j >> 1) (RFC 7253's offsets in Gray-code form).
@@ -263,19 +253,6 @@ fn gray_offset(l: &[Block], j: usize) -> Block {
         gj &= gj - 1;
     }
     acc
-}
-
-/// Decryption round keys for AESDEC: the encryption keys reversed, the
-/// middle ones through InvMixColumns (AESIMC).
-#[target_feature(enable = "aes")]
-fn invert(_: crate::cpu::AesNi, ek: &[Block; 15], nr: usize) -> [Block; 15] {
-    let mut dk = [[0u8; 16]; 15];
-    dk[0] = ek[nr];
-    dk[nr] = ek[0];
-    for i in 1..nr {
-        dk[i] = cast(_mm_aesimc_si128(cast(ek[nr - i])));
-    }
-    dk
 }
 
 #[cfg(test)]

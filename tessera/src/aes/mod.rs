@@ -6,15 +6,19 @@
 //! [`Aes::encrypt_blocks`] is what keeps the hardware pipeline full.
 //!
 //! On x86-64 with AES-NI (as the `TESSERA_CPU` cap allows), [`Aes::new`]
-//! also expands the key once into the AES-NI schedule (`ni::Keys`) that
-//! tessera's own kernels (FF1/FF3, AES-SIV, EAX, OCB, OpenPGP CFB) borrow
-//! through `Aes::ni`.
+//! expands the key once, into the AES-NI schedule (`ni::Keys`) alone: the
+//! `cipher` traits run on it through tessera's backends (`backend.rs`, as
+//! wide as the `aes` crate's), and tessera's own kernels (FF1/FF3, AES-SIV,
+//! EAX, OCB, OpenPGP CFB) borrow it through `Aes::ni`. Elsewhere the `aes`
+//! crate's cipher serves.
 
 use aes::cipher::consts::U16;
 use aes::cipher::{
-    Array, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure, BlockCipherEncrypt, KeyInit,
+    Array, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, KeyInit,
 };
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod backend;
 pub(crate) mod block;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ni;
@@ -45,15 +49,23 @@ pub type Block = [u8; 16];
 /// ```
 #[derive(Clone)]
 pub struct Aes {
-    cipher: Wiped<Cipher>,
-    /// The AES-NI schedule of the same key, where the CPU has AES-NI.
+    inner: Wiped<Schedule>,
+}
+
+/// The one schedule of a key.
+#[derive(Clone)]
+enum Schedule {
+    /// The `aes` crate's cipher: CPUs without AES-NI, or with it capped off.
+    Crate(Cipher),
+    /// The AES-NI schedule, and whether tessera's kernels may borrow it
+    /// ([`Aes::ni`]; cleared by [`Aes::drop_ni`]).
     #[cfg(target_arch = "x86_64")]
-    ni: Wiped<Option<ni::Keys>>,
+    Ni(ni::Keys, bool),
 }
 
 /// The `aes` crate's cipher for each key size.
 #[derive(Clone)]
-pub(crate) enum Cipher {
+enum Cipher {
     Aes128(aes::Aes128),
     Aes192(aes::Aes192),
     Aes256(aes::Aes256),
@@ -66,11 +78,11 @@ impl core::fmt::Debug for Aes {
 }
 
 macro_rules! dispatch {
-    ($self:expr, $c:ident => $e:expr) => {
-        match &*$self.cipher {
-            Cipher::Aes128($c) => $e,
-            Cipher::Aes192($c) => $e,
-            Cipher::Aes256($c) => $e,
+    ($c:expr, $k:ident => $e:expr) => {
+        match $c {
+            Cipher::Aes128($k) => $e,
+            Cipher::Aes192($k) => $e,
+            Cipher::Aes256($k) => $e,
         }
     };
 }
@@ -78,30 +90,25 @@ macro_rules! dispatch {
 impl Aes {
     /// Expands `key`; its length (16, 24 or 32 bytes) selects the variant.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        #[allow(unused_mut)]
-        let mut aes = Self::without_ni(key)?;
         #[cfg(target_arch = "x86_64")]
+        if matches!(key.len(), 16 | 24 | 32)
+            && let Some(keys) = ni::Keys::new(key)
         {
-            *aes.ni = ni::Keys::new(key);
+            return Ok(Aes { inner: Wiped::new(Schedule::Ni(keys, true)) });
         }
-        Ok(aes)
+        Self::with_crate(key)
     }
 
-    /// The `aes` crate's cipher alone, with no AES-NI schedule: for the
-    /// modes that run no AES-NI kernel of their own on this key (GCM,
-    /// a lone CMAC, OCB without VAES), which would only pay for expanding it.
-    pub(crate) fn without_ni(key: &[u8]) -> Result<Self, Error> {
-        let cipher = Wiped::new(match key.len() {
+    /// The `aes` crate's cipher, whatever the CPU: the path of CPUs without
+    /// AES-NI, for tests that compare the two.
+    pub(crate) fn with_crate(key: &[u8]) -> Result<Self, Error> {
+        let cipher = match key.len() {
             16 => Cipher::Aes128(aes::Aes128::new(&Array::try_from(key).expect("length 16"))),
             24 => Cipher::Aes192(aes::Aes192::new(&Array::try_from(key).expect("length 24"))),
             32 => Cipher::Aes256(aes::Aes256::new(&Array::try_from(key).expect("length 32"))),
             n => return Err(Error::KeyLength { got: n, expected: "16, 24 or 32" }),
-        });
-        Ok(Aes {
-            cipher,
-            #[cfg(target_arch = "x86_64")]
-            ni: Wiped::new(None),
-        })
+        };
+        Ok(Aes { inner: Wiped::new(Schedule::Crate(cipher)) })
     }
 
     /// The AES-NI schedule of this key, when the CPU has AES-NI and the
@@ -110,74 +117,110 @@ impl Aes {
     #[cfg(target_arch = "x86_64")]
     #[inline]
     pub(crate) fn ni(&self) -> Option<&ni::Keys> {
-        self.ni.as_ref()
+        match &*self.inner {
+            Schedule::Ni(keys, true) => Some(keys),
+            _ => None,
+        }
     }
 
-    /// Drops the AES-NI schedule (wiped), leaving the `aes` crate's cipher
-    /// alone: every block then goes through it, as on CPUs without AES-NI.
+    /// Lends tessera's kernels no AES-NI schedule from now on, as on CPUs
+    /// without AES-NI (the blocks still run on it, through the backends).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn drop_ni(&mut self) {
-        *self.ni = None;
+        if let Schedule::Ni(_, lend) = &mut *self.inner {
+            *lend = false;
+        }
     }
 
     /// Key size in bits (128, 192 or 256).
     pub fn key_bits(&self) -> u32 {
-        match &*self.cipher {
-            Cipher::Aes128(_) => 128,
-            Cipher::Aes192(_) => 192,
-            Cipher::Aes256(_) => 256,
+        match &*self.inner {
+            Schedule::Crate(Cipher::Aes128(_)) => 128,
+            Schedule::Crate(Cipher::Aes192(_)) => 192,
+            Schedule::Crate(Cipher::Aes256(_)) => 256,
+            #[cfg(target_arch = "x86_64")]
+            Schedule::Ni(keys, _) => 32 * (keys.rounds() as u32 - 6),
         }
-    }
-
-    /// The `aes` crate's cipher (for wrapping in other RustCrypto modes).
-    pub(crate) fn cipher(&self) -> &Cipher {
-        &self.cipher
     }
 
     /// Runs `f` with the encryption backend (round keys in registers,
     /// hardware instructions inlined into `f`).
     #[inline(always)]
     pub(crate) fn with_enc_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-        dispatch!(self, c => c.encrypt_with_backend(f))
+        match &*self.inner {
+            Schedule::Crate(c) => dispatch!(c, c => c.encrypt_with_backend(f)),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::Ni(keys, _) => backend::encrypt_with(keys, f),
+        }
     }
 
     /// Runs `f` with the decryption backend.
     #[inline(always)]
     pub(crate) fn with_dec_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-        dispatch!(self, c => c.decrypt_with_backend(f))
+        match &*self.inner {
+            Schedule::Crate(c) => dispatch!(c, c => c.decrypt_with_backend(f)),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::Ni(keys, _) => backend::decrypt_with(keys, f),
+        }
     }
 
     /// Encrypts one block in place.
     #[inline]
     pub fn encrypt_block(&self, block: &mut Block) {
-        let b = Array::cast_slice_from_core_mut(core::slice::from_mut(block));
-        dispatch!(self, c => c.encrypt_block(&mut b[0]))
+        match &*self.inner {
+            Schedule::Crate(c) => {
+                dispatch!(c, c => c.encrypt_block(&mut Array::cast_slice_from_core_mut(core::slice::from_mut(block))[0]))
+            }
+            #[cfg(target_arch = "x86_64")]
+            Schedule::Ni(keys, _) => keys.run(|ni| ni.block::<false>(block)),
+        }
     }
 
     /// Decrypts one block in place.
     #[inline]
     pub fn decrypt_block(&self, block: &mut Block) {
-        let b = Array::cast_slice_from_core_mut(core::slice::from_mut(block));
-        dispatch!(self, c => c.decrypt_block(&mut b[0]))
+        match &*self.inner {
+            Schedule::Crate(c) => {
+                dispatch!(c, c => c.decrypt_block(&mut Array::cast_slice_from_core_mut(core::slice::from_mut(block))[0]))
+            }
+            #[cfg(target_arch = "x86_64")]
+            Schedule::Ni(keys, _) => keys.run(|ni| ni.block::<true>(block)),
+        }
     }
 
     /// Encrypts many independent blocks in place (ECB over the slice).
     ///
-    /// This is the call that fills the AES pipeline: the `aes` crate's
-    /// backend processes up to 64 blocks at once with VAES-512 (AVX-512F),
-    /// 30 with 256-bit VAES, 8 with AES-NI, chosen by its own run-time
-    /// detection (the `TESSERA_CPU` cap does not reach it).
+    /// This is the call that fills the AES pipeline: up to 64 blocks at
+    /// once with VAES-512, 32 with 256-bit VAES, 8 with AES-NI (the `aes`
+    /// crate's 64, 30 and 8 where it serves).
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        let b = Array::cast_slice_from_core_mut(blocks);
-        dispatch!(self, c => c.encrypt_blocks(b))
+        BlockCipherEncrypt::encrypt_blocks(self, Array::cast_slice_from_core_mut(blocks))
     }
 
     /// Decrypts many independent blocks in place.
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
-        let b = Array::cast_slice_from_core_mut(blocks);
-        dispatch!(self, c => c.decrypt_blocks(b))
+        BlockCipherDecrypt::decrypt_blocks(self, Array::cast_slice_from_core_mut(blocks))
+    }
+}
+
+impl BlockSizeUser for Aes {
+    type BlockSize = U16;
+}
+
+/// The `cipher` crate's view of the key, for RustCrypto modes (GCM).
+impl BlockCipherEncrypt for Aes {
+    #[inline(always)]
+    fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+        self.with_enc_backend(f)
+    }
+}
+
+impl BlockCipherDecrypt for Aes {
+    #[inline(always)]
+    fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+        self.with_dec_backend(f)
     }
 }
 

@@ -11,27 +11,33 @@
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use super::backend::Width;
 use crate::cpu::AesNi;
+use crate::simd::cast;
 
-/// An AES key schedule for AES-NI (128, 192 or 256-bit keys).
+/// An AES key schedule for AES-NI (128, 192 or 256-bit keys): the
+/// encryption round keys, the decryption ones for AESDEC, and the widest
+/// block backend this CPU runs them on.
 #[derive(Clone)]
 pub(crate) struct Keys {
     rk: [__m128i; 15],
+    dk: [__m128i; 15],
     rounds: usize,
     ni: AesNi,
+    width: Width,
 }
 
 impl Drop for Keys {
     fn drop(&mut self) {
         crate::wipe::wipe_vectors(&mut self.rk);
+        crate::wipe::wipe_vectors(&mut self.dk);
     }
 }
 
-/// Encrypts blocks with a schedule known to be usable on this CPU. Only
+/// Enciphers blocks with a schedule known to be usable on this CPU. Only
 /// handed out by [`Keys::run`], after the CPU features were checked.
 pub(crate) struct Ni<'a> {
-    rk: &'a [__m128i; 15],
-    rounds: usize,
+    keys: &'a Keys,
 }
 
 impl Keys {
@@ -40,15 +46,16 @@ impl Keys {
         let ni = AesNi::get()?;
         let rounds = key.len() / 4 + 6;
         // SAFETY: `ni` proves the features the expansions are compiled for.
-        let rk = unsafe {
-            match key.len() {
+        let (rk, dk) = unsafe {
+            let rk = match key.len() {
                 16 => expand128(ni, key),
                 24 => expand192(ni, key),
                 32 => expand256(ni, key),
                 _ => return None,
-            }
+            };
+            (rk, invert(ni, &rk, rounds))
         };
-        Some(Keys { rk, rounds, ni })
+        Some(Keys { rk, dk, rounds, ni, width: Width::detect(ni) })
     }
 
     /// The proof of AES-NI this schedule was expanded with.
@@ -56,15 +63,21 @@ impl Keys {
         self.ni
     }
 
+    /// The widest block backend this CPU runs the schedule on.
+    pub(crate) fn width(&self) -> Width {
+        self.width
+    }
+
     /// The round keys 0..=Nr as bytes, in the order AES-NI loads them,
     /// zeros after the last: the schedule the VAES kernels of OCB and EAX
     /// broadcast. The caller wipes the copy.
     pub(crate) fn round_key_bytes(&self) -> [[u8; 16]; 15] {
-        let mut out = [[0u8; 16]; 15];
-        for (o, k) in out.iter_mut().zip(&self.rk) {
-            *o = crate::simd::cast(*k);
-        }
-        out
+        self.rk.map(crate::simd::cast)
+    }
+
+    /// [`Keys::round_key_bytes`] of the decryption schedule.
+    pub(crate) fn dec_key_bytes(&self) -> [[u8; 16]; 15] {
+        self.dk.map(crate::simd::cast)
     }
 
     /// The number of rounds: 10, 12 or 14.
@@ -78,6 +91,12 @@ impl Keys {
         &self.rk
     }
 
+    /// The decryption round keys 0..=Nr for AESDEC (the equivalent inverse
+    /// cipher: the encryption keys reversed, the middle ones through AESIMC).
+    pub(crate) fn dec_schedule(&self) -> &[__m128i; 15] {
+        &self.dk
+    }
+
     /// Runs `f` compiled with AES-NI enabled, so [`Ni`]'s block functions
     /// inline into it with the schedule at hand.
     #[inline]
@@ -86,25 +105,38 @@ impl Keys {
         fn go<R>(_: AesNi, ni: &Ni<'_>, f: impl FnOnce(&Ni<'_>) -> R) -> R {
             f(ni)
         }
-        let ni = Ni { rk: &self.rk, rounds: self.rounds };
         // SAFETY: `self.ni` proves AES-NI and SSE4.1.
-        unsafe { go(self.ni, &ni, f) }
+        unsafe { go(self.ni, &Ni { keys: self }, f) }
     }
 }
 
 impl Ni<'_> {
+    /// One block through the rounds: AESENC with the encryption schedule,
+    /// or (`DEC`) AESDEC with the decryption one.
     #[inline(always)]
-    fn encrypt(&self, lane0: u64, lane1: u64) -> (u64, u64) {
+    fn rounds<const DEC: bool>(&self, b: __m128i) -> __m128i {
+        let (k, nr) = (if DEC { &self.keys.dk } else { &self.keys.rk }, self.keys.rounds);
         // SAFETY: Ni values only exist inside Keys::run, whose closure runs in a
         // function compiled for (and entered only on CPUs with) AES-NI and SSE4.1.
         unsafe {
-            let mut b = _mm_xor_si128(_mm_set_epi64x(lane1 as i64, lane0 as i64), self.rk[0]);
-            for k in &self.rk[1..self.rounds] {
-                b = _mm_aesenc_si128(b, *k);
+            let mut b = _mm_xor_si128(b, k[0]);
+            for kr in &k[1..nr] {
+                b = if DEC { _mm_aesdec_si128(b, *kr) } else { _mm_aesenc_si128(b, *kr) };
             }
-            b = _mm_aesenclast_si128(b, self.rk[self.rounds]);
-            (_mm_cvtsi128_si64(b) as u64, _mm_extract_epi64::<1>(b) as u64)
+            if DEC { _mm_aesdeclast_si128(b, k[nr]) } else { _mm_aesenclast_si128(b, k[nr]) }
         }
+    }
+
+    #[inline(always)]
+    fn encrypt(&self, lane0: u64, lane1: u64) -> (u64, u64) {
+        let [l0, l1]: [u64; 2] = cast(self.rounds::<false>(cast([lane0, lane1])));
+        (l0, l1)
+    }
+
+    /// Enciphers (or, with `DEC`, deciphers) `b` in place.
+    #[inline(always)]
+    pub(crate) fn block<const DEC: bool>(&self, b: &mut [u8; 16]) {
+        *b = cast(self.rounds::<DEC>(cast(*b)));
     }
 
     /// Encrypts the block `x.to_be_bytes()`; returns the output read big-endian.
@@ -155,6 +187,19 @@ fn load(b: &[u8]) -> __m128i {
         i64::from_le_bytes(a[8..].try_into().expect("8 bytes")),
         i64::from_le_bytes(a[..8].try_into().expect("8 bytes")),
     )
+}
+
+/// The decryption schedule of `rk` for AESDEC: `rk` reversed, round keys
+/// 1..Nr through InvMixColumns (AESIMC); zeros after round Nr.
+#[target_feature(enable = "aes,sse4.1")]
+fn invert(_: AesNi, rk: &[__m128i; 15], nr: usize) -> [__m128i; 15] {
+    let mut dk = [_mm_setzero_si128(); 15];
+    dk[0] = rk[nr];
+    dk[nr] = rk[0];
+    for i in 1..nr {
+        dk[i] = _mm_aesimc_si128(rk[nr - i]);
+    }
+    dk
 }
 
 /// Folds the previous round key into the next (the shift-and-xor of FIPS 197's KeyExpansion).

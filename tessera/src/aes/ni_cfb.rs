@@ -12,6 +12,7 @@
 use core::arch::x86_64::*;
 
 use super::ni::{Keys, ld, st};
+use crate::Direction;
 use crate::cpu::AesNi;
 
 /// Encrypts the whole blocks of `dst` (from `src` when given, else in place)
@@ -80,34 +81,22 @@ fn unchain<const NR: usize>(_: AesNi, k: &[__m128i; 15], mut prev: __m128i, data
     prev
 }
 
-/// CFB-128 decryption of whole blocks in place under an AES-NI schedule,
-/// after the ciphertext block `prev`; returns the last ciphertext block.
-pub(crate) fn decrypt(keys: &Keys, prev: &[u8; 16], data: &mut [u8]) -> [u8; 16] {
-    let k = keys.schedule();
-    let prev = ld(prev);
+/// CFB-128 over the whole blocks of `dst` under an AES-NI schedule, after
+/// the ciphertext block `prev`: encryption from `src` when given (else in
+/// place), or decryption in place (`src` must be `None`). Returns the last
+/// ciphertext block.
+pub(crate) fn cfb(keys: &Keys, prev: &[u8; 16], src: Option<&[u8]>, dst: &mut [u8], dir: Direction) -> [u8; 16] {
+    assert!(dir == Direction::Encrypt || src.is_none(), "CFB decrypts in place");
+    let (k, t, prev) = (keys.schedule(), keys.token(), ld(prev));
     // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
     let last = unsafe {
-        match keys.rounds() {
-            10 => unchain::<10>(keys.token(), k, prev, data),
-            12 => unchain::<12>(keys.token(), k, prev, data),
-            _ => unchain::<14>(keys.token(), k, prev, data),
-        }
-    };
-    let mut out = [0u8; 16];
-    st(&mut out, last);
-    out
-}
-
-/// CFB-128 encryption of whole blocks under an AES-NI schedule.
-pub(crate) fn encrypt(keys: &Keys, prev: &[u8; 16], src: Option<&[u8]>, dst: &mut [u8]) -> [u8; 16] {
-    let k = keys.schedule();
-    let prev = ld(prev);
-    // SAFETY: a `Keys` value holds the `AesNi` token, proof of AES-NI and SSE4.1.
-    let last = unsafe {
-        match keys.rounds() {
-            10 => chain::<10>(keys.token(), k, prev, src, dst),
-            12 => chain::<12>(keys.token(), k, prev, src, dst),
-            _ => chain::<14>(keys.token(), k, prev, src, dst),
+        match (keys.rounds(), dir) {
+            (10, Direction::Encrypt) => chain::<10>(t, k, prev, src, dst),
+            (12, Direction::Encrypt) => chain::<12>(t, k, prev, src, dst),
+            (_, Direction::Encrypt) => chain::<14>(t, k, prev, src, dst),
+            (10, Direction::Decrypt) => unchain::<10>(t, k, prev, dst),
+            (12, Direction::Decrypt) => unchain::<12>(t, k, prev, dst),
+            (_, Direction::Decrypt) => unchain::<14>(t, k, prev, dst),
         }
     };
     let mut out = [0u8; 16];
@@ -126,7 +115,7 @@ mod tests {
         for len in [16, 24, 32] {
             let key: Vec<u8> = (0..len as u8).map(|i| i.wrapping_mul(29) ^ 0x5a).collect();
             let Some(keys) = Keys::new(&key) else { return };
-            let aes = Aes::new(&key).unwrap();
+            let aes = Aes::with_crate(&key).unwrap();
             let pt: Vec<u8> = (0..16 * 37).map(|i| (i * 7 + 3) as u8).collect();
             let iv = [0x42u8; 16];
             let mut want = pt.clone();
@@ -139,15 +128,15 @@ mod tests {
                 });
             }
             let mut in_place = pt.clone();
-            assert_eq!(encrypt(&keys, &iv, None, &mut in_place), c, "key length {len}");
+            assert_eq!(cfb(&keys, &iv, None, &mut in_place, Direction::Encrypt), c, "key length {len}");
             assert_eq!(in_place, want, "key length {len}");
             let mut out = vec![0u8; pt.len()];
-            assert_eq!(encrypt(&keys, &iv, Some(&pt), &mut out), c);
+            assert_eq!(cfb(&keys, &iv, Some(&pt), &mut out, Direction::Encrypt), c);
             assert_eq!(out, want);
             for blocks in [0, 1, 7, 8, 9, 37] {
                 let mut back = want[..16 * blocks].to_vec();
                 let last = if blocks == 0 { iv } else { want[16 * blocks - 16..16 * blocks].try_into().unwrap() };
-                assert_eq!(decrypt(&keys, &iv, &mut back), last);
+                assert_eq!(cfb(&keys, &iv, None, &mut back, Direction::Decrypt), last);
                 assert_eq!(back, pt[..16 * blocks], "{blocks} blocks, key length {len}");
             }
         }

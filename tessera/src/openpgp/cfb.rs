@@ -65,7 +65,7 @@ impl Cfb {
     fn encrypt_blocks(&self, src: Option<&[u8]>, dst: &mut [u8]) -> [u8; 16] {
         #[cfg(target_arch = "x86_64")]
         if let Some(keys) = self.aes.ni() {
-            return crate::aes::ni_cfb::encrypt(keys, &self.ks, src, dst);
+            return crate::aes::ni_cfb::cfb(keys, &self.ks, src, dst, crate::Direction::Encrypt);
         }
         let mut c = self.ks;
         for (i, d) in dst.chunks_exact_mut(16).enumerate() {
@@ -124,7 +124,7 @@ impl Cfb {
     fn decrypt_blocks(&self, mut data: &mut [u8]) -> [u8; 16] {
         #[cfg(target_arch = "x86_64")]
         if let Some(keys) = self.aes.ni() {
-            return crate::aes::ni_cfb::decrypt(keys, &self.ks, data);
+            return crate::aes::ni_cfb::cfb(keys, &self.ks, None, data, crate::Direction::Decrypt);
         }
         let mut prev = self.ks;
         while !data.is_empty() {

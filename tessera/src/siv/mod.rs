@@ -100,7 +100,7 @@ pub struct AesSiv {
     /// The CTR kernel's width for the AES-NI path of single messages (on
     /// the AES-NI schedules of `mac` and `ctr`), when this CPU has AES-NI.
     #[cfg(target_arch = "x86_64")]
-    ni: Option<ni_ctr::Width>,
+    ni: Option<crate::aes::backend::Width>,
 }
 
 impl core::fmt::Debug for AesSiv {
@@ -152,10 +152,10 @@ impl AesSiv {
     }
 
     /// The same cipher without its AES-NI path (test hook: the portable
-    /// path, all through the `aes` crate, with no AES-NI schedule built).
+    /// path, all through the `aes` crate).
     #[doc(hidden)]
     pub fn new_portable(key: &[u8]) -> Result<Self, Error> {
-        Self::with_schedules(key, Aes::without_ni)
+        Self::with_schedules(key, Aes::with_crate)
     }
 
     /// AES-SIV over K1 and K2 as `expand` builds their schedules.
@@ -173,7 +173,7 @@ impl AesSiv {
             d0,
             d0_dbl,
             #[cfg(target_arch = "x86_64")]
-            ni: ctr.ni().map(|k| ni_ctr::Width::detect(k.token())),
+            ni: ctr.ni().map(|k| k.width()),
             ctr,
         })
     }

@@ -10,6 +10,7 @@
 
 use core::arch::x86_64::*;
 
+use crate::aes::backend::Width;
 use crate::aes::ni::ld;
 use crate::cmac::ni::put_block;
 use crate::cpu::{AesNi, Vaes256, Vaes512};
@@ -96,29 +97,6 @@ fn ctr_blocks<const NR: usize, const CARRY: bool>(k: &[__m128i; 15], c: __m128i,
                 }
                 j0 += 1;
             }
-        }
-    }
-}
-
-/// The widest CTR kernel a CPU runs, with the proof of its features.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Width {
-    /// AES-NI, one block per instruction ([`ctr`]).
-    Ni(AesNi),
-    /// VAES on 256-bit vectors with AVX2 ([`ctr_vaes256`]).
-    Vaes256(Vaes256),
-    /// VAES on 512-bit vectors ([`ctr_vaes512`]; AES-SIV's short seals on
-    /// 256-bit vectors with AVX-512 VL, [`ctr_vaes256_vl`]).
-    Vaes512(Vaes512),
-}
-
-impl Width {
-    /// The widest this CPU has (under the `crate::cpu` cap), given AES-NI.
-    pub(crate) fn detect(ni: AesNi) -> Width {
-        match (Vaes512::get(), Vaes256::get()) {
-            (Some(t), _) => Width::Vaes512(t),
-            (None, Some(t)) => Width::Vaes256(t),
-            (None, None) => Width::Ni(ni),
         }
     }
 }

@@ -1,0 +1,334 @@
+//! The `cipher` crate's block backends over the AES-NI schedule
+//! ([`Keys`]), so an [`Aes`](super::Aes) on x86-64 holds one schedule and
+//! every mode written against the `cipher` traits runs on it: 8 blocks per
+//! batch on AES-NI, 32 on 256-bit VAES, 64 on VAES-512 (the `aes` crate's
+//! own widths are 8, 30 and 64), the width chosen when the key is built
+//! ([`Width::detect`], under the `crate::cpu` cap).
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use aes::cipher::array::ArraySize;
+use aes::cipher::consts::{U8, U16, U32, U64};
+use aes::cipher::inout::InOut;
+use aes::cipher::{
+    Array, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser,
+    ParBlocks, ParBlocksSizeUser,
+};
+
+use super::ni::Keys;
+use crate::cpu::{AesNi, Vaes256, Vaes512};
+use crate::simd::{load, store};
+
+/// The vector width a key's many-block work runs at, with the proof of its
+/// features: the `cipher` backends here, and AES-SIV's CTR kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Width {
+    /// AES-NI, one block per instruction.
+    Ni(AesNi),
+    /// VAES on 256-bit vectors with AVX2.
+    Vaes256(Vaes256),
+    /// VAES on 512-bit vectors.
+    Vaes512(Vaes512),
+}
+
+impl Width {
+    /// The widest this CPU has (under the `crate::cpu` cap), given AES-NI.
+    pub(crate) fn detect(ni: AesNi) -> Width {
+        match (Vaes512::get(), Vaes256::get()) {
+            (Some(t), _) => Width::Vaes512(t),
+            (None, Some(t)) => Width::Vaes256(t),
+            (None, None) => Width::Ni(ni),
+        }
+    }
+}
+
+/// Runs `f` with the encryption backend of `keys`' width.
+#[inline]
+pub(crate) fn encrypt_with(keys: &Keys, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+    // SAFETY: each `Width` holds the token of the features its entry is compiled for.
+    unsafe {
+        match keys.width() {
+            Width::Vaes512(t) => enc512(t, keys, f),
+            Width::Vaes256(t) => enc256(t, keys, f),
+            Width::Ni(t) => enc128(t, keys, f),
+        }
+    }
+}
+
+/// Runs `f` with the decryption backend of `keys`' width.
+#[inline]
+pub(crate) fn decrypt_with(keys: &Keys, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+    // SAFETY: each `Width` holds the token of the features its entry is compiled for.
+    unsafe {
+        match keys.width() {
+            Width::Vaes512(t) => dec512(t, keys, f),
+            Width::Vaes256(t) => dec256(t, keys, f),
+            Width::Ni(t) => dec128(t, keys, f),
+        }
+    }
+}
+
+/// Blocks a kernel reads whole before it writes them: one block, or a
+/// batch, of the `cipher` crate's in-out buffers.
+trait Io {
+    /// The input blocks' bytes.
+    fn input(&self) -> &[u8];
+    /// The output blocks' bytes (as many; the input's own in place).
+    fn output(&mut self) -> &mut [u8];
+}
+
+impl Io for InOut<'_, '_, Array<u8, U16>> {
+    #[inline(always)]
+    fn input(&self) -> &[u8] {
+        self.get_in().as_slice()
+    }
+    #[inline(always)]
+    fn output(&mut self) -> &mut [u8] {
+        self.get_out().as_mut_slice()
+    }
+}
+
+impl<N: ArraySize> Io for InOut<'_, '_, Array<Array<u8, U16>, N>> {
+    #[inline(always)]
+    fn input(&self) -> &[u8] {
+        Array::cast_slice_to_core(self.get_in().as_slice()).as_flattened()
+    }
+    #[inline(always)]
+    fn output(&mut self) -> &mut [u8] {
+        Array::cast_slice_to_core_mut(self.get_out().as_mut_slice()).as_flattened_mut()
+    }
+}
+
+/// One width's backend, written once: `$v` vectors of `$par` blocks per
+/// batch, entered through `$enc_entry`/`$dec_entry` (compiled with `$feat`,
+/// taking `$tok`), with the width's broadcast and AES intrinsics.
+macro_rules! backend {
+    ($name:ident, $tok:ty, $feat:literal, $v:ty, $par:ty, $enc_entry:ident, $dec_entry:ident, $kernel:ident,
+     $bcast:ident, $xor:ident, $enc:ident, $enclast:ident, $dec:ident, $declast:ident) => {
+        /// Encryption (or, with `DEC`, decryption) round keys broadcast to
+        /// every lane, the single-block schedule and the width's token.
+        struct $name<'a, const DEC: bool> {
+            one: &'a [__m128i; 15],
+            rk: [$v; 15],
+            rounds: usize,
+            t: $tok,
+        }
+
+        impl<const DEC: bool> BlockSizeUser for $name<'_, DEC> {
+            type BlockSize = U16;
+        }
+
+        impl<const DEC: bool> ParBlocksSizeUser for $name<'_, DEC> {
+            type ParBlocksSize = $par;
+        }
+
+        impl<const DEC: bool> $name<'_, DEC> {
+            /// Every block of `io`, from its input to its output.
+            #[inline(always)]
+            fn run(&self, io: impl Io) {
+                // SAFETY: `self.t` proves `$feat`, which the kernel is compiled for.
+                unsafe {
+                    match self.rounds {
+                        10 => $kernel::<10, DEC>(self.t, self.one, &self.rk, io),
+                        12 => $kernel::<12, DEC>(self.t, self.one, &self.rk, io),
+                        _ => $kernel::<14, DEC>(self.t, self.one, &self.rk, io),
+                    }
+                }
+            }
+        }
+
+        impl BlockCipherEncBackend for $name<'_, false> {
+            #[inline(always)]
+            fn encrypt_block(&self, block: InOut<'_, '_, aes::cipher::Block<Self>>) {
+                self.run(block)
+            }
+
+            #[inline(always)]
+            fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                self.run(blocks)
+            }
+        }
+
+        impl BlockCipherDecBackend for $name<'_, true> {
+            #[inline(always)]
+            fn decrypt_block(&self, block: InOut<'_, '_, aes::cipher::Block<Self>>) {
+                self.run(block)
+            }
+
+            #[inline(always)]
+            fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                self.run(blocks)
+            }
+        }
+
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn $enc_entry(t: $tok, keys: &Keys, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+            let mut rk = [$bcast(_mm_setzero_si128()); 15];
+            for (v, k) in rk.iter_mut().zip(keys.schedule()) {
+                *v = $bcast(*k);
+            }
+            f.call(&$name::<false> { one: keys.schedule(), rk, rounds: keys.rounds(), t });
+            crate::wipe::wipe_vectors(&mut rk);
+        }
+
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn $dec_entry(t: $tok, keys: &Keys, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+            let mut rk = [$bcast(_mm_setzero_si128()); 15];
+            for (v, k) in rk.iter_mut().zip(keys.dec_schedule()) {
+                *v = $bcast(*k);
+            }
+            f.call(&$name::<true> { one: keys.dec_schedule(), rk, rounds: keys.rounds(), t });
+            crate::wipe::wipe_vectors(&mut rk);
+        }
+
+        /// The blocks of `io` (at most `$par`) through `NR` rounds (`DEC`:
+        /// AESDEC with the decryption keys), whole vectors of `$v` at a
+        /// time and the blocks after them one by one under `one`.
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn $kernel<const NR: usize, const DEC: bool>(_: $tok, one: &[__m128i; 15], rk: &[$v; 15], mut io: impl Io) {
+            const W: usize = size_of::<$v>() / 16;
+            const MAX: usize = <$par as aes::cipher::typenum::Unsigned>::USIZE / W;
+            let n = io.input().len() / 16;
+            let whole = n / W;
+            let rest = n - W * whole;
+            assert!(whole <= MAX && rest < 4);
+            let mut x = [$bcast(_mm_setzero_si128()); MAX];
+            let mut tail = [_mm_setzero_si128(); 4];
+            let src = io.input();
+            for (i, v) in x.iter_mut().enumerate().take(whole) {
+                *v = $xor(load::<$v, u8>(&src[16 * W * i..]), rk[0]);
+            }
+            for (i, v) in tail.iter_mut().enumerate().take(rest) {
+                *v = _mm_xor_si128(load::<__m128i, u8>(&src[16 * (W * whole + i)..]), one[0]);
+            }
+            for r in 1..NR {
+                for v in x.iter_mut().take(whole) {
+                    *v = if DEC { $dec(*v, rk[r]) } else { $enc(*v, rk[r]) };
+                }
+                for v in tail.iter_mut().take(rest) {
+                    *v = if DEC { _mm_aesdec_si128(*v, one[r]) } else { _mm_aesenc_si128(*v, one[r]) };
+                }
+            }
+            let dst = io.output();
+            for (i, v) in x.iter().enumerate().take(whole) {
+                store(&mut dst[16 * W * i..], if DEC { $declast(*v, rk[NR]) } else { $enclast(*v, rk[NR]) });
+            }
+            for (i, v) in tail.iter().enumerate().take(rest) {
+                let y = if DEC { _mm_aesdeclast_si128(*v, one[NR]) } else { _mm_aesenclast_si128(*v, one[NR]) };
+                store(&mut dst[16 * (W * whole + i)..], y);
+            }
+        }
+    };
+}
+
+#[inline(always)]
+fn same(x: __m128i) -> __m128i {
+    x
+}
+
+backend!(
+    Ni128,
+    AesNi,
+    "aes,sse4.1",
+    __m128i,
+    U8,
+    enc128,
+    dec128,
+    blocks128,
+    same,
+    _mm_xor_si128,
+    _mm_aesenc_si128,
+    _mm_aesenclast_si128,
+    _mm_aesdec_si128,
+    _mm_aesdeclast_si128
+);
+backend!(
+    Vaes256Backend,
+    Vaes256,
+    "avx2,vaes,aes",
+    __m256i,
+    U32,
+    enc256,
+    dec256,
+    blocks256,
+    _mm256_broadcastsi128_si256,
+    _mm256_xor_si256,
+    _mm256_aesenc_epi128,
+    _mm256_aesenclast_epi128,
+    _mm256_aesdec_epi128,
+    _mm256_aesdeclast_epi128
+);
+backend!(
+    Vaes512Backend,
+    Vaes512,
+    "avx512f,vaes,aes",
+    __m512i,
+    U64,
+    enc512,
+    dec512,
+    blocks512,
+    _mm512_broadcast_i32x4,
+    _mm512_xor_si512,
+    _mm512_aesenc_epi128,
+    _mm512_aesenclast_epi128,
+    _mm512_aesdec_epi128,
+    _mm512_aesdeclast_epi128
+);
+
+#[cfg(test)]
+mod tests {
+    use super::Width;
+    use crate::aes::{Aes, Block};
+    use crate::cpu::{Level, detected, with_cap};
+
+    /// At every level this CPU has, every key size and every batch length
+    /// up to two 64-block batches and a tail: one block, many blocks and
+    /// their decryption equal the `aes` crate's, and the level's `Aes`
+    /// runs on the width `Width::detect` picks for it.
+    #[test]
+    fn every_width_matches_the_aes_crate() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s as u8
+        };
+        for level in Level::ALL.into_iter().filter(|&l| l <= detected()) {
+            with_cap(level, || {
+                for len in [16, 24, 32] {
+                    let key: Vec<u8> = (0..len).map(|_| next()).collect();
+                    let (aes, soft) = (Aes::new(&key).unwrap(), Aes::with_crate(&key).unwrap());
+                    let width = aes.ni().map(|k| k.width());
+                    match level {
+                        Level::Portable => assert!(width.is_none()),
+                        Level::AesNi | Level::Avx2 => assert!(matches!(width, Some(Width::Ni(_)))),
+                        Level::Vaes256 => assert!(matches!(width, Some(Width::Vaes256(_)))),
+                        Level::Avx512 => assert!(matches!(width, Some(Width::Vaes512(_)))),
+                    }
+                    for n in (0..=20).chain([31, 32, 33, 63, 64, 65, 127, 128, 131]) {
+                        let data: Vec<Block> = (0..n).map(|_| core::array::from_fn(|_| next())).collect();
+                        let mut want = data.clone();
+                        want.iter_mut().for_each(|b| soft.encrypt_block(b));
+                        let mut got = data.clone();
+                        aes.encrypt_blocks(&mut got);
+                        assert_eq!(got, want, "{level} AES-{} encrypt {n} blocks", 8 * len);
+                        aes.decrypt_blocks(&mut got);
+                        assert_eq!(got, data, "{level} AES-{} decrypt {n} blocks", 8 * len);
+                        if let Some(b) = data.first() {
+                            let mut one = *b;
+                            aes.encrypt_block(&mut one);
+                            assert_eq!(one, want[0], "{level} one block");
+                            aes.decrypt_block(&mut one);
+                            assert_eq!(one, *b, "{level} one block back");
+                        }
+                    }
+                }
+            })
+        }
+    }
+}
