@@ -259,8 +259,7 @@ impl FF1 {
         keyed_feistel::<R, true, SHY>(&self.keyed, |i, x| base ^ ((i as u128) << shb) ^ x, 10, m, ab, dir)
     }
 
-    /// CBC state ^ last block of Q template for `tweak` (see [`FF1::prefix`]); the empty tweak reads
-    /// CIPH(P) from the cache.
+    /// CBC state ^ last block of Q template for `tweak` ([`FF1::prefix`]), cached for the empty tweak.
     #[inline(always)]
     fn base(&self, lp: &LenParams, tweak: &[u8]) -> u128 {
         if tweak.is_empty() {

@@ -79,8 +79,7 @@ impl Core {
         keyed_feistel::<R, false, 0>(&self.keyed, p, 8, m, ab, dir)
     }
 
-    /// One value: the domain check, then the AES-NI chain when it serves the length, else
-    /// [`Core::crypt_other`].
+    /// One value: the domain check, then the AES-NI chain when it serves the length, else `crypt_other`.
     fn crypt(&self, tw: (u32, u32), x: &mut [u16], dir: Direction) -> Result<(), Error> {
         check_value(x, self.keyed.rx.radix, self.min, self.max)?;
         #[cfg(target_arch = "x86_64")]

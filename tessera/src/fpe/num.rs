@@ -218,8 +218,7 @@ pub(crate) struct Radix {
     chunk_mod: Mod64,
     /// The most numerals whose values all fit a u64: radix^fits64 <= 2^64.
     fits64: u32,
-    /// For radix <= 64: ceil(2^64 / radix^2) and the two digits of every
-    /// value below radix^2, so digits come out two per multiplication.
+    /// For radix <= 64: ceil(2^64 / radix^2) and the two digits of every value below radix^2.
     pair_magic: u64,
     pairs: Vec<[u16; 2]>,
 }

@@ -34,19 +34,16 @@ macro_rules! by_layout {
 pub(crate) enum Kernel {
     /// Scalar [`Mod64`](crate::fpe::num::Mod64) arithmetic; every CPU.
     Portable,
-    /// [`Kernel::Portable`]'s arithmetic, and whole rounds with the blocks
-    /// in registers on AES-NI ([`Kernel::fused`]; also those of [`Kernel::Avx2Ni`]).
+    /// [`Kernel::Portable`]'s arithmetic, and whole rounds in registers on AES-NI ([`Kernel::fused`]).
     #[cfg(target_arch = "x86_64")]
     AesNi(cpu::AesNi),
     /// Four values per 256-bit vector (moduli below 2^32).
     #[cfg(target_arch = "x86_64")]
     Avx2(cpu::Avx2),
-    /// [`Kernel::Avx2`], and whole rounds in registers with the AES-NI
-    /// kernels of [`Kernel::AesNi`] ([`Kernel::fused`]).
+    /// [`Kernel::Avx2`], and [`Kernel::AesNi`]'s whole rounds in registers.
     #[cfg(target_arch = "x86_64")]
     Avx2Ni(cpu::Avx2Aes),
-    /// [`Kernel::Avx2`], and whole rounds in registers with the AES on
-    /// 256-bit VAES (two blocks per instruction).
+    /// [`Kernel::Avx2`], and whole rounds in registers on 256-bit VAES.
     #[cfg(target_arch = "x86_64")]
     Vaes256(cpu::Vaes256),
     /// Eight values per 512-bit vector (AVX-512 F, DQ, BW and VL).
@@ -134,8 +131,7 @@ impl Kernel {
                     }
                     // FF1 only (FF3 measured slower); the 32-bit update needs moduli up to MAX_NARROW.
                     Kernel::AesNi(t) if !ff3 && c.below(fused256::MAX_NARROW) => fused_sse::rounds_sse41(t, work),
-                    // FF3's limb fold needs moduli below 2^30 (FF1's, in
-                    // VECTOR_MODULI, are far below 2^64 / 3).
+                    // FF3's limb fold needs moduli below 2^30 (FF1's are far below 2^64 / 3).
                     Kernel::AesNi(t) if !ff3 || c.below(LIMB_MODULI - 1) => {
                         by_layout!(ff3, fused_ni::rounds_aesni(t, work))
                     }

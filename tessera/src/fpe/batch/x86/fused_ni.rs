@@ -96,8 +96,7 @@ impl Red {
         Some(Red { f, w: [_mm_set_epi64x(r[1] as i64, 1), _mm_set_epi64x(r[2] as i64, r[0] as i64)] })
     }
 
-    /// A 64-bit value congruent to the 128-bit `o` mod m (m < 2^30): each
-    /// 32-bit limb times its weight (products below 2^62), summed.
+    /// A 64-bit value congruent to the 128-bit `o` mod m (m < 2^30): its limbs times their weights.
     #[inline]
     #[target_feature(enable = "sse4.1")]
     fn fold(&self, o: __m128i) -> u64 {
