@@ -5,8 +5,7 @@ use core::str::FromStr;
 use super::{Alphabet, FF1, FF3, FF3_1, Fpe};
 use crate::Error;
 
-/// One of the format-preserving ciphers, chosen by name at run time (a
-/// command-line option, a configuration file, a Python class).
+/// One of the format-preserving ciphers, chosen by name at run time.
 ///
 /// ```
 /// use tessera::fpe::{Algorithm, Alphabet, Fpe};
@@ -46,12 +45,10 @@ impl Algorithm {
         }
     }
 
-    /// Why the method is no longer approved for new tokens, or `None` for
-    /// FF1. NIST's second public draft of SP 800-38G Revision 1 (February
-    /// 2025) keeps FF1 as the only approved FPE method: FF3-1 is removed
-    /// after Beyne's 2021 linear attack on its tweak schedule, as FF3 was
-    /// after Durak and Vaudenay's. Such a method is for decrypting and
-    /// migrating existing tokens ([`crate::keyset::TokenSource`]).
+    /// Why the method is no longer approved for new tokens, or `None` for FF1, the only FPE method
+    /// NIST's second public draft of SP 800-38G Rev 1 (February 2025) keeps (FF3-1 falls to Beyne's
+    /// 2021 linear attack, FF3 to Durak and Vaudenay's). Such a method is for decrypting and migrating
+    /// existing tokens ([`crate::keyset::TokenSource`]).
     ///
     /// ```
     /// use tessera::fpe::Algorithm;

@@ -6,8 +6,8 @@ const NONE: u16 = u16::MAX;
 
 /// An ordered set of distinct characters; the i-th character is numeral i.
 ///
-/// Radix 2..=65536. ASCII characters map through a 128-entry table; others
-/// through a sorted table with binary search. Mapping never allocates.
+/// Radix 2..=65536. ASCII characters map through a table, others by binary search; mapping never
+/// allocates.
 ///
 /// ```
 /// use tessera::fpe::Alphabet;
@@ -30,8 +30,7 @@ pub struct Alphabet {
     /// Non-ASCII characters, sorted by character, with their numerals.
     other: Vec<(char, u16)>,
     all_ascii: bool,
-    /// The first character, when the alphabet is a run of consecutive ASCII
-    /// characters (digits, lowercase...): then mapping is a subtraction.
+    /// The first character, when the alphabet is a run of consecutive ASCII characters.
     run_start: Option<u8>,
 }
 
@@ -70,8 +69,7 @@ impl Alphabet {
         let mut ascii = [NONE; 128];
         let mut other = Vec::new();
         for (i, &c) in chars.iter().enumerate() {
-            // Numeral 65535 cannot live in the ASCII table (it is the NONE
-            // marker), so an ASCII character in that slot goes to `other`.
+            // Numeral 65535 is the ASCII table's NONE marker: an ASCII character with it goes to `other`.
             let n = i as u16;
             if (c as u32) < 128 && i < NONE as usize {
                 if ascii[c as usize] != NONE {
@@ -125,8 +123,7 @@ impl Alphabet {
         self.chars.get(n as usize).copied()
     }
 
-    /// [`Error::NumeralOutOfRange`] for the first numeral of `numerals`
-    /// not below the radix, checked before anything is written.
+    /// [`Error::NumeralOutOfRange`] for the first numeral of `numerals` not below the radix.
     fn check(&self, numerals: &[u16]) -> Result<(), Error> {
         let radix = self.radix();
         if super::numerals_below(numerals, radix) {
@@ -147,23 +144,19 @@ impl Alphabet {
         self.all_ascii
     }
 
-    /// Maps `text` to numerals in `out`; returns how many were written.
-    ///
-    /// Fails with [`Error::NotInAlphabet`] on the first foreign character and
-    /// with [`Error::BufferTooSmall`] if `out` is shorter than the text.
+    /// Maps `text` to numerals in `out`; returns how many were written. Fails with [`Error::NotInAlphabet`]
+    /// on the first foreign character, [`Error::BufferTooSmall`] if `out` is shorter than the text.
     pub fn to_numerals(&self, text: &str, out: &mut [u16]) -> Result<usize, Error> {
         if self.all_ascii {
             let bytes = text.as_bytes();
             let Some(out) = out.get_mut(..bytes.len()) else {
-                // Bytes, not characters, may be what overflows: a text that
-                // is not ASCII fails for a character first.
+                // Bytes, not characters, may be what overflows: a non-ASCII text fails for a character.
                 if !text.is_ascii() {
                     return Err(self.first_foreign(text));
                 }
                 return Err(Error::BufferTooSmall { got: out.len(), needed: bytes.len() });
             };
-            // Map everything, then report the first bad character if any:
-            // no branch per character.
+            // Map everything, then report the first bad character (no branch per character).
             let mut bad = false;
             if let Some(first) = self.run_start {
                 let radix = self.chars.len() as u8;
@@ -196,8 +189,7 @@ impl Alphabet {
         Ok(len)
     }
 
-    /// The error for the first character of `text` not in this ASCII
-    /// alphabet (the first byte that is not ASCII or not in the table).
+    /// The error for the first character of `text` not in this ASCII alphabet.
     #[cold]
     fn first_foreign(&self, text: &str) -> Error {
         let i = text.bytes().position(|b| b >= 128 || self.ascii[b as usize] == NONE).unwrap_or(0);
@@ -206,8 +198,7 @@ impl Alphabet {
         Error::NotInAlphabet { ch, position }
     }
 
-    /// The characters of `numerals` (checked, of an ASCII alphabet) as
-    /// bytes into `bytes`, one per numeral.
+    /// The characters of `numerals` (checked, of an ASCII alphabet) into `bytes`, one per numeral.
     #[inline]
     fn ascii_bytes(&self, numerals: &[u16], bytes: &mut [u8]) {
         match self.run_start {
@@ -216,8 +207,7 @@ impl Alphabet {
         }
     }
 
-    /// Appends the UTF-8 encoding of `numerals` to `out` (one byte per
-    /// numeral for ASCII alphabets). A numeral not below the radix is
+    /// Appends the UTF-8 encoding of `numerals` to `out`; a numeral not below the radix is
     /// [`Error::NumeralOutOfRange`], and then nothing is appended.
     pub fn push_utf8(&self, numerals: &[u16], out: &mut Vec<u8>) -> Result<(), Error> {
         self.check(numerals)?;
@@ -234,13 +224,11 @@ impl Alphabet {
         Ok(())
     }
 
-    /// Appends the characters of `numerals` to `out`. A numeral not below
-    /// the radix is [`Error::NumeralOutOfRange`], and then nothing is appended.
+    /// Appends the characters of `numerals` to `out`; errors as [`push_utf8`](Self::push_utf8).
     pub fn push_str(&self, numerals: &[u16], out: &mut String) -> Result<(), Error> {
         self.check(numerals)?;
         if self.all_ascii {
-            // Bytes through a stack buffer: one UTF-8 check per 64 numerals
-            // instead of a char encoding per numeral.
+            // Bytes through a stack buffer: one UTF-8 check per 64 numerals.
             let mut buf = [0u8; 64];
             for part in numerals.chunks(buf.len()) {
                 let bytes = &mut buf[..part.len()];
@@ -308,10 +296,8 @@ mod tests {
         assert_eq!(Alphabet::hex().to_numerals("0é", &mut n), Err(Error::NotInAlphabet { ch: 'é', position: 1 }));
     }
 
-    /// A text of non-ASCII characters whose bytes, not characters, overflow
-    /// the buffer is refused for its characters: an ASCII alphabet
-    /// (digits, with a run, and hex, without) holds none of them, and the
-    /// buffer holds the characters.
+    /// A non-ASCII text whose bytes, not characters, overflow the buffer is refused for its characters
+    /// (an ASCII alphabet, with a run or without, holds none of them).
     #[test]
     fn ascii_alphabets_name_a_foreign_character_before_the_buffer() {
         for a in [Alphabet::digits(), Alphabet::hex()] {
@@ -324,8 +310,8 @@ mod tests {
         }
     }
 
-    /// A numeral at or above the radix is an error naming it, and nothing
-    /// is appended, for ASCII runs, other ASCII and non-ASCII alphabets.
+    /// A numeral at or above the radix is an error naming it, and nothing is appended, for ASCII runs,
+    /// other ASCII and non-ASCII alphabets.
     #[test]
     fn numerals_past_the_radix_are_refused() {
         for a in [Alphabet::digits(), Alphabet::hex(), Alphabet::new("αβγδε01").unwrap()] {

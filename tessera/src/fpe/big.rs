@@ -1,10 +1,8 @@
 //! FF1 beyond native integers: a fixed-capacity, allocation-free path.
 //!
-//! Numbers below radix^m are held as little-endian limbs in base
-//! K = radix^k (the largest power below 2^32), with the top limb taken modulo
-//! radix^(m mod k). Reduction modulo radix^m is then truncation, and the only
-//! conversions are between binary (for the AES blocks) and base K: both are
-//! one-limb-at-a-time multiply or divide by K, with a precomputed reciprocal.
+//! Numbers below radix^m are held as little-endian limbs in base K = radix^k (the largest power below
+//! 2^32), the top limb modulo radix^(m mod k): reduction modulo radix^m is truncation, and binary <->
+//! base K is a multiply or divide by K per limb, with a precomputed reciprocal.
 
 use super::num::{Mod64, Radix};
 use crate::Direction;
@@ -16,8 +14,7 @@ pub(crate) const MAX_V_BITS: usize = 4000;
 const MAX_B: usize = MAX_V_BITS / 8 + 2;
 /// u32 limbs of a binary number up to d = 4*ceil(b/4)+4 bytes.
 const BIN: usize = MAX_B / 4 + 4;
-/// Base-K limbs: every K holds at least 16 bits (radix 65536, where K is the
-/// radix itself; every other radix has K >= 2^21).
+/// Base-K limbs: every K holds at least 16 bits (K = radix 65536; every other radix has K >= 2^21).
 const KL: usize = MAX_V_BITS / 16 + 4;
 /// Room for the last partial tweak block, \[i\] and NUM(B).
 const TAIL: usize = (16 + 1 + MAX_B).div_ceil(16) * 16;
@@ -69,8 +66,7 @@ impl Ctx<'_> {
         }
     }
 
-    /// Writes NUM(a) as `out.len()` big-endian bytes. The work depends only
-    /// on the limb count, never on the limbs' values.
+    /// Writes NUM(a) as `out.len()` big-endian bytes, in work that depends only on the limb count.
     fn to_bytes(&self, a: &Limbs, out: &mut [u8]) {
         let mut bin = [0u32; BIN];
         // bin < 2^bits, a bound that grows by ceil(log2 K) bits per step.
@@ -94,8 +90,7 @@ impl Ctx<'_> {
         }
     }
 
-    /// y (big-endian bytes) mod radix^m, as limbs. The limbs of the running
-    /// quotient are trimmed by a bound on its size, not by its value.
+    /// y (big-endian bytes) mod radix^m, as limbs; the running quotient is trimmed by a size bound.
     fn reduce(&self, y: &[u8], s: &Shape, out: &mut Limbs) {
         let mut bin = [0u32; BIN];
         let n = y.len() / 4;
@@ -137,8 +132,7 @@ impl Ctx<'_> {
     }
 }
 
-/// FF1 encryption or decryption of `x` in place on the big path.
-/// `b` is FF1's byte count for NUM(B); the caller has checked the domain.
+/// FF1 of `x` in place on the big path; `b` is FF1's byte count for NUM(B), the domain is checked.
 pub(crate) fn ff1(aes: &Aes, rx: &Radix, p: &Block, tweak: &[u8], b: usize, x: &mut [u16], dir: Direction) {
     let (k, kv) = rx.chunk();
     let ctx = Ctx { rx, k, kmod: Mod64::new(kv) };

@@ -1,12 +1,10 @@
-//! The Feistel round loop shared by FF1 and FF3, generic over the integer
-//! width and over how a round's block is built and enciphered.
+//! The Feistel round loop shared by FF1 and FF3, generic over the integer width and the round function.
 
 use super::keyed::Keyed;
 use super::num::{Mod64, Mod128};
 use crate::Direction;
 
-/// One length's moduli radix^u and radix^v: u64 arithmetic when both are
-/// below 2^64, else u128 (y, of at most 16 bytes, then fits).
+/// One length's moduli radix^u and radix^v: u64 arithmetic when both are below 2^64, else u128.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Arith {
     N64 { mu: Mod64, mv: Mod64 },
@@ -114,9 +112,8 @@ impl Ring for Mod128 {
     }
 }
 
-/// Runs `rounds` Feistel rounds on (A, B). `prf(i, x)` is round i's output
-/// for the half x (NUM(B) when encrypting, NUM(A) when decrypting), already
-/// read as the integer y. Round i works modulo `mu` when i is even, else `mv`.
+/// Runs `rounds` Feistel rounds on (A, B). `prf(i, x)` is round i's y for the half x (NUM(B) when
+/// encrypting, NUM(A) when decrypting); round i works modulo `mu` when i is even, else `mv`.
 #[inline(always)]
 pub(crate) fn feistel<R: Ring>(
     prf: impl Fn(usize, u128) -> u128,
@@ -141,10 +138,8 @@ pub(crate) fn feistel<R: Ring>(
     (a, b)
 }
 
-/// [`feistel`] with round i's y from enciphering `block(i, x)` under
-/// `keyed` (AES-NI with the keys in registers when the CPU has it), read
-/// big-endian when `BE` (FF1) or little-endian (FF3's REVB), shifted right
-/// by `SHY` (a constant: the extraction compiles to plain word moves).
+/// [`feistel`] with round i's y from enciphering `block(i, x)` under `keyed`, read big-endian when
+/// `BE` (FF1) or little-endian (FF3's REVB), shifted right by `SHY`.
 #[inline(always)]
 pub(crate) fn keyed_feistel<R: Ring, const BE: bool, const SHY: u32>(
     keyed: &Keyed,

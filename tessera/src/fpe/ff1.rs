@@ -1,10 +1,8 @@
 //! FF1 (NIST SP 800-38G Rev 1, section 5.1).
 //!
-//! Values whose halves fit in a `u64` (radix 10: up to 38 digits) run on
-//! native integers with a precomputed reciprocal; up to 2^96 on `u128`;
-//! longer values on the fixed-capacity path in [`super::big`]. The CBC-MAC
-//! state after block P is cached per (length, tweak length). On AES-NI, one
-//! value whose y has 8 bytes runs the chain of [`super::batch::x86::single_ni`].
+//! Values whose halves fit in a `u64` (radix 10: up to 38 digits) run on native integers with a
+//! precomputed reciprocal; up to 2^96 on `u128`; longer values in [`super::big`]. CIPH(P) is cached
+//! per (length, tweak length). On AES-NI, one value whose y has 8 bytes runs [`super::batch::x86::single_ni`].
 
 use std::sync::OnceLock;
 
@@ -74,8 +72,7 @@ impl core::fmt::Debug for FF1 {
 }
 
 impl Drop for FF1 {
-    /// The AES schedules wipe themselves; CIPH_K(P) for each cached length is
-    /// keyed material too.
+    /// Wipes the cached CIPH_K(P) blocks (the AES schedules wipe themselves).
     fn drop(&mut self) {
         use zeroize::Zeroize;
         for lp in &mut self.native {
@@ -95,17 +92,15 @@ fn num_bytes(rx: &Radix, v: usize) -> usize {
         None if rx.radix.is_power_of_two() => v * rx.radix.trailing_zeros() as usize,
         None => {
             let e = v as f64 * (rx.radix as f64).log2();
-            // radix^v is not a power of two here, so e is never an integer and
-            // f64 settles the ceiling unless e is within rounding of one; then
-            // multiply it out exactly.
+            // e is not an integer (radix^v is not a power of two): f64 settles the ceiling unless e is
+            // within rounding of one.
             if e - e.floor() > 1e-6 && e.ceil() - e > 1e-6 { e.ceil() as usize } else { exact_bits(rx.radix, v) }
         }
     };
     bits.div_ceil(8)
 }
 
-/// Bit length of radix^v - 1 (= ceil(v * log2(radix)) when radix^v is not
-/// a power of two), by multiplying out radix^v in 32-bit limbs.
+/// Bit length of radix^v - 1 (= ceil(v * log2(radix)) when radix^v is not a power of two).
 fn exact_bits(radix: u32, v: usize) -> usize {
     let mut p = [0u32; big::MAX_V_BITS / 32 + 4];
     p[0] = 1;
@@ -200,8 +195,7 @@ impl FF1 {
         Ok(FF1 { keyed, alphabet: None, min, max, native })
     }
 
-    /// Uses the `aes` crate for every block, as on CPUs without AES-NI
-    /// (for testing the portable path; results are identical).
+    /// Uses the `aes` crate for every block (tests the portable path).
     #[doc(hidden)]
     pub fn without_aes_ni(mut self) -> Self {
         self.keyed.without_aes_ni();
@@ -233,8 +227,7 @@ impl FF1 {
             Some(c) => *c.get_or_init(|| self.ciph_p(lp.n, t)),
             None => self.ciph_p(lp.n, t),
         };
-        // Q = T || 0^pad || [i] || NUM(B) fills whole blocks; all but the last
-        // hold only tweak bytes and zeros. (Byte loops: no memcpy call.)
+        // Q = T || 0^pad || [i] || NUM(B): all blocks but the last hold only tweak bytes and zeros.
         let last = (t + lp.b + 1).next_multiple_of(16) - 16;
         let fill = |blk: &mut Block, part: &[u8]| blk.iter_mut().zip(part).for_each(|(d, s)| *d = *s);
         let mut q = 0;
@@ -250,10 +243,8 @@ impl FF1 {
         (u128::from_be_bytes(state), u128::from_be_bytes(tmpl))
     }
 
-    /// The ten rounds on native integers; `base` is the CBC state xor the
-    /// last block of Q, so round i enciphers base ^ \[i\] ^ NUM(half), and y is
-    /// the first d bytes of the output (`SHY` = 128 - 8d, a constant so the
-    /// extraction compiles to plain word moves).
+    /// The ten rounds on native integers: round i enciphers `base` ^ \[i\] ^ NUM(half), and y is the
+    /// first d bytes of the output (`SHY` = 128 - 8d).
     #[inline(always)]
     fn rounds<R: Ring, const SHY: u32>(
         &self,
@@ -268,9 +259,7 @@ impl FF1 {
         keyed_feistel::<R, true, SHY>(&self.keyed, |i, x| base ^ ((i as u128) << shb) ^ x, 10, m, ab, dir)
     }
 
-    /// CBC state ^ last block of Q template for `tweak` (see [`FF1::prefix`]);
-    /// the empty tweak reads CIPH(P) from the cache (Q is then one block of
-    /// zeros: b + 1 <= 16 on native paths).
+    /// CBC state ^ last block of Q template for `tweak` ([`FF1::prefix`]), cached for the empty tweak.
     #[inline(always)]
     fn base(&self, lp: &LenParams, tweak: &[u8]) -> u128 {
         if tweak.is_empty() {
@@ -280,10 +269,8 @@ impl FF1 {
         state ^ tmpl
     }
 
-    /// One value: the AES-NI chain when it serves the length (radix 10
-    /// through [`super::text10`], which also checks the numerals), else the
-    /// domain check and [`FF1::crypt_other`] (kept out of line: its frame is
-    /// large).
+    /// One value: the AES-NI chain when it serves the length, else the domain check and
+    /// [`FF1::crypt_other`] (out of line: its frame is large).
     fn crypt(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error> {
         check_tweak_len(tweak.len())?;
         #[cfg(target_arch = "x86_64")]
@@ -309,11 +296,8 @@ impl FF1 {
         Ok(())
     }
 
-    /// The text of one value over the ASCII digits, when the AES-NI chain
-    /// serves its length: digits straight into the integer halves and back
-    /// ([`super::text10`]), no numerals. `None` (nothing written) for every
-    /// other case, bad characters included: the general path then runs
-    /// and reports the exact error.
+    /// The text of one value over the ASCII digits through the AES-NI chain and [`super::text10`];
+    /// `None` (nothing written) in every other case, bad characters included.
     #[cfg(target_arch = "x86_64")]
     #[inline]
     fn text_digits(&self, tweak: &[u8], text: &str, out: &mut String, dir: Direction) -> Option<()> {
@@ -370,8 +354,7 @@ impl FF1 {
     }
 }
 
-/// FF1 takes tweaks of up to 2^32 - 1 bytes: block P holds the length in
-/// four bytes (a longer tweak would be encoded as another one's length).
+/// FF1 tweaks have at most 2^32 - 1 bytes (block P holds the length in four bytes).
 fn check_tweak_len(len: usize) -> Result<(), Error> {
     match u32::try_from(len) {
         Ok(_) => Ok(()),

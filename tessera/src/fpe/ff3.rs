@@ -1,10 +1,7 @@
 //! FF3-1 (NIST SP 800-38G Rev 1, section 5.2) and the original FF3.
 //!
-//! FF3 (64-bit tweak) was withdrawn by NIST after the Durak–Vaudenay attack;
-//! it is kept only to decrypt tokens made before. Use FF1 or FF3-1 for new data.
-//!
-//! The radix power of a half always fits in 96 bits (that is FF3's length
-//! limit), so every value runs on native integers.
+//! FF3 (64-bit tweak) was withdrawn by NIST after the Durak–Vaudenay attack; it is kept only to
+//! decrypt old tokens. A half's radix power always fits in 96 bits: every value runs on native integers.
 
 use super::batch;
 use super::batch::round::{BatchMod, Layout};
@@ -74,16 +71,15 @@ impl Core {
         })
     }
 
-    /// The eight rounds. P = [W xor i]^4 || [NUM(REV(half))]^12; the cipher
-    /// sees REVB(P) and S = REVB(output), so both are little-endian reads.
+    /// The eight rounds. P = [W xor i]^4 || [NUM(REV(half))]^12; the cipher sees REVB(P) and
+    /// S = REVB(output): both are little-endian reads.
     #[inline(always)]
     fn rounds<R: Ring>(&self, (tl, tr): (u32, u32), m: (&R, &R), ab: (R::W, R::W), dir: Direction) -> (R::W, R::W) {
         let p = move |i: usize, x: u128| ((((if i.is_multiple_of(2) { tr } else { tl }) ^ i as u32) as u128) << 96) | x;
         keyed_feistel::<R, false, 0>(&self.keyed, p, 8, m, ab, dir)
     }
 
-    /// One value: the domain check, then the AES-NI chain when it serves the
-    /// length, else [`Core::crypt_other`] (kept out of line).
+    /// One value: the domain check, then the AES-NI chain when it serves the length, else `crypt_other`.
     fn crypt(&self, tw: (u32, u32), x: &mut [u16], dir: Direction) -> Result<(), Error> {
         check_value(x, self.keyed.rx.radix, self.min, self.max)?;
         #[cfg(target_arch = "x86_64")]
@@ -205,8 +201,7 @@ macro_rules! ff3_type {
                 Core::new(key, $split, radix, None).map(Self)
             }
 
-            /// Uses the `aes` crate for every block, as on CPUs without AES-NI
-            /// (for testing the portable path; results are identical).
+            /// Uses the `aes` crate for every block (tests the portable path).
             #[doc(hidden)]
             pub fn without_aes_ni(mut self) -> Self {
                 self.0.keyed.without_aes_ni();
@@ -258,9 +253,8 @@ ff3_type!(
 );
 
 ff3_type!(
-    /// The original FF3 (64-bit tweak). **Withdrawn by NIST** (SP 800-38G
-    /// Rev 1) after practical attacks; kept only to decrypt existing tokens.
-    /// Use [`FF1`](super::FF1) or [`FF3_1`] for anything new.
+    /// The original FF3 (64-bit tweak). **Withdrawn by NIST** (SP 800-38G Rev 1) after practical
+    /// attacks; kept only to decrypt existing tokens. Use [`FF1`](super::FF1) or [`FF3_1`] for anything new.
     ///
     /// ```
     /// use tessera::fpe::{Alphabet, Fpe, FF3};

@@ -4,10 +4,8 @@ use super::{Alphabet, Fpe};
 use crate::Direction;
 use crate::Error;
 
-/// Describes which characters of a text value are encrypted and which stay
-/// in clear: passthrough characters (kept in place, e.g. the dashes of
-/// `4111-1111-1111-1111`), and the first/last N alphabet characters (the
-/// common "6 + 4" that keeps a card's issuer and last digits readable).
+/// Which characters of a text value are encrypted and which stay in clear: passthrough characters
+/// (kept in place, e.g. the dashes of `4111-1111-1111-1111`) and the first/last N alphabet characters.
 ///
 /// ```
 /// use tessera::fpe::{Alphabet, FF1, TokenFormat};
@@ -36,11 +34,8 @@ impl TokenFormat {
         Self::default()
     }
 
-    /// Characters kept in place and not encrypted. They must not be in the
-    /// cipher's alphabet: [`extract`](Self::extract), [`merge`](Self::merge)
-    /// and the encrypt/decrypt methods refuse a format whose passthrough
-    /// characters overlap it ([`Error::PassthroughInAlphabet`]), since such
-    /// tokens would not decrypt; [`validate`](Self::validate) checks it first.
+    /// Characters kept in place and not encrypted; they must not be in the cipher's alphabet
+    /// ([`validate`](Self::validate)).
     pub fn passthrough(mut self, chars: &str) -> Self {
         self.passthrough = chars.chars().collect();
         self.passthrough.sort_unstable();
@@ -69,9 +64,7 @@ impl TokenFormat {
         self.passthrough.is_empty() && self.keep_prefix == 0 && self.keep_suffix == 0
     }
 
-    /// Whether the octet `b` is an ASCII passthrough character (a bit in
-    /// two words: a `u128` shift by a variable is slow, and worse when the
-    /// compiler vectorizes a loop over it).
+    /// Whether the octet `b` is an ASCII passthrough character.
     #[inline]
     fn is_pass_ascii(&self, b: u8) -> bool {
         b < 128 && self.pass_ascii[usize::from(b >> 6)] >> (b & 63) & 1 == 1
@@ -85,11 +78,8 @@ impl TokenFormat {
         self.validate(alphabet)
     }
 
-    /// Checks the format against a cipher's alphabet: no passthrough
-    /// character may be in it ([`Error::PassthroughInAlphabet`] names the
-    /// first), since such tokens would not decrypt. Every method that takes
-    /// an alphabet checks this too; calling it first rejects a bad format
-    /// before any value is read.
+    /// Checks that no passthrough character is in `alphabet` (such tokens would not decrypt;
+    /// [`Error::PassthroughInAlphabet`] names the first). Every method that takes an alphabet checks it.
     ///
     /// ```
     /// use tessera::{Error, fpe::{Alphabet, TokenFormat}};
@@ -137,12 +127,9 @@ impl TokenFormat {
         Ok(n)
     }
 
-    /// Rebuilds a value: `text`'s kept characters with `numerals` in the
-    /// encrypted positions, appended to `out`. `numerals` must hold exactly
-    /// one numeral per encrypted position (else `Error::Format`, before
-    /// anything is written: fewer would leave plaintext in the token). A
-    /// numeral not below the radix is an error (`Error::NumeralOutOfRange`),
-    /// and `out` may then hold part of the value.
+    /// Rebuilds a value into `out`: `text`'s kept characters with `numerals` in the encrypted positions.
+    /// `numerals` must hold exactly one numeral per encrypted position (else `Error::Format`, nothing
+    /// written); a numeral not below the radix is `Error::NumeralOutOfRange`, `out` then partly written.
     pub fn merge(&self, alphabet: &Alphabet, text: &str, numerals: &[u16], out: &mut String) -> Result<(), Error> {
         self.check(alphabet)?;
         if alphabet.is_ascii_digits() && text.is_ascii() {
@@ -179,9 +166,7 @@ impl TokenFormat {
         Ok(())
     }
 
-    /// [`extract`](Self::extract) over the decimal digits: every digit is
-    /// written to `out`, then the encrypted ones moved to its front. `None`
-    /// when `out` cannot hold every digit (the general path then decides).
+    /// [`extract`](Self::extract) over the decimal digits; `None` when `out` cannot hold every digit.
     fn extract_digits(&self, text: &[u8], out: &mut [u16]) -> Result<Option<usize>, Error> {
         let mut all = 0;
         for (position, &b) in text.iter().enumerate() {
@@ -209,8 +194,7 @@ impl TokenFormat {
         Ok(Some(hi - lo))
     }
 
-    /// [`merge`](Self::merge) of an ASCII value over the decimal digits,
-    /// built in a block on the stack and appended a block at a time.
+    /// [`merge`](Self::merge) of an ASCII value over the decimal digits, a stack block at a time.
     fn merge_digits(&self, text: &[u8], numerals: &[u16], out: &mut String) -> Result<(), Error> {
         // As in `merge_chars`, every character that is not passthrough is a position.
         let all = text.iter().filter(|&&b| !self.is_pass_ascii(b)).count();
@@ -244,8 +228,7 @@ impl TokenFormat {
         Ok(())
     }
 
-    /// Encrypts or decrypts the selected characters of `text` into `out`
-    /// (cleared first), as `dir` says.
+    /// Encrypts or decrypts the selected characters of `text` into `out` (cleared first).
     ///
     /// ```
     /// use tessera::fpe::{Alphabet, FF1, TokenFormat};
@@ -286,9 +269,8 @@ impl TokenFormat {
 mod tests {
     use super::*;
 
-    /// `merge` takes exactly one numeral per encrypted character: with fewer
-    /// it would leave the rest of the plaintext in the token, with more it
-    /// would drop ciphertext. Either is an error, and `out` is untouched.
+    /// `merge` takes exactly one numeral per encrypted character (fewer would leave plaintext in the
+    /// token, more would drop ciphertext); otherwise it errs with `out` untouched.
     #[test]
     fn merge_needs_one_numeral_per_encrypted_character() {
         let digits = Alphabet::digits();

@@ -1,15 +1,13 @@
-//! Format-preserving encryption: FF1 and FF3-1 (NIST SP 800-38G Rev 1) and
-//! legacy FF3, over any alphabet of 2 to 65536 characters.
+//! Format-preserving encryption: FF1 and FF3-1 (NIST SP 800-38G Rev 1) and legacy FF3, over any
+//! alphabet of 2 to 65536 characters.
 //!
-//! Every cipher is built once from a key and an [`Alphabet`] (or a bare
-//! radix), is `Send + Sync`, and works on `&self`. The [`Fpe`] trait gives
-//! the common operations:
+//! Every cipher is built once from a key and an [`Alphabet`] (or a bare radix), is `Send + Sync`,
+//! and works on `&self`. The [`Fpe`] trait gives the common operations:
 //!
 //! - numerals in place (`&mut [u16]`), with zero heap allocations;
-//! - text into a caller's `String` (zero allocations once it has capacity),
-//!   and convenience forms returning a new `String`;
-//! - batches, whose Feistel rounds are interleaved so that AES gets many
-//!   independent blocks per call. Batch results equal one-at-a-time results.
+//! - text into a caller's `String` (zero allocations once it has capacity), or a new `String`;
+//! - batches, whose Feistel rounds are interleaved so that AES gets many independent blocks per
+//!   call; results equal one-at-a-time results.
 //!
 //! ```
 //! use tessera::fpe::{Alphabet, Fpe, FF1};
@@ -20,9 +18,8 @@
 //! assert_eq!(ff1.decrypt(b"tweak", &token).unwrap(), "4111111111111111");
 //! ```
 //!
-//! Domain rules are enforced with typed errors: radix 2..=65536,
-//! radix^len >= 1,000,000, FF3-1 length at most 2*floor(log_radix(2^96)),
-//! FF3-1 tweaks of exactly 7 bytes and FF3 tweaks of 8.
+//! Domain rules are enforced with typed errors: radix 2..=65536, radix^len >= 1,000,000, FF3-1
+//! length at most 2*floor(log_radix(2^96)), FF3-1 tweaks of exactly 7 bytes and FF3 tweaks of 8.
 
 mod algorithm;
 mod alphabet;
@@ -52,12 +49,10 @@ pub use text_batch::TextBatch;
 use crate::Direction;
 use crate::Error;
 
-/// Longest value the text helpers handle without a heap buffer; FF1 accepts
-/// at most this many numerals.
+/// Longest value the text helpers handle without a heap buffer; FF1 accepts at most this many numerals.
 pub const MAX_LEN: usize = 8192;
 
-/// The tweak(s) for a batch: one for every value, or one per value (the
-/// same names as AES-SIV's [`BatchAd`](crate::siv::BatchAd)).
+/// The tweak(s) for a batch: one for every value, or one per value.
 #[derive(Clone, Copy, Debug)]
 pub enum Tweaks<'a> {
     /// The same tweak for every value.
@@ -100,19 +95,15 @@ pub trait Fpe: Send + Sync {
     /// Decrypts numerals in place. Zero heap allocations.
     fn decrypt_numerals(&self, tweak: &[u8], x: &mut [u16]) -> Result<(), Error>;
 
-    /// Encrypts many values in place. `data` holds the values back to back;
-    /// `ends[i]` is where value `i` ends (so value 0 is `data[..ends[0]]`).
-    ///
-    /// Every value is checked before any is changed: on error (an
-    /// [`Error::Batch`] naming the value) `data` is untouched.
+    /// Encrypts many values in place. `data` holds the values back to back; `ends[i]` is where value
+    /// `i` ends. Every value is checked first: on error ([`Error::Batch`] naming it) `data` is untouched.
     fn encrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error>;
 
     /// Decrypts many values in place; see [`Fpe::encrypt_batch`].
     fn decrypt_batch(&self, tweaks: Tweaks<'_>, data: &mut [u16], ends: &[usize]) -> Result<(), Error>;
 
-    /// Checks that the cipher accepts `tweak` (FF3-1: 7 bytes, FF3: 8),
-    /// by encrypting a throwaway value of the shortest length with it. Lets
-    /// a caller reject a bad tweak before it reads any values.
+    /// Checks that the cipher accepts `tweak` (FF3-1: 7 bytes, FF3: 8) by encrypting a throwaway value
+    /// of the shortest length with it.
     ///
     /// ```
     /// use tessera::fpe::{Alphabet, Fpe, FF3_1};
@@ -126,8 +117,7 @@ pub trait Fpe: Send + Sync {
         self.encrypt_numerals(tweak, &mut probe)
     }
 
-    /// Encrypts or decrypts numerals in place, as `dir` says
-    /// ([`Fpe::encrypt_numerals`] or [`Fpe::decrypt_numerals`]).
+    /// [`Fpe::encrypt_numerals`] or [`Fpe::decrypt_numerals`], as `dir` says.
     ///
     /// ```
     /// use tessera::fpe::{Fpe, FF1};
@@ -145,8 +135,7 @@ pub trait Fpe: Send + Sync {
         }
     }
 
-    /// Encrypts or decrypts a batch in place, as `dir` says
-    /// ([`Fpe::encrypt_batch`] or [`Fpe::decrypt_batch`]).
+    /// [`Fpe::encrypt_batch`] or [`Fpe::decrypt_batch`], as `dir` says.
     ///
     /// ```
     /// use tessera::fpe::{Fpe, Tweaks, FF1};
@@ -171,14 +160,13 @@ pub trait Fpe: Send + Sync {
         }
     }
 
-    /// Encrypts or decrypts `text` into `out` (cleared first), as `dir`
-    /// says. No heap allocation when `out` already has the capacity.
+    /// Encrypts or decrypts `text` into `out` (cleared first), as `dir` says; no heap allocation when
+    /// `out` has the capacity.
     fn transform_into(&self, dir: Direction, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
         text_op(self, tweak, text, out, dir)
     }
 
-    /// Encrypts `text` into `out` (cleared first). No heap allocation when
-    /// `out` already has the capacity.
+    /// Encrypts `text` into `out` (cleared first).
     fn encrypt_into(&self, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
         self.transform_into(Direction::Encrypt, tweak, text, out)
     }
@@ -207,9 +195,7 @@ fn text_op<C: Fpe + ?Sized>(c: &C, tweak: &[u8], text: &str, out: &mut String, d
     with_numerals(text, |buf| text_op_in(c, tweak, text, out, dir, buf))
 }
 
-/// Runs `f` with a numeral buffer big enough for `text`. A value has at most
-/// as many characters as bytes: short ones (the common case) need not clear
-/// a MAX_LEN buffer (16 KiB) first.
+/// Runs `f` with a zeroed numeral buffer: 64 numerals for texts of up to 64 bytes, else [`MAX_LEN`].
 pub(crate) fn with_numerals<T>(text: &str, f: impl FnOnce(&mut [u16]) -> T) -> T {
     const SHORT: usize = 64;
     if text.len() <= SHORT { f(&mut [0u16; SHORT]) } else { f(&mut [0u16; MAX_LEN]) }
@@ -251,9 +237,8 @@ pub(crate) fn check_radix(radix: u32) -> Result<(), Error> {
     if (2..=MAX_RADIX).contains(&radix) { Ok(()) } else { Err(Error::Radix(radix)) }
 }
 
-/// Checks a value's length and numerals against the domain: one pass for
-/// the largest numeral (no branch on a numeral), then the exact error from
-/// [`value_error`] only when that pass fails.
+/// Checks a value's length and numerals against the domain; the exact error comes from
+/// [`value_error`] only when the branch-free pass fails.
 #[inline(always)]
 pub(crate) fn check_value(x: &[u16], radix: u32, min: usize, max: usize) -> Result<(), Error> {
     if x.len() < min || x.len() > max || !numerals_below(x, radix) {
@@ -262,17 +247,15 @@ pub(crate) fn check_value(x: &[u16], radix: u32, min: usize, max: usize) -> Resu
     Ok(())
 }
 
-/// Whether every numeral of `x` is below `radix`, in one pass that
-/// branches only on the length: a saturating subtraction per numeral,
-/// or-ed together (vector code at any width).
+/// Whether every numeral of `x` is below `radix`, in one pass that branches only on the length.
 #[inline(always)]
 pub(crate) fn numerals_below(x: &[u16], radix: u32) -> bool {
     let top = radix.saturating_sub(1).min(u16::MAX as u32) as u16;
     x.iter().fold(0u16, |over, &d| over | d.saturating_sub(top)) == 0
 }
 
-/// The exact domain error for `x` (its length, else its first numeral not
-/// below `radix`); `Ok` if `x` is in the domain after all.
+/// The exact domain error for `x` (its length, else its first numeral not below `radix`); `Ok` if
+/// `x` is in the domain after all.
 #[cold]
 #[inline(never)]
 fn value_error(x: &[u16], radix: u32, min: usize, max: usize) -> Result<(), Error> {

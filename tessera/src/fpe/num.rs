@@ -1,6 +1,5 @@
-//! Native-integer arithmetic for the Feistel rounds: modular reduction by a
-//! fixed radix power with a precomputed reciprocal, and numeral <-> integer
-//! conversion without per-digit hardware division.
+//! Native-integer arithmetic for the Feistel rounds: modular reduction by a fixed radix power with a
+//! precomputed reciprocal, and numeral <-> integer conversion without per-digit hardware division.
 
 // Corrections are masked in (crate::ct) rather than chosen by `if`: the
 // values are secret, and `scripts/check-ct` checks the compiled code.
@@ -15,16 +14,13 @@ use crate::ct::{mask64, mask128};
 /// ```
 pub const MAX_RADIX: u32 = 1 << 16;
 
-/// 2^32, 2^64 and 2^96 mod `m`: the weights of a 128-bit y's upper three
-/// 32-bit limbs, by which FF3's y folds below 2^64 before its reduction.
-/// `m` is public (a radix power), so a plain division is fine.
+/// 2^32, 2^64 and 2^96 mod `m` (public: a radix power), the weights by which FF3's y folds below 2^64.
 pub(crate) fn limb_residues(m: u64) -> [u64; 3] {
     [32, 64, 96].map(|e| ((1u128 << e) % m as u128) as u64)
 }
 
-/// Reduction modulo a fixed `m` in `2..2^64` by the Möller–Granlund
-/// "division by invariant integers" method: two multiplications and two
-/// masked corrections instead of a hardware division.
+/// Reduction modulo a fixed `m` in `2..2^64` by Möller–Granlund "division by invariant integers":
+/// two multiplications and two masked corrections.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mod64 {
     m: u64,
@@ -84,9 +80,8 @@ impl Mod64 {
         self.divrem2(0, x)
     }
 
-    /// `y mod m` for a 64-bit `y`, by Barrett reduction: the estimate
-    /// mulhi(y, floor((2^64-1)/m)) is at most one below the quotient, so one
-    /// correction finishes it. Shorter than [`Mod64::divrem`] on the critical path.
+    /// `y mod m` for a 64-bit `y` by Barrett reduction: the estimate mulhi(y, floor((2^64-1)/m)) is at
+    /// most one below the quotient, so one correction finishes it.
     #[inline(always)]
     pub(crate) fn rem64(&self, y: u64) -> u64 {
         let q = ((y as u128 * self.inv as u128) >> 64) as u64;
@@ -94,8 +89,7 @@ impl Mod64 {
         r.wrapping_sub(self.m & mask64(r >= self.m))
     }
 
-    /// `y mod m` for `y < 2^96` (FF1's y on the u64 path): one fold by
-    /// 2^64 mod m leaves a value below m * 2^64, then one reduction step.
+    /// `y mod m` for `y < 2^96` (FF1's y on the u64 path): one fold by 2^64 mod m, then one reduction.
     #[inline(always)]
     pub(crate) fn reduce96(&self, y: u128) -> u64 {
         debug_assert!(y >> 96 == 0);
@@ -126,10 +120,8 @@ impl Mod64 {
     }
 }
 
-/// Reduction modulo a fixed `m` in `2..=2^96` on `u128`, without a hardware
-/// or library division (whose running time depends on the operands): moduli
-/// below 2^64 go through [`Mod64`], larger ones through Möller–Granlund's
-/// 3-by-2 division by a normalized divisor with a precomputed reciprocal.
+/// Reduction modulo a fixed `m` in `2..=2^96` on `u128` without an operand-timed division: moduli
+/// below 2^64 through [`Mod64`], larger ones by Möller–Granlund's 3-by-2 division.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mod128 {
     m: u128,
@@ -212,9 +204,8 @@ impl Mod128 {
 
 /// Conversions between numeral strings and integers for one radix.
 ///
-/// Digits are produced from integers by dividing by a chunk `radix^k < 2^32`
-/// with [`Mod64`]-style reciprocals, then by a 64-bit multiply-high for each
-/// digit of a chunk (exact for 32-bit dividends).
+/// Digits come from integers by dividing by a chunk `radix^k < 2^32` with [`Mod64`] reciprocals,
+/// then by a 64-bit multiply-high per digit of a chunk (exact for 32-bit dividends).
 #[derive(Clone, Debug)]
 pub(crate) struct Radix {
     pub(crate) radix: u32,
@@ -227,8 +218,7 @@ pub(crate) struct Radix {
     chunk_mod: Mod64,
     /// The most numerals whose values all fit a u64: radix^fits64 <= 2^64.
     fits64: u32,
-    /// For radix <= 64: ceil(2^64 / radix^2) and the two digits of every
-    /// value below radix^2, so digits come out two per multiplication.
+    /// For radix <= 64: ceil(2^64 / radix^2) and the two digits of every value below radix^2.
     pair_magic: u64,
     pairs: Vec<[u16; 2]>,
 }
@@ -302,13 +292,11 @@ impl Radix {
         x.iter().rev().fold(0u128, |acc, &d| acc.wrapping_mul(self.radix as u128).wrapping_add(d as u128))
     }
 
-    /// Writes the low `out.len()` digits of `x`, least significant at the end
-    /// (STR^m_radix). Calls `put(index, digit)` so it serves both orders.
+    /// Writes the low `m` digits of `x` (STR^m_radix) through `put(index, digit)`, index m - 1 least
+    /// significant.
     #[inline(always)]
     fn digits64(&self, mut x: u64, m: usize, mut put: impl FnMut(usize, u16)) {
-        // Digits are written from the least significant (index m - 1) down,
-        // a chunk of k at a time; within a chunk (below 2^32), two per step
-        // when the pair table exists.
+        // From the least significant down, a chunk of k at a time; two digits per step with the pair table.
         let mut pos = m;
         while pos > 0 {
             let (q, mut r) = if pos > self.k as usize { self.chunk_mod.divrem(x) } else { (0, x) };
@@ -348,8 +336,7 @@ impl Radix {
         self.digits64(x, m, |i, d| out[m - 1 - i] = d);
     }
 
-    /// STR^m_radix for u128 values (first numeral most significant). The
-    /// number of steps depends only on `out.len()`, never on `x`.
+    /// STR^m_radix for u128 values (first numeral most significant), in steps that depend only on `out.len()`.
     pub(crate) fn str_be128(&self, mut x: u128, out: &mut [u16]) {
         let k = self.k as usize;
         let mut i = out.len();

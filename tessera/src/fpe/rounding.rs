@@ -1,8 +1,5 @@
-//! Round-to-nearest for the batch kernels' f64 quotient estimates, which
-//! assume it: a host that changed the thread's SSE rounding mode would get
-//! ciphertexts that do not decrypt. [`Nearest`] sets it for a batch run
-//! and restores the caller's mode after, also on unwind (one `stmxcsr`
-//! when it is already set).
+//! Round-to-nearest for the batch kernels' f64 quotient estimates, which assume it (another SSE
+//! rounding mode would give ciphertexts that do not decrypt); [`Nearest`] sets it for a batch run.
 #![allow(unsafe_code)]
 
 /// Round-to-nearest while alive; the caller's MXCSR back on drop.
@@ -45,17 +42,16 @@ impl Drop for Nearest {
 #[cfg(target_arch = "x86_64")]
 fn read() -> u32 {
     let mut csr = 0u32;
-    // SAFETY: stmxcsr stores the 4-byte MXCSR into `csr`, a valid, aligned
-    // u32 on this stack frame; SSE is part of x86-64.
+    // SAFETY: stmxcsr stores the 4-byte MXCSR into `csr`, a valid, aligned u32 on this stack frame;
+    // SSE is part of x86-64.
     unsafe { core::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack, preserves_flags)) };
     csr
 }
 
 #[cfg(target_arch = "x86_64")]
 fn write(csr: u32) {
-    // SAFETY: ldmxcsr loads MXCSR from `csr`, a valid u32; the values written
-    // are the caller's own MXCSR or it with the rounding field cleared, so
-    // no reserved bit is set (which would fault).
+    // SAFETY: ldmxcsr loads MXCSR from `csr`, a valid u32; the values written are the caller's own MXCSR or
+    // it with the rounding field cleared, so no reserved bit is set (which would fault).
     unsafe { core::arch::asm!("ldmxcsr [{}]", in(reg) &csr, options(nostack, preserves_flags, readonly)) };
 }
 

@@ -1,12 +1,8 @@
-//! Decimal text straight to and from FF1's integer halves, eight ASCII
-//! digits per 64-bit word (SWAR: no table, no branch on a digit), for the
-//! single-value digits path; its output is ASCII digits, so no UTF-8
-//! check. Values of 8 to 16 digits as two 8-byte windows of the value,
-//! other lengths through a padded stack buffer; halves of 1 to 9 digits.
+//! Decimal text straight to and from FF1's integer halves of 1 to 9 digits, eight ASCII digits per
+//! 64-bit word (SWAR: no table, no branch on a digit).
 #![allow(unsafe_code)]
 
-/// Bytes before the value in the working buffers, so every 8-byte window
-/// that ends inside the value starts inside the buffer.
+/// Bytes before the value in the working buffers: every 8-byte window ending in the value is inside.
 const PAD: usize = 8;
 /// The longest half.
 const MAX_HALF: usize = 9;
@@ -15,10 +11,8 @@ const BUF: usize = PAD + 2 * MAX_HALF;
 const ZEROS: u64 = 0x3030_3030_3030_3030;
 const HIGH_NIBBLES: u64 = 0xf0f0_f0f0_f0f0_f0f0;
 
-/// NUM of both halves of `text` (the first `u` digits, then the rest), or
-/// `None` if a half is longer than nine digits or empty, or a byte is not
-/// an ASCII digit. Branches only on the lengths and, at the end, on
-/// whether every byte was a digit.
+/// NUM of both halves of `text` (the first `u` digits, then the rest), or `None` if a half is longer
+/// than nine digits or empty, or a byte is not an ASCII digit (no branch on a digit).
 #[inline]
 pub(crate) fn parse(text: &[u8], u: usize) -> Option<(u64, u64)> {
     let n = text.len();
@@ -51,8 +45,7 @@ pub(crate) fn parse_numerals(x: &[u16], u: usize) -> Option<(u64, u64)> {
     halves(&buf, n, u)
 }
 
-/// Appends STR^u(a) || STR^(n-u)(b) to `out` (a < 10^u, b < 10^(n-u),
-/// halves of 1 to 9 digits as [`parse`] takes them).
+/// Appends STR^u(a) || STR^(n-u)(b) to `out` (a < 10^u, b < 10^(n-u), halves as [`parse`] takes them).
 #[inline]
 pub(crate) fn push(u: usize, n: usize, ab: (u64, u64), out: &mut String) {
     let (word, buf);
@@ -64,8 +57,8 @@ pub(crate) fn push(u: usize, n: usize, ab: (u64, u64), out: &mut String) {
         &buf[PAD..PAD + n]
     };
     debug_assert!(digits.is_ascii());
-    // SAFETY: `joined` and `put` make every byte of `digits` b'0' plus a
-    // value below ten (ASCII, hence UTF-8): the String stays valid UTF-8.
+    // SAFETY: `joined` and `put` make every byte of `digits` b'0' plus a value below ten (ASCII): the
+    // String stays valid UTF-8.
     unsafe { out.as_mut_vec() }.extend_from_slice(digits);
 }
 
@@ -89,15 +82,14 @@ pub(crate) fn put_numerals(u: usize, ab: (u64, u64), x: &mut [u16]) {
     }
 }
 
-/// The byte for numeral `d` that [`all_digits`] accepts exactly when `d`
-/// is below 10 (10 or more gives 0x3a..=0xff, or below 0x30 after wrapping).
+/// The byte for numeral `d` that [`all_digits`] accepts exactly when `d` is below 10.
 #[inline(always)]
 fn ascii_of(d: u16) -> u8 {
     (d.min(0xff) as u8).wrapping_add(b'0')
 }
 
-/// Whether the value takes the direct route: 8 to 16 digits, halves of 1
-/// to 8, so both halves sit in the 8-byte windows ending at 8 and at n.
+/// Whether the value takes the direct route: 8 to 16 digits, halves of 1 to 8 (both in the 8-byte
+/// windows ending at 8 and at n).
 #[inline(always)]
 fn direct(n: usize, u: usize) -> bool {
     (8..=16).contains(&n) && (1..=8).contains(&u) && n - u <= 8
@@ -111,8 +103,7 @@ fn window(text: &[u8], e: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// [`window`] of numerals, each as [`ascii_of`] makes it: saturate to a
-/// byte, add '0' bytewise (no carry between bytes).
+/// [`window`] of numerals, each as [`ascii_of`] makes it.
 #[inline]
 #[target_feature(enable = "sse2")]
 fn narrow(x: &[u16], e: usize) -> u64 {
@@ -136,8 +127,8 @@ fn widen(x: &mut [u16], e: usize, d: u64) {
     crate::simd::store(w, v);
 }
 
-/// NUM of both halves from the window ending at 8 (A is its first `u`
-/// bytes) and the one ending at n (B is its last n - u), if all are digits.
+/// NUM of both halves from the windows ending at 8 (A: its first `u` bytes) and at n (B: its last
+/// n - u), if all are digits.
 #[inline(always)]
 fn windows(first: u64, last: u64, n: usize, u: usize) -> Option<(u64, u64)> {
     let (ka, kb) = (keep(u), keep(n - u));
@@ -193,8 +184,7 @@ fn word(buf: &[u8; BUF], end: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// NUM of the `k` (1..=9) digits ending at `end`, and whether they all are
-/// ASCII digits (if not, the number is meaningless).
+/// NUM of the `k` (1..=9) digits ending at `end`, and whether they all are ASCII digits.
 #[inline(always)]
 fn half(buf: &[u8; BUF], end: usize, k: usize) -> (u64, bool) {
     // The bytes of the window before the half read as '0'.
@@ -204,29 +194,24 @@ fn half(buf: &[u8; BUF], end: usize, k: usize) -> (u64, bool) {
     (top as u64 * 100_000_000 + num8(w.wrapping_sub(ZEROS)), all_digits(w) & (top < 10))
 }
 
-/// Whether every byte of `w` is an ASCII digit: high nibble 3, and still 3
-/// after adding 6. (A carry out of a byte comes only from a byte of 0xfa or
-/// more, which already fails the first test.)
+/// Whether every byte of `w` is an ASCII digit: high nibble 3, and still 3 after adding 6 (a carry
+/// out of a byte comes only from a byte that fails the first test).
 #[inline(always)]
 fn all_digits(w: u64) -> bool {
     (w & HIGH_NIBBLES) == ZEROS && (w.wrapping_add(0x0606_0606_0606_0606) & HIGH_NIBBLES) == ZEROS
 }
 
-/// NUM_10 of eight digit values, one per byte, the first (lowest) byte
-/// most significant: pairs, then fours, then all eight.
+/// NUM_10 of eight digit values, one per byte, the first (lowest) byte most significant.
 #[inline(always)]
 pub(crate) fn num8(w: u64) -> u64 {
-    // Wrapping: callers may pass bytes that are not digits (the result is
-    // then discarded), and that must not panic where overflow is checked.
+    // Wrapping: callers may pass bytes that are not digits (the result is then discarded).
     let w = w.wrapping_mul(10).wrapping_add(w >> 8) & 0x00ff_00ff_00ff_00ff;
     let w = w.wrapping_mul(100).wrapping_add(w >> 16) & 0x0000_ffff_0000_ffff;
     w.wrapping_mul(10_000).wrapping_add(w >> 32) & 0xffff_ffff
 }
 
-/// STR^8_10 of `v` < 10^8 as ASCII, the most significant digit in the
-/// lowest byte: split into fours, then pairs, then digits, by multiply-high
-/// estimates that are exact in these ranges (z / 100 = z * 5243 >> 19 for
-/// z < 10^4, z / 10 = z * 103 >> 10 for z < 100).
+/// STR^8_10 of `v` < 10^8 as ASCII, the most significant digit in the lowest byte, by multiply-high estimates
+/// exact in these ranges (z / 100 = z * 5243 >> 19 for z < 10^4, z / 10 = z * 103 >> 10 for z < 100).
 #[inline(always)]
 pub(crate) fn ascii8(v: u32) -> u64 {
     let v = v as u64;
@@ -237,8 +222,7 @@ pub(crate) fn ascii8(v: u32) -> u64 {
     (q | ((y - q * 10) << 8)) + ZEROS
 }
 
-/// Writes STR^k(v) (k in 1..=9) to the `k` bytes ending at `end`, and
-/// zeros below them within the 8-byte window.
+/// Writes STR^k(v) (k in 1..=9) to the `k` bytes ending at `end`, and zeros below them in the window.
 #[inline(always)]
 fn put(buf: &mut [u8; BUF], end: usize, k: usize, v: u64) {
     buf[end - 8..end].copy_from_slice(&ascii8((v % 100_000_000) as u32).to_le_bytes());

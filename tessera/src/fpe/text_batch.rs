@@ -6,21 +6,15 @@ use super::{Alphabet, Fpe, TokenFormat, Tweaks};
 use crate::Direction;
 use crate::Error;
 
-/// Text values gathered into one flat numeral buffer for
-/// [`Fpe::encrypt_batch`] / [`Fpe::decrypt_batch`], then rebuilt as text:
-/// the glue every front end that tokenizes columns or lines needs.
+/// Text values gathered into one flat numeral buffer for [`Fpe::encrypt_batch`] /
+/// [`Fpe::decrypt_batch`], then rebuilt as text.
 ///
-/// Each [`push`](Self::push) maps a value to numerals (all its characters,
-/// or those the [`TokenFormat`] selects); [`encrypt`](Self::encrypt) or
-/// [`decrypt`](Self::decrypt) runs the whole batch in one call; and
-/// [`append_utf8`](Self::append_utf8) writes value `i`'s result, with the
-/// format's kept characters back in place. Errors name the value by its
-/// index in the batch ([`Error::Batch`] from the batch call). The buffers
-/// are kept across [`clear`](Self::clear), so a long stream of batches
-/// allocates only while the first ones grow; [`reserve`](Self::reserve)
-/// sizes them before the first. Values and results are wiped by `clear`
-/// and on drop; a buffer that grows moves its contents and frees the old
-/// copy unwiped, which `reserve` avoids.
+/// [`push`](Self::push) maps a value to numerals (all its characters, or those the [`TokenFormat`]
+/// selects); [`encrypt`](Self::encrypt) or [`decrypt`](Self::decrypt) runs the batch in one call;
+/// [`append_utf8`](Self::append_utf8) writes value `i`'s result with the format's kept characters
+/// back in place. Errors name the value by its index ([`Error::Batch`]). Buffers are kept across
+/// [`clear`](Self::clear); [`reserve`](Self::reserve) sizes them up front. Values and results are
+/// wiped by `clear` and on drop; a buffer that grows frees its old copy unwiped, which `reserve` avoids.
 ///
 /// ```
 /// use tessera::fpe::{Alphabet, FF1, Fpe, TextBatch, TokenFormat, Tweaks};
@@ -68,8 +62,7 @@ impl Drop for TextBatch<'_> {
 }
 
 impl<'a> TextBatch<'a> {
-    /// An empty batch for `cipher` (which must have an alphabet) and
-    /// `format`, checked against each other ([`TokenFormat::validate`]).
+    /// An empty batch for `cipher` (which must have an alphabet) and `format` ([`TokenFormat::validate`]).
     pub fn new(cipher: &'a dyn Fpe, format: &'a TokenFormat) -> Result<Self, Error> {
         let alphabet = cipher.alphabet().ok_or(Error::Alphabet("cipher was built from a radix only"))?;
         format.validate(alphabet)?;
@@ -95,8 +88,7 @@ impl<'a> TextBatch<'a> {
         self.ends.is_empty()
     }
 
-    /// Makes room for `values` more values of `bytes` more bytes of text
-    /// in all, so that pushing them allocates nothing.
+    /// Makes room for `values` more values of `bytes` more bytes of text in all.
     ///
     /// ```
     /// use tessera::fpe::{Alphabet, FF1, TextBatch, TokenFormat};
@@ -118,8 +110,7 @@ impl<'a> TextBatch<'a> {
         }
     }
 
-    /// Forgets every value, wiping the values and results (keeping the
-    /// buffers' capacity).
+    /// Forgets every value, wiping the values and results (keeping the buffers' capacity).
     pub fn clear(&mut self) {
         // Slices, not the `Vec`s: a slice is wiped by one fill, a `Vec` element by element.
         self.numerals.as_mut_slice().zeroize();
@@ -132,9 +123,8 @@ impl<'a> TextBatch<'a> {
         self.scratch.clear();
     }
 
-    /// Adds a value. A character outside the alphabet (and not passthrough)
-    /// is an error ([`Error::NotInAlphabet`]), and the batch is then as it
-    /// was. Lengths are checked by the batch call.
+    /// Adds a value; a character outside the alphabet (and not passthrough) is an error
+    /// ([`Error::NotInAlphabet`]) that leaves the batch as it was. Lengths are checked by the batch call.
     pub fn push(&mut self, value: &str) -> Result<(), Error> {
         let start = self.numerals.len();
         // A character is at least one byte: `value.len()` numerals always suffice.
@@ -162,9 +152,8 @@ impl<'a> TextBatch<'a> {
         Ok(())
     }
 
-    /// Encrypts or decrypts every value in one [`Fpe::transform_batch`]
-    /// call, as `dir` says; on error ([`Error::Batch`] naming the value)
-    /// nothing was changed.
+    /// Encrypts or decrypts every value in one [`Fpe::transform_batch`] call; on error
+    /// ([`Error::Batch`] naming the value) nothing was changed.
     ///
     /// ```
     /// use tessera::fpe::{Alphabet, FF1, TextBatch, TokenFormat, Tweaks};
@@ -183,22 +172,17 @@ impl<'a> TextBatch<'a> {
         self.cipher.transform_batch(dir, tweaks, &mut self.numerals, &self.ends)
     }
 
-    /// Encrypts every value in one [`Fpe::encrypt_batch`] call; on error
-    /// ([`Error::Batch`] naming the value) nothing was changed.
+    /// Encrypts every value ([`transform`](Self::transform) with [`Direction::Encrypt`]).
     pub fn encrypt(&mut self, tweaks: Tweaks<'_>) -> Result<(), Error> {
         self.transform(Direction::Encrypt, tweaks)
     }
 
-    /// Decrypts every value in one [`Fpe::decrypt_batch`] call; on error
-    /// ([`Error::Batch`] naming the value) nothing was changed.
+    /// Decrypts every value ([`transform`](Self::transform) with [`Direction::Decrypt`]).
     pub fn decrypt(&mut self, tweaks: Tweaks<'_>) -> Result<(), Error> {
         self.transform(Direction::Decrypt, tweaks)
     }
 
-    /// Appends every value as UTF-8 text to `out`, as
-    /// [`append_utf8`](Self::append_utf8) does one at a time, pushing
-    /// each one's end to `ends`. A plain format over an ASCII alphabet
-    /// writes the whole batch in one pass.
+    /// Appends every value as UTF-8 text to `out`, pushing each one's end to `ends`.
     ///
     /// ```
     /// use tessera::fpe::{Alphabet, FF1, TextBatch, TokenFormat, Tweaks};
@@ -226,11 +210,8 @@ impl<'a> TextBatch<'a> {
         Ok(())
     }
 
-    /// Appends value `index` as UTF-8 text to `out`: its numerals as
-    /// characters, with the format's passthrough and kept characters back in
-    /// place. Before [`encrypt`](Self::encrypt) or [`decrypt`](Self::decrypt)
-    /// this is the value itself. An index past the batch is an error
-    /// ([`Error::Format`]).
+    /// Appends value `index` as UTF-8 text to `out`, the format's passthrough and kept characters back
+    /// in place (before a batch call: the value itself). An index past the batch is [`Error::Format`].
     pub fn append_utf8(&mut self, index: usize, out: &mut Vec<u8>) -> Result<(), Error> {
         let end = *self.ends.get(index).ok_or(Error::Format("value index past the end of the batch"))?;
         let start = if index == 0 { 0 } else { self.ends[index - 1] };

@@ -1,14 +1,10 @@
-//! What an FPE batch reads next, and asking for it early: the next slab's
-//! numerals and ends, prefetched a group's share at a time, by the
-//! VAES-256 kernel a line at a time between its stages, by FF3's AES-NI
-//! kernel a share per chunk.
+//! What an FPE batch reads next (the next slab's numerals and ends), and prefetching it.
 
 use super::round::GROUP;
 use super::round::Prefetch;
 
-/// What the batch reads after the slab being processed, prefetched a
-/// group's share at a time during the slab's rounds (read in one burst
-/// when the next slab starts, its ends alone cost about 1 ns a value).
+/// What the batch reads after the slab being processed, prefetched a group's share at a time during
+/// the slab's rounds.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Ahead<'a> {
     pub(crate) numerals: &'a [u16],
@@ -16,8 +12,7 @@ pub(crate) struct Ahead<'a> {
 }
 
 impl<'a> Ahead<'a> {
-    /// Its shares for consecutive groups of [`GROUP`] values of `n`
-    /// numerals (empty ones once it runs out).
+    /// Its shares for consecutive groups of [`GROUP`] values of `n` numerals (then empty ones).
     pub(crate) fn groups(self, n: usize) -> impl Iterator<Item = Ahead<'a>> {
         let (mut numerals, mut ends) = (self.numerals.chunks(GROUP * n), self.ends.chunks(GROUP));
         core::iter::from_fn(move || {
@@ -32,8 +27,7 @@ impl<'a> Ahead<'a> {
     }
 }
 
-/// A kernel's share of what comes next, asked for a line at a time (the
-/// numerals, then the ends) or all that is left at once; each line once.
+/// A kernel's share of what comes next, asked for a line at a time (numerals, then ends) or all at once.
 impl Prefetch for Ahead<'_> {
     #[inline(always)]
     fn line(&mut self) {
@@ -62,8 +56,7 @@ impl Prefetch for Ahead<'_> {
     }
 }
 
-/// Asks for `next` in L2, one software prefetch per 64 bytes: the loads
-/// start while the caller computes, and nothing waits for them.
+/// Asks for `next` in L2, one software prefetch per 64 bytes.
 #[inline(always)]
 #[allow(unsafe_code)]
 fn prefetch<T>(next: &[T]) {

@@ -1,6 +1,5 @@
-//! Hooks for `examples/fpe_cputime.rs` that time parts of the batch path
-//! alone (its `memory` and `kernel` modes). Not API: hidden from the docs
-//! and free to change.
+//! Hooks for `examples/fpe_cputime.rs` that time parts of the batch path alone (its `memory` and
+//! `kernel` modes). Not API: hidden from the docs and free to change.
 
 use super::Kernel;
 use super::round::GROUP;
@@ -8,10 +7,8 @@ use super::round::{BatchMod, Consts, Layout};
 use crate::Direction;
 use crate::fpe::num::Mod64;
 
-/// Parses and formats `data`, decimal values of `n` digits back to
-/// back, a group at a time as FF1's batch path does (AVX-512, AVX2 or
-/// SSE4.1; nothing elsewhere), checking the numerals as the parse loads
-/// them: valid `data` ends as it was. Whether it ran and found `data` valid.
+/// Parses and formats `data`, decimal values of `n` digits back to back, a group at a time as FF1's
+/// batch path does (x86 only); valid `data` ends as it was. Whether it ran and found `data` valid.
 pub fn parse_format(data: &mut [u16], n: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -34,13 +31,10 @@ pub fn parse_format(data: &mut [u16], n: usize) -> bool {
     }
 }
 
-/// The batch path's work outside the rounds on `data` (decimal values of
-/// `n` digits ending at `ends`, FF1's digit order when `be`, FF3's
-/// otherwise), a slab at a time as the batch API goes: the slab's ends
-/// checked alone and its numerals as the decimal parse (AVX-512, AVX2 or SSE4.1)
-/// loads them. Each group of 64 values is then formatted back. Whether
-/// it ran and found the data valid (false, doing nothing, when `ends` do
-/// not cover `data` in values of `n`); valid `data` ends as it was.
+/// The batch path's work outside the rounds on `data` (decimal values of `n` digits ending at `ends`,
+/// FF1's digit order when `be`, FF3's otherwise), a slab at a time: ends checked, values parsed and
+/// formatted back. Whether it ran and found the data valid (false, doing nothing, when `ends` do not
+/// cover `data` in values of `n`); valid `data` ends as it was.
 pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -70,12 +64,9 @@ pub fn check_parse_format(data: &mut [u16], ends: &[usize], n: usize, be: bool) 
     }
 }
 
-/// For the `kernel` mode: the fused rounds kernel of this CPU alone on halves already parsed
-/// (radix 10, 8 digits each: both moduli 10^8; FF1's ten rounds or
-/// FF3-1's eight, fixed round blocks), in calls of 64 values as the batch
-/// path makes them. Returns false, having done nothing, where no fused
-/// kernel runs or `a` and `b` are not as long, a multiple of 64. Every
-/// half must be below 10^8.
+/// The fused rounds kernel of this CPU alone on parsed halves (each below 10^8; FF1's ten rounds or
+/// FF3-1's eight, fixed round blocks), in calls of 64 values. False, having done nothing, where no
+/// fused kernel runs or `a` and `b` are not as long, a multiple of 64.
 pub fn fused_rounds(key: &[u8], ff3: bool, a: &mut [u64], b: &mut [u64]) -> bool {
     if a.len() != b.len() || !a.len().is_multiple_of(64) {
         return false;

@@ -1,6 +1,5 @@
-//! The check of a slab's ends: whether its values tile its data with
-//! lengths in range, and whether all have one length (then the slab is
-//! one run), in one vectorised pass.
+//! The check of a slab's ends: whether its values tile its data with lengths in range, and whether
+//! all have one length (then the slab is one run).
 
 use super::wide;
 
@@ -9,19 +8,15 @@ use super::wide;
 pub(crate) enum Tiling {
     /// A length out of range, an end out of order or past the data.
     Bad,
-    /// Good, every value of one length: one run ([`for_each_run`](super::for_each_run) has
-    /// nothing to find).
+    /// Good, every value of one length: one run.
     OneLength,
     /// Good, with values of different lengths (or none).
     Lengths,
 }
 
-/// Whether the values `ends` (positions in the batch, the first starting
-/// at `origin`) have lengths in `min..=max` and tile `data[origin..]` from
-/// its start, and whether all have one length: one pass over the ends,
-/// vectorised ([`wide`]). A failure says nothing of which value is bad:
-/// the value-by-value check names it. (The numerals are checked as the
-/// decimal parses load them, else a run at a time: [`each_value`](super::each_value).)
+/// Whether the values `ends` (positions in the batch, the first starting at `origin`) have lengths in
+/// `min..=max` and tile `data[origin..]` from its start, and whether all have one length, in one
+/// vectorised pass ([`wide`]); a failure does not say which value is bad.
 pub(crate) fn check_ends(data: &[u16], ends: &[usize], origin: usize, (min, max): (usize, usize)) -> Tiling {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::Avx2::get().is_some() {
@@ -35,15 +30,11 @@ fn ends_end(ends: &[usize], origin: usize) -> usize {
     ends.last().copied().unwrap_or(origin)
 }
 
-/// See [`check_ends`]; `len` is the data's length. `WORDS`: the steps'
-/// checks folded as 64-bit words (a 0 or 1, the xor with the first
-/// length), not bools: vectorised with AVX2 the loop then only ors its
-/// lanes together (29 instead of 35 instructions per 8 ends); without
-/// AVX2 the bools' loop measured a little faster.
+/// See [`check_ends`]; `len` is the data's length. `WORDS` (for AVX2): the checks fold as 64-bit
+/// words, not bools (29 instead of 35 instructions per 8 ends).
 #[inline(always)]
 fn ends_tile<const WORDS: bool>(len: usize, ends: &[usize], origin: usize, min: usize, max: usize) -> Tiling {
-    // Every length in range and every end at or after the one before (so
-    // all are at most the last, checked against data.len()).
+    // Every length in range and every end at or after the one before (so all are at most the last).
     let span = max.saturating_sub(min);
     let first = ends.first().map(|&e| e.wrapping_sub(origin));
     let first_ok = ends.first().is_none_or(|&e| e >= origin && (e - origin).wrapping_sub(min) <= span);

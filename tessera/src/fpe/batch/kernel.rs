@@ -1,8 +1,6 @@
-//! The choice of round kernel for a batch, one [`Kernel`] per CPU level,
-//! entered with its features' token: per round [`Kernel::build`] writes one
-//! AES block per value, AES enciphers them, [`Kernel::round`] updates the
-//! other halves as `x ± y mod m`. [`Kernel::fused`] does all three in
-//! registers (`x86/fused*.rs`).
+//! The round kernel of a batch, one [`Kernel`] per CPU level: per round [`Kernel::build`] writes one
+//! AES block per value, AES enciphers them, [`Kernel::round`] updates the other halves as
+//! `x ± y mod m`; [`Kernel::fused`] does all three in registers (`x86/fused*.rs`).
 
 #![allow(unsafe_code)]
 
@@ -36,27 +34,22 @@ macro_rules! by_layout {
 pub(crate) enum Kernel {
     /// Scalar [`Mod64`](crate::fpe::num::Mod64) arithmetic; every CPU.
     Portable,
-    /// [`Kernel::Portable`]'s arithmetic, and whole rounds with the blocks
-    /// in registers on AES-NI ([`Kernel::fused`]; also those of [`Kernel::Avx2Ni`]).
+    /// [`Kernel::Portable`]'s arithmetic, and whole rounds in registers on AES-NI ([`Kernel::fused`]).
     #[cfg(target_arch = "x86_64")]
     AesNi(cpu::AesNi),
     /// Four values per 256-bit vector (moduli below 2^32).
     #[cfg(target_arch = "x86_64")]
     Avx2(cpu::Avx2),
-    /// [`Kernel::Avx2`], and whole rounds in registers with the AES-NI
-    /// kernels of [`Kernel::AesNi`] ([`Kernel::fused`]).
+    /// [`Kernel::Avx2`], and [`Kernel::AesNi`]'s whole rounds in registers.
     #[cfg(target_arch = "x86_64")]
     Avx2Ni(cpu::Avx2Aes),
-    /// [`Kernel::Avx2`], and whole rounds in registers with the AES on
-    /// 256-bit VAES (two blocks per instruction).
+    /// [`Kernel::Avx2`], and whole rounds in registers on 256-bit VAES.
     #[cfg(target_arch = "x86_64")]
     Vaes256(cpu::Vaes256),
     /// Eight values per 512-bit vector (AVX-512 F, DQ, BW and VL).
     #[cfg(target_arch = "x86_64")]
     Avx512(cpu::Avx512),
-    /// [`Kernel::Avx512`], and whole rounds in registers with VAES-512 and
-    /// IFMA
-    /// ([`Kernel::fused`]).
+    /// [`Kernel::Avx512`], and whole rounds in registers with VAES-512 and IFMA ([`Kernel::fused`]).
     #[cfg(target_arch = "x86_64")]
     Vaes512(cpu::Vaes512Ifma),
 }
@@ -104,10 +97,9 @@ impl Kernel {
         }
     }
 
-    /// Runs every round of `c` on the halves `a` and `b` (as many, a
-    /// multiple of 8, each below its modulus) in registers, if this kernel
-    /// has a fused form for the layout and moduli; else returns false
-    /// having done nothing. When it runs, all of `pf` is asked for.
+    /// Runs every round of `c` on the halves `a` and `b` (as many, a multiple of 8, each below its
+    /// modulus) in registers and asks `pf` for all of it, if this kernel has a fused form for the layout
+    /// and moduli; else returns false having done nothing.
     #[allow(unused_variables)]
     pub(crate) fn fused(
         self,
@@ -124,28 +116,22 @@ impl Kernel {
             let (rk, nr, ff3) = (keys.schedule(), keys.rounds(), c.layout == Layout::Ff3);
             let max = |ff1| if ff3 { fused::MAX_FF3 } else { ff1 };
             let work = FusedRun { keys: rk, nr, c, a, b, dir, pf: &mut *pf };
-            // Each kernel asks `pf` for what the batch reads next itself:
-            // all before its rounds, or spread between its steps.
-            // AVX2 without VAES runs the AES-NI kernels (the faster there,
-            // BENCHMARKS.md).
+            // AVX2 without VAES runs the AES-NI kernels (faster there: BENCHMARKS.md).
             let fused = match self {
                 Kernel::Avx2Ni(t) => Kernel::AesNi(t.into()),
                 k => k,
             };
-            // SAFETY: each kernel is called with the token its `Kernel` holds,
-            // proof of the features it is compiled for; the lengths were
-            // checked above, the moduli in each arm.
+            // SAFETY: each kernel is called with the token its `Kernel` holds, proof of the features it is
+            // compiled for; the lengths were checked above, the moduli in each arm.
             unsafe {
                 match fused {
                     // Only this kernel is given the folded moduli.
                     Kernel::Vaes512(t) if c.below(max(fused::MAX_FF1_512)) => {
                         by_layout!(ff3, fused::rounds_vaes512(t, work))
                     }
-                    // FF1 only (FF3 measured slower there); the 32-bit update
-                    // needs moduli up to MAX_NARROW (2^16 and up: VECTOR_MODULI).
+                    // FF1 only (FF3 measured slower); the 32-bit update needs moduli up to MAX_NARROW.
                     Kernel::AesNi(t) if !ff3 && c.below(fused256::MAX_NARROW) => fused_sse::rounds_sse41(t, work),
-                    // FF3's limb fold needs moduli below 2^30 (FF1's, in
-                    // VECTOR_MODULI, are far below 2^64 / 3).
+                    // FF3's limb fold needs moduli below 2^30 (FF1's are far below 2^64 / 3).
                     Kernel::AesNi(t) if !ff3 || c.below(LIMB_MODULI - 1) => {
                         by_layout!(ff3, fused_ni::rounds_aesni(t, work))
                     }
@@ -161,9 +147,8 @@ impl Kernel {
         false
     }
 
-    /// For each `j < x.len()`: `blocks[j]` = `bases[j] ^ term` with `x[j]`
-    /// xored in where `layout` puts the half. `bases` and `blocks` must be
-    /// at least as long as `x`.
+    /// For each `j < x.len()`: `blocks[j]` = `bases[j] ^ term` with `x[j]` xored in where `layout` puts the
+    /// half. `bases` and `blocks` must be at least as long as `x`.
     pub(crate) fn build(self, layout: Layout, bases: &[[u64; 2]], term: [u64; 2], x: &[u64], blocks: &mut [[u8; 16]]) {
         // SAFETY: each kernel is called with the token its `Kernel` holds,
         // proof of the features it is compiled for.
@@ -179,9 +164,8 @@ impl Kernel {
         }
     }
 
-    /// For each `j < x.len()`: `y` = `blocks[j]` read as `layout` says;
-    /// `x[j] = (x[j] + y) mod m` when encrypting, else `(x[j] - y) mod m`.
-    /// Every `x[j]` must be below m; `blocks` at least as long as `x`.
+    /// For each `j < x.len()`: `y` = `blocks[j]` read as `layout` says; `x[j] = (x[j] + y) mod m` when
+    /// encrypting, else `(x[j] - y) mod m`. Every `x[j]` must be below m; `blocks` at least as long as `x`.
     pub(crate) fn round(self, m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
         assert!(blocks.len() >= x.len(), "one block per value");
         // The values a vector kernel took (whole vectors), the rest scalar.
@@ -190,9 +174,8 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         let whole = {
             let (mm, fits, ff3) = (m.m.modulus(), m.vector(layout), layout == Layout::Ff3);
-            // SAFETY: each kernel is called with the token its `Kernel` holds,
-            // proof of the features it is compiled for; the lengths were
-            // checked above.
+            // SAFETY: each kernel is called with the token its `Kernel` holds, proof of the features it is
+            // compiled for; the lengths were checked above.
             unsafe {
                 match self.arith() {
                     Kernel::Avx512(t) if fits => by_layout!(ff3, x86::round_avx512(t, mm, m.inv, blocks, x, dir)),

@@ -1,8 +1,6 @@
-//! The batch engine of FF1, FF3-1 and FF3: a batch is cut into runs of
-//! values of one length, a run taken [`GROUP`] values at a time: parsed
-//! once, advanced round by round together (one block build, AES call and
-//! arithmetic pass per round, [`Kernel`]; with one tweak, all rounds in
-//! registers: [`Kernel::fused`]), formatted once.
+//! The batch engine of FF1, FF3-1 and FF3: a batch is cut into runs of values of one length, a run
+//! taken [`GROUP`] values at a time: parsed once, advanced round by round together ([`Kernel`]; with
+//! one tweak, all rounds in registers: [`Kernel::fused`]), formatted once.
 
 mod ahead;
 #[doc(hidden)]
@@ -31,8 +29,7 @@ use crate::aes::{Aes, Block};
 use crate::fpe::num::Radix;
 use crate::fpe::{Tweaks, numerals_below};
 
-/// Runs of fewer values go one value at a time: below this, the
-/// single-value path (AES-NI with the schedule in registers) measured faster.
+/// Runs of fewer values go one value at a time (the single-value path is faster below it).
 pub(crate) const MIN_RUN: usize = 5;
 
 /// What a cipher fixes for one value length on the u64 path.
@@ -42,24 +39,22 @@ pub(crate) struct Plan<'a> {
     pub(crate) ni: Option<&'a AesKeys>,
     pub(crate) kernel: Kernel,
     pub(crate) rx: &'a Radix,
-    /// Where the half goes in the block and how y is read; also the digit
-    /// order (FF1 reads numerals most significant first, FF3 the reverse).
+    /// Where the half goes in the block, how y is read, and the digit order.
     pub(crate) layout: Layout,
     /// The value length and the length of the first half A.
     pub(crate) n: usize,
     pub(crate) u: usize,
     /// Round i works modulo `m.0` (radix^u) when i is even, `m.1` (radix^v) when odd.
     pub(crate) m: (BatchMod, BatchMod),
-    /// Round i's block is the value's base for i's parity ^ `terms[i]` ^
-    /// its half; `terms.len()` is the number of rounds (at most [`MAX_ROUNDS`]).
+    /// Round i's block is the value's base for i's parity ^ `terms[i]` ^ its half; `terms.len()` is
+    /// the number of rounds (at most [`MAX_ROUNDS`]).
     pub(crate) terms: &'a [[u64; 2]],
 }
 
 /// The most Feistel rounds a cipher runs (FF1: 10, FF3: 8).
 const MAX_ROUNDS: usize = 10;
 
-/// Each value's constant block words for even and odd rounds: one pair
-/// for the whole run, or a function of the value's index in the run.
+/// Each value's constant block words for even and odd rounds: one pair for the run, or per index.
 pub(crate) enum Bases<F> {
     Same([[u64; 2]; 2]),
     Each(F),
@@ -72,8 +67,7 @@ impl Bases<fn(usize) -> [[u64; 2]; 2]> {
     }
 }
 
-/// One group's state: both halves of every value as integers, the bases
-/// by round parity, and the round's blocks.
+/// One group's state: both halves of every value, the bases by round parity, and the round's blocks.
 struct Group {
     a: [u64; GROUP],
     b: [u64; GROUP],
@@ -82,10 +76,7 @@ struct Group {
 }
 
 impl Plan<'_> {
-    /// Encrypts or decrypts `run` of a batch with `tweaks` (checked),
-    /// each value's bases from its tweak by `base`: one pair for the whole
-    /// run when the batch has one tweak. Numerals are checked as in
-    /// [`Plan::run`].
+    /// [`Plan::run`] on `run` of a batch, each value's bases from its tweak (checked) by `base`.
     pub(crate) fn run_tweaks(
         &self,
         tweaks: &Tweaks<'_>,
@@ -100,12 +91,9 @@ impl Plan<'_> {
         }
     }
 
-    /// Encrypts or decrypts `data`, values of length `n` back to back whose
-    /// numerals are not yet checked: `None` when all are done, `Some(k)`
-    /// when a numeral not below the radix stopped it in value k or later
-    /// (values `..k` done, the rest as given). The decimal parses check
-    /// each group as they load it; otherwise the run is checked first.
-    /// Each group's rounds prefetch the same length of `ahead` into L2.
+    /// Encrypts or decrypts `data`, values of length `n` back to back whose numerals are not yet
+    /// checked: `None` when all are done, `Some(k)` when a numeral not below the radix stopped it in
+    /// value k or later (values `..k` done, the rest as given). Each group prefetches its share of `ahead`.
     pub(crate) fn run<F: FnMut(usize) -> [[u64; 2]; 2]>(
         &self,
         data: &mut [u16],
@@ -181,8 +169,7 @@ impl Plan<'_> {
         }
     }
 
-    /// STR of both halves of every value back into `chunk`, in the order
-    /// [`str_halves`] needs.
+    /// STR of both halves of every value back into `chunk`, in the order [`str_halves`] needs.
     fn format(&self, chunk: &mut [u16], g: &Group) {
         let (rx, n, u) = (self.rx, self.n, self.u);
         if self.big_endian() {
@@ -196,10 +183,9 @@ impl Plan<'_> {
         }
     }
 
-    /// The rounds for the group's first `n` values: even rounds update A,
-    /// odd ones B, in both directions (the halves never move). A fused
-    /// kernel runs whole vectors of eight: the halves past `n` are left
-    /// from earlier groups (or zero), below their moduli.
+    /// The rounds for the group's first `n` values: even rounds update A, odd ones B. A fused kernel
+    /// runs whole vectors of eight: the halves past `n` are left from earlier groups (or zero), below
+    /// their moduli.
     fn rounds(&self, g: &mut Group, n: usize, same: Option<&Consts<'_>>, dir: Direction, mut next: Ahead<'_>) {
         let whole = n.next_multiple_of(8);
         if let Some(c) = same
@@ -227,10 +213,8 @@ fn decimal(rx: &Radix, n: usize, u: usize) -> bool {
     rx.radix == 10 && u <= 16 && n - u <= 16
 }
 
-/// NUM of both halves of the value `buf[s..s + n]` (A is its first `u`
-/// numerals), most significant numeral first when `BE` (FF1), last
-/// otherwise (FF3). Decimal halves of up to 16 digits go through vectors,
-/// which may read (not use) the numerals around the value.
+/// NUM of both halves of the value `buf[s..s + n]` (A is its first `u` numerals), most significant
+/// numeral first when `BE` (FF1), last otherwise (FF3). The decimal path may read around the value.
 #[inline(always)]
 pub(crate) fn num_halves<const BE: bool>(rx: &Radix, buf: &[u16], s: usize, n: usize, u: usize) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
@@ -241,10 +225,9 @@ pub(crate) fn num_halves<const BE: bool>(rx: &Radix, buf: &[u16], s: usize, n: u
     if BE { (rx.num_be64(xa), rx.num_be64(xb)) } else { (rx.num_le64(xa), rx.num_le64(xb)) }
 }
 
-/// STR of both halves into the value `buf[s..s + n]` (see [`num_halves`]).
-/// The decimal path also writes leading zeros below the value when `BE`,
-/// above it otherwise (never outside `buf`): a caller writing several
-/// values writes them in descending (`BE`) or ascending order of position.
+/// STR of both halves into the value `buf[s..s + n]` (see [`num_halves`]). The decimal path also
+/// writes zeros below the value when `BE`, above it otherwise (never outside `buf`): several values
+/// are written in descending (`BE`) or ascending order of position.
 #[inline(always)]
 pub(crate) fn str_halves<const BE: bool>(
     rx: &Radix,
@@ -275,14 +258,11 @@ pub(crate) fn str_halves<const BE: bool>(
     }
 }
 
-/// Calls `f(index of its first value, its values back to back, their
-/// length)` for each run of consecutive values of one length. `data`
-/// starts at numeral `origin` of the batch and holds the values `ends`
-/// (positions in the batch, increasing within `data`: checked by
-/// [`check_ends`](ends::check_ends)), the first of which is value `first` of the batch.
-/// `f` returns `Some(k)` when it did only the run's first `k` values:
-/// then no further run is called and the result is the batch index of
-/// the first value not done (`None`: all were done).
+/// Calls `f(index of its first value, its values back to back, their length)` for each run of
+/// consecutive values of one length. `data` starts at numeral `origin` of the batch and holds the
+/// values `ends` (checked by [`check_ends`](ends::check_ends)), the first being value `first`. `f`
+/// returns `Some(k)` when it did only the run's first `k` values: then the result is the batch
+/// index of the first value not done (`None`: all were done).
 pub(crate) fn for_each_run(
     data: &mut [u16],
     ends: &[usize],
@@ -312,10 +292,8 @@ pub(crate) fn for_each_run(
     Ok(None)
 }
 
-/// A run of values of length `len` done one value at a time by `each(its
-/// index in the run, the value)`, for [`slab::drive`]: the run's
-/// numerals are checked against `radix` first, and if one is not below
-/// it nothing is done and the result is `Some(0)`.
+/// A run of values of length `len` done one at a time by `each(index in the run, value)`, after a
+/// check of its numerals against `radix` (a bad one: nothing done, `Some(0)`).
 pub(crate) fn each_value(
     run: &mut [u16],
     len: usize,

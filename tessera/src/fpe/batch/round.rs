@@ -1,6 +1,5 @@
-//! What every batch kernel shares: the round modulus and its constants
-//! ([`BatchMod`], [`Consts`]), the block [`Layout`], [`Prefetch`], and the
-//! portable kernel. No branch or memory index depends on a value.
+//! What every batch kernel shares: the round modulus and its constants ([`BatchMod`], [`Consts`]),
+//! the block [`Layout`], [`Prefetch`], and the portable kernel. No branch or index depends on a value.
 
 use crate::Direction;
 use crate::fpe::num::{Mod64, limb_residues};
@@ -10,16 +9,14 @@ pub(crate) const GROUP: usize = 64;
 // The fused kernels take whole vectors of eight values.
 const _: () = assert!(GROUP.is_multiple_of(8));
 
-/// What a fused kernel asks for in L2 while it runs (the numerals and ends
-/// the batch reads next: `ahead.rs`): a 64-byte line at a time between its
-/// stages where it spreads them out, everything left at once otherwise.
+/// What a fused kernel asks for in L2 while it runs (the numerals and ends the batch reads next:
+/// `ahead.rs`), a line at a time between its stages or all at once.
 pub(crate) trait Prefetch {
     /// Asks for the next line, if any is left.
     fn line(&mut self);
     /// Asks for everything left.
     fn rest(&mut self);
-    /// Asks for one `parts`-th of what is left, in whole lines rounded up
-    /// (all of it when `parts` is 1 or 0).
+    /// Asks for one `parts`-th of what is left, in whole lines rounded up (all of it when `parts` <= 1).
     fn part(&mut self, parts: usize);
 }
 
@@ -42,19 +39,16 @@ pub(crate) struct BatchMod {
     pub(crate) m: Mod64,
     /// 1 / m, rounded to nearest.
     pub(crate) inv: f64,
-    /// 2^32, 2^64 and 2^96 mod m, when m <= [`LIMB_MODULI`]:
-    /// the portable FF3 round then reduces y in 32-bit limbs.
+    /// 2^32, 2^64 and 2^96 mod m, when m <= [`LIMB_MODULI`] (the portable FF3 round's 32-bit limbs).
     pub(crate) limbs: Option<[u64; 3]>,
 }
 
-/// The largest modulus whose 128-bit y the portable FF3 round reduces by
-/// its 32-bit limbs: y0 + y1 (2^32 mod m) + y2 (2^64 mod m) + y3 (2^96 mod m)
-/// stays below 2^64 (3 (2^32 - 1)(m - 1) + 2^32 - 1 < 2^64 for m <= 2^30).
+/// The largest modulus whose 128-bit y the portable FF3 round reduces by its 32-bit limbs:
+/// y0 + y1 (2^32 mod m) + y2 (2^64 mod m) + y3 (2^96 mod m) < 2^64 for m <= 2^30.
 pub(crate) const LIMB_MODULI: u64 = 1 << 30;
 
-/// The f64 estimate of y / m (y < 2^64) is within one of the quotient when
-/// m >= 2^14 (its error is below 2^13 / m); m < 2^52 keeps the corrected
-/// remainder in (-m, 2m) inside an i64 with room to spare.
+/// The f64 estimate of y / m (y < 2^64) is within one of the quotient when m >= 2^14; m < 2^52 keeps
+/// the corrected remainder in (-m, 2m) inside an i64.
 const VECTOR_MODULI: core::ops::Range<u64> = 1 << 16..1 << 52;
 
 impl BatchMod {
@@ -77,10 +71,8 @@ impl BatchMod {
     }
 }
 
-/// What a run with one tweak fixes for the fused kernels
-/// ([`Kernel::fused`](super::Kernel::fused)): round i's block before the half goes in (the base
-/// for i's parity ^ the round's term; one entry per round), and the moduli
-/// and what their reductions need for even and odd rounds.
+/// What a run with one tweak fixes for the fused kernels ([`Kernel::fused`](super::Kernel::fused)):
+/// round i's block before the half goes in, and the moduli and their constants for even and odd rounds.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct Consts<'a> {
     pub(crate) blocks: &'a [[u64; 2]],
@@ -92,15 +84,13 @@ pub(crate) struct Consts<'a> {
     pub(crate) layout: Layout,
     /// Whether the vector kernels take both moduli in this layout.
     pub(crate) vector: bool,
-    /// FF1 moduli below the vector range, both at most [`FOLD_MODULI`]:
-    /// the VAES-512 kernel folds y to 52 bits first (`mu` is then
-    /// floor(2^52 / m)).
+    /// FF1 moduli both at most [`FOLD_MODULI`]: the VAES-512 kernel folds y to 52 bits first (`mu` is
+    /// then floor(2^52 / m)).
     pub(crate) fold: bool,
 }
 
-/// The largest FF1 modulus the VAES-512 kernel's folded reduction takes:
-/// y folded by its 32-bit halves is below m·2^32, which IFMA reads whole
-/// (52 bits) up to here.
+/// The largest FF1 modulus the VAES-512 kernel's folded reduction takes (y folded is below m·2^32,
+/// which IFMA's 52 bits hold).
 const FOLD_MODULI: u64 = 1 << 20;
 
 impl<'a> Consts<'a> {
@@ -121,22 +111,20 @@ impl<'a> Consts<'a> {
     }
 }
 
-/// How a round's half enters its AES block, and how y is read back. A
-/// block is two little-endian 64-bit words (its bytes 0..8 and 8..16).
+/// How a round's half enters its AES block (two little-endian 64-bit words), and how y is read back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Layout {
-    /// FF1 with d = 8: the half (below 2^64) is xored into the block's last
-    /// 8 bytes big-endian; y is the output's first 8 bytes big-endian.
+    /// FF1 with d = 8: the half is xored into the block's last 8 bytes big-endian; y is the output's
+    /// first 8 bytes big-endian.
     Ff1,
     /// FF1 with d = 12: as [`Layout::Ff1`], but y is the first 12 bytes (portable only).
     Ff1Y96,
-    /// FF3-1 and FF3 (the block is REVB(P)): the half is xored into the
-    /// first 8 bytes little-endian; y is all 16 bytes little-endian.
+    /// FF3-1 and FF3 (the block is REVB(P)): the half is xored into the first 8 bytes little-endian; y
+    /// is all 16 bytes little-endian.
     Ff3,
 }
 
-/// The portable block builder (also compiled for AVX2 and AVX-512, where
-/// the compiler vectorises it).
+/// The portable block builder (also compiled for AVX2 and AVX-512).
 #[inline(always)]
 pub(crate) fn build_portable(layout: Layout, bases: &[[u64; 2]], term: [u64; 2], x: &[u64], blocks: &mut [[u8; 16]]) {
     #[inline(always)]
@@ -153,9 +141,8 @@ pub(crate) fn build_portable(layout: Layout, bases: &[[u64; 2]], term: [u64; 2],
     }
 }
 
-/// The scalar kernel (the portable and AES-NI kernels' rounds, and the
-/// tails of the vector kernels'): FF3's y by its 32-bit limbs
-/// ([`round_limbs`]) when m <= [`LIMB_MODULI`], else [`round_portable`].
+/// The scalar kernel (also the vector kernels' tails): [`round_limbs`] for FF3 when
+/// m <= [`LIMB_MODULI`], else [`round_portable`].
 pub(crate) fn round_scalar(m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
     match (layout, &m.limbs) {
         (Layout::Ff3, Some(r)) => round_limbs(&m.m, r, blocks, x, dir),
@@ -163,9 +150,8 @@ pub(crate) fn round_scalar(m: &BatchMod, layout: Layout, blocks: &[[u8; 16]], x:
     }
 }
 
-/// The portable kernel: y read from each block as `layout` says and
-/// reduced (Barrett or Möller–Granlund, masked), then a masked modular add
-/// or subtract. One loop per layout and direction: nothing in it branches.
+/// The portable kernel: y read from each block as `layout` says and reduced, then a masked modular
+/// add or subtract; one branch-free loop per layout and direction.
 pub(crate) fn round_portable(m: &Mod64, layout: Layout, blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
     if dir.is_encrypt() { round_dir::<true>(m, layout, blocks, x) } else { round_dir::<false>(m, layout, blocks, x) }
 }
@@ -180,8 +166,7 @@ fn round_dir<const ENC: bool>(m: &Mod64, layout: Layout, blocks: &[[u8; 16]], x:
     }
 }
 
-/// The FF3 round for m <= [`LIMB_MODULI`], `r` = 2^32, 2^64 and 2^96 mod
-/// m: y (the block, little-endian) by [`rem_limbs`], then as [`round_portable`].
+/// The FF3 round for m <= [`LIMB_MODULI`] (`r` = 2^32, 2^64 and 2^96 mod m): y by [`rem_limbs`].
 pub(crate) fn round_limbs(m: &Mod64, r: &[u64; 3], blocks: &[[u8; 16]], x: &mut [u64], dir: Direction) {
     let y = |b: &[u8; 16]| rem_limbs(m, r, u64::from_le_bytes(word(b, 0)), u64::from_le_bytes(word(b, 8)));
     if dir.is_encrypt() { update::<true>(m, blocks, x, y) } else { update::<false>(m, blocks, x, y) }
@@ -202,9 +187,8 @@ fn word(b: &[u8; 16], at: usize) -> [u8; 8] {
     b[at..at + 8].try_into().expect("8 bytes")
 }
 
-/// `(hi · 2^64 + lo) mod m` for m <= [`LIMB_MODULI`], `r` = 2^32, 2^64 and
-/// 2^96 mod m: the four 32-bit limbs weighted by their residues sum below
-/// 2^64, and one Barrett step finishes.
+/// `(hi · 2^64 + lo) mod m` for m <= [`LIMB_MODULI`], `r` = 2^32, 2^64 and 2^96 mod m: the four 32-bit limbs
+/// weighted by their residues sum below 2^64, and one Barrett step finishes.
 #[inline(always)]
 pub(crate) fn rem_limbs(m: &Mod64, r: &[u64; 3], lo: u64, hi: u64) -> u64 {
     let sum = (lo & 0xffff_ffff) + (lo >> 32) * r[0] + (hi & 0xffff_ffff) * r[1] + (hi >> 32) * r[2];

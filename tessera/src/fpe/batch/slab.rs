@@ -1,8 +1,6 @@
-//! The batch driver: a batch is checked and processed a slab at a time
-//! (about [`SLAB_NUMERALS`] numerals), so each slab goes through main
-//! memory once. A bad value undoes the slabs before it (the inverse
-//! over what was done): on error the batch is as given and the error
-//! names the first bad value.
+//! The batch driver: a batch is checked and processed a slab of about [`SLAB_NUMERALS`] numerals at
+//! a time. A bad value undoes the slabs before it: on error the batch is as given and the error names
+//! the first bad value.
 
 use super::ahead::Ahead;
 use super::ends::{Tiling, check_ends};
@@ -11,12 +9,10 @@ use crate::Direction;
 use crate::Error;
 use crate::fpe::{Tweaks, check_batch, check_value};
 
-/// Numerals per slab (64 KiB): the check's reads stay in L2 until the
-/// rounds read them again.
+/// Numerals per slab (64 KiB): the check's reads stay in L2 until the rounds read them again.
 pub(crate) const SLAB_NUMERALS: usize = 32 * 1024;
 
-/// Values per slab for a batch whose values average `data_len / count`
-/// numerals: whole groups of [`super::GROUP`] values, at least one.
+/// Values per slab for a batch of `count` values in `data_len` numerals: whole groups, at least one.
 fn slab_values(data_len: usize, count: usize) -> usize {
     let per = (data_len / count.max(1)).max(1);
     (SLAB_NUMERALS / per).next_multiple_of(super::GROUP).max(super::GROUP)
@@ -24,8 +20,7 @@ fn slab_values(data_len: usize, count: usize) -> usize {
 
 /// A cipher as the batch driver sees it.
 pub(crate) trait Batched {
-    /// `(radix, min, max)`: every value's numerals are below the radix and
-    /// its length in `min..=max`.
+    /// `(radix, min, max)`: every numeral is below the radix and every length in `min..=max`.
     fn domain(&self) -> (u32, usize, usize);
 
     /// Refuses a tweak the cipher does not take.
@@ -34,17 +29,15 @@ pub(crate) trait Batched {
     /// One value, checked as a single call checks it.
     fn one(&self, tweak: &[u8], x: &mut [u16], dir: Direction) -> Result<(), Error>;
 
-    /// The batch path for `run`: `Some(Some(k))` if value k or a later
-    /// one has a numeral not below the radix, having done only values
-    /// `..k`; `Some(None)` when all are done; `None` (the run as given)
+    /// The batch path for `run`: `Some(Some(k))` if value k or a later one has a numeral not below the
+    /// radix, having done only values `..k`; `Some(None)` when all are done; `None` (the run as given)
     /// when it has no batch path for the length.
     fn run(&self, tweaks: &Tweaks<'_>, run: Run<'_>, dir: Direction) -> Option<Option<usize>>;
 }
 
-/// One run of values for [`Batched::run`]: `values` back to back,
-/// [`MIN_RUN`] or more of `len` numerals, the first being value `first`
-/// of the batch; their ends and tweaks are checked, not their numerals.
-/// `ahead` is what the batch reads next.
+/// One run for [`Batched::run`]: [`MIN_RUN`] or more `values` of `len` numerals back to back, the
+/// first being value `first` of the batch; ends and tweaks are checked, not numerals. `ahead` is what
+/// the batch reads next.
 pub(crate) struct Run<'a> {
     pub(crate) first: usize,
     pub(crate) values: &'a mut [u16],
@@ -52,12 +45,9 @@ pub(crate) struct Run<'a> {
     pub(crate) ahead: Ahead<'a>,
 }
 
-/// Encrypts or decrypts (`dir`) the batch `data` / `ends` with `tweaks`
-/// under `c`, checking every value against [`Batched::domain`] and every
-/// tweak with [`Batched::check_tweak`] before it changes, a slab at a time.
-/// Runs [`Batched::run`] does not take, and batches of fewer than
-/// [`MIN_RUN`] values ([`tiny`]), go one value at a time through
-/// [`Batched::one`].
+/// Encrypts or decrypts the batch `data` / `ends` under `c`, checking every value against [`Batched::domain`]
+/// and every tweak with [`Batched::check_tweak`] before it changes. Runs [`Batched::run`] does not take, and
+/// batches of fewer than [`MIN_RUN`] values ([`tiny`]), go through [`Batched::one`].
 pub(crate) fn drive(
     c: &impl Batched,
     tweaks: &Tweaks<'_>,
@@ -139,13 +129,9 @@ pub(crate) fn drive(
     Ok(())
 }
 
-/// The values `ends` of a batch of fewer than [`MIN_RUN`] values (tweaks
-/// counted, a shared tweak checked) one at a time by `one`: no batch check,
-/// so a batch of n costs about n single calls. On the first value that
-/// `one` refuses (or whose end is out of order), the values before it are
-/// undone by the inverse ([`undo`] through the batch's `f`) and its error
-/// returned; the caller then names the first bad value with the
-/// value-by-value check.
+/// The values `ends` of a batch of fewer than [`MIN_RUN`] values (tweaks counted, a shared tweak
+/// checked) one at a time by `one`, with no batch check. On the first value `one` refuses (or whose
+/// end is out of order), the values before it are undone ([`undo`]) and its error returned.
 fn tiny(
     data: &mut [u16],
     ends: &[usize],
@@ -168,9 +154,7 @@ fn tiny(
     Ok(())
 }
 
-/// Undoes the values `ends` (the first ones of the batch, checked and
-/// done in direction `dir`) by the inverse: they are valid, so `f` does
-/// them all.
+/// Undoes the first values of the batch, `ends`, checked and done in direction `dir`.
 fn undo(
     f: &mut impl FnMut(usize, &mut [u16], usize, Direction, Ahead<'_>) -> Result<Option<usize>, Error>,
     data: &mut [u16],

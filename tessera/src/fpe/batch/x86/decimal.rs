@@ -3,8 +3,8 @@
 use super::digit_quads::{Dec128, Dec256};
 use super::digits512::Dec512;
 
-/// The widest whole-group decimal conversion the CPU has: AVX-512 BW (two
-/// values per vector) with the AVX-512 kernel, else AVX2, else SSE4.1.
+/// The widest whole-group decimal conversion the CPU has: AVX-512 BW with the AVX-512 kernel, else
+/// AVX2, else SSE4.1.
 pub(crate) enum Decimal {
     Avx512(Dec512),
     Avx2(Dec256),
@@ -12,10 +12,8 @@ pub(crate) enum Decimal {
 }
 
 impl Decimal {
-    /// For values of `n` numerals with a first half of `u`, in FF1's digit
-    /// order when `be`; `None` unless both halves have 1 to 8 numerals and
-    /// the CPU has AVX2 or SSSE3 and SSE4.1. `avx512`: the batch runs the
-    /// AVX-512 kernel.
+    /// For values of `n` numerals with a first half of `u`, in FF1's digit order when `be`, on AVX-512
+    /// when `avx512`; `None` unless both halves have 1 to 8 numerals and the CPU has SSSE3 and SSE4.1.
     pub(crate) fn new(avx512: bool, n: usize, u: usize, be: bool) -> Option<Self> {
         let wide = if avx512 { Dec512::new(n, u, be) } else { None };
         let narrow = || Dec128::new(n, u, be).map(Decimal::Sse41);

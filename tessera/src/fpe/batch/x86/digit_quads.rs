@@ -1,5 +1,4 @@
-//! Decimal NUM and STR of whole batch groups on 128-bit lane pairs (SSE4.1
-//! or AVX2, [`Dec`]), four values at a time.
+//! Decimal NUM and STR of whole batch groups on 128-bit lane pairs ([`Dec`]), four values at a time.
 
 #![allow(unsafe_code)]
 
@@ -12,16 +11,14 @@ use crate::simd::{Plain, cast, load, store};
 /// up to 16 numerals, the last one's B window reaching 3 * 16 + 8 + 8.
 const PAD: usize = 4 * 16;
 
-/// Whether the four values of `n` numerals (halves split at `u`) from
-/// numeral `at` of `len` are whole and in reach of eight-numeral loads and
-/// stores (B's from `at + u`).
+/// Whether the four values of `n` numerals (halves split at `u`) from numeral `at` of `len` are in
+/// reach of eight-numeral loads and stores.
 pub(crate) fn in_reach((n, u): (usize, usize), at: usize, len: usize) -> bool {
     at + 3 * n + u + 8 <= len
 }
 
-/// Four values of `n` numerals (halves of `u` and `n - u`) from numeral
-/// `at` of `data`, checked in reach once: each half then moves with one
-/// unchecked vector load or store.
+/// Four values of `n` numerals (halves of `u` and `n - u`) from numeral `at` of `data`, checked in
+/// reach once: each half then moves with one unchecked vector load or store.
 pub(crate) struct Quad<S> {
     data: S,
     at: usize,
@@ -37,8 +34,8 @@ impl<S: AsRef<[u16]>> Quad<S> {
         Quad { data, at, n, u }
     }
 
-    /// Where value `i`'s half `h` starts (asserted, with `V`'s width: eight
-    /// numerals, or sixteen from a value's start when u = 8).
+    /// Where value `i`'s half `h` starts (asserted, with `V`'s width: eight numerals, or sixteen from a
+    /// value's start when u = 8).
     #[inline(always)]
     fn window<V>(&self, i: usize, h: usize) -> usize {
         let bytes = size_of::<V>();
@@ -50,9 +47,8 @@ impl<S: AsRef<[u16]>> Quad<S> {
     #[inline(always)]
     pub(crate) fn load<V: Plain>(&self, i: usize, h: usize) -> V {
         let p = self.window::<V>(i, h);
-        // SAFETY: `new` checked at + 3n + u + 8 <= len: the window (eight
-        // numerals from p <= at + 3n + u, or sixteen from p <= at + 3n when
-        // u = 8) is inside `data`; any bits are a valid `V`.
+        // SAFETY: `new` checked at + 3n + u + 8 <= len: the window (eight numerals from p <= at + 3n + u, or
+        // sixteen from p <= at + 3n when u = 8) is inside `data`; any bits are a valid `V`.
         unsafe { core::ptr::read_unaligned(self.data.as_ref().as_ptr().add(p).cast::<V>()) }
     }
 }
@@ -62,15 +58,13 @@ impl Quad<&mut [u16]> {
     #[inline(always)]
     pub(crate) fn store<V: Plain>(&mut self, i: usize, h: usize, v: V) {
         let p = self.window::<V>(i, h);
-        // SAFETY: as in `load`, the window is inside `data`; any bytes are
-        // valid numerals (u16).
+        // SAFETY: as in `load`, the window is inside `data`; any bytes are valid numerals (u16).
         unsafe { core::ptr::write_unaligned(self.data.as_mut_ptr().add(p).cast::<V>(), v) }
     }
 }
 
-/// The byte shuffle taking eight right-aligned digit slots (most
-/// significant first) to the `m` numerals of a half from its start, or
-/// (`to_slots`) the numerals to the slots.
+/// The byte shuffle taking eight right-aligned digit slots (most significant first) to the `m`
+/// numerals of a half, or (`to_slots`) the numerals to the slots.
 pub(crate) fn shuffle(m: usize, be: bool, to_slots: bool) -> [u8; 16] {
     let mut ctl = [0x80u8; 16];
     for i in 0..m {
@@ -83,8 +77,7 @@ pub(crate) fn shuffle(m: usize, be: bool, to_slots: bool) -> [u8; 16] {
     ctl
 }
 
-/// Two 128-bit lanes for [`Dec`] (an xmm pair, or a ymm): half A of a
-/// value in lane 0, B in lane 1.
+/// Two 128-bit lanes for [`Dec`] (an xmm pair, or a ymm): half A of a value in lane 0, B in lane 1.
 pub(crate) trait Quads: Lanes + Plain {
     /// The proof of the features the data movement needs.
     type Entry: Copy;
@@ -139,25 +132,20 @@ lanes! {Quads for __m256i, Entry = crate::cpu::Avx2, {
     widen(x: __m128i, out: &mut [u64]) -> () = store(out, _mm256_cvtepu32_epi64(x));
 }
 
-/// Decimal NUM and STR of whole batch groups on [`Quads`], both halves of
-/// at most 8 digits: a byte shuffle per value length right-aligns each half
-/// in its lane (reversed for FF3, leading lanes zeroed); NUM folds four
-/// values at once, STR converts four halves per pass and shuffles the
-/// digits back. The parse keeps the largest numeral it loads and says at
-/// the end whether all were digits.
+/// Decimal NUM and STR of whole batch groups on [`Quads`], both halves of at most 8 digits: a byte
+/// shuffle per value length right-aligns each half in its lane; NUM folds four values at once, STR
+/// converts four halves per pass and shuffles the digits back.
 pub(crate) struct Dec<L: Quads> {
     entry: L::Entry,
     token: L::Token,
     n: usize,
     u: usize,
-    /// Per lane: slot byte -> byte of the eight numerals from the half's
-    /// start (NUM); 0x80 zeroes the slot.
+    /// Per lane: slot byte -> byte of the half's eight numerals (NUM); 0x80 zeroes the slot.
     num_ctl: [u8; 32],
-    /// Per lane: byte of the eight numerals from the half's start -> slot
-    /// byte (STR): A's in both lanes, then B's in both lanes.
+    /// Per lane: byte of the half's eight numerals -> slot byte (STR): A's in both lanes, then B's.
     str_ctl: [[u8; 32]; 2],
-    /// 16 numerals split in the middle, most significant first
-    /// (`Some(false)`) or last: one 32-byte load or store, no shuffle.
+    /// 16 numerals split in the middle, most significant first (`Some(false)`) or last: one 32-byte load
+    /// or store, no shuffle.
     whole: Option<bool>,
 }
 
@@ -167,9 +155,8 @@ pub(crate) type Dec128 = Dec<[__m128i; 2]>;
 pub(crate) type Dec256 = Dec<__m256i>;
 
 impl<L: Quads> Dec<L> {
-    /// The shuffles for values of `n` numerals whose first half has `u`,
-    /// most significant first when `be` (FF1) or last (FF3); `None` unless
-    /// both halves have 1 to 8 numerals and the CPU has `L`'s features.
+    /// The shuffles for values of `n` numerals whose first half has `u`, most significant first when
+    /// `be` (FF1); `None` unless both halves have 1 to 8 numerals and the CPU has `L`'s features.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
         let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
         let (entry, token) = L::tokens().filter(|_| halves)?;
@@ -191,9 +178,8 @@ impl<L: Quads> Dec<L> {
         })
     }
 
-    /// The four values from numeral `at` of `src`, A's window in lane 0 and
-    /// B's in lane 1, shuffled into digit slots (`WHOLE`: as loaded); `top`
-    /// keeps the lane-wise largest numeral loaded.
+    /// The four values from numeral `at` of `src`, A's window in lane 0 and B's in lane 1, shuffled into
+    /// digit slots (`WHOLE`: as loaded); `top` keeps the lane-wise largest numeral loaded.
     #[inline(always)]
     fn load4<const WHOLE: bool>(&self, src: &[u16], at: usize, ctl: L, top: &mut L) -> [L; 4] {
         let (q, e) = (Quad::new(src, (self.n, self.u), at), self.entry);
@@ -206,9 +192,8 @@ impl<L: Quads> Dec<L> {
         v
     }
 
-    /// NUM of both halves of every value in `data` into `a` and `b` (count
-    /// rounded up to 4), checking the numerals from the loaded vectors:
-    /// whether all are below 10 (if not, `a` and `b` hold garbage).
+    /// NUM of both halves of every value in `data` into `a` and `b` (count rounded up to 4): whether
+    /// all numerals are below 10 (if not, `a` and `b` hold garbage).
     #[inline(always)]
     fn parse_in(&self, data: &[u16], a: &mut [u64], b: &mut [u64]) -> bool {
         match self.whole {
@@ -233,8 +218,7 @@ impl<L: Quads> Dec<L> {
             let v = if in_reach((self.n, self.u), at, data.len()) {
                 self.load4::<WHOLE>(data, at, ctl, &mut top)
             } else {
-                // A zero-padded copy of the last values (fewer than
-                // 3 * 16 + 8 + 8 numerals left).
+                // A zero-padded copy of the last values (out of reach).
                 let mut pad = [0u16; PAD];
                 pad[..data.len() - at].copy_from_slice(&data[at..]);
                 self.load4::<WHOLE>(&pad, 0, ctl, &mut top)
@@ -243,13 +227,12 @@ impl<L: Quads> Dec<L> {
             L::widen(e, ra, &mut a[j..j + 4]);
             L::widen(e, rb, &mut b[j..j + 4]);
         }
-        // Each value's halves were loaded whole (A from its start, B from
-        // `u` on): every numeral was loaded.
+        // Each value's halves were loaded whole: every numeral was loaded.
         L::below_ten(self.token, top)
     }
 
-    /// STR of both halves of every value back into `data` (the inverse of
-    /// [`Dec::parse_in`]); every half must be below 10^its length.
+    /// STR of both halves of every value back into `data` (the inverse of [`Dec::parse_in`]); every
+    /// half must be below 10^its length.
     #[inline(always)]
     fn format_in(&self, a: &[u64], b: &[u64], data: &mut [u16]) {
         match self.whole {
@@ -281,8 +264,7 @@ impl<L: Quads> Dec<L> {
             if in_reach(nu, at, data.len()) {
                 self.store4::<WHOLE>(data, at, h, ctl);
             } else {
-                // Into a padded copy whose whole values are copied back (the
-                // stores' spill past the last value stays in the copy).
+                // Into a padded copy whose whole values are copied back (the spill stays in the copy).
                 let mut pad = [0u16; PAD];
                 self.store4::<WHOLE>(&mut pad, 0, h, ctl);
                 let end = data.len().min(at + 4 * self.n);
@@ -291,10 +273,8 @@ impl<L: Quads> Dec<L> {
         }
     }
 
-    /// Writes values `at..` from their digits `h` (`WHOLE`: value i's 16 in
-    /// `h[i]`; else [a02, a13, b02, b13], shuffled by `ctl`). Each store
-    /// writes eight numerals: ascending order, a value over its
-    /// predecessor's spill.
+    /// Writes values `at..` from their digits `h` (`WHOLE`: value i's 16 in `h[i]`; else
+    /// [a02, a13, b02, b13], shuffled by `ctl`), in ascending order: a value over its predecessor's spill.
     #[inline(always)]
     fn store4<const WHOLE: bool>(&self, dst: &mut [u16], at: usize, h: [L; 4], ctl: [L; 2]) {
         if WHOLE {

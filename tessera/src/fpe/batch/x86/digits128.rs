@@ -1,5 +1,4 @@
-//! Decimal NUM and STR of one half of 1 to 16 digits with SSE2, most
-//! significant digit first (`BE`, FF1) or last (FF3).
+//! Decimal NUM and STR of one half of 1 to 16 digits with SSE2, most significant first when `BE`.
 
 #![allow(unsafe_code)]
 
@@ -52,16 +51,14 @@ fn keep<const BE: bool>(k: usize) -> __m128i {
     load(at)
 }
 
-/// NUM_10 of eight numeral lanes (each below 10), lane 0 most significant
-/// when `BE`, else least.
+/// NUM_10 of eight numeral lanes (each below 10), lane 0 most significant when `BE`, else least.
 #[inline]
 #[target_feature(enable = "sse2")]
 pub(crate) fn num8<const BE: bool>(v: __m128i) -> u32 {
     _mm_cvtsi128_si32(num_lanes(Sse2, v, !BE)) as u32
 }
 
-/// STR^8_10 of `x` < 10^8 as eight u16 lanes, most significant first when
-/// `BE`, else least.
+/// STR^8_10 of `x` < 10^8 as eight u16 lanes, most significant first when `BE`, else least.
 #[inline]
 #[target_feature(enable = "sse2")]
 pub(crate) fn digits8<const BE: bool>(x: u32) -> __m128i {
@@ -91,10 +88,8 @@ fn num_sse2<const BE: bool>(x: &[u16], start: usize, m: usize) -> u64 {
     hi * 100_000_000 + lo
 }
 
-/// Writes STR^m_10(`v`) (m in 1..=16, v < 10^m) to `x[start..start + m]`,
-/// reversed unless `BE`. Writes leading zeros past the half too: below
-/// `start` when `BE`, above `start + m` otherwise (never outside `x`), so
-/// callers write halves in descending (`BE`) or ascending order of position.
+/// Writes STR^m_10(`v`) (m in 1..=16, v < 10^m) to `x[start..start + m]`, reversed unless `BE`, and
+/// zeros below `start` when `BE`, above `start + m` otherwise (never outside `x`).
 #[inline(always)]
 pub(crate) fn put<const BE: bool>(x: &mut [u16], start: usize, m: usize, v: u64) {
     // SAFETY: SSE2 is part of every x86-64 CPU.

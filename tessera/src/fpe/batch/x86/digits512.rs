@@ -1,7 +1,6 @@
-//! Decimal NUM and STR of whole batch groups with AVX-512 BW, two values
-//! per vector: a word permutation per value length moves two values'
-//! numerals into four 8-lane slots (right-aligned, reversed for FF3,
-//! leading lanes zero), [`super::lanes`] converts, another moves back.
+//! Decimal NUM and STR of whole batch groups with AVX-512 BW, two values per vector: a word
+//! permutation per value length moves two values' numerals into four 8-lane slots, [`super::lanes`]
+//! converts, another moves back.
 
 #![allow(unsafe_code)]
 
@@ -9,8 +8,7 @@ use super::lanes::{Lanes, digits, num_lanes};
 use crate::simd::{cast, load, store};
 use core::arch::x86_64::*;
 
-/// How far ahead of the numerals being parsed to prefetch (in numerals):
-/// a group of 64 values of 16 digits.
+/// How far ahead of the numerals being parsed to prefetch: a group of 64 values of 16 digits.
 const PREFETCH: usize = 64 * 16;
 
 /// The permutations for one value length `n` and first-half length `u`.
@@ -27,9 +25,8 @@ pub(crate) struct Dec512 {
 }
 
 impl Dec512 {
-    /// The tables for values of `n` numerals whose first half has `u`,
-    /// most significant first when `be` (FF1) or last (FF3); `None` unless
-    /// both halves have 1 to 8 numerals and the CPU has AVX-512 F and BW.
+    /// The tables for values of `n` numerals whose first half has `u`, most significant first when `be`
+    /// (FF1); `None` unless both halves have 1 to 8 numerals and the CPU has AVX-512 F and BW.
     pub(crate) fn new(n: usize, u: usize, be: bool) -> Option<Self> {
         let halves = (1..=8).contains(&u) && (1..=8).contains(&n.checked_sub(u)?);
         let token = crate::cpu::Avx512::get().filter(|_| halves)?;
@@ -51,9 +48,8 @@ impl Dec512 {
         Some(Dec512 { token, n, num_idx, num_keep, str_idx })
     }
 
-    /// The masks of the two windows of values `j..j + 4` (numerals `2n`
-    /// wide from value `j`, then from `j + 2`), as many as `data` (`len`
-    /// numerals) has: one constant unless the four values run past its end.
+    /// The masks of the two windows of values `j..j + 4` (`2n` numerals from value `j`, then from
+    /// `j + 2`), cut at `len`.
     #[inline]
     fn masks(&self, len: usize, j: usize) -> [__mmask32; 2] {
         let keep = |k: usize| ((1u64 << k) - 1) as __mmask32;
@@ -121,8 +117,7 @@ impl Dec512 {
         for ((p, r), mask) in r.iter_mut().enumerate().zip(masks) {
             let start = (j + 2 * p) * self.n;
             if mask != 0 {
-                // SAFETY: the mask covers only numerals inside `data`
-                // (masked-off lanes are not read).
+                // SAFETY: the mask covers only numerals inside `data` (masked-off lanes are not read).
                 let v = unsafe { _mm512_maskz_loadu_epi16(mask, data.as_ptr().add(start).cast()) };
                 *top = _mm512_max_epu16(*top, v);
                 *r = num_lanes(self.token, _mm512_maskz_permutexvar_epi16(self.num_keep, idx, v), false);
@@ -142,8 +137,7 @@ impl Dec512 {
         let count = data.len() / self.n;
         assert!(a.len() >= count.next_multiple_of(4) && b.len() >= count.next_multiple_of(4));
         let idx = cast(self.str_idx);
-        // Qword 0 of each 128-bit lane: A of j, B of j, A of j+1, B of j+1
-        // (A's qwords 0.., B's 8..).
+        // Qword 0 of each 128-bit lane: A of j, B of j, A of j+1, B of j+1 (A's qwords 0.., B's 8..).
         let spread = [_mm512_setr_epi64(0, 0, 8, 8, 1, 1, 9, 9), _mm512_setr_epi64(2, 2, 10, 10, 3, 3, 11, 11)];
         let whole = count / 4 * 4;
         let full = self.masks(data.len(), 0);

@@ -1,7 +1,5 @@
-//! The fused kernel on AVX2 and VAES-256 (scheme in `fused512.rs`), four
-//! halves per vector, arithmetic in `fused_avx2.rs`, two blocks per
-//! `vaesenc` ([`rounds_vaes256`]), with a 32-bit update for moduli up to
-//! [`MAX_NARROW`] ([`update32`]).
+//! The fused kernel on AVX2 and VAES-256 (scheme in `fused512.rs`): four halves per vector,
+//! arithmetic in `fused_avx2.rs`, a 32-bit update for moduli up to [`MAX_NARROW`] ([`update32`]).
 
 #![allow(unsafe_code)]
 
@@ -17,8 +15,7 @@ use super::vec_op::vec_op;
 use crate::Direction;
 use crate::fpe::batch::round::{Consts, Prefetch};
 
-/// A chunk: 32 values as eight groups of one vector (two groups of four
-/// measured 10-15% slower).
+/// A chunk: 32 values as eight groups of one vector (faster than two groups of four).
 const CW: usize = 1;
 const CG: usize = 8;
 
@@ -26,10 +23,9 @@ const CG: usize = 8;
 pub(crate) const MAX_NARROW: u64 = u32::MAX as u64 / 3;
 const _: () = assert!(MAX_FF3 <= MAX_NARROW, "FF3 runs the 32-bit update only");
 
-/// One round for 4·W values with VAES on 256-bit block pairs: m < 2^32, or
-/// m <= [`MAX_NARROW`] with `NARROW` (halves in their lanes' low 32 bits,
-/// the high ones undefined on return). `cb`: the round's constant block ^
-/// `rk[0]` in both lanes. Values 0, 2 and 1, 3 of a vector share a pair.
+/// One round for 4·W values with VAES on 256-bit block pairs: m < 2^32, or m <= [`MAX_NARROW`] with
+/// `NARROW` (halves in their lanes' low 32 bits, the high ones undefined on return). `cb`: the
+/// round's constant block ^ `rk[0]` in both lanes.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(
@@ -54,8 +50,7 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
         let y = if FF3 {
             fold_top4(_mm256_unpacklo_epi64(o0, o1), _mm256_unpackhi_epi64(o0, o1), k)
         } else {
-            // Each value's first 8 bytes, reversed (the unpack written out:
-            // LLVM makes two shuffles and a blend of it).
+            // Each value's first 8 bytes, reversed (the unpack written out).
             let bswap = _mm256_set_epi64x(BSWAP_HI, BSWAP_LO, BSWAP_HI, BSWAP_LO);
             _mm256_shuffle_epi8(vec_op!(ymm_reg: __m256i, "vpunpcklqdq", o0, o1), bswap)
         };
@@ -64,12 +59,9 @@ pub fn step256<const W: usize, const FF3: bool, const NR: usize, const ENC: bool
     out
 }
 
-/// `d ± y mod m` (`ENC`: +) in each lane's low 32 bits (high ones ignored,
-/// undefined on return), for d < m, y < 2^64, 2^16 <= m <= [`MAX_NARROW`].
-/// With [`rem4`](super::fused_avx2::rem4)'s estimate y - q·m is in [-m, m),
-/// so `d ± (y - q·m)` in [-m, 2m) is exact modulo 2^32; two unsigned
-/// minimums fold it, with `s + m` (< 3m, no wrap) then `s - m` (wraps above
-/// s where s < m).
+/// `d ± y mod m` (`ENC`: +) in each lane's low 32 bits (high ones ignored, undefined on return), for
+/// d < m, y < 2^64, 2^16 <= m <= [`MAX_NARROW`]. With [`rem4`](super::fused_avx2::rem4)'s estimate
+/// `d ± (y - q·m)` is in [-m, 2m), exact modulo 2^32; two unsigned minimums fold it.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i {
@@ -83,10 +75,9 @@ pub fn update32<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i 
     _mm256_min_epu32(s, _mm256_sub_epi32(s, k.m))
 }
 
-/// The VAES-256 kernel: all rounds for every value of `a` and `b`, asking
-/// `pf` for a line between steps. Needs AVX2, AES-NI, VAES and FMA (the
-/// token); `a.len() == b.len()`, a multiple of 8; an even number of rounds;
-/// halves below their moduli, each in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`].
+/// The VAES-256 kernel: all rounds for every value of `a` and `b`, asking `pf` for a line between
+/// steps. Needs `a.len() == b.len()`, a multiple of 8; an even number of rounds; halves below their
+/// moduli, each in 2^16..2^32 (FF1) or 2^16..=[`MAX_FF3`].
 #[target_feature(enable = "avx2,aes,vaes,fma")]
 pub fn rounds_vaes256<const FF3: bool>(_: crate::cpu::Vaes256, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
@@ -98,10 +89,8 @@ pub fn rounds_vaes256<const FF3: bool>(_: crate::cpu::Vaes256, work: FusedRun<'_
     crate::wipe::wipe_vectors(&mut rk);
 }
 
-/// Each round's constant block ^ `rk0` in both lanes into `cbk` (as
-/// [`round_consts`]: written there, LLVM copied a returned array by
-/// `memcpy` per group); the round count, the moduli of the first round's
-/// parity and the other, and that parity.
+/// Each round's constant block ^ `rk0` in both lanes into `cbk` ([`round_consts`]); the round
+/// count, the moduli of the first round's parity and the other, and that parity.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn setup(
@@ -115,9 +104,8 @@ fn setup(
     (rounds, [Mod256::new(c, p), Mod256::new(c, 1 - p)], p)
 }
 
-/// All rounds for 4·W·G values of `a` and `b` as G groups of W vectors
-/// (`cbk`, `ks`, `p` as [`setup`] gives them); `pf` asks for a line after
-/// every fourth group's step.
+/// All rounds for 4·W·G values of `a` and `b` as G groups of W vectors (`cbk`, `ks`, `p` from
+/// [`setup`]); `pf` asks for a line after every fourth group's step.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 fn chunk256<const W: usize, const G: usize, const FF3: bool, const NR: usize, const ENC: bool, const NARROW: bool>(

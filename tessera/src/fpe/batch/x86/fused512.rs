@@ -1,11 +1,7 @@
-//! The fused kernels' scheme, and its VAES-512 + IFMA kernel. With one
-//! tweak for a run, every round's blocks are built from the halves in
-//! registers, enciphered there and y is read back and reduced, for FF1
-//! (d = 8) and FF3-1. A chunk runs all its rounds, two per loop turn, in
-//! groups: one group's AES overlaps another's reduction. FF3-1's 128-bit y
-//! is first folded below 2^64 + 2^63 (m <= 2^30, [`pre8`]). The AVX2
-//! kernels are in `fused256.rs`, the AES-NI ones in `fused_ni.rs` and
-//! `fused_sse.rs`. Straight-line vector code (`scripts/check-ct`).
+//! The fused kernels' scheme, and its VAES-512 + IFMA kernel: with one tweak for a run, every round
+//! of FF1 (d = 8) or FF3-1 is built, enciphered and reduced with the halves in registers, a chunk
+//! at a time in groups (one group's AES overlaps another's reduction). Straight-line vector code
+//! (`scripts/check-ct`).
 
 use crate::simd::{Plain, cast, load, store};
 use core::arch::x86_64::*;
@@ -44,10 +40,9 @@ pub(crate) fn const_block(c: &Consts<'_>, i: usize) -> __m128i {
     cast(c.blocks[i])
 }
 
-/// For a run on `la` and `lb` values (as many, a multiple of `whole`):
-/// each round's constant block as `wide` makes it (^ the first round key,
-/// broadcast) into `cbk`, in run order (the caller wipes them); returns the
-/// round count and the first round's parity (0: it updates A).
+/// For a run on `la` and `lb` values (as many, a multiple of `whole`): each round's constant block
+/// as `wide` makes it into `cbk`, in run order (the caller wipes them); returns the round count and
+/// the first round's parity (0: it updates A).
 #[inline(always)]
 pub(crate) fn round_consts<V>(
     c: &Consts<'_>,
@@ -65,8 +60,7 @@ pub(crate) fn round_consts<V>(
     (rounds, dir.round(0, rounds) % 2)
 }
 
-/// The first G·W vectors `V` of `a` and `b` as G groups of W, the half the
-/// first round updates (A when its parity `p` is 0) first.
+/// The first G·W vectors `V` of `a` and `b` as G groups of W, the half round parity `p` updates first.
 #[inline(always)]
 pub(crate) fn load_halves<V: Plain, const W: usize, const G: usize>(
     a: &[u64],
@@ -103,9 +97,8 @@ pub(crate) fn store_halves<V: Plain, const W: usize, const G: usize>(
     }
 }
 
-/// One modulus broadcast for [`step512`]: m, 2m, 3m (FF1) or m, m - 1,
-/// 2m - 1 (FF3), the Barrett factor (floor(2^64 / m), FF3 floor(2^65 / m)),
-/// 2^52 - m, and 2^64, 2^96 mod m.
+/// One modulus broadcast for [`step512`]: m, 2m, 3m (FF1) or m, m - 1, 2m - 1 (FF3), the Barrett
+/// factor (floor(2^64 / m), FF3 floor(2^65 / m)), 2^52 - m, and 2^64, 2^96 mod m.
 #[derive(Clone, Copy)]
 pub struct Mod512 {
     m: [__m512i; 3],
@@ -130,9 +123,8 @@ impl Mod512 {
     }
 }
 
-/// `y mod m` up to 2m more (in [0, 3m)) for 2^12 <= m <= 2^50: the
-/// quotient estimate `(y >> 12)·mu >> 52` is at most two short, and the
-/// remainder is exact in the low 52 bits.
+/// `y mod m` up to 2m more (in [0, 3m)) for 2^12 <= m <= 2^50: the quotient estimate
+/// `(y >> 12)·mu >> 52` is at most two short, and the remainder is exact in the low 52 bits.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn barrett8(y: __m512i, k: &Mod512) -> __m512i {
@@ -140,11 +132,9 @@ pub fn barrett8(y: __m512i, k: &Mod512) -> __m512i {
     _mm512_and_si512(_mm512_madd52lo_epu64(y, q, k.neg), _mm512_set1_epi64((1 << 52) - 1))
 }
 
-/// `y mod m` up to m more (in [0, 2m)) for 2 <= m <= 2^20: y folded to
-/// y' = hi·(2^32 mod m) + lo < m·2^32 <= 2^52 (hi, lo its 32-bit halves;
-/// y' ≡ y), then the quotient estimate `y'·mu >> 52`, mu = floor(2^52 / m),
-/// which is above y'/m - y'/2^52 > y'/m - 1 and at most y'/m: at most one
-/// short. The remainder is exact in the low 52 bits.
+/// `y mod m` up to m more (in [0, 2m)) for 2 <= m <= 2^20: y folded to y' = hi·(2^32 mod m) + lo
+/// < m·2^32 <= 2^52, then the estimate `y'·mu >> 52` (mu = floor(2^52 / m)) is at most one short.
+/// The remainder is exact in the low 52 bits.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn barrett8_fold(y: __m512i, k: &Mod512) -> __m512i {
@@ -202,10 +192,9 @@ pub fn fix8(s: __m512i, k: &Mod512) -> __m512i {
     _mm512_min_epu64(s, _mm512_sub_epi64(s, k.m[0]))
 }
 
-/// One round for 8·W values: blocks of `src` ^ `cbk` (the round's constant
-/// block ^ `rk[0]`), `NR` AES rounds, then `dst ± y mod m` (FF1's y by
-/// [`barrett8_fold`] with `FOLD`, else [`barrett8`]). Values 0, 2, 4, 6 of
-/// a vector share one block vector, 1, 3, 5, 7 the next.
+/// One round for 8·W values: blocks of `src` ^ `cbk` (the round's constant block ^ `rk[0]`), `NR`
+/// AES rounds, then `dst ± y mod m`. Values 0, 2, 4, 6 of a vector share one block vector, 1, 3, 5, 7
+/// the next.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 pub fn step512<const W: usize, const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
@@ -255,9 +244,8 @@ pub fn step512<const W: usize, const FF3: bool, const FOLD: bool, const NR: usiz
     out
 }
 
-/// All rounds for 8·H·G values of `a` and `b`, as G (1 or 2) groups of H
-/// vectors. `cbk`: each round's constant block ^ `rk[0]` in run order; `ks`:
-/// the moduli of the first round's parity `p` and the other.
+/// All rounds for 8·H·G values of `a` and `b`, as G (1 or 2) groups of H vectors; `ks`: the moduli of
+/// the first round's parity `p` and the other.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, const NR: usize, const ENC: bool>(
@@ -284,12 +272,9 @@ fn chunk512<const H: usize, const G: usize, const FF3: bool, const FOLD: bool, c
     store_halves([x, y], a, b, p);
 }
 
-/// The VAES-512 kernel: all rounds for every value of `a` and `b`, after
-/// asking `pf` for all of what the batch reads next. Needs AVX-512 F, BW,
-/// IFMA and VAES (the token); `a.len() == b.len()`, a multiple of 8; an
-/// even number of rounds; halves below their moduli, each in
-/// 2^16..=[`MAX_FF1_512`] (FF1) or 2^16..=[`MAX_FF3`] (FF3), or both in
-/// 2..=2^20 with `c.fold` (FF1).
+/// The VAES-512 kernel: all rounds for every value of `a` and `b`, after asking `pf` for all of it.
+/// Needs `a.len() == b.len()`, a multiple of 8; an even number of rounds; halves below their moduli,
+/// each in 2^16..=[`MAX_FF1_512`] (FF1) or 2^16..=[`MAX_FF3`] (FF3), or both in 2..=2^20 with `c.fold`.
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,vaes")]
 pub fn rounds_vaes512<const FF3: bool>(_: crate::cpu::Vaes512Ifma, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;

@@ -1,7 +1,4 @@
-//! The AVX2 arithmetic of the fused kernels of `fused256.rs`, four values
-//! per vector: FF3's fold of y ([`fold_top4`]), the f64
-//! quotient estimate ([`rem4`]), the update ([`update4`]) and the block pairs
-//! ([`blocks4`], [`blocks32`]).
+//! The AVX2 arithmetic of the fused kernels of `fused256.rs`, four values per vector.
 
 use core::arch::x86_64::*;
 
@@ -9,10 +6,9 @@ use super::fused512::MAX_FF3;
 use super::round::{BSWAP_HI, BSWAP_LO};
 use crate::fpe::batch::round::Consts;
 
-/// A number below 2^64 congruent to `hi·2^64 + lo` mod m, 2^16 <= m <=
-/// [`MAX_FF3`] (`k` from [`Mod256::with_top`]), by two multiplies: `lo`
-/// less its top bit b, plus b·(2^63 mod m) (`k.top` = 2^63 + 2^63 mod m,
-/// masked by the sign of `lo`), plus h0·(2^64 mod m) + h1·(2^96 mod m);
+/// A number below 2^64 congruent to `hi·2^64 + lo` mod m, 2^16 <= m <= [`MAX_FF3`] (`k` from
+/// [`Mod256::with_top`]), by two multiplies: `lo` less its top bit b, plus b·(2^63 mod m)
+/// (`k.top` = 2^63 + 2^63 mod m, masked by the sign of `lo`), plus h0·(2^64 mod m) + h1·(2^96 mod m);
 /// the sum is below 2^63 + (m - 1)·(2^33 - 1).
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -24,8 +20,8 @@ pub fn fold_top4(lo: __m256i, hi: __m256i, k: &Mod256) -> __m256i {
 }
 const _: () = assert!(((MAX_FF3 - 1) as u128) * ((1 << 33) - 1) < 1 << 63, "fold_top4's sum must stay below 2^64");
 
-/// One modulus broadcast: m, [`rem4`]'s f64 constants and offsets, 2^32,
-/// 2^64, 2^96 mod m and (FF3 on VAES-256) 2^63 + (2^63 mod m).
+/// One modulus broadcast: m, [`rem4`]'s constants, 2^32, 2^64, 2^96 mod m and (FF3 on VAES-256)
+/// 2^63 + (2^63 mod m).
 #[derive(Clone, Copy)]
 pub struct Mod256 {
     pub(crate) m: __m256i,
@@ -72,19 +68,17 @@ impl Mod256 {
     }
 }
 
-/// [`rem4`]'s f64 constants for m: inv = 2^12 / m rounded, and c =
-/// 2^52 - 2^52·inv rounded once (the product is exact), so
-/// (2^52 + Y)·inv + c is 2^52 + Y·inv.
+/// [`rem4`]'s f64 constants for m: inv = 2^12 / m rounded, and c = 2^52 - 2^52·inv rounded once (the
+/// product is exact), so (2^52 + Y)·inv + c is 2^52 + Y·inv.
 pub(crate) fn quotient_consts(m: u64) -> [f64; 2] {
     let inv = 4096.0 / m as f64;
     let two52 = (1u64 << 52) as f64;
     [inv, two52 - two52 * inv]
 }
 
-/// `y - q·m + m` (`dec` false) or `m - (y - q·m)`, both in [0, 2m], for
-/// y < 2^64 and 2^16 <= m < 2^32, q within one above floor(y / m): y's top
-/// 52 bits (exact as 2^52 + Y) times 2^12 / m plus c errs by under
-/// 1/16 + 1/32 + 1/16 + 1/4, so the sum is in (y/m - 0.41, y/m + 0.35)
+/// `y - q·m + m` (`dec` false) or `m - (y - q·m)`, both in [0, 2m], for y < 2^64 and
+/// 2^16 <= m < 2^32, q within one above floor(y / m): y's top 52 bits (exact as 2^52 + Y) times
+/// 2^12 / m plus c errs by under 1/16 + 1/32 + 1/16 + 1/4, so the sum is in (y/m - 0.41, y/m + 0.35)
 /// and rounds to q* or q* + 1; `off` cancels 2^52's exponent bits in q·m.
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -111,9 +105,8 @@ pub fn fold4(s: __m256i, m: __m256i) -> __m256i {
     _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(t), _mm256_castsi256_pd(s), _mm256_castsi256_pd(t)))
 }
 
-/// The two block pairs of 4 halves `x` (values 0, 2 and 1, 3), each
-/// xored with `cb`: the half placed as [`Layout::Ff3`](crate::fpe::batch::round::Layout)
-/// (`FF3`) or FF1 places it.
+/// The two block pairs of 4 halves `x` (values 0, 2 and 1, 3), each xored with `cb`, the half placed
+/// as FF3 or FF1 places it.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn blocks4<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
@@ -136,9 +129,7 @@ pub fn update4<const ENC: bool>(d: __m256i, y: __m256i, k: &Mod256) -> __m256i {
     fold4(fold4(s, k.m), k.m)
 }
 
-/// As [`blocks4`] from the low 32 bits of each half (the high ones
-/// ignored): one byte shuffle per block pair places them and zeroes the
-/// rest.
+/// As [`blocks4`] from the low 32 bits of each half (the high ones ignored).
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn blocks32<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
@@ -146,10 +137,8 @@ pub fn blocks32<const FF3: bool>(x: __m256i, cb: __m256i) -> [__m256i; 2] {
     [_mm256_xor_si256(_mm256_shuffle_epi8(x, lo), cb), _mm256_xor_si256(_mm256_shuffle_epi8(x, hi), cb)]
 }
 
-/// The byte shuffles (`pshufb`, one 128-bit lane as its low and high
-/// 64 bits) that place the low 32 bits of a lane's value 0 (the first) or
-/// 1 (the second) in a block and zero the rest: FF3 in the block's bytes
-/// 0..4, FF1 reversed to its bytes 12..16.
+/// The byte shuffles (one 128-bit lane as two 64-bit words) placing the low 32 bits of a lane's value
+/// 0 or 1 in a block and zeroing the rest: FF3 in its bytes 0..4, FF1 reversed to its bytes 12..16.
 pub(crate) const fn place32(ff3: bool) -> [[i64; 2]; 2] {
     let z = 0x8080_8080_8080_8080u64 as i64; // zero bytes
     if ff3 {

@@ -1,12 +1,7 @@
-//! The fused kernels on AES-NI, with or without AVX2 (scheme in `fused512.rs`):
-//! eight blocks per `aesenc`, over a [`Unit`] of halves: one value on
-//! 64-bit scalars here ([`Scalar`], for FF3 and FF1 moduli above
-//! `fused_sse.rs`'s), two per vector in `fused_sse.rs`. Two groups run as
-//! a pipeline of [`stage`]s: one group's update between the other's AES
-//! rounds. FF3's 128-bit y is folded in the vector (limbs times 2^32k mod
-//! m), then updated with d in the quotient ([`Fast::step_folded`]).
-//! `scripts/check-ct` compiles [`step`] on eight values for FF1, four for
-//! FF3 (on eight, LLVM loops over the values) and [`stage`].
+//! The fused kernels on AES-NI (scheme in `fused512.rs`): eight blocks in flight over a [`Unit`] of
+//! halves, one value on 64-bit scalars here ([`Scalar`]), two per vector in `fused_sse.rs`. Two
+//! groups run as a pipeline of [`stage`]s: one group's update between the other's AES rounds.
+//! `scripts/check-ct` compiles [`step`] on eight values for FF1, four for FF3, and [`stage`].
 
 #![allow(unsafe_code)]
 
@@ -40,9 +35,8 @@ pub(crate) trait Unit<const K: usize> {
     fn finish<const ENC: bool>(t: AesNi, o: [__m128i; K], k: &Self::Mod, d: Self::Half) -> Self::Half;
 }
 
-/// The [`Unit`] methods that take the `AesNi` token, each body one
-/// `unsafe` block: the code it calls needs AES-NI and SSE4.1, which the
-/// token proves (and SSE2, part of every x86-64 CPU).
+/// The [`Unit`] methods that take the `AesNi` token (proof of AES-NI and SSE4.1), each body one
+/// `unsafe` block.
 macro_rules! unit_methods {
     ($(fn $name:ident $(<const $c:ident: $ct:ty>)? ($($a:ident: $t:ty),*) -> $r:ty { $($body:tt)* })*) => {$(
         #[inline(always)]
@@ -93,8 +87,8 @@ pub struct Red {
 }
 
 impl Red {
-    /// For the modulus `m`, `r` its limb residues (2^32, 2^64 and 2^96 mod
-    /// m); `None` unless m is in 2..=(2^64 - 1) / 3 (FF1) or 2..2^30 (FF3).
+    /// For the modulus `m`, `r` its limb residues; `None` unless m is in 2..=(2^64 - 1) / 3 (FF1) or
+    /// 2..2^30 (FF3).
     #[inline]
     #[target_feature(enable = "sse4.1")]
     fn new<const FF3: bool>(m: u64, r: [u64; 3]) -> Option<Self> {
@@ -102,8 +96,7 @@ impl Red {
         Some(Red { f, w: [_mm_set_epi64x(r[1] as i64, 1), _mm_set_epi64x(r[2] as i64, r[0] as i64)] })
     }
 
-    /// A 64-bit value congruent to the 128-bit `o` mod m (m < 2^30): each
-    /// 32-bit limb times its weight (products below 2^62), summed.
+    /// A 64-bit value congruent to the 128-bit `o` mod m (m < 2^30): its limbs times their weights.
     #[inline]
     #[target_feature(enable = "sse4.1")]
     fn fold(&self, o: __m128i) -> u64 {
@@ -174,9 +167,8 @@ fn encipher<const K: usize, const N: usize, const NR: usize>(
     blk
 }
 
-/// One stage of the two-group pipeline: enciphers `blk` and, one unit
-/// after each of the first W AES rounds, finishes the other group's
-/// enciphered `done` into `dst` (interleaved in program order).
+/// One stage of the two-group pipeline: enciphers `blk` and, one unit after each of the first W AES
+/// rounds, finishes the other group's enciphered `done` into `dst`.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn stage<U: Unit<K>, const K: usize, const W: usize, const NR: usize, const ENC: bool>(
@@ -211,21 +203,17 @@ pub(crate) fn stage<U: Unit<K>, const K: usize, const W: usize, const NR: usize,
     blk
 }
 
-/// The AES-NI kernel: all rounds for every value of `a` and `b`, asking
-/// `pf` for each chunk's share before it (a burst first, or a line per
-/// stage, measured slower). Needs AES-NI and SSE4.1 (the token);
-/// `a.len() == b.len()`, a multiple of 8; an even number of rounds, at most
-/// ten; halves below their moduli, each in 2..=(2^64 - 1) / 3 (FF1) or
-/// 2..2^30 (FF3).
+/// The AES-NI kernel: all rounds for every value of `a` and `b`, asking `pf` for each chunk's share
+/// before it. Needs `a.len() == b.len()`, a multiple of 8; an even number of rounds, at most ten;
+/// halves below their moduli, each in 2..=(2^64 - 1) / 3 (FF1) or 2..2^30 (FF3).
 #[target_feature(enable = "aes,sse4.1")]
 pub fn rounds_aesni<const FF3: bool>(t: AesNi, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;
     by_rounds!(run[Scalar<FF3>, 1, 8](nr, dir; t, keys, c, a, b, dir, pf));
 }
 
-/// All rounds for every value of `a` and `b` in units `U` of `K` values,
-/// `W` units a group, chunks of two groups then one; `pf` asked for each
-/// chunk's share before it.
+/// All rounds for every value of `a` and `b` in units `U` of `K` values, `W` units a group, chunks of
+/// two groups then one.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn run<U: Unit<K>, const K: usize, const W: usize, const NR: usize, const ENC: bool>(
@@ -254,9 +242,8 @@ pub(crate) fn run<U: Unit<K>, const K: usize, const W: usize, const NR: usize, c
     crate::wipe::wipe_vectors(&mut cbk);
 }
 
-/// All rounds for G groups (1 or 2) of `W` units of `a` and `b` (`cbk`,
-/// `ks`, `p` as in [`run`]): two groups as a pipeline of [`stage`]s, one
-/// [`step`] by step.
+/// All rounds for G groups (1 or 2) of `W` units of `a` and `b`: two groups as a pipeline of
+/// [`stage`]s, one [`step`] by step.
 #[inline]
 #[target_feature(enable = "aes,sse4.1")]
 fn chunk<U: Unit<K>, const K: usize, const W: usize, const G: usize, const NR: usize, const ENC: bool>(

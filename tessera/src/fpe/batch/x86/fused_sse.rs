@@ -1,8 +1,6 @@
-//! The fused kernel for FF1 with moduli up to [`MAX_NARROW`] on AES-NI and
-//! SSE4.1 (with or without AVX2): `fused_ni.rs`'s kernel on a [`Unit`] of two values
-//! per vector with `fused256.rs`'s 32-bit update. FF1 measured 2.07x the
-//! AES floor against scalar units' 2.35x, FF3-1 2.80x against 2.53x (idle
-//! A/B at aesni): FF3 stays on scalars.
+//! The fused kernel for FF1 with moduli up to [`MAX_NARROW`] on AES-NI and SSE4.1: `fused_ni.rs`'s
+//! kernel on a [`Unit`] of two values per vector with `fused256.rs`'s 32-bit update (FF3 is faster on
+//! scalar units).
 
 #![allow(unsafe_code)]
 
@@ -38,8 +36,7 @@ impl ModSse {
     }
 }
 
-/// Two values per vector, each half in its lane's low 32 bits (the high
-/// ones ignored, and zero when stored).
+/// Two values per vector, each half in its lane's low 32 bits (the high ones ignored, zero when stored).
 pub(crate) struct Pair;
 
 impl Unit<2> for Pair {
@@ -68,8 +65,7 @@ fn build(x: __m128i, cb: __m128i) -> [__m128i; 2] {
     place32(false).map(|[l, h]| _mm_xor_si128(_mm_shuffle_epi8(x, _mm_set_epi64x(h, l)), cb))
 }
 
-/// `d ± y mod m` for the two values of `d`, y read from their enciphered
-/// blocks `o`.
+/// `d ± y mod m` for the two values of `d`, y read from their enciphered blocks `o`.
 #[inline]
 #[target_feature(enable = "sse4.1")]
 fn finish<const ENC: bool>(o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i {
@@ -78,10 +74,9 @@ fn finish<const ENC: bool>(o: [__m128i; 2], k: &ModSse, d: __m128i) -> __m128i {
     update2::<ENC>(d, y, k)
 }
 
-/// [`update32`](super::fused256::update32) on two lanes without FMA: the
-/// estimate `(2^52 + Y)·inv + c`, each step rounded to nearest, is within
-/// (y/m - 0.41, y/m + 0.35), so y - q·m is in [-m, m) and `d ± t` in
-/// [-m, 2m), exact modulo 2^32 (only q's low 32 bits are read).
+/// [`update32`](super::fused256::update32) on two lanes without FMA: the estimate
+/// `(2^52 + Y)·inv + c`, each step rounded to nearest, is within (y/m - 0.41, y/m + 0.35), so y - q·m
+/// is in [-m, m) and `d ± t` in [-m, 2m), exact modulo 2^32 (only q's low 32 bits are read).
 #[inline]
 #[target_feature(enable = "sse4.1")]
 fn update2<const ENC: bool>(d: __m128i, y: __m128i, k: &ModSse) -> __m128i {
@@ -107,8 +102,7 @@ fn mul_lo32(a: __m128i, b: __m128i) -> __m128i {
     r
 }
 
-/// The SSE4.1 kernel: as `fused_ni::rounds_aesni` for FF1, asking `pf`
-/// for everything first; moduli in 2^16..=[`MAX_NARROW`].
+/// The SSE4.1 kernel for FF1, asking `pf` for everything first; moduli in 2^16..=[`MAX_NARROW`].
 #[target_feature(enable = "aes,sse4.1")]
 pub fn rounds_sse41(t: AesNi, work: FusedRun<'_, impl Prefetch>) {
     let FusedRun { keys, nr, c, a, b, dir, pf } = work;

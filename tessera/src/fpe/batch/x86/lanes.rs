@@ -1,6 +1,5 @@
-//! Decimal NUM and STR in every 128-bit lane of an xmm, ymm or zmm vector,
-//! written once over [`Lanes`]: eight digits per lane by multiplies and
-//! shifts, no table and no branch on a value (W. Muła's conversions).
+//! Decimal NUM and STR in every 128-bit lane of an xmm, ymm or zmm vector over [`Lanes`]: eight
+//! digits per lane by multiplies and shifts, no table and no branch on a value (W. Muła's conversions).
 
 #![allow(unsafe_code)]
 
@@ -8,8 +7,7 @@ use core::arch::x86_64::*;
 
 use super::vec_op::vec_op;
 
-/// An integer vector of 128-bit lanes, with the instructions the decimal
-/// conversions use, each taking the proof (`Token`) of its features.
+/// An integer vector of 128-bit lanes with the instructions the decimal conversions use.
 pub(crate) trait Lanes: Copy {
     /// The proof of the features the instructions need.
     type Token: Copy;
@@ -26,8 +24,7 @@ pub(crate) trait Lanes: Copy {
     fn sll2_64(t: Self::Token, a: Self) -> Self;
     /// Each lane's words moved one up (`down`: one down), zero shifted in.
     fn shift_word(t: Self::Token, a: Self, down: bool) -> Self;
-    /// Per lane: word 2 of qword `q` four times, then word 0 four times
-    /// (`rev`: word 0 first).
+    /// Per lane: word 2 of qword `q` four times, then word 0 four times (`rev`: word 0 first).
     fn spread(t: Self::Token, a: Self, q: usize, rev: bool) -> Self;
     /// Whether every u16 lane is below 10.
     fn below_ten(t: Self::Token, top: Self) -> bool;
@@ -37,8 +34,7 @@ pub(crate) trait Lanes: Copy {
 #[derive(Clone, Copy)]
 pub(crate) struct Sse2;
 
-/// `$trait` for a vector whose instructions need `$token`'s features, with
-/// any `$extra` items as they are.
+/// `$trait` for a vector whose instructions need `$token`'s features, with any `$extra` items.
 macro_rules! lanes {
     ($trait:ident for $v:ty, $assoc:ident = $token:ty, { $($extra:item)* }
      $($name:ident($($a:ident: $t:ty),*) -> $r:ty = $e:expr;)*) => {
@@ -90,8 +86,7 @@ fn spread_ctl(q: usize, rev: bool) -> [i16; 8] {
     [x, x, x, x, y, y, y, y]
 }
 
-/// `pmulhuw`, `vpmulhuw` and `vpshufb` written out: LLVM rewrites the
-/// intrinsics (a multiply-high by 2^k into shifts, some thirty on SSE2).
+/// `pmulhuw`, `vpmulhuw` and `vpshufb` written out, where LLVM rewrites the intrinsics into slower code.
 #[inline]
 #[target_feature(enable = "sse2")]
 fn mulhi128(mut a: __m128i, b: __m128i) -> __m128i {
@@ -143,8 +138,7 @@ lanes! {Lanes for __m128i, Token = Sse2, {}
     };
 }
 
-/// [`Lanes`] for ymm (`$y`, AVX2) and zmm (`$z`, AVX-512 BW): the same
-/// instruction on each width.
+/// [`Lanes`] for ymm (`$y`, AVX2) and zmm (`$z`, AVX-512 BW).
 macro_rules! wide {
     ($($name:ident($($a:ident: $t:ty),*) -> $r:ty = $y:expr, $z:expr;)*) => {
         lanes! {Lanes for __m256i, Token = crate::cpu::Avx2, {} $($name($($a: $t),*) -> $r = $y;)*}
@@ -176,8 +170,8 @@ wide! {
     }, _mm512_cmpgt_epu16_mask(top, _mm512_set1_epi16(9)) == 0;
 }
 
-/// The weights `[hi, 1]` in every dword (`[1, hi]` when `rev`), in dwords
-/// 0 and 1 of each 64-bit lane only when `first`.
+/// The weights `[hi, 1]` in every dword (`[1, hi]` when `rev`), only in each 64-bit lane's first two
+/// when `first`.
 #[inline(always)]
 fn weights<L: Lanes>(t: L::Token, hi: i16, rev: bool, first: bool) -> L {
     let (a, b) = if rev { (1, hi) } else { (hi, 1) };
@@ -185,9 +179,8 @@ fn weights<L: Lanes>(t: L::Token, hi: i16, rev: bool, first: bool) -> L {
     L::splat(t, [a, b, c, d, a, b, c, d])
 }
 
-/// NUM_10 of the eight numerals (each below 10) of every lane of `v`, most
-/// significant first (last when `rev`), in the lane's first dword (the
-/// second is zero).
+/// NUM_10 of the eight numerals (each below 10) of every lane of `v`, most significant first (last
+/// when `rev`), in the lane's first dword (the second is zero).
 #[inline(always)]
 pub(crate) fn num_lanes<L: Lanes>(t: L::Token, v: L, rev: bool) -> L {
     let x = L::madd16(t, v, weights(t, 10, rev, false));
@@ -195,9 +188,8 @@ pub(crate) fn num_lanes<L: Lanes>(t: L::Token, v: L, rev: bool) -> L {
     L::madd16(t, L::packs32(t, x, x), weights(t, 10_000, rev, true))
 }
 
-/// NUM_10 of four vectors' lanes (as [`num_lanes`]): dword i of each lane of
-/// the result is lane's value from `v[i]` (each packing step merges two
-/// vectors).
+/// NUM_10 of four vectors' lanes (as [`num_lanes`]): dword i of each lane of the result is that
+/// lane's value from `v[i]`.
 #[inline(always)]
 pub(crate) fn num_four<L: Lanes>(t: L::Token, v: [L; 4], rev: bool) -> L {
     let (w10, w100) = (weights(t, 10, rev, false), weights(t, 100, rev, false));
@@ -206,9 +198,8 @@ pub(crate) fn num_four<L: Lanes>(t: L::Token, v: [L; 4], rev: bool) -> L {
     L::madd16(t, L::packs32(t, s01, s23), weights(t, 10_000, rev, false))
 }
 
-/// STR^8_10 of each u64 of `x` (below 10^8) as eight u16 lanes, most
-/// significant first (last when `rev`): the first vector from each lane's
-/// qword 0, the second from its qword 1.
+/// STR^8_10 of each u64 of `x` (below 10^8) as eight u16 lanes, most significant first (last when
+/// `rev`): the first vector from each lane's qword 0, the second from its qword 1.
 #[inline(always)]
 pub(crate) fn digits<L: Lanes>(t: L::Token, x: L, rev: bool) -> [L; 2] {
     let dword = |c: u32| L::splat(t, [c as i16, (c >> 16) as i16, 0, 0, c as i16, (c >> 16) as i16, 0, 0]);
@@ -227,9 +218,8 @@ pub(crate) fn digits<L: Lanes>(t: L::Token, x: L, rev: bool) -> [L; 2] {
     [str_qword(t, L::spread(t, w, 0, rev), c, rev), str_qword(t, L::spread(t, w, 1, rev), c, rev)]
 }
 
-/// The digits from [a, ab, abc, abcd, e, ef, efg, efgh] times 4 (each of
-/// four lanes, reversed when `rev`), given `[recip, shifts, ten]` of
-/// [`digits`]: each lane minus ten times the lane before it.
+/// The digits from [a, ab, abc, abcd, e, ef, efg, efgh] times 4 (reversed when `rev`), given
+/// `[recip, shifts, ten]` of [`digits`]: each lane minus ten times the lane before it.
 #[inline(always)]
 fn str_qword<L: Lanes>(t: L::Token, v: L, [recip, shifts, ten]: [L; 3], rev: bool) -> L {
     let v = L::mulhi16(t, L::mulhi16(t, v, recip), shifts);

@@ -1,7 +1,5 @@
-//! FF3's VAES-256 chunks as a two-group pipeline: each [`stage`] enciphers
-//! one group's block pairs and, between its first four AES rounds, reduces
-//! the other group's outputs ([`finish`]). FF3-1 measured ~20% faster than
-//! `chunk256`'s groups (FF1 not).
+//! FF3's VAES-256 chunks as a two-group pipeline: each [`stage`] enciphers one group's block pairs
+//! and, between its first four AES rounds, reduces the other group's outputs ([`finish`]).
 
 use core::arch::x86_64::*;
 
@@ -13,9 +11,8 @@ use crate::fpe::batch::round::Prefetch;
 /// Vectors of four halves per group: a chunk is 8·`PW` = 32 values.
 pub(crate) const PW: usize = 4;
 
-/// `d ± y mod m` (`ENC`: +) in each lane's low 32 bits, y from FF3's
-/// enciphered pairs `o`, with d in the quotient: z = y' + d or
-/// (cz + d) - y' for `fold_top4`'s y' is below 2^64, so z - q·m is in
+/// `d ± y mod m` (`ENC`: +) in each lane's low 32 bits, y from FF3's enciphered pairs `o`, with d in
+/// the quotient: z = y' + d or (cz + d) - y' for `fold_top4`'s y' is below 2^64, so z - q·m is in
 /// [-m, m) and one unsigned minimum with z - q·m + m folds it.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
@@ -37,9 +34,8 @@ pub(crate) fn finish<const ENC: bool>(o: [__m256i; 2], d: __m256i, k: &Mod256, c
     _mm256_min_epu32(t, _mm256_add_epi32(t, k.m))
 }
 
-/// The least multiple of m at least 2^63 + (m - 1)·(2^33 - 1), above every
-/// `fold_top4` sum: cz + d - y' is not negative and, for m <= 2^30, below
-/// 2^64.
+/// The least multiple of m at least 2^63 + (m - 1)·(2^33 - 1), above every `fold_top4` sum: cz + d - y'
+/// is not negative and, for m <= 2^30, below 2^64.
 pub(crate) fn dec_offset(m: u64) -> u64 {
     let b = (1u128 << 63) + u128::from(m - 1) * ((1 << 33) - 1);
     (b.div_ceil(u128::from(m)) * u128::from(m)) as u64
@@ -58,8 +54,7 @@ fn encipher<const NR: usize>(rk: &[__m256i; 15], blk: [[__m256i; 2]; PW]) -> [[_
     blk.map(|b| [_mm256_aesenclast_epi128(b[0], rk[NR]), _mm256_aesenclast_epi128(b[1], rk[NR])])
 }
 
-/// One stage: enciphers `blk` and, after AES round `r + 1` (r < `PW`; the
-/// test counts rounds, not values), updates `dst[r]` from `done[r]`.
+/// One stage: enciphers `blk` and, after AES round `r + 1` (r < `PW`), updates `dst[r]` from `done[r]`.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 pub(crate) fn stage<const NR: usize, const ENC: bool>(
@@ -89,12 +84,9 @@ fn build(src: &[__m256i; PW], cb: __m256i) -> [[__m256i; 2]; PW] {
     src.map(|v| blocks32::<true>(v, cb))
 }
 
-/// All FF3 rounds for the first 8·[`PW`] values of `a` and `b` as groups A
-/// and B (`cbk`, `ks`, `p` as `fused256::setup` gives them, `cz` the
-/// [`dec_offset`]s). x: the halves even rounds update; y: the others. Per
-/// pair of rounds, four stages: B's round 2i while A's is finished, A's
-/// 2i + 1 while B's 2i is, B's 2i + 1 while A's is, A's 2i + 2 while B's
-/// 2i + 1 is. `pf` asks for a line after each stage.
+/// All FF3 rounds for the first 8·[`PW`] values of `a` and `b` as groups A and B (`cz` the
+/// [`dec_offset`]s), each stage enciphering one group's round while the other's is finished. `pf`
+/// asks for a line after each stage.
 #[inline]
 #[target_feature(enable = "avx2,vaes,fma")]
 pub(crate) fn chunk_piped<const NR: usize, const ENC: bool>(

@@ -1,5 +1,4 @@
-//! The AVX-512 (eight values per vector) and AVX2 (four) round kernels of
-//! [`super::super::kernel`]: straight-line, corrections by lane masks.
+//! The AVX-512 and AVX2 round kernels of [`super::super::kernel`]: straight-line, masked corrections.
 
 #![allow(unsafe_code)]
 
@@ -15,8 +14,7 @@ pub(crate) const BSWAP_HI: i64 = 0x0809_0a0b_0c0d_0e0f;
 /// 2^84 + 2^52 (exact in f64).
 const TWO84_PLUS_TWO52: f64 = (1u128 << 84) as f64 + (1u64 << 52) as f64;
 
-/// `y mod m` for eight u64 `y`: the f64 quotient estimate is within
-/// one, so the remainder is in [-m, 2m) and two masked corrections finish.
+/// `y mod m` for eight u64 `y`: the f64 quotient estimate is within one, then two masked corrections.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
 pub fn reduce8(y: __m512i, m: __m512i, inv: __m512d) -> __m512i {
@@ -26,8 +24,7 @@ pub fn reduce8(y: __m512i, m: __m512i, inv: __m512d) -> __m512i {
     _mm512_mask_sub_epi64(r, _mm512_cmpge_epi64_mask(r, m), r, m)
 }
 
-/// `fn $name(lo, hi, m, inv)`: `(hi * 2^64 + lo) mod m` for m < 2^32, by
-/// three `$reduce`s, each of a remainder (below 2^32) and 32 more bits.
+/// `fn $name(lo, hi, m, inv)`: `(hi * 2^64 + lo) mod m` for m < 2^32, by three `$reduce`s.
 macro_rules! reduce_128 {
     ($name:ident, $v:ty, $inv:ty, $features:literal, $reduce:ident, $or:ident, $sll:ident, $srl:ident, $and:ident, $set1:ident) => {
         #[inline]
@@ -60,9 +57,8 @@ pub fn sub8(a: __m512i, r: __m512i, m: __m512i) -> __m512i {
     _mm512_mask_add_epi64(s, _mm512_cmplt_epu64_mask(a, r), s, m)
 }
 
-/// The first (`ODD` = 0) or second (`ODD` = 1) 8 bytes, read
-/// little-endian, of eight consecutive blocks (`lo` holds blocks 0..4,
-/// `hi` blocks 4..8, as loaded from memory).
+/// The first (`ODD` = 0) or second (`ODD` = 1) 8 bytes, read little-endian, of eight consecutive
+/// blocks (`lo` holds blocks 0..4, `hi` blocks 4..8).
 #[inline]
 #[target_feature(enable = "avx512f")]
 pub fn words8<const ODD: i64>(lo: __m512i, hi: __m512i) -> __m512i {
@@ -78,16 +74,16 @@ pub fn heads8(lo: __m512i, hi: __m512i) -> __m512i {
     _mm512_shuffle_epi8(words8::<0>(lo, hi), bswap)
 }
 
-/// y mod m for eight blocks: FF1 (`FF3` false) reads y as the first 8
-/// bytes big-endian, FF3-1 as all 16 bytes little-endian (then m < 2^32).
+/// y mod m for eight blocks: FF1 reads y as the first 8 bytes big-endian, FF3-1 as all 16 bytes
+/// little-endian (then m < 2^32).
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq,avx512bw")]
 pub fn y8<const FF3: bool>(lo: __m512i, hi: __m512i, m: __m512i, inv: __m512d) -> __m512i {
     if FF3 { reduce8_128(words8::<0>(lo, hi), words8::<1>(lo, hi), m, inv) } else { reduce8(heads8(lo, hi), m, inv) }
 }
 
-/// The AVX-512 round kernel (see `Kernel::round`): all of `x`, whose
-/// length it returns. Panics unless `blocks.len() >= x.len()`.
+/// The AVX-512 round kernel (see `Kernel::round`) on all of `x`, whose length it returns. Panics
+/// unless `blocks.len() >= x.len()`.
 #[target_feature(enable = "avx512f,avx512dq,avx512bw")]
 pub fn round_avx512<const FF3: bool>(
     _: crate::cpu::Avx512,
@@ -127,8 +123,7 @@ fn lanes(k: usize) -> __mmask8 {
     ((1u32 << k) - 1) as __mmask8
 }
 
-/// `y mod m` for four u64 `y` and m < 2^32: the f64 estimate of the
-/// quotient (built exactly from y's 32-bit halves) is within one.
+/// `y mod m` for four u64 `y` and m < 2^32: the f64 quotient estimate is within one.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn reduce4(y: __m256i, m: __m256i, inv: __m256d) -> __m256i {
@@ -173,9 +168,7 @@ pub fn sub4(a: __m256i, r: __m256i, m: __m256i) -> __m256i {
     _mm256_add_epi64(s, _mm256_and_si256(m, _mm256_cmpgt_epi64(_mm256_setzero_si256(), s)))
 }
 
-/// y mod m for four blocks (`lo` holds blocks 0 and 1, `hi` blocks 2 and
-/// 3): as [`y8`], FF1's first 8 bytes big-endian or FF3-1's 16 bytes
-/// little-endian.
+/// y mod m for four blocks (`lo` holds blocks 0 and 1, `hi` blocks 2 and 3), read as [`y8`] reads.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn y4<const FF3: bool>(lo: __m256i, hi: __m256i, m: __m256i, inv: __m256d) -> __m256i {
@@ -190,9 +183,8 @@ pub fn y4<const FF3: bool>(lo: __m256i, hi: __m256i, m: __m256i, inv: __m256d) -
     }
 }
 
-/// The AVX2 round kernel (see `Kernel::round`); needs m < 2^32 and
-/// `blocks.len() >= x.len()`. Whole vectors here, whose length it returns;
-/// the caller runs the tail (`x.len() % 4` values) portably.
+/// The AVX2 round kernel (see `Kernel::round`) on whole vectors, whose length it returns; needs
+/// m < 2^32 and `blocks.len() >= x.len()`.
 #[target_feature(enable = "avx2")]
 pub fn round_avx2<const FF3: bool>(
     _: crate::cpu::Avx2,
@@ -213,8 +205,7 @@ pub fn round_avx2<const FF3: bool>(
     whole
 }
 
-/// `Kernel::build`'s block-building loop, [`build_portable`] compiled for
-/// each `$features` (its token's) so the compiler vectorises it.
+/// `Kernel::build`'s block-building loop: [`build_portable`] compiled for each `$features`.
 macro_rules! builds {
     ($($name:ident, $token:ty, $features:literal;)*) => {$(
         #[target_feature(enable = $features)]

@@ -5,10 +5,8 @@ use core::arch::x86_64::__m128i;
 use crate::Direction;
 use crate::fpe::batch::round::{Consts, Prefetch};
 
-/// A fused kernel's work: every round for every value whose halves are `a`
-/// and `b` (as many, a multiple of 8), with the blocks built, enciphered
-/// under `keys` (`nr` rounds) and read back in registers; `pf` asked for
-/// what the batch reads next.
+/// A fused kernel's work: every round for every value whose halves are `a` and `b` (as many, a
+/// multiple of 8), enciphered under `keys` (`nr` rounds); `pf` asked for what the batch reads next.
 pub(crate) struct FusedRun<'a, P: Prefetch> {
     pub(crate) keys: &'a [__m128i; 15],
     pub(crate) nr: usize,

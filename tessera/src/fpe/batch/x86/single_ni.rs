@@ -1,8 +1,5 @@
-//! One FF1 or FF3-1 value at a time on AES-NI, for latency: between one
-//! round's AES output and the next round's input are only y mod m (one
-//! Barrett multiply pair), the add, a two-`cmov` reduction from [0, 3m) and
-//! one shuffle and xor with the round's constant block. For the moduli of
-//! [`Fast::new`] and [`Fast::new_folded`].
+//! One FF1 or FF3-1 value at a time on AES-NI, for latency: between one round's AES output and the
+//! next round's input are only a Barrett reduction, the add, two `cmov`s and one shuffle and xor.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
@@ -16,8 +13,7 @@ use crate::fpe::num::limb_residues;
 macro_rules! dispatch {
     ($keys:expr, $dir:expr, $f:ident($($arg:expr),*)) => {{
         let (rk, t) = ($keys.schedule(), $keys.token());
-        // SAFETY: `t` proves AES-NI and SSE4.1, the features these functions
-        // are compiled for.
+        // SAFETY: `t` proves AES-NI and SSE4.1, the features these functions are compiled for.
         unsafe {
             match ($keys.rounds(), $dir.is_encrypt()) {
                 (10, true) => $f::<10, false>(t, rk, $($arg),*),
@@ -64,13 +60,12 @@ pub(crate) struct Fast {
     inv: u64,
     /// 2^32, 2^64 and 2^96 mod m, to fold a 128-bit y into 64 bits (m < 2^30).
     r: [u64; 3],
-    /// The least multiple of m above [`FOLD_BOUND`] ([`Fast::new_folded`];
-    /// else 0): `x + c - y` is ≡ x - y, not negative, below 2^64.
+    /// The least multiple of m above [`FOLD_BOUND`] ([`Fast::new_folded`]; else 0): `x + c - y` is
+    /// ≡ x - y, not negative, below 2^64.
     c: u64,
 }
 
-/// Above every folded y ([`Fast::fold`], `fused_ni`'s): (2^32 - 1)·(3m - 2)
-/// for m < 2^30.
+/// Above every folded y ([`Fast::fold`], `fused_ni`'s): (2^32 - 1)·(3m - 2) for m < 2^30.
 pub(crate) const FOLD_BOUND: u64 = 3 << 62;
 const _: () = assert!(((1u128 << 32) - 1) * (3 * ((1 << 30) - 1) - 2) < FOLD_BOUND as u128);
 
@@ -86,8 +81,7 @@ impl Fast {
         Self::new(m).filter(|_| m < 1 << 30).map(|f| Fast { c: (FOLD_BOUND / m + 1) * m, ..f })
     }
 
-    /// A 64-bit value congruent to `lo + hi * 2^64` mod m: four 32-bit limbs
-    /// times 2^(32j) mod m (each product below 2^62).
+    /// A 64-bit value congruent to `lo + hi * 2^64` mod m (four 32-bit limbs times 2^(32j) mod m).
     #[inline(always)]
     fn fold(&self, lo: u64, hi: u64) -> u64 {
         let l1 = (lo >> 32) * self.r[0];
@@ -96,8 +90,7 @@ impl Fast {
         ((lo & 0xffff_ffff) + l1) + (h0 + h1)
     }
 
-    /// One Feistel update: (x + y) mod m when encrypting, (x - y) mod m when
-    /// decrypting (`x` < m, any 64-bit `y`).
+    /// One Feistel update: (x + y) mod m, or (x - y) mod m with `DEC` (`x` < m, any 64-bit `y`).
     #[inline(always)]
     pub(crate) fn step<const DEC: bool>(&self, x: u64, y: u64) -> u64 {
         let q = ((y as u128 * self.inv as u128) >> 64) as u64;
@@ -113,9 +106,8 @@ impl Fast {
 }
 
 impl Fast {
-    /// One Feistel update for a folded y (< [`FOLD_BOUND`], moduli from
-    /// [`Fast::new_folded`]): x + y or x + c - y goes into Barrett's
-    /// quotient itself, leaving [0, 2m): one `cmov`.
+    /// One Feistel update for a folded y (< [`FOLD_BOUND`], moduli from [`Fast::new_folded`]): x + y or
+    /// x + c - y goes into Barrett's quotient itself, leaving [0, 2m).
     #[inline(always)]
     pub(crate) fn step_folded<const DEC: bool>(&self, x: u64, y: u64) -> u64 {
         debug_assert!(self.c != 0 && y < FOLD_BOUND && x < self.m);
@@ -138,12 +130,10 @@ fn reduce3(t: u64, m: u64, m2: u64) -> u64 {
     sub_if(t, sub_if(t, t, m), m2)
 }
 
-/// `t - k` where `t >= k`, else `r`, by a `cmov` (written out: the compiler
-/// may turn a select into a branch, and `t` is secret).
+/// `t - k` where `t >= k`, else `r`, by a `cmov` (written out: a select may compile to a branch on `t`).
 #[inline(always)]
 fn sub_if(t: u64, mut r: u64, k: u64) -> u64 {
-    // SAFETY: register-only arithmetic and a conditional move; no memory,
-    // stack or control flow.
+    // SAFETY: register-only arithmetic and a conditional move; no memory, stack or control flow.
     unsafe {
         core::arch::asm!(
             "sub {t}, {k}",
@@ -167,9 +157,8 @@ fn rest<const NR: usize>(rk: &[__m128i; 15], mut b: __m128i) -> __m128i {
     _mm_aesenclast_si128(b, rk[NR])
 }
 
-/// The Feistel chain: `R` (at most 10) rounds, round i enciphering its
-/// block and reading y with `prf`; even rounds mod `m.0`. Unrolled: no
-/// loop branch, constant block indices.
+/// The Feistel chain, unrolled: `R` (at most 10) rounds, round i enciphering its block and reading y
+/// with `prf`; even rounds mod `m.0`.
 #[inline(always)]
 fn chain<const R: usize, const DEC: bool>(
     m: (&Fast, &Fast),
@@ -202,9 +191,8 @@ fn chain<const R: usize, const DEC: bool>(
     (a, b)
 }
 
-/// FF1's ten rounds for d = 8 (y is the first 8 bytes of the output, NUM(half)
-/// the last b <= 4 bytes of the block). `base` is the CBC-MAC state xor the
-/// last block of Q, as a big-endian integer; `shb` = 8b places \[i\].
+/// FF1's ten rounds for d = 8 (NUM(half) in the last b <= 4 bytes of the block). `base` is the
+/// CBC-MAC state xor the last block of Q, as a big-endian integer; `shb` = 8b places \[i\].
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn ff1<const NR: usize, const DEC: bool>(
     _: AesNi,
@@ -226,9 +214,8 @@ pub(crate) fn ff1<const NR: usize, const DEC: bool>(
     })
 }
 
-/// FF3's eight rounds (moduli from [`Fast::new_folded`]): the cipher sees
-/// (W ^ \[i\]) << 96 | NUM(REV(half)) little-endian, y is the whole output
-/// read little-endian; W is T_R in even rounds, T_L in odd ones.
+/// FF3's eight rounds (moduli from [`Fast::new_folded`]): the cipher sees (W ^ \[i\]) << 96 |
+/// NUM(REV(half)) little-endian, y is the output read little-endian; W is T_R in even rounds, else T_L.
 #[target_feature(enable = "aes,sse4.1")]
 pub(crate) fn ff3<const NR: usize, const DEC: bool>(
     _: AesNi,
