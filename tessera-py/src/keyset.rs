@@ -328,139 +328,124 @@ impl PyTransform {
     }
 }
 
-#[pymethods]
-impl PyTransform {
-    /// Encrypts one value under the primary key (FPE: `str`; AES-SIV: `bytes`).
-    #[pyo3(signature = (value, *, tweak = None, ad = Vec::new()))]
-    fn encrypt(
-        &self,
-        py: Python<'_>,
-        value: &Bound<'_, PyAny>,
-        tweak: Option<Vec<u8>>,
-        ad: Vec<u8>,
-    ) -> PyResult<Py<PyAny>> {
-        self.scalar(py, Op::Encrypt, value, &Opts { tweak: tweak.as_deref(), tweaks: None, version: None, ad: &ad })
-    }
-
-    /// Decrypts one value under the version that made it (FPE external
-    /// mode: `version`, required while several versions are enabled).
-    #[pyo3(signature = (value, *, tweak = None, version = None, ad = Vec::new()))]
-    fn decrypt(
-        &self,
-        py: Python<'_>,
-        value: &Bound<'_, PyAny>,
-        tweak: Option<Vec<u8>>,
-        version: Option<u32>,
-        ad: Vec<u8>,
-    ) -> PyResult<Py<PyAny>> {
-        self.scalar(py, Op::Decrypt, value, &Opts { tweak: tweak.as_deref(), tweaks: None, version, ad: &ad })
-    }
-
-    /// Re-encrypts one value under the primary key (FPE external mode:
-    /// `version`, the one that made it, is required and is not the primary).
-    #[pyo3(signature = (value, *, tweak = None, version = None, ad = Vec::new()))]
-    fn rewrap(
-        &self,
-        py: Python<'_>,
-        value: &Bound<'_, PyAny>,
-        tweak: Option<Vec<u8>>,
-        version: Option<u32>,
-        ad: Vec<u8>,
-    ) -> PyResult<Py<PyAny>> {
-        self.scalar(py, Op::Rewrap, value, &Opts { tweak: tweak.as_deref(), tweaks: None, version, ad: &ad })
-    }
-
-    /// Encrypts a column (Arrow array or list); returns a `pyarrow.Array`.
-    /// FPE: `tweak=` one tweak for every row, or `tweaks=` a column of one
-    /// per row (a transformation whose tweak is another field of the record).
-    #[pyo3(signature = (values, *, tweak = None, tweaks = None, ad = Vec::new()))]
-    fn encrypt_batch(
-        &self,
-        py: Python<'_>,
-        values: &Bound<'_, PyAny>,
-        tweak: Option<Vec<u8>>,
-        tweaks: Option<&Bound<'_, PyAny>>,
-        ad: Vec<u8>,
-    ) -> PyResult<Py<PyAny>> {
-        let tweaks = tweaks.map(column).transpose()?;
-        let o = Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version: None, ad: &ad };
-        self.batch(py, Op::Encrypt, values, &o)
-    }
-
-    /// Decrypts a column; all or nothing (an error names the row).
-    #[pyo3(signature = (values, *, tweak = None, tweaks = None, version = None, ad = Vec::new()))]
-    fn decrypt_batch(
-        &self,
-        py: Python<'_>,
-        values: &Bound<'_, PyAny>,
-        tweak: Option<Vec<u8>>,
-        tweaks: Option<&Bound<'_, PyAny>>,
-        version: Option<u32>,
-        ad: Vec<u8>,
-    ) -> PyResult<Py<PyAny>> {
-        let tweaks = tweaks.map(column).transpose()?;
-        self.batch(
-            py,
-            Op::Decrypt,
-            values,
-            &Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version, ad: &ad },
-        )
-    }
-
-    /// Re-encrypts a column under the primary key.
-    #[pyo3(signature = (values, *, tweak = None, tweaks = None, version = None, ad = Vec::new()))]
-    fn rewrap_batch(
-        &self,
-        py: Python<'_>,
-        values: &Bound<'_, PyAny>,
-        tweak: Option<Vec<u8>>,
-        tweaks: Option<&Bound<'_, PyAny>>,
-        version: Option<u32>,
-        ad: Vec<u8>,
-    ) -> PyResult<Py<PyAny>> {
-        let tweaks = tweaks.map(column).transpose()?;
-        self.batch(py, Op::Rewrap, values, &Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version, ad: &ad })
-    }
-
-    /// Moves a column of tokens made by `source` (a `tessera.FF1`,
-    /// `FF3_1` or `FF3` with the old key, alphabet and format; `source_tweak`
-    /// their tweak) to this FPE transformation's primary version: FF3-1
-    /// tokens to FF1 in one pass, the plaintexts never leaving Rust. No
-    /// warning: migrating off a withdrawn method is what it is for.
-    #[pyo3(signature = (values, source, *, source_tweak = Vec::new(), tweak = None, tweaks = None))]
-    fn migrate_batch(
-        &self,
-        py: Python<'_>,
-        values: &Bound<'_, PyAny>,
-        source: &Bound<'_, PyAny>,
-        source_tweak: Vec<u8>,
-        tweak: Option<Vec<u8>>,
-        tweaks: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Py<PyAny>> {
-        let Ready::Fpe(f) = &self.inner else {
-            return Err(Failure::new(Kind::Parameter, "migrate_batch is for FPE transformations", None).into_py(py));
-        };
-        let tweaks = tweaks.map(column).transpose()?;
-        let o = Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version: None, ad: &[] };
-        crate::fpe::with_core(source, |core| crate::keyset_fpe::migrate(py, f, core, &source_tweak, values, &o))
-    }
-
-    /// The primary key version.
-    #[getter]
-    fn primary(&self) -> u32 {
-        match &self.inner {
-            Ready::Fpe(f) => f.primary(),
-            Ready::Siv(s) => s.primary(),
+/// Emits `PyTransform`'s `#[pymethods]` block: each `scalar` method (one
+/// `value`) forwards to `PyTransform::scalar`, each `batch` method (a column
+/// of `values`, with `tweaks=`) to `PyTransform::batch`, with its `Op`;
+/// `(version)` adds the `version=` keyword. Then the items of `impl` as given.
+macro_rules! transform_pymethods {
+    (
+        scalar { $( $(#[$sdoc:meta])* fn $scalar:ident($($sversion:ident)?) => $sop:expr; )* }
+        batch { $( $(#[$bdoc:meta])* fn $batch:ident($($bversion:ident)?) => $bop:expr; )* }
+        impl { $($items:tt)* }
+    ) => {
+        #[pymethods]
+        impl PyTransform {
+            $(
+                $(#[$sdoc])*
+                #[pyo3(signature = (value, *, tweak = None, $($sversion = None,)? ad = Vec::new()))]
+                fn $scalar(
+                    &self,
+                    py: Python<'_>,
+                    value: &Bound<'_, PyAny>,
+                    tweak: Option<Vec<u8>>,
+                    $($sversion: Option<u32>,)?
+                    ad: Vec<u8>,
+                ) -> PyResult<Py<PyAny>> {
+                    // `version=` where the method takes it, else none.
+                    let version = None $(.or($sversion))?;
+                    self.scalar(py, $sop, value, &Opts { tweak: tweak.as_deref(), tweaks: None, version, ad: &ad })
+                }
+            )*
+            $(
+                $(#[$bdoc])*
+                #[pyo3(signature = (values, *, tweak = None, tweaks = None, $($bversion = None,)? ad = Vec::new()))]
+                fn $batch(
+                    &self,
+                    py: Python<'_>,
+                    values: &Bound<'_, PyAny>,
+                    tweak: Option<Vec<u8>>,
+                    tweaks: Option<&Bound<'_, PyAny>>,
+                    $($bversion: Option<u32>,)?
+                    ad: Vec<u8>,
+                ) -> PyResult<Py<PyAny>> {
+                    let tweaks = tweaks.map(column).transpose()?;
+                    // `version=` where the method takes it, else none.
+                    let version = None $(.or($bversion))?;
+                    let o = Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version, ad: &ad };
+                    self.batch(py, $bop, values, &o)
+                }
+            )*
+            $($items)*
         }
-    }
+    };
+}
 
-    /// "FPE" or "AES-SIV".
-    #[getter]
-    fn kind(&self) -> &'static str {
-        if matches!(self.inner, Ready::Fpe(_)) { "FPE" } else { "AES-SIV" }
-    }
+transform_pymethods! {
+    scalar {
+        /// Encrypts one value under the primary key (FPE: `str`; AES-SIV: `bytes`).
+        fn encrypt() => Op::Encrypt;
 
-    fn __repr__(&self) -> String {
-        format!("tessera.KeysetTransform({:?}, {}, primary={})", self.name, self.kind(), self.primary())
+        /// Decrypts one value under the version that made it (FPE external
+        /// mode: `version`, required while several versions are enabled).
+        fn decrypt(version) => Op::Decrypt;
+
+        /// Re-encrypts one value under the primary key (FPE external mode:
+        /// `version`, the one that made it, is required and is not the primary).
+        fn rewrap(version) => Op::Rewrap;
+    }
+    batch {
+        /// Encrypts a column (Arrow array or list); returns a `pyarrow.Array`.
+        /// FPE: `tweak=` one tweak for every row, or `tweaks=` a column of one
+        /// per row (a transformation whose tweak is another field of the record).
+        fn encrypt_batch() => Op::Encrypt;
+
+        /// Decrypts a column; all or nothing (an error names the row).
+        fn decrypt_batch(version) => Op::Decrypt;
+
+        /// Re-encrypts a column under the primary key.
+        fn rewrap_batch(version) => Op::Rewrap;
+    }
+    impl {
+        /// Moves a column of tokens made by `source` (a `tessera.FF1`,
+        /// `FF3_1` or `FF3` with the old key, alphabet and format; `source_tweak`
+        /// their tweak) to this FPE transformation's primary version: FF3-1
+        /// tokens to FF1 in one pass, the plaintexts never leaving Rust. No
+        /// warning: migrating off a withdrawn method is what it is for.
+        #[pyo3(signature = (values, source, *, source_tweak = Vec::new(), tweak = None, tweaks = None))]
+        fn migrate_batch(
+            &self,
+            py: Python<'_>,
+            values: &Bound<'_, PyAny>,
+            source: &Bound<'_, PyAny>,
+            source_tweak: Vec<u8>,
+            tweak: Option<Vec<u8>>,
+            tweaks: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<Py<PyAny>> {
+            let Ready::Fpe(f) = &self.inner else {
+                return Err(Failure::new(Kind::Parameter, "migrate_batch is for FPE transformations", None).into_py(py));
+            };
+            let tweaks = tweaks.map(column).transpose()?;
+            let o = Opts { tweak: tweak.as_deref(), tweaks: tweaks.as_ref(), version: None, ad: &[] };
+            crate::fpe::with_core(source, |core| crate::keyset_fpe::migrate(py, f, core, &source_tweak, values, &o))
+        }
+
+        /// The primary key version.
+        #[getter]
+        fn primary(&self) -> u32 {
+            match &self.inner {
+                Ready::Fpe(f) => f.primary(),
+                Ready::Siv(s) => s.primary(),
+            }
+        }
+
+        /// "FPE" or "AES-SIV".
+        #[getter]
+        fn kind(&self) -> &'static str {
+            if matches!(self.inner, Ready::Fpe(_)) { "FPE" } else { "AES-SIV" }
+        }
+
+        fn __repr__(&self) -> String {
+            format!("tessera.KeysetTransform({:?}, {}, primary={})", self.name, self.kind(), self.primary())
+        }
     }
 }

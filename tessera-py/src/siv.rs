@@ -33,79 +33,86 @@ fn output_flavor(output: Option<&str>, input: Flavor) -> PyResult<Flavor> {
     }
 }
 
-#[pymethods]
-impl PyAesSiv {
-    #[new]
-    fn new(py: Python<'_>, key: PyBackedBytes) -> PyResult<Self> {
-        AesSiv::new(&key).map(|siv| PyAesSiv { siv }).map_err(|e| lib_err(py, e))
-    }
+/// Emits `PyAesSiv`'s `#[pymethods]` block: each `scalar` method (one
+/// value, `data`) runs the `AesSiv` method it names (`seal` or `open`), each
+/// `batch` method (a column of `values`) forwards to `PyAesSiv::batch` with
+/// its `seal` flag. Then the items of `impl` as given.
+macro_rules! aes_siv_pymethods {
+    (
+        scalar { $( $(#[$sdoc:meta])* fn $scalar:ident => $lib:ident; )* }
+        batch { $( $(#[$bdoc:meta])* fn $batch:ident => $seal:literal; )* }
+        impl { $($items:tt)* }
+    ) => {
+        #[pymethods]
+        impl PyAesSiv {
+            $(
+                $(#[$sdoc])*
+                #[pyo3(signature = (data, ad = Vec::new(), nonce = None))]
+                fn $scalar<'py>(
+                    &self,
+                    py: Python<'py>,
+                    data: PyBackedBytes,
+                    ad: Vec<PyBackedBytes>,
+                    nonce: Option<PyBackedBytes>,
+                ) -> PyResult<Bound<'py, PyBytes>> {
+                    let ad: Vec<&[u8]> = ad.iter().map(|c| &c[..]).collect();
+                    let out = self.siv.$lib(nonce.as_deref(), &ad, &data).map_err(|e| lib_err(py, e))?;
+                    Ok(PyBytes::new(py, &out))
+                }
+            )*
+            $(
+                $(#[$bdoc])*
+                #[pyo3(signature = (values, ad = Vec::new(), nonce = None, *, output = None))]
+                fn $batch(
+                    &self,
+                    py: Python<'_>,
+                    values: &Bound<'_, PyAny>,
+                    ad: Vec<PyBackedBytes>,
+                    nonce: Option<PyBackedBytes>,
+                    output: Option<&str>,
+                ) -> PyResult<Py<PyAny>> {
+                    self.batch(py, $seal, values, &ad, nonce.as_ref(), output)
+                }
+            )*
+            $($items)*
+        }
+    };
+}
 
-    /// Key size in bits: 256, 384 or 512.
-    #[getter]
-    fn key_bits(&self) -> u32 {
-        self.siv.key_bits()
-    }
+aes_siv_pymethods! {
+    scalar {
+        /// Encrypts `data`; returns `V || C`.
+        fn encrypt => seal;
 
-    /// Encrypts `data`; returns `V || C`.
-    #[pyo3(signature = (data, ad = Vec::new(), nonce = None))]
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        data: PyBackedBytes,
-        ad: Vec<PyBackedBytes>,
-        nonce: Option<PyBackedBytes>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let ad: Vec<&[u8]> = ad.iter().map(|c| &c[..]).collect();
-        let out = self.siv.seal(nonce.as_deref(), &ad, &data).map_err(|e| lib_err(py, e))?;
-        Ok(PyBytes::new(py, &out))
+        /// Verifies and decrypts `V || C`; raises `AuthenticationError` on failure.
+        fn decrypt => open;
     }
+    batch {
+        /// Encrypts a column. Binary in: binary `V || C` out; string in: unpadded
+        /// base64url of `V || C` out (override with `output="binary"|"string"`).
+        fn encrypt_batch => true;
 
-    /// Verifies and decrypts `V || C`; raises `AuthenticationError` on failure.
-    #[pyo3(signature = (data, ad = Vec::new(), nonce = None))]
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        data: PyBackedBytes,
-        ad: Vec<PyBackedBytes>,
-        nonce: Option<PyBackedBytes>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let ad: Vec<&[u8]> = ad.iter().map(|c| &c[..]).collect();
-        let out = self.siv.open(nonce.as_deref(), &ad, &data).map_err(|e| lib_err(py, e))?;
-        Ok(PyBytes::new(py, &out))
+        /// Decrypts a column: binary `V || C` in, or unpadded base64url strings.
+        /// Output is of the input's type (string output must be UTF-8) unless
+        /// `output="binary"|"string"`. All or nothing: a failed verification
+        /// raises `AuthenticationError` naming the row.
+        fn decrypt_batch => false;
     }
+    impl {
+        #[new]
+        fn new(py: Python<'_>, key: PyBackedBytes) -> PyResult<Self> {
+            AesSiv::new(&key).map(|siv| PyAesSiv { siv }).map_err(|e| lib_err(py, e))
+        }
 
-    /// Encrypts a column. Binary in: binary `V || C` out; string in: unpadded
-    /// base64url of `V || C` out (override with `output="binary"|"string"`).
-    #[pyo3(signature = (values, ad = Vec::new(), nonce = None, *, output = None))]
-    fn encrypt_batch(
-        &self,
-        py: Python<'_>,
-        values: &Bound<'_, PyAny>,
-        ad: Vec<PyBackedBytes>,
-        nonce: Option<PyBackedBytes>,
-        output: Option<&str>,
-    ) -> PyResult<Py<PyAny>> {
-        self.batch(py, true, values, &ad, nonce.as_ref(), output)
-    }
+        /// Key size in bits: 256, 384 or 512.
+        #[getter]
+        fn key_bits(&self) -> u32 {
+            self.siv.key_bits()
+        }
 
-    /// Decrypts a column: binary `V || C` in, or unpadded base64url strings.
-    /// Output is of the input's type (string output must be UTF-8) unless
-    /// `output="binary"|"string"`. All or nothing: a failed verification
-    /// raises `AuthenticationError` naming the row.
-    #[pyo3(signature = (values, ad = Vec::new(), nonce = None, *, output = None))]
-    fn decrypt_batch(
-        &self,
-        py: Python<'_>,
-        values: &Bound<'_, PyAny>,
-        ad: Vec<PyBackedBytes>,
-        nonce: Option<PyBackedBytes>,
-        output: Option<&str>,
-    ) -> PyResult<Py<PyAny>> {
-        self.batch(py, false, values, &ad, nonce.as_ref(), output)
-    }
-
-    fn __repr__(&self) -> String {
-        format!("tessera.AesSiv(AES-SIV-{})", self.siv.key_bits())
+        fn __repr__(&self) -> String {
+            format!("tessera.AesSiv(AES-SIV-{})", self.siv.key_bits())
+        }
     }
 }
 
@@ -148,25 +155,44 @@ struct Pending {
 }
 
 impl Pending {
-    fn new() -> Self {
-        Pending { batch: MessageBatch::new(), rows: Vec::new() }
+    /// Every row of `col`: a value goes into the batch through `push` (which
+    /// may refuse it, naming its row); `write` writes out the pending rows
+    /// every `BATCH_SIZE` values and once at the end.
+    fn run(
+        col: &Column,
+        mut push: impl FnMut(&mut MessageBatch, usize, &[u8]) -> Result<(), Failure>,
+        mut write: impl FnMut(&mut Pending) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
+        let mut p = Pending { batch: MessageBatch::new(), rows: Vec::new() };
+        let mut flush = |p: &mut Pending| -> Result<(), Failure> {
+            write(p)?;
+            p.batch.clear();
+            p.rows.clear();
+            Ok(())
+        };
+        col.for_each(|row, v| {
+            if let Some(b) = v {
+                push(&mut p.batch, row, b)?;
+            }
+            p.rows.push((row, v.is_some()));
+            if p.batch.len() == BATCH_SIZE { flush(&mut p) } else { Ok(()) }
+        })?;
+        flush(&mut p)
     }
 
     fn value_rows(&self) -> Vec<usize> {
         self.rows.iter().filter(|r| r.1).map(|r| r.0).collect()
-    }
-
-    fn clear(&mut self) {
-        self.batch.clear();
-        self.rows.clear();
     }
 }
 
 fn encrypt_column(siv: &AesSiv, col: &Column, comps: &[Vec<u8>], out_flavor: Flavor) -> Result<Output, Failure> {
     let comps: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
     let mut out = Output::with_capacity(col.len(), 0);
-    let mut p = Pending::new();
-    let flush = |p: &mut Pending, out: &mut Output| -> Result<(), Failure> {
+    let push = |batch: &mut MessageBatch, _, b: &[u8]| {
+        batch.push(b);
+        Ok(())
+    };
+    Pending::run(col, push, |p| {
         let rows = p.value_rows();
         let mut cts = p.batch.seal(siv, BatchAd::Same(&comps)).map_err(|e| Failure::from_lib(e, |i| rows[i]))?;
         for &(_, present) in &p.rows {
@@ -181,20 +207,8 @@ fn encrypt_column(siv: &AesSiv, col: &Column, comps: &[Vec<u8>], out_flavor: Fla
             }
             out.end_value();
         }
-        p.clear();
         Ok(())
-    };
-    col.for_each(|row, v| {
-        match v {
-            None => p.rows.push((row, false)),
-            Some(b) => {
-                p.batch.push(b);
-                p.rows.push((row, true));
-            }
-        }
-        if p.batch.len() == BATCH_SIZE { flush(&mut p, &mut out) } else { Ok(()) }
     })?;
-    flush(&mut p, &mut out)?;
     Ok(out)
 }
 
@@ -207,8 +221,24 @@ fn decrypt_column(
 ) -> Result<Output, Failure> {
     let comps: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
     let mut out = Output::with_capacity(col.len(), 0);
-    let mut p = Pending::new();
-    let flush = |p: &mut Pending, out: &mut Output| -> Result<(), Failure> {
+    let push = |batch: &mut MessageBatch, row, b: &[u8]| {
+        let got = match in_flavor {
+            Flavor::Bytes => {
+                batch.push(b);
+                b.len()
+            }
+            Flavor::Text => batch.push_base64url(b).map_err(|e| Failure::new(Kind::Value, e.to_string(), Some(row)))?,
+        };
+        if got < TAG_LEN {
+            return Err(Failure::new(
+                Kind::Value,
+                format!("value holds {got} bytes; an AES-SIV ciphertext (V || C) has at least 16"),
+                Some(row),
+            ));
+        }
+        Ok(())
+    };
+    Pending::run(col, push, |p| {
         let rows = p.value_rows();
         let mut pts = p.batch.open(siv, BatchAd::Same(&comps)).map_err(|e| {
             let mut f = Failure::from_lib(e, |i| rows[i]);
@@ -233,34 +263,7 @@ fn decrypt_column(
             out.data.extend_from_slice(pt);
             out.end_value();
         }
-        p.clear();
         Ok(())
-    };
-    col.for_each(|row, v| {
-        match v {
-            None => p.rows.push((row, false)),
-            Some(b) => {
-                let got = match in_flavor {
-                    Flavor::Bytes => {
-                        p.batch.push(b);
-                        b.len()
-                    }
-                    Flavor::Text => {
-                        p.batch.push_base64url(b).map_err(|e| Failure::new(Kind::Value, e.to_string(), Some(row)))?
-                    }
-                };
-                if got < TAG_LEN {
-                    return Err(Failure::new(
-                        Kind::Value,
-                        format!("value holds {got} bytes; an AES-SIV ciphertext (V || C) has at least 16"),
-                        Some(row),
-                    ));
-                }
-                p.rows.push((row, true));
-            }
-        }
-        if p.batch.len() == BATCH_SIZE { flush(&mut p, &mut out) } else { Ok(()) }
     })?;
-    flush(&mut p, &mut out)?;
     Ok(out)
 }

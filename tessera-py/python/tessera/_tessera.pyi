@@ -2,7 +2,10 @@
 
 from collections.abc import Sequence
 from os import PathLike
-from typing import IO, Any, Literal, Protocol
+from typing import IO, Any, Literal, Protocol, TypedDict
+
+# typing.Unpack is 3.11+; a stub is never imported, and type checkers ship typing_extensions.
+from typing_extensions import Unpack
 
 import pyarrow
 
@@ -119,21 +122,39 @@ _KeyData = bytes | bytearray | str | PathLike[str]
 _Keys = _KeyData | Sequence[_KeyData]
 _Passwords = str | bytes | list[str | bytes]
 
+class _EncryptOptions(TypedDict, total=False):
+    """The keyword-only options of :func:`encrypt_file` and
+    :func:`encrypt_stream`; one left out takes the default its comment gives."""
+
+    recipients: _Keys | None  # default None
+    sign_with: _Keys | None  # default None
+    key_password: _Passwords | None  # default None
+    aead: Literal["ocb", "eax", "gcm"]  # default "ocb"
+    cipher: Literal["aes128", "aes192", "aes256"]  # default "aes256"
+    chunk_size_octet: int  # default 12
+    s2k: Literal["argon2", "iterated"] | None  # default None
+    s2k_count: int  # default 255
+    profile: Literal["rfc9580", "rfc4880"]  # default "rfc9580"
+    armor: bool  # default False
+
+class _DecryptOptions(TypedDict, total=False):
+    """The keyword-only options of :func:`decrypt_file` and
+    :func:`decrypt_stream`; one left out takes the default its comment gives."""
+
+    keys: _Keys | None  # default None
+    key_password: _Passwords | None  # default None
+    verify_with: _Keys | None  # default None
+    max_argon2_memory: int  # default 256 << 20 (256 MiB)
+    max_argon2_passes: int  # default 16
+    max_argon2_lanes: int  # default 16
+    max_s2k_work: int  # default 1 << 30 (bytes processed)
+    max_decompressed_size: int | None  # default 16 << 30 (16 GiB); None: no limit
+
 def encrypt_file(
     src: _Path,
     dst: _Path,
     password: str | bytes | None = None,
-    *,
-    recipients: _Keys | None = None,
-    sign_with: _Keys | None = None,
-    key_password: _Passwords | None = None,
-    aead: Literal["ocb", "eax", "gcm"] = "ocb",
-    cipher: Literal["aes128", "aes192", "aes256"] = "aes256",
-    chunk_size_octet: int = 12,
-    s2k: Literal["argon2", "iterated"] | None = None,
-    s2k_count: int = 255,
-    profile: Literal["rfc9580", "rfc4880"] = "rfc9580",
-    armor: bool = False,
+    **options: Unpack[_EncryptOptions],
 ) -> None:
     """Encrypts the file ``src`` to ``dst`` (OpenPGP, as the CLI's ``tessera
     encrypt``) with a password and/or to the certificates ``recipients``:
@@ -150,15 +171,7 @@ def decrypt_file(
     src: _Path,
     dst: _Path,
     password: _Passwords | None = None,
-    *,
-    keys: _Keys | None = None,
-    key_password: _Passwords | None = None,
-    verify_with: _Keys | None = None,
-    max_argon2_memory: int = 256 << 20,
-    max_argon2_passes: int = 16,
-    max_argon2_lanes: int = 16,
-    max_s2k_work: int = 1 << 30,
-    max_decompressed_size: int | None = 16 << 30,
+    **options: Unpack[_DecryptOptions],
 ) -> Decrypted:
     """Decrypts an OpenPGP file (binary or armored, v1 or v2) with passwords
     and/or secret ``keys`` (locked ones opened with ``key_password``).
@@ -177,17 +190,7 @@ def encrypt_stream(
     reader: IO[bytes],
     writer: IO[bytes],
     password: str | bytes | None = None,
-    *,
-    recipients: _Keys | None = None,
-    sign_with: _Keys | None = None,
-    key_password: _Passwords | None = None,
-    aead: Literal["ocb", "eax", "gcm"] = "ocb",
-    cipher: Literal["aes128", "aes192", "aes256"] = "aes256",
-    chunk_size_octet: int = 12,
-    s2k: Literal["argon2", "iterated"] | None = None,
-    s2k_count: int = 255,
-    profile: Literal["rfc9580", "rfc4880"] = "rfc9580",
-    armor: bool = False,
+    **options: Unpack[_EncryptOptions],
 ) -> None:
     """Encrypts everything ``reader.read()`` gives into ``writer`` (binary
     file objects), in constant memory. Options as in :func:`encrypt_file`."""
@@ -196,15 +199,7 @@ def decrypt_stream(
     reader: IO[bytes],
     writer: IO[bytes],
     password: _Passwords | None = None,
-    *,
-    keys: _Keys | None = None,
-    key_password: _Passwords | None = None,
-    verify_with: _Keys | None = None,
-    max_argon2_memory: int = 256 << 20,
-    max_argon2_passes: int = 16,
-    max_argon2_lanes: int = 16,
-    max_s2k_work: int = 1 << 30,
-    max_decompressed_size: int | None = 16 << 30,
+    **options: Unpack[_DecryptOptions],
 ) -> Decrypted:
     """Decrypts a message from ``reader`` into ``writer``. Without
     ``verify_with``, v2 chunks are written only after their tag verifies, but
@@ -363,15 +358,20 @@ def validate_userid(
     default) by one of ``authorities`` (a certificate counts for its own
     self-signatures)."""
 
+class _SignOptions(TypedDict, total=False):
+    """The keyword-only options of :func:`sign` and :func:`sign_file`; one
+    left out takes the default its comment gives."""
+
+    key_password: _Passwords | None  # default None
+    detached: bool  # default False
+    cleartext: bool  # default False
+    armor: bool  # default False
+    text: bool  # default False
+
 def sign(
     data: bytes,
     key: _Keys,
-    *,
-    key_password: _Passwords | None = None,
-    detached: bool = False,
-    cleartext: bool = False,
-    armor: bool = False,
-    text: bool = False,
+    **options: Unpack[_SignOptions],
 ) -> bytes:
     """Signs ``data`` with every signing-capable key in ``key``: an
     inline-signed message (one-pass signatures, the data, the signatures),
@@ -383,12 +383,7 @@ def sign_file(
     src: _Path,
     dst: _Path,
     key: _Keys,
-    *,
-    key_password: _Passwords | None = None,
-    detached: bool = False,
-    cleartext: bool = False,
-    armor: bool = False,
-    text: bool = False,
+    **options: Unpack[_SignOptions],
 ) -> None:
     """:func:`sign` on the file ``src``, streamed; ``dst`` appears only on success."""
 
