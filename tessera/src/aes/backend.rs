@@ -43,30 +43,36 @@ impl Width {
     }
 }
 
+/// `$entry::<NR>(token, keys, f)` for the width and round count of `keys`,
+/// one entry per width (`$e512`, `$e256`, `$e128`).
+macro_rules! enter {
+    ($keys:expr, $f:expr, $e512:ident, $e256:ident, $e128:ident) => {
+        match ($keys.width(), $keys.rounds()) {
+            (Width::Vaes512(t), 10) => $e512::<10>(t, $keys, $f),
+            (Width::Vaes512(t), 12) => $e512::<12>(t, $keys, $f),
+            (Width::Vaes512(t), _) => $e512::<14>(t, $keys, $f),
+            (Width::Vaes256(t), 10) => $e256::<10>(t, $keys, $f),
+            (Width::Vaes256(t), 12) => $e256::<12>(t, $keys, $f),
+            (Width::Vaes256(t), _) => $e256::<14>(t, $keys, $f),
+            (Width::Ni(t), 10) => $e128::<10>(t, $keys, $f),
+            (Width::Ni(t), 12) => $e128::<12>(t, $keys, $f),
+            (Width::Ni(t), _) => $e128::<14>(t, $keys, $f),
+        }
+    };
+}
+
 /// Runs `f` with the encryption backend of `keys`' width.
 #[inline]
 pub(crate) fn encrypt_with(keys: &Keys, f: impl BlockCipherEncClosure<BlockSize = U16>) {
     // SAFETY: each `Width` holds the token of the features its entry is compiled for.
-    unsafe {
-        match keys.width() {
-            Width::Vaes512(t) => enc512(t, keys, f),
-            Width::Vaes256(t) => enc256(t, keys, f),
-            Width::Ni(t) => enc128(t, keys, f),
-        }
-    }
+    unsafe { enter!(keys, f, enc512, enc256, enc128) }
 }
 
 /// Runs `f` with the decryption backend of `keys`' width.
 #[inline]
 pub(crate) fn decrypt_with(keys: &Keys, f: impl BlockCipherDecClosure<BlockSize = U16>) {
     // SAFETY: each `Width` holds the token of the features its entry is compiled for.
-    unsafe {
-        match keys.width() {
-            Width::Vaes512(t) => dec512(t, keys, f),
-            Width::Vaes256(t) => dec256(t, keys, f),
-            Width::Ni(t) => dec128(t, keys, f),
-        }
-    }
+    unsafe { enter!(keys, f, dec512, dec256, dec128) }
 }
 
 /// Blocks a kernel reads whole before it writes them: one block, or a
@@ -106,39 +112,33 @@ impl<N: ArraySize> Io for InOut<'_, '_, Array<Array<u8, U16>, N>> {
 macro_rules! backend {
     ($name:ident, $tok:ty, $feat:literal, $v:ty, $par:ty, $enc_entry:ident, $dec_entry:ident, $kernel:ident,
      $bcast:ident, $xor:ident, $enc:ident, $enclast:ident, $dec:ident, $declast:ident) => {
-        /// Encryption (or, with `DEC`, decryption) round keys broadcast to
-        /// every lane, the single-block schedule and the width's token.
-        struct $name<'a, const DEC: bool> {
+        /// Encryption (or, with `DEC`, decryption) round keys of an
+        /// `NR`-round schedule broadcast to every lane, the single-block
+        /// schedule and the width's token.
+        struct $name<'a, const NR: usize, const DEC: bool> {
             one: &'a [__m128i; 15],
             rk: [$v; 15],
-            rounds: usize,
             t: $tok,
         }
 
-        impl<const DEC: bool> BlockSizeUser for $name<'_, DEC> {
+        impl<const NR: usize, const DEC: bool> BlockSizeUser for $name<'_, NR, DEC> {
             type BlockSize = U16;
         }
 
-        impl<const DEC: bool> ParBlocksSizeUser for $name<'_, DEC> {
+        impl<const NR: usize, const DEC: bool> ParBlocksSizeUser for $name<'_, NR, DEC> {
             type ParBlocksSize = $par;
         }
 
-        impl<const DEC: bool> $name<'_, DEC> {
+        impl<const NR: usize, const DEC: bool> $name<'_, NR, DEC> {
             /// Every block of `io`, from its input to its output.
             #[inline(always)]
             fn run(&self, io: impl Io) {
                 // SAFETY: `self.t` proves `$feat`, which the kernel is compiled for.
-                unsafe {
-                    match self.rounds {
-                        10 => $kernel::<10, DEC>(self.t, self.one, &self.rk, io),
-                        12 => $kernel::<12, DEC>(self.t, self.one, &self.rk, io),
-                        _ => $kernel::<14, DEC>(self.t, self.one, &self.rk, io),
-                    }
-                }
+                unsafe { $kernel::<NR, DEC>(self.t, self.one, &self.rk, io) }
             }
         }
 
-        impl BlockCipherEncBackend for $name<'_, false> {
+        impl<const NR: usize> BlockCipherEncBackend for $name<'_, NR, false> {
             #[inline(always)]
             fn encrypt_block(&self, block: InOut<'_, '_, aes::cipher::Block<Self>>) {
                 self.run(block)
@@ -150,7 +150,7 @@ macro_rules! backend {
             }
         }
 
-        impl BlockCipherDecBackend for $name<'_, true> {
+        impl<const NR: usize> BlockCipherDecBackend for $name<'_, NR, true> {
             #[inline(always)]
             fn decrypt_block(&self, block: InOut<'_, '_, aes::cipher::Block<Self>>) {
                 self.run(block)
@@ -164,23 +164,23 @@ macro_rules! backend {
 
         #[inline]
         #[target_feature(enable = $feat)]
-        fn $enc_entry(t: $tok, keys: &Keys, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+        fn $enc_entry<const NR: usize>(t: $tok, keys: &Keys, f: impl BlockCipherEncClosure<BlockSize = U16>) {
             let mut rk = [$bcast(_mm_setzero_si128()); 15];
             for (v, k) in rk.iter_mut().zip(keys.schedule()) {
                 *v = $bcast(*k);
             }
-            f.call(&$name::<false> { one: keys.schedule(), rk, rounds: keys.rounds(), t });
+            f.call(&$name::<NR, false> { one: keys.schedule(), rk, t });
             crate::wipe::wipe_vectors(&mut rk);
         }
 
         #[inline]
         #[target_feature(enable = $feat)]
-        fn $dec_entry(t: $tok, keys: &Keys, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+        fn $dec_entry<const NR: usize>(t: $tok, keys: &Keys, f: impl BlockCipherDecClosure<BlockSize = U16>) {
             let mut rk = [$bcast(_mm_setzero_si128()); 15];
             for (v, k) in rk.iter_mut().zip(keys.dec_schedule()) {
                 *v = $bcast(*k);
             }
-            f.call(&$name::<true> { one: keys.dec_schedule(), rk, rounds: keys.rounds(), t });
+            f.call(&$name::<NR, true> { one: keys.dec_schedule(), rk, t });
             crate::wipe::wipe_vectors(&mut rk);
         }
 
