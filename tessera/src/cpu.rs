@@ -31,7 +31,7 @@
 //! | `AesNi` | aes, sse4.1, ssse3 | the AES-NI schedule (`aes::ni::Keys`, expanded once by `aes::Aes::new` and borrowed from it by FF1/FF3 single values, AES-SIV S2V and CTR, EAX, OCB's VAES schedules, OpenPGP CFB); FPE `AesNi` rounds (`fpe::batch::Kernel::available`) |
 //! | `Avx2` | avx2 | FPE `Avx2` rounds; AVX2 decimal groups (`Dec256::new`); batch checks compiled for AVX2 (`fpe::batch::wide`) |
 //! | `Avx2Aes` | `AesNi` and avx2 | FPE fused `Avx2Ni` rounds |
-//! | `Vaes256` | `Avx2Aes` and vaes, fma | OCB `Vaes256` (`aead::ocb::kernel::Kernel::available`); AES-SIV CTR and every `aes::Aes` block batch on VAES-256 (`aes::backend::Width::detect`); FPE fused `Vaes256` rounds |
+//! | `Vaes256` | `Avx2Aes` and vaes, fma | OCB `Vaes256` (`aead::ocb::kernel::Kernel::available`); AES-SIV CTR and every `aes::Aes` block batch on VAES-256 (`aes::ni::Width::detect`); FPE fused `Vaes256` rounds |
 //! | `Avx512` | avx512f, bw, dq, vl and avx2 | FPE `Avx512` rounds; AVX-512 decimal groups (`Dec512::new`) |
 //! | `Vaes512` | `Avx2Aes`, `Avx512` and vaes | OCB `Vaes512`; AES-SIV CTR on VAES-512 (its seal on 256-bit vectors with 32 registers) |
 //! | `Vaes512Ifma` | `Vaes512` and avx512ifma | FPE fused `Vaes512` rounds |

@@ -3,7 +3,7 @@
 //! every mode written against the `cipher` traits runs on it: 8 blocks per
 //! batch on AES-NI, 32 on 256-bit VAES, 64 on VAES-512 (the `aes` crate's
 //! own widths are 8, 30 and 64), the width chosen when the key is built
-//! ([`Width::detect`], under the `crate::cpu` cap).
+//! (`ni::Width::detect`, under the `crate::cpu` cap).
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
@@ -16,32 +16,9 @@ use aes::cipher::{
     ParBlocks, ParBlocksSizeUser,
 };
 
-use super::ni::Keys;
+use super::ni::{Keys, Width};
 use crate::cpu::{AesNi, Vaes256, Vaes512};
 use crate::simd::{load, store};
-
-/// The vector width a key's many-block work runs at, with the proof of its
-/// features: the `cipher` backends here, and AES-SIV's CTR kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Width {
-    /// AES-NI, one block per instruction.
-    Ni(AesNi),
-    /// VAES on 256-bit vectors with AVX2.
-    Vaes256(Vaes256),
-    /// VAES on 512-bit vectors.
-    Vaes512(Vaes512),
-}
-
-impl Width {
-    /// The widest this CPU has (under the `crate::cpu` cap), given AES-NI.
-    pub(crate) fn detect(ni: AesNi) -> Width {
-        match (Vaes512::get(), Vaes256::get()) {
-            (Some(t), _) => Width::Vaes512(t),
-            (None, Some(t)) => Width::Vaes256(t),
-            (None, None) => Width::Ni(ni),
-        }
-    }
-}
 
 /// `$entry::<NR>(token, keys, f)` for the width and round count of `keys`,
 /// one entry per width (`$e512`, `$e256`, `$e128`).

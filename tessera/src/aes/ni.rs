@@ -11,9 +11,31 @@
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::backend::Width;
-use crate::cpu::AesNi;
+use crate::cpu::{AesNi, Vaes256, Vaes512};
 use crate::simd::cast;
+
+/// The vector width a key's many-block work runs at, with the proof of its
+/// features: the `cipher` backends (`backend.rs`) and AES-SIV's CTR kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Width {
+    /// AES-NI, one block per instruction.
+    Ni(AesNi),
+    /// VAES on 256-bit vectors with AVX2.
+    Vaes256(Vaes256),
+    /// VAES on 512-bit vectors.
+    Vaes512(Vaes512),
+}
+
+impl Width {
+    /// The widest this CPU has (under the `crate::cpu` cap), given AES-NI.
+    pub(crate) fn detect(ni: AesNi) -> Width {
+        match (Vaes512::get(), Vaes256::get()) {
+            (Some(t), _) => Width::Vaes512(t),
+            (None, Some(t)) => Width::Vaes256(t),
+            (None, None) => Width::Ni(ni),
+        }
+    }
+}
 
 /// An AES key schedule for AES-NI (128, 192 or 256-bit keys): the
 /// encryption round keys, the decryption ones for AESDEC, and the widest

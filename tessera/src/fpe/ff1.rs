@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 
 use super::batch;
 use super::batch::round::{BatchMod, Layout};
-use super::batch::slab::{self, Run};
 #[cfg(target_arch = "x86_64")]
 use super::batch::x86::single_ni::{self, Fast};
+use super::batch::{Run, slab};
 use super::big;
 use super::feistel::{Arith, Ring, Y64, Y96, keyed_feistel};
 use super::keyed::Keyed;

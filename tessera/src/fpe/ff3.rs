@@ -5,9 +5,9 @@
 
 use super::batch;
 use super::batch::round::{BatchMod, Layout};
-use super::batch::slab::{self, Run};
 #[cfg(target_arch = "x86_64")]
 use super::batch::x86::single_ni::{self, Fast};
+use super::batch::{Run, slab};
 use super::feistel::{Arith, Ring, keyed_feistel};
 use super::keyed::Keyed;
 use super::{Alphabet, Fpe, Tweaks, check_radix, check_value, min_len};

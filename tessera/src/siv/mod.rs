@@ -100,7 +100,7 @@ pub struct AesSiv {
     /// The CTR kernel's width for the AES-NI path of single messages (on
     /// the AES-NI schedules of `mac` and `ctr`), when this CPU has AES-NI.
     #[cfg(target_arch = "x86_64")]
-    ni: Option<crate::aes::backend::Width>,
+    ni: Option<crate::aes::ni::Width>,
 }
 
 impl core::fmt::Debug for AesSiv {

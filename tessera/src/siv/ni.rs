@@ -33,8 +33,8 @@ use core::arch::x86_64::__m128i;
 use super::ni_ctr::{ctr_with, siv_ctr_vaes256_vl};
 use super::ni_s2v::{Side, cmac_last, open_last, s2v_last, seal_last};
 use crate::aes::Block;
-use crate::aes::backend::Width;
 use crate::aes::block::tags_equal;
+use crate::aes::ni::Width;
 use crate::aes::ni::{Keys, ld, st};
 use crate::cmac::ni::{Blocks, cbc_mac};
 use crate::cpu::Vaes512;
@@ -362,7 +362,7 @@ mod tests {
     /// and in place, open.
     #[test]
     fn every_ctr_width_matches_the_portable_path() {
-        use crate::aes::backend::Width;
+        use crate::aes::ni::Width;
         use crate::cpu::{AesNi, Vaes256, Vaes512};
         let data: Vec<u8> = (0..5000u32).map(|i| (i * 29 + 1) as u8).collect();
         let widths =

@@ -10,7 +10,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::aes::backend::Width;
+use crate::aes::ni::Width;
 use crate::aes::ni::ld;
 use crate::cmac::ni::put_block;
 use crate::cpu::{AesNi, Vaes256, Vaes512};

@@ -18,7 +18,6 @@ use self::ahead::Ahead;
 pub(crate) use self::kernel::Kernel;
 pub(crate) use self::round::GROUP;
 use self::round::{AesKeys, BatchMod, Consts, Layout, Prefetch};
-use self::slab::Run;
 #[cfg(target_arch = "x86_64")]
 use self::x86::decimal::Decimal;
 #[cfg(target_arch = "x86_64")]
@@ -53,6 +52,16 @@ pub(crate) struct Plan<'a> {
 
 /// The most Feistel rounds a cipher runs (FF1: 10, FF3: 8).
 const MAX_ROUNDS: usize = 10;
+
+/// One run for [`slab::Batched::run`]: [`MIN_RUN`] or more `values` of `len` numerals back to back, the
+/// first being value `first` of the batch; ends and tweaks are checked, not numerals. `ahead` is what
+/// the batch reads next.
+pub(crate) struct Run<'a> {
+    pub(crate) first: usize,
+    pub(crate) values: &'a mut [u16],
+    pub(crate) len: usize,
+    pub(crate) ahead: Ahead<'a>,
+}
 
 /// Each value's constant block words for even and odd rounds: one pair for the run, or per index.
 pub(crate) enum Bases<F> {

@@ -4,7 +4,7 @@
 
 use super::ahead::Ahead;
 use super::ends::{Tiling, check_ends};
-use super::{MIN_RUN, each_value, for_each_run};
+use super::{MIN_RUN, Run, each_value, for_each_run};
 use crate::Direction;
 use crate::Error;
 use crate::fpe::{Tweaks, check_batch, check_value};
@@ -33,16 +33,6 @@ pub(crate) trait Batched {
     /// radix, having done only values `..k`; `Some(None)` when all are done; `None` (the run as given)
     /// when it has no batch path for the length.
     fn run(&self, tweaks: &Tweaks<'_>, run: Run<'_>, dir: Direction) -> Option<Option<usize>>;
-}
-
-/// One run for [`Batched::run`]: [`MIN_RUN`] or more `values` of `len` numerals back to back, the
-/// first being value `first` of the batch; ends and tweaks are checked, not numerals. `ahead` is what
-/// the batch reads next.
-pub(crate) struct Run<'a> {
-    pub(crate) first: usize,
-    pub(crate) values: &'a mut [u16],
-    pub(crate) len: usize,
-    pub(crate) ahead: Ahead<'a>,
 }
 
 /// Encrypts or decrypts the batch `data` / `ends` under `c`, checking every value against [`Batched::domain`]
