@@ -11,11 +11,11 @@
 //!
 //! | [`Level`] | `TESSERA_CPU` | features it lets kernels use | kernels it adds |
 //! |---|---|---|---|
-//! | `Portable` | `portable` | none | the `aes` crate's backend everywhere |
-//! | `AesNi` | `aesni` | AES-NI, SSSE3, SSE4.1 | the AES-NI schedule: FF1/FF3 single values, AES-SIV (S2V and CTR), EAX, OpenPGP CFB (SEIPD v1); fused FPE batch rounds with scalar arithmetic (`AesNi`), SSE4.1 decimal conversion |
+//! | `Portable` | `portable` | none | every `aes::Aes` block on the `aes` crate (its own detection) |
+//! | `AesNi` | `aesni` | AES-NI, SSSE3, SSE4.1 | the AES-NI schedule, every `aes::Aes` block on it (8 per batch): FF1/FF3 single values, AES-SIV (S2V and CTR), EAX, OpenPGP CFB (SEIPD v1); fused FPE batch rounds with scalar arithmetic (`AesNi`), SSE4.1 decimal conversion |
 //! | `Avx2` | `avx2` | and AVX2 | FPE batch rounds (`Avx2`, fused `Avx2Ni`), AVX2 decimal conversion, AVX2 batch checks |
-//! | `Vaes256` | `vaes256` | and VAES, FMA | OCB on 256-bit VAES, AES-SIV CTR on VAES-256, fused FPE batch rounds on 256-bit VAES (`Vaes256`) |
-//! | `Avx512` | `avx512` | and AVX-512 F, BW, DQ, VL, IFMA | OCB on 512-bit VAES, AES-SIV CTR on VAES-512, FPE `Avx512` and fused `Vaes512` rounds, AVX-512 decimal conversion |
+//! | `Vaes256` | `vaes256` | and VAES, FMA | `aes::Aes` block batches of 32, OCB on 256-bit VAES, AES-SIV CTR on VAES-256, fused FPE batch rounds on 256-bit VAES (`Vaes256`) |
+//! | `Avx512` | `avx512` | and AVX-512 F, BW, DQ, VL, IFMA | `aes::Aes` block batches of 64, OCB on 512-bit VAES, AES-SIV CTR on VAES-512, FPE `Avx512` and fused `Vaes512` rounds, AVX-512 decimal conversion |
 //!
 //! A cap only lowers: a kernel runs when the CPU has its features *and*
 //! the cap lets them through, never on a CPU without them. Kernels ask
@@ -28,17 +28,17 @@
 //! | token | features | kernels (where the token is taken) |
 //! |---|---|---|
 //! | `Sse41` | ssse3, sse4.1 | SSE4.1 decimal groups (`fpe::batch::x86::digit_quads::Dec128::new`) |
-//! | `AesNi` | aes, sse4.1, ssse3 | the AES-NI schedule (`aes::ni::Keys`, expanded once by `aes::Aes::new` and borrowed from it by FF1/FF3 single values, AES-SIV S2V and CTR, EAX, OCB's VAES schedules, OpenPGP CFB); FPE `AesNi` rounds (`fpe::batch::Kernel::available`) |
+//! | `AesNi` | aes, sse4.1, ssse3 | the AES-NI schedule (`aes::ni::Keys`, expanded once by `aes::Aes::new`, the key's one schedule, its blocks on `aes::backend`'s AES-NI width, and borrowed by FF1/FF3 single values, AES-SIV S2V and CTR, EAX, OCB's VAES schedules, OpenPGP CFB); FPE `AesNi` rounds (`fpe::batch::Kernel::available`) |
 //! | `Avx2` | avx2 | FPE `Avx2` rounds; AVX2 decimal groups (`Dec256::new`); batch checks compiled for AVX2 (`fpe::batch::wide`) |
 //! | `Avx2Aes` | `AesNi` and avx2 | FPE fused `Avx2Ni` rounds |
 //! | `Vaes256` | `Avx2Aes` and vaes, fma | OCB `Vaes256` (`aead::ocb::kernel::Kernel::available`); AES-SIV CTR and every `aes::Aes` block batch on VAES-256 (`aes::ni::Width::detect`); FPE fused `Vaes256` rounds |
 //! | `Avx512` | avx512f, bw, dq, vl and avx2 | FPE `Avx512` rounds; AVX-512 decimal groups (`Dec512::new`) |
-//! | `Vaes512` | `Avx2Aes`, `Avx512` and vaes | OCB `Vaes512`; AES-SIV CTR on VAES-512 (its seal on 256-bit vectors with 32 registers) |
+//! | `Vaes512` | `Avx2Aes`, `Avx512` and vaes | OCB `Vaes512`; AES-SIV CTR and every `aes::Aes` block batch on VAES-512 (its seal on 256-bit vectors with 32 registers) |
 //! | `Vaes512Ifma` | `Vaes512` and avx512ifma | FPE fused `Vaes512` rounds |
 //!
-//! The `aes` crate (the portable path, and every block outside these
-//! kernels) detects AES-NI itself; the cap does not reach it (build with
-//! `RUSTFLAGS="--cfg aes_force_soft"` for its software backend).
+//! The `aes` crate serves `aes::Aes` only where the CPU (or the cap) has no
+//! AES-NI; it then detects AES-NI itself (build with
+//! `RUSTFLAGS='--cfg aes_backend="soft"'` for its software backend).
 //!
 //! Every CPU with AES-NI and SSE4.1 has SSSE3 (Westmere, Silvermont, Jaguar,
 //! Bulldozer and later); `AesNi` asks for it too, so the decimal groups'

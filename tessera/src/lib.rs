@@ -7,7 +7,7 @@
 //! - [`cmac`]: AES-CMAC (RFC 4493), subkeys cached, no allocation.
 //! - [`aead`]: OCB (RFC 7253), EAX and GCM for chunked encryption, in place with a
 //!   detached tag, through one trait ([`aead::AeadInPlace`]).
-//! - [`aes`]: the AES block cipher (from the RustCrypto `aes` crate) chosen by key length.
+//! - [`aes`]: the AES block cipher chosen by key length (on AES-NI and VAES, else the RustCrypto `aes` crate).
 //! - [`openpgp`]: OpenPGP (RFC 9580) messages, streaming in constant memory:
 //!   password (SKESK v6/v4) and public-key encryption, SEIPD v2 (AEAD chunks)
 //!   and v1, ASCII armor, keys and signatures. Its engine modules (packets,

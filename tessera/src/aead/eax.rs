@@ -17,7 +17,7 @@
 //! - on x86-64 with AES-NI (checked at run time), `eax_ni.rs` runs each
 //!   chain block and the keystream block two steps ahead round by round, side
 //!   by side, with the round keys in registers;
-//! - elsewhere, over the `aes` crate's backend, the keystream for the next
+//! - elsewhere, over the AES backend, the keystream for the next
 //!   batch of blocks is requested from its parallel kernel before the chain
 //!   walks the current batch.
 
@@ -115,7 +115,7 @@ impl Eax {
     ///
     /// On x86-64 CPUs with AES-NI the CTR and CMAC body runs in an AES-NI
     /// kernel (`eax_ni.rs`) on the key's AES-NI schedule; elsewhere through
-    /// the `aes` crate.
+    /// the AES backend.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
         Ok(Self::from_aes(Aes::new(key)?))
     }

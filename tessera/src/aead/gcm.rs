@@ -7,7 +7,7 @@
 //! `aes-gcm`, so with the default feature `gcm-ring` AES-128 and AES-256 go
 //! through *ring*'s assembly (AES-NI/VAES with CLMUL, stitched). *ring* has
 //! no AES-192-GCM, so 24-byte keys, and every key when the feature is off,
-//! use RustCrypto `aes-gcm` (pure Rust, over the same `aes` crate).
+//! use RustCrypto `aes-gcm` (pure Rust) over tessera's `Aes`.
 
 #[cfg(feature = "gcm-ring")]
 use core::ops::RangeFrom;
@@ -17,7 +17,7 @@ use aes_gcm::{AeadInOut, AesGcm};
 
 use super::{InPlace, Tag};
 use crate::Error;
-use crate::aes::Aes;
+use crate::aes::{Aes, CipherTraits};
 #[cfg(feature = "gcm-ring")]
 use crate::wipe::Wiped;
 
@@ -33,7 +33,7 @@ enum Inner {
     Ring(Box<Wiped<ring::aead::LessSafeKey>>),
     // Boxed, so that no variant leaves an unused tail in the enum (moves
     // copy it, stale key material and all, and nothing would wipe it).
-    Rc(Box<AesGcm<Aes, U12>>),
+    Rc(Box<AesGcm<CipherTraits<Aes>, U12>>),
 }
 
 /// AES-GCM (NIST SP 800-38D) with 12-byte nonces and 16-byte tags, the
@@ -133,7 +133,7 @@ impl Gcm {
                 });
             }
         }
-        Ok(Gcm { inner: Inner::Rc(Box::new(AesGcm::from(Aes::new(key)?))), key_bits })
+        Ok(Gcm { inner: Inner::Rc(Box::new(AesGcm::from(CipherTraits(Aes::new(key)?)))), key_bits })
     }
 
     /// Which implementation serves this key: `"ring"` or `"aes-gcm"` (RustCrypto).

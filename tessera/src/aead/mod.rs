@@ -9,7 +9,7 @@
 //!
 //! | mode | type | nonce | implementation |
 //! |---|---|---|---|
-//! | OCB3 (RFC 7253), OpenPGP id 2 | [`Ocb`] | 1..=15 bytes (OpenPGP: 15) | ours: a VAES kernel where the CPU has it, else many blocks per `aes` crate call |
+//! | OCB3 (RFC 7253), OpenPGP id 2 | [`Ocb`] | 1..=15 bytes (OpenPGP: 15) | ours: a VAES kernel where the CPU has it, else many blocks per AES backend call |
 //! | EAX (Bellare, Rogaway, Wagner 2004), OpenPGP id 1 | [`Eax`] | any length (OpenPGP: 16) | ours, CMAC chain interleaved with CTR |
 //! | GCM (NIST SP 800-38D), OpenPGP id 3 | [`Gcm`] | 12 bytes | *ring* (AES-128/256) or RustCrypto `aes-gcm` |
 //!

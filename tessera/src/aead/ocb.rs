@@ -11,8 +11,8 @@
 //! a 512-bit one is there too).
 //!
 //! Everywhere else, and for the last blocks, the work runs inside one call of
-//! the `aes` crate's backend, with the round keys in registers. It takes the
-//! backend's native batch (30 blocks with VAES on AVX2, 64 with VAES-512, 8
+//! the AES backend, with the round keys in registers. It takes the
+//! backend's native batch (32 blocks with VAES on AVX2, 64 with VAES-512, 8
 //! with AES-NI): offsets for the whole batch first (Offset_i = Offset_{i-1}
 //! xor L_{ntz(i)}, section 4.2), the checksum folded in as the plaintext is
 //! read, one many-block AES call, then the offsets again on the way out.
@@ -109,7 +109,7 @@ impl Ocb {
     /// ```
     ///
     /// On x86-64 CPUs with VAES and AVX2 the bulk of each message runs in a
-    /// VAES kernel (`ocb_vaes.rs`); elsewhere through the `aes` crate.
+    /// VAES kernel (`ocb_vaes.rs`); elsewhere through the AES backend.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
         Self::with_kernel(key, Kernel::detect())
     }

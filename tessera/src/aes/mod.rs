@@ -1,16 +1,14 @@
-//! AES-128/192/256 chosen by key length, over the RustCrypto `aes` crate.
-//!
-//! The `aes` crate detects AES-NI and VAES at run time and falls back to a
-//! constant-time bitsliced software implementation. Everything in tessera that
-//! needs the block cipher goes through [`Aes`]; the many-block call
+//! AES-128/192/256 chosen by key length. Everything in tessera that needs
+//! the block cipher goes through [`Aes`]; the many-block call
 //! [`Aes::encrypt_blocks`] is what keeps the hardware pipeline full.
 //!
 //! On x86-64 with AES-NI (as the `TESSERA_CPU` cap allows), [`Aes::new`]
 //! expands the key once, into the AES-NI schedule (`ni::Keys`) alone: the
 //! `cipher` traits run on it through tessera's backends (`backend.rs`, as
 //! wide as the `aes` crate's), and tessera's own kernels (FF1/FF3, AES-SIV,
-//! EAX, OCB, OpenPGP CFB) borrow it through `Aes::ni`. Elsewhere the `aes`
-//! crate's cipher serves.
+//! EAX, OCB, OpenPGP CFB) borrow it through `Aes::ni`. Elsewhere the
+//! RustCrypto `aes` crate's cipher serves (its own AES-NI detection, or a
+//! constant-time bitsliced software implementation).
 
 use aes::cipher::consts::U16;
 use aes::cipher::{
@@ -57,10 +55,9 @@ pub struct Aes {
 enum Schedule {
     /// The `aes` crate's cipher: CPUs without AES-NI, or with it capped off.
     Crate(Cipher),
-    /// The AES-NI schedule, and whether tessera's kernels may borrow it
-    /// ([`Aes::ni`]; cleared by [`Aes::drop_ni`]).
+    /// The AES-NI schedule.
     #[cfg(target_arch = "x86_64")]
-    Ni(ni::Keys, bool),
+    Ni(ni::Keys),
 }
 
 /// The `aes` crate's cipher for each key size.
@@ -94,7 +91,7 @@ impl Aes {
         if matches!(key.len(), 16 | 24 | 32)
             && let Some(keys) = ni::Keys::new(key)
         {
-            return Ok(Aes { inner: Wiped::new(Schedule::Ni(keys, true)) });
+            return Ok(Aes { inner: Wiped::new(Schedule::Ni(keys)) });
         }
         Self::with_crate(key)
     }
@@ -118,17 +115,22 @@ impl Aes {
     #[inline]
     pub(crate) fn ni(&self) -> Option<&ni::Keys> {
         match &*self.inner {
-            Schedule::Ni(keys, true) => Some(keys),
-            _ => None,
+            Schedule::Ni(keys) => Some(keys),
+            Schedule::Crate(_) => None,
         }
     }
 
-    /// Lends tessera's kernels no AES-NI schedule from now on, as on CPUs
-    /// without AES-NI (the blocks still run on it, through the backends).
+    /// Replaces the AES-NI schedule by the `aes` crate's cipher of the same
+    /// key, as on CPUs without AES-NI (test hook: the portable paths).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn drop_ni(&mut self) {
-        if let Schedule::Ni(_, lend) = &mut *self.inner {
-            *lend = false;
+        if let Schedule::Ni(keys) = &*self.inner {
+            // The key is round key 0, then (AES-192 and AES-256) the start of round key 1.
+            let mut rk = keys.round_key_bytes();
+            let bytes = (keys.rounds() - 6) * 4;
+            let key = &rk.as_flattened()[..bytes];
+            *self = Self::with_crate(key).expect("a key length the schedule had");
+            zeroize::Zeroize::zeroize(&mut rk);
         }
     }
 
@@ -139,7 +141,7 @@ impl Aes {
             Schedule::Crate(Cipher::Aes192(_)) => 192,
             Schedule::Crate(Cipher::Aes256(_)) => 256,
             #[cfg(target_arch = "x86_64")]
-            Schedule::Ni(keys, _) => 32 * (keys.rounds() as u32 - 6),
+            Schedule::Ni(keys) => 32 * (keys.rounds() as u32 - 6),
         }
     }
 
@@ -150,7 +152,7 @@ impl Aes {
         match &*self.inner {
             Schedule::Crate(c) => dispatch!(c, c => c.encrypt_with_backend(f)),
             #[cfg(target_arch = "x86_64")]
-            Schedule::Ni(keys, _) => backend::encrypt_with(keys, f),
+            Schedule::Ni(keys) => backend::encrypt_with(keys, f),
         }
     }
 
@@ -160,7 +162,7 @@ impl Aes {
         match &*self.inner {
             Schedule::Crate(c) => dispatch!(c, c => c.decrypt_with_backend(f)),
             #[cfg(target_arch = "x86_64")]
-            Schedule::Ni(keys, _) => backend::decrypt_with(keys, f),
+            Schedule::Ni(keys) => backend::decrypt_with(keys, f),
         }
     }
 
@@ -172,7 +174,7 @@ impl Aes {
                 dispatch!(c, c => c.encrypt_block(&mut Array::cast_slice_from_core_mut(core::slice::from_mut(block))[0]))
             }
             #[cfg(target_arch = "x86_64")]
-            Schedule::Ni(keys, _) => keys.run(|ni| ni.block::<false>(block)),
+            Schedule::Ni(keys) => keys.run(|ni| ni.block::<false>(block)),
         }
     }
 
@@ -184,7 +186,7 @@ impl Aes {
                 dispatch!(c, c => c.decrypt_block(&mut Array::cast_slice_from_core_mut(core::slice::from_mut(block))[0]))
             }
             #[cfg(target_arch = "x86_64")]
-            Schedule::Ni(keys, _) => keys.run(|ni| ni.block::<true>(block)),
+            Schedule::Ni(keys) => keys.run(|ni| ni.block::<true>(block)),
         }
     }
 
@@ -195,32 +197,37 @@ impl Aes {
     /// crate's 64, 30 and 8 where it serves).
     #[inline]
     pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        BlockCipherEncrypt::encrypt_blocks(self, Array::cast_slice_from_core_mut(blocks))
+        CipherTraits(self).encrypt_blocks(Array::cast_slice_from_core_mut(blocks))
     }
 
     /// Decrypts many independent blocks in place.
     #[inline]
     pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
-        BlockCipherDecrypt::decrypt_blocks(self, Array::cast_slice_from_core_mut(blocks))
+        CipherTraits(self).decrypt_blocks(Array::cast_slice_from_core_mut(blocks))
     }
 }
 
-impl BlockSizeUser for Aes {
+/// An [`Aes`] (owned or borrowed) as the `cipher` crate's block cipher,
+/// for RustCrypto modes (GCM) and the many-block calls; a crate-private
+/// type, so the `cipher` traits are not part of tessera's API.
+#[derive(Clone)]
+pub(crate) struct CipherTraits<T>(pub(crate) T);
+
+impl<T: core::borrow::Borrow<Aes>> BlockSizeUser for CipherTraits<T> {
     type BlockSize = U16;
 }
 
-/// The `cipher` crate's view of the key, for RustCrypto modes (GCM).
-impl BlockCipherEncrypt for Aes {
+impl<T: core::borrow::Borrow<Aes>> BlockCipherEncrypt for CipherTraits<T> {
     #[inline(always)]
     fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-        self.with_enc_backend(f)
+        self.0.borrow().with_enc_backend(f)
     }
 }
 
-impl BlockCipherDecrypt for Aes {
+impl<T: core::borrow::Borrow<Aes>> BlockCipherDecrypt for CipherTraits<T> {
     #[inline(always)]
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-        self.with_dec_backend(f)
+        self.0.borrow().with_dec_backend(f)
     }
 }
 

@@ -1,11 +1,11 @@
-//! AES-NI encryption of single blocks with the key schedule expanded by the
-//! hardware and kept in registers, for latency-bound chains (the FF1 and FF3
-//! rounds, where each block depends on the last).
+//! The AES-NI key schedule ([`Keys`]: encryption and AESDEC round keys, and
+//! the [`Width`] its block batches run at) and single blocks kept in
+//! registers, for latency-bound chains (the FF1 and FF3 rounds, where each
+//! block depends on the last).
 //!
 //! Chosen at run time: [`Keys::new`] returns `None` on CPUs without AES-NI
-//! and SSE4.1, and callers then use the `aes` crate. Measured on the FF1
-//! single-value path (see BENCHMARKS.md): the `aes` crate's per-call dispatch
-//! and moving the block through memory cost more than the rounds themselves.
+//! and SSE4.1 (or under a `TESSERA_CPU` cap below them), and `Aes` then
+//! holds the `aes` crate's cipher.
 #![allow(unsafe_code)]
 
 #[cfg(target_arch = "x86_64")]
@@ -22,7 +22,8 @@ pub(crate) enum Width {
     Ni(AesNi),
     /// VAES on 256-bit vectors with AVX2.
     Vaes256(Vaes256),
-    /// VAES on 512-bit vectors.
+    /// VAES on 512-bit vectors (AES-SIV's short seals on 256-bit vectors
+    /// with AVX-512 VL).
     Vaes512(Vaes512),
 }
 
@@ -335,7 +336,7 @@ mod tests {
             for _ in 0..50 {
                 let key: Vec<u8> = (0..len).map(|_| next() as u8).collect();
                 let x = ((next() as u128) << 64) | next() as u128;
-                let aes = Aes::new(&key).unwrap();
+                let aes = Aes::with_crate(&key).unwrap();
                 let ni = Keys::new(&key).unwrap();
                 let mut b = x.to_be_bytes();
                 aes.encrypt_block(&mut b);

@@ -246,6 +246,8 @@ pub(crate) mod tests {
             let (km, kc) = (&data[..kl], &data[100..100 + kl]);
             let (am, ac) = (Aes::new(km).unwrap(), Aes::new(kc).unwrap());
             let (nm, nc) = (am.ni().unwrap(), ac.ni().unwrap());
+            // The references run on the `aes` crate.
+            let (am, ac) = (Aes::with_crate(km).unwrap(), Aes::with_crate(kc).unwrap());
             let (sm, sc) = (nm.schedule(), nc.schedule());
             let shapes: Vec<Blocks<'_>> = (0..4)
                 .flat_map(|p| (0..3).map(move |t| (p, t)))

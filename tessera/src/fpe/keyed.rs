@@ -1,6 +1,6 @@
-//! What FF1 and FF3 both hold for one key: the AES schedule, the AES-NI
-//! schedule with the keys in registers (when the CPU has AES-NI), the batch
-//! round kernel for this CPU, and the radix. It builds each length's
+//! What FF1 and FF3 both hold for one key: the AES schedule (the AES-NI one
+//! when the CPU has AES-NI), the batch round kernel for this CPU, and the
+//! radix. It builds each length's
 //! [`batch::Plan`].
 
 use super::batch;
@@ -11,8 +11,8 @@ use crate::Error;
 use crate::aes::Aes;
 
 pub(super) struct Keyed {
-    /// The key's one schedule: the `aes` crate's, and the AES-NI one the
-    /// single-value and fused batch paths run on, where the CPU has it.
+    /// The key's one schedule: the AES-NI one (which the single-value and
+    /// fused batch paths borrow) where the CPU has it, else the `aes` crate's.
     pub(super) aes: Aes,
     /// The batch round arithmetic for this CPU.
     pub(super) kernel: Kernel,

@@ -166,12 +166,14 @@ pub trait Fpe: Send + Sync {
         text_op(self, tweak, text, out, dir)
     }
 
-    /// Encrypts `text` into `out` (cleared first).
+    /// Encrypts `text` into `out` (cleared first); no heap allocation when
+    /// `out` already has the capacity.
     fn encrypt_into(&self, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
         self.transform_into(Direction::Encrypt, tweak, text, out)
     }
 
-    /// Decrypts `text` into `out` (cleared first).
+    /// Decrypts `text` into `out` (cleared first); no heap allocation when
+    /// `out` already has the capacity.
     fn decrypt_into(&self, tweak: &[u8], text: &str, out: &mut String) -> Result<(), Error> {
         self.transform_into(Direction::Decrypt, tweak, text, out)
     }

@@ -88,7 +88,8 @@ impl<'a> TextBatch<'a> {
         self.ends.is_empty()
     }
 
-    /// Makes room for `values` more values of `bytes` more bytes of text in all.
+    /// Makes room for `values` more values of `bytes` more bytes of text in all, so that
+    /// pushing them allocates nothing.
     ///
     /// ```
     /// use tessera::fpe::{Alphabet, FF1, TextBatch, TokenFormat};

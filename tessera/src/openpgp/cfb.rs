@@ -23,7 +23,7 @@ impl std::fmt::Debug for Cfb {
 impl Cfb {
     /// CFB with an all-zero IV under `aes`: whole blocks on the AES-NI
     /// chain where `aes` has an AES-NI schedule (the CPU has AES-NI and the
-    /// `TESSERA_CPU` cap lets it), else through the `aes` crate.
+    /// `TESSERA_CPU` cap lets it), else through the `aes` crate's cipher.
     pub(crate) fn new(aes: Aes) -> Self {
         let mut ks = [0u8; 16];
         aes.encrypt_block(&mut ks);

@@ -4,7 +4,7 @@
 //! the right, 0-based) cleared, `Q = V & 1^64 || 0^1 || 1^31 || 0^1 || 1^31`,
 //! and is incremented as one 128-bit big-endian integer, modulo 2^128.
 //! Keystream is generated one backend batch (`ParBlocks`: 64 blocks with
-//! VAES-512, 30 with VAES-256, 8 with AES-NI) at a time, inside a single
+//! VAES-512, 32 with VAES-256, 8 with AES-NI) at a time, inside a single
 //! call of the AES backend, and XORed 16 bytes at a time.
 
 use aes::cipher::consts::U16;

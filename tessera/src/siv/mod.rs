@@ -207,8 +207,8 @@ impl AesSiv {
     /// AES-CTR from the synthetic IV `v` over `dst` (`dst = src ^
     /// keystream`, or in place when `src` is `None`).
     ///
-    /// With AES-NI, `ni.rs` runs what the `aes` crate would take one block
-    /// at a time (a partial batch of its backend), and all of it with VAES.
+    /// With AES-NI, `ni.rs` runs what the backend would take one block at a
+    /// time (a partial batch), and all of it with VAES.
     fn apply_ctr(&self, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         if let Some(ni) = self.ni() {

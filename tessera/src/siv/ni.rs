@@ -230,8 +230,7 @@ impl SivNi<'_> {
 
     /// AES-CTR from V over `dst` (`dst = src ^ keystream`, or in place):
     /// with VAES, all of it on this crate's kernel; with AES-NI alone,
-    /// whole 1 KiB batches through the `aes` crate (whose backend may be
-    /// wider than the cap lets this crate go) and the rest here.
+    /// whole 1 KiB batches through `aes`'s backend and the rest here.
     pub(super) fn apply_ctr(&self, aes: &crate::aes::Aes, v: &Block, src: Option<&[u8]>, dst: &mut [u8]) {
         let q = ctr::counter(v);
         let whole = if matches!(self.width, Width::Ni(_)) { dst.len() / 1024 * 1024 } else { 0 };

@@ -25,8 +25,8 @@ fn every_width_matches_the_aes_crate() {
     let data: Vec<u8> = (0..400u32).map(|i| (i * 67 + 11) as u8).collect();
     for kl in [16usize, 24, 32] {
         let key = &data[100..100 + kl];
-        let ac = Aes::new(key).unwrap();
-        let Some(keys) = ac.ni() else { return };
+        let (aes, ac) = (Aes::new(key).unwrap(), Aes::with_crate(key).unwrap());
+        let Some(keys) = aes.ni() else { return };
         let sc = keys.schedule();
         let widths =
             [Some(Width::Ni(keys.token())), Vaes256::get().map(Width::Vaes256), Vaes512::get().map(Width::Vaes512)];

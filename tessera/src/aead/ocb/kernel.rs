@@ -13,7 +13,7 @@ use crate::aes::Block;
 /// One implementation of OCB's complete blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kernel {
-    /// The `aes` crate's backend; every CPU.
+    /// The AES backend (`aes::Aes`); every CPU.
     Portable,
     /// VAES on 256-bit vectors (VAES and AVX2).
     #[cfg(target_arch = "x86_64")]

@@ -84,7 +84,7 @@ pub(crate) struct Consts<'a> {
     pub(crate) layout: Layout,
     /// Whether the vector kernels take both moduli in this layout.
     pub(crate) vector: bool,
-    /// FF1 moduli both at most [`FOLD_MODULI`]: the VAES-512 kernel folds y to 52 bits first (`mu` is
+    /// FF1 moduli both at most [`FOLD_MODULI`] and not `vector`: the VAES-512 kernel folds y to 52 bits first (`mu` is
     /// then floor(2^52 / m)).
     pub(crate) fold: bool,
 }
